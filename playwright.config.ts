@@ -1,0 +1,50 @@
+import { defineConfig, devices } from '@playwright/test';
+
+// e2e drives the built studio (npm start's server) against a real sandbox, on ports of their own so a
+// running `npm start` does not interfere. Tasks run fast (SANDBOX_TASK_MS) so tests never wait long.
+const STUDIO_PORT = 4273;
+const SANDBOX_PORT = 4110;
+
+export default defineConfig({
+  testDir: './e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [['list']] : [['list']],
+  timeout: 60_000,
+  use: {
+    baseURL: `http://127.0.0.1:${STUDIO_PORT}`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          args: [
+            '--no-sandbox',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--no-first-run',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: 'npx tsx scripts/start.ts',
+    url: `http://127.0.0.1:${STUDIO_PORT}/config.json`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: {
+      PORT: String(STUDIO_PORT),
+      SANDBOX_PORT: String(SANDBOX_PORT),
+      SANDBOX_TASK_MS: '400',
+      SANDBOX_MODERATION_MS: '1500',
+    },
+  },
+});

@@ -1,0 +1,43 @@
+import { serve } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import { existsSync, readFileSync } from 'node:fs';
+import { startSandbox } from '../sandbox/src/server';
+
+// `npm start`: the built studio on PORT (4173) and a sandbox on SANDBOX_PORT (4010), with the studio's
+// Base URL defaulting to that sandbox through /config.json.
+
+const num = (v: string | undefined, fallback: number) => (v ? Number(v) : fallback);
+const host = process.env.HOST ?? '127.0.0.1';
+const port = num(process.env.PORT, 4173);
+
+if (!existsSync('dist/index.html')) {
+  console.error('No build found: run `npm run build` first (npm start does it for you).');
+  process.exit(1);
+}
+
+const sandbox = await startSandbox({
+  port: num(process.env.SANDBOX_PORT, 4010),
+  host: process.env.SANDBOX_HOST ?? host,
+  publicUrl: process.env.SANDBOX_PUBLIC_URL,
+  taskMs: process.env.SANDBOX_TASK_MS ? Number(process.env.SANDBOX_TASK_MS) : undefined,
+  moderationMs: process.env.SANDBOX_MODERATION_MS ? Number(process.env.SANDBOX_MODERATION_MS) : undefined,
+});
+
+const app = new Hono();
+app.get('/config.json', (c) => c.json({ defaultBaseUrl: process.env.STUDIO_BASE_URL ?? sandbox.baseUrl }));
+app.use('/*', serveStatic({ root: './dist' }));
+// Single-page app: every other path is the studio itself.
+const indexHtml = readFileSync('dist/index.html', 'utf8');
+app.get('*', (c) => c.html(indexHtml));
+
+const server = serve({ fetch: app.fetch, port, hostname: host }, () => {
+  console.log(`Media Studio at http://${host}:${port}  (sandbox API at ${sandbox.baseUrl})`);
+});
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    server.close();
+    void sandbox.close().then(() => process.exit(0));
+  });
+}

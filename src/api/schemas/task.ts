@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+export const TASK_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+export const TaskStatusSchema = z.enum(TASK_STATUSES);
+export type TaskStatus = z.infer<typeof TaskStatusSchema>;
+export const TERMINAL_STATUSES: readonly TaskStatus[] = ['succeeded', 'failed', 'cancelled'];
+export const isTerminal = (s: TaskStatus) => TERMINAL_STATUSES.includes(s);
+
+export const ParamValueSchema = z.union([
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z.array(z.union([z.string(), z.number(), z.boolean()])),
+]);
+export type ParamValue = z.infer<typeof ParamValueSchema>;
+
+/** spec 4 POST /tasks and POST /quote body. Selector exclusivity is a server rule, not a shape rule. */
+export const TaskRequestSchema = z.object({
+  interfaceId: z.string().optional(),
+  versionId: z.string().optional(),
+  aiTool: z.string().optional(),
+  template: z.string().optional(),
+  params: z.record(z.string(), ParamValueSchema),
+});
+export type TaskRequest = z.infer<typeof TaskRequestSchema>;
+
+export const TaskCreatedSchema = z.object({
+  taskId: z.string(),
+  status: TaskStatusSchema,
+  modelId: z.string(),
+  versionId: z.string(),
+  idempotent: z.boolean().optional(),
+});
+export type TaskCreated = z.infer<typeof TaskCreatedSchema>;
+
+export const TaskOutputSchema = z.object({
+  url: z.string(),
+  thumbnailUrl: z.string().optional(),
+});
+
+export const TaskSchema = z.object({
+  taskId: z.string(),
+  status: TaskStatusSchema,
+  outputs: z.array(TaskOutputSchema).default([]),
+  error: z.object({ message: z.string(), code: z.string() }).nullable().default(null),
+  creditsCharged: z.number().default(0),
+  createdAt: z.string(),
+  completedAt: z.string().nullable().default(null),
+});
+export type Task = z.infer<typeof TaskSchema>;

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+// spec 4 POST /uploads: the only content types accepted.
+export const UPLOAD_CONTENT_TYPES = [
+  'image/png',
+  'image/jpeg',
+  'image/webp',
+  'image/gif',
+  'audio/mpeg',
+  'audio/wav',
+  'audio/ogg',
+  'audio/webm',
+  'video/mp4',
+  'video/webm',
+  'video/quicktime',
+] as const;
+export type UploadContentType = (typeof UPLOAD_CONTENT_TYPES)[number];
+export const UPLOAD_MAX_BYTES = 100 * 1024 * 1024;
+
+// spec 2 "Upload" and spec 3 upload states: one shape per status.
+export const UploadReadySchema = z.object({
+  status: z.literal('ready'),
+  url: z.string(),
+  size: z.number().optional(),
+  contentType: z.string(),
+});
+export const UploadProcessingSchema = z.object({
+  status: z.literal('processing'),
+  uploadId: z.string(),
+  pollUrl: z.string(),
+});
+export const UploadBlockedSchema = z.object({
+  status: z.literal('blocked'),
+  labels: z.string(),
+  error: z.string().optional(),
+});
+export const UploadErroredSchema = z.object({
+  status: z.literal('errored'),
+  reason: z.string(),
+});
+export const UploadSchema = z.discriminatedUnion('status', [
+  UploadReadySchema,
+  UploadProcessingSchema,
+  UploadBlockedSchema,
+  UploadErroredSchema,
+]);
+export type Upload = z.infer<typeof UploadSchema>;
