@@ -22,6 +22,7 @@ const sandbox = await startSandbox({
   publicUrl: process.env.SANDBOX_PUBLIC_URL,
   taskMs: process.env.SANDBOX_TASK_MS ? Number(process.env.SANDBOX_TASK_MS) : undefined,
   moderationMs: process.env.SANDBOX_MODERATION_MS ? Number(process.env.SANDBOX_MODERATION_MS) : undefined,
+  dataDir: process.env.SANDBOX_DATA_DIR,
 });
 
 const app = new Hono();

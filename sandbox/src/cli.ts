@@ -8,6 +8,7 @@ const { values } = parseArgs({
     port: { type: 'string' },
     host: { type: 'string' },
     'public-url': { type: 'string' },
+    'data-dir': { type: 'string' },
   },
 });
 
@@ -19,6 +20,8 @@ const running = await startSandbox({
   publicUrl: values['public-url'] ?? process.env.SANDBOX_PUBLIC_URL,
   taskMs: num(process.env.SANDBOX_TASK_MS),
   moderationMs: num(process.env.SANDBOX_MODERATION_MS),
+  rateLimits: process.env.SANDBOX_RATE_LIMITS !== 'off',
+  dataDir: values['data-dir'] ?? process.env.SANDBOX_DATA_DIR,
 });
 
 console.log(`Sandbox API at ${running.baseUrl}  (demo keys: ${running.origin}/__sandbox/keys)`);

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Sandbox } from './core/sandbox';
 import { createApp } from './http/app';
+import { attachPersistence } from './persistence';
 
 // Starts a listening sandbox. Used by the CLI, `npm start`, the HTTP tests (port 0) and the benchmark.
 
@@ -13,6 +14,9 @@ export interface SandboxOptions {
   publicUrl?: string;
   taskMs?: number;
   moderationMs?: number;
+  rateLimits?: boolean;
+  /** Keep state in this folder across restarts; without it nothing is written to disk. */
+  dataDir?: string;
 }
 
 export interface RunningSandbox {
@@ -28,6 +32,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     publicUrl: options.publicUrl ?? '',
     taskMs: options.taskMs ?? 4000,
     moderationMs: options.moderationMs ?? 6000,
+    rateLimits: options.rateLimits,
   });
   let port = options.port ?? 4010;
   const app = createApp(sandbox, {
@@ -37,7 +42,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       setTimeout(() => server.listen(port, host), durationMs);
     },
   });
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
+  const persistence = options.dataDir ? attachPersistence(sandbox, options.dataDir) : undefined;
+  const server = createAdaptorServer({
+    hostname: host,
+    fetch: async (req, env) => {
+      const res = await app.fetch(req, env);
+      if (persistence && req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS')
+        persistence.touch();
+      return res;
+    },
+  }) as Server;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -52,10 +66,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     origin,
     baseUrl: `${origin}/v1`,
     sandbox,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await persistence?.flush();
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+    },
   };
 }

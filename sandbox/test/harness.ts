@@ -23,7 +23,7 @@ export interface Harness {
   control<T = any>(method: string, path: string, json?: unknown): Promise<ApiResponse<T>>;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test responses are asserted field by field
+// Test responses are asserted field by field.
 type Any = any;
 
 export function useSandbox(options: SandboxOptions = {}): Harness {

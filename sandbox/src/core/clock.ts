@@ -14,6 +14,14 @@ export class Clock {
   reset(): void {
     this.offsetMs = 0;
   }
+
+  get offset(): number {
+    return this.offsetMs;
+  }
+
+  set offset(ms: number) {
+    this.offsetMs = ms;
+  }
 }
 
 const DAY_MS = 86_400_000;

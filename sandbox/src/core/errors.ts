@@ -1,11 +1,7 @@
 // One error type for every refusal the sandbox makes; the HTTP layer renders it in the spec 7 shape.
 
 export type ErrorType =
-  | 'authentication_error'
-  | 'permission_error'
-  | 'invalid_request_error'
-  | 'rate_limit_error'
-  | 'api_error';
+  'authentication_error' | 'permission_error' | 'invalid_request_error' | 'rate_limit_error' | 'api_error';
 
 /** The spec names the type values but not which status gets which; this is the sandbox's mapping (README). */
 export function errorTypeFor(status: number): ErrorType {

@@ -67,18 +67,75 @@ const PROJECT = { id: 'prj_demo', name: 'Demo project' };
 const TEAM_PROJECT = { id: 'prj_team', name: 'Team launch campaign' };
 
 const KEYS: KeySeed[] = [
-  { name: 'personal', label: 'Personal key', description: 'Personal key, 5,000 credits, no cap', account: 'usr_demo' },
+  {
+    name: 'personal',
+    label: 'Personal key',
+    description: 'Personal key, 5,000 credits, no cap',
+    account: 'usr_demo',
+  },
   { name: 'personal2', label: 'Laptop key', description: 'Second key of the same user', account: 'usr_demo' },
-  { name: 'team', label: 'Team key', description: 'Team key, shared team balance and pool', account: 'team_studio', project: TEAM_PROJECT },
-  { name: 'team2', label: 'Team CI key', description: 'Second key of the same team', account: 'team_studio', project: TEAM_PROJECT },
-  { name: 'capped', label: 'Capped key', description: 'Daily cap of 50 credits', account: 'usr_capped', cap: 50 },
+  {
+    name: 'team',
+    label: 'Team key',
+    description: 'Team key, shared team balance and pool',
+    account: 'team_studio',
+    project: TEAM_PROJECT,
+  },
+  {
+    name: 'team2',
+    label: 'Team CI key',
+    description: 'Second key of the same team',
+    account: 'team_studio',
+    project: TEAM_PROJECT,
+  },
+  {
+    name: 'capped',
+    label: 'Capped key',
+    description: 'Daily cap of 50 credits',
+    account: 'usr_capped',
+    cap: 50,
+  },
   { name: 'broke', label: 'Empty wallet', description: 'Balance 0', account: 'usr_broke' },
-  { name: 'expiring', label: 'Expiring key', description: 'Expires 3 days after the sandbox started', account: 'usr_demo', expiresInMs: 3 * DAY },
-  { name: 'arrears', label: 'Arrears key', description: 'Account in arrears: charging calls get 402 arrears', account: 'usr_arrears' },
-  { name: 'expired', label: 'Expired key', description: 'Expired: 401 invalid_token', account: 'usr_demo', expiresInMs: -DAY },
-  { name: 'revoked', label: 'Revoked key', description: 'Revoked: 401 invalid_token', account: 'usr_demo', revoked: true },
-  { name: 'banned', label: 'Banned key', description: 'Owner banned: 403 account_banned', account: 'usr_banned' },
-  { name: 'unbound', label: 'Orphan key', description: 'Project deleted: 403 token_project_unbound', account: 'usr_demo', project: null },
+  {
+    name: 'expiring',
+    label: 'Expiring key',
+    description: 'Expires 3 days after the sandbox started',
+    account: 'usr_demo',
+    expiresInMs: 3 * DAY,
+  },
+  {
+    name: 'arrears',
+    label: 'Arrears key',
+    description: 'Account in arrears: charging calls get 402 arrears',
+    account: 'usr_arrears',
+  },
+  {
+    name: 'expired',
+    label: 'Expired key',
+    description: 'Expired: 401 invalid_token',
+    account: 'usr_demo',
+    expiresInMs: -DAY,
+  },
+  {
+    name: 'revoked',
+    label: 'Revoked key',
+    description: 'Revoked: 401 invalid_token',
+    account: 'usr_demo',
+    revoked: true,
+  },
+  {
+    name: 'banned',
+    label: 'Banned key',
+    description: 'Owner banned: 403 account_banned',
+    account: 'usr_banned',
+  },
+  {
+    name: 'unbound',
+    label: 'Orphan key',
+    description: 'Project deleted: 403 token_project_unbound',
+    account: 'usr_demo',
+    project: null,
+  },
 ];
 
 export function createAccounts(): Map<string, Account> {
@@ -113,7 +170,11 @@ export function authenticate(
   now: number,
 ): KeyRecord {
   if (!header || !header.trim()) {
-    throw new SandboxError(401, 'missing_token', 'No API key: send the header Authorization: Bearer <API_KEY>.');
+    throw new SandboxError(
+      401,
+      'missing_token',
+      'No API key: send the header Authorization: Bearer <API_KEY>.',
+    );
   }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) {

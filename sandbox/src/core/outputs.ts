@@ -20,7 +20,13 @@ export interface OutputPlan {
 
 const SOURCE_TYPES = ['image', 'image_url', 'image_urls', 'first_frame'];
 const IMAGE_RES: Record<string, number> = { '512': 512, '768': 768, '1K': 1024, '2K': 2048, '4K': 4096 };
-const VIDEO_RES: Record<string, number> = { '360p': 360, '480p': 480, '540p': 540, '720p': 720, '1080p': 1080 };
+const VIDEO_RES: Record<string, number> = {
+  '360p': 360,
+  '480p': 480,
+  '540p': 540,
+  '720p': 720,
+  '1080p': 1080,
+};
 const MAX_SIDE = 4096;
 
 const hashInt = (s: string) => createHash('sha256').update(s).digest().readUInt32BE(0);
@@ -40,14 +46,23 @@ function paramOfType(model: FixtureModel, params: Params, type: string): unknown
 }
 
 /** Size for a long side (images) or a short side (video) at the given ratio. */
-function sized([w, h]: [number, number], side: number, sideIsLong: boolean): { width: number; height: number } {
+function sized(
+  [w, h]: [number, number],
+  side: number,
+  sideIsLong: boolean,
+): { width: number; height: number } {
   const scale = sideIsLong ? side / Math.max(w, h) : side / Math.min(w, h);
   return { width: even(Math.min(MAX_SIDE, w * scale)), height: even(Math.min(MAX_SIDE, h * scale)) };
 }
 
 const clampSeconds = (s: number) => Math.min(60, Math.max(1, s));
 
-export function planOutput(model: FixtureModel, versionId: string, params: Params, taskId: string): OutputPlan {
+export function planOutput(
+  model: FixtureModel,
+  versionId: string,
+  params: Params,
+  taskId: string,
+): OutputPlan {
   const rule = model.output;
   const prompt = typeof params.prompt === 'string' ? params.prompt : '';
   const seed = `${model.id}|${versionId}|${JSON.stringify(Object.entries(params).sort(([a], [b]) => a.localeCompare(b)))}`;
@@ -83,7 +98,11 @@ export function planOutput(model: FixtureModel, versionId: string, params: Param
     case 'video': {
       const format = rule.format === 'webm' ? 'webm' : 'mp4';
       const short = VIDEO_RES[String(resolution)] ?? 720;
-      const { width, height } = sized(ratio(paramOfType(model, params, 'aspect_ratio'), [16, 9]), short, false);
+      const { width, height } = sized(
+        ratio(paramOfType(model, params, 'aspect_ratio'), [16, 9]),
+        short,
+        false,
+      );
       return {
         spec: { kind: 'video', seed, prompt, width, height, seconds, format },
         ext: format,
@@ -97,7 +116,9 @@ export function planOutput(model: FixtureModel, versionId: string, params: Param
       const text = typeof params.text === 'string' ? params.text : prompt;
       // Speech lasts as long as its words take to say (about 2.5 words a second).
       const audioSeconds =
-        style === 'speech' ? clampSeconds(Math.ceil(text.split(/\s+/).filter(Boolean).length / 2.5)) : seconds;
+        style === 'speech'
+          ? clampSeconds(Math.ceil(text.split(/\s+/).filter(Boolean).length / 2.5))
+          : seconds;
       return {
         spec: { kind: 'audio', seed, prompt: text, seconds: audioSeconds, style, format },
         ext: format === 'mp3' ? 'mp3' : format,

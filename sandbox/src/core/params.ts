@@ -33,7 +33,10 @@ export function checkParamsShape(raw: unknown): Params {
   }
   const entries = Object.entries(raw);
   if (entries.length > LIMITS.maxKeys) {
-    throw invalidPayload(`params has ${entries.length} keys; at most ${LIMITS.maxKeys} are allowed.`, 'params');
+    throw invalidPayload(
+      `params has ${entries.length} keys; at most ${LIMITS.maxKeys} are allowed.`,
+      'params',
+    );
   }
   for (const [id, value] of entries) {
     if (Array.isArray(value)) {
@@ -87,7 +90,12 @@ export interface PromptRules {
  * Applies defaults, enforces required params (400 missing_required_params with error.params, spec 4 rule 4),
  * then checks each value against its definition. Returns the params the task runs with.
  */
-export function resolveParams(defs: ParamDef[], supplied: Params, prompt: PromptRules, media: MediaLookup): Params {
+export function resolveParams(
+  defs: ParamDef[],
+  supplied: Params,
+  prompt: PromptRules,
+  media: MediaLookup,
+): Params {
   const params: Params = { ...supplied };
   for (const def of defs) {
     if (params[def.id] === undefined && def.default !== undefined && def.default !== null) {
@@ -96,11 +104,21 @@ export function resolveParams(defs: ParamDef[], supplied: Params, prompt: Prompt
   }
 
   const missing = defs.filter((d) => d.required && isEmpty(params[d.id]));
-  const promptMissing = prompt.promptRequired && !defs.some((d) => d.id === 'prompt') && isEmpty(params.prompt);
+  const promptMissing =
+    prompt.promptRequired && !defs.some((d) => d.id === 'prompt') && isEmpty(params.prompt);
   if (missing.length || promptMissing) {
     const list = [
       ...(promptMissing
-        ? [{ id: 'prompt', type: 'long_text', required: true, default: null, options: null, constraints: null }]
+        ? [
+            {
+              id: 'prompt',
+              type: 'long_text',
+              required: true,
+              default: null,
+              options: null,
+              constraints: null,
+            },
+          ]
         : []),
       ...missing.map((d) => ({
         id: d.id,
@@ -169,7 +187,11 @@ function checkValue(def: ParamDef, value: ParamValue, media: MediaLookup): void 
   }
 
   const allowed = allowedValues(def);
-  if (allowed && ['enum', 'aspect_ratio', 'resolution'].includes(def.type) && !allowed.includes(String(value))) {
+  if (
+    allowed &&
+    ['enum', 'aspect_ratio', 'resolution'].includes(def.type) &&
+    !allowed.includes(String(value))
+  ) {
     throw invalidPayload(`${name} must be one of: ${allowed.join(', ')}.`, id, { allowed });
   }
   if (def.type === 'text' || def.type === 'long_text') {
@@ -196,8 +218,16 @@ function checkMediaUrl(id: string, name: string, value: unknown, kind: MediaKind
       id,
     );
   }
-  if (ref.kind !== kind) throw invalidPayload(`${name} needs ${kind === 'image' ? 'an' : 'a'} ${kind}, not ${ref.kind === 'image' ? 'an' : 'a'} ${ref.kind}.`, id);
-  if (!ref.usable) throw invalidPayload(`${name} points at an upload that is not ready (still processing, blocked or errored).`, id);
+  if (ref.kind !== kind)
+    throw invalidPayload(
+      `${name} needs ${kind === 'image' ? 'an' : 'a'} ${kind}, not ${ref.kind === 'image' ? 'an' : 'a'} ${ref.kind}.`,
+      id,
+    );
+  if (!ref.usable)
+    throw invalidPayload(
+      `${name} points at an upload that is not ready (still processing, blocked or errored).`,
+      id,
+    );
 }
 
 export const isMediaParam = (def: ParamDef) => MEDIA_PARAM_TYPES.includes(def.type);

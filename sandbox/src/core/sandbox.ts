@@ -14,7 +14,14 @@ import type { CatalogFixture, FixtureModel, FixtureVersion } from './catalog/typ
 import { Clock, iso, msToUtcMidnight, utcDay } from './clock';
 import { describeImage } from './describe';
 import { SandboxError, invalidPayload } from './errors';
-import { authenticate, createAccounts, createKeys, projectUnbound, type Account, type KeyRecord } from './keys';
+import {
+  authenticate,
+  createAccounts,
+  createKeys,
+  projectUnbound,
+  type Account,
+  type KeyRecord,
+} from './keys';
 import { MediaStore, splitRender, type MediaFile } from './media-store';
 import { planOutput } from './outputs';
 import { checkParamsShape, resolveParams, type MediaKind, type MediaRef, type Params } from './params';
@@ -29,6 +36,8 @@ export interface SandboxConfig {
   publicUrl: string;
   taskMs: number;
   moderationMs: number;
+  /** false only for benchmarks that measure raw throughput (SANDBOX_RATE_LIMITS=off). */
+  rateLimits?: boolean;
   fixture?: CatalogFixture;
 }
 
@@ -56,9 +65,10 @@ interface TaskRecord {
   thumbnailPath?: string;
 }
 
-type UploadOutcome = { status: 'ready' } | { status: 'blocked'; labels: string } | { status: 'errored'; reason: string };
+type UploadOutcome =
+  { status: 'ready' } | { status: 'blocked'; labels: string } | { status: 'errored'; reason: string };
 
-interface UploadRecord {
+export interface UploadRecord {
   id: string;
   keyId: string;
   kind: MediaKind;
@@ -75,6 +85,20 @@ interface UploadRecord {
 interface RunningPool {
   /** When each of the pool's slots is next free (spec 8: FIFO within a fixed number of slots). */
   slotFreeAt: number[];
+}
+
+/** Everything that survives a restart when the sandbox has a data folder (media bytes are stored beside it). */
+export interface SandboxSnapshot {
+  version: 1;
+  clockOffsetMs: number;
+  startedAt: number;
+  accounts: Account[];
+  charges: Charge[];
+  tasks: Array<Omit<TaskRecord, 'model' | 'charge'> & { modelId: string; chargeIndex: number }>;
+  uploads: UploadRecord[];
+  idempotency: Array<[string, { taskId: string; at: number }]>;
+  runs: Array<[string, number[]]>;
+  pools: Array<[string, number[]]>;
 }
 
 const IDEMPOTENCY_MS = 24 * 60 * 60 * 1000;
@@ -146,6 +170,67 @@ export class Sandbox {
     this.registerCatalogAssets();
   }
 
+  snapshot(): SandboxSnapshot {
+    return {
+      version: 1,
+      clockOffsetMs: this.clock.offset,
+      startedAt: this.startedAt,
+      accounts: [...this.accounts.values()],
+      charges: this.charges,
+      tasks: [...this.tasks.values()].map(({ model, charge, ...t }) => ({
+        ...t,
+        modelId: model.id,
+        chargeIndex: this.charges.indexOf(charge),
+      })),
+      uploads: [...this.uploads.values()],
+      idempotency: [...this.idempotency],
+      runs: [...this.runs],
+      pools: [...this.pools].map(([id, p]) => [id, p.slotFreeAt]),
+    };
+  }
+
+  /** Loads a snapshot taken by snapshot(); `bytesOf` returns each upload's stored bytes. */
+  restore(snap: SandboxSnapshot, bytesOf: (upload: UploadRecord) => Buffer | null): void {
+    this.reset();
+    this.clock.offset = snap.clockOffsetMs;
+    this.startedAt = snap.startedAt;
+    this.keyList = createKeys(this.startedAt);
+    this.keysByValue = new Map(this.keyList.map((k) => [k.key, k]));
+    this.accounts = new Map(snap.accounts.map((a) => [a.id, a]));
+    this.charges = snap.charges;
+    for (const { modelId, chargeIndex, ...t } of snap.tasks) {
+      const model = this.catalog.models.find((m) => m.id === modelId);
+      if (!model) continue;
+      const task: TaskRecord = {
+        ...t,
+        model,
+        charge: this.charges[chargeIndex] ?? { keyId: t.keyId, day: 0, credits: 0 },
+      };
+      this.tasks.set(task.id, task);
+      if (!task.settled) this.unsettled.push(task);
+      if (task.outcome === 'succeeded') this.prepareOutput(task, false);
+    }
+    for (const u of snap.uploads) {
+      const bytes = bytesOf(u);
+      if (!bytes) continue;
+      this.uploads.set(u.id, u);
+      this.uploadsByPath.set(u.path, u);
+      this.media.putFile(u.path, { bytes, contentType: u.contentType });
+    }
+    this.idempotency = new Map(snap.idempotency);
+    this.runs = new Map(snap.runs);
+    this.pools = new Map(snap.pools.map(([id, slotFreeAt]) => [id, { slotFreeAt }]));
+  }
+
+  /** Bytes of an upload, for persistence. */
+  async uploadBytes(upload: UploadRecord): Promise<Buffer | null> {
+    return (await this.media.get(upload.path))?.bytes ?? null;
+  }
+
+  uploadRecords(): UploadRecord[] {
+    return [...this.uploads.values()];
+  }
+
   // ---- keys and accounts -------------------------------------------------------------------
 
   demoKeys() {
@@ -168,6 +253,7 @@ export class Sandbox {
   }
 
   limit(key: KeyRecord, group: RateGroup): void {
+    if (this.config.rateLimits === false) return;
     this.rate.hit(key.id, group, this.clock.now());
   }
 
@@ -177,7 +263,9 @@ export class Sandbox {
 
   private spentToday(key: KeyRecord): number {
     const today = utcDay(this.clock.now());
-    return this.charges.filter((c) => c.keyId === key.id && c.day === today).reduce((n, c) => n + c.credits, 0);
+    return this.charges
+      .filter((c) => c.keyId === key.id && c.day === today)
+      .reduce((n, c) => n + c.credits, 0);
   }
 
   private requireProject(key: KeyRecord): void {
@@ -186,7 +274,11 @@ export class Sandbox {
 
   private requireNotInArrears(key: KeyRecord): void {
     if (this.account(key).arrears) {
-      throw new SandboxError(402, 'arrears', 'The account is in arrears. Settle the outstanding balance to continue.');
+      throw new SandboxError(
+        402,
+        'arrears',
+        'The account is in arrears. Settle the outstanding balance to continue.',
+      );
     }
   }
 
@@ -218,7 +310,9 @@ export class Sandbox {
         creditsSpentToday: spent,
         creditsRemainingToday: cap === null ? null : Math.max(0, cap - spent),
       },
-      project: key.project ? { id: key.project.id, name: key.project.name } : { id: null, name: null, bound: false },
+      project: key.project
+        ? { id: key.project.id, name: key.project.name }
+        : { id: null, name: null, bound: false },
       ...(account.kind === 'team'
         ? { team: { id: account.id, creditBalance: account.balance } }
         : { user: { creditBalance: account.balance } }),
@@ -289,12 +383,17 @@ export class Sandbox {
     }
   }
 
-  private toolListed = (t: CatalogFixture['aiTools'][number]) => t.active && t.optIn && this.modelEnabled(t.modelId);
+  private toolListed = (t: CatalogFixture['aiTools'][number]) =>
+    t.active && t.optIn && this.modelEnabled(t.modelId);
   private templateListed = (t: CatalogFixture['templates'][number]) =>
     t.status === 'approved' && t.active && this.modelEnabled(t.modelId);
 
   private publicPreset<T extends { coverUrl?: string; params: ParamDef[] }>(p: T) {
-    return { ...p, params: this.publicParams(p.params), ...(p.coverUrl ? { coverUrl: this.url(p.coverUrl) } : {}) };
+    return {
+      ...p,
+      params: this.publicParams(p.params),
+      ...(p.coverUrl ? { coverUrl: this.url(p.coverUrl) } : {}),
+    };
   }
 
   private publicTool(t: CatalogFixture['aiTools'][number]) {
@@ -303,7 +402,16 @@ export class Sandbox {
   }
 
   private publicTemplate(t: CatalogFixture['templates'][number]) {
-    const { modelId: _m, versionId: _v, fixedParams: _f, active: _a, status: _s, markup: _k, creator: _c, ...rest } = t;
+    const {
+      modelId: _m,
+      versionId: _v,
+      fixedParams: _f,
+      active: _a,
+      status: _s,
+      markup: _k,
+      creator: _c,
+      ...rest
+    } = t;
     return this.publicPreset(rest);
   }
 
@@ -359,7 +467,8 @@ export class Sandbox {
     } catch {
       return null;
     }
-    if (parsed.origin !== new URL(this.config.publicUrl).origin || !parsed.pathname.startsWith('/cdn/')) return null;
+    if (parsed.origin !== new URL(this.config.publicUrl).origin || !parsed.pathname.startsWith('/cdn/'))
+      return null;
     return this.media.has(parsed.pathname) ? parsed.pathname : null;
   }
 
@@ -369,7 +478,8 @@ export class Sandbox {
     const upload = this.uploadsByPath.get(path);
     if (upload) return { kind: upload.kind, usable: this.uploadStatus(upload).status === 'ready' };
     const task = [...this.tasks.values()].find((t) => t.outputPath === path);
-    if (task) return { kind: task.model.output.kind === 'svg' ? 'image' : task.model.output.kind, usable: true };
+    if (task)
+      return { kind: task.model.output.kind === 'svg' ? 'image' : task.model.output.kind, usable: true };
     return null;
   };
 
@@ -404,23 +514,36 @@ export class Sandbox {
       if (b.versionId === undefined) throw invalidPayload('interfaceId needs versionId.', 'versionId');
       const model = this.catalog.models.find((m) => m.id === b.interfaceId);
       if (!model || !model.enabled) {
-        throw new SandboxError(404, 'unknown_model', `No model "${String(b.interfaceId)}".`, { param: 'interfaceId' });
-      }
-      if (!model.public) {
-        throw new SandboxError(403, 'model_not_public', `Model "${model.id}" is not available through the API.`, {
+        throw new SandboxError(404, 'unknown_model', `No model "${String(b.interfaceId)}".`, {
           param: 'interfaceId',
         });
       }
+      if (!model.public) {
+        throw new SandboxError(
+          403,
+          'model_not_public',
+          `Model "${model.id}" is not available through the API.`,
+          {
+            param: 'interfaceId',
+          },
+        );
+      }
       const version = model.versions.find((v) => v.id === b.versionId);
       if (!version) {
-        throw new SandboxError(404, 'unknown_model', `Model "${model.id}" has no version "${String(b.versionId)}".`, {
-          param: 'versionId',
-        });
+        throw new SandboxError(
+          404,
+          'unknown_model',
+          `Model "${model.id}" has no version "${String(b.versionId)}".`,
+          {
+            param: 'versionId',
+          },
+        );
       }
       return { model, version, supplied, params: supplied, defs: model.params, markup: 0 };
     }
 
-    const preset = b.aiTool !== undefined ? this.findTool(b.aiTool as string) : this.findTemplate(b.template as string);
+    const preset =
+      b.aiTool !== undefined ? this.findTool(b.aiTool as string) : this.findTemplate(b.template as string);
     const kind = b.aiTool !== undefined ? 'AI tool' : 'template';
     for (const id of Object.keys(supplied)) {
       if (id in preset.fixedParams) {
@@ -514,10 +637,15 @@ export class Sandbox {
     const cap = key.dailyCreditCap;
     const spent = this.spentToday(key);
     if (cap !== null && spent >= cap) {
-      throw new SandboxError(429, 'token_daily_cap_reached', `This key's daily cap of ${cap} credits is reached.`, {
-        headers: { 'Retry-After': String(Math.ceil(msToUtcMidnight(now) / 1000)) },
-        extra: { spent, cap },
-      });
+      throw new SandboxError(
+        429,
+        'token_daily_cap_reached',
+        `This key's daily cap of ${cap} credits is reached.`,
+        {
+          headers: { 'Retry-After': String(Math.ceil(msToUtcMidnight(now) / 1000)) },
+          extra: { spent, cap },
+        },
+      );
     }
     const { model, version, params, credits } = this.priced(body);
     const prompt = typeof params.prompt === 'string' ? params.prompt : '';
@@ -537,9 +665,14 @@ export class Sandbox {
     }
     const account = this.account(key);
     if (account.balance < credits) {
-      throw new SandboxError(402, 'insufficient_credits', `This task costs ${credits} credits; the balance is ${account.balance}.`, {
-        extra: { balance: account.balance, credits },
-      });
+      throw new SandboxError(
+        402,
+        'insufficient_credits',
+        `This task costs ${credits} credits; the balance is ${account.balance}.`,
+        {
+          extra: { balance: account.balance, credits },
+        },
+      );
     }
 
     const task = this.schedule(key, model, version.id, params, this.charge(key, credits), now);
@@ -547,18 +680,31 @@ export class Sandbox {
     return { taskId: task.id, status: 'queued' as const, modelId: model.id, versionId: version.id };
   }
 
-  private schedule(key: KeyRecord, model: FixtureModel, versionId: string, params: Params, charge: Charge, now: number) {
+  private schedule(
+    key: KeyRecord,
+    model: FixtureModel,
+    versionId: string,
+    params: Params,
+    charge: Charge,
+    now: number,
+  ) {
     const { taskMs } = this.config;
     const dispatchMs = Math.round(taskMs / 4);
     const prompt = typeof params.prompt === 'string' ? params.prompt : '';
-    const outcome = prompt.includes('[cancel]') ? 'cancelled' : prompt.includes('[fail]') ? 'failed' : 'succeeded';
+    const outcome = prompt.includes('[cancel]')
+      ? 'cancelled'
+      : prompt.includes('[fail]')
+        ? 'failed'
+        : 'succeeded';
     const poolId = key.accountId;
     let startAt = now + dispatchMs;
     let endAt: number;
     if (outcome === 'cancelled') {
       endAt = startAt; // cancelled while queued: never takes a slot
     } else {
-      const pool = this.pools.get(poolId) ?? { slotFreeAt: new Array<number>(this.account(key).concurrency).fill(0) };
+      const pool = this.pools.get(poolId) ?? {
+        slotFreeAt: new Array<number>(this.account(key).concurrency).fill(0),
+      };
       this.pools.set(poolId, pool);
       const slot = pool.slotFreeAt.indexOf(Math.min(...pool.slotFreeAt));
       startAt = Math.max(startAt, pool.slotFreeAt[slot]!);
@@ -586,7 +732,7 @@ export class Sandbox {
     return task;
   }
 
-  private prepareOutput(task: TaskRecord): void {
+  private prepareOutput(task: TaskRecord, warm = true): void {
     const plan = planOutput(task.model, task.versionId, task.params, task.id);
     const render = splitRender(async () => {
       const source = plan.sourceParam ? await this.sourceBytes(task.params[plan.sourceParam]) : undefined;
@@ -597,14 +743,16 @@ export class Sandbox {
         const scale = (n: number | undefined) => Math.min(4096, Math.round((n ?? 512) * plan.upscale!));
         spec = { ...spec, width: scale(meta.width), height: scale(meta.height) };
       }
-      return renderMedia(source && (spec.kind === 'image' || spec.kind === 'video') ? { ...spec, source } : spec);
+      return renderMedia(
+        source && (spec.kind === 'image' || spec.kind === 'video') ? { ...spec, source } : spec,
+      );
     });
     task.outputPath = `/cdn/outputs/${task.id}.${plan.ext}`;
     task.thumbnailPath = plan.hasThumbnail ? `/cdn/outputs/${task.id}-poster.jpg` : undefined;
     this.media.putLazy(task.outputPath, render.main);
     if (task.thumbnailPath) this.media.putLazy(task.thumbnailPath, render.thumbnail);
     // Make it now, while the task is "running", so the first download is instant.
-    this.media.warm(task.outputPath);
+    if (warm) this.media.warm(task.outputPath);
   }
 
   private async sourceBytes(value: unknown): Promise<Buffer | undefined> {
@@ -662,7 +810,10 @@ export class Sandbox {
           : [],
       error:
         status === 'failed'
-          ? { code: 'generation_failed', message: 'The model could not generate this output (sandbox [fail] trigger).' }
+          ? {
+              code: 'generation_failed',
+              message: 'The model could not generate this output (sandbox [fail] trigger).',
+            }
           : null,
       creditsCharged: task.charge.credits,
       createdAt: iso(task.createdAt),
@@ -727,7 +878,10 @@ export class Sandbox {
     this.uploadsByPath.set(record.path, record);
     this.media.putFile(record.path, { bytes, contentType });
     if (kind === 'video') {
-      return { status: 202, body: { status: 'processing' as const, uploadId: id, pollUrl: `/v1/uploads/${id}` } };
+      return {
+        status: 202,
+        body: { status: 'processing' as const, uploadId: id, pollUrl: `/v1/uploads/${id}` },
+      };
     }
     return {
       status: 200,
@@ -741,17 +895,28 @@ export class Sandbox {
 
   getUpload(key: KeyRecord, id: string) {
     const u = this.uploads.get(id);
-    if (!u || u.keyId !== key.id) throw new SandboxError(404, 'unknown_upload', `No upload "${id}" for this key.`);
+    if (!u || u.keyId !== key.id)
+      throw new SandboxError(404, 'unknown_upload', `No upload "${id}" for this key.`);
     const s = this.uploadStatus(u);
     switch (s.status) {
       case 'processing':
-        return { status: 202, body: { status: 'processing', uploadId: u.id, pollUrl: `/v1/uploads/${u.id}` } };
+        return {
+          status: 202,
+          body: { status: 'processing', uploadId: u.id, pollUrl: `/v1/uploads/${u.id}` },
+        };
       case 'ready':
-        return { status: 200, body: { status: 'ready', url: this.url(u.path), size: u.size, contentType: u.contentType } };
+        return {
+          status: 200,
+          body: { status: 'ready', url: this.url(u.path), size: u.size, contentType: u.contentType },
+        };
       case 'blocked':
         return {
           status: 200,
-          body: { status: 'blocked', labels: s.labels, error: 'The video was rejected by content moderation.' },
+          body: {
+            status: 'blocked',
+            labels: s.labels,
+            error: 'The video was rejected by content moderation.',
+          },
         };
       case 'errored':
         return { status: 200, body: { status: 'errored', reason: s.reason } };
@@ -782,9 +947,14 @@ export class Sandbox {
     this.requireNotInArrears(key);
     const account = this.account(key);
     if (account.balance < 1) {
-      throw new SandboxError(402, 'insufficient_credits', 'Describing an image costs 1 credit; the balance is below that.', {
-        extra: { balance: account.balance, credits: 1 },
-      });
+      throw new SandboxError(
+        402,
+        'insufficient_credits',
+        'Describing an image costs 1 credit; the balance is below that.',
+        {
+          extra: { balance: account.balance, credits: 1 },
+        },
+      );
     }
     const charge = this.charge(key, 1);
     const bytes = (await this.media.get(this.hostedPath(imageUrl)!))!.bytes;
@@ -792,9 +962,12 @@ export class Sandbox {
       this.refund(key, charge);
       return new SandboxError(status, code, `${message} The credit was refunded.`);
     };
-    if (bytes.includes('SANDBOX-REFUSE')) throw refunded(422, 'policy_violation', 'The vision model refused this image.');
-    if (bytes.includes('SANDBOX-UPSTREAM')) throw refunded(429, 'upstream_rate_limited', 'The vision service is busy.');
-    if (bytes.includes('SANDBOX-VISION-DOWN')) throw refunded(503, 'vision_unavailable', 'The vision service is unavailable.');
+    if (bytes.includes('SANDBOX-REFUSE'))
+      throw refunded(422, 'policy_violation', 'The vision model refused this image.');
+    if (bytes.includes('SANDBOX-UPSTREAM'))
+      throw refunded(429, 'upstream_rate_limited', 'The vision service is busy.');
+    if (bytes.includes('SANDBOX-VISION-DOWN'))
+      throw refunded(503, 'vision_unavailable', 'The vision service is unavailable.');
     try {
       return { credits: 1, ...(await describeImage(bytes, language as DescribeLanguage)) };
     } catch {

@@ -78,9 +78,14 @@ async function readUploadBody(c: Context): Promise<Buffer> {
     size += value.byteLength;
     if (size > UPLOAD_MAX_BYTES) {
       await reader.cancel();
-      throw new SandboxError(413, 'file_too_large', `The file is larger than ${UPLOAD_MAX_BYTES / 1024 / 1024} MB.`, {
-        extra: { maxBytes: UPLOAD_MAX_BYTES },
-      });
+      throw new SandboxError(
+        413,
+        'file_too_large',
+        `The file is larger than ${UPLOAD_MAX_BYTES / 1024 / 1024} MB.`,
+        {
+          extra: { maxBytes: UPLOAD_MAX_BYTES },
+        },
+      );
     }
     chunks.push(value);
   }
@@ -187,7 +192,10 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
     const key = authed(c, 'uploads.create');
     const length = c.req.header('content-length');
     // spec 8: 413 is decided from Content-Length before a byte of the body is read.
-    const contentType = sb.checkUploadHeaders(c.req.header('content-type'), length ? Number(length) : undefined);
+    const contentType = sb.checkUploadHeaders(
+      c.req.header('content-type'),
+      length ? Number(length) : undefined,
+    );
     const result = await sb.createUpload(key, contentType, await readUploadBody(c));
     return c.json(result.body, result.status as 200);
   });
@@ -246,7 +254,8 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
     if (typeof body?.durationMs !== 'number' || body.durationMs <= 0 || body.durationMs > 600_000) {
       throw invalidPayload('durationMs must be a number between 1 and 600000.', 'durationMs');
     }
-    if (!controls.outage) throw new SandboxError(501, 'not_supported', 'This sandbox cannot simulate an outage.');
+    if (!controls.outage)
+      throw new SandboxError(501, 'not_supported', 'This sandbox cannot simulate an outage.');
     // Answer first, then go away.
     setTimeout(() => controls.outage?.(body.durationMs as number), 50);
     return c.json({ ok: true, until: new Date(Date.now() + body.durationMs).toISOString() });

@@ -25,7 +25,8 @@ export function parseFault(body: unknown): FaultSpec {
   const f = body as Record<string, unknown>;
   const num = (k: string) => {
     if (f[k] === undefined) return undefined;
-    if (typeof f[k] !== 'number' || !Number.isFinite(f[k]) || f[k] < 0) throw new Error(`${k} must be a number >= 0`);
+    if (typeof f[k] !== 'number' || !Number.isFinite(f[k]) || f[k] < 0)
+      throw new Error(`${k} must be a number >= 0`);
     return f[k];
   };
   const str = (k: string) => {
@@ -34,9 +35,11 @@ export function parseFault(body: unknown): FaultSpec {
     return f[k];
   };
   const drop = str('drop');
-  if (drop !== undefined && drop !== 'before' && drop !== 'after') throw new Error('drop must be "before" or "after"');
+  if (drop !== undefined && drop !== 'before' && drop !== 'after')
+    throw new Error('drop must be "before" or "after"');
   const status = num('status');
-  if (status !== undefined && (status < 200 || status > 599)) throw new Error('status must be an HTTP status');
+  if (status !== undefined && (status < 200 || status > 599))
+    throw new Error('status must be an HTTP status');
   const spec: FaultSpec = {
     method: str('method')?.toUpperCase(),
     path: str('path'),

@@ -20,7 +20,10 @@ export function serveMedia(c: Context, file: MediaFile): Response {
     const start = range[1] ? Number(range[1]) : Math.max(0, total - Number(range[2]));
     const end = range[1] && range[2] ? Math.min(Number(range[2]), total - 1) : total - 1;
     if (start >= total || start > end) {
-      return new Response(null, { status: 416, headers: { ...headers, 'Content-Range': `bytes */${total}` } });
+      return new Response(null, {
+        status: 416,
+        headers: { ...headers, 'Content-Range': `bytes */${total}` },
+      });
     }
     status = 206;
     body = file.bytes.subarray(start, end + 1);

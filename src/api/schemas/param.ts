@@ -64,4 +64,5 @@ export const ParamDefSchema = z.object({
 export type ParamDef = z.infer<typeof ParamDefSchema>;
 
 /** The value of an option, whichever shape the definition uses. */
-export const optionValue = (o: ParamOption): string | number | boolean => (typeof o === 'string' ? o : o.value);
+export const optionValue = (o: ParamOption): string | number | boolean =>
+  typeof o === 'string' ? o : o.value;

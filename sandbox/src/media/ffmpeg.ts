@@ -1,0 +1,75 @@
+// Running the static ffmpeg shipped by @ffmpeg-installer (there is no ffprobe): video encoding,
+// audio transcoding and probing of uploads all go through here.
+import { spawn } from 'node:child_process';
+import { constants } from 'node:fs';
+import { access, chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
+
+/** Enough of ffmpeg's log to parse a probe or explain a failure. */
+const MAX_LOG_CHARS = 256 * 1024;
+
+let executable: Promise<string> | undefined;
+
+/** The binary's path, made executable on first use: npm may have skipped the package's postinstall. */
+function ffmpegPath(): Promise<string> {
+  executable ??= (async () => {
+    const path = ffmpegInstaller.path;
+    try {
+      await access(path, constants.X_OK);
+    } catch {
+      await chmod(path, 0o755);
+    }
+    return path;
+  })();
+  return executable;
+}
+
+export interface FfmpegResult {
+  /** Exit code; null when killed. */
+  code: number | null;
+  /** What ffmpeg logged (its first MAX_LOG_CHARS characters). */
+  log: string;
+}
+
+/** Runs ffmpeg to completion (or kills it after timeoutMs). Never rejects on a non-zero exit. */
+export async function runFfmpeg(args: readonly string[], timeoutMs: number): Promise<FfmpegResult> {
+  const path = await ffmpegPath();
+  return new Promise((resolve, reject) => {
+    const child = spawn(path, ['-hide_banner', '-nostdin', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let log = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      if (log.length < MAX_LOG_CHARS) log += chunk.slice(0, MAX_LOG_CHARS - log.length);
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, log });
+    });
+  });
+}
+
+/** Runs ffmpeg for an output it must produce; rejects with the end of its log when it fails. */
+export async function runFfmpegOrThrow(args: readonly string[], timeoutMs: number): Promise<void> {
+  const { code, log } = await runFfmpeg(args, timeoutMs);
+  if (code !== 0) {
+    const tail = log.trim().split('\n').slice(-5).join('\n');
+    throw new Error(`ffmpeg failed (${code === null ? 'killed' : `exit ${code}`}): ${tail}`);
+  }
+}
+
+/** A private scratch folder under the OS temp dir, removed whatever happens. */
+export async function withTempDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'sandbox-media-'));
+  try {
+    return await work(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
