@@ -63,7 +63,7 @@ export async function renderLogo(seed: string, text: string): Promise<RenderedMe
   const mark =
     letters && (await fontsAvailable())
       ? `<text x="${SIZE / 2}" y="${SIZE / 2}" dy="0.35em" text-anchor="middle" font-family="${FONT}" font-weight="bold" ` +
-        `font-size="${letters.length > 1 ? 52 : 64}" fill="${ink}">${escapeXml(letters)}</text>`
+        `font-size="${Array.from(letters).length > 1 ? 52 : 64}" fill="${ink}">${escapeXml(letters)}</text>`
       : geometricMark(seed, ink);
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${SIZE}" height="${SIZE}" viewBox="0 0 ${SIZE} ${SIZE}">` +

@@ -1,7 +1,8 @@
-// Pure TypeScript synthesis of the three audio styles, as mono float samples in [-1, 1]. Cheap
-// enough to write 30 s in a few tens of milliseconds, and deterministic: every choice comes from
-// the seed (and, for speech, from the prompt's words), never from the clock or Math.random.
+// Pure TypeScript synthesis of the three audio styles, as mono float samples in [-1, 1]: 30 s take
+// a few hundred milliseconds at most, with no encoder involved. Deterministic: every choice comes
+// from the seed (and, for speech, from the prompt's words), never from the clock or Math.random.
 import { createRng, type Rng } from './random';
+import type { AudioSpec } from './types';
 
 export const SAMPLE_RATE = 22_050;
 const TAU = Math.PI * 2;
@@ -35,7 +36,7 @@ function addNote(
   }
 }
 
-const triangle = (phase: number): number => 1 - 4 * Math.abs(((((phase + 0.25) % 1) + 1) % 1) - 0.5);
+const triangle = (phase: number): number => 1 - 4 * Math.abs(((phase + 0.25) % 1) - 0.5);
 const bell = (phase: number): number =>
   Math.sin(TAU * phase) + 0.3 * Math.sin(TAU * 2 * phase) + 0.1 * Math.sin(TAU * 3 * phase);
 
@@ -95,6 +96,7 @@ function music(out: Float32Array, rng: Rng, noise: Rng): void {
         addNote(out, at, 0.25, 1, 0.35, kick, 0.08);
       }
       for (const half of [0, 0.5]) {
+        // Hi-hat: a tick of noise on every half beat.
         addNote(out, at + half * beat, 0.05, 1, 0.05, () => noise.range(-1, 1), 0.015, 0.001);
         if (rng.chance(0.15)) continue;
         // Melody: a random walk over the scale, pulled to chord tones on the beat.
@@ -171,15 +173,16 @@ function speech(out: Float32Array, rng: Rng, noise: Rng, prompt: string): void {
     const count = Math.min(4, Math.max(1, groups.length || Math.ceil(letters.length / 2)));
     for (let s = 0; s < count; s++) {
       const vowel = groups[s]?.[0] ?? rng.pick(Object.keys(VOWELS));
+      const onset = rng.chance(0.7) ? rng.range(0.02, 0.06) : 0;
       const length = rng.range(0.12, 0.24);
       syllables.push({
         start: time,
         seconds: length,
         formants: VOWELS[vowel] ?? [500, 1500, 2500],
-        onset: rng.chance(0.7) ? rng.range(0.02, 0.06) : 0,
+        onset,
         pitch: (s === 0 ? 1.12 : 1) * (/\?$/.test(word) && s === count - 1 ? 1.3 : 1),
       });
-      time += length + rng.range(0.01, 0.04);
+      time += onset + length + rng.range(0.01, 0.04);
     }
     time += /[.!?]$/.test(word)
       ? rng.range(0.4, 0.6)
@@ -312,7 +315,7 @@ function master(out: Float32Array): void {
 }
 
 export function synthesize(
-  style: 'speech' | 'music' | 'sfx',
+  style: AudioSpec['style'],
   seed: string,
   prompt: string,
   seconds: number,

@@ -48,7 +48,8 @@ export async function renderImage(spec: ImageSpec): Promise<RenderedMedia> {
   const base = source ? sharp(source.data, { raw: source.info }) : sharp(art);
 
   if (spec.transparent) {
-    // Background removal: keep a centred subject, make everything else fully transparent.
+    // Background removal: keep a centred subject, make everything else fully transparent. Always
+    // PNG, whatever the asked format: JPEG has no alpha (spec 2: PNG when the source has transparency).
     const mask = Buffer.from(subjectMaskSvg(spec.seed, width, height));
     const bytes = await base
       .ensureAlpha()

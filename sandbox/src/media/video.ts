@@ -24,6 +24,8 @@ const TIMEOUT_MS = 120_000;
 const even = (value: number): number => Math.max(2, Math.floor(value / 2) * 2);
 const hex = (color: string): string => `0x${color.slice(1)}`;
 const num = (value: number): string => value.toFixed(3);
+/** Splits a command-line fragment free of quoted spaces into arguments. */
+const args = (line: string): string[] => line.split(' ');
 
 interface Frame {
   width: number;
@@ -45,18 +47,7 @@ async function stillInput(dir: string, name: string, image: Sharp, background: s
   const path = join(dir, `${name}.rgb`);
   await writeFile(path, data);
   const size = `${info.width}x${info.height}`;
-  return [
-    '-f',
-    'rawvideo',
-    '-pixel_format',
-    'rgb24',
-    '-video_size',
-    size,
-    '-framerate',
-    `${FPS}`,
-    '-i',
-    path,
-  ];
+  return [...args(`-f rawvideo -pixel_format rgb24 -video_size ${size} -framerate ${FPS} -i`), path];
 }
 
 const loop = (count: number): string => `loop=loop=${count - 1}:size=1,setpts=N/(${FPS}*TB)`;
@@ -130,16 +121,13 @@ function lifeFilter(frame: Frame, rng: Rng, palette: Palette): string {
 function encoderArgs(format: VideoSpec['format'], frame: Frame): string[] {
   if (format === 'mp4') {
     // Constrained Baseline (ultrafast) in yuv420p with the index up front: Chromium streams it at once.
-    return `-c:v libx264 -preset ultrafast -crf 30 -g ${2 * FPS} -pix_fmt yuv420p -movflags +faststart`.split(
-      ' ',
-    );
+    return args(`-c:v libx264 -preset ultrafast -crf 30 -g ${2 * FPS} -pix_fmt yuv420p -movflags +faststart`);
   }
   const kbps = Math.max(200, Math.round((frame.width * frame.height) / 1000));
   // VP8 realtime at its fastest; static-thresh skips unchanged blocks, which our stills are full of.
-  return (
-    `-c:v libvpx -deadline realtime -cpu-used 16 -b:v ${kbps}k -g ${2 * FPS} ` +
-    `-threads 2 -static-thresh 1000 -lag-in-frames 0`
-  ).split(' ');
+  return args(
+    `-c:v libvpx -deadline realtime -cpu-used 16 -b:v ${kbps}k -g ${2 * FPS} -threads 2 -static-thresh 1000 -lag-in-frames 0`,
+  );
 }
 
 export async function renderVideo(spec: VideoSpec): Promise<RenderedMedia> {
