@@ -45,3 +45,10 @@ export const UploadSchema = z.discriminatedUnion('status', [
   UploadErroredSchema,
 ]);
 export type Upload = z.infer<typeof UploadSchema>;
+
+/** spec 4 POST /uploads: 200 ready (image, audio) or 202 processing (video); other states only come from polling. */
+export const UploadCreatedSchema = z.discriminatedUnion('status', [
+  UploadReadySchema,
+  UploadProcessingSchema,
+]);
+export type UploadCreated = z.infer<typeof UploadCreatedSchema>;

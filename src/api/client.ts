@@ -1,0 +1,583 @@
+import { z } from 'zod';
+import { normaliseBaseUrl } from './base-url';
+import {
+  abortError,
+  clientError,
+  errorFromResponse,
+  invalidResponse,
+  isRetryable,
+  provesNoEffect,
+} from './errors';
+import { RateLimiter, WINDOW_MS, type EndpointGroup } from './rate-limiter';
+import { API_KEY_PLACEHOLDER, type RequestDescription } from './request-code';
+import { withRetry, type RetryInfo, type Sleep } from './retry';
+import {
+  AiToolListSchema,
+  AiToolSchema,
+  ModelListSchema,
+  ModelSchema,
+  TemplateListSchema,
+  TemplateSchema,
+} from './schemas/catalog';
+import type { AiTool, Model, Template } from './schemas/catalog';
+import type { MediaType, ModelType } from './schemas/category';
+import { ImageDescriptionSchema, type DescribeLanguage, type ImageDescription } from './schemas/describe';
+import { MeSchema, type Me } from './schemas/me';
+import { QuoteSchema, type Quote } from './schemas/quote';
+import { TaskCreatedSchema, TaskSchema, type Task, type TaskCreated, type TaskRequest } from './schemas/task';
+import {
+  UploadCreatedSchema,
+  UploadSchema,
+  type Upload,
+  type UploadContentType,
+  type UploadCreated,
+} from './schemas/upload';
+
+// The studio's one API client (PRODUCT 2: "Nothing else in the app calls fetch on the API"). Every
+// request goes: rate limiter (spec 8) -> fetch (or XHR for an upload with progress) with the key in
+// the Authorization header and a per-attempt timeout -> a non-2xx becomes an ApiError (spec 7) ->
+// a 2xx body is parsed with its zod schema. Failures are retried per spec 7 (retry.ts).
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** A 100 MB upload on a slow line takes minutes; the 30 s default would cut it off. */
+export const UPLOAD_TIMEOUT_MS = 10 * 60_000;
+
+/** The parts of XMLHttpRequest the upload uses (so tests can pass a small fake). */
+export interface XhrLike {
+  open(method: string, url: string): void;
+  setRequestHeader(name: string, value: string): void;
+  send(body: Blob): void;
+  abort(): void;
+  getResponseHeader(name: string): string | null;
+  readonly status: number;
+  readonly responseText: string;
+  readonly upload: { onprogress: ((event: ProgressEvent) => void) | null };
+  onload: ((event: ProgressEvent) => void) | null;
+  onerror: ((event: ProgressEvent) => void) | null;
+  onabort: ((event: ProgressEvent) => void) | null;
+}
+
+export interface ClientRetryInfo extends RetryInfo {
+  method: 'GET' | 'POST';
+  path: string;
+}
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  fetch?: typeof fetch;
+  /** The wait between retries (retry.ts); tests pass a fake or use fake timers. */
+  sleep?: Sleep;
+  now?: () => number;
+  limiter?: RateLimiter;
+  /** Per-attempt timeout; default 30 s. A timeout is a connection failure for retry purposes. */
+  timeoutMs?: number;
+  createXhr?: () => XhrLike;
+  /** Called before every retry of every request ("Retrying in 3 s..."). */
+  onRetry?: (info: ClientRetryInfo) => void;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  onRetry?: (info: ClientRetryInfo) => void;
+}
+
+export interface CreateTaskOptions extends RequestOptions {
+  /** spec 4: 1-256 characters. With it, a submit whose outcome is unknown is re-sent identically. */
+  idempotencyKey?: string;
+}
+
+export interface UploadProgress {
+  loaded: number;
+  total: number;
+}
+
+export interface UploadOptions extends RequestOptions {
+  /** When given, the upload goes through XMLHttpRequest so progress can be reported. */
+  onProgress?: (progress: UploadProgress) => void;
+}
+
+export interface SkippedEntry {
+  index: number;
+  /** The entry's id or slug when it had a readable one. */
+  id?: string;
+  issues: z.core.$ZodIssue[];
+}
+
+/** STYLE: one bad catalog entry is reported and skipped, never breaking the list. */
+export interface ListResult<T> {
+  items: T[];
+  skipped: SkippedEntry[];
+}
+
+export interface DescribeImageBody {
+  imageUrl: string;
+  language?: DescribeLanguage | (string & {});
+}
+
+/** The exact bytes sent as a JSON body; describeRequest uses the same function so "Copy request" is exact. */
+const serializeBody = (body: unknown): string => JSON.stringify(body);
+
+interface RawResponse {
+  status: number;
+  header(name: string): string | null;
+  text(): Promise<string>;
+}
+
+type Body = { kind: 'json'; text: string } | { kind: 'blob'; blob: Blob; contentType: string };
+
+interface Call<T> {
+  method: 'GET' | 'POST';
+  path: string;
+  query?: Record<string, string | undefined>;
+  group: EndpointGroup;
+  body?: Body;
+  headers?: Record<string, string>;
+  /**
+   * Whether the request may be repeated after a failure that may have reached the service (dropped
+   * connection, timeout, 502, 504). False for charging POSTs without an Idempotency-Key.
+   */
+  repeatable: boolean;
+  timeoutMs?: number;
+  onProgress?: (progress: UploadProgress) => void;
+  parse: (json: unknown, status: number) => T;
+}
+
+const parseWith =
+  <T>(schema: z.ZodType<T>) =>
+  (json: unknown, status: number): T => {
+    const result = schema.safeParse(json);
+    if (!result.success) throw invalidResponse(status, result.error.issues);
+    return result.data;
+  };
+
+const EntryIdSchema = z.union([
+  z.looseObject({ id: z.string() }).transform((e) => e.id),
+  z.looseObject({ slug: z.string() }).transform((e) => e.slug),
+]);
+
+function parseEntries<T>(entries: readonly unknown[], schema: z.ZodType<T>): ListResult<T> {
+  const result: ListResult<T> = { items: [], skipped: [] };
+  entries.forEach((entry, index) => {
+    const parsed = schema.safeParse(entry);
+    if (parsed.success) {
+      result.items.push(parsed.data);
+      return;
+    }
+    const id = EntryIdSchema.safeParse(entry);
+    result.skipped.push({ index, ...(id.success ? { id: id.data } : {}), issues: parsed.error.issues });
+  });
+  return result;
+}
+
+const defaultCreateXhr = (): XhrLike => new XMLHttpRequest();
+
+export class ApiClient {
+  readonly baseUrl: string;
+  readonly limiter: RateLimiter;
+  readonly #apiKey: string;
+  readonly #fetch: typeof fetch;
+  readonly #sleep: Sleep | undefined;
+  readonly #now: () => number;
+  readonly #timeoutMs: number;
+  readonly #createXhr: () => XhrLike;
+  readonly #onRetry: ((info: ClientRetryInfo) => void) | undefined;
+
+  constructor(options: ApiClientOptions) {
+    this.baseUrl = normaliseBaseUrl(options.baseUrl);
+    this.#apiKey = options.apiKey;
+    // Looked up at call time (and called without a receiver) so a global fetch swapped by tests applies.
+    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#sleep = options.sleep;
+    this.#now = options.now ?? (() => Date.now());
+    this.limiter = options.limiter ?? new RateLimiter({ now: this.#now });
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#createXhr = options.createXhr ?? defaultCreateXhr;
+    this.#onRetry = options.onRetry;
+  }
+
+  /** The key stays private to the client: not enumerable, never in a URL, a message or a description. */
+  toJSON(): { baseUrl: string } {
+    return { baseUrl: this.baseUrl };
+  }
+
+  // ---- account ---------------------------------------------------------------------------------
+
+  /** GET /me. Also hands the key's own limits to the rate limiter (spec 8). */
+  async me(options: RequestOptions = {}): Promise<Me> {
+    const me = await this.#run(
+      { method: 'GET', path: '/me', group: 'me', repeatable: true, parse: parseWith(MeSchema) },
+      options,
+    );
+    this.limiter.setLimits(me.limits);
+    return me;
+  }
+
+  // ---- catalog -----------------------------------------------------------------------------------
+
+  /** GET /models?type=&subtype= (spec 4: the query parameter is spelled `subtype`). */
+  listModels(type: ModelType, subType: string, options: RequestOptions = {}): Promise<ListResult<Model>> {
+    return this.#run(
+      {
+        method: 'GET',
+        path: '/models',
+        query: { type, subtype: subType },
+        group: 'models',
+        repeatable: true,
+        parse: (json, status) => parseEntries(parseWith(ModelListSchema)(json, status).models, ModelSchema),
+      },
+      options,
+    );
+  }
+
+  listAiTools(type?: MediaType, options: RequestOptions = {}): Promise<ListResult<AiTool>> {
+    return this.#run(
+      {
+        method: 'GET',
+        path: '/ai-tools',
+        query: { type },
+        group: 'ai-tools',
+        repeatable: true,
+        parse: (json, status) =>
+          parseEntries(parseWith(AiToolListSchema)(json, status).aiTools, AiToolSchema),
+      },
+      options,
+    );
+  }
+
+  getAiTool(slug: string, options: RequestOptions = {}): Promise<AiTool> {
+    return this.#run(
+      {
+        method: 'GET',
+        path: `/ai-tools/${encodeURIComponent(slug)}`,
+        group: 'ai-tools',
+        repeatable: true,
+        parse: parseWith(AiToolSchema),
+      },
+      options,
+    );
+  }
+
+  listTemplates(type?: MediaType, options: RequestOptions = {}): Promise<ListResult<Template>> {
+    return this.#run(
+      {
+        method: 'GET',
+        path: '/templates',
+        query: { type },
+        group: 'templates',
+        repeatable: true,
+        parse: (json, status) =>
+          parseEntries(parseWith(TemplateListSchema)(json, status).templates, TemplateSchema),
+      },
+      options,
+    );
+  }
+
+  getTemplate(slug: string, options: RequestOptions = {}): Promise<Template> {
+    return this.#run(
+      {
+        method: 'GET',
+        path: `/templates/${encodeURIComponent(slug)}`,
+        group: 'templates',
+        repeatable: true,
+        parse: parseWith(TemplateSchema),
+      },
+      options,
+    );
+  }
+
+  // ---- pricing and tasks -------------------------------------------------------------------------
+
+  /** POST /quote: never charges (spec 4), so it is always safe to repeat. */
+  quote(body: TaskRequest, options: RequestOptions = {}): Promise<Quote> {
+    return this.#run(
+      {
+        method: 'POST',
+        path: '/quote',
+        group: 'quote',
+        body: { kind: 'json', text: serializeBody(body) },
+        repeatable: true,
+        parse: parseWith(QuoteSchema),
+      },
+      options,
+    );
+  }
+
+  /**
+   * POST /tasks. spec 7: after a submit that fails without a response, re-send the identical request
+   * with the identical Idempotency-Key. The body is serialised once, so every attempt sends the same
+   * bytes and the same key. Without a key a failure whose effect is unknown (connection failure,
+   * timeout, 502, 504) is never retried: the task may exist and be charged; only 429 and 503, which
+   * are refusals, are.
+   */
+  createTask(body: TaskRequest, options: CreateTaskOptions = {}): Promise<TaskCreated> {
+    const { idempotencyKey } = options;
+    return this.#run(
+      {
+        method: 'POST',
+        path: '/tasks',
+        group: 'tasks.create',
+        body: { kind: 'json', text: serializeBody(body) },
+        headers: idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey },
+        repeatable: idempotencyKey !== undefined,
+        parse: parseWith(TaskCreatedSchema),
+      },
+      options,
+    );
+  }
+
+  getTask(id: string, options: RequestOptions = {}): Promise<Task> {
+    return this.#run(
+      {
+        method: 'GET',
+        path: `/tasks/${encodeURIComponent(id)}`,
+        group: 'tasks.get',
+        repeatable: true,
+        parse: parseWith(TaskSchema),
+      },
+      options,
+    );
+  }
+
+  /**
+   * The exact POST /tasks request createTask sends, with the key replaced by `$API_KEY`
+   * ("Copy request", PRODUCT 3). Feed it to toCurl / toFetchCode (request-code.ts).
+   */
+  describeRequest(body: TaskRequest, idempotencyKey?: string): RequestDescription {
+    return {
+      method: 'POST',
+      url: this.#url('/tasks'),
+      headers: this.#headers(
+        { kind: 'json', text: '' },
+        idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey },
+        `Bearer ${API_KEY_PLACEHOLDER}`,
+      ),
+      body: serializeBody(body),
+    };
+  }
+
+  // ---- uploads -----------------------------------------------------------------------------------
+
+  /**
+   * POST /uploads: the Blob itself as the raw body with its true Content-Type (spec 4), streamed by
+   * the browser, never read into memory here. 200 ready (image, audio) or 202 processing (video).
+   * With onProgress it goes through XMLHttpRequest, the only browser API that reports upload progress.
+   * Retried per spec 7 even after a dropped connection: a repeat can at worst store the file twice;
+   * nothing is charged.
+   */
+  uploadFile(
+    file: Blob,
+    contentType: UploadContentType | (string & {}),
+    options: UploadOptions = {},
+  ): Promise<UploadCreated> {
+    return this.#run(
+      {
+        method: 'POST',
+        path: '/uploads',
+        group: 'uploads.create',
+        body: { kind: 'blob', blob: file, contentType },
+        repeatable: true,
+        timeoutMs: UPLOAD_TIMEOUT_MS,
+        onProgress: options.onProgress,
+        parse: parseWith(UploadCreatedSchema),
+      },
+      options,
+    );
+  }
+
+  /** GET /uploads/{uploadId}: 202 processing, or 200 ready / blocked / errored (spec 3). */
+  getUpload(id: string, options: RequestOptions = {}): Promise<Upload> {
+    return this.#run(
+      {
+        method: 'GET',
+        path: `/uploads/${encodeURIComponent(id)}`,
+        group: 'uploads.get',
+        repeatable: true,
+        parse: parseWith(UploadSchema),
+      },
+      options,
+    );
+  }
+
+  // ---- describe ----------------------------------------------------------------------------------
+
+  /**
+   * POST /describe-image. It charges 1 credit up front and has no Idempotency-Key, so like a keyless
+   * submit it is retried only after 429 and 503 (refusals, refunded per spec 7), never after a failure
+   * whose effect is unknown.
+   */
+  describeImage(body: DescribeImageBody, options: RequestOptions = {}): Promise<ImageDescription> {
+    return this.#run(
+      {
+        method: 'POST',
+        path: '/describe-image',
+        group: 'describe',
+        body: { kind: 'json', text: serializeBody(body) },
+        repeatable: false,
+        parse: parseWith(ImageDescriptionSchema),
+      },
+      options,
+    );
+  }
+
+  // ---- the machinery -----------------------------------------------------------------------------
+
+  #url(path: string, query?: Record<string, string | undefined>): string {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) params.set(name, value);
+    const search = params.toString();
+    return `${this.baseUrl}${path}${search ? `?${search}` : ''}`;
+  }
+
+  #headers(
+    body: Body | undefined,
+    extra: Record<string, string>,
+    authorization: string,
+  ): Record<string, string> {
+    const headers: Record<string, string> = { Authorization: authorization };
+    if (body?.kind === 'json') headers['Content-Type'] = 'application/json';
+    if (body?.kind === 'blob') headers['Content-Type'] = body.contentType;
+    return { ...headers, ...extra };
+  }
+
+  #run<T>(call: Call<T>, options: RequestOptions): Promise<T> {
+    const { signal } = options;
+    return withRetry(() => this.#attempt(call, options), {
+      signal,
+      sleep: this.#sleep,
+      now: this.#now,
+      shouldRetry: (error) => isRetryable(error) && (call.repeatable || provesNoEffect(error)),
+      onRetry: (info) => {
+        const full: ClientRetryInfo = { ...info, method: call.method, path: call.path };
+        this.#onRetry?.(full);
+        options.onRetry?.(full);
+      },
+    });
+  }
+
+  async #attempt<T>(call: Call<T>, options: RequestOptions): Promise<T> {
+    const { signal } = options;
+    await this.limiter.acquire(call.group, signal);
+
+    // One controller per attempt: aborted by the caller's signal or by the timeout.
+    const controller = new AbortController();
+    let timedOut = false;
+    const onAbort = () => controller.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        controller.abort();
+      },
+      options.timeoutMs ?? call.timeoutMs ?? this.#timeoutMs,
+    );
+
+    try {
+      let response: RawResponse;
+      let text: string;
+      try {
+        if (signal?.aborted) throw abortError();
+        response = await this.#send(call, controller.signal);
+        text = await response.text();
+      } catch (error) {
+        if (signal?.aborted) throw abortError();
+        // spec 7: a timeout is a connection failure without an HTTP status.
+        throw clientError(timedOut ? 'timeout' : 'network_error', error);
+      }
+
+      if (response.status < 200 || response.status > 299) {
+        const error = errorFromResponse({
+          status: response.status,
+          bodyText: text,
+          retryAfterHeader: response.header('Retry-After'),
+          secrets: [this.#apiKey],
+          now: this.#now(),
+        });
+        // A rate-limit 429 holds the whole group (spec 8). Not the daily cap (its Retry-After points
+        // at midnight) nor describe-image's upstream limit, which are not this key's request rate.
+        if (
+          error.status === 429 &&
+          error.retryAfterSeconds !== undefined &&
+          error.code !== 'token_daily_cap_reached' &&
+          error.code !== 'upstream_rate_limited'
+        ) {
+          this.limiter.pause(call.group, Math.min(error.retryAfterSeconds, WINDOW_MS / 1000));
+        }
+        throw error;
+      }
+
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch (error) {
+        throw invalidResponse(
+          response.status,
+          [{ code: 'custom', message: 'The body is not JSON.', path: [] }],
+          error,
+        );
+      }
+      return call.parse(json, response.status);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  #send(call: Call<unknown>, signal: AbortSignal): Promise<RawResponse> {
+    const url = this.#url(call.path, call.query);
+    const headers = this.#headers(call.body, call.headers ?? {}, `Bearer ${this.#apiKey}`);
+    if (call.body?.kind === 'blob' && call.onProgress) {
+      return this.#sendXhr(url, headers, call.body.blob, signal, call.onProgress);
+    }
+    const doFetch = this.#fetch;
+    const body =
+      call.body === undefined ? undefined : call.body.kind === 'json' ? call.body.text : call.body.blob;
+    return doFetch(url, { method: call.method, headers, body, signal }).then((res) => ({
+      status: res.status,
+      header: (name) => res.headers.get(name),
+      text: () => res.text(),
+    }));
+  }
+
+  #sendXhr(
+    url: string,
+    headers: Record<string, string>,
+    blob: Blob,
+    signal: AbortSignal,
+    onProgress: (progress: UploadProgress) => void,
+  ): Promise<RawResponse> {
+    return new Promise<RawResponse>((resolve, reject) => {
+      const xhr = this.#createXhr();
+      const onAbort = () => xhr.abort();
+      const done = () => signal.removeEventListener('abort', onAbort);
+      xhr.open('POST', url);
+      for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
+      xhr.upload.onprogress = (event) =>
+        onProgress({ loaded: event.loaded, total: event.lengthComputable ? event.total : blob.size });
+      xhr.onload = () => {
+        done();
+        const text = xhr.responseText;
+        resolve({
+          status: xhr.status,
+          header: (name) => xhr.getResponseHeader(name),
+          text: async () => text,
+        });
+      };
+      xhr.onerror = () => {
+        done();
+        reject(new TypeError('The upload failed: network error.'));
+      };
+      xhr.onabort = () => {
+        done();
+        reject(new DOMException('The upload was aborted.', 'AbortError'));
+      };
+      if (signal.aborted) {
+        reject(new DOMException('The upload was aborted.', 'AbortError'));
+        return;
+      }
+      signal.addEventListener('abort', onAbort, { once: true });
+      xhr.send(blob);
+    });
+  }
+}

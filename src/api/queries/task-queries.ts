@@ -1,0 +1,20 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { ApiClient } from '../client';
+import type { ConnectionId } from '../connection-id';
+import { isTerminal } from '../schemas/task';
+
+export const taskQueries = {
+  all: () => ['tasks'] as const,
+  connection: (connection: ConnectionId) => [...taskQueries.all(), connection] as const,
+  /**
+   * One task. A terminal task never changes (spec 3), so it never goes stale; polling is the caller's
+   * refetchInterval (STYLE: a function returning false at a terminal status) under the shared budget.
+   */
+  detail: (api: ApiClient, connection: ConnectionId, id: string) =>
+    queryOptions({
+      queryKey: [...taskQueries.connection(connection), id] as const,
+      queryFn: ({ signal }) => api.getTask(id, { signal }),
+      retry: false,
+      staleTime: (query) => (query.state.data && isTerminal(query.state.data.status) ? Infinity : 0),
+    }),
+};

@@ -1,0 +1,50 @@
+import { Dialog as D } from 'radix-ui';
+import { X } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { cn } from '../lib/cn';
+
+interface DialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: ReactNode;
+  description?: ReactNode;
+  children: ReactNode;
+  wide?: boolean;
+}
+
+/** Modal dialog (Radix): focus trapped, Escape closes, focus returns to the opener. */
+export function Dialog({ open, onOpenChange, title, description, children, wide }: DialogProps) {
+  return (
+    <D.Root open={open} onOpenChange={onOpenChange}>
+      <D.Portal>
+        <D.Overlay className="fixed inset-0 z-40 bg-slate-950/50 backdrop-blur-[2px]" />
+        <D.Content
+          className={cn(
+            'fixed top-1/2 left-1/2 z-50 max-h-[90vh] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto',
+            'rounded-xl bg-white p-5 shadow-2xl ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-700',
+            wide ? 'max-w-4xl' : 'max-w-lg',
+          )}
+          {...(description ? {} : { 'aria-describedby': undefined })}
+        >
+          <div className="mb-4 flex items-start justify-between gap-4">
+            <div>
+              <D.Title className="text-base font-semibold text-slate-900 dark:text-white">{title}</D.Title>
+              {description && (
+                <D.Description className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+                  {description}
+                </D.Description>
+              )}
+            </div>
+            <D.Close
+              className="rounded-md p-1 text-slate-500 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-slate-800"
+              aria-label="Close"
+            >
+              <X className="size-4" aria-hidden="true" />
+            </D.Close>
+          </div>
+          {children}
+        </D.Content>
+      </D.Portal>
+    </D.Root>
+  );
+}
