@@ -4,7 +4,6 @@ import { useSandbox, type ApiResponse, type Harness } from './harness';
 
 // spec 5 (authentication), spec 2 "Key (as returned by GET /me)", and the demo keys of sandbox/README.md.
 
-// eslint-disable-next-line react-hooks/rules-of-hooks -- a vitest harness, not a React hook
 const h = useSandbox();
 
 const DAY = 86_400_000;

@@ -5,7 +5,6 @@ import { useSandbox, type ApiResponse, type Harness } from './harness';
 // spec 4 (GET /models, /ai-tools, /ai-tools/{slug}, /templates, /templates/{slug}) and PRODUCT 4 (catalog
 // coverage, media served from the same origin with the true Content-Type and CORS headers).
 
-// eslint-disable-next-line react-hooks/rules-of-hooks -- a vitest harness, not a React hook
 const h = useSandbox();
 
 const ERROR_TYPES = [

@@ -4,7 +4,6 @@ import { useSandbox, waitForTask, type ApiResponse, type Harness } from './harne
 // The sandbox-only control API under /__sandbox/ (PRODUCT.md 4 and the README's control table):
 // keys, reset, faults, clock, request log, outage.
 
-// eslint-disable-next-line react-hooks/rules-of-hooks -- a vitest harness, not a React hook
 const h = useSandbox();
 
 const ERROR_TYPES = [

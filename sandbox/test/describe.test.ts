@@ -4,7 +4,6 @@ import { advance, balance, expectError, makeImage, makeWav, uploadReady, withMar
 
 // spec 2 "Image description", spec 4 POST /describe-image, spec 7 errors, spec 8 (10/min, 1 credit), README triggers.
 
-// eslint-disable-next-line react-hooks/rules-of-hooks -- a vitest fixture named like a hook, not a React hook
 const h = useSandbox();
 
 const FIELDS = ['subject', 'composition', 'style', 'lighting', 'palette', 'mood'] as const;
@@ -88,6 +87,19 @@ describe('POST /describe-image', () => {
     const teamBefore = await balance(h, 'team');
     expect((await describeImage({ imageUrl: teamImage }, 'team')).status).toBe(200);
     expect(await balance(h, 'team')).toBe(teamBefore - 1);
+  });
+
+  it('describes every uploadable image type (JPEG, WebP, GIF)', async () => {
+    for (const format of ['jpeg', 'webp', 'gif'] as const) {
+      const url = await uploadReady(
+        h,
+        await makeImage({ format, width: 120, height: 90 }),
+        `image/${format}`,
+      );
+      const r = await describeImage({ imageUrl: url });
+      expect(r.status, `${format}: ${JSON.stringify(r.body)}`).toBe(200);
+      expectDescription(r.body);
+    }
   });
 
   it('describes different images differently', async () => {

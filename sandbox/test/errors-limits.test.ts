@@ -5,7 +5,6 @@ import { useSandbox, type ApiResponse, type Harness } from './harness';
 // spec 7 (one error shape, five type values), spec 8 (per-key 60-second rate limits, with the README's
 // decisions: GET /tasks/{id} 60, fixed windows, Retry-After = whole seconds left) and the README's CORS.
 
-// eslint-disable-next-line react-hooks/rules-of-hooks -- a vitest harness, not a React hook
 const h = useSandbox();
 
 const ERROR_TYPES = [

@@ -144,9 +144,14 @@ export function makeVideo(seconds: number, format: 'mp4' | 'webm' | 'mov' = 'mp4
   );
 }
 
-/** MP3 or OGG audio (sine tone) of the given length, made with ffmpeg. */
-export function makeAudio(seconds: number, format: 'mp3' | 'ogg'): Promise<Buffer> {
-  const codec = format === 'mp3' ? ['-c:a', 'libmp3lame'] : ['-c:a', 'libvorbis'];
+/** MP3, OGG or WebM (Opus) audio (sine tone) of the given length, made with ffmpeg. */
+export function makeAudio(seconds: number, format: 'mp3' | 'ogg' | 'webm'): Promise<Buffer> {
+  const codec =
+    format === 'mp3'
+      ? ['-c:a', 'libmp3lame']
+      : format === 'ogg'
+        ? ['-c:a', 'libvorbis']
+        : ['-c:a', 'libopus', '-vn'];
   return cached(`audio:${seconds}:${format}`, () =>
     ffmpeg(format, ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, ...codec]),
   );

@@ -21,7 +21,6 @@ import {
 // spec 2 "Output URL delivery", PRODUCT 4 (outputs are real files that differ by prompt, model and params),
 // README (one image URL in three has a misleading extension).
 
-// eslint-disable-next-line react-hooks/rules-of-hooks -- a vitest fixture named like a hook, not a React hook
 const h = useSandbox();
 
 const canvas = (params: Record<string, unknown>) =>
@@ -170,6 +169,26 @@ describe('image outputs', () => {
     expect(m2.height! / 80).toBeCloseTo(2, 1);
   });
 
+  it('upscaling a transparent image delivers a PNG that keeps its transparency (spec 2: PNG when the source has it)', async () => {
+    const clear = await sharp({
+      create: { width: 64, height: 48, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+    })
+      .composite([{ input: await makeImage({ width: 32, height: 24 }), left: 16, top: 12 }])
+      .png()
+      .toBuffer();
+    const input = await uploadReady(h, clear, 'image/png');
+    const { file } = await runOutput(
+      h,
+      raw('pixelmoss-upscale', 'pixelmoss-upscale-1', { image: input, scale: '2' }),
+    );
+    expect(expectTruthful(file)).toBe('png');
+    const { data, info } = await sharp(file.bytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    expect(info.width).toBe(128);
+    let transparent = 0;
+    for (let i = 3; i < data.length; i += 4) if (data[i] === 0) transparent++;
+    expect(transparent, 'pixels with alpha 0').toBeGreaterThan(0);
+  });
+
   it('an output URL can be fed back as an image param of another task', async () => {
     const first = await runOutput(h, canvas({ resolution: '512', aspect_ratio: '4:3' }));
     const m1 = await sharp(first.file.bytes).metadata();
@@ -255,6 +274,8 @@ describe('video outputs', () => {
       const { task, file, url } = await runOutput(h, body);
       expect(file.contentType).toBe(`video/${format}`);
       expect(sniff(file.bytes)).toBe(format);
+      // spec 2: video URLs pass through unchanged, so their extension is the true one.
+      expect(new URL(url).pathname.endsWith(`.${format}`), url).toBe(true);
       const decoded = await decodeMedia(file.bytes, format);
       expect(Math.abs(decoded.seconds - seconds), decoded.log.slice(-400)).toBeLessThan(0.6);
 
@@ -363,15 +384,28 @@ describe('audio outputs', () => {
   for (const [category, model, body, seconds] of cases) {
     it(`${category} (${model}): an audio/* file whose magic bytes match its Content-Type and that decodes`, async () => {
       const sample = category === 'voice-clone' ? await uploadReady(h, makeWav(3, 220), 'audio/wav') : '';
-      const { file } = await runOutput(h, body(sample));
+      const { file, url } = await runOutput(h, body(sample));
       expect(file.contentType.startsWith('audio/'), file.contentType).toBe(true);
       const kind = expectTruthful(file);
       expect(['wav', 'mp3', 'ogg']).toContain(kind);
+      // spec 2: audio URLs pass through unchanged, so their extension is the true one.
+      const ext = new URL(url).pathname.split('.').pop();
+      expect({ wav: ['wav'], mp3: ['mp3'], ogg: ['ogg', 'oga'] }[kind as 'wav' | 'mp3' | 'ogg']).toContain(
+        ext,
+      );
       const decoded = await decodeMedia(file.bytes, kind);
       expect(decoded.seconds).toBeGreaterThan(0.2);
       if (seconds !== null) expect(Math.abs(decoded.seconds - seconds)).toBeLessThan(0.6);
     });
   }
+
+  it('different voices give different speech for the same text', async () => {
+    const say = (voice: string) =>
+      raw('echoform-voice', 'echoform-voice-1', { prompt: 'The same words, twice.', voice });
+    const a = await runOutput(h, say('aria'));
+    const b = await runOutput(h, say('dmitri'));
+    expect(a.file.bytes.equals(b.file.bytes)).toBe(false);
+  });
 
   it('different prompts give different audio', async () => {
     const a = await runOutput(

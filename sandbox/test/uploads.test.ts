@@ -18,7 +18,6 @@ import {
 
 // spec 2 "Upload", spec 3 upload states, spec 4 POST /uploads and GET /uploads/{uploadId}, README triggers.
 
-// eslint-disable-next-line react-hooks/rules-of-hooks -- a vitest fixture named like a hook, not a React hook
 const h = useSandbox();
 
 const ALLOWED = [
@@ -43,6 +42,7 @@ const EXT: Record<string, string[]> = {
   'audio/wav': ['wav'],
   'audio/mpeg': ['mp3', 'mpga'],
   'audio/ogg': ['ogg', 'oga'],
+  'audio/webm': ['weba', 'webm'],
   'video/mp4': ['mp4'],
   'video/webm': ['webm'],
   'video/quicktime': ['mov', 'qt'],
@@ -92,6 +92,7 @@ describe('POST /uploads: images and audio are ready at once', () => {
     ['audio/wav', async () => makeWav(1)],
     ['audio/mpeg', () => makeAudio(1, 'mp3')],
     ['audio/ogg', () => makeAudio(1, 'ogg')],
+    ['audio/webm', () => makeAudio(1, 'webm')],
   ];
   for (const [type, make] of cases) {
     it(`${type}: 200 {status: ready, url, size, contentType}; the URL serves the same bytes with the true type`, async () => {

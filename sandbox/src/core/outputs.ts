@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import sharp from 'sharp';
 import type { FixtureModel } from './catalog/types';
 import type { MediaSpec } from '../media/types';
 import type { Params } from './params';
@@ -15,6 +16,10 @@ export interface OutputPlan {
   sourceParam?: string;
   /** Upscalers: output = source size x this factor. */
   upscale?: number;
+  /** 'auto' image format: PNG when the source image has transparency (spec 2), JPEG otherwise. */
+  autoFormat?: boolean;
+  /** No aspect_ratio param: an edit of a source keeps the source's shape. */
+  keepSourceAspect?: boolean;
   hasThumbnail: boolean;
 }
 
@@ -88,6 +93,8 @@ export function planOutput(
         ext,
         sourceParam,
         upscale: factor,
+        autoFormat: !transparent && (rule.format ?? 'auto') === 'auto',
+        keepSourceAspect: !model.params.some((d) => d.type === 'aspect_ratio'),
         hasThumbnail: false,
       };
     }
@@ -126,4 +133,23 @@ export function planOutput(
       };
     }
   }
+}
+
+/** The parts of a plan that depend on the source image itself: its size, shape and transparency. */
+export async function fitToSource(plan: OutputPlan, source: Buffer): Promise<MediaSpec> {
+  const spec = plan.spec;
+  if (spec.kind !== 'image') return spec;
+  const image = sharp(source);
+  const [meta, stats] = await Promise.all([image.metadata(), plan.autoFormat ? image.stats() : undefined]);
+  const w = meta.width ?? spec.width;
+  const h = meta.height ?? spec.height;
+  let { width, height } = spec;
+  if (plan.upscale) {
+    width = even(Math.min(MAX_SIDE, w * plan.upscale));
+    height = even(Math.min(MAX_SIDE, h * plan.upscale));
+  } else if (plan.keepSourceAspect) {
+    ({ width, height } = sized([w, h], Math.max(spec.width, spec.height), true));
+  }
+  const format = stats && !stats.isOpaque ? 'png' : spec.format;
+  return { ...spec, width, height, format };
 }

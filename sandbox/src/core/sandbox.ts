@@ -23,7 +23,7 @@ import {
   type KeyRecord,
 } from './keys';
 import { MediaStore, splitRender, type MediaFile } from './media-store';
-import { planOutput } from './outputs';
+import { fitToSource, planOutput } from './outputs';
 import { checkParamsShape, resolveParams, type MediaKind, type MediaRef, type Params } from './params';
 import { price } from './pricing';
 import { RateLimiter, type RateGroup } from './rate-limit';
@@ -736,16 +736,9 @@ export class Sandbox {
     const plan = planOutput(task.model, task.versionId, task.params, task.id);
     const render = splitRender(async () => {
       const source = plan.sourceParam ? await this.sourceBytes(task.params[plan.sourceParam]) : undefined;
-      let spec = plan.spec;
-      if (source && spec.kind === 'image' && plan.upscale) {
-        const sharp = (await import('sharp')).default;
-        const meta = await sharp(source).metadata();
-        const scale = (n: number | undefined) => Math.min(4096, Math.round((n ?? 512) * plan.upscale!));
-        spec = { ...spec, width: scale(meta.width), height: scale(meta.height) };
-      }
-      return renderMedia(
-        source && (spec.kind === 'image' || spec.kind === 'video') ? { ...spec, source } : spec,
-      );
+      if (!source) return renderMedia(plan.spec);
+      const spec = await fitToSource(plan, source);
+      return renderMedia(spec.kind === 'image' || spec.kind === 'video' ? { ...spec, source } : spec);
     });
     task.outputPath = `/cdn/outputs/${task.id}.${plan.ext}`;
     task.thumbnailPath = plan.hasThumbnail ? `/cdn/outputs/${task.id}-poster.jpg` : undefined;

@@ -73,7 +73,10 @@ async function readUploadBody(c: Context): Promise<Buffer> {
   let size = 0;
   const reader = stream.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(() => {
+      // The client went away mid-upload: nobody is left to answer, and nothing was stored.
+      throw invalidPayload('The upload was interrupted before the whole body arrived.');
+    });
     if (done) break;
     size += value.byteLength;
     if (size > UPLOAD_MAX_BYTES) {

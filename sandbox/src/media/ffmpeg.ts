@@ -2,7 +2,7 @@
 // audio transcoding and probing of uploads all go through here.
 import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
-import { access, chmod, mkdtemp, rm } from 'node:fs/promises';
+import { access, chmod, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
@@ -64,9 +64,34 @@ export async function runFfmpegOrThrow(args: readonly string[], timeoutMs: numbe
   }
 }
 
+const TEMP_PREFIX = 'sandbox-media-';
+/** No render takes this long: an older scratch folder was left by a process killed mid-render. */
+const STALE_MS = 10 * 60_000;
+
+let reaped = false;
+
+/** Removes scratch folders that killed processes (a test run stopped, a server shut down) left behind. Never rejects. */
+async function reapStaleTempDirs(): Promise<void> {
+  const root = tmpdir();
+  const names = await readdir(root).catch(() => []);
+  for (const name of names.filter((entry) => entry.startsWith(TEMP_PREFIX))) {
+    const path = join(root, name);
+    try {
+      if (Date.now() - (await stat(path)).mtimeMs > STALE_MS)
+        await rm(path, { recursive: true, force: true });
+    } catch {
+      // Another process removed it first.
+    }
+  }
+}
+
 /** A private scratch folder under the OS temp dir, removed whatever happens. */
 export async function withTempDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), 'sandbox-media-'));
+  if (!reaped) {
+    reaped = true;
+    void reapStaleTempDirs();
+  }
+  const dir = await mkdtemp(join(tmpdir(), TEMP_PREFIX));
   try {
     return await work(dir);
   } finally {

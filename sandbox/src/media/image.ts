@@ -71,6 +71,14 @@ export async function renderImage(spec: ImageSpec): Promise<RenderedMedia> {
       .raw()
       .toBuffer();
     opaque = sharp(graded, { raw: source.info });
+    if (spec.format === 'png') {
+      // A PNG keeps the source's transparency (spec 2: PNG when the source has transparency).
+      const bytes = await opaque
+        .composite([{ input: source.data, raw: source.info, blend: 'dest-in' }])
+        .png({ compressionLevel: 6 })
+        .toBuffer();
+      return { bytes, contentType: 'image/png' };
+    }
   }
   const pipeline = opaque.flatten({ background: createPalette(spec.seed).background[0] });
   const bytes =

@@ -106,12 +106,14 @@ describe('renderVideo', () => {
     expect([probe.width, probe.height]).toEqual([200, 150]);
   });
 
-  it('differs by seed', async () => {
-    const [a, b] = await Promise.all([
+  it('is the same for the same spec and differs by seed', async () => {
+    const [a, again, b] = await Promise.all([
+      renderVideo(spec({ seconds: 1 })),
       renderVideo(spec({ seconds: 1 })),
       renderVideo(spec({ seconds: 1, seed: 'other' })),
     ]);
-    expect(a.bytes.equals(b.bytes)).toBe(false);
+    expect(again.bytes.equals(a.bytes)).toBe(true);
+    expect(b.bytes.equals(a.bytes)).toBe(false);
     expect(a.thumbnail?.bytes.equals(b.thumbnail?.bytes ?? Buffer.alloc(0))).toBe(false);
   });
 
@@ -127,5 +129,17 @@ describe('renderVideo', () => {
     expect(red).toBeGreaterThan(180);
     expect(green).toBeLessThan(60);
     expect(blue).toBeLessThan(60);
+  });
+
+  it('animates the first frame of a source video, and ignores a source that is not media', async () => {
+    const red = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#e01010' } })
+      .png()
+      .toBuffer();
+    const clip = await renderVideo(spec({ source: red, seconds: 1, format: 'webm' }));
+    const out = await renderVideo(spec({ source: clip.bytes, seconds: 1 }));
+    const { channels } = await sharp(out.thumbnail?.bytes).stats();
+    expect(channels[0]?.mean).toBeGreaterThan(180);
+    const fallback = await renderVideo(spec({ source: Buffer.from('not media'), seconds: 1 }));
+    expect(fallback.bytes.equals((await renderVideo(spec({ seconds: 1 }))).bytes)).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 // Video outputs: MP4 (H.264) or WebM (VP8) with a JPEG poster, encoded by ffmpeg in one run.
 // The seed chooses one of three motions: glowing orbs drifting over the seed's art, a slow camera
-// pan across it, or a Game of Life in the seed's palette. A source image is panned instead.
+// pan across it, or a Game of Life in the seed's palette. A source (an image, or a video's first
+// frame) is panned instead.
 // Everything is tuned for speed on two cores: stills are rasterised once by sharp and looped inside
 // ffmpeg (decoding a PNG per frame costs more than encoding it), 12 fps, x264 ultrafast, and VP8
 // realtime with static-block skipping.
@@ -8,8 +9,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import { artSvg } from './art';
-import { runFfmpegOrThrow, withTempDir } from './ffmpeg';
-import { decodeSource } from './image';
+import { runFfmpeg, runFfmpegOrThrow, withTempDir } from './ffmpeg';
+import { decodeSource, type DecodedImage } from './image';
 import { createPalette, type Palette } from './palette';
 import { createRng, type Rng } from './random';
 import type { RenderedMedia, VideoSpec } from './types';
@@ -76,6 +77,7 @@ function panFilter(frame: Frame, rng: Rng): string {
 /** Soft orbs in the palette's colours drifting on Lissajous paths over the still at input 0. */
 async function driftPlan(dir: string, frame: Frame, rng: Rng, palette: Palette): Promise<Plan> {
   const inputs: string[] = [];
+  const sprites: Promise<unknown>[] = [];
   const chains = [`[0:v]format=yuv420p,${loop(frame.count)}[b0]`];
   const colors = [palette.accent, palette.colors[0], palette.colors[2]];
   const min = Math.min(frame.width, frame.height);
@@ -87,7 +89,7 @@ async function driftPlan(dir: string, frame: Frame, rng: Rng, palette: Palette):
       `<stop offset="1" stop-color="${color}" stop-opacity="0"/></radialGradient></defs>` +
       `<circle cx="${size / 2}" cy="${size / 2}" r="${size / 2}" fill="url(#o)"/></svg>`;
     const path = join(dir, `orb${i}.png`);
-    await sharp(Buffer.from(orb)).png().toFile(path);
+    sprites.push(sharp(Buffer.from(orb)).png().toFile(path));
     inputs.push('-i', path);
     const axis = (extent: number, wave: 'sin' | 'cos'): string =>
       `${num(extent * rng.range(0.3, 0.7) - size / 2)}+${num(extent * rng.range(0.2, 0.35))}*${wave}(${num(rng.range(0.5, 1.1))}*t+${num(rng.range(0, 6.28))})`;
@@ -97,6 +99,7 @@ async function driftPlan(dir: string, frame: Frame, rng: Rng, palette: Palette):
         (i === colors.length - 1 ? '[v]' : `[b${i + 1}]`),
     );
   }
+  await Promise.all(sprites);
   return { inputs, filter: chains.join(';') };
 }
 
@@ -130,6 +133,22 @@ function encoderArgs(format: VideoSpec['format'], frame: Frame): string[] {
   );
 }
 
+/** The source as a still: the image itself, or the first frame of a video (lipsync, extend). */
+async function sourceStill(source: Buffer, width: number, height: number): Promise<DecodedImage | null> {
+  const image = await decodeSource(source, width, height);
+  if (image) return image;
+  return withTempDir(async (dir) => {
+    const input = join(dir, 'source');
+    const first = join(dir, 'first.png');
+    await writeFile(input, source);
+    const { code } = await runFfmpeg(
+      ['-loglevel', 'error', '-i', input, '-frames:v', '1', first],
+      TIMEOUT_MS,
+    );
+    return code === 0 ? decodeSource(await readFile(first), width, height) : null;
+  });
+}
+
 export async function renderVideo(spec: VideoSpec): Promise<RenderedMedia> {
   const count = Math.max(1, Math.round(spec.seconds * FPS));
   const frame: Frame = { width: even(spec.width), height: even(spec.height), count, seconds: count / FPS };
@@ -137,7 +156,7 @@ export async function renderVideo(spec: VideoSpec): Promise<RenderedMedia> {
   const palette = createPalette(spec.seed);
   const panWidth = even(frame.width * PAN_SCALE);
   const panHeight = even(frame.height * PAN_SCALE);
-  const source = spec.source ? await decodeSource(spec.source, panWidth, panHeight) : null;
+  const source = spec.source ? await sourceStill(spec.source, panWidth, panHeight) : null;
   const motion = source ? 'pan' : rng.pick(['drift', 'pan', 'life'] as const);
   const scale = Math.min(1, POSTER_MAX_SIDE / Math.max(frame.width, frame.height));
 
@@ -147,8 +166,10 @@ export async function renderVideo(spec: VideoSpec): Promise<RenderedMedia> {
       plan = { inputs: [], filter: lifeFilter(frame, rng, palette) };
     } else if (motion === 'drift') {
       const art = sharp(Buffer.from(artSvg(spec.seed, frame.width, frame.height)));
-      const still = await stillInput(dir, 'still', art, palette.background[0]);
-      const orbs = await driftPlan(dir, frame, rng, palette);
+      const [still, orbs] = await Promise.all([
+        stillInput(dir, 'still', art, palette.background[0]),
+        driftPlan(dir, frame, rng, palette),
+      ]);
       plan = { inputs: [...still, ...orbs.inputs], filter: orbs.filter };
     } else {
       const image = source
