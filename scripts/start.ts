@@ -26,7 +26,13 @@ const sandbox = await startSandbox({
 });
 
 const app = new Hono();
-app.get('/config.json', (c) => c.json({ defaultBaseUrl: process.env.STUDIO_BASE_URL ?? sandbox.baseUrl }));
+app.get('/config.json', (c) =>
+  c.json(
+    process.env.STUDIO_BASE_URL
+      ? { defaultBaseUrl: process.env.STUDIO_BASE_URL }
+      : { defaultBaseUrl: sandbox.baseUrl, sandboxKeysUrl: `${sandbox.origin}/__sandbox/keys` },
+  ),
+);
 app.use('/*', serveStatic({ root: './dist' }));
 // Single-page app: every other path is the studio itself.
 const indexHtml = readFileSync('dist/index.html', 'utf8');

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 
-// Runtime configuration: the built studio is static files, so the server that hosts it (npm start,
-// or any static host) can say which API to default to by serving /config.json next to index.html.
+// Runtime configuration: the built studio is static files, so whoever hosts it (npm start, or any
+// static host) says which API to default to by serving /config.json next to index.html.
 const ConfigSchema = z.object({
-  defaultBaseUrl: z.string().url().default('http://127.0.0.1:4010/v1'),
+  defaultBaseUrl: z.string().default('http://127.0.0.1:4010/v1'),
+  /** Set when the studio runs beside a sandbox: the connect form offers its demo keys. */
+  sandboxKeysUrl: z.string().optional(),
 });
 export type StudioConfig = z.infer<typeof ConfigSchema>;
 

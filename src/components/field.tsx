@@ -16,8 +16,6 @@ interface FieldProps {
   required?: boolean;
   /** Right-aligned note beside the label, e.g. a character counter. */
   aside?: ReactNode;
-  /** For groups (radio groups, media pickers): label the group instead of a single control. */
-  as?: 'label' | 'legend';
   children: (control: FieldControlProps) => ReactNode;
   className?: string;
 }
@@ -29,7 +27,6 @@ export function Field({
   error,
   required,
   aside,
-  as = 'label',
   children,
   className,
 }: FieldProps) {
@@ -55,13 +52,9 @@ export function Field({
   });
   const head = (
     <div className="flex items-baseline justify-between gap-2">
-      {as === 'label' ? (
-        <label htmlFor={id} className="text-sm font-medium text-slate-800 dark:text-slate-200">
-          {labelNode}
-        </label>
-      ) : (
-        <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">{labelNode}</legend>
-      )}
+      <label htmlFor={id} className="text-sm font-medium text-slate-800 dark:text-slate-200">
+        {labelNode}
+      </label>
       {aside && <span className="text-xs tabular-nums text-slate-500 dark:text-slate-400">{aside}</span>}
     </div>
   );
@@ -81,13 +74,7 @@ export function Field({
       )}
     </>
   );
-  return as === 'legend' ? (
-    <fieldset className={cn('flex min-w-0 flex-col gap-1.5', className)} aria-describedby={describedBy}>
-      {body}
-    </fieldset>
-  ) : (
-    <div className={cn('flex min-w-0 flex-col gap-1.5', className)}>{body}</div>
-  );
+  return <div className={cn('flex min-w-0 flex-col gap-1.5', className)}>{body}</div>;
 }
 
 export const inputClass = cn(

@@ -1,0 +1,187 @@
+import { Sparkles, UserRound } from 'lucide-react';
+import { useCallback, useMemo, useState } from 'react';
+import { ApiProvider, useApi, type ApiConnection } from '../api/api-context';
+import type { Me } from '../api/schemas/me';
+import { Alert } from '../components/alert';
+import { Button } from '../components/button';
+import { Dialog } from '../components/dialog';
+import { Spinner } from '../components/spinner';
+import { CatalogPanel } from '../features/catalog/catalog-panel';
+import { useResolvedSelection } from '../features/catalog/use-resolved-selection';
+import { AccountPanel, KeyWarnings, balanceOf, useMe } from '../features/connect/account-panel';
+import { ConnectPanel } from '../features/connect/connect-panel';
+import { useConnection } from '../features/connect/use-connection';
+import { ParamForm, type FormSnapshot } from '../features/forms/param-form';
+import { QuotePanel } from '../features/quote/quote-panel';
+import { CopyRequestButton } from '../features/request/copy-request';
+import { formatCredits } from '../lib/format';
+import { selectionKey } from '../lib/selection';
+import type { StudioConfig } from './config';
+import { useUrlSelection } from './use-url-selection';
+
+// The shell: connect first; then catalog | form | quote (and history), composed from features that
+// never import each other.
+
+export function Studio({ config }: { config: StudioConfig }) {
+  const { state, connect, disconnect, storedBaseUrl } = useConnection();
+  const api = useMemo<ApiConnection | null>(
+    () =>
+      state.status === 'connected'
+        ? { client: state.client, connectionId: state.connectionId, baseUrl: state.client.baseUrl }
+        : null,
+    [state],
+  );
+
+  return (
+    <ApiProvider value={api}>
+      <div className="flex min-h-dvh flex-col bg-slate-50 text-slate-900 dark:bg-slate-950 dark:text-slate-100">
+        {state.status === 'connected' ? (
+          <ConnectedStudio key={state.connectionId} initialMe={state.me} onDisconnect={disconnect} />
+        ) : (
+          <>
+            <Header />
+            <main className="flex flex-1 flex-col items-center justify-center gap-6 px-4 py-10">
+              <div className="max-w-md text-center">
+                <h2 className="text-2xl font-semibold tracking-tight">Make images, video and sound</h2>
+                <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+                  Browse models, AI tools and templates, see the price before you pay, and compare results
+                  side by side.
+                </p>
+              </div>
+              <ConnectPanel
+                state={state}
+                defaultBaseUrl={storedBaseUrl ?? config.defaultBaseUrl}
+                demoKeysUrl={config.sandboxKeysUrl}
+                onConnect={connect}
+              />
+            </main>
+          </>
+        )}
+      </div>
+    </ApiProvider>
+  );
+}
+
+function Header({ children }: { children?: React.ReactNode }) {
+  return (
+    <header className="sticky top-0 z-30 flex h-14 shrink-0 items-center justify-between gap-4 border-b border-slate-200 bg-white/85 px-4 backdrop-blur dark:border-slate-800 dark:bg-slate-950/85">
+      <div className="flex items-center gap-2">
+        <span className="grid size-8 place-items-center rounded-lg bg-indigo-600 text-white">
+          <Sparkles className="size-4" aria-hidden="true" />
+        </span>
+        <h1 className="text-base font-semibold tracking-tight">Media Studio</h1>
+      </div>
+      <div className="flex items-center gap-2">{children}</div>
+    </header>
+  );
+}
+
+function ConnectedStudio({ initialMe, onDisconnect }: { initialMe: Me; onDisconnect: () => void }) {
+  const me = useMe(initialMe);
+  const [accountOpen, setAccountOpen] = useState(false);
+  const balance = balanceOf(me);
+  return (
+    <>
+      <Header>
+        <Button
+          variant="secondary"
+          onClick={() => setAccountOpen(true)}
+          aria-label={`Account: ${me.key.label}`}
+        >
+          <UserRound className="size-4" aria-hidden="true" />
+          <span className="hidden max-w-40 truncate sm:inline">{me.key.label}</span>
+          <span className="font-semibold tabular-nums" data-testid="header-balance">
+            {balance ? formatCredits(balance.amount) : ''}
+          </span>
+        </Button>
+        <Dialog open={accountOpen} onOpenChange={setAccountOpen} title="Account">
+          <AccountPanel
+            initial={me}
+            onDisconnect={() => {
+              setAccountOpen(false);
+              onDisconnect();
+            }}
+          />
+        </Dialog>
+      </Header>
+      <div className="space-y-2 px-4 pt-3 empty:hidden">
+        <KeyWarnings me={me} />
+      </div>
+      <Workspace me={me} />
+    </>
+  );
+}
+
+function Workspace({ me }: { me: Me }) {
+  const { baseUrl } = useApi();
+  const [selection, select] = useUrlSelection();
+  const resolved = useResolvedSelection(selection);
+  const [snapshot, setSnapshot] = useState<FormSnapshot | null>(null);
+  const request = snapshot?.valid ? snapshot.request : null;
+  const onVersionChange = useCallback(
+    (versionId: string) => {
+      if (selection?.kind === 'model') select({ ...selection, versionId }, { replace: true });
+    },
+    [selection, select],
+  );
+  const current = resolved.status === 'ready' ? resolved.resolved : undefined;
+
+  return (
+    <main className="grid flex-1 grid-cols-1 gap-4 p-4 lg:grid-cols-[340px_minmax(0,1fr)_320px] lg:items-start">
+      <nav
+        aria-label="Catalog"
+        className="rounded-xl bg-white p-3 shadow-sm ring-1 ring-slate-200 lg:sticky lg:top-[4.5rem] lg:max-h-[calc(100dvh-5.5rem)] lg:overflow-y-auto dark:bg-slate-900 dark:ring-slate-800"
+      >
+        <CatalogPanel selection={selection} onSelect={(s) => select(s)} />
+      </nav>
+
+      <section
+        aria-label="Form"
+        className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6 dark:bg-slate-900 dark:ring-slate-800"
+      >
+        {!selection && (
+          <div className="py-16 text-center text-sm text-slate-500 dark:text-slate-400">
+            Pick a model, an AI tool or a template to start.
+          </div>
+        )}
+        {selection && resolved.status === 'loading' && (
+          <div className="flex justify-center py-16">
+            <Spinner label="Loading" />
+          </div>
+        )}
+        {resolved.status === 'error' && resolved.error && (
+          <Alert tone="error" title={resolved.error.message}>
+            {resolved.error.remedy}
+          </Alert>
+        )}
+        {current && (
+          <ParamForm
+            key={selectionKey(selection)}
+            target={current}
+            baseUrl={baseUrl}
+            onChange={setSnapshot}
+            onVersionChange={onVersionChange}
+            footer={<CopyRequestButton request={request} />}
+          />
+        )}
+      </section>
+
+      <aside className="flex flex-col gap-4 lg:sticky lg:top-[4.5rem]">
+        <div className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
+          {current ? (
+            <QuotePanel request={request} me={me} />
+          ) : (
+            <section aria-labelledby="quote-title">
+              <h2 id="quote-title" className="text-sm font-semibold">
+                Quote
+              </h2>
+              <p className="mt-2 text-sm text-slate-500 dark:text-slate-400">
+                The price appears here before you pay.
+              </p>
+            </section>
+          )}
+        </div>
+      </aside>
+    </main>
+  );
+}

@@ -1,0 +1,22 @@
+import { forwardRef, type SelectHTMLAttributes } from 'react';
+import { ChevronDown } from 'lucide-react';
+import { cn } from '../lib/cn';
+import { inputClass } from './field';
+
+/** A native select styled like the inputs: the platform's own keyboard and screen reader behaviour. */
+export const Select = forwardRef<HTMLSelectElement, SelectHTMLAttributes<HTMLSelectElement>>(function Select(
+  { className, children, ...props },
+  ref,
+) {
+  return (
+    <div className={cn('relative', className)}>
+      <select ref={ref} className={cn(inputClass, 'cursor-pointer appearance-none truncate pr-9')} {...props}>
+        {children}
+      </select>
+      <ChevronDown
+        className="pointer-events-none absolute top-1/2 right-3 size-4 -translate-y-1/2 text-slate-500 dark:text-slate-400"
+        aria-hidden="true"
+      />
+    </div>
+  );
+});

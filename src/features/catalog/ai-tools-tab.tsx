@@ -1,0 +1,146 @@
+import { useQuery } from '@tanstack/react-query';
+import { Check } from 'lucide-react';
+import { useApi } from '../../api/api-context';
+import { catalogQueries } from '../../api/queries/catalog-queries';
+import type { AiTool } from '../../api/schemas/catalog';
+import type { MediaType } from '../../api/schemas/category';
+import { Button } from '../../components/button';
+import { Segmented } from '../../components/segmented';
+import { formatTypicalPrice } from '../../lib/format';
+import type { Selection } from '../../lib/selection';
+import { CatalogText, CoverMedia, TagList } from './catalog-media';
+import { matchesSearch, toolSearchFields } from './catalog-search';
+import { CatalogEmpty, CatalogError, CatalogLoading, SkippedNotice } from './catalog-states';
+import { selectableCardClass } from './selectable-card';
+
+export type ToolFilter = 'all' | MediaType;
+
+const FILTERS: Array<{ value: ToolFilter; label: string }> = [
+  { value: 'all', label: 'All' },
+  { value: 'image', label: 'Image' },
+  { value: 'video', label: 'Video' },
+];
+
+export const isToolFilter = (value: string): value is ToolFilter => FILTERS.some((f) => f.value === value);
+
+export interface AiToolsTabProps {
+  selection: Selection | null;
+  onSelect: (selection: Selection) => void;
+  filter: ToolFilter;
+  onFilterChange: (filter: ToolFilter) => void;
+  terms: readonly string[];
+  onClearSearch: () => void;
+}
+
+export function AiToolsTab({
+  selection,
+  onSelect,
+  filter,
+  onFilterChange,
+  terms,
+  onClearSearch,
+}: AiToolsTabProps) {
+  const { client, connectionId } = useApi();
+  // The filter is the service's own: GET /ai-tools?type=image|video, nothing for All (spec 4).
+  const list = useQuery(catalogQueries.aiTools(client, connectionId, filter === 'all' ? undefined : filter));
+  const selectedSlug = selection?.kind === 'tool' ? selection.slug : undefined;
+
+  let body;
+  if (list.isPending) {
+    body = <CatalogLoading label="Loading AI tools…" />;
+  } else if (list.isError) {
+    body = <CatalogError error={list.error} onRetry={() => void list.refetch()} />;
+  } else {
+    const tools = list.data.items.filter((t) => matchesSearch(toolSearchFields(t), terms));
+    body = (
+      <>
+        {tools.length > 0 ? (
+          <ul role="list" className="grid grid-cols-1 gap-2 @2xl:grid-cols-2">
+            {tools.map((tool) => (
+              <li key={tool.slug} className="min-w-0">
+                <AiToolCard
+                  tool={tool}
+                  selected={tool.slug === selectedSlug}
+                  onSelect={() => onSelect({ kind: 'tool', slug: tool.slug })}
+                />
+              </li>
+            ))}
+          </ul>
+        ) : terms.length > 0 ? (
+          <CatalogEmpty
+            action={
+              <Button size="sm" variant="ghost" onClick={onClearSearch}>
+                Clear search
+              </Button>
+            }
+          >
+            No AI tool matches your search.
+          </CatalogEmpty>
+        ) : (
+          <CatalogEmpty>No AI tools are available{filter === 'all' ? '' : ` for ${filter}`}.</CatalogEmpty>
+        )}
+        <SkippedNotice skipped={list.data.skipped} />
+      </>
+    );
+  }
+
+  return (
+    <div className="flex flex-col gap-3">
+      <Segmented
+        aria-label="AI tool type"
+        value={filter}
+        onChange={(value) => {
+          if (isToolFilter(value)) onFilterChange(value);
+        }}
+        options={FILTERS}
+      />
+      {body}
+    </div>
+  );
+}
+
+export function AiToolCard({
+  tool,
+  selected,
+  onSelect,
+}: {
+  tool: AiTool;
+  selected: boolean;
+  onSelect: () => void;
+}) {
+  const price = formatTypicalPrice(tool.typicalPrice);
+  return (
+    <button
+      type="button"
+      aria-current={selected ? 'true' : undefined}
+      onClick={onSelect}
+      className={selectableCardClass('flex gap-3 p-2.5')}
+    >
+      <span className="relative aspect-video w-24 shrink-0 self-start overflow-hidden rounded-lg">
+        <CoverMedia url={tool.coverUrl} />
+      </span>
+      <span className="flex min-w-0 flex-1 flex-col gap-1">
+        <span className="flex min-w-0 items-start gap-2">
+          <CatalogText
+            text={tool.name}
+            className="line-clamp-2 flex-1 text-sm font-semibold text-slate-900 dark:text-slate-50"
+          />
+          {selected && (
+            <Check
+              className="mt-0.5 size-4 shrink-0 text-indigo-600 dark:text-indigo-400"
+              aria-hidden="true"
+            />
+          )}
+        </span>
+        {tool.summary && (
+          <CatalogText
+            text={tool.summary}
+            className="line-clamp-2 text-xs leading-relaxed text-slate-600 dark:text-slate-400"
+          />
+        )}
+        <TagList tags={tool.tags} max={3} />
+        {price && <span className="text-xs text-slate-500 tabular-nums dark:text-slate-400">{price}</span>}
+      </span>
+    </button>
+  );
+}

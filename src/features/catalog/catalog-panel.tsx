@@ -1,0 +1,191 @@
+import { Boxes, LayoutTemplate, Search, Wand2, X } from 'lucide-react';
+import { Tabs } from 'radix-ui';
+import { useId, useState } from 'react';
+import { inputClass } from '../../components/field';
+import { cn } from '../../lib/cn';
+import type { Selection } from '../../lib/selection';
+import { AiToolsTab, type ToolFilter } from './ai-tools-tab';
+import { searchTerms } from './catalog-search';
+import { DEFAULT_CATEGORY, isCategoryKey, type CategoryKey } from './category-labels';
+import { ModelsTab } from './models-tab';
+import { TemplatesTab } from './templates-tab';
+import { useResolvedSelection } from './use-resolved-selection';
+
+// The catalog column (PRODUCT 3 "Catalog"): models by category, AI tools, templates, one search box.
+// It is not a landmark itself: the app shell puts it in its own <nav aria-label="Catalog">.
+// The active tab, category and tool filter are component state, not URL state: the URL belongs to the
+// selection (?model=&version=, ?tool=, ?template=), which the app shell owns, and the tab follows it
+// whenever the selection changes from outside (a link, a remix).
+
+export interface CatalogPanelProps {
+  selection: Selection | null;
+  onSelect: (selection: Selection) => void;
+  className?: string;
+}
+
+type TabValue = 'models' | 'tools' | 'templates';
+
+const TAB_FOR_KIND: Record<Selection['kind'], TabValue> = {
+  model: 'models',
+  tool: 'tools',
+  template: 'templates',
+};
+
+const isTabValue = (value: string): value is TabValue =>
+  value === 'models' || value === 'tools' || value === 'templates';
+
+const PLACEHOLDERS: Record<TabValue, string> = {
+  models: 'Name, brand, tag or description',
+  tools: 'Name, tag or summary',
+  templates: 'Name, tag or summary',
+};
+
+const triggerClass = cn(
+  'inline-flex min-w-0 items-center justify-center gap-1.5 rounded-md px-2 py-1.5 text-sm font-medium transition-colors',
+  'text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-slate-100',
+  'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-500',
+  'data-[state=active]:bg-white data-[state=active]:text-slate-950 data-[state=active]:shadow-sm',
+  'dark:data-[state=active]:bg-slate-950 dark:data-[state=active]:text-white',
+);
+
+export function CatalogPanel({ selection, onSelect, className }: CatalogPanelProps) {
+  const searchId = useId();
+  const [query, setQuery] = useState('');
+  const [toolFilter, setToolFilter] = useState<ToolFilter>('all');
+
+  // A model linked without its category is located by scanning the catalog (shared with the form's lookup).
+  const needsLookup = selection?.kind === 'model' && !isCategoryKey(selection.category) ? selection : null;
+  const lookup = useResolvedSelection(needsLookup);
+  const selectedCategory: CategoryKey | undefined =
+    selection?.kind === 'model'
+      ? isCategoryKey(selection.category)
+        ? selection.category
+        : lookup.resolved?.kind === 'model'
+          ? toCategoryKey(lookup.resolved.model)
+          : undefined
+      : undefined;
+
+  const [tab, setTab] = useState<TabValue>(selection ? TAB_FOR_KIND[selection.kind] : 'models');
+  const [category, setCategory] = useState<CategoryKey>(selectedCategory ?? DEFAULT_CATEGORY);
+
+  // Follow the selection when it changes from outside: show its tab and its category (adjusting
+  // state during render, as React recommends, rather than in an effect that would paint twice).
+  const selectionKind = selection?.kind;
+  const [seenKind, setSeenKind] = useState(selectionKind);
+  if (seenKind !== selectionKind) {
+    setSeenKind(selectionKind);
+    if (selectionKind) setTab(TAB_FOR_KIND[selectionKind]);
+  }
+  const [seenCategory, setSeenCategory] = useState(selectedCategory);
+  if (seenCategory !== selectedCategory) {
+    setSeenCategory(selectedCategory);
+    if (selectedCategory) setCategory(selectedCategory);
+  }
+
+  const terms = searchTerms(query);
+  const clearSearch = () => setQuery('');
+
+  return (
+    <div className={cn('@container flex min-w-0 flex-col', className)}>
+      <Tabs.Root
+        value={tab}
+        onValueChange={(value) => {
+          if (isTabValue(value)) setTab(value);
+        }}
+        className="flex min-w-0 flex-col gap-3"
+      >
+        <Tabs.List
+          aria-label="Catalog sections"
+          className="grid grid-cols-3 gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800/80"
+        >
+          <Tabs.Trigger value="models" className={triggerClass}>
+            <Boxes className="hidden size-4 shrink-0 @xs:block" aria-hidden="true" />
+            <span className="truncate">Models</span>
+          </Tabs.Trigger>
+          <Tabs.Trigger value="tools" className={triggerClass}>
+            <Wand2 className="hidden size-4 shrink-0 @xs:block" aria-hidden="true" />
+            <span className="truncate">AI tools</span>
+          </Tabs.Trigger>
+          <Tabs.Trigger value="templates" className={triggerClass}>
+            <LayoutTemplate className="hidden size-4 shrink-0 @xs:block" aria-hidden="true" />
+            <span className="truncate">Templates</span>
+          </Tabs.Trigger>
+        </Tabs.List>
+
+        <div role="search" className="relative">
+          <label htmlFor={searchId} className="sr-only">
+            Search catalog
+          </label>
+          <Search
+            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400"
+            aria-hidden="true"
+          />
+          <input
+            id={searchId}
+            type="search"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape' && query) {
+                e.preventDefault();
+                clearSearch();
+              }
+            }}
+            placeholder={PLACEHOLDERS[tab]}
+            autoComplete="off"
+            spellCheck={false}
+            className={cn(inputClass, 'pr-9 pl-9 [&::-webkit-search-cancel-button]:hidden')}
+          />
+          {query && (
+            <button
+              type="button"
+              onClick={clearSearch}
+              aria-label="Clear search"
+              className="absolute top-1/2 right-2 -translate-y-1/2 rounded-md p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-700 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-slate-800 dark:hover:text-slate-200"
+            >
+              <X className="size-4" aria-hidden="true" />
+            </button>
+          )}
+        </div>
+
+        <Tabs.Content
+          value="models"
+          className="min-w-0 rounded-lg focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-indigo-500"
+        >
+          <ModelsTab
+            selection={selection}
+            onSelect={onSelect}
+            category={category}
+            onCategoryChange={setCategory}
+            terms={terms}
+            onClearSearch={clearSearch}
+          />
+        </Tabs.Content>
+        <Tabs.Content
+          value="tools"
+          className="min-w-0 rounded-lg focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-indigo-500"
+        >
+          <AiToolsTab
+            selection={selection}
+            onSelect={onSelect}
+            filter={toolFilter}
+            onFilterChange={setToolFilter}
+            terms={terms}
+            onClearSearch={clearSearch}
+          />
+        </Tabs.Content>
+        <Tabs.Content
+          value="templates"
+          className="min-w-0 rounded-lg focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-indigo-500"
+        >
+          <TemplatesTab selection={selection} onSelect={onSelect} terms={terms} onClearSearch={clearSearch} />
+        </Tabs.Content>
+      </Tabs.Root>
+    </div>
+  );
+}
+
+function toCategoryKey(model: { type: string; subType: string }): CategoryKey | undefined {
+  const key = `${model.type}/${model.subType}`;
+  return isCategoryKey(key) ? key : undefined;
+}

@@ -1,0 +1,204 @@
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
+import { useApi } from '../../api/api-context';
+import { catalogQueries } from '../../api/queries/catalog-queries';
+import type { Model } from '../../api/schemas/catalog';
+import { CATEGORIES, categoryKey } from '../../api/schemas/category';
+import { toApiError } from '../../api/errors';
+import { Alert } from '../../components/alert';
+import { Button } from '../../components/button';
+import { inputClass } from '../../components/field';
+import { Spinner } from '../../components/spinner';
+import type { Selection } from '../../lib/selection';
+import {
+  CATEGORY_GROUPS,
+  categoryLabel,
+  categoryPurpose,
+  isCategoryKey,
+  isRankedCategory,
+  parseCategory,
+  type CategoryKey,
+} from './category-labels';
+import { matchesSearch, modelSearchFields } from './catalog-search';
+import { CatalogEmpty, CatalogError, CatalogLoading, SkippedNotice } from './catalog-states';
+import { ModelCard } from './model-card';
+
+export interface ModelsTabProps {
+  selection: Selection | null;
+  onSelect: (selection: Selection) => void;
+  category: CategoryKey;
+  onCategoryChange: (category: CategoryKey) => void;
+  /** Lower-cased search words; with any, every category is searched. */
+  terms: readonly string[];
+  onClearSearch: () => void;
+}
+
+interface ModelEntry {
+  model: Model;
+  category: string;
+  recommended: boolean;
+}
+
+/** A category's list with spec 1's ranking applied: its first model is recommended unless unranked. */
+const entriesOf = (category: string, models: readonly Model[]): ModelEntry[] =>
+  models.map((model, index) => ({
+    model,
+    category,
+    recommended: index === 0 && isRankedCategory(category),
+  }));
+
+export function ModelsTab({
+  selection,
+  onSelect,
+  category,
+  onCategoryChange,
+  terms,
+  onClearSearch,
+}: ModelsTabProps) {
+  const { client, connectionId } = useApi();
+  const selectId = useId();
+  const searching = terms.length > 0;
+  const current = parseCategory(category) ?? CATEGORIES[0];
+
+  const list = useQuery(catalogQueries.models(client, connectionId, current.type, current.subType));
+  // spec 8: GET /models has no rate limit, and a search must find a model in any category.
+  const everywhere = useQueries({
+    queries: CATEGORIES.map((c) => ({
+      ...catalogQueries.models(client, connectionId, c.type, c.subType),
+      enabled: searching,
+    })),
+  });
+
+  const selectedModel = selection?.kind === 'model' ? selection : null;
+  const select = (entry: ModelEntry) => {
+    const { model } = entry;
+    const first = model.versions[0]?.id;
+    // Choosing the model already open keeps the version picked in its form.
+    const versionId = selectedModel?.modelId === model.id ? (selectedModel.versionId ?? first) : first;
+    onSelect({
+      kind: 'model',
+      modelId: model.id,
+      ...(versionId ? { versionId } : {}),
+      category: entry.category,
+    });
+  };
+
+  const renderEntries = (entries: readonly ModelEntry[], showCategory: boolean) => (
+    <ul role="list" className="grid grid-cols-1 gap-2 @2xl:grid-cols-2">
+      {entries.map((entry) => (
+        <li key={`${entry.category}:${entry.model.id}`} className="min-w-0">
+          <ModelCard
+            model={entry.model}
+            recommended={entry.recommended}
+            selected={selectedModel?.modelId === entry.model.id}
+            selectedVersionId={selectedModel?.versionId ?? entry.model.versions[0]?.id}
+            categoryLabel={showCategory ? categoryLabel(entry.category) : undefined}
+            onSelect={() => select(entry)}
+          />
+        </li>
+      ))}
+    </ul>
+  );
+
+  let body;
+  if (searching) {
+    const loaded = everywhere.flatMap((q, i) => {
+      const c = CATEGORIES[i];
+      return c && q.data ? entriesOf(categoryKey(c), q.data.items) : [];
+    });
+    const hits = loaded.filter((e) => matchesSearch(modelSearchFields(e.model), terms));
+    const pending = everywhere.some((q) => q.isPending);
+    const failed = everywhere.flatMap((q, i) =>
+      q.isError && CATEGORIES[i] ? [{ q, c: CATEGORIES[i] }] : [],
+    );
+    const skipped = everywhere.reduce((n, q) => n + (q.data?.skipped.length ?? 0), 0);
+    const failure = failed[0] ? toApiError(failed[0].q.error) : undefined;
+    body = (
+      <>
+        <p className="text-xs text-slate-500 dark:text-slate-400" aria-live="polite">
+          {pending ? (
+            <span className="inline-flex items-center gap-1.5">
+              <Spinner className="size-3" /> Searching all 13 categories…
+            </span>
+          ) : (
+            `${hits.length === 1 ? '1 model matches' : `${hits.length} models match`} across all categories.`
+          )}
+        </p>
+        {failure && (
+          <Alert tone="warning" title={failure.message}>
+            {failure.remedy && <p>{failure.remedy}</p>}
+            <p>Not searched: {failed.map((f) => categoryLabel(categoryKey(f.c))).join(', ')}.</p>
+            <Button size="sm" className="mt-2" onClick={() => failed.forEach((f) => void f.q.refetch())}>
+              Try again
+            </Button>
+          </Alert>
+        )}
+        {hits.length > 0 && renderEntries(hits, true)}
+        {!pending && hits.length === 0 && !failure && (
+          <CatalogEmpty
+            action={
+              <Button size="sm" variant="ghost" onClick={onClearSearch}>
+                Clear search
+              </Button>
+            }
+          >
+            No model matches your search in any category.
+          </CatalogEmpty>
+        )}
+        <SkippedNotice skipped={skipped} />
+      </>
+    );
+  } else if (list.isPending) {
+    body = <CatalogLoading label="Loading models…" />;
+  } else if (list.isError) {
+    body = <CatalogError error={list.error} onRetry={() => void list.refetch()} />;
+  } else {
+    const entries = entriesOf(category, list.data.items);
+    body = (
+      <>
+        {entries.length > 0 ? (
+          renderEntries(entries, false)
+        ) : (
+          <CatalogEmpty>No models are available in this category yet.</CatalogEmpty>
+        )}
+        <SkippedNotice skipped={list.data.skipped} />
+      </>
+    );
+  }
+
+  const purpose = categoryPurpose(category);
+  return (
+    <div className="flex flex-col gap-3">
+      <div className="flex flex-col gap-1.5">
+        <label htmlFor={selectId} className="text-sm font-medium text-slate-800 dark:text-slate-200">
+          Category
+        </label>
+        <select
+          id={selectId}
+          value={category}
+          onChange={(e) => {
+            if (isCategoryKey(e.target.value)) onCategoryChange(e.target.value);
+          }}
+          aria-describedby={purpose ? `${selectId}-purpose` : undefined}
+          className={inputClass}
+        >
+          {CATEGORY_GROUPS.map((group) => (
+            <optgroup key={group.type} label={group.label}>
+              {group.keys.map((key) => (
+                <option key={key} value={key}>
+                  {categoryLabel(key)}
+                </option>
+              ))}
+            </optgroup>
+          ))}
+        </select>
+        {purpose && (
+          <p id={`${selectId}-purpose`} className="text-xs text-slate-500 dark:text-slate-400">
+            {searching ? 'The search looks through every category.' : purpose}
+          </p>
+        )}
+      </div>
+      {body}
+    </div>
+  );
+}

@@ -1,0 +1,139 @@
+import { useQuery } from '@tanstack/react-query';
+import { LogOut } from 'lucide-react';
+import { useApi } from '../../api/api-context';
+import { meQueries } from '../../api/queries/me-queries';
+import type { Me } from '../../api/schemas/me';
+import { Alert } from '../../components/alert';
+import { Button } from '../../components/button';
+import { formatCredits } from '../../lib/format';
+
+const DAY = 86_400_000;
+
+/** Whole days left before the key expires, or null when it never does. */
+export function daysLeft(expiresAt: string | null, now = Date.now()): number | null {
+  if (!expiresAt) return null;
+  return Math.max(0, Math.floor((Date.parse(expiresAt) - now) / DAY));
+}
+
+export function balanceOf(me: Me): { amount: number; owner: 'personal' | 'team' } | null {
+  if (me.team) return { amount: me.team.creditBalance, owner: 'team' };
+  if (me.user) return { amount: me.user.creditBalance, owner: 'personal' };
+  return null;
+}
+
+/** GET /me for the current key, kept fresh (balance and today's spend change as tasks are paid). */
+export function useMe(initial: Me): Me {
+  const { client, connectionId } = useApi();
+  const { data } = useQuery({
+    ...meQueries.detail(client, connectionId),
+    initialData: initial,
+    refetchInterval: 60_000,
+  });
+  return data;
+}
+
+/** Plain-language warnings about the key itself, shown where they cannot be missed. */
+export function KeyWarnings({ me }: { me: Me }) {
+  const left = daysLeft(me.key.expiresAt);
+  const unbound = me.project.bound === false || me.project.id === null;
+  return (
+    <>
+      {unbound && (
+        <Alert tone="error" title="This key's project has been deleted.">
+          It can no longer create tasks or uploads. Revoke it and create a new key bound to an existing
+          project.
+        </Alert>
+      )}
+      {left !== null && left < 7 && (
+        <Alert
+          tone="warning"
+          title={
+            left === 0
+              ? 'This key expires today.'
+              : `This key expires in ${left} day${left === 1 ? '' : 's'}.`
+          }
+        >
+          Create a new key before{' '}
+          {new Date(me.key.expiresAt!).toLocaleDateString('en-US', { dateStyle: 'medium' })} to keep working.
+        </Alert>
+      )}
+    </>
+  );
+}
+
+/** The account after connecting: who, how much, how long, and the limits (PRODUCT 3). */
+export function AccountPanel({ initial, onDisconnect }: { initial: Me; onDisconnect: () => void }) {
+  const me = useMe(initial);
+  const balance = balanceOf(me);
+  const { key } = me;
+  const cap = key.dailyCreditCap;
+  const unbound = me.project.bound === false || me.project.id === null;
+
+  return (
+    <section aria-labelledby="account-title" className="flex flex-col gap-4 text-sm">
+      <div className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h3 id="account-title" className="truncate font-semibold">
+            {key.label}
+          </h3>
+          <p className="font-mono text-xs text-slate-500 dark:text-slate-400">{key.prefix}…</p>
+        </div>
+        <Button variant="secondary" size="sm" onClick={onDisconnect}>
+          <LogOut className="size-3.5" aria-hidden="true" />
+          Disconnect
+        </Button>
+      </div>
+
+      <dl className="grid grid-cols-2 gap-3">
+        <div className="rounded-lg bg-slate-50 p-3 dark:bg-slate-800/60">
+          <dt className="text-xs text-slate-500 dark:text-slate-400">
+            {balance?.owner === 'team' ? 'Team balance' : 'Balance'}
+          </dt>
+          <dd className="mt-0.5 text-lg font-semibold tabular-nums" data-testid="balance">
+            {balance ? formatCredits(balance.amount) : '—'}
+          </dd>
+        </div>
+        <div className="rounded-lg bg-slate-50 p-3 dark:bg-slate-800/60">
+          <dt className="text-xs text-slate-500 dark:text-slate-400">Project</dt>
+          <dd className="mt-0.5 truncate font-medium">{unbound ? 'Deleted' : (me.project.name ?? '—')}</dd>
+        </div>
+      </dl>
+
+      {cap !== null && (
+        <div>
+          <div className="flex justify-between text-xs">
+            <span id="cap-label">Spent today, against the daily cap</span>
+            <span className="tabular-nums">
+              {key.creditsSpentToday.toLocaleString('en-US')} / {cap.toLocaleString('en-US')}
+            </span>
+          </div>
+          <meter
+            aria-labelledby="cap-label"
+            className="mt-1 h-2 w-full"
+            min={0}
+            max={cap}
+            low={cap * 0.7}
+            high={cap * 0.9}
+            optimum={0}
+            value={key.creditsSpentToday}
+          />
+          <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+            {formatCredits(key.creditsRemainingToday ?? Math.max(0, cap - key.creditsSpentToday))} left today
+            (resets at midnight UTC)
+          </p>
+        </div>
+      )}
+
+      <KeyWarnings me={me} />
+
+      <div>
+        <h4 className="text-xs font-medium text-slate-500 dark:text-slate-400">Limits per minute</h4>
+        <ul className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-xs">
+          <li>{me.limits.tasksPerMin} tasks</li>
+          <li>{me.limits.uploadsPerMin} uploads</li>
+          <li>{me.limits.uploadPollPerMin} upload checks</li>
+        </ul>
+      </div>
+    </section>
+  );
+}

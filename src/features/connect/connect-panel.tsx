@@ -1,0 +1,178 @@
+import { Eye, EyeOff, KeyRound, PlugZap } from 'lucide-react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Alert } from '../../components/alert';
+import { Button } from '../../components/button';
+import { Field, inputClass } from '../../components/field';
+import type { ConnectionState, Credentials } from './use-connection';
+
+interface DemoKey {
+  name: string;
+  key: string;
+  description?: string;
+}
+
+interface ConnectPanelProps {
+  state: ConnectionState;
+  defaultBaseUrl: string;
+  /** The sandbox's demo-key list (only when the studio was started with a sandbox). */
+  demoKeysUrl?: string;
+  onConnect: (credentials: Credentials) => void;
+}
+
+/** Base URL + API key + Connect (PRODUCT 3, Connect and account). Nothing typed is lost on an error. */
+export function ConnectPanel({ state, defaultBaseUrl, demoKeysUrl, onConnect }: ConnectPanelProps) {
+  const pending = state.status === 'connecting' ? state.credentials : null;
+  const [baseUrl, setBaseUrl] = useState(pending?.baseUrl ?? defaultBaseUrl);
+  const [apiKey, setApiKey] = useState(pending?.apiKey ?? '');
+  const [remember, setRemember] = useState(pending?.remember ?? false);
+  const [showKey, setShowKey] = useState(false);
+  const [demoKeys, setDemoKeys] = useState<DemoKey[]>([]);
+  const error = state.status === 'disconnected' ? state.error : undefined;
+
+  useEffect(() => {
+    if (!demoKeysUrl) return;
+    const controller = new AbortController();
+    fetch(demoKeysUrl, { signal: controller.signal })
+      .then((r) => (r.ok ? r.json() : []))
+      .then((list: unknown) => {
+        if (Array.isArray(list)) {
+          setDemoKeys(
+            list.filter((k): k is DemoKey => typeof k?.name === 'string' && typeof k?.key === 'string'),
+          );
+        }
+      })
+      .catch(() => undefined);
+    return () => controller.abort();
+  }, [demoKeysUrl]);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    onConnect({ baseUrl: baseUrl.trim(), apiKey: apiKey.trim(), remember });
+  };
+
+  const urlProblem =
+    baseUrl.trim() && !/^https?:\/\/[^\s]+$/.test(baseUrl.trim())
+      ? 'Enter a URL starting with http:// or https://'
+      : undefined;
+
+  return (
+    <form
+      onSubmit={submit}
+      aria-labelledby="connect-title"
+      className="mx-auto flex w-full max-w-md flex-col gap-4 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800"
+    >
+      <div className="flex items-center gap-3">
+        <span className="grid size-10 place-items-center rounded-xl bg-indigo-50 text-indigo-600 dark:bg-indigo-950 dark:text-indigo-300">
+          <PlugZap className="size-5" aria-hidden="true" />
+        </span>
+        <div>
+          <h2 id="connect-title" className="text-base font-semibold">
+            Connect to the API
+          </h2>
+          <p className="text-sm text-slate-600 dark:text-slate-400">Your key stays in this browser.</p>
+        </div>
+      </div>
+
+      <Field label="Base URL" error={urlProblem}>
+        {(p) => (
+          <input
+            {...p}
+            className={inputClass}
+            type="url"
+            inputMode="url"
+            autoComplete="url"
+            spellCheck={false}
+            value={baseUrl}
+            onChange={(e) => setBaseUrl(e.target.value)}
+            required
+          />
+        )}
+      </Field>
+
+      <Field label="API key" description="Sent only in the Authorization header, never in a URL.">
+        {(p) => (
+          <div className="flex gap-2">
+            <input
+              {...p}
+              className={`${inputClass} font-mono`}
+              type={showKey ? 'text' : 'password'}
+              autoComplete="off"
+              spellCheck={false}
+              placeholder="gm_live_…"
+              value={apiKey}
+              onChange={(e) => setApiKey(e.target.value)}
+              required
+            />
+            <Button
+              variant="secondary"
+              aria-label={showKey ? 'Hide key' : 'Show key'}
+              aria-pressed={showKey}
+              onClick={() => setShowKey((s) => !s)}
+            >
+              {showKey ? (
+                <EyeOff className="size-4" aria-hidden="true" />
+              ) : (
+                <Eye className="size-4" aria-hidden="true" />
+              )}
+            </Button>
+          </div>
+        )}
+      </Field>
+
+      {demoKeys.length > 0 && (
+        <Field
+          label="Sandbox demo key"
+          description="This studio runs with a local sandbox: pick a demo key to try it."
+        >
+          {(p) => (
+            <select
+              {...p}
+              className={inputClass}
+              value={demoKeys.find((k) => k.key === apiKey)?.name ?? ''}
+              onChange={(e) => setApiKey(demoKeys.find((k) => k.name === e.target.value)?.key ?? apiKey)}
+            >
+              <option value="">Choose a demo key…</option>
+              {demoKeys.map((k) => (
+                <option key={k.name} value={k.name}>
+                  {k.name}
+                  {k.description ? `: ${k.description}` : ''}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      )}
+
+      <label className="flex items-start gap-2 text-sm">
+        <input
+          type="checkbox"
+          className="mt-0.5 size-4 rounded border-slate-300 accent-indigo-600"
+          checked={remember}
+          onChange={(e) => setRemember(e.target.checked)}
+        />
+        <span>
+          Remember this key on this device
+          <span className="block text-xs text-slate-500 dark:text-slate-400">
+            Off: the key is forgotten when this tab closes.
+          </span>
+        </span>
+      </label>
+
+      {error && (
+        <Alert tone="error" title={error.message}>
+          {error.remedy}
+        </Alert>
+      )}
+
+      <Button
+        type="submit"
+        variant="primary"
+        size="lg"
+        disabled={!!pending || !apiKey.trim() || !!urlProblem}
+      >
+        <KeyRound className="size-4" aria-hidden="true" />
+        {pending ? 'Connecting…' : 'Connect'}
+      </Button>
+    </form>
+  );
+}

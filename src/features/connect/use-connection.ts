@@ -1,0 +1,92 @@
+import { useCallback, useEffect, useReducer, useState } from 'react';
+import { ApiClient } from '../../api/client';
+import { connectionId } from '../../api/connection-id';
+import { toApiError, type ApiError } from '../../api/errors';
+import type { Me } from '../../api/schemas/me';
+import { forgetKey, loadCredentials, saveCredentials } from './credentials-store';
+
+// The connection as one discriminated union (STYLE: several steps are one union and a pure reducer).
+// Connecting means GET /me answered: only then is the key stored (sessionStorage, or localStorage if
+// remembered) and the rest of the studio shown.
+
+export interface Credentials {
+  baseUrl: string;
+  apiKey: string;
+  remember: boolean;
+}
+
+export type ConnectionState =
+  | { status: 'disconnected'; error?: ApiError }
+  | { status: 'connecting'; credentials: Credentials }
+  | { status: 'connected'; credentials: Credentials; client: ApiClient; connectionId: string; me: Me };
+
+export type ConnectionEvent =
+  | { type: 'connect'; credentials: Credentials }
+  | { type: 'connected'; client: ApiClient; me: Me }
+  | { type: 'failed'; error: ApiError }
+  | { type: 'disconnect' };
+
+export function connectionReducer(state: ConnectionState, event: ConnectionEvent): ConnectionState {
+  switch (event.type) {
+    case 'connect':
+      return { status: 'connecting', credentials: event.credentials };
+    case 'connected':
+      if (state.status !== 'connecting') return state;
+      return {
+        status: 'connected',
+        credentials: state.credentials,
+        client: event.client,
+        connectionId: connectionId(event.client.baseUrl, state.credentials.apiKey),
+        me: event.me,
+      };
+    case 'failed':
+      return state.status === 'connecting' ? { status: 'disconnected', error: event.error } : state;
+    case 'disconnect':
+      return { status: 'disconnected' };
+  }
+}
+
+/** The key, if the studio has one, to reconnect with after a reload. */
+function initialState(): ConnectionState {
+  const stored = loadCredentials();
+  return stored.apiKey && stored.baseUrl
+    ? {
+        status: 'connecting',
+        credentials: { baseUrl: stored.baseUrl, apiKey: stored.apiKey, remember: stored.remember },
+      }
+    : { status: 'disconnected' };
+}
+
+export function useConnection() {
+  const [state, dispatch] = useReducer(connectionReducer, undefined, initialState);
+  const [storedBaseUrl] = useState(() => loadCredentials().baseUrl);
+  const pending = state.status === 'connecting' ? state.credentials : null;
+
+  useEffect(() => {
+    if (!pending) return;
+    const controller = new AbortController();
+    const client = new ApiClient({ baseUrl: pending.baseUrl, apiKey: pending.apiKey });
+    client.me({ signal: controller.signal }).then(
+      (me) => {
+        saveCredentials({ baseUrl: client.baseUrl, apiKey: pending.apiKey, remember: pending.remember });
+        dispatch({ type: 'connected', client, me });
+      },
+      (err: unknown) => {
+        if (controller.signal.aborted) return;
+        const error = toApiError(err);
+        // A key the service refuses is not kept; a network failure keeps it for the next try.
+        if (error.status === 401 || error.status === 403) forgetKey();
+        dispatch({ type: 'failed', error });
+      },
+    );
+    return () => controller.abort();
+  }, [pending]);
+
+  const connect = useCallback((credentials: Credentials) => dispatch({ type: 'connect', credentials }), []);
+  const disconnect = useCallback(() => {
+    forgetKey();
+    dispatch({ type: 'disconnect' });
+  }, []);
+
+  return { state, connect, disconnect, storedBaseUrl };
+}

@@ -1,0 +1,94 @@
+import { useMemo } from 'react';
+import { RadioGroup } from 'radix-ui';
+import { FieldGroup } from '../../../components/field-group';
+import { cn } from '../../../lib/cn';
+import { allowsUnset, choicesOf, keyOf, UNSET_KEY, valueOf } from './choices';
+import type { ParamFieldProps } from './field-props';
+import { groupFocusRef, paramDescription, useParamLabel } from './param-label';
+import { TextField } from './text-field';
+
+const UNSET_ITEM = '__unset__';
+const BOX = 32;
+
+/** Width over height of "16:9", "16/9", "16x9" or "1.5"; null for anything else ("auto", "match_input"). */
+export function parseRatio(text: string): number | null {
+  const pair = /^\s*(\d+(?:\.\d+)?)\s*[:/x×]\s*(\d+(?:\.\d+)?)\s*$/i.exec(text);
+  if (pair) {
+    const w = Number(pair[1]);
+    const h = Number(pair[2]);
+    return w > 0 && h > 0 ? w / h : null;
+  }
+  const single = /^\s*(\d+(?:\.\d+)?)\s*$/.exec(text);
+  return single && Number(single[1]) > 0 ? Number(single[1]) : null;
+}
+
+/** The frame drawn for a ratio, fitted in a BOX x BOX square (a dashed square when it has no ratio). */
+function RatioBox({ ratio }: { ratio: number | null }) {
+  const r = ratio === null ? 1 : Math.min(Math.max(ratio, 1 / 4), 4);
+  const width = r >= 1 ? BOX : Math.round(BOX * r);
+  const height = r >= 1 ? Math.round(BOX / r) : BOX;
+  return (
+    <span className="flex items-center justify-center" style={{ width: BOX, height: BOX }} aria-hidden="true">
+      <span
+        className={cn(
+          'block rounded-[3px] border-2 border-current transition-colors',
+          ratio === null && 'border-dashed',
+        )}
+        style={{ width, height }}
+      />
+    </span>
+  );
+}
+
+/** aspect_ratio: radio boxes drawn to each ratio, in a fieldset named by the label; arrow keys move. */
+export function AspectRatioField(props: ParamFieldProps) {
+  const { def, value, onChange, inputRef, error, disabled } = props;
+  const label = useParamLabel(def);
+  const choices = useMemo(() => choicesOf(def), [def]);
+  if (choices.length === 0) return <TextField {...props} />;
+  const unset = allowsUnset(def);
+  const current = keyOf(choices, value);
+  const items = [
+    ...(unset ? [{ key: UNSET_ITEM, label: 'Not set', ratio: null }] : []),
+    ...choices.map((c) => ({ key: c.key, label: c.label, ratio: parseRatio(String(c.value)) })),
+  ];
+  return (
+    <FieldGroup label={label.node} description={paramDescription(def)} error={error} required={def.required}>
+      {(control) => (
+        <RadioGroup.Root
+          ref={groupFocusRef(inputRef)}
+          aria-labelledby={label.id}
+          aria-describedby={control['aria-describedby']}
+          value={current === UNSET_KEY ? (unset ? UNSET_ITEM : '') : current}
+          onValueChange={(key) => onChange(key === UNSET_ITEM ? '' : valueOf(choices, key))}
+          disabled={disabled}
+          orientation="horizontal"
+          className="flex flex-wrap gap-2"
+        >
+          {items.map((item) => (
+            <RadioGroup.Item
+              key={item.key}
+              value={item.key}
+              className={cn(
+                'flex min-w-16 flex-col items-center gap-1.5 rounded-lg px-2.5 pt-2.5 pb-2 text-slate-400 ring-1 ring-slate-200 ring-inset transition-colors',
+                'hover:bg-slate-50 hover:text-slate-600 dark:text-slate-500 dark:ring-slate-700 dark:hover:bg-slate-800 dark:hover:text-slate-300',
+                'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500',
+                'data-[state=checked]:bg-indigo-50 data-[state=checked]:text-indigo-600 data-[state=checked]:ring-2 data-[state=checked]:ring-indigo-500',
+                'dark:data-[state=checked]:bg-indigo-950/60 dark:data-[state=checked]:text-indigo-300 dark:data-[state=checked]:ring-indigo-400',
+                'disabled:cursor-not-allowed disabled:opacity-60',
+              )}
+            >
+              <RatioBox ratio={item.ratio} />
+              <span
+                title={item.label}
+                className="max-w-24 truncate text-xs font-medium text-slate-700 tabular-nums dark:text-slate-200"
+              >
+                {item.label}
+              </span>
+            </RadioGroup.Item>
+          ))}
+        </RadioGroup.Root>
+      )}
+    </FieldGroup>
+  );
+}

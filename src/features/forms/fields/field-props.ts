@@ -1,0 +1,25 @@
+import type { ReactNode } from 'react';
+import type { ParamDef } from '../../../api/schemas/param';
+import type { FormValue } from '../schema-builder';
+
+export interface Focusable {
+  focus: () => void;
+}
+
+/** What every param field receives: its definition and a controlled value, nothing form-library specific. */
+export interface ParamFieldProps {
+  def: ParamDef;
+  value: FormValue;
+  onChange: (value: FormValue) => void;
+  onBlur: () => void;
+  /** Given the field's focus target, so the form can focus a field in error. */
+  inputRef?: (target: Focusable | null) => void;
+  error?: string;
+  /** The API base URL: media fields say which URLs are accepted. */
+  baseUrl: string;
+  /** Media fields report the URL of each finished upload (a URL the service says it hosts). */
+  onHostedUrl?: (url: string) => void;
+  disabled?: boolean;
+}
+
+export type FieldComponent = (props: ParamFieldProps) => ReactNode;

@@ -1,0 +1,188 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { Plus, X } from 'lucide-react';
+import { Button } from '../../../components/button';
+import { inputClass } from '../../../components/field';
+import { FieldGroup } from '../../../components/field-group';
+import { cn } from '../../../lib/cn';
+import { mediaKindOf } from '../media/media-kinds';
+import { UploadButton } from '../media/upload-button';
+import { UploadStatus } from '../media/upload-status';
+import { useMediaUpload } from '../media/use-media-upload';
+import { HOSTED_ONLY_MESSAGE, hostedOriginsFor, isHostedUrl, listLimit } from '../schema-builder';
+import type { ParamFieldProps } from './field-props';
+import { groupFocusRef, paramDescription, useParamLabel } from './param-label';
+
+/** image_urls: several service-hosted images, added by URL or upload, removable; at most maxCount (20). */
+export function MediaListField({
+  def,
+  value,
+  onChange,
+  onBlur,
+  inputRef,
+  error,
+  baseUrl,
+  onHostedUrl,
+  disabled,
+}: ParamFieldProps) {
+  const label = useParamLabel(def);
+  const hintId = useId();
+  const list = Array.isArray(value) ? value : [];
+  const max = listLimit(def);
+  const full = list.length >= max;
+  const [draft, setDraft] = useState('');
+  const [notice, setNotice] = useState<string | null>(null);
+  const origins = hostedOriginsFor(baseUrl);
+
+  // Uploads finish one after another: each appends to the latest list, not the one of its render.
+  const latest = useRef(list);
+  useEffect(() => {
+    latest.current = list;
+  });
+  const append = (url: string) => {
+    const next = [...latest.current, url];
+    latest.current = next;
+    onChange(next);
+  };
+  const upload = useMediaUpload(mediaKindOf(def.type), (url) => {
+    onHostedUrl?.(url);
+    append(url);
+  });
+  const busy = upload.state.phase === 'uploading';
+
+  const addDraft = () => {
+    const url = draft.trim();
+    if (!url) return;
+    if (!isHostedUrl(url, origins)) {
+      setNotice(HOSTED_ONLY_MESSAGE);
+      return;
+    }
+    setNotice(null);
+    append(url);
+    setDraft('');
+  };
+
+  const uploadFiles = async (files: File[]) => {
+    const room = max - latest.current.length;
+    setNotice(
+      files.length > room
+        ? `Only ${room} more ${room === 1 ? 'file fits' : 'files fit'}; the rest were skipped.`
+        : null,
+    );
+    for (const file of files.slice(0, Math.max(room, 0))) await upload.start(file);
+  };
+
+  const remove = (index: number) => onChange(list.filter((_, i) => i !== index));
+
+  return (
+    <FieldGroup
+      label={label.node}
+      description={paramDescription(def)}
+      error={error}
+      required={def.required}
+      aside={
+        <>
+          <span aria-hidden="true">
+            {list.length} / {max}
+          </span>
+          <span className="sr-only">
+            {list.length} of {max} files
+          </span>
+        </>
+      }
+    >
+      {(control) => (
+        <div ref={groupFocusRef(inputRef)} className="flex flex-col gap-2">
+          {list.length > 0 && (
+            <ul
+              className="grid grid-cols-[repeat(auto-fill,minmax(6.5rem,1fr))] gap-2"
+              aria-label={`${label.text}: chosen files`}
+            >
+              {list.map((url, i) => {
+                const hosted = isHostedUrl(url, origins);
+                return (
+                  <li
+                    key={`${i}:${url}`}
+                    className={cn(
+                      'group relative overflow-hidden rounded-lg bg-slate-100 ring-1 ring-slate-200 dark:bg-slate-800 dark:ring-slate-700',
+                      !hosted && 'ring-2 ring-rose-500',
+                    )}
+                  >
+                    {hosted ? (
+                      <img
+                        src={url}
+                        alt={`${label.text} ${i + 1}`}
+                        loading="lazy"
+                        className="aspect-square w-full object-cover"
+                      />
+                    ) : (
+                      <p className="aspect-square p-2 text-[11px] break-all text-rose-700 dark:text-rose-300">
+                        {url}
+                      </p>
+                    )}
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      className="absolute top-1 right-1 size-7 px-0 shadow"
+                      aria-label={`Remove ${label.text} ${i + 1}`}
+                      disabled={disabled}
+                      onClick={() => remove(i)}
+                    >
+                      <X className="size-3.5" aria-hidden="true" />
+                    </Button>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+          <div className="flex flex-wrap gap-2 sm:flex-nowrap">
+            <input
+              {...control}
+              aria-labelledby={label.id}
+              aria-describedby={[control['aria-describedby'], hintId].filter(Boolean).join(' ')}
+              type="url"
+              inputMode="url"
+              autoComplete="off"
+              spellCheck={false}
+              placeholder={full ? 'Maximum reached' : 'Paste a service-hosted URL'}
+              value={draft}
+              disabled={disabled || full}
+              onBlur={onBlur}
+              onChange={(e) => {
+                setDraft(e.target.value);
+                setNotice(null);
+              }}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' && !e.metaKey && !e.ctrlKey) {
+                  e.preventDefault();
+                  e.stopPropagation();
+                  addDraft();
+                }
+              }}
+              className={inputClass}
+            />
+            <Button onClick={addDraft} disabled={disabled || full || draft.trim() === ''}>
+              <Plus className="size-4" aria-hidden="true" />
+              Add
+            </Button>
+            <UploadButton
+              kind={mediaKindOf(def.type)}
+              multiple
+              disabled={disabled || full || busy || !upload.available}
+              describedBy={label.id}
+              onFiles={(files) => void uploadFiles(files)}
+            />
+          </div>
+          <p id={hintId} className="text-xs text-slate-500 dark:text-slate-400">
+            {full ? `The maximum of ${max} is reached; remove one to add another.` : `Up to ${max} images.`}
+          </p>
+          {notice && (
+            <p role="alert" className="text-xs font-medium text-rose-700 dark:text-rose-400">
+              {notice}
+            </p>
+          )}
+          <UploadStatus state={upload.state} />
+        </div>
+      )}
+    </FieldGroup>
+  );
+}

@@ -1,0 +1,95 @@
+import { useId, type ReactNode } from 'react';
+import { Field, inputClass } from '../../../components/field';
+import { cn } from '../../../lib/cn';
+import { textLimit } from '../schema-builder';
+import type { ParamFieldProps } from './field-props';
+import { paramDescription, useParamLabel } from './param-label';
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+const textOf = (value: ParamFieldProps['value']) =>
+  value === undefined || Array.isArray(value) ? '' : String(value);
+
+/** "12 / 4,000", red past the limit; read to screen readers as part of the field's description. */
+export function CharacterCounter({ id, length, limit }: { id: string; length: number; limit: number }) {
+  const over = length > limit;
+  return (
+    <span id={id} className={cn(over && 'font-semibold text-rose-700 dark:text-rose-400')}>
+      <span aria-hidden="true">
+        {fmt(length)} / {fmt(limit)}
+      </span>
+      <span className="sr-only">
+        {fmt(length)} of {fmt(limit)} characters{over ? ', over the limit' : ''}
+      </span>
+    </span>
+  );
+}
+
+const describedBy = (...ids: Array<string | undefined>) => ids.filter(Boolean).join(' ') || undefined;
+
+function TextControl({
+  multiline,
+  note,
+  ...props
+}: ParamFieldProps & { multiline: boolean; note?: ReactNode }) {
+  const { def, value, onChange, onBlur, inputRef, error, disabled } = props;
+  const label = useParamLabel(def);
+  const counterId = useId();
+  const limit = textLimit(def);
+  const text = textOf(value);
+  const description = paramDescription(def);
+  return (
+    <Field
+      label={label.node}
+      description={
+        description || note ? (
+          <>
+            {description}
+            {note}
+          </>
+        ) : undefined
+      }
+      error={error}
+      required={def.required}
+      aside={<CharacterCounter id={counterId} length={text.length} limit={limit} />}
+    >
+      {(control) => {
+        const common = {
+          ...control,
+          'aria-describedby': describedBy(control['aria-describedby'], counterId),
+          value: text,
+          disabled,
+          dir: 'auto' as const,
+          onBlur,
+        };
+        return multiline ? (
+          <textarea
+            {...common}
+            ref={inputRef}
+            rows={def.id === 'prompt' ? 5 : 3}
+            onChange={(e) => onChange(e.target.value)}
+            className={cn(inputClass, 'field-sizing-content max-h-96 min-h-20 resize-y leading-relaxed')}
+          />
+        ) : (
+          <input
+            {...common}
+            ref={inputRef}
+            type="text"
+            autoComplete="off"
+            onChange={(e) => onChange(e.target.value)}
+            className={inputClass}
+          />
+        );
+      }}
+    </Field>
+  );
+}
+
+/** text: a single-line input with a live counter against maxLength / constraints.maxLength (2,000 at most). */
+export function TextField(props: ParamFieldProps & { note?: ReactNode }) {
+  return <TextControl {...props} multiline={false} />;
+}
+
+/** long_text (and the prompt): a textarea with the same counter; the prompt's limit is up to 10,000. */
+export function LongTextField(props: ParamFieldProps) {
+  return <TextControl {...props} multiline />;
+}

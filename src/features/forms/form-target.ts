@@ -1,0 +1,66 @@
+import type { ParamDef } from '../../api/schemas/param';
+import type { ParamValue, TaskRequest } from '../../api/schemas/task';
+import type { ResolvedSelection } from '../../lib/selection';
+import { formDefs, type PromptRules } from './schema-builder';
+
+// What a form is for: the selection's definitions and the POST /tasks selector that goes with them.
+
+export type TargetKind = ResolvedSelection['kind'];
+
+export interface FormTarget {
+  kind: TargetKind;
+  /** The model id or the tool / template slug. */
+  id: string;
+  /** The catalog's param definitions (for a model, without its prompt). */
+  params: ParamDef[];
+  /** Models only. */
+  prompt?: PromptRules;
+  /** What the form renders, in order (a model's prompt first). */
+  defs: ParamDef[];
+}
+
+export function formTarget(target: ResolvedSelection): FormTarget {
+  switch (target.kind) {
+    case 'model': {
+      const { model } = target;
+      const prompt: PromptRules = {
+        promptRequired: model.promptRequired,
+        ...(model.promptMaxLength === undefined ? {} : { promptMaxLength: model.promptMaxLength }),
+      };
+      return {
+        kind: 'model',
+        id: model.id,
+        params: model.params,
+        prompt,
+        defs: formDefs(model.params, prompt),
+      };
+    }
+    case 'tool':
+      // spec 4: only the editable params are defined; the tool's fixed ones are absent and never sent.
+      return {
+        kind: 'tool',
+        id: target.tool.slug,
+        params: target.tool.params,
+        defs: formDefs(target.tool.params),
+      };
+    case 'template':
+      return {
+        kind: 'template',
+        id: target.template.slug,
+        params: target.template.params,
+        defs: formDefs(target.template.params),
+      };
+  }
+}
+
+/** The exact POST /tasks body (spec 4): one selector, never two, and the params. */
+export function taskRequest(target: ResolvedSelection, params: Record<string, ParamValue>): TaskRequest {
+  switch (target.kind) {
+    case 'model':
+      return { interfaceId: target.model.id, versionId: target.versionId, params };
+    case 'tool':
+      return { aiTool: target.tool.slug, params };
+    case 'template':
+      return { template: target.template.slug, params };
+  }
+}

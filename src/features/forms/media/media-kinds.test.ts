@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { contentTypeOf, mediaKindOf, refusalFor, sniffContentType } from './media-kinds';
+
+const bytes = (...parts: Array<string | number[]>) =>
+  new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? [...p].map((c) => c.charCodeAt(0)) : p)));
+
+describe('media kinds', () => {
+  it('maps each media param type to the kind of file it takes', () => {
+    expect(
+      ['image', 'image_url', 'image_urls', 'first_frame', 'last_frame', 'mask_url'].map(mediaKindOf),
+    ).toEqual(Array(6).fill('image'));
+    expect(mediaKindOf('video_url')).toBe('video');
+    expect(mediaKindOf('audio_url')).toBe('audio');
+    expect(mediaKindOf('voice')).toBe('audio');
+  });
+
+  it('reads the true type from the first bytes', () => {
+    expect(sniffContentType(bytes([0x89], 'PNG\r\n'), 'image')).toBe('image/png');
+    expect(sniffContentType(bytes([0xff, 0xd8, 0xff, 0xe0]), 'image')).toBe('image/jpeg');
+    expect(sniffContentType(bytes('GIF89a'), 'image')).toBe('image/gif');
+    expect(sniffContentType(bytes('RIFF', [0, 0, 0, 0], 'WEBPVP8 '), 'image')).toBe('image/webp');
+    expect(sniffContentType(bytes('RIFF', [0, 0, 0, 0], 'WAVEfmt '), 'audio')).toBe('audio/wav');
+    expect(sniffContentType(bytes('ID3', [4, 0]), 'audio')).toBe('audio/mpeg');
+    expect(sniffContentType(bytes('OggS'), 'audio')).toBe('audio/ogg');
+    expect(sniffContentType(bytes([0, 0, 0, 0x20], 'ftypisom'), 'video')).toBe('video/mp4');
+    expect(sniffContentType(bytes([0, 0, 0, 0x14], 'ftypqt  '), 'video')).toBe('video/quicktime');
+    expect(sniffContentType(bytes([0x1a, 0x45, 0xdf, 0xa3]), 'video')).toBe('video/webm');
+    expect(sniffContentType(bytes([0x1a, 0x45, 0xdf, 0xa3]), 'audio')).toBe('audio/webm');
+    expect(sniffContentType(bytes('hello'), 'image')).toBeNull();
+  });
+
+  it('prefers the bytes over the name, and falls back to what the browser says', async () => {
+    const pngNamedJpg = new File([bytes([0x89], 'PNG\r\n\x1a\n')], 'photo.jpg', { type: 'image/jpeg' });
+    expect(await contentTypeOf(pngNamedJpg, 'image')).toBe('image/png');
+    const opaque = new File(['SANDBOX-BLOCK'], 'x.png', { type: 'image/png' });
+    expect(await contentTypeOf(opaque, 'image')).toBe('image/png');
+    expect(await contentTypeOf(new File(['x'], 'a.jpg', { type: 'image/jpg' }), 'image')).toBe('image/jpeg');
+  });
+
+  it('refuses, before any request, off-list types, the wrong kind and files over 100 MB', () => {
+    expect(refusalFor({ size: 10 }, 'image/png', 'image')).toBeNull();
+    expect(refusalFor({ size: 10 }, 'image/bmp', 'image')).toMatch(/not accepted.*PNG, JPEG, WebP, GIF/);
+    expect(refusalFor({ size: 10 }, 'video/mp4', 'image')).toMatch(/not accepted/);
+    expect(refusalFor({ size: 100 * 1024 * 1024 + 1 }, 'video/mp4', 'video')).toMatch(/100 MB/);
+    expect(refusalFor({ size: 100 * 1024 * 1024 }, 'video/mp4', 'video')).toBeNull();
+  });
+});

@@ -1,0 +1,104 @@
+import { UPLOAD_MAX_BYTES } from '../../../api/schemas/upload';
+
+// Which files a media param takes, and the checks made before any request (spec 4 POST /uploads:
+// eleven content types, 100 MB at most, and the Content-Type must be the file's true type).
+
+export type MediaKind = 'image' | 'video' | 'audio';
+
+const KIND_OF_TYPE: Record<string, MediaKind> = {
+  image: 'image',
+  image_url: 'image',
+  image_urls: 'image',
+  first_frame: 'image',
+  last_frame: 'image',
+  mask_url: 'image',
+  video_url: 'video',
+  audio_url: 'audio',
+  voice: 'audio',
+};
+
+export const mediaKindOf = (paramType: string): MediaKind => KIND_OF_TYPE[paramType] ?? 'image';
+
+export const ACCEPTED_TYPES: Record<MediaKind, readonly string[]> = {
+  image: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'],
+  video: ['video/mp4', 'video/webm', 'video/quicktime'],
+  audio: ['audio/mpeg', 'audio/wav', 'audio/ogg', 'audio/webm'],
+};
+
+const TYPE_NAMES: Record<string, string> = {
+  'image/png': 'PNG',
+  'image/jpeg': 'JPEG',
+  'image/webp': 'WebP',
+  'image/gif': 'GIF',
+  'video/mp4': 'MP4',
+  'video/webm': 'WebM',
+  'video/quicktime': 'QuickTime',
+  'audio/mpeg': 'MP3',
+  'audio/wav': 'WAV',
+  'audio/ogg': 'Ogg',
+  'audio/webm': 'WebM audio',
+};
+
+export const acceptedNames = (kind: MediaKind): string =>
+  ACCEPTED_TYPES[kind].map((t) => TYPE_NAMES[t] ?? t).join(', ');
+
+/** Browsers name some types differently from the spec's list. */
+const ALIASES: Record<string, string> = {
+  'image/jpg': 'image/jpeg',
+  'image/pjpeg': 'image/jpeg',
+  'audio/mp3': 'audio/mpeg',
+  'audio/x-wav': 'audio/wav',
+  'audio/wave': 'audio/wav',
+  'audio/vnd.wave': 'audio/wav',
+};
+
+const ascii = (bytes: Uint8Array, from: number, to: number) =>
+  String.fromCharCode(...bytes.subarray(from, to));
+
+/** The content type the first bytes of a file show, or null when they show none the service takes. */
+export function sniffContentType(bytes: Uint8Array, kind: MediaKind): string | null {
+  const starts = (...sig: number[]) => sig.every((b, i) => bytes[i] === b);
+  if (starts(0x89, 0x50, 0x4e, 0x47)) return 'image/png';
+  if (starts(0xff, 0xd8, 0xff)) return 'image/jpeg';
+  if (ascii(bytes, 0, 4) === 'GIF8') return 'image/gif';
+  if (ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 12) === 'WEBP') return 'image/webp';
+  if (ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 12) === 'WAVE') return 'audio/wav';
+  if (ascii(bytes, 0, 4) === 'OggS') return 'audio/ogg';
+  if (ascii(bytes, 0, 3) === 'ID3') return 'audio/mpeg';
+  if (bytes[0] === 0xff && bytes[1] !== undefined && (bytes[1] & 0xe0) === 0xe0) return 'audio/mpeg';
+  if (ascii(bytes, 4, 8) === 'ftyp') return ascii(bytes, 8, 10) === 'qt' ? 'video/quicktime' : 'video/mp4';
+  // Matroska / WebM carries audio or video: the field says which.
+  if (starts(0x1a, 0x45, 0xdf, 0xa3)) return kind === 'audio' ? 'audio/webm' : 'video/webm';
+  return null;
+}
+
+/**
+ * The file's true type: read from its first bytes (a ".jpg" that is a PNG is sent as image/png), else
+ * what the browser says. Only 16 bytes are read; the file itself is streamed by the upload.
+ */
+export async function contentTypeOf(file: Blob, kind: MediaKind): Promise<string> {
+  let sniffed: string | null = null;
+  try {
+    sniffed = sniffContentType(new Uint8Array(await file.slice(0, 16).arrayBuffer()), kind);
+  } catch {
+    sniffed = null;
+  }
+  const declared = file.type.toLowerCase().split(';')[0]!.trim();
+  return sniffed ?? ALIASES[declared] ?? declared;
+}
+
+/** Why this file cannot go to this field, before any request; null when it can. */
+export function refusalFor(file: { size: number }, contentType: string, kind: MediaKind): string | null {
+  if (!ACCEPTED_TYPES[kind].includes(contentType)) {
+    return `This file type is not accepted here${contentType ? ` (${contentType})` : ''}. Accepted: ${acceptedNames(kind)}.`;
+  }
+  if (file.size > UPLOAD_MAX_BYTES) return 'The file is larger than the 100 MB limit.';
+  if (file.size === 0) return 'The file is empty.';
+  return null;
+}
+
+export const formatBytes = (n: number): string => {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(0)} KB`;
+  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+};

@@ -1,0 +1,117 @@
+import { CheckCircle2, Loader2, ShieldAlert, XCircle } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { cn } from '../../../lib/cn';
+import { formatBytes } from './media-kinds';
+import type { UploadState } from './use-media-upload';
+
+function Line({
+  tone,
+  icon,
+  children,
+}: {
+  tone: 'muted' | 'ok' | 'bad';
+  icon: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div
+      className={cn(
+        'flex items-start gap-1.5 text-xs',
+        tone === 'muted' && 'text-slate-600 dark:text-slate-400',
+        tone === 'ok' && 'text-emerald-700 dark:text-emerald-400',
+        tone === 'bad' && 'text-rose-700 dark:text-rose-400',
+      )}
+    >
+      {icon}
+      <div className="min-w-0 [overflow-wrap:anywhere]">{children}</div>
+    </div>
+  );
+}
+
+const spin = <Loader2 className="mt-px size-3.5 shrink-0 animate-spin" aria-hidden="true" />;
+const bad = <XCircle className="mt-px size-3.5 shrink-0" aria-hidden="true" />;
+
+/** Where an upload stands: progress, processing (video moderation), ready, blocked with labels, errors. */
+export function UploadStatus({ state }: { state: UploadState }) {
+  // One polite live region: each phase change is announced, progress ticks are not re-read.
+  return (
+    <div role="status" aria-live="polite" className="empty:hidden">
+      {renderPhase(state)}
+    </div>
+  );
+}
+
+function renderPhase(state: UploadState): ReactNode {
+  switch (state.phase) {
+    case 'idle':
+      return null;
+    case 'refused':
+      return (
+        <Line tone="bad" icon={bad}>
+          {state.fileName ? <span className="font-medium">{state.fileName}: </span> : null}
+          {state.message}
+        </Line>
+      );
+    case 'uploading': {
+      const pct = state.total > 0 ? Math.round((state.loaded / state.total) * 100) : 0;
+      return (
+        <div className="space-y-1">
+          <Line tone="muted" icon={spin}>
+            Uploading <span className="font-medium">{state.fileName}</span>… {pct}%
+            <span className="text-slate-500">
+              {' '}
+              ({formatBytes(state.loaded)} of {formatBytes(state.total)})
+            </span>
+          </Line>
+          <progress
+            className="block h-1.5 w-full overflow-hidden rounded-full bg-slate-200 accent-indigo-600 [&::-moz-progress-bar]:bg-indigo-600 [&::-webkit-progress-bar]:bg-slate-200 [&::-webkit-progress-value]:bg-indigo-600 dark:bg-slate-700 dark:[&::-webkit-progress-bar]:bg-slate-700"
+            max={100}
+            value={pct}
+            aria-label={`Uploading ${state.fileName}`}
+          />
+        </div>
+      );
+    }
+    case 'processing':
+      return (
+        <Line tone="muted" icon={spin}>
+          <span className="font-medium">{state.fileName}</span> uploaded; processing (the video is being
+          checked). This can take a few minutes.
+        </Line>
+      );
+    case 'ready':
+      return (
+        <Line tone="ok" icon={<CheckCircle2 className="mt-px size-3.5 shrink-0" aria-hidden="true" />}>
+          <span className="font-medium">{state.fileName}</span> is ready.
+        </Line>
+      );
+    case 'blocked':
+      return (
+        <Line tone="bad" icon={<ShieldAlert className="mt-px size-3.5 shrink-0" aria-hidden="true" />}>
+          <span className="font-medium">{state.fileName}</span> was blocked by content moderation
+          {state.labels.length > 0 ? (
+            <>
+              {' '}
+              (labels: <span className="font-medium">{state.labels.join(', ')}</span>)
+            </>
+          ) : null}
+          . Use a different file.
+        </Line>
+      );
+    case 'errored':
+      return (
+        <Line tone="bad" icon={bad}>
+          <span className="font-medium">{state.fileName}</span> could not be processed: {state.reason}
+        </Line>
+      );
+    case 'failed':
+      return (
+        <Line tone="bad" icon={bad}>
+          <span className="font-medium">{state.fileName}</span>: {state.message}
+          {state.remedy ? (
+            <span className="block text-slate-600 dark:text-slate-400">{state.remedy}</span>
+          ) : null}
+        </Line>
+      );
+  }
+}

@@ -1,0 +1,88 @@
+import { useState } from 'react';
+import { Badge } from '../../components/badge';
+import type { ResolvedSelection } from '../../lib/selection';
+import { originOf } from './schema-builder';
+
+const LONG_TEXT = 280;
+
+/** Untrusted catalog text, clamped when long, with a toggle; rendered as text only. */
+function Blurb({ text }: { text: string }) {
+  const [open, setOpen] = useState(false);
+  if (!text.trim()) return null;
+  const long = text.length > LONG_TEXT;
+  return (
+    <div className="text-sm text-slate-600 dark:text-slate-400">
+      <p
+        dir="auto"
+        className={long && !open ? 'line-clamp-3 [overflow-wrap:anywhere]' : '[overflow-wrap:anywhere]'}
+      >
+        {text}
+      </p>
+      {long && (
+        <button
+          type="button"
+          onClick={() => setOpen((o) => !o)}
+          aria-expanded={open}
+          className="mt-1 text-xs font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300"
+        >
+          {open ? 'Show less' : 'Show more'}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** The form's title: name, brand (model) or Official / Community (template), and the description. */
+export function ParamFormHeader({ target, titleId }: { target: ResolvedSelection; titleId: string }) {
+  const head = (() => {
+    switch (target.kind) {
+      case 'model': {
+        const { model } = target;
+        const logo = model.brand.logo && originOf(model.brand.logo) ? model.brand.logo : null;
+        return {
+          name: model.name,
+          text: model.description,
+          meta: (
+            <span className="inline-flex min-w-0 items-center gap-1.5 text-sm text-slate-600 dark:text-slate-400">
+              {logo && <img src={logo} alt="" className="size-5 shrink-0 rounded object-contain" />}
+              <span dir="auto" className="truncate">
+                {model.brand.name}
+              </span>
+            </span>
+          ),
+        };
+      }
+      case 'tool':
+        return {
+          name: target.tool.name,
+          text: target.tool.summary,
+          meta: <Badge tone="accent">AI tool · {target.tool.mediaType}</Badge>,
+        };
+      case 'template':
+        return {
+          name: target.template.name,
+          text: target.template.summary,
+          meta: target.template.official ? (
+            <Badge tone="success">Official</Badge>
+          ) : (
+            <Badge tone="neutral">Community</Badge>
+          ),
+        };
+    }
+  })();
+  return (
+    <header className="flex flex-col gap-1.5">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">{head.meta}</div>
+      {/* A catalog name can be thousands of characters: clamped on screen, whole in the title and the name. */}
+      <h2
+        id={titleId}
+        dir="auto"
+        title={head.name.length > 120 ? head.name : undefined}
+        className="line-clamp-3 text-lg font-semibold tracking-tight text-slate-900 [overflow-wrap:anywhere] dark:text-white"
+      >
+        {head.name}
+      </h2>
+      <Blurb text={head.text} />
+    </header>
+  );
+}

@@ -1,0 +1,130 @@
+import { Clock, Loader2 } from 'lucide-react';
+import type { Me } from '../../api/schemas/me';
+import type { TaskRequest } from '../../api/schemas/task';
+import { Alert } from '../../components/alert';
+import { cn } from '../../lib/cn';
+import { formatCredits, formatSeconds } from '../../lib/format';
+import type { QuoteState } from './quote-scheduler';
+import { useLiveQuote } from './use-live-quote';
+
+export interface QuoteWarning {
+  kind: 'cap' | 'balance';
+  text: string;
+}
+
+/** PRODUCT 3: warn before submit when the price exceeds the daily cap remaining or the balance. */
+export function quoteWarnings(credits: number, me: Me | undefined): QuoteWarning[] {
+  if (!me) return [];
+  const warnings: QuoteWarning[] = [];
+  const remaining = me.key.creditsRemainingToday;
+  if (remaining !== null && credits > remaining) {
+    warnings.push({
+      kind: 'cap',
+      text: `This costs ${formatCredits(credits)}, but only ${formatCredits(remaining)} remain under today's cap for this key.`,
+    });
+  }
+  const balance = me.team?.creditBalance ?? me.user?.creditBalance;
+  if (balance !== undefined && credits > balance) {
+    warnings.push({
+      kind: 'balance',
+      text: `This costs ${formatCredits(credits)}, more than the ${formatCredits(balance)} balance.`,
+    });
+  }
+  return warnings;
+}
+
+const BREAKDOWN_LABELS: Array<[keyof NonNullable<QuoteState['quote']>['breakdown'], string]> = [
+  ['pricingKey', 'Pricing'],
+  ['base', 'Base'],
+  ['multiplier', 'Multiplier'],
+  ['surcharges', 'Surcharges'],
+  ['basePrice', 'Base price'],
+  ['minPriceApplied', 'Minimum price applied'],
+];
+
+export function QuotePanel({ request, me }: { request: TaskRequest | null; me: Me | undefined }) {
+  const state = useLiveQuote(request);
+  return <QuoteView state={state} me={me} invalid={request === null} />;
+}
+
+export function QuoteView({
+  state,
+  me,
+  invalid,
+}: {
+  state: QuoteState;
+  me: Me | undefined;
+  invalid: boolean;
+}) {
+  const { quote, stale, loading, error } = state;
+  const warnings = quote && !stale ? quoteWarnings(quote.credits, me) : [];
+  return (
+    <section aria-labelledby="quote-title" className="flex flex-col gap-3" aria-busy={loading}>
+      <div className="flex items-center justify-between">
+        <h2 id="quote-title" className="text-sm font-semibold">
+          Quote
+        </h2>
+        {(loading || stale) && !invalid && (
+          <span
+            className="inline-flex items-center gap-1 text-xs text-slate-500 dark:text-slate-400"
+            data-testid="quote-stale"
+          >
+            <Loader2 className="size-3 animate-spin" aria-hidden="true" />
+            updating
+          </span>
+        )}
+      </div>
+      {quote ? (
+        <div className={cn('transition-opacity', stale && 'opacity-60')}>
+          <p className="text-3xl font-semibold tracking-tight tabular-nums" data-testid="quote-credits">
+            {formatCredits(quote.credits)}
+          </p>
+          <p className="mt-1 flex items-center gap-1 text-xs text-slate-500 dark:text-slate-400">
+            <Clock className="size-3" aria-hidden="true" />
+            {quote.estimatedSeconds === null
+              ? 'No timing yet for this model'
+              : `About ${formatSeconds(quote.estimatedSeconds)} to generate`}
+          </p>
+          <details className="mt-3 text-xs">
+            <summary className="cursor-pointer text-slate-600 select-none dark:text-slate-400">
+              Price breakdown
+            </summary>
+            <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
+              {BREAKDOWN_LABELS.map(([k, label]) => (
+                <div key={k} className="contents">
+                  <dt className="text-slate-500 dark:text-slate-400">{label}</dt>
+                  <dd className="truncate text-right font-mono tabular-nums" data-testid={`breakdown-${k}`}>
+                    {String(quote.breakdown[k])}
+                  </dd>
+                </div>
+              ))}
+            </dl>
+          </details>
+        </div>
+      ) : (
+        <p className="text-sm text-slate-500 dark:text-slate-400">
+          {invalid
+            ? 'Complete the required fields to see the price.'
+            : loading
+              ? 'Pricing…'
+              : 'No price yet.'}
+        </p>
+      )}
+      {invalid && quote && <p className="text-xs text-slate-500">Fix the form to update the price.</p>}
+      {error && (
+        <Alert tone="error" title={error.message}>
+          {error.remedy}
+        </Alert>
+      )}
+      {warnings.map((w) => (
+        <Alert
+          key={w.kind}
+          tone="warning"
+          title={w.kind === 'cap' ? 'Over the daily cap' : 'Not enough credits'}
+        >
+          {w.text}
+        </Alert>
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,146 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Quote } from '../../api/schemas/quote';
+import type { TaskRequest } from '../../api/schemas/task';
+import { QuoteScheduler, requestKey, type QuoteState } from './quote-scheduler';
+
+const req = (prompt: string): TaskRequest => ({ interfaceId: 'm', versionId: 'v', params: { prompt } });
+const quote = (credits: number): Quote => ({
+  credits,
+  estimatedSeconds: null,
+  modelId: 'm',
+  versionId: 'v',
+  modelName: 'M',
+  breakdown: {
+    pricingKey: 'k',
+    base: credits,
+    multiplier: 1,
+    surcharges: 0,
+    basePrice: 0,
+    minPriceApplied: false,
+  },
+});
+
+interface Call {
+  request: TaskRequest;
+  resolve: (q: Quote) => void;
+  reject: (e: unknown) => void;
+  signal: AbortSignal;
+}
+
+function setup(debounceMs = 500) {
+  const calls: Call[] = [];
+  const states: QuoteState[] = [];
+  const scheduler = new QuoteScheduler({
+    debounceMs,
+    fetchQuote: (request, signal) =>
+      new Promise<Quote>((resolve, reject) => calls.push({ request, resolve, reject, signal })),
+    onChange: (s) => states.push(s),
+  });
+  const last = () => states[states.length - 1]!;
+  return { scheduler, calls, last };
+}
+
+describe('QuoteScheduler', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('debounces: typing a 60-character prompt at 8 keys a second sends one request', async () => {
+    const { scheduler, calls } = setup();
+    let text = '';
+    for (let i = 0; i < 60; i++) {
+      text += 'a';
+      scheduler.update(req(text));
+      await vi.advanceTimersByTimeAsync(125);
+    }
+    await vi.advanceTimersByTimeAsync(500);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.request.params.prompt).toBe(text);
+  });
+
+  it('keeps at most one request in flight and sends the newest payload after it', async () => {
+    const { scheduler, calls, last } = setup();
+    scheduler.update(req('a'));
+    await vi.advanceTimersByTimeAsync(500);
+    scheduler.update(req('ab'));
+    await vi.advanceTimersByTimeAsync(500);
+    scheduler.update(req('abc'));
+    await vi.advanceTimersByTimeAsync(500);
+    expect(calls).toHaveLength(1); // 'ab' and 'abc' wait for the answer to 'a'
+    calls[0]!.resolve(quote(1));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(last()).toMatchObject({ quote: { credits: 1 }, stale: true }); // shown, but not for 'abc'
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.request.params.prompt).toBe('abc'); // 'ab' was skipped
+    calls[1]!.resolve(quote(3));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(last()).toMatchObject({ quote: { credits: 3 }, stale: false, loading: false });
+  });
+
+  it('never lets an older answer replace a newer one', async () => {
+    const { scheduler, calls, last } = setup();
+    scheduler.update(req('new'));
+    await vi.advanceTimersByTimeAsync(500);
+    calls[0]!.resolve(quote(9));
+    await vi.advanceTimersByTimeAsync(0);
+    scheduler.update(req('newer'));
+    await vi.advanceTimersByTimeAsync(500);
+    expect(last()).toMatchObject({ quote: { credits: 9 }, stale: true, loading: true });
+    calls[1]!.resolve(quote(11));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(last().quote?.credits).toBe(11);
+  });
+
+  it('marks the last price stale while the payload differs, and not when it comes back', async () => {
+    const { scheduler, calls, last } = setup();
+    scheduler.update(req('x'));
+    await vi.advanceTimersByTimeAsync(500);
+    calls[0]!.resolve(quote(5));
+    await vi.advanceTimersByTimeAsync(0);
+    scheduler.update(req('xy'));
+    expect(last()).toMatchObject({ quote: { credits: 5 }, stale: true });
+    scheduler.update(req('x'));
+    expect(last()).toMatchObject({ stale: false });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(calls).toHaveLength(1); // back to the quoted payload: nothing to ask
+  });
+
+  it('an invalid form (null) sends nothing and marks the price stale', async () => {
+    const { scheduler, calls, last } = setup();
+    scheduler.update(req('x'));
+    await vi.advanceTimersByTimeAsync(500);
+    calls[0]!.resolve(quote(5));
+    await vi.advanceTimersByTimeAsync(0);
+    scheduler.update(null);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(calls).toHaveLength(1);
+    expect(last()).toMatchObject({ quote: { credits: 5 }, stale: true });
+  });
+
+  it('shows an error for the current payload only', async () => {
+    const { scheduler, calls, last } = setup();
+    scheduler.update(req('x'));
+    await vi.advanceTimersByTimeAsync(500);
+    calls[0]!.reject(new Error('boom'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(last().error).not.toBeNull();
+    scheduler.update(req('xy'));
+    expect(last().error).toBeNull();
+  });
+
+  it('dispose aborts the request in flight and ignores its answer', async () => {
+    const { scheduler, calls, last } = setup();
+    scheduler.update(req('x'));
+    await vi.advanceTimersByTimeAsync(500);
+    scheduler.dispose();
+    expect(calls[0]!.signal.aborted).toBe(true);
+    calls[0]!.resolve(quote(5));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(last().quote).toBeNull();
+  });
+
+  it('compares payloads whatever their key order', () => {
+    expect(requestKey({ params: { a: 1, b: 2 }, interfaceId: 'm' })).toBe(
+      requestKey({ interfaceId: 'm', params: { b: 2, a: 1 } }),
+    );
+  });
+});

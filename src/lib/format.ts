@@ -1,0 +1,30 @@
+// Numbers as people read them in the studio.
+
+const UNIT_LABELS: Record<string, string> = {
+  image: 'image',
+  second: 'second',
+  frame: 'frame',
+  '1k_chars': '1,000 characters',
+  call: 'call',
+};
+
+export function formatCredits(n: number): string {
+  const rounded = Number.isInteger(n) ? n : Math.round(n * 100) / 100;
+  return `${rounded.toLocaleString('en-US')} ${rounded === 1 ? 'credit' : 'credits'}`;
+}
+
+/** typicalPrice per unit, e.g. "~12 credits / image", "~0.4 credits / second" (PRODUCT 3, Catalog). */
+export function formatTypicalPrice(
+  p: { typicalCredits: number; unit: string } | null | undefined,
+): string | null {
+  if (!p) return null;
+  return `~${formatCredits(p.typicalCredits)} / ${UNIT_LABELS[p.unit] ?? p.unit}`;
+}
+
+export function formatSeconds(s: number): string {
+  if (s < 1) return '<1 s';
+  if (s < 60) return `${Math.round(s)} s`;
+  const m = Math.floor(s / 60);
+  const rest = Math.round(s % 60);
+  return rest ? `${m} min ${rest} s` : `${m} min`;
+}
