@@ -40,7 +40,7 @@ for (const scheme of ['light', 'dark'] as const) {
   await shoot('model-form', scheme, desktop, async (page) => {
     await connect(page);
     await page.getByRole('button', { name: /Lumen Canvas/ }).first().click();
-    await page.getByLabel('Prompt').fill('A red fox curled up in fresh snow, morning light');
+    await page.getByLabel('Prompt', { exact: true }).fill('A red fox curled up in fresh snow, morning light');
   });
   await shoot('templates', scheme, desktop, async (page) => {
     await connect(page);

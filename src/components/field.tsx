@@ -21,29 +21,11 @@ interface FieldProps {
 }
 
 /** Label, help, error and counter around one control, wired with ids for screen readers. */
-export function Field({
-  label,
-  description,
-  error,
-  required,
-  aside,
-  children,
-  className,
-}: FieldProps) {
+export function Field({ label, description, error, required, aside, children, className }: FieldProps) {
   const id = useId();
   const descId = description ? `${id}-desc` : undefined;
   const errId = error ? `${id}-err` : undefined;
   const describedBy = [descId, errId].filter(Boolean).join(' ') || undefined;
-  const labelNode = (
-    <>
-      {label}
-      {required && (
-        <span className="ml-0.5 text-rose-600 dark:text-rose-400" aria-hidden="true">
-          *
-        </span>
-      )}
-    </>
-  );
   const control = children({
     id,
     'aria-describedby': describedBy,
@@ -52,9 +34,17 @@ export function Field({
   });
   const head = (
     <div className="flex items-baseline justify-between gap-2">
-      <label htmlFor={id} className="text-sm font-medium text-slate-800 dark:text-slate-200">
-        {labelNode}
-      </label>
+      <span className="flex items-baseline">
+        {/* The required mark sits outside the label so the field's accessible name is the label alone. */}
+        <label htmlFor={id} className="text-sm font-medium text-slate-800 dark:text-slate-200">
+          {label}
+        </label>
+        {required && (
+          <span className="ml-0.5 text-sm text-rose-600 dark:text-rose-400" aria-hidden="true">
+            *
+          </span>
+        )}
+      </span>
       {aside && <span className="text-xs tabular-nums text-slate-500 dark:text-slate-400">{aside}</span>}
     </div>
   );

@@ -108,7 +108,7 @@ describe('ParamForm for a model with every param type', () => {
     );
 
     // text and long_text
-    expect(screen.getByRole('textbox', { name: 'Negative prompt' }).tagName).toBe('TEXTAREA');
+    expect(screen.getByRole('textbox', { name: 'Things to avoid' }).tagName).toBe('TEXTAREA');
     expect(screen.getByRole('textbox', { name: 'seed' }).tagName).toBe('INPUT');
     expect(screen.getByRole('textbox', { name: 'Text in the artwork' }).tagName).toBe('INPUT');
 

@@ -74,7 +74,7 @@ describe('labels and definitions', () => {
   it('labels a field by displayName, else by id', () => {
     expect(paramLabel(fixtureParam('seed'))).toBe('seed');
     expect(paramLabel(fixtureParam('camera.motion'))).toBe('camera.motion');
-    expect(paramLabel(fixtureParam('negative_prompt'))).toBe('Negative prompt');
+    expect(paramLabel(fixtureParam('negative_prompt'))).toBe('Things to avoid');
   });
 
   it('puts a model prompt first, merged with a prompt param the model may declare', () => {

@@ -95,7 +95,8 @@ export const media = (
 
 export const negativePrompt = (maxLength: number): ParamDef =>
   param('negative_prompt', 'long_text', {
-    displayName: 'Negative prompt',
+    // Not "Negative prompt": a label containing "Prompt" would be ambiguous beside the prompt field itself.
+    displayName: 'Things to avoid',
     description: 'What the result should avoid.',
     maxLength,
     default: '',
