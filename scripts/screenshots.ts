@@ -10,7 +10,13 @@ mkdirSync(out, { recursive: true });
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--no-sandbox',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 });
 
 async function connect(page: Page) {
@@ -20,7 +26,12 @@ async function connect(page: Page) {
   await page.getByRole('tab', { name: 'Models' }).waitFor();
 }
 
-async function shoot(name: string, colorScheme: 'light' | 'dark', viewport: { width: number; height: number }, steps: (page: Page) => Promise<void>) {
+async function shoot(
+  name: string,
+  colorScheme: 'light' | 'dark',
+  viewport: { width: number; height: number },
+  steps: (page: Page) => Promise<void>,
+) {
   const context = await browser.newContext({ colorScheme, viewport, deviceScaleFactor: 1 });
   const page = await context.newPage();
   await steps(page);
@@ -39,7 +50,10 @@ for (const scheme of ['light', 'dark'] as const) {
   });
   await shoot('model-form', scheme, desktop, async (page) => {
     await connect(page);
-    await page.getByRole('button', { name: /Lumen Canvas/ }).first().click();
+    await page
+      .getByRole('button', { name: /Lumen Canvas/ })
+      .first()
+      .click();
     await page.getByLabel('Prompt', { exact: true }).fill('A red fox curled up in fresh snow, morning light');
   });
   await shoot('templates', scheme, desktop, async (page) => {
