@@ -25,14 +25,49 @@ const sandbox = await startSandbox({
   dataDir: process.env.SANDBOX_DATA_DIR,
 });
 
+// The real service may refuse cross-origin calls from the studio's origin. STUDIO_PROXY_TARGET (its
+// {api_base_url}, e.g. https://api.example.com) makes this server forward /proxy/* there, so the
+// studio calls its own origin: Base URL http://127.0.0.1:4173/proxy/v1. The key passes through in the
+// Authorization header and is never logged.
+const proxyTarget = process.env.STUDIO_PROXY_TARGET?.replace(/\/+$/, '');
+const HOP_BY_HOP = [
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'upgrade',
+  'origin',
+  'referer',
+];
+
 const app = new Hono();
 app.get('/config.json', (c) =>
   c.json(
     process.env.STUDIO_BASE_URL
       ? { defaultBaseUrl: process.env.STUDIO_BASE_URL }
-      : { defaultBaseUrl: sandbox.baseUrl, sandboxKeysUrl: `${sandbox.origin}/__sandbox/keys` },
+      : proxyTarget
+        ? { defaultBaseUrl: `http://${host}:${port}/proxy/v1` }
+        : { defaultBaseUrl: sandbox.baseUrl, sandboxKeysUrl: `${sandbox.origin}/__sandbox/keys` },
   ),
 );
+if (proxyTarget) {
+  app.all('/proxy/*', async (c) => {
+    const url = new URL(c.req.url);
+    const headers = new Headers(c.req.raw.headers);
+    for (const h of HOP_BY_HOP) headers.delete(h);
+    const upstream = await fetch(`${proxyTarget}${url.pathname.slice('/proxy'.length)}${url.search}`, {
+      method: c.req.method,
+      headers,
+      body: c.req.method === 'GET' || c.req.method === 'HEAD' ? undefined : c.req.raw.body,
+      // @ts-expect-error Node's fetch needs duplex for a streamed request body (uploads are streamed through).
+      duplex: 'half',
+    });
+    const out = new Headers(upstream.headers);
+    for (const h of ['content-encoding', 'content-length', 'transfer-encoding', 'connection']) out.delete(h);
+    return new Response(upstream.body, { status: upstream.status, headers: out });
+  });
+}
 app.use('/*', serveStatic({ root: './dist' }));
 // Single-page app: every other path is the studio itself.
 const indexHtml = readFileSync('dist/index.html', 'utf8');
