@@ -12,10 +12,20 @@ import { AccountPanel, KeyWarnings, balanceOf, useMe } from '../features/connect
 import { ConnectPanel } from '../features/connect/connect-panel';
 import { useConnection } from '../features/connect/use-connection';
 import { ParamForm, type FormSnapshot } from '../features/forms/param-form';
-import { QuotePanel } from '../features/quote/quote-panel';
+import { QuoteView } from '../features/quote/quote-panel';
+import { useLiveQuote } from '../features/quote/use-live-quote';
+import { withMediaInput } from '../features/forms/media-input';
+import { HistoryPanel } from '../features/gallery/history-panel';
+import { SubmitBar } from '../features/tasks/submit-bar';
+import { taskMeta } from '../features/tasks/task-meta';
+import { TaskPoller } from '../features/tasks/task-poller';
+import { useFinishNotices } from '../features/tasks/use-finish-notices';
+import { useSending, useSubmit, useTaskRunner } from '../features/tasks/use-task-runner';
+import type { HistoryEntry } from '../lib/history-types';
+import type { ParamValue } from '../api/schemas/task';
 import { CopyRequestButton } from '../features/request/copy-request';
 import { formatCredits } from '../lib/format';
-import { selectionKey } from '../lib/selection';
+import { selectionKey, type ResolvedSelection, type Selection } from '../lib/selection';
 import type { StudioConfig } from './config';
 import { useUrlSelection } from './use-url-selection';
 
@@ -117,22 +127,58 @@ function Workspace({ me }: { me: Me }) {
   const [selection, select] = useUrlSelection();
   const resolved = useResolvedSelection(selection);
   const [snapshot, setSnapshot] = useState<FormSnapshot | null>(null);
+  // Remix and "Use as input" reopen the form with these params, for this selection only.
+  const [preset, setPreset] = useState<{ for: string; params: Record<string, ParamValue> } | null>(null);
   const request = snapshot?.valid ? snapshot.request : null;
+  const quote = useLiveQuote(request);
+  const runner = useTaskRunner(me.limits.tasksPerMin);
+  const sending = useSending(runner?.outbox);
+  const submitter = useSubmit(runner);
+  useFinishNotices(runner?.store ?? null);
+  const current = resolved.status === 'ready' ? resolved.resolved : undefined;
+  const key = selectionKey(selection);
+
   const onVersionChange = useCallback(
     (versionId: string) => {
       if (selection?.kind === 'model') select({ ...selection, versionId }, { replace: true });
     },
     [selection, select],
   );
-  const current = resolved.status === 'ready' ? resolved.resolved : undefined;
+
+  const onRemix = useCallback(
+    (entry: HistoryEntry) => {
+      const next = selectionOfRequest(entry);
+      if (!next) return;
+      select(next);
+      setPreset({ for: selectionKey(next), params: entry.request.params });
+      submitter.clear();
+    },
+    [select, submitter],
+  );
+
+  const onUseAsInput = useCallback(
+    (url: string, mediaType: 'image' | 'video' | 'audio') => {
+      if (!current) return;
+      const defs = paramDefsOf(current);
+      const next = withMediaInput(defs, snapshot?.request.params ?? {}, url, mediaType);
+      if (next) setPreset({ for: key, params: next.params });
+    },
+    [current, snapshot, key],
+  );
 
   return (
-    <main className="grid flex-1 grid-cols-1 gap-4 p-4 lg:grid-cols-[340px_minmax(0,1fr)_320px] lg:items-start">
+    <main className="grid flex-1 grid-cols-1 gap-4 p-4 lg:grid-cols-[340px_minmax(0,1fr)_340px] lg:items-start">
       <nav
         aria-label="Catalog"
         className="rounded-xl bg-white p-3 shadow-sm ring-1 ring-slate-200 lg:sticky lg:top-[4.5rem] lg:max-h-[calc(100dvh-5.5rem)] lg:overflow-y-auto dark:bg-slate-900 dark:ring-slate-800"
       >
-        <CatalogPanel selection={selection} onSelect={(s) => select(s)} />
+        <CatalogPanel
+          selection={selection}
+          onSelect={(s) => {
+            select(s);
+            submitter.clear();
+          }}
+        />
       </nav>
 
       <section
@@ -156,20 +202,30 @@ function Workspace({ me }: { me: Me }) {
         )}
         {current && (
           <ParamForm
-            key={selectionKey(selection)}
+            key={key}
             target={current}
             baseUrl={baseUrl}
+            initialParams={preset?.for === key ? preset.params : undefined}
+            serverError={submitter.result?.kind === 'refused' ? submitter.result.error : null}
             onChange={setSnapshot}
             onVersionChange={onVersionChange}
-            footer={<CopyRequestButton request={request} />}
+            onSubmit={(body) =>
+              void submitter.submit(body, taskMeta(current, quote.stale ? null : quote.quote))
+            }
+            footer={
+              <div className="flex flex-wrap items-end justify-between gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
+                <SubmitBar busy={submitter.busy} result={submitter.result} disabled={!runner} />
+                <CopyRequestButton request={request} />
+              </div>
+            }
           />
         )}
       </section>
 
-      <aside className="flex flex-col gap-4 lg:sticky lg:top-[4.5rem]">
+      <aside className="flex min-w-0 flex-col gap-4 lg:sticky lg:top-[4.5rem]">
         <div className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
           {current ? (
-            <QuotePanel request={request} me={me} />
+            <QuoteView state={quote} me={me} invalid={request === null} />
           ) : (
             <section aria-labelledby="quote-title">
               <h2 id="quote-title" className="text-sm font-semibold">
@@ -181,7 +237,46 @@ function Workspace({ me }: { me: Me }) {
             </section>
           )}
         </div>
+        <div className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
+          {runner ? (
+            <>
+              <TaskPoller store={runner.store} budget={runner.budget} />
+              <HistoryPanel
+                store={runner.store}
+                sending={sending}
+                onRemix={onRemix}
+                onUseAsInput={onUseAsInput}
+              />
+            </>
+          ) : (
+            <Spinner label="Loading history" />
+          )}
+        </div>
       </aside>
     </main>
   );
+}
+
+function paramDefsOf(target: ResolvedSelection) {
+  return target.kind === 'model'
+    ? target.model.params
+    : target.kind === 'tool'
+      ? target.tool.params
+      : target.template.params;
+}
+
+/** The selection a past task ran with, to reopen it (Remix). */
+function selectionOfRequest(entry: HistoryEntry): Selection | null {
+  const { request, meta } = entry;
+  if (request.interfaceId && request.versionId) {
+    return {
+      kind: 'model',
+      modelId: request.interfaceId,
+      versionId: request.versionId,
+      ...(meta.category ? { category: meta.category } : {}),
+    };
+  }
+  if (request.aiTool) return { kind: 'tool', slug: request.aiTool };
+  if (request.template) return { kind: 'template', slug: request.template };
+  return null;
 }

@@ -1,6 +1,6 @@
 import { Dialog as D } from 'radix-ui';
 import { X } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { cn } from '../lib/cn';
 
 interface DialogProps {
@@ -14,6 +14,9 @@ interface DialogProps {
 
 /** Modal dialog (Radix): focus trapped, Escape closes, focus returns to the opener. */
 export function Dialog({ open, onOpenChange, title, description, children, wide }: DialogProps) {
+  // Dialogs here are opened by plain buttons, not a Radix Trigger, so Radix has no trigger to give the
+  // focus back to on close (it would land on <body>): remember what had the focus when it opened.
+  const opener = useRef<HTMLElement | null>(null);
   return (
     <D.Root open={open} onOpenChange={onOpenChange}>
       <D.Portal>
@@ -25,6 +28,14 @@ export function Dialog({ open, onOpenChange, title, description, children, wide 
             wide ? 'max-w-4xl' : 'max-w-lg',
           )}
           {...(description ? {} : { 'aria-describedby': undefined })}
+          onOpenAutoFocus={() => {
+            opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+          }}
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            if (opener.current?.isConnected) opener.current.focus();
+            opener.current = null;
+          }}
         >
           <div className="mb-4 flex items-start justify-between gap-4">
             <div>

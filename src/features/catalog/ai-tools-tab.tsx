@@ -139,7 +139,7 @@ export function AiToolCard({
           />
         )}
         <TagList tags={tool.tags} max={3} />
-        {price && <span className="text-xs text-slate-500 tabular-nums dark:text-slate-400">{price}</span>}
+        {price && <span className="text-xs text-slate-600 tabular-nums dark:text-slate-400">{price}</span>}
       </span>
     </button>
   );

@@ -37,7 +37,7 @@ export function ModelCard({
         <BrandLogo src={model.brand.logo} name={model.brand.name} />
         <CatalogText
           text={model.brand.name}
-          className="flex-1 truncate text-xs font-medium text-slate-500 dark:text-slate-400"
+          className="flex-1 truncate text-xs font-medium text-slate-600 dark:text-slate-400"
         />
         {recommended && (
           <Badge tone="success" className="shrink-0">
@@ -84,7 +84,7 @@ export function ModelCard({
                 <CatalogText text={version.name} className="truncate" />
                 {current && <span className="sr-only">(selected version)</span>}
               </span>
-              <span className="shrink-0 text-slate-500 tabular-nums dark:text-slate-400">
+              <span className="shrink-0 text-slate-600 tabular-nums dark:text-slate-400">
                 {price ?? 'price on quote'}
               </span>
             </span>

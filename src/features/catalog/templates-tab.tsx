@@ -130,7 +130,7 @@ export function TemplateCard({
           />
         )}
         {price && (
-          <span className="mt-auto pt-0.5 text-xs text-slate-500 tabular-nums dark:text-slate-400">
+          <span className="mt-auto pt-0.5 text-xs text-slate-600 tabular-nums dark:text-slate-400">
             {price}
           </span>
         )}

@@ -1,13 +1,15 @@
 import { useState } from 'react';
 import { Badge } from '../../components/badge';
 import type { ResolvedSelection } from '../../lib/selection';
+import { displayText } from '../../lib/untrusted-text';
 import { originOf } from './schema-builder';
 
 const LONG_TEXT = 280;
 
 /** Untrusted catalog text, clamped when long, with a toggle; rendered as text only. */
-function Blurb({ text }: { text: string }) {
+function Blurb({ text: raw }: { text: string }) {
   const [open, setOpen] = useState(false);
+  const text = displayText(raw);
   if (!text.trim()) return null;
   const long = text.length > LONG_TEXT;
   return (
@@ -46,7 +48,7 @@ export function ParamFormHeader({ target, titleId }: { target: ResolvedSelection
             <span className="inline-flex min-w-0 items-center gap-1.5 text-sm text-slate-600 dark:text-slate-400">
               {logo && <img src={logo} alt="" className="size-5 shrink-0 rounded object-contain" />}
               <span dir="auto" className="truncate">
-                {model.brand.name}
+                {displayText(model.brand.name)}
               </span>
             </span>
           ),
@@ -70,6 +72,7 @@ export function ParamFormHeader({ target, titleId }: { target: ResolvedSelection
         };
     }
   })();
+  const name = displayText(head.name);
   return (
     <header className="flex flex-col gap-1.5">
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">{head.meta}</div>
@@ -77,10 +80,10 @@ export function ParamFormHeader({ target, titleId }: { target: ResolvedSelection
       <h2
         id={titleId}
         dir="auto"
-        title={head.name.length > 120 ? head.name : undefined}
+        title={name.length > 120 ? name : undefined}
         className="line-clamp-3 text-lg font-semibold tracking-tight text-slate-900 [overflow-wrap:anywhere] dark:text-white"
       >
-        {head.name}
+        {name}
       </h2>
       <Blurb text={head.text} />
     </header>

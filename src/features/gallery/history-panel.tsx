@@ -1,0 +1,319 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { GalleryVerticalEnd, Search, X } from 'lucide-react';
+import { useCallback, useDeferredValue, useId, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { TASK_STATUSES, type TaskStatus } from '../../api/schemas/task';
+import { Alert } from '../../components/alert';
+import { Button } from '../../components/button';
+import { inputClass } from '../../components/field';
+import { Select } from '../../components/select';
+import type { OutboxEntry } from '../../lib/db';
+import type { HistoryStore } from '../../lib/history-store';
+import type { HistoryEntry } from '../../lib/history-types';
+import { cn } from '../../lib/cn';
+import { filterEntries, modelOptions, NO_FILTER, type HistoryFilter, type MediaType } from './history-filter';
+import { HistoryTransfer, type TransferNotice } from './history-transfer';
+import { SendingCard, TaskCard } from './task-card';
+import { TaskDetail } from './task-detail';
+import { displayText } from './untrusted';
+
+// The "History" region (PRODUCT 3, History and gallery): submits still sending, then every task of
+// this key newest first, filtered and searched, virtualised so 5,000 tasks stay smooth. Reads the
+// store with useSyncExternalStore; the app shell owns polling and the outbox.
+
+export interface HistoryPanelProps {
+  store: HistoryStore;
+  /** Submits made that have had no answer yet (the outbox). */
+  sending: OutboxEntry[];
+  onRemix: (entry: HistoryEntry) => void;
+  onUseAsInput: (url: string, mediaType: MediaType) => void;
+}
+
+type Facets = Omit<HistoryFilter, 'query'>;
+const NO_FACETS: Facets = {
+  status: NO_FILTER.status,
+  mediaType: NO_FILTER.mediaType,
+  model: NO_FILTER.model,
+};
+const MEDIA_TYPES: readonly MediaType[] = ['image', 'video', 'audio'];
+
+export function HistoryPanel({ store, sending, onRemix, onUseAsInput }: HistoryPanelProps) {
+  const headingId = useId();
+  const entries = useSyncExternalStore(store.subscribe, store.list);
+  const [facets, setFacets] = useState<Facets>(NO_FACETS);
+  const [query, setQuery] = useState('');
+  // Typing stays responsive; the filtering of thousands of entries follows a moment later.
+  const deferredQuery = useDeferredValue(query);
+  const shown = useMemo(
+    () => filterEntries(entries, { ...facets, query: deferredQuery }),
+    [entries, facets, deferredQuery],
+  );
+  const filtering = shown !== entries;
+  const models = useMemo(() => modelOptions(entries), [entries]);
+  const [openId, setOpenId] = useState<string | null>(null);
+  const openEntry = useMemo(
+    () => (openId === null ? undefined : entries.find((e) => e.taskId === openId)),
+    [entries, openId],
+  );
+  const onOpen = useCallback((entry: HistoryEntry) => setOpenId(entry.taskId), []);
+  const sectionRef = useRef<HTMLElement>(null);
+  // The dialog has no Radix trigger, so focus is returned by hand to the card it was opened from
+  // (found again by task id: the card element may have been re-rendered meanwhile).
+  const closeDetail = useCallback(() => {
+    const taskId = openId;
+    setOpenId(null);
+    setTimeout(() => {
+      const cards = sectionRef.current?.querySelectorAll<HTMLElement>('[data-task-id]') ?? [];
+      const card = [...cards].find((c) => c.dataset.taskId === taskId);
+      card?.querySelector<HTMLElement>('h3 button')?.focus();
+    }, 0);
+  }, [openId]);
+  const [notice, setNotice] = useState<TransferNotice | null>(null);
+  const clear = () => {
+    setFacets(NO_FACETS);
+    setQuery('');
+  };
+
+  const total = entries.length;
+  const count = filtering
+    ? `${shown.length} of ${total} tasks`
+    : `${total} ${total === 1 ? 'task' : 'tasks'}`;
+
+  return (
+    <section ref={sectionRef} aria-labelledby={headingId} className="@container flex min-w-0 flex-col gap-3">
+      <div className="flex items-center justify-between gap-2">
+        <div className="flex min-w-0 items-baseline gap-2">
+          <h2 id={headingId} className="text-sm font-semibold">
+            History
+          </h2>
+          <span
+            className="truncate text-xs text-slate-500 tabular-nums dark:text-slate-400"
+            aria-live="polite"
+            data-testid="history-count"
+          >
+            {count}
+          </span>
+        </div>
+        <HistoryTransfer store={store} canExport={total > 0} onNotice={setNotice} />
+      </div>
+
+      {notice && (
+        <div className="relative">
+          <Alert tone={notice.tone} title={notice.text} className="pr-9" />
+          <button
+            type="button"
+            onClick={() => setNotice(null)}
+            aria-label="Dismiss"
+            className="absolute top-2 right-2 rounded-md p-1 opacity-70 hover:opacity-100 focus-visible:outline-2 focus-visible:outline-indigo-500"
+          >
+            <X className="size-3.5" aria-hidden="true" />
+          </button>
+        </div>
+      )}
+
+      {total > 0 && (
+        <Filters
+          facets={facets}
+          onFacets={setFacets}
+          query={query}
+          onQuery={setQuery}
+          models={models}
+          filtering={filtering || query !== ''}
+          onClear={clear}
+        />
+      )}
+
+      {sending.length > 0 && (
+        <ul aria-label="Sending" className="flex flex-col gap-2">
+          {sending.map((s) => (
+            <li key={s.idempotencyKey}>
+              <SendingCard entry={s} />
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {total === 0 && sending.length === 0 && (
+        <div className="flex flex-col items-center gap-2 rounded-lg border border-dashed border-slate-300 px-4 py-8 text-center dark:border-slate-700">
+          <GalleryVerticalEnd className="size-6 text-slate-400 dark:text-slate-500" aria-hidden="true" />
+          <p className="text-sm font-medium">No tasks yet</p>
+          <p className="max-w-60 text-xs text-slate-500 dark:text-slate-400">
+            What you generate appears here, newest first, and stays on this device. Import a history file to
+            bring back an earlier one.
+          </p>
+        </div>
+      )}
+      {total > 0 && shown.length === 0 && (
+        <div className="flex flex-col items-center gap-2 rounded-lg border border-dashed border-slate-300 px-4 py-6 text-center dark:border-slate-700">
+          <p className="text-sm text-slate-600 dark:text-slate-300">No tasks match these filters.</p>
+          <Button size="sm" onClick={clear}>
+            Clear filters
+          </Button>
+        </div>
+      )}
+      {shown.length > 0 && (
+        // A new filter starts at the top of its results.
+        <VirtualTaskList
+          key={`${facets.status}|${facets.mediaType}|${facets.model}|${deferredQuery}`}
+          entries={shown}
+          onOpen={onOpen}
+        />
+      )}
+
+      {openEntry && (
+        <TaskDetail
+          entry={openEntry}
+          open
+          onOpenChange={(open) => {
+            if (!open) closeDetail();
+          }}
+          onRemix={onRemix}
+          onUseAsInput={onUseAsInput}
+        />
+      )}
+    </section>
+  );
+}
+
+function Filters({
+  facets,
+  onFacets,
+  query,
+  onQuery,
+  models,
+  filtering,
+  onClear,
+}: {
+  facets: Facets;
+  onFacets: (next: Facets) => void;
+  query: string;
+  onQuery: (q: string) => void;
+  models: Array<{ title: string; count: number }>;
+  filtering: boolean;
+  onClear: () => void;
+}) {
+  const selected = facets.model !== 'all' && !models.some((m) => m.title === facets.model);
+  return (
+    <div role="search" aria-label="Filter history" className="flex flex-col gap-2">
+      <div className="relative">
+        <Search
+          className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-slate-400"
+          aria-hidden="true"
+        />
+        <input
+          type="search"
+          value={query}
+          onChange={(e) => onQuery(e.target.value)}
+          placeholder="Search prompts"
+          aria-label="Search prompts"
+          className={cn(inputClass, 'pl-8')}
+        />
+      </div>
+      <div className="grid grid-cols-2 gap-2 @md:grid-cols-[1fr_1fr_1.4fr]">
+        <Select
+          aria-label="Status"
+          value={facets.status}
+          onChange={(e) => onFacets({ ...facets, status: e.target.value as TaskStatus | 'all' })}
+        >
+          <option value="all">All statuses</option>
+          {TASK_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </Select>
+        <Select
+          aria-label="Media type"
+          value={facets.mediaType}
+          onChange={(e) => onFacets({ ...facets, mediaType: e.target.value as MediaType | 'all' })}
+        >
+          <option value="all">All media</option>
+          {MEDIA_TYPES.map((m) => (
+            <option key={m} value={m}>
+              {m}
+            </option>
+          ))}
+        </Select>
+        <div className="col-span-2 flex gap-2 @md:col-span-1">
+          <Select
+            aria-label="Model"
+            className="min-w-0 flex-1"
+            value={facets.model}
+            onChange={(e) => onFacets({ ...facets, model: e.target.value })}
+          >
+            <option value="all">All models</option>
+            {models.map((m) => (
+              <option key={m.title} value={m.title}>
+                {`${displayText(m.title)} (${m.count})`}
+              </option>
+            ))}
+            {selected && <option value={facets.model}>{displayText(facets.model)} (0)</option>}
+          </Select>
+          {filtering && (
+            <Button
+              variant="ghost"
+              onClick={onClear}
+              aria-label="Clear filters"
+              title="Clear filters"
+              className="px-2"
+            >
+              <X className="size-4" aria-hidden="true" />
+            </Button>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+const ESTIMATED_CARD_PX = 120;
+const CARD_GAP_PX = 8;
+
+/** Only the cards in (and near) view are in the DOM; heights are measured as they render. */
+function VirtualTaskList({
+  entries,
+  onOpen,
+}: {
+  entries: HistoryEntry[];
+  onOpen: (entry: HistoryEntry) => void;
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  // The studio does not build with React Compiler; the virtualizer re-renders this list itself.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: entries.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ESTIMATED_CARD_PX,
+    getItemKey: (index) => entries[index]?.taskId ?? index,
+    gap: CARD_GAP_PX,
+    overscan: 4,
+    // React 19: measuring inside a layout effect must not flushSync.
+    useFlushSync: false,
+  });
+  return (
+    <div
+      ref={scrollRef}
+      className="-mx-1 max-h-[70vh] overflow-y-auto overscroll-contain px-1 py-1"
+      data-testid="history-scroll"
+    >
+      <ul aria-label="Tasks" className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const entry = entries[item.index];
+          if (!entry) return null;
+          return (
+            <li
+              key={item.key}
+              data-index={item.index}
+              ref={virtualizer.measureElement}
+              aria-setsize={entries.length}
+              aria-posinset={item.index + 1}
+              className="absolute top-0 left-0 w-full"
+              style={{ transform: `translateY(${item.start}px)` }}
+            >
+              <TaskCard entry={entry} onOpen={onOpen} />
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}

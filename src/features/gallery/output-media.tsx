@@ -1,0 +1,171 @@
+import { AudioLines, ImageOff } from 'lucide-react';
+import { useState } from 'react';
+import type { HistoryEntry } from '../../lib/history-types';
+import { cn } from '../../lib/cn';
+import { promptOf } from './history-filter';
+import { StatusIcon, STATUS_LOOK } from './status-badge';
+import { displayText, safeMediaUrl, truncate } from './untrusted';
+
+// A task's output as media elements. Images (SVG included) only ever go through <img>, never inline
+// markup, so a crafted SVG cannot script the page; URLs other than http(s) are dropped.
+
+type Output = HistoryEntry['outputs'][number];
+
+/** The first output of a succeeded task, if any (the spec: currently at most one). */
+export function outputOf(entry: HistoryEntry): Output | null {
+  return entry.status === 'succeeded' ? (entry.outputs[0] ?? null) : null;
+}
+
+/** Alt text: the prompt (shortened), else what made it. */
+export function altFor(entry: HistoryEntry): string {
+  const prompt = promptOf(entry.request.params);
+  return prompt ? truncate(displayText(prompt), 160) : `Output of ${displayText(entry.meta.title)}`;
+}
+
+function Unavailable({ className }: { className?: string }) {
+  return (
+    <div
+      className={cn(
+        'flex size-full flex-col items-center justify-center gap-1 bg-slate-100 p-2 text-center text-[11px] text-slate-500 dark:bg-slate-800 dark:text-slate-400',
+        className,
+      )}
+    >
+      <ImageOff className="size-5" aria-hidden="true" />
+      Preview unavailable
+    </div>
+  );
+}
+
+function Img({ src, alt, className, lazy }: { src: string; alt: string; className: string; lazy: boolean }) {
+  const [failed, setFailed] = useState<string | null>(null);
+  if (failed === src) return <Unavailable />;
+  return (
+    <img
+      src={src}
+      alt={alt}
+      loading={lazy ? 'lazy' : 'eager'}
+      decoding="async"
+      onError={() => setFailed(src)}
+      className={className}
+    />
+  );
+}
+
+/** The square thumbnail of a card: the image or video, an audio tile, or a tile showing the status. */
+export function CardThumb({ entry }: { entry: HistoryEntry }) {
+  const output = outputOf(entry);
+  const url = safeMediaUrl(output?.url);
+  const box = 'relative size-20 shrink-0 overflow-hidden rounded-md @sm:size-24';
+  if (output && url) {
+    if (entry.meta.mediaType === 'image') {
+      const src = safeMediaUrl(output.thumbnailUrl) ?? url;
+      return (
+        <div className={cn(box, 'bg-slate-100 dark:bg-slate-800')}>
+          <Img src={src} alt={altFor(entry)} lazy className="size-full object-cover" />
+        </div>
+      );
+    }
+    if (entry.meta.mediaType === 'video') {
+      return (
+        // Above the card's stretched button, so its controls take the clicks.
+        <div className={cn(box, 'z-10 bg-slate-900')}>
+          <video
+            src={url}
+            poster={safeMediaUrl(output.thumbnailUrl)}
+            controls
+            preload="none"
+            playsInline
+            aria-label={`Video: ${altFor(entry)}`}
+            className="size-full object-cover"
+          />
+        </div>
+      );
+    }
+    return (
+      <div className={cn(box, 'flex items-center justify-center', STATUS_LOOK.succeeded.tile)}>
+        <AudioLines className="size-8" aria-hidden="true" />
+      </div>
+    );
+  }
+  if (entry.status === 'succeeded') return <Unavailable className={cn(box)} />;
+  return (
+    <div className={cn(box, 'flex items-center justify-center', STATUS_LOOK[entry.status].tile)}>
+      <StatusIcon status={entry.status} className="size-7" />
+    </div>
+  );
+}
+
+/** The audio player under a card's text (audio has no picture to put in the thumbnail). */
+export function CardAudio({ entry }: { entry: HistoryEntry }) {
+  const output = outputOf(entry);
+  const url = safeMediaUrl(output?.url);
+  if (entry.meta.mediaType !== 'audio' || !url) return null;
+  return (
+    <audio
+      src={url}
+      controls
+      preload="none"
+      aria-label={`Audio: ${altFor(entry)}`}
+      className="relative z-10 h-9 w-full dark:scheme-dark"
+    />
+  );
+}
+
+/** The output at full size, for the detail view. */
+export function LargeOutput({ entry }: { entry: HistoryEntry }) {
+  const output = outputOf(entry);
+  const url = safeMediaUrl(output?.url);
+  if (!output || !url) {
+    return (
+      <div
+        className={cn(
+          'flex h-40 w-full flex-col items-center justify-center gap-2 rounded-lg text-sm',
+          STATUS_LOOK[entry.status].tile,
+        )}
+      >
+        <StatusIcon status={entry.status} className="size-8" />
+        <span className="text-slate-600 dark:text-slate-300">
+          {entry.status === 'succeeded' ? 'No output to show' : `No output: ${entry.status}`}
+        </span>
+      </div>
+    );
+  }
+  switch (entry.meta.mediaType) {
+    case 'image':
+      return (
+        <div className="flex justify-center overflow-hidden rounded-lg bg-slate-100 [background-image:repeating-conic-gradient(rgb(148_163_184/0.18)_0_25%,transparent_0_50%)] [background-size:16px_16px] dark:bg-slate-800">
+          <Img
+            src={url}
+            alt={altFor(entry)}
+            lazy={false}
+            className="max-h-[60vh] w-auto max-w-full object-contain"
+          />
+        </div>
+      );
+    case 'video':
+      return (
+        <video
+          src={url}
+          poster={safeMediaUrl(output.thumbnailUrl)}
+          controls
+          preload="metadata"
+          playsInline
+          aria-label={`Video: ${altFor(entry)}`}
+          className="max-h-[60vh] w-full rounded-lg bg-black"
+        />
+      );
+    case 'audio':
+      return (
+        <div className={cn('flex flex-col items-center gap-4 rounded-lg p-6', STATUS_LOOK.succeeded.tile)}>
+          <AudioLines className="size-10" aria-hidden="true" />
+          <audio
+            src={url}
+            controls
+            preload="metadata"
+            aria-label={`Audio: ${altFor(entry)}`}
+            className="w-full dark:scheme-dark"
+          />
+        </div>
+      );
+  }
+}

@@ -1,0 +1,60 @@
+import { Ban, CheckCircle2, Clock, Loader2, XCircle, type LucideIcon } from 'lucide-react';
+import type { TaskStatus } from '../../api/schemas/task';
+import { Badge } from '../../components/badge';
+import { cn } from '../../lib/cn';
+
+// The status of a task at a glance: the spec's own word (spec 3), a colour and an icon, so it reads
+// without colour too.
+
+interface StatusLook {
+  tone: 'accent' | 'info' | 'success' | 'danger' | 'neutral';
+  icon: LucideIcon;
+  /** Tinted tile behind a card's placeholder thumbnail. */
+  tile: string;
+  spin?: boolean;
+}
+
+export const STATUS_LOOK: Record<TaskStatus, StatusLook> = {
+  queued: {
+    tone: 'accent',
+    icon: Clock,
+    tile: 'bg-indigo-50 text-indigo-500 dark:bg-indigo-950/60 dark:text-indigo-300',
+  },
+  running: {
+    tone: 'info',
+    icon: Loader2,
+    spin: true,
+    tile: 'bg-sky-50 text-sky-500 dark:bg-sky-950/60 dark:text-sky-300',
+  },
+  succeeded: {
+    tone: 'success',
+    icon: CheckCircle2,
+    tile: 'bg-emerald-50 text-emerald-500 dark:bg-emerald-950/60 dark:text-emerald-300',
+  },
+  failed: {
+    tone: 'danger',
+    icon: XCircle,
+    tile: 'bg-rose-50 text-rose-500 dark:bg-rose-950/60 dark:text-rose-300',
+  },
+  cancelled: {
+    tone: 'neutral',
+    icon: Ban,
+    tile: 'bg-slate-100 text-slate-400 dark:bg-slate-800 dark:text-slate-500',
+  },
+};
+
+export function StatusIcon({ status, className }: { status: TaskStatus; className?: string }) {
+  const { icon: Icon, spin } = STATUS_LOOK[status];
+  return <Icon className={cn(spin && 'motion-safe:animate-spin', className)} aria-hidden="true" />;
+}
+
+export function StatusBadge({ status, id }: { status: TaskStatus; id?: string }) {
+  return (
+    <span id={id} className="inline-flex shrink-0" data-status={status}>
+      <Badge tone={STATUS_LOOK[status].tone}>
+        <StatusIcon status={status} className="size-3 shrink-0" />
+        {status}
+      </Badge>
+    </span>
+  );
+}

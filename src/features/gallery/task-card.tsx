@@ -1,0 +1,214 @@
+import { AlertOctagon, Loader2, Send } from 'lucide-react';
+import { Fragment, memo, useId, type ReactNode } from 'react';
+import { isTerminal } from '../../api/schemas/task';
+import { Badge } from '../../components/badge';
+import type { OutboxEntry } from '../../lib/db';
+import type { HistoryEntry } from '../../lib/history-types';
+import { cn } from '../../lib/cn';
+import { formatCredits } from '../../lib/format';
+import { promptOf } from './history-filter';
+import { CardAudio, CardThumb } from './output-media';
+import { StatusBadge } from './status-badge';
+import { elapsedMs, etaText, formatDuration, formatWhen } from './task-timing';
+import { displayText } from './untrusted';
+import { useNow } from './use-now';
+
+// One task in the gallery (PRODUCT 3, History: status, elapsed time and ETA, what ran, prompt, credits,
+// the output, the error). The whole card opens the detail view: its title is a button stretched over
+// the card, and only the media players sit above it (a player inside a button would be invalid HTML).
+
+/** "8 credits"; while billing has not settled, "~8 credits quoted" (spec 2: creditsCharged settles later). */
+export function creditsText(entry: HistoryEntry): string | null {
+  const settled = isTerminal(entry.status) && entry.creditsCharged !== null;
+  if (settled) return formatCredits(entry.creditsCharged ?? 0);
+  const quoted = entry.meta.quotedCredits ?? entry.creditsCharged;
+  return quoted === null ? null : `~${formatCredits(quoted)} quoted`;
+}
+
+const cardBase = 'relative flex flex-col gap-2 rounded-lg p-2 transition-colors';
+
+export interface TaskCardProps {
+  entry: HistoryEntry;
+  onOpen: (entry: HistoryEntry) => void;
+}
+
+export const TaskCard = memo(function TaskCard({ entry, onOpen }: TaskCardProps) {
+  const id = useId();
+  const live = !isTerminal(entry.status);
+  const now = useNow(live);
+  const elapsed = formatDuration(elapsedMs(entry, now));
+  const eta = etaText(entry, now);
+  const prompt = promptOf(entry.request.params);
+  const credits = creditsText(entry);
+  const statusId = `${id}-status`;
+  const promptId = `${id}-prompt`;
+
+  return (
+    <div
+      className={cn(
+        cardBase,
+        'bg-white ring-1 dark:bg-slate-900',
+        entry.status === 'failed'
+          ? 'ring-rose-200 dark:ring-rose-900/70'
+          : 'ring-slate-200 dark:ring-slate-800',
+        'hover:bg-slate-50 dark:hover:bg-slate-800/60',
+      )}
+      data-testid="task-card"
+      data-task-id={entry.taskId}
+    >
+      <div className="flex min-w-0 gap-3">
+        <CardThumb entry={entry} />
+        <div className="flex min-w-0 flex-1 flex-col gap-1">
+          <h3 className="min-w-0 text-sm leading-5 font-medium">
+            <button
+              type="button"
+              onClick={() => onOpen(entry)}
+              aria-describedby={prompt ? `${statusId} ${promptId}` : statusId}
+              aria-haspopup="dialog"
+              className={cn(
+                'block max-w-full truncate text-left text-slate-900 dark:text-slate-100',
+                // Stretched over the whole card, so a click anywhere opens the detail view.
+                'after:absolute after:inset-0 after:rounded-lg after:content-[""]',
+                'focus-visible:outline-none focus-visible:after:outline-2 focus-visible:after:outline-offset-2 focus-visible:after:outline-indigo-500',
+              )}
+            >
+              <span dir="auto">{displayText(entry.meta.title)}</span>
+            </button>
+          </h3>
+          <div className="flex min-w-0 items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400">
+            <StatusBadge status={entry.status} id={statusId} />
+            {entry.meta.subtitle && (
+              <span dir="auto" className="min-w-0 truncate">
+                {displayText(entry.meta.subtitle)}
+              </span>
+            )}
+            {entry.unseen && (
+              <span className="ml-auto shrink-0 font-medium text-indigo-600 dark:text-indigo-400">
+                <span aria-hidden="true">● </span>new
+              </span>
+            )}
+          </div>
+          {prompt ? (
+            <p
+              id={promptId}
+              dir="auto"
+              className="line-clamp-2 text-[13px] leading-snug wrap-anywhere text-slate-700 dark:text-slate-300"
+            >
+              {displayText(prompt)}
+            </p>
+          ) : (
+            <p className="text-[13px] text-slate-500 italic dark:text-slate-400">No prompt</p>
+          )}
+          <MetaLine
+            items={[
+              <time key="when" dateTime={new Date(entry.createdAt).toISOString()}>
+                {formatWhen(entry.createdAt)}
+              </time>,
+              elapsed && <span key="elapsed">{live ? `${elapsed} so far` : `took ${elapsed}`}</span>,
+              eta && (
+                <span key="eta" className="text-sky-700 dark:text-sky-300">
+                  {eta}
+                </span>
+              ),
+            ]}
+            end={credits}
+          />
+        </div>
+      </div>
+      {entry.status === 'failed' && <CardError entry={entry} />}
+      {entry.status === 'cancelled' && (
+        <p className="text-xs text-slate-500 dark:text-slate-400">Cancelled before it finished; no output.</p>
+      )}
+      <CardAudio entry={entry} />
+    </div>
+  );
+});
+
+/** Small facts in a row, separated by dots that screen readers skip. */
+function MetaLine({ items, end }: { items: ReactNode[]; end?: ReactNode }) {
+  const shown = items.filter(Boolean);
+  return (
+    <p className="mt-auto flex flex-wrap items-center gap-x-1.5 gap-y-0.5 text-xs text-slate-500 tabular-nums dark:text-slate-400">
+      {shown.map((item, i) => (
+        <Fragment key={i}>
+          {i > 0 && <span aria-hidden="true">·</span>}
+          {item}
+        </Fragment>
+      ))}
+      {end && <span className="ml-auto pl-1.5 font-medium text-slate-600 dark:text-slate-300">{end}</span>}
+    </p>
+  );
+}
+
+function CardError({ entry }: { entry: HistoryEntry }) {
+  return (
+    <div className="flex gap-1.5 rounded-md bg-rose-50 px-2 py-1.5 text-xs text-rose-900 dark:bg-rose-950/50 dark:text-rose-100">
+      <AlertOctagon className="mt-px size-3.5 shrink-0" aria-hidden="true" />
+      <div className="min-w-0 wrap-anywhere">
+        <p className="font-mono font-semibold">{entry.error?.code ?? 'unknown_error'}</p>
+        <p dir="auto" className="line-clamp-3">
+          {displayText(entry.error?.message ?? 'The task failed without a reason.')}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * A submit that has no answer yet (it is in the outbox). It is re-sent automatically with the same
+ * Idempotency-Key, so it is created and charged at most once (PRODUCT 3, Submit).
+ */
+export function SendingCard({ entry }: { entry: OutboxEntry }) {
+  const prompt = promptOf(entry.request.params);
+  return (
+    <div
+      className={cn(
+        cardBase,
+        'border border-dashed border-slate-300 bg-slate-50 dark:border-slate-700 dark:bg-slate-900/60',
+      )}
+      data-testid="sending-card"
+    >
+      <div className="flex min-w-0 gap-3">
+        <div className="flex size-20 shrink-0 items-center justify-center rounded-md bg-slate-100 text-slate-400 @sm:size-24 dark:bg-slate-800 dark:text-slate-500">
+          <Send className="size-6" aria-hidden="true" />
+        </div>
+        <div className="flex min-w-0 flex-1 flex-col gap-1">
+          <h3 dir="auto" className="min-w-0 truncate text-sm leading-5 font-medium">
+            {displayText(entry.meta.title)}
+          </h3>
+          <div className="flex min-w-0 items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400">
+            <span className="inline-flex shrink-0">
+              <Badge tone="neutral">
+                <Loader2 className="size-3 shrink-0 motion-safe:animate-spin" aria-hidden="true" />
+                Sending…
+              </Badge>
+            </span>
+            {entry.meta.subtitle && (
+              <span dir="auto" className="min-w-0 truncate">
+                {displayText(entry.meta.subtitle)}
+              </span>
+            )}
+          </div>
+          {prompt && (
+            <p
+              dir="auto"
+              className="line-clamp-2 text-[13px] leading-snug wrap-anywhere text-slate-700 dark:text-slate-300"
+            >
+              {displayText(prompt)}
+            </p>
+          )}
+          <p className="text-xs text-slate-500 dark:text-slate-400">
+            No answer yet. It is re-sent automatically with the same Idempotency-Key, so it is charged at most
+            once.
+            {entry.attempts > 1 && ` Attempt ${entry.attempts}.`}
+          </p>
+          {entry.lastError && (
+            <p dir="auto" className="text-xs wrap-anywhere text-amber-800 dark:text-amber-300">
+              Last try: {displayText(entry.lastError)}
+            </p>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

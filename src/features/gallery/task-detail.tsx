@@ -1,0 +1,332 @@
+import { Check, Copy, Download, ExternalLink, ImagePlus, RefreshCw } from 'lucide-react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { ParamValue } from '../../api/schemas/task';
+import { Alert } from '../../components/alert';
+import { Button } from '../../components/button';
+import { Dialog } from '../../components/dialog';
+import type { HistoryEntry } from '../../lib/history-types';
+import { cn } from '../../lib/cn';
+import { formatCredits, formatSeconds } from '../../lib/format';
+import { downloadName } from './download-name';
+import type { MediaType } from './history-filter';
+import { LargeOutput, outputOf } from './output-media';
+import { saveBlob } from './save-file';
+import { StatusBadge } from './status-badge';
+import { creditsText } from './task-card';
+import { elapsedMs, etaText, formatDuration, formatTimestamp } from './task-timing';
+import { displayText, safeMediaUrl } from './untrusted';
+import { useNow } from './use-now';
+import { isTerminal } from '../../api/schemas/task';
+
+// The detail view of one task (PRODUCT 3: all params, timings, the raw JSON, Download, Copy URL,
+// Use as input, Remix). Everything in it came from the service or an imported file: rendered as text.
+
+export interface TaskDetailProps {
+  entry: HistoryEntry;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onRemix: (entry: HistoryEntry) => void;
+  onUseAsInput: (url: string, mediaType: MediaType) => void;
+}
+
+/**
+ * Fetches the output and saves it named from the response's real Content-Type (spec 2: the URL's
+ * extension is not reliable). Output URLs are the service's CDN, not the API: no key is sent.
+ */
+export async function downloadOutput(
+  entry: HistoryEntry,
+  url: string,
+  signal?: AbortSignal,
+): Promise<string> {
+  const response = await fetch(url, { signal, credentials: 'omit' });
+  if (!response.ok) throw new Error(`The file server answered ${response.status}.`);
+  const blob = await response.blob();
+  const name = downloadName(entry, response.headers.get('content-type'));
+  saveBlob(blob, name);
+  return name;
+}
+
+type DownloadState =
+  { kind: 'idle' } | { kind: 'busy' } | { kind: 'done'; name: string } | { kind: 'error'; message: string };
+
+export function TaskDetail({ entry, open, onOpenChange, onRemix, onUseAsInput }: TaskDetailProps) {
+  const output = outputOf(entry);
+  const url = safeMediaUrl(output?.url);
+  const [download, setDownload] = useState<DownloadState>({ kind: 'idle' });
+  const [copied, setCopied] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const abort = useRef<AbortController | null>(null);
+  useEffect(() => () => abort.current?.abort(), []);
+
+  const onDownload = async () => {
+    if (!url) return;
+    abort.current?.abort();
+    const controller = new AbortController();
+    abort.current = controller;
+    setDownload({ kind: 'busy' });
+    try {
+      const name = await downloadOutput(entry, url, controller.signal);
+      setDownload({ kind: 'done', name });
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      setDownload({ kind: 'error', message: error instanceof Error ? error.message : String(error) });
+    }
+  };
+
+  const onCopy = async () => {
+    if (!url) return;
+    try {
+      await navigator.clipboard.writeText(url);
+      setCopied('copied');
+    } catch {
+      setCopied('failed');
+    }
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      wide
+      title={<span dir="auto">{displayText(entry.meta.title)}</span>}
+      description={
+        <span className="flex flex-wrap items-center gap-2">
+          <StatusBadge status={entry.status} />
+          {entry.meta.subtitle && <span dir="auto">{displayText(entry.meta.subtitle)}</span>}
+          <span className="font-mono text-xs">{entry.taskId}</span>
+        </span>
+      }
+    >
+      <div className="grid gap-5 md:grid-cols-[minmax(0,1fr)_16rem]">
+        <div className="flex min-w-0 flex-col gap-3">
+          <LargeOutput entry={entry} />
+          {entry.status === 'failed' && (
+            <Alert
+              tone="error"
+              title={<span className="font-mono">{entry.error?.code ?? 'unknown_error'}</span>}
+              live={false}
+            >
+              <span dir="auto" className="wrap-anywhere">
+                {displayText(entry.error?.message ?? 'The task failed without a reason.')}
+              </span>
+            </Alert>
+          )}
+          {entry.status === 'cancelled' && (
+            <Alert tone="info" title="This task was cancelled" live={false}>
+              It ended before producing an output. Remix runs it again with the same params.
+            </Alert>
+          )}
+        </div>
+
+        <div className="flex min-w-0 flex-col gap-4">
+          <div className="flex flex-wrap gap-2">
+            {url && (
+              <>
+                <Button
+                  variant="primary"
+                  onClick={() => void onDownload()}
+                  disabled={download.kind === 'busy'}
+                >
+                  <Download className="size-4" aria-hidden="true" />
+                  Download
+                </Button>
+                <Button onClick={() => void onCopy()}>
+                  {copied === 'copied' ? (
+                    <Check className="size-4" aria-hidden="true" />
+                  ) : (
+                    <Copy className="size-4" aria-hidden="true" />
+                  )}
+                  Copy URL
+                </Button>
+                <Button
+                  onClick={() => {
+                    onUseAsInput(url, entry.meta.mediaType);
+                    onOpenChange(false);
+                  }}
+                >
+                  <ImagePlus className="size-4" aria-hidden="true" />
+                  Use as input
+                </Button>
+              </>
+            )}
+            <Button
+              onClick={() => {
+                onRemix(entry);
+                onOpenChange(false);
+              }}
+            >
+              <RefreshCw className="size-4" aria-hidden="true" />
+              Remix
+            </Button>
+          </div>
+          <div aria-live="polite" className="empty:hidden">
+            {download.kind === 'busy' && (
+              <p className="text-xs text-slate-500 dark:text-slate-400">Downloading…</p>
+            )}
+            {download.kind === 'done' && (
+              <p className="text-xs wrap-anywhere text-slate-500 dark:text-slate-400">
+                Saved as {download.name}
+              </p>
+            )}
+            {copied === 'copied' && <p className="text-xs text-slate-500 dark:text-slate-400">URL copied.</p>}
+            {copied === 'failed' && (
+              <p className="text-xs text-rose-700 dark:text-rose-400">
+                Could not copy: the clipboard is not available.
+              </p>
+            )}
+          </div>
+          {download.kind === 'error' && url && (
+            <Alert tone="error" title="Could not download the file">
+              <p className="wrap-anywhere">{download.message}</p>
+              <a
+                href={url}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="mt-1 inline-flex items-center gap-1 font-medium underline"
+              >
+                Open it in a new tab <ExternalLink className="size-3" aria-hidden="true" />
+              </a>
+            </Alert>
+          )}
+          <Timings entry={entry} />
+        </div>
+      </div>
+
+      <DetailSection title="Params">
+        <ParamList entry={entry} />
+      </DetailSection>
+
+      <details className="group mt-4 rounded-lg ring-1 ring-slate-200 dark:ring-slate-800">
+        <summary className="cursor-pointer rounded-lg px-3 py-2 text-sm font-semibold select-none focus-visible:outline-2 focus-visible:outline-indigo-500">
+          Raw JSON
+        </summary>
+        <pre
+          className="max-h-80 overflow-auto border-t border-slate-200 p-3 font-mono text-xs leading-relaxed whitespace-pre-wrap wrap-anywhere text-slate-700 dark:border-slate-800 dark:text-slate-300"
+          data-testid="raw-json"
+        >
+          {rawJson(entry)}
+        </pre>
+      </details>
+    </Dialog>
+  );
+}
+
+/** The last answer of GET /tasks/{id} as sent; the entry itself (minus local bookkeeping) until there is one. */
+export function rawJson(entry: HistoryEntry): string {
+  if (entry.raw !== undefined) return JSON.stringify(entry.raw, null, 2);
+  const { connectionId: _c, unseen: _u, raw: _r, ...rest } = entry;
+  return JSON.stringify(rest, null, 2);
+}
+
+function DetailSection({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="mt-5">
+      <h3 className="mb-2 text-sm font-semibold">{title}</h3>
+      {children}
+    </section>
+  );
+}
+
+const formatValue = (value: ParamValue): string =>
+  Array.isArray(value) ? value.map(String).join(', ') : String(value);
+
+function Row({
+  term,
+  children,
+  mono,
+  narrow,
+}: {
+  term: ReactNode;
+  children: ReactNode;
+  mono?: boolean;
+  narrow?: boolean;
+}) {
+  return (
+    <div
+      className={cn(
+        'grid gap-3 px-3 py-1.5 text-sm',
+        narrow ? 'grid-cols-[5.5rem_minmax(0,1fr)]' : 'grid-cols-[minmax(0,10rem)_minmax(0,1fr)]',
+      )}
+    >
+      <dt
+        className={
+          mono
+            ? 'font-mono text-xs leading-5 wrap-anywhere text-slate-600 dark:text-slate-400'
+            : 'text-slate-500 dark:text-slate-400'
+        }
+      >
+        {term}
+      </dt>
+      <dd dir="auto" className="min-w-0 whitespace-pre-wrap wrap-anywhere text-slate-900 dark:text-slate-100">
+        {children}
+      </dd>
+    </div>
+  );
+}
+
+/** Every param, by its exact key (a dotted id such as "audio.voice" is one key, not a path). */
+function ParamList({ entry }: { entry: HistoryEntry }) {
+  const { request } = entry;
+  const selector: Array<[string, string | undefined]> = [
+    ['interfaceId', request.interfaceId],
+    ['versionId', request.versionId],
+    ['aiTool', request.aiTool],
+    ['template', request.template],
+  ];
+  const params = Object.entries(request.params);
+  return (
+    <dl
+      className="divide-y divide-slate-100 rounded-lg ring-1 ring-slate-200 dark:divide-slate-800 dark:ring-slate-800"
+      data-testid="param-list"
+    >
+      {selector.map(([key, value]) =>
+        value === undefined ? null : (
+          <Row key={key} term={key} mono>
+            <span className="font-mono text-xs">{displayText(value)}</span>
+          </Row>
+        ),
+      )}
+      {params.map(([key, value]) => (
+        <Row key={key} term={displayText(key)} mono>
+          {displayText(formatValue(value))}
+        </Row>
+      ))}
+      {params.length === 0 && (
+        <p className="px-3 py-2 text-sm text-slate-500 dark:text-slate-400">No params.</p>
+      )}
+    </dl>
+  );
+}
+
+function Timings({ entry }: { entry: HistoryEntry }) {
+  const live = !isTerminal(entry.status);
+  const now = useNow(live);
+  const duration = formatDuration(elapsedMs(entry, now));
+  const eta = etaText(entry, now);
+  const estimate = entry.meta.estimatedSeconds;
+  const credits = creditsText(entry);
+  return (
+    <dl className="divide-y divide-slate-100 rounded-lg text-sm ring-1 ring-slate-200 tabular-nums dark:divide-slate-800 dark:ring-slate-800">
+      <Row narrow term="Created">
+        {formatTimestamp(entry.createdAt)}
+      </Row>
+      <Row narrow term="Completed">
+        {formatTimestamp(entry.completedAt) ?? (live ? 'not yet' : 'unknown')}
+      </Row>
+      <Row narrow term={live ? 'Elapsed' : 'Duration'}>
+        {duration ?? 'unknown'}
+      </Row>
+      <Row narrow term="Estimate">
+        {estimate === null ? 'none (no recent runs)' : `${formatSeconds(estimate)} (from the quote)`}
+        {eta && <span className="block text-xs text-sky-700 dark:text-sky-300">{eta}</span>}
+      </Row>
+      <Row narrow term="Credits">
+        {credits ?? 'unknown'}
+      </Row>
+      {entry.meta.quotedCredits !== null && (
+        <Row narrow term="Quoted">
+          {formatCredits(entry.meta.quotedCredits)}
+        </Row>
+      )}
+    </dl>
+  );
+}

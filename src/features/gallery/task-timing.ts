@@ -1,0 +1,54 @@
+import { isTerminal } from '../../api/schemas/task';
+import { formatSeconds } from '../../lib/format';
+import type { HistoryEntry } from '../../lib/history-types';
+
+// Times shown on a card and in the detail view: pure, `now` is passed in (a shared ticker drives it).
+
+type Timed = Pick<HistoryEntry, 'status' | 'createdAt' | 'completedAt' | 'meta'>;
+
+/** Live for queued/running (now - createdAt); completedAt - createdAt once terminal (null if unknown). */
+export function elapsedMs(entry: Timed, now: number): number | null {
+  if (isTerminal(entry.status)) {
+    return entry.completedAt === null ? null : Math.max(0, entry.completedAt - entry.createdAt);
+  }
+  return Math.max(0, now - entry.createdAt);
+}
+
+/** "about 12 s left" from the quote's estimatedSeconds; null when terminal or nothing was estimated. */
+export function etaText(entry: Timed, now: number): string | null {
+  const estimate = entry.meta.estimatedSeconds;
+  if (isTerminal(entry.status) || estimate === null) return null;
+  const left = estimate - Math.max(0, now - entry.createdAt) / 1000;
+  if (left >= 1) return `about ${formatSeconds(left)} left`;
+  return `longer than the usual ${formatSeconds(estimate)}`;
+}
+
+export function formatDuration(ms: number | null): string | null {
+  return ms === null ? null : formatSeconds(ms / 1000);
+}
+
+const sameDay = (a: Date, b: Date) =>
+  a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
+
+/** A short "when": the time today, the day and time this year, else the date. */
+export function formatWhen(ms: number, now: number = Date.now()): string {
+  const date = new Date(ms);
+  const today = new Date(now);
+  if (sameDay(date, today)) return date.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
+  if (date.getFullYear() === today.getFullYear()) {
+    return date.toLocaleString(undefined, {
+      day: 'numeric',
+      month: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+  }
+  return date.toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
+}
+
+/** The full date and time, for the detail view. */
+export function formatTimestamp(ms: number | null): string | null {
+  return ms === null
+    ? null
+    : new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+}

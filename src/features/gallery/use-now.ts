@@ -1,0 +1,36 @@
+import { useSyncExternalStore } from 'react';
+
+// One shared 1 s clock for every live card: a single interval however many tasks are in flight, and
+// none at all when nothing is running.
+
+const TICK_MS = 1000;
+const listeners = new Set<() => void>();
+let now = Date.now();
+let timer: ReturnType<typeof setInterval> | null = null;
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  if (timer === null) {
+    now = Date.now();
+    timer = setInterval(() => {
+      now = Date.now();
+      for (const l of listeners) l();
+    }, TICK_MS);
+  }
+  return () => {
+    listeners.delete(listener);
+    if (listeners.size === 0 && timer !== null) {
+      clearInterval(timer);
+      timer = null;
+    }
+  };
+}
+
+const getNow = () => now;
+const idle = () => () => undefined;
+const getIdle = () => 0;
+
+/** The current time, re-rendering every second while `active`; 0 (and no timer) otherwise. */
+export function useNow(active: boolean): number {
+  return useSyncExternalStore(active ? subscribe : idle, active ? getNow : getIdle);
+}

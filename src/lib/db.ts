@@ -1,0 +1,74 @@
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { TaskRequest } from '../api/schemas/task';
+import type { HistoryEntry } from './history-types';
+
+// The studio's IndexedDB (PRODUCT 2: task history, outbox, uploads, boards and settings live in the
+// browser). One database, one object store per kind of record, each keyed per connection (a hash of
+// base URL + key, never the key) so a key only ever sees what it created.
+
+export interface OutboxEntry {
+  /** The Idempotency-Key: one per submit intent, sent with every (re)try of it. */
+  idempotencyKey: string;
+  connectionId: string;
+  /** The exact POST /tasks body; a retry re-sends exactly this (spec 7). */
+  request: TaskRequest;
+  /** What the history shows for it once created. */
+  meta: HistoryEntry['meta'];
+  createdAt: number;
+  attempts: number;
+  lastAttemptAt: number | null;
+  /** Why the last attempt ended without an answer, for the UI. */
+  lastError: string | null;
+}
+
+interface StudioDB extends DBSchema {
+  tasks: {
+    /** [connectionId, taskId]: the same task may be in the history of two connections (import). */
+    key: [string, string];
+    value: HistoryEntry;
+    indexes: { byConnection: [string, number] };
+  };
+  outbox: {
+    key: string;
+    value: OutboxEntry;
+    indexes: { byConnection: string };
+  };
+}
+
+export const DB_NAME = 'media-studio';
+// v1 keyed tasks by taskId alone, so a task imported into a second connection's history moved out of
+// the first one's. v2 keys them by [connectionId, taskId].
+const DB_VERSION = 2;
+
+let dbPromise: Promise<IDBPDatabase<StudioDB>> | null = null;
+
+export function db(): Promise<IDBPDatabase<StudioDB>> {
+  dbPromise ??= openDB<StudioDB>(DB_NAME, DB_VERSION, {
+    async upgrade(database, oldVersion, _newVersion, transaction) {
+      if (oldVersion < 1) {
+        const outbox = database.createObjectStore('outbox', { keyPath: 'idempotencyKey' });
+        outbox.createIndex('byConnection', 'connectionId');
+      }
+      if (oldVersion < 2) {
+        // Only this upgrade transaction's own requests are awaited here, so it stays alive.
+        const kept = oldVersion >= 1 ? await transaction.objectStore('tasks').getAll() : [];
+        if (oldVersion >= 1) database.deleteObjectStore('tasks');
+        const tasks = database.createObjectStore('tasks', { keyPath: ['connectionId', 'taskId'] });
+        tasks.createIndex('byConnection', ['connectionId', 'createdAt']);
+        // A record without both key parts would fail the put and abort the whole upgrade: it is dropped.
+        const keyed = kept.filter(
+          (entry) => typeof entry.connectionId === 'string' && typeof entry.taskId === 'string',
+        );
+        await Promise.all(keyed.map((entry) => tasks.put(entry)));
+      }
+    },
+  });
+  return dbPromise;
+}
+
+/** Tests: forget the open handle so a fresh fake IndexedDB is used. */
+export function resetDbForTests(): void {
+  dbPromise = null;
+}
+
+export type { StudioDB };

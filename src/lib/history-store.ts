@@ -1,0 +1,135 @@
+import type { Task } from '../api/schemas/task';
+import { isTerminal } from '../api/schemas/task';
+import { db } from './db';
+import { HistoryEntrySchema, HistoryExportSchema, type HistoryEntry } from './history-types';
+
+// The task history of one connection (PRODUCT 3: every task this key created, newest first, kept in
+// IndexedDB, surviving reloads). There is no list endpoint, so this is the only record of task ids:
+// entries are written before anything else happens to them. Readers subscribe (useSyncExternalStore);
+// list() returns the same array until something changes.
+
+export class HistoryStore {
+  private entries = new Map<string, HistoryEntry>();
+  private sorted: HistoryEntry[] | null = null;
+  private listeners = new Set<() => void>();
+
+  private constructor(readonly connectionId: string) {}
+
+  static async open(connectionId: string): Promise<HistoryStore> {
+    const store = new HistoryStore(connectionId);
+    const database = await db();
+    const range = IDBKeyRange.bound([connectionId, -Infinity], [connectionId, Infinity]);
+    for (const raw of await database.getAllFromIndex('tasks', 'byConnection', range)) {
+      const parsed = HistoryEntrySchema.safeParse(raw);
+      if (parsed.success) store.entries.set(parsed.data.taskId, parsed.data);
+    }
+    return store;
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** Newest first. */
+  list = (): HistoryEntry[] => {
+    this.sorted ??= [...this.entries.values()].sort((a, b) => b.createdAt - a.createdAt);
+    return this.sorted;
+  };
+
+  get(taskId: string): HistoryEntry | undefined {
+    return this.entries.get(taskId);
+  }
+
+  pending(): HistoryEntry[] {
+    return this.list().filter((e) => !isTerminal(e.status));
+  }
+
+  private changed(): void {
+    this.sorted = null;
+    for (const l of this.listeners) l();
+  }
+
+  async put(entry: HistoryEntry): Promise<void> {
+    const value = { ...entry, connectionId: this.connectionId };
+    this.entries.set(value.taskId, value);
+    this.changed();
+    await (await db()).put('tasks', value);
+  }
+
+  /** Records what GET /tasks/{id} said. A task that just reached a terminal state is marked unseen. */
+  async applyTask(task: Task, { seen = false }: { seen?: boolean } = {}): Promise<HistoryEntry | undefined> {
+    const entry = this.entries.get(task.taskId);
+    if (!entry) return undefined;
+    const finishedNow = !isTerminal(entry.status) && isTerminal(task.status);
+    const next: HistoryEntry = {
+      ...entry,
+      status: task.status,
+      outputs: task.outputs,
+      error: task.error,
+      creditsCharged: task.creditsCharged,
+      createdAt: Date.parse(task.createdAt) || entry.createdAt,
+      completedAt: task.completedAt ? Date.parse(task.completedAt) : null,
+      raw: task,
+      unseen: entry.unseen || (finishedNow && !seen),
+    };
+    await this.put(next);
+    return next;
+  }
+
+  async markSeen(): Promise<void> {
+    const unseen = [...this.entries.values()].filter((e) => e.unseen);
+    if (!unseen.length) return;
+    const database = await db();
+    const tx = database.transaction('tasks', 'readwrite');
+    for (const e of unseen) {
+      const next = { ...e, unseen: false };
+      this.entries.set(e.taskId, next);
+      void tx.store.put(next);
+    }
+    this.changed();
+    await tx.done;
+  }
+
+  unseenCount(): number {
+    let n = 0;
+    for (const e of this.entries.values()) if (e.unseen) n++;
+    return n;
+  }
+
+  /** The history as a JSON file: tasks only, never the key (nor its hash). */
+  exportJson(): string {
+    const tasks = this.list().map(({ connectionId: _c, unseen: _u, ...rest }) => rest);
+    return JSON.stringify(
+      { format: 'media-studio-history', version: 1, exportedAt: new Date().toISOString(), tasks },
+      null,
+      1,
+    );
+  }
+
+  /** Adds the tasks of an exported file to this key's history; unreadable entries are skipped and counted. */
+  async importJson(text: string): Promise<{ added: number; updated: number; skipped: number }> {
+    const file = HistoryExportSchema.parse(JSON.parse(text));
+    const result = { added: 0, updated: 0, skipped: 0 };
+    const database = await db();
+    const tx = database.transaction('tasks', 'readwrite');
+    for (const raw of file.tasks) {
+      const parsed = HistoryEntrySchema.safeParse({
+        ...(typeof raw === 'object' && raw ? raw : {}),
+        connectionId: this.connectionId,
+        unseen: false,
+      });
+      if (!parsed.success) {
+        result.skipped++;
+        continue;
+      }
+      if (this.entries.has(parsed.data.taskId)) result.updated++;
+      else result.added++;
+      this.entries.set(parsed.data.taskId, parsed.data);
+      void tx.store.put(parsed.data);
+    }
+    await tx.done;
+    this.changed();
+    return result;
+  }
+}
