@@ -37,7 +37,8 @@ export function requestKey(request: TaskRequest): string {
   return JSON.stringify(sortKeys(request));
 }
 
-export const QUOTE_DEBOUNCE_MS = 500;
+// Long enough that typing at a normal pace (8 keys a second, or slower on a busy machine) sends one request.
+export const QUOTE_DEBOUNCE_MS = 750;
 
 export class QuoteScheduler {
   private state: QuoteState = { quote: null, stale: false, loading: false, error: null };
