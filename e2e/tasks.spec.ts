@@ -185,7 +185,7 @@ test('Remix reopens the form with every param the task ran with', async ({ studi
   await choose('Resolution', '2K');
   await choose('Style', 'Watercolor');
   await choose('Guidance', 'high');
-  await choose('Prompt enhance', 'on');
+  await choose('Enhance', 'on');
   await avoid.fill('people, text');
   await studio.prompt.fill(prompt);
   const original = await studio.requestBody();
@@ -211,7 +211,7 @@ test('Remix reopens the form with every param the task ran with', async ({ studi
   await choose('Resolution', '512');
   await choose('Style', 'Anime');
   await choose('Guidance', 'low');
-  await choose('Prompt enhance', 'off');
+  await choose('Enhance', 'off');
   await avoid.fill('');
   await studio.prompt.fill('something else entirely');
   expect(await studio.requestBody()).not.toEqual(original);
@@ -226,7 +226,7 @@ test('Remix reopens the form with every param the task ran with', async ({ studi
   await expect(radios('Resolution').getByRole('radio', { name: '2K', exact: true })).toBeChecked();
   await expect(radios('Style').getByRole('radio', { name: 'Watercolor', exact: true })).toBeChecked();
   await expect(radios('Guidance').getByRole('radio', { name: 'high', exact: true })).toBeChecked();
-  await expect(radios('Prompt enhance').getByRole('radio', { name: 'on', exact: true })).toBeChecked();
+  await expect(radios('Enhance').getByRole('radio', { name: 'on', exact: true })).toBeChecked();
   await expect(avoid).toHaveValue('people, text');
   // The exact body, dotted key included, is the one the task was made with.
   expect(await studio.requestBody()).toEqual(original);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { CATEGORIES, categoryKey } from '../../api/schemas/category';
 import { matchesSearch, searchTerms } from './catalog-search';
 import { CATEGORY_GROUPS, categoryLabel, isRankedCategory } from './category-labels';
-import { displayText, isVideoUrl, safeMediaUrl } from './untrusted';
+import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
+import { isVideoUrl } from './untrusted';
 
 describe('catalog search', () => {
   it('needs every word somewhere in the fields, ignoring case', () => {

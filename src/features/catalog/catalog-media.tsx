@@ -2,7 +2,8 @@ import { ImageOff } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Badge } from '../../components/badge';
 import { cn } from '../../lib/cn';
-import { displayText, isVideoUrl, safeMediaUrl } from './untrusted';
+import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
+import { isVideoUrl } from './untrusted';
 
 // Small pieces every catalog card uses: untrusted text, brand logos, covers and tags.
 

@@ -86,7 +86,7 @@ describe('ParamForm for a model with every param type', () => {
     for (const name of [
       'Number of images',
       'Style',
-      'Prompt enhance',
+      'Enhance',
       'Guidance',
       'Edge feather',
       'camera.motion',

@@ -14,7 +14,7 @@ import { filterEntries, modelOptions, NO_FILTER, type HistoryFilter, type MediaT
 import { HistoryTransfer, type TransferNotice } from './history-transfer';
 import { SendingCard, TaskCard } from './task-card';
 import { TaskDetail } from './task-detail';
-import { displayText } from './untrusted';
+import { displayText } from '../../lib/untrusted-text';
 
 // The "History" region (PRODUCT 3, History and gallery): submits still sending, then every task of
 // this key newest first, filtered and searched, virtualised so 5,000 tasks stay smooth. Reads the

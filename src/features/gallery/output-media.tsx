@@ -4,7 +4,8 @@ import type { HistoryEntry } from '../../lib/history-types';
 import { cn } from '../../lib/cn';
 import { promptOf } from './history-filter';
 import { StatusIcon, STATUS_LOOK } from './status-badge';
-import { displayText, safeMediaUrl, truncate } from './untrusted';
+import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
+import { truncate } from './untrusted';
 
 // A task's output as media elements. Images (SVG included) only ever go through <img>, never inline
 // markup, so a crafted SVG cannot script the page; URLs other than http(s) are dropped.

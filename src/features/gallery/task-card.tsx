@@ -10,7 +10,7 @@ import { promptOf } from './history-filter';
 import { CardAudio, CardThumb } from './output-media';
 import { StatusBadge } from './status-badge';
 import { elapsedMs, etaText, formatDuration, formatWhen } from './task-timing';
-import { displayText } from './untrusted';
+import { displayText } from '../../lib/untrusted-text';
 import { useNow } from './use-now';
 
 // One task in the gallery (PRODUCT 3, History: status, elapsed time and ETA, what ran, prompt, credits,

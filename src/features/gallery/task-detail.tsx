@@ -14,7 +14,7 @@ import { saveBlob } from './save-file';
 import { StatusBadge } from './status-badge';
 import { creditsText } from './task-card';
 import { elapsedMs, etaText, formatDuration, formatTimestamp } from './task-timing';
-import { displayText, safeMediaUrl } from './untrusted';
+import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
 import { useNow } from './use-now';
 import { isTerminal } from '../../api/schemas/task';
 

@@ -73,7 +73,7 @@ const imageDefault: FixtureModel[] = [
       }),
       media('reference_images', 'image_urls', 'Style references', false, { constraints: { maxCount: 4 } }),
       negativePrompt(1000),
-      toggle('enhance', 'Prompt enhance', 'off'),
+      toggle('enhance', 'Enhance', 'off'),
       enumValuesParam('advanced.guidance', 'Guidance', ['low', 'medium', 'high'], 'medium'),
     ],
     versions: [
@@ -92,7 +92,7 @@ const imageDefault: FixtureModel[] = [
       version(
         'lumen-canvas-v3',
         'v3 HD',
-        { typicalCredits: 6, unit: 'image', note: 'Prompt enhance adds 2 credits per task' },
+        { typicalCredits: 6, unit: 'image', note: 'Enhance adds 2 credits per task' },
         {
           pricingKey: 'lumen-canvas/v3',
           rate: 6,
@@ -467,7 +467,7 @@ const videoTextRef: FixtureModel[] = [
       aspectRatio('16:9', ['16:9', '9:16', '1:1', '21:9']),
       media('reference_images', 'image_urls', 'Reference images', false, { constraints: { maxCount: 4 } }),
       cameraMotion(['static', 'pan-left', 'pan-right', 'dolly-in', 'orbit'], 'static'),
-      toggle('enhance', 'Prompt enhance', 'off'),
+      toggle('enhance', 'Enhance', 'off'),
       negativePrompt(500),
     ],
     versions: [
@@ -486,7 +486,7 @@ const videoTextRef: FixtureModel[] = [
       version(
         'halcyon-dream-2',
         '2.0',
-        { typicalCredits: 4, unit: 'second', note: 'Prompt enhance adds 3 credits' },
+        { typicalCredits: 4, unit: 'second', note: 'Enhance adds 3 credits' },
         {
           pricingKey: 'halcyon-dream/2.0',
           rate: 4,
