@@ -1,4 +1,4 @@
-import { Sparkles, UserRound } from 'lucide-react';
+import { Bell, Sparkles, UserRound } from 'lucide-react';
 import { useCallback, useMemo, useState } from 'react';
 import { ApiProvider, useApi, type ApiConnection } from '../api/api-context';
 import type { Me } from '../api/schemas/me';
@@ -19,7 +19,7 @@ import { HistoryPanel } from '../features/gallery/history-panel';
 import { SubmitBar } from '../features/tasks/submit-bar';
 import { taskMeta } from '../features/tasks/task-meta';
 import { TaskPoller } from '../features/tasks/task-poller';
-import { useFinishNotices } from '../features/tasks/use-finish-notices';
+import { askNotificationPermission, useFinishNotices } from '../features/tasks/use-finish-notices';
 import { useSending, useSubmit, useTaskRunner } from '../features/tasks/use-task-runner';
 import type { HistoryEntry } from '../lib/history-types';
 import type { ParamValue } from '../api/schemas/task';
@@ -241,6 +241,7 @@ function Workspace({ me }: { me: Me }) {
           {runner ? (
             <>
               <TaskPoller store={runner.store} budget={runner.budget} />
+              <NotifyButton />
               <HistoryPanel
                 store={runner.store}
                 sending={sending}
@@ -254,6 +255,25 @@ function Workspace({ me }: { me: Me }) {
         </div>
       </aside>
     </main>
+  );
+}
+
+/** Offers browser notifications for finished tasks until the user has answered the browser's question. */
+function NotifyButton() {
+  const [permission, setPermission] = useState(() =>
+    'Notification' in window ? Notification.permission : 'unsupported',
+  );
+  if (permission !== 'default') return null;
+  return (
+    <Button
+      variant="ghost"
+      size="sm"
+      className="mb-2"
+      onClick={() => void askNotificationPermission().then(setPermission)}
+    >
+      <Bell className="size-3.5" aria-hidden="true" />
+      Notify me when tasks finish
+    </Button>
   );
 }
 
