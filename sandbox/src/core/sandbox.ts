@@ -9,8 +9,23 @@ import { probeMedia } from '../media/probe';
 import { renderMedia } from '../media/render';
 import type { MediaProbe } from '../media/types';
 import { catalogAssets } from './catalog/assets';
-import { fixture as defaultFixture, validateFixture } from './catalog/fixture';
-import type { CatalogFixture, FixtureModel, FixtureVersion } from './catalog/types';
+import {
+  fixture as defaultFixture,
+  isModelListed,
+  isTemplateListed,
+  isToolListed,
+  toPublicAiTool,
+  toPublicModel,
+  toPublicTemplate,
+  validateFixture,
+} from './catalog/fixture';
+import type {
+  CatalogFixture,
+  FixtureAiTool,
+  FixtureModel,
+  FixtureTemplate,
+  FixtureVersion,
+} from './catalog/types';
 import { Clock, iso, msToUtcMidnight, utcDay } from './clock';
 import { describeImage } from './describe';
 import { SandboxError, invalidPayload } from './errors';
@@ -347,19 +362,17 @@ export class Sandbox {
     }));
   }
 
+  /** The fixture's public view (an allowlist of spec fields) with asset paths made absolute. */
   private publicModel(m: FixtureModel) {
-    const { public: _public, enabled: _enabled, output: _output, versions, brand, params, ...rest } = m;
+    const model = toPublicModel(m);
     return {
-      ...rest,
-      brand: { ...brand, ...(brand.logo ? { logo: this.url(brand.logo) } : {}) },
-      params: this.publicParams(params),
-      versions: versions.map(({ pricing: _pricing, ...v }) => v),
+      ...model,
+      brand: { ...model.brand, ...(model.brand.logo ? { logo: this.url(model.brand.logo) } : {}) },
+      params: this.publicParams(model.params),
     };
   }
 
-  private modelEnabled(id: string): boolean {
-    return this.catalog.models.some((m) => m.id === id && m.enabled);
-  }
+  private modelOf = (id: string) => this.catalog.models.find((m) => m.id === id);
 
   listModels(type: string | undefined, subType: string | undefined) {
     if (!type || !subType || !isCategory(type, subType)) {
@@ -372,7 +385,7 @@ export class Sandbox {
     }
     return {
       models: this.catalog.models
-        .filter((m) => m.type === type && m.subType === subType && m.public && m.enabled)
+        .filter((m) => m.type === type && m.subType === subType && isModelListed(m))
         .map((m) => this.publicModel(m)),
     };
   }
@@ -383,12 +396,10 @@ export class Sandbox {
     }
   }
 
-  private toolListed = (t: CatalogFixture['aiTools'][number]) =>
-    t.active && t.optIn && this.modelEnabled(t.modelId);
-  private templateListed = (t: CatalogFixture['templates'][number]) =>
-    t.status === 'approved' && t.active && this.modelEnabled(t.modelId);
+  private toolListed = (t: FixtureAiTool) => isToolListed(t, this.modelOf(t.modelId));
+  private templateListed = (t: FixtureTemplate) => isTemplateListed(t, this.modelOf(t.modelId));
 
-  private publicPreset<T extends { coverUrl?: string; params: ParamDef[] }>(p: T) {
+  private publicPreset<T extends { coverUrl?: string; params: ParamDef[] }>(p: T): T {
     return {
       ...p,
       params: this.publicParams(p.params),
@@ -396,24 +407,8 @@ export class Sandbox {
     };
   }
 
-  private publicTool(t: CatalogFixture['aiTools'][number]) {
-    const { modelId: _m, versionId: _v, fixedParams: _f, active: _a, optIn: _o, ...rest } = t;
-    return this.publicPreset(rest);
-  }
-
-  private publicTemplate(t: CatalogFixture['templates'][number]) {
-    const {
-      modelId: _m,
-      versionId: _v,
-      fixedParams: _f,
-      active: _a,
-      status: _s,
-      markup: _k,
-      creator: _c,
-      ...rest
-    } = t;
-    return this.publicPreset(rest);
-  }
+  private publicTool = (t: FixtureAiTool) => this.publicPreset(toPublicAiTool(t));
+  private publicTemplate = (t: FixtureTemplate) => this.publicPreset(toPublicTemplate(t));
 
   listAiTools(type: string | undefined) {
     this.checkMediaTypeFilter(type);
