@@ -30,6 +30,10 @@ export default defineConfig({
             '--disable-component-update',
             '--disable-sync',
             '--no-first-run',
+            // The voice recorder's test: a fake microphone, granted without a prompt; silent playback.
+            '--use-fake-ui-for-media-stream',
+            '--use-fake-device-for-media-stream',
+            '--mute-audio',
           ],
         },
       },

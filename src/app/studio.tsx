@@ -1,4 +1,4 @@
-import { Bell, Sparkles, UserRound } from 'lucide-react';
+import { Bell, ScanText, Sparkles, UserRound } from 'lucide-react';
 import { useCallback, useMemo, useState } from 'react';
 import { ApiProvider, useApi, type ApiConnection } from '../api/api-context';
 import type { Me } from '../api/schemas/me';
@@ -11,6 +11,9 @@ import { useResolvedSelection } from '../features/catalog/use-resolved-selection
 import { AccountPanel, KeyWarnings, balanceOf, useMe } from '../features/connect/account-panel';
 import { ConnectPanel } from '../features/connect/connect-panel';
 import { useConnection } from '../features/connect/use-connection';
+import { DescribeImageDialog } from '../features/describe/describe-dialog';
+import { promptDefOf, withPromptText } from '../features/forms/form-target';
+import { MediaInput } from '../features/forms/media/media-input';
 import { ParamForm, type FormSnapshot } from '../features/forms/param-form';
 import { QuoteView } from '../features/quote/quote-panel';
 import { useLiveQuote } from '../features/quote/use-live-quote';
@@ -166,6 +169,15 @@ function Workspace({ me }: { me: Me }) {
     [current, snapshot, key],
   );
 
+  const [describing, setDescribing] = useState(false);
+  const onUseAsPrompt = useMemo(() => {
+    if (!current || !promptDefOf(current)) return undefined;
+    return (text: string) => {
+      const params = withPromptText(current, snapshot?.request.params ?? {}, text);
+      if (params) setPreset({ for: key, params });
+    };
+  }, [current, snapshot, key]);
+
   return (
     <main className="grid flex-1 grid-cols-1 gap-4 p-4 lg:grid-cols-[340px_minmax(0,1fr)_340px] lg:items-start">
       <nav
@@ -185,6 +197,18 @@ function Workspace({ me }: { me: Me }) {
         aria-label="Form"
         className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6 dark:bg-slate-900 dark:ring-slate-800"
       >
+        <div className="-mt-1 mb-3 flex justify-end sm:-mt-3">
+          <Button variant="ghost" size="sm" onClick={() => setDescribing(true)}>
+            <ScanText className="size-4" aria-hidden="true" />
+            Describe image
+          </Button>
+        </div>
+        <DescribeImageDialog
+          open={describing}
+          onOpenChange={setDescribing}
+          onUseAsPrompt={onUseAsPrompt}
+          renderImageInput={(slot) => <MediaInput kind="image" {...slot} baseUrl={baseUrl} />}
+        />
         {!selection && (
           <div className="py-16 text-center text-sm text-slate-500 dark:text-slate-400">
             Pick a model, an AI tool or a template to start.

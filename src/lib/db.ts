@@ -1,6 +1,7 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { TaskRequest } from '../api/schemas/task';
 import type { HistoryEntry } from './history-types';
+import type { UploadRecord } from './upload-library';
 
 // The studio's IndexedDB (PRODUCT 2: task history, outbox, uploads, boards and settings live in the
 // browser). One database, one object store per kind of record, each keyed per connection (a hash of
@@ -33,12 +34,18 @@ interface StudioDB extends DBSchema {
     value: OutboxEntry;
     indexes: { byConnection: string };
   };
+  uploads: {
+    /** [connectionId, url]: the same file uploaded twice is one entry. */
+    key: [string, string];
+    value: UploadRecord;
+    indexes: { byConnection: [string, number] };
+  };
 }
 
 export const DB_NAME = 'media-studio';
 // v1 keyed tasks by taskId alone, so a task imported into a second connection's history moved out of
-// the first one's. v2 keys them by [connectionId, taskId].
-const DB_VERSION = 2;
+// the first one's. v2 keys them by [connectionId, taskId]. v3 adds the upload library.
+const DB_VERSION = 3;
 
 let dbPromise: Promise<IDBPDatabase<StudioDB>> | null = null;
 
@@ -60,6 +67,10 @@ export function db(): Promise<IDBPDatabase<StudioDB>> {
           (entry) => typeof entry.connectionId === 'string' && typeof entry.taskId === 'string',
         );
         await Promise.all(keyed.map((entry) => tasks.put(entry)));
+      }
+      if (oldVersion < 3) {
+        const uploads = database.createObjectStore('uploads', { keyPath: ['connectionId', 'url'] });
+        uploads.createIndex('byConnection', ['connectionId', 'createdAt']);
       }
     },
   });

@@ -28,3 +28,12 @@ export function formatSeconds(s: number): string {
   const rest = Math.round(s % 60);
   return rest ? `${m} min ${rest} s` : `${m} min`;
 }
+
+/** A short date and time in the user's locale, e.g. "Nov 22, 2:05 PM". */
+export const formatDateTime = (ms: number): string =>
+  new Date(ms).toLocaleString(undefined, {
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+  });

@@ -3,6 +3,7 @@ import { AspectRatioField } from './fields/aspect-ratio-field';
 import { EnumField } from './fields/enum-field';
 import type { FieldComponent } from './fields/field-props';
 import { MediaField } from './fields/media-field';
+import { MaskField } from './fields/mask-field';
 import { MediaListField } from './fields/media-list-field';
 import { ResolutionField } from './fields/resolution-field';
 import { LongTextField, TextField } from './fields/text-field';
@@ -23,7 +24,7 @@ export const fields: Record<KnownParamType, FieldComponent> = {
   image_url: MediaField,
   first_frame: MediaField,
   last_frame: MediaField,
-  mask_url: MediaField,
+  mask_url: MaskField,
   video_url: MediaField,
   audio_url: MediaField,
   image_urls: MediaListField,

@@ -64,3 +64,19 @@ export function taskRequest(target: ResolvedSelection, params: Record<string, Pa
       return { template: target.template.slug, params };
   }
 }
+
+/** The field a text prompt goes into: the model's prompt, or a tool's or template's param "prompt". */
+export function promptDefOf(target: ResolvedSelection): ParamDef | undefined {
+  const { defs } = formTarget(target);
+  return defs.find((d) => d.id === 'prompt') ?? defs.find((d) => d.type === 'long_text');
+}
+
+/** "Use as prompt" (Describe image): the params with `text` as the prompt, or null when there is none. */
+export function withPromptText(
+  target: ResolvedSelection,
+  params: Record<string, ParamValue>,
+  text: string,
+): Record<string, ParamValue> | null {
+  const def = promptDefOf(target);
+  return def ? { ...params, [def.id]: text } : null;
+}

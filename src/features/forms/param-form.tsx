@@ -9,7 +9,7 @@ import {
   type KeyboardEvent,
   type ReactNode,
 } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert } from '../../components/alert';
 import { Field } from '../../components/field';
@@ -90,6 +90,8 @@ function originRegistry() {
     list: (): string[] => [...origins],
   };
 }
+
+const SOURCE_IMAGE_TYPES = new Set(['image_url', 'image', 'first_frame']);
 
 /** Enter in a one-line input would submit the form (and could charge credits): only Ctrl/Cmd+Enter does. */
 const submitsImplicitly = (element: EventTarget) =>
@@ -180,6 +182,10 @@ function ParamFormBody({
   };
 
   const onHostedUrl = learnt.add;
+  // mask_url fields paint over the image being edited: the form's first single-image field.
+  const sourceDef = spec.defs.find((d) => SOURCE_IMAGE_TYPES.has(d.type));
+  const sourceValue = useWatch({ control: form.control, name: fieldName(sourceDef?.id ?? '') });
+  const sourceImage = sourceDef && typeof sourceValue === 'string' && sourceValue ? sourceValue : undefined;
 
   return (
     <form
@@ -233,6 +239,7 @@ function ParamFormBody({
                 baseUrl,
                 onHostedUrl,
                 disabled: field.disabled,
+                ...(def.type === 'mask_url' && sourceImage ? { sourceImage } : {}),
               })
             }
           />

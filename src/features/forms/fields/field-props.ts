@@ -20,6 +20,8 @@ export interface ParamFieldProps {
   /** Media fields report the URL of each finished upload (a URL the service says it hosts). */
   onHostedUrl?: (url: string) => void;
   disabled?: boolean;
+  /** mask_url: the URL of the image being edited (the form's first image field), painted over. */
+  sourceImage?: string;
 }
 
 export type FieldComponent = (props: ParamFieldProps) => ReactNode;

@@ -5,9 +5,9 @@ import type { ParamFieldProps } from './field-props';
 import { paramDescription, useParamLabel } from './param-label';
 
 /**
- * image, image_url, first_frame, last_frame, mask_url, video_url, audio_url: one service-hosted media
+ * image, image_url, first_frame, last_frame, video_url, audio_url: one service-hosted media
  * URL, typed or uploaded, in a fieldset named by the label (the URL input carries the same name).
- * mask_url gets its painter in a later issue; until then it takes an uploaded mask image.
+ * audio_url also records from the microphone (voice-clone samples).
  */
 export function MediaField({
   def,
@@ -35,6 +35,7 @@ export function MediaField({
           baseUrl={baseUrl}
           onHostedUrl={onHostedUrl}
           disabled={disabled}
+          recordable={def.type === 'audio_url'}
         />
       )}
     </FieldGroup>

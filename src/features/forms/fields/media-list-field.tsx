@@ -1,18 +1,22 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { Plus, X } from 'lucide-react';
+import { ChevronLeft, ChevronRight, Plus, X } from 'lucide-react';
 import { Button } from '../../../components/button';
 import { inputClass } from '../../../components/field';
 import { FieldGroup } from '../../../components/field-group';
 import { cn } from '../../../lib/cn';
 import { mediaKindOf } from '../media/media-kinds';
-import { UploadButton } from '../media/upload-button';
+import { LibraryPicker } from '../media/library-picker';
+import { MediaDropzone } from '../media/media-dropzone';
 import { UploadStatus } from '../media/upload-status';
 import { useMediaUpload } from '../media/use-media-upload';
 import { HOSTED_ONLY_MESSAGE, hostedOriginsFor, isHostedUrl, listLimit } from '../schema-builder';
 import type { ParamFieldProps } from './field-props';
 import { groupFocusRef, paramDescription, useParamLabel } from './param-label';
 
-/** image_urls: several service-hosted images, added by URL or upload, removable; at most maxCount (20). */
+/**
+ * image_urls: several service-hosted images, added by drop, browse, paste, the library or a URL;
+ * removable and reorderable (the order is sent as is); at most maxCount, never more than 20.
+ */
 export function MediaListField({
   def,
   value,
@@ -47,7 +51,8 @@ export function MediaListField({
     onHostedUrl?.(url);
     append(url);
   });
-  const busy = upload.state.phase === 'uploading';
+  const busy = upload.state.phase === 'uploading' || upload.state.phase === 'processing';
+  const stopped = useRef(false);
 
   const addDraft = () => {
     const url = draft.trim();
@@ -68,10 +73,20 @@ export function MediaListField({
         ? `Only ${room} more ${room === 1 ? 'file fits' : 'files fit'}; the rest were skipped.`
         : null,
     );
-    for (const file of files.slice(0, Math.max(room, 0))) await upload.start(file);
+    stopped.current = false;
+    for (const file of files.slice(0, Math.max(room, 0))) {
+      if (stopped.current) break;
+      await upload.start(file);
+    }
   };
 
   const remove = (index: number) => onChange(list.filter((_, i) => i !== index));
+  const move = (index: number, by: -1 | 1) => {
+    const next = [...list];
+    const [item] = next.splice(index, 1);
+    next.splice(index + by, 0, item!);
+    onChange(next);
+  };
 
   return (
     <FieldGroup
@@ -129,11 +144,53 @@ export function MediaListField({
                     >
                       <X className="size-3.5" aria-hidden="true" />
                     </Button>
+                    {list.length > 1 && (
+                      <div className="absolute bottom-1 left-1 flex gap-1">
+                        <Button
+                          variant="secondary"
+                          size="sm"
+                          className="size-7 px-0 shadow"
+                          aria-label={`Move ${label.text} ${i + 1} earlier`}
+                          disabled={disabled || i === 0}
+                          onClick={() => move(i, -1)}
+                        >
+                          <ChevronLeft className="size-3.5" aria-hidden="true" />
+                        </Button>
+                        <Button
+                          variant="secondary"
+                          size="sm"
+                          className="size-7 px-0 shadow"
+                          aria-label={`Move ${label.text} ${i + 1} later`}
+                          disabled={disabled || i === list.length - 1}
+                          onClick={() => move(i, 1)}
+                        >
+                          <ChevronRight className="size-3.5" aria-hidden="true" />
+                        </Button>
+                      </div>
+                    )}
                   </li>
                 );
               })}
             </ul>
           )}
+          <MediaDropzone
+            kind={mediaKindOf(def.type)}
+            multiple
+            compact={list.length > 0}
+            disabled={disabled || full || busy || !upload.available}
+            describedBy={label.id}
+            onFiles={(files) => void uploadFiles(files)}
+          >
+            <LibraryPicker
+              kind={mediaKindOf(def.type)}
+              fieldLabel={label.text}
+              disabled={disabled || full || busy}
+              onPick={(url) => {
+                onHostedUrl?.(url);
+                append(url);
+              }}
+            />
+          </MediaDropzone>
           <div className="flex flex-wrap gap-2 sm:flex-nowrap">
             <input
               {...control}
@@ -143,7 +200,7 @@ export function MediaListField({
               inputMode="url"
               autoComplete="off"
               spellCheck={false}
-              placeholder={full ? 'Maximum reached' : 'Paste a service-hosted URL'}
+              placeholder={full ? 'Maximum reached' : '…or paste a service-hosted URL'}
               value={draft}
               disabled={disabled || full}
               onBlur={onBlur}
@@ -164,13 +221,6 @@ export function MediaListField({
               <Plus className="size-4" aria-hidden="true" />
               Add
             </Button>
-            <UploadButton
-              kind={mediaKindOf(def.type)}
-              multiple
-              disabled={disabled || full || busy || !upload.available}
-              describedBy={label.id}
-              onFiles={(files) => void uploadFiles(files)}
-            />
           </div>
           <p id={hintId} className="text-xs text-slate-500 dark:text-slate-400">
             {full ? `The maximum of ${max} is reached; remove one to add another.` : `Up to ${max} images.`}
@@ -180,7 +230,13 @@ export function MediaListField({
               {notice}
             </p>
           )}
-          <UploadStatus state={upload.state} />
+          <UploadStatus
+            state={upload.state}
+            onCancel={() => {
+              stopped.current = true;
+              upload.cancel();
+            }}
+          />
         </div>
       )}
     </FieldGroup>

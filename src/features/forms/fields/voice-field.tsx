@@ -142,6 +142,7 @@ export function VoiceField({
                 baseUrl={baseUrl}
                 onHostedUrl={onHostedUrl}
                 disabled={disabled}
+                recordable
               />
             </div>
           )}

@@ -1,14 +1,17 @@
+import type { ReactNode } from 'react';
 import { X } from 'lucide-react';
 import { Button } from '../../../components/button';
 import type { FieldControlProps } from '../../../components/field';
 import { inputClass } from '../../../components/field';
 import type { Focusable } from '../fields/field-props';
 import { hostedOriginsFor, isHostedUrl } from '../schema-builder';
+import { LibraryPicker } from './library-picker';
+import { MediaDropzone } from './media-dropzone';
 import { MediaPreview } from './media-preview';
 import type { MediaKind } from './media-kinds';
-import { UploadButton } from './upload-button';
+import { RecorderButton } from './recorder-button';
 import { UploadStatus } from './upload-status';
-import { useMediaUpload } from './use-media-upload';
+import { useMediaUpload, type MediaUpload } from './use-media-upload';
 
 export interface MediaInputProps {
   kind: MediaKind;
@@ -22,12 +25,16 @@ export interface MediaInputProps {
   baseUrl: string;
   onHostedUrl?: (url: string) => void;
   disabled?: boolean;
+  /** Offer recording from the microphone (audio fields: voice samples). */
+  recordable?: boolean;
+  /** More actions in the drop zone (the mask painter's "Paint mask"). */
+  actions?: (upload: MediaUpload) => ReactNode;
 }
 
 /**
- * One media URL: typed or pasted (a service-hosted URL), or a file uploaded through POST /uploads,
- * with progress, moderation outcome and a preview. The dropzone, clipboard paste and "pick a previous
- * upload" of PRODUCT 3 plug in here later without changing the fields around it.
+ * One media URL (PRODUCT 3 "Uploads"): a file dropped, browsed, pasted or recorded goes through
+ * POST /uploads with progress and cancel; an earlier upload or result comes from the library with no
+ * upload at all; or a service-hosted URL is typed. The value is always the hosted URL.
  */
 export function MediaInput({
   kind,
@@ -40,6 +47,8 @@ export function MediaInput({
   baseUrl,
   onHostedUrl,
   disabled,
+  recordable,
+  actions,
 }: MediaInputProps) {
   const upload = useMediaUpload(kind, (url) => {
     onHostedUrl?.(url);
@@ -49,41 +58,14 @@ export function MediaInput({
   const busy = state.phase === 'uploading' || state.phase === 'processing';
   const uploaded = state.phase === 'ready' && state.url === value;
   const showPreview = value.trim() !== '' && (uploaded || isHostedUrl(value, hostedOriginsFor(baseUrl)));
+  const pick = (url: string) => {
+    upload.reset();
+    onHostedUrl?.(url);
+    onChange(url);
+  };
 
   return (
     <div className="flex flex-col gap-2">
-      <div className="flex flex-wrap gap-2 sm:flex-nowrap">
-        <input
-          {...control}
-          ref={inputRef}
-          aria-labelledby={label.id}
-          type="url"
-          inputMode="url"
-          autoComplete="off"
-          spellCheck={false}
-          placeholder="Paste a service-hosted URL, or upload"
-          value={value}
-          disabled={disabled}
-          onBlur={onBlur}
-          onChange={(e) => {
-            if (!busy) upload.reset();
-            onChange(e.target.value);
-          }}
-          className={inputClass}
-        />
-        <UploadButton
-          kind={kind}
-          disabled={disabled || busy || !upload.available}
-          describedBy={label.id}
-          onFiles={([file]) => {
-            if (file) void upload.start(file);
-          }}
-        />
-      </div>
-      {!upload.available && (
-        <p className="text-xs text-slate-500 dark:text-slate-400">Connect to the API to upload files.</p>
-      )}
-      <UploadStatus state={state} />
       {showPreview && (
         <div className="flex items-start gap-2">
           <div className="min-w-0 flex-1">
@@ -103,6 +85,47 @@ export function MediaInput({
           </Button>
         </div>
       )}
+      <MediaDropzone
+        kind={kind}
+        compact={showPreview}
+        disabled={disabled || busy || !upload.available}
+        describedBy={label.id}
+        onFiles={([file]) => {
+          if (file) void upload.start(file);
+        }}
+      >
+        <LibraryPicker kind={kind} fieldLabel={label.text} onPick={pick} disabled={disabled || busy} />
+        {recordable && (
+          <RecorderButton
+            fieldLabel={label.text}
+            disabled={disabled || busy || !upload.available}
+            onRecorded={(file) => void upload.start(file)}
+          />
+        )}
+        {actions?.(upload)}
+      </MediaDropzone>
+      <input
+        {...control}
+        ref={inputRef}
+        aria-labelledby={label.id}
+        type="url"
+        inputMode="url"
+        autoComplete="off"
+        spellCheck={false}
+        placeholder="…or paste a service-hosted URL"
+        value={value}
+        disabled={disabled}
+        onBlur={onBlur}
+        onChange={(e) => {
+          if (!busy) upload.reset();
+          onChange(e.target.value);
+        }}
+        className={inputClass}
+      />
+      {!upload.available && (
+        <p className="text-xs text-slate-500 dark:text-slate-400">Connect to the API to upload files.</p>
+      )}
+      <UploadStatus state={state} onCancel={upload.cancel} />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentTypeOf, mediaKindOf, refusalFor, sniffContentType } from './media-kinds';
+import { fileTypeOf, mediaKindOf, refusalFor, sniffContentType } from './media-kinds';
 
 const bytes = (...parts: Array<string | number[]>) =>
   new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? [...p].map((c) => c.charCodeAt(0)) : p)));
@@ -29,19 +29,31 @@ describe('media kinds', () => {
     expect(sniffContentType(bytes('hello'), 'image')).toBeNull();
   });
 
-  it('prefers the bytes over the name, and falls back to what the browser says', async () => {
+  it('reads the type from the bytes, beside what the browser says', async () => {
     const pngNamedJpg = new File([bytes([0x89], 'PNG\r\n\x1a\n')], 'photo.jpg', { type: 'image/jpeg' });
-    expect(await contentTypeOf(pngNamedJpg, 'image')).toBe('image/png');
-    const opaque = new File(['SANDBOX-BLOCK'], 'x.png', { type: 'image/png' });
-    expect(await contentTypeOf(opaque, 'image')).toBe('image/png');
-    expect(await contentTypeOf(new File(['x'], 'a.jpg', { type: 'image/jpg' }), 'image')).toBe('image/jpeg');
+    expect(await fileTypeOf(pngNamedJpg, 'image')).toEqual({ declared: 'image/jpeg', sniffed: 'image/png' });
+    const text = new File(['just text'], 'x.png', { type: 'image/png' });
+    expect(await fileTypeOf(text, 'image')).toEqual({ declared: 'image/png', sniffed: null });
+    expect((await fileTypeOf(new File(['x'], 'a.jpg', { type: 'image/jpg' }), 'image')).declared).toBe(
+      'image/jpeg',
+    );
+    expect(sniffContentType(bytes([0, 0, 0, 8], 'moov'), 'video')).toBe('video/quicktime');
   });
 
-  it('refuses, before any request, off-list types, the wrong kind and files over 100 MB', () => {
-    expect(refusalFor({ size: 10 }, 'image/png', 'image')).toBeNull();
-    expect(refusalFor({ size: 10 }, 'image/bmp', 'image')).toMatch(/not accepted.*PNG, JPEG, WebP, GIF/);
-    expect(refusalFor({ size: 10 }, 'video/mp4', 'image')).toMatch(/not accepted/);
-    expect(refusalFor({ size: 100 * 1024 * 1024 + 1 }, 'video/mp4', 'video')).toMatch(/100 MB/);
-    expect(refusalFor({ size: 100 * 1024 * 1024 }, 'video/mp4', 'video')).toBeNull();
+  it('refuses, before any request, off-list types, the wrong kind, lying names and files over 100 MB', () => {
+    const t = (sniffed: string | null, declared = sniffed ?? '') => ({ sniffed, declared });
+    expect(refusalFor({ size: 10 }, t('image/png'), 'image')).toBeNull();
+    expect(refusalFor({ size: 10 }, t('image/png', 'image/jpeg'), 'image')).toBeNull();
+    expect(refusalFor({ size: 10 }, t(null, 'image/bmp'), 'image')).toMatch(
+      /not accepted here \(image\/bmp\).*PNG, JPEG, WebP, GIF/,
+    );
+    expect(refusalFor({ size: 10 }, t('video/mp4'), 'image')).toMatch(/not accepted here \(video\/mp4\)/);
+    expect(refusalFor({ size: 10 }, t(null, 'image/png'), 'image')).toMatch(
+      /not accepted here \(its contents are not PNG\)/,
+    );
+    expect(refusalFor({ size: 0 }, t('image/png'), 'image')).toMatch(/empty/);
+    expect(refusalFor({ size: 100 * 1024 * 1024 + 1 }, t('video/mp4'), 'video')).toMatch(/100 MB/);
+    expect(refusalFor({ size: 100 * 1024 * 1024 + 1 }, t(null, 'image/png'), 'image')).toMatch(/100 MB/);
+    expect(refusalFor({ size: 100 * 1024 * 1024 }, t('video/mp4'), 'video')).toBeNull();
   });
 });

@@ -3,7 +3,8 @@ import { UPLOAD_MAX_BYTES } from '../../../api/schemas/upload';
 // Which files a media param takes, and the checks made before any request (spec 4 POST /uploads:
 // eleven content types, 100 MB at most, and the Content-Type must be the file's true type).
 
-export type MediaKind = 'image' | 'video' | 'audio';
+import type { MediaKind } from '../../../lib/upload-library';
+export type { MediaKind };
 
 const KIND_OF_TYPE: Record<string, MediaKind> = {
   image: 'image',
@@ -67,33 +68,52 @@ export function sniffContentType(bytes: Uint8Array, kind: MediaKind): string | n
   if (ascii(bytes, 0, 3) === 'ID3') return 'audio/mpeg';
   if (bytes[0] === 0xff && bytes[1] !== undefined && (bytes[1] & 0xe0) === 0xe0) return 'audio/mpeg';
   if (ascii(bytes, 4, 8) === 'ftyp') return ascii(bytes, 8, 10) === 'qt' ? 'video/quicktime' : 'video/mp4';
+  // Older QuickTime files open with another atom than ftyp.
+  if (['moov', 'mdat', 'wide', 'free', 'skip', 'pnot'].includes(ascii(bytes, 4, 8))) return 'video/quicktime';
   // Matroska / WebM carries audio or video: the field says which.
   if (starts(0x1a, 0x45, 0xdf, 0xa3)) return kind === 'audio' ? 'audio/webm' : 'video/webm';
   return null;
 }
 
+export interface FileType {
+  /** What the browser says (normalised), '' when it says nothing. */
+  declared: string;
+  /** What the first bytes show, null when they show none of the spec's types. */
+  sniffed: string | null;
+}
+
 /**
- * The file's true type: read from its first bytes (a ".jpg" that is a PNG is sent as image/png), else
- * what the browser says. Only 16 bytes are read; the file itself is streamed by the upload.
+ * The file's true type (spec 4: the Content-Type must be the file's true type): read from its first
+ * bytes, so a ".jpg" that is a PNG is sent as image/png. Only 16 bytes are read; the file itself is
+ * streamed by the upload.
  */
-export async function contentTypeOf(file: Blob, kind: MediaKind): Promise<string> {
+export async function fileTypeOf(file: Blob, kind: MediaKind): Promise<FileType> {
   let sniffed: string | null = null;
   try {
     sniffed = sniffContentType(new Uint8Array(await file.slice(0, 16).arrayBuffer()), kind);
   } catch {
     sniffed = null;
   }
-  const declared = file.type.toLowerCase().split(';')[0]!.trim();
-  return sniffed ?? ALIASES[declared] ?? declared;
+  const raw = file.type.toLowerCase().split(';')[0]!.trim();
+  return { declared: ALIASES[raw] ?? raw, sniffed };
 }
 
 /** Why this file cannot go to this field, before any request; null when it can. */
-export function refusalFor(file: { size: number }, contentType: string, kind: MediaKind): string | null {
-  if (!ACCEPTED_TYPES[kind].includes(contentType)) {
-    return `This file type is not accepted here${contentType ? ` (${contentType})` : ''}. Accepted: ${acceptedNames(kind)}.`;
-  }
-  if (file.size > UPLOAD_MAX_BYTES) return 'The file is larger than the 100 MB limit.';
+export function refusalFor(file: { size: number }, type: FileType, kind: MediaKind): string | null {
   if (file.size === 0) return 'The file is empty.';
+  if (file.size > UPLOAD_MAX_BYTES) return 'The file is larger than the 100 MB limit.';
+  const accepted = ACCEPTED_TYPES[kind];
+  const shown = type.sniffed ?? type.declared;
+  if (!accepted.includes(type.sniffed ?? '')) {
+    // Named like an accepted type, but the bytes are something else (a renamed document, a broken file).
+    const why =
+      !type.sniffed && accepted.includes(type.declared)
+        ? ` (its contents are not ${TYPE_NAMES[type.declared] ?? type.declared})`
+        : shown
+          ? ` (${shown})`
+          : '';
+    return `This file type is not accepted here${why}. Accepted: ${acceptedNames(kind)}.`;
+  }
   return null;
 }
 

@@ -1,8 +1,9 @@
-import { CheckCircle2, Loader2, ShieldAlert, XCircle } from 'lucide-react';
+import { Ban, CheckCircle2, Loader2, ShieldAlert, XCircle } from 'lucide-react';
+import { Button } from '../../../components/button';
 import type { ReactNode } from 'react';
 import { cn } from '../../../lib/cn';
 import { formatBytes } from './media-kinds';
-import type { UploadState } from './use-media-upload';
+import type { UploadState } from './upload-machine';
 
 function Line({
   tone,
@@ -32,11 +33,25 @@ const spin = <Loader2 className="mt-px size-3.5 shrink-0 animate-spin" aria-hidd
 const bad = <XCircle className="mt-px size-3.5 shrink-0" aria-hidden="true" />;
 
 /** Where an upload stands: progress, processing (video moderation), ready, blocked with labels, errors. */
-export function UploadStatus({ state }: { state: UploadState }) {
-  // One polite live region: each phase change is announced, progress ticks are not re-read.
+export function UploadStatus({ state, onCancel }: { state: UploadState; onCancel?: () => void }) {
+  const cancellable = onCancel && (state.phase === 'uploading' || state.phase === 'processing');
   return (
-    <div role="status" aria-live="polite" className="empty:hidden">
-      {renderPhase(state)}
+    <div className="flex items-start gap-2 has-[>[role=status]:empty]:hidden">
+      {/* One polite live region: each phase change is announced, progress ticks are not re-read. */}
+      <div role="status" aria-live="polite" className="min-w-0 flex-1 empty:hidden">
+        {renderPhase(state)}
+      </div>
+      {cancellable && (
+        <Button
+          size="sm"
+          variant="ghost"
+          onClick={onCancel}
+          aria-label={`Cancel upload of ${state.fileName}`}
+        >
+          <Ban className="size-3.5" aria-hidden="true" />
+          Cancel
+        </Button>
+      )}
     </div>
   );
 }
@@ -96,6 +111,12 @@ function renderPhase(state: UploadState): ReactNode {
             </>
           ) : null}
           . Use a different file.
+        </Line>
+      );
+    case 'cancelled':
+      return (
+        <Line tone="muted" icon={<Ban className="mt-px size-3.5 shrink-0" aria-hidden="true" />}>
+          Upload of <span className="font-medium">{state.fileName}</span> cancelled.
         </Line>
       );
     case 'errored':

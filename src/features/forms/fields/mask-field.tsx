@@ -1,0 +1,89 @@
+import { lazy, Suspense, useState } from 'react';
+import { Brush } from 'lucide-react';
+import { Button } from '../../../components/button';
+import { Dialog } from '../../../components/dialog';
+import { FieldGroup } from '../../../components/field-group';
+import { Spinner } from '../../../components/spinner';
+import { MediaInput } from '../media/media-input';
+import type { MediaUpload } from '../media/use-media-upload';
+import type { ParamFieldProps } from './field-props';
+import { paramDescription, useParamLabel } from './param-label';
+
+// The painter (canvas, pointer handling) loads on demand: most forms have no mask.
+const MaskPainter = lazy(() => import('../media/mask/mask-painter'));
+
+/**
+ * mask_url (PRODUCT 3): a mask painted over the image chosen for the edit, exported as a PNG of that
+ * image's size and uploaded like any file; or a mask file dropped, browsed or picked from the library
+ * (the keyboard-only path).
+ */
+export function MaskField(props: ParamFieldProps) {
+  const { def, value, onChange, onBlur, inputRef, error, baseUrl, onHostedUrl, disabled, sourceImage } =
+    props;
+  const label = useParamLabel(def);
+  const [painting, setPainting] = useState(false);
+
+  const paintButton = (upload: MediaUpload) => (
+    <>
+      <Button
+        size="sm"
+        disabled={disabled || !sourceImage || !upload.available}
+        onClick={() => setPainting(true)}
+        title={sourceImage ? undefined : 'Choose the image to edit first'}
+      >
+        <Brush className="size-3.5" aria-hidden="true" />
+        Paint mask
+      </Button>
+      <Dialog open={painting} onOpenChange={setPainting} wide title={`Paint ${label.text}`}>
+        {sourceImage && (
+          <Suspense fallback={<Spinner label="Loading the painter" />}>
+            <MaskPainter
+              sourceUrl={sourceImage}
+              label={label.text}
+              busy={upload.state.phase === 'uploading'}
+              onCancel={() => setPainting(false)}
+              onDone={(file) => {
+                setPainting(false);
+                void upload.start(file);
+              }}
+            />
+          </Suspense>
+        )}
+      </Dialog>
+    </>
+  );
+
+  return (
+    <FieldGroup
+      label={label.node}
+      description={
+        <>
+          {paramDescription(def)}
+          {!sourceImage && (
+            <span className="block">
+              Choose the image to edit first to paint over it, or upload a mask file.
+            </span>
+          )}
+        </>
+      }
+      error={error}
+      required={def.required}
+    >
+      {(control) => (
+        <MediaInput
+          kind="image"
+          value={typeof value === 'string' ? value : ''}
+          onChange={onChange}
+          onBlur={onBlur}
+          inputRef={inputRef}
+          control={control}
+          label={label}
+          baseUrl={baseUrl}
+          onHostedUrl={onHostedUrl}
+          disabled={disabled}
+          actions={paintButton}
+        />
+      )}
+    </FieldGroup>
+  );
+}

@@ -1,0 +1,121 @@
+import { useEffect, useState } from 'react';
+import { FileAudio, Library } from 'lucide-react';
+import { Button } from '../../../components/button';
+import { Dialog } from '../../../components/dialog';
+import { useOptionalApi } from '../../../api/api-context';
+import { formatDateTime } from '../../../lib/format';
+import { libraryItems, type LibraryItem } from '../../../lib/upload-library';
+import type { MediaKind } from './media-kinds';
+
+type Loaded = { status: 'loading' } | { status: 'ready'; items: LibraryItem[] } | { status: 'error' };
+
+const NOUN: Record<MediaKind, string> = { image: 'images', video: 'videos', audio: 'audio files' };
+
+/**
+ * "From library": this key's earlier uploads and the results of its finished tasks, of the field's
+ * kind. Both are already hosted by the service, so picking one fills the field with its URL and makes
+ * no new POST /uploads (PRODUCT 3 "Uploads").
+ */
+export function LibraryPicker({
+  kind,
+  fieldLabel,
+  onPick,
+  disabled,
+}: {
+  kind: MediaKind;
+  fieldLabel: string;
+  onPick: (url: string) => void;
+  disabled?: boolean;
+}) {
+  const api = useOptionalApi();
+  const connectionId = api?.connectionId;
+  const [open, setOpen] = useState(false);
+  const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
+
+  useEffect(() => {
+    if (!open || !connectionId) return;
+    let live = true;
+    libraryItems(connectionId, kind).then(
+      (items) => live && setLoaded({ status: 'ready', items }),
+      () => live && setLoaded({ status: 'error' }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [open, connectionId, kind]);
+
+  if (!connectionId) return null;
+  return (
+    <>
+      <Button
+        size="sm"
+        disabled={disabled}
+        aria-label={`Choose ${fieldLabel} from library`}
+        onClick={() => {
+          setLoaded({ status: 'loading' });
+          setOpen(true);
+        }}
+      >
+        <Library className="size-3.5" aria-hidden="true" />
+        From library
+      </Button>
+      <Dialog
+        open={open}
+        onOpenChange={setOpen}
+        wide
+        title={`Library: ${NOUN[kind]}`}
+        description={`Your uploads and results with this key. Choosing one fills “${fieldLabel}” without uploading again.`}
+      >
+        {loaded.status === 'loading' && <p className="text-sm text-slate-500">Loading…</p>}
+        {loaded.status === 'error' && (
+          <p className="text-sm text-rose-700 dark:text-rose-400">The library could not be read.</p>
+        )}
+        {loaded.status === 'ready' && loaded.items.length === 0 && (
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            No {NOUN[kind]} yet. Files you upload and the results of your tasks appear here.
+          </p>
+        )}
+        {loaded.status === 'ready' && loaded.items.length > 0 && (
+          <ul
+            className="grid grid-cols-[repeat(auto-fill,minmax(8.5rem,1fr))] gap-3"
+            aria-label="Library items"
+          >
+            {loaded.items.map((item) => (
+              <li key={item.url}>
+                <button
+                  type="button"
+                  onClick={() => {
+                    onPick(item.url);
+                    setOpen(false);
+                  }}
+                  aria-label={`Use ${item.title} (${item.detail.toLowerCase()}, ${formatDateTime(item.createdAt)})`}
+                  className="group flex w-full flex-col overflow-hidden rounded-lg bg-white text-left ring-1 ring-slate-200 hover:ring-indigo-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:bg-slate-900 dark:ring-slate-700"
+                >
+                  <LibraryThumb item={item} />
+                  <span className="truncate px-2 pt-1.5 text-xs font-medium text-slate-800 dark:text-slate-200">
+                    {item.title}
+                  </span>
+                  <span className="px-2 pb-1.5 text-[11px] text-slate-500 dark:text-slate-400">
+                    {item.detail} · {formatDateTime(item.createdAt)}
+                  </span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Dialog>
+    </>
+  );
+}
+
+function LibraryThumb({ item }: { item: LibraryItem }) {
+  const box = 'aspect-square w-full bg-slate-100 object-cover dark:bg-slate-800';
+  if (item.kind === 'image') return <img src={item.url} alt="" loading="lazy" className={box} />;
+  if (item.kind === 'video')
+    return <video src={item.url} preload="metadata" muted playsInline aria-hidden="true" className={box} />;
+  return (
+    <span className={`${box} flex items-center justify-center`}>
+      <FileAudio className="size-8 text-slate-400" aria-hidden="true" />
+    </span>
+  );
+}
