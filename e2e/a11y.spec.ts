@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { png, withBlockMark } from './media-helpers';
 
 // Accessibility (PRODUCT 3 "Everywhere": keyboard-only use works; dark mode follows the system):
 // axe finds no serious or critical violation on the main screens, in light and in dark. Each screen is
@@ -81,4 +82,36 @@ test('the AI tools and Templates tabs, with an item open', async ({ studio, page
 
   await studio.openTemplate('Neon city poster');
   await expectNoSeriousViolations(page, 'Templates tab');
+});
+
+test('media fields: ready, blocked, the library, the mask painter and Describe image', async ({
+  studio,
+  page,
+}) => {
+  await studio.goto();
+  await studio.connect('personal');
+  const form = await studio.openModel('Inpaint', 'image/edit-image');
+  const source = form.getByRole('group', { name: 'Source image' });
+  await source.getByLabel('Upload file', { exact: true }).setInputFiles(await png(320, 240, 'room.png'));
+  await expect(source.getByRole('status')).toContainText('room.png is ready.');
+  const mask = form.getByRole('group', { name: 'Mask' });
+  await mask.getByLabel('Upload file', { exact: true }).setInputFiles(withBlockMark(await png(32, 32)));
+  await expect(mask.getByRole('status')).toContainText('blocked');
+  await expectNoSeriousViolations(page, 'edit form with an upload ready and one blocked');
+
+  await mask.getByRole('button', { name: 'From library' }).click();
+  const library = page.getByRole('dialog', { name: 'Library: images' });
+  await expect(library.getByRole('button', { name: /^Use room\.png/ })).toBeVisible();
+  await expectNoSeriousViolations(page, 'library dialog');
+  await page.keyboard.press('Escape');
+
+  await mask.getByRole('button', { name: 'Paint mask' }).click();
+  const painter = page.getByRole('dialog', { name: 'Paint Mask' });
+  await expect(painter.getByLabel('Mask painting area')).toBeVisible();
+  await expectNoSeriousViolations(page, 'mask painter');
+  await page.keyboard.press('Escape');
+
+  await page.getByRole('button', { name: 'Describe image' }).click();
+  await expect(page.getByRole('dialog', { name: 'Describe image' })).toBeVisible();
+  await expectNoSeriousViolations(page, 'Describe image dialog');
 });

@@ -1,5 +1,6 @@
 import { chromium, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
+import sharp from 'sharp';
 
 // `npx tsx scripts/screenshots.ts [studioUrl]`: screenshots of each screen, light and dark, desktop and
 // phone, into docs/screenshots/ (with `npm start` running). For looking at, not for asserting.
@@ -41,6 +42,34 @@ async function shoot(
 }
 
 const desktop = { width: 1280, height: 860 };
+
+/** A photo-like PNG to upload: a sky gradient over a dark ground. */
+const photo = async () => ({
+  name: 'harbour.png',
+  mimeType: 'image/png',
+  buffer: await sharp({
+    create: { width: 960, height: 640, channels: 3, background: { r: 40, g: 70, b: 110 } },
+  })
+    .composite([
+      {
+        input: Buffer.from(
+          '<svg xmlns="http://www.w3.org/2000/svg" width="960" height="640"><defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#f59e0b"/><stop offset="1" stop-color="#7c3aed"/></linearGradient></defs><rect width="960" height="400" fill="url(#g)"/><circle cx="700" cy="300" r="70" fill="#fde68a"/><rect y="400" width="960" height="240" fill="#1e293b"/></svg>',
+        ),
+      },
+    ])
+    .png()
+    .toBuffer(),
+});
+
+async function openEditForm(page: Page) {
+  await connect(page);
+  await page.getByRole('combobox', { name: 'Category', exact: true }).selectOption('image/edit-image');
+  await page.getByRole('button', { name: /Inpaint/ }).first().click();
+  await page.getByLabel('Prompt', { exact: true }).fill('Replace the sky with a starry night');
+  const source = page.getByRole('group', { name: 'Source image' });
+  await source.getByLabel('Upload file', { exact: true }).setInputFiles(await photo());
+  await source.getByText('is ready.').waitFor();
+}
 const phone = { width: 390, height: 844 };
 
 for (const scheme of ['light', 'dark'] as const) {
@@ -60,7 +89,33 @@ for (const scheme of ['light', 'dark'] as const) {
     await connect(page);
     await page.getByRole('tab', { name: 'Templates' }).click();
   });
+  await shoot('mask-painter', scheme, desktop, async (page) => {
+    await openEditForm(page);
+    await page.getByRole('button', { name: 'Paint mask' }).click();
+    const canvas = page.getByLabel('Mask painting area');
+    await canvas.waitFor();
+    const box = (await canvas.boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.1, box.y + box.height * 0.2);
+    await page.mouse.down();
+    for (const [x, y] of [[0.9, 0.2], [0.9, 0.4], [0.1, 0.4], [0.1, 0.3], [0.8, 0.3]] as const)
+      await page.mouse.move(box.x + box.width * x, box.y + box.height * y, { steps: 10 });
+    await page.mouse.up();
+  });
+  await shoot('describe-image', scheme, desktop, async (page) => {
+    await connect(page);
+    await page.getByRole('button', { name: /Lumen Canvas/ }).first().click();
+    await page.getByRole('button', { name: 'Describe image' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Describe image' });
+    await dialog.getByLabel('Upload file', { exact: true }).setInputFiles(await photo());
+    await dialog.getByText('is ready.').waitFor();
+    await dialog.getByRole('button', { name: 'Describe', exact: true }).click();
+    await dialog.getByRole('region', { name: 'Description' }).waitFor();
+  });
 }
+await shoot('edit-form', 'light', desktop, async (page) => {
+  await openEditForm(page);
+  await page.getByRole('group', { name: 'Mask' }).scrollIntoViewIfNeeded();
+});
 await shoot('phone', 'light', phone, async (page) => {
   await connect(page);
 });

@@ -184,6 +184,7 @@ export function MediaListField({
             <LibraryPicker
               kind={mediaKindOf(def.type)}
               fieldLabel={label.text}
+              describedBy={label.id}
               disabled={disabled || full || busy}
               onPick={(url) => {
                 onHostedUrl?.(url);

@@ -21,9 +21,12 @@ export function LibraryPicker({
   fieldLabel,
   onPick,
   disabled,
+  describedBy,
 }: {
   kind: MediaKind;
   fieldLabel: string;
+  /** The field's label id: the button's own name stays "From library" (a field's label names one control). */
+  describedBy?: string;
   onPick: (url: string) => void;
   disabled?: boolean;
 }) {
@@ -50,7 +53,7 @@ export function LibraryPicker({
       <Button
         size="sm"
         disabled={disabled}
-        aria-label={`Choose ${fieldLabel} from library`}
+        aria-describedby={describedBy}
         onClick={() => {
           setLoaded({ status: 'loading' });
           setOpen(true);

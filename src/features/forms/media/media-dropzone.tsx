@@ -62,13 +62,13 @@ export function MediaDropzone({
       {!compact && (
         <ImagePlus className="size-5 shrink-0 text-slate-400 dark:text-slate-500" aria-hidden="true" />
       )}
-      <p className="min-w-0 flex-1 text-slate-600 dark:text-slate-400">
+      <p className="min-w-48 flex-1 text-slate-600 dark:text-slate-400">
         {isDragActive ? (
           <span className="font-medium text-indigo-700 dark:text-indigo-300">Drop to upload</span>
         ) : (
           <>
             {compact ? 'Drop or paste to replace.' : `Drop ${multiple ? 'files' : 'a file'} here or paste.`}{' '}
-            <span className="text-xs text-slate-500 dark:text-slate-500">
+            <span className="text-xs text-slate-500 dark:text-slate-400">
               {acceptedNames(kind)}, up to 100 MB.
             </span>
           </>

@@ -94,10 +94,16 @@ export function MediaInput({
           if (file) void upload.start(file);
         }}
       >
-        <LibraryPicker kind={kind} fieldLabel={label.text} onPick={pick} disabled={disabled || busy} />
+        <LibraryPicker
+          kind={kind}
+          fieldLabel={label.text}
+          describedBy={label.id}
+          onPick={pick}
+          disabled={disabled || busy}
+        />
         {recordable && (
           <RecorderButton
-            fieldLabel={label.text}
+            describedBy={label.id}
             disabled={disabled || busy || !upload.available}
             onRecorded={(file) => void upload.start(file)}
           />

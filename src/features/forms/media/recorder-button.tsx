@@ -22,11 +22,12 @@ const recorderType = (): string | undefined =>
  * the field's upload. Shown only where the browser can record; permission refusals say so plainly.
  */
 export function RecorderButton({
-  fieldLabel,
+  describedBy,
   onRecorded,
   disabled,
 }: {
-  fieldLabel: string;
+  /** The field's label id (the button's name stays "Record"). */
+  describedBy?: string;
   onRecorded: (file: File) => void;
   disabled?: boolean;
 }) {
@@ -98,16 +99,20 @@ export function RecorderButton({
   return (
     <>
       {state.phase === 'recording' ? (
-        <Button size="sm" variant="danger" onClick={stop} aria-label={`Stop recording ${fieldLabel}`}>
+        <Button size="sm" variant="danger" onClick={stop} aria-describedby={describedBy}>
           <Square className="size-3.5" aria-hidden="true" />
-          Stop · {Math.floor(seconds / 60)}:{String(seconds % 60).padStart(2, '0')}
+          Stop recording
+          <span className="tabular-nums">
+            {Math.floor(seconds / 60)}:{String(seconds % 60).padStart(2, '0')}
+          </span>
         </Button>
       ) : (
         <Button
           size="sm"
           onClick={() => void start()}
           disabled={disabled || state.phase === 'asking'}
-          aria-label={`Record ${fieldLabel} from the microphone`}
+          aria-describedby={describedBy}
+          title="Record from the microphone"
         >
           <Mic className="size-3.5" aria-hidden="true" />
           Record
