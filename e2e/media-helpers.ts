@@ -78,6 +78,22 @@ export async function dropFiles(
   for (const type of ['dragenter', 'dragover', 'drop']) await target.dispatchEvent(type, { dataTransfer });
 }
 
+/** Pastes a file (a screenshot from the clipboard) into the focused drop zone. */
+export async function pasteFile(target: Locator, file: TestFile) {
+  await target.evaluate(
+    (element, f) => {
+      const dt = new DataTransfer();
+      dt.items.add(
+        new File([Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0))], f.name, { type: f.mimeType }),
+      );
+      element.dispatchEvent(
+        new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }),
+      );
+    },
+    { name: file.name, mimeType: file.mimeType, base64: file.buffer.toString('base64') },
+  );
+}
+
 /** The drop zone of a media field: the field's group holds it (it is the parent of "Browse files"). */
 export const dropZoneOf = (group: Locator) =>
   group

@@ -1,5 +1,14 @@
 import { expect, test } from './fixtures';
-import { dropFiles, dropZoneOf, mp4, png, pngSize, uploadRequests, withBlockMark } from './media-helpers';
+import {
+  dropFiles,
+  dropZoneOf,
+  pasteFile,
+  mp4,
+  png,
+  pngSize,
+  uploadRequests,
+  withBlockMark,
+} from './media-helpers';
 
 // PRODUCT 3 "Uploads" and the media rows of "The form engine" (issue 5): every media param is a
 // drop zone that checks files before any request, uploads with progress, waits out video moderation,
@@ -25,6 +34,15 @@ test('an image dropped becomes ready and its URL is the param value', async ({ s
   expect(served.headers()['content-type']).toBe('image/png');
   expect(pngSize(await served.body())).toEqual({ width: 320, height: 200 });
   expect(await uploadRequests(sandbox)).toBe(1);
+});
+
+test('an image pasted from the clipboard is uploaded', async ({ studio }) => {
+  const form = await studio.openModel('Upscale Pro', 'image/default');
+  const group = form.getByRole('group', { name: 'Image to upscale' });
+  await group.getByRole('button', { name: 'Browse files' }).focus();
+  await pasteFile(group.getByRole('button', { name: 'Browse files' }), await png(120, 90, 'screenshot.png'));
+  await expect(group.getByRole('status')).toContainText('screenshot.png is ready.');
+  await expect(group.getByRole('textbox', { name: 'Image to upscale' })).toHaveValue(CDN_UPLOAD);
 });
 
 test('a wrong type and an over-100-MB file are refused with a message and no request', async ({
