@@ -1,4 +1,4 @@
-import { Bell, ScanText, Sparkles, UserRound } from 'lucide-react';
+import { Bell, Columns3, GitCompareArrows, ScanText, Sparkles, UserRound } from 'lucide-react';
 import { useCallback, useMemo, useState } from 'react';
 import { ApiProvider, useApi, type ApiConnection } from '../api/api-context';
 import type { Me } from '../api/schemas/me';
@@ -11,7 +11,11 @@ import { useResolvedSelection } from '../features/catalog/use-resolved-selection
 import { AccountPanel, KeyWarnings, balanceOf, useMe } from '../features/connect/account-panel';
 import { ConnectPanel } from '../features/connect/connect-panel';
 import { useConnection } from '../features/connect/use-connection';
+import { CompareView, type BoardSource } from '../features/compare/compare-view';
 import { DescribeImageDialog } from '../features/describe/describe-dialog';
+import { ParamInput } from '../features/forms/param-input';
+import type { Column } from '../lib/boards';
+import { shareUrlFor, useCompareRoute } from './use-compare-route';
 import { promptDefOf, withPromptText } from '../features/forms/form-target';
 import { MediaInput } from '../features/forms/media/media-input';
 import { ParamForm, type FormSnapshot } from '../features/forms/param-form';
@@ -23,8 +27,9 @@ import { SubmitBar } from '../features/tasks/submit-bar';
 import { taskMeta } from '../features/tasks/task-meta';
 import { TaskPoller } from '../features/tasks/task-poller';
 import { askNotificationPermission, useFinishNotices } from '../features/tasks/use-finish-notices';
-import { useSending, useSubmit, useTaskRunner } from '../features/tasks/use-task-runner';
+import { useSending, useSubmit, useTaskRunner, type TaskRunner } from '../features/tasks/use-task-runner';
 import type { HistoryEntry } from '../lib/history-types';
+import type { ParamDef } from '../api/schemas/param';
 import type { ParamValue } from '../api/schemas/task';
 import { CopyRequestButton } from '../features/request/copy-request';
 import { formatCredits } from '../lib/format';
@@ -91,11 +96,51 @@ function Header({ children }: { children?: React.ReactNode }) {
 
 function ConnectedStudio({ initialMe, onDisconnect }: { initialMe: Me; onDisconnect: () => void }) {
   const me = useMe(initialMe);
+  const { baseUrl } = useApi();
   const [accountOpen, setAccountOpen] = useState(false);
   const balance = balanceOf(me);
+  // Tasks are followed whichever view is open: the studio or a compare board.
+  const runner = useTaskRunner(me.limits.tasksPerMin);
+  useFinishNotices(runner?.store ?? null);
+  const compare = useCompareRoute();
+  // Models added with "Add to comparison", waiting for the next new board.
+  const [draft, setDraft] = useState<{ category: string; columns: Column[] } | null>(null);
+  const openCompare = () => {
+    compare.go(draft ? { kind: 'new', ...draft } : { kind: 'new' });
+    setDraft(null);
+  };
+  const addToComparison = useCallback((category: string, column: Column) => {
+    setDraft((d) => {
+      const same = d?.category === category ? d.columns : [];
+      const exists = same.some((c) => c.modelId === column.modelId && c.versionId === column.versionId);
+      return { category, columns: exists ? same : [...same, column].slice(0, 8) };
+    });
+  }, []);
+  const renderParam = useCallback(
+    (def: ParamDef, value: ParamValue | undefined, onChange: (v: ParamValue | undefined) => void) => (
+      <ParamInput def={def} value={value} onChange={onChange} baseUrl={baseUrl} />
+    ),
+    [baseUrl],
+  );
   return (
     <>
       <Header>
+        {runner && <TaskPoller store={runner.store} budget={runner.budget} />}
+        <Button
+          variant={compare.source ? 'primary' : 'secondary'}
+          aria-pressed={compare.source !== null}
+          onClick={() => (compare.source ? compare.go(null) : openCompare())}
+        >
+          <GitCompareArrows className="size-4" aria-hidden="true" />
+          Compare
+          {draft && !compare.source && (
+            <span className="rounded-full bg-indigo-600 px-1.5 text-xs text-white tabular-nums">
+              <span className="sr-only">(</span>
+              {draft.columns.length}
+              <span className="sr-only"> models added)</span>
+            </span>
+          )}
+        </Button>
         <Button
           variant="secondary"
           onClick={() => setAccountOpen(true)}
@@ -120,12 +165,38 @@ function ConnectedStudio({ initialMe, onDisconnect }: { initialMe: Me; onDisconn
       <div className="space-y-2 px-4 pt-3 empty:hidden">
         <KeyWarnings me={me} />
       </div>
-      <Workspace me={me} />
+      {compare.source ? (
+        <CompareView
+          source={compare.source}
+          runner={runner}
+          me={me}
+          renderParam={renderParam}
+          onOpen={(source: BoardSource) => compare.go(source, { replace: source.kind === 'saved' })}
+          shareUrl={shareUrlFor}
+        />
+      ) : (
+        <Workspace
+          me={me}
+          runner={runner}
+          onAddToComparison={addToComparison}
+          draftCount={draft?.columns.length ?? 0}
+        />
+      )}
     </>
   );
 }
 
-function Workspace({ me }: { me: Me }) {
+function Workspace({
+  me,
+  runner,
+  onAddToComparison,
+  draftCount,
+}: {
+  me: Me;
+  runner: TaskRunner | null;
+  onAddToComparison: (category: string, column: Column) => void;
+  draftCount: number;
+}) {
   const { baseUrl } = useApi();
   const [selection, select] = useUrlSelection();
   const resolved = useResolvedSelection(selection);
@@ -134,10 +205,8 @@ function Workspace({ me }: { me: Me }) {
   const [preset, setPreset] = useState<{ for: string; params: Record<string, ParamValue> } | null>(null);
   const request = snapshot?.valid ? snapshot.request : null;
   const quote = useLiveQuote(request);
-  const runner = useTaskRunner(me.limits.tasksPerMin);
   const sending = useSending(runner?.outbox);
   const submitter = useSubmit(runner);
-  useFinishNotices(runner?.store ?? null);
   const current = resolved.status === 'ready' ? resolved.resolved : undefined;
   const key = selectionKey(selection);
 
@@ -197,7 +266,25 @@ function Workspace({ me }: { me: Me }) {
         aria-label="Form"
         className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6 dark:bg-slate-900 dark:ring-slate-800"
       >
-        <div className="-mt-1 mb-3 flex justify-end sm:-mt-3">
+        <div className="-mt-1 mb-3 flex justify-end gap-1 sm:-mt-3">
+          {current?.kind === 'model' && (
+            <Button
+              variant="ghost"
+              size="sm"
+              onClick={() =>
+                onAddToComparison(`${current.model.type}/${current.model.subType}`, {
+                  modelId: current.model.id,
+                  versionId: current.versionId,
+                })
+              }
+            >
+              <Columns3 className="size-4" aria-hidden="true" />
+              Add to comparison
+              {draftCount > 0 && (
+                <span className="text-xs text-slate-500 dark:text-slate-400">({draftCount})</span>
+              )}
+            </Button>
+          )}
           <Button variant="ghost" size="sm" onClick={() => setDescribing(true)}>
             <ScanText className="size-4" aria-hidden="true" />
             Describe image
@@ -264,7 +351,6 @@ function Workspace({ me }: { me: Me }) {
         <div className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
           {runner ? (
             <>
-              <TaskPoller store={runner.store} budget={runner.budget} />
               <NotifyButton />
               <HistoryPanel
                 store={runner.store}

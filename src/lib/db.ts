@@ -1,6 +1,7 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { TaskRequest } from '../api/schemas/task';
 import type { HistoryEntry } from './history-types';
+import type { Board } from './boards';
 import type { UploadRecord } from './upload-library';
 
 // The studio's IndexedDB (PRODUCT 2: task history, outbox, uploads, boards and settings live in the
@@ -40,12 +41,17 @@ interface StudioDB extends DBSchema {
     value: UploadRecord;
     indexes: { byConnection: [string, number] };
   };
+  boards: {
+    key: [string, string];
+    value: Board;
+    indexes: { byConnection: [string, number] };
+  };
 }
 
 export const DB_NAME = 'media-studio';
 // v1 keyed tasks by taskId alone, so a task imported into a second connection's history moved out of
-// the first one's. v2 keys them by [connectionId, taskId]. v3 adds the upload library.
-const DB_VERSION = 3;
+// the first one's. v2 keys them by [connectionId, taskId]. v3 adds the upload library, v4 the compare boards.
+const DB_VERSION = 4;
 
 let dbPromise: Promise<IDBPDatabase<StudioDB>> | null = null;
 
@@ -71,6 +77,10 @@ export function db(): Promise<IDBPDatabase<StudioDB>> {
       if (oldVersion < 3) {
         const uploads = database.createObjectStore('uploads', { keyPath: ['connectionId', 'url'] });
         uploads.createIndex('byConnection', ['connectionId', 'createdAt']);
+      }
+      if (oldVersion < 4) {
+        const boards = database.createObjectStore('boards', { keyPath: ['connectionId', 'id'] });
+        boards.createIndex('byConnection', ['connectionId', 'updatedAt']);
       }
     },
   });

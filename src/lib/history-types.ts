@@ -46,6 +46,8 @@ export const HistoryEntrySchema = z.object({
   completedAt: z.number().nullable().default(null),
   /** The last answer of GET /tasks/{id}, as sent (shown as raw JSON in the detail view). */
   raw: z.unknown().optional(),
+  /** The Idempotency-Key it was created with (a compare cell finds its task by it). */
+  idempotencyKey: z.string().optional(),
   /** Finished while the user was not looking: counts toward the title badge. */
   unseen: z.boolean().default(false),
 });

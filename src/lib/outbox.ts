@@ -144,9 +144,19 @@ export class Outbox {
   // ---- submitting -----------------------------------------------------------------------------------
 
   /** One click on "Generate": a fresh key, written down with the exact request before it is sent. */
-  async submit(request: TaskRequest, meta: HistoryEntry['meta']): Promise<SubmitResult> {
+  /**
+   * `idempotencyKey`: a caller that records the key before sending (a compare board's cell) passes it,
+   * so the cell can find its task after a reload; a key already in the outbox is not sent twice.
+   */
+  async submit(
+    request: TaskRequest,
+    meta: HistoryEntry['meta'],
+    { idempotencyKey }: { idempotencyKey?: string } = {},
+  ): Promise<SubmitResult> {
+    const existing = idempotencyKey ? this.slots.get(idempotencyKey) : undefined;
+    if (existing) return this.send(existing);
     const item: OutboxItem = {
-      idempotencyKey: this.newKey(),
+      idempotencyKey: idempotencyKey ?? this.newKey(),
       connectionId: this.connectionId,
       // A copy: whatever the caller does to its object later, every (re)send is this request.
       request: structuredClone(request),

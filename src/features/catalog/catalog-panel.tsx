@@ -6,7 +6,7 @@ import { cn } from '../../lib/cn';
 import type { Selection } from '../../lib/selection';
 import { AiToolsTab, type ToolFilter } from './ai-tools-tab';
 import { searchTerms } from './catalog-search';
-import { DEFAULT_CATEGORY, isCategoryKey, type CategoryKey } from './category-labels';
+import { DEFAULT_CATEGORY, isCategoryKey, type CategoryKey } from '../../lib/category-labels';
 import { ModelsTab } from './models-tab';
 import { TemplatesTab } from './templates-tab';
 import { useResolvedSelection } from './use-resolved-selection';

@@ -18,7 +18,7 @@ import {
   isRankedCategory,
   parseCategory,
   type CategoryKey,
-} from './category-labels';
+} from '../../lib/category-labels';
 import { matchesSearch, modelSearchFields } from './catalog-search';
 import { CatalogEmpty, CatalogError, CatalogLoading, SkippedNotice } from './catalog-states';
 import { ModelCard } from './model-card';

@@ -6,7 +6,7 @@ import { catalogQueries } from '../../api/queries/catalog-queries';
 import type { Model } from '../../api/schemas/catalog';
 import { CATEGORIES } from '../../api/schemas/category';
 import type { ResolvedSelection, Selection } from '../../lib/selection';
-import { parseCategory } from './category-labels';
+import { parseCategory } from '../../lib/category-labels';
 
 // Turns a selection (as it comes from the URL) into the catalog resource the form is built from.
 // A model is looked up in its category's list (GET /models has no single-model endpoint); a link

@@ -49,6 +49,7 @@ export function useTaskRunner(tasksPerMin: number): TaskRunner | null {
             completedAt: existing?.completedAt ?? null,
             raw: existing?.raw ?? created,
             unseen: existing?.unseen ?? false,
+            idempotencyKey: entry.idempotencyKey,
           } satisfies HistoryEntry);
           // The balance and today's spend just changed.
           void queryClient.invalidateQueries({ queryKey: meQueries.all() });

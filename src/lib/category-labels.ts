@@ -4,7 +4,7 @@ import {
   categoryKey,
   type Category,
   type ModelType,
-} from '../../api/schemas/category';
+} from '../api/schemas/category';
 
 // Readable names for the 13 public categories of spec 1 (GET /models needs one type x subType pair).
 

@@ -1,0 +1,140 @@
+import { readFile } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
+import { Studio, creditsText, expect, test } from './fixtures';
+import { pngSize } from './media-helpers';
+
+// PRODUCT 3 "Compare" (issue 6): one prompt through several models, side by side, with the total
+// quote before running, one task per cell, a contact sheet, saved boards and shareable setups.
+
+const compareRegion = (page: Page) => page.getByRole('region', { name: 'Compare', exact: true });
+
+async function openCompare(page: Page) {
+  await page.getByRole('button', { name: /^Compare/ }).click();
+  await expect(compareRegion(page)).toBeVisible();
+  return compareRegion(page);
+}
+
+async function addModels(page: Page, labels: string[]) {
+  for (const label of labels)
+    await compareRegion(page).getByRole('combobox', { name: 'Add model' }).selectOption({ label });
+}
+
+const cells = (page: Page) => compareRegion(page).locator('[data-cell-state]');
+
+test('three image models on two prompts: total quote, six cells, contact sheet, reload, shared link', async ({
+  studio,
+  page,
+  sandbox,
+  browser,
+  demoKeys,
+}, testInfo) => {
+  await studio.goto();
+  await studio.connect('personal');
+  const board = await openCompare(page);
+  await addModels(page, ['Lumen Canvas · v2', 'Aurora XL · Aurora XL 1.0', 'Pop Diffusion · Pop 1']);
+  const prompts = ['A lighthouse on a cliff at dusk', 'A bowl of ramen, top view'];
+  await board.getByLabel('Prompt 1', { exact: true }).fill(prompts[0]!);
+  await board.getByRole('button', { name: 'Add prompt' }).click();
+  await board.getByLabel('Prompt 2', { exact: true }).fill(prompts[1]!);
+
+  // The total is the sum of each cell's quote, asked of the service here too.
+  const versions = [
+    ['lumen-canvas', 'lumen-canvas-v2'],
+    ['northwind-aurora', 'northwind-aurora-1'],
+    ['pixelmoss-pop', 'pixelmoss-pop-1'],
+  ] as const;
+  const perColumn: number[] = [];
+  for (const [interfaceId, versionId] of versions) {
+    let sum = 0;
+    for (const prompt of prompts)
+      sum += (await sandbox.quote({ interfaceId, versionId, params: { prompt } })).credits;
+    perColumn.push(sum);
+  }
+  const total = perColumn.reduce((a, b) => a + b, 0);
+  await expect(board.getByTestId('compare-total')).toHaveText(creditsText(total));
+  await expect(board.getByTestId('column-quote')).toHaveText(perColumn.map(creditsText));
+
+  await board.getByRole('button', { name: /^Run all/ }).click();
+  await expect(cells(page)).toHaveCount(6);
+  await expect(board.locator('[data-cell-state="succeeded"]')).toHaveCount(6, { timeout: 30_000 });
+  const costs = await board.getByTestId('cell-cost').allTextContents();
+  expect(costs).toHaveLength(6);
+  expect(new Set(costs).size).toBe(3);
+  await expect(board.getByRole('img', { name: /^Result of / })).toHaveCount(6);
+
+  // The contact sheet: a PNG of 3 columns x 2 rows (layout of contact-sheet.ts).
+  const download = page.waitForEvent('download');
+  await board.getByRole('button', { name: 'Export contact sheet' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/\(3x2\)\.png$/);
+  const path = testInfo.outputPath('sheet.png');
+  await file.saveAs(path);
+  const sheet = await readFile(path);
+  const [pad, title, header, label, tile, caption, gap] = [24, 40, 52, 220, 256, 48, 12];
+  expect(pngSize(sheet)).toEqual({
+    width: pad * 2 + label + 3 * (tile + gap),
+    height: pad * 2 + title + header + 2 * (tile + caption + gap),
+  });
+
+  // Reload: the URL names the board, IndexedDB has it, the history has its tasks.
+  await page.reload();
+  await expect(compareRegion(page)).toBeVisible();
+  await expect(compareRegion(page).locator('[data-cell-state="succeeded"]')).toHaveCount(6);
+  await expect(compareRegion(page).getByLabel('Prompt 2', { exact: true })).toHaveValue(prompts[1]!);
+  await expect(
+    page.getByRole('navigation', { name: 'Boards' }).getByRole('button', { name: /^Board · / }),
+  ).toHaveCount(1);
+
+  // The shared link carries the setup, never the key: a new context (no storage) gets the same setup.
+  await compareRegion(page).getByRole('button', { name: 'Share link' }).click();
+  const link = await compareRegion(page).getByRole('textbox', { name: 'Share link' }).inputValue();
+  expect(link).not.toContain(demoKeys.personal!);
+  const other = await browser.newContext();
+  const page2 = await other.newPage();
+  const studio2 = new Studio(page2, demoKeys);
+  await page2.goto(link);
+  await studio2.connect('personal');
+  const shared = compareRegion(page2);
+  await expect(shared.getByRole('list', { name: 'Chosen models' }).getByRole('listitem')).toHaveText([
+    'Lumen Canvas · v2',
+    'Aurora XL · Aurora XL 1.0',
+    'Pop Diffusion · Pop 1',
+  ]);
+  await expect(shared.getByLabel('Prompt 1', { exact: true })).toHaveValue(prompts[0]!);
+  await expect(shared.getByLabel('Prompt 2', { exact: true })).toHaveValue(prompts[1]!);
+  await expect(shared.getByTestId('compare-total')).toHaveText(creditsText(total));
+  await other.close();
+});
+
+test('two audio models play side by side', async ({ studio, page }) => {
+  await studio.goto();
+  await studio.connect('personal');
+  const board = await openCompare(page);
+  await board.getByRole('combobox', { name: 'Board category' }).selectOption('audio/sound-effect');
+  await addModels(page, ['Foley · Foley 1', 'Blips · Blips 1']);
+  await board.getByLabel('Prompt 1', { exact: true }).fill('a door creaking open');
+  await board.getByRole('button', { name: /^Run all/ }).click();
+  await expect(board.locator('[data-cell-state="succeeded"]')).toHaveCount(2, { timeout: 30_000 });
+  await board.getByRole('button', { name: 'Play all' }).click();
+  await expect
+    .poll(() =>
+      board
+        .locator('audio')
+        .evaluateAll((all) => (all as HTMLAudioElement[]).map((a) => !a.paused && a.currentTime > 0)),
+    )
+    .toEqual([true, true]);
+});
+
+test('a model is added to the comparison from its form', async ({ studio, page }) => {
+  await studio.goto();
+  await studio.connect('personal');
+  await studio.openModel('Aurora XL', 'image/default');
+  await page.getByRole('button', { name: /^Add to comparison/ }).click();
+  await studio.openModel('Pop Diffusion', 'image/default');
+  await page.getByRole('button', { name: /^Add to comparison/ }).click();
+  const board = await openCompare(page);
+  await expect(board.getByRole('list', { name: 'Chosen models' }).getByRole('listitem')).toHaveText([
+    'Aurora XL · Aurora XL 1.0',
+    'Pop Diffusion · Pop 1',
+  ]);
+});

@@ -1,0 +1,127 @@
+import type { Model } from '../../api/schemas/catalog';
+import type { ParamDef } from '../../api/schemas/param';
+import type { ParamValue, TaskRequest } from '../../api/schemas/task';
+import { cellKey, columnKey, type Board, type BoardSetup, type Column, type Row } from '../../lib/boards';
+
+// The pure rules of a compare board (PRODUCT 3 "Compare"): which params the chosen models share,
+// the exact POST /tasks body of each cell, and what a run would cost.
+
+export interface BoardColumn {
+  key: string;
+  column: Column;
+  model: Model;
+  versionName: string;
+}
+
+/** The columns whose model is in the catalog (a shared link may name one this key cannot see). */
+export function resolveColumns(setup: BoardSetup, models: readonly Model[]): BoardColumn[] {
+  return setup.columns.flatMap((column) => {
+    const model = models.find((m) => m.id === column.modelId);
+    const version = model?.versions.find((v) => v.id === column.versionId);
+    return model && version ? [{ key: columnKey(column), column, model, versionName: version.name }] : [];
+  });
+}
+
+const paramsOf = (model: Model) => model.params.filter((p) => p.id !== 'prompt');
+
+/**
+ * Shared: the params every chosen model has with the same id and type (shown once); own: the rest of
+ * each model's params (shown in that model's panel). Versions of one model share all of theirs.
+ */
+export function splitParams(columns: readonly BoardColumn[]): {
+  shared: ParamDef[];
+  own: Map<string, ParamDef[]>;
+} {
+  const [first, ...rest] = columns;
+  const shared = first
+    ? paramsOf(first.model).filter((def) =>
+        rest.every((c) => paramsOf(c.model).some((d) => d.id === def.id && d.type === def.type)),
+      )
+    : [];
+  const sharedIds = new Set(shared.map((d) => d.id));
+  const own = new Map(columns.map((c) => [c.key, paramsOf(c.model).filter((d) => !sharedIds.has(d.id))]));
+  return { shared, own };
+}
+
+const isSet = (v: ParamValue | undefined): v is ParamValue =>
+  v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0);
+
+/**
+ * The body of one cell: the row's prompt, the shared values (for the params this model has) and the
+ * model's own values. Params left unset are not sent, so each model's own defaults apply.
+ */
+export function cellRequest(setup: BoardSetup, col: BoardColumn, row: Row): TaskRequest {
+  const params: Record<string, ParamValue> = {};
+  if (row.prompt.trim()) params.prompt = row.prompt;
+  const ids = new Set(paramsOf(col.model).map((d) => d.id));
+  for (const [id, v] of Object.entries(setup.shared)) if (ids.has(id) && isSet(v)) params[id] = v;
+  for (const [id, v] of Object.entries(setup.perColumn[col.key] ?? {}))
+    if (ids.has(id) && isSet(v)) params[id] = v;
+  return { interfaceId: col.model.id, versionId: col.column.versionId, params };
+}
+
+/** Why a cell cannot run yet (a required prompt or param is empty), or null. */
+export function cellProblem(col: BoardColumn, request: TaskRequest): string | null {
+  const p = request.params;
+  if (col.model.promptRequired && !p.prompt) return 'Needs a prompt';
+  const prompt = typeof p.prompt === 'string' ? p.prompt : '';
+  if (col.model.promptMaxLength !== undefined && prompt.length > col.model.promptMaxLength)
+    return `Prompt over ${col.model.promptMaxLength} characters`;
+  const missing = paramsOf(col.model).find((d) => d.required && !isSet(p[d.id]) && d.default === undefined);
+  return missing ? `Needs ${missing.displayName?.trim() || missing.id}` : null;
+}
+
+export interface PlannedCell {
+  key: string;
+  row: Row;
+  col: BoardColumn;
+  request: TaskRequest;
+  /** The body as stored with a run, to tell whether the cell changed since. */
+  body: string;
+  problem: string | null;
+}
+
+/** Every cell of the board, row by row. */
+export function planCells(setup: BoardSetup, columns: readonly BoardColumn[]): PlannedCell[] {
+  return setup.rows.flatMap((row) =>
+    columns.map((col) => {
+      const request = cellRequest(setup, col, row);
+      return {
+        key: cellKey(row.id, col.key),
+        row,
+        col,
+        request,
+        body: JSON.stringify(request),
+        problem: cellProblem(col, request),
+      };
+    }),
+  );
+}
+
+export type CellRunState = 'never' | 'changed' | 'active' | 'succeeded' | 'failed';
+
+/** Whether "Run all" sends this cell: never run, inputs changed since, or the last run failed. */
+export const needsRun = (state: CellRunState): boolean =>
+  state === 'never' || state === 'changed' || state === 'failed';
+
+/** The total of the per-cell quotes, and each column's part; null while any runnable cell is unquoted. */
+export function sumQuotes(
+  cells: readonly PlannedCell[],
+  quoteOf: (cell: PlannedCell) => number | undefined,
+): { total: number | null; byColumn: Map<string, number | null> } {
+  const byColumn = new Map<string, number | null>();
+  let total: number | null = 0;
+  for (const cell of cells) {
+    if (cell.problem) continue;
+    const q = quoteOf(cell);
+    const before = byColumn.has(cell.col.key) ? byColumn.get(cell.col.key)! : 0;
+    byColumn.set(cell.col.key, q === undefined || before === null ? null : before + q);
+    total = q === undefined || total === null ? null : total + q;
+  }
+  return { total, byColumn };
+}
+
+export const defaultBoardName = (now: number): string =>
+  `Board · ${new Date(now).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })}`;
+
+export type { Board };

@@ -1,0 +1,581 @@
+import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import { Download, Link2, Play, Plus, Trash2, X } from 'lucide-react';
+import { useApi } from '../../api/api-context';
+import type { Me } from '../../api/schemas/me';
+import type { ParamDef } from '../../api/schemas/param';
+import type { ParamValue } from '../../api/schemas/task';
+import { Alert } from '../../components/alert';
+import { Button } from '../../components/button';
+import { Field, inputClass } from '../../components/field';
+import { Select } from '../../components/select';
+import { Spinner } from '../../components/spinner';
+import {
+  MAX_COLUMNS,
+  MAX_ROWS,
+  MIN_COLUMNS,
+  columnKey,
+  deleteBoard,
+  emptySetup,
+  encodeSetup,
+  getBoard,
+  listBoards,
+  newId,
+  type Board,
+  type BoardSetup,
+  type Column,
+} from '../../lib/boards';
+import { CATEGORY_GROUPS, categoryLabel } from '../../lib/category-labels';
+import { formatCredits } from '../../lib/format';
+import { quoteWarnings } from '../../lib/quote-warnings';
+import { BoardGrid, cellCost, cellSeconds, cellStatus } from './board-grid';
+import { defaultBoardName, splitParams } from './board-model';
+import { renderContactSheet } from './contact-sheet';
+import { useBoard, type BoardState, type CompareRunner } from './use-board';
+
+// PRODUCT 3 "Compare": boards listed, opened, deleted; a board's setup (models, versions, shared and
+// per-model params, prompts) above its grid; the total quote before running; share link and export.
+
+export type RenderParam = (
+  def: ParamDef,
+  value: ParamValue | undefined,
+  onChange: (v: ParamValue | undefined) => void,
+) => ReactNode;
+
+/** Where a board comes from when the view opens. */
+export type BoardSource =
+  | { kind: 'saved'; id: string }
+  | { kind: 'shared'; setup: BoardSetup }
+  | { kind: 'new'; category?: string; columns?: Column[] };
+
+export interface CompareViewProps {
+  source: BoardSource;
+  runner: CompareRunner | null;
+  me: Me;
+  renderParam: RenderParam;
+  /** The board shown changed (saved boards get their id in the URL). */
+  onOpen: (source: BoardSource) => void;
+  /** The link that opens this setup (the app knows its own URL scheme). */
+  shareUrl: (encoded: string) => string;
+}
+
+function newBoard(connectionId: string, setup: BoardSetup): Board {
+  const now = Date.now();
+  return {
+    id: newId(),
+    connectionId,
+    name: defaultBoardName(now),
+    createdAt: now,
+    updatedAt: now,
+    setup,
+    cells: {},
+    favourites: {},
+    notes: {},
+  };
+}
+
+function freshBoard(connectionId: string, source: BoardSource): Board | null {
+  if (source.kind === 'saved') return null;
+  if (source.kind === 'shared') return newBoard(connectionId, source.setup);
+  const setup = emptySetup(source.category ?? 'image/default');
+  return newBoard(connectionId, { ...setup, columns: source.columns ?? [] });
+}
+
+export function CompareView(props: CompareViewProps) {
+  const { source, onOpen } = props;
+  const { connectionId } = useApi();
+  const [loaded, setLoaded] = useState<{ id: string; board: Board | 'missing' } | null>(null);
+  const [boards, setBoards] = useState<Board[]>([]);
+  const [listVersion, setListVersion] = useState(0);
+
+  const sourceKey = JSON.stringify(source);
+  // A new or shared board is made once per source (compared by value); a saved one is read from disk.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const fresh = useMemo(() => freshBoard(connectionId, source), [connectionId, sourceKey]);
+  const savedId = source.kind === 'saved' ? source.id : null;
+  useEffect(() => {
+    if (!savedId) return;
+    let live = true;
+    void getBoard(connectionId, savedId).then(
+      (b) => live && setLoaded({ id: savedId, board: b ?? 'missing' }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [connectionId, savedId]);
+  const board = savedId ? (loaded?.id === savedId ? loaded.board : null) : fresh;
+
+  useEffect(() => {
+    let live = true;
+    void listBoards(connectionId).then((list) => live && setBoards(list));
+    return () => {
+      live = false;
+    };
+  }, [connectionId, listVersion, board]);
+
+  return (
+    <main className="grid flex-1 grid-cols-1 gap-4 p-4 lg:grid-cols-[260px_minmax(0,1fr)] lg:items-start">
+      <nav
+        aria-label="Boards"
+        className="rounded-xl bg-white p-3 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800"
+      >
+        <div className="mb-2 flex items-center justify-between">
+          <h2 className="text-sm font-semibold">Boards</h2>
+          <Button size="sm" variant="ghost" onClick={() => onOpen({ kind: 'new' })}>
+            <Plus className="size-3.5" aria-hidden="true" />
+            New board
+          </Button>
+        </div>
+        {boards.length === 0 ? (
+          <p className="text-xs text-slate-500 dark:text-slate-400">
+            Boards you build are saved here, on this device.
+          </p>
+        ) : (
+          <ul className="flex flex-col gap-1">
+            {boards.map((b) => {
+              const current = board !== null && board !== 'missing' && board.id === b.id;
+              return (
+                <li key={b.id} className="flex items-center gap-1">
+                  <button
+                    type="button"
+                    aria-current={current ? 'true' : undefined}
+                    onClick={() => onOpen({ kind: 'saved', id: b.id })}
+                    className="min-w-0 flex-1 truncate rounded-md px-2 py-1.5 text-left text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 aria-[current=true]:bg-indigo-50 aria-[current=true]:font-medium dark:hover:bg-slate-800 dark:aria-[current=true]:bg-indigo-950/50"
+                  >
+                    {b.name || 'Untitled board'}
+                    <span className="block text-xs font-normal text-slate-500 dark:text-slate-400">
+                      {b.setup.columns.length} models · {b.setup.rows.length} prompts
+                    </span>
+                  </button>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    aria-label={`Delete board ${b.name}`}
+                    onClick={() => {
+                      if (!window.confirm(`Delete the board “${b.name}”? Its tasks stay in the history.`))
+                        return;
+                      void deleteBoard(connectionId, b.id).then(() => {
+                        setListVersion((v) => v + 1);
+                        if (current) onOpen({ kind: 'new' });
+                      });
+                    }}
+                  >
+                    <Trash2 className="size-3.5" aria-hidden="true" />
+                  </Button>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </nav>
+      <section
+        aria-label="Compare"
+        className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6 dark:bg-slate-900 dark:ring-slate-800"
+      >
+        {board === null && <Spinner label="Loading the board" />}
+        {board === 'missing' && (
+          <Alert tone="error" title="This board is not on this device for this key.">
+            Boards are saved per key in this browser. Start a new one from the list.
+          </Alert>
+        )}
+        {board !== null && board !== 'missing' && (
+          <BoardEditor
+            key={board.id}
+            initial={board}
+            {...props}
+            onSaved={(saved) => {
+              if (source.kind === 'saved') return;
+              // The URL now names the board (a reload reopens it); the editor stays as it is.
+              setLoaded({ id: saved.id, board: saved });
+              onOpen({ kind: 'saved', id: saved.id });
+            }}
+          />
+        )}
+      </section>
+    </main>
+  );
+}
+
+function BoardEditor({
+  initial,
+  runner,
+  me,
+  renderParam,
+  shareUrl,
+  onSaved,
+}: CompareViewProps & { initial: Board; onSaved: (board: Board) => void }) {
+  const state = useBoard(initial, runner, onSaved);
+  const { board, update, setSetup, columns, models, totals, toRun, runTotal } = state;
+  const nameId = useId();
+  const [shared, setShared] = useState<string | null>(null);
+  const [exportError, setExportError] = useState<string | null>(null);
+  const [running, setRunning] = useState(false);
+
+  const { shared: sharedDefs, own } = splitParams(columns);
+  const available = (models.data?.items ?? []).flatMap((m) =>
+    m.versions.map((v) => ({
+      key: columnKey({ modelId: m.id, versionId: v.id }),
+      label: `${m.name} · ${v.name}`,
+      m,
+      v,
+    })),
+  );
+  const chosen = new Set(board.setup.columns.map(columnKey));
+  const full = board.setup.columns.length >= MAX_COLUMNS;
+  const warnings = runTotal !== null && runTotal > 0 ? quoteWarnings(runTotal, me) : [];
+  const missingColumns = board.setup.columns.length - columns.length;
+
+  const exportSheet = async () => {
+    setExportError(null);
+    try {
+      const blob = await renderContactSheet({
+        title: board.name,
+        columns: columns.map((c) => ({ name: c.model.name, version: c.versionName })),
+        rows: board.setup.rows.map((row) => ({
+          prompt: row.prompt,
+          cells: columns.map((col) => {
+            const cell = state.cells.find((c) => c.row.id === row.id && c.col.key === col.key)!;
+            const output = cell.state === 'succeeded' ? cell.entry?.outputs[0] : undefined;
+            const cost = cellCost(cell);
+            const seconds = cellSeconds(cell);
+            return {
+              kind: col.model.type,
+              pictureUrl: col.model.type === 'image' ? (output?.url ?? null) : (output?.thumbnailUrl ?? null),
+              status: cellStatus(cell),
+              caption: [
+                cost
+                  ? cost.charged
+                    ? formatCredits(cost.credits)
+                    : `≈ ${formatCredits(cost.credits)}`
+                  : null,
+                seconds !== null ? `${seconds} s` : null,
+              ]
+                .filter(Boolean)
+                .join(' · '),
+              favourite: board.favourites[row.id] === col.key,
+            };
+          }),
+        })),
+      });
+      const a = document.createElement('a');
+      const href = URL.createObjectURL(blob);
+      a.href = href;
+      a.download = `${board.name.replace(/[^\p{L}\p{N} ._-]+/gu, '').trim() || 'board'} (${columns.length}x${board.setup.rows.length}).png`;
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(href), 60_000);
+    } catch (e) {
+      setExportError(e instanceof Error ? e.message : 'The contact sheet could not be made.');
+    }
+  };
+
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="flex flex-wrap items-end gap-3">
+        <div className="min-w-56 flex-1">
+          <label htmlFor={nameId} className="text-sm font-medium">
+            Board name
+          </label>
+          <input
+            id={nameId}
+            value={board.name}
+            onChange={(e) => update((b) => ({ ...b, name: e.target.value }))}
+            className={`${inputClass} mt-1`}
+          />
+        </div>
+        <Button
+          onClick={() => {
+            const url = shareUrl(encodeSetup(board.setup));
+            setShared(url);
+            void navigator.clipboard?.writeText(url).catch(() => undefined);
+          }}
+          disabled={columns.length === 0}
+        >
+          <Link2 className="size-4" aria-hidden="true" />
+          Share link
+        </Button>
+        <Button onClick={() => void exportSheet()} disabled={columns.length === 0}>
+          <Download className="size-4" aria-hidden="true" />
+          Export contact sheet
+        </Button>
+      </div>
+      {shared && (
+        <div className="rounded-lg bg-slate-50 p-3 text-xs ring-1 ring-slate-200 ring-inset dark:bg-slate-800/60 dark:ring-slate-700">
+          <p className="mb-1 font-medium">
+            Link to this setup (models, versions, params and prompts; never your key), copied:
+          </p>
+          <input
+            readOnly
+            aria-label="Share link"
+            value={shared}
+            className={inputClass}
+            onFocus={(e) => e.target.select()}
+          />
+        </div>
+      )}
+      {exportError && <Alert tone="error" title={exportError} />}
+
+      <fieldset className="flex flex-col gap-3">
+        <legend className="mb-2 text-sm font-semibold">Models</legend>
+        <div className="flex flex-wrap gap-3">
+          <Field label="Board category" className="min-w-56">
+            {(control) => (
+              <Select
+                {...control}
+                value={board.setup.category}
+                disabled={board.setup.columns.length > 0}
+                onChange={(e) =>
+                  setSetup((s) => ({ ...s, category: e.target.value, shared: {}, perColumn: {} }))
+                }
+              >
+                {CATEGORY_GROUPS.map((g) => (
+                  <optgroup key={g.type} label={g.label}>
+                    {g.keys.map((k) => (
+                      <option key={k} value={k}>
+                        {categoryLabel(k)}
+                      </option>
+                    ))}
+                  </optgroup>
+                ))}
+              </Select>
+            )}
+          </Field>
+          <Field label="Add model" className="min-w-64 flex-1">
+            {(control) => (
+              <Select
+                {...control}
+                value=""
+                disabled={full || models.isLoading}
+                onChange={(e) => {
+                  const pick = available.find((a) => a.key === e.target.value);
+                  if (pick)
+                    setSetup((s) => ({
+                      ...s,
+                      columns: [...s.columns, { modelId: pick.m.id, versionId: pick.v.id }].slice(
+                        0,
+                        MAX_COLUMNS,
+                      ),
+                    }));
+                }}
+              >
+                <option value="">
+                  {full ? `At most ${MAX_COLUMNS} models` : 'Choose a model or version…'}
+                </option>
+                {available.map((a) => (
+                  <option key={a.key} value={a.key} disabled={chosen.has(a.key)}>
+                    {a.label}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
+        </div>
+        {board.setup.columns.length > 0 && (
+          <ul className="flex flex-wrap gap-2" aria-label="Chosen models">
+            {columns.map((c) => (
+              <li
+                key={c.key}
+                className="flex items-center gap-1 rounded-full bg-indigo-50 py-1 pr-1 pl-3 text-sm text-indigo-900 ring-1 ring-indigo-200 ring-inset dark:bg-indigo-950/50 dark:text-indigo-100 dark:ring-indigo-900"
+              >
+                {c.model.name} · {c.versionName}
+                <button
+                  type="button"
+                  aria-label={`Remove ${c.model.name} ${c.versionName}`}
+                  onClick={() =>
+                    setSetup((s) => ({ ...s, columns: s.columns.filter((x) => columnKey(x) !== c.key) }))
+                  }
+                  className="rounded-full p-1 hover:bg-indigo-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-indigo-900"
+                >
+                  <X className="size-3.5" aria-hidden="true" />
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        {columns.length < MIN_COLUMNS && (
+          <p className="text-xs text-slate-600 dark:text-slate-400">
+            Choose {MIN_COLUMNS} to {MAX_COLUMNS} models, or versions of one model, to compare.
+          </p>
+        )}
+        {missingColumns > 0 && !models.isLoading && (
+          <Alert
+            tone="warning"
+            title={`${missingColumns} model(s) of this board are not in the catalog for this key.`}
+          />
+        )}
+      </fieldset>
+
+      <fieldset className="flex flex-col gap-3">
+        <legend className="mb-2 text-sm font-semibold">Prompts</legend>
+        {board.setup.rows.map((row, i) => (
+          <div key={row.id} className="flex items-start gap-2">
+            <div className="flex-1">
+              <Field label={`Prompt ${i + 1}`}>
+                {(control) => (
+                  <textarea
+                    {...control}
+                    rows={2}
+                    value={row.prompt}
+                    onChange={(e) =>
+                      setSetup((s) => ({
+                        ...s,
+                        rows: s.rows.map((r) => (r.id === row.id ? { ...r, prompt: e.target.value } : r)),
+                      }))
+                    }
+                    className={inputClass}
+                  />
+                )}
+              </Field>
+            </div>
+            {board.setup.rows.length > 1 && (
+              <Button
+                variant="ghost"
+                size="sm"
+                className="mt-6"
+                aria-label={`Remove prompt ${i + 1}`}
+                onClick={() => setSetup((s) => ({ ...s, rows: s.rows.filter((r) => r.id !== row.id) }))}
+              >
+                <X className="size-4" aria-hidden="true" />
+              </Button>
+            )}
+          </div>
+        ))}
+        <div>
+          <Button
+            size="sm"
+            disabled={board.setup.rows.length >= MAX_ROWS}
+            onClick={() => setSetup((s) => ({ ...s, rows: [...s.rows, { id: newId(), prompt: '' }] }))}
+          >
+            <Plus className="size-3.5" aria-hidden="true" />
+            Add prompt
+          </Button>
+        </div>
+      </fieldset>
+
+      {sharedDefs.length > 0 && (
+        <fieldset className="flex flex-col gap-4">
+          <legend className="mb-2 text-sm font-semibold">Shared settings</legend>
+          <p className="-mt-2 text-xs text-slate-600 dark:text-slate-400">
+            Every chosen model has these. Left empty, each model uses its own default.
+          </p>
+          {sharedDefs.map((def) => (
+            <div key={def.id}>
+              {renderParam(def, board.setup.shared[def.id], (v) =>
+                setSetup((s) => ({ ...s, shared: withValue(s.shared, def.id, v) })),
+              )}
+            </div>
+          ))}
+        </fieldset>
+      )}
+      {columns.some((c) => (own.get(c.key) ?? []).length > 0) && (
+        <div className="flex flex-col gap-2">
+          <h3 className="text-sm font-semibold">Settings of one model</h3>
+          {columns.map((c) => {
+            const defs = own.get(c.key) ?? [];
+            if (defs.length === 0) return null;
+            return (
+              <details
+                key={c.key}
+                className="rounded-lg p-3 ring-1 ring-slate-200 ring-inset dark:ring-slate-700"
+              >
+                <summary className="cursor-pointer text-sm font-medium">
+                  Only for {c.model.name} · {c.versionName}
+                </summary>
+                <div className="mt-3 flex flex-col gap-4">
+                  {defs.map((def) => (
+                    <div key={def.id}>
+                      {renderParam(def, board.setup.perColumn[c.key]?.[def.id], (v) =>
+                        setSetup((s) => ({
+                          ...s,
+                          perColumn: {
+                            ...s.perColumn,
+                            [c.key]: withValue(s.perColumn[c.key] ?? {}, def.id, v),
+                          },
+                        })),
+                      )}
+                    </div>
+                  ))}
+                </div>
+              </details>
+            );
+          })}
+        </div>
+      )}
+
+      <RunBar state={state} running={running} setRunning={setRunning} />
+      {warnings.map((w) => (
+        <Alert
+          key={w.kind}
+          tone="warning"
+          title={w.kind === 'cap' ? 'Over the daily cap' : 'Not enough credits'}
+        >
+          {w.text}
+        </Alert>
+      ))}
+      <div aria-live="polite" className="sr-only">
+        {totals.total !== null ? `Total quote ${formatCredits(totals.total)}` : ''}
+      </div>
+      {toRun.length === 0 &&
+        columns.length >= MIN_COLUMNS &&
+        state.cells.every((c) => c.state === 'succeeded') && (
+          <p className="text-xs text-slate-600 dark:text-slate-400">Every cell has its result.</p>
+        )}
+
+      <BoardGrid state={state} />
+    </div>
+  );
+}
+
+function RunBar({
+  state,
+  running,
+  setRunning,
+}: {
+  state: BoardState;
+  running: boolean;
+  setRunning: (r: boolean) => void;
+}) {
+  const { totals, toRun, runTotal, columns, ready } = state;
+  const problems = state.cells.filter((c) => c.problem).length;
+  return (
+    <section
+      aria-label="Board quote"
+      className="flex flex-wrap items-center justify-between gap-3 rounded-lg bg-slate-50 p-3 ring-1 ring-slate-200 ring-inset dark:bg-slate-800/60 dark:ring-slate-700"
+    >
+      <div className="text-sm">
+        <span className="text-slate-600 dark:text-slate-400">Total quote: </span>
+        <span className="font-semibold tabular-nums" data-testid="compare-total">
+          {columns.length === 0 ? '—' : totals.total === null ? 'updating…' : formatCredits(totals.total)}
+        </span>
+        <span className="block text-xs text-slate-600 dark:text-slate-400">
+          The sum of every cell’s quote; each model’s part is under its name.
+          {problems > 0 && ` ${problems} cell(s) cannot run yet.`}
+        </span>
+      </div>
+      <Button
+        variant="primary"
+        disabled={!ready || running || toRun.length === 0 || columns.length < MIN_COLUMNS}
+        onClick={() => {
+          setRunning(true);
+          void state.runAll().finally(() => setRunning(false));
+        }}
+      >
+        <Play className="size-4" aria-hidden="true" />
+        {toRun.length === 0
+          ? 'Run all'
+          : `Run all (${toRun.length} ${toRun.length === 1 ? 'cell' : 'cells'}${runTotal !== null ? ` · ${formatCredits(runTotal)}` : ''})`}
+      </Button>
+    </section>
+  );
+}
+
+function withValue(
+  params: Record<string, ParamValue>,
+  id: string,
+  value: ParamValue | undefined,
+): Record<string, ParamValue> {
+  const next = { ...params };
+  if (value === undefined) delete next[id];
+  else next[id] = value;
+  return next;
+}

@@ -1,0 +1,239 @@
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useApi } from '../../api/api-context';
+import { catalogQueries } from '../../api/queries/catalog-queries';
+import type { Quote } from '../../api/schemas/quote';
+import type { ModelType } from '../../api/schemas/category';
+import type { HistoryEntry } from '../../lib/history-types';
+import type { HistoryStore } from '../../lib/history-store';
+import type { Outbox } from '../../lib/outbox';
+import { newId, saveBoard, type Board, type BoardSetup } from '../../lib/boards';
+import {
+  needsRun,
+  planCells,
+  resolveColumns,
+  sumQuotes,
+  type BoardColumn,
+  type CellRunState,
+  type PlannedCell,
+} from './board-model';
+
+// A board's live state: its setup and cells (saved to IndexedDB as they change), the catalog models of
+// its category, a quote per cell, and each cell's task as the history knows it. Runs go through the
+// outbox with a key written to the board first, so a reload finds (and never re-pays) every cell.
+
+export interface CompareRunner {
+  store: HistoryStore;
+  outbox: Outbox;
+}
+
+export interface CellView extends PlannedCell {
+  entry: HistoryEntry | null;
+  state: CellRunState;
+  quote: Quote | undefined;
+  quoteError: string | null;
+  /** Why the last send did not create a task (refused), or that it is still being sent. */
+  sendNote: string | null;
+}
+
+const QUOTE_DEBOUNCE_MS = 600;
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return debounced;
+}
+
+const EMPTY: HistoryEntry[] = [];
+const noop = () => () => undefined;
+
+/** A board is saved once it holds something: an untouched new board leaves no trace. */
+const worthSaving = (b: Board) =>
+  b.setup.columns.length > 0 || b.setup.rows.some((r) => r.prompt.trim()) || Object.keys(b.cells).length > 0;
+
+export function useBoard(initial: Board, runner: CompareRunner | null, onFirstSave?: (board: Board) => void) {
+  const { client, connectionId } = useApi();
+  const [board, setBoard] = useState(initial);
+  const latest = useRef(board);
+  useEffect(() => {
+    latest.current = board;
+  });
+
+  // Saved as it changes (debounced); the last change is flushed when the board closes.
+  const firstSave = useRef(onFirstSave);
+  useEffect(() => {
+    if (!worthSaving(board)) return;
+    const t = setTimeout(
+      () =>
+        void saveBoard(board).then(() => {
+          const once = firstSave.current;
+          firstSave.current = undefined;
+          once?.(board);
+        }),
+      300,
+    );
+    return () => clearTimeout(t);
+  }, [board]);
+  useEffect(
+    () => () => {
+      if (worthSaving(latest.current)) void saveBoard(latest.current);
+    },
+    [],
+  );
+
+  const update = useCallback((change: (b: Board) => Board) => {
+    setBoard((b) => ({ ...change(b), updatedAt: Date.now() }));
+  }, []);
+  const setSetup = useCallback(
+    (change: (s: BoardSetup) => BoardSetup) => update((b) => ({ ...b, setup: change(b.setup) })),
+    [update],
+  );
+
+  const [type, subType] = board.setup.category.split('/') as [ModelType, string];
+  const models = useQuery(catalogQueries.models(client, connectionId, type, subType ?? 'default'));
+  const columns: BoardColumn[] = useMemo(
+    () => resolveColumns(board.setup, models.data?.items ?? []),
+    [board.setup, models.data],
+  );
+  const planned = useMemo(() => planCells(board.setup, columns), [board.setup, columns]);
+
+  // One quote per runnable cell, asked once the typing settles; identical bodies share one request.
+  const quotable = useDebounced(
+    useMemo(() => planned.filter((c) => !c.problem), [planned]),
+    QUOTE_DEBOUNCE_MS,
+  );
+  const quotes = useQueries({
+    queries: quotable.map((cell) => ({
+      queryKey: ['compare-quote', connectionId, cell.body] as const,
+      queryFn: ({ signal }: { signal: AbortSignal }) => client.quote(cell.request, { signal }),
+      staleTime: 5 * 60_000,
+      retry: false,
+    })),
+  });
+  const quoteByBody = new Map<string, { quote?: Quote; error: string | null }>();
+  quotable.forEach((cell, i) => {
+    const q = quotes[i];
+    quoteByBody.set(cell.body, { quote: q?.data, error: q?.error ? q.error.message : null });
+  });
+
+  const history = useSyncExternalStore(runner?.store.subscribe ?? noop, runner?.store.list ?? (() => EMPTY));
+  const [sendNotes, setSendNotes] = useState<Record<string, { refused: boolean; text: string }>>({});
+
+  const cells: CellView[] = planned.map((cell) => {
+    const run = board.cells[cell.key];
+    const entry =
+      (run?.taskId ? history.find((e) => e.taskId === run.taskId) : undefined) ??
+      (run ? history.find((e) => e.idempotencyKey === run.idempotencyKey) : undefined) ??
+      null;
+    const state: CellRunState = !run
+      ? 'never'
+      : run.request !== cell.body
+        ? 'changed'
+        : entry?.status === 'succeeded'
+          ? 'succeeded'
+          : entry?.status === 'failed' ||
+              entry?.status === 'cancelled' ||
+              (!entry && sendNotes[cell.key]?.refused)
+            ? 'failed'
+            : 'active';
+    const q = quoteByBody.get(cell.body);
+    return {
+      ...cell,
+      entry,
+      state,
+      quote: cell.problem ? undefined : q?.quote,
+      quoteError: q?.error ?? null,
+      sendNote: sendNotes[cell.key]?.text ?? null,
+    };
+  });
+
+  // A reload can leave a cell with a key but no task id: the history names the task created with
+  // that key (the lookup above), so nothing needs writing back.
+
+  const totals = sumQuotes(cells, (c) => quoteByBody.get(c.body)?.quote?.credits);
+  const toRun = cells.filter((c) => !c.problem && needsRun(c.state));
+  const runTotal = toRun.reduce<number | null>(
+    (sum, c) => (sum === null || c.quote === undefined ? null : sum + c.quote.credits),
+    0,
+  );
+
+  const runCells = async (targets: CellView[]) => {
+    if (!runner) return;
+    const keys = new Map(targets.map((c) => [c.key, newId()]));
+    // The keys are on disk before any request leaves: a reload mid-run finds every cell's task.
+    const next: Board = {
+      ...latest.current,
+      updatedAt: Date.now(),
+      cells: {
+        ...latest.current.cells,
+        ...Object.fromEntries(
+          targets.map((c) => [
+            c.key,
+            { idempotencyKey: keys.get(c.key)!, request: c.body, runAt: Date.now() },
+          ]),
+        ),
+      },
+    };
+    latest.current = next;
+    setBoard(next);
+    await saveBoard(next);
+    const once = firstSave.current;
+    firstSave.current = undefined;
+    once?.(next);
+    setSendNotes((n) => Object.fromEntries(Object.entries(n).filter(([k]) => !keys.has(k))));
+    await Promise.all(
+      targets.map(async (c) => {
+        const result = await runner.outbox.submit(
+          c.request,
+          {
+            title: c.col.model.name,
+            subtitle: c.col.versionName,
+            kind: 'model',
+            mediaType: c.col.model.type,
+            category: `${c.col.model.type}/${c.col.model.subType}`,
+            modelId: c.col.model.id,
+            versionId: c.col.column.versionId,
+            estimatedSeconds: c.quote?.estimatedSeconds ?? null,
+            quotedCredits: c.quote?.credits ?? null,
+          },
+          { idempotencyKey: keys.get(c.key)! },
+        );
+        if (result.kind === 'created') {
+          update((b) => {
+            const cell = b.cells[c.key];
+            if (!cell || cell.idempotencyKey !== result.idempotencyKey) return b;
+            return { ...b, cells: { ...b.cells, [c.key]: { ...cell, taskId: result.created.taskId } } };
+          });
+        } else {
+          // Refused: nothing was created, so the cell can run again. Pending: the outcome is unknown and
+          // the outbox re-sends with the same key, so the cell stays active (a new run could pay twice).
+          const note =
+            result.kind === 'refused'
+              ? { refused: true, text: result.error.message }
+              : { refused: false, text: `Sending… ${result.error.message} It is re-sent with the same key.` };
+          setSendNotes((n) => ({ ...n, [c.key]: note }));
+        }
+      }),
+    );
+  };
+
+  return {
+    board,
+    update,
+    setSetup,
+    models,
+    columns,
+    cells,
+    totals,
+    toRun,
+    runTotal,
+    runAll: () => runCells(toRun),
+    rerun: (cell: CellView) => runCells([cell]),
+    ready: runner !== null,
+  };
+}
+
+export type BoardState = ReturnType<typeof useBoard>;
