@@ -64,7 +64,10 @@ const photo = async () => ({
 async function openEditForm(page: Page) {
   await connect(page);
   await page.getByRole('combobox', { name: 'Category', exact: true }).selectOption('image/edit-image');
-  await page.getByRole('button', { name: /Inpaint/ }).first().click();
+  await page
+    .getByRole('button', { name: /Inpaint/ })
+    .first()
+    .click();
   await page.getByLabel('Prompt', { exact: true }).fill('Replace the sky with a starry night');
   const source = page.getByRole('group', { name: 'Source image' });
   await source.getByLabel('Upload file', { exact: true }).setInputFiles(await photo());
@@ -97,13 +100,22 @@ for (const scheme of ['light', 'dark'] as const) {
     const box = (await canvas.boundingBox())!;
     await page.mouse.move(box.x + box.width * 0.1, box.y + box.height * 0.2);
     await page.mouse.down();
-    for (const [x, y] of [[0.9, 0.2], [0.9, 0.4], [0.1, 0.4], [0.1, 0.3], [0.8, 0.3]] as const)
+    for (const [x, y] of [
+      [0.9, 0.2],
+      [0.9, 0.4],
+      [0.1, 0.4],
+      [0.1, 0.3],
+      [0.8, 0.3],
+    ] as const)
       await page.mouse.move(box.x + box.width * x, box.y + box.height * y, { steps: 10 });
     await page.mouse.up();
   });
   await shoot('describe-image', scheme, desktop, async (page) => {
     await connect(page);
-    await page.getByRole('button', { name: /Lumen Canvas/ }).first().click();
+    await page
+      .getByRole('button', { name: /Lumen Canvas/ })
+      .first()
+      .click();
     await page.getByRole('button', { name: 'Describe image' }).click();
     const dialog = page.getByRole('dialog', { name: 'Describe image' });
     await dialog.getByLabel('Upload file', { exact: true }).setInputFiles(await photo());
@@ -112,6 +124,20 @@ for (const scheme of ['light', 'dark'] as const) {
     await dialog.getByRole('region', { name: 'Description' }).waitFor();
   });
 }
+await shoot('compare', 'light', { width: 1440, height: 1000 }, async (page) => {
+  await connect(page);
+  await page.getByRole('button', { name: /^Compare/ }).click();
+  const add = page.getByRole('combobox', { name: 'Add model' });
+  for (const label of ['Lumen Canvas · v2', 'Aurora XL · Aurora XL 1.0', 'Pop Diffusion · Pop 1'])
+    await add.selectOption({ label });
+  await page.getByLabel('Prompt 1', { exact: true }).fill('A lighthouse on a cliff at dusk');
+  await page.getByRole('button', { name: 'Add prompt' }).click();
+  await page.getByLabel('Prompt 2', { exact: true }).fill('A bowl of ramen, top view');
+  await page.getByRole('button', { name: /^Run all \(/ }).click();
+  await page.locator('[data-cell-state="succeeded"]').nth(5).waitFor({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Favourite' }).first().click();
+  await page.getByRole('table').scrollIntoViewIfNeeded();
+});
 await shoot('edit-form', 'light', desktop, async (page) => {
   await openEditForm(page);
   await page.getByRole('group', { name: 'Mask' }).scrollIntoViewIfNeeded();

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import {
   MAX_COLUMNS,
   decodeSetup,
+  emptySetup,
   deleteBoard,
   encodeSetup,
   getBoard,
@@ -235,5 +236,13 @@ describe('share links', () => {
 
   it('refuses to encode a board instead of its setup (the board has no setup fields at the top)', () => {
     expect(() => encodeSetup(board('b1', 1_000) as unknown as BoardSetup)).toThrow();
+  });
+});
+
+describe('share links of large setups', () => {
+  it('encodes a setup with a 200,000-character prompt', () => {
+    const setup = emptySetup('image/default');
+    setup.rows[0]!.prompt = 'é'.repeat(200_000);
+    expect(decodeSetup(encodeSetup(setup))?.rows[0]!.prompt).toHaveLength(200_000);
   });
 });

@@ -100,7 +100,7 @@ export async function deleteBoard(connectionId: string, id: string): Promise<voi
 // ---- share links ----------------------------------------------------------------------------------
 
 const toBase64Url = (text: string) =>
-  btoa(String.fromCharCode(...new TextEncoder().encode(text)))
+  btoa(Array.from(new TextEncoder().encode(text), (b) => String.fromCharCode(b)).join(''))
     .replaceAll('+', '-')
     .replaceAll('/', '_')
     .replace(/=+$/, '');

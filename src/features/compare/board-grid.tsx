@@ -100,7 +100,11 @@ export function BoardGrid({ state }: { state: BoardState }) {
         )}
       </div>
       <div ref={grid} className="overflow-x-auto">
-        <table className="w-full border-separate border-spacing-2 text-sm">
+        {/* Fixed layout: every model column gets the same width, so every result shows at the same size. */}
+        <table
+          className="w-full table-fixed border-separate border-spacing-2 text-sm"
+          style={{ minWidth: `${11 + columns.length * 14}rem` }}
+        >
           <caption className="sr-only">Results: one column per model, one row per prompt</caption>
           <thead>
             <tr>
@@ -113,7 +117,7 @@ export function BoardGrid({ state }: { state: BoardState }) {
               {columns.map((col) => {
                 const sum = totals.byColumn.get(col.key);
                 return (
-                  <th key={col.key} scope="col" className="min-w-56 text-left align-bottom font-normal">
+                  <th key={col.key} scope="col" className="text-left align-bottom font-normal">
                     <span className="block font-semibold text-slate-900 dark:text-white">
                       {col.model.name}
                     </span>

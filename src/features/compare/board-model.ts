@@ -47,14 +47,21 @@ const isSet = (v: ParamValue | undefined): v is ParamValue =>
   v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0);
 
 /**
- * The body of one cell: the row's prompt, the shared values (for the params this model has) and the
- * model's own values. Params left unset are not sent, so each model's own defaults apply.
+ * The body of one cell: the row's prompt, the shared values (of params still shared: a value left
+ * from before a model changed the set is not sent) and the model's own values. Params left unset are
+ * not sent, so each model's own defaults apply.
  */
-export function cellRequest(setup: BoardSetup, col: BoardColumn, row: Row): TaskRequest {
+export function cellRequest(
+  setup: BoardSetup,
+  col: BoardColumn,
+  row: Row,
+  sharedIds: ReadonlySet<string> = new Set(Object.keys(setup.shared)),
+): TaskRequest {
   const params: Record<string, ParamValue> = {};
   if (row.prompt.trim()) params.prompt = row.prompt;
   const ids = new Set(paramsOf(col.model).map((d) => d.id));
-  for (const [id, v] of Object.entries(setup.shared)) if (ids.has(id) && isSet(v)) params[id] = v;
+  for (const [id, v] of Object.entries(setup.shared))
+    if (sharedIds.has(id) && ids.has(id) && isSet(v)) params[id] = v;
   for (const [id, v] of Object.entries(setup.perColumn[col.key] ?? {}))
     if (ids.has(id) && isSet(v)) params[id] = v;
   return { interfaceId: col.model.id, versionId: col.column.versionId, params };
@@ -83,9 +90,10 @@ export interface PlannedCell {
 
 /** Every cell of the board, row by row. */
 export function planCells(setup: BoardSetup, columns: readonly BoardColumn[]): PlannedCell[] {
+  const sharedIds = new Set(splitParams(columns).shared.map((d) => d.id));
   return setup.rows.flatMap((row) =>
     columns.map((col) => {
-      const request = cellRequest(setup, col, row);
+      const request = cellRequest(setup, col, row, sharedIds);
       return {
         key: cellKey(row.id, col.key),
         row,

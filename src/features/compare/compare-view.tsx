@@ -142,7 +142,7 @@ export function CompareView(props: CompareViewProps) {
                     className="min-w-0 flex-1 truncate rounded-md px-2 py-1.5 text-left text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 aria-[current=true]:bg-indigo-50 aria-[current=true]:font-medium dark:hover:bg-slate-800 dark:aria-[current=true]:bg-indigo-950/50"
                   >
                     {b.name || 'Untitled board'}
-                    <span className="block text-xs font-normal text-slate-500 dark:text-slate-400">
+                    <span className="block text-xs font-normal text-slate-600 dark:text-slate-400">
                       {b.setup.columns.length} models · {b.setup.rows.length} prompts
                     </span>
                   </button>
