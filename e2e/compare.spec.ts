@@ -138,3 +138,75 @@ test('a model is added to the comparison from its form', async ({ studio, page }
     'Pop Diffusion · Pop 1',
   ]);
 });
+
+test('a failed cell reruns alone; favourites and notes are kept; a board can be deleted', async ({
+  studio,
+  page,
+  request,
+}) => {
+  await studio.goto();
+  await studio.connect('personal');
+  const board = await openCompare(page);
+  await addModels(page, ['Aurora XL · Aurora XL 1.0', 'Pop Diffusion · Pop 1']);
+  // The sandbox fails a task whose prompt has [fail] (PRODUCT 4): both cells fail, and are refunded.
+  await board.getByLabel('Prompt 1', { exact: true }).fill('a red kite [fail]');
+  await board.getByRole('button', { name: /^Run all/ }).click();
+  await expect(board.locator('[data-cell-state="failed"]')).toHaveCount(2, { timeout: 30_000 });
+  await expect(board.getByRole('button', { name: /^Run all/ })).toBeEnabled();
+
+  // Rerun one cell: one new POST /tasks, for that cell only.
+  const posts = async () =>
+    (
+      (await (await request.get('http://127.0.0.1:4110/__sandbox/requests')).json()) as Array<{
+        method: string;
+        path: string;
+      }>
+    ).filter((r) => r.method === 'POST' && r.path.endsWith('/tasks')).length;
+  const before = await posts();
+  const popCell = board.getByRole('group', { name: 'Pop Diffusion Pop 1, prompt 1' });
+  await popCell.getByRole('button', { name: 'Rerun' }).click();
+  await expect(popCell.getByTestId('cell-status')).toHaveText('failed', { timeout: 30_000 });
+  expect(await posts()).toBe(before + 1);
+
+  await popCell.getByRole('button', { name: 'Favourite' }).click();
+  await popCell.getByRole('button', { name: 'Note' }).click();
+  await popCell.getByRole('textbox', { name: 'Note on Pop Diffusion Pop 1, prompt 1' }).fill('too dark');
+  await board.getByLabel('Board name', { exact: true }).fill('Kites');
+  await expect(page).toHaveURL(/compare=[0-9a-f-]{36}/);
+  // On disk before the reload (what a person reloading a moment later relies on).
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () =>
+          new Promise<string>((resolve) => {
+            const open = indexedDB.open('media-studio');
+            open.onsuccess = () => {
+              const all = open.result.transaction('boards').objectStore('boards').getAll();
+              all.onsuccess = () => {
+                const b = (
+                  all.result as Array<{ name: string; notes: Record<string, string>; favourites: object }>
+                ).find((x) => x.name === 'Kites');
+                open.result.close();
+                resolve(b ? `${Object.values(b.notes).join()}|${Object.keys(b.favourites).length}` : '');
+              };
+            };
+          }),
+      ),
+    )
+    .toBe('too dark|1');
+
+  await page.reload();
+  const again = compareRegion(page);
+  const cell = again.getByRole('group', { name: 'Pop Diffusion Pop 1, prompt 1' });
+  await expect(cell.getByRole('button', { name: 'Favourite' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(cell.getByRole('textbox', { name: /^Note on/ })).toHaveValue('too dark');
+
+  page.once('dialog', (d) => void d.accept());
+  await page
+    .getByRole('navigation', { name: 'Boards' })
+    .getByRole('button', { name: 'Delete board Kites' })
+    .click();
+  await expect(
+    page.getByRole('navigation', { name: 'Boards' }).getByRole('button', { name: /Kites/ }),
+  ).toHaveCount(0);
+});

@@ -62,27 +62,17 @@ export function useBoard(initial: Board, runner: CompareRunner | null, onFirstSa
     latest.current = board;
   });
 
-  // Saved as it changes (debounced); the last change is flushed when the board closes.
+  // Saved on every change (a board is a small record; IndexedDB applies the puts in order), so a
+  // favourite or a note is on disk before the user can reload.
   const firstSave = useRef(onFirstSave);
   useEffect(() => {
     if (!worthSaving(board)) return;
-    const t = setTimeout(
-      () =>
-        void saveBoard(board).then(() => {
-          const once = firstSave.current;
-          firstSave.current = undefined;
-          once?.(board);
-        }),
-      300,
-    );
-    return () => clearTimeout(t);
+    void saveBoard(board).then(() => {
+      const once = firstSave.current;
+      firstSave.current = undefined;
+      once?.(board);
+    });
   }, [board]);
-  useEffect(
-    () => () => {
-      if (worthSaving(latest.current)) void saveBoard(latest.current);
-    },
-    [],
-  );
 
   const update = useCallback((change: (b: Board) => Board) => {
     setBoard((b) => ({ ...change(b), updatedAt: Date.now() }));
