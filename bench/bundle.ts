@@ -1,0 +1,52 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { print, record, type Figure } from './results-file';
+
+// Bundle size (issue 7): the JavaScript a first visit downloads (the entry module and what index.html
+// preloads), gzipped, and all of it. Deterministic, so `--check` gates CI at 150 KB.
+
+export const INITIAL_LIMIT_KB = 150;
+
+const dist = new URL('../dist/', import.meta.url);
+const gz = (file: string) => gzipSync(readFileSync(new URL(file, dist)), { level: 9 }).length / 1024;
+
+export function measureBundle(): Record<string, Figure> {
+  const html = readFileSync(new URL('index.html', dist), 'utf8');
+  const initial = [
+    ...html.matchAll(/<(?:script[^>]*\bsrc|link[^>]*rel="modulepreload"[^>]*\bhref)="\/?([^"]+\.js)"/g),
+  ].map((m) => m[1]!);
+  if (initial.length === 0) throw new Error('No script found in dist/index.html: run `npm run build` first.');
+  const all = readdirSync(new URL('assets/', dist)).filter((f) => f.endsWith('.js'));
+  const initialKb = initial.reduce((sum, f) => sum + gz(f), 0);
+  const totalKb = all.reduce((sum, f) => sum + gz(`assets/${f}`), 0);
+  const round = (n: number) => Math.round(n * 10) / 10;
+  return {
+    initialJsGzip: {
+      value: round(initialKb),
+      unit: 'KB',
+      target: `<= ${INITIAL_LIMIT_KB} KB`,
+      ok: initialKb <= INITIAL_LIMIT_KB,
+      note: `${initial.length} files`,
+    },
+    totalJsGzip: {
+      value: round(totalKb),
+      unit: 'KB',
+      target: 'reported',
+      ok: true,
+      note: `${all.length} files`,
+    },
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const figures = measureBundle();
+  print('Bundle', figures);
+  if (process.argv.includes('--check')) {
+    if (!figures.initialJsGzip!.ok) {
+      console.error(`\nThe initial JavaScript is over ${INITIAL_LIMIT_KB} KB gzipped.`);
+      process.exit(1);
+    }
+  } else {
+    record('bundle', figures);
+  }
+}

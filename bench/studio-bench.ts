@@ -1,0 +1,188 @@
+import { chromium, type Browser, type Page } from '@playwright/test';
+import type { Figure } from './results-file';
+
+// Benchmarks that drive the built studio in Chromium against its sandbox (issue 7): quote requests
+// while typing, and polling efficiency with 100 tasks in flight. Figures, not pass/fail tests.
+
+export interface Ports {
+  studio: string;
+  sandbox: string;
+}
+
+interface Logged {
+  method: string;
+  path: string;
+  status: number;
+  keyName?: string;
+}
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+const requests = async (ports: Ports): Promise<Logged[]> =>
+  (await (await fetch(`${ports.sandbox}/__sandbox/requests`)).json()) as Logged[];
+const reset = async (ports: Ports) => {
+  await fetch(`${ports.sandbox}/__sandbox/reset`, { method: 'POST' });
+};
+async function keyOf(ports: Ports, name: string): Promise<string> {
+  const keys = (await (await fetch(`${ports.sandbox}/__sandbox/keys`)).json()) as Array<{
+    name: string;
+    key: string;
+  }>;
+  return keys.find((k) => k.name === name)!.key;
+}
+
+async function connect(page: Page, ports: Ports, keyName: string) {
+  await page.goto(ports.studio);
+  await page.getByLabel('API key', { exact: true }).fill(await keyOf(ports, keyName));
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  await page.getByRole('tab', { name: 'Models' }).waitFor();
+}
+
+/** Quote requests sent while a 60-character prompt is typed at 8 keys a second. Target: at most 3. */
+export async function quoteTyping(browser: Browser, ports: Ports): Promise<Record<string, Figure>> {
+  await reset(ports);
+  const page = await browser.newPage();
+  await connect(page, ports, 'personal');
+  await page
+    .getByRole('button', { name: /Lumen Canvas/ })
+    .first()
+    .click();
+  const prompt = page.getByRole('textbox', { name: 'Prompt', exact: true });
+  await prompt.waitFor();
+  // Settle the quote of the empty form (the required prompt makes it invalid: no quote at all).
+  await page.waitForTimeout(1500);
+  const before = (await requests(ports)).filter((r) => r.path.endsWith('/quote')).length;
+  const text = 'A red fox curled up asleep in fresh snow under pine trees, dawn'.slice(0, 60);
+  await prompt.pressSequentially(text, { delay: 125 });
+  await page.waitForTimeout(2000);
+  const sent = (await requests(ports)).filter((r) => r.path.endsWith('/quote')).length - before;
+  await page.close();
+  return {
+    quoteRequestsWhileTyping: {
+      value: sent,
+      unit: 'requests',
+      target: '<= 3',
+      ok: sent <= 3,
+      note: '60 chars at 8 keys/s',
+    },
+  };
+}
+
+/**
+ * 100 tasks in flight: created through the API on the team key (pool of 5), handed to the studio as an
+ * imported history, then followed by the studio's poller to the end. Counts GET /tasks/{id} per task
+ * and the 429s the studio received. Targets: 0 429s, under 3 polls per task.
+ */
+export async function pollingEfficiency(
+  browser: Browser,
+  ports: Ports,
+  count = 100,
+): Promise<Record<string, Figure>> {
+  await reset(ports);
+  const key = await keyOf(ports, 'team');
+  const auth = { Authorization: `Bearer ${key}` };
+  const body = { interfaceId: 'pixelmoss-pop', versionId: 'pixelmoss-pop-1', params: { prompt: 'bench' } };
+  const quote = (await (
+    await fetch(`${ports.sandbox}/v1/quote`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+  ).json()) as { estimatedSeconds: number | null; credits: number };
+
+  const tasks: Array<{ taskId: string; createdAt: string; status: string }> = [];
+  while (tasks.length < count) {
+    const res = await fetch(`${ports.sandbox}/v1/tasks`, {
+      method: 'POST',
+      headers: {
+        ...auth,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': `bench-${tasks.length}-${Date.now()}`,
+      },
+      body: JSON.stringify(body),
+    });
+    if (res.status === 429) {
+      // POST /tasks allows 60 a minute: wait out the window, as a client must.
+      await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 5) * 1000));
+      continue;
+    }
+    const created = (await res.json()) as { taskId: string; status: string; createdAt?: string };
+    tasks.push({
+      taskId: created.taskId,
+      createdAt: created.createdAt ?? new Date().toISOString(),
+      status: created.status,
+    });
+  }
+
+  const page = await browser.newPage();
+  await connect(page, ports, 'team');
+  const file = {
+    format: 'media-studio-history',
+    version: 1,
+    exportedAt: new Date().toISOString(),
+    tasks: tasks.map((t) => ({
+      taskId: t.taskId,
+      connectionId: 'imported',
+      request: body,
+      meta: {
+        title: 'Pop Diffusion',
+        subtitle: 'Pop 1',
+        kind: 'model',
+        mediaType: 'image',
+        category: 'image/default',
+        modelId: body.interfaceId,
+        versionId: body.versionId,
+        estimatedSeconds: quote.estimatedSeconds,
+        quotedCredits: quote.credits,
+      },
+      status: t.status,
+      outputs: [],
+      error: null,
+      creditsCharged: null,
+      createdAt: Date.parse(t.createdAt),
+      completedAt: null,
+    })),
+  };
+  const start = (await requests(ports)).length;
+  await page.getByLabel('Import history file').setInputFiles({
+    name: 'bench.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(file)),
+  });
+  const started = Date.now();
+  // Until every card says it finished (the history's own words).
+  const history = page.getByRole('region', { name: 'History' });
+  for (;;) {
+    const pending = await history.getByText(/^(queued|running)$/).count();
+    const finished = await history.getByText(/^succeeded$/).count();
+    if (pending === 0 && finished > 0) break;
+    if (Date.now() - started > 15 * 60_000) throw new Error('The tasks did not finish in 15 minutes.');
+    await page.waitForTimeout(2000);
+  }
+  const log = (await requests(ports)).slice(start);
+  const polls = log.filter((r) => r.method === 'GET' && /\/v1\/tasks\/[^/]+$/.test(r.path));
+  const limited = log.filter((r) => r.status === 429).length;
+  await page.close();
+  const perTask = Math.round((polls.length / count) * 100) / 100;
+  return {
+    pollsPerFinishedTask: {
+      value: perTask,
+      unit: 'polls',
+      target: '< 3',
+      ok: perTask < 3,
+      note: `${polls.length} GET /tasks/{id} for ${count} tasks, estimate ${quote.estimatedSeconds ?? '?'} s, ${Math.round((Date.now() - started) / 1000)} s to finish`,
+    },
+    rateLimitedResponses: { value: limited, unit: '429s', target: '0', ok: limited === 0 },
+  };
+}
