@@ -1,9 +1,10 @@
 import { defineConfig, devices } from '@playwright/test';
 
 // e2e drives the built studio (npm start's server) against a real sandbox, on ports of their own so a
-// running `npm start` does not interfere. Tasks run fast (SANDBOX_TASK_MS) so tests never wait long.
-const STUDIO_PORT = 4273;
-const SANDBOX_PORT = 4110;
+// running `npm start` does not interfere (E2E_STUDIO_PORT / E2E_SANDBOX_PORT move them, so two runs can
+// share a machine). Tasks run fast (SANDBOX_TASK_MS) so tests never wait long.
+const STUDIO_PORT = Number(process.env.E2E_STUDIO_PORT ?? 4273);
+const SANDBOX_PORT = Number(process.env.E2E_SANDBOX_PORT ?? 4110);
 
 export default defineConfig({
   testDir: './e2e',

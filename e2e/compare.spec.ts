@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { Studio, creditsText, expect, test } from './fixtures';
+import { SANDBOX_ORIGIN, Studio, creditsText, expect, test } from './fixtures';
 import { pngSize } from './media-helpers';
 
 // PRODUCT 3 "Compare" (issue 6): one prompt through several models, side by side, with the total
@@ -157,7 +157,7 @@ test('a failed cell reruns alone; favourites and notes are kept; a board can be 
   // Rerun one cell: one new POST /tasks, for that cell only.
   const posts = async () =>
     (
-      (await (await request.get('http://127.0.0.1:4110/__sandbox/requests')).json()) as Array<{
+      (await (await request.get(`${SANDBOX_ORIGIN}/__sandbox/requests`)).json()) as Array<{
         method: string;
         path: string;
       }>

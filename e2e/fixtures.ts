@@ -3,7 +3,7 @@ import { test as base, expect, type APIRequestContext, type Locator, type Page }
 // Shared fixtures: the sandbox is reset before every test (an automatic fixture), and its demo keys
 // and control API are at hand. Page objects are small fixtures that find things by role and label
 // (STYLE: Tests), with the accessible names of PRODUCT 5.
-export const SANDBOX_ORIGIN = 'http://127.0.0.1:4110';
+export const SANDBOX_ORIGIN = `http://127.0.0.1:${process.env.E2E_SANDBOX_PORT ?? 4110}`;
 export const SANDBOX_BASE_URL = `${SANDBOX_ORIGIN}/v1`;
 
 /** The 13 type x subType pairs of spec 1, in the spec's order. */

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { SANDBOX_ORIGIN, expect, test } from './fixtures';
 import { History } from './task-helpers';
 
 // PRODUCT 3: every catalog string is untrusted text, rendered as text, never as HTML. The sandbox's
@@ -164,7 +164,7 @@ test('the built studio is served with a Content-Security-Policy, and a whole jou
     "object-src 'none'",
     "base-uri 'none'",
     "frame-ancestors 'none'",
-    "connect-src 'self' http://127.0.0.1:4110",
+    `connect-src 'self' ${SANDBOX_ORIGIN}`,
   ])
     expect(csp).toContain(directive);
   expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);

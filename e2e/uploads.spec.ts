@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures';
+import { SANDBOX_ORIGIN, expect, test } from './fixtures';
 import {
   dropFiles,
   dropZoneOf,
@@ -19,7 +19,7 @@ test.beforeEach(async ({ studio }) => {
   await studio.connect('personal');
 });
 
-const CDN_UPLOAD = /^http:\/\/127\.0\.0\.1:4110\/cdn\/uploads\//;
+const CDN_UPLOAD = new RegExp(`^${SANDBOX_ORIGIN.replace(/\./g, '\\.')}/cdn/uploads/`);
 
 test('an image dropped becomes ready and its URL is the param value', async ({ studio, page, sandbox }) => {
   const form = await studio.openModel('Upscale Pro', 'image/default');
