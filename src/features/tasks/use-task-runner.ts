@@ -8,6 +8,7 @@ import { HistoryStore } from '../../lib/history-store';
 import type { HistoryEntry } from '../../lib/history-types';
 import { Outbox, type SubmitResult } from '../../lib/outbox';
 import { PollBudget } from '../../lib/poll-budget';
+import { createdEntry } from './created-entry';
 
 // Everything that makes a click a task, per connection: the history (IndexedDB), the outbox that makes
 // a submit idempotent and survive reloads, and the shared polling budget. Opened when a key connects;
@@ -27,6 +28,8 @@ export function useTaskRunner(tasksPerMin: number): TaskRunner | null {
   useEffect(() => {
     let cancelled = false;
     let outbox: Outbox | null = null;
+    // The service answers again after an outage: what waits in the outbox goes now, not at its back-off.
+    const offRecovered = client.health.onRecovered(() => outbox?.resendWaiting());
     void HistoryStore.open(connectionId).then((store) => {
       if (cancelled) return;
       const budget = new PollBudget({ perMinute: tasksPerMin });
@@ -35,22 +38,7 @@ export function useTaskRunner(tasksPerMin: number): TaskRunner | null {
         createTask: (request, idempotencyKey, signal) =>
           client.createTask(request, { idempotencyKey, signal }),
         onCreated: async (entry, created) => {
-          const existing = store.get(created.taskId);
-          await store.put({
-            taskId: created.taskId,
-            connectionId,
-            request: entry.request,
-            meta: entry.meta,
-            status: existing?.status ?? created.status,
-            outputs: existing?.outputs ?? [],
-            error: existing?.error ?? null,
-            creditsCharged: existing?.creditsCharged ?? entry.meta.quotedCredits,
-            createdAt: existing?.createdAt ?? entry.createdAt,
-            completedAt: existing?.completedAt ?? null,
-            raw: existing?.raw ?? created,
-            unseen: existing?.unseen ?? false,
-            idempotencyKey: entry.idempotencyKey,
-          } satisfies HistoryEntry);
+          await store.put(createdEntry(entry, created, store.get(created.taskId), connectionId));
           // The balance and today's spend just changed.
           void queryClient.invalidateQueries({ queryKey: meQueries.all() });
         },
@@ -61,6 +49,7 @@ export function useTaskRunner(tasksPerMin: number): TaskRunner | null {
     });
     return () => {
       cancelled = true;
+      offRecovered();
       outbox?.dispose();
       setRunner(null);
     };
