@@ -3,11 +3,13 @@ import { normaliseBaseUrl } from './base-url';
 import {
   abortError,
   clientError,
+  toApiError,
   errorFromResponse,
   invalidResponse,
   isRetryable,
   provesNoEffect,
 } from './errors';
+import { NetworkHealth } from './network-health';
 import { RateLimiter, WINDOW_MS, type EndpointGroup } from './rate-limiter';
 import { API_KEY_PLACEHOLDER, type RequestDescription } from './request-code';
 import { withRetry, type RetryInfo, type Sleep } from './retry';
@@ -75,6 +77,8 @@ export interface ApiClientOptions {
   createXhr?: () => XhrLike;
   /** Called before every retry of every request ("Retrying in 3 s..."). */
   onRetry?: (info: ClientRetryInfo) => void;
+  /** Told of every attempt, for the studio's "can't reach the service" line; one is made if omitted. */
+  health?: NetworkHealth;
 }
 
 export interface RequestOptions {
@@ -176,6 +180,7 @@ const defaultCreateXhr = (): XhrLike => new XMLHttpRequest();
 export class ApiClient {
   readonly baseUrl: string;
   readonly limiter: RateLimiter;
+  readonly health: NetworkHealth;
   readonly #apiKey: string;
   readonly #fetch: typeof fetch;
   readonly #sleep: Sleep | undefined;
@@ -195,6 +200,7 @@ export class ApiClient {
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#createXhr = options.createXhr ?? defaultCreateXhr;
     this.#onRetry = options.onRetry;
+    this.health = options.health ?? new NetworkHealth({ now: this.#now });
   }
 
   /** The key stays private to the client: not enumerable, never in a URL, a message or a description. */
@@ -449,6 +455,7 @@ export class ApiClient {
       now: this.#now,
       shouldRetry: (error) => isRetryable(error) && (call.repeatable || provesNoEffect(error)),
       onRetry: (info) => {
+        this.health.retrying(info.retryAt);
         const full: ClientRetryInfo = { ...info, method: call.method, path: call.path };
         this.#onRetry?.(full);
         options.onRetry?.(full);
@@ -457,8 +464,22 @@ export class ApiClient {
   }
 
   async #attempt<T>(call: Call<T>, options: RequestOptions): Promise<T> {
+    await this.limiter.acquire(call.group, options.signal);
+    // An upload is long by nature (it shows its own progress): it never makes the service look slow.
+    const token = this.health.started({ countsAsSlow: call.body?.kind !== 'blob' });
+    try {
+      const result = await this.#exchange(call, options);
+      this.health.ended(token);
+      return result;
+    } catch (error) {
+      this.health.ended(token, toApiError(error));
+      throw error;
+    }
+  }
+
+  /** One request and its answer: an ApiError for anything but a parsed 2xx. */
+  async #exchange<T>(call: Call<T>, options: RequestOptions): Promise<T> {
     const { signal } = options;
-    await this.limiter.acquire(call.group, signal);
 
     // One controller per attempt: aborted by the caller's signal or by the timeout.
     const controller = new AbortController();

@@ -34,6 +34,7 @@ import { selectionKey, type ResolvedSelection, type Selection } from '../lib/sel
 import { useUrlSelection } from './use-url-selection';
 
 import { Header } from './header';
+import { NetworkStatus } from './network-status';
 
 // Everything after Connect: loaded on demand, so the first screen is only the connect form. Compare
 // boards and Describe image are chunks of their own again, loaded when first opened.
@@ -57,7 +58,7 @@ export default function ConnectedStudio({
   onDisconnect: () => void;
 }) {
   const me = useMe(initialMe);
-  const { baseUrl } = useApi();
+  const { baseUrl, client } = useApi();
   const [accountOpen, setAccountOpen] = useState(false);
   const balance = balanceOf(me);
   // Tasks are followed whichever view is open: the studio or a compare board.
@@ -126,6 +127,7 @@ export default function ConnectedStudio({
       <div className="space-y-2 px-4 pt-3 empty:hidden">
         <KeyWarnings me={me} />
       </div>
+      <NetworkStatus health={client.health} />
       {compare.source ? (
         <Suspense fallback={loading('Loading compare boards')}>
           <CompareView

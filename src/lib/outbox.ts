@@ -113,7 +113,7 @@ export class Outbox {
   private readonly listeners = new Set<() => void>();
   private snapshot: OutboxItem[] | null = null;
   private disposed = false;
-  private readonly onOnline = (): void => this.resendAll();
+  private readonly onOnline = (): void => this.resendWaiting();
 
   constructor(deps: OutboxDeps) {
     this.deps = deps;
@@ -369,8 +369,11 @@ export class Outbox {
     await this.send(slot);
   }
 
-  /** Back online: every waiting entry goes now instead of at its back-off time. */
-  private resendAll(): void {
+  /**
+   * Back online, or the service answers again: every waiting entry goes now instead of at its back-off
+   * time (same key, same request).
+   */
+  resendWaiting(): void {
     if (this.disposed) return;
     for (const slot of [...this.slots.values()]) {
       if (slot.item.sending || slot.item.expired || slot.timer === undefined) continue;
