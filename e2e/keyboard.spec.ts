@@ -1,8 +1,10 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { History, expectImageLoaded } from './task-helpers';
 
-// PRODUCT 3 "Everywhere": keyboard-only use works. Connect, pick a model, type a prompt and reach the
-// quote with Tab, Enter, Space and typing alone; the mouse is never used.
+// PRODUCT 3 "Everywhere" and issue 7: keyboard-only use works. Connect, pick a model, fill the form,
+// read the quote, generate and open the result with Tab, arrows, Enter, Escape and typing alone; the
+// mouse is never used.
 
 /** Presses Tab (Shift+Tab when `back`) until `target` has the focus; fails when it never gets it. */
 async function tabTo(page: Page, target: Locator, { max = 60, back = false } = {}) {
@@ -13,7 +15,7 @@ async function tabTo(page: Page, target: Locator, { max = 60, back = false } = {
   await expect(target, `reached with Tab within ${max} presses`).toBeFocused();
 }
 
-test('connect, pick a model, type a prompt and reach the quote with the keyboard only', async ({
+test('connect, pick a model, fill the form, generate and open the result with the keyboard only', async ({
   studio,
   page,
 }) => {
@@ -74,4 +76,33 @@ test('connect, pick a model, type a prompt and reach the quote with the keyboard
   await page.keyboard.press('Escape');
   await expect(account).toBeHidden();
   await expect(studio.accountButton).toBeFocused();
+
+  // Generate: Tab to it and press Enter (Ctrl+Enter from a field is the shortcut; both submit).
+  const generate = page.getByRole('button', { name: 'Generate', exact: true });
+  await tabTo(page, generate);
+  await page.keyboard.press('Enter');
+  const history = new History(page);
+  const result = history.card('A paper boat on a puddle');
+  await history.expectStatus(result, 'succeeded');
+
+  // The result: Tab to the card's title, Enter opens its detail, Escape closes it and gives the focus back.
+  const opener = history.opener(result);
+  await tabTo(page, opener);
+  await page.keyboard.press('Enter');
+  const detail = page.getByRole('dialog', { name: 'Lumen Canvas', exact: true });
+  await expect(detail).toBeVisible();
+  await expect(detail.getByText(/^task_[\w-]+$/)).toBeVisible();
+  await expectImageLoaded(detail.getByRole('img', { name: 'A paper boat on a puddle' }));
+  // Its actions are reachable from the keyboard too.
+  await tabTo(page, detail.getByRole('button', { name: 'Remix' }));
+  await page.keyboard.press('Escape');
+  await expect(detail).toBeHidden();
+  await expect(opener).toBeFocused();
+
+  // Ctrl+Enter from the prompt submits a second one.
+  await tabTo(page, studio.prompt, { back: true });
+  await page.keyboard.press('End');
+  await page.keyboard.type(', again');
+  await page.keyboard.press('Control+Enter');
+  await history.expectStatus(history.card('A paper boat on a puddle, again'), 'succeeded');
 });
