@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { measureBundle } from './bundle';
 import { print, record, type Figure } from './results-file';
-import { launch, pollingEfficiency, quoteTyping, type Ports } from './studio-bench';
+import { historyAtScale, launch, pollingEfficiency, quoteTyping, type Ports } from './studio-bench';
 
 // `npm run bench`: every benchmark of issue 7 that this harness has, printed and written to
 // bench/results.json. Needs a build (`npm run build`); starts its own studio and sandbox on spare ports.
@@ -17,7 +17,7 @@ function section(name: string, figures: Record<string, Figure>) {
 
 if (wanted('bundle')) section('bundle', measureBundle());
 
-if (wanted('quote') || wanted('polling')) {
+if (wanted('quote') || wanted('polling') || wanted('history')) {
   const server = spawn('npx', ['tsx', 'scripts/start.ts'], {
     env: { ...process.env, PORT: '4373', SANDBOX_PORT: '4310', SANDBOX_TASK_MS: '4000' },
     stdio: 'ignore',
@@ -36,6 +36,7 @@ if (wanted('quote') || wanted('polling')) {
     const browser = await launch();
     try {
       if (wanted('quote')) section('quote', await quoteTyping(browser, ports));
+      if (wanted('history')) section('history', await historyAtScale(browser, ports));
       if (wanted('polling')) section('polling', await pollingEfficiency(browser, ports));
     } finally {
       await browser.close();

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { ApiProvider, type ApiConnection } from '../api/api-context';
 import { Spinner } from '../components/spinner';
 import { ConnectPanel } from '../features/connect/connect-panel';
@@ -7,14 +7,18 @@ import type { StudioConfig } from './config';
 import { Header } from './header';
 
 // The connected studio (catalog, forms, history, compare) is a chunk of its own: the first load is the
-// connect screen alone, and the rest arrives while the key is checked.
-const ConnectedStudio = lazy(() => import('./connected-studio'));
+// connect screen alone, and the rest arrives while the key is checked (fetched as connecting starts).
+const loadConnectedStudio = () => import('./connected-studio');
+const ConnectedStudio = lazy(loadConnectedStudio);
 
 // The shell: connect first; then catalog | form | quote (and history), composed from features that
 // never import each other.
 
 export function Studio({ config }: { config: StudioConfig }) {
   const { state, connect, disconnect, storedBaseUrl } = useConnection();
+  useEffect(() => {
+    if (state.status === 'connecting') void loadConnectedStudio();
+  }, [state.status]);
   const api = useMemo<ApiConnection | null>(
     () =>
       state.status === 'connected'

@@ -8,6 +8,9 @@ const UNIT_LABELS: Record<string, string> = {
   call: 'call',
 };
 
+/** A count with thousands grouped: "5,000". */
+export const formatCount = (n: number): string => n.toLocaleString('en-US');
+
 export function formatCredits(n: number): string {
   const rounded = Number.isInteger(n) ? n : Math.round(n * 100) / 100;
   return `${rounded.toLocaleString('en-US')} ${rounded === 1 ? 'credit' : 'credits'}`;

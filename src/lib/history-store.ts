@@ -8,6 +8,8 @@ import { HistoryEntrySchema, HistoryExportSchema, type HistoryEntry } from './hi
 // entries are written before anything else happens to them. Readers subscribe (useSyncExternalStore);
 // list() returns the same array until something changes.
 
+const preloaded = new Map<string, Promise<HistoryStore>>();
+
 export class HistoryStore {
   private entries = new Map<string, HistoryEntry>();
   private sorted: HistoryEntry[] | null = null;
@@ -15,7 +17,22 @@ export class HistoryStore {
 
   private constructor(readonly connectionId: string) {}
 
-  static async open(connectionId: string): Promise<HistoryStore> {
+  /**
+   * Starts reading a connection's history before it is needed (while GET /me checks the key), so the
+   * list is there as soon as the studio shows. The next open() of that connection takes it; later
+   * opens read afresh (another tab may have written meanwhile).
+   */
+  static preload(connectionId: string): void {
+    if (!preloaded.has(connectionId)) preloaded.set(connectionId, HistoryStore.read(connectionId));
+  }
+
+  static open(connectionId: string): Promise<HistoryStore> {
+    const early = preloaded.get(connectionId);
+    preloaded.delete(connectionId);
+    return early ?? HistoryStore.read(connectionId);
+  }
+
+  private static async read(connectionId: string): Promise<HistoryStore> {
     const store = new HistoryStore(connectionId);
     const database = await db();
     const range = IDBKeyRange.bound([connectionId, -Infinity], [connectionId, Infinity]);

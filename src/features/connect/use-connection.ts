@@ -3,6 +3,7 @@ import { ApiClient } from '../../api/client';
 import { connectionId } from '../../api/connection-id';
 import { toApiError, type ApiError } from '../../api/errors';
 import type { Me } from '../../api/schemas/me';
+import { HistoryStore } from '../../lib/history-store';
 import { forgetKey, loadCredentials, saveCredentials } from './credentials-store';
 
 // The connection as one discriminated union (STYLE: several steps are one union and a pure reducer).
@@ -64,6 +65,8 @@ export function useConnection() {
 
   useEffect(() => {
     if (!pending) return;
+    // While the key is checked, the history of this key is read from IndexedDB already.
+    HistoryStore.preload(connectionId(pending.baseUrl, pending.apiKey));
     const controller = new AbortController();
     const client = new ApiClient({ baseUrl: pending.baseUrl, apiKey: pending.apiKey });
     client.me({ signal: controller.signal }).then(

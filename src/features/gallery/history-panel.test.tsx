@@ -183,7 +183,7 @@ describe('HistoryPanel', () => {
       }),
     );
     const { region, user } = renderPanel(await storeWith(many));
-    expect(within(region).getByTestId('history-count').textContent).toBe('5000 tasks');
+    expect(within(region).getByTestId('history-count').textContent).toBe('5,000 tasks');
     const first = cards(region);
     expect(first.length).toBeGreaterThan(0);
     expect(first.length).toBeLessThan(100);

@@ -10,6 +10,7 @@ import type { OutboxEntry } from '../../lib/db';
 import type { HistoryStore } from '../../lib/history-store';
 import type { HistoryEntry } from '../../lib/history-types';
 import { cn } from '../../lib/cn';
+import { formatCount } from '../../lib/format';
 import { filterEntries, modelOptions, NO_FILTER, type HistoryFilter, type MediaType } from './history-filter';
 import { HistoryTransfer, type TransferNotice } from './history-transfer';
 import { SendingCard, TaskCard } from './task-card';
@@ -75,8 +76,8 @@ export function HistoryPanel({ store, sending, onRemix, onUseAsInput }: HistoryP
 
   const total = entries.length;
   const count = filtering
-    ? `${shown.length} of ${total} tasks`
-    : `${total} ${total === 1 ? 'task' : 'tasks'}`;
+    ? `${formatCount(shown.length)} of ${formatCount(total)} tasks`
+    : `${formatCount(total)} ${total === 1 ? 'task' : 'tasks'}`;
 
   return (
     <section ref={sectionRef} aria-labelledby={headingId} className="@container flex min-w-0 flex-col gap-3">
