@@ -238,6 +238,36 @@ describe('SVG outputs', () => {
     expect(meta.width! / meta.height!).toBeCloseTo(16 / 9, 1);
   });
 
+  it('the [svg-script] trigger embeds a <script> and an onload handler, and the CDN still serves it sandboxed', async () => {
+    const { file, url } = await runOutput(
+      h,
+      raw('pixelmoss-icons', 'pixelmoss-icons-1', { prompt: 'a shield icon [svg-script]' }),
+    );
+    expect(file.contentType).toBe('image/svg+xml');
+    expect(sniff(file.bytes)).toBe('svg');
+    const text = file.bytes.toString('utf8');
+    // The root element carries the handler, its first child is the script; both would show a dialog.
+    expect(text).toMatch(/<svg [^>]*\sonload="[^"]*alert\('svg-onload ran'\)[^"]*"[^>]*><script\b/);
+    const script = /<script[^>]*><!\[CDATA\[([\s\S]*?)\]\]><\/script>/.exec(text)?.[1];
+    expect(script).toContain("alert('svg-script ran')");
+    expect(script).toContain("top.postMessage('svg-script ran','*')");
+    expect(script).toContain("document.title='svg-script ran'");
+    // Still a well-formed SVG of the asked size (librsvg parses it; scripts are ignored by renderers).
+    const meta = await sharp(file.bytes).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['svg', 1024, 1024]);
+    // Opened directly from the CDN it still cannot run: the media CSP sandboxes it without scripts.
+    expect(file.headers.get('content-security-policy')).toMatch(/(^|;\s*)sandbox\s*(;|$)/);
+    expect(file.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(file.headers.get('x-content-type-options')).toBe('nosniff');
+    // Only the trigger does it: the same prompt without it stays inert.
+    const plain = await runOutput(
+      h,
+      raw('pixelmoss-icons', 'pixelmoss-icons-1', { prompt: 'a shield icon' }),
+    );
+    expect(plain.file.bytes.toString('utf8')).not.toMatch(/<script|\son[a-z]+\s*=/i);
+    expect(url).toMatch(/\.svg$/);
+  });
+
   it('differ by prompt and model', async () => {
     const a = await runOutput(h, raw('pixelmoss-icons', 'pixelmoss-icons-1', { prompt: 'a star' }));
     const b = await runOutput(h, raw('pixelmoss-icons', 'pixelmoss-icons-1', { prompt: 'a house' }));

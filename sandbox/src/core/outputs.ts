@@ -23,6 +23,9 @@ export interface OutputPlan {
   hasThumbnail: boolean;
 }
 
+/** A prompt containing this makes an image-svg output that carries a script and an onload handler (README: Triggers). */
+export const SVG_SCRIPT_TRIGGER = '[svg-script]';
+
 const SOURCE_TYPES = ['image', 'image_url', 'image_urls', 'first_frame'];
 const IMAGE_RES: Record<string, number> = { '512': 512, '768': 768, '1K': 1024, '2K': 2048, '4K': 4096 };
 const VIDEO_RES: Record<string, number> = {
@@ -100,7 +103,12 @@ export function planOutput(
     }
     case 'svg': {
       const { width, height } = sized(ratio(paramOfType(model, params, 'aspect_ratio'), [1, 1]), 1024, true);
-      return { spec: { kind: 'svg', seed, prompt, width, height }, ext: 'svg', hasThumbnail: false };
+      const scripted = prompt.includes(SVG_SCRIPT_TRIGGER);
+      return {
+        spec: { kind: 'svg', seed, prompt, width, height, ...(scripted ? { scripted } : {}) },
+        ext: 'svg',
+        hasThumbnail: false,
+      };
     }
     case 'video': {
       const format = rule.format === 'webm' ? 'webm' : 'mp4';

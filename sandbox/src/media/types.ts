@@ -21,6 +21,8 @@ export interface SvgSpec {
   prompt: string;
   width: number;
   height: number;
+  /** The `[svg-script]` trigger: embed a script and an onload handler, to prove that clients keep SVG inert. */
+  scripted?: boolean;
 }
 
 export interface VideoSpec {
