@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { measureBundle } from './bundle';
 import { print, record, type Figure } from './results-file';
-import { historyAtScale, launch, pollingEfficiency, quoteTyping, type Ports } from './studio-bench';
+import { lighthouseScores } from './lighthouse';
+import { historyAtScale, keyOf, launch, pollingEfficiency, quoteTyping, type Ports } from './studio-bench';
 
 // `npm run bench`: every benchmark of issue 7 that this harness has, printed and written to
 // bench/results.json. Needs a build (`npm run build`); starts its own studio and sandbox on spare ports.
@@ -17,7 +18,7 @@ function section(name: string, figures: Record<string, Figure>) {
 
 if (wanted('bundle')) section('bundle', measureBundle());
 
-if (wanted('quote') || wanted('polling') || wanted('history')) {
+if (['quote', 'history', 'polling', 'lighthouse'].some(wanted)) {
   const server = spawn('npx', ['tsx', 'scripts/start.ts'], {
     env: { ...process.env, PORT: '4373', SANDBOX_PORT: '4310', SANDBOX_TASK_MS: '4000' },
     stdio: 'ignore',
@@ -33,6 +34,8 @@ if (wanted('quote') || wanted('polling') || wanted('history')) {
       if (i > 120) throw new Error('The studio did not start.');
       await new Promise((r) => setTimeout(r, 500));
     }
+    if (wanted('lighthouse'))
+      section('lighthouse', await lighthouseScores(ports, await keyOf(ports, 'personal')));
     const browser = await launch();
     try {
       if (wanted('quote')) section('quote', await quoteTyping(browser, ports));

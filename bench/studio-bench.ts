@@ -34,7 +34,7 @@ const requests = async (ports: Ports): Promise<Logged[]> =>
 const reset = async (ports: Ports) => {
   await fetch(`${ports.sandbox}/__sandbox/reset`, { method: 'POST' });
 };
-async function keyOf(ports: Ports, name: string): Promise<string> {
+export async function keyOf(ports: Ports, name: string): Promise<string> {
   const keys = (await (await fetch(`${ports.sandbox}/__sandbox/keys`)).json()) as Array<{
     name: string;
     key: string;

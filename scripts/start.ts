@@ -1,6 +1,7 @@
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
+import { compress } from 'hono/compress';
 import { existsSync, readFileSync } from 'node:fs';
 import { startSandbox } from '../sandbox/src/server';
 import { contentSecurityPolicy } from './csp';
@@ -75,6 +76,12 @@ if (proxyTarget) {
     return new Response(upstream.body, { status: upstream.status, headers: out });
   });
 }
+// As any static host or CDN would: gzip, and hashed assets cached for good (their names change with them).
+app.use('*', async (c, next) => (c.req.path.startsWith('/proxy/') ? next() : compress()(c, next)));
+app.use('/assets/*', async (c, next) => {
+  await next();
+  if (c.res.ok) c.header('Cache-Control', 'public, max-age=31536000, immutable');
+});
 app.use('/*', serveStatic({ root: './dist' }));
 // Single-page app: every other path is the studio itself.
 const indexHtml = readFileSync('dist/index.html', 'utf8');
