@@ -5,12 +5,14 @@ type Variant = 'primary' | 'secondary' | 'ghost' | 'danger';
 type Size = 'sm' | 'md' | 'lg';
 
 const VARIANTS: Record<Variant, string> = {
+  // White text keeps 4.5:1 in every state: indigo-400 (a lighter hover in dark) would drop it to 3.1.
   primary:
-    'bg-indigo-600 text-white shadow-sm hover:bg-indigo-500 disabled:bg-indigo-600/50 dark:bg-indigo-500 dark:hover:bg-indigo-400',
+    'bg-indigo-600 text-white shadow-sm hover:bg-indigo-500 disabled:bg-indigo-600/50 dark:bg-indigo-500 dark:hover:bg-indigo-600',
   secondary:
     'bg-white text-slate-900 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 dark:bg-slate-800 dark:text-slate-100 dark:ring-slate-600 dark:hover:bg-slate-700',
   ghost: 'text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800',
-  danger: 'bg-rose-600 text-white hover:bg-rose-500 dark:bg-rose-500',
+  // rose-500 under white text is 3.8:1: danger stays on rose-600 and darkens on hover.
+  danger: 'bg-rose-600 text-white hover:bg-rose-700',
 };
 const SIZES: Record<Size, string> = {
   sm: 'h-8 gap-1.5 px-2.5 text-sm',

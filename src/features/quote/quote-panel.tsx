@@ -52,8 +52,15 @@ export function QuoteView({
         )}
       </div>
       {quote ? (
-        <div className={cn('transition-opacity', stale && 'opacity-60')}>
-          <p className="text-3xl font-semibold tracking-tight tabular-nums" data-testid="quote-credits">
+        <div>
+          {/* Only the (large) price fades while stale: faded small text would fall under 4.5:1. */}
+          <p
+            className={cn(
+              'text-3xl font-semibold tracking-tight tabular-nums transition-opacity',
+              stale && 'opacity-60',
+            )}
+            data-testid="quote-credits"
+          >
             {formatCredits(quote.credits)}
           </p>
           <p className="mt-1 flex items-center gap-1 text-xs text-slate-500 dark:text-slate-400">
@@ -87,7 +94,9 @@ export function QuoteView({
               : 'No price yet.'}
         </p>
       )}
-      {invalid && quote && <p className="text-xs text-slate-500">Fix the form to update the price.</p>}
+      {invalid && quote && (
+        <p className="text-xs text-slate-500 dark:text-slate-400">Fix the form to update the price.</p>
+      )}
       {error && (
         <Alert tone="error" title={error.message}>
           {error.remedy}

@@ -69,7 +69,9 @@ export function LibraryPicker({
         title={`Library: ${NOUN[kind]}`}
         description={`Your uploads and results with this key. Choosing one fills “${fieldLabel}” without uploading again.`}
       >
-        {loaded.status === 'loading' && <p className="text-sm text-slate-500">Loading…</p>}
+        {loaded.status === 'loading' && (
+          <p className="text-sm text-slate-500 dark:text-slate-400">Loading…</p>
+        )}
         {loaded.status === 'error' && (
           <p className="text-sm text-rose-700 dark:text-rose-400">The library could not be read.</p>
         )}

@@ -73,7 +73,7 @@ function renderPhase(state: UploadState): ReactNode {
         <div className="space-y-1">
           <Line tone="muted" icon={spin}>
             Uploading <span className="font-medium">{state.fileName}</span>… {pct}%
-            <span className="text-slate-500">
+            <span className="text-slate-500 dark:text-slate-400">
               {' '}
               ({formatBytes(state.loaded)} of {formatBytes(state.total)})
             </span>
