@@ -278,6 +278,24 @@ describe('Outbox', () => {
     expect(outbox.entries()[0]?.attempts).toBe(7);
   });
 
+  it('re-sends at once when told the service answers again (resendWaiting)', async () => {
+    let up = false;
+    const createTask = vi.fn<CreateTask>(async () => {
+      if (!up) throw clientError('network_error');
+      return created();
+    });
+    const onCreated = vi.fn<OnCreated>(async () => {});
+    const outbox = makeOutbox(createTask, onCreated);
+    await outbox.submit(request(), meta);
+    expect(outbox.entries()[0]?.nextAttemptAt).toBe(T0 + 5_000);
+
+    up = true;
+    outbox.resendWaiting();
+    await waitUntil(() => onCreated.mock.calls.length === 1, 'the re-send');
+    expect(createTask.mock.calls.map(([, key]) => key)).toEqual(['key-1', 'key-1']);
+    expect(Date.now()).toBe(T0);
+  });
+
   it('re-sends at once when the browser comes back online', async () => {
     let online = false;
     const createTask = vi.fn<CreateTask>(async () => {
