@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import { CHROMIUM } from './scripts/chromium';
 
 // e2e drives the built studio (npm start's server) against a real sandbox, on ports of their own so a
 // running `npm start` does not interfere (E2E_STUDIO_PORT / E2E_SANDBOX_PORT move them, so two runs can
@@ -24,13 +25,9 @@ export default defineConfig({
       use: {
         ...devices['Desktop Chrome'],
         launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          executablePath: CHROMIUM.executablePath,
           args: [
-            '--no-sandbox',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--no-first-run',
+            ...CHROMIUM.args,
             // The voice recorder's test: a fake microphone, granted without a prompt; silent playback.
             '--use-fake-ui-for-media-stream',
             '--use-fake-device-for-media-stream',

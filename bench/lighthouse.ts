@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { CHROMIUM } from '../scripts/chromium';
 import type { Figure } from './results-file';
 import type { Ports } from './studio-bench';
 
@@ -79,16 +80,9 @@ function figures(name: string, scores: Scores): Record<string, Figure> {
 export async function lighthouseScores(ports: Ports, apiKey: string): Promise<Record<string, Figure>> {
   const profile = mkdtempSync(join(tmpdir(), 'studio-lh-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    ...CHROMIUM,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      `--remote-debugging-port=${DEBUG_PORT}`,
-    ],
+    args: [...CHROMIUM.args, `--remote-debugging-port=${DEBUG_PORT}`],
   });
   try {
     const out: Record<string, Figure> = {};

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import * as prettier from 'prettier';
 
 // bench/results.json: one entry per figure, each beside its target, merged so each bench script
 // updates its own figures and keeps the others.
@@ -28,4 +29,37 @@ export function print(section: string, figures: Record<string, Figure>): void {
       `  ${name.padEnd(34)} ${String(f.value ?? 'n/a').padStart(10)} ${f.unit.padEnd(8)} target ${f.target.padEnd(14)} ${mark}${f.note ? `  (${f.note})` : ''}`,
     );
   }
+}
+
+const README = new URL('../README.md', import.meta.url);
+const START = '<!-- bench:start -->';
+const END = '<!-- bench:end -->';
+
+/** bench/results.json as a Markdown table: every figure beside its target. */
+export function resultsTable(): string {
+  const all = JSON.parse(readFileSync(RESULTS, 'utf8')) as Record<
+    string,
+    { measuredAt: string } & Record<string, Figure | string>
+  >;
+  const rows = ['| benchmark | figure | value | target | met |', '| --- | --- | --- | --- | --- |'];
+  for (const [section, figures] of Object.entries(all)) {
+    for (const [name, f] of Object.entries(figures)) {
+      if (typeof f === 'string') continue; // measuredAt
+      const value = f.value === null ? 'n/a' : `${f.value.toLocaleString('en-US')} ${f.unit}`;
+      const met = f.ok === null ? '?' : f.ok ? 'yes' : '**no**';
+      rows.push(`| ${section} | ${name}${f.note ? ` (${f.note})` : ''} | ${value} | ${f.target} | ${met} |`);
+    }
+  }
+  return rows.join('\n');
+}
+
+/** Writes the table into the README between its bench markers, formatted as `npm run lint` wants it. */
+export async function updateReadme(): Promise<void> {
+  const text = readFileSync(README, 'utf8');
+  const from = text.indexOf(START);
+  const to = text.indexOf(END);
+  if (from < 0 || to < from) throw new Error(`README.md has no ${START} ... ${END} section`);
+  const next = `${text.slice(0, from + START.length)}\n${resultsTable()}\n${text.slice(to)}`;
+  const options = (await prettier.resolveConfig(README)) ?? {};
+  writeFileSync(README, await prettier.format(next, { ...options, parser: 'markdown' }));
 }

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { measureBundle } from './bundle';
-import { print, record, type Figure } from './results-file';
+import { print, record, updateReadme, type Figure } from './results-file';
 import { lighthouseScores } from './lighthouse';
 import { historyAtScale, keyOf, launch, pollingEfficiency, quoteTyping, type Ports } from './studio-bench';
 
@@ -48,3 +48,6 @@ if (['quote', 'history', 'polling', 'lighthouse'].some(wanted)) {
     process.kill(-server.pid!, 'SIGTERM');
   }
 }
+
+// The README shows every figure beside its target.
+await updateReadme();

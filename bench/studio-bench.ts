@@ -1,4 +1,5 @@
 import { chromium, type Browser, type Page } from '@playwright/test';
+import { CHROMIUM } from '../scripts/chromium';
 import type { Figure } from './results-file';
 
 // Benchmarks that drive the built studio in Chromium against its sandbox (issue 7): quote requests
@@ -17,16 +18,7 @@ interface Logged {
 }
 
 export async function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  return chromium.launch(CHROMIUM);
 }
 
 const requests = async (ports: Ports): Promise<Logged[]> =>
@@ -80,9 +72,12 @@ export async function quoteTyping(browser: Browser, ports: Ports): Promise<Recor
 }
 
 /**
- * 100 tasks in flight: created through the API on the team key (pool of 5), handed to the studio as an
- * imported history, then followed by the studio's poller to the end. Counts GET /tasks/{id} per task
- * and the 429s the studio received. Targets: 0 429s, under 3 polls per task.
+ * 100 tasks in flight: created through the API on the team key (pool of 5, so most of them wait in the
+ * queue), handed to the studio batch by batch as an imported history the moment they exist, then
+ * followed by the studio's poller to the end. POST /tasks allows 60 a minute, so they come in two
+ * batches. A few tasks run first so the quote has an estimatedSeconds (the target is for a known
+ * estimate). Counts GET /tasks/{id} per task and the 429s the studio received. Targets: 0 429s, under
+ * 3 polls per task.
  */
 export async function pollingEfficiency(
   browser: Browser,
@@ -93,6 +88,43 @@ export async function pollingEfficiency(
   const key = await keyOf(ports, 'team');
   const auth = { Authorization: `Bearer ${key}` };
   const body = { interfaceId: 'pixelmoss-pop', versionId: 'pixelmoss-pop-1', params: { prompt: 'bench' } };
+  const submit = (n: string) =>
+    fetch(`${ports.sandbox}/v1/tasks`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json', 'Idempotency-Key': `bench-${n}-${Date.now()}` },
+      body: JSON.stringify(body),
+    });
+
+  // Warm-up: the service's estimate is the median of recent runs of the model (spec 2). Run on the
+  // team's other key, so its polls here count in no rate window of the key the studio uses.
+  const warmAuth = { Authorization: `Bearer ${await keyOf(ports, 'team2')}` };
+  const warm = await Promise.all(
+    [0, 1, 2].map(
+      async (i) =>
+        (
+          (await (
+            await fetch(`${ports.sandbox}/v1/tasks`, {
+              method: 'POST',
+              headers: {
+                ...warmAuth,
+                'Content-Type': 'application/json',
+                'Idempotency-Key': `warm-${i}-${Date.now()}`,
+              },
+              body: JSON.stringify(body),
+            })
+          ).json()) as { taskId: string }
+        ).taskId,
+    ),
+  );
+  for (const id of warm) {
+    for (;;) {
+      const t = (await (await fetch(`${ports.sandbox}/v1/tasks/${id}`, { headers: warmAuth })).json()) as {
+        status: string;
+      };
+      if (t.status === 'succeeded') break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
   const quote = (await (
     await fetch(`${ports.sandbox}/v1/quote`, {
       method: 'POST',
@@ -101,65 +133,65 @@ export async function pollingEfficiency(
     })
   ).json()) as { estimatedSeconds: number | null; credits: number };
 
-  const tasks: Array<{ taskId: string; createdAt: string; status: string }> = [];
-  while (tasks.length < count) {
-    const res = await fetch(`${ports.sandbox}/v1/tasks`, {
-      method: 'POST',
-      headers: {
-        ...auth,
-        'Content-Type': 'application/json',
-        'Idempotency-Key': `bench-${tasks.length}-${Date.now()}`,
-      },
-      body: JSON.stringify(body),
+  const page = await browser.newPage();
+  await connect(page, ports, 'team');
+  const start = (await requests(ports)).length;
+  const handOver = async (batch: Array<{ taskId: string; createdAt: string; status: string }>) => {
+    if (batch.length === 0) return;
+    const file = {
+      format: 'media-studio-history',
+      version: 1,
+      exportedAt: new Date().toISOString(),
+      tasks: batch.map((t) => ({
+        taskId: t.taskId,
+        connectionId: 'imported',
+        request: body,
+        meta: {
+          title: 'Pop Diffusion',
+          subtitle: 'Pop 1',
+          kind: 'model',
+          mediaType: 'image',
+          category: 'image/default',
+          modelId: body.interfaceId,
+          versionId: body.versionId,
+          estimatedSeconds: quote.estimatedSeconds,
+          quotedCredits: quote.credits,
+        },
+        status: t.status,
+        outputs: [],
+        error: null,
+        creditsCharged: null,
+        createdAt: Date.parse(t.createdAt),
+        completedAt: null,
+      })),
+    };
+    await page.getByLabel('Import history file').setInputFiles({
+      name: 'bench.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(file)),
     });
+  };
+
+  let created = 0;
+  let batch: Array<{ taskId: string; createdAt: string; status: string }> = [];
+  while (created < count) {
+    const res = await submit(String(created));
     if (res.status === 429) {
-      // POST /tasks allows 60 a minute: wait out the window, as a client must.
+      // POST /tasks allows 60 a minute: hand what exists to the studio, then wait out the window.
+      await handOver(batch);
+      batch = [];
       await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 5) * 1000));
       continue;
     }
-    const created = (await res.json()) as { taskId: string; status: string; createdAt?: string };
-    tasks.push({
-      taskId: created.taskId,
-      createdAt: created.createdAt ?? new Date().toISOString(),
-      status: created.status,
+    const task = (await res.json()) as { taskId: string; status: string; createdAt?: string };
+    batch.push({
+      taskId: task.taskId,
+      createdAt: task.createdAt ?? new Date().toISOString(),
+      status: task.status,
     });
+    created += 1;
   }
-
-  const page = await browser.newPage();
-  await connect(page, ports, 'team');
-  const file = {
-    format: 'media-studio-history',
-    version: 1,
-    exportedAt: new Date().toISOString(),
-    tasks: tasks.map((t) => ({
-      taskId: t.taskId,
-      connectionId: 'imported',
-      request: body,
-      meta: {
-        title: 'Pop Diffusion',
-        subtitle: 'Pop 1',
-        kind: 'model',
-        mediaType: 'image',
-        category: 'image/default',
-        modelId: body.interfaceId,
-        versionId: body.versionId,
-        estimatedSeconds: quote.estimatedSeconds,
-        quotedCredits: quote.credits,
-      },
-      status: t.status,
-      outputs: [],
-      error: null,
-      creditsCharged: null,
-      createdAt: Date.parse(t.createdAt),
-      completedAt: null,
-    })),
-  };
-  const start = (await requests(ports)).length;
-  await page.getByLabel('Import history file').setInputFiles({
-    name: 'bench.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(file)),
-  });
+  await handOver(batch);
   const started = Date.now();
   // Until the history (IndexedDB, what the cards show) has every task finished.
   for (;;) {
@@ -187,7 +219,10 @@ export async function pollingEfficiency(
   }
   const log = (await requests(ports)).slice(start);
   const polls = log.filter((r) => r.method === 'GET' && /\/v1\/tasks\/[^/]+$/.test(r.path));
-  const limited = log.filter((r) => r.status === 429).length;
+  // The studio's 429s: the bench's own POST /tasks meet the 60-a-minute limit on purpose.
+  const limited = log.filter(
+    (r) => r.status === 429 && !(r.method === 'POST' && r.path === '/v1/tasks'),
+  ).length;
   await page.close();
   const perTask = Math.round((polls.length / count) * 100) / 100;
   return {
@@ -196,7 +231,7 @@ export async function pollingEfficiency(
       unit: 'polls',
       target: '< 3',
       ok: perTask < 3,
-      note: `${polls.length} GET /tasks/{id} for ${count} tasks, estimate ${quote.estimatedSeconds ?? '?'} s, ${Math.round((Date.now() - started) / 1000)} s to finish`,
+      note: `${polls.length} GET /tasks/{id} for ${count} tasks, estimate ${quote.estimatedSeconds ?? '?'} s, pool of 5, all done ${Math.round((Date.now() - started) / 1000)} s after the last hand-over`,
     },
     rateLimitedResponses: { value: limited, unit: '429s', target: '0', ok: limited === 0 },
   };

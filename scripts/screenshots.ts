@@ -1,6 +1,7 @@
 import { chromium, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import sharp from 'sharp';
+import { CHROMIUM } from './chromium';
 
 // `npx tsx scripts/screenshots.ts [studioUrl]`: screenshots of each screen, light and dark, desktop and
 // phone, into docs/screenshots/ (with `npm start` running). For looking at, not for asserting.
@@ -9,16 +10,7 @@ const studio = process.argv[2] ?? 'http://127.0.0.1:4173';
 const out = 'docs/screenshots';
 mkdirSync(out, { recursive: true });
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const browser = await chromium.launch(CHROMIUM);
 
 async function connect(page: Page) {
   await page.goto(studio);
