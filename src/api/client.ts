@@ -465,8 +465,11 @@ export class ApiClient {
 
   async #attempt<T>(call: Call<T>, options: RequestOptions): Promise<T> {
     await this.limiter.acquire(call.group, options.signal);
-    // An upload is long by nature (it shows its own progress): it never makes the service look slow.
-    const token = this.health.started({ countsAsSlow: call.body?.kind !== 'blob' });
+    // An upload, or a description by a vision model, is long by nature and shows its own progress: it
+    // never makes the service look slow.
+    const token = this.health.started({
+      countsAsSlow: call.body?.kind !== 'blob' && call.group !== 'describe',
+    });
     try {
       const result = await this.#exchange(call, options);
       this.health.ended(token);

@@ -170,4 +170,23 @@ describe('ApiClient reports to its NetworkHealth', () => {
     await client.uploadFile(new Blob(['x']), 'image/png');
     expect(during).toBe('ok');
   });
+
+  it('neither does a describe-image call, which a vision model takes its time over', async () => {
+    const c = clock();
+    const health = new NetworkHealth({ now: c.now });
+    let during: string | undefined;
+    const client = new ApiClient({
+      baseUrl: 'https://api.example/v1',
+      apiKey: 'k',
+      health,
+      now: c.now,
+      fetch: async () => {
+        c.advance(SLOW_AFTER_MS * 2);
+        during = health.state().kind;
+        return new Response(JSON.stringify({ credits: 1, overallDescription: 'a fox' }), { status: 200 });
+      },
+    });
+    await client.describeImage({ imageUrl: 'https://api.example/cdn/u.png' });
+    expect(during).toBe('ok');
+  });
 });
