@@ -469,7 +469,7 @@ test('the Connection line while the service cannot be reached', async ({ studio,
   await studio.goto();
   await studio.connect('personal');
   await studio.openModel('Lumen Canvas');
-  const outage = await request.post(`${SANDBOX_ORIGIN}/__sandbox/outage`, { data: { durationMs: 20_000 } });
+  const outage = await request.post(`${SANDBOX_ORIGIN}/__sandbox/outage`, { data: { durationMs: 15_000 } });
   expect(outage.ok()).toBe(true);
   // The quote of the new prompt finds the service gone.
   await studio.prompt.fill('A lighthouse in a storm');
@@ -477,4 +477,13 @@ test('the Connection line while the service cannot be reached', async ({ studio,
     timeout: 15_000,
   });
   await expectNoSeriousViolations(page, 'the Connection line');
+  // The sandbox is back before the next test.
+  await expect
+    .poll(
+      async () => (await request.get(`${SANDBOX_ORIGIN}/__sandbox/keys`).catch(() => null))?.ok() ?? false,
+      {
+        timeout: 30_000,
+      },
+    )
+    .toBe(true);
 });

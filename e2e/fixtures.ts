@@ -318,8 +318,14 @@ interface Fixtures {
 export const test = base.extend<Fixtures>({
   resetSandbox: [
     async ({ request }, use) => {
-      const res = await request.post(`${SANDBOX_ORIGIN}/__sandbox/reset`);
-      expect(res.ok()).toBe(true);
+      // A test that simulated an outage (POST /__sandbox/outage) may end before it is over: wait it out.
+      await expect
+        .poll(
+          async () =>
+            (await request.post(`${SANDBOX_ORIGIN}/__sandbox/reset`).catch(() => null))?.ok() ?? false,
+          { timeout: 45_000, message: 'the sandbox answers POST /__sandbox/reset' },
+        )
+        .toBe(true);
       await use();
     },
     { auto: true },
