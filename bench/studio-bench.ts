@@ -41,6 +41,79 @@ async function connect(page: Page, ports: Ports, keyName: string) {
   await page.getByRole('tab', { name: 'Models' }).waitFor();
 }
 
+/** The model every bench task runs: cheap and fast. */
+const POP = { interfaceId: 'pixelmoss-pop', versionId: 'pixelmoss-pop-1' };
+const popRequest = (prompt: string) => ({ ...POP, params: { prompt } });
+
+function submitTask(ports: Ports, key: string, prompt: string): Promise<Response> {
+  return fetch(`${ports.sandbox}/v1/tasks`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Bearer ${key}`,
+      'Content-Type': 'application/json',
+      'Idempotency-Key': `bench-${Date.now()}-${Math.random()}`,
+    },
+    body: JSON.stringify(popRequest(prompt)),
+  });
+}
+
+/** Polls the sandbox (not through the studio) until the task has succeeded; answers its output URL. */
+async function succeeded(ports: Ports, key: string, taskId: string): Promise<string> {
+  for (let i = 0; i < 240; i++) {
+    const task = (await (
+      await fetch(`${ports.sandbox}/v1/tasks/${taskId}`, { headers: { Authorization: `Bearer ${key}` } })
+    ).json()) as { status: string; outputs: Array<{ url: string }> };
+    if (task.status === 'succeeded') return task.outputs[0]!.url;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`Task ${taskId} did not succeed in 2 minutes.`);
+}
+
+interface BenchTask {
+  taskId: string;
+  prompt: string;
+  status: string;
+  createdAt: number;
+  outputs: Array<{ url: string }>;
+  creditsCharged: number | null;
+  completedAt: number | null;
+}
+
+/** Hands tasks to the studio as an imported history file (the studio's own export format). */
+async function importHistory(
+  page: Page,
+  tasks: BenchTask[],
+  quote: { estimatedSeconds: number | null; credits: number },
+): Promise<void> {
+  const file = {
+    format: 'media-studio-history',
+    version: 1,
+    exportedAt: new Date().toISOString(),
+    tasks: tasks.map(({ prompt, ...t }) => ({
+      ...t,
+      connectionId: 'imported',
+      request: popRequest(prompt),
+      meta: {
+        title: 'Pop Diffusion',
+        subtitle: 'Pop 1',
+        kind: 'model',
+        mediaType: 'image',
+        category: 'image/default',
+        modelId: POP.interfaceId,
+        versionId: POP.versionId,
+        estimatedSeconds: quote.estimatedSeconds,
+        quotedCredits: quote.credits,
+      },
+      error: null,
+    })),
+  };
+  await page.getByLabel('Import history file').setInputFiles({
+    name: 'history.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(file)),
+  });
+}
+
 /** Quote requests sent while a 60-character prompt is typed at 8 keys a second. Target: at most 3. */
 export async function quoteTyping(browser: Browser, ports: Ports): Promise<Record<string, Figure>> {
   await reset(ports);
@@ -87,111 +160,55 @@ export async function pollingEfficiency(
   await reset(ports);
   const key = await keyOf(ports, 'team');
   const auth = { Authorization: `Bearer ${key}` };
-  const body = { interfaceId: 'pixelmoss-pop', versionId: 'pixelmoss-pop-1', params: { prompt: 'bench' } };
-  const submit = (n: string) =>
-    fetch(`${ports.sandbox}/v1/tasks`, {
-      method: 'POST',
-      headers: { ...auth, 'Content-Type': 'application/json', 'Idempotency-Key': `bench-${n}-${Date.now()}` },
-      body: JSON.stringify(body),
-    });
 
   // Warm-up: the service's estimate is the median of recent runs of the model (spec 2). Run on the
   // team's other key, so its polls here count in no rate window of the key the studio uses.
-  const warmAuth = { Authorization: `Bearer ${await keyOf(ports, 'team2')}` };
+  const warmKey = await keyOf(ports, 'team2');
   const warm = await Promise.all(
     [0, 1, 2].map(
-      async (i) =>
-        (
-          (await (
-            await fetch(`${ports.sandbox}/v1/tasks`, {
-              method: 'POST',
-              headers: {
-                ...warmAuth,
-                'Content-Type': 'application/json',
-                'Idempotency-Key': `warm-${i}-${Date.now()}`,
-              },
-              body: JSON.stringify(body),
-            })
-          ).json()) as { taskId: string }
-        ).taskId,
+      async () => ((await (await submitTask(ports, warmKey, 'warm')).json()) as { taskId: string }).taskId,
     ),
   );
-  for (const id of warm) {
-    for (;;) {
-      const t = (await (await fetch(`${ports.sandbox}/v1/tasks/${id}`, { headers: warmAuth })).json()) as {
-        status: string;
-      };
-      if (t.status === 'succeeded') break;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
+  for (const id of warm) await succeeded(ports, warmKey, id);
   const quote = (await (
     await fetch(`${ports.sandbox}/v1/quote`, {
       method: 'POST',
       headers: { ...auth, 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
+      body: JSON.stringify(popRequest('bench')),
     })
   ).json()) as { estimatedSeconds: number | null; credits: number };
 
   const page = await browser.newPage();
   await connect(page, ports, 'team');
   const start = (await requests(ports)).length;
-  const handOver = async (batch: Array<{ taskId: string; createdAt: string; status: string }>) => {
-    if (batch.length === 0) return;
-    const file = {
-      format: 'media-studio-history',
-      version: 1,
-      exportedAt: new Date().toISOString(),
-      tasks: batch.map((t) => ({
-        taskId: t.taskId,
-        connectionId: 'imported',
-        request: body,
-        meta: {
-          title: 'Pop Diffusion',
-          subtitle: 'Pop 1',
-          kind: 'model',
-          mediaType: 'image',
-          category: 'image/default',
-          modelId: body.interfaceId,
-          versionId: body.versionId,
-          estimatedSeconds: quote.estimatedSeconds,
-          quotedCredits: quote.credits,
-        },
-        status: t.status,
-        outputs: [],
-        error: null,
-        creditsCharged: null,
-        createdAt: Date.parse(t.createdAt),
-        completedAt: null,
-      })),
-    };
-    await page.getByLabel('Import history file').setInputFiles({
-      name: 'bench.json',
-      mimeType: 'application/json',
-      buffer: Buffer.from(JSON.stringify(file)),
-    });
-  };
 
   let created = 0;
-  let batch: Array<{ taskId: string; createdAt: string; status: string }> = [];
+  let batch: BenchTask[] = [];
+  const handOver = async () => {
+    if (batch.length > 0) await importHistory(page, batch, quote);
+    batch = [];
+  };
   while (created < count) {
-    const res = await submit(String(created));
+    const res = await submitTask(ports, key, 'bench');
     if (res.status === 429) {
       // POST /tasks allows 60 a minute: hand what exists to the studio, then wait out the window.
-      await handOver(batch);
-      batch = [];
+      await handOver();
       await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 5) * 1000));
       continue;
     }
     const task = (await res.json()) as { taskId: string; status: string; createdAt?: string };
     batch.push({
       taskId: task.taskId,
-      createdAt: task.createdAt ?? new Date().toISOString(),
+      prompt: 'bench',
       status: task.status,
+      createdAt: task.createdAt ? Date.parse(task.createdAt) : Date.now(),
+      outputs: [],
+      creditsCharged: null,
+      completedAt: null,
     });
     created += 1;
   }
-  await handOver(batch);
+  await handOver();
   const started = Date.now();
   // Until the history (IndexedDB, what the cards show) has every task finished.
   for (;;) {
@@ -250,70 +267,23 @@ export async function historyAtScale(
   await reset(ports);
   const key = await keyOf(ports, 'personal');
   // One real output, shown by every card (a CDN URL the browser can load and cache).
-  const created = (await (
-    await fetch(`${ports.sandbox}/v1/tasks`, {
-      method: 'POST',
-      headers: {
-        Authorization: `Bearer ${key}`,
-        'Content-Type': 'application/json',
-        'Idempotency-Key': `bench-h-${Date.now()}`,
-      },
-      body: JSON.stringify({
-        interfaceId: 'pixelmoss-pop',
-        versionId: 'pixelmoss-pop-1',
-        params: { prompt: 'bench' },
-      }),
-    })
-  ).json()) as { taskId: string };
-  let output = '';
-  for (let i = 0; i < 120 && !output; i++) {
-    await new Promise((r) => setTimeout(r, 500));
-    const task = (await (
-      await fetch(`${ports.sandbox}/v1/tasks/${created.taskId}`, {
-        headers: { Authorization: `Bearer ${key}` },
-      })
-    ).json()) as { status: string; outputs: Array<{ url: string }> };
-    if (task.status === 'succeeded') output = task.outputs[0]!.url;
-  }
+  const created = (await (await submitTask(ports, key, 'bench')).json()) as { taskId: string };
+  const output = await succeeded(ports, key, created.taskId);
   const now = Date.now();
-  const file = {
-    format: 'media-studio-history',
-    version: 1,
-    exportedAt: new Date(now).toISOString(),
-    tasks: Array.from({ length: count }, (_, i) => ({
-      taskId: `task_bench_${i}`,
-      connectionId: 'imported',
-      request: {
-        interfaceId: 'pixelmoss-pop',
-        versionId: 'pixelmoss-pop-1',
-        params: { prompt: `bench prompt number ${i}` },
-      },
-      meta: {
-        title: 'Pop Diffusion',
-        subtitle: 'Pop 1',
-        kind: 'model',
-        mediaType: 'image',
-        category: 'image/default',
-        estimatedSeconds: 4,
-        quotedCredits: 2,
-      },
-      status: 'succeeded',
-      outputs: [{ url: output }],
-      error: null,
-      creditsCharged: 2,
-      createdAt: now - i * 60_000,
-      completedAt: now - i * 60_000 + 4_000,
-    })),
-  };
+  const tasks: BenchTask[] = Array.from({ length: count }, (_, i) => ({
+    taskId: `task_bench_${i}`,
+    prompt: `bench prompt number ${i}`,
+    status: 'succeeded',
+    outputs: [{ url: output }],
+    creditsCharged: 2,
+    createdAt: now - i * 60_000,
+    completedAt: now - i * 60_000 + 4_000,
+  }));
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await connect(page, ports, 'personal');
-  await page.getByLabel('Import history file').setInputFiles({
-    name: 'history.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(file)),
-  });
+  await importHistory(page, tasks, { estimatedSeconds: 4, credits: 2 });
   const countLabel = page.getByTestId('history-count');
   await page.waitForFunction(
     (n) => document.querySelector('[data-testid="history-count"]')?.textContent?.includes(n),
@@ -354,6 +324,8 @@ export async function historyAtScale(
   const scrolledPx = await scroller.evaluate((el) => el.scrollTop);
   if (scrolledPx < 10_000) throw new Error(`The history did not scroll (scrollTop ${scrolledPx}).`);
   const cdp = await context.newCDPSession(page);
+  // What the page keeps, not what it has yet to collect.
+  await cdp.send('HeapProfiler.collectGarbage');
   await cdp.send('Performance.enable');
   const metrics = (await cdp.send('Performance.getMetrics')).metrics;
   const heap = (metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0) / (1024 * 1024);
@@ -373,6 +345,6 @@ export async function historyAtScale(
       ok: longest <= 50,
       note: `${Math.round(scrolledPx).toLocaleString('en-US')} px scrolled by wheel`,
     },
-    jsHeapUsed: { value: Math.round(heap), unit: 'MB', target: 'reported', ok: true },
+    jsHeapUsed: { value: Math.round(heap), unit: 'MB', target: 'reported', ok: true, note: 'after a GC' },
   };
 }
