@@ -445,6 +445,10 @@ test('a phone-width screen: connect, the studio with a task, its detail dialog a
   await studio.goto();
   await expectNoSeriousViolations(page, 'connect screen at phone width');
   await studio.connect('personal');
+  // The header fits: the balance is read whole, not cut at the screen's edge.
+  const account = await studio.accountButton.boundingBox();
+  expect(account!.x + account!.width).toBeLessThanOrEqual(390);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await studio.openModel('Lumen Canvas');
   const prompt = uniquePrompt('a lighthouse on a phone');
   await generate(studio, prompt);
