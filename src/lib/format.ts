@@ -13,7 +13,7 @@ export const formatCount = (n: number): string => n.toLocaleString('en-US');
 
 export function formatCredits(n: number): string {
   const rounded = Number.isInteger(n) ? n : Math.round(n * 100) / 100;
-  return `${rounded.toLocaleString('en-US')} ${rounded === 1 ? 'credit' : 'credits'}`;
+  return `${formatCount(rounded)} ${rounded === 1 ? 'credit' : 'credits'}`;
 }
 
 /** typicalPrice per unit, e.g. "~12 credits / image", "~0.4 credits / second" (PRODUCT 3, Catalog). */

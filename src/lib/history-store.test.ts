@@ -60,6 +60,22 @@ async function freshDatabase(): Promise<void> {
 describe('HistoryStore', () => {
   beforeEach(freshDatabase);
 
+  it('open() takes the early read of preload() once; after dropPreload() it reads afresh', async () => {
+    HistoryStore.preload(A);
+    const early = await HistoryStore.open(A);
+    await early.put(entry('t1', 1));
+    // Taken once: the next open reads IndexedDB again.
+    expect((await HistoryStore.open(A)).get('t1')).toBeDefined();
+
+    // An early read that is dropped (the key was refused) is never handed out later: what was written
+    // meanwhile is seen.
+    HistoryStore.preload(B);
+    await HistoryStore.open(A); // a read queued after B's early one: that one is done before the write
+    HistoryStore.dropPreload(B);
+    await (await db()).put('tasks', { ...entry('t3', 3), connectionId: B });
+    expect((await HistoryStore.open(B)).get('t3')).toBeDefined();
+  });
+
   it('lists entries newest first', async () => {
     const store = await HistoryStore.open(A);
     await store.put(entry('t1', 1_000));

@@ -26,6 +26,11 @@ export class HistoryStore {
     if (!preloaded.has(connectionId)) preloaded.set(connectionId, HistoryStore.read(connectionId));
   }
 
+  /** The key was refused: its early read is dropped, so a later connection reads afresh. */
+  static dropPreload(connectionId: string): void {
+    preloaded.delete(connectionId);
+  }
+
   static open(connectionId: string): Promise<HistoryStore> {
     const early = preloaded.get(connectionId);
     preloaded.delete(connectionId);

@@ -66,7 +66,8 @@ export function useConnection() {
   useEffect(() => {
     if (!pending) return;
     // While the key is checked, the history of this key is read from IndexedDB already.
-    HistoryStore.preload(connectionId(pending.baseUrl, pending.apiKey));
+    const id = connectionId(pending.baseUrl, pending.apiKey);
+    HistoryStore.preload(id);
     const controller = new AbortController();
     const client = new ApiClient({ baseUrl: pending.baseUrl, apiKey: pending.apiKey });
     client.me({ signal: controller.signal }).then(
@@ -75,6 +76,7 @@ export function useConnection() {
         dispatch({ type: 'connected', client, me });
       },
       (err: unknown) => {
+        HistoryStore.dropPreload(id);
         if (controller.signal.aborted) return;
         const error = toApiError(err);
         // A key the service refuses is not kept; a network failure keeps it for the next try.

@@ -13,14 +13,14 @@ import { nextPollAt, type PollBudget } from '../../lib/poll-budget';
 // service answers again after an outage, every unfinished task is polled at once (still in the budget)
 // rather than at the end of its back-off.
 
-const REFETCH_TICK_MS = 200;
+const REFETCH_TICK_MS = 200; // the query function itself waits for the task's due time in the budget
 
 interface PollState {
   polls: number;
   lastPollAt: number | null;
   /** Poll at the next turn, whatever the back-off says (the service is back after an outage). */
   expedite: boolean;
-} // the query function itself waits for the task's due time in the budget
+}
 
 export function TaskPoller({ store, budget }: { store: HistoryStore; budget: PollBudget }) {
   const { client, connectionId } = useApi();
