@@ -46,7 +46,39 @@ interface StudioDB extends DBSchema {
     value: Board;
     indexes: { byConnection: [string, number] };
   };
+  /** Star and rating of one output; [connectionId, outputKey] (outputKey: `${taskId}#${index}`). */
+  judgements: { key: [string, string]; value: StoredRecord<'outputKey'>; indexes: { byConnection: string } };
+  /** Tasks hidden from this device's history (never touches the service); [connectionId, taskId]. */
+  hidden: { key: [string, string]; value: StoredRecord<'taskId'>; indexes: { byConnection: string } };
+  /** Starred outputs kept on this device (their bytes or where they are); [connectionId, outputKey]. */
+  keepers: { key: [string, string]; value: StoredRecord<'outputKey'>; indexes: { byConnection: string } };
+  /** Named form states; [connectionId, id]. */
+  presets: { key: [string, string]; value: StoredRecord<'id'>; indexes: { byConnection: string } };
+  /** Every prompt sent, deduplicated; [connectionId, text]. */
+  prompts: { key: [string, string]; value: StoredRecord<'text'>; indexes: { byConnection: string } };
+  /** Blind comparison votes; [connectionId, id]. */
+  votes: { key: [string, string]; value: StoredRecord<'id'>; indexes: { byConnection: string } };
 }
+
+/**
+ * A record of the stores added in v5: its key fields, and whatever else its module writes. The module
+ * that owns a store parses what it reads with its own zod schema (reads are never trusted), so the
+ * database layer needs to know no more of it than its key.
+ */
+export type StoredRecord<K extends string> = { connectionId: string } & { [P in K]: string } & Record<
+    string,
+    unknown
+  >;
+
+/** The stores added in v5, each keyed by [connectionId, <its key field>] with a byConnection index. */
+const V5_STORES = {
+  judgements: 'outputKey',
+  hidden: 'taskId',
+  keepers: 'outputKey',
+  presets: 'id',
+  prompts: 'text',
+  votes: 'id',
+} as const;
 
 export const DB_NAME = 'media-studio';
 // v1 keyed tasks by taskId alone, so a task imported into a second connection's history moved out of
@@ -81,6 +113,14 @@ export function db(): Promise<IDBPDatabase<StudioDB>> {
       if (oldVersion < 4) {
         const boards = database.createObjectStore('boards', { keyPath: ['connectionId', 'id'] });
         boards.createIndex('byConnection', ['connectionId', 'updatedAt']);
+      }
+      if (oldVersion < 5) {
+        for (const [name, keyField] of Object.entries(V5_STORES)) {
+          const store = database.createObjectStore(name as keyof typeof V5_STORES, {
+            keyPath: ['connectionId', keyField],
+          });
+          store.createIndex('byConnection', 'connectionId');
+        }
       }
     },
   });
