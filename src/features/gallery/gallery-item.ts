@@ -1,0 +1,35 @@
+import type { z } from 'zod';
+import type { TaskOutputSchema } from '../../api/schemas/task';
+import type { HistoryEntry } from '../../lib/history-types';
+
+// The gallery's unit: one tile per output of a task (the API returns at most one today, but the field
+// is a list), or one tile for a task that has no output (queued, running, failed, cancelled).
+
+export type TaskOutput = z.infer<typeof TaskOutputSchema>;
+
+export interface GalleryItem {
+  /** Stable id of the tile: `${taskId}#${index}` (index 0 for a task without outputs). */
+  key: string;
+  entry: HistoryEntry;
+  /** null while the task has no output. */
+  output: TaskOutput | null;
+  /** The output's position in the task's outputs. */
+  index: number;
+}
+
+export const outputKey = (taskId: string, index: number): string => `${taskId}#${index}`;
+
+/** Tiles of the entries, in the entries' order, each task's outputs in their own order. */
+export function galleryItemsOf(entries: readonly HistoryEntry[]): GalleryItem[] {
+  const items: GalleryItem[] = [];
+  for (const entry of entries) {
+    if (entry.outputs.length === 0) {
+      items.push({ key: outputKey(entry.taskId, 0), entry, output: null, index: 0 });
+      continue;
+    }
+    entry.outputs.forEach((output, index) => {
+      items.push({ key: outputKey(entry.taskId, index), entry, output, index });
+    });
+  }
+  return items;
+}
