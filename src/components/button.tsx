@@ -1,4 +1,4 @@
-import { forwardRef, type ButtonHTMLAttributes } from 'react';
+import type { ComponentProps } from 'react';
 import { cn } from '../lib/cn';
 
 type Variant = 'primary' | 'secondary' | 'ghost' | 'danger';
@@ -20,18 +20,21 @@ const SIZES: Record<Size, string> = {
   lg: 'h-11 gap-2 px-5 text-base',
 };
 
-export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+// React 19: `ref` is an ordinary prop of a function component (no forwardRef).
+export interface ButtonProps extends ComponentProps<'button'> {
   variant?: Variant;
   size?: Size;
 }
 
-export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button(
-  { variant = 'secondary', size = 'md', className, type = 'button', ...props },
-  ref,
-) {
+export function Button({
+  variant = 'secondary',
+  size = 'md',
+  className,
+  type = 'button',
+  ...props
+}: ButtonProps) {
   return (
     <button
-      ref={ref}
       type={type}
       className={cn(
         'inline-flex shrink-0 items-center justify-center rounded-lg font-medium transition-colors',
@@ -44,4 +47,4 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
       {...props}
     />
   );
-});
+}

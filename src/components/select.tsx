@@ -1,16 +1,13 @@
-import { forwardRef, type SelectHTMLAttributes } from 'react';
+import type { ComponentProps } from 'react';
 import { ChevronDown } from 'lucide-react';
 import { cn } from '../lib/cn';
 import { inputClass } from './field';
 
 /** A native select styled like the inputs: the platform's own keyboard and screen reader behaviour. */
-export const Select = forwardRef<HTMLSelectElement, SelectHTMLAttributes<HTMLSelectElement>>(function Select(
-  { className, children, ...props },
-  ref,
-) {
+export function Select({ className, children, ...props }: ComponentProps<'select'>) {
   return (
     <div className={cn('relative', className)}>
-      <select ref={ref} className={cn(inputClass, 'cursor-pointer appearance-none truncate pr-9')} {...props}>
+      <select className={cn(inputClass, 'cursor-pointer appearance-none truncate pr-9')} {...props}>
         {children}
       </select>
       <ChevronDown
@@ -19,4 +16,4 @@ export const Select = forwardRef<HTMLSelectElement, SelectHTMLAttributes<HTMLSel
       />
     </div>
   );
-});
+}
