@@ -26,7 +26,9 @@ export function ConnectPanel({ state, defaultBaseUrl, demoKeysUrl, onConnect }: 
   const [apiKey, setApiKey] = useState(pending?.apiKey ?? '');
   const [remember, setRemember] = useState(pending?.remember ?? false);
   const [showKey, setShowKey] = useState(false);
-  const [demoKeys, setDemoKeys] = useState<DemoKey[]>([]);
+  // null while the list loads: its field is drawn from the start, so the form does not grow (and the
+  // centred screen jump) when the list arrives.
+  const [demoKeys, setDemoKeys] = useState<DemoKey[] | null>(demoKeysUrl ? null : []);
   const error = state.status === 'disconnected' ? state.error : undefined;
 
   useEffect(() => {
@@ -35,13 +37,15 @@ export function ConnectPanel({ state, defaultBaseUrl, demoKeysUrl, onConnect }: 
     fetch(demoKeysUrl, { signal: controller.signal })
       .then((r) => (r.ok ? r.json() : []))
       .then((list: unknown) => {
-        if (Array.isArray(list)) {
-          setDemoKeys(
-            list.filter((k): k is DemoKey => typeof k?.name === 'string' && typeof k?.key === 'string'),
-          );
-        }
+        setDemoKeys(
+          Array.isArray(list)
+            ? list.filter((k): k is DemoKey => typeof k?.name === 'string' && typeof k?.key === 'string')
+            : [],
+        );
       })
-      .catch(() => undefined);
+      .catch(() => {
+        if (!controller.signal.aborted) setDemoKeys([]);
+      });
     return () => controller.abort();
   }, [demoKeysUrl]);
 
@@ -119,7 +123,7 @@ export function ConnectPanel({ state, defaultBaseUrl, demoKeysUrl, onConnect }: 
         )}
       </Field>
 
-      {demoKeys.length > 0 && (
+      {(demoKeys === null || demoKeys.length > 0) && (
         <Field
           label="Sandbox demo key"
           description="This studio runs with a local sandbox: pick a demo key to try it."
@@ -128,11 +132,12 @@ export function ConnectPanel({ state, defaultBaseUrl, demoKeysUrl, onConnect }: 
             <select
               {...p}
               className={inputClass}
-              value={demoKeys.find((k) => k.key === apiKey)?.name ?? ''}
-              onChange={(e) => setApiKey(demoKeys.find((k) => k.name === e.target.value)?.key ?? apiKey)}
+              disabled={demoKeys === null}
+              value={demoKeys?.find((k) => k.key === apiKey)?.name ?? ''}
+              onChange={(e) => setApiKey(demoKeys?.find((k) => k.name === e.target.value)?.key ?? apiKey)}
             >
-              <option value="">Choose a demo key…</option>
-              {demoKeys.map((k) => (
+              <option value="">{demoKeys === null ? 'Loading demo keys…' : 'Choose a demo key…'}</option>
+              {demoKeys?.map((k) => (
                 <option key={k.name} value={k.name}>
                   {k.name}
                   {k.description ? `: ${k.description}` : ''}
