@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { normaliseBaseUrl } from './base-url';
 import {
   abortError,
@@ -149,7 +149,7 @@ interface Call<T> {
 }
 
 const parseWith =
-  <T>(schema: z.ZodType<T>) =>
+  <T>(schema: z.ZodMiniType<T>) =>
   (json: unknown, status: number): T => {
     const result = schema.safeParse(json);
     if (!result.success) throw invalidResponse(status, result.error.issues);
@@ -157,11 +157,17 @@ const parseWith =
   };
 
 const EntryIdSchema = z.union([
-  z.looseObject({ id: z.string() }).transform((e) => e.id),
-  z.looseObject({ slug: z.string() }).transform((e) => e.slug),
+  z.pipe(
+    z.looseObject({ id: z.string() }),
+    z.transform((e: { id: string }) => e.id),
+  ),
+  z.pipe(
+    z.looseObject({ slug: z.string() }),
+    z.transform((e: { slug: string }) => e.slug),
+  ),
 ]);
 
-function parseEntries<T>(entries: readonly unknown[], schema: z.ZodType<T>): ListResult<T> {
+function parseEntries<T>(entries: readonly unknown[], schema: z.ZodMiniType<T>): ListResult<T> {
   const result: ListResult<T> = { items: [], skipped: [] };
   entries.forEach((entry, index) => {
     const parsed = schema.safeParse(entry);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { ErrorBodySchema } from './schemas/error';
 
 // The one error type of the API boundary (STYLE: "Errors become one ApiError class"). Every failure the
@@ -103,10 +103,10 @@ export class ApiError extends Error {
 /** A spec 7 body whose fields are not quite as documented (e.g. param: null) is still read for its code. */
 const LenientErrorBodySchema = z.object({
   error: z.looseObject({
-    code: z.string().min(1),
-    message: z.string().optional().catch(undefined),
-    type: z.string().optional().catch(undefined),
-    param: z.string().optional().catch(undefined),
+    code: z.string().check(z.minLength(1)),
+    message: z.catch(z.optional(z.string()), undefined),
+    type: z.catch(z.optional(z.string()), undefined),
+    param: z.catch(z.optional(z.string()), undefined),
   }),
 });
 
@@ -177,7 +177,7 @@ export function errorFromResponse(input: ResponseErrorInput): ApiError {
   }
   const { message, type, code, param, ...rest } = parsed.error;
   // Retry-After may be hidden from a browser by CORS; the sandbox also echoes it as error.retryAfter.
-  const bodySeconds = z.number().nonnegative().safeParse(rest.retryAfter);
+  const bodySeconds = z.number().check(z.nonnegative()).safeParse(rest.retryAfter);
   return new ApiError({
     status,
     code,
@@ -247,7 +247,7 @@ export function provesNoEffect(error: unknown): boolean {
 // ---------------------------------------------------------------------------------------------------
 // Field errors
 
-const MissingParamsSchema = z.array(z.looseObject({ id: z.string().min(1) }));
+const MissingParamsSchema = z.array(z.looseObject({ id: z.string().check(z.minLength(1)) }));
 
 /**
  * Server errors mapped back onto form fields (PRODUCT 3 "Server errors map back onto fields"):
@@ -292,7 +292,7 @@ const num = (value: unknown): number | undefined => {
   return r.success ? r.data : undefined;
 };
 const str = (value: unknown): string | undefined => {
-  const r = z.string().min(1).safeParse(value);
+  const r = z.string().check(z.minLength(1)).safeParse(value);
   return r.success ? r.data : undefined;
 };
 const credits = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;

@@ -1,4 +1,5 @@
 import { Bell, Columns3, GitCompareArrows, ScanText, UserRound } from 'lucide-react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useApi } from '../api/api-context';
 import type { Me } from '../api/schemas/me';
@@ -50,13 +51,30 @@ const loading = (label: string) => (
   </div>
 );
 
-export default function ConnectedStudio({
-  initialMe,
-  onDisconnect,
-}: {
+// The API client applies the API's retry policy itself, so React Query never retries on top of it.
+const newQueryClient = () =>
+  new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
+
+interface ConnectedStudioProps {
   initialMe: Me;
   onDisconnect: () => void;
-}) {
+}
+
+/**
+ * React Query lives here, not around the whole app: the connect screen needs none of it, so it stays out
+ * of the first load. One cache per connection (this component is keyed by it): a key never sees another
+ * key's cached answers.
+ */
+export default function ConnectedStudio(props: ConnectedStudioProps) {
+  const [queryClient] = useState(newQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <StudioForConnection {...props} />
+    </QueryClientProvider>
+  );
+}
+
+function StudioForConnection({ initialMe, onDisconnect }: ConnectedStudioProps) {
   const me = useMe(initialMe);
   const { baseUrl, client } = useApi();
   const [accountOpen, setAccountOpen] = useState(false);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { TaskOutputSchema, TaskStatusSchema } from '../api/schemas/task';
 
 // One task as the history keeps it: what was asked (the request and a readable summary), and what
@@ -13,43 +13,43 @@ const ParamValue = z.union([
 ]);
 
 export const HistoryEntrySchema = z.object({
-  taskId: z.string().min(1),
-  connectionId: z.string().min(1),
+  taskId: z.string().check(z.minLength(1)),
+  connectionId: z.string().check(z.minLength(1)),
   request: z.object({
-    interfaceId: z.string().optional(),
-    versionId: z.string().optional(),
-    aiTool: z.string().optional(),
-    template: z.string().optional(),
+    interfaceId: z.optional(z.string()),
+    versionId: z.optional(z.string()),
+    aiTool: z.optional(z.string()),
+    template: z.optional(z.string()),
     params: z.record(z.string(), ParamValue),
   }),
   meta: z.object({
     /** What ran: model name (and version name), tool name or template name. */
     title: z.string(),
-    subtitle: z.string().default(''),
+    subtitle: z._default(z.string(), ''),
     kind: z.enum(['model', 'tool', 'template']),
     /** image, video or audio: decides how the output is shown. */
     mediaType: z.enum(['image', 'video', 'audio']),
     /** "image/default" for models, for filtering. */
-    category: z.string().optional(),
-    modelId: z.string().optional(),
-    versionId: z.string().optional(),
+    category: z.optional(z.string()),
+    modelId: z.optional(z.string()),
+    versionId: z.optional(z.string()),
     /** The quote's estimate when submitted; times the first poll (PRODUCT 3). */
-    estimatedSeconds: z.number().nullable().default(null),
-    quotedCredits: z.number().nullable().default(null),
+    estimatedSeconds: z._default(z.nullable(z.number()), null),
+    quotedCredits: z._default(z.nullable(z.number()), null),
   }),
   status: TaskStatusSchema,
-  outputs: z.array(TaskOutputSchema).default([]),
-  error: z.object({ message: z.string(), code: z.string() }).nullable().default(null),
-  creditsCharged: z.number().nullable().default(null),
+  outputs: z._default(z.array(TaskOutputSchema), []),
+  error: z._default(z.nullable(z.object({ message: z.string(), code: z.string() })), null),
+  creditsCharged: z._default(z.nullable(z.number()), null),
   /** ms since epoch, from the service's createdAt when known (else the submit time). */
   createdAt: z.number(),
-  completedAt: z.number().nullable().default(null),
+  completedAt: z._default(z.nullable(z.number()), null),
   /** The last answer of GET /tasks/{id}, as sent (shown as raw JSON in the detail view). */
-  raw: z.unknown().optional(),
+  raw: z.optional(z.unknown()),
   /** The Idempotency-Key it was created with (a compare cell finds its task by it). */
-  idempotencyKey: z.string().optional(),
+  idempotencyKey: z.optional(z.string()),
   /** Finished while the user was not looking: counts toward the title badge. */
-  unseen: z.boolean().default(false),
+  unseen: z._default(z.boolean(), false),
 });
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
 

@@ -76,7 +76,7 @@ export function outcomeUnknown(error: ApiError): boolean {
 const StoredEntrySchema = z.object({
   idempotencyKey: z.string().min(1).max(256),
   connectionId: z.string().min(1),
-  request: TaskRequestSchema.loose(),
+  request: z.looseObject(TaskRequestSchema.shape),
   meta: HistoryEntrySchema.shape.meta,
   createdAt: z.number(),
   attempts: z.number().int().nonnegative().catch(0),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { MediaTypeSchema, ModelTypeSchema } from './category';
 import { ParamDefSchema } from './param';
 
@@ -7,65 +7,65 @@ export const PriceUnitSchema = z.enum(PRICE_UNITS);
 export type PriceUnit = z.infer<typeof PriceUnitSchema>;
 
 export const TypicalPriceSchema = z.object({
-  typicalCredits: z.number().nonnegative(),
+  typicalCredits: z.number().check(z.nonnegative()),
   // Tolerant: a new unit from the server must not break the catalog; the UI falls back to the raw word.
   unit: z.string(),
-  note: z.string().optional(),
+  note: z.optional(z.string()),
 });
 export type TypicalPrice = z.infer<typeof TypicalPriceSchema>;
 
 export const VersionSchema = z.object({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   name: z.string(),
-  typicalPrice: TypicalPriceSchema.nullable().optional(),
+  typicalPrice: z.optional(z.nullable(TypicalPriceSchema)),
 });
 export type Version = z.infer<typeof VersionSchema>;
 
 export const BrandSchema = z.object({
   id: z.string(),
   name: z.string(),
-  logo: z.string().optional(),
+  logo: z.optional(z.string()),
 });
 
 export const ModelSchema = z.object({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   name: z.string(),
   type: ModelTypeSchema,
   subType: z.string(),
-  description: z.string().default(''),
+  description: z._default(z.string(), ''),
   brand: BrandSchema,
-  promptRequired: z.boolean().default(false),
-  promptMaxLength: z.number().int().positive().optional(),
-  params: z.array(ParamDefSchema).default([]),
-  versions: z.array(VersionSchema).min(1),
-  tags: z.array(z.string()).default([]),
+  promptRequired: z._default(z.boolean(), false),
+  promptMaxLength: z.optional(z.int().check(z.positive())),
+  params: z._default(z.array(ParamDefSchema), []),
+  versions: z.array(VersionSchema).check(z.minLength(1)),
+  tags: z._default(z.array(z.string()), []),
 });
 export type Model = z.infer<typeof ModelSchema>;
 
 export const AiToolSchema = z.object({
-  slug: z.string().min(1),
+  slug: z.string().check(z.minLength(1)),
   name: z.string(),
   mediaType: MediaTypeSchema,
-  summary: z.string().default(''),
-  subType: z.string().default(''),
-  coverUrl: z.string().optional(),
-  tags: z.array(z.string()).default([]),
-  params: z.array(ParamDefSchema).default([]),
-  typicalPrice: TypicalPriceSchema.nullable().default(null),
+  summary: z._default(z.string(), ''),
+  subType: z._default(z.string(), ''),
+  coverUrl: z.optional(z.string()),
+  tags: z._default(z.array(z.string()), []),
+  params: z._default(z.array(ParamDefSchema), []),
+  typicalPrice: z._default(z.nullable(TypicalPriceSchema), null),
 });
 export type AiTool = z.infer<typeof AiToolSchema>;
 
 export const TemplateSchema = z.object({
-  slug: z.string().min(1),
+  slug: z.string().check(z.minLength(1)),
   name: z.string(),
   mediaType: MediaTypeSchema,
-  subType: z.string().default(''),
-  summary: z.string().default(''),
-  coverUrl: z.string().optional(),
-  tags: z.array(z.string()).default([]),
-  params: z.array(ParamDefSchema).default([]),
+  subType: z._default(z.string(), ''),
+  summary: z._default(z.string(), ''),
+  coverUrl: z.optional(z.string()),
+  tags: z._default(z.array(z.string()), []),
+  params: z._default(z.array(ParamDefSchema), []),
   official: z.boolean(),
-  typicalPrice: TypicalPriceSchema.nullable().default(null),
+  typicalPrice: z._default(z.nullable(TypicalPriceSchema), null),
 });
 export type Template = z.infer<typeof TemplateSchema>;
 

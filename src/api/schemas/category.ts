@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 // spec 1: the public categories (type x subType); GET /models requires one pair.
 export const CATEGORIES = [

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 // spec 7: every error has this shape; extra fields (validCategories, spent, cap, params, labels) pass through.
 export const ERROR_TYPES = [
@@ -14,7 +14,7 @@ export const ErrorBodySchema = z.object({
     message: z.string(),
     type: z.string(),
     code: z.string(),
-    param: z.string().optional(),
+    param: z.optional(z.string()),
   }),
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 // spec 2 "Key (as returned by GET /me)". Exactly one of user and team is present.
 export const MeSchema = z.object({
@@ -7,18 +7,18 @@ export const MeSchema = z.object({
     prefix: z.string(),
     label: z.string(),
     createdAt: z.string(),
-    expiresAt: z.string().nullable(),
-    dailyCreditCap: z.number().nullable(),
+    expiresAt: z.nullable(z.string()),
+    dailyCreditCap: z.nullable(z.number()),
     creditsSpentToday: z.number(),
-    creditsRemainingToday: z.number().nullable(),
+    creditsRemainingToday: z.nullable(z.number()),
   }),
   project: z.object({
-    id: z.string().nullable(),
-    name: z.string().nullable(),
-    bound: z.boolean().optional(),
+    id: z.nullable(z.string()),
+    name: z.nullable(z.string()),
+    bound: z.optional(z.boolean()),
   }),
-  user: z.object({ creditBalance: z.number() }).optional(),
-  team: z.object({ id: z.string(), creditBalance: z.number() }).optional(),
+  user: z.optional(z.object({ creditBalance: z.number() })),
+  team: z.optional(z.object({ id: z.string(), creditBalance: z.number() })),
   limits: z.object({
     tasksPerMin: z.number(),
     uploadsPerMin: z.number(),

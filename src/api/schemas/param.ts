@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 // spec 2 "Param definition": shared by models, AI tools and templates.
 export const KNOWN_PARAM_TYPES = [
@@ -35,31 +35,31 @@ export const ParamOptionSchema = z.union([
   z.string(),
   z.object({
     value: z.union([z.string(), z.number(), z.boolean()]),
-    label: z.string().optional(),
-    previewUrl: z.string().optional(),
+    label: z.optional(z.string()),
+    previewUrl: z.optional(z.string()),
   }),
 ]);
 export type ParamOption = z.infer<typeof ParamOptionSchema>;
 
 export const ParamConstraintsSchema = z.object({
-  maxCount: z.number().int().positive().optional(),
-  maxLength: z.number().int().positive().optional(),
-  min: z.number().optional(),
-  max: z.number().optional(),
+  maxCount: z.optional(z.int().check(z.positive())),
+  maxLength: z.optional(z.int().check(z.positive())),
+  min: z.optional(z.number()),
+  max: z.optional(z.number()),
 });
 
 export const ParamDefSchema = z.object({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   // Any string: the spec says the list of types is not complete, so unknown types must parse.
-  type: z.string().min(1),
-  displayName: z.string().optional(),
-  description: z.string().optional(),
-  required: z.boolean().default(false),
-  default: z.unknown().optional(),
-  options: z.array(ParamOptionSchema).optional(),
-  enumValues: z.array(z.string()).optional(),
-  maxLength: z.number().int().positive().optional(),
-  constraints: ParamConstraintsSchema.optional(),
+  type: z.string().check(z.minLength(1)),
+  displayName: z.optional(z.string()),
+  description: z.optional(z.string()),
+  required: z._default(z.boolean(), false),
+  default: z.optional(z.unknown()),
+  options: z.optional(z.array(ParamOptionSchema)),
+  enumValues: z.optional(z.array(z.string())),
+  maxLength: z.optional(z.int().check(z.positive())),
+  constraints: z.optional(ParamConstraintsSchema),
 });
 export type ParamDef = z.infer<typeof ParamDefSchema>;
 

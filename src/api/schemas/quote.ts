@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 export const QuoteBreakdownSchema = z.object({
   pricingKey: z.string(),
@@ -12,7 +12,7 @@ export const QuoteBreakdownSchema = z.object({
 // spec 2 "Quote": final = max(minPrice, ceil(base x multiplier + surcharges + basePrice)).
 export const QuoteSchema = z.object({
   credits: z.number(),
-  estimatedSeconds: z.number().nullable(),
+  estimatedSeconds: z.nullable(z.number()),
   modelId: z.string(),
   versionId: z.string(),
   modelName: z.string(),

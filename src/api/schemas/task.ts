@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 export const TASK_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 export const TaskStatusSchema = z.enum(TASK_STATUSES);
@@ -16,10 +16,10 @@ export type ParamValue = z.infer<typeof ParamValueSchema>;
 
 /** spec 4 POST /tasks and POST /quote body. Selector exclusivity is a server rule, not a shape rule. */
 export const TaskRequestSchema = z.object({
-  interfaceId: z.string().optional(),
-  versionId: z.string().optional(),
-  aiTool: z.string().optional(),
-  template: z.string().optional(),
+  interfaceId: z.optional(z.string()),
+  versionId: z.optional(z.string()),
+  aiTool: z.optional(z.string()),
+  template: z.optional(z.string()),
   params: z.record(z.string(), ParamValueSchema),
 });
 export type TaskRequest = z.infer<typeof TaskRequestSchema>;
@@ -29,22 +29,22 @@ export const TaskCreatedSchema = z.object({
   status: TaskStatusSchema,
   modelId: z.string(),
   versionId: z.string(),
-  idempotent: z.boolean().optional(),
+  idempotent: z.optional(z.boolean()),
 });
 export type TaskCreated = z.infer<typeof TaskCreatedSchema>;
 
 export const TaskOutputSchema = z.object({
   url: z.string(),
-  thumbnailUrl: z.string().optional(),
+  thumbnailUrl: z.optional(z.string()),
 });
 
 export const TaskSchema = z.object({
   taskId: z.string(),
   status: TaskStatusSchema,
-  outputs: z.array(TaskOutputSchema).default([]),
-  error: z.object({ message: z.string(), code: z.string() }).nullable().default(null),
-  creditsCharged: z.number().default(0),
+  outputs: z._default(z.array(TaskOutputSchema), []),
+  error: z._default(z.nullable(z.object({ message: z.string(), code: z.string() })), null),
+  creditsCharged: z._default(z.number(), 0),
   createdAt: z.string(),
-  completedAt: z.string().nullable().default(null),
+  completedAt: z._default(z.nullable(z.string()), null),
 });
 export type Task = z.infer<typeof TaskSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 // spec 4 POST /uploads: the only content types accepted.
 export const UPLOAD_CONTENT_TYPES = [
@@ -21,7 +21,7 @@ export const UPLOAD_MAX_BYTES = 100 * 1024 * 1024;
 export const UploadReadySchema = z.object({
   status: z.literal('ready'),
   url: z.string(),
-  size: z.number().optional(),
+  size: z.optional(z.number()),
   contentType: z.string(),
 });
 export const UploadProcessingSchema = z.object({
@@ -32,7 +32,7 @@ export const UploadProcessingSchema = z.object({
 export const UploadBlockedSchema = z.object({
   status: z.literal('blocked'),
   labels: z.string(),
-  error: z.string().optional(),
+  error: z.optional(z.string()),
 });
 export const UploadErroredSchema = z.object({
   status: z.literal('errored'),

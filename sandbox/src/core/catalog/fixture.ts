@@ -129,7 +129,7 @@ const allowedValues = (def: ParamDef): string[] | null => {
 
 const duplicates = (ids: string[]) => [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
 
-const zodProblems = (where: string, error: z.ZodError | undefined) =>
+const zodProblems = (where: string, error: z.core.$ZodError | undefined) =>
   (error?.issues ?? []).map(
     (i) => `${where}: schema: ${i.path.map(String).join('.') || '(root)'}: ${i.message}`,
   );
