@@ -64,7 +64,7 @@ export interface KeepersDeps {
 
 export const QUOTA_MESSAGE =
   "This device's storage for the studio is full, so the output is starred but not saved here. " +
-  'Free some space (forget kept outputs you no longer need, or clear other sites’ data), then star it again.';
+  'Free some space (forget kept outputs you no longer need, or free disk space on this device), then star it again.';
 
 const isQuotaError = (error: unknown): boolean =>
   typeof error === 'object' &&

@@ -39,7 +39,9 @@ describe('StorageMeter', () => {
     await act(() => keepers.keep(two!));
     expect(region.textContent).toContain('Kept on this device: 2 starred outputs, 4.0 KB.');
     await vi.waitFor(() => expect(meter.getAttribute('aria-valuenow')).toBe('50'));
-    expect(region.textContent).toContain('The studio uses 600 MB of the 1.2 GB this browser allows it.');
+    expect(region.textContent).toContain(
+      'The studio uses 600 MB of the 1.2 GB this browser allows it (50%).',
+    );
   });
 
   it('says clearly when storage is full; the message can be dismissed', async () => {

@@ -83,7 +83,8 @@ export function StorageMeter({ keepers, estimate }: StorageMeterProps) {
             />
           </div>
           <p className="mt-1 text-[13px] text-slate-600 tabular-nums dark:text-slate-400">
-            The studio uses {formatBytes(usage)} of the {formatBytes(quota)} this browser allows it.
+            The studio uses {formatBytes(usage)} of the {formatBytes(quota)} this browser allows it ({percent}
+            %).
           </p>
         </div>
       )}
