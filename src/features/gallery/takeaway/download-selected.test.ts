@@ -4,6 +4,7 @@ import { galleryItemsOf } from '../gallery-item';
 import { CDN, makeEntry } from '../gallery-test-utils';
 import { downloadSelected, zipName } from './download-selected';
 import type { ZipSink } from './zip-sink';
+import { downloadErrorMessage } from './download-error';
 
 const items = galleryItemsOf([
   makeEntry('task_a1', { outputs: [{ url: `${CDN}/a.png` }] }),
@@ -57,5 +58,27 @@ describe('downloadSelected', () => {
   it('names the ZIP with the count and the date', () => {
     expect(zipName(1, new Date(2026, 0, 5))).toBe('media-studio-1-output-2026-01-05.zip');
     expect(zipName(10_000, new Date(2026, 0, 5))).toBe('media-studio-10000-outputs-2026-01-05.zip');
+  });
+
+  it('a full disk stops it with a plain message, and the partial file is removed', async () => {
+    const discard = vi.fn(async () => undefined);
+    const full: ZipSink = {
+      kind: 'private-file',
+      writable: new WritableStream({
+        write() {
+          throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+        },
+      }),
+      finish: async () => null,
+      discard,
+    };
+    const fetch = vi.fn(async () => new Response('img', { headers: { 'Content-Type': 'image/png' } }));
+    const error = await downloadSelected(items, { openSink: async () => full, save: vi.fn(), fetch }).catch(
+      (e: unknown) => e,
+    );
+    expect(downloadErrorMessage(error)).toBe(
+      'There is not enough free space on this device for the ZIP. Free some space, or select fewer outputs, and try again.',
+    );
+    expect(discard).toHaveBeenCalled();
   });
 });

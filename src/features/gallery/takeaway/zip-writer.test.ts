@@ -239,4 +239,18 @@ describe('writeZip', () => {
     expect(fetch).toHaveBeenCalledTimes(1);
     expect(sink.aborted()).not.toBeNull();
   });
+
+  it('takes 10,000 items (no limit): every one in the ZIP and the manifest, progress to the end', async () => {
+    const items = itemsFor(10_000);
+    const fetch = vi.fn(
+      async () => new Response(bytesOf('tiny'), { headers: { 'Content-Type': 'image/webp' } }),
+    );
+    const sink = memorySink();
+    let last: ZipProgress | null = null;
+    await writeZip(items, sink.writable, { fetch, onProgress: (p) => (last = p) });
+    expect(last).toMatchObject({ filesDone: 10_000, filesTotal: 10_000, failed: 0 });
+    const zip = unzipSync(sink.bytes());
+    expect(Object.keys(zip)).toHaveLength(10_002);
+    expect(JSON.parse(strFromU8(zip['manifest.json']!)).summary.saved).toBe(10_000);
+  }, 60_000);
 });
