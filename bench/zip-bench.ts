@@ -160,8 +160,11 @@ export async function zipOfSandboxImages(
     const cdp = await context.newCDPSession(tab);
     await cdp.send('HeapProfiler.collectGarbage');
     type Usage = { usedSize: number; backingStorageSize?: number };
+    // backingStorageSize (ArrayBuffers) is in Chromium 122 and later; without it only V8's heap is seen.
+    let buffersSeen = true;
     const heapNow = async () => {
       const usage = (await cdp.send('Runtime.getHeapUsage')) as Usage;
+      if (usage.backingStorageSize === undefined) buffersSeen = false;
       return usage.usedSize + (usage.backingStorageSize ?? 0);
     };
     const baseline = await heapNow();
@@ -197,7 +200,7 @@ export async function zipOfSandboxImages(
         unit: 'MB',
         target: `< ${mb(result.bytes)} (the ZIP)`,
         ok: growth < result.bytes,
-        note: 'V8 heap + ArrayBuffer backing stores, peak over the run (garbage not yet collected included) minus before it',
+        note: `${buffersSeen ? 'V8 heap + ArrayBuffer backing stores' : 'V8 heap only (no ArrayBuffer figure in this Chromium)'}, peak over the run (garbage not yet collected included) minus before it`,
       },
     };
   } finally {
