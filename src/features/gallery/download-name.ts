@@ -39,6 +39,9 @@ const KNOWN_URL_EXTENSIONS = new Set([
 const FALLBACK_EXTENSION = 'bin';
 const MAX_TITLE_CHARS = 60;
 const MAX_ID_CHARS = 8;
+/** In a ZIP of many outputs the prompt is part of the name too, so each part is shorter. */
+const MAX_MODEL_CHARS = 30;
+const MAX_PROMPT_CHARS = 40;
 
 /** "image/png; charset=binary" -> "png"; null when missing or not a media type the studio knows. */
 export function extensionFor(contentType: string | null | undefined): string | null {
@@ -92,4 +95,35 @@ export function downloadName(
     .filter(Boolean)
     .join('-');
   return `${stem}.${ext}`;
+}
+
+/** The params that hold what was asked for, in the order they are looked for. */
+const PROMPT_PARAMS = ['prompt', 'text'] as const;
+
+/** The prompt of a request (its `prompt`, else its `text` param), or '' when it has none. */
+export function promptOf(entry: Pick<HistoryEntry, 'request'>): string {
+  for (const id of PROMPT_PARAMS) {
+    const value = entry.request.params[id];
+    if (typeof value === 'string' && value.trim()) return value;
+  }
+  return '';
+}
+
+/**
+ * The name of one output in a ZIP of several: model, prompt and task id, then the output's index when
+ * it is not the task's first (`lumen-canvas-a-glass-teapot-AbCdEfGh.png`, `...-AbCdEfGh-1.png`). The
+ * extension comes from the Content-Type as in downloadName; the fallback reads this output's URL.
+ */
+export function outputFileName(
+  item: { entry: Pick<HistoryEntry, 'taskId' | 'meta' | 'request'>; index: number; url?: string | null },
+  contentType: string | null | undefined,
+): string {
+  const ext = extensionFor(contentType) ?? urlExtension(item.url) ?? FALLBACK_EXTENSION;
+  const parts = [
+    slug(item.entry.meta.title, MAX_MODEL_CHARS) || 'media-studio',
+    slug(promptOf(item.entry), MAX_PROMPT_CHARS),
+    idPart(item.entry.taskId),
+    item.index > 0 ? String(item.index) : '',
+  ];
+  return `${parts.filter(Boolean).join('-')}.${ext}`;
 }

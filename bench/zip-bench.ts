@@ -1,0 +1,210 @@
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser } from '@playwright/test';
+import { build } from 'vite';
+import type { Figure } from './results-file';
+import { keyOf, type Ports } from './studio-bench';
+
+// "Download selected" at the size of a real selection (issue 12): a ZIP of 200 sandbox images, made in
+// Chromium by the studio's own modules (bench/zip-page, built here with Vite: the gallery that will hold
+// the button is not wired yet, and no test entry ships in the studio). Measured: the time from start to
+// the finished download, and the page's peak heap growth while it runs, sampled through CDP: V8's heap
+// plus ArrayBuffer backing stores, where fetched bytes would pile up if they were held. Target: the heap
+// grows by less than the ZIP's size (the files are streamed to disk one at a time, never all held).
+
+const PAGE_ROOT = fileURLToPath(new URL('./zip-page/', import.meta.url));
+/** Full-size images (2048 px, 0.3 to 1.5 MB each as the style varies), as a creator's selection would be. */
+const MODEL = { interfaceId: 'lumen-canvas', versionId: 'lumen-canvas-v2' };
+const STYLES = ['photographic', 'watercolor', 'anime', 'oil-painting', 'pixel-art'];
+const paramsOf = (i: number) => ({
+  prompt: `zip bench image ${i}, a lighthouse at dusk`,
+  resolution: '2K',
+  style: STYLES[i % STYLES.length]!,
+});
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.map': 'application/json',
+};
+
+/** The built page, served from a spare port (127.0.0.1 is a secure context: the private file system works). */
+async function servePage(): Promise<{ url: string; close: () => Promise<void> }> {
+  const outDir = await mkdtemp(join(tmpdir(), 'zip-bench-'));
+  await build({
+    root: PAGE_ROOT,
+    configFile: false,
+    logLevel: 'warn',
+    build: { outDir, emptyOutDir: true, target: 'es2022' },
+  });
+  const server: Server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(
+      /^\/+/,
+      '',
+    );
+    const file = join(outDir, path || 'index.html');
+    if (!file.startsWith(outDir) || !existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: async () => {
+      await new Promise((resolve) => server.close(resolve));
+      await rm(outDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Calls the sandbox; a 429 moves its clock past the rate window (control API) and tries again. */
+async function sandboxCall(ports: Ports, path: string, init: RequestInit): Promise<Response> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const res = await fetch(`${ports.sandbox}${path}`, init);
+    if (res.status !== 429) return res;
+    await fetch(`${ports.sandbox}/__sandbox/clock`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ advanceMs: 61_000 }),
+    });
+  }
+  throw new Error(`${path} stayed rate-limited.`);
+}
+
+interface MadeTask {
+  taskId: string;
+  url: string;
+  params: ReturnType<typeof paramsOf>;
+}
+
+/** `count` distinct images made by the sandbox, through its API (the clock moved instead of waited). */
+async function sandboxImages(ports: Ports, count: number): Promise<MadeTask[]> {
+  await fetch(`${ports.sandbox}/__sandbox/reset`, { method: 'POST' });
+  const auth = { Authorization: `Bearer ${await keyOf(ports, 'personal')}` };
+  const created: Array<{ taskId: string; params: ReturnType<typeof paramsOf> }> = [];
+  for (let i = 0; i < count; i++) {
+    const params = paramsOf(i);
+    const res = await sandboxCall(ports, '/v1/tasks', {
+      method: 'POST',
+      headers: {
+        ...auth,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': `zip-bench-${i}-${Date.now()}`,
+      },
+      body: JSON.stringify({ ...MODEL, params }),
+    });
+    if (!res.ok) throw new Error(`POST /tasks answered ${res.status}: ${await res.text()}`);
+    created.push({ taskId: ((await res.json()) as { taskId: string }).taskId, params });
+  }
+  // Every task finished: an hour of sandbox time is far more than 200 runs need on its slots.
+  await fetch(`${ports.sandbox}/__sandbox/clock`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ advanceMs: 3_600_000 }),
+  });
+  const made: MadeTask[] = [];
+  for (const { taskId, params } of created) {
+    const res = await sandboxCall(ports, `/v1/tasks/${taskId}`, { headers: auth });
+    const task = (await res.json()) as { status: string; outputs: Array<{ url: string }> };
+    if (task.status !== 'succeeded' || !task.outputs[0]) throw new Error(`Task ${taskId} is ${task.status}.`);
+    made.push({ taskId, params, url: task.outputs[0].url });
+  }
+  // The images are rendered on first request: make them all now, so the ZIP's time is not the renderer's.
+  for (const { url } of made) await (await fetch(url)).arrayBuffer();
+  return made;
+}
+
+/** The history entries the gallery would hold for them. */
+function historyEntries(made: MadeTask[]): unknown[] {
+  const now = Date.now();
+  return made.map(({ taskId, url, params }, i) => ({
+    taskId,
+    connectionId: 'bench',
+    request: { ...MODEL, params },
+    meta: {
+      title: 'Lumen Canvas',
+      subtitle: 'v2',
+      kind: 'model',
+      mediaType: 'image',
+      modelId: MODEL.interfaceId,
+    },
+    status: 'succeeded',
+    outputs: [{ url }],
+    creditsCharged: 8,
+    createdAt: now - i * 1000,
+    completedAt: now - i * 1000 + 4000,
+  }));
+}
+
+export async function zipOfSandboxImages(
+  browser: Browser,
+  ports: Ports,
+  count = 200,
+): Promise<Record<string, Figure>> {
+  const made = await sandboxImages(ports, count);
+  const page = await servePage();
+  const context = await browser.newContext({ acceptDownloads: true });
+  try {
+    const tab = await context.newPage();
+    await tab.goto(page.url);
+    await tab.locator('body[data-ready="true"]').waitFor();
+    const cdp = await context.newCDPSession(tab);
+    await cdp.send('HeapProfiler.collectGarbage');
+    type Usage = { usedSize: number; backingStorageSize?: number };
+    // backingStorageSize (ArrayBuffers) is in Chromium 122 and later; without it only V8's heap is seen.
+    let buffersSeen = true;
+    const heapNow = async () => {
+      const usage = (await cdp.send('Runtime.getHeapUsage')) as Usage;
+      if (usage.backingStorageSize === undefined) buffersSeen = false;
+      return usage.usedSize + (usage.backingStorageSize ?? 0);
+    };
+    const baseline = await heapNow();
+    let peak = baseline;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        peak = Math.max(peak, await heapNow());
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    const download = tab.waitForEvent('download', { timeout: 300_000 });
+    const result = await tab.evaluate((tasks) => window.zipBench(tasks), historyEntries(made));
+    sampling = false;
+    await sampler;
+    const saved = await (await download).path();
+    const downloaded = statSync(saved).size;
+    if (downloaded !== result.bytes)
+      throw new Error(`Downloaded ${downloaded} bytes, the ZIP was ${result.bytes}.`);
+    if (result.saved !== count) throw new Error(`${result.saved} of ${count} images in the ZIP.`);
+    const growth = peak - baseline;
+    const mb = (n: number) => Math.round((n / 1e6) * 10) / 10;
+    return {
+      zipTime: {
+        value: result.ms,
+        unit: 'ms',
+        target: 'reported',
+        ok: true,
+        note: `${count} sandbox images, ${mb(result.bytes)} MB ZIP, written to ${result.sink === 'private-file' ? 'the private file system' : 'a chosen file'} then downloaded`,
+      },
+      zipPeakHeapGrowth: {
+        value: mb(growth),
+        unit: 'MB',
+        target: `< ${mb(result.bytes)} (the ZIP)`,
+        ok: growth < result.bytes,
+        note: `${buffersSeen ? 'V8 heap + ArrayBuffer backing stores' : 'V8 heap only (no ArrayBuffer figure in this Chromium)'}, peak over the run (garbage not yet collected included) minus before it`,
+      },
+    };
+  } finally {
+    await context.close();
+    await page.close();
+  }
+}
