@@ -1,0 +1,22 @@
+// The little a browser adapter must do natively; everything else (finding by role and label, waiting,
+// checking) is written once in page.ts on top of it. A `css` argument is always the mark that page.ts
+// put on an element it found (data-xb="<n>"); an action answers false when that element is gone (the
+// page re-rendered), and page.ts then finds it again.
+export interface Driver {
+  /** "firefox-esr 153.7.0", "webkitgtk 2.50.6": what ran, for the log. */
+  readonly name: string;
+  goto(url: string): Promise<void>;
+  reload(): Promise<void>;
+  /** Runs `fn` (the source of a JavaScript function of one argument) in the page; its result, awaited. */
+  evaluate<T>(fn: string, arg?: unknown): Promise<T>;
+  /** A real click on the element (scrolled into view), as a user makes it. */
+  click(css: string): Promise<boolean>;
+  /** Empties the field and types `text` into it, key by key. */
+  type(css: string, text: string): Promise<boolean>;
+  /** Chooses the <option> of a <select> whose value is `value`. */
+  select(css: string, value: string): Promise<boolean>;
+  /** Sets the files of an <input type=file> from paths on this machine, as the file dialog would. */
+  upload(css: string, paths: string[]): Promise<boolean>;
+  screenshot(path: string): Promise<void>;
+  close(): Promise<void>;
+}
