@@ -15,8 +15,14 @@ export interface Driver {
   type(css: string, text: string): Promise<boolean>;
   /** Chooses the <option> of a <select> whose value is `value`. */
   select(css: string, value: string): Promise<boolean>;
+  /** Presses a key on whatever has the focus: "Tab", "Enter", "Escape", or a chord as "Shift+Tab". */
+  press(key: KeyName | `${'Shift' | 'Control'}+${KeyName}`): Promise<void>;
+  /** Types `text` key by key into whatever has the focus. */
+  typeKeys(text: string): Promise<void>;
   /** Sets the files of an <input type=file> from paths on this machine, as the file dialog would. */
   upload(css: string, paths: string[]): Promise<boolean>;
   screenshot(path: string): Promise<void>;
   close(): Promise<void>;
 }
+
+export type KeyName = 'Tab' | 'Enter' | 'Escape' | 'End';

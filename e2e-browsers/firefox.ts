@@ -1,4 +1,4 @@
-import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type ElementHandle, type KeyInput, type Page } from 'puppeteer-core';
 import { writeFile } from 'node:fs/promises';
 import type { Driver } from './driver';
 
@@ -61,6 +61,14 @@ export async function launchFirefox(): Promise<Driver> {
     select: (css, value) => withElement(css, (el) => el.select(value)),
     upload: (css, paths) =>
       withElement(css, (el) => (el as ElementHandle<HTMLInputElement>).uploadFile(...paths)),
+    async press(chord) {
+      const keys = chord.split('+') as KeyInput[];
+      const key = keys.pop()!;
+      for (const modifier of keys) await page.keyboard.down(modifier);
+      await page.keyboard.press(key);
+      for (const modifier of keys.reverse()) await page.keyboard.up(modifier);
+    },
+    typeKeys: (text) => page.keyboard.type(text),
     async screenshot(path) {
       await writeFile(path, await page.screenshot({ type: 'png' }));
     },

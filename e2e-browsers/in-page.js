@@ -65,6 +65,7 @@
       .map((id) => normalize(document.getElementById(id)?.textContent)),
     src: el.getAttribute('src'),
     disabled: el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true',
+    focused: el === document.activeElement,
     // An <img> that has loaded and decoded a picture has a natural width.
     naturalWidth: el instanceof HTMLImageElement && el.complete ? el.naturalWidth : null,
   });
@@ -91,5 +92,19 @@
     }
   };
 
-  window.__xb = { resolve };
+  /** axe-core's serious and critical violations on the page as it is (its default rules). */
+  const audit = async () => {
+    axe.teardown();
+    const { violations } = await axe.run(document, { resultTypes: ['violations'] });
+    return violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
+      }));
+  };
+
+  window.__xb = { resolve, audit };
 })();

@@ -59,10 +59,14 @@ export async function mainJourneys({ page, sandbox, tmpDir, step }: JourneyConte
   const prompt = `lighthouse ${Date.now().toString(36).slice(-6)}`;
   let quoted = 0;
 
-  await step('connect with the personal demo key', async () => {
+  await step('the connect screen; axe finds no serious violation', async () => {
     await page.goto('/');
     await page.expect(HEADING);
     await page.expect([label('Base URL')], (f) => f.value === sandbox.baseUrl || `Base URL is ${f.value}`);
+    await page.expectNoSeriousViolations('the connect screen');
+  });
+
+  await step('connect with the personal demo key', async () => {
     await page.fill([label('API key')], sandbox.key('personal'));
     await page.click([role('button', 'Connect')]);
     await page.expect(ACCOUNT, (f) => /Personal/.test(f.name) || `named ${f.name}`);
@@ -93,6 +97,10 @@ export async function mainJourneys({ page, sandbox, tmpDir, step }: JourneyConte
       (f) => f.text === creditsText(quoted) || `shows "${f.text}", POST /quote ${quoted}`,
     );
   });
+
+  await step('axe finds no serious violation on the form and its quote', () =>
+    page.expectNoSeriousViolations('a model form with its quote'),
+  );
 
   await step('generate, and see the image in the History', async () => {
     const before = await sandbox.balance();
@@ -140,5 +148,56 @@ export async function mainJourneys({ page, sandbox, tmpDir, step }: JourneyConte
       (f) => f.description[0] === 'succeeded' || `status "${f.description[0]}"`,
     );
     await page.expect([...card(prompt), role('img', prompt)], loaded);
+  });
+
+  await step('axe finds no serious violation with the upload and the History', () =>
+    page.expectNoSeriousViolations('the History after a reload'),
+  );
+}
+
+/**
+ * Keyboard only (PRODUCT 3 "Everywhere"): connect, open a model, type its prompt, generate, open the
+ * result and close it again with Tab, Enter, Escape and typing alone.
+ */
+export async function keyboardJourney({ page, sandbox, step }: JourneyContext): Promise<void> {
+  const prompt = `paper boat ${Date.now().toString(36).slice(-6)}`;
+
+  await step('keyboard: connect', async () => {
+    // A fresh tab: no key kept from the journeys before.
+    await page.evaluate('() => { sessionStorage.clear(); localStorage.clear(); }');
+    await page.goto('/');
+    await page.tabTo([label('API key')]);
+    await page.driver.typeKeys(sandbox.key('personal'));
+    await page.driver.press('Enter');
+    await page.expect(ACCOUNT);
+  });
+
+  await step('keyboard: open a model and type its prompt', async () => {
+    await page.tabTo([role('tab', 'Models')]);
+    const lumen = [...MODELS, role('button', undefined, { has: text('Lumen Canvas') })];
+    await page.tabTo(lumen);
+    await page.driver.press('Enter');
+    await page.expect([role('form', 'Lumen Canvas')]);
+    await page.tabTo([role('textbox', 'Prompt')]);
+    await page.driver.typeKeys(prompt);
+    await page.expect([role('textbox', 'Prompt')], (f) => f.value === prompt || `value ${f.value}`);
+  });
+
+  await step('keyboard: generate, open the result, Escape back to it', async () => {
+    await page.tabTo([role('button', 'Generate')]);
+    await page.driver.press('Enter');
+    const opener = [...card(prompt), role('heading'), role('button')];
+    await page.expect(
+      opener,
+      (f) => f.description[0] === 'succeeded' || `status "${f.description[0]}"`,
+      30_000,
+    );
+    await page.tabTo(opener);
+    await page.driver.press('Enter');
+    const detail = [role('dialog', 'Lumen Canvas')];
+    await page.expect([...detail, role('img', prompt)], loaded);
+    await page.driver.press('Escape');
+    await page.expectNone(detail);
+    await page.expectFocused(opener);
   });
 }

@@ -36,6 +36,7 @@ export interface Facts {
   description: string[];
   src: string | null;
   disabled: boolean;
+  focused: boolean;
   naturalWidth: number | null;
 }
 
@@ -79,6 +80,21 @@ const wire = (s: Step): unknown => {
   return out;
 };
 
+interface Violation {
+  id: string;
+  impact: string;
+  help: string;
+  /** "<selector>: <failure summary>" */
+  nodes: string[];
+}
+
+/**
+ * Violations already filed and being fixed elsewhere, each on exactly its element. Issue 14 item 14:
+ * the header's account button shows "Personal key 5,000 credits" but is named "Account: Personal key"
+ * (WCAG 2.5.3). Remove this entry once that fix is merged.
+ */
+const KNOWN = [{ id: 'label-content-name-mismatch', node: /^button\[aria-label="Account: [^"]*"\]:/ }];
+
 export class TimeoutError extends Error {}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -121,21 +137,64 @@ export class BrowserPage {
     return this.driver.evaluate<T>(fn, arg);
   }
 
-  /** Finds the target once (injecting the finder after a navigation). */
-  async resolve(target: Target): Promise<Resolved> {
-    const steps = target.map(wire);
+  /** Calls window.__xb[method](arg) in the page, injecting axe-core and in-page.js after a navigation. */
+  private async inPage<T>(method: 'resolve' | 'audit', arg?: unknown): Promise<T> {
     const run = () =>
-      this.driver.evaluate<Resolved | null>(
-        '(steps) => (window.__xb ? window.__xb.resolve(steps) : null)',
-        steps,
+      this.driver.evaluate<{ result: T } | null>(
+        `async (arg) => (window.__xb ? { result: await window.__xb.${method}(arg) } : null)`,
+        arg,
       );
     const first = await run();
-    if (first) return first;
+    if (first) return first.result;
     const injected = await this.driver.evaluate<boolean>(INJECT);
     if (!injected) throw new Error('axe-core and in-page.js could not be injected into the page');
     const second = await run();
     if (!second) throw new Error('the finder vanished right after it was injected');
-    return second;
+    return second.result;
+  }
+
+  /** Finds the target once. */
+  resolve(target: Target): Promise<Resolved> {
+    return this.inPage<Resolved>('resolve', target.map(wire));
+  }
+
+  /** Fails with the list when axe-core finds a serious or critical violation on the page as it is. */
+  async expectNoSeriousViolations(screen: string): Promise<void> {
+    const all = await this.inPage<Violation[]>('audit');
+    const found = all
+      .map((v) => ({
+        ...v,
+        nodes: v.nodes.filter((n) => !KNOWN.some((k) => k.id === v.id && k.node.test(n))),
+      }))
+      .filter((v) => v.nodes.length > 0);
+    if (found.length > 0)
+      throw new Error(`${screen}: serious or critical axe violations:\n${JSON.stringify(found, null, 2)}`);
+  }
+
+  /** Presses Tab (Shift+Tab when `back`) until the target has the focus; fails when it never gets it. */
+  async tabTo(target: Target, { max = 60, back = false } = {}): Promise<void> {
+    let mark = (await this.expect(target)).css;
+    for (let i = 0; i <= max; i++) {
+      const focused = await this.driver.evaluate<boolean | null>(
+        '(css) => { const el = document.querySelector(css); return el ? el === document.activeElement : null; }',
+        mark,
+      );
+      if (focused) return;
+      // Re-rendered meanwhile: find it again.
+      if (focused === null) mark = (await this.expect(target)).css;
+      else if (i < max) await this.driver.press(back ? 'Shift+Tab' : 'Tab');
+    }
+    const where = await this.driver.evaluate<string>(
+      '() => { const el = document.activeElement; return el ? el.outerHTML.slice(0, 200) : "nothing"; }',
+    );
+    throw new Error(
+      `${showTarget(target)} not reached with ${back ? 'Shift+' : ''}Tab in ${max} presses; the focus is on ${where}`,
+    );
+  }
+
+  /** Waits until the target has the focus. */
+  expectFocused(target: Target) {
+    return this.expect(target, (f) => f.focused || 'not focused');
   }
 
   /**

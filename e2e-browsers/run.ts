@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Driver } from './driver';
 import { launchFirefox } from './firefox';
-import { mainJourneys } from './journeys';
+import { keyboardJourney, mainJourneys } from './journeys';
 import { BrowserPage } from './page';
 import { SandboxClient } from './sandbox-client';
 import { launchWebKit } from './webkit';
@@ -107,17 +107,19 @@ async function runBrowser(name: BrowserName, sandbox: SandboxClient): Promise<bo
     await sandbox.reset();
     const page = new BrowserPage(driver, STUDIO);
     const tmpDir = await mkdtemp(join(tmpdir(), `studio-${name}-`));
-    await mainJourneys({
+    const context = {
       page,
       sandbox,
       tmpDir,
-      step: async (title, run) => {
+      step: async (title: string, run: () => Promise<void>) => {
         current = title;
         const t0 = Date.now();
         await run();
         console.log(`  ✓ ${title} (${seconds(Date.now() - t0)})`);
       },
-    });
+    };
+    await mainJourneys(context);
+    await keyboardJourney(context);
   } catch (e) {
     ok = false;
     const shot = join(OUT, `${name}-failure.png`);

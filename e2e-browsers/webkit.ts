@@ -2,7 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { Builder, By, error as seleniumError, type WebDriver, type WebElement } from 'selenium-webdriver';
+import {
+  Builder,
+  By,
+  Key,
+  error as seleniumError,
+  type WebDriver,
+  type WebElement,
+} from 'selenium-webdriver';
 import type { Driver } from './driver';
 
 // WebKitGTK (Debian's webkit2gtk-driver and libwebkit2gtk-4.1) through Selenium and WebKitWebDriver.
@@ -19,6 +26,15 @@ export function miniBrowserPath(): string {
     throw new Error('No MiniBrowser under /usr/lib/*/webkit2gtk-4.1: apt-get install webkit2gtk-driver');
   return found;
 }
+
+const KEYS = {
+  Tab: Key.TAB,
+  Enter: Key.ENTER,
+  Escape: Key.ESCAPE,
+  End: Key.END,
+  Shift: Key.SHIFT,
+  Control: Key.CONTROL,
+};
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -110,6 +126,16 @@ export async function launchWebKit(logPath: string): Promise<Driver> {
           await el.findElement(By.css(`option[value=${JSON.stringify(value)}]`)).click();
         }),
       upload: (css, paths) => withElement(css, (el) => el.sendKeys(paths.join('\n'))),
+      async press(chord) {
+        const keys = chord.split('+').map((k) => KEYS[k as keyof typeof KEYS]);
+        const key = keys.pop()!;
+        let actions = driver.actions();
+        for (const modifier of keys) actions = actions.keyDown(modifier);
+        actions = actions.keyDown(key).keyUp(key);
+        for (const modifier of keys.reverse()) actions = actions.keyUp(modifier);
+        await actions.perform();
+      },
+      typeKeys: (text) => driver.actions().sendKeys(text).perform(),
       async screenshot(path) {
         await writeFile(path, Buffer.from(await driver.takeScreenshot(), 'base64'));
       },
