@@ -21,6 +21,12 @@ export interface Driver {
   typeKeys(text: string): Promise<void>;
   /** Sets the files of an <input type=file> from paths on this machine, as the file dialog would. */
   upload(css: string, paths: string[]): Promise<boolean>;
+  /**
+   * The page's uncaught errors and unhandled rejections (and in Firefox its console errors) since the
+   * last call. Firefox reports every one; WebKitWebDriver has no log, so there they are collected in the
+   * page by in-page.js, from the first time page.ts looked for something after each load.
+   */
+  errors(): Promise<string[]>;
   screenshot(path: string): Promise<void>;
   close(): Promise<void>;
 }

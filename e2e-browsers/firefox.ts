@@ -23,6 +23,11 @@ export async function launchFirefox(): Promise<Driver> {
     },
   });
   const page: Page = await browser.newPage();
+  let errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console.error: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => errors.push(`uncaught: ${e instanceof Error ? e.message : String(e)}`));
   const version = (await browser.version()).replace('/', ' ');
 
   /** The marked element, or null when it is gone (the page re-rendered). */
@@ -69,6 +74,11 @@ export async function launchFirefox(): Promise<Driver> {
       for (const modifier of keys.reverse()) await page.keyboard.up(modifier);
     },
     typeKeys: (text) => page.keyboard.type(text),
+    async errors() {
+      const seen = errors;
+      errors = [];
+      return seen;
+    },
     async screenshot(path) {
       await writeFile(path, await page.screenshot({ type: 'png' }));
     },

@@ -106,5 +106,12 @@
       }));
   };
 
+  // Uncaught errors and unhandled rejections from now on, for drivers that have no log of them (webkit.ts).
+  window.__xbErrors = [];
+  window.addEventListener('error', (e) => window.__xbErrors.push(`uncaught: ${e.message}`));
+  window.addEventListener('unhandledrejection', (e) =>
+    window.__xbErrors.push(`unhandled rejection: ${e.reason?.message ?? String(e.reason)}`),
+  );
+
   window.__xb = { resolve, audit };
 })();

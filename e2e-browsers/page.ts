@@ -139,6 +139,16 @@ export class BrowserPage {
 
   /** Calls window.__xb[method](arg) in the page, injecting axe-core and in-page.js after a navigation. */
   private async inPage<T>(method: 'resolve' | 'audit', arg?: unknown): Promise<T> {
+    const t0 = Date.now();
+    try {
+      return await this.inPageOnce<T>(method, arg);
+    } finally {
+      if (process.env.XB_TRACE)
+        console.log(`    ${method} ${Date.now() - t0} ms ${JSON.stringify(arg)?.slice(0, 120)}`);
+    }
+  }
+
+  private async inPageOnce<T>(method: 'resolve' | 'audit', arg?: unknown): Promise<T> {
     const run = () =>
       this.driver.evaluate<{ result: T } | null>(
         `async (arg) => (window.__xb ? { result: await window.__xb.${method}(arg) } : null)`,
@@ -243,7 +253,10 @@ export class BrowserPage {
       async () => {
         const { css: mark, facts } = await this.expect(target);
         if (facts.disabled) return { seen: 'disabled' };
-        return (await action(mark)) ? { value: true } : { seen: 'it re-rendered before the action' };
+        const t0 = Date.now();
+        const done = await action(mark);
+        if (process.env.XB_TRACE) console.log(`    ${what} ${Date.now() - t0} ms`);
+        return done ? { value: true } : { seen: 'it re-rendered before the action' };
       },
       this.timeoutMs,
     );

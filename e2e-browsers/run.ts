@@ -17,6 +17,7 @@ import { launchWebKit } from './webkit';
 //   --no-build             use the dist/ already built (npm test builds just before)
 //   --browser firefox|webkit   only that one (repeatable)
 // Ports: BROWSERS_STUDIO_PORT (4276) and BROWSERS_SANDBOX_PORT (4113), apart from npm start, e2e and bench.
+// XB_TRACE=1 prints how long each lookup and action took.
 
 const BROWSERS = {
   firefox: (_log: string) => launchFirefox(),
@@ -115,6 +116,8 @@ async function runBrowser(name: BrowserName, sandbox: SandboxClient): Promise<bo
         current = title;
         const t0 = Date.now();
         await run();
+        const errors = await driver.errors();
+        if (errors.length > 0) throw new Error(`errors in the page:\n${errors.join('\n')}`);
         console.log(`  ✓ ${title} (${seconds(Date.now() - t0)})`);
       },
     };

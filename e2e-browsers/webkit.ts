@@ -136,6 +136,10 @@ export async function launchWebKit(logPath: string): Promise<Driver> {
         await actions.perform();
       },
       typeKeys: (text) => driver.actions().sendKeys(text).perform(),
+      errors: () =>
+        driver.executeScript<string[]>(
+          'const seen = window.__xbErrors ?? []; window.__xbErrors = []; return seen;',
+        ),
       async screenshot(path) {
         await writeFile(path, Buffer.from(await driver.takeScreenshot(), 'base64'));
       },
