@@ -138,6 +138,12 @@ async function runBrowser(name: BrowserName, sandbox: SandboxClient): Promise<bo
 }
 
 const server = startServer();
+// A browser that hangs (a launch that never answers) must not hold CI: the whole run has 15 minutes.
+setTimeout(() => {
+  console.log('✗ the run took over 15 minutes: stopped');
+  stopServer(server);
+  process.exit(1);
+}, 15 * 60_000).unref();
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.on(signal, () => {
     stopServer(server);
