@@ -36,7 +36,9 @@ const bad = <XCircle className="mt-px size-3.5 shrink-0" aria-hidden="true" />;
 export function UploadStatus({ state, onCancel }: { state: UploadState; onCancel?: () => void }) {
   const cancellable = onCancel && (state.phase === 'uploading' || state.phase === 'processing');
   return (
-    <div className="flex items-start gap-2 has-[>[role=status]:empty]:hidden">
+    // Hidden while there is nothing to say. Not with CSS `:has(> :empty)`: WebKitGTK 2.50 never
+    // re-evaluates it when the status fills, so the line stayed hidden there (e2e-browsers found it).
+    <div className="flex items-start gap-2" hidden={state.phase === 'idle'}>
       {/* One polite live region: each phase change is announced, progress ticks are not re-read. */}
       <div role="status" aria-live="polite" className="min-w-0 flex-1 empty:hidden">
         {renderPhase(state)}
