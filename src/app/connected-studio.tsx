@@ -1,4 +1,4 @@
-import { Bell, Columns3, GitCompareArrows, ScanText, UserRound } from 'lucide-react';
+import { Bell, ChartColumn, Columns3, GitCompareArrows, ScanText, UserRound } from 'lucide-react';
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useApi } from '../api/api-context';
 import type { Me } from '../api/schemas/me';
@@ -13,6 +13,7 @@ import type { BoardSource } from '../features/compare/compare-view';
 import { ParamInput } from '../features/forms/param-input';
 import type { Column } from '../lib/boards';
 import { shareUrlFor, useCompareRoute } from './use-compare-route';
+import { useViewRoute } from './use-view-route';
 import { promptDefOf, withPromptText } from '../features/forms/form-target';
 import { MediaInput } from '../features/forms/media/media-input';
 import { ParamForm, type FormSnapshot } from '../features/forms/param-form';
@@ -41,6 +42,7 @@ import { NetworkStatus } from './network-status';
 const CompareView = lazy(() =>
   import('../features/compare/compare-view').then((m) => ({ default: m.CompareView })),
 );
+const UsageView = lazy(() => import('../features/usage/usage-view').then((m) => ({ default: m.UsageView })));
 const DescribeImageDialog = lazy(() =>
   import('../features/describe/describe-dialog').then((m) => ({ default: m.DescribeImageDialog })),
 );
@@ -65,6 +67,8 @@ export default function ConnectedStudio({
   const runner = useTaskRunner(me.limits.tasksPerMin);
   useFinishNotices(runner?.store ?? null);
   const compare = useCompareRoute();
+  // ?view=usage: Usage takes the place of the studio (and of a board) until closed.
+  const views = useViewRoute();
   // Models added with "Add to comparison", waiting for the next new board.
   const [draft, setDraft] = useState<{ category: string; columns: Column[] } | null>(null);
   const openCompare = () => {
@@ -89,9 +93,13 @@ export default function ConnectedStudio({
       <Header>
         {runner && <TaskPoller store={runner.store} budget={runner.budget} />}
         <Button
-          variant={compare.source ? 'primary' : 'secondary'}
-          aria-pressed={compare.source !== null}
-          onClick={() => (compare.source ? compare.go(null) : openCompare())}
+          variant={compare.source && !views.view ? 'primary' : 'secondary'}
+          aria-pressed={compare.source !== null && !views.view}
+          onClick={() => {
+            if (views.view) views.go(null, { replace: true });
+            if (compare.source && !views.view) compare.go(null);
+            else openCompare();
+          }}
         >
           <GitCompareArrows className="size-4" aria-hidden="true" />
           {/* On a phone the icon alone, so the balance beside it fits; the name stays "Compare". */}
@@ -103,6 +111,18 @@ export default function ConnectedStudio({
               <span className="sr-only"> models added)</span>
             </span>
           )}
+        </Button>
+        <Button
+          variant={views.view === 'usage' ? 'primary' : 'secondary'}
+          aria-pressed={views.view === 'usage'}
+          onClick={() => {
+            if (views.view === 'usage') return views.go(null);
+            if (compare.source) compare.go(null, { replace: true });
+            views.go('usage');
+          }}
+        >
+          <ChartColumn className="size-4" aria-hidden="true" />
+          <span className="sr-only sm:not-sr-only">Usage</span>
         </Button>
         <Button
           variant="secondary"
@@ -129,7 +149,11 @@ export default function ConnectedStudio({
         <KeyWarnings me={me} />
       </div>
       <NetworkStatus health={client.health} />
-      {compare.source ? (
+      {views.view === 'usage' ? (
+        <Suspense fallback={loading('Loading usage')}>
+          <UsageView me={me} store={runner?.store ?? null} />
+        </Suspense>
+      ) : compare.source ? (
         <Suspense fallback={loading('Loading compare boards')}>
           <CompareView
             source={compare.source}
