@@ -70,6 +70,7 @@ function newBoard(connectionId: string, setup: BoardSetup): Board {
     cells: {},
     favourites: {},
     notes: {},
+    blind: false,
   };
 }
 

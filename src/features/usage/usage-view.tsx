@@ -37,7 +37,7 @@ const noop = () => () => undefined;
 const card =
   'rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6 dark:bg-slate-900 dark:ring-slate-800';
 const th = 'px-2 py-1.5 text-xs font-medium text-slate-600 dark:text-slate-400';
-const td = 'px-2 py-1.5 text-right tabular-nums';
+const td = 'px-2 py-1.5 text-right whitespace-nowrap tabular-nums';
 
 export function UsageView({ me, store }: { me: Me; store: HistoryStore | null }) {
   const { connectionId } = useApi();
@@ -174,160 +174,155 @@ export function UsageView({ me, store }: { me: Me; store: HistoryStore | null })
         <CreditsChart days={summary.perDay} title={`Credits per day, ${period.toLowerCase()}`} />
       </section>
 
-      <div className="grid gap-4 xl:grid-cols-2">
-        <section aria-labelledby="usage-models" className={`${card} min-w-0`}>
-          <h3 id="usage-models" className="text-sm font-semibold">
-            Per model
+      <section aria-labelledby="usage-models" className={`${card} min-w-0`}>
+        <h3 id="usage-models" className="text-sm font-semibold">
+          Per model
+        </h3>
+        {summary.perModel.length === 0 ? (
+          <Empty />
+        ) : (
+          <div className="mt-2 overflow-x-auto">
+            <table className="w-full min-w-[40rem] text-left text-sm">
+              <caption className="sr-only">Usage per model, tool or template, {period.toLowerCase()}</caption>
+              <thead>
+                <tr>
+                  <th scope="col" className={th}>
+                    Model
+                  </th>
+                  <th scope="col" className={`${th} text-right`}>
+                    Tasks
+                  </th>
+                  <th scope="col" className={`${th} text-right`}>
+                    Outputs
+                  </th>
+                  <th scope="col" className={`${th} text-right`}>
+                    Failure rate
+                  </th>
+                  <th scope="col" className={`${th} text-right`}>
+                    Average time
+                  </th>
+                  <th scope="col" className={`${th} text-right`}>
+                    90th percentile
+                  </th>
+                  <th scope="col" className={`${th} text-right`}>
+                    Credits
+                  </th>
+                  <th scope="col" className={`${th} text-right`}>
+                    Per output
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {summary.perModel.map((m) => (
+                  <tr key={m.key} className="border-t border-slate-100 dark:border-slate-800">
+                    <th scope="row" className="px-2 py-1.5 font-normal">
+                      <span className="block font-medium" dir="auto">
+                        {displayText(m.name)}
+                      </span>
+                      <span className="block text-xs text-slate-600 dark:text-slate-400" dir="auto">
+                        {displayText(m.detail)}
+                        {m.category ? ` · ${categoryLabel(m.category)}` : ''}
+                      </span>
+                    </th>
+                    <td className={td}>{formatCount(m.tasks)}</td>
+                    <td className={td}>{formatCount(m.outputs)}</td>
+                    <td className={td}>{percent(m.failureRate)}</td>
+                    <td className={td}>{seconds(m.avgSeconds)}</td>
+                    <td className={td}>{seconds(m.p90Seconds)}</td>
+                    <td className={td}>
+                      <Share value={m.credits} of={summary.totals.credits} />
+                    </td>
+                    <td className={td}>{credits(m.costPerOutput)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      <div className="grid gap-4 lg:grid-cols-2 lg:items-start">
+        <section aria-labelledby="usage-categories" className={`${card} min-w-0`}>
+          <h3 id="usage-categories" className="text-sm font-semibold">
+            Per category
           </h3>
-          {summary.perModel.length === 0 ? (
+          {summary.perCategory.length === 0 ? (
             <Empty />
           ) : (
+            <SmallTable
+              caption={`Usage per category, ${period.toLowerCase()}`}
+              head="Category"
+              rows={summary.perCategory.map((c) => ({
+                key: c.category,
+                name: c.category.includes('/') ? categoryLabel(c.category) : c.category,
+                totals: c,
+              }))}
+              total={summary.totals.credits}
+            />
+          )}
+        </section>
+
+        <section aria-labelledby="usage-keys" className={`${card} min-w-0`}>
+          <h3 id="usage-keys" className="text-sm font-semibold">
+            Per key
+          </h3>
+          <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+            Every key used with this studio on this device. A key is never kept: only its label and prefix, as
+            the service shows them, for keys connected since this view existed; others show as “Another key”.
+          </p>
+          {others === null ? (
+            <Spinner label="Reading the other keys’ history" />
+          ) : (
             <div className="mt-2 overflow-x-auto">
-              <table className="w-full min-w-[40rem] text-left text-sm">
-                <caption className="sr-only">
-                  Usage per model, tool or template, {period.toLowerCase()}
-                </caption>
+              <table className="w-full text-left text-sm">
+                <caption className="sr-only">Usage per key on this device, {period.toLowerCase()}</caption>
                 <thead>
                   <tr>
                     <th scope="col" className={th}>
-                      Model
+                      Key
                     </th>
                     <th scope="col" className={`${th} text-right`}>
                       Tasks
                     </th>
                     <th scope="col" className={`${th} text-right`}>
-                      Outputs
-                    </th>
-                    <th scope="col" className={`${th} text-right`}>
-                      Failure rate
-                    </th>
-                    <th scope="col" className={`${th} text-right`}>
-                      Average time
-                    </th>
-                    <th scope="col" className={`${th} text-right`}>
-                      90th percentile
+                      Today
                     </th>
                     <th scope="col" className={`${th} text-right`}>
                       Credits
                     </th>
-                    <th scope="col" className={`${th} text-right`}>
-                      Per output
-                    </th>
                   </tr>
                 </thead>
                 <tbody>
-                  {summary.perModel.map((m) => (
-                    <tr key={m.key} className="border-t border-slate-100 dark:border-slate-800">
-                      <th scope="row" className="px-2 py-1.5 font-normal">
-                        <span className="block font-medium" dir="auto">
-                          {displayText(m.name)}
-                        </span>
-                        <span className="block text-xs text-slate-600 dark:text-slate-400" dir="auto">
-                          {displayText(m.detail)}
-                          {m.category ? ` · ${categoryLabel(m.category)}` : ''}
-                        </span>
-                      </th>
-                      <td className={td}>{formatCount(m.tasks)}</td>
-                      <td className={td}>{formatCount(m.outputs)}</td>
-                      <td className={td}>{percent(m.failureRate)}</td>
-                      <td className={td}>{seconds(m.avgSeconds)}</td>
-                      <td className={td}>{seconds(m.p90Seconds)}</td>
-                      <td className={td}>
-                        <Share value={m.credits} of={summary.totals.credits} />
-                      </td>
-                      <td className={td}>{credits(m.costPerOutput)}</td>
-                    </tr>
-                  ))}
+                  {keys.map((k, i) => {
+                    const known = labels[k.connectionId];
+                    return (
+                      <tr key={k.connectionId} className="border-t border-slate-100 dark:border-slate-800">
+                        <th scope="row" className="px-2 py-1.5 font-normal">
+                          <span className="font-medium" dir="auto">
+                            {known ? displayText(known.label) : `Another key ${i + 1}`}
+                          </span>
+                          {known && (
+                            <span className="ml-1 font-mono text-xs text-slate-600 dark:text-slate-400">
+                              {displayText(known.prefix)}…
+                            </span>
+                          )}
+                          {k.connectionId === connectionId && (
+                            <span className="ml-1 text-xs text-slate-600 dark:text-slate-400">
+                              (this key)
+                            </span>
+                          )}
+                        </th>
+                        <td className={td}>{formatCount(k.tasks)}</td>
+                        <td className={td}>{formatCredits(k.today)}</td>
+                        <td className={td}>{formatCredits(k.credits)}</td>
+                      </tr>
+                    );
+                  })}
                 </tbody>
               </table>
             </div>
           )}
         </section>
-
-        <div className="flex min-w-0 flex-col gap-4">
-          <section aria-labelledby="usage-categories" className={card}>
-            <h3 id="usage-categories" className="text-sm font-semibold">
-              Per category
-            </h3>
-            {summary.perCategory.length === 0 ? (
-              <Empty />
-            ) : (
-              <SmallTable
-                caption={`Usage per category, ${period.toLowerCase()}`}
-                head="Category"
-                rows={summary.perCategory.map((c) => ({
-                  key: c.category,
-                  name: c.category.includes('/') ? categoryLabel(c.category) : c.category,
-                  totals: c,
-                }))}
-                total={summary.totals.credits}
-              />
-            )}
-          </section>
-
-          <section aria-labelledby="usage-keys" className={card}>
-            <h3 id="usage-keys" className="text-sm font-semibold">
-              Per key
-            </h3>
-            <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-              Every key used with this studio on this device. A key is never kept: only its label and prefix,
-              as the service shows them, for keys connected since this view existed; others show as “Another
-              key”.
-            </p>
-            {others === null ? (
-              <Spinner label="Reading the other keys’ history" />
-            ) : (
-              <div className="mt-2 overflow-x-auto">
-                <table className="w-full text-left text-sm">
-                  <caption className="sr-only">Usage per key on this device, {period.toLowerCase()}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col" className={th}>
-                        Key
-                      </th>
-                      <th scope="col" className={`${th} text-right`}>
-                        Tasks
-                      </th>
-                      <th scope="col" className={`${th} text-right`}>
-                        Today
-                      </th>
-                      <th scope="col" className={`${th} text-right`}>
-                        Credits
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {keys.map((k, i) => {
-                      const known = labels[k.connectionId];
-                      return (
-                        <tr key={k.connectionId} className="border-t border-slate-100 dark:border-slate-800">
-                          <th scope="row" className="px-2 py-1.5 font-normal">
-                            <span className="font-medium" dir="auto">
-                              {known ? displayText(known.label) : `Another key ${i + 1}`}
-                            </span>
-                            {known && (
-                              <span className="ml-1 font-mono text-xs text-slate-600 dark:text-slate-400">
-                                {displayText(known.prefix)}…
-                              </span>
-                            )}
-                            {k.connectionId === connectionId && (
-                              <span className="ml-1 text-xs text-slate-600 dark:text-slate-400">
-                                (this key)
-                              </span>
-                            )}
-                          </th>
-                          <td className={td}>{formatCount(k.tasks)}</td>
-                          <td className={td}>{formatCredits(k.today)}</td>
-                          <td className={td}>{formatCredits(k.credits)}</td>
-                        </tr>
-                      );
-                    })}
-                  </tbody>
-                </table>
-              </div>
-            )}
-          </section>
-        </div>
       </div>
     </main>
   );
