@@ -185,13 +185,16 @@ export function identifyingNames(columns: readonly BoardColumn[]): string[] {
     c.model.brand?.name ?? '',
   ]);
   // Very short strings ("v2") say nothing and would mangle ordinary words.
-  return [...new Set(names.map((n) => n.trim()).filter((n) => n.length >= 3))].sort((a, b) => b.length - a.length);
+  return [...new Set(names.map((n) => n.trim()).filter((n) => n.length >= 3))].sort(
+    (a, b) => b.length - a.length,
+  );
 }
 
 /** Text (an error message, a URL) with every identifying name replaced: nothing in it names a model. */
 export function scrubNames(text: string, names: readonly string[]): string {
   let out = text;
-  for (const name of names) out = out.replace(new RegExp(name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '(hidden)');
+  for (const name of names)
+    out = out.replace(new RegExp(name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '(hidden)');
   return out;
 }
 
