@@ -554,7 +554,7 @@ function BoardEditor({
         </div>
       )}
 
-      <RunBar state={state} running={running} setRunning={setRunning} />
+      <RunBar state={state} running={running} setRunning={setRunning} blind={blind} />
       {warnings.map((w) => (
         <Alert
           key={w.kind}
@@ -587,10 +587,12 @@ function RunBar({
   state,
   running,
   setRunning,
+  blind,
 }: {
   state: BoardState;
   running: boolean;
   setRunning: (r: boolean) => void;
+  blind: boolean;
 }) {
   const { totals, toRun, runTotal, columns, ready } = state;
   const problems = state.cells.filter((c) => c.problem).length;
@@ -605,7 +607,9 @@ function RunBar({
           {columns.length === 0 ? '—' : totals.total === null ? 'updating…' : formatCredits(totals.total)}
         </span>
         <span className="block text-xs text-slate-600 dark:text-slate-400">
-          The sum of every cell’s quote; each model’s part is under its name.
+          {blind
+            ? 'The sum of every cell’s quote; each model’s part shows after Reveal.'
+            : 'The sum of every cell’s quote; each model’s part is under its name.'}
           {problems > 0 && ` ${problems} cell(s) cannot run yet.`}
         </span>
       </div>
