@@ -94,6 +94,8 @@ export default function ConnectedStudio({
         {runner && <TaskPoller store={runner.store} budget={runner.budget} />}
         <Button
           variant={compare.source && !views.view ? 'primary' : 'secondary'}
+          // Narrower on a phone, so the header's buttons and the balance fit 390 px.
+          className="max-sm:px-2"
           aria-pressed={compare.source !== null && !views.view}
           onClick={() => {
             if (views.view) views.go(null, { replace: true });
@@ -114,6 +116,7 @@ export default function ConnectedStudio({
         </Button>
         <Button
           variant={views.view === 'usage' ? 'primary' : 'secondary'}
+          className="max-sm:px-2"
           aria-pressed={views.view === 'usage'}
           onClick={() => {
             if (views.view === 'usage') return views.go(null);
@@ -126,11 +129,14 @@ export default function ConnectedStudio({
         </Button>
         <Button
           variant="secondary"
+          className="max-sm:px-2"
           onClick={() => setAccountOpen(true)}
-          aria-label={`Account: ${me.key.label}`}
+          // The name holds the visible text (label and balance), as axe's label-content-name-mismatch asks.
+          aria-label={`Account: ${me.key.label}${balance ? ` ${formatCredits(balance.amount)}` : ''}`}
         >
-          <UserRound className="size-4" aria-hidden="true" />
-          <span className="hidden max-w-40 truncate sm:inline">{me.key.label}</span>
+          {/* On a phone the balance alone: the header's buttons then fit 390 px. */}
+          <UserRound className="size-4 max-sm:hidden" aria-hidden="true" />
+          <span className="hidden max-w-40 truncate sm:inline">{me.key.label}</span>{' '}
           <span className="font-semibold tabular-nums" data-testid="header-balance">
             {balance ? formatCredits(balance.amount) : ''}
           </span>

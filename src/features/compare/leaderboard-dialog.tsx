@@ -78,7 +78,10 @@ export function LeaderboardDialog({
               Export CSV
             </Button>
           </div>
-          <div className="overflow-x-auto">
+          <div
+            className="overflow-x-auto rounded focus-visible:outline-2 focus-visible:outline-indigo-500"
+            tabIndex={0}
+          >
             <table className="w-full min-w-[36rem] text-left text-sm">
               <caption className="sr-only">
                 Leaderboard of {shown ? categoryLabel(shown) : ''}, from {count} votes

@@ -159,7 +159,14 @@ export function CreditsChart({ days, title }: { days: readonly DayUsage[]; title
           {showTable ? 'Hide the table' : 'Show as a table'}
         </button>
       </div>
-      <div className={showTable ? 'max-h-72 overflow-y-auto' : 'sr-only'}>
+      <div
+        className={
+          showTable
+            ? 'max-h-72 overflow-y-auto rounded focus-visible:outline-2 focus-visible:outline-indigo-500'
+            : 'sr-only'
+        }
+        tabIndex={showTable ? 0 : undefined}
+      >
         <table id={tableId} className="w-full text-left text-sm tabular-nums">
           <caption className="sr-only">{title}</caption>
           <thead>

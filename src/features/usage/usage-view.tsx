@@ -36,6 +36,8 @@ const noop = () => () => undefined;
 
 const card =
   'rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6 dark:bg-slate-900 dark:ring-slate-800';
+// A table wider than a phone scrolls sideways: its box takes the focus, so a keyboard can scroll it.
+const scroller = 'mt-2 overflow-x-auto rounded focus-visible:outline-2 focus-visible:outline-indigo-500';
 const th = 'px-2 py-1.5 text-xs font-medium text-slate-600 dark:text-slate-400';
 const td = 'px-2 py-1.5 text-right whitespace-nowrap tabular-nums';
 
@@ -181,7 +183,7 @@ export function UsageView({ me, store }: { me: Me; store: HistoryStore | null })
         {summary.perModel.length === 0 ? (
           <Empty />
         ) : (
-          <div className="mt-2 overflow-x-auto">
+          <div className={scroller} tabIndex={0}>
             <table className="w-full min-w-[40rem] text-left text-sm">
               <caption className="sr-only">Usage per model, tool or template, {period.toLowerCase()}</caption>
               <thead>
@@ -273,7 +275,7 @@ export function UsageView({ me, store }: { me: Me; store: HistoryStore | null })
           {others === null ? (
             <Spinner label="Reading the other keys’ history" />
           ) : (
-            <div className="mt-2 overflow-x-auto">
+            <div className={scroller} tabIndex={0}>
               <table className="w-full text-left text-sm">
                 <caption className="sr-only">Usage per key on this device, {period.toLowerCase()}</caption>
                 <thead>
@@ -369,7 +371,7 @@ function SmallTable({
   total: number;
 }) {
   return (
-    <div className="mt-2 overflow-x-auto">
+    <div className={scroller} tabIndex={0}>
       <table className="w-full text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead>
