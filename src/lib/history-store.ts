@@ -2,20 +2,18 @@ import type { Task } from '../api/schemas/task';
 import { isTerminal } from '../api/schemas/task';
 import { db } from './db';
 import { HistoryEntrySchema, HistoryExportSchema, type HistoryEntry } from './history-types';
-import { exportVotes, importVotes } from './votes';
 
 /**
  * Per-key records of other stores that travel in the history file beside the tasks (issue 16 Rules),
  * by their property in the file. Each reads and parses its own records; none writes the connection.
+ * Loaded when a file is made or read: this module is part of the first load, they need not be.
  */
-const SECTIONS: Record<
-  string,
-  {
-    read: (connectionId: string) => Promise<unknown[]>;
-    write: (connectionId: string, items: unknown[]) => Promise<unknown>;
-  }
-> = {
-  votes: { read: exportVotes, write: importVotes },
+type Section = {
+  read: (connectionId: string) => Promise<unknown[]>;
+  write: (connectionId: string, items: unknown[]) => Promise<unknown>;
+};
+const SECTIONS: Record<string, () => Promise<Section>> = {
+  votes: () => import('./votes').then((m) => ({ read: m.exportVotes, write: m.importVotes })),
 };
 
 // The task history of one connection (PRODUCT 3: every task this key created, newest first, kept in
@@ -147,8 +145,8 @@ export class HistoryStore {
   /** The history file with the sections of SECTIONS (blind votes...) beside the tasks. */
   async exportFile(): Promise<string> {
     const file = JSON.parse(this.exportJson()) as Record<string, unknown>;
-    for (const [name, section] of Object.entries(SECTIONS))
-      file[name] = await section.read(this.connectionId);
+    for (const [name, load] of Object.entries(SECTIONS))
+      file[name] = await (await load()).read(this.connectionId);
     return JSON.stringify(file, null, 1);
   }
 
@@ -176,9 +174,9 @@ export class HistoryStore {
     await tx.done;
     this.changed();
     const sections = JSON.parse(text) as Record<string, unknown>;
-    for (const [name, section] of Object.entries(SECTIONS)) {
+    for (const [name, load] of Object.entries(SECTIONS)) {
       const items = sections[name];
-      if (Array.isArray(items)) await section.write(this.connectionId, items);
+      if (Array.isArray(items)) await (await load()).write(this.connectionId, items);
     }
     return result;
   }
