@@ -105,6 +105,9 @@ test('Usage totals equal the credits the sandbox charged; per model, chart table
   // Another key on this device: its own line, by its label; the first key's line stays, by its label.
   await disconnect(studio);
   await studio.connect('personal2');
+  // The URL still names the view: it opens on the new key's usage, which has nothing yet.
+  await expect(usage(page).getByTestId('usage-credits')).toHaveText(creditsText(0));
+  await page.getByRole('button', { name: 'Usage', exact: true }).click();
   await runTasks(studio, page, 'Lumen Canvas', [uniquePrompt('a second key')]);
   const second = await spentToday(request, demoKeys.personal2!);
   await page.getByRole('button', { name: 'Usage', exact: true }).click();
