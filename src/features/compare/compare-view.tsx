@@ -316,7 +316,6 @@ function BoardEditor({
           </Button>
         ) : (
           <Button
-            aria-pressed={false}
             disabled={columns.length < MIN_COLUMNS}
             onClick={() => {
               setShared(null);
