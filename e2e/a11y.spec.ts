@@ -491,3 +491,57 @@ test('the Connection line while the service cannot be reached', async ({ studio,
     )
     .toBe(true);
 });
+
+test.describe('Usage, a blind board and the Leaderboard (issue 16)', () => {
+  for (const size of [
+    { name: 'desktop', width: 1280, height: 900 },
+    { name: 'phone', width: 390, height: 844 },
+  ]) {
+    test(`at ${size.name} width`, async ({ studio, page }) => {
+      test.setTimeout(120_000);
+      await page.setViewportSize({ width: size.width, height: size.height });
+      const history = new History(page);
+      await studio.goto();
+      await studio.connect('capped');
+      await studio.openModel('Lumen Canvas');
+      const prompt = uniquePrompt('a usage sample');
+      await generate(studio, prompt);
+      await history.expectStatus(history.card(prompt), 'succeeded', TASK_TIMEOUT);
+
+      await page.getByRole('button', { name: 'Usage', exact: true }).click();
+      await expect(page.getByRole('heading', { name: 'Usage', exact: true })).toBeVisible();
+      await expect(page.getByRole('table', { name: /^Usage per key/ })).toBeVisible();
+      if (size.name === 'phone')
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+          size.width,
+        );
+      await expectNoSeriousViolations(page, `Usage at ${size.name} width`);
+      await page.getByRole('button', { name: 'Show as a table' }).click();
+      await expectNoSeriousViolations(page, `Usage with the day table shown, ${size.name}`);
+
+      await page.getByRole('button', { name: /^Compare/ }).click();
+      const board = page.getByRole('region', { name: 'Compare', exact: true });
+      for (const label of ['Aurora XL · Aurora XL 1.0', 'Pop Diffusion · Pop 1'])
+        await board.getByRole('combobox', { name: 'Add model' }).selectOption({ label });
+      await board.getByLabel('Prompt 1', { exact: true }).fill('A quiet harbour at dawn');
+      await board.getByRole('button', { name: /^Run all/ }).click();
+      await expect(board.locator('[data-cell-state="succeeded"]')).toHaveCount(2, { timeout: 30_000 });
+      await board.getByRole('button', { name: 'Blind', exact: true }).click();
+      await board
+        .getByRole('group', { name: 'Candidate A, prompt 1', exact: true })
+        .getByRole('button', { name: 'Best', exact: true })
+        .click();
+      await expect(board.getByTestId('row-vote')).toHaveText('Your vote: Candidate A');
+      await expectNoSeriousViolations(page, `a blind board with a vote, ${size.name}`);
+
+      await board.getByRole('button', { name: 'Leaderboard', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Leaderboard' });
+      await expect(dialog.getByRole('table', { name: /^Leaderboard of / }).getByRole('row')).toHaveCount(3);
+      await expectNoSeriousViolations(page, `the Leaderboard, ${size.name}`);
+      await page.keyboard.press('Escape');
+      await board.getByRole('button', { name: 'Reveal', exact: true }).click();
+      await expect(board.getByText('Voted best (blind)')).toBeVisible();
+      await expectNoSeriousViolations(page, `a revealed board, ${size.name}`);
+    });
+  }
+});

@@ -185,7 +185,7 @@ export class Studio {
   get connectButton() {
     return this.page.getByRole('button', { name: 'Connect', exact: true });
   }
-  /** The header's account button (its name is "Account: <key label>"). */
+  /** The header's account button (its name is "Account: <key label> <balance>"). */
   get accountButton() {
     return this.page.getByRole('button', { name: /^Account: / });
   }

@@ -1,4 +1,4 @@
-import { Bell, Columns3, GitCompareArrows, ScanText, UserRound } from 'lucide-react';
+import { Bell, ChartColumn, Columns3, GitCompareArrows, ScanText, UserRound } from 'lucide-react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useApi } from '../api/api-context';
@@ -14,6 +14,7 @@ import type { BoardSource } from '../features/compare/compare-view';
 import { ParamInput } from '../features/forms/param-input';
 import type { Column } from '../lib/boards';
 import { shareUrlFor, useCompareRoute } from './use-compare-route';
+import { useViewRoute } from './use-view-route';
 import { promptDefOf, withPromptText } from '../features/forms/form-target';
 import { MediaInput } from '../features/forms/media/media-input';
 import { ParamForm, type FormSnapshot } from '../features/forms/param-form';
@@ -42,6 +43,7 @@ import { NetworkStatus } from './network-status';
 const CompareView = lazy(() =>
   import('../features/compare/compare-view').then((m) => ({ default: m.CompareView })),
 );
+const UsageView = lazy(() => import('../features/usage/usage-view').then((m) => ({ default: m.UsageView })));
 const DescribeImageDialog = lazy(() =>
   import('../features/describe/describe-dialog').then((m) => ({ default: m.DescribeImageDialog })),
 );
@@ -83,6 +85,8 @@ function StudioForConnection({ initialMe, onDisconnect }: ConnectedStudioProps) 
   const runner = useTaskRunner(me.limits.tasksPerMin);
   useFinishNotices(runner?.store ?? null);
   const compare = useCompareRoute();
+  // ?view=usage: Usage takes the place of the studio (and of a board) until closed.
+  const views = useViewRoute();
   // Models added with "Add to comparison", waiting for the next new board.
   const [draft, setDraft] = useState<{ category: string; columns: Column[] } | null>(null);
   const openCompare = () => {
@@ -107,9 +111,15 @@ function StudioForConnection({ initialMe, onDisconnect }: ConnectedStudioProps) 
       <Header>
         {runner && <TaskPoller store={runner.store} budget={runner.budget} />}
         <Button
-          variant={compare.source ? 'primary' : 'secondary'}
-          aria-pressed={compare.source !== null}
-          onClick={() => (compare.source ? compare.go(null) : openCompare())}
+          variant={compare.source && !views.view ? 'primary' : 'secondary'}
+          // Narrower on a phone, so the header's buttons and the balance fit 390 px.
+          className="max-sm:px-2"
+          aria-pressed={compare.source !== null && !views.view}
+          onClick={() => {
+            if (views.view) views.go(null, { replace: true });
+            if (compare.source && !views.view) compare.go(null);
+            else openCompare();
+          }}
         >
           <GitCompareArrows className="size-4" aria-hidden="true" />
           {/* On a phone the icon alone, so the balance beside it fits; the name stays "Compare". */}
@@ -123,12 +133,28 @@ function StudioForConnection({ initialMe, onDisconnect }: ConnectedStudioProps) 
           )}
         </Button>
         <Button
-          variant="secondary"
-          onClick={() => setAccountOpen(true)}
-          aria-label={`Account: ${me.key.label}`}
+          variant={views.view === 'usage' ? 'primary' : 'secondary'}
+          className="max-sm:px-2"
+          aria-pressed={views.view === 'usage'}
+          onClick={() => {
+            if (views.view === 'usage') return views.go(null);
+            if (compare.source) compare.go(null, { replace: true });
+            views.go('usage');
+          }}
         >
-          <UserRound className="size-4" aria-hidden="true" />
-          <span className="hidden max-w-40 truncate sm:inline">{me.key.label}</span>
+          <ChartColumn className="size-4" aria-hidden="true" />
+          <span className="sr-only sm:not-sr-only">Usage</span>
+        </Button>
+        <Button
+          variant="secondary"
+          className="max-sm:px-2"
+          onClick={() => setAccountOpen(true)}
+          // The name holds the visible text (label and balance), as axe's label-content-name-mismatch asks.
+          aria-label={`Account: ${me.key.label}${balance ? ` ${formatCredits(balance.amount)}` : ''}`}
+        >
+          {/* On a phone the balance alone: the header's buttons then fit 390 px. */}
+          <UserRound className="size-4 max-sm:hidden" aria-hidden="true" />
+          <span className="hidden max-w-40 truncate sm:inline">{me.key.label}</span>{' '}
           <span className="font-semibold tabular-nums" data-testid="header-balance">
             {balance ? formatCredits(balance.amount) : ''}
           </span>
@@ -147,7 +173,11 @@ function StudioForConnection({ initialMe, onDisconnect }: ConnectedStudioProps) 
         <KeyWarnings me={me} />
       </div>
       <NetworkStatus health={client.health} />
-      {compare.source ? (
+      {views.view === 'usage' ? (
+        <Suspense fallback={loading('Loading usage')}>
+          <UsageView me={me} store={runner?.store ?? null} />
+        </Suspense>
+      ) : compare.source ? (
         <Suspense fallback={loading('Loading compare boards')}>
           <CompareView
             source={compare.source}

@@ -46,6 +46,7 @@ const board = (id: string, updatedAt: number, patch: Partial<Board> = {}): Board
   cells: {},
   favourites: {},
   notes: {},
+  blind: false,
   ...patch,
 });
 

@@ -55,6 +55,8 @@ export const BoardSchema = z.object({
   /** The favourite column key of each row. */
   favourites: z.record(z.string(), z.string()).default({}),
   notes: z.record(z.string(), z.string()).default({}),
+  /** Blind comparison (issue 16): model names hidden and each row's columns shuffled until Reveal. */
+  blind: z.boolean().default(false),
 });
 export type Board = z.infer<typeof BoardSchema>;
 

@@ -5,6 +5,7 @@ import type { Task } from '../api/schemas/task';
 import { DB_NAME, db, resetDbForTests } from './db';
 import { HistoryStore } from './history-store';
 import type { HistoryEntry } from './history-types';
+import { listVotes, saveVote } from './votes';
 
 const A = 'conn-a';
 const B = 'conn-b';
@@ -235,6 +236,44 @@ describe('HistoryStore', () => {
     expect((await HistoryStore.open(B)).list().map((e) => e.taskId)).toEqual(['t2', 't1']);
     expect((await HistoryStore.open(A)).list().map((e) => e.taskId)).toEqual(['t2', 't1']);
     expect((await HistoryStore.open(A)).get('t2')?.connectionId).toBe(A);
+  });
+
+  it('exportFile carries the blind votes beside the tasks, and importing it brings them to the other key', async () => {
+    const store = await HistoryStore.open(A);
+    await store.put(entry('t1', 1_000));
+    const candidate = (m: string) => ({
+      key: `${m}@v1`,
+      modelId: m,
+      versionId: 'v1',
+      name: m,
+      versionName: 'v1',
+    });
+    await saveVote({
+      connectionId: A,
+      id: 'board|row',
+      boardId: 'board',
+      rowId: 'row',
+      category: 'image/default',
+      candidates: [candidate('lumen'), candidate('pop')],
+      winner: 'pop@v1',
+      at: 5,
+    });
+    const text = await store.exportFile();
+    expect(text).not.toContain(A);
+    const file = JSON.parse(text) as { tasks: unknown[]; votes: unknown[] };
+    expect(file.tasks).toHaveLength(1);
+    expect(file.votes).toHaveLength(1);
+
+    const other = await HistoryStore.open(B);
+    expect(await other.importJson(text)).toEqual({ added: 1, updated: 0, skipped: 0 });
+    const votes = await listVotes(B);
+    expect(votes.map((v) => [v.connectionId, v.winner])).toEqual([[B, 'pop@v1']]);
+    // A file from before votes travelled imports as before.
+    expect(await (await HistoryStore.open('conn-c')).importJson(store.exportJson())).toEqual({
+      added: 1,
+      updated: 0,
+      skipped: 0,
+    });
   });
 
   it('importing into the same connection counts the tasks as updated', async () => {

@@ -3,6 +3,19 @@ import { isTerminal } from '../api/schemas/task';
 import { db } from './db';
 import { HistoryEntrySchema, HistoryExportSchema, type HistoryEntry } from './history-types';
 
+/**
+ * Per-key records of other stores that travel in the history file beside the tasks (issue 16 Rules),
+ * by their property in the file. Each reads and parses its own records; none writes the connection.
+ * Loaded when a file is made or read: this module is part of the first load, they need not be.
+ */
+type Section = {
+  read: (connectionId: string) => Promise<unknown[]>;
+  write: (connectionId: string, items: unknown[]) => Promise<unknown>;
+};
+const SECTIONS: Record<string, () => Promise<Section>> = {
+  votes: () => import('./votes').then((m) => ({ read: m.exportVotes, write: m.importVotes })),
+};
+
 // The task history of one connection (PRODUCT 3: every task this key created, newest first, kept in
 // IndexedDB, surviving reloads). There is no list endpoint, so this is the only record of task ids:
 // entries are written before anything else happens to them. Readers subscribe (useSyncExternalStore);
@@ -129,6 +142,14 @@ export class HistoryStore {
     );
   }
 
+  /** The history file with the sections of SECTIONS (blind votes...) beside the tasks. */
+  async exportFile(): Promise<string> {
+    const file = JSON.parse(this.exportJson()) as Record<string, unknown>;
+    for (const [name, load] of Object.entries(SECTIONS))
+      file[name] = await (await load()).read(this.connectionId);
+    return JSON.stringify(file, null, 1);
+  }
+
   /** Adds the tasks of an exported file to this key's history; unreadable entries are skipped and counted. */
   async importJson(text: string): Promise<{ added: number; updated: number; skipped: number }> {
     const file = HistoryExportSchema.parse(JSON.parse(text));
@@ -152,6 +173,11 @@ export class HistoryStore {
     }
     await tx.done;
     this.changed();
+    const sections = JSON.parse(text) as Record<string, unknown>;
+    for (const [name, load] of Object.entries(SECTIONS)) {
+      const items = sections[name];
+      if (Array.isArray(items)) await (await load()).write(this.connectionId, items);
+    }
     return result;
   }
 }

@@ -1,9 +1,18 @@
-import { useCallback, useRef, useState, type ReactNode } from 'react';
-import { Pause, Play, RotateCcw, Star, StickyNote } from 'lucide-react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Award, Equal, Pause, Play, RotateCcw, Star, StickyNote } from 'lucide-react';
 import { Button } from '../../components/button';
 import { cn } from '../../lib/cn';
 import { formatCredits, formatSeconds } from '../../lib/format';
 import { cellKey } from '../../lib/boards';
+import type { Candidate, Vote } from '../../lib/votes';
+import {
+  blindLabel,
+  blindOrder,
+  identifyingNames,
+  scrubNames,
+  urlNamesModel,
+  type BoardColumn,
+} from './board-model';
 import type { BoardState, CellView } from './use-board';
 
 // The board itself (PRODUCT 3 "Compare"): a table, one column per model and one row per prompt.
@@ -31,8 +40,26 @@ export const cellStatus = (cell: CellView): string =>
         ? 'changed since run'
         : (cell.entry?.status ?? (cell.sendNote ? 'not sent' : 'sending'));
 
-export function BoardGrid({ state }: { state: BoardState }) {
+export interface BlindProps {
+  /** Names hidden and each row shuffled (until Reveal). */
+  blind: boolean;
+  /** This board's votes, by row id. */
+  votes: ReadonlyMap<string, Vote>;
+  /** Best of a row (a column key), or a tie (null); the same pick again withdraws it. */
+  onVote: (rowId: string, candidates: Candidate[], winner: string | null) => void;
+}
+
+const candidateOf = (col: BoardColumn): Candidate => ({
+  key: col.key,
+  modelId: col.model.id,
+  versionId: col.column.versionId,
+  name: col.model.name,
+  versionName: col.versionName,
+});
+
+export function BoardGrid({ state, blind, votes, onVote }: { state: BoardState } & BlindProps) {
   const { board, columns, cells, update, totals } = state;
+  const names = blind ? identifyingNames(columns) : [];
   const [zoom, setZoom] = useState(1);
   const grid = useRef<HTMLDivElement>(null);
   const syncing = useRef(false);
@@ -114,72 +141,131 @@ export function BoardGrid({ state }: { state: BoardState }) {
               >
                 Prompt
               </th>
-              {columns.map((col) => {
-                const sum = totals.byColumn.get(col.key);
-                return (
-                  <th key={col.key} scope="col" className="text-left align-bottom font-normal">
-                    <span className="block font-semibold text-slate-900 dark:text-white">
-                      {col.model.name}
-                    </span>
-                    <span className="block text-xs text-slate-600 dark:text-slate-400">
-                      {col.versionName}
-                    </span>
-                    <span
-                      className="block text-xs text-slate-600 tabular-nums dark:text-slate-400"
-                      data-testid="column-quote"
-                    >
-                      {sum == null ? 'Quote pending' : formatCredits(sum)}
-                    </span>
+              {blind &&
+                columns.map((col, i) => (
+                  <th
+                    key={i}
+                    scope="col"
+                    className="text-left align-bottom font-semibold text-slate-900 dark:text-white"
+                  >
+                    {blindLabel(i)}
                   </th>
-                );
-              })}
+                ))}
+              {!blind &&
+                columns.map((col) => {
+                  const sum = totals.byColumn.get(col.key);
+                  return (
+                    <th key={col.key} scope="col" className="text-left align-bottom font-normal">
+                      <span className="block font-semibold text-slate-900 dark:text-white">
+                        {col.model.name}
+                      </span>
+                      <span className="block text-xs text-slate-600 dark:text-slate-400">
+                        {col.versionName}
+                      </span>
+                      <span
+                        className="block text-xs text-slate-600 tabular-nums dark:text-slate-400"
+                        data-testid="column-quote"
+                      >
+                        {sum == null ? 'Quote pending' : formatCredits(sum)}
+                      </span>
+                    </th>
+                  );
+                })}
             </tr>
           </thead>
           <tbody>
-            {board.setup.rows.map((row, r) => (
-              <tr key={row.id}>
-                <th
-                  scope="row"
-                  className="max-w-44 text-left align-top text-xs font-normal text-slate-700 dark:text-slate-300"
-                >
-                  <span className="mb-1 block font-medium text-slate-500 dark:text-slate-400">
-                    Prompt {r + 1}
-                  </span>
-                  <span className="line-clamp-6 break-words whitespace-pre-line">
-                    {row.prompt || '(no prompt)'}
-                  </span>
-                </th>
-                {columns.map((col) => {
-                  const cell = cells.find((c) => c.key === cellKey(row.id, col.key));
-                  return (
-                    <td key={col.key} className="align-top">
-                      {cell && (
-                        <CellCard
-                          cell={cell}
-                          zoom={zoom}
-                          onScroll={onScroll}
-                          label={`${col.model.name} ${col.versionName}, prompt ${r + 1}`}
-                          favourite={board.favourites[row.id] === col.key}
-                          onFavourite={() =>
-                            update((b) => {
-                              const favourites = { ...b.favourites };
-                              if (favourites[row.id] === col.key) delete favourites[row.id];
-                              else favourites[row.id] = col.key;
-                              return { ...b, favourites };
-                            })
-                          }
-                          note={board.notes[cell.key] ?? ''}
-                          onNote={(text) =>
-                            update((b) => ({ ...b, notes: { ...b.notes, [cell.key]: text } }))
-                          }
-                          onRerun={() => void state.rerun(cell)}
-                        />
-                      )}
-                    </td>
-                  );
-                })}
-              </tr>
-            ))}
+            {board.setup.rows.map((row, r) => {
+              // Blind: this row's own order, the same after a reload; the cells are named by their place.
+              const order = blind ? blindOrder(board.id, row.id, columns) : columns;
+              const rowCells = order.map((col) => cells.find((c) => c.key === cellKey(row.id, col.key)));
+              const judged = rowCells.filter((c): c is CellView => c?.state === 'succeeded');
+              const canVote = blind && judged.length >= 2;
+              const vote = votes.get(row.id);
+              const candidates = judged.map((c) => candidateOf(c.col));
+              return (
+                <tr key={row.id}>
+                  <th
+                    scope="row"
+                    className="max-w-44 text-left align-top text-xs font-normal text-slate-700 dark:text-slate-300"
+                  >
+                    <span className="mb-1 block font-medium text-slate-500 dark:text-slate-400">
+                      Prompt {r + 1}
+                    </span>
+                    <span className="line-clamp-6 break-words whitespace-pre-line">
+                      {row.prompt || '(no prompt)'}
+                    </span>
+                    {blind && (
+                      <span className="mt-2 flex flex-col items-start gap-1">
+                        <span data-testid="row-vote">
+                          {vote
+                            ? vote.winner === null
+                              ? 'Your vote: a tie'
+                              : `Your vote: ${blindLabel(order.findIndex((c) => c.key === vote.winner))}`
+                            : canVote
+                              ? 'Pick the best result, or a tie.'
+                              : 'Votes open when two results are in.'}
+                        </span>
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          aria-pressed={vote?.winner === null}
+                          disabled={!canVote}
+                          aria-label={`Tie, prompt ${r + 1}`}
+                          onClick={() => onVote(row.id, candidates, null)}
+                        >
+                          <Equal className="size-3.5" aria-hidden="true" />
+                          Tie
+                        </Button>
+                      </span>
+                    )}
+                    {!blind && vote && (
+                      <span className="mt-2 block font-medium" data-testid="row-vote">
+                        {vote.winner === null ? 'Voted a tie (blind)' : 'Voted in blind: see the badge'}
+                      </span>
+                    )}
+                  </th>
+                  {order.map((col, i) => {
+                    const cell = rowCells[i];
+                    const label = blind
+                      ? `${blindLabel(i)}, prompt ${r + 1}`
+                      : `${col.model.name} ${col.versionName}, prompt ${r + 1}`;
+                    return (
+                      <td key={blind ? i : col.key} className="align-top">
+                        {cell && (
+                          <CellCard
+                            cell={cell}
+                            zoom={zoom}
+                            onScroll={onScroll}
+                            blindNames={blind ? names : null}
+                            best={vote?.winner === col.key}
+                            onBest={
+                              canVote && cell.state === 'succeeded'
+                                ? () => onVote(row.id, candidates, col.key)
+                                : undefined
+                            }
+                            label={label}
+                            favourite={board.favourites[row.id] === col.key}
+                            onFavourite={() =>
+                              update((b) => {
+                                const favourites = { ...b.favourites };
+                                if (favourites[row.id] === col.key) delete favourites[row.id];
+                                else favourites[row.id] = col.key;
+                                return { ...b, favourites };
+                              })
+                            }
+                            note={board.notes[cell.key] ?? ''}
+                            onNote={(text) =>
+                              update((b) => ({ ...b, notes: { ...b.notes, [cell.key]: text } }))
+                            }
+                            onRerun={() => void state.rerun(cell)}
+                          />
+                        )}
+                      </td>
+                    );
+                  })}
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       </div>
@@ -191,6 +277,9 @@ function CellCard({
   cell,
   zoom,
   onScroll,
+  blindNames,
+  best,
+  onBest,
   label,
   favourite,
   onFavourite,
@@ -201,6 +290,12 @@ function CellCard({
   cell: CellView;
   zoom: number;
   onScroll: (box: HTMLElement) => void;
+  /** Blind: the names nothing shown may contain; null when the board is not blind. */
+  blindNames: readonly string[] | null;
+  /** Voted the best of its row. */
+  best: boolean;
+  /** Blind, with results to judge: picks this cell as the best of its row. */
+  onBest: (() => void) | undefined;
   label: string;
   favourite: boolean;
   onFavourite: () => void;
@@ -212,8 +307,13 @@ function CellCard({
   const output = cell.state === 'succeeded' ? cell.entry?.outputs[0] : undefined;
   const cost = cellCost(cell);
   const seconds = cellSeconds(cell);
-  const status = cellStatus(cell);
+  const blind = blindNames !== null;
+  const text = (t: string) => (blind ? scrubNames(t, blindNames) : t);
+  const status = text(cellStatus(cell));
   const type = cell.col.model.type;
+  // An output URL that names its model (some services put it in the path) is shown from a copy.
+  const outputUrl = useBlindSafeUrl(output?.url, blindNames);
+  const posterUrl = useBlindSafeUrl(output?.thumbnailUrl, blindNames);
 
   let body: ReactNode;
   if (output && type === 'image') {
@@ -224,7 +324,7 @@ function CellCard({
         className="aspect-square w-full overflow-auto rounded-lg bg-[repeating-conic-gradient(#e2e8f0_0%_25%,transparent_0%_50%)] bg-[length:16px_16px] ring-1 ring-slate-200 dark:bg-[repeating-conic-gradient(#1e293b_0%_25%,transparent_0%_50%)] dark:ring-slate-700"
       >
         <img
-          src={output.url}
+          src={outputUrl}
           alt={`Result of ${label}`}
           style={{ width: `${zoom * 100}%`, height: `${zoom * 100}%` }}
           className="max-w-none object-contain"
@@ -234,8 +334,8 @@ function CellCard({
   } else if (output && type === 'video') {
     body = (
       <video
-        src={output.url}
-        poster={output.thumbnailUrl}
+        src={outputUrl}
+        poster={posterUrl}
         controls
         muted
         playsInline
@@ -248,7 +348,7 @@ function CellCard({
     body = (
       <div className="flex aspect-[4/1] w-full items-center rounded-lg bg-slate-50 p-2 ring-1 ring-slate-200 dark:bg-slate-800 dark:ring-slate-700">
         <audio
-          src={output.url}
+          src={outputUrl}
           controls
           preload="metadata"
           aria-label={`Result of ${label}`}
@@ -268,9 +368,9 @@ function CellCard({
         )}
       >
         <span className="font-medium">{status}</span>
-        {cell.entry?.error && <span>{cell.entry.error.message}</span>}
-        {cell.sendNote && <span>{cell.sendNote}</span>}
-        {cell.quoteError && !cell.problem && <span>{cell.quoteError}</span>}
+        {cell.entry?.error && <span>{text(cell.entry.error.message)}</span>}
+        {cell.sendNote && <span>{text(cell.sendNote)}</span>}
+        {cell.quoteError && !cell.problem && <span>{text(cell.quoteError)}</span>}
       </div>
     );
   }
@@ -282,24 +382,45 @@ function CellCard({
         <span data-testid="cell-status" className="font-medium text-slate-800 dark:text-slate-200">
           {status}
         </span>
-        {cost && (
+        {/* Blind: cost and time would tell the models apart, so they wait for Reveal. */}
+        {cost && !blind && (
           <span data-testid="cell-cost">
             {cost.charged ? formatCredits(cost.credits) : `≈ ${formatCredits(cost.credits)}`}
           </span>
         )}
-        {seconds !== null && <span data-testid="cell-time">{formatSeconds(seconds)}</span>}
+        {seconds !== null && !blind && <span data-testid="cell-time">{formatSeconds(seconds)}</span>}
+        {best && !blind && (
+          <span className="inline-flex items-center gap-1 rounded-full bg-amber-100 px-2 font-medium text-amber-900 dark:bg-amber-950 dark:text-amber-200">
+            <Award className="size-3" aria-hidden="true" />
+            Voted best (blind)
+          </span>
+        )}
       </div>
       <div className="flex flex-wrap gap-1">
-        <Button
-          variant="ghost"
-          size="sm"
-          aria-pressed={favourite}
-          onClick={onFavourite}
-          className={cn(favourite && 'text-amber-600 dark:text-amber-400')}
-        >
-          <Star className={cn('size-3.5', favourite && 'fill-current')} aria-hidden="true" />
-          Favourite
-        </Button>
+        {blind && (
+          <Button
+            variant={best ? 'primary' : 'secondary'}
+            size="sm"
+            aria-pressed={best}
+            disabled={!onBest}
+            onClick={onBest}
+          >
+            <Award className="size-3.5" aria-hidden="true" />
+            Best
+          </Button>
+        )}
+        {!blind && (
+          <Button
+            variant="ghost"
+            size="sm"
+            aria-pressed={favourite}
+            onClick={onFavourite}
+            className={cn(favourite && 'text-amber-600 dark:text-amber-400')}
+          >
+            <Star className={cn('size-3.5', favourite && 'fill-current')} aria-hidden="true" />
+            Favourite
+          </Button>
+        )}
         <Button variant="ghost" size="sm" aria-expanded={noteOpen} onClick={() => setNoteOpen((o) => !o)}>
           <StickyNote className="size-3.5" aria-hidden="true" />
           Note
@@ -322,4 +443,32 @@ function CellCard({
       )}
     </div>
   );
+}
+
+/**
+ * The URL to put in src: the output's own, or, on a blind board when the URL names the model, an object
+ * URL of a copy (fetched from the service's CDN, which answers CORS), so no attribute names the model.
+ */
+function useBlindSafeUrl(url: string | undefined, names: readonly string[] | null): string | undefined {
+  const leaks = url !== undefined && names !== null && urlNamesModel(url, names);
+  const [copy, setCopy] = useState<{ url: string; href: string } | null>(null);
+  useEffect(() => {
+    if (!leaks || !url) return;
+    let href: string | null = null;
+    let live = true;
+    void fetch(url)
+      .then((r) => (r.ok ? r.blob() : Promise.reject(new Error(String(r.status)))))
+      .then((blob) => {
+        href = URL.createObjectURL(blob);
+        if (live) setCopy({ url, href });
+        else URL.revokeObjectURL(href);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+      if (href) URL.revokeObjectURL(href);
+    };
+  }, [leaks, url]);
+  if (!leaks) return url;
+  return copy?.url === url ? copy.href : undefined;
 }

@@ -3,6 +3,11 @@ import type { Model } from '../../api/schemas/catalog';
 import type { ParamDef } from '../../api/schemas/param';
 import type { BoardSetup, Row } from '../../lib/boards';
 import {
+  blindLabel,
+  blindOrder,
+  identifyingNames,
+  scrubNames,
+  urlNamesModel,
   cellProblem,
   cellRequest,
   needsRun,
@@ -401,5 +406,70 @@ describe('sumQuotes', () => {
     const onlyProblems = cells.filter((c) => c.problem);
     expect(sumQuotes(onlyProblems, () => undefined)).toEqual({ total: 0, byColumn: new Map() });
     expect(sumQuotes([], () => undefined)).toEqual({ total: 0, byColumn: new Map() });
+  });
+});
+
+describe('blind comparison', () => {
+  const keys = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+
+  it('shuffles each row deterministically: the same board and row give the same order', () => {
+    const first = blindOrder('board-1', 'row-1', keys);
+    expect(blindOrder('board-1', 'row-1', keys)).toEqual(first);
+    expect([...first].sort()).toEqual(keys);
+    expect(keys).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']); // the input is left alone
+  });
+
+  it('rows and boards get their own orders, and the columns really move', () => {
+    const orders = new Set<string>();
+    for (let r = 0; r < 20; r++) orders.add(blindOrder('board-1', `row-${r}`, keys).join(''));
+    expect(orders.size).toBeGreaterThan(15);
+    expect(blindOrder('board-2', 'row-1', keys)).not.toEqual(blindOrder('board-1', 'row-1', keys));
+    // Over many rows, the first column is not left first.
+    let stayed = 0;
+    for (let r = 0; r < 200; r++) if (blindOrder('b', `r${r}`, keys)[0] === 'a') stayed++;
+    expect(stayed).toBeLessThan(60);
+  });
+
+  it('names cells by place', () => {
+    expect([0, 1, 7].map(blindLabel)).toEqual(['Candidate A', 'Candidate B', 'Candidate H']);
+  });
+
+  const cols = [
+    col(model('alpha', [], { name: 'Lumen Canvas', brand: { id: 'b', name: 'Lumenworks' } })),
+    col(model('beta', [], { name: 'Aurora XL' }), 'v2'),
+  ];
+
+  it('knows every string that names a model, longest first, ignoring very short ones', () => {
+    const names = identifyingNames(cols);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'Lumen Canvas',
+        'alpha',
+        'Lumenworks',
+        'Aurora XL',
+        'beta',
+        'Version 1',
+        'Version 2',
+        'Brand',
+      ]),
+    );
+    expect(names).not.toContain('v1');
+    expect(names[0]!.length).toBeGreaterThanOrEqual(names[names.length - 1]!.length);
+  });
+
+  it('scrubs the names out of a message, whatever their case', () => {
+    const names = identifyingNames(cols);
+    expect(scrubNames('LUMEN CANVAS could not run; try aurora xl.', names)).toBe(
+      '(hidden) could not run; try (hidden).',
+    );
+    expect(scrubNames('A plain message', names)).toBe('A plain message');
+  });
+
+  it('tells a URL that names its model', () => {
+    const names = identifyingNames(cols);
+    expect(urlNamesModel('https://cdn.example/outputs/task_123.png', names)).toBe(false);
+    expect(urlNamesModel('https://cdn.example/lumen_canvas/123.png', names)).toBe(true);
+    expect(urlNamesModel('https://cdn.example/x/Aurora%20XL/1.png', names)).toBe(true);
+    expect(urlNamesModel('https://cdn.example/%E0%A4%A/1.png', names)).toBe(false);
   });
 });

@@ -133,3 +133,81 @@ export const defaultBoardName = (now: number): string =>
   `Board · ${new Date(now).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })}`;
 
 export type { Board };
+
+// ---- blind comparison (issue 16) -------------------------------------------------------------------
+
+/** FNV-1a 32-bit of a string: the seed of a row's shuffle. */
+function hash32(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+/** mulberry32: a small seeded generator, enough to shuffle a handful of columns. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The order a blind board shows a row's columns in: a Fisher-Yates shuffle seeded by board and row,
+ * so every row has its own order and a reload shows the same one.
+ */
+export function blindOrder<T>(boardId: string, rowId: string, items: readonly T[]): T[] {
+  const random = seeded(hash32(`${boardId}|${rowId}`));
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** "Candidate A", "Candidate B"…: a blind cell's name, by its place in the row. */
+export const blindLabel = (index: number): string => `Candidate ${String.fromCharCode(65 + index)}`;
+
+/** Every string that would name a column's model: names, ids, version names and ids, brand. */
+export function identifyingNames(columns: readonly BoardColumn[]): string[] {
+  const names = columns.flatMap((c) => [
+    c.model.name,
+    c.model.id,
+    c.versionName,
+    c.column.versionId,
+    c.model.brand?.name ?? '',
+  ]);
+  // Very short strings ("v2") say nothing and would mangle ordinary words.
+  return [...new Set(names.map((n) => n.trim()).filter((n) => n.length >= 3))].sort(
+    (a, b) => b.length - a.length,
+  );
+}
+
+/** Text (an error message, a URL) with every identifying name replaced: nothing in it names a model. */
+export function scrubNames(text: string, names: readonly string[]): string {
+  let out = text;
+  for (const name of names)
+    out = out.replace(new RegExp(name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '(hidden)');
+  return out;
+}
+
+/** Whether a URL names a model (some services put the model in an output's path). */
+export function urlNamesModel(url: string, names: readonly string[]): boolean {
+  // Compared as letters and digits only: "Lumen Canvas" is found in ".../lumen_canvas/..." too.
+  const squash = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  let decoded = url;
+  try {
+    decoded = decodeURIComponent(url);
+  } catch {
+    // A malformed escape: the URL as it is.
+  }
+  const haystack = squash(decoded);
+  return names.some((n) => squash(n).length >= 3 && haystack.includes(squash(n)));
+}

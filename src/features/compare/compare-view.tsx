@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
-import { Download, Link2, Play, Plus, Trash2, X } from 'lucide-react';
+import { Download, EyeOff, Eye, Link2, Play, Plus, Trash2, Trophy, X } from 'lucide-react';
 import { useApi } from '../../api/api-context';
 import type { Me } from '../../api/schemas/me';
 import type { ParamDef } from '../../api/schemas/param';
@@ -28,7 +28,9 @@ import { CATEGORY_GROUPS, categoryLabel } from '../../lib/category-labels';
 import { formatCredits } from '../../lib/format';
 import { quoteWarnings } from '../../lib/quote-warnings';
 import { BoardGrid, cellCost, cellSeconds, cellStatus } from './board-grid';
-import { defaultBoardName, splitParams } from './board-model';
+import { blindLabel, blindOrder, defaultBoardName, splitParams } from './board-model';
+import { LeaderboardDialog } from './leaderboard-dialog';
+import { useBoardVotes } from './use-votes';
 import { renderContactSheet } from './contact-sheet';
 import { useBoard, type BoardState, type CompareRunner } from './use-board';
 
@@ -70,6 +72,7 @@ function newBoard(connectionId: string, setup: BoardSetup): Board {
     cells: {},
     favourites: {},
     notes: {},
+    blind: false,
   };
 }
 
@@ -205,6 +208,10 @@ function BoardEditor({
 }: CompareViewProps & { initial: Board; onSaved: (board: Board) => void }) {
   const state = useBoard(initial, runner, onSaved);
   const { board, update, setSetup, columns, models, totals, toRun, runTotal } = state;
+  const { connectionId } = useApi();
+  const { votes, vote } = useBoardVotes(connectionId, board.id, board.setup.category);
+  const blind = board.blind;
+  const [leaderboardOpen, setLeaderboardOpen] = useState(false);
   const nameId = useId();
   const [shared, setShared] = useState<string | null>(null);
   const [exportError, setExportError] = useState<string | null>(null);
@@ -227,12 +234,16 @@ function BoardEditor({
   const exportSheet = async () => {
     setExportError(null);
     try {
+      // Blind: each row in its own order, columns named by place, no cost or time (they tell models
+      // apart), the row's pick starred: the sheet can be judged by others without names.
       const blob = await renderContactSheet({
-        title: board.name,
-        columns: columns.map((c) => ({ name: c.model.name, version: c.versionName })),
+        title: blind ? `${board.name} (blind)` : board.name,
+        columns: blind
+          ? columns.map((_, i) => ({ name: blindLabel(i), version: '' }))
+          : columns.map((c) => ({ name: c.model.name, version: c.versionName })),
         rows: board.setup.rows.map((row) => ({
           prompt: row.prompt,
-          cells: columns.map((col) => {
+          cells: (blind ? blindOrder(board.id, row.id, columns) : columns).map((col) => {
             const cell = state.cells.find((c) => c.row.id === row.id && c.col.key === col.key)!;
             const output = cell.state === 'succeeded' ? cell.entry?.outputs[0] : undefined;
             const cost = cellCost(cell);
@@ -241,17 +252,19 @@ function BoardEditor({
               kind: col.model.type,
               pictureUrl: col.model.type === 'image' ? (output?.url ?? null) : (output?.thumbnailUrl ?? null),
               status: cellStatus(cell),
-              caption: [
-                cost
-                  ? cost.charged
-                    ? formatCredits(cost.credits)
-                    : `≈ ${formatCredits(cost.credits)}`
-                  : null,
-                seconds !== null ? `${seconds} s` : null,
-              ]
-                .filter(Boolean)
-                .join(' · '),
-              favourite: board.favourites[row.id] === col.key,
+              caption: blind
+                ? ''
+                : [
+                    cost
+                      ? cost.charged
+                        ? formatCredits(cost.credits)
+                        : `≈ ${formatCredits(cost.credits)}`
+                      : null,
+                    seconds !== null ? `${seconds} s` : null,
+                  ]
+                    .filter(Boolean)
+                    .join(' · '),
+              favourite: blind ? votes.get(row.id)?.winner === col.key : board.favourites[row.id] === col.key,
             };
           }),
         })),
@@ -259,7 +272,7 @@ function BoardEditor({
       const a = document.createElement('a');
       const href = URL.createObjectURL(blob);
       a.href = href;
-      a.download = `${board.name.replace(/[^\p{L}\p{N} ._-]+/gu, '').trim() || 'board'} (${columns.length}x${board.setup.rows.length}).png`;
+      a.download = `${board.name.replace(/[^\p{L}\p{N} ._-]+/gu, '').trim() || 'board'}${blind ? ' blind' : ''} (${columns.length}x${board.setup.rows.length}).png`;
       document.body.append(a);
       a.click();
       a.remove();
@@ -283,23 +296,59 @@ function BoardEditor({
             className={`${inputClass} mt-1`}
           />
         </div>
-        <Button
-          onClick={() => {
-            const url = shareUrl(encodeSetup(board.setup));
-            setShared(url);
-            void navigator.clipboard?.writeText(url).catch(() => undefined);
-          }}
-          disabled={columns.length === 0}
-        >
-          <Link2 className="size-4" aria-hidden="true" />
-          Share link
+        {!blind && (
+          <Button
+            onClick={() => {
+              const url = shareUrl(encodeSetup(board.setup));
+              setShared(url);
+              void navigator.clipboard?.writeText(url).catch(() => undefined);
+            }}
+            disabled={columns.length === 0}
+          >
+            <Link2 className="size-4" aria-hidden="true" />
+            Share link
+          </Button>
+        )}
+        {blind ? (
+          <Button variant="primary" onClick={() => update((b) => ({ ...b, blind: false }))}>
+            <Eye className="size-4" aria-hidden="true" />
+            Reveal
+          </Button>
+        ) : (
+          <Button
+            disabled={columns.length < MIN_COLUMNS}
+            onClick={() => {
+              setShared(null);
+              update((b) => ({ ...b, blind: true }));
+            }}
+          >
+            <EyeOff className="size-4" aria-hidden="true" />
+            Blind
+          </Button>
+        )}
+        <Button onClick={() => setLeaderboardOpen(true)}>
+          <Trophy className="size-4" aria-hidden="true" />
+          Leaderboard
         </Button>
         <Button onClick={() => void exportSheet()} disabled={columns.length === 0}>
           <Download className="size-4" aria-hidden="true" />
           Export contact sheet
         </Button>
       </div>
-      {shared && (
+      <LeaderboardDialog
+        open={leaderboardOpen}
+        onOpenChange={setLeaderboardOpen}
+        connectionId={connectionId}
+        category={board.setup.category}
+      />
+      {blind && (
+        <Alert tone="info" title="Blind comparison: the models are hidden.">
+          Each prompt’s results are shuffled and named by place; cost and time are hidden too. Pick the best
+          result of each prompt, or a tie, then press Reveal to see who was who. Your votes feed the
+          Leaderboard.
+        </Alert>
+      )}
+      {shared && !blind && (
         <div className="rounded-lg bg-slate-50 p-3 text-xs ring-1 ring-slate-200 ring-inset dark:bg-slate-800/60 dark:ring-slate-700">
           <p className="mb-1 font-medium">
             Link to this setup (models, versions, params and prompts; never your key), copied:
@@ -315,95 +364,97 @@ function BoardEditor({
       )}
       {exportError && <Alert tone="error" title={exportError} />}
 
-      <fieldset className="flex flex-col gap-3">
-        <legend className="mb-2 text-sm font-semibold">Models</legend>
-        <div className="flex flex-wrap gap-3">
-          <Field label="Board category" className="min-w-56">
-            {(control) => (
-              <Select
-                {...control}
-                value={board.setup.category}
-                disabled={board.setup.columns.length > 0}
-                onChange={(e) =>
-                  setSetup((s) => ({ ...s, category: e.target.value, shared: {}, perColumn: {} }))
-                }
-              >
-                {CATEGORY_GROUPS.map((g) => (
-                  <optgroup key={g.type} label={g.label}>
-                    {g.keys.map((k) => (
-                      <option key={k} value={k}>
-                        {categoryLabel(k)}
-                      </option>
-                    ))}
-                  </optgroup>
-                ))}
-              </Select>
-            )}
-          </Field>
-          <Field label="Add model" className="min-w-64 flex-1">
-            {(control) => (
-              <Select
-                {...control}
-                value=""
-                disabled={full || models.isLoading}
-                onChange={(e) => {
-                  const pick = available.find((a) => a.key === e.target.value);
-                  if (pick)
-                    setSetup((s) => ({
-                      ...s,
-                      columns: [...s.columns, { modelId: pick.m.id, versionId: pick.v.id }].slice(
-                        0,
-                        MAX_COLUMNS,
-                      ),
-                    }));
-                }}
-              >
-                <option value="">
-                  {full ? `At most ${MAX_COLUMNS} models` : 'Choose a model or version…'}
-                </option>
-                {available.map((a) => (
-                  <option key={a.key} value={a.key} disabled={chosen.has(a.key)}>
-                    {a.label}
-                  </option>
-                ))}
-              </Select>
-            )}
-          </Field>
-        </div>
-        {board.setup.columns.length > 0 && (
-          <ul className="flex flex-wrap gap-2" aria-label="Chosen models">
-            {columns.map((c) => (
-              <li
-                key={c.key}
-                className="flex items-center gap-1 rounded-full bg-indigo-50 py-1 pr-1 pl-3 text-sm text-indigo-900 ring-1 ring-indigo-200 ring-inset dark:bg-indigo-950/50 dark:text-indigo-100 dark:ring-indigo-900"
-              >
-                {c.model.name} · {c.versionName}
-                <button
-                  type="button"
-                  aria-label={`Remove ${c.model.name} ${c.versionName}`}
-                  onClick={() =>
-                    setSetup((s) => ({ ...s, columns: s.columns.filter((x) => columnKey(x) !== c.key) }))
+      {!blind && (
+        <fieldset className="flex flex-col gap-3">
+          <legend className="mb-2 text-sm font-semibold">Models</legend>
+          <div className="flex flex-wrap gap-3">
+            <Field label="Board category" className="min-w-56">
+              {(control) => (
+                <Select
+                  {...control}
+                  value={board.setup.category}
+                  disabled={board.setup.columns.length > 0}
+                  onChange={(e) =>
+                    setSetup((s) => ({ ...s, category: e.target.value, shared: {}, perColumn: {} }))
                   }
-                  className="rounded-full p-1 hover:bg-indigo-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-indigo-900"
                 >
-                  <X className="size-3.5" aria-hidden="true" />
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
-        {columns.length < MIN_COLUMNS && (
-          <p className="text-xs text-slate-600 dark:text-slate-400">
-            Choose {MIN_COLUMNS} to {MAX_COLUMNS} models, or versions of one model, to compare.
-          </p>
-        )}
-        {missingColumns > 0 && !models.isLoading && (
-          <Alert
-            tone="warning"
-            title={`${missingColumns} model(s) of this board are not in the catalog for this key.`}
-          />
-        )}
-      </fieldset>
+                  {CATEGORY_GROUPS.map((g) => (
+                    <optgroup key={g.type} label={g.label}>
+                      {g.keys.map((k) => (
+                        <option key={k} value={k}>
+                          {categoryLabel(k)}
+                        </option>
+                      ))}
+                    </optgroup>
+                  ))}
+                </Select>
+              )}
+            </Field>
+            <Field label="Add model" className="min-w-64 flex-1">
+              {(control) => (
+                <Select
+                  {...control}
+                  value=""
+                  disabled={full || models.isLoading}
+                  onChange={(e) => {
+                    const pick = available.find((a) => a.key === e.target.value);
+                    if (pick)
+                      setSetup((s) => ({
+                        ...s,
+                        columns: [...s.columns, { modelId: pick.m.id, versionId: pick.v.id }].slice(
+                          0,
+                          MAX_COLUMNS,
+                        ),
+                      }));
+                  }}
+                >
+                  <option value="">
+                    {full ? `At most ${MAX_COLUMNS} models` : 'Choose a model or version…'}
+                  </option>
+                  {available.map((a) => (
+                    <option key={a.key} value={a.key} disabled={chosen.has(a.key)}>
+                      {a.label}
+                    </option>
+                  ))}
+                </Select>
+              )}
+            </Field>
+          </div>
+          {board.setup.columns.length > 0 && (
+            <ul className="flex flex-wrap gap-2" aria-label="Chosen models">
+              {columns.map((c) => (
+                <li
+                  key={c.key}
+                  className="flex items-center gap-1 rounded-full bg-indigo-50 py-1 pr-1 pl-3 text-sm text-indigo-900 ring-1 ring-indigo-200 ring-inset dark:bg-indigo-950/50 dark:text-indigo-100 dark:ring-indigo-900"
+                >
+                  {c.model.name} · {c.versionName}
+                  <button
+                    type="button"
+                    aria-label={`Remove ${c.model.name} ${c.versionName}`}
+                    onClick={() =>
+                      setSetup((s) => ({ ...s, columns: s.columns.filter((x) => columnKey(x) !== c.key) }))
+                    }
+                    className="rounded-full p-1 hover:bg-indigo-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-indigo-900"
+                  >
+                    <X className="size-3.5" aria-hidden="true" />
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          {columns.length < MIN_COLUMNS && (
+            <p className="text-xs text-slate-600 dark:text-slate-400">
+              Choose {MIN_COLUMNS} to {MAX_COLUMNS} models, or versions of one model, to compare.
+            </p>
+          )}
+          {missingColumns > 0 && !models.isLoading && (
+            <Alert
+              tone="warning"
+              title={`${missingColumns} model(s) of this board are not in the catalog for this key.`}
+            />
+          )}
+        </fieldset>
+      )}
 
       <fieldset className="flex flex-col gap-3">
         <legend className="mb-2 text-sm font-semibold">Prompts</legend>
@@ -467,7 +518,7 @@ function BoardEditor({
           ))}
         </fieldset>
       )}
-      {columns.some((c) => (own.get(c.key) ?? []).length > 0) && (
+      {!blind && columns.some((c) => (own.get(c.key) ?? []).length > 0) && (
         <div className="flex flex-col gap-2">
           <h3 className="text-sm font-semibold">Settings of one model</h3>
           {columns.map((c) => {
@@ -502,7 +553,7 @@ function BoardEditor({
         </div>
       )}
 
-      <RunBar state={state} running={running} setRunning={setRunning} />
+      <RunBar state={state} running={running} setRunning={setRunning} blind={blind} />
       {warnings.map((w) => (
         <Alert
           key={w.kind}
@@ -521,7 +572,12 @@ function BoardEditor({
           <p className="text-xs text-slate-600 dark:text-slate-400">Every cell has its result.</p>
         )}
 
-      <BoardGrid state={state} />
+      <BoardGrid
+        state={state}
+        blind={blind}
+        votes={votes}
+        onVote={(rowId, candidates, winner) => void vote(rowId, candidates, winner)}
+      />
     </div>
   );
 }
@@ -530,10 +586,12 @@ function RunBar({
   state,
   running,
   setRunning,
+  blind,
 }: {
   state: BoardState;
   running: boolean;
   setRunning: (r: boolean) => void;
+  blind: boolean;
 }) {
   const { totals, toRun, runTotal, columns, ready } = state;
   const problems = state.cells.filter((c) => c.problem).length;
@@ -548,7 +606,9 @@ function RunBar({
           {columns.length === 0 ? '—' : totals.total === null ? 'updating…' : formatCredits(totals.total)}
         </span>
         <span className="block text-xs text-slate-600 dark:text-slate-400">
-          The sum of every cell’s quote; each model’s part is under its name.
+          {blind
+            ? 'The sum of every cell’s quote; each model’s part shows after Reveal.'
+            : 'The sum of every cell’s quote; each model’s part is under its name.'}
           {problems > 0 && ` ${problems} cell(s) cannot run yet.`}
         </span>
       </div>

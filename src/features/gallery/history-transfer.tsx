@@ -47,7 +47,10 @@ export function HistoryTransfer({
   const input = useRef<HTMLInputElement>(null);
 
   const onExport = () => {
-    saveBlob(new Blob([store.exportJson()], { type: 'application/json' }), exportFileName());
+    // exportFile: the tasks, and the per-key sections that travel with them (blind votes...).
+    void store
+      .exportFile()
+      .then((json) => saveBlob(new Blob([json], { type: 'application/json' }), exportFileName()));
     onNotice(null);
   };
 

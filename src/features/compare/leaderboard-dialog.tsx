@@ -1,0 +1,151 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Download } from 'lucide-react';
+import { Button } from '../../components/button';
+import { Dialog } from '../../components/dialog';
+import { Field } from '../../components/field';
+import { Select } from '../../components/select';
+import { Spinner } from '../../components/spinner';
+import { categoryLabel } from '../../lib/category-labels';
+import { downloadCsv } from '../../lib/download-file';
+import { displayText } from '../../lib/untrusted-text';
+import { leaderboard, leaderboardCsv, listVotes, votedCategories, type Vote } from '../../lib/votes';
+
+// The Leaderboard (issue 16): every blind vote of this key on this device, per category: wins, losses,
+// ties, win rate and a Bradley-Terry rating with its 95 % interval (src/lib/rating-model.ts).
+
+const th = 'px-2 py-1.5 text-xs font-medium text-slate-600 dark:text-slate-400';
+const td = 'px-2 py-1.5 text-right whitespace-nowrap tabular-nums';
+
+export function LeaderboardDialog({
+  open,
+  onOpenChange,
+  connectionId,
+  category,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  connectionId: string;
+  /** The board's category: shown first when it has votes. */
+  category: string;
+}) {
+  const [votes, setVotes] = useState<Vote[] | null>(null);
+  const [chosen, setChosen] = useState<string | null>(null);
+  useEffect(() => {
+    if (!open) return;
+    let live = true;
+    void listVotes(connectionId).then((all) => live && setVotes(all));
+    return () => {
+      live = false;
+    };
+  }, [open, connectionId]);
+
+  const categories = useMemo(() => votedCategories(votes ?? []), [votes]);
+  const shown =
+    chosen && categories.includes(chosen) ? chosen : categories.includes(category) ? category : categories[0];
+  const rows = useMemo(() => (votes && shown ? leaderboard(votes, shown) : []), [votes, shown]);
+  const count = votes?.filter((v) => v.category === shown).length ?? 0;
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange} title="Leaderboard" wide>
+      {votes === null ? (
+        <Spinner label="Reading the votes" />
+      ) : categories.length === 0 ? (
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          No votes yet. Turn on Blind on a board, pick the best result of each prompt, and the models’ ratings
+          appear here.
+        </p>
+      ) : (
+        <div className="flex flex-col gap-3">
+          <div className="flex flex-wrap items-end justify-between gap-3">
+            <Field label="Category" className="min-w-56">
+              {(control) => (
+                <Select {...control} value={shown} onChange={(e) => setChosen(e.target.value)}>
+                  {categories.map((c) => (
+                    <option key={c} value={c}>
+                      {categoryLabel(c)}
+                    </option>
+                  ))}
+                </Select>
+              )}
+            </Field>
+            <Button
+              onClick={() =>
+                shown &&
+                downloadCsv(leaderboardCsv(shown, rows), `leaderboard ${shown.replace('/', '-')}.csv`)
+              }
+            >
+              <Download className="size-4" aria-hidden="true" />
+              Export CSV
+            </Button>
+          </div>
+          <div
+            className="overflow-x-auto rounded focus-visible:outline-2 focus-visible:outline-indigo-500"
+            tabIndex={0}
+          >
+            <table className="w-full min-w-[36rem] text-left text-sm">
+              <caption className="sr-only">
+                Leaderboard of {shown ? categoryLabel(shown) : ''}, from {count} votes
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col" className={th}>
+                    #
+                  </th>
+                  <th scope="col" className={th}>
+                    Model
+                  </th>
+                  <th scope="col" className={`${th} text-right`}>
+                    Rating (95% interval)
+                  </th>
+                  <th scope="col" className={`${th} text-right`}>
+                    Wins
+                  </th>
+                  <th scope="col" className={`${th} text-right`}>
+                    Losses
+                  </th>
+                  <th scope="col" className={`${th} text-right`}>
+                    Ties
+                  </th>
+                  <th scope="col" className={`${th} text-right`}>
+                    Win rate
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((r, i) => (
+                  <tr key={r.key} className="border-t border-slate-100 dark:border-slate-800">
+                    <td className="px-2 py-1.5 tabular-nums">{i + 1}</td>
+                    <th scope="row" className="px-2 py-1.5 font-normal">
+                      <span className="font-medium" dir="auto">
+                        {displayText(r.name)}
+                      </span>{' '}
+                      <span className="text-xs text-slate-600 dark:text-slate-400" dir="auto">
+                        {displayText(r.versionName)}
+                      </span>
+                    </th>
+                    <td className={td}>
+                      <span className="font-semibold">{Math.round(r.rating)}</span>{' '}
+                      <span className="text-xs text-slate-600 dark:text-slate-400">
+                        ({Math.round(r.low)}–{Math.round(r.high)})
+                      </span>
+                    </td>
+                    <td className={td}>{r.wins}</td>
+                    <td className={td}>{r.losses}</td>
+                    <td className={td}>{r.ties}</td>
+                    <td className={td}>{Math.round(r.winRate * 100)}%</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <p className="text-xs text-slate-600 dark:text-slate-400">
+            {count} {count === 1 ? 'vote' : 'votes'} on this device for this key. A vote is one prompt of a
+            blind board: the pick wins against every other result of that prompt, a tie counts half to each.
+            The rating is a Bradley-Terry fit on the Elo scale (1500 is average); the interval narrows as
+            votes add up.
+          </p>
+        </div>
+      )}
+    </Dialog>
+  );
+}

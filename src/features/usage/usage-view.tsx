@@ -1,0 +1,414 @@
+import { useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { Download } from 'lucide-react';
+import { useApi } from '../../api/api-context';
+import type { Me } from '../../api/schemas/me';
+import { Button } from '../../components/button';
+import { Field } from '../../components/field';
+import { Select } from '../../components/select';
+import { Spinner } from '../../components/spinner';
+import { categoryLabel } from '../../lib/category-labels';
+import { downloadCsv } from '../../lib/download-file';
+import { formatCount, formatCredits, formatSeconds } from '../../lib/format';
+import type { HistoryStore } from '../../lib/history-store';
+import type { HistoryEntry } from '../../lib/history-types';
+import { displayText } from '../../lib/untrusted-text';
+import { dayKey, inRange, perKey, startOfDay, summarize, usageCsv, type Totals } from '../../lib/usage';
+import { allHistories, loadKeyLabels, rememberKeyLabel, type KeyLabels } from '../../lib/usage-source';
+import { CreditsChart } from './credits-chart';
+
+// The Usage view (issue 16 "Usage"): where this key's credits went, from this device's history: per day
+// (a chart and its table), per model, per category and per key; outputs, failures, time per model, cost
+// per output; today's spend against the key's daily cap (GET /me); a CSV of the tasks behind it.
+
+const PERIODS = [
+  { days: 7, label: 'Last 7 days' },
+  { days: 30, label: 'Last 30 days' },
+  { days: 90, label: 'Last 90 days' },
+] as const;
+
+const percent = (rate: number | null) =>
+  rate === null ? '—' : `${(rate * 100).toFixed(rate < 0.1 && rate > 0 ? 1 : 0)}%`;
+const credits = (n: number | null) => (n === null ? '—' : formatCredits(n));
+const seconds = (s: number | null) => (s === null ? '—' : formatSeconds(s));
+
+const EMPTY: HistoryEntry[] = [];
+const noop = () => () => undefined;
+
+const card =
+  'rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6 dark:bg-slate-900 dark:ring-slate-800';
+// A table wider than a phone scrolls sideways: its box takes the focus, so a keyboard can scroll it.
+const scroller = 'mt-2 overflow-x-auto rounded focus-visible:outline-2 focus-visible:outline-indigo-500';
+const th = 'px-2 py-1.5 text-xs font-medium text-slate-600 dark:text-slate-400';
+const td = 'px-2 py-1.5 text-right whitespace-nowrap tabular-nums';
+
+export function UsageView({ me, store }: { me: Me; store: HistoryStore | null }) {
+  const { connectionId } = useApi();
+  const [days, setDays] = useState<number>(30);
+  const entries = useSyncExternalStore(store?.subscribe ?? noop, store?.list ?? (() => EMPTY));
+  // "Now" moves on each minute, so today's figures follow the clock past midnight.
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
+  const summary = useMemo(() => summarize(entries, { now, days }), [entries, now, days]);
+
+  // Every key used on this device: the tasks store, one connection at a time (never a key, only hashes).
+  const [others, setOthers] = useState<Map<string, HistoryEntry[]> | null>(null);
+  useEffect(() => {
+    rememberKeyLabel(connectionId, me.key.label, me.key.prefix);
+  }, [connectionId, me.key.label, me.key.prefix]);
+  const labels: KeyLabels = useMemo(
+    () => ({ ...loadKeyLabels(), [connectionId]: { label: me.key.label, prefix: me.key.prefix } }),
+    [connectionId, me.key.label, me.key.prefix],
+  );
+  useEffect(() => {
+    let live = true;
+    void allHistories().then((all) => live && setOthers(all));
+    return () => {
+      live = false;
+    };
+  }, [connectionId]);
+  const keys = useMemo(() => {
+    const histories = new Map(others ?? []);
+    histories.set(connectionId, entries); // this key's, live
+    return perKey(histories, { now, days });
+  }, [others, entries, connectionId, now, days]);
+
+  const cap = me.key.dailyCreditCap;
+  const spent = me.key.creditsSpentToday;
+  const period = PERIODS.find((p) => p.days === days)?.label ?? `${days} days`;
+  const keyName = `${me.key.label} (${me.key.prefix}…)`;
+
+  const exportCsv = () =>
+    downloadCsv(
+      usageCsv(inRange(entries, startOfDay(now, days - 1)), keyName),
+      `usage ${dayKey(now)} (${days} days).csv`,
+    );
+
+  return (
+    <main className="flex flex-1 flex-col gap-4 p-4">
+      <section aria-labelledby="usage-title" className={card}>
+        <div className="flex flex-wrap items-end justify-between gap-3">
+          <div>
+            <h2 id="usage-title" className="text-lg font-semibold">
+              Usage
+            </h2>
+            <p className="text-sm text-slate-600 dark:text-slate-400">
+              From this device’s history of <span className="font-medium">{displayText(keyName)}</span>: tasks
+              made elsewhere are not counted.
+            </p>
+          </div>
+          <div className="flex flex-wrap items-end gap-2">
+            <Field label="Period" className="w-44">
+              {(control) => (
+                <Select {...control} value={days} onChange={(e) => setDays(Number(e.target.value))}>
+                  {PERIODS.map((p) => (
+                    <option key={p.days} value={p.days}>
+                      {p.label}
+                    </option>
+                  ))}
+                </Select>
+              )}
+            </Field>
+            <Button onClick={exportCsv} disabled={summary.totals.tasks === 0}>
+              <Download className="size-4" aria-hidden="true" />
+              Export CSV
+            </Button>
+          </div>
+        </div>
+
+        <dl
+          className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6"
+          aria-label={`Totals, ${period}`}
+        >
+          <Stat label="Credits" testId="usage-credits">
+            {formatCredits(summary.totals.credits)}
+          </Stat>
+          <Stat label="Tasks" testId="usage-tasks">
+            {formatCount(summary.totals.tasks)}
+          </Stat>
+          <Stat label="Outputs made" testId="usage-outputs">
+            {formatCount(summary.totals.outputs)}
+          </Stat>
+          <Stat label="Failure rate">{percent(summary.totals.failureRate)}</Stat>
+          <Stat label="Cost per output">{credits(summary.totals.costPerOutput)}</Stat>
+          <Stat label="Still running">{formatCount(summary.totals.pending)}</Stat>
+        </dl>
+
+        <div className="mt-4 rounded-lg bg-slate-50 p-3 text-sm dark:bg-slate-800/60">
+          {cap !== null ? (
+            <>
+              <div className="flex justify-between gap-2 text-xs">
+                <span id="usage-cap-label">Spent today, against the daily cap</span>
+                <span className="tabular-nums" data-testid="usage-cap">
+                  {spent.toLocaleString('en-US')} / {cap.toLocaleString('en-US')}
+                </span>
+              </div>
+              <meter
+                aria-labelledby="usage-cap-label"
+                className="mt-1 h-2 w-full"
+                min={0}
+                max={cap}
+                low={cap * 0.7}
+                high={cap * 0.9}
+                optimum={0}
+                value={spent}
+              />
+            </>
+          ) : (
+            <p>
+              Spent today: <span className="font-medium tabular-nums">{formatCredits(spent)}</span>. This key
+              has no daily cap.
+            </p>
+          )}
+          <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+            The service counts {formatCredits(spent)} today for this key; this device’s history counts{' '}
+            <span data-testid="usage-today">{formatCredits(summary.today)}</span>
+            {summary.today !== spent &&
+              ' (the difference was spent elsewhere, or on another day by the service’s clock)'}
+            .
+          </p>
+        </div>
+      </section>
+
+      <section aria-label="Credits per day" className={card}>
+        <CreditsChart days={summary.perDay} title={`Credits per day, ${period.toLowerCase()}`} />
+      </section>
+
+      <section aria-labelledby="usage-models" className={`${card} min-w-0`}>
+        <h3 id="usage-models" className="text-sm font-semibold">
+          Per model
+        </h3>
+        {summary.perModel.length === 0 ? (
+          <Empty />
+        ) : (
+          <div className={scroller} tabIndex={0}>
+            <table className="w-full min-w-[40rem] text-left text-sm">
+              <caption className="sr-only">Usage per model, tool or template, {period.toLowerCase()}</caption>
+              <thead>
+                <tr>
+                  <th scope="col" className={th}>
+                    Model
+                  </th>
+                  <th scope="col" className={`${th} text-right`}>
+                    Tasks
+                  </th>
+                  <th scope="col" className={`${th} text-right`}>
+                    Outputs
+                  </th>
+                  <th scope="col" className={`${th} text-right`}>
+                    Failure rate
+                  </th>
+                  <th scope="col" className={`${th} text-right`}>
+                    Average time
+                  </th>
+                  <th scope="col" className={`${th} text-right`}>
+                    90th percentile
+                  </th>
+                  <th scope="col" className={`${th} text-right`}>
+                    Credits
+                  </th>
+                  <th scope="col" className={`${th} text-right`}>
+                    Per output
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {summary.perModel.map((m) => (
+                  <tr key={m.key} className="border-t border-slate-100 dark:border-slate-800">
+                    <th scope="row" className="px-2 py-1.5 font-normal">
+                      <span className="block font-medium" dir="auto">
+                        {displayText(m.name)}
+                      </span>
+                      <span className="block text-xs text-slate-600 dark:text-slate-400" dir="auto">
+                        {displayText(m.detail)}
+                        {m.category ? ` · ${categoryLabel(m.category)}` : ''}
+                      </span>
+                    </th>
+                    <td className={td}>{formatCount(m.tasks)}</td>
+                    <td className={td}>{formatCount(m.outputs)}</td>
+                    <td className={td}>{percent(m.failureRate)}</td>
+                    <td className={td}>{seconds(m.avgSeconds)}</td>
+                    <td className={td}>{seconds(m.p90Seconds)}</td>
+                    <td className={td}>
+                      <Share value={m.credits} of={summary.totals.credits} />
+                    </td>
+                    <td className={td}>{credits(m.costPerOutput)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      <div className="grid gap-4 lg:grid-cols-2 lg:items-start">
+        <section aria-labelledby="usage-categories" className={`${card} min-w-0`}>
+          <h3 id="usage-categories" className="text-sm font-semibold">
+            Per category
+          </h3>
+          {summary.perCategory.length === 0 ? (
+            <Empty />
+          ) : (
+            <SmallTable
+              caption={`Usage per category, ${period.toLowerCase()}`}
+              head="Category"
+              rows={summary.perCategory.map((c) => ({
+                key: c.category,
+                name: c.category.includes('/') ? categoryLabel(c.category) : c.category,
+                totals: c,
+              }))}
+              total={summary.totals.credits}
+            />
+          )}
+        </section>
+
+        <section aria-labelledby="usage-keys" className={`${card} min-w-0`}>
+          <h3 id="usage-keys" className="text-sm font-semibold">
+            Per key
+          </h3>
+          <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+            Every key used with this studio on this device. A key is never kept: only its label and prefix, as
+            the service shows them, for keys connected since this view existed; others show as “Another key”.
+          </p>
+          {others === null ? (
+            <Spinner label="Reading the other keys’ history" />
+          ) : (
+            <div className={scroller} tabIndex={0}>
+              <table className="w-full text-left text-sm">
+                <caption className="sr-only">Usage per key on this device, {period.toLowerCase()}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col" className={th}>
+                      Key
+                    </th>
+                    <th scope="col" className={`${th} text-right`}>
+                      Tasks
+                    </th>
+                    <th scope="col" className={`${th} text-right`}>
+                      Today
+                    </th>
+                    <th scope="col" className={`${th} text-right`}>
+                      Credits
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {keys.map((k, i) => {
+                    const known = labels[k.connectionId];
+                    return (
+                      <tr key={k.connectionId} className="border-t border-slate-100 dark:border-slate-800">
+                        <th scope="row" className="px-2 py-1.5 font-normal">
+                          <span className="font-medium" dir="auto">
+                            {known ? displayText(known.label) : `Another key ${i + 1}`}
+                          </span>
+                          {known && (
+                            <span className="ml-1 font-mono text-xs text-slate-600 dark:text-slate-400">
+                              {displayText(known.prefix)}…
+                            </span>
+                          )}
+                          {k.connectionId === connectionId && (
+                            <span className="ml-1 text-xs text-slate-600 dark:text-slate-400">
+                              (this key)
+                            </span>
+                          )}
+                        </th>
+                        <td className={td}>{formatCount(k.tasks)}</td>
+                        <td className={td}>{formatCredits(k.today)}</td>
+                        <td className={td}>{formatCredits(k.credits)}</td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+      </div>
+    </main>
+  );
+}
+
+function Stat({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+  return (
+    <div className="rounded-lg bg-slate-50 p-3 dark:bg-slate-800/60">
+      <dt className="text-xs text-slate-600 dark:text-slate-400">{label}</dt>
+      <dd className="mt-0.5 text-lg font-semibold tabular-nums" data-testid={testId}>
+        {children}
+      </dd>
+    </div>
+  );
+}
+
+/** Credits with a bar of their share of the total (the bar is decoration: the number says it). */
+function Share({ value, of }: { value: number; of: number }) {
+  return (
+    <span className="flex items-center justify-end gap-2">
+      <span
+        aria-hidden="true"
+        className="hidden h-1.5 w-16 overflow-hidden rounded-full bg-slate-100 sm:block dark:bg-slate-800"
+      >
+        <span
+          className="block h-full bg-indigo-500 dark:bg-indigo-400"
+          style={{ width: `${of ? (value / of) * 100 : 0}%` }}
+        />
+      </span>
+      {formatCredits(value)}
+    </span>
+  );
+}
+
+function SmallTable({
+  caption,
+  head,
+  rows,
+  total,
+}: {
+  caption: string;
+  head: string;
+  rows: Array<{ key: string; name: string; totals: Totals }>;
+  total: number;
+}) {
+  return (
+    <div className={scroller} tabIndex={0}>
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col" className={th}>
+              {head}
+            </th>
+            <th scope="col" className={`${th} text-right`}>
+              Tasks
+            </th>
+            <th scope="col" className={`${th} text-right`}>
+              Failure rate
+            </th>
+            <th scope="col" className={`${th} text-right`}>
+              Credits
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.key} className="border-t border-slate-100 dark:border-slate-800">
+              <th scope="row" className="px-2 py-1.5 font-normal">
+                {r.name}
+              </th>
+              <td className={td}>{formatCount(r.totals.tasks)}</td>
+              <td className={td}>{percent(r.totals.failureRate)}</td>
+              <td className={td}>
+                <Share value={r.totals.credits} of={total} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Empty() {
+  return <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">No tasks in this period.</p>;
+}

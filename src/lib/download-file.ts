@@ -1,0 +1,18 @@
+/** Saves a blob under `name` through an object URL and an <a download>; the URL is revoked later. */
+export function downloadBlob(blob: Blob, name: string): void {
+  const href = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = name;
+  a.rel = 'noopener';
+  a.style.display = 'none';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  // Revoking at once can cancel the download in some browsers; a minute is ample for it to start.
+  setTimeout(() => URL.revokeObjectURL(href), 60_000);
+}
+
+/** CSV text as a download (UTF-8 with a byte order mark, so spreadsheets read accents right). */
+export const downloadCsv = (csv: string, name: string): void =>
+  downloadBlob(new Blob(['\uFEFF', csv], { type: 'text/csv;charset=utf-8' }), name);
