@@ -82,8 +82,8 @@ const V5_STORES = {
 
 export const DB_NAME = 'media-studio';
 // v1 keyed tasks by taskId alone, so a task imported into a second connection's history moved out of
-// the first one's. v2 keys them by [connectionId, taskId]. v3 adds the upload library, v4 the compare boards.
-const DB_VERSION = 4;
+// the first one's. v2 keys them by [connectionId, taskId]. v3 adds the upload library, v4 the compare boards, v5 the stores of the gallery, presets, prompts and votes.
+const DB_VERSION = 5;
 
 let dbPromise: Promise<IDBPDatabase<StudioDB>> | null = null;
 
