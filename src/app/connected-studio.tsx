@@ -1,5 +1,14 @@
-import { Bell, Columns3, GitCompareArrows, ScanText, UserRound } from 'lucide-react';
-import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { Bell, Columns3, GitCompareArrows, Images, ScanText, UserRound } from 'lucide-react';
+import {
+  lazy,
+  Suspense,
+  useCallback,
+  useImperativeHandle,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { useApi } from '../api/api-context';
 import type { Me } from '../api/schemas/me';
 import { Alert } from '../components/alert';
@@ -32,6 +41,9 @@ import { CopyRequestButton } from '../features/request/copy-request';
 import { formatCredits } from '../lib/format';
 import { selectionKey, type ResolvedSelection, type Selection } from '../lib/selection';
 import { useUrlSelection } from './use-url-selection';
+import { useGalleryRoute } from './use-gallery-route';
+import { useGalleryStores, type GalleryStores } from './use-gallery-stores';
+import type { ComparisonModel } from '../features/gallery/gallery-view';
 
 import { Header } from './header';
 import { NetworkStatus } from './network-status';
@@ -43,6 +55,10 @@ const CompareView = lazy(() =>
 );
 const DescribeImageDialog = lazy(() =>
   import('../features/describe/describe-dialog').then((m) => ({ default: m.DescribeImageDialog })),
+);
+// The gallery (issue 12): a chunk of its own, with its viewer, compare-two and zoom library.
+const GalleryView = lazy(() =>
+  import('../features/gallery/gallery-view').then((m) => ({ default: m.GalleryView })),
 );
 const loading = (label: string) => (
   <div className="flex flex-1 items-center justify-center p-8">
@@ -65,6 +81,11 @@ export default function ConnectedStudio({
   const runner = useTaskRunner(me.limits.tasksPerMin);
   useFinishNotices(runner?.store ?? null);
   const compare = useCompareRoute();
+  const gallery = useGalleryRoute();
+  const galleryStores = useGalleryStores(runner?.store.connectionId);
+  // Remix and "Use as input" from the gallery act on the form, which stays mounted (hidden) meanwhile.
+  const workspace = useRef<WorkspaceActions>(null);
+  const galleryShown = gallery.open && !compare.source;
   // Models added with "Add to comparison", waiting for the next new board.
   const [draft, setDraft] = useState<{ category: string; columns: Column[] } | null>(null);
   const openCompare = () => {
@@ -78,6 +99,12 @@ export default function ConnectedStudio({
       return { category, columns: exists ? same : [...same, column].slice(0, 8) };
     });
   }, []);
+  const addModelsToComparison = useCallback(
+    (models: ComparisonModel[]) => {
+      for (const m of models) addToComparison(m.category, { modelId: m.modelId, versionId: m.versionId });
+    },
+    [addToComparison],
+  );
   const renderParam = useCallback(
     (def: ParamDef, value: ParamValue | undefined, onChange: (v: ParamValue | undefined) => void) => (
       <ParamInput def={def} value={value} onChange={onChange} baseUrl={baseUrl} />
@@ -89,9 +116,25 @@ export default function ConnectedStudio({
       <Header>
         {runner && <TaskPoller store={runner.store} budget={runner.budget} />}
         <Button
+          variant={galleryShown ? 'primary' : 'secondary'}
+          aria-pressed={galleryShown}
+          onClick={() => {
+            if (galleryShown) return gallery.setOpen(false);
+            if (compare.source) compare.go(null);
+            gallery.setOpen(true);
+          }}
+        >
+          <Images className="size-4" aria-hidden="true" />
+          <span className="sr-only sm:not-sr-only">Gallery</span>
+        </Button>
+        <Button
           variant={compare.source ? 'primary' : 'secondary'}
           aria-pressed={compare.source !== null}
-          onClick={() => (compare.source ? compare.go(null) : openCompare())}
+          onClick={() => {
+            if (compare.source) return compare.go(null);
+            if (gallery.open) gallery.setOpen(false);
+            openCompare();
+          }}
         >
           <GitCompareArrows className="size-4" aria-hidden="true" />
           {/* On a phone the icon alone, so the balance beside it fits; the name stays "Compare". */}
@@ -141,25 +184,64 @@ export default function ConnectedStudio({
           />
         </Suspense>
       ) : (
-        <Workspace
-          me={me}
-          runner={runner}
-          onAddToComparison={addToComparison}
-          draftCount={draft?.columns.length ?? 0}
-        />
+        <>
+          {galleryShown && (
+            <Suspense fallback={loading('Loading the gallery')}>
+              {runner && galleryStores ? (
+                <GalleryView
+                  history={runner.store}
+                  judgements={galleryStores.judgements}
+                  hidden={galleryStores.hidden}
+                  filter={gallery.filter}
+                  onFilter={gallery.setFilter}
+                  onRemix={(entry) => {
+                    gallery.setOpen(false);
+                    workspace.current?.onRemix(entry);
+                  }}
+                  onUseAsInput={(url, mediaType) => {
+                    gallery.setOpen(false);
+                    workspace.current?.onUseAsInput(url, mediaType);
+                  }}
+                  onAddToComparison={addModelsToComparison}
+                />
+              ) : (
+                loading('Loading the gallery')
+              )}
+            </Suspense>
+          )}
+          <div hidden={galleryShown} className="contents">
+            <Workspace
+              me={me}
+              runner={runner}
+              galleryStores={galleryStores}
+              actions={workspace}
+              onAddToComparison={addToComparison}
+              draftCount={draft?.columns.length ?? 0}
+            />
+          </div>
+        </>
       )}
     </>
   );
 }
 
+interface WorkspaceActions {
+  onRemix: (entry: HistoryEntry) => void;
+  onUseAsInput: (url: string, mediaType: 'image' | 'video' | 'audio') => void;
+}
+
 function Workspace({
   me,
   runner,
+  galleryStores,
+  actions,
   onAddToComparison,
   draftCount,
 }: {
   me: Me;
   runner: TaskRunner | null;
+  galleryStores: GalleryStores | null;
+  actions: React.Ref<WorkspaceActions>;
   onAddToComparison: (category: string, column: Column) => void;
   draftCount: number;
 }) {
@@ -203,6 +285,9 @@ function Workspace({
     },
     [current, snapshot, key],
   );
+
+  useImperativeHandle(actions, () => ({ onRemix, onUseAsInput }), [onRemix, onUseAsInput]);
+  const hiddenTaskIds = useHiddenIds(galleryStores);
 
   const [describing, setDescribingState] = useState(false);
   // Mounted from the first opening on, and kept: its image, language and result survive closing it.
@@ -333,6 +418,8 @@ function Workspace({
                 sending={sending}
                 onRemix={onRemix}
                 onUseAsInput={onUseAsInput}
+                hiddenTaskIds={hiddenTaskIds}
+                judgements={galleryStores?.judgements}
               />
             </>
           ) : (
@@ -341,6 +428,17 @@ function Workspace({
         </div>
       </aside>
     </main>
+  );
+}
+
+const NO_IDS: ReadonlySet<string> = new Set();
+const noSubscribe = () => () => undefined;
+
+/** Tasks hidden with the gallery's "Hide": the History column leaves them out too. */
+function useHiddenIds(stores: GalleryStores | null): ReadonlySet<string> {
+  return useSyncExternalStore(
+    stores?.hidden.subscribe ?? noSubscribe,
+    stores?.hidden.snapshot ?? (() => NO_IDS),
   );
 }
 

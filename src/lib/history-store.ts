@@ -163,7 +163,13 @@ export class HistoryStore {
    */
   async importJson(text: string, judgements?: JudgementStore): Promise<ImportResult> {
     const file = HistoryExportSchema.parse(JSON.parse(text));
-    const result: ImportResult = { added: 0, updated: 0, skipped: 0, judgementsKept: 0, judgementsSkipped: 0 };
+    const result: ImportResult = {
+      added: 0,
+      updated: 0,
+      skipped: 0,
+      judgementsKept: 0,
+      judgementsSkipped: 0,
+    };
     const database = await db();
     const tx = database.transaction('tasks', 'readwrite');
     for (const raw of file.tasks) {

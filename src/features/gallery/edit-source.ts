@@ -12,7 +12,9 @@ const NOT_SOURCE = /mask|audio|voice|last_frame|reference|ref_/i;
 
 /** The source's URL of an edit, or null when the task is not an edit or has no media param. */
 export function editSourceOf(entry: HistoryEntry): string | null {
-  const isEdit = entry.meta.kind === 'tool' || (entry.meta.category !== undefined && EDIT_CATEGORIES.has(entry.meta.category));
+  const isEdit =
+    entry.meta.kind === 'tool' ||
+    (entry.meta.category !== undefined && EDIT_CATEGORIES.has(entry.meta.category));
   if (!isEdit) return null;
   const params = entry.request.params;
   const urlIn = (value: unknown): string | null => {

@@ -15,7 +15,12 @@ import { makeEntry } from './gallery-test-utils';
 
 const day = (d: number, h = 12) => new Date(2025, 5, d, h).getTime();
 const entries = [
-  makeEntry('t4', { createdAt: day(4), creditsCharged: 1, completedAt: day(4) + 1_000, params: { prompt: 'a red fox' } }),
+  makeEntry('t4', {
+    createdAt: day(4),
+    creditsCharged: 1,
+    completedAt: day(4) + 1_000,
+    params: { prompt: 'a red fox' },
+  }),
   makeEntry('t3', {
     createdAt: day(3),
     creditsCharged: 9,
@@ -24,7 +29,12 @@ const entries = [
     meta: { mediaType: 'video', category: 'video/text-ref', title: 'Vidra' },
   }),
   makeEntry('t2', { createdAt: day(3, 9), status: 'failed', outputs: [], creditsCharged: 0 }),
-  makeEntry('t1', { createdAt: day(1), creditsCharged: 4, completedAt: day(1) + 5_000, params: { prompt: 'a blue fox' } }),
+  makeEntry('t1', {
+    createdAt: day(1),
+    creditsCharged: 4,
+    completedAt: day(1) + 5_000,
+    params: { prompt: 'a blue fox' },
+  }),
 ];
 const j = (outputKey: string, starred: boolean, rating: number | null): [string, Judgement] => [
   outputKey,
@@ -109,7 +119,9 @@ describe('rowsOf', () => {
   const items = galleryItemsOf(entries);
   it('groups by day with a heading, tiles `columns` to a row', () => {
     const rows = rowsOf(items, 2, true, (d) => d);
-    expect(rows.map((r) => (r.kind === 'day' ? `# ${r.label} (${r.count})` : r.items.map((i) => i.key).join(',')))).toEqual([
+    expect(
+      rows.map((r) => (r.kind === 'day' ? `# ${r.label} (${r.count})` : r.items.map((i) => i.key).join(','))),
+    ).toEqual([
       '# 2025-06-04 (1)',
       't4#0',
       '# 2025-06-03 (3)',
@@ -139,7 +151,9 @@ describe('editSourceOf', () => {
     expect(editSourceOf(edit)).toBe('https://cdn.test/src.jpg');
   });
   it('is null for a generation or an unsafe URL', () => {
-    expect(editSourceOf(makeEntry('g', { params: { prompt: 'x', image_url: 'https://cdn.test/ref.png' } }))).toBeNull();
+    expect(
+      editSourceOf(makeEntry('g', { params: { prompt: 'x', image_url: 'https://cdn.test/ref.png' } })),
+    ).toBeNull();
     expect(
       editSourceOf(makeEntry('e', { meta: { kind: 'tool' }, params: { image_url: 'javascript:alert(1)' } })),
     ).toBeNull();

@@ -222,7 +222,12 @@ export function rowsOf(
       rows.push({ kind: 'day', key: `day-${day}-${start}`, label: dayLabel(day), count: end - start });
     } else end = items.length;
     for (let i = start; i < end; i += cols) {
-      rows.push({ kind: 'tiles', key: `tiles-${items[i]!.key}`, items: items.slice(i, Math.min(i + cols, end)), first: i });
+      rows.push({
+        kind: 'tiles',
+        key: `tiles-${items[i]!.key}`,
+        items: items.slice(i, Math.min(i + cols, end)),
+        first: i,
+      });
     }
     start = end;
   }

@@ -48,5 +48,7 @@ export function restrictTo(selection: TileSelection, shown: ReadonlySet<string>)
     if (shown.has(k)) keys.add(k);
     else changed = true;
   }
-  return changed ? { keys, anchor: selection.anchor && shown.has(selection.anchor) ? selection.anchor : null } : selection;
+  return changed
+    ? { keys, anchor: selection.anchor && shown.has(selection.anchor) ? selection.anchor : null }
+    : selection;
 }
