@@ -1,5 +1,5 @@
 import { AudioLines, Pause, Play, Star } from 'lucide-react';
-import { memo, useRef, useState, type MouseEvent } from 'react';
+import { memo, useRef, useState, type ChangeEvent } from 'react';
 import type { Judgement } from '../../lib/judgements';
 import { cn } from '../../lib/cn';
 import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
@@ -56,11 +56,9 @@ export const GalleryTile = memo(function GalleryTile({
   };
   const label = tileLabel(item);
   const starred = judgement?.starred === true;
-  const onCheckbox = (e: MouseEvent<HTMLInputElement>) => {
-    // A shift-click extends from the last tile clicked; the state is the selection's, not the box's.
-    e.preventDefault();
-    onSelect(item, e.shiftKey);
-  };
+  // A shift-click extends from the last tile clicked (React's change event of a checkbox is the click).
+  const onCheckbox = (e: ChangeEvent<HTMLInputElement>) =>
+    onSelect(item, 'shiftKey' in e.nativeEvent && (e.nativeEvent as MouseEvent).shiftKey);
 
   return (
     <div
@@ -139,14 +137,7 @@ export const GalleryTile = memo(function GalleryTile({
           aria-describedby={undefined}
           title={label}
           checked={selected}
-          onClick={onCheckbox}
-          onChange={() => undefined}
-          onKeyDown={(e) => {
-            if (e.key === ' ') {
-              e.preventDefault();
-              onSelect(item, e.shiftKey);
-            }
-          }}
+          onChange={onCheckbox}
           className="size-4 cursor-pointer accent-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
         />
       </label>

@@ -673,9 +673,11 @@ function Grid({
   ref,
 }: GridProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
+  const innerRef = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
+  // The rows' own width (inside the scroller's padding and scrollbar) decides the columns.
   useLayoutEffect(() => {
-    const el = scrollRef.current;
+    const el = innerRef.current;
     if (!el) return;
     const measure = () => setWidth(el.clientWidth);
     measure();
@@ -735,7 +737,7 @@ function Grid({
       className="-mx-1 min-h-0 flex-1 overflow-y-auto overscroll-contain px-1"
       data-testid="gallery-scroll"
     >
-      <div className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+      <div ref={innerRef} className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((v) => {
           const row = rows[v.index];
           if (!row) return null;

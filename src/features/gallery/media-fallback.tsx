@@ -67,7 +67,8 @@ export function MediaFailed({
       aria-label="Could not load"
       data-testid="media-failed"
       className={cn(
-        'relative z-10 flex size-full flex-col items-center justify-center gap-1.5 bg-slate-100 p-2 text-center text-xs text-slate-600 dark:bg-slate-800 dark:text-slate-300',
+        // Above a tile's open button, which still takes the clicks around the Retry.
+        'pointer-events-none relative z-10 flex size-full flex-col items-center justify-center gap-1.5 bg-slate-100 p-2 text-center text-xs text-slate-600 dark:bg-slate-800 dark:text-slate-300',
         className,
       )}
     >
@@ -77,7 +78,7 @@ export function MediaFailed({
       <button
         type="button"
         onClick={onRetry}
-        className="inline-flex items-center gap-1 rounded-md bg-white px-2 py-1 font-medium text-slate-800 ring-1 ring-slate-300 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:bg-slate-900 dark:text-slate-100 dark:ring-slate-600"
+        className="pointer-events-auto inline-flex items-center gap-1 rounded-md bg-white px-2 py-1 font-medium text-slate-800 ring-1 ring-slate-300 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:bg-slate-900 dark:text-slate-100 dark:ring-slate-600"
       >
         <RotateCw className="size-3" aria-hidden="true" />
         Retry

@@ -65,6 +65,7 @@ export const ZoomStage = forwardRef<
         centerZoomedOut
         fitOnInit="contain"
         doubleClick={{ mode: 'toggle' }}
+        wheel={{ step: 0.1 }}
         onInit={(r) => setScale(r.state.scale)}
         onTransform={(_r, state) => {
           setScale(state.scale);
