@@ -235,6 +235,18 @@ test('an edit compares with its source on the Before and after slider', async ({
   await expect(compare.getByRole('group', { name: 'Zoom after' }).getByTestId('zoom-level')).toHaveText(
     '100%',
   );
+  // Both panes show the same spot: the same box for each image, relative to its pane.
+  const placed = async (name: string) => {
+    const img = (await compare.getByRole('img', { name, exact: true }).boundingBox())!;
+    const pane = (await compare
+      .getByRole('figure')
+      .filter({ has: page.getByRole('img', { name, exact: true }) })
+      .boundingBox())!;
+    return [Math.round(img.x - pane.x), Math.round(img.y - pane.y), Math.round(img.width)];
+  };
+  await expect.poll(async () => await placed('Remove background')).toEqual(await placed('Source'));
+  await compare.getByRole('group', { name: 'Zoom after' }).getByRole('button', { name: 'Zoom in' }).click();
+  await expect.poll(async () => await placed('Source')).toEqual(await placed('Remove background'));
   await page.screenshot({ path: '/tmp/gallery-compare.png' });
   // Closing it returns to the viewer it was opened from.
   await page.keyboard.press('Escape');

@@ -147,13 +147,11 @@ export default function ConnectedStudio({
             </span>
           )}
         </Button>
-        <Button
-          variant="secondary"
-          onClick={() => setAccountOpen(true)}
-          aria-label={`Account: ${me.key.label}`}
-        >
+        <Button variant="secondary" onClick={() => setAccountOpen(true)}>
           <UserRound className="size-4" aria-hidden="true" />
-          <span className="hidden max-w-40 truncate sm:inline">{me.key.label}</span>
+          {/* The name is the visible text (axe: label-content-name-mismatch), "Account: " first. */}
+          <span className="sr-only">Account: </span>
+          <span className="sr-only max-w-40 truncate sm:not-sr-only">{me.key.label}</span>
           <span className="font-semibold tabular-nums" data-testid="header-balance">
             {balance ? formatCredits(balance.amount) : ''}
           </span>

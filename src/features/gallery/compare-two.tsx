@@ -141,9 +141,15 @@ function Pane({
   );
 }
 
+/**
+ * Both sides are laid out at one width, whatever their pixel sizes (an upscale is 4 times its source),
+ * so one transform shows the same spot of each: that is what keeps side by side in sync.
+ */
+const LAYOUT_WIDTH = 'w-[1024px]';
+
 function Media({ side, fill }: { side: CompareSide; fill?: boolean }) {
   const media = useMediaFailure(side.mediaType === 'image' ? undefined : side.url);
-  const cls = cn('block max-w-none', fill && 'size-full object-cover');
+  const cls = cn('block max-w-none', fill ? 'size-full object-cover' : `${LAYOUT_WIDTH} h-auto`);
   if (side.mediaType === 'image')
     return <SafeImage src={side.url} alt={side.label} lazy={false} className={cls} />;
   if (media.failed) return <MediaFailed reason={media.reason} onRetry={media.retry} />;

@@ -80,7 +80,7 @@ export const ZoomStage = forwardRef<
         <div
           role="group"
           aria-label={label}
-          className="absolute bottom-3 left-1/2 z-10 flex -translate-x-1/2 items-center gap-1 rounded-lg bg-white/95 p-1 shadow-lg ring-1 ring-slate-300 dark:bg-slate-900/95 dark:ring-slate-700"
+          className="absolute bottom-3 left-1/2 z-10 flex -translate-x-1/2 items-center gap-1 rounded-lg bg-white/95 p-1 text-slate-900 shadow-lg dark:text-slate-100 ring-1 ring-slate-300 dark:bg-slate-900/95 dark:ring-slate-700"
         >
           <Button size="sm" variant="ghost" aria-label="Zoom out" title="Zoom out (-)" onClick={api.zoomOut}>
             <Minus className="size-4" aria-hidden="true" />
