@@ -57,9 +57,10 @@ const DescribeImageDialog = lazy(() =>
   import('../features/describe/describe-dialog').then((m) => ({ default: m.DescribeImageDialog })),
 );
 // The gallery (issue 12): a chunk of its own, with its viewer, compare-two and zoom library.
-const GalleryView = lazy(() =>
-  import('../features/gallery/gallery-view').then((m) => ({ default: m.GalleryView })),
-);
+const loadGallery = () => import('../features/gallery/gallery-view');
+const GalleryView = lazy(() => loadGallery().then((m) => ({ default: m.GalleryView })));
+// A reload or link into the gallery fetches its chunk now, beside the history read, not after it.
+if (new URLSearchParams(window.location.search).get('view') === 'gallery') void loadGallery();
 const loading = (label: string) => (
   <div className="flex flex-1 items-center justify-center p-8">
     <Spinner label={label} />
@@ -82,7 +83,7 @@ export default function ConnectedStudio({
   useFinishNotices(runner?.store ?? null);
   const compare = useCompareRoute();
   const gallery = useGalleryRoute();
-  const galleryStores = useGalleryStores(runner?.store.connectionId);
+  const galleryStores = useGalleryStores(useApi().connectionId);
   // Remix and "Use as input" from the gallery act on the form, which stays mounted (hidden) meanwhile.
   const workspace = useRef<WorkspaceActions>(null);
   const galleryShown = gallery.open && !compare.source;

@@ -137,7 +137,10 @@ export function GalleryView(props: GalleryViewProps) {
   );
   const order = useMemo(() => items.map((i) => i.key), [items]);
   const indexOf = useMemo(() => new Map(order.map((k, i) => [k, i])), [order]);
-  const totalOutputs = useMemo(() => galleryItemsOf(entries).length, [entries]);
+  const totalOutputs = useMemo(
+    () => entries.reduce((n, e) => n + Math.max(1, e.outputs.length), 0),
+    [entries],
+  );
 
   const [selection, setSelection] = useState<TileSelection>(EMPTY_SELECTION);
   // Tiles no longer shown (a filter, a hide) leave the selection.
@@ -687,7 +690,11 @@ function Grid({
   }, []);
   const columns = Math.max(1, Math.floor((width + GAP) / (tileSize + GAP)));
   const tile = width > 0 ? (width - GAP * (columns - 1)) / columns : tileSize;
-  const rows = useMemo(() => rowsOf(items, columns, byDay, dayLabel), [items, columns, byDay]);
+  // Nothing to lay out before the width is known (the first render): rows are built once, for it.
+  const rows = useMemo(
+    () => (width > 0 ? rowsOf(items, columns, byDay, dayLabel) : []),
+    [items, columns, byDay, width],
+  );
   const rowOfKey = useMemo(() => {
     const map = new Map<string, number>();
     rows.forEach((row, r) => {
