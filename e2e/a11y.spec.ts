@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import { SANDBOX_ORIGIN, expect, test, type Studio } from './fixtures';
 import { mp4, png, withBlockMark } from './media-helpers';
 import { History, SandboxApi, TASK_TIMEOUT, disconnect, generate, uniquePrompt } from './task-helpers';
+import { historyFile, importHistory, runCutout, seedImages } from './gallery-helpers';
 
 // Accessibility (PRODUCT 3 "Everywhere": keyboard-only use works; dark mode follows the system):
 // axe finds no serious or critical violation on any screen or dialog of the studio, in light and in
@@ -542,6 +543,51 @@ test.describe('Usage, a blind board and the Leaderboard (issue 16)', () => {
       await board.getByRole('button', { name: 'Reveal', exact: true }).click();
       await expect(board.getByText('Voted best (blind)')).toBeVisible();
       await expectNoSeriousViolations(page, `a revealed board, ${size.name}`);
+    });
+  }
+});
+
+test.describe('the gallery (issue 12)', () => {
+  // The gallery with a selection, the Viewer with its shortcuts, Compare two on the slider and side by
+  // side, and a failed output's placeholder; at 1280 px and at phone width, light and dark.
+  for (const width of [1280, 390]) {
+    test(`gallery, viewer and compare two at ${width} px`, async ({ studio, sandbox, page }) => {
+      // Eight axe runs (four screens, two schemes) and three sandbox tasks.
+      test.slow();
+      await page.setViewportSize({ width, height: width > 400 ? 800 : 844 });
+      const tasks = await seedImages(sandbox, 2);
+      const cutout = await runCutout(sandbox, tasks[1]!.outputs[0]!.url, Date.now());
+      const broken = {
+        ...tasks[1]!,
+        taskId: 'task_a11y_broken',
+        prompt: 'a broken output',
+        request: { ...tasks[1]!.request, params: { prompt: 'a broken output' } },
+        outputs: [{ url: `${SANDBOX_ORIGIN}/no-such-file.png` }],
+      };
+      await studio.goto();
+      await studio.connect('personal');
+      await importHistory(page, historyFile([...tasks, cutout, broken]));
+      await page.getByRole('button', { name: 'Gallery', exact: true }).click();
+      const gallery = page.getByRole('main', { name: 'Gallery' });
+      await expect(gallery.getByTestId('media-failed')).toContainText('404');
+      await gallery.getByRole('button', { name: /^Filters/ }).click();
+      await gallery.getByTestId('gallery-tile').first().getByRole('checkbox', { name: 'Select' }).check();
+      await expect(gallery.getByRole('toolbar', { name: 'Selection' })).toBeVisible();
+      await expectNoSeriousViolations(page, `gallery at ${width} px`);
+
+      await gallery.getByRole('button', { name: /^Remove background/ }).click();
+      const viewer = page.getByRole('dialog', { name: 'Viewer' });
+      await expect(viewer.getByRole('button', { name: 'Star', exact: true })).toBeVisible();
+      await page.keyboard.press('?');
+      await expect(viewer.getByRole('region', { name: 'Keyboard shortcuts' })).toBeVisible();
+      await expectNoSeriousViolations(page, `viewer at ${width} px`);
+
+      await viewer.getByRole('button', { name: 'Compare with source' }).click();
+      const compare = page.getByRole('dialog', { name: 'Compare two' });
+      await expect(compare.getByRole('slider', { name: 'Before and after' })).toBeVisible();
+      await expectNoSeriousViolations(page, `compare two, slider, at ${width} px`);
+      await compare.getByRole('radio', { name: 'Side by side' }).click();
+      await expectNoSeriousViolations(page, `compare two, side by side, at ${width} px`);
     });
   }
 });

@@ -1,6 +1,15 @@
-import { Bell, ChartColumn, Columns3, GitCompareArrows, ScanText, UserRound } from 'lucide-react';
+import { Bell, ChartColumn, Columns3, GitCompareArrows, Images, ScanText, UserRound } from 'lucide-react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import {
+  lazy,
+  Suspense,
+  useCallback,
+  useImperativeHandle,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { useApi } from '../api/api-context';
 import type { Me } from '../api/schemas/me';
 import { Alert } from '../components/alert';
@@ -14,7 +23,6 @@ import type { BoardSource } from '../features/compare/compare-view';
 import { ParamInput } from '../features/forms/param-input';
 import type { Column } from '../lib/boards';
 import { shareUrlFor, useCompareRoute } from './use-compare-route';
-import { useViewRoute } from './use-view-route';
 import { promptDefOf, withPromptText } from '../features/forms/form-target';
 import { MediaInput } from '../features/forms/media/media-input';
 import { ParamForm, type FormSnapshot } from '../features/forms/param-form';
@@ -34,6 +42,10 @@ import { CopyRequestButton } from '../features/request/copy-request';
 import { formatCredits } from '../lib/format';
 import { selectionKey, type ResolvedSelection, type Selection } from '../lib/selection';
 import { useUrlSelection } from './use-url-selection';
+import { useGalleryFilter } from './use-gallery-route';
+import { useViewRoute } from './use-view-route';
+import { useGalleryStores, type GalleryStores } from './use-gallery-stores';
+import type { ComparisonModel } from '../features/gallery/gallery-view';
 
 import { Header } from './header';
 import { NetworkStatus } from './network-status';
@@ -43,10 +55,15 @@ import { NetworkStatus } from './network-status';
 const CompareView = lazy(() =>
   import('../features/compare/compare-view').then((m) => ({ default: m.CompareView })),
 );
-const UsageView = lazy(() => import('../features/usage/usage-view').then((m) => ({ default: m.UsageView })));
 const DescribeImageDialog = lazy(() =>
   import('../features/describe/describe-dialog').then((m) => ({ default: m.DescribeImageDialog })),
 );
+const UsageView = lazy(() => import('../features/usage/usage-view').then((m) => ({ default: m.UsageView })));
+// The gallery (issue 12): a chunk of its own, with its viewer, compare-two and zoom library.
+const loadGallery = () => import('../features/gallery/gallery-view');
+const GalleryView = lazy(() => loadGallery().then((m) => ({ default: m.GalleryView })));
+// A reload or link into the gallery fetches its chunk now, beside the history read, not after it.
+if (new URLSearchParams(window.location.search).get('view') === 'gallery') void loadGallery();
 const loading = (label: string) => (
   <div className="flex flex-1 items-center justify-center p-8">
     <Spinner label={label} />
@@ -85,8 +102,13 @@ function StudioForConnection({ initialMe, onDisconnect }: ConnectedStudioProps) 
   const runner = useTaskRunner(me.limits.tasksPerMin);
   useFinishNotices(runner?.store ?? null);
   const compare = useCompareRoute();
-  // ?view=usage: Usage takes the place of the studio (and of a board) until closed.
+  // ?view=gallery or ?view=usage: a view in the place of the studio (and of a board) until closed.
   const views = useViewRoute();
+  const gallery = useGalleryFilter();
+  const galleryStores = useGalleryStores(useApi().connectionId);
+  // Remix and "Use as input" from the gallery act on the form, which stays mounted (hidden) meanwhile.
+  const workspace = useRef<WorkspaceActions>(null);
+  const galleryShown = views.view === 'gallery' && !compare.source;
   // Models added with "Add to comparison", waiting for the next new board.
   const [draft, setDraft] = useState<{ category: string; columns: Column[] } | null>(null);
   const openCompare = () => {
@@ -100,6 +122,12 @@ function StudioForConnection({ initialMe, onDisconnect }: ConnectedStudioProps) 
       return { category, columns: exists ? same : [...same, column].slice(0, 8) };
     });
   }, []);
+  const addModelsToComparison = useCallback(
+    (models: ComparisonModel[]) => {
+      for (const m of models) addToComparison(m.category, { modelId: m.modelId, versionId: m.versionId });
+    },
+    [addToComparison],
+  );
   const renderParam = useCallback(
     (def: ParamDef, value: ParamValue | undefined, onChange: (v: ParamValue | undefined) => void) => (
       <ParamInput def={def} value={value} onChange={onChange} baseUrl={baseUrl} />
@@ -111,8 +139,21 @@ function StudioForConnection({ initialMe, onDisconnect }: ConnectedStudioProps) 
       <Header>
         {runner && <TaskPoller store={runner.store} budget={runner.budget} />}
         <Button
-          variant={compare.source && !views.view ? 'primary' : 'secondary'}
+          variant={galleryShown ? 'primary' : 'secondary'}
           // Narrower on a phone, so the header's buttons and the balance fit 390 px.
+          className="max-sm:px-2"
+          aria-pressed={galleryShown}
+          onClick={() => {
+            if (galleryShown) return views.go(null);
+            if (compare.source) compare.go(null, { replace: true });
+            views.go('gallery');
+          }}
+        >
+          <Images className="size-4" aria-hidden="true" />
+          <span className="sr-only sm:not-sr-only">Gallery</span>
+        </Button>
+        <Button
+          variant={compare.source && !views.view ? 'primary' : 'secondary'}
           className="max-sm:px-2"
           aria-pressed={compare.source !== null && !views.view}
           onClick={() => {
@@ -189,25 +230,64 @@ function StudioForConnection({ initialMe, onDisconnect }: ConnectedStudioProps) 
           />
         </Suspense>
       ) : (
-        <Workspace
-          me={me}
-          runner={runner}
-          onAddToComparison={addToComparison}
-          draftCount={draft?.columns.length ?? 0}
-        />
+        <>
+          {galleryShown && (
+            <Suspense fallback={loading('Loading the gallery')}>
+              {runner && galleryStores ? (
+                <GalleryView
+                  history={runner.store}
+                  judgements={galleryStores.judgements}
+                  hidden={galleryStores.hidden}
+                  filter={gallery.filter}
+                  onFilter={gallery.setFilter}
+                  onRemix={(entry) => {
+                    views.go(null);
+                    workspace.current?.onRemix(entry);
+                  }}
+                  onUseAsInput={(url, mediaType) => {
+                    views.go(null);
+                    workspace.current?.onUseAsInput(url, mediaType);
+                  }}
+                  onAddToComparison={addModelsToComparison}
+                />
+              ) : (
+                loading('Loading the gallery')
+              )}
+            </Suspense>
+          )}
+          <div hidden={galleryShown} className="contents">
+            <Workspace
+              me={me}
+              runner={runner}
+              galleryStores={galleryStores}
+              actions={workspace}
+              onAddToComparison={addToComparison}
+              draftCount={draft?.columns.length ?? 0}
+            />
+          </div>
+        </>
       )}
     </>
   );
 }
 
+interface WorkspaceActions {
+  onRemix: (entry: HistoryEntry) => void;
+  onUseAsInput: (url: string, mediaType: 'image' | 'video' | 'audio') => void;
+}
+
 function Workspace({
   me,
   runner,
+  galleryStores,
+  actions,
   onAddToComparison,
   draftCount,
 }: {
   me: Me;
   runner: TaskRunner | null;
+  galleryStores: GalleryStores | null;
+  actions: React.Ref<WorkspaceActions>;
   onAddToComparison: (category: string, column: Column) => void;
   draftCount: number;
 }) {
@@ -251,6 +331,9 @@ function Workspace({
     },
     [current, snapshot, key],
   );
+
+  useImperativeHandle(actions, () => ({ onRemix, onUseAsInput }), [onRemix, onUseAsInput]);
+  const hiddenTaskIds = useHiddenIds(galleryStores);
 
   const [describing, setDescribingState] = useState(false);
   // Mounted from the first opening on, and kept: its image, language and result survive closing it.
@@ -383,6 +466,8 @@ function Workspace({
                 sending={sending}
                 onRemix={onRemix}
                 onUseAsInput={onUseAsInput}
+                hiddenTaskIds={hiddenTaskIds}
+                judgements={galleryStores?.judgements}
               />
             </>
           ) : (
@@ -391,6 +476,17 @@ function Workspace({
         </div>
       </aside>
     </main>
+  );
+}
+
+const NO_IDS: ReadonlySet<string> = new Set();
+const noSubscribe = () => () => undefined;
+
+/** Tasks hidden with the gallery's "Hide": the History column leaves them out too. */
+function useHiddenIds(stores: GalleryStores | null): ReadonlySet<string> {
+  return useSyncExternalStore(
+    stores?.hidden.subscribe ?? noSubscribe,
+    stores?.hidden.snapshot ?? (() => NO_IDS),
   );
 }
 

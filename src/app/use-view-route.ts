@@ -1,39 +1,39 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useMemo } from 'react';
+import { NO_GALLERY_FILTER, encodeFilter } from '../features/gallery/gallery-filter';
+import { useSearch, writeSearch } from './url-search';
 
-// Views beside the studio that live in the URL: ?view=usage reopens Usage after a reload. Opening one
-// drops a compare board from the URL (one view at a time); closing it returns to the studio.
+// Views that take the place of the studio and live in the URL: ?view=gallery (with its filters) and
+// ?view=usage reopen after a reload. One view at a time: opening one drops a compare board from the URL,
+// and leaving the gallery drops its filters.
 
 const PARAM = 'view';
-export type StudioView = 'usage';
-const VIEWS: readonly StudioView[] = ['usage'];
+export type StudioView = 'gallery' | 'usage';
+const VIEWS: readonly StudioView[] = ['gallery', 'usage'];
 
-const viewOf = (search: string): StudioView | null => {
+export const viewOf = (search: string): StudioView | null => {
   const value = new URLSearchParams(search).get(PARAM);
   return VIEWS.find((v) => v === value) ?? null;
 };
 
 export function useViewRoute() {
-  const [search, setSearch] = useState(() => window.location.search);
-  useEffect(() => {
-    const onPop = () => setSearch(window.location.search);
-    window.addEventListener('popstate', onPop);
-    return () => window.removeEventListener('popstate', onPop);
-  }, []);
+  const search = useSearch();
+  const view = useMemo(() => viewOf(search), [search]);
 
-  const go = useCallback((view: StudioView | null, { replace = false } = {}) => {
-    const params = new URLSearchParams(window.location.search);
-    if (view === null) params.delete(PARAM);
+  const go = useCallback((next: StudioView | null, { replace = false } = {}) => {
+    const current = window.location.search;
+    const params = new URLSearchParams(
+      next !== 'gallery' && viewOf(current) === 'gallery'
+        ? encodeFilter(NO_GALLERY_FILTER, current)
+        : current,
+    );
+    if (next === null) params.delete(PARAM);
     else {
-      params.set(PARAM, view);
+      params.set(PARAM, next);
       params.delete('compare');
       params.delete('setup');
     }
-    const next = params.toString() ? `?${params}` : '';
-    const url = `${window.location.pathname}${next}${window.location.hash}`;
-    if (replace) window.history.replaceState(null, '', url);
-    else window.history.pushState(null, '', url);
-    setSearch(next);
+    writeSearch(params, { replace });
   }, []);
 
-  return { view: viewOf(search), go };
+  return { view, go };
 }

@@ -83,7 +83,7 @@ const V5_STORES = {
 export const DB_NAME = 'media-studio';
 // v1 keyed tasks by taskId alone, so a task imported into a second connection's history moved out of
 // the first one's. v2 keys them by [connectionId, taskId]. v3 adds the upload library, v4 the compare boards,
-// v5 the stores of V5_STORES (at 4, their upgrade step never ran).
+// v5 the stores of V5_STORES (the gallery's judgements, hidden tasks and keepers, presets, prompts, votes).
 const DB_VERSION = 5;
 
 let dbPromise: Promise<IDBPDatabase<StudioDB>> | null = null;

@@ -2,6 +2,16 @@ import type { Task } from '../api/schemas/task';
 import { isTerminal } from '../api/schemas/task';
 import { db } from './db';
 import { HistoryEntrySchema, HistoryExportSchema, type HistoryEntry } from './history-types';
+import { indexOfKey, taskIdOfKey, type Judgement, type JudgementStore } from './judgements';
+
+export interface ImportResult {
+  added: number;
+  updated: number;
+  skipped: number;
+  /** Stars and ratings of the file: kept, and skipped (for outputs this history does not have, or unreadable). */
+  judgementsKept: number;
+  judgementsSkipped: number;
+}
 
 /**
  * Per-key records of other stores that travel in the history file beside the tasks (issue 16 Rules),
@@ -132,28 +142,58 @@ export class HistoryStore {
     return n;
   }
 
-  /** The history as a JSON file: tasks only, never the key (nor its hash). */
-  exportJson(): string {
+  /**
+   * The history as a JSON file: tasks, and the stars and ratings of their outputs when given; never the
+   * key (nor its hash).
+   */
+  exportJson(judgements: readonly Judgement[] = []): string {
     const tasks = this.list().map(({ connectionId: _c, unseen: _u, ...rest }) => rest);
+    const kept = judgements.filter((j) => this.hasOutput(j.outputKey));
     return JSON.stringify(
-      { format: 'media-studio-history', version: 1, exportedAt: new Date().toISOString(), tasks },
+      {
+        format: 'media-studio-history',
+        version: 1,
+        exportedAt: new Date().toISOString(),
+        tasks,
+        ...(kept.length ? { judgements: kept } : {}),
+      },
       null,
       1,
     );
   }
 
-  /** The history file with the sections of SECTIONS (blind votes...) beside the tasks. */
-  async exportFile(): Promise<string> {
-    const file = JSON.parse(this.exportJson()) as Record<string, unknown>;
+  /**
+   * The history file: the tasks with their stars and ratings (exportJson), and the per-key sections of
+   * SECTIONS (blind votes...) beside them.
+   */
+  async exportFile(judgements: readonly Judgement[] = []): Promise<string> {
+    const file = JSON.parse(this.exportJson(judgements)) as Record<string, unknown>;
     for (const [name, load] of Object.entries(SECTIONS))
       file[name] = await (await load()).read(this.connectionId);
     return JSON.stringify(file, null, 1);
   }
 
-  /** Adds the tasks of an exported file to this key's history; unreadable entries are skipped and counted. */
-  async importJson(text: string): Promise<{ added: number; updated: number; skipped: number }> {
+  /** Whether `${taskId}#${index}` names an output of a task in this history. */
+  hasOutput(outputKey: string): boolean {
+    const entry = this.entries.get(taskIdOfKey(outputKey));
+    const index = indexOfKey(outputKey);
+    return entry !== undefined && Number.isInteger(index) && index >= 0 && index < entry.outputs.length;
+  }
+
+  /**
+   * Adds the tasks of an exported file to this key's history; unreadable entries are skipped and counted.
+   * Its stars and ratings go to `judgements` (when given), except those of outputs this history does not
+   * have once the tasks are in: those are skipped and counted. The sections of SECTIONS go to their stores.
+   */
+  async importJson(text: string, judgements?: JudgementStore): Promise<ImportResult> {
     const file = HistoryExportSchema.parse(JSON.parse(text));
-    const result = { added: 0, updated: 0, skipped: 0 };
+    const result: ImportResult = {
+      added: 0,
+      updated: 0,
+      skipped: 0,
+      judgementsKept: 0,
+      judgementsSkipped: 0,
+    };
     const database = await db();
     const tx = database.transaction('tasks', 'readwrite');
     for (const raw of file.tasks) {
@@ -173,6 +213,12 @@ export class HistoryStore {
     }
     await tx.done;
     this.changed();
+    const raws = file.judgements ?? [];
+    if (judgements && raws.length) {
+      const j = await judgements.importMany(raws, (key) => this.hasOutput(key));
+      result.judgementsKept = j.kept;
+      result.judgementsSkipped = j.unknown + j.invalid;
+    } else result.judgementsSkipped = raws.length;
     const sections = JSON.parse(text) as Record<string, unknown>;
     for (const [name, load] of Object.entries(SECTIONS)) {
       const items = sections[name];

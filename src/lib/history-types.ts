@@ -58,4 +58,6 @@ export const HistoryExportSchema = z.object({
   version: z.literal(1),
   exportedAt: z.string(),
   tasks: z.array(z.unknown()),
+  /** Star and rating per output (`${taskId}#${index}`); each is parsed on import (lib/judgements). */
+  judgements: z.optional(z.array(z.unknown())),
 });

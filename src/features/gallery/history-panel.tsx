@@ -9,6 +9,7 @@ import { Select } from '../../components/select';
 import type { OutboxEntry } from '../../lib/db';
 import type { HistoryStore } from '../../lib/history-store';
 import type { HistoryEntry } from '../../lib/history-types';
+import type { JudgementStore } from '../../lib/judgements';
 import { cn } from '../../lib/cn';
 import { formatCount } from '../../lib/format';
 import { filterEntries, modelOptions, NO_FILTER, type HistoryFilter, type MediaType } from './history-filter';
@@ -27,6 +28,10 @@ export interface HistoryPanelProps {
   sending: OutboxEntry[];
   onRemix: (entry: HistoryEntry) => void;
   onUseAsInput: (url: string, mediaType: MediaType) => void;
+  /** Tasks hidden on this device (the gallery's "Hide"): left out of the list. */
+  hiddenTaskIds?: ReadonlySet<string>;
+  /** Stars and ratings, carried in the export and import. */
+  judgements?: JudgementStore;
 }
 
 type Facets = Omit<HistoryFilter, 'query'>;
@@ -37,9 +42,22 @@ const NO_FACETS: Facets = {
 };
 const MEDIA_TYPES: readonly MediaType[] = ['image', 'video', 'audio'];
 
-export function HistoryPanel({ store, sending, onRemix, onUseAsInput }: HistoryPanelProps) {
+const NO_HIDDEN: ReadonlySet<string> = new Set();
+
+export function HistoryPanel({
+  store,
+  sending,
+  onRemix,
+  onUseAsInput,
+  hiddenTaskIds = NO_HIDDEN,
+  judgements,
+}: HistoryPanelProps) {
   const headingId = useId();
-  const entries = useSyncExternalStore(store.subscribe, store.list);
+  const all = useSyncExternalStore(store.subscribe, store.list);
+  const entries = useMemo(
+    () => (hiddenTaskIds.size ? all.filter((e) => !hiddenTaskIds.has(e.taskId)) : all),
+    [all, hiddenTaskIds],
+  );
   const [facets, setFacets] = useState<Facets>(NO_FACETS);
   const [query, setQuery] = useState('');
   // Typing stays responsive; the filtering of thousands of entries follows a moment later.
@@ -78,6 +96,8 @@ export function HistoryPanel({ store, sending, onRemix, onUseAsInput }: HistoryP
   const count = filtering
     ? `${formatCount(shown.length)} of ${formatCount(total)} tasks`
     : `${formatCount(total)} ${total === 1 ? 'task' : 'tasks'}`;
+  const hiddenCount = all.length - entries.length;
+  const countText = hiddenCount > 0 ? `${count} · ${formatCount(hiddenCount)} hidden` : count;
 
   return (
     <section ref={sectionRef} aria-labelledby={headingId} className="@container flex min-w-0 flex-col gap-3">
@@ -91,10 +111,15 @@ export function HistoryPanel({ store, sending, onRemix, onUseAsInput }: HistoryP
             aria-live="polite"
             data-testid="history-count"
           >
-            {count}
+            {countText}
           </span>
         </div>
-        <HistoryTransfer store={store} canExport={total > 0} onNotice={setNotice} />
+        <HistoryTransfer
+          store={store}
+          judgements={judgements}
+          canExport={all.length > 0}
+          onNotice={setNotice}
+        />
       </div>
 
       {notice && (

@@ -2,11 +2,12 @@ import { FileDown, FileUp } from 'lucide-react';
 import { useRef } from 'react';
 import { z } from 'zod';
 import { Button } from '../../components/button';
-import type { HistoryStore } from '../../lib/history-store';
+import type { HistoryStore, ImportResult } from '../../lib/history-store';
+import type { JudgementStore } from '../../lib/judgements';
 import { localDate, saveBlob } from './save-file';
 
 // Export the history to a JSON file and import one back (PRODUCT 3). The file holds tasks only:
-// store.exportJson() never writes the key, nor the connection it was made with.
+// store.exportJson(judgements?.list()) never writes the key, nor the connection it was made with.
 
 export type TransferNotice = { tone: 'info' | 'error'; text: string };
 
@@ -18,18 +19,22 @@ export function importMessage({
   added,
   updated,
   skipped,
-}: {
-  added: number;
-  updated: number;
-  skipped: number;
-}) {
+  judgementsKept = 0,
+  judgementsSkipped = 0,
+}: Pick<ImportResult, 'added' | 'updated' | 'skipped'> & Partial<ImportResult>) {
   const n = added + updated;
-  return `Imported ${n} ${n === 1 ? 'task' : 'tasks'} (${skipped} skipped)`;
+  const tasks = `Imported ${n} ${n === 1 ? 'task' : 'tasks'} (${skipped} skipped)`;
+  if (judgementsKept === 0 && judgementsSkipped === 0) return tasks;
+  const kept = `${judgementsKept} ${judgementsKept === 1 ? 'star or rating' : 'stars and ratings'}`;
+  return judgementsSkipped
+    ? `${tasks}, and ${kept}; ${judgementsSkipped} skipped (for outputs not in this history)`
+    : `${tasks}, and ${kept}`;
 }
 
 function importError(error: unknown): string {
   if (error instanceof SyntaxError) return 'Could not import: the file is not valid JSON.';
-  if (error instanceof z.ZodError) {
+  // The history file is parsed with zod/mini: its errors are core $ZodErrors, not classic ZodErrors.
+  if (error instanceof z.core.$ZodError) {
     return 'Could not import: the file is not a Media Studio history export.';
   }
   return `Could not import: ${error instanceof Error ? error.message : String(error)}`;
@@ -37,19 +42,22 @@ function importError(error: unknown): string {
 
 export function HistoryTransfer({
   store,
+  judgements,
   canExport,
   onNotice,
 }: {
   store: HistoryStore;
+  /** Stars and ratings, carried in the file when given. */
+  judgements?: JudgementStore;
   canExport: boolean;
   onNotice: (notice: TransferNotice | null) => void;
 }) {
   const input = useRef<HTMLInputElement>(null);
 
   const onExport = () => {
-    // exportFile: the tasks, and the per-key sections that travel with them (blind votes...).
+    // exportFile: the tasks with their stars and ratings, and the per-key sections (blind votes...).
     void store
-      .exportFile()
+      .exportFile(judgements?.list())
       .then((json) => saveBlob(new Blob([json], { type: 'application/json' }), exportFileName()));
     onNotice(null);
   };
@@ -58,7 +66,7 @@ export function HistoryTransfer({
     if (!file) return;
     try {
       if (file.size > MAX_IMPORT_BYTES) throw new Error('the file is larger than 50 MB.');
-      const result = await store.importJson(await file.text());
+      const result = await store.importJson(await file.text(), judgements);
       onNotice({ tone: 'info', text: importMessage(result) });
     } catch (error) {
       onNotice({ tone: 'error', text: importError(error) });

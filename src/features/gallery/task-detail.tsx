@@ -52,10 +52,114 @@ type DownloadState =
 export function TaskDetail({ entry, open, onOpenChange, onRemix, onUseAsInput }: TaskDetailProps) {
   const output = outputOf(entry);
   const url = safeMediaUrl(output?.url);
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      wide
+      title={<span dir="auto">{displayText(entry.meta.title)}</span>}
+      description={
+        <span className="flex flex-wrap items-center gap-2">
+          <StatusBadge status={entry.status} />
+          {entry.meta.subtitle && <span dir="auto">{displayText(entry.meta.subtitle)}</span>}
+          <span className="font-mono text-xs">{entry.taskId}</span>
+        </span>
+      }
+    >
+      <div className="grid gap-5 md:grid-cols-[minmax(0,1fr)_16rem]">
+        <div className="flex min-w-0 flex-col gap-3">
+          <LargeOutput entry={entry} />
+          <TaskEndNotice entry={entry} />
+        </div>
+
+        <div className="flex min-w-0 flex-col gap-4">
+          <OutputActions
+            entry={entry}
+            url={url}
+            onRemix={onRemix}
+            onUseAsInput={onUseAsInput}
+            onDone={() => onOpenChange(false)}
+          />
+          <Timings entry={entry} />
+        </div>
+      </div>
+
+      <DetailSection title="Params">
+        <ParamList entry={entry} />
+      </DetailSection>
+
+      <details className="group mt-4 rounded-lg ring-1 ring-slate-200 dark:ring-slate-800">
+        <summary className="cursor-pointer rounded-lg px-3 py-2 text-sm font-semibold select-none focus-visible:outline-2 focus-visible:outline-indigo-500">
+          Raw JSON
+        </summary>
+        <pre
+          className="max-h-80 overflow-auto border-t border-slate-200 p-3 font-mono text-xs leading-relaxed whitespace-pre-wrap wrap-anywhere text-slate-700 dark:border-slate-800 dark:text-slate-300"
+          data-testid="raw-json"
+        >
+          {rawJson(entry)}
+        </pre>
+      </details>
+    </Dialog>
+  );
+}
+
+/** Why a task has no output: its error, or that it was cancelled. */
+export function TaskEndNotice({ entry }: { entry: HistoryEntry }) {
+  if (entry.status === 'failed') {
+    return (
+      <Alert
+        tone="error"
+        title={<span className="font-mono">{entry.error?.code ?? 'unknown_error'}</span>}
+        live={false}
+      >
+        <span dir="auto" className="wrap-anywhere">
+          {displayText(entry.error?.message ?? 'The task failed without a reason.')}
+        </span>
+      </Alert>
+    );
+  }
+  if (entry.status === 'cancelled') {
+    return (
+      <Alert tone="info" title="This task was cancelled" live={false}>
+        It ended before producing an output. Remix runs it again with the same params.
+      </Alert>
+    );
+  }
+  return null;
+}
+
+/**
+ * Download / Copy URL / Use as input (for an output's URL) and Remix (for its task), with their
+ * outcomes. The detail view and the gallery's viewer share it; `onDone` closes the view after a
+ * Remix or Use as input.
+ */
+export function OutputActions({
+  entry,
+  url,
+  onRemix,
+  onUseAsInput,
+  onDone,
+  children,
+}: {
+  entry: HistoryEntry;
+  url: string | undefined;
+  onRemix: (entry: HistoryEntry) => void;
+  onUseAsInput: (url: string, mediaType: MediaType) => void;
+  onDone: () => void;
+  /** More buttons in the same row. */
+  children?: ReactNode;
+}) {
   const [download, setDownload] = useState<DownloadState>({ kind: 'idle' });
   const [copied, setCopied] = useState<'idle' | 'copied' | 'failed'>('idle');
   const abort = useRef<AbortController | null>(null);
   useEffect(() => () => abort.current?.abort(), []);
+  // Another output shown: the outcomes of the previous one are not its own.
+  const [shownUrl, setShownUrl] = useState(url);
+  if (shownUrl !== url) {
+    setShownUrl(url);
+    setDownload({ kind: 'idle' });
+    setCopied('idle');
+  }
 
   const onDownload = async () => {
     if (!url) return;
@@ -83,130 +187,72 @@ export function TaskDetail({ entry, open, onOpenChange, onRemix, onUseAsInput }:
   };
 
   return (
-    <Dialog
-      open={open}
-      onOpenChange={onOpenChange}
-      wide
-      title={<span dir="auto">{displayText(entry.meta.title)}</span>}
-      description={
-        <span className="flex flex-wrap items-center gap-2">
-          <StatusBadge status={entry.status} />
-          {entry.meta.subtitle && <span dir="auto">{displayText(entry.meta.subtitle)}</span>}
-          <span className="font-mono text-xs">{entry.taskId}</span>
-        </span>
-      }
-    >
-      <div className="grid gap-5 md:grid-cols-[minmax(0,1fr)_16rem]">
-        <div className="flex min-w-0 flex-col gap-3">
-          <LargeOutput entry={entry} />
-          {entry.status === 'failed' && (
-            <Alert
-              tone="error"
-              title={<span className="font-mono">{entry.error?.code ?? 'unknown_error'}</span>}
-              live={false}
-            >
-              <span dir="auto" className="wrap-anywhere">
-                {displayText(entry.error?.message ?? 'The task failed without a reason.')}
-              </span>
-            </Alert>
-          )}
-          {entry.status === 'cancelled' && (
-            <Alert tone="info" title="This task was cancelled" live={false}>
-              It ended before producing an output. Remix runs it again with the same params.
-            </Alert>
-          )}
-        </div>
-
-        <div className="flex min-w-0 flex-col gap-4">
-          <div className="flex flex-wrap gap-2">
-            {url && (
-              <>
-                <Button
-                  variant="primary"
-                  onClick={() => void onDownload()}
-                  disabled={download.kind === 'busy'}
-                >
-                  <Download className="size-4" aria-hidden="true" />
-                  Download
-                </Button>
-                <Button onClick={() => void onCopy()}>
-                  {copied === 'copied' ? (
-                    <Check className="size-4" aria-hidden="true" />
-                  ) : (
-                    <Copy className="size-4" aria-hidden="true" />
-                  )}
-                  Copy URL
-                </Button>
-                <Button
-                  onClick={() => {
-                    onUseAsInput(url, entry.meta.mediaType);
-                    onOpenChange(false);
-                  }}
-                >
-                  <ImagePlus className="size-4" aria-hidden="true" />
-                  Use as input
-                </Button>
-              </>
-            )}
+    <>
+      <div className="flex flex-wrap gap-2">
+        {url && (
+          <>
+            <Button variant="primary" onClick={() => void onDownload()} disabled={download.kind === 'busy'}>
+              <Download className="size-4" aria-hidden="true" />
+              Download
+            </Button>
+            <Button onClick={() => void onCopy()}>
+              {copied === 'copied' ? (
+                <Check className="size-4" aria-hidden="true" />
+              ) : (
+                <Copy className="size-4" aria-hidden="true" />
+              )}
+              Copy URL
+            </Button>
             <Button
               onClick={() => {
-                onRemix(entry);
-                onOpenChange(false);
+                onUseAsInput(url, entry.meta.mediaType);
+                onDone();
               }}
             >
-              <RefreshCw className="size-4" aria-hidden="true" />
-              Remix
+              <ImagePlus className="size-4" aria-hidden="true" />
+              Use as input
             </Button>
-          </div>
-          <div aria-live="polite" className="empty:hidden">
-            {download.kind === 'busy' && (
-              <p className="text-xs text-slate-500 dark:text-slate-400">Downloading…</p>
-            )}
-            {download.kind === 'done' && (
-              <p className="text-xs wrap-anywhere text-slate-500 dark:text-slate-400">
-                Saved as {download.name}
-              </p>
-            )}
-            {copied === 'copied' && <p className="text-xs text-slate-500 dark:text-slate-400">URL copied.</p>}
-            {copied === 'failed' && (
-              <p className="text-xs text-rose-700 dark:text-rose-400">
-                Could not copy: the clipboard is not available.
-              </p>
-            )}
-          </div>
-          {download.kind === 'error' && url && (
-            <Alert tone="error" title="Could not download the file">
-              <p className="wrap-anywhere">{download.message}</p>
-              <a
-                href={url}
-                target="_blank"
-                rel="noopener noreferrer"
-                className="mt-1 inline-flex items-center gap-1 font-medium underline"
-              >
-                Open it in a new tab <ExternalLink className="size-3" aria-hidden="true" />
-              </a>
-            </Alert>
-          )}
-          <Timings entry={entry} />
-        </div>
-      </div>
-
-      <DetailSection title="Params">
-        <ParamList entry={entry} />
-      </DetailSection>
-
-      <details className="group mt-4 rounded-lg ring-1 ring-slate-200 dark:ring-slate-800">
-        <summary className="cursor-pointer rounded-lg px-3 py-2 text-sm font-semibold select-none focus-visible:outline-2 focus-visible:outline-indigo-500">
-          Raw JSON
-        </summary>
-        <pre
-          className="max-h-80 overflow-auto border-t border-slate-200 p-3 font-mono text-xs leading-relaxed whitespace-pre-wrap wrap-anywhere text-slate-700 dark:border-slate-800 dark:text-slate-300"
-          data-testid="raw-json"
+          </>
+        )}
+        <Button
+          onClick={() => {
+            onRemix(entry);
+            onDone();
+          }}
         >
-          {rawJson(entry)}
-        </pre>
-      </details>
-    </Dialog>
+          <RefreshCw className="size-4" aria-hidden="true" />
+          Remix
+        </Button>
+        {children}
+      </div>
+      <div aria-live="polite" className="empty:hidden">
+        {download.kind === 'busy' && (
+          <p className="text-xs text-slate-500 dark:text-slate-400">Downloading…</p>
+        )}
+        {download.kind === 'done' && (
+          <p className="text-xs wrap-anywhere text-slate-500 dark:text-slate-400">Saved as {download.name}</p>
+        )}
+        {copied === 'copied' && <p className="text-xs text-slate-500 dark:text-slate-400">URL copied.</p>}
+        {copied === 'failed' && (
+          <p className="text-xs text-rose-700 dark:text-rose-400">
+            Could not copy: the clipboard is not available.
+          </p>
+        )}
+      </div>
+      {download.kind === 'error' && url && (
+        <Alert tone="error" title="Could not download the file">
+          <p className="wrap-anywhere">{download.message}</p>
+          <a
+            href={url}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="mt-1 inline-flex items-center gap-1 font-medium underline"
+          >
+            Open it in a new tab <ExternalLink className="size-3" aria-hidden="true" />
+          </a>
+        </Alert>
+      )}
+    </>
   );
 }
 
@@ -264,7 +310,7 @@ function Row({
 }
 
 /** Every param, by its exact key (a dotted id such as "audio.voice" is one key, not a path). */
-function ParamList({ entry }: { entry: HistoryEntry }) {
+export function ParamList({ entry }: { entry: HistoryEntry }) {
   const { request } = entry;
   const selector: Array<[string, string | undefined]> = [
     ['interfaceId', request.interfaceId],
@@ -297,7 +343,7 @@ function ParamList({ entry }: { entry: HistoryEntry }) {
   );
 }
 
-function Timings({ entry }: { entry: HistoryEntry }) {
+export function Timings({ entry }: { entry: HistoryEntry }) {
   const live = !isTerminal(entry.status);
   const now = useNow(live);
   const duration = formatDuration(elapsedMs(entry, now));

@@ -1,0 +1,376 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect, test, type Studio } from './fixtures';
+import { historyFile, importHistory, runCutout, seedImages, type Seeded } from './gallery-helpers';
+
+// The gallery (issue 12; PRODUCT 3 "Gallery and viewer"): tiles per output, the Viewer by keyboard,
+// zoom, judging that survives a reload, before/after on an edit, multi-select, hide and undo, and a
+// failed output URL shown as a placeholder with Retry.
+
+const gallery = (page: Page) => page.getByRole('main', { name: 'Gallery' });
+const tiles = (page: Page) => gallery(page).getByTestId('gallery-tile');
+/** The tile whose open button is named by this prompt. */
+const tile = (page: Page, name: string | RegExp) =>
+  tiles(page).filter({ has: page.getByRole('button', { name, exact: typeof name === 'string' }) });
+const opener = (page: Page, name: string | RegExp) =>
+  gallery(page).getByRole('button', { name, exact: typeof name === 'string' });
+const viewer = (page: Page) => page.getByRole('dialog', { name: 'Viewer' });
+
+async function openGallery(studio: Studio) {
+  const button = studio.page.getByRole('button', { name: 'Gallery', exact: true });
+  await button.click();
+  await expect(button).toHaveAttribute('aria-pressed', 'true');
+  await expect(gallery(studio.page)).toBeVisible();
+}
+
+async function seeded(studio: Studio, tasks: Seeded[], judgements: unknown[] = []) {
+  await studio.goto();
+  await studio.connect('personal');
+  await importHistory(studio.page, historyFile(tasks, judgements));
+  await openGallery(studio);
+}
+
+/** Tiles in view, by the name of their open button. */
+async function tileNames(page: Page): Promise<string[]> {
+  return gallery(page)
+    .locator('[data-role="open"]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+}
+
+test('one tile per output, newest first, grouped by day; the URL keeps the view and its filters', async ({
+  studio,
+  sandbox,
+  page,
+}) => {
+  const tasks = await seedImages(sandbox);
+  await seeded(studio, tasks);
+  await expect(gallery(page).getByTestId('gallery-count')).toHaveText('5 outputs');
+  expect(await tileNames(page)).toEqual([
+    'gallery tile 4',
+    'gallery tile 3',
+    'gallery tile 2',
+    'gallery tile 1 (output 1 of 2)',
+    'gallery tile 1 (output 2 of 2)',
+  ]);
+  await expect(gallery(page).getByRole('heading', { name: /^Today/ })).toBeVisible();
+  // Every tile's image loaded (no placeholder).
+  await expect(gallery(page).getByTestId('media-failed')).toHaveCount(0);
+
+  // Filters go to the URL and come back after a reload; the key never does.
+  await gallery(page).getByRole('searchbox', { name: 'Search prompts' }).fill('tile 3');
+  await gallery(page).getByRole('combobox', { name: 'Sort' }).selectOption('oldest');
+  await expect(gallery(page).getByTestId('gallery-count')).toHaveText('1 of 5 outputs');
+  expect(page.url()).toContain('view=gallery');
+  expect(page.url()).toContain('q=tile+3');
+  expect(page.url()).toContain('sort=oldest');
+  expect(page.url()).not.toContain(studio.keyOf('personal'));
+  await page.reload();
+  await expect(gallery(page).getByTestId('gallery-count')).toHaveText('1 of 5 outputs');
+  await expect(gallery(page).getByRole('searchbox', { name: 'Search prompts' })).toHaveValue('tile 3');
+
+  // The tile size control changes the tiles' width.
+  await gallery(page).getByRole('searchbox', { name: 'Search prompts' }).fill('');
+  const width = async () => (await tiles(page).first().boundingBox())!.width;
+  const medium = await width();
+  await gallery(page).getByRole('radio', { name: 'L' }).click();
+  await expect.poll(width).toBeGreaterThan(medium);
+
+  await page.screenshot({ path: '/tmp/gallery-desktop.png' });
+  // Closing the gallery drops its filters from the URL.
+  await page.getByRole('button', { name: 'Gallery', exact: true }).click();
+  await expect(page.getByRole('region', { name: 'History', exact: true })).toBeVisible();
+  expect(page.url()).not.toContain('sort=');
+});
+
+test('the viewer: arrows through the filtered set, zoom Fit and 100%, shortcuts, Escape back to the tile', async ({
+  studio,
+  sandbox,
+  page,
+}) => {
+  const tasks = await seedImages(sandbox);
+  await seeded(studio, tasks);
+  await opener(page, 'gallery tile 3').focus();
+  await page.keyboard.press('Enter');
+  const dialog = viewer(page);
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId('viewer-position')).toHaveText('2 of 5');
+  await expect(dialog.getByRole('img', { name: 'gallery tile 3' })).toBeVisible();
+
+  await page.keyboard.press('ArrowRight');
+  await expect(dialog.getByTestId('viewer-position')).toHaveText('3 of 5');
+  await expect(dialog.getByRole('img', { name: 'gallery tile 2' })).toBeVisible();
+  await page.keyboard.press('ArrowRight');
+  await expect(dialog.getByRole('img', { name: 'gallery tile 1 (output 1 of 2)' })).toBeVisible();
+  // The task's other outputs are listed and open.
+  await dialog.getByRole('button', { name: 'Output 2 of 2' }).click();
+  await expect(dialog.getByTestId('viewer-position')).toHaveText('5 of 5');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await expect(dialog.getByRole('img', { name: 'gallery tile 2' })).toBeVisible();
+
+  // Every param and the timing, and the detail view's actions.
+  await expect(dialog.getByTestId('param-list')).toContainText('gallery tile 2');
+  for (const name of ['Download', 'Copy URL', 'Use as input', 'Remix'])
+    await expect(dialog.getByRole('button', { name, exact: true })).toBeVisible();
+
+  // Zoom: "100%" shows the image at its natural size, "Fit" the whole of it in the stage.
+  const img = dialog.getByRole('img', { name: 'gallery tile 2' });
+  const natural = await img.evaluate((el: HTMLImageElement) => el.naturalWidth);
+  await dialog.getByRole('button', { name: '100%' }).click();
+  await expect(dialog.getByTestId('zoom-level')).toHaveText('100%');
+  await expect.poll(async () => Math.round((await img.boundingBox())!.width)).toBe(natural);
+  await dialog.getByRole('button', { name: 'Fit' }).click();
+  await expect.poll(async () => (await img.boundingBox())!.height).toBeLessThan(page.viewportSize()!.height);
+  await expect(dialog.getByTestId('zoom-level')).not.toHaveText('100%');
+  // Keys too: A is 100%, F fits.
+  await page.keyboard.press('a');
+  await expect(dialog.getByTestId('zoom-level')).toHaveText('100%');
+  await page.keyboard.press('f');
+  await expect(dialog.getByTestId('zoom-level')).not.toHaveText('100%');
+  // The wheel zooms.
+  const before = await dialog.getByTestId('zoom-level').textContent();
+  const box = (await img.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, -400);
+  await expect(dialog.getByTestId('zoom-level')).not.toHaveText(before ?? '');
+
+  // "?" lists the shortcuts.
+  await page.keyboard.press('?');
+  const shortcuts = dialog.getByRole('region', { name: 'Keyboard shortcuts' });
+  await expect(shortcuts).toContainText('Star or unstar');
+  await expect(shortcuts).toContainText('Previous / next output');
+  await page.screenshot({ path: '/tmp/gallery-viewer.png' });
+  await page.keyboard.press('Escape');
+  await expect(shortcuts).toBeHidden();
+  await expect(dialog).toBeVisible();
+
+  // Escape closes and gives the focus back to the tile of the output shown last.
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(opener(page, 'gallery tile 2')).toBeFocused();
+});
+
+test('star and rating, by button and by key, survive a reload and travel in the export', async ({
+  studio,
+  sandbox,
+  page,
+}) => {
+  const tasks = await seedImages(sandbox, 2);
+  await seeded(studio, tasks);
+  await opener(page, 'gallery tile 2').click();
+  const dialog = viewer(page);
+  await dialog.getByRole('button', { name: 'Star', exact: true }).click();
+  await expect(dialog.getByRole('button', { name: 'Star', exact: true })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await dialog.getByRole('group', { name: 'Rating' }).getByRole('button', { name: '4' }).click();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('s');
+  await page.keyboard.press('2');
+  await expect(dialog.getByRole('button', { name: 'Star', exact: true })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await expect(
+    dialog.getByRole('group', { name: 'Rating' }).getByRole('button', { name: '2' }),
+  ).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press('Escape');
+
+  await page.reload();
+  await expect(gallery(page)).toBeVisible();
+  await expect(tile(page, 'gallery tile 2').getByRole('button', { name: 'Star' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await opener(page, 'gallery tile 2').click();
+  await expect(
+    viewer(page).getByRole('group', { name: 'Rating' }).getByRole('button', { name: '4' }),
+  ).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press('Escape');
+
+  // The starred filter, from the URL too.
+  await gallery(page)
+    .getByRole('button', { name: /^Filters/ })
+    .click();
+  await gallery(page).getByRole('combobox', { name: 'Minimum rating' }).selectOption('3');
+  await expect(gallery(page).getByTestId('gallery-count')).toHaveText('1 of 3 outputs');
+  expect(page.url()).toContain('rating=3');
+
+  // The export carries them.
+  await page.getByRole('button', { name: 'Gallery', exact: true }).click();
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: /Export/ }).click();
+  const file = JSON.parse(
+    await (await (await download).createReadStream()).toArray().then((b) => Buffer.concat(b).toString()),
+  ) as {
+    judgements: Array<{ outputKey: string; starred: boolean; rating: number | null }>;
+  };
+  expect(file.judgements).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({ outputKey: `${tasks[1]!.taskId}#0`, starred: true, rating: 4 }),
+      expect.objectContaining({ starred: true, rating: 2 }),
+    ]),
+  );
+});
+
+test('an edit compares with its source on the Before and after slider', async ({ studio, sandbox, page }) => {
+  const tasks = await seedImages(sandbox, 1);
+  const source = tasks[0]!.outputs[0]!.url;
+  const cutout = await runCutout(sandbox, source, Date.now());
+  tasks[0]!.outputs = tasks[0]!.outputs.slice(0, 1);
+  await seeded(studio, [...tasks, cutout]);
+  await opener(page, /^Remove background/).click();
+  await viewer(page).getByRole('button', { name: 'Compare with source' }).click();
+  const compare = page.getByRole('dialog', { name: 'Compare two' });
+  await expect(compare).toBeVisible();
+  const slider = compare.getByRole('slider', { name: 'Before and after' });
+  await expect(slider).toHaveValue('50');
+  await expect(compare.getByRole('img', { name: 'Source' })).toHaveAttribute('src', source);
+  await slider.focus();
+  await page.keyboard.press('End');
+  await expect(slider).toHaveValue('100');
+  // Side by side keeps zoom and pan in sync.
+  await compare.getByRole('radio', { name: 'Side by side' }).click();
+  await compare.getByRole('group', { name: 'Zoom before' }).getByRole('button', { name: '100%' }).click();
+  await expect(compare.getByRole('group', { name: 'Zoom after' }).getByTestId('zoom-level')).toHaveText(
+    '100%',
+  );
+  // Both panes show the same spot: the same box for each image, relative to its pane.
+  const placed = async (name: string) => {
+    const img = (await compare.getByRole('img', { name, exact: true }).boundingBox())!;
+    const pane = (await compare
+      .getByRole('figure')
+      .filter({ has: page.getByRole('img', { name, exact: true }) })
+      .boundingBox())!;
+    return [Math.round(img.x - pane.x), Math.round(img.y - pane.y), Math.round(img.width)];
+  };
+  await expect.poll(async () => await placed('Remove background')).toEqual(await placed('Source'));
+  await compare.getByRole('group', { name: 'Zoom after' }).getByRole('button', { name: 'Zoom in' }).click();
+  await expect.poll(async () => await placed('Source')).toEqual(await placed('Remove background'));
+  await page.screenshot({ path: '/tmp/gallery-compare.png' });
+  // Closing it returns to the viewer it was opened from.
+  await page.keyboard.press('Escape');
+  await expect(compare).toBeHidden();
+  await expect(viewer(page)).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(viewer(page)).toBeHidden();
+
+  // Selecting only the edit, "Compare two" opens it on its source too.
+  await tile(page, /^Remove background/)
+    .getByRole('checkbox', { name: 'Select' })
+    .check();
+  await gallery(page)
+    .getByRole('toolbar', { name: 'Selection' })
+    .getByRole('button', { name: 'Compare two' })
+    .click();
+  await expect(
+    page.getByRole('dialog', { name: 'Compare two' }).getByRole('slider', { name: 'Before and after' }),
+  ).toBeVisible();
+});
+
+test('multi-select: click, shift-click range, Ctrl+A; bulk Star; Hide with undo and show again', async ({
+  studio,
+  sandbox,
+  page,
+}) => {
+  const tasks = await seedImages(sandbox);
+  await seeded(studio, tasks);
+  const select = (name: string) => tile(page, name).getByRole('checkbox', { name: 'Select' });
+  const toolbar = gallery(page).getByRole('toolbar', { name: 'Selection' });
+  await select('gallery tile 4').click();
+  await select('gallery tile 2').click({ modifiers: ['Shift'] });
+  await expect(toolbar.getByTestId('selection-count')).toHaveText('3 selected');
+  await expect(select('gallery tile 3')).toBeChecked();
+  await expect(select('gallery tile 1 (output 1 of 2)')).not.toBeChecked();
+
+  await toolbar.getByRole('button', { name: 'Star selected' }).click();
+  for (const name of ['gallery tile 4', 'gallery tile 3', 'gallery tile 2'])
+    await expect(tile(page, name).getByRole('button', { name: 'Star' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+
+  await select('gallery tile 4').focus();
+  await page.keyboard.press('ControlOrMeta+a');
+  await expect(toolbar.getByTestId('selection-count')).toHaveText('5 selected');
+  await page.keyboard.press('Escape');
+  await expect(toolbar).toBeHidden();
+
+  // Hide two tasks: gone from the gallery and the History column, nothing sent to the service.
+  const before = (await sandbox.requests()).length;
+  await select('gallery tile 4').click();
+  await select('gallery tile 3').click();
+  await toolbar.getByRole('button', { name: 'Hide' }).click();
+  await expect(gallery(page).getByText('2 tasks hidden on this device.')).toBeVisible();
+  await expect(gallery(page).getByTestId('gallery-count')).toHaveText('3 outputs');
+  await gallery(page).getByRole('button', { name: 'Undo' }).click();
+  await expect(gallery(page).getByTestId('gallery-count')).toHaveText('5 outputs');
+
+  await select('gallery tile 4').click();
+  await toolbar.getByRole('button', { name: 'Hide' }).click();
+  await expect(gallery(page).getByTestId('gallery-count')).toHaveText('4 outputs');
+  await page.reload();
+  await expect(gallery(page).getByTestId('gallery-count')).toHaveText('4 outputs');
+  await page.getByRole('button', { name: 'Gallery', exact: true }).click();
+  await expect(page.getByTestId('history-count')).toHaveText('3 tasks · 1 hidden');
+  await page.getByRole('button', { name: 'Gallery', exact: true }).click();
+  expect((await sandbox.requests()).slice(before).filter((r) => r.method !== 'GET')).toEqual([]);
+
+  // Shown again from "Show hidden tasks".
+  await gallery(page)
+    .getByRole('button', { name: /^Filters/ })
+    .click();
+  await gallery(page)
+    .getByRole('checkbox', { name: /Show hidden tasks/ })
+    .check();
+  await expect(gallery(page).getByTestId('gallery-count')).toHaveText('5 of 5 outputs');
+  await select('gallery tile 4').click();
+  await toolbar.getByRole('button', { name: 'Show again' }).click();
+  await gallery(page)
+    .getByRole('checkbox', { name: /Show hidden tasks/ })
+    .uncheck();
+  await expect(gallery(page).getByTestId('gallery-count')).toHaveText('5 outputs');
+
+  // Add to comparison sends the selection's models to Compare.
+  await expect(select('gallery tile 4')).toBeChecked();
+  await toolbar.getByRole('button', { name: 'Add to comparison' }).click();
+  await expect(gallery(page).getByText(/Added 1 model of .* to the comparison/)).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Compare/ }).first()).toContainText('1');
+});
+
+test('an output URL that fails shows the reason and a Retry, in the tile and the viewer', async ({
+  studio,
+  sandbox,
+  page,
+}) => {
+  const tasks = await seedImages(sandbox, 1);
+  tasks[0]!.outputs = tasks[0]!.outputs.slice(0, 1);
+  const url = tasks[0]!.outputs[0]!.url;
+  let failing = true;
+  await page.route(
+    (u) => u.href === url,
+    (route) => (failing ? route.fulfill({ status: 404, body: 'gone' }) : route.fallback()),
+  );
+  await seeded(studio, tasks);
+  const placeholder = tile(page, 'gallery tile 1').getByTestId('media-failed');
+  await expect(placeholder).toContainText('The file server answered 404');
+  await expect(tile(page, 'gallery tile 1').getByRole('img')).toHaveCount(0);
+
+  await opener(page, 'gallery tile 1').click();
+  await expect(viewer(page).getByTestId('media-failed')).toContainText('404');
+  await page.keyboard.press('Escape');
+
+  failing = false;
+  const retry = placeholder.getByRole('button', { name: 'Retry' });
+  await retry.click();
+  await expect(placeholder).toBeHidden();
+  await expect
+    .poll(() =>
+      tile(page, 'gallery tile 1')
+        .locator('img')
+        .evaluate((el: HTMLImageElement) => el.naturalWidth),
+    )
+    .toBeGreaterThan(0);
+});
+
+export type { Locator };

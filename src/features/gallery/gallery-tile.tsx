@@ -1,0 +1,251 @@
+import { AudioLines, Pause, Play, Star } from 'lucide-react';
+import { memo, useRef, useState, type ChangeEvent } from 'react';
+import type { Judgement } from '../../lib/judgements';
+import { cn } from '../../lib/cn';
+import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
+import type { GalleryItem } from './gallery-item';
+import { promptOf } from './history-filter';
+import { MediaFailed, SafeImage, useMediaFailure } from './media-fallback';
+import { StatusBadge, StatusIcon, STATUS_LOOK } from './status-badge';
+import { truncate } from './untrusted';
+
+// One output in the gallery grid: its picture (or a playable video or audio tile, or the task's status),
+// a checkbox "Select", a "Star" toggle and the rating, and a button over the whole tile that opens the
+// Viewer. Only the checkbox, the star and the audio button sit above that button.
+
+/** The tile's name: the prompt (shortened) or what made it, which output, and the status when not done. */
+export function tileLabel(item: GalleryItem): string {
+  const { entry } = item;
+  const prompt = promptOf(entry.request.params);
+  const text = prompt ? truncate(displayText(prompt), 120) : displayText(entry.meta.title);
+  const which = entry.outputs.length > 1 ? ` (output ${item.index + 1} of ${entry.outputs.length})` : '';
+  const status = item.output ? '' : `, ${entry.status}`;
+  return `${text}${which}${status}`;
+}
+
+export interface GalleryTileProps {
+  item: GalleryItem;
+  judgement: Judgement | undefined;
+  selected: boolean;
+  hidden: boolean;
+  onOpen: (item: GalleryItem) => void;
+  onSelect: (item: GalleryItem, range: boolean) => void;
+  onToggleStar: (item: GalleryItem) => void;
+}
+
+export const GalleryTile = memo(function GalleryTile({
+  item,
+  judgement,
+  selected,
+  hidden,
+  onOpen,
+  onSelect,
+  onToggleStar,
+}: GalleryTileProps) {
+  const { entry, output } = item;
+  const url = safeMediaUrl(output?.url);
+  const videoRef = useRef<HTMLVideoElement>(null);
+  // Videos play muted while pointed at or focused (PRODUCT 3), and stop when left.
+  const play = () => void videoRef.current?.play().catch(() => undefined);
+  const stop = () => {
+    const v = videoRef.current;
+    if (v) {
+      v.pause();
+      v.currentTime = 0;
+    }
+  };
+  const label = tileLabel(item);
+  const starred = judgement?.starred === true;
+  // A shift-click extends from the last tile clicked (React's change event of a checkbox is the click).
+  const onCheckbox = (e: ChangeEvent<HTMLInputElement>) =>
+    onSelect(item, 'shiftKey' in e.nativeEvent && (e.nativeEvent as MouseEvent).shiftKey);
+
+  return (
+    <div
+      className={cn(
+        'group relative size-full overflow-hidden rounded-lg bg-slate-100 ring-1 ring-slate-200 dark:bg-slate-800 dark:ring-slate-700',
+        selected && 'ring-3 ring-indigo-500 dark:ring-indigo-400',
+      )}
+      data-testid="gallery-tile"
+      data-key={item.key}
+      onPointerEnter={play}
+      onPointerLeave={stop}
+      onFocus={play}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget)) stop();
+      }}
+    >
+      {url && entry.meta.mediaType === 'image' && (
+        <SafeImage
+          src={safeMediaUrl(output?.thumbnailUrl) ?? url}
+          alt=""
+          compact
+          className={cn('size-full object-cover', hidden && 'opacity-40')}
+        />
+      )}
+      {url && entry.meta.mediaType === 'video' && (
+        <TileVideo url={url} poster={output?.thumbnailUrl} videoRef={videoRef} />
+      )}
+      {url && entry.meta.mediaType === 'audio' && <TileAudio url={url} label={label} />}
+      {!url && (
+        <div
+          className={cn(
+            'flex size-full flex-col items-center justify-center gap-2',
+            STATUS_LOOK[entry.status].tile,
+          )}
+        >
+          <StatusIcon status={entry.status} className="size-7" />
+          <StatusBadge status={entry.status} />
+        </div>
+      )}
+
+      <button
+        type="button"
+        onClick={() => onOpen(item)}
+        aria-label={label}
+        aria-haspopup="dialog"
+        data-role="open"
+        className="absolute inset-0 rounded-lg focus-visible:outline-3 focus-visible:-outline-offset-3 focus-visible:outline-indigo-500"
+      />
+
+      <div className="pointer-events-none absolute inset-x-0 bottom-0 flex items-end justify-between gap-1 bg-linear-to-t from-slate-950/75 to-transparent px-2 pt-6 pb-1.5 text-xs text-white">
+        <span dir="auto" className="min-w-0 truncate font-medium">
+          {displayText(entry.meta.title)}
+        </span>
+        {judgement?.rating ? (
+          <span className="shrink-0 tabular-nums" aria-label={`Rated ${judgement.rating} of 5`}>
+            {'★'.repeat(judgement.rating)}
+          </span>
+        ) : null}
+      </div>
+      {hidden && (
+        <span className="pointer-events-none absolute top-2 left-1/2 -translate-x-1/2 rounded bg-slate-900/80 px-1.5 text-[11px] font-medium text-white">
+          Hidden
+        </span>
+      )}
+
+      <label
+        className={cn(
+          'absolute top-1.5 left-1.5 z-20 grid size-7 cursor-pointer place-items-center rounded-md bg-white/90 shadow-sm dark:bg-slate-900/90',
+          !selected &&
+            'opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 pointer-coarse:opacity-100',
+        )}
+      >
+        <input
+          type="checkbox"
+          aria-label="Select"
+          aria-describedby={undefined}
+          title={label}
+          checked={selected}
+          onChange={onCheckbox}
+          className="size-4 cursor-pointer accent-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
+        />
+      </label>
+      {output && (
+        <button
+          type="button"
+          aria-label="Star"
+          aria-pressed={starred}
+          title={starred ? 'Starred' : 'Star'}
+          onClick={() => onToggleStar(item)}
+          className={cn(
+            'absolute top-1.5 right-1.5 z-20 grid size-7 place-items-center rounded-md bg-white/90 text-slate-700 shadow-sm focus-visible:outline-2 focus-visible:outline-indigo-500 dark:bg-slate-900/90 dark:text-slate-200',
+            !starred &&
+              'opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 pointer-coarse:opacity-100',
+          )}
+        >
+          <Star className={cn('size-4', starred && 'fill-amber-400 text-amber-500')} aria-hidden="true" />
+        </button>
+      )}
+    </div>
+  );
+});
+
+function TileVideo({
+  url,
+  poster,
+  videoRef,
+}: {
+  url: string;
+  poster: string | undefined;
+  videoRef: React.RefObject<HTMLVideoElement | null>;
+}) {
+  const media = useMediaFailure(url);
+  if (media.failed)
+    return <MediaFailed reason={media.reason} onRetry={media.retry} compact label="Video could not load" />;
+  return (
+    <video
+      key={media.attempt}
+      ref={videoRef}
+      src={url}
+      poster={safeMediaUrl(poster)}
+      muted
+      loop
+      playsInline
+      preload="metadata"
+      onError={media.onError}
+      aria-hidden="true"
+      tabIndex={-1}
+      className="size-full bg-slate-900 object-cover"
+    />
+  );
+}
+
+const formatClock = (seconds: number) => {
+  const s = Math.round(seconds);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+};
+
+/** An audio tile: its duration, and a play button (above the tile's open button). */
+function TileAudio({ url, label }: { url: string; label: string }) {
+  const ref = useRef<HTMLAudioElement>(null);
+  const [duration, setDuration] = useState<number | null>(null);
+  const [playing, setPlaying] = useState(false);
+  const media = useMediaFailure(url);
+  if (media.failed)
+    return <MediaFailed reason={media.reason} onRetry={media.retry} compact label="Audio could not load" />;
+  return (
+    <div
+      className={cn('flex size-full flex-col items-center justify-center gap-2', STATUS_LOOK.succeeded.tile)}
+    >
+      <AudioLines className="size-8" aria-hidden="true" />
+      <span
+        className="text-sm font-medium text-slate-700 tabular-nums dark:text-slate-200"
+        data-testid="audio-duration"
+      >
+        {duration === null ? '–:––' : formatClock(duration)}
+      </span>
+      <audio
+        key={media.attempt}
+        ref={ref}
+        src={url}
+        preload="metadata"
+        onLoadedMetadata={(e) =>
+          Number.isFinite(e.currentTarget.duration) && setDuration(e.currentTarget.duration)
+        }
+        onPlay={() => setPlaying(true)}
+        onPause={() => setPlaying(false)}
+        onEnded={() => setPlaying(false)}
+        onError={media.onError}
+      />
+      <button
+        type="button"
+        aria-label={playing ? 'Pause' : 'Play'}
+        title={`${playing ? 'Pause' : 'Play'}: ${label}`}
+        onClick={() => {
+          const a = ref.current;
+          if (!a) return;
+          if (a.paused) void a.play().catch(() => undefined);
+          else a.pause();
+        }}
+        className="relative z-20 grid size-9 place-items-center rounded-full bg-white text-slate-900 shadow ring-1 ring-slate-300 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:bg-slate-900 dark:text-white dark:ring-slate-600"
+      >
+        {playing ? (
+          <Pause className="size-4" aria-hidden="true" />
+        ) : (
+          <Play className="size-4" aria-hidden="true" />
+        )}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,790 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { Columns2, Columns3, EyeOff, Eye, Images, Search, SlidersHorizontal, Star, X } from 'lucide-react';
+import {
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useImperativeHandle,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type KeyboardEvent,
+  type ReactNode,
+} from 'react';
+import { TASK_STATUSES, type TaskStatus } from '../../api/schemas/task';
+import { Alert } from '../../components/alert';
+import { Button } from '../../components/button';
+import { inputClass } from '../../components/field';
+import { Segmented } from '../../components/segmented';
+import { Select } from '../../components/select';
+import { categoryLabel } from '../../lib/category-labels';
+import { cn } from '../../lib/cn';
+import { formatCount } from '../../lib/format';
+import type { HiddenTasks } from '../../lib/hidden-tasks';
+import type { HistoryStore } from '../../lib/history-store';
+import type { HistoryEntry } from '../../lib/history-types';
+import type { JudgementStore } from '../../lib/judgements';
+import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
+import { CompareTwo, type CompareMode, type CompareSide } from './compare-two';
+import { editSourceOf } from './edit-source';
+import {
+  SORTS,
+  SORT_LABELS,
+  NO_GALLERY_FILTER,
+  categoryOptions,
+  isGalleryFiltering,
+  rowsOf,
+  selectItems,
+  type GalleryFilter,
+  type GallerySort,
+} from './gallery-filter';
+import { galleryItemsOf, type GalleryItem } from './gallery-item';
+import { GalleryTile, tileLabel } from './gallery-tile';
+import { modelOptions, type MediaType } from './history-filter';
+import {
+  EMPTY_SELECTION,
+  extendTo,
+  restrictTo,
+  selectAll,
+  toggle,
+  type TileSelection,
+} from './tile-selection';
+import { Viewer } from './viewer';
+
+// The "Gallery" view (PRODUCT 3 "Gallery and viewer"): the same history as the History column, one tile
+// per output, newest first and grouped by day, filtered and sorted from the URL, virtualised by rows so
+// 20,000 outputs stay smooth; multi-select with bulk actions; the Viewer and Compare two open from it.
+
+/** A model to add to Compare (PRODUCT 3: "Add to comparison" sends the selection's models). */
+export interface ComparisonModel {
+  category: string;
+  modelId: string;
+  versionId: string;
+}
+
+export interface GalleryViewProps {
+  history: HistoryStore;
+  judgements: JudgementStore;
+  hidden: HiddenTasks;
+  filter: GalleryFilter;
+  onFilter: (filter: GalleryFilter) => void;
+  onRemix: (entry: HistoryEntry) => void;
+  onUseAsInput: (url: string, mediaType: MediaType) => void;
+  onAddToComparison: (models: ComparisonModel[]) => void;
+  /**
+   * More buttons for the selection toolbar, given the selected tiles in the shown order: the place for
+   * "Download selected" (a module of its own, wired in by the app).
+   */
+  extraActions?: (selected: GalleryItem[]) => ReactNode;
+}
+
+const TILE_SIZES = { small: 140, medium: 200, large: 300 } as const;
+type TileSize = keyof typeof TILE_SIZES;
+const TILE_SIZE_KEY = 'media-studio:gallery-tile-size';
+const GAP = 8;
+const DAY_ROW = 40;
+
+const readTileSize = (): TileSize => {
+  const saved = globalThis.localStorage?.getItem(TILE_SIZE_KEY);
+  return saved === 'small' || saved === 'large' ? saved : 'medium';
+};
+
+function dayLabel(day: string): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const date = new Date(y, m - 1, d);
+  const today = new Date();
+  today.setHours(0, 0, 0, 0);
+  const diff = Math.round((today.getTime() - date.getTime()) / 86_400_000);
+  if (diff === 0) return 'Today';
+  if (diff === 1) return 'Yesterday';
+  return date.toLocaleDateString(undefined, {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    ...(date.getFullYear() === today.getFullYear() ? {} : { year: 'numeric' }),
+  });
+}
+
+const isTyping = (target: EventTarget) =>
+  target instanceof HTMLElement &&
+  (target.isContentEditable ||
+    /^(TEXTAREA|SELECT)$/.test(target.tagName) ||
+    (target instanceof HTMLInputElement && target.type !== 'checkbox'));
+
+type Notice = { tone: 'info' | 'error'; text: string; undoHide?: string[] };
+type Comparing = { before: CompareSide; after: CompareSide; mode: CompareMode };
+
+const sideOf = (item: GalleryItem): CompareSide | null => {
+  const url = safeMediaUrl(item.output?.url);
+  return url ? { url, label: tileLabel(item), mediaType: item.entry.meta.mediaType } : null;
+};
+const sourceSide = (item: GalleryItem): CompareSide | null => {
+  const url = editSourceOf(item.entry);
+  return url ? { url, label: 'Source', mediaType: item.entry.meta.mediaType } : null;
+};
+
+export function GalleryView(props: GalleryViewProps) {
+  const { history, judgements, hidden, filter, onFilter } = props;
+  const entries = useSyncExternalStore(history.subscribe, history.list);
+  const judged = useSyncExternalStore(judgements.subscribe, judgements.snapshot);
+  const hiddenIds = useSyncExternalStore(hidden.subscribe, hidden.snapshot);
+  const deferred = useDeferredValue(filter);
+  const items = useMemo(
+    () => selectItems(entries, deferred, judged, hiddenIds, galleryItemsOf),
+    [entries, deferred, judged, hiddenIds],
+  );
+  const order = useMemo(() => items.map((i) => i.key), [items]);
+  const indexOf = useMemo(() => new Map(order.map((k, i) => [k, i])), [order]);
+  const totalOutputs = useMemo(
+    () => entries.reduce((n, e) => n + Math.max(1, e.outputs.length), 0),
+    [entries],
+  );
+
+  const [selection, setSelection] = useState<TileSelection>(EMPTY_SELECTION);
+  // Tiles no longer shown (a filter, a hide) leave the selection.
+  const shownKeys = useMemo(() => new Set(order), [order]);
+  const kept = restrictTo(selection, shownKeys);
+  if (kept !== selection) setSelection(kept);
+  const selected = useMemo(() => items.filter((i) => selection.keys.has(i.key)), [items, selection]);
+
+  const [viewing, setViewing] = useState<GalleryItem | null>(null);
+  const [comparing, setComparing] = useState<Comparing | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [tileSize, setTileSizeState] = useState<TileSize>(readTileSize);
+  const setTileSize = (size: TileSize) => {
+    setTileSizeState(size);
+    globalThis.localStorage?.setItem(TILE_SIZE_KEY, size);
+  };
+
+  const grid = useRef<GridApi>(null);
+  const onOpen = useCallback((item: GalleryItem) => setViewing(item), []);
+  const onSelect = useCallback(
+    (item: GalleryItem, range: boolean) =>
+      setSelection((s) => (range ? extendTo(s, item.key, order) : toggle(s, item.key))),
+    [order],
+  );
+  const onToggleStar = useCallback((item: GalleryItem) => void judgements.toggleStar(item.key), [judgements]);
+
+  const closeViewer = useCallback((item: GalleryItem) => {
+    setViewing(null);
+    grid.current?.focusTile(item.key);
+  }, []);
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'a' && !isTyping(e.target)) {
+      e.preventDefault();
+      setSelection(selectAll(order));
+    } else if (e.key === 'Escape' && selection.keys.size > 0 && !isTyping(e.target)) {
+      setSelection(EMPTY_SELECTION);
+    }
+  };
+
+  const taskIdsOf = (list: GalleryItem[]) => [...new Set(list.map((i) => i.entry.taskId))];
+  const hideSelected = () => {
+    const ids = taskIdsOf(selected).filter((id) => !hiddenIds.has(id));
+    void hidden.hide(ids);
+    setSelection(EMPTY_SELECTION);
+    setNotice({
+      tone: 'info',
+      text: `${formatCount(ids.length)} ${ids.length === 1 ? 'task' : 'tasks'} hidden on this device.`,
+      undoHide: ids,
+    });
+  };
+  const showSelected = () => {
+    const ids = taskIdsOf(selected).filter((id) => hiddenIds.has(id));
+    void hidden.unhide(ids);
+    setNotice({
+      tone: 'info',
+      text: `${formatCount(ids.length)} ${ids.length === 1 ? 'task' : 'tasks'} shown again.`,
+    });
+  };
+  const starSelected = () => {
+    const withOutput = selected.filter((i) => i.output);
+    const allStarred = withOutput.every((i) => judged.get(i.key)?.starred);
+    void judgements.setStarred(
+      withOutput.map((i) => i.key),
+      !allStarred,
+    );
+  };
+  const addToComparison = () => {
+    const models = new Map<string, ComparisonModel>();
+    for (const { entry } of selected) {
+      const { category, modelId, versionId, kind } = entry.meta;
+      if (kind === 'model' && category && modelId && versionId)
+        models.set(`${modelId}|${versionId}`, { category, modelId, versionId });
+    }
+    const list = [...models.values()];
+    if (list.length === 0) {
+      setNotice({
+        tone: 'error',
+        text: 'None of the selected outputs was made by a model: nothing to compare.',
+      });
+      return;
+    }
+    // Compare runs one category at a time: the one most of the selection is in.
+    const counts = new Map<string, number>();
+    for (const m of list) counts.set(m.category, (counts.get(m.category) ?? 0) + 1);
+    const category = [...counts].sort((a, b) => b[1] - a[1])[0]![0];
+    const chosen = list.filter((m) => m.category === category).slice(0, 8);
+    props.onAddToComparison(chosen);
+    const left = list.length - chosen.length;
+    setNotice({
+      tone: 'info',
+      text: `Added ${chosen.length} ${chosen.length === 1 ? 'model' : 'models'} of ${categoryLabel(category)} to the comparison: open Compare to run them.${left ? ` ${left} left out (another category, or over 8).` : ''}`,
+    });
+  };
+
+  const compareTarget = useMemo((): Comparing | null => {
+    if (selected.length === 2) {
+      // Older first: before, then after. An edit made from the other one is shown on the slider.
+      const [a, b] = [...selected].sort((x, y) => x.entry.createdAt - y.entry.createdAt) as [
+        GalleryItem,
+        GalleryItem,
+      ];
+      const before = sideOf(a);
+      const after = sideOf(b);
+      if (!before || !after) return null;
+      const related = editSourceOf(b.entry) === before.url || editSourceOf(a.entry) === after.url;
+      return { before, after, mode: related || editSourceOf(b.entry) ? 'slider' : 'side' };
+    }
+    if (selected.length === 1) return compareWithSource(selected[0]!);
+    return null;
+  }, [selected]);
+
+  const viewIndex = viewing ? (indexOf.get(viewing.key) ?? -1) : -1;
+  const filtering = isGalleryFiltering(filter);
+
+  return (
+    <main
+      aria-label="Gallery"
+      className="flex h-[calc(100dvh-3.5rem)] min-h-0 flex-col gap-3 p-3 sm:p-4"
+      onKeyDown={onKeyDown}
+    >
+      <Toolbar
+        entries={entries}
+        filter={filter}
+        onFilter={onFilter}
+        tileSize={tileSize}
+        onTileSize={setTileSize}
+        hiddenCount={hiddenIds.size}
+        count={
+          filtering || filter.showHidden
+            ? `${formatCount(items.length)} of ${formatCount(totalOutputs)} outputs`
+            : `${formatCount(items.length)} ${items.length === 1 ? 'output' : 'outputs'}`
+        }
+      />
+
+      {notice && (
+        <div className="relative">
+          <Alert tone={notice.tone} title={notice.text} className="pr-28" />
+          <div className="absolute top-1.5 right-2 flex gap-1">
+            {notice.undoHide && (
+              <Button
+                size="sm"
+                onClick={() => {
+                  void hidden.unhide(notice.undoHide ?? []);
+                  setNotice(null);
+                }}
+              >
+                Undo
+              </Button>
+            )}
+            <button
+              type="button"
+              onClick={() => setNotice(null)}
+              aria-label="Dismiss"
+              className="rounded-md p-1.5 opacity-70 hover:opacity-100 focus-visible:outline-2 focus-visible:outline-indigo-500"
+            >
+              <X className="size-4" aria-hidden="true" />
+            </button>
+          </div>
+        </div>
+      )}
+
+      {selection.keys.size > 0 && (
+        <div
+          role="toolbar"
+          aria-label="Selection"
+          className="flex flex-wrap items-center gap-2 rounded-lg bg-indigo-50 px-3 py-2 text-sm ring-1 ring-indigo-200 dark:bg-indigo-950/50 dark:ring-indigo-900"
+        >
+          <span className="font-medium tabular-nums" data-testid="selection-count" aria-live="polite">
+            {formatCount(selection.keys.size)} selected
+          </span>
+          <Button size="sm" onClick={starSelected}>
+            <Star className="size-4" aria-hidden="true" />
+            Star selected
+          </Button>
+          {selected.some((i) => !hiddenIds.has(i.entry.taskId)) && (
+            <Button
+              size="sm"
+              onClick={hideSelected}
+              title="Hide from this device's history (the service keeps them)"
+            >
+              <EyeOff className="size-4" aria-hidden="true" />
+              Hide
+            </Button>
+          )}
+          {selected.some((i) => hiddenIds.has(i.entry.taskId)) && (
+            <Button size="sm" onClick={showSelected}>
+              <Eye className="size-4" aria-hidden="true" />
+              Show again
+            </Button>
+          )}
+          <Button size="sm" onClick={addToComparison}>
+            <Columns3 className="size-4" aria-hidden="true" />
+            Add to comparison
+          </Button>
+          <Button
+            size="sm"
+            disabled={!compareTarget}
+            onClick={() => compareTarget && setComparing(compareTarget)}
+            title="Two outputs, or one edit and its source"
+          >
+            <Columns2 className="size-4" aria-hidden="true" />
+            Compare two
+          </Button>
+          {/* "Download selected" goes here (issue 12, item 6): wired in by the app. */}
+          {props.extraActions?.(selected)}
+          <Button size="sm" variant="ghost" className="ml-auto" onClick={() => setSelection(EMPTY_SELECTION)}>
+            Clear selection
+          </Button>
+        </div>
+      )}
+
+      {entries.length === 0 ? (
+        <Empty title="No outputs yet">
+          What you generate appears here, newest first, and stays on this device.
+        </Empty>
+      ) : items.length === 0 ? (
+        <Empty title="No outputs match these filters">
+          <Button size="sm" onClick={() => onFilter({ ...NO_GALLERY_FILTER, sort: filter.sort })}>
+            Clear filters
+          </Button>
+        </Empty>
+      ) : (
+        <Grid
+          ref={grid}
+          key={`${tileSize}|${filter.sort}`}
+          items={items}
+          byDay={deferred.sort === 'newest' || deferred.sort === 'oldest'}
+          tileSize={TILE_SIZES[tileSize]}
+          judged={judged}
+          hiddenIds={hiddenIds}
+          selection={selection.keys}
+          onOpen={onOpen}
+          onSelect={onSelect}
+          onToggleStar={onToggleStar}
+        />
+      )}
+
+      {viewing && !comparing && (
+        <Viewer
+          items={items}
+          index={viewIndex}
+          current={viewing}
+          onIndex={(i) => items[i] && setViewing(items[i])}
+          onShow={setViewing}
+          judgements={judged}
+          onToggleStar={onToggleStar}
+          onRate={(item, r) => void judgements.setRating(item.key, r)}
+          onClose={closeViewer}
+          onRemix={props.onRemix}
+          onUseAsInput={props.onUseAsInput}
+          onCompareSource={(item) => {
+            const target = compareWithSource(item);
+            if (target) setComparing(target);
+          }}
+        />
+      )}
+      {comparing && (
+        <CompareTwo {...comparing} initialMode={comparing.mode} onClose={() => setComparing(null)} />
+      )}
+    </main>
+  );
+}
+
+function compareWithSource(item: GalleryItem): Comparing | null {
+  const before = sourceSide(item);
+  const after = sideOf(item);
+  return before && after ? { before, after, mode: 'slider' } : null;
+}
+
+function Empty({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <div className="flex flex-col items-center gap-2 rounded-lg border border-dashed border-slate-300 px-4 py-16 text-center dark:border-slate-700">
+      <Images className="size-7 text-slate-400 dark:text-slate-500" aria-hidden="true" />
+      <p className="text-sm font-medium">{title}</p>
+      <div className="text-sm text-slate-600 dark:text-slate-400">{children}</div>
+    </div>
+  );
+}
+
+const MEDIA_TYPES: readonly MediaType[] = ['image', 'video', 'audio'];
+
+function Toolbar({
+  entries,
+  filter,
+  onFilter,
+  tileSize,
+  onTileSize,
+  hiddenCount,
+  count,
+}: {
+  entries: HistoryEntry[];
+  filter: GalleryFilter;
+  onFilter: (f: GalleryFilter) => void;
+  tileSize: TileSize;
+  onTileSize: (size: TileSize) => void;
+  hiddenCount: number;
+  count: string;
+}) {
+  const [open, setOpen] = useState(() => isGalleryFiltering({ ...filter, query: '' }));
+  const models = useMemo(() => modelOptions(entries), [entries]);
+  const categories = useMemo(() => categoryOptions(entries), [entries]);
+  const set = (patch: Partial<GalleryFilter>) => onFilter({ ...filter, ...patch });
+  const active = [
+    filter.status !== 'all',
+    filter.mediaType !== 'all',
+    filter.model !== 'all',
+    filter.category !== 'all',
+    filter.starred,
+    filter.minRating > 0,
+    filter.from !== '',
+    filter.to !== '',
+    filter.showHidden,
+  ].filter(Boolean).length;
+  const panelId = 'gallery-filters';
+
+  return (
+    <div role="search" aria-label="Filter gallery" className="flex flex-col gap-2">
+      <div className="flex flex-wrap items-center gap-2">
+        <h2 className="text-base font-semibold">Gallery</h2>
+        <span
+          className="text-xs text-slate-600 tabular-nums dark:text-slate-400"
+          aria-live="polite"
+          data-testid="gallery-count"
+        >
+          {count}
+        </span>
+        <div className="relative min-w-40 flex-1 sm:max-w-sm">
+          <Search
+            className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-slate-400"
+            aria-hidden="true"
+          />
+          <input
+            type="search"
+            value={filter.query}
+            onChange={(e) => set({ query: e.target.value })}
+            placeholder="Search prompts"
+            aria-label="Search prompts"
+            className={cn(inputClass, 'pl-8')}
+          />
+        </div>
+        <Select
+          aria-label="Sort"
+          value={filter.sort}
+          onChange={(e) => set({ sort: e.target.value as GallerySort })}
+          className="w-40"
+        >
+          {SORTS.map((s) => (
+            <option key={s} value={s}>
+              {SORT_LABELS[s]}
+            </option>
+          ))}
+        </Select>
+        <Button aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((o) => !o)}>
+          <SlidersHorizontal className="size-4" aria-hidden="true" />
+          Filters
+          {active > 0 && (
+            <span className="rounded-full bg-indigo-600 px-1.5 text-xs text-white tabular-nums">
+              <span className="sr-only">(</span>
+              {active}
+              <span className="sr-only"> active)</span>
+            </span>
+          )}
+        </Button>
+        <div className="flex items-center gap-2 sm:ml-auto">
+          <span id="tile-size-label" className="text-xs text-slate-600 dark:text-slate-400">
+            Tile size
+          </span>
+          <Segmented
+            aria-labelledby="tile-size-label"
+            value={tileSize}
+            onChange={(v) => onTileSize(v as TileSize)}
+            options={[
+              { value: 'small', label: 'S' },
+              { value: 'medium', label: 'M' },
+              { value: 'large', label: 'L' },
+            ]}
+          />
+        </div>
+      </div>
+      {open && (
+        <div
+          id={panelId}
+          className="grid grid-cols-2 items-end gap-2 rounded-lg bg-white p-3 ring-1 ring-slate-200 sm:grid-cols-3 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto_auto] xl:grid-cols-[repeat(6,minmax(0,1fr))_auto_auto] dark:bg-slate-900 dark:ring-slate-800"
+        >
+          <Select
+            aria-label="Status"
+            value={filter.status}
+            onChange={(e) => set({ status: e.target.value as TaskStatus | 'all' })}
+          >
+            <option value="all">All statuses</option>
+            {TASK_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </Select>
+          <Select
+            aria-label="Media type"
+            value={filter.mediaType}
+            onChange={(e) => set({ mediaType: e.target.value as MediaType | 'all' })}
+          >
+            <option value="all">All media</option>
+            {MEDIA_TYPES.map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </Select>
+          <Select aria-label="Model" value={filter.model} onChange={(e) => set({ model: e.target.value })}>
+            <option value="all">All models</option>
+            {models.map((m) => (
+              <option key={m.title} value={m.title}>
+                {`${displayText(m.title)} (${m.count})`}
+              </option>
+            ))}
+            {filter.model !== 'all' && !models.some((m) => m.title === filter.model) && (
+              <option value={filter.model}>{displayText(filter.model)} (0)</option>
+            )}
+          </Select>
+          <Select
+            aria-label="Category filter"
+            value={filter.category}
+            onChange={(e) => set({ category: e.target.value })}
+          >
+            <option value="all">All categories</option>
+            {categories.map((c) => (
+              <option key={c} value={c}>
+                {categoryLabel(c)}
+              </option>
+            ))}
+            {filter.category !== 'all' && !categories.includes(filter.category) && (
+              <option value={filter.category}>{categoryLabel(filter.category)}</option>
+            )}
+          </Select>
+          <Select
+            aria-label="Minimum rating"
+            value={String(filter.minRating)}
+            onChange={(e) => set({ minRating: Number(e.target.value) })}
+          >
+            <option value="0">Any rating</option>
+            {[1, 2, 3, 4, 5].map((r) => (
+              <option key={r} value={r}>
+                {r === 5 ? '5 only' : `${r} or more`}
+              </option>
+            ))}
+          </Select>
+          <div className="col-span-2 grid grid-cols-2 gap-2 sm:col-span-1">
+            <label className="flex flex-col gap-0.5 text-xs text-slate-600 dark:text-slate-400">
+              From
+              <input
+                type="date"
+                value={filter.from}
+                max={filter.to || undefined}
+                onChange={(e) => set({ from: e.target.value })}
+                className={cn(inputClass, 'px-1.5 dark:scheme-dark')}
+              />
+            </label>
+            <label className="flex flex-col gap-0.5 text-xs text-slate-600 dark:text-slate-400">
+              To
+              <input
+                type="date"
+                value={filter.to}
+                min={filter.from || undefined}
+                onChange={(e) => set({ to: e.target.value })}
+                className={cn(inputClass, 'px-1.5 dark:scheme-dark')}
+              />
+            </label>
+          </div>
+          <div className="flex flex-col gap-1 text-sm">
+            <label className="flex items-center gap-2">
+              <input
+                type="checkbox"
+                checked={filter.starred}
+                onChange={(e) => set({ starred: e.target.checked })}
+                className="size-4 accent-indigo-600"
+              />
+              Starred only
+            </label>
+            <label className="flex items-center gap-2">
+              <input
+                type="checkbox"
+                checked={filter.showHidden}
+                onChange={(e) => set({ showHidden: e.target.checked })}
+                className="size-4 accent-indigo-600"
+              />
+              Show hidden tasks ({formatCount(hiddenCount)})
+            </label>
+          </div>
+          <Button
+            variant="ghost"
+            onClick={() => onFilter({ ...NO_GALLERY_FILTER, sort: filter.sort })}
+            disabled={!isGalleryFiltering(filter) && !filter.showHidden}
+          >
+            <X className="size-4" aria-hidden="true" />
+            Clear filters
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+interface GridApi {
+  /** Scrolls the tile into view and focuses its open button (the Viewer gives the focus back). */
+  focusTile: (key: string) => void;
+}
+
+interface GridProps {
+  items: GalleryItem[];
+  byDay: boolean;
+  tileSize: number;
+  judged: ReturnType<JudgementStore['snapshot']>;
+  hiddenIds: ReadonlySet<string>;
+  selection: ReadonlySet<string>;
+  onOpen: (item: GalleryItem) => void;
+  onSelect: (item: GalleryItem, range: boolean) => void;
+  onToggleStar: (item: GalleryItem) => void;
+  ref: React.Ref<GridApi>;
+}
+
+/** Rows of tiles (and day headings), only those in and near view in the DOM. */
+function Grid({
+  items,
+  byDay,
+  tileSize,
+  judged,
+  hiddenIds,
+  selection,
+  onOpen,
+  onSelect,
+  onToggleStar,
+  ref,
+}: GridProps) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const innerRef = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  // The rows' own width (inside the scroller's padding and scrollbar) decides the columns.
+  useLayoutEffect(() => {
+    const el = innerRef.current;
+    if (!el) return;
+    const measure = () => setWidth(el.clientWidth);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  const columns = Math.max(1, Math.floor((width + GAP) / (tileSize + GAP)));
+  const tile = width > 0 ? (width - GAP * (columns - 1)) / columns : tileSize;
+  // Nothing to lay out before the width is known (the first render): rows are built once, for it.
+  const rows = useMemo(
+    () => (width > 0 ? rowsOf(items, columns, byDay, dayLabel) : []),
+    [items, columns, byDay, width],
+  );
+  const rowOfKey = useMemo(() => {
+    const map = new Map<string, number>();
+    rows.forEach((row, r) => {
+      if (row.kind === 'tiles') for (const item of row.items) map.set(item.key, r);
+    });
+    return map;
+  }, [rows]);
+  // The studio does not build with React Compiler; the virtualizer re-renders this list itself.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => (rows[i]?.kind === 'day' ? DAY_ROW : tile + GAP),
+    getItemKey: (i) => rows[i]?.key ?? i,
+    overscan: 3,
+    useFlushSync: false,
+  });
+  useEffect(() => virtualizer.measure(), [tile, rows, virtualizer]);
+
+  const pendingFocus = useRef<string | null>(null);
+  const tryFocus = useCallback(() => {
+    const key = pendingFocus.current;
+    if (!key) return;
+    const button = [...(scrollRef.current?.querySelectorAll<HTMLElement>('[data-key]') ?? [])]
+      .find((el) => el.dataset.key === key)
+      ?.querySelector<HTMLElement>('[data-role="open"]');
+    if (button) {
+      pendingFocus.current = null;
+      button.focus();
+    }
+  }, []);
+  useEffect(() => {
+    tryFocus();
+  });
+  useImperativeHandle(ref, () => ({
+    focusTile: (key) => {
+      pendingFocus.current = key;
+      const row = rowOfKey.get(key);
+      if (row !== undefined) virtualizer.scrollToIndex(row, { align: 'auto' });
+      requestAnimationFrame(() => requestAnimationFrame(tryFocus));
+    },
+  }));
+
+  return (
+    <div
+      ref={scrollRef}
+      className="-mx-1 min-h-0 flex-1 overflow-y-auto overscroll-contain px-1"
+      data-testid="gallery-scroll"
+    >
+      <div ref={innerRef} className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((v) => {
+          const row = rows[v.index];
+          if (!row) return null;
+          return (
+            <div
+              key={v.key}
+              className="absolute top-0 left-0 w-full"
+              style={{ transform: `translateY(${v.start}px)`, height: v.size }}
+            >
+              {row.kind === 'day' ? (
+                <h3 className="flex h-full items-end gap-2 pb-2 text-sm font-semibold">
+                  {row.label}
+                  <span className="text-xs font-normal text-slate-600 tabular-nums dark:text-slate-400">
+                    {formatCount(row.count)}
+                  </span>
+                </h3>
+              ) : (
+                <ul
+                  className="grid"
+                  style={{ gridTemplateColumns: `repeat(${columns}, ${tile}px)`, gap: GAP, height: tile }}
+                >
+                  {row.items.map((item, i) => (
+                    <li key={item.key} aria-setsize={items.length} aria-posinset={row.first + i + 1}>
+                      <GalleryTile
+                        item={item}
+                        judgement={judged.get(item.key)}
+                        selected={selection.has(item.key)}
+                        hidden={hiddenIds.has(item.entry.taskId)}
+                        onOpen={onOpen}
+                        onSelect={onSelect}
+                        onToggleStar={onToggleStar}
+                      />
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,478 @@
+import { Dialog as D } from 'radix-ui';
+import {
+  AudioLines,
+  ChevronLeft,
+  ChevronRight,
+  Columns2,
+  Keyboard,
+  Repeat,
+  SkipBack,
+  SkipForward,
+  Star,
+  X,
+} from 'lucide-react';
+import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { Button } from '../../components/button';
+import type { Judgements } from '../../lib/judgements';
+import { cn } from '../../lib/cn';
+import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
+import { editSourceOf } from './edit-source';
+import type { GalleryItem } from './gallery-item';
+import { outputKey } from './gallery-item';
+import { promptOf, type MediaType } from './history-filter';
+import type { HistoryEntry } from '../../lib/history-types';
+import { MediaFailed, SafeImage, useMediaFailure } from './media-fallback';
+import { StatusBadge, StatusIcon, STATUS_LOOK } from './status-badge';
+import { OutputActions, ParamList, TaskEndNotice, Timings } from './task-detail';
+import { tileLabel } from './gallery-tile';
+import { ZoomStage, type ZoomApi } from './zoom-stage';
+
+// The Viewer (PRODUCT 3 "Gallery and viewer"): one output full screen, ArrowLeft/ArrowRight through the
+// gallery's filtered set, zoom and pan for images, loop and frame step for video, every param and timing,
+// the task's other outputs, the detail view's actions, Star and rating (keys S and 1-5); "?" lists the
+// shortcuts. Escape closes it and the gallery gives the focus back to the tile.
+
+/** Frame step when the file's frame rate is unknown: the sandbox and most services render 24-30 fps. */
+const FRAME_S = 1 / 30;
+
+export const SHORTCUTS: Array<[string, string]> = [
+  ['← / →', 'Previous / next output'],
+  ['S', 'Star or unstar'],
+  ['1 – 5', 'Rate (the same number again clears)'],
+  ['0', 'Clear the rating'],
+  ['F', 'Fit the image'],
+  ['A', 'Image at 100%'],
+  ['+ / −', 'Zoom in / out'],
+  ['L', 'Loop the video'],
+  [', / .', 'Video: previous / next frame'],
+  ['C', 'Compare with the source (edits)'],
+  ['?', 'Show or hide these shortcuts'],
+  ['Esc', 'Close the viewer'],
+];
+
+export interface ViewerProps {
+  items: GalleryItem[];
+  index: number;
+  onIndex: (index: number) => void;
+  /** Another output of the task, which may not be in the filtered set. */
+  onShow: (item: GalleryItem) => void;
+  current: GalleryItem;
+  judgements: Judgements;
+  onToggleStar: (item: GalleryItem) => void;
+  onRate: (item: GalleryItem, rating: number | null) => void;
+  onClose: (item: GalleryItem) => void;
+  onRemix: (entry: HistoryEntry) => void;
+  onUseAsInput: (url: string, mediaType: MediaType) => void;
+  onCompareSource: (item: GalleryItem) => void;
+}
+
+const isTyping = (target: EventTarget) =>
+  target instanceof HTMLElement &&
+  (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) &&
+  !(target instanceof HTMLInputElement && target.type === 'checkbox');
+
+export function Viewer(props: ViewerProps) {
+  const { items, index, onIndex, current, judgements, onToggleStar, onRate, onClose } = props;
+  const [help, setHelp] = useState(false);
+  const [loop, setLoop] = useState(true);
+  const zoom = useRef<ZoomApi>(null);
+  const video = useRef<HTMLVideoElement>(null);
+  const { entry, output } = current;
+  const url = safeMediaUrl(output?.url);
+  const judgement = judgements.get(current.key);
+  const source = editSourceOf(entry);
+  const inSet = index >= 0;
+  const go = (delta: number) => {
+    if (!inSet || items.length === 0) return;
+    const next = index + delta;
+    if (next >= 0 && next < items.length) onIndex(next);
+  };
+  const step = (frames: number) => {
+    const v = video.current;
+    if (!v) return;
+    v.pause();
+    v.currentTime = Math.max(0, Math.min(v.duration || Infinity, v.currentTime + frames * FRAME_S));
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.altKey || e.ctrlKey || e.metaKey || isTyping(e.target)) return;
+    const onMedia = e.target instanceof HTMLMediaElement;
+    const key = e.key;
+    const handled = (() => {
+      if (key === 'ArrowLeft' && !onMedia) return (go(-1), true);
+      if (key === 'ArrowRight' && !onMedia) return (go(1), true);
+      if (key === '?') return (setHelp((h) => !h), true);
+      if (!output) return false;
+      if (key === 's' || key === 'S') return (onToggleStar(current), true);
+      if (/^[1-5]$/.test(key)) {
+        const r = Number(key);
+        return (onRate(current, judgement?.rating === r ? null : r), true);
+      }
+      if (key === '0') return (onRate(current, null), true);
+      if (entry.meta.mediaType === 'image') {
+        if (key === 'f' || key === 'F') return (zoom.current?.fit(), true);
+        if (key === 'a' || key === 'A') return (zoom.current?.actual(), true);
+        if (key === '+' || key === '=') return (zoom.current?.zoomIn(), true);
+        if (key === '-') return (zoom.current?.zoomOut(), true);
+      }
+      if (entry.meta.mediaType === 'video') {
+        if (key === 'l' || key === 'L') return (setLoop((l) => !l), true);
+        if (key === ',') return (step(-1), true);
+        if (key === '.') return (step(1), true);
+      }
+      if ((key === 'c' || key === 'C') && source) return (props.onCompareSource(current), true);
+      return false;
+    })();
+    if (handled) {
+      e.preventDefault();
+      e.stopPropagation();
+    }
+  };
+
+  return (
+    <D.Root open onOpenChange={(open) => !open && onClose(current)}>
+      <D.Portal>
+        <D.Overlay className="fixed inset-0 z-40 bg-slate-950" />
+        <D.Content
+          aria-describedby={undefined}
+          onKeyDown={onKeyDown}
+          onEscapeKeyDown={(e) => {
+            if (help) {
+              e.preventDefault();
+              setHelp(false);
+            }
+          }}
+          onCloseAutoFocus={(e) => e.preventDefault()}
+          className="fixed inset-0 z-50 flex flex-col overflow-y-auto bg-white text-slate-900 lg:flex-row lg:overflow-hidden dark:bg-slate-900 dark:text-slate-100"
+        >
+          <div className="relative flex min-h-[60dvh] min-w-0 flex-1 flex-col bg-slate-950 lg:min-h-0">
+            <div className="flex items-center gap-2 px-3 py-2 text-white">
+              <D.Title className="text-sm font-semibold">Viewer</D.Title>
+              <span className="text-xs text-slate-300 tabular-nums" data-testid="viewer-position">
+                {inSet ? `${index + 1} of ${items.length}` : 'not in the filtered set'}
+              </span>
+              <div className="ml-auto flex items-center gap-1">
+                <DarkButton label="Previous" onClick={() => go(-1)} disabled={!inSet || index === 0}>
+                  <ChevronLeft className="size-5" aria-hidden="true" />
+                </DarkButton>
+                <DarkButton label="Next" onClick={() => go(1)} disabled={!inSet || index >= items.length - 1}>
+                  <ChevronRight className="size-5" aria-hidden="true" />
+                </DarkButton>
+                <DarkButton label="Keyboard shortcuts" onClick={() => setHelp((h) => !h)} pressed={help}>
+                  <Keyboard className="size-5" aria-hidden="true" />
+                </DarkButton>
+                <D.Close asChild>
+                  <DarkButton label="Close">
+                    <X className="size-5" aria-hidden="true" />
+                  </DarkButton>
+                </D.Close>
+              </div>
+            </div>
+            <Stage key={current.key} item={current} url={url} zoom={zoom} video={video} loop={loop} />
+            {entry.meta.mediaType === 'video' && url && (
+              <div role="group" aria-label="Video" className="flex justify-center gap-1 px-3 py-2">
+                <DarkButton label="Loop" pressed={loop} onClick={() => setLoop((l) => !l)}>
+                  <Repeat className="size-4" aria-hidden="true" />
+                </DarkButton>
+                <DarkButton label="Previous frame" onClick={() => step(-1)}>
+                  <SkipBack className="size-4" aria-hidden="true" />
+                </DarkButton>
+                <DarkButton label="Next frame" onClick={() => step(1)}>
+                  <SkipForward className="size-4" aria-hidden="true" />
+                </DarkButton>
+              </div>
+            )}
+            {help && <Shortcuts onClose={() => setHelp(false)} />}
+          </div>
+
+          <aside
+            aria-label="Details"
+            className="flex w-full shrink-0 flex-col gap-4 p-4 lg:w-96 lg:overflow-y-auto"
+          >
+            <div>
+              <h2 dir="auto" className="text-base font-semibold">
+                {displayText(entry.meta.title)}
+              </h2>
+              <div className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-600 dark:text-slate-400">
+                <StatusBadge status={entry.status} />
+                {entry.meta.subtitle && <span dir="auto">{displayText(entry.meta.subtitle)}</span>}
+                <span className="font-mono text-xs">{entry.taskId}</span>
+              </div>
+              <Prompt entry={entry} />
+            </div>
+            {output && (
+              <Judging
+                starred={judgement?.starred === true}
+                rating={judgement?.rating ?? null}
+                onStar={() => onToggleStar(current)}
+                onRate={(r) => onRate(current, r)}
+              />
+            )}
+            <TaskEndNotice entry={entry} />
+            <OutputActions
+              entry={entry}
+              url={url}
+              onRemix={props.onRemix}
+              onUseAsInput={props.onUseAsInput}
+              onDone={() => onClose(current)}
+            >
+              {source && url && (
+                <Button onClick={() => props.onCompareSource(current)} title="Compare with the source (C)">
+                  <Columns2 className="size-4" aria-hidden="true" />
+                  Compare with source
+                </Button>
+              )}
+            </OutputActions>
+            {entry.outputs.length > 1 && <OtherOutputs current={current} onShow={props.onShow} />}
+            <section>
+              <h3 className="mb-2 text-sm font-semibold">Timing</h3>
+              <Timings entry={entry} />
+            </section>
+            <section>
+              <h3 className="mb-2 text-sm font-semibold">Params</h3>
+              <ParamList entry={entry} />
+            </section>
+          </aside>
+        </D.Content>
+      </D.Portal>
+    </D.Root>
+  );
+}
+
+function DarkButton({
+  label,
+  onClick,
+  disabled,
+  pressed,
+  children,
+  ...rest
+}: {
+  label: string;
+  onClick?: () => void;
+  disabled?: boolean;
+  pressed?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      title={label}
+      aria-pressed={pressed}
+      onClick={onClick}
+      disabled={disabled}
+      className={cn(
+        'grid size-9 place-items-center rounded-lg text-slate-100 hover:bg-white/10 focus-visible:outline-2 focus-visible:outline-indigo-400 disabled:opacity-40',
+        pressed && 'bg-white/15',
+      )}
+      {...rest}
+    >
+      {children}
+    </button>
+  );
+}
+
+function Prompt({ entry }: { entry: HistoryEntry }) {
+  const prompt = promptOf(entry.request.params);
+  if (!prompt) return null;
+  return (
+    <p
+      dir="auto"
+      className="mt-3 text-sm whitespace-pre-wrap wrap-anywhere text-slate-700 dark:text-slate-300"
+    >
+      {displayText(prompt)}
+    </p>
+  );
+}
+
+/** "Star" and the 1-5 rating (buttons named "1" to "5" in the group "Rating"). */
+export function Judging({
+  starred,
+  rating,
+  onStar,
+  onRate,
+}: {
+  starred: boolean;
+  rating: number | null;
+  onStar: () => void;
+  onRate: (rating: number | null) => void;
+}) {
+  return (
+    <div className="flex flex-wrap items-center gap-3">
+      <Button aria-pressed={starred} onClick={onStar} title="Star (S)">
+        <Star className={cn('size-4', starred && 'fill-amber-400 text-amber-500')} aria-hidden="true" />
+        Star
+      </Button>
+      <div role="group" aria-label="Rating" className="flex items-center gap-0.5">
+        {[1, 2, 3, 4, 5].map((r) => (
+          <button
+            key={r}
+            type="button"
+            aria-pressed={rating === r}
+            title={`Rate ${r} of 5 (${r})`}
+            onClick={() => onRate(rating === r ? null : r)}
+            className={cn(
+              'grid size-8 place-items-center rounded-md text-sm font-semibold ring-1 ring-slate-300 ring-inset focus-visible:outline-2 focus-visible:outline-indigo-500 dark:ring-slate-600',
+              rating !== null && r <= rating
+                ? 'bg-amber-100 text-amber-900 dark:bg-amber-900/60 dark:text-amber-100'
+                : 'text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800',
+            )}
+          >
+            {r}
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function OtherOutputs({ current, onShow }: { current: GalleryItem; onShow: (item: GalleryItem) => void }) {
+  const { entry } = current;
+  return (
+    <section>
+      <h3 className="mb-2 text-sm font-semibold">This task’s outputs</h3>
+      <ul className="flex flex-wrap gap-2">
+        {entry.outputs.map((output, index) => {
+          const item: GalleryItem = { key: outputKey(entry.taskId, index), entry, output, index };
+          const src = safeMediaUrl(output.thumbnailUrl ?? output.url);
+          return (
+            <li key={item.key}>
+              <button
+                type="button"
+                aria-label={`Output ${index + 1} of ${entry.outputs.length}`}
+                aria-current={index === current.index ? 'true' : undefined}
+                onClick={() => onShow(item)}
+                className={cn(
+                  'size-16 overflow-hidden rounded-md bg-slate-100 ring-1 ring-slate-300 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:bg-slate-800 dark:ring-slate-700',
+                  index === current.index && 'ring-3 ring-indigo-500',
+                )}
+              >
+                {src && entry.meta.mediaType === 'image' ? (
+                  <SafeImage src={src} alt="" compact className="size-full object-cover" />
+                ) : (
+                  <span className="text-xs">{index + 1}</span>
+                )}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+function Stage({
+  item,
+  url,
+  zoom,
+  video,
+  loop,
+}: {
+  item: GalleryItem;
+  url: string | undefined;
+  zoom: React.RefObject<ZoomApi | null>;
+  video: React.RefObject<HTMLVideoElement | null>;
+  loop: boolean;
+}) {
+  const { entry } = item;
+  const media = useMediaFailure(url);
+  const box = 'flex min-h-0 flex-1 items-center justify-center p-2';
+  if (!url) {
+    return (
+      <div className={box}>
+        <div
+          className={cn('flex flex-col items-center gap-2 rounded-lg p-8', STATUS_LOOK[entry.status].tile)}
+        >
+          <StatusIcon status={entry.status} className="size-10" />
+          <span>{entry.status === 'succeeded' ? 'No output to show' : `No output: ${entry.status}`}</span>
+        </div>
+      </div>
+    );
+  }
+  if (entry.meta.mediaType === 'image') {
+    return (
+      <ZoomStage
+        ref={zoom}
+        className="min-h-0 flex-1 bg-[repeating-conic-gradient(rgb(148_163_184/0.15)_0_25%,transparent_0_50%)] bg-size-[20px_20px]"
+      >
+        <SafeImage src={url} alt={tileLabel(item)} lazy={false} className="block max-w-none" />
+      </ZoomStage>
+    );
+  }
+  if (media.failed) {
+    return (
+      <div className={box}>
+        <div className="h-56 w-80 max-w-full overflow-hidden rounded-lg">
+          <MediaFailed reason={media.reason} onRetry={media.retry} label="Could not load" />
+        </div>
+      </div>
+    );
+  }
+  if (entry.meta.mediaType === 'video') {
+    return (
+      <div className={box}>
+        <video
+          key={media.attempt}
+          ref={video}
+          src={url}
+          poster={safeMediaUrl(item.output?.thumbnailUrl)}
+          controls
+          autoPlay
+          muted
+          loop={loop}
+          playsInline
+          onError={media.onError}
+          aria-label={`Video: ${tileLabel(item)}`}
+          className="max-h-full max-w-full"
+        />
+      </div>
+    );
+  }
+  return (
+    <div className={cn(box, 'flex-col gap-4 text-slate-200')}>
+      <AudioLines className="size-16" aria-hidden="true" />
+      <audio
+        key={media.attempt}
+        src={url}
+        controls
+        preload="metadata"
+        onError={media.onError}
+        aria-label={`Audio: ${tileLabel(item)}`}
+        className="w-full max-w-md scheme-dark"
+      />
+    </div>
+  );
+}
+
+function Shortcuts({ onClose }: { onClose: () => void }) {
+  return (
+    <section
+      aria-label="Keyboard shortcuts"
+      className="absolute top-14 right-3 z-20 w-72 rounded-xl bg-white p-4 text-slate-900 shadow-2xl ring-1 ring-slate-200 dark:bg-slate-900 dark:text-slate-100 dark:ring-slate-700"
+    >
+      <div className="mb-2 flex items-center justify-between">
+        <h2 className="text-sm font-semibold">Keyboard shortcuts</h2>
+        <button
+          type="button"
+          onClick={onClose}
+          aria-label="Hide shortcuts"
+          className="rounded-md p-1 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-slate-800"
+        >
+          <X className="size-4" aria-hidden="true" />
+        </button>
+      </div>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+        {SHORTCUTS.map(([keys, what]) => (
+          <div key={keys} className="contents">
+            <dt>
+              <kbd className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs dark:bg-slate-800">
+                {keys}
+              </kbd>
+            </dt>
+            <dd className="text-slate-700 dark:text-slate-300">{what}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
