@@ -29,11 +29,21 @@ export const LATE_STEP_MIN_MS = 1_000;
 export const LATE_STEP_MAX_MS = 15_000;
 /** A probe of the queue's head goes at least this long after it could have started with one more slot. */
 export const PROBE_DELAY_MS = 700;
-/** The run time of a task with no estimate and nothing learned yet (spec 2: estimatedSeconds may be null). */
-export const DEFAULT_RUN_SECONDS = 10;
+/**
+ * The run time guessed for a task with no estimate and nothing learned yet (spec 2: estimatedSeconds is
+ * null for a model with no history): short, so the first poll is early; a late task is looked at again
+ * after growing steps, and its finish teaches the real time.
+ */
+export const DEFAULT_RUN_SECONDS = 3;
 /** spec 8: a personal key's default concurrency; a team pool starts there too and is learned. */
 export const DEFAULT_CONCURRENCY = 3;
 export const MIN_RESERVE = 2;
+/**
+ * The poller keeps a query only for tasks whose poll is due within this lead (or under way), at most
+ * ACTIVE_MAX of them: a thousand queued tasks are a thousand predictions, not a thousand observers.
+ */
+export const ACTIVE_LEAD_MS = 2_000;
+export const ACTIVE_MAX = 30;
 export const MAX_RESERVE_SHARE = 0.25;
 /** Learned run and latency times: the median of this many recent samples per model. */
 const SAMPLES = 9;
@@ -145,6 +155,7 @@ export class PollSchedule {
   private pendingStarts: number[] = [];
   private missRate = 0.1;
   private probeId: string | null = null;
+  private activeIds: readonly string[] = [];
   /** How many tasks run at once, as learned; `confirmed` once a task was seen waiting behind them. */
   concurrency: number;
   confirmed = false;
@@ -342,6 +353,13 @@ export class PollSchedule {
   }
 
   // ---- what the studio knows -------------------------------------------------------------------------
+
+  /**
+   * The tasks to keep a poll going for: due within ACTIVE_LEAD_MS or under way (earliest due first, at
+   * most ACTIVE_MAX); a task that leaves the set has its waiting turn called off by its query. The same array until the set changes (for
+   * useSyncExternalStore); listeners hear when it does.
+   */
+  active = (): readonly string[] => this.activeIds;
 
   /** The schedule's view of one task, at `now`; null when it does not follow the task. */
   forecast(taskId: string, now: number = this.now()): Forecast | null {
@@ -634,6 +652,24 @@ export class PollSchedule {
     this.timer = undefined;
   }
 
+  /** The active set at `now` (null when unchanged), and when a task next comes within the lead. */
+  private activeNow(now: number): { ids: readonly string[] | null; wake: number } {
+    const due: Array<{ id: string; at: number }> = [];
+    let wake = Infinity;
+    for (const t of this.tasks.values()) {
+      if (isTerminal(t.status)) continue;
+      const at = t.inFlight ? -Infinity : this.dueAt(t, now);
+      if (at <= now + ACTIVE_LEAD_MS) due.push({ id: t.id, at });
+      else wake = Math.min(wake, at - ACTIVE_LEAD_MS);
+    }
+    due.sort((a, b) => a.at - b.at);
+    const ids = due.slice(0, ACTIVE_MAX).map((d) => d.id);
+    // The ones left over join as soon as a place frees up (a poll's answer pumps again).
+    const before = new Set(this.activeIds);
+    const same = ids.length === before.size && ids.every((id) => before.has(id));
+    return { ids: same ? null : ids, wake };
+  }
+
   private pump(): void {
     if (this.stopped) return;
     this.stopTimer();
@@ -668,7 +704,10 @@ export class PollSchedule {
       granted = true;
       waiter.resolve();
     }
-    if (granted) for (const listener of this.listeners) listener();
+    const next = this.activeNow(now);
+    if (next.ids !== null) this.activeIds = next.ids;
+    wake = Math.min(wake, next.wake);
+    if (granted || next.ids !== null) for (const listener of this.listeners) listener();
     if (wake < Infinity) {
       this.timer = this.setTimer(
         () => {

@@ -1,5 +1,5 @@
 import { useQueries, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useApi } from '../../api/api-context';
 import { ApiError } from '../../api/errors';
 import { taskQueries } from '../../api/queries/task-queries';
@@ -8,6 +8,7 @@ import type { HistoryStore } from '../../lib/history-store';
 import type { HistoryEntry } from '../../lib/history-types';
 import type { PollBudget } from '../../lib/poll-budget';
 import { PollSchedule, registerSchedule, type ScheduleTask } from '../../lib/poll-schedule';
+import { pollerLeadership, shareHistory } from '../../lib/tab-sync';
 
 // Polls every non-terminal task of the history until it is terminal (PRODUCT 3), whether or not its
 // card is on screen, and after a reload. When each task is polled is the poll schedule's call
@@ -15,7 +16,8 @@ import { PollSchedule, registerSchedule, type ScheduleTask } from '../../lib/pol
 // learned concurrency and its estimate, corrected by what each poll shows; every turn comes from the
 // connection's one budget (under the GET /tasks limit; a 429 pauses all of it for its Retry-After).
 // Tasks submitted here, imported, or left from before a reload are all in the history, so all join
-// the schedule. When the service answers again after an outage, every unfinished task is polled at
+// the schedule; so do other tabs' tasks: tabs of one connection share their history's changes, and
+// only one of them (the holder of the connection's lock) polls, so the key's budget is spent once. When the service answers again after an outage, every unfinished task is polled at
 // once (still in the budget) rather than at the end of its back-off.
 
 const REFETCH_TICK_MS = 200; // the query function itself waits for the task's turn in the schedule
@@ -52,6 +54,10 @@ export function TaskPoller({ store, budget }: { store: HistoryStore; budget: Pol
   // One schedule per budget (per connection); its turns stop when the poller goes.
   const schedule = useMemo(() => new PollSchedule({ budget }), [budget]);
   const queryClient = useQueryClient();
+  const [leader, setLeader] = useState(false);
+
+  useEffect(() => shareHistory(store, connectionId), [store, connectionId]);
+  useEffect(() => pollerLeadership(connectionId, setLeader), [connectionId]);
 
   useEffect(() => {
     schedule.start();
@@ -82,8 +88,16 @@ export function TaskPoller({ store, budget }: { store: HistoryStore; budget: Pol
     [client, connectionId, queryClient, schedule],
   );
 
+  // A query only for the tasks whose poll is near (the schedule's active set), not for every queued one.
+  const activeIds = useSyncExternalStore(schedule.subscribe, schedule.active);
+  const polled = useMemo(() => {
+    if (!leader) return [];
+    const ids = new Set(activeIds);
+    return pending.filter((e) => ids.has(e.taskId));
+  }, [leader, activeIds, pending]);
+
   useQueries({
-    queries: pending.map((entry) => ({
+    queries: polled.map((entry) => ({
       ...taskQueries.detail(client, connectionId, entry.taskId),
       queryFn: async ({ signal }: { signal: AbortSignal }): Promise<Task> => {
         await schedule.turn(scheduleTask(entry), signal);
