@@ -720,15 +720,24 @@ export class PollSchedule {
   }
 }
 
-/** "queued, about 4 ahead", "running, ~3 s left", "checking": what the studio knows of a task. */
-export function forecastText(forecast: Forecast | null): string | null {
+/**
+ * "queued, about 4 ahead", "running, ~3s left", "checking": what the studio knows of a task. Beside a
+ * status badge that already says the same word (`besides`), only the rest: "about 4 ahead", "~3s left".
+ */
+export function forecastText(
+  forecast: Forecast | null,
+  { besides }: { besides?: string } = {},
+): string | null {
   if (!forecast) return null;
   if (forecast.phase === 'checking') return 'checking';
+  let detail: string;
   if (forecast.phase === 'queued') {
-    return forecast.ahead > 0 ? `queued, about ${forecast.ahead} ahead` : 'queued, next to start';
+    detail = forecast.ahead > 0 ? `about ${forecast.ahead} ahead` : 'next to start';
+  } else {
+    const seconds = Math.max(1, Math.ceil(forecast.finishesInMs / 1000));
+    detail = seconds < 90 ? `~${seconds}s left` : `~${Math.round(seconds / 60)} min left`;
   }
-  const seconds = Math.max(1, Math.ceil(forecast.finishesInMs / 1000));
-  return seconds < 90 ? `running, ~${seconds}s left` : `running, ~${Math.round(seconds / 60)} min left`;
+  return besides === forecast.phase ? detail : `${forecast.phase}, ${detail}`;
 }
 
 // ---- the schedules of open connections, for views that show a task's forecast ----------------------

@@ -19,6 +19,7 @@ function subscribe(listener: () => void): () => void {
   };
   tickListeners.add(notify);
   if (tick === null) {
+    snapshotNow = Date.now();
     tick = setInterval(() => {
       snapshotNow = Date.now();
       for (const l of tickListeners) l();
@@ -35,13 +36,18 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
+/** Before anything listens (a first render), the clock itself; after, the time of the last tick. */
+const snapshotTime = () => (tick === null ? Date.now() : snapshotNow);
 const idle = () => () => undefined;
 const none = () => null;
 
-/** The forecast text of a task while `live` (not terminal); null otherwise or when nothing follows it. */
-export function useTaskForecast(taskId: string, live = true): string | null {
+/**
+ * The forecast text of a task while `live` (not terminal); null otherwise or when nothing follows it.
+ * `besides`: the status a badge beside it shows, whose word the text then leaves out (forecastText).
+ */
+export function useTaskForecast(taskId: string, live = true, besides?: string): string | null {
   return useSyncExternalStore(
     live ? subscribe : idle,
-    live ? () => forecastText(taskForecast(taskId, snapshotNow)) : none,
+    live ? () => forecastText(taskForecast(taskId, snapshotTime()), { besides }) : none,
   );
 }

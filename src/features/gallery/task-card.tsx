@@ -40,7 +40,7 @@ export const TaskCard = memo(function TaskCard({ entry, onOpen }: TaskCardProps)
   const elapsed = formatDuration(elapsedMs(entry, now));
   // What the poll schedule knows ("queued, about 4 ahead", "running, ~3s left", "checking"); the
   // estimate-only ETA is shown only when no schedule follows the task.
-  const forecast = useTaskForecast(entry.taskId, live);
+  const forecast = useTaskForecast(entry.taskId, live, entry.status);
   const eta = forecast ? null : etaText(entry, now);
   const prompt = promptOf(entry.request.params);
   const credits = creditsText(entry);
