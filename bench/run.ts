@@ -66,7 +66,11 @@ if (['quote', 'history', 'polling', 'lighthouse'].some(wanted)) {
       await browser.close();
     }
   } finally {
-    process.kill(-server.pid!, 'SIGTERM');
+    try {
+      process.kill(-server.pid!, 'SIGTERM');
+    } catch {
+      // already gone: the README table is still written below
+    }
   }
 }
 
