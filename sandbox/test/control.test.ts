@@ -419,3 +419,30 @@ describe('POST /__sandbox/outage', () => {
     expect(task.body.status).toBe('succeeded');
   }, 20_000);
 });
+
+describe('POST /__sandbox/limits', () => {
+  it('lifts one group limit for every key until reset; others keep theirs', async () => {
+    const { body } = await pricedTask(h);
+    const r = await h.control('POST', '/limits', { 'tasks.create': 70 });
+    expect(r.status).toBe(200);
+    expect(r.body['tasks.create']).toBe(70);
+    expect(r.body['tasks.get']).toBe(60);
+    const statuses: number[] = [];
+    for (let i = 0; i < 71; i++)
+      statuses.push((await h.api('POST', '/tasks', { key: 'team', json: body })).status);
+    expect(statuses.slice(0, 70).every((s) => s === 200)).toBe(true);
+    expect(statuses[70]).toBe(429);
+    await h.control('POST', '/reset');
+    const again: number[] = [];
+    for (let i = 0; i < 61; i++)
+      again.push((await h.api('POST', '/tasks', { key: 'team', json: body })).status);
+    expect(again[59]).toBe(200);
+    expect(again[60]).toBe(429);
+  });
+
+  it('refuses an unknown group or a limit under 1 with 400', async () => {
+    for (const bad of [{ nope: 5 }, { 'tasks.create': 0 }, { 'tasks.get': 'many' }, [1]]) {
+      expect((await h.control('POST', '/limits', bad)).status, JSON.stringify(bad)).toBe(400);
+    }
+  });
+});

@@ -1,13 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/errors';
-import {
-  FIRST_POLL_NO_ESTIMATE_MS,
-  POLL_WINDOW_MS,
-  PollBudget,
-  STEADY_POLL_MS,
-  nextPollAt,
-  type PollProgress,
-} from './poll-budget';
+import { POLL_WINDOW_MS, PollBudget } from './poll-budget';
 
 const T0 = Date.parse('2025-06-01T12:00:00Z');
 
@@ -257,74 +250,21 @@ describe('PollBudget', () => {
     await Promise.resolve();
     expect(served).toBe(2);
   });
-});
 
-describe('nextPollAt', () => {
-  const createdAt = T0;
-  const first: PollProgress = { polls: 0, lastPollAt: null };
-
-  it('times the first poll from the estimate: createdAt + estimate x 1.1 + 250 ms', () => {
-    expect(nextPollAt({ createdAt, estimatedSeconds: 10 }, first, createdAt)).toBe(createdAt + 11_250);
-    expect(nextPollAt({ createdAt, estimatedSeconds: 0 }, first, createdAt)).toBe(createdAt + 250);
-    expect(nextPollAt({ createdAt, estimatedSeconds: 95 }, first, createdAt)).toBe(
-      createdAt + 95 * 1000 * 1.1 + 250,
-    );
-  });
-
-  it('polls 2 s after creation without an estimate', () => {
-    expect(FIRST_POLL_NO_ESTIMATE_MS).toBe(2_000);
-    for (const estimatedSeconds of [null, undefined, Number.NaN, -3]) {
-      expect(nextPollAt({ createdAt, estimatedSeconds }, first, createdAt)).toBe(createdAt + 2_000);
-    }
-  });
-
-  it('backs off from the last poll: 1, 2, 4, 8 s, then every 15 s', () => {
-    const task = { createdAt, estimatedSeconds: 10 };
-    const last = createdAt + 11_250;
-    const waits = [1, 2, 3, 4, 5, 6, 10, 100].map(
-      (polls) => nextPollAt(task, { polls, lastPollAt: last }, last) - last,
-    );
-    expect(waits).toEqual([1_000, 2_000, 4_000, 8_000, 15_000, 15_000, 15_000, 15_000]);
-    expect(STEADY_POLL_MS).toBe(15_000);
-  });
-
-  it('returns a time in the past for an overdue task (after a reload), so it is polled at once', () => {
-    const now = createdAt + 3_600_000;
-    expect(nextPollAt({ createdAt, estimatedSeconds: 10 }, first, now)).toBe(createdAt + 11_250);
-  });
-
-  it('never waits longer because the service clock runs ahead of ours', () => {
-    const now = createdAt;
-    const skewed = createdAt + 5 * 60_000;
-    expect(nextPollAt({ createdAt: skewed, estimatedSeconds: 10 }, first, now)).toBe(now + 11_250);
-    expect(nextPollAt({ createdAt, estimatedSeconds: 10 }, { polls: 2, lastPollAt: now + 60_000 }, now)).toBe(
-      now + 2_000,
-    );
-  });
-
-  it('counts from now when a later poll has no recorded time', () => {
-    expect(nextPollAt({ createdAt }, { polls: 1, lastPollAt: null }, createdAt + 50_000)).toBe(
-      createdAt + 51_000,
-    );
-  });
-
-  it('averages under 3 polls per task when the estimate is right', () => {
-    // Durations spread around the estimate (the median of recent runs, spec 2): half finish by it.
-    const estimate = 20;
-    const durations = Array.from({ length: 101 }, (_, i) => estimate * (0.5 + i / 100)); // 10 s .. 30 s
-    let polls = 0;
-    for (const duration of durations) {
-      const doneAt = createdAt + duration * 1000;
-      const progress: PollProgress = { polls: 0, lastPollAt: null };
-      let at = createdAt;
-      for (;;) {
-        at = Math.max(at, nextPollAt({ createdAt, estimatedSeconds: estimate }, progress, at));
-        progress.polls += 1;
-        progress.lastPollAt = at;
-        if (at >= doneAt) break;
-      }
-      polls += progress.polls;
-    }
-    expect(polls / durations.length).toBeLessThan(3);
+  it('nextFreeAt keeps a reserve of the window; take() counts a turn given outside acquire()', () => {
+    const budget = new PollBudget({ perMinute: 5 });
+    for (let i = 0; i < 3; i += 1) budget.take(T0 + i * 1_000);
+    // 3 of 5 used: a poll that leaves 2 in reserve waits for the oldest to leave the window (+1 s margin).
+    expect(budget.nextFreeAt(T0 + 3_000, 2)).toBe(T0 + POLL_WINDOW_MS + 1_000);
+    expect(budget.nextFreeAt(T0 + 3_000, 1)).toBe(T0 + 3_000);
+    expect(budget.nextFreeAt(T0 + 3_000)).toBe(T0 + 3_000);
+    expect(budget.sentInWindow(T0 + 3_000)).toBe(3);
+    // A pause holds every poll, reserve or not, and is announced to listeners.
+    const changes = vi.fn();
+    budget.onChange(changes);
+    budget.pause(10);
+    expect(changes).toHaveBeenCalledTimes(1);
+    expect(budget.nextFreeAt(Date.now(), 0)).toBe(Date.now() + 10_000);
+    expect(budget.pausedUntilMs).toBe(Date.now() + 10_000);
   });
 });

@@ -8,7 +8,8 @@ import { abortError } from '../api/errors';
 // fixed windows (spec 8); any fixed 60 s window lies inside some sliding one, so the sliding count is the
 // stricter. A small margin absorbs the transit time between our clock and the server's.
 // The API client's RateLimiter still guards GET /tasks/{id} as a whole; this budget decides which task
-// gets the scarce polls, and when, so polls do not pile up in the limiter's queue.
+// gets the scarce polls, and when, so polls do not pile up in the limiter's queue. The poll schedule
+// (poll-schedule.ts) hands out its own turns through nextFreeAt() and take(), keeping a reserve.
 
 export const POLL_WINDOW_MS = 60_000;
 /** spec 8: GET /tasks/{id} is "60 in another place"; GET /me limits.tasksPerMin replaces it when known. */
@@ -58,6 +59,7 @@ export class PollBudget {
   private seq = 0;
   private pausedUntil = 0;
   private timer: TimerHandle | undefined;
+  private readonly listeners = new Set<() => void>();
 
   constructor(options: PollBudgetOptions = {}) {
     this.now = options.now ?? (() => Date.now());
@@ -103,6 +105,17 @@ export class PollBudget {
     if (!Number.isFinite(seconds) || seconds <= 0) return;
     this.pausedUntil = Math.max(this.pausedUntil, this.now() + seconds * 1000);
     this.pump();
+    this.notify();
+  }
+
+  /** Called when a pause or the limit changes (the poll schedule re-times its wake-up). */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private notify(): void {
+    for (const listener of this.listeners) listener();
   }
 
   /** The key's GET /tasks budget from GET /me (limits.tasksPerMin). Values below 1 are ignored. */
@@ -111,10 +124,37 @@ export class PollBudget {
     if (limit === undefined) return;
     this.limit = limit;
     this.pump();
+    this.notify();
   }
 
   get perMinute(): number {
     return this.limit;
+  }
+
+  /**
+   * The earliest time (ms since epoch) one more poll may go while leaving `reserve` of the window's
+   * turns unused: after any pause, with a free slot in the sliding window. The poll schedule
+   * (poll-schedule.ts) asks this for its planned polls with a reserve, and for corrections without.
+   */
+  nextFreeAt(now: number = this.now(), reserve = 0): number {
+    const usable = Math.max(1, this.limit - Math.max(0, Math.floor(reserve)));
+    return this.freeAt(now, usable);
+  }
+
+  /** Counts one poll sent now outside acquire() (the poll schedule hands out its own turns). */
+  take(now: number = this.now()): void {
+    this.sent.push(now);
+  }
+
+  /** Until when a 429 holds every poll (ms since epoch; in the past when there is no pause). */
+  get pausedUntilMs(): number {
+    return this.pausedUntil;
+  }
+
+  /** Polls counted in the current sliding window. */
+  sentInWindow(now: number = this.now()): number {
+    this.freeAt(now, this.limit);
+    return this.sent.length;
   }
 
   /** How many polls are waiting for their turn. */
@@ -145,11 +185,10 @@ export class PollBudget {
   }
 
   /** The earliest time a poll may go, ignoring due times: after the pause, with a free slot in the window. */
-  private freeAt(now: number): number {
+  private freeAt(now: number, usable: number = this.limit): number {
     const span = POLL_WINDOW_MS + this.marginMs;
     while (this.sent.length > 0 && (this.sent[0] ?? 0) + span <= now) this.sent.shift();
-    const slot =
-      this.sent.length < this.limit ? now : (this.sent[this.sent.length - this.limit] ?? now) + span;
+    const slot = this.sent.length < usable ? now : (this.sent[this.sent.length - usable] ?? now) + span;
     return Math.max(slot, this.pausedUntil);
   }
 
@@ -179,56 +218,4 @@ export class PollBudget {
       head.resolve();
     }
   }
-}
-
-// ---------------------------------------------------------------------------------------------------
-// When each task is polled
-
-/** The first poll waits for the quote's estimate plus 10 %, plus this slack for the service to settle. */
-export const FIRST_POLL_FACTOR = 1.1;
-export const FIRST_POLL_SLACK_MS = 250;
-/** The first poll of a task without an estimate (estimatedSeconds is null with no history, spec 2). */
-export const FIRST_POLL_NO_ESTIMATE_MS = 2_000;
-/** Waits after the 1st, 2nd, 3rd and 4th poll; after that, STEADY_POLL_MS. */
-export const POLL_BACKOFF_MS: readonly number[] = [1_000, 2_000, 4_000, 8_000];
-export const STEADY_POLL_MS = 15_000;
-
-export interface PollTiming {
-  /** ms since epoch the task was created (the service's createdAt, else the submit time). */
-  createdAt: number;
-  /** The quote's estimatedSeconds at submit time; null or undefined when there was none. */
-  estimatedSeconds?: number | null;
-}
-
-export interface PollProgress {
-  /** Polls already sent for this task. */
-  polls: number;
-  /** When the last of them was sent (ms since epoch); null before the first. */
-  lastPollAt: number | null;
-}
-
-/**
- * When the next poll of a task is due (ms since epoch; a time in the past means "now").
- *
- * Schedule (PRODUCT 3: "The first poll of a task is timed from the quote's estimatedSeconds"):
- * - 1st poll: createdAt + estimatedSeconds x 1.1 + 250 ms; without an estimate, createdAt + 2 s.
- * - then from the previous poll: +1 s, +2 s, +4 s, +8 s, and every 15 s after that.
- *
- * estimatedSeconds is the median of recent runs (spec 2), so about half the tasks are done by the first
- * poll and most of the rest within the next one or two: under 3 polls per task on average when the
- * estimate is right, and a task whose estimate is far off settles at 4 polls a minute, so 60 polls a
- * minute still serve about 15 such tasks at full speed. A createdAt ahead of `now` (the service's clock
- * running ahead of ours) is counted from `now`, so skew never postpones a poll.
- */
-export function nextPollAt(task: PollTiming, progress: PollProgress, now: number): number {
-  if (progress.polls <= 0) {
-    const start = Math.min(task.createdAt, now);
-    const estimate = task.estimatedSeconds;
-    if (estimate === null || estimate === undefined || !Number.isFinite(estimate) || estimate < 0) {
-      return start + FIRST_POLL_NO_ESTIMATE_MS;
-    }
-    return start + estimate * 1000 * FIRST_POLL_FACTOR + FIRST_POLL_SLACK_MS;
-  }
-  const last = Math.min(progress.lastPollAt ?? now, now);
-  return last + (POLL_BACKOFF_MS[progress.polls - 1] ?? STEADY_POLL_MS);
 }

@@ -18,6 +18,17 @@ const WINDOW_MS = 60_000;
 
 export class RateLimiter {
   private windows = new Map<string, { start: number; count: number }>();
+  /** Limits changed through the control API (benchmarks), until the next reset. */
+  private overrides = new Map<RateGroup, number>();
+
+  limitOf(group: RateGroup): number {
+    return this.overrides.get(group) ?? RATE_LIMITS[group];
+  }
+
+  /** POST /__sandbox/limits: this group's per-minute limit, for every key, until reset. */
+  setLimit(group: RateGroup, perMinute: number): void {
+    this.overrides.set(group, perMinute);
+  }
 
   /** Counts one request; throws 429 rate_limited with Retry-After when the window is full. */
   hit(keyId: string, group: RateGroup, now: number): void {
@@ -27,7 +38,7 @@ export class RateLimiter {
       w = { start: now, count: 0 };
       this.windows.set(id, w);
     }
-    const limit = RATE_LIMITS[group];
+    const limit = this.limitOf(group);
     if (w.count >= limit) {
       const retryAfter = Math.max(1, Math.ceil((w.start + WINDOW_MS - now) / 1000));
       throw new SandboxError(429, 'rate_limited', `Rate limit of ${limit} requests per minute reached.`, {
@@ -40,5 +51,6 @@ export class RateLimiter {
 
   reset(): void {
     this.windows.clear();
+    this.overrides.clear();
   }
 }

@@ -3,7 +3,7 @@ import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import { UPLOAD_MAX_BYTES } from '../../../src/api/schemas/upload';
 import { SandboxError, invalidPayload } from '../core/errors';
-import type { RateGroup } from '../core/rate-limit';
+import { RATE_LIMITS, type RateGroup } from '../core/rate-limit';
 import type { Sandbox } from '../core/sandbox';
 import { FaultBook, parseFault } from './faults';
 import { serveMedia } from './media-route';
@@ -252,6 +252,23 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
     return c.json({ now: new Date(sb.clock.now()).toISOString() });
   });
   control.get('/requests', (c) => c.json(log));
+  // Benchmarks: e.g. {"tasks.create": 2000} to queue a thousand tasks on one key without waiting
+  // out 17 minutes of POST /tasks windows. Every key, until reset.
+  control.post('/limits', async (c) => {
+    const body = (await readJson(c)) as Record<string, unknown> | null;
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalidPayload('Expected an object.');
+    const entries = Object.entries(body);
+    for (const [group, value] of entries) {
+      if (!Object.hasOwn(RATE_LIMITS, group)) throw invalidPayload(`Unknown rate group "${group}".`, group);
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+        throw invalidPayload(`${group} must be an integer >= 1.`, group);
+      }
+    }
+    for (const [group, value] of entries) sb.rate.setLimit(group as RateGroup, value as number);
+    return c.json(
+      Object.fromEntries(Object.keys(RATE_LIMITS).map((g) => [g, sb.rate.limitOf(g as RateGroup)])),
+    );
+  });
   control.post('/outage', async (c) => {
     const body = (await readJson(c)) as { durationMs?: unknown };
     if (typeof body?.durationMs !== 'number' || body.durationMs <= 0 || body.durationMs > 600_000) {

@@ -11,6 +11,7 @@ import { CardAudio, CardThumb } from './output-media';
 import { StatusBadge } from './status-badge';
 import { elapsedMs, etaText, formatDuration, formatWhen } from './task-timing';
 import { displayText } from '../../lib/untrusted-text';
+import { useTaskForecast } from '../../lib/use-task-forecast';
 import { useNow } from './use-now';
 
 // One task in the gallery (PRODUCT 3, History: status, elapsed time and ETA, what ran, prompt, credits,
@@ -37,7 +38,10 @@ export const TaskCard = memo(function TaskCard({ entry, onOpen }: TaskCardProps)
   const live = !isTerminal(entry.status);
   const now = useNow(live);
   const elapsed = formatDuration(elapsedMs(entry, now));
-  const eta = etaText(entry, now);
+  // What the poll schedule knows ("queued, about 4 ahead", "running, ~3s left", "checking"); the
+  // estimate-only ETA is shown only when no schedule follows the task.
+  const forecast = useTaskForecast(entry.taskId, live, entry.status);
+  const eta = forecast ? null : etaText(entry, now);
   const prompt = promptOf(entry.request.params);
   const credits = creditsText(entry);
   const statusId = `${id}-status`;
@@ -77,6 +81,11 @@ export const TaskCard = memo(function TaskCard({ entry, onOpen }: TaskCardProps)
           </h3>
           <div className="flex min-w-0 items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400">
             <StatusBadge status={entry.status} id={statusId} />
+            {forecast && (
+              <span data-testid="task-forecast" className="shrink-0 text-sky-700 dark:text-sky-300">
+                {forecast}
+              </span>
+            )}
             {entry.meta.subtitle && (
               <span dir="auto" className="min-w-0 truncate">
                 {displayText(entry.meta.subtitle)}

@@ -9,6 +9,7 @@ import { abortError } from '../../api/errors';
 import { DB_NAME, db, resetDbForTests } from '../../lib/db';
 import { HistoryStore } from '../../lib/history-store';
 import { PollBudget } from '../../lib/poll-budget';
+import { taskForecast } from '../../lib/poll-schedule';
 import { TaskPoller } from './task-poller';
 
 const CONNECTION = 'conn-poller';
@@ -91,5 +92,97 @@ it('when the service answers again, a poll waiting out its retry is sent at once
   await vi.waitFor(() => expect(store.get('t1')?.status).toBe('succeeded'), { timeout: 3_000 });
   expect(polled).toContain('t1');
   expect(store.get('t1')?.outputs).toEqual([{ url: 'https://cdn.example/t1.png' }]);
+  queryClient.clear();
+});
+
+function entryOf(taskId: string, createdAt: number, estimatedSeconds: number | null = 1) {
+  return {
+    taskId,
+    connectionId: CONNECTION,
+    request: { interfaceId: 'm', versionId: 'v', params: { prompt: `prompt ${taskId}` } },
+    meta: {
+      title: 'Model',
+      subtitle: '',
+      kind: 'model' as const,
+      mediaType: 'image' as const,
+      estimatedSeconds,
+      quotedCredits: 4,
+    },
+    status: 'queued' as const,
+    outputs: [],
+    error: null,
+    creditsCharged: 4,
+    createdAt,
+    completedAt: null,
+    unseen: false,
+  };
+}
+
+function renderPoller(client: ApiClient, store: HistoryStore, budget: PollBudget) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={queryClient}>
+      <ApiProvider value={{ client, connectionId: CONNECTION, baseUrl: client.baseUrl }}>
+        <TaskPoller store={store} budget={budget} />
+      </ApiProvider>
+    </QueryClientProvider>,
+  );
+  return queryClient;
+}
+
+const errorJson = (code: string) =>
+  JSON.stringify({ error: { message: 'no', type: 'invalid_request_error', code } });
+
+// Issue 13: 404 unknown_task (another key's id, or a task the service forgot) was untested.
+it('unknown_task: the card ends failed with that code, and the task is polled once', async () => {
+  const polled: string[] = [];
+  const fetch = vi.fn(async (input: RequestInfo | URL) => {
+    const id = /\/tasks\/([^/?]+)$/.exec(String(input))?.[1] ?? '';
+    polled.push(id);
+    return new Response(errorJson('unknown_task'), { status: 404 });
+  });
+  const client = new ApiClient({ baseUrl: 'https://api.example/v1', apiKey: 'k', fetch });
+  const store = await HistoryStore.open(CONNECTION);
+  await store.put(entryOf('ghost', Date.now() - 60_000));
+  const queryClient = renderPoller(client, store, new PollBudget());
+
+  await vi.waitFor(() => expect(store.get('ghost')?.status).toBe('failed'), { timeout: 3_000 });
+  expect(store.get('ghost')?.error?.code).toBe('unknown_task');
+  expect(polled).toEqual(['ghost']);
+  queryClient.clear();
+});
+
+// Issue 13: a 429 pauses the whole budget for its Retry-After (was untested).
+it('a 429 on one task pauses every poll of the connection for its Retry-After', async () => {
+  const polled: Array<[string, number]> = [];
+  const fetch = vi.fn(async (input: RequestInfo | URL) => {
+    const id = /\/tasks\/([^/?]+)$/.exec(String(input))?.[1] ?? '';
+    polled.push([id, Date.now()]);
+    if (id === 'a') {
+      return new Response(errorJson('rate_limited'), { status: 429, headers: { 'Retry-After': '7' } });
+    }
+    return new Response(taskJson(id), { status: 200 });
+  });
+  const client = new ApiClient({
+    baseUrl: 'https://api.example/v1',
+    apiKey: 'k',
+    fetch,
+    // The client's own retry of the 429 never comes in this test: only the budget's pause is looked at.
+    sleep: (_ms, signal) =>
+      new Promise<void>((_, reject) => signal?.addEventListener('abort', () => reject(abortError()))),
+  });
+  const budget = new PollBudget();
+  const store = await HistoryStore.open(CONNECTION);
+  const now = Date.now();
+  await store.put(entryOf('a', now - 60_000)); // due at once
+  await store.put(entryOf('b', now - 1_000 + 400)); // due 1.4 s after its creation: 0.4 s from now
+  const queryClient = renderPoller(client, store, budget);
+
+  await vi.waitFor(() => expect(polled.map(([id]) => id)).toContain('a'), { timeout: 3_000 });
+  await vi.waitFor(() => expect(budget.pausedUntilMs).toBeGreaterThan(now + 6_000));
+  // b came due during the pause: it waits, and its card says a poll is due.
+  await vi.waitFor(() => expect(taskForecast('b')).toEqual({ phase: 'checking' }), { timeout: 3_000 });
+  expect(polled.map(([id]) => id)).toEqual(['a']);
+  expect(budget.nextFreeAt(Date.now())).toBe(budget.pausedUntilMs);
   queryClient.clear();
 });

@@ -1,0 +1,329 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PollBudget, POLL_WINDOW_MS } from './poll-budget';
+import { forecastText, PollSchedule, POLL_LAG_MS, type PollAnswer, type ScheduleTask } from './poll-schedule';
+
+const T0 = Date.parse('2025-06-01T12:00:00Z');
+
+/**
+ * The service as spec 3 and 8 describe it (and the sandbox emulates it): FIFO, `slots` tasks at once,
+ * a task starts `dispatchMs` after it was created at the earliest, runs `runMs`.
+ */
+class FakeService {
+  private readonly slots: number[];
+  private readonly tasks = new Map<string, { createdAt: number; start: number; end: number }>();
+  constructor(
+    slots: number,
+    private readonly runMs: (id: string) => number,
+    private readonly dispatchMs = 0,
+  ) {
+    this.slots = new Array<number>(slots).fill(0);
+  }
+  create(id: string, at = Date.now()): { id: string; createdAt: number; end: number } {
+    const slot = this.slots.indexOf(Math.min(...this.slots));
+    const start = Math.max(at + this.dispatchMs, this.slots[slot] ?? 0);
+    const end = start + this.runMs(id);
+    this.slots[slot] = end;
+    this.tasks.set(id, { createdAt: at, start, end });
+    return { id, createdAt: at, end };
+  }
+  get(id: string, at = Date.now()): PollAnswer | 'unknown' {
+    const t = this.tasks.get(id);
+    if (!t) return 'unknown';
+    const status = at >= t.end ? 'succeeded' : at >= t.start ? 'running' : 'queued';
+    return { status, createdAt: t.createdAt, completedAt: status === 'succeeded' ? t.end : null };
+  }
+}
+
+interface Followed {
+  id: string;
+  polls: number[];
+  detectedAt?: number;
+  completedAt?: number;
+}
+
+/** What the task poller does for one task: wait for its turn, poll, tell the schedule, until it is done. */
+function follow(schedule: PollSchedule, service: FakeService, task: ScheduleTask): Followed {
+  const record: Followed = { id: task.taskId, polls: [] };
+  void (async () => {
+    for (;;) {
+      try {
+        await schedule.turn(task);
+      } catch {
+        return;
+      }
+      const at = Date.now();
+      record.polls.push(at);
+      const answer = service.get(task.taskId, at);
+      schedule.observe(task.taskId, answer, at);
+      if (answer === 'unknown') return;
+      if (answer.status === 'succeeded') {
+        record.detectedAt = at;
+        record.completedAt = answer.completedAt ?? undefined;
+        return;
+      }
+    }
+  })();
+  return record;
+}
+
+const taskOf = (id: string, createdAt: number, estimatedSeconds: number | null): ScheduleTask => ({
+  taskId: id,
+  createdAt,
+  estimatedSeconds,
+  model: 'pop',
+  status: 'queued',
+});
+
+function maxInAnyWindow(times: number[]): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let max = 0;
+  let lo = 0;
+  for (let hi = 0; hi < sorted.length; hi += 1) {
+    while ((sorted[hi] ?? 0) - (sorted[lo] ?? 0) >= POLL_WINDOW_MS) lo += 1;
+    max = Math.max(max, hi - lo + 1);
+  }
+  return max;
+}
+
+const delays = (all: Followed[]) => all.map((f) => (f.detectedAt ?? Infinity) - (f.completedAt ?? 0));
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)] ?? NaN;
+};
+
+describe('PollSchedule', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(T0);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('predicts a FIFO queue: three at a time, each after the one whose slot it takes', () => {
+    const schedule = new PollSchedule({ budget: new PollBudget(), concurrency: 3 });
+    const ids = Array.from({ length: 8 }, (_, i) => `t${i}`);
+    schedule.sync(ids.map((id, i) => taskOf(id, T0 + i, 10)));
+    const finish = ids.map((id) => (schedule.predictedFinish(id) ?? 0) - T0);
+    expect(finish).toEqual([10_000, 10_001, 10_002, 20_000, 20_001, 20_002, 30_000, 30_001]);
+    // Polled just after the predicted finish.
+    expect(schedule.nextPollAt('t0')).toBe(T0 + 10_000 + POLL_LAG_MS);
+    // The last waits behind four that have not started (t3..t6), and says so.
+    expect(forecastText(schedule.forecast('t7', T0 + 500))).toBe('queued, about 4 ahead');
+    expect(forecastText(schedule.forecast('t0', T0 + 500))).toBe('running, ~10s left');
+    // Beside a badge that says the same word, only the rest; beside another, all of it.
+    expect(forecastText(schedule.forecast('t7', T0 + 500), { besides: 'queued' })).toBe('about 4 ahead');
+    expect(forecastText(schedule.forecast('t0', T0 + 500), { besides: 'running' })).toBe('~10s left');
+    expect(forecastText(schedule.forecast('t0', T0 + 500), { besides: 'queued' })).toBe('running, ~10s left');
+    expect(forecastText(schedule.forecast('t4', T0 + 10_500))).toBe('running, ~10s left');
+    // t3 heads the queue while the concurrency is a guess: it is probed halfway to its predicted start.
+    expect(schedule.nextPollAt('t3')).toBe(T0 + (3 + 10_000) / 2);
+    expect(forecastText(schedule.forecast('t3', T0 + 5_100))).toBe('checking');
+    // At the predicted finish, its poll is due: "checking".
+    expect(forecastText(schedule.forecast('t0', T0 + 10_400))).toBe('checking');
+  });
+
+  it('after a task finishes early, the queue behind it moves up and the run time is learned', async () => {
+    // Estimate 10 s, runs take 6 s, one at a time.
+    const service = new FakeService(1, () => 6_000);
+    const schedule = new PollSchedule({ budget: new PollBudget(), concurrency: 1 });
+    const tasks = ['a', 'b', 'c', 'd'].map((id) => taskOf(service.create(id).id, T0, 10));
+    schedule.sync(tasks);
+    const followed = tasks.map((t) => follow(schedule, service, t));
+    expect(schedule.predictedFinish('b')).toBe(T0 + 20_000);
+
+    await vi.advanceTimersByTimeAsync(10_500);
+    // a was done at 6 s: b started then, and is now due at 16 s, not 20 s.
+    expect(followed[0]?.detectedAt).toBe(T0 + 10_000 + POLL_LAG_MS);
+    expect(schedule.predictedFinish('b')).toBe(T0 + 16_000);
+
+    await vi.advanceTimersByTimeAsync(30_000);
+    // b's finish (12 s, 6 s after a's) taught the run time: c and d are polled 300 ms after they finish.
+    expect(schedule.learnedRunSeconds('pop')).toBe(6);
+    expect(delays(followed.slice(2))).toEqual([POLL_LAG_MS, POLL_LAG_MS]);
+    // One poll each, and the probe of b at 5 s (queued: one runs at a time, as guessed).
+    expect(followed.map((f) => f.polls.length)).toEqual([1, 2, 1, 1]);
+    expect(followed[1]?.polls[0]).toBe(T0 + 5_000);
+    expect(schedule.confirmed).toBe(true);
+  });
+
+  it('after a task finishes late, it is polled again soon, and the ones behind it are predicted later', async () => {
+    // Estimate 10 s, runs take 14 s, one at a time.
+    const service = new FakeService(1, () => 14_000);
+    const schedule = new PollSchedule({ budget: new PollBudget(), concurrency: 1 });
+    const tasks = ['a', 'b', 'c'].map((id) => taskOf(service.create(id).id, T0, 10));
+    schedule.sync(tasks);
+    const followed = tasks.map((t) => follow(schedule, service, t));
+
+    await vi.advanceTimersByTimeAsync(10_400);
+    // Still running at its predicted finish: the next look is a fifth of a run later, not 15 s.
+    expect(followed[0]?.polls).toEqual([T0 + 10_300]);
+    expect(schedule.nextPollAt('a')).toBe(T0 + 12_300 + POLL_LAG_MS);
+    expect(forecastText(schedule.forecast('a', T0 + 10_400))).toBe('running, ~2s left');
+    // b cannot start before a ends.
+    expect(schedule.predictedFinish('b')).toBeGreaterThanOrEqual(T0 + 22_300);
+
+    await vi.advanceTimersByTimeAsync(60_000);
+    const [a, b, c] = delays(followed);
+    // a and b were late by 4 s each; each found within a few seconds of its end.
+    expect(a).toBeLessThanOrEqual(4_000);
+    expect(b).toBeLessThanOrEqual(4_000);
+    // By c, the 14 s run is learned: found 300 ms after it finished, at its first poll.
+    expect(c).toBe(POLL_LAG_MS);
+    expect(followed[2]?.polls).toHaveLength(1);
+  });
+
+  it('learns a larger pool by probing the head of the queue, and confirms it when the head waits', async () => {
+    // A team pool of 5 (the schedule starts from 3), 1 s from creation to start, 4 s runs; estimate 5 s.
+    const service = new FakeService(5, () => 4_000, 1_000);
+    const schedule = new PollSchedule({ budget: new PollBudget(), concurrency: 3 });
+    const tasks = Array.from({ length: 20 }, (_, i) => taskOf(service.create(`t${i}`).id, T0, 5));
+    schedule.sync(tasks);
+    const followed = tasks.map((t) => follow(schedule, service, t));
+    await vi.advanceTimersByTimeAsync(40_000);
+    expect(schedule.concurrency).toBe(5);
+    expect(schedule.confirmed).toBe(true);
+    const d = delays(followed);
+    expect(quantile(d, 0.5)).toBeLessThanOrEqual(1_000);
+    expect(Math.max(...d)).toBeLessThanOrEqual(3_000);
+    const polls = followed.reduce((n, f) => n + f.polls.length, 0);
+    expect(polls / 20).toBeLessThanOrEqual(1.3);
+  });
+
+  it('keeps a reserve: first polls leave the last turns of the window to a correction', async () => {
+    const budget = new PollBudget({ perMinute: 10 });
+    // Everything runs at once; estimate 5 s, and so they take, but for one (late) that runs 7 s.
+    const service = new FakeService(50, (id) => (id === 'late' ? 7_000 : 5_000));
+    const schedule = new PollSchedule({ budget, concurrency: 50 });
+    expect(schedule.reserve).toBe(2);
+    const ids = ['late', ...Array.from({ length: 12 }, (_, i) => `t${i}`)];
+    const tasks = ids.map((id) => taskOf(service.create(id).id, T0, 5));
+    schedule.sync(tasks);
+    const [late, ...rest] = tasks.map((t) => follow(schedule, service, t));
+    await vi.advanceTimersByTimeAsync(5_400);
+    // All thirteen were due at 5.3 s: first polls stop at 10 - 2 = 8.
+    expect(budget.sentInWindow()).toBe(8);
+    expect(late?.polls).toEqual([T0 + 5_300]); // still running: a correction is due
+    expect(rest.filter((f) => f.polls.length > 0)).toHaveLength(7);
+
+    await vi.advanceTimersByTimeAsync(4_000);
+    // The correction had turns of the reserve (6.6 s: still running; 8.9 s: done), while five tasks
+    // that finished at 5 s still wait for the window.
+    expect(late?.polls).toEqual([T0 + 5_300, T0 + 6_600, T0 + 8_900]);
+    expect(late?.detectedAt).toBe(T0 + 8_900);
+    expect(rest.filter((f) => f.polls.length > 0)).toHaveLength(7);
+    expect(budget.sentInWindow()).toBe(10);
+
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(rest.every((f) => f.detectedAt !== undefined)).toBe(true);
+    expect(maxInAnyWindow([...(late?.polls ?? []), ...rest.flatMap((f) => f.polls)])).toBe(10);
+  });
+
+  it('a 429 pauses every poll for its Retry-After, then the one that got it goes again', async () => {
+    const budget = new PollBudget();
+    const service = new FakeService(10, () => 2_000);
+    const schedule = new PollSchedule({ budget, concurrency: 10 });
+    const [a, b, c] = ['a', 'b', 'c'].map((id) => taskOf(service.create(id).id, T0, 2));
+    schedule.sync([a!, b!, c!]);
+    const granted: Array<[string, number]> = [];
+    const take = (task: ScheduleTask) =>
+      schedule.turn(task).then(() => {
+        granted.push([task.taskId, Date.now() - T0]);
+      });
+    void take(a!).then(() => {
+      // a's poll got a 429 with Retry-After: 7 (another tab used the key's minute).
+      schedule.rateLimited('a', 7);
+      void take(a!);
+      void take(c!);
+    });
+    void take(b!);
+    await vi.advanceTimersByTimeAsync(2_300);
+    expect(granted).toEqual([
+      ['a', 2_300],
+      ['b', 2_300],
+    ]);
+    await vi.advanceTimersByTimeAsync(6_999);
+    expect(granted).toHaveLength(2); // c was due at 2.3 s, and waits out the pause, as does a
+    expect(forecastText(schedule.forecast('c'))).toBe('checking');
+    await vi.advanceTimersByTimeAsync(1);
+    // Earliest due first: c (due at 2.3 s) before a (its next poll due 1 s after the last).
+    expect(granted.slice(2)).toEqual([
+      ['c', 9_300],
+      ['a', 9_300],
+    ]);
+  });
+
+  it('unknown_task: the task leaves the schedule, frees its place in the queue, and is not polled again', async () => {
+    const service = new FakeService(1, () => 5_000);
+    const schedule = new PollSchedule({ budget: new PollBudget(), concurrency: 1 });
+    schedule.confirmed = true; // one at a time, known: no probe in this test
+    // 'ghost' is no task of this key (say, imported from another key's history), and comes first.
+    const ghost = taskOf('ghost', T0, 5);
+    const real = taskOf(service.create('real', T0 + 10).id, T0 + 10, 5);
+    schedule.sync([ghost, real]);
+    expect(schedule.predictedFinish('real')).toBe(T0 + 10_000);
+    const g = follow(schedule, service, ghost);
+    const r = follow(schedule, service, real);
+    await vi.advanceTimersByTimeAsync(5_400);
+    expect(g.polls).toEqual([T0 + 5_300]);
+    expect(schedule.has('ghost')).toBe(false);
+    expect(schedule.forecast('ghost')).toBeNull();
+    // The history now has it failed (unknown_task, no completion time): it does not come back.
+    schedule.sync([{ ...ghost, status: 'failed', completedAt: null }, real]);
+    expect(schedule.has('ghost')).toBe(false);
+    // It held no slot: real is predicted (and found) at its own 5 s.
+    expect(schedule.predictedFinish('real')).toBe(T0 + 5_010);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(r.detectedAt).toBe(T0 + 5_010 + POLL_LAG_MS);
+    expect(g.polls).toHaveLength(1);
+  });
+
+  it('100 tasks against a 60-a-minute budget: never over 60 in any window, about one poll each', async () => {
+    // As the bench: a pool of 5, 1 s to start, 4 s runs, estimate 5 s; 60 submitted, 40 more a minute later.
+    const budget = new PollBudget();
+    const service = new FakeService(5, () => 4_000, 1_000);
+    const schedule = new PollSchedule({ budget, concurrency: 3 });
+    const first = Array.from({ length: 60 }, (_, i) =>
+      taskOf(service.create(`a${i}`, T0 + i * 20).id, T0 + i * 20, 5),
+    );
+    schedule.sync(first);
+    const followed = first.map((t) => follow(schedule, service, t));
+    await vi.advanceTimersByTimeAsync(61_000);
+    const later = Array.from({ length: 40 }, (_, i) => {
+      const at = Date.now() + i * 20;
+      return taskOf(service.create(`b${i}`, at).id, at, 5);
+    });
+    schedule.sync([...first, ...later]);
+    followed.push(...later.map((t) => follow(schedule, service, t)));
+    await vi.advanceTimersByTimeAsync(180_000);
+
+    expect(followed.every((f) => f.detectedAt !== undefined)).toBe(true);
+    const polls = followed.flatMap((f) => f.polls);
+    expect(maxInAnyWindow(polls)).toBeLessThanOrEqual(60);
+    expect(polls.length / 100).toBeLessThanOrEqual(1.3);
+    const d = delays(followed);
+    // The pool finishes 75 a minute, more than the budget's 60: some wait for turns, most do not.
+    expect(quantile(d, 0.5)).toBeLessThanOrEqual(3_000);
+    expect(quantile(d, 0.95)).toBeLessThanOrEqual(10_000);
+  });
+
+  it('1,000 queued tasks: each is polled near its turn, under the budget', async () => {
+    const budget = new PollBudget();
+    const service = new FakeService(5, () => 4_000, 1_000);
+    const schedule = new PollSchedule({ budget, concurrency: 5 });
+    const tasks = Array.from({ length: 1000 }, (_, i) =>
+      taskOf(service.create(`t${i}`, T0 + i).id, T0 + i, 5),
+    );
+    schedule.sync(tasks);
+    const followed = tasks.map((t) => follow(schedule, service, t));
+    await vi.advanceTimersByTimeAsync(120_000);
+    const polls = followed.flatMap((f) => f.polls);
+    expect(maxInAnyWindow(polls)).toBeLessThanOrEqual(60);
+    // Nothing deep in the queue was polled early: every poll but the probes found its task done or close.
+    const early = followed.filter(
+      (f) => f.polls.length > 0 && f.detectedAt === undefined && Number(f.id.slice(1)) > 200,
+    );
+    expect(early).toHaveLength(0);
+    expect(forecastText(schedule.forecast('t999'))).toMatch(/^queued, about \d+ ahead$/);
+  });
+});
