@@ -21,6 +21,8 @@ export interface OutboxEntry {
   lastAttemptAt: number | null;
   /** Why the last attempt ended without an answer, for the UI. */
   lastError: string | null;
+  /** The batch (one click, several tasks) it belongs to; also in meta, for the history. */
+  batchId?: string;
 }
 
 interface StudioDB extends DBSchema {
@@ -82,8 +84,9 @@ const V5_STORES = {
 
 export const DB_NAME = 'media-studio';
 // v1 keyed tasks by taskId alone, so a task imported into a second connection's history moved out of
-// the first one's. v2 keys them by [connectionId, taskId]. v3 adds the upload library, v4 the compare boards.
-const DB_VERSION = 4;
+// the first one's. v2 keys them by [connectionId, taskId]. v3 adds the upload library, v4 the compare boards,
+// v5 the stores of V5_STORES (at 4, a database made by v4 would never get them).
+const DB_VERSION = 5;
 
 let dbPromise: Promise<IDBPDatabase<StudioDB>> | null = null;
 

@@ -10,10 +10,20 @@ import { HistoryEntrySchema, HistoryExportSchema, type HistoryEntry } from './hi
 
 const preloaded = new Map<string, Promise<HistoryStore>>();
 
+/**
+ * More of this key's local data in the history file, beside the tasks (presets, the prompt library):
+ * an optional top-level field each, written by export() (never the key) and read back by import().
+ */
+export interface HistorySection {
+  export: () => unknown;
+  import: (data: unknown) => Promise<unknown>;
+}
+
 export class HistoryStore {
   private entries = new Map<string, HistoryEntry>();
   private sorted: HistoryEntry[] | null = null;
   private listeners = new Set<() => void>();
+  private sections = new Map<string, HistorySection>();
 
   private constructor(readonly connectionId: string) {}
 
@@ -119,11 +129,26 @@ export class HistoryStore {
     return n;
   }
 
-  /** The history as a JSON file: tasks only, never the key (nor its hash). */
+  /** Adds a section to the export and import of this history; returns its removal. */
+  addSection(name: string, section: HistorySection): () => void {
+    this.sections.set(name, section);
+    return () => {
+      if (this.sections.get(name) === section) this.sections.delete(name);
+    };
+  }
+
+  /** The history as a JSON file: tasks (and the added sections), never the key (nor its hash). */
   exportJson(): string {
     const tasks = this.list().map(({ connectionId: _c, unseen: _u, ...rest }) => rest);
+    const sections = Object.fromEntries([...this.sections].map(([name, s]) => [name, s.export()]));
     return JSON.stringify(
-      { format: 'media-studio-history', version: 1, exportedAt: new Date().toISOString(), tasks },
+      {
+        format: 'media-studio-history',
+        version: 1,
+        exportedAt: new Date().toISOString(),
+        tasks,
+        ...sections,
+      },
       null,
       1,
     );
@@ -131,7 +156,8 @@ export class HistoryStore {
 
   /** Adds the tasks of an exported file to this key's history; unreadable entries are skipped and counted. */
   async importJson(text: string): Promise<{ added: number; updated: number; skipped: number }> {
-    const file = HistoryExportSchema.parse(JSON.parse(text));
+    const json: unknown = JSON.parse(text);
+    const file = HistoryExportSchema.parse(json);
     const result = { added: 0, updated: 0, skipped: 0 };
     const database = await db();
     const tx = database.transaction('tasks', 'readwrite');
@@ -152,6 +178,11 @@ export class HistoryStore {
     }
     await tx.done;
     this.changed();
+    // Each section present in the file; one that fails does not undo the tasks.
+    for (const [name, section] of this.sections) {
+      const data = (json as Record<string, unknown>)[name];
+      if (data !== undefined) await section.import(data).catch(() => undefined);
+    }
     return result;
   }
 }

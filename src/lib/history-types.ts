@@ -36,6 +36,10 @@ export const HistoryEntrySchema = z.object({
     /** The quote's estimate when submitted; times the first poll (PRODUCT 3). */
     estimatedSeconds: z.number().nullable().default(null),
     quotedCredits: z.number().nullable().default(null),
+    /** One click made several tasks ("Runs", "Variations"): they share this id; n of size. */
+    batchId: z.string().optional(),
+    batchIndex: z.number().int().positive().optional(),
+    batchSize: z.number().int().positive().optional(),
   }),
   status: TaskStatusSchema,
   outputs: z.array(TaskOutputSchema).default([]),

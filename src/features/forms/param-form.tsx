@@ -17,10 +17,10 @@ import { Select } from '../../components/select';
 import { fieldErrors, type ApiError } from '../../api/errors';
 import type { ParamValue, TaskRequest } from '../../api/schemas/task';
 import { formatTypicalPrice } from '../../lib/format';
-import type { ResolvedSelection } from '../../lib/selection';
+import { taskRequest, type ResolvedSelection } from '../../lib/selection';
 import { draftKey, loadDraft, saveDraft } from './drafts';
 import { fieldFor } from './field-registry';
-import { formTarget, taskRequest, type FormTarget } from './form-target';
+import { formTarget, type FormTarget } from './form-target';
 import { ParamFormHeader } from './param-form-header';
 import {
   buildParamSchema,
