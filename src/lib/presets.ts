@@ -26,8 +26,7 @@ export const PresetSchema = z.object({
 export type Preset = z.infer<typeof PresetSchema>;
 
 /** A preset as it leaves this device (an export, a share link): no connection. */
-const PortablePresetSchema = PresetSchema.omit({ connectionId: true });
-export type PortablePreset = z.infer<typeof PortablePresetSchema>;
+export type PortablePreset = Omit<Preset, 'connectionId'>;
 
 const ExportSchema = z.object({
   format: z.literal('media-studio-presets'),
