@@ -118,7 +118,8 @@ export default function ConnectedStudio({
         <Button
           variant="secondary"
           onClick={() => setAccountOpen(true)}
-          aria-label={`Account: ${me.key.label}`}
+          // The visible balance is part of the name (axe: label-content-name-mismatch).
+          aria-label={`Account: ${me.key.label}${balance ? `, ${formatCredits(balance.amount)}` : ''}`}
         >
           <UserRound className="size-4" aria-hidden="true" />
           <span className="hidden max-w-40 truncate sm:inline">{me.key.label}</span>
