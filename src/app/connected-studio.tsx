@@ -118,11 +118,11 @@ export default function ConnectedStudio({
         <Button
           variant="secondary"
           onClick={() => setAccountOpen(true)}
-          // The visible balance is part of the name (axe: label-content-name-mismatch).
-          aria-label={`Account: ${me.key.label}${balance ? `, ${formatCredits(balance.amount)}` : ''}`}
+          // What it shows (label and balance) is part of its name (axe: label-content-name-mismatch).
+          aria-label={`Account: ${me.key.label}${balance ? ` ${formatCredits(balance.amount)}` : ''}`}
         >
           <UserRound className="size-4" aria-hidden="true" />
-          <span className="hidden max-w-40 truncate sm:inline">{me.key.label}</span>
+          <span className="hidden max-w-40 truncate sm:inline">{me.key.label}</span>{' '}
           <span className="font-semibold tabular-nums" data-testid="header-balance">
             {balance ? formatCredits(balance.amount) : ''}
           </span>
