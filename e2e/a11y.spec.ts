@@ -591,3 +591,56 @@ test.describe('the gallery (issue 12)', () => {
     });
   }
 });
+
+test.describe('presets, batches and the prompt library', () => {
+  for (const width of [1280, 390]) {
+    test(`at ${width} px: a batch in the history, Save preset, Presets, Prompt library, Variations and a refused batch`, async ({
+      studio,
+      page,
+    }) => {
+      test.setTimeout(180_000);
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      const history = new History(page);
+      await studio.goto();
+      await studio.connect('capped');
+      const form = await studio.openModel('Lumen Canvas');
+      const prompt = uniquePrompt('a lighthouse at dusk');
+      await studio.prompt.fill(prompt);
+      await page.getByRole('spinbutton', { name: 'Runs', exact: true }).fill('2');
+      await expect(studio.quote.getByTestId('quote-batch-total')).toBeVisible();
+      await page.getByRole('button', { name: 'Generate', exact: true }).click();
+      await expect(history.card(prompt)).toHaveCount(2, { timeout: 15_000 });
+      for (const card of await history.card(prompt).all()) await history.expectStatus(card, 'succeeded');
+
+      await page.getByRole('button', { name: 'Save preset', exact: true }).click();
+      const save = page.getByRole('dialog', { name: 'Save preset' });
+      await save.getByRole('textbox', { name: 'Preset name' }).fill('Dusk');
+      await expectNoSeriousViolations(page, `Save preset dialog at ${width} px`);
+      await save.getByRole('button', { name: 'Save', exact: true }).click();
+      await expect(save).toBeHidden();
+
+      await page.getByRole('button', { name: 'Presets', exact: true }).click();
+      const presets = page.getByRole('dialog', { name: 'Presets' });
+      await presets.getByRole('button', { name: 'Rename' }).click();
+      await expect(presets.getByRole('textbox', { name: 'New name' })).toBeVisible();
+      await expectNoSeriousViolations(page, `Presets dialog at ${width} px`);
+      await presets.getByRole('button', { name: 'Apply Dusk' }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'Preset "Dusk" applied.' })).toBeVisible();
+
+      await form.getByRole('button', { name: 'Prompt library' }).click();
+      const library = page.getByRole('dialog', { name: 'Prompt library' });
+      await expect(library.getByRole('listitem')).toHaveCount(1);
+      await expectNoSeriousViolations(page, `Prompt library dialog at ${width} px`);
+      await page.keyboard.press('Escape');
+      await expect(library).toBeHidden();
+
+      await studio.prompt.fill('a lighthouse {at dusk|at dawn|at noon}');
+      await page.getByRole('checkbox', { name: 'Variations' }).check();
+      await page.getByRole('spinbutton', { name: 'Runs', exact: true }).fill('10');
+      await expect(studio.quote.getByText('Over the daily cap')).toBeVisible();
+      await page.getByRole('button', { name: 'Generate', exact: true }).click();
+      await expect(page.getByRole('alert').filter({ hasText: 'Batch not sent' })).toBeVisible();
+      await expectNoSeriousViolations(page, `variations, a batch total and a refused batch at ${width} px`);
+    });
+  }
+});

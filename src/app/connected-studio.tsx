@@ -4,6 +4,7 @@ import {
   lazy,
   Suspense,
   useCallback,
+  useEffect,
   useImperativeHandle,
   useMemo,
   useRef,
@@ -40,7 +41,18 @@ import type { ParamDef } from '../api/schemas/param';
 import type { ParamValue } from '../api/schemas/task';
 import { CopyRequestButton } from '../features/request/copy-request';
 import { formatCredits } from '../lib/format';
-import { selectionKey, type ResolvedSelection, type Selection } from '../lib/selection';
+import { selectionKey, selectionOfRequest, type ResolvedSelection } from '../lib/selection';
+import { selectionOfPreset, withoutPresetParam, type Preset } from '../lib/presets';
+import {
+  formPreset,
+  PresetButtons,
+  PresetNotice,
+  presetOfLink,
+  PromptLibraryProvider,
+  useBatch,
+  useFittedPreset,
+  type FormPreset,
+} from './creator-tools';
 import { useUrlSelection } from './use-url-selection';
 import { useGalleryFilter } from './use-gallery-route';
 import { useViewRoute } from './use-view-route';
@@ -230,42 +242,44 @@ function StudioForConnection({ initialMe, onDisconnect }: ConnectedStudioProps) 
           />
         </Suspense>
       ) : (
-        <>
-          {galleryShown && (
-            <Suspense fallback={loading('Loading the gallery')}>
-              {runner && galleryStores ? (
-                <GalleryView
-                  history={runner.store}
-                  judgements={galleryStores.judgements}
-                  hidden={galleryStores.hidden}
-                  filter={gallery.filter}
-                  onFilter={gallery.setFilter}
-                  onRemix={(entry) => {
-                    views.go(null);
-                    workspace.current?.onRemix(entry);
-                  }}
-                  onUseAsInput={(url, mediaType) => {
-                    views.go(null);
-                    workspace.current?.onUseAsInput(url, mediaType);
-                  }}
-                  onAddToComparison={addModelsToComparison}
-                />
-              ) : (
-                loading('Loading the gallery')
-              )}
-            </Suspense>
-          )}
-          <div hidden={galleryShown} className="contents">
-            <Workspace
-              me={me}
-              runner={runner}
-              galleryStores={galleryStores}
-              actions={workspace}
-              onAddToComparison={addToComparison}
-              draftCount={draft?.columns.length ?? 0}
-            />
-          </div>
-        </>
+        <PromptLibraryProvider library={runner?.prompts ?? null}>
+          <>
+            {galleryShown && (
+              <Suspense fallback={loading('Loading the gallery')}>
+                {runner && galleryStores ? (
+                  <GalleryView
+                    history={runner.store}
+                    judgements={galleryStores.judgements}
+                    hidden={galleryStores.hidden}
+                    filter={gallery.filter}
+                    onFilter={gallery.setFilter}
+                    onRemix={(entry) => {
+                      views.go(null);
+                      workspace.current?.onRemix(entry);
+                    }}
+                    onUseAsInput={(url, mediaType) => {
+                      views.go(null);
+                      workspace.current?.onUseAsInput(url, mediaType);
+                    }}
+                    onAddToComparison={addModelsToComparison}
+                  />
+                ) : (
+                  loading('Loading the gallery')
+                )}
+              </Suspense>
+            )}
+            <div hidden={galleryShown} className="contents">
+              <Workspace
+                me={me}
+                runner={runner}
+                galleryStores={galleryStores}
+                actions={workspace}
+                onAddToComparison={addToComparison}
+                draftCount={draft?.columns.length ?? 0}
+              />
+            </div>
+          </>
+        </PromptLibraryProvider>
       )}
     </>
   );
@@ -295,14 +309,38 @@ function Workspace({
   const [selection, select] = useUrlSelection();
   const resolved = useResolvedSelection(selection);
   const [snapshot, setSnapshot] = useState<FormSnapshot | null>(null);
-  // Remix and "Use as input" reopen the form with these params, for this selection only.
-  const [preset, setPreset] = useState<{ for: string; params: Record<string, ParamValue> } | null>(null);
+  // Remix, "Use as input", a preset or a preset's link reopen the form with these params, for this
+  // selection only.
+  const [preset, setPresetState] = useState<FormPreset | null>(() => presetOfLink(window.location.search));
+  const setPreset = useCallback(
+    (next: { for: string; params: Record<string, ParamValue> }) =>
+      setPresetState(formPreset(next.for, next.params)),
+    [],
+  );
+  useEffect(() => {
+    // A preset's link is applied once: a reload then keeps what the user changed since.
+    const search = withoutPresetParam(window.location.search);
+    if (search !== window.location.search)
+      window.history.replaceState(null, '', `${window.location.pathname}${search}${window.location.hash}`);
+  }, []);
   const request = snapshot?.valid ? snapshot.request : null;
   const quote = useLiveQuote(request);
   const sending = useSending(runner?.outbox);
   const submitter = useSubmit(runner);
   const current = resolved.status === 'ready' ? resolved.resolved : undefined;
   const key = selectionKey(selection);
+  const fitted = useFittedPreset(preset, key, current);
+  const batch = useBatch(current, snapshot?.request ?? null);
+  const onApplyPreset = useCallback(
+    (p: Preset) => {
+      const next = selectionOfPreset(p);
+      if (!next) return;
+      if (selectionKey(next) !== key) select(next);
+      setPresetState(formPreset(selectionKey(next), p.request.params, { name: p.name, request: p.request }));
+      submitter.clear();
+    },
+    [key, select, submitter],
+  );
 
   const onVersionChange = useCallback(
     (versionId: string) => {
@@ -313,13 +351,13 @@ function Workspace({
 
   const onRemix = useCallback(
     (entry: HistoryEntry) => {
-      const next = selectionOfRequest(entry);
+      const next = selectionOfRequest(entry.request, entry.meta.category);
       if (!next) return;
       select(next);
       setPreset({ for: selectionKey(next), params: entry.request.params });
       submitter.clear();
     },
-    [select, submitter],
+    [select, submitter, setPreset],
   );
 
   const onUseAsInput = useCallback(
@@ -329,7 +367,7 @@ function Workspace({
       const next = withMediaInput(defs, snapshot?.request.params ?? {}, url, mediaType);
       if (next) setPreset({ for: key, params: next.params });
     },
-    [current, snapshot, key],
+    [current, snapshot, key, setPreset],
   );
 
   useImperativeHandle(actions, () => ({ onRemix, onUseAsInput }), [onRemix, onUseAsInput]);
@@ -348,7 +386,7 @@ function Workspace({
       const params = withPromptText(current, snapshot?.request.params ?? {}, text);
       if (params) setPreset({ for: key, params });
     };
-  }, [current, snapshot, key]);
+  }, [current, snapshot, key, setPreset]);
 
   return (
     <main className="grid flex-1 grid-cols-1 gap-4 p-4 lg:grid-cols-[340px_minmax(0,1fr)_340px] lg:items-start">
@@ -371,7 +409,13 @@ function Workspace({
         aria-label="Form"
         className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6 dark:bg-slate-900 dark:ring-slate-800"
       >
-        <div className="-mt-1 mb-3 flex justify-end gap-1 sm:-mt-3">
+        <div className="-mt-1 mb-3 flex flex-wrap justify-end gap-1 sm:-mt-3">
+          <PresetButtons
+            store={runner?.presets}
+            current={current}
+            request={snapshot?.request ?? null}
+            onApply={onApplyPreset}
+          />
           {current?.kind === 'model' && (
             <Button
               variant="ghost"
@@ -420,21 +464,33 @@ function Workspace({
             {resolved.error.remedy}
           </Alert>
         )}
+        {current && fitted.applied && <PresetNotice key={preset?.nonce} applied={fitted.applied} />}
         {current && (
           <ParamForm
-            key={key}
+            key={preset?.for === key ? `${key}#${preset.nonce}` : key}
             target={current}
             baseUrl={baseUrl}
-            initialParams={preset?.for === key ? preset.params : undefined}
+            initialParams={fitted.params}
             serverError={submitter.result?.kind === 'refused' ? submitter.result.error : null}
             onChange={setSnapshot}
             onVersionChange={onVersionChange}
-            onSubmit={(body) =>
-              void submitter.submit(body, taskMeta(current, quote.stale ? null : quote.quote))
-            }
+            onSubmit={(body) => {
+              // A batch over the cap or the balance is refused here, before any request.
+              const requests = batch.plan(body, quote, me);
+              if (!requests) return;
+              void submitter.submit(requests, taskMeta(current, quote.stale ? null : quote.quote), {
+                prompts: batch.promptsOf(requests),
+              });
+            }}
             footer={
               <div className="flex flex-wrap items-end justify-between gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
-                <SubmitBar busy={submitter.busy} result={submitter.result} disabled={!runner} />
+                <SubmitBar
+                  busy={submitter.busy}
+                  result={submitter.result}
+                  batch={submitter.batch}
+                  disabled={!runner}
+                  controls={batch.controls}
+                />
                 <CopyRequestButton request={request} />
               </div>
             }
@@ -445,7 +501,7 @@ function Workspace({
       <aside className="flex min-w-0 flex-col gap-4 lg:sticky lg:top-[4.5rem]">
         <div className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
           {current ? (
-            <QuoteView state={quote} me={me} invalid={request === null} />
+            <QuoteView state={quote} me={me} invalid={request === null} tasks={batch.tasks} />
           ) : (
             <section aria-labelledby="quote-title">
               <h2 id="quote-title" className="text-sm font-semibold">
@@ -515,20 +571,4 @@ function paramDefsOf(target: ResolvedSelection) {
     : target.kind === 'tool'
       ? target.tool.params
       : target.template.params;
-}
-
-/** The selection a past task ran with, to reopen it (Remix). */
-function selectionOfRequest(entry: HistoryEntry): Selection | null {
-  const { request, meta } = entry;
-  if (request.interfaceId && request.versionId) {
-    return {
-      kind: 'model',
-      modelId: request.interfaceId,
-      versionId: request.versionId,
-      ...(meta.category ? { category: meta.category } : {}),
-    };
-  }
-  if (request.aiTool) return { kind: 'tool', slug: request.aiTool };
-  if (request.template) return { kind: 'template', slug: request.template };
-  return null;
 }

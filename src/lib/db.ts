@@ -21,6 +21,8 @@ export interface OutboxEntry {
   lastAttemptAt: number | null;
   /** Why the last attempt ended without an answer, for the UI. */
   lastError: string | null;
+  /** The batch (one click, several tasks) it belongs to; also in meta, for the history. */
+  batchId?: string;
 }
 
 interface StudioDB extends DBSchema {

@@ -3,6 +3,8 @@ import { deleteDB, openDB } from 'idb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Task } from '../api/schemas/task';
 import { DB_NAME, db, resetDbForTests } from './db';
+import { PresetStore } from './presets';
+import { PromptLibrary } from './prompt-library';
 import { HistoryStore } from './history-store';
 import type { HistoryEntry } from './history-types';
 import { listVotes, saveVote } from './votes';
@@ -334,5 +336,38 @@ describe('HistoryStore', () => {
     expect(store.list().map((e) => e.taskId)).toEqual(['t1']);
     expect((await HistoryStore.open(B)).list().map((e) => e.taskId)).toEqual(['t2']);
     expect(await (await db()).get('outbox', 'k1')).toEqual({ idempotencyKey: 'k1', connectionId: A });
+  });
+
+  it('carries the presets and the prompt library in its file, and brings them back into another key', async () => {
+    const store = await HistoryStore.open(A);
+    const presets = await PresetStore.open(A);
+    const prompts = await PromptLibrary.open(A);
+    store.addSection('presets', presets.historySection());
+    store.addSection('prompts', prompts.historySection());
+    await store.put(entry('t1', 1_000));
+    await presets.save({ name: 'Wide', itemName: 'M', request: { interfaceId: 'm1', params: { a: 1 } } });
+    await prompts.record(['a red fox']);
+    await prompts.pin('a red fox', true);
+
+    const text = store.exportJson();
+    const file = JSON.parse(text) as Record<string, unknown>;
+    expect(file.presets).toEqual([expect.objectContaining({ name: 'Wide' })]);
+    expect(file.prompts).toEqual([expect.objectContaining({ text: 'a red fox', pinned: true })]);
+    expect(text).not.toContain(A);
+
+    const other = await HistoryStore.open(B);
+    const otherPresets = await PresetStore.open(B);
+    const otherPrompts = await PromptLibrary.open(B);
+    other.addSection('presets', otherPresets.historySection());
+    const removePrompts = other.addSection('prompts', otherPrompts.historySection());
+    expect(await other.importJson(text)).toEqual({ added: 1, updated: 0, skipped: 0 });
+    expect(otherPresets.list()).toEqual([expect.objectContaining({ name: 'Wide', connectionId: B })]);
+    expect(otherPrompts.list()).toEqual([expect.objectContaining({ text: 'a red fox', pinned: true })]);
+
+    // A file without the sections (an older export) imports as before; a removed section is not written.
+    removePrompts();
+    expect(JSON.parse(other.exportJson())).not.toHaveProperty('prompts');
+    const { presets: _p, prompts: _q, ...older } = file;
+    expect(await other.importJson(JSON.stringify(older))).toEqual({ added: 0, updated: 1, skipped: 0 });
   });
 });

@@ -33,10 +33,20 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
 
 const preloaded = new Map<string, Promise<HistoryStore>>();
 
+/**
+ * More of this key's local data in the history file, beside the tasks (presets, the prompt library):
+ * an optional top-level field each, written by export() (never the key) and read back by import().
+ */
+export interface HistorySection {
+  export: () => unknown;
+  import: (data: unknown) => Promise<unknown>;
+}
+
 export class HistoryStore {
   private entries = new Map<string, HistoryEntry>();
   private sorted: HistoryEntry[] | null = null;
   private listeners = new Set<() => void>();
+  private sections = new Map<string, HistorySection>();
 
   private constructor(readonly connectionId: string) {}
 
@@ -142,13 +152,22 @@ export class HistoryStore {
     return n;
   }
 
+  /** Adds a section to the export and import of this history; returns its removal. */
+  addSection(name: string, section: HistorySection): () => void {
+    this.sections.set(name, section);
+    return () => {
+      if (this.sections.get(name) === section) this.sections.delete(name);
+    };
+  }
+
   /**
-   * The history as a JSON file: tasks, and the stars and ratings of their outputs when given; never the
-   * key (nor its hash).
+   * The history as a JSON file: tasks, the stars and ratings of their outputs when given, and the added
+   * sections; never the key (nor its hash).
    */
   exportJson(judgements: readonly Judgement[] = []): string {
     const tasks = this.list().map(({ connectionId: _c, unseen: _u, ...rest }) => rest);
     const kept = judgements.filter((j) => this.hasOutput(j.outputKey));
+    const sections = Object.fromEntries([...this.sections].map(([name, s]) => [name, s.export()]));
     return JSON.stringify(
       {
         format: 'media-studio-history',
@@ -156,6 +175,7 @@ export class HistoryStore {
         exportedAt: new Date().toISOString(),
         tasks,
         ...(kept.length ? { judgements: kept } : {}),
+        ...sections,
       },
       null,
       1,
@@ -186,7 +206,8 @@ export class HistoryStore {
    * have once the tasks are in: those are skipped and counted. The sections of SECTIONS go to their stores.
    */
   async importJson(text: string, judgements?: JudgementStore): Promise<ImportResult> {
-    const file = HistoryExportSchema.parse(JSON.parse(text));
+    const json: unknown = JSON.parse(text);
+    const file = HistoryExportSchema.parse(json);
     const result: ImportResult = {
       added: 0,
       updated: 0,
@@ -223,6 +244,11 @@ export class HistoryStore {
     for (const [name, load] of Object.entries(SECTIONS)) {
       const items = sections[name];
       if (Array.isArray(items)) await (await load()).write(this.connectionId, items);
+    }
+    // Each added section present in the file; one that fails does not undo the tasks.
+    for (const [name, section] of this.sections) {
+      const data = (json as Record<string, unknown>)[name];
+      if (data !== undefined) await section.import(data).catch(() => undefined);
     }
     return result;
   }

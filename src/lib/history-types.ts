@@ -36,6 +36,10 @@ export const HistoryEntrySchema = z.object({
     /** The quote's estimate when submitted; times the first poll (PRODUCT 3). */
     estimatedSeconds: z._default(z.nullable(z.number()), null),
     quotedCredits: z._default(z.nullable(z.number()), null),
+    /** One click made several tasks ("Runs", "Variations"): they share this id; n of size. */
+    batchId: z.optional(z.string()),
+    batchIndex: z.optional(z.int().check(z.positive())),
+    batchSize: z.optional(z.int().check(z.positive())),
   }),
   status: TaskStatusSchema,
   outputs: z._default(z.array(TaskOutputSchema), []),

@@ -651,4 +651,65 @@ describe('Outbox', () => {
     expect(put).toHaveBeenCalled();
     expect(createTask.mock.calls.map(([, key]) => key)).toEqual(['key-1', 'key-1']);
   });
+
+  describe('batches', () => {
+    const prompts = ['one', 'two', 'three'];
+    const items = () => prompts.map((p) => ({ request: { ...request(), params: { prompt: p } }, meta }));
+
+    it('gives each task its own key and the batch id, and writes them all before the first is sent', async () => {
+      let storedAtFirstSend: OutboxEntry[] | null = null;
+      const createTask = vi.fn<CreateTask>(async (body) => {
+        storedAtFirstSend ??= await storedAll();
+        return created(`task_${String(body.params.prompt)}`);
+      });
+      const onCreated = vi.fn<OnCreated>(async () => {});
+      const outbox = makeOutbox(createTask, onCreated);
+      const results = await outbox.submitBatch(items(), { batchId: 'b1' });
+
+      expect(results.map((r) => r.kind)).toEqual(['created', 'created', 'created']);
+      expect(createTask.mock.calls.map(([body, key]) => [body.params.prompt, key])).toEqual([
+        ['one', 'key-1'],
+        ['two', 'key-2'],
+        ['three', 'key-3'],
+      ]);
+      expect(storedAtFirstSend!.map((e) => [e.idempotencyKey, e.batchId]).sort()).toEqual([
+        ['key-1', 'b1'],
+        ['key-2', 'b1'],
+        ['key-3', 'b1'],
+      ]);
+      expect(onCreated.mock.calls.map(([entry]) => entry.meta)).toEqual(
+        [1, 2, 3].map((i) => ({ ...meta, batchId: 'b1', batchIndex: i, batchSize: 3 })),
+      );
+      expect(await storedAll()).toEqual([]);
+    });
+
+    it('after a reload, re-sends only the tasks not yet created, each once with its own key', async () => {
+      // The first page: "one" is created, the others are out when the page goes away (no answer ever).
+      const first = makeOutbox(async (body) => {
+        if (body.params.prompt === 'one') return created('task_one');
+        return new Promise<TaskCreated>(() => {});
+      });
+      void first.submitBatch(items(), { batchId: 'b1' });
+      await waitUntil(async () => (await storedAll()).length === 2, 'the first task settled');
+      first.dispose();
+      await reload();
+
+      const createTask = vi.fn<CreateTask>(async (body) => created(`task_${String(body.params.prompt)}`));
+      const onCreated = vi.fn<OnCreated>(async () => {});
+      const second = makeOutbox(createTask, onCreated);
+      await second.resume();
+      await vi.advanceTimersByTimeAsync(120_000);
+      await settle();
+
+      expect(createTask.mock.calls.map(([body, key]) => [body.params.prompt, key]).sort()).toEqual([
+        ['three', 'key-3'],
+        ['two', 'key-2'],
+      ]);
+      expect(onCreated.mock.calls.map(([entry]) => [entry.batchId, entry.meta.batchIndex]).sort()).toEqual([
+        ['b1', 2],
+        ['b1', 3],
+      ]);
+      expect(await storedAll()).toEqual([]);
+    });
+  });
 });

@@ -82,6 +82,7 @@ const StoredEntrySchema = z.object({
   attempts: z.number().int().nonnegative().catch(0),
   lastAttemptAt: z.number().nullable().catch(null),
   lastError: z.string().nullable().catch(null),
+  batchId: z.string().optional().catch(undefined),
 });
 
 const toEntry = (item: OutboxItem): OutboxEntry => ({
@@ -93,6 +94,7 @@ const toEntry = (item: OutboxItem): OutboxEntry => ({
   attempts: item.attempts,
   lastAttemptAt: item.lastAttemptAt,
   lastError: item.lastError,
+  ...(item.batchId === undefined ? {} : { batchId: item.batchId }),
 });
 
 interface Slot {
@@ -173,6 +175,47 @@ export class Outbox {
     this.slots.set(item.idempotencyKey, slot);
     this.changed();
     return this.send(slot);
+  }
+
+  /**
+   * One click that makes several tasks (PRODUCT 3 "Runs", "Variations"): each request gets its own
+   * Idempotency-Key and the batch's id (in the entry and its meta, so the history groups them). Every
+   * entry is written down before the first is sent: after a reload, resume() sends exactly the ones
+   * not yet created, each once, with its own key.
+   */
+  async submitBatch(
+    items: ReadonlyArray<{ request: TaskRequest; meta: HistoryEntry['meta'] }>,
+    { batchId = this.newKey() }: { batchId?: string } = {},
+  ): Promise<SubmitResult[]> {
+    const at = this.now();
+    const slots: Slot[] = items.map(({ request, meta }, i) => ({
+      persisted: false,
+      item: {
+        idempotencyKey: this.newKey(),
+        connectionId: this.connectionId,
+        request: structuredClone(request),
+        meta: { ...structuredClone(meta), batchId, batchIndex: i + 1, batchSize: items.length },
+        // Apart by a millisecond each, so "newest first" keeps the batch in its order.
+        createdAt: at + i,
+        attempts: 0,
+        lastAttemptAt: null,
+        lastError: null,
+        batchId,
+        sending: false,
+        nextAttemptAt: null,
+        expired: false,
+      },
+    }));
+    for (const slot of slots) this.slots.set(slot.item.idempotencyKey, slot);
+    this.changed();
+    try {
+      const tx = (await db()).transaction('outbox', 'readwrite');
+      await Promise.all([...slots.map((slot) => tx.store.put(toEntry(slot.item))), tx.done]);
+      for (const slot of slots) slot.persisted = true;
+    } catch {
+      // IndexedDB unavailable or full: this tab still sends each with its key (see writeStored).
+    }
+    return Promise.all(slots.map((slot) => this.send(slot)));
   }
 
   /**

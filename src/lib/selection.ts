@@ -1,4 +1,5 @@
 import type { AiTool, Model, Template } from '../api/schemas/catalog';
+import type { ParamValue, TaskRequest } from '../api/schemas/task';
 
 // What the studio has open, as it appears in the URL (?model=&version=, ?tool=, ?template=) so a
 // setup can be linked and reloaded. The API key never goes here.
@@ -58,3 +59,36 @@ export type ResolvedSelection =
   | { kind: 'model'; model: Model; versionId: string }
   | { kind: 'tool'; tool: AiTool }
   | { kind: 'template'; template: Template };
+
+/** The exact POST /tasks body (spec 4): one selector, never two, and the params. */
+export function taskRequest(target: ResolvedSelection, params: Record<string, ParamValue>): TaskRequest {
+  switch (target.kind) {
+    case 'model':
+      return { interfaceId: target.model.id, versionId: target.versionId, params };
+    case 'tool':
+      return { aiTool: target.tool.slug, params };
+    case 'template':
+      return { template: target.template.slug, params };
+  }
+}
+
+/**
+ * The inverse of taskRequest: the selection a request was made for (Remix, presets, share links).
+ * `category` ("image/default") saves the catalog a scan when the caller knows it.
+ */
+export function selectionOfRequest(
+  request: Pick<TaskRequest, 'interfaceId' | 'versionId' | 'aiTool' | 'template'>,
+  category?: string,
+): Selection | null {
+  if (request.interfaceId) {
+    return {
+      kind: 'model',
+      modelId: request.interfaceId,
+      ...(request.versionId ? { versionId: request.versionId } : {}),
+      ...(category ? { category } : {}),
+    };
+  }
+  if (request.aiTool) return { kind: 'tool', slug: request.aiTool };
+  if (request.template) return { kind: 'template', slug: request.template };
+  return null;
+}

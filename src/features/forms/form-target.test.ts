@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formTarget, taskRequest } from './form-target';
+import { selectionOfRequest, taskRequest } from '../../lib/selection';
+import { formTarget } from './form-target';
 import { fixtureModel, fixtureTemplate, fixtureTool } from './test-fixtures';
 
 describe('form targets', () => {
@@ -20,6 +21,32 @@ describe('form targets', () => {
       template: 'logo-mark',
       params: { brand_text: 'Acme' },
     });
+  });
+
+  it('selectionOfRequest inverts taskRequest for each kind', () => {
+    const model = fixtureModel('lumen-canvas');
+    const tool = fixtureTool('upscale-4x');
+    const template = fixtureTemplate('logo-mark');
+    expect(
+      selectionOfRequest(
+        taskRequest({ kind: 'model', model, versionId: 'lumen-canvas-v3' }, {}),
+        'image/default',
+      ),
+    ).toEqual({
+      kind: 'model',
+      modelId: 'lumen-canvas',
+      versionId: 'lumen-canvas-v3',
+      category: 'image/default',
+    });
+    expect(selectionOfRequest(taskRequest({ kind: 'tool', tool }, {}))).toEqual({
+      kind: 'tool',
+      slug: 'upscale-4x',
+    });
+    expect(selectionOfRequest(taskRequest({ kind: 'template', template }, {}))).toEqual({
+      kind: 'template',
+      slug: 'logo-mark',
+    });
+    expect(selectionOfRequest({})).toBeNull();
   });
 
   it('adds the prompt for models only; a tool shows its editable params (its own prompt included)', () => {

@@ -1,9 +1,10 @@
 import type { ParamDef } from '../../api/schemas/param';
-import type { ParamValue, TaskRequest } from '../../api/schemas/task';
+import type { ParamValue } from '../../api/schemas/task';
 import type { ResolvedSelection } from '../../lib/selection';
 import { formDefs, type PromptRules } from './schema-builder';
 
-// What a form is for: the selection's definitions and the POST /tasks selector that goes with them.
+// What a form is for: the selection's definitions and the POST /tasks selector that goes with them
+// (taskRequest, and its inverse, live in lib/selection: one home for Remix, presets and compare).
 
 export type TargetKind = ResolvedSelection['kind'];
 
@@ -50,18 +51,6 @@ export function formTarget(target: ResolvedSelection): FormTarget {
         params: target.template.params,
         defs: formDefs(target.template.params),
       };
-  }
-}
-
-/** The exact POST /tasks body (spec 4): one selector, never two, and the params. */
-export function taskRequest(target: ResolvedSelection, params: Record<string, ParamValue>): TaskRequest {
-  switch (target.kind) {
-    case 'model':
-      return { interfaceId: target.model.id, versionId: target.versionId, params };
-    case 'tool':
-      return { aiTool: target.tool.slug, params };
-    case 'template':
-      return { template: target.template.slug, params };
   }
 }
 

@@ -17,10 +17,10 @@ import { Select } from '../../components/select';
 import { fieldErrors, type ApiError } from '../../api/errors';
 import type { ParamValue, TaskRequest } from '../../api/schemas/task';
 import { formatTypicalPrice } from '../../lib/format';
-import type { ResolvedSelection } from '../../lib/selection';
+import { taskRequest, type ResolvedSelection } from '../../lib/selection';
 import { draftKey, loadDraft, saveDraft } from './drafts';
 import { fieldFor } from './field-registry';
-import { formTarget, taskRequest, type FormTarget } from './form-target';
+import { formTarget, promptDefOf, type FormTarget } from './form-target';
 import { ParamFormHeader } from './param-form-header';
 import {
   buildParamSchema,
@@ -186,6 +186,7 @@ function ParamFormBody({
   const sourceDef = spec.defs.find((d) => SOURCE_IMAGE_TYPES.has(d.type));
   const sourceValue = useWatch({ control: form.control, name: fieldName(sourceDef?.id ?? '') });
   const sourceImage = sourceDef && typeof sourceValue === 'string' && sourceValue ? sourceValue : undefined;
+  const promptId = promptDefOf(target)?.id;
 
   return (
     <form
@@ -240,6 +241,7 @@ function ParamFormBody({
                 onHostedUrl,
                 disabled: field.disabled,
                 ...(def.type === 'mask_url' && sourceImage ? { sourceImage } : {}),
+                ...(def.id === promptId ? { isPrompt: true } : {}),
               })
             }
           />

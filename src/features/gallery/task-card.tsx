@@ -86,6 +86,7 @@ export const TaskCard = memo(function TaskCard({ entry, onOpen }: TaskCardProps)
                 {forecast}
               </span>
             )}
+            <BatchBadge meta={entry.meta} />
             {entry.meta.subtitle && (
               <span dir="auto" className="min-w-0 truncate">
                 {displayText(entry.meta.subtitle)}
@@ -132,6 +133,23 @@ export const TaskCard = memo(function TaskCard({ entry, onOpen }: TaskCardProps)
     </div>
   );
 });
+
+/** One of the tasks a single click made ("Runs", "Variations"): its place in that batch. */
+function BatchBadge({ meta }: { meta: HistoryEntry['meta'] }) {
+  if (!meta.batchId || !meta.batchSize || meta.batchSize < 2) return null;
+  return (
+    <span className="inline-flex shrink-0" data-testid="batch-badge" data-batch-id={meta.batchId}>
+      <Badge tone="accent">
+        <span aria-hidden="true">
+          Batch {meta.batchIndex}/{meta.batchSize}
+        </span>
+        <span className="sr-only">
+          Batch: task {meta.batchIndex} of {meta.batchSize}
+        </span>
+      </Badge>
+    </span>
+  );
+}
 
 /** Small facts in a row, separated by dots that screen readers skip. */
 function MetaLine({ items, end }: { items: ReactNode[]; end?: ReactNode }) {

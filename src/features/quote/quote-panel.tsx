@@ -9,6 +9,7 @@ import { useLiveQuote } from './use-live-quote';
 
 export { quoteWarnings, type QuoteWarning } from '../../lib/quote-warnings';
 import { quoteWarnings } from '../../lib/quote-warnings';
+import { batchRefusals, batchTotal } from '../../lib/batch';
 
 const BREAKDOWN_LABELS: Array<[keyof NonNullable<QuoteState['quote']>['breakdown'], string]> = [
   ['pricingKey', 'Pricing'],
@@ -28,13 +29,23 @@ export function QuoteView({
   state,
   me,
   invalid,
+  tasks = 1,
 }: {
   state: QuoteState;
   me: Me | undefined;
   invalid: boolean;
+  /** A batch ("Runs", "Variations"): the total of this many tasks is shown and checked. */
+  tasks?: number;
 }) {
   const { quote, stale, loading, error } = state;
-  const warnings = quote && !stale ? quoteWarnings(quote.credits, me) : [];
+  const warnings =
+    quote && !stale
+      ? tasks > 1
+        ? batchRefusals(quote.credits, tasks, me).filter(
+            (r): r is typeof r & { kind: 'cap' | 'balance' } => r.kind !== 'size',
+          )
+        : quoteWarnings(quote.credits, me)
+      : [];
   return (
     <section aria-labelledby="quote-title" className="flex flex-col gap-3" aria-busy={loading}>
       <div className="flex items-center justify-between">
@@ -63,6 +74,16 @@ export function QuoteView({
           >
             {formatCredits(quote.credits)}
           </p>
+          {tasks > 1 && (
+            <p className="mt-1 text-sm" data-testid="quote-batch">
+              <span className="text-slate-600 dark:text-slate-400">
+                Batch: {tasks} tasks × {formatCredits(quote.credits)} ={' '}
+              </span>
+              <span className="font-semibold tabular-nums" data-testid="quote-batch-total">
+                {formatCredits(batchTotal(quote.credits, tasks))}
+              </span>
+            </p>
+          )}
           <p className="mt-1 flex items-center gap-1 text-xs text-slate-500 dark:text-slate-400">
             <Clock className="size-3" aria-hidden="true" />
             {quote.estimatedSeconds === null

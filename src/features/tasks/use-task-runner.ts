@@ -8,6 +8,8 @@ import { HistoryStore } from '../../lib/history-store';
 import type { HistoryEntry } from '../../lib/history-types';
 import { Outbox, type SubmitResult } from '../../lib/outbox';
 import { PollBudget } from '../../lib/poll-budget';
+import { PresetStore } from '../../lib/presets';
+import { PromptLibrary } from '../../lib/prompt-library';
 import { createdEntry } from './created-entry';
 
 // Everything that makes a click a task, per connection: the history (IndexedDB), the outbox that makes
@@ -18,6 +20,9 @@ export interface TaskRunner {
   store: HistoryStore;
   outbox: Outbox;
   budget: PollBudget;
+  /** This key's presets and prompt library (local, in the history file too). */
+  presets: PresetStore;
+  prompts: PromptLibrary;
 }
 
 export function useTaskRunner(tasksPerMin: number): TaskRunner | null {
@@ -30,8 +35,19 @@ export function useTaskRunner(tasksPerMin: number): TaskRunner | null {
     let outbox: Outbox | null = null;
     // The service answers again after an outage: what waits in the outbox goes now, not at its back-off.
     const offRecovered = client.health.onRecovered(() => outbox?.resendWaiting());
-    void HistoryStore.open(connectionId).then((store) => {
+    let removeSections = (): void => undefined;
+    void Promise.all([
+      HistoryStore.open(connectionId),
+      PresetStore.open(connectionId),
+      PromptLibrary.open(connectionId),
+    ]).then(([store, presets, prompts]) => {
       if (cancelled) return;
+      const offPresets = store.addSection('presets', presets.historySection());
+      const offPrompts = store.addSection('prompts', prompts.historySection());
+      removeSections = () => {
+        offPresets();
+        offPrompts();
+      };
       const budget = new PollBudget({ perMinute: tasksPerMin });
       outbox = new Outbox({
         connectionId,
@@ -43,13 +59,14 @@ export function useTaskRunner(tasksPerMin: number): TaskRunner | null {
           void queryClient.invalidateQueries({ queryKey: meQueries.all() });
         },
       });
-      setRunner({ store, outbox, budget });
+      setRunner({ store, outbox, budget, presets, prompts });
       // A submit that never got an answer before a reload or crash is re-sent, identically.
       void outbox.resume();
     });
     return () => {
       cancelled = true;
       offRecovered();
+      removeSections();
       outbox?.dispose();
       setRunner(null);
     };
@@ -66,20 +83,47 @@ export function useSending(outbox: Outbox | undefined): OutboxEntry[] {
   return useSyncExternalStore(outbox?.subscribe ?? noop, outbox ? outbox.entries : () => NO_ENTRIES);
 }
 
+export interface SubmitState {
+  busy: boolean;
+  /** The last submit; for a batch, its first refusal, else its first unanswered send, else created. */
+  result: SubmitResult | null;
+  /** A batch: how many tasks it had and how many the service created. */
+  batch: { size: number; created: number } | null;
+}
+
+const IDLE: SubmitState = { busy: false, result: null, batch: null };
+
 export function useSubmit(runner: TaskRunner | null) {
-  const [state, setState] = useState<{ busy: boolean; result: SubmitResult | null }>({
-    busy: false,
-    result: null,
-  });
+  const [state, setState] = useState<SubmitState>(IDLE);
+  /**
+   * Sends one task, or a batch (several requests, one click: each its own Idempotency-Key, all written
+   * to the outbox before the first is sent). The prompts sent go to the prompt library.
+   */
   const submit = useCallback(
-    async (request: TaskRequest, meta: HistoryEntry['meta']) => {
+    async (
+      requests: TaskRequest | readonly TaskRequest[],
+      meta: HistoryEntry['meta'],
+      { prompts = [] }: { prompts?: readonly string[] } = {},
+    ) => {
       if (!runner) return;
-      setState({ busy: true, result: null });
-      const result = await runner.outbox.submit(request, meta);
-      setState({ busy: false, result });
+      setState({ busy: true, result: null, batch: null });
+      void runner.prompts.record(prompts);
+      if (!Array.isArray(requests) || requests.length === 1) {
+        const request = Array.isArray(requests) ? (requests[0] as TaskRequest) : (requests as TaskRequest);
+        setState({ busy: false, result: await runner.outbox.submit(request, meta), batch: null });
+        return;
+      }
+      const results = await runner.outbox.submitBatch(requests.map((request) => ({ request, meta })));
+      const result =
+        results.find((r) => r.kind === 'refused') ??
+        results.find((r) => r.kind === 'pending') ??
+        results[0] ??
+        null;
+      const created = results.filter((r) => r.kind === 'created').length;
+      setState({ busy: false, result, batch: { size: results.length, created } });
     },
     [runner],
   );
-  const clear = useCallback(() => setState({ busy: false, result: null }), []);
+  const clear = useCallback(() => setState(IDLE), []);
   return { ...state, submit, clear };
 }

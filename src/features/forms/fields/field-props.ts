@@ -22,6 +22,8 @@ export interface ParamFieldProps {
   disabled?: boolean;
   /** mask_url: the URL of the image being edited (the form's first image field), painted over. */
   sourceImage?: string;
+  /** The form's prompt: it offers "Prompt library", and ArrowUp when empty recalls the last prompt. */
+  isPrompt?: boolean;
 }
 
 export type FieldComponent = (props: ParamFieldProps) => ReactNode;

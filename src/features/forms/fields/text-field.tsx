@@ -1,9 +1,12 @@
-import { useId, type ReactNode } from 'react';
+import { Library } from 'lucide-react';
+import { useId, type KeyboardEvent, type ReactNode } from 'react';
+import { Button } from '../../../components/button';
 import { Field, inputClass } from '../../../components/field';
 import { cn } from '../../../lib/cn';
 import { textLimit } from '../schema-builder';
 import type { ParamFieldProps } from './field-props';
 import { paramDescription, useParamLabel } from './param-label';
+import { usePromptTools } from '../prompt-tools';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 const textOf = (value: ParamFieldProps['value']) =>
@@ -31,8 +34,10 @@ function TextControl({
   note,
   ...props
 }: ParamFieldProps & { multiline: boolean; note?: ReactNode }) {
-  const { def, value, onChange, onBlur, inputRef, error, disabled } = props;
+  const { def, value, onChange, onBlur, inputRef, error, disabled, isPrompt } = props;
   const label = useParamLabel(def);
+  const tools = usePromptTools();
+  const promptTools = isPrompt ? tools : null;
   const counterId = useId();
   const limit = textLimit(def);
   const text = textOf(value);
@@ -60,8 +65,20 @@ function TextControl({
           disabled,
           dir: 'auto' as const,
           onBlur,
+          ...(promptTools
+            ? {
+                onKeyDown: (e: KeyboardEvent<HTMLElement>) => {
+                  // ArrowUp in an empty prompt brings back the last one sent (a shell's history).
+                  if (e.key !== 'ArrowUp' || text !== '' || e.altKey || e.ctrlKey || e.metaKey) return;
+                  const last = promptTools.last();
+                  if (!last) return;
+                  e.preventDefault();
+                  onChange(last);
+                },
+              }
+            : {}),
         };
-        return multiline ? (
+        const input = multiline ? (
           <textarea
             {...common}
             ref={inputRef}
@@ -78,6 +95,23 @@ function TextControl({
             onChange={(e) => onChange(e.target.value)}
             className={inputClass}
           />
+        );
+        if (!promptTools) return input;
+        return (
+          <>
+            {input}
+            <div className="flex justify-end">
+              <Button
+                variant="ghost"
+                size="sm"
+                disabled={disabled}
+                onClick={() => promptTools.openLibrary((picked) => onChange(picked))}
+              >
+                <Library className="size-3.5" aria-hidden="true" />
+                Prompt library
+              </Button>
+            </div>
+          </>
         );
       }}
     </Field>

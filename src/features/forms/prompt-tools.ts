@@ -1,0 +1,16 @@
+import { createContext, useContext } from 'react';
+
+// What a prompt field can reach beyond its form (PRODUCT 3 "Prompt library"): the prompt sent last
+// (ArrowUp in an empty prompt) and the library dialog. The app provides them per key; a form without
+// a provider (tests, a compare board) has neither.
+
+export interface PromptTools {
+  /** The prompt sent last with this key, if any. */
+  last: () => string | undefined;
+  /** Opens "Prompt library"; a chosen prompt is handed to `onPick`. */
+  openLibrary: (onPick: (text: string) => void) => void;
+}
+
+export const PromptToolsContext = createContext<PromptTools | null>(null);
+
+export const usePromptTools = (): PromptTools | null => useContext(PromptToolsContext);

@@ -1,0 +1,360 @@
+import { FileDown, FileUp, Link2, Pencil, Trash2 } from 'lucide-react';
+import { useId, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
+import { Alert } from '../../components/alert';
+import { Button } from '../../components/button';
+import { Dialog } from '../../components/dialog';
+import { Field, inputClass } from '../../components/field';
+import { Segmented } from '../../components/segmented';
+import { cn } from '../../lib/cn';
+import { itemKeyOf, type Preset, type PresetStore } from '../../lib/presets';
+import { localDate, saveBlob } from '../../lib/save-file';
+import { displayText } from '../../lib/untrusted-text';
+
+// "Save preset" and "Presets" (PRODUCT 3): named form states of this key, listed for the open item or
+// across items; applied, renamed, deleted, exported and imported as JSON, shared by a link that carries
+// the preset (never the key). Loaded on demand, the first time either is opened.
+
+const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
+
+export function SavePresetDialog({
+  open,
+  onOpenChange,
+  itemName,
+  onSave,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** The open item, named in the description. */
+  itemName: string;
+  onSave: (name: string) => Promise<void>;
+}) {
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!name.trim()) {
+      setError('Give the preset a name.');
+      return;
+    }
+    await onSave(name.trim());
+    setName('');
+    setError(null);
+    onOpenChange(false);
+  };
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Save preset"
+      description={`The form of ${displayText(itemName)} as it is now: version and every setting (files as their links). A preset with the same name is replaced.`}
+    >
+      <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-4" noValidate>
+        <Field label="Preset name" required {...(error ? { error } : {})}>
+          {(control) => (
+            <input
+              {...control}
+              type="text"
+              autoComplete="off"
+              maxLength={200}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              className={inputClass}
+            />
+          )}
+        </Field>
+        <div className="flex justify-end gap-2">
+          <Button onClick={() => onOpenChange(false)}>Cancel</Button>
+          <Button type="submit" variant="primary">
+            Save
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+export interface PresetsDialogProps {
+  store: PresetStore;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** The open item's key (itemKeyOf) and name, or null when nothing is open. */
+  item: { key: string; name: string } | null;
+  onApply: (preset: Preset) => void;
+  /** The absolute URL of a link that opens the preset. */
+  shareUrl: (preset: Preset) => string;
+}
+
+type Notice = { tone: 'info' | 'error'; text: string };
+
+export function PresetsDialog({ store, open, onOpenChange, item, onApply, shareUrl }: PresetsDialogProps) {
+  const all = useSyncExternalStore(store.subscribe, store.list);
+  const [scope, setScope] = useState<'item' | 'all'>(item ? 'item' : 'all');
+  const shown = scope === 'item' && item ? all.filter((p) => itemKeyOf(p.request) === item.key) : all;
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [link, setLink] = useState<{ id: string; url: string } | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const scopeLabel = useId();
+
+  const exportShown = () => {
+    saveBlob(
+      new Blob([store.exportJson(shown.map((p) => p.id))], { type: 'application/json' }),
+      `media-studio-presets-${localDate()}.json`,
+    );
+    setNotice({
+      tone: 'info',
+      text: `Exported ${shown.length} ${shown.length === 1 ? 'preset' : 'presets'}.`,
+    });
+  };
+  const importFile = async (file: File | undefined) => {
+    if (!file) return;
+    try {
+      if (file.size > MAX_IMPORT_BYTES) throw new Error('the file is larger than 5 MB.');
+      const { added, skipped } = await store.importJson(await file.text());
+      setNotice({
+        tone: 'info',
+        text: `Imported ${added} ${added === 1 ? 'preset' : 'presets'} (${skipped} skipped).`,
+      });
+    } catch (error) {
+      setNotice({
+        tone: 'error',
+        text:
+          error instanceof SyntaxError || (error instanceof Error && error.name === 'ZodError')
+            ? 'Could not import: the file is not a Media Studio presets export.'
+            : `Could not import: ${error instanceof Error ? error.message : String(error)}`,
+      });
+    } finally {
+      if (fileInput.current) fileInput.current.value = '';
+    }
+  };
+  const copyLink = async (preset: Preset) => {
+    const url = shareUrl(preset);
+    try {
+      await navigator.clipboard.writeText(url);
+      setLink(null);
+      setNotice({
+        tone: 'info',
+        text: `Link to "${preset.name}" copied. It carries the preset, never your key.`,
+      });
+    } catch {
+      // No clipboard (permissions, an insecure origin): the link is shown to copy by hand.
+      setLink({ id: preset.id, url });
+      setNotice(null);
+    }
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Presets"
+      description="Named settings kept on this device for this key."
+      wide
+    >
+      <div className="flex flex-col gap-3">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <div className="flex items-center gap-2">
+            <span id={scopeLabel} className="text-sm font-medium">
+              Show
+            </span>
+            <Segmented
+              aria-labelledby={scopeLabel}
+              value={scope}
+              onChange={(v) => setScope(v === 'item' ? 'item' : 'all')}
+              options={[
+                ...(item ? [{ value: 'item', label: 'This item' }] : []),
+                { value: 'all', label: 'All items' },
+              ]}
+            />
+          </div>
+          <div className="flex gap-1">
+            <Button size="sm" variant="ghost" onClick={exportShown} disabled={shown.length === 0}>
+              <FileDown className="size-4" aria-hidden="true" />
+              Export
+            </Button>
+            <Button size="sm" variant="ghost" onClick={() => fileInput.current?.click()}>
+              <FileUp className="size-4" aria-hidden="true" />
+              Import
+            </Button>
+            <input
+              ref={fileInput}
+              type="file"
+              accept="application/json,.json"
+              className="sr-only"
+              tabIndex={-1}
+              aria-label="Import presets file"
+              onChange={(e) => void importFile(e.target.files?.[0])}
+            />
+          </div>
+        </div>
+        {notice && <Alert tone={notice.tone} title={notice.text} />}
+        {shown.length === 0 ? (
+          <p className="rounded-lg border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">
+            {scope === 'item' && item
+              ? `No presets for ${displayText(item.name)} yet: "Save preset" keeps the form as it is.`
+              : 'No presets yet: "Save preset" keeps the open form as it is.'}
+          </p>
+        ) : (
+          <ul aria-label="Saved presets" className="flex flex-col gap-2">
+            {shown.map((preset) => (
+              <PresetRow
+                key={preset.id}
+                preset={preset}
+                onApply={() => {
+                  onApply(preset);
+                  onOpenChange(false);
+                }}
+                onRename={(name) => store.rename(preset.id, name)}
+                onDelete={() => {
+                  void store.remove(preset.id);
+                  setNotice({ tone: 'info', text: `Deleted "${preset.name}".` });
+                }}
+                onCopyLink={() => void copyLink(preset)}
+                link={link?.id === preset.id ? link.url : null}
+              />
+            ))}
+          </ul>
+        )}
+      </div>
+    </Dialog>
+  );
+}
+
+function PresetRow({
+  preset,
+  onApply,
+  onRename,
+  onDelete,
+  onCopyLink,
+  link,
+}: {
+  preset: Preset;
+  onApply: () => void;
+  onRename: (name: string) => Promise<void>;
+  onDelete: () => void;
+  onCopyLink: () => void;
+  link: string | null;
+}) {
+  const [renaming, setRenaming] = useState(false);
+  const [name, setName] = useState(preset.name);
+  const headingId = useId();
+  const params = Object.keys(preset.request.params).length;
+  const version = preset.request.versionId;
+  return (
+    <li
+      aria-labelledby={headingId}
+      className="flex flex-col gap-2 rounded-lg p-3 ring-1 ring-slate-200 dark:ring-slate-800"
+    >
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div className="min-w-0">
+          <h3 id={headingId} dir="auto" className="truncate text-sm font-semibold">
+            {displayText(preset.name)}
+          </h3>
+          <p className="text-xs text-slate-600 dark:text-slate-400">
+            <span dir="auto">{displayText(preset.itemName || itemKeyOf(preset.request))}</span>
+            {version ? ` · ${version}` : ''} · {params} {params === 1 ? 'setting' : 'settings'} · saved{' '}
+            {new Date(preset.updatedAt).toLocaleDateString()}
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-1">
+          <Button size="sm" variant="primary" onClick={onApply} aria-label={`Apply ${preset.name}`}>
+            Apply
+          </Button>
+          <Button size="sm" variant="ghost" onClick={() => setRenaming((r) => !r)} aria-expanded={renaming}>
+            <Pencil className="size-3.5" aria-hidden="true" />
+            Rename
+          </Button>
+          <Button size="sm" variant="ghost" onClick={onCopyLink}>
+            <Link2 className="size-3.5" aria-hidden="true" />
+            Copy link
+          </Button>
+          <Button size="sm" variant="ghost" onClick={onDelete} aria-label={`Delete ${preset.name}`}>
+            <Trash2 className="size-3.5" aria-hidden="true" />
+            <span className="sr-only sm:not-sr-only">Delete</span>
+          </Button>
+        </div>
+      </div>
+      {renaming && (
+        <form
+          className="flex items-end gap-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!name.trim()) return;
+            void onRename(name).then(() => setRenaming(false));
+          }}
+        >
+          <Field label="New name" className="flex-1">
+            {(control) => (
+              <input
+                {...control}
+                type="text"
+                autoComplete="off"
+                maxLength={200}
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                className={inputClass}
+              />
+            )}
+          </Field>
+          <Button type="submit" size="md" variant="primary">
+            Save name
+          </Button>
+        </form>
+      )}
+      {link && (
+        <Field
+          label="Link to copy"
+          description="Your browser did not let the studio copy it: copy it from here."
+        >
+          {(control) => (
+            <input
+              {...control}
+              readOnly
+              value={link}
+              onFocus={(e) => e.currentTarget.select()}
+              className={cn(inputClass, 'font-mono text-xs')}
+            />
+          )}
+        </Field>
+      )}
+    </li>
+  );
+}
+
+/** Both dialogs, one open at a time (the app loads this module when either is first opened). */
+export function PresetDialogs({
+  store,
+  dialog,
+  onClose,
+  item,
+  onSave,
+  onApply,
+  shareUrl,
+}: Omit<PresetsDialogProps, 'open' | 'onOpenChange'> & {
+  dialog: 'save' | 'list' | null;
+  onClose: () => void;
+  onSave: (name: string) => Promise<void>;
+}) {
+  const onOpenChange = (open: boolean) => {
+    if (!open) onClose();
+  };
+  return (
+    <>
+      <SavePresetDialog
+        open={dialog === 'save'}
+        onOpenChange={onOpenChange}
+        itemName={item?.name ?? ''}
+        onSave={onSave}
+      />
+      <PresetsDialog
+        // A fresh list each time it opens: "This item" follows the item open now.
+        key={item?.key ?? 'none'}
+        store={store}
+        open={dialog === 'list'}
+        onOpenChange={onOpenChange}
+        item={item}
+        onApply={onApply}
+        shareUrl={shareUrl}
+      />
+    </>
+  );
+}

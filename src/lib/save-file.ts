@@ -1,0 +1,22 @@
+// Saving a file the studio made (an export) through the browser's download.
+
+/** Saves a blob under `name` through an object URL and an <a download>; the URL is revoked later. */
+export function saveBlob(blob: Blob, name: string): void {
+  const href = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = name;
+  a.rel = 'noopener';
+  a.style.display = 'none';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  // Revoking at once can cancel the download in some browsers; a minute is ample for it to start.
+  setTimeout(() => URL.revokeObjectURL(href), 60_000);
+}
+
+/** YYYY-MM-DD in local time. */
+export function localDate(date: Date = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
