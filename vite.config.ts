@@ -20,7 +20,8 @@ export default defineConfig({
       {
         test: {
           name: 'sandbox',
-          include: ['sandbox/**/*.test.ts'],
+          // scripts/: the `npm start` server and its proxy, tested against a fake API.
+          include: ['sandbox/**/*.test.ts', 'scripts/**/*.test.ts'],
           environment: 'node',
           testTimeout: 20_000,
           hookTimeout: 30_000,
