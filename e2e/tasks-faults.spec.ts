@@ -150,7 +150,7 @@ for (const drop of ['before', 'after'] as const) {
     expect(answeredBeforeReload, 'no answer reached the page before the reload').toEqual([]);
 
     // The key is still in the session: the studio reconnects, and its outbox sends the click again.
-    await expect(studio.accountButton).toBeVisible();
+    await expect(studio.accountButton).toBeVisible({ timeout: 30_000 });
     const card = history.card(prompt);
     await history.expectStatus(card, 'succeeded', 90_000);
     await expect(history.cards).toHaveCount(1);
