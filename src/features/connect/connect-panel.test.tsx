@@ -33,7 +33,10 @@ describe('a Base URL outside the allowed API origins', () => {
     await user.clear(baseUrl);
     await user.type(baseUrl, 'https://staging.example.com/v1');
     const title = blockedNote();
-    expect(title).toHaveProperty('textContent', 'This studio is not allowed to call https://staging.example.com');
+    expect(title).toHaveProperty(
+      'textContent',
+      'This studio is not allowed to call https://staging.example.com',
+    );
     const box = title!.closest('[role="status"]') as HTMLElement;
     expect(box.textContent).toContain(`lets it call only ${SANDBOX}, https://api.example.com`);
     expect(box.textContent).toContain('STUDIO_API_ORIGINS=https://staging.example.com npm start');
