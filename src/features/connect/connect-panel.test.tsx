@@ -38,7 +38,9 @@ describe('a Base URL outside the allowed API origins', () => {
       'This studio is not allowed to call https://staging.example.com',
     );
     const box = title!.closest('[role="status"]') as HTMLElement;
-    expect(box.textContent).toContain(`lets it call only ${SANDBOX}, https://api.example.com`);
+    expect(box.textContent).toContain(
+      `lets it call only its own origin and ${SANDBOX}, https://api.example.com`,
+    );
     expect(box.textContent).toContain('STUDIO_API_ORIGINS=https://staging.example.com npm start');
     expect(box.textContent).toContain('apiOrigins in config.json');
     expect(box.textContent).toContain('STUDIO_PROXY_TARGET=https://staging.example.com npm start');

@@ -194,9 +194,8 @@ function BlockedOriginNote({ origin, allowed }: { origin: string; allowed: reado
   return (
     <Alert tone="warning" title={`This studio is not allowed to call ${origin}`}>
       <p>
-        Its Content-Security-Policy lets it call only{' '}
-        {allowed.length > 0 ? allowed.join(', ') : 'its own origin'}, so the browser would block the
-        connection.
+        Its Content-Security-Policy lets it call only its own origin
+        {allowed.length > 0 ? ` and ${allowed.join(', ')}` : ''}, so the browser would block the connection.
       </p>
       <p className="mt-1">
         To allow it, start the studio with <code className={code}>STUDIO_API_ORIGINS={origin} npm start</code>
