@@ -15,6 +15,7 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
+          setupFiles: ['src/test-setup.ts'],
           // No test measures speed (the bench does): a loaded machine types and renders slowly, and
           // Vitest's default 5 s per test would then fail tests for time alone.
           testTimeout: 20_000,

@@ -82,7 +82,7 @@ it('when the service answers again, a poll waiting out its retry is sent at once
   );
 
   // The first poll finds the service gone and waits for its retry.
-  await vi.waitFor(() => expect(client.health.state().kind).toBe('unreachable'));
+  await vi.waitFor(() => expect(client.health.state().kind).toBe('unreachable'), { timeout: 15_000 });
   expect(fetch).toHaveBeenCalledTimes(1);
 
   // Another request gets an answer: the service is back, and t1 is polled now.
