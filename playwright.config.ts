@@ -12,7 +12,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,
-  reporter: process.env.CI ? [['list']] : [['list']],
+  // CI retries once; the flaky reporter ends the output with every test that passed only on a retry.
+  reporter: [['list'], ['./scripts/flaky-reporter.ts']],
   timeout: 60_000,
   use: {
     baseURL: `http://127.0.0.1:${STUDIO_PORT}`,

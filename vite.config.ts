@@ -15,12 +15,17 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
+          setupFiles: ['src/test-setup.ts'],
+          // No test measures speed (the bench does): a loaded machine types and renders slowly, and
+          // Vitest's default 5 s per test would then fail tests for time alone.
+          testTimeout: 20_000,
         },
       },
       {
         test: {
           name: 'sandbox',
-          include: ['sandbox/**/*.test.ts'],
+          // scripts/: the `npm start` server and its proxy, tested against a fake API; bench/: its results file.
+          include: ['sandbox/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
           environment: 'node',
           testTimeout: 20_000,
           hookTimeout: 30_000,

@@ -15,6 +15,10 @@ import { historyFile, importHistory, runCutout, seedImages } from './gallery-hel
 
 const SCHEMES = ['light', 'dark'] as const;
 
+// Each screen runs axe twice (light, dark); axe 4.14 on a loaded 2-core machine can take tens of
+// seconds per run, so these tests get a time limit that measures nothing (the bench measures speed).
+test.describe.configure({ timeout: 240_000 });
+
 /** The page's own background, to be sure the scheme asked for is the one drawn. */
 const backgroundIsDark = (page: Page) =>
   page.evaluate(() => {
@@ -66,6 +70,15 @@ test('the connect screen, with an error shown', async ({ studio, page }) => {
   await studio.fillKey(studio.keyOf('revoked'));
   await expect(page.getByRole('alert')).toBeVisible();
   await expectNoSeriousViolations(page, 'connect screen with an error');
+
+  // A Base URL outside the allowed API origins: the note with its remedy, at desktop and phone width.
+  await page.getByLabel('Base URL').fill('https://staging.example.com/v1');
+  await expect(
+    page.getByText('This studio is not allowed to call https://staging.example.com'),
+  ).toBeVisible();
+  await expectNoSeriousViolations(page, 'connect screen with a Base URL the CSP would block');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoSeriousViolations(page, 'connect screen with a blocked Base URL, phone width');
 });
 
 test('a model form with its quote, the Copy request dialog and the account dialog', async ({
@@ -261,7 +274,7 @@ test('the forms of the image-svg and video categories, with their media fields',
   page,
   sandbox,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(360_000);
   const clip = await mp4(sandbox, page);
   await studio.goto();
   await studio.connect('personal');
@@ -440,7 +453,7 @@ test('a phone-width screen: connect, the studio with a task, its detail dialog a
   studio,
   page,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(360_000);
   await page.setViewportSize({ width: 390, height: 844 });
   const history = new History(page);
   await studio.goto();

@@ -1,10 +1,7 @@
-import { serve } from '@hono/node-server';
-import { serveStatic } from '@hono/node-server/serve-static';
-import { Hono } from 'hono';
-import { compress } from 'hono/compress';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { startSandbox } from '../sandbox/src/server';
-import { contentSecurityPolicy } from './csp';
+import { checkHosts, createStudioServer, studioSettings } from './studio-server';
 
 // `npm start`: the built studio on PORT (4173) and a sandbox on SANDBOX_PORT (4010), with the studio's
 // Base URL defaulting to that sandbox through /config.json.
@@ -12,6 +9,18 @@ import { contentSecurityPolicy } from './csp';
 const num = (v: string | undefined, fallback: number) => (v ? Number(v) : fallback);
 const host = process.env.HOST ?? '127.0.0.1';
 const port = num(process.env.PORT, 4173);
+
+// Issue 14: a HOST other than loopback puts the sandbox's control API on the network; refused unless asked.
+try {
+  const warning = checkHosts(
+    [host, process.env.SANDBOX_HOST ?? host],
+    process.argv.includes('--allow-remote') || process.env.STUDIO_ALLOW_REMOTE === '1',
+  );
+  if (warning) console.warn(warning);
+} catch (e) {
+  console.error((e as Error).message);
+  process.exit(1);
+}
 
 if (!existsSync('dist/index.html')) {
   console.error('No build found: run `npm run build` first (npm start does it for you).');
@@ -27,68 +36,19 @@ const sandbox = await startSandbox({
   dataDir: process.env.SANDBOX_DATA_DIR,
 });
 
-// The real service may refuse cross-origin calls from the studio's origin. STUDIO_PROXY_TARGET (its
-// {api_base_url}, e.g. https://api.example.com) makes this server forward /proxy/* there, so the
-// studio calls its own origin: Base URL http://127.0.0.1:4173/proxy/v1. The key passes through in the
-// Authorization header and is never logged.
-const proxyTarget = process.env.STUDIO_PROXY_TARGET?.replace(/\/+$/, '');
-const HOP_BY_HOP = [
-  'host',
-  'connection',
-  'content-length',
-  'transfer-encoding',
-  'keep-alive',
-  'upgrade',
-  'origin',
-  'referer',
-];
-
-const config = process.env.STUDIO_BASE_URL
-  ? { defaultBaseUrl: process.env.STUDIO_BASE_URL }
-  : proxyTarget
-    ? { defaultBaseUrl: `http://${host}:${port}/proxy/v1` }
-    : { defaultBaseUrl: sandbox.baseUrl, sandboxKeysUrl: `${sandbox.origin}/__sandbox/keys` };
-
-const app = new Hono();
-// Content-Security-Policy (issue 7): no inline script, calls only to the configured API and the sandbox,
-// no plugins, no <base>, never framed. Outputs may come from the service's CDN, so images and media
-// also load over https.
-const csp = contentSecurityPolicy([new URL(config.defaultBaseUrl).origin, sandbox.origin]);
-app.use('*', async (c, next) => {
-  await next();
-  if (!c.req.path.startsWith('/proxy/')) c.header('Content-Security-Policy', csp);
+// The real service may refuse cross-origin calls from the studio's origin: STUDIO_PROXY_TARGET (its
+// {api_base_url}, e.g. https://api.example.com) makes this server forward the API's endpoints under
+// /proxy/ there (scripts/proxy.ts says what it guarantees), so the studio calls its own origin:
+// Base URL http://127.0.0.1:4173/proxy/v1. The key passes through in the Authorization header and is
+// never logged. STUDIO_API_ORIGINS lists more API origins the studio may call (scripts/studio-server.ts).
+const settings = studioSettings(process.env, {
+  origin: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+  sandbox,
 });
-app.get('/config.json', (c) => c.json(config));
-if (proxyTarget) {
-  app.all('/proxy/*', async (c) => {
-    const url = new URL(c.req.url);
-    const headers = new Headers(c.req.raw.headers);
-    for (const h of HOP_BY_HOP) headers.delete(h);
-    const upstream = await fetch(`${proxyTarget}${url.pathname.slice('/proxy'.length)}${url.search}`, {
-      method: c.req.method,
-      headers,
-      body: c.req.method === 'GET' || c.req.method === 'HEAD' ? undefined : c.req.raw.body,
-      // @ts-expect-error Node's fetch needs duplex for a streamed request body (uploads are streamed through).
-      duplex: 'half',
-    });
-    const out = new Headers(upstream.headers);
-    for (const h of ['content-encoding', 'content-length', 'transfer-encoding', 'connection']) out.delete(h);
-    return new Response(upstream.body, { status: upstream.status, headers: out });
-  });
-}
-// As any static host or CDN would: gzip, and hashed assets cached for good (their names change with them).
-app.use('*', async (c, next) => (c.req.path.startsWith('/proxy/') ? next() : compress()(c, next)));
-app.use('/assets/*', async (c, next) => {
-  await next();
-  if (c.res.ok) c.header('Cache-Control', 'public, max-age=31536000, immutable');
-});
-app.use('/*', serveStatic({ root: './dist' }));
-// Single-page app: every other path is the studio itself.
-const indexHtml = readFileSync('dist/index.html', 'utf8');
-app.get('*', (c) => c.html(indexHtml));
-
-const server = serve({ fetch: app.fetch, port, hostname: host }, () => {
+const server = createStudioServer(settings, resolve('dist'));
+server.listen(port, host, () => {
   console.log(`Media Studio at http://${host}:${port}  (sandbox API at ${sandbox.baseUrl})`);
+  if (settings.proxy) console.log(`Forwarding the API's endpoints under /proxy/ to ${settings.proxy.target}`);
 });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

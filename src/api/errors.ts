@@ -41,6 +41,25 @@ export const SPEC_ERROR_CODES = [
 export type SpecErrorCode = (typeof SPEC_ERROR_CODES)[number];
 
 /**
+ * Codes of a bare HTTP status, not in spec 7 but sent by gateways, by the studio's own proxy
+ * (bad_gateway, gateway_timeout), and by the sandbox for an unknown path, an unexpected error or an
+ * injected fault (sandbox/src/http/app.ts). Each has an entry too, so no code the sandbox can send
+ * falls through to the server's bare text (errors-sandbox.test.ts checks this against its source).
+ */
+export const HTTP_ERROR_CODES = [
+  'not_found',
+  'permission_denied',
+  'conflict',
+  'unprocessable',
+  'internal_error',
+  'bad_gateway',
+  'service_unavailable',
+  'gateway_timeout',
+  'injected_fault',
+] as const;
+export type HttpErrorCode = (typeof HTTP_ERROR_CODES)[number];
+
+/**
  * spec 7 "503 (various): no enabled provider for the model" has no stable code; a 503 whose code is not
  * in the table is shown with this entry.
  */
@@ -313,9 +332,21 @@ const notAvailable =
   });
 
 const connectionRemedy = 'Check your internet connection and the Base URL, then try again.';
+const troubleRemedy = 'The service may be having trouble; try again in a few minutes.';
+
+/** A bare HTTP failure: the situation, with the server's own (redacted) words as detail when it gave any. */
+const httpFailure =
+  (situation: string, remedy: string): Entry =>
+  (ctx) => ({
+    message: ctx.serverMessage ? `${situation}: ${ctx.serverMessage}` : `${situation} (HTTP ${ctx.status}).`,
+    remedy,
+  });
 
 /** Every code of spec 7, the client's own codes, and the 503 "no enabled provider" case. */
-export const ERROR_TABLE: Record<SpecErrorCode | ClientErrorCode | typeof NO_PROVIDER_CODE, Entry> = {
+export const ERROR_TABLE: Record<
+  SpecErrorCode | HttpErrorCode | ClientErrorCode | typeof NO_PROVIDER_CODE,
+  Entry
+> = {
   invalid_payload: (ctx) => ({
     message: ctx.serverMessage
       ? `The request was not accepted: ${ctx.serverMessage}`
@@ -470,6 +501,36 @@ export const ERROR_TABLE: Record<SpecErrorCode | ClientErrorCode | typeof NO_PRO
     message: 'The service has no provider available for this model right now.',
     remedy: 'Try again later, or choose another model.',
   }),
+  not_found: httpFailure(
+    'The API has nothing at this address',
+    'Check that the Base URL points at the API (it ends in /v1).',
+  ),
+  permission_denied: httpFailure(
+    'This key is not permitted to do this',
+    'Use a key with access to it, or ask the account owner.',
+  ),
+  conflict: httpFailure(
+    'The request conflicts with the current state of the service',
+    'Reload the page and try again.',
+  ),
+  unprocessable: httpFailure('The service could not process this request', 'Check the inputs and try again.'),
+  internal_error: httpFailure('The service hit an internal error', troubleRemedy),
+  bad_gateway: httpFailure(
+    'A gateway in front of the API got no valid answer from it',
+    'The studio retries on its own; if it persists, the service may be having trouble.',
+  ),
+  service_unavailable: httpFailure(
+    'The service is temporarily unavailable',
+    'The studio retries on its own; if it persists, try again in a few minutes.',
+  ),
+  gateway_timeout: httpFailure(
+    'A gateway in front of the API gave up waiting for its answer',
+    'The studio retries on its own; if it persists, the service may be slow or down.',
+  ),
+  injected_fault: httpFailure(
+    'The sandbox answered with a fault injected for testing',
+    'Clear the sandbox’s faults (DELETE /__sandbox/faults) or wait until they are used up.',
+  ),
   network_error: () => ({
     message: 'The API could not be reached.',
     remedy: connectionRemedy,
@@ -503,7 +564,7 @@ const hasEntry = (code: string): code is keyof typeof ERROR_TABLE => Object.hasO
 const fallbackRemedy = (status: number): string | undefined => {
   if (status === 401) return ERROR_TABLE.invalid_token({ status, code: '', extra: {} }).remedy;
   if (status === 429) return 'Wait a moment and try again.';
-  if (status >= 500) return 'The service may be having trouble; try again in a few minutes.';
+  if (status >= 500) return troubleRemedy;
   return undefined;
 };
 

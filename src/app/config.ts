@@ -6,6 +6,13 @@ const ConfigSchema = z.object({
   defaultBaseUrl: z._default(z.string(), 'http://127.0.0.1:4010/v1'),
   /** Set when the studio runs beside a sandbox: the connect form offers its demo keys. */
   sandboxKeysUrl: z.optional(z.string()),
+  /**
+   * The API origins this deployment's Content-Security-Policy lets the studio call (its connect-src),
+   * besides the studio's own origin. `npm start` lists the default, the sandbox and STUDIO_API_ORIGINS;
+   * a static host lists what its CSP allows. When given, the connect form says when a typed Base URL is
+   * outside them (the browser would block it) and what to change. Absent: no such check.
+   */
+  apiOrigins: z.catch(z.optional(z.array(z.string())), undefined),
 });
 export type StudioConfig = z.infer<typeof ConfigSchema>;
 

@@ -55,6 +55,7 @@ export function Studio({ config }: { config: StudioConfig }) {
                 state={state}
                 defaultBaseUrl={storedBaseUrl ?? config.defaultBaseUrl}
                 demoKeysUrl={config.sandboxKeysUrl}
+                apiOrigins={config.apiOrigins}
                 onConnect={connect}
               />
             </main>

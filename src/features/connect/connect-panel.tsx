@@ -3,6 +3,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Field, inputClass } from '../../components/field';
+import { blockedOrigin } from './allowed-origins';
 import type { ConnectionState, Credentials } from './use-connection';
 
 interface DemoKey {
@@ -16,11 +17,19 @@ interface ConnectPanelProps {
   defaultBaseUrl: string;
   /** The sandbox's demo-key list (only when the studio was started with a sandbox). */
   demoKeysUrl?: string;
+  /** The API origins the studio's CSP allows (config.json apiOrigins); undefined when not said. */
+  apiOrigins?: readonly string[];
   onConnect: (credentials: Credentials) => void;
 }
 
 /** Base URL + API key + Connect (PRODUCT 3, Connect and account). Nothing typed is lost on an error. */
-export function ConnectPanel({ state, defaultBaseUrl, demoKeysUrl, onConnect }: ConnectPanelProps) {
+export function ConnectPanel({
+  state,
+  defaultBaseUrl,
+  demoKeysUrl,
+  apiOrigins,
+  onConnect,
+}: ConnectPanelProps) {
   const pending = state.status === 'connecting' ? state.credentials : null;
   const [baseUrl, setBaseUrl] = useState(pending?.baseUrl ?? defaultBaseUrl);
   const [apiKey, setApiKey] = useState(pending?.apiKey ?? '');
@@ -58,6 +67,7 @@ export function ConnectPanel({ state, defaultBaseUrl, demoKeysUrl, onConnect }: 
     baseUrl.trim() && !/^https?:\/\/[^\s]+$/.test(baseUrl.trim())
       ? 'Enter a URL starting with http:// or https://'
       : undefined;
+  const blocked = urlProblem ? undefined : blockedOrigin(baseUrl, apiOrigins, window.location.origin);
 
   return (
     <form
@@ -92,6 +102,7 @@ export function ConnectPanel({ state, defaultBaseUrl, demoKeysUrl, onConnect }: 
           />
         )}
       </Field>
+      {blocked && <BlockedOriginNote origin={blocked} allowed={apiOrigins ?? []} />}
 
       <Field label="API key" description="Sent only in the Authorization header, never in a URL.">
         {(p) => (
@@ -179,5 +190,24 @@ export function ConnectPanel({ state, defaultBaseUrl, demoKeysUrl, onConnect }: 
         {pending ? 'Connecting…' : 'Connect'}
       </Button>
     </form>
+  );
+}
+
+/** The Base URL is outside what the CSP allows: say so, and how to allow it (issue 14). */
+function BlockedOriginNote({ origin, allowed }: { origin: string; allowed: readonly string[] }) {
+  const code = 'rounded bg-amber-100 px-1 font-mono text-[12px] break-all dark:bg-amber-900/60';
+  return (
+    <Alert tone="warning" title={`This studio is not allowed to call ${origin}`}>
+      <p>
+        Its Content-Security-Policy lets it call only its own origin
+        {allowed.length > 0 ? ` and ${allowed.join(', ')}` : ''}, so the browser would block the connection.
+      </p>
+      <p className="mt-1">
+        To allow it, start the studio with <code className={code}>STUDIO_API_ORIGINS={origin} npm start</code>
+        , or on a static host add it to <code className={code}>apiOrigins</code> in config.json and to
+        connect-src in the Content-Security-Policy header. If the service refuses cross-origin calls, forward
+        it instead: <code className={code}>STUDIO_PROXY_TARGET={origin} npm start</code>.
+      </p>
+    </Alert>
   );
 }

@@ -350,7 +350,8 @@ describe('DescribeImageDialog: while running', () => {
 
   it('a new image abandons the request in flight; its late answer is not shown', async () => {
     const answer = deferred<Response>();
-    const t = setup({ answers: [() => answer.promise] });
+    const other = { ...DESCRIPTION, overallDescription: 'A brass lamp on a desk.' };
+    const t = setup({ answers: [() => answer.promise, () => json(200, other)] });
     await t.user.type(t.imageInput(), IMAGE);
     await t.user.click(t.describeButton());
     expect(t.describeButton().getAttribute('aria-disabled')).toBe('true');
@@ -361,8 +362,19 @@ describe('DescribeImageDialog: while running', () => {
     expect(t.describeButton().getAttribute('aria-disabled')).toBeNull();
     expect(t.describeButton().disabled).toBe(false);
 
+    // Whatever the dialog shows from now on, even for a moment, is seen.
+    let lateShown = false;
+    const watch = new MutationObserver(() => {
+      lateShown ||= t.dialog().textContent?.includes(DESCRIPTION.overallDescription) ?? false;
+    });
+    watch.observe(t.dialog(), { subtree: true, childList: true, characterData: true });
     answer.resolve(json(200, DESCRIPTION));
-    await new Promise((r) => setTimeout(r, 20));
+    // No timed wait (issue 14): the late answer is already resolved when the new image is described,
+    // so by the time the new result shows, the late one has had every chance to show first.
+    await t.user.click(t.describeButton());
+    expect(await within(t.dialog()).findByText(other.overallDescription)).toBeTruthy();
+    watch.disconnect();
+    expect(lateShown, 'the late answer was never shown').toBe(false);
     expect(within(t.dialog()).queryByText(DESCRIPTION.overallDescription)).toBeNull();
     expect(within(t.dialog()).queryByRole('alert')).toBeNull();
   });

@@ -37,7 +37,7 @@ function setup(debounceMs = 500) {
     onChange: (s) => states.push(s),
   });
   const last = () => states[states.length - 1]!;
-  return { scheduler, calls, last };
+  return { scheduler, calls, last, states };
 }
 
 describe('QuoteScheduler', () => {
@@ -76,18 +76,39 @@ describe('QuoteScheduler', () => {
     expect(last()).toMatchObject({ quote: { credits: 3 }, stale: false, loading: false });
   });
 
-  it('never lets an older answer replace a newer one', async () => {
-    const { scheduler, calls, last } = setup();
+  it('never lets an older answer replace a newer one, even when the older one arrives last', async () => {
+    const { scheduler, calls, last, states } = setup();
+    const price: Record<string, number> = { old: 9, new: 11 };
+    scheduler.update(req('old'));
+    await vi.advanceTimersByTimeAsync(500);
+    expect(calls).toHaveLength(1);
+    // The answer to 'old' is held back; the payload moves on, and its debounce runs out meanwhile.
     scheduler.update(req('new'));
-    await vi.advanceTimersByTimeAsync(500);
-    calls[0]!.resolve(quote(9));
-    await vi.advanceTimersByTimeAsync(0);
-    scheduler.update(req('newer'));
-    await vi.advanceTimersByTimeAsync(500);
-    expect(last()).toMatchObject({ quote: { credits: 9 }, stale: true, loading: true });
-    calls[1]!.resolve(quote(11));
-    await vi.advanceTimersByTimeAsync(0);
-    expect(last().quote?.credits).toBe(11);
+    await vi.advanceTimersByTimeAsync(2_000);
+
+    // Answers in the worst order: always the newest request first, the older ones late, each after
+    // more time has passed. (The scheduler sends one at a time, so 'new' goes only after 'old' answered;
+    // a scheduler that sent both would get 'new' answered first and 'old' after it.)
+    const answered = new Set<number>();
+    for (let round = 0; round < 10; round++) {
+      const pending = calls.map((c, i) => i).filter((i) => !answered.has(i));
+      if (pending.length === 0) break;
+      for (const i of pending.reverse()) {
+        answered.add(i);
+        calls[i]!.resolve(quote(price[calls[i]!.request.params.prompt as string]!));
+        await vi.advanceTimersByTimeAsync(1_000);
+      }
+    }
+    expect(answered.size, 'every request answered').toBe(calls.length);
+    expect(calls.map((c) => c.request.params.prompt)).toEqual(['old', 'new']);
+    expect(last()).toMatchObject({ quote: { credits: 11 }, stale: false, loading: false });
+    // Once the newer price was shown as current, the older one never came back.
+    const shownNew = states.findIndex((s) => s.quote?.credits === 11);
+    expect(states.slice(shownNew).every((s) => s.quote?.credits === 11)).toBe(true);
+    // And while it was the only price, the older one was never shown as the current payload's.
+    expect(states.filter((s) => s.quote?.credits === 9 && s.loading === false).every((s) => s.stale)).toBe(
+      true,
+    );
   });
 
   it('marks the last price stale while the payload differs, and not when it comes back', async () => {

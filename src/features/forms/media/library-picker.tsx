@@ -93,13 +93,14 @@ export function LibraryPicker({
                     onPick(item.url);
                     setOpen(false);
                   }}
-                  aria-label={`Use ${item.title} (${item.detail.toLowerCase()}, ${formatDateTime(item.createdAt)})`}
                   className="group flex w-full flex-col overflow-hidden rounded-lg bg-white text-left ring-1 ring-slate-200 hover:ring-indigo-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:bg-slate-900 dark:ring-slate-700"
                 >
                   <LibraryThumb item={item} />
+                  {/* Named by its visible text (WCAG 2.5.3, label in name): "Use room.png Upload · …". */}
+                  <span className="sr-only">Use </span>
                   <span className="truncate px-2 pt-1.5 text-xs font-medium text-slate-800 dark:text-slate-200">
                     {item.title}
-                  </span>
+                  </span>{' '}
                   <span className="px-2 pb-1.5 text-[11px] text-slate-500 dark:text-slate-400">
                     {item.detail} · {formatDateTime(item.createdAt)}
                   </span>

@@ -1,0 +1,143 @@
+import { getRequestListener } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import { compress } from 'hono/compress';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { contentSecurityPolicy } from './csp';
+import { PROXY_PREFIX, proxyRequest, type ProxyOptions } from './proxy';
+
+// The `npm start` server without its sandbox: the built studio with its CSP, /config.json, and the
+// optional forwarding proxy. start.ts reads the environment and starts it; tests start it on a spare
+// port against a fake API.
+
+/** What /config.json tells the studio (src/app/config.ts reads it). */
+export interface StudioConfigJson {
+  defaultBaseUrl: string;
+  sandboxKeysUrl?: string;
+  /** The API origins the CSP lets the studio call (besides its own): the connect form warns outside them. */
+  apiOrigins: string[];
+}
+
+export interface StudioSettings {
+  config: StudioConfigJson;
+  csp: string;
+  proxy?: ProxyOptions;
+}
+
+/** 30 s: the longest an API answer may keep the proxy waiting in silence before a 504. */
+export const DEFAULT_PROXY_TIMEOUT_MS = 30_000;
+
+/** An origin from a URL a person typed in a setting, or an error that says which setting is wrong. */
+function originOf(value: string, setting: string): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
+    return url.origin;
+  } catch {
+    throw new Error(`${setting}: "${value}" is not an http(s) URL.`);
+  }
+}
+
+/**
+ * The server's settings from the environment:
+ * - STUDIO_BASE_URL: the Base URL the connect form starts with (default: the sandbox, or the proxy);
+ * - STUDIO_API_ORIGINS: more API origins the studio may call (comma-separated), e.g. a staging service;
+ * - STUDIO_PROXY_TARGET: the API host to forward /proxy/* to; STUDIO_PROXY_TIMEOUT_MS its silence limit.
+ * The allowed origins are the CSP's connect-src (and img-src, media-src) and /config.json's apiOrigins.
+ */
+export function studioSettings(
+  env: NodeJS.ProcessEnv,
+  where: { origin: string; sandbox?: { baseUrl: string; origin: string } },
+): StudioSettings {
+  const proxyTarget = env.STUDIO_PROXY_TARGET?.replace(/\/+$/, '');
+  if (proxyTarget) originOf(proxyTarget, 'STUDIO_PROXY_TARGET');
+  const defaultBaseUrl =
+    env.STUDIO_BASE_URL ??
+    (proxyTarget ? `${where.origin}${PROXY_PREFIX}/v1` : (where.sandbox?.baseUrl ?? `${where.origin}/v1`));
+  const extra = (env.STUDIO_API_ORIGINS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => originOf(s, 'STUDIO_API_ORIGINS'));
+  const apiOrigins = [
+    ...new Set([
+      originOf(defaultBaseUrl, 'STUDIO_BASE_URL'),
+      ...(where.sandbox ? [where.sandbox.origin] : []),
+      ...extra,
+    ]),
+  ];
+  const csp = contentSecurityPolicy(apiOrigins);
+  const config: StudioConfigJson = {
+    defaultBaseUrl,
+    apiOrigins,
+    ...(where.sandbox && !env.STUDIO_BASE_URL && !proxyTarget
+      ? { sandboxKeysUrl: `${where.sandbox.origin}/__sandbox/keys` }
+      : {}),
+  };
+  const timeoutMs = Number(env.STUDIO_PROXY_TIMEOUT_MS ?? DEFAULT_PROXY_TIMEOUT_MS);
+  if (!(timeoutMs > 0)) throw new Error('STUDIO_PROXY_TIMEOUT_MS: a positive number of milliseconds.');
+  return { config, csp, ...(proxyTarget ? { proxy: { target: proxyTarget, csp, timeoutMs } } : {}) };
+}
+
+const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|\[::1\]|localhost)$/i;
+
+/**
+ * HOST other than loopback exposes the studio and the sandbox's control API (demo keys, faults, the
+ * clock) to the network: refused unless asked for with --allow-remote or STUDIO_ALLOW_REMOTE=1, and
+ * then warned about. Answers the warning to print, or throws the refusal.
+ */
+export function checkHosts(hosts: readonly string[], allowRemote: boolean): string | undefined {
+  const remote = [...new Set(hosts.filter((h) => !LOOPBACK.test(h)))];
+  if (remote.length === 0) return undefined;
+  const what = `HOST ${remote.join(', ')} is not loopback: anyone on the network could use this studio and the sandbox's control API (its demo keys, faults and clock).`;
+  if (!allowRemote) {
+    throw new Error(
+      `${what} Refused. Use HOST=127.0.0.1, or, on a network you trust, add --allow-remote (or STUDIO_ALLOW_REMOTE=1).`,
+    );
+  }
+  return `Warning: ${what} Allowed by --allow-remote; do not do this on a network you do not trust.`;
+}
+
+/** The studio's HTTP server (not yet listening). `distDir` holds the built studio. */
+export function createStudioServer(settings: StudioSettings, distDir: string): Server {
+  const { config, csp, proxy } = settings;
+  const app = new Hono();
+  // Content-Security-Policy (issue 7): no inline script, calls only to the allowed API origins, no
+  // plugins, no <base>, never framed. Outputs may come from the service's CDN, so images and media
+  // also load over https.
+  app.use('*', async (c, next) => {
+    await next();
+    c.header('Content-Security-Policy', csp);
+    c.header('X-Content-Type-Options', 'nosniff');
+  });
+  app.get('/config.json', (c) => c.json(config));
+  // As any static host or CDN would: gzip, and hashed assets cached for good (their names change with them).
+  app.use('*', compress());
+  app.use('/assets/*', async (c, next) => {
+    await next();
+    if (c.res.ok) c.header('Cache-Control', 'public, max-age=31536000, immutable');
+  });
+  app.use('/*', serveStatic({ root: distDir }));
+  // Single-page app: every other path is the studio itself.
+  const indexHtml = readFileSync(join(distDir, 'index.html'), 'utf8');
+  app.get('*', (c) => c.html(indexHtml));
+
+  const studio = getRequestListener(app.fetch);
+  const isProxied = (url: string | undefined) =>
+    !!proxy && !!url && (url === PROXY_PREFIX || url.startsWith(`${PROXY_PREFIX}/`));
+  const server = createServer((req, res) => {
+    if (isProxied(req.url)) proxyRequest(proxy!, req, res);
+    else void studio(req, res);
+  });
+  // `Expect: 100-continue`: the proxy asks the API first; anything else continues at once (Node's default).
+  server.on('checkContinue', (req, res) => {
+    if (isProxied(req.url)) proxyRequest(proxy!, req, res, true);
+    else {
+      res.writeContinue();
+      void studio(req, res);
+    }
+  });
+  return server;
+}
