@@ -364,7 +364,7 @@ describe('uploads as task inputs', () => {
   });
 
   it('an uploaded image works as an image_url param, and uploaded audio as an audio_url param', async () => {
-    const portrait = (await upload(h, await makeImage(), 'image/jpeg')).body.url;
+    const portrait = (await upload(h, await makeImage({ format: 'jpeg' }), 'image/jpeg')).body.url;
     const speech = (await upload(h, makeWav(2), 'audio/wav')).body.url;
     const r = await submit(h, raw('echoform-sync', 'echoform-sync-1', { portrait, audio: speech }));
     expect(r.status, JSON.stringify(r.body)).toBe(200);
