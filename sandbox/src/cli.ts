@@ -24,7 +24,9 @@ const mib = (v: string | undefined) => (num(v) === undefined ? undefined : num(v
 const allowedOrigins = values['allow-origin']?.length
   ? values['allow-origin']
   : process.env.SANDBOX_ALLOWED_ORIGINS !== undefined
-    ? process.env.SANDBOX_ALLOWED_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean)
+    ? process.env.SANDBOX_ALLOWED_ORIGINS.split(',')
+        .map((o) => o.trim())
+        .filter(Boolean)
     : ['http://127.0.0.1:5173', 'http://127.0.0.1:4173'];
 
 const running = await startSandbox({

@@ -119,7 +119,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   // reported and retried, never thrown at the process.
   server.on('error', (err: NodeJS.ErrnoException) => {
     if (closed) return;
-    console.error(`[sandbox] could not listen again on ${host}:${port} (${err.code ?? err.message}); retrying`);
+    console.error(
+      `[sandbox] could not listen again on ${host}:${port} (${err.code ?? err.message}); retrying`,
+    );
     relisten ??= setTimeout(comeBack, 1000);
   });
   port = (server.address() as AddressInfo).port;

@@ -2,18 +2,24 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FAULT_LIMITS } from '../src/http/faults';
 import { CONTROL_JSON_MAX_BYTES, JSON_MAX_BYTES } from '../src/http/body';
 import { startSandbox } from '../src/server';
-import { balance, expectError, makeImage, makeVideo, makeWav, spentToday, upload } from './fixtures';
+import { balance, makeImage, makeVideo, makeWav, spentToday, upload } from './fixtures';
 import { useSandbox, waitForTask, type ApiResponse } from './harness';
 
 // Issue 14, "Sandbox": one regression test (or more) per fault an adversarial pass found.
 
 const h = useSandbox();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const ERROR_TYPES = ['authentication_error', 'permission_error', 'invalid_request_error', 'rate_limit_error', 'api_error'];
+const ERROR_TYPES = [
+  'authentication_error',
+  'permission_error',
+  'invalid_request_error',
+  'rate_limit_error',
+  'api_error',
+];
 
 function expectShape(r: ApiResponse, status: number, code?: string) {
   expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(status);
@@ -33,7 +39,11 @@ async function promptOnlyModel() {
 /** Sends a request with node:http and resolves on the response, whatever happens to the rest of the body. */
 function rawRequest(
   url: string,
-  opts: { method?: string; headers?: Record<string, string>; write?: (req: ReturnType<typeof request>) => void },
+  opts: {
+    method?: string;
+    headers?: Record<string, string>;
+    write?: (req: ReturnType<typeof request>) => void;
+  },
 ) {
   return new Promise<{ status: number; body: any; headers: Record<string, unknown> }>((resolve, reject) => {
     const req = request(url, { method: opts.method ?? 'POST', headers: opts.headers });
@@ -204,7 +214,11 @@ describe('4. uploads are what their Content-Type says', () => {
   });
 
   it('a video with the right signature that cannot be read is accepted as processing, then errored', async () => {
-    const fake = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42'), Buffer.alloc(4096, 1)]);
+    const fake = Buffer.concat([
+      Buffer.from([0, 0, 0, 0x18]),
+      Buffer.from('ftypmp42'),
+      Buffer.alloc(4096, 1),
+    ]);
     const r = await upload(h, fake, 'video/mp4');
     expect(r.status, JSON.stringify(r.body)).toBe(202);
     await h.control('POST', '/clock', { advanceMs: 60_000 });
@@ -222,9 +236,14 @@ describe('4. uploads are what their Content-Type says', () => {
     expect(photo.status).toBe(200);
     // The stored file goes bad after the upload (a disk fault): the render from it fails.
     const path = new URL(photo.body.url).pathname;
-    await h.running.sandbox.media.putUpload(path, { bytes: Buffer.from('corrupted'), contentType: 'image/png' });
+    await h.running.sandbox.media.putUpload(path, {
+      bytes: Buffer.from('corrupted'),
+      contentType: 'image/png',
+    });
     const before = await balance(h);
-    const task = await h.api('POST', '/tasks', { json: { aiTool: 'upscale-4x', params: { image: photo.body.url } } });
+    const task = await h.api('POST', '/tasks', {
+      json: { aiTool: 'upscale-4x', params: { image: photo.body.url } },
+    });
     expect(task.status, JSON.stringify(task.body)).toBe(200);
     expect(await balance(h)).toBeLessThan(before);
     const done = await waitForTask(h, task.body.taskId);
@@ -364,7 +383,11 @@ describe('7. fault API', () => {
       const r = await h.control('POST', '/faults', { path: `/v1/never-${i}`, status: 500 });
       expect(r.status).toBe(200);
     }
-    expectShape(await h.control('POST', '/faults', { path: '/v1/one-more', status: 500 }), 400, 'invalid_payload');
+    expectShape(
+      await h.control('POST', '/faults', { path: '/v1/one-more', status: 500 }),
+      400,
+      'invalid_payload',
+    );
     expect((await h.control('GET', '/faults')).body).toHaveLength(FAULT_LIMITS.pending);
   });
 });
@@ -382,7 +405,9 @@ describe('9. own-property look-ups', () => {
       for (const id of PROTO_IDS) {
         const params = JSON.parse(`{${JSON.stringify(id)}: "x"}`) as Record<string, unknown>;
         expect(Object.keys(params), id).toEqual([id]);
-        const r = await h.api('POST', '/quote', { json: { ...preset, params: { ...preset.params, ...params } } });
+        const r = await h.api('POST', '/quote', {
+          json: { ...preset, params: { ...preset.params, ...params } },
+        });
         expectShape(r, 400, 'invalid_payload');
         expect(r.body.error.message, id).not.toMatch(/fixed/);
         expect(r.body.error.param).toBe(id);
@@ -405,9 +430,21 @@ describe('9. own-property look-ups', () => {
       expectShape(await h.api('GET', `/uploads/${id}`), 404, 'unknown_upload');
       expectShape(await h.api('GET', `/ai-tools/${id}`), 404, 'unknown_ai_tool');
       expectShape(await h.api('GET', `/templates/${id}`), 404, 'unknown_template');
-      expectShape(await h.api('POST', '/quote', { json: { aiTool: id, params: {} } }), 404, 'unknown_ai_tool');
-      expectShape(await h.api('POST', '/quote', { json: { template: id, params: {} } }), 404, 'unknown_template');
-      expectShape(await h.api('POST', '/quote', { json: { interfaceId: id, versionId: id, params: {} } }), 404, 'unknown_model');
+      expectShape(
+        await h.api('POST', '/quote', { json: { aiTool: id, params: {} } }),
+        404,
+        'unknown_ai_tool',
+      );
+      expectShape(
+        await h.api('POST', '/quote', { json: { template: id, params: {} } }),
+        404,
+        'unknown_template',
+      );
+      expectShape(
+        await h.api('POST', '/quote', { json: { interfaceId: id, versionId: id, params: {} } }),
+        404,
+        'unknown_model',
+      );
     }
   });
 });
@@ -417,7 +454,9 @@ describe('10. spec fidelity', () => {
     const plain = await h.api('POST', '/quote', { json: { template: 'neon-city-poster', params: {} } });
     expect(plain.status).toBe(200);
     expect(plain.body.credits).toBe(8);
-    const hidden = await h.api('POST', '/quote', { json: { template: 'neon-city-poster', params: { enhance: 'on' } } });
+    const hidden = await h.api('POST', '/quote', {
+      json: { template: 'neon-city-poster', params: { enhance: 'on' } },
+    });
     expectShape(hidden, 400, 'invalid_payload');
     expect(hidden.body.error.param).toBe('enhance');
     expect(hidden.body.error.allowedParams).toEqual(['aspect_ratio']);
@@ -429,23 +468,35 @@ describe('10. spec fidelity', () => {
     );
     expect(await balance(h)).toBe(before);
     // Its own input is still taken.
-    expect((await h.api('POST', '/quote', { json: { template: 'neon-city-poster', params: { aspect_ratio: '1:1' } } })).status).toBe(200);
+    expect(
+      (
+        await h.api('POST', '/quote', {
+          json: { template: 'neon-city-poster', params: { aspect_ratio: '1:1' } },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('an AI tool takes exactly its inputs too', async () => {
     const photo = (await upload(h, await makeImage(), 'image/png')).body.url;
-    const ok = await h.api('POST', '/quote', { json: { aiTool: 'style-transfer', params: { image: photo, style: 'anime' } } });
+    const ok = await h.api('POST', '/quote', {
+      json: { aiTool: 'style-transfer', params: { image: photo, style: 'anime' } },
+    });
     expect(ok.status).toBe(200);
     for (const [id, value] of [
       ['negative_prompt', 'blurry'],
       ['advanced.guidance', 'high'],
     ]) {
-      const r = await h.api('POST', '/quote', { json: { aiTool: 'style-transfer', params: { image: photo, [id!]: value } } });
+      const r = await h.api('POST', '/quote', {
+        json: { aiTool: 'style-transfer', params: { image: photo, [id!]: value } },
+      });
       expectShape(r, 400, 'invalid_payload');
       expect(r.body.error.param).toBe(id);
     }
     // A fixed one is still refused as fixed.
-    const fixed = await h.api('POST', '/quote', { json: { aiTool: 'style-transfer', params: { image: photo, enhance: 'on' } } });
+    const fixed = await h.api('POST', '/quote', {
+      json: { aiTool: 'style-transfer', params: { image: photo, enhance: 'on' } },
+    });
     expect(fixed.body.error.message).toMatch(/fixed/);
   });
 
@@ -453,12 +504,16 @@ describe('10. spec fidelity', () => {
     const cap = (await h.api('GET', '/me', { key: 'capped' })).body.key.dailyCreditCap as number;
     expect(cap).toBe(50);
     const model = await promptOnlyModel();
-    const price = (await h.api('POST', '/quote', { key: 'capped', json: { ...model, params: { prompt: 'x' } } })).body
-      .credits as number;
+    const price = (
+      await h.api('POST', '/quote', { key: 'capped', json: { ...model, params: { prompt: 'x' } } })
+    ).body.credits as number;
     expect(price).toBeLessThanOrEqual(9);
     let spent = 0;
     while (spent + price <= cap) {
-      const t = await h.api('POST', '/tasks', { key: 'capped', json: { ...model, params: { prompt: `t${spent}` } } });
+      const t = await h.api('POST', '/tasks', {
+        key: 'capped',
+        json: { ...model, params: { prompt: `t${spent}` } },
+      });
       expect(t.status, JSON.stringify(t.body)).toBe(200);
       spent += price;
     }
@@ -477,5 +532,3 @@ describe('10. spec fidelity', () => {
     expect(await balance(h, 'capped')).toBe(before);
   });
 });
-
-afterAll(() => undefined);

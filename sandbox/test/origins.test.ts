@@ -33,10 +33,6 @@ function expectRefused(r: { status: number; headers: Headers; body: any }, statu
   expect(r.headers.get('access-control-allow-origin')).toBeNull();
 }
 
-async function balance(): Promise<number> {
-  return (await h.api('GET', '/me')).body.user.creditBalance;
-}
-
 async function clockOffset(): Promise<number> {
   return Date.parse((await h.control('GET', '/clock')).body.now) - Date.now();
 }
@@ -83,7 +79,10 @@ describe('control API origins', () => {
   });
 
   it('a cross-origin "simple" POST (text/plain, form, no body) has no effect', async () => {
-    const t = await h.api('POST', '/uploads', { body: await makeImage(), headers: { 'Content-Type': 'image/png' } });
+    const t = await h.api('POST', '/uploads', {
+      body: new Uint8Array(await makeImage()),
+      headers: { 'Content-Type': 'image/png' },
+    });
     expect(t.status).toBe(200);
     const before = await clockOffset();
     for (const [path, type, body] of [
@@ -107,7 +106,11 @@ describe('control API origins', () => {
   });
 
   it('control bodies must be application/json, even without an Origin (415, nothing done)', async () => {
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+    ]) {
       const r = await raw(`${h.origin}/__sandbox/clock`, {
         method: 'POST',
         headers: { 'Content-Type': type },
@@ -134,18 +137,23 @@ describe('control API origins', () => {
     for (const site of ['cross-site', 'same-site']) {
       expectRefused(await raw(`${h.origin}/__sandbox/keys`, { headers: { 'Sec-Fetch-Site': site } }));
     }
-    expect((await raw(`${h.origin}/__sandbox/keys`, { headers: { 'Sec-Fetch-Site': 'same-origin' } })).status).toBe(200);
+    expect(
+      (await raw(`${h.origin}/__sandbox/keys`, { headers: { 'Sec-Fetch-Site': 'same-origin' } })).status,
+    ).toBe(200);
   });
 
   it('a rebound DNS name (Host not the sandbox) cannot call it "same-origin"', async () => {
     const url = new URL(`${h.origin}/__sandbox/keys`);
     const answer = (host: string) =>
       new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = request({ host: url.hostname, port: url.port, path: url.pathname, headers: { Host: host } }, (res) => {
-          let body = '';
-          res.on('data', (c) => (body += c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        });
+        const req = request(
+          { host: url.hostname, port: url.port, path: url.pathname, headers: { Host: host } },
+          (res) => {
+            let body = '';
+            res.on('data', (c) => (body += c));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
         req.on('error', reject);
         req.end();
       });
@@ -158,7 +166,10 @@ describe('control API origins', () => {
 
 describe('media origins', () => {
   it('uploads are readable by fetch from allowed origins only; outputs by any origin; <img>-style loads work', async () => {
-    const up = await h.api('POST', '/uploads', { body: await makeImage(), headers: { 'Content-Type': 'image/png' } });
+    const up = await h.api('POST', '/uploads', {
+      body: new Uint8Array(await makeImage()),
+      headers: { 'Content-Type': 'image/png' },
+    });
     expect(up.status).toBe(200);
     const refused = await raw(up.body.url, { headers: { Origin: EVIL } });
     expectRefused(refused);
@@ -171,7 +182,9 @@ describe('media origins', () => {
     expect(plain.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
 
     const models = await h.api('GET', '/models?type=image&subtype=default');
-    const m = models.body.models.find((x: any) => !x.params.some((p: any) => p.required && p.id !== 'prompt'));
+    const m = models.body.models.find(
+      (x: any) => !x.params.some((p: any) => p.required && p.id !== 'prompt'),
+    );
     const task = await h.api('POST', '/tasks', {
       json: { interfaceId: m.id, versionId: m.versions[0].id, params: { prompt: 'a kettle' } },
     });
@@ -191,14 +204,19 @@ describe('media origins', () => {
 describe('configuration', () => {
   it('refuses `*` or a non-origin as an allowed origin', async () => {
     await expect(startSandbox({ port: 0, allowedOrigins: ['*'] })).rejects.toThrow(/origin/);
-    await expect(startSandbox({ port: 0, allowedOrigins: ['javascript:alert(1)'] })).rejects.toThrow(/origin/);
+    await expect(startSandbox({ port: 0, allowedOrigins: ['javascript:alert(1)'] })).rejects.toThrow(
+      /origin/,
+    );
   });
 
   it('npm run sandbox takes --allow-origin (and SANDBOX_ALLOWED_ORIGINS)', async () => {
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', 'sandbox/src/cli.ts', '--port', '0', '--allow-origin', 'http://studio.test:8080'],
-      { env: { ...process.env, SANDBOX_ALLOWED_ORIGINS: 'http://ignored.test' }, stdio: ['ignore', 'pipe', 'inherit'] },
+      {
+        env: { ...process.env, SANDBOX_ALLOWED_ORIGINS: 'http://ignored.test' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
     );
     try {
       const origin = await new Promise<string>((resolve, reject) => {

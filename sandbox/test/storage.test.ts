@@ -30,7 +30,10 @@ async function noisePng(kb: number, seed: number): Promise<Buffer> {
 }
 
 async function uploadPng(bytes: Buffer) {
-  const r = await h.api('POST', '/uploads', { body: new Uint8Array(bytes), headers: { 'Content-Type': 'image/png' } });
+  const r = await h.api('POST', '/uploads', {
+    body: new Uint8Array(bytes),
+    headers: { 'Content-Type': 'image/png' },
+  });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.body as { url: string };
 }
@@ -66,13 +69,17 @@ describe('bounded media storage', () => {
     expect((await fetch(newest.url)).status).toBe(200);
     expect((await h.api('GET', `/uploads/${newest.id}`)).status).toBe(200);
     // An evicted upload cannot be used as an input any more: refused like any unknown URL.
-    const tool = await h.api('POST', '/quote', { json: { aiTool: 'upscale-4x', params: { image: oldest.url } } });
+    const tool = await h.api('POST', '/quote', {
+      json: { aiTool: 'upscale-4x', params: { image: oldest.url } },
+    });
     expect(tool.status).toBe(400);
   });
 
   it('outputs pushed out of the disk budget are made again when asked for', async () => {
     const models = await h.api('GET', '/models?type=image&subtype=default');
-    const m = models.body.models.find((x: any) => !x.params.some((p: any) => p.required && p.id !== 'prompt'));
+    const m = models.body.models.find(
+      (x: any) => !x.params.some((p: any) => p.required && p.id !== 'prompt'),
+    );
     const t = await h.api('POST', '/tasks', {
       json: { interfaceId: m.id, versionId: m.versions[0].id, params: { prompt: 'a lighthouse' } },
     });

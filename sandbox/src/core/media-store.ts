@@ -70,7 +70,12 @@ export class MediaStore {
   async putUpload(path: string, file: MediaFile): Promise<void> {
     const name = fileNameOf(path, true);
     await writeFile(join(this.options.dir, name), file.bytes);
-    this.entries.set(path, { upload: true, contentType: file.contentType, file: name, size: file.bytes.length });
+    this.entries.set(path, {
+      upload: true,
+      contentType: file.contentType,
+      file: name,
+      size: file.bytes.length,
+    });
     this.remember(path, file.bytes);
     this.stored(path, file.bytes.length);
   }
@@ -170,7 +175,12 @@ export class MediaStore {
     });
   }
 
-  private async storeRendered(path: string, entry: Entry, file: MediaFile, generation: number): Promise<void> {
+  private async storeRendered(
+    path: string,
+    entry: Entry,
+    file: MediaFile,
+    generation: number,
+  ): Promise<void> {
     const current = () => generation === this.generation && this.entries.get(path) === entry;
     if (!current()) return;
     const name = fileNameOf(path, false);

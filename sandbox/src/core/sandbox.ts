@@ -776,7 +776,10 @@ export class Sandbox {
       () => undefined,
       (err: unknown) => {
         if (this.tasks.get(task.id) !== task) return;
-        console.warn(`[sandbox] output of ${task.id} could not be made:`, err instanceof Error ? err.message : err);
+        console.warn(
+          `[sandbox] output of ${task.id} could not be made:`,
+          err instanceof Error ? err.message : err,
+        );
         this.failOutput(task);
       },
     );
@@ -795,7 +798,11 @@ export class Sandbox {
     task.outputPath = undefined;
     task.thumbnailPath = undefined;
     // Settled already (its time is up): refund now; otherwise settle() refunds it as a failed task.
-    if (task.settled) this.refund(this.keyList.find((k) => k.id === task.keyId), task.charge);
+    if (task.settled)
+      this.refund(
+        this.keyList.find((k) => k.id === task.keyId),
+        task.charge,
+      );
   }
 
   private async sourceBytes(value: unknown): Promise<Buffer | undefined> {
@@ -808,7 +815,8 @@ export class Sandbox {
 
   private statusOf(task: TaskRecord, now: number): TaskStatus {
     // Its time is up but its output is still being made: running a little longer.
-    if (now >= task.endAt) return task.outcome === 'succeeded' && this.renders.has(task.id) ? 'running' : task.outcome;
+    if (now >= task.endAt)
+      return task.outcome === 'succeeded' && this.renders.has(task.id) ? 'running' : task.outcome;
     return now >= task.startAt ? 'running' : 'queued';
   }
 

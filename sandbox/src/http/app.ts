@@ -296,7 +296,12 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
   control.post('/outage', async (c) => {
     const body = (await controlJson(c)) as { durationMs?: unknown } | null;
     const durationMs = typeof body === 'object' && body !== null ? body.durationMs : undefined;
-    if (typeof durationMs !== 'number' || !Number.isInteger(durationMs) || durationMs <= 0 || durationMs > 600_000) {
+    if (
+      typeof durationMs !== 'number' ||
+      !Number.isInteger(durationMs) ||
+      durationMs <= 0 ||
+      durationMs > 600_000
+    ) {
       throw invalidPayload('durationMs must be a whole number between 1 and 600000.', 'durationMs');
     }
     if (!controls.outage)

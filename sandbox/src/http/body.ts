@@ -62,9 +62,14 @@ export async function readJson(
   { limit = JSON_MAX_BYTES, strictType = false }: { limit?: number; strictType?: boolean } = {},
 ): Promise<unknown> {
   if (strictType && !isJsonType(c.req.header('content-type'))) {
-    throw new SandboxError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.', {
-      param: 'Content-Type',
-    });
+    throw new SandboxError(
+      415,
+      'unsupported_media_type',
+      'Send the body as JSON with Content-Type: application/json.',
+      {
+        param: 'Content-Type',
+      },
+    );
   }
   const text = (await readLimited(c, limit)).toString('utf8');
   if (!text.trim()) throw invalidPayload('The request body must be JSON.');

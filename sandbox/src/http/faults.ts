@@ -89,14 +89,16 @@ export function parseFault(body: unknown): FaultSpec {
   const str = (k: string, max: number) => {
     const v = field(k);
     if (v === undefined) return undefined;
-    if (typeof v !== 'string' || v.length > max) throw new Error(`${k} must be a string of at most ${max} characters`);
+    if (typeof v !== 'string' || v.length > max)
+      throw new Error(`${k} must be a string of at most ${max} characters`);
     return v;
   };
   const drop = str('drop', 6);
   if (drop !== undefined && drop !== 'before' && drop !== 'after')
     throw new Error('drop must be "before" or "after"');
   const method = str('method', FAULT_LIMITS.methodLength);
-  if (method !== undefined && !/^[A-Za-z]+$/.test(method)) throw new Error('method must be an HTTP method name');
+  if (method !== undefined && !/^[A-Za-z]+$/.test(method))
+    throw new Error('method must be an HTTP method name');
   const path = str('path', FAULT_LIMITS.pathLength);
   if (path !== undefined && !/^[/*]/.test(path)) throw new Error('path must start with / or *');
   const status = int('status', 200, 599);
@@ -134,7 +136,9 @@ export class FaultBook {
 
   add(spec: FaultSpec): Fault {
     if (this.faults.length >= FAULT_LIMITS.pending)
-      throw new Error(`at most ${FAULT_LIMITS.pending} faults can be pending; DELETE /__sandbox/faults first`);
+      throw new Error(
+        `at most ${FAULT_LIMITS.pending} faults can be pending; DELETE /__sandbox/faults first`,
+      );
     const fault = { ...spec, id: `fault_${++this.seq}`, remaining: spec.count ?? 1 };
     this.faults.push(fault);
     return fault;

@@ -78,7 +78,11 @@ export class OriginPolicy {
         ? null
         : `Origin ${headers.origin} may not use the sandbox's control API. Allow it with --allow-origin or SANDBOX_ALLOWED_ORIGINS.`;
     }
-    if (headers.fetchSite !== undefined && headers.fetchSite !== 'same-origin' && headers.fetchSite !== 'none')
+    if (
+      headers.fetchSite !== undefined &&
+      headers.fetchSite !== 'same-origin' &&
+      headers.fetchSite !== 'none'
+    )
       return 'A page on another origin may not use the sandbox control API.';
     return null;
   }

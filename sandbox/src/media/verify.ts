@@ -13,7 +13,8 @@ const riff = (bytes: Buffer, form: string) =>
   (ascii(bytes, 0, 4) === 'RIFF' || ascii(bytes, 0, 4) === 'RF64') && ascii(bytes, 8, 12) === form;
 const ebml = (bytes: Buffer) => bytes.readUInt32BE(0) === 0x1a45dfa3;
 /** ISO base media (MP4, QuickTime): a box type in bytes 4-8. */
-const isoBox = (bytes: Buffer) => ['ftyp', 'moov', 'mdat', 'free', 'skip', 'wide', 'pnot'].includes(ascii(bytes, 4, 8));
+const isoBox = (bytes: Buffer) =>
+  ['ftyp', 'moov', 'mdat', 'free', 'skip', 'wide', 'pnot'].includes(ascii(bytes, 4, 8));
 
 const SIGNATURES: Record<string, (bytes: Buffer) => boolean> = {
   'image/png': (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
@@ -61,7 +62,10 @@ export type Verdict =
 
 export async function verifyUpload(bytes: Buffer, contentType: string): Promise<Verdict> {
   const name = Object.hasOwn(NAME, contentType) ? NAME[contentType]! : contentType;
-  const notIt = { ok: false as const, reason: `The file is not ${name} (Content-Type ${contentType}); send its true type.` };
+  const notIt = {
+    ok: false as const,
+    reason: `The file is not ${name} (Content-Type ${contentType}); send its true type.`,
+  };
   const signature = Object.hasOwn(SIGNATURES, contentType) ? SIGNATURES[contentType] : undefined;
   if (!signature || bytes.length < 12 || !signature(bytes)) return notIt;
 
