@@ -72,6 +72,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   // later end wins); the listener is closed once and opened once, so nothing can listen twice.
   let outageEnd = 0;
   let relisten: NodeJS.Timeout | undefined;
+  /** Set while the listener is going away: answers still in flight close their connection. */
+  let down = false;
   const comeBack = () => {
     relisten = undefined;
     if (closed) return;
@@ -81,16 +83,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       return;
     }
     outageEnd = 0;
+    down = false;
     if (!server.listening) server.listen(port, host);
   };
   const outage = (durationMs: number): number => {
     const end = Date.now() + 50 + durationMs;
     outageEnd = Math.max(outageEnd, end);
     if (!relisten) {
-      // The answer to the POST goes out first; then the listener goes away.
+      // The answer to the POST goes out first; then the listener goes away. Requests already being
+      // answered (other POSTs to /outage among them) finish, on connections that then close; whatever is
+      // still open a moment later is dropped.
       relisten = setTimeout(() => {
+        down = true;
         if (server.listening) server.close();
-        server.closeAllConnections();
+        server.closeIdleConnections();
+        setTimeout(() => {
+          if (down) server.closeAllConnections();
+        }, 500);
         relisten = setTimeout(comeBack, Math.max(0, outageEnd - Date.now()));
       }, 50);
     }
@@ -103,6 +112,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     hostname: host,
     fetch: async (req, env) => {
       const res = await app.fetch(req, env);
+      if (down && 'shouldKeepAlive' in env.outgoing) env.outgoing.shouldKeepAlive = false;
       if (persistence && req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS')
         persistence.touch();
       return res;
@@ -124,6 +134,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     );
     relisten ??= setTimeout(comeBack, 1000);
   });
+  // Idle connections stay open longer than clients keep them (undici: the server's hint minus 2 s;
+  // browsers: their own), so a client never sends on a connection the server is just closing.
+  server.keepAliveTimeout = 65_000;
   port = (server.address() as AddressInfo).port;
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   sandbox.config.publicUrl = options.publicUrl ?? origin;
