@@ -134,9 +134,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     );
     relisten ??= setTimeout(comeBack, 1000);
   });
-  // Idle connections stay open longer than clients keep them (undici: the server's hint minus 2 s;
-  // browsers: their own), so a client never sends on a connection the server is just closing.
-  server.keepAliveTimeout = 65_000;
   port = (server.address() as AddressInfo).port;
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   sandbox.config.publicUrl = options.publicUrl ?? origin;

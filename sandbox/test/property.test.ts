@@ -341,6 +341,9 @@ async function send(req: Sent): Promise<Answer> {
   requests += 1;
   const r = await fetch(req.url, { method: req.method, headers, body });
   const text = req.method === 'HEAD' ? '' : await r.text();
+  // A refusal that closes its connection (413: the rest of the body is not read): give the client a
+  // moment to see the close before it picks a connection for the next request.
+  if (r.headers.get('connection') === 'close') await new Promise((resolve) => setTimeout(resolve, 20));
   let parsed: any = undefined;
   try {
     parsed = JSON.parse(text);
