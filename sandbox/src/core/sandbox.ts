@@ -1038,11 +1038,13 @@ export class Sandbox {
       );
     }
     const charge = this.charge(key, 1);
-    const bytes = (await this.media.get(this.hostedPath(imageUrl)!))!.bytes;
     const refunded = (status: number, code: string, message: string) => {
       this.refund(key, charge);
       return new SandboxError(status, code, `${message} The credit was refunded.`);
     };
+    const file = await this.media.get(this.hostedPath(imageUrl) ?? '');
+    if (!file) throw refunded(503, 'vision_unavailable', 'The image could not be read.');
+    const bytes = file.bytes;
     if (bytes.includes('SANDBOX-REFUSE'))
       throw refunded(422, 'policy_violation', 'The vision model refused this image.');
     if (bytes.includes('SANDBOX-UPSTREAM'))
