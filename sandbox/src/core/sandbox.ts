@@ -771,7 +771,10 @@ export class Sandbox {
     else this.media.putLazy(outputPath, render);
     if (!warm) return;
     // Make it now, while the task is "running", so the first download is instant. An output that
-    // cannot be made fails its task (refunded), never a success whose URL is dead.
+    // cannot be made fails its task (refunded). One made from an input file (which can turn out
+    // unusable) holds its task at `running` until it exists, so no success ever has a dead URL; one made
+    // from the params alone does not depend on anything a user sent and keeps the task's timing (a
+    // download that comes before it is made waits for it).
     const made = this.media.get(outputPath).then(
       () => undefined,
       (err: unknown) => {
@@ -783,6 +786,7 @@ export class Sandbox {
         this.failOutput(task);
       },
     );
+    if (!plan.sourceParam) return;
     this.renders.set(task.id, made);
     void made.finally(() => {
       if (this.renders.get(task.id) === made) this.renders.delete(task.id);
