@@ -29,6 +29,8 @@ export interface SandboxOptions {
   /** Bytes of media kept in memory (default 64 MiB) and on disk (default 2 GiB). */
   mediaMemoryBytes?: number;
   mediaDiskBytes?: number;
+  /** How long an idle kept-alive connection stays open (Node's default, 5 s, unless set). */
+  keepAliveMs?: number;
 }
 
 export interface RunningSandbox {
@@ -134,6 +136,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     );
     relisten ??= setTimeout(comeBack, 1000);
   });
+  if (options.keepAliveMs !== undefined) server.keepAliveTimeout = options.keepAliveMs;
   port = (server.address() as AddressInfo).port;
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   sandbox.config.publicUrl = options.publicUrl ?? origin;

@@ -379,9 +379,13 @@ describe('7. fault API', () => {
   });
 
   it('holds a bounded number of pending faults', async () => {
-    for (let i = 0; i < FAULT_LIMITS.pending; i++) {
-      const r = await h.control('POST', '/faults', { path: `/v1/never-${i}`, status: 500 });
-      expect(r.status).toBe(200);
+    for (let i = 0; i < FAULT_LIMITS.pending; i += 50) {
+      const batch = await Promise.all(
+        Array.from({ length: 50 }, (_, j) =>
+          h.control('POST', '/faults', { path: `/v1/never-${i + j}`, status: 500 }),
+        ),
+      );
+      expect(batch.map((r) => r.status)).toEqual(Array(50).fill(200));
     }
     expectShape(
       await h.control('POST', '/faults', { path: '/v1/one-more', status: 500 }),
@@ -389,7 +393,7 @@ describe('7. fault API', () => {
       'invalid_payload',
     );
     expect((await h.control('GET', '/faults')).body).toHaveLength(FAULT_LIMITS.pending);
-  });
+  }, 60_000);
 });
 
 describe('9. own-property look-ups', () => {

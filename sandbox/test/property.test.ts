@@ -21,7 +21,9 @@ const SEED = process.env.SANDBOX_PROPERTY_SEED ? Number(process.env.SANDBOX_PROP
 
 const STUDIO = 'http://127.0.0.1:5173';
 const MEMORY = 8 * 1024 * 1024;
-const h = useSandbox({ allowedOrigins: [STUDIO], mediaMemoryBytes: MEMORY });
+// Idle connections outlive the client's (on a loaded machine a client may otherwise send on a connection
+// the server is just closing after its 5 s: a reset that says nothing about the sandbox).
+const h = useSandbox({ allowedOrigins: [STUDIO], mediaMemoryBytes: MEMORY, keepAliveMs: 60_000 });
 
 const ERROR_TYPES = [
   'authentication_error',
