@@ -34,6 +34,8 @@ const sandbox = await startSandbox({
   taskMs: process.env.SANDBOX_TASK_MS ? Number(process.env.SANDBOX_TASK_MS) : undefined,
   moderationMs: process.env.SANDBOX_MODERATION_MS ? Number(process.env.SANDBOX_MODERATION_MS) : undefined,
   dataDir: process.env.SANDBOX_DATA_DIR,
+  // The studio's own origin may use the sandbox's control API (the connect form lists its demo keys).
+  allowedOrigins: [`http://${host}:${port}`],
 });
 
 // The real service may refuse cross-origin calls from the studio's origin: STUDIO_PROXY_TARGET (its

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { startSandbox } from './server';
 
-// `npm run sandbox [-- --port N --host H --public-url U]`; environment variables as in sandbox/README.md.
+// `npm run sandbox [-- --port N --host H --public-url U --data-dir D --allow-origin O ...]`;
+// environment variables as in sandbox/README.md.
 
 const { values } = parseArgs({
   options: {
@@ -9,10 +10,24 @@ const { values } = parseArgs({
     host: { type: 'string' },
     'public-url': { type: 'string' },
     'data-dir': { type: 'string' },
+    'allow-origin': { type: 'string', multiple: true },
   },
 });
 
 const num = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v));
+const mib = (v: string | undefined) => (num(v) === undefined ? undefined : num(v)! * 1024 * 1024);
+
+/**
+ * Origins allowed to use the control API: the flag(s), else SANDBOX_ALLOWED_ORIGINS (comma-separated),
+ * else the studio's dev server and preview (`npm run dev`, `vite preview`) on this machine.
+ */
+const allowedOrigins = values['allow-origin']?.length
+  ? values['allow-origin']
+  : process.env.SANDBOX_ALLOWED_ORIGINS !== undefined
+    ? process.env.SANDBOX_ALLOWED_ORIGINS.split(',')
+        .map((o) => o.trim())
+        .filter(Boolean)
+    : ['http://127.0.0.1:5173', 'http://127.0.0.1:4173'];
 
 const running = await startSandbox({
   port: num(values.port ?? process.env.SANDBOX_PORT) ?? 4010,
@@ -22,9 +37,13 @@ const running = await startSandbox({
   moderationMs: num(process.env.SANDBOX_MODERATION_MS),
   rateLimits: process.env.SANDBOX_RATE_LIMITS !== 'off',
   dataDir: values['data-dir'] ?? process.env.SANDBOX_DATA_DIR,
+  allowedOrigins,
+  mediaMemoryBytes: mib(process.env.SANDBOX_MEDIA_MEMORY_MB),
+  mediaDiskBytes: mib(process.env.SANDBOX_MEDIA_DISK_MB),
 });
 
 console.log(`Sandbox API at ${running.baseUrl}  (demo keys: ${running.origin}/__sandbox/keys)`);
+console.log(`Control API open to this origin and: ${allowedOrigins.join(', ') || 'no other'}`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {

@@ -3,7 +3,8 @@ import { join, resolve } from 'node:path';
 import type { Sandbox, SandboxSnapshot } from './core/sandbox';
 
 // With a data folder (--data-dir / SANDBOX_DATA_DIR) the sandbox keeps its state across restarts:
-// state.json plus one file per upload. Outputs are not stored: they are re-made from their task.
+// state.json, plus one file per upload in uploads/ (the media store writes it there as it arrives).
+// renders/ holds outputs as a cache, emptied at start: outputs are re-made from their task.
 // Nothing is written anywhere else.
 
 export interface Persistence {
@@ -12,32 +13,27 @@ export interface Persistence {
   flush(): Promise<void>;
 }
 
+/** Loads the saved state, if any, into a sandbox whose media folder is `dataDir`. */
 export function attachPersistence(sb: Sandbox, dataDir: string): Persistence {
   const dir = resolve(dataDir);
-  const uploadsDir = join(dir, 'uploads');
   const statePath = join(dir, 'state.json');
-  mkdirSync(uploadsDir, { recursive: true });
+  mkdirSync(dir, { recursive: true });
 
   if (existsSync(statePath)) {
-    const snap = JSON.parse(readFileSync(statePath, 'utf8')) as SandboxSnapshot;
-    if (snap.version === 1) {
-      sb.restore(snap, (u) => {
-        const file = join(uploadsDir, u.id);
-        return existsSync(file) ? readFileSync(file) : null;
-      });
+    try {
+      const snap = JSON.parse(readFileSync(statePath, 'utf8')) as SandboxSnapshot;
+      if (snap.version === 1) sb.restore(snap);
+    } catch (err) {
+      console.error('[sandbox] the saved state could not be read; starting afresh', err);
+      sb.reset();
     }
   }
+  sb.removeOrphanUploads();
 
   let timer: NodeJS.Timeout | undefined;
   const flush = async () => {
     clearTimeout(timer);
     timer = undefined;
-    for (const upload of sb.uploadRecords()) {
-      const file = join(uploadsDir, upload.id);
-      if (existsSync(file)) continue;
-      const bytes = await sb.uploadBytes(upload);
-      if (bytes) writeFileSync(file, bytes);
-    }
     const tmp = `${statePath}.tmp`;
     writeFileSync(tmp, JSON.stringify(sb.snapshot()));
     renameSync(tmp, statePath);

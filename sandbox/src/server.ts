@@ -1,8 +1,12 @@
 import { createAdaptorServer } from '@hono/node-server';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { Sandbox } from './core/sandbox';
 import { createApp } from './http/app';
+import { OriginPolicy } from './http/origins';
 import { attachPersistence } from './persistence';
 
 // Starts a listening sandbox. Used by the CLI, `npm start`, the HTTP tests (port 0) and the benchmark.
@@ -15,8 +19,18 @@ export interface SandboxOptions {
   taskMs?: number;
   moderationMs?: number;
   rateLimits?: boolean;
-  /** Keep state in this folder across restarts; without it nothing is written to disk. */
+  /** Keep state in this folder across restarts; without it state is lost on exit (README: Storage). */
   dataDir?: string;
+  /**
+   * Web origins besides the sandbox's own that may use the control API (/__sandbox/*) and read
+   * uploads with fetch: the studio's origin (`npm start` passes it). Never `*`.
+   */
+  allowedOrigins?: string[];
+  /** Bytes of media kept in memory (default 64 MiB) and on disk (default 2 GiB). */
+  mediaMemoryBytes?: number;
+  mediaDiskBytes?: number;
+  /** How long an idle kept-alive connection stays open (Node's default, 5 s, unless set). */
+  keepAliveMs?: number;
 }
 
 export interface RunningSandbox {
@@ -26,27 +40,81 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
+/** Temporary media folders of the sandboxes running in this process, deleted at exit whatever happens. */
+const tempDirs = new Set<string>();
+process.once('exit', () => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? '127.0.0.1';
+  // Media bytes live on disk: in the data folder, or in a folder of our own deleted on close and exit.
+  const tempDir = options.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'media-studio-sandbox-'));
+  if (tempDir) tempDirs.add(tempDir);
+  const removeTemp = () => {
+    if (!tempDir) return;
+    rmSync(tempDir, { recursive: true, force: true });
+    tempDirs.delete(tempDir);
+  };
   const sandbox = new Sandbox({
     publicUrl: options.publicUrl ?? '',
     taskMs: options.taskMs ?? 4000,
     moderationMs: options.moderationMs ?? 6000,
     rateLimits: options.rateLimits,
+    mediaDir: options.dataDir ? resolve(options.dataDir) : tempDir!,
+    mediaMemoryBytes: options.mediaMemoryBytes,
+    mediaDiskBytes: options.mediaDiskBytes,
   });
+  const origins = new OriginPolicy();
+  origins.setAllowed(options.allowedOrigins ?? []);
   let port = options.port ?? 4010;
-  const app = createApp(sandbox, {
-    outage: (durationMs) => {
-      server.close();
-      server.closeAllConnections();
-      setTimeout(() => server.listen(port, host), durationMs);
-    },
-  });
+  let closed = false;
+
+  // POST /__sandbox/outage: one outage at a time. One that overlaps a running outage extends it (the
+  // later end wins); the listener is closed once and opened once, so nothing can listen twice.
+  let outageEnd = 0;
+  let relisten: NodeJS.Timeout | undefined;
+  /** Set while the listener is going away: answers still in flight close their connection. */
+  let down = false;
+  const comeBack = () => {
+    relisten = undefined;
+    if (closed) return;
+    const wait = outageEnd - Date.now();
+    if (wait > 0) {
+      relisten = setTimeout(comeBack, wait);
+      return;
+    }
+    outageEnd = 0;
+    down = false;
+    if (!server.listening) server.listen(port, host);
+  };
+  const outage = (durationMs: number): number => {
+    const end = Date.now() + 50 + durationMs;
+    outageEnd = Math.max(outageEnd, end);
+    if (!relisten) {
+      // The answer to the POST goes out first; then the listener goes away. Requests already being
+      // answered (other POSTs to /outage among them) finish, on connections that then close; whatever is
+      // still open a moment later is dropped.
+      relisten = setTimeout(() => {
+        down = true;
+        if (server.listening) server.close();
+        server.closeIdleConnections();
+        setTimeout(() => {
+          if (down) server.closeAllConnections();
+        }, 500);
+        relisten = setTimeout(comeBack, Math.max(0, outageEnd - Date.now()));
+      }, 50);
+    }
+    return outageEnd;
+  };
+
+  const app = createApp(sandbox, { outage, origins });
   const persistence = options.dataDir ? attachPersistence(sandbox, options.dataDir) : undefined;
   const server = createAdaptorServer({
     hostname: host,
     fetch: async (req, env) => {
       const res = await app.fetch(req, env);
+      if (down && 'shouldKeepAlive' in env.outgoing) env.outgoing.shouldKeepAlive = false;
       if (persistence && req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS')
         persistence.touch();
       return res;
@@ -59,19 +127,33 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       resolve();
     });
   });
+  // After the first listen: a failure to listen again after an outage (the port taken meanwhile) is
+  // reported and retried, never thrown at the process.
+  server.on('error', (err: NodeJS.ErrnoException) => {
+    if (closed) return;
+    console.error(
+      `[sandbox] could not listen again on ${host}:${port} (${err.code ?? err.message}); retrying`,
+    );
+    relisten ??= setTimeout(comeBack, 1000);
+  });
+  if (options.keepAliveMs !== undefined) server.keepAliveTimeout = options.keepAliveMs;
   port = (server.address() as AddressInfo).port;
-  const origin = `http://${host}:${port}`;
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   sandbox.config.publicUrl = options.publicUrl ?? origin;
+  origins.setSelf([origin, sandbox.config.publicUrl], host);
   return {
     origin,
     baseUrl: `${origin}/v1`,
     sandbox,
     close: async () => {
+      closed = true;
+      clearTimeout(relisten);
       await persistence?.flush();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      removeTemp();
     },
   };
 }

@@ -180,10 +180,10 @@ describe('POST /__sandbox/faults', () => {
     const slow = performance.now() - t0;
     expect(r.status).toBe(200);
     expect(r.body.user.creditBalance).toBe(5000);
-    expect(slow).toBeGreaterThanOrEqual(290);
-    const t1 = performance.now();
+    expect(slow).toBeGreaterThanOrEqual(290); // a delay is never shorter; no upper bound (a busy machine)
+    // Used up: the next call is not delayed by it.
+    expect((await h.control('GET', '/faults')).body).toEqual([]);
     expect((await h.api('GET', '/me')).status).toBe(200);
-    expect(performance.now() - t1).toBeLessThan(slow);
   });
 
   it("{drop: 'before'} makes fetch reject and nothing happens: no task, no charge", async () => {
@@ -354,21 +354,27 @@ describe('POST /__sandbox/clock', () => {
       expect((await h.control('POST', '/clock', bad)).status, JSON.stringify(bad)).toBe(400);
     }
   });
+});
 
-  it('drives task progress: after advancing, a new task is already terminal', async () => {
-    const { body } = await pricedTask(h);
-    const started = performance.now();
-    const t = await h.api('POST', '/tasks', { json: body });
+describe('POST /__sandbox/clock drives task progress', () => {
+  // Tasks take ten minutes of real time in this sandbox: only the clock can finish one during the test.
+  const slow = useSandbox({ taskMs: 600_000 });
+
+  it('a task still queued or running is terminal once the clock passes its end', async () => {
+    const { body } = await pricedTask(slow);
+    const t = await slow.api('POST', '/tasks', { json: body });
     expect(t.status).toBe(200);
-    const first = await h.api('GET', `/tasks/${t.body.taskId}`);
-    await h.control('POST', '/clock', { advanceMs: 60_000 });
-    const r = await h.api('GET', `/tasks/${t.body.taskId}`);
-    const elapsed = performance.now() - started;
+    const first = await slow.api('GET', `/tasks/${t.body.taskId}`);
+    expect(['queued', 'running']).toContain(first.body.status);
+    expect(first.body.completedAt).toBeNull();
+    await slow.control('POST', '/clock', { advanceMs: 5 * 60_000 });
+    const half = await slow.api('GET', `/tasks/${t.body.taskId}`);
+    expect(half.body.status).toBe('running');
+    await slow.control('POST', '/clock', { advanceMs: 11 * 60_000 });
+    const r = await slow.api('GET', `/tasks/${t.body.taskId}`);
     expect(r.body.status).toBe('succeeded');
     expect(r.body.completedAt).not.toBeNull();
-    // Tasks take 300 ms here: if that much real time has not passed, only the clock can have finished it.
-    if (elapsed < 250) expect(['queued', 'running']).toContain(first.body.status);
-    else console.warn(`clock test inconclusive: ${Math.round(elapsed)} ms of real time passed`);
+    expect(r.body.outputs).toHaveLength(1);
   });
 });
 
@@ -403,7 +409,7 @@ describe('POST /__sandbox/outage', () => {
     expect(ctl, 'the whole origin is down').toBeInstanceOf(Error);
 
     let back: Response | null = null;
-    while (Date.now() - started < 8000) {
+    while (Date.now() - started < 45_000) {
       back = await fetch(`${h.base}/me`, { headers: { Authorization: `Bearer ${h.keys.personal}` } }).catch(
         () => null,
       );
@@ -417,7 +423,7 @@ describe('POST /__sandbox/outage', () => {
     const task = await h.api('GET', `/tasks/${t.body.taskId}`);
     expect(task.status).toBe(200);
     expect(task.body.status).toBe('succeeded');
-  }, 20_000);
+  }, 60_000);
 });
 
 describe('POST /__sandbox/limits', () => {

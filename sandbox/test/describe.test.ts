@@ -104,7 +104,11 @@ describe('POST /describe-image', () => {
 
   it('describes different images differently', async () => {
     const red = await uploadReady(h, await makeImage({ hue: 0, width: 200, height: 100 }), 'image/png');
-    const blue = await uploadReady(h, await makeImage({ hue: 230, width: 100, height: 200 }), 'image/jpeg');
+    const blue = await uploadReady(
+      h,
+      await makeImage({ hue: 230, width: 100, height: 200, format: 'jpeg' }),
+      'image/jpeg',
+    );
     const a = (await describeImage({ imageUrl: red })).body;
     const b = (await describeImage({ imageUrl: blue })).body;
     expectDescription(a);

@@ -390,14 +390,15 @@ describe('rate limits (spec 8, per key, 60-second windows)', () => {
     const later = await check('after 20 s');
     expect(later).toBeLessThanOrEqual(40);
     expect(later).toBeGreaterThanOrEqual(35);
-    // To about 1.5 s before the window ends: still limited, Retry-After 1 or 2.
-    const step = 58_500 - advanced - (Date.now() - t1);
+    // To about 5 s before the window ends: still limited, a few seconds left (5 s of slack for a busy machine).
+    const step = 55_000 - advanced - (Date.now() - t1);
     await advance(h, step);
     advanced += step;
     const last = await check('near the end');
     expect(last).toBeGreaterThanOrEqual(1);
-    expect(last).toBeLessThanOrEqual(2);
-    await advance(h, 2_000);
+    expect(last).toBeLessThanOrEqual(6);
+    // Retry-After is whole seconds rounded up: the window is over once that much has passed.
+    await advance(h, last * 1000);
     expect((await h.api('GET', '/me')).status).toBe(200);
   });
 
@@ -491,15 +492,16 @@ describe('CORS (README)', () => {
     }
   });
 
-  it('control and media responses (a media 404 included) allow any origin too', async () => {
-    for (const url of [
-      `${h.origin}/__sandbox/keys`,
-      `${h.origin}/__sandbox/clock`,
-      `${h.origin}/cdn/catalog/brands/does-not-exist.png`,
-    ]) {
-      const r = await fetch(url, { headers: { Origin: ORIGIN } });
-      await r.arrayBuffer();
-      expect(r.headers.get('access-control-allow-origin'), `${url} ${r.status}`).toBe('*');
-    }
+  it('catalog media (a media 404 included) allows any origin; the control API does not (see origins.test.ts)', async () => {
+    const r = await fetch(`${h.origin}/cdn/catalog/brands/does-not-exist.png`, {
+      headers: { Origin: ORIGIN },
+    });
+    await r.arrayBuffer();
+    expect(r.status).toBe(404);
+    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    const control = await fetch(`${h.origin}/__sandbox/keys`, { headers: { Origin: ORIGIN } });
+    await control.arrayBuffer();
+    expect(control.status).toBe(403);
+    expect(control.headers.get('access-control-allow-origin')).toBeNull();
   });
 });

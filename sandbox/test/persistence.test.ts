@@ -62,7 +62,7 @@ describe('data folder', () => {
     } finally {
       await second.close();
     }
-    expect(readdirSync(dir).sort()).toEqual(['state.json', 'uploads']);
+    expect(readdirSync(dir).sort()).toEqual(['renders', 'state.json', 'uploads']);
   });
 
   it('without a data folder, a restart starts fresh', async () => {

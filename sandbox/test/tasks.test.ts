@@ -19,16 +19,15 @@ import {
 // spec 3 task states, spec 4 POST /tasks rules 1-8 and GET /tasks/{id}, spec 5 auth, spec 8 limits,
 // and the README decisions (insufficient_credits, refunds of failed/cancelled tasks, shared pools).
 
-// Tasks of 1.2 s (dispatch 300 ms) instead of the harness's 300 ms: the concurrency and lifecycle checks move
-// the clock to the middle of each phase, and wider phases keep them clear of boundaries on a loaded machine.
-// Everything else moves the clock instead of waiting.
+// Tasks of 1.2 s (dispatch 300 ms) instead of the harness's 300 ms. The concurrency and lifecycle checks,
+// which sample the middle of each phase, run in sandboxes of their own with runs of a minute, so real time
+// passing on a loaded machine cannot move a task into its next phase. Everything moves the clock instead of waiting.
 const TASK_MS = 1200;
 const h = useSandbox({ taskMs: TASK_MS });
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const blips = (prompt = 'coin pickup') => raw('pixelmoss-blips', 'pixelmoss-blips-1', { prompt }); // 1 credit
 const pop = (prompt = 'a cat') => raw('pixelmoss-pop', 'pixelmoss-pop-1', { prompt, resolution: '512' }); // 2 credits
-const getTask = async (id: string, key = 'personal') => (await h.api('GET', `/tasks/${id}`, { key })).body;
 
 describe('POST /tasks: selectors and presets (rules 1, 2, 3, 5)', () => {
   it('400 invalid_payload when more than one selector or none is sent', async () => {
@@ -402,40 +401,44 @@ describe('tasks: charge and lifecycle (rule 8, spec 3)', () => {
     expect(await balance(h)).toBe(before - 14);
   });
 
-  it('goes queued -> running -> succeeded, with outputs[0].url, createdAt and completedAt', async () => {
-    // Three tasks fill the personal slots, so the fourth is observably queued first. The clock moves to
-    // the middle of each phase (300 ms dispatch, 1.2 s runs), well clear of the boundaries.
-    for (let i = 0; i < 3; i++) await submit(h, pop(`filler ${i}`));
-    const t = await submit(h, pop('watched'));
-    const id = t.body.taskId as string;
-    const seen: string[] = [];
-    const check = (task: any) => {
-      expect(task.taskId).toBe(id);
-      expect(task.createdAt).toMatch(ISO);
-      expect(Array.isArray(task.outputs)).toBe(true);
-      expect(typeof task.creditsCharged).toBe('number');
-      if (!['succeeded', 'failed', 'cancelled'].includes(task.status)) {
-        expect(task.completedAt).toBeNull();
-        expect(task.error ?? null).toBeNull();
-      }
-      seen.push(task.status);
-      return task;
-    };
-    check(await getTask(id));
-    await advance(h, 800);
-    check(await getTask(id));
-    await advance(h, 1300);
-    check(await getTask(id));
-    await advance(h, 2000);
-    const last = check(await getTask(id));
-    expect(seen).toEqual(['queued', 'queued', 'running', 'succeeded']);
-    expect(last.completedAt).toMatch(ISO);
-    expect(Date.parse(last.completedAt)).toBeGreaterThan(Date.parse(last.createdAt));
-    expect(last.error ?? null).toBeNull();
-    expect(last.outputs).toHaveLength(1);
-    expect(last.outputs[0].url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
-    expect((await download(last.outputs[0].url)).status).toBe(200);
-    expect(last.creditsCharged).toBe(2);
+  describe('with runs of a minute', () => {
+    const c = useSandbox({ taskMs: 60_000 });
+    const getTaskC = async (id: string) => (await c.api('GET', `/tasks/${id}`)).body;
+    it('goes queued -> running -> succeeded, with outputs[0].url, createdAt and completedAt', async () => {
+      // Three tasks fill the personal slots, so the fourth is observably queued first. The clock moves to
+      // the middle of each phase (15 s dispatch, runs of a minute), 25 s or more clear of the boundaries.
+      for (let i = 0; i < 3; i++) await submit(c, pop(`filler ${i}`));
+      const t = await submit(c, pop('watched'));
+      const id = t.body.taskId as string;
+      const seen: string[] = [];
+      const check = (task: any) => {
+        expect(task.taskId).toBe(id);
+        expect(task.createdAt).toMatch(ISO);
+        expect(Array.isArray(task.outputs)).toBe(true);
+        expect(typeof task.creditsCharged).toBe('number');
+        if (!['succeeded', 'failed', 'cancelled'].includes(task.status)) {
+          expect(task.completedAt).toBeNull();
+          expect(task.error ?? null).toBeNull();
+        }
+        seen.push(task.status);
+        return task;
+      };
+      check(await getTaskC(id));
+      await advance(c, 40_000);
+      check(await getTaskC(id));
+      await advance(c, 65_000);
+      check(await getTaskC(id));
+      await advance(c, 100_000);
+      const last = check(await getTaskC(id));
+      expect(seen).toEqual(['queued', 'queued', 'running', 'succeeded']);
+      expect(last.completedAt).toMatch(ISO);
+      expect(Date.parse(last.completedAt)).toBeGreaterThan(Date.parse(last.createdAt));
+      expect(last.error ?? null).toBeNull();
+      expect(last.outputs).toHaveLength(1);
+      expect(last.outputs[0].url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+      expect((await download(last.outputs[0].url)).status).toBe(200);
+      expect(last.creditsCharged).toBe(2);
+    });
   });
 
   it('[fail] ends failed with error {code, message} and a refund', async () => {
@@ -493,30 +496,35 @@ describe('tasks: charge and lifecycle (rule 8, spec 3)', () => {
 });
 
 describe('tasks: concurrency (spec 8)', () => {
+  // Runs of a minute (dispatch 15 s) in a sandbox of their own: the samples sit 30 s clear of every
+  // boundary, so real time passing on a busy machine cannot move a task into its next phase.
+  const c = useSandbox({ taskMs: 60_000 });
+  const getTask = async (id: string, key = 'personal') => (await c.api('GET', `/tasks/${id}`, { key })).body;
+
   it('personal key: 3 run at once, the rest wait queued and finish in FIFO order', async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await submit(h, pop(`fifo ${i}`))).body.taskId);
-    // Samples sit mid-way through each round (runs of 1.2 s after a 300 ms dispatch), clear of the boundaries.
-    await advance(h, 900);
+    for (let i = 0; i < 5; i++) ids.push((await submit(c, pop(`fifo ${i}`))).body.taskId);
+    // Samples sit mid-way through each round.
+    await advance(c, 45_000);
     const s1 = await Promise.all(ids.map((id) => getTask(id)));
     expect(s1.map((t) => t.status)).toEqual(['running', 'running', 'running', 'queued', 'queued']);
-    await advance(h, 1200);
+    await advance(c, 60_000);
     const s2 = await Promise.all(ids.map((id) => getTask(id)));
     expect(s2.map((t) => t.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'running', 'running']);
-    await advance(h, 3000);
+    await advance(c, 150_000);
     const s3 = await Promise.all(ids.map((id) => getTask(id)));
     expect(s3.every((t) => t.status === 'succeeded')).toBe(true);
     const ends = s3.map((t) => Date.parse(t.completedAt));
     for (let i = 1; i < ends.length; i++) expect(ends[i]).toBeGreaterThanOrEqual(ends[i - 1]!);
     // The queued ones started only when a slot freed: they end at least one run after the first three.
-    expect(ends[3]! - ends[0]!).toBeGreaterThanOrEqual(1000);
+    expect(ends[3]! - ends[0]!).toBeGreaterThanOrEqual(50_000);
   });
 
   it('a second key of the same user shares the 3 slots', async () => {
     const mine = [];
-    for (let i = 0; i < 3; i++) mine.push((await submit(h, pop(`a${i}`))).body.taskId);
-    const other = (await submit(h, pop('b'), 'personal2')).body.taskId;
-    await advance(h, 900);
+    for (let i = 0; i < 3; i++) mine.push((await submit(c, pop(`a${i}`))).body.taskId);
+    const other = (await submit(c, pop('b'), 'personal2')).body.taskId;
+    await advance(c, 45_000);
     expect((await Promise.all(mine.map((id) => getTask(id)))).map((t) => t.status)).toEqual([
       'running',
       'running',
@@ -527,15 +535,15 @@ describe('tasks: concurrency (spec 8)', () => {
 
   it('team keys share one pool (5), independent of the personal pool', async () => {
     const personal = [];
-    for (let i = 0; i < 3; i++) personal.push((await submit(h, pop(`p${i}`))).body.taskId);
+    for (let i = 0; i < 3; i++) personal.push((await submit(c, pop(`p${i}`))).body.taskId);
     const team: Array<[string, string]> = [];
     for (let i = 0; i < 6; i++) {
       const key = i % 2 ? 'team2' : 'team';
-      const r = await submit(h, pop(`t${i}`), key);
+      const r = await submit(c, pop(`t${i}`), key);
       expect(r.status).toBe(200);
       team.push([r.body.taskId, key]);
     }
-    await advance(h, 900);
+    await advance(c, 45_000);
     const statuses = await Promise.all(team.map(([id, key]) => getTask(id, key)));
     expect(statuses.map((t) => t.status)).toEqual([
       'running',

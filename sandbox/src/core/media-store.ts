@@ -1,25 +1,111 @@
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { RenderedMedia } from '../media/types';
 
 // Every file the sandbox serves under /cdn/: uploads (bytes kept as received), task outputs and catalog
-// assets (rendered on first use, then kept). Paths are the key; URLs are the public origin + path.
+// assets (rendered on first use). Paths are the key; URLs are the public origin + path.
+//
+// Storage is bounded (README: Storage): every file's bytes live on disk, in `dir` (the data folder, or a
+// private temporary folder), and only a least-recently-used cache of them stays in memory
+// (`memoryBytes`). The disk holds at most `diskBytes`: past that the oldest files go first; a rendered
+// file is simply made again when next asked for, an upload is gone (its URL answers 404).
 
 export interface MediaFile {
   bytes: Buffer;
   contentType: string;
 }
 
-type Entry = { file: MediaFile } | { render: () => Promise<MediaFile>; pending?: Promise<MediaFile> };
+export interface MediaStoreOptions {
+  dir: string;
+  /** Bytes of file contents kept in memory (an LRU cache over the files on disk). */
+  memoryBytes: number;
+  /** Bytes of files kept on disk, uploads and renders together. */
+  diskBytes: number;
+  /** Told when an upload is dropped to keep the disk within `diskBytes`. */
+  onEvictUpload?: (path: string) => void;
+}
+
+export const MEDIA_DEFAULTS = { memoryBytes: 64 * 1024 * 1024, diskBytes: 2 * 1024 * 1024 * 1024 };
+
+interface Entry {
+  upload: boolean;
+  contentType?: string;
+  /** Name of the file under `dir` once the bytes are there. */
+  file?: string;
+  size?: number;
+  render?: () => Promise<MediaFile>;
+  pending?: Promise<MediaFile>;
+}
+
+const UPLOADS = 'uploads';
+const RENDERS = 'renders';
+
+/** Where a path's bytes are kept: uploads/<id> (the upload id, as the data folder has always had them), renders/<path>. */
+function fileNameOf(path: string, upload: boolean): string {
+  const base = path.split('/').pop() ?? '';
+  if (upload) return join(UPLOADS, base.replace(/\.[^.]*$/, '').replace(/[^\w-]/g, '_'));
+  return join(RENDERS, path.replace(/^\/cdn\//, '').replace(/[^\w.-]/g, '_'));
+}
 
 export class MediaStore {
   private entries = new Map<string, Entry>();
+  /** Files on disk, oldest first, with their sizes. */
+  private onDisk = new Map<string, number>();
+  private diskUsed = 0;
+  /** Bytes in memory, least recently used first. */
+  private cache = new Map<string, Buffer>();
+  private cacheUsed = 0;
+  /** Bumped by clear(): a render that finishes after a clear stores nothing. */
+  private generation = 0;
 
-  putFile(path: string, file: MediaFile): void {
-    this.entries.set(path, { file });
+  /** Uploads already in the folder stay (a restart adopts them); renders are a cache and start empty. */
+  constructor(readonly options: MediaStoreOptions) {
+    mkdirSync(join(options.dir, UPLOADS), { recursive: true });
+    rmSync(join(options.dir, RENDERS), { recursive: true, force: true });
+    mkdirSync(join(options.dir, RENDERS), { recursive: true });
+  }
+
+  /** Stores an upload's bytes (on disk, and in the cache). */
+  async putUpload(path: string, file: MediaFile): Promise<void> {
+    const name = fileNameOf(path, true);
+    await writeFile(join(this.options.dir, name), file.bytes);
+    this.entries.set(path, {
+      upload: true,
+      contentType: file.contentType,
+      file: name,
+      size: file.bytes.length,
+    });
+    this.remember(path, file.bytes);
+    this.stored(path, file.bytes.length);
+  }
+
+  /** Takes over an upload already in the folder (a restart with a data folder); false when it is missing. */
+  adoptUpload(path: string, contentType: string): boolean {
+    const name = fileNameOf(path, true);
+    let size: number;
+    try {
+      size = statSync(join(this.options.dir, name)).size;
+    } catch {
+      return false;
+    }
+    this.entries.set(path, { upload: true, contentType, file: name, size });
+    this.stored(path, size);
+    return true;
+  }
+
+  /** The names of the upload files in the folder (uploads/<id>), to find ones no record names. */
+  uploadFileIds(): string[] {
+    return readdirSync(join(this.options.dir, UPLOADS));
+  }
+
+  removeUploadFile(id: string): void {
+    rmSync(join(this.options.dir, UPLOADS, id.replace(/[^\w-]/g, '_')), { force: true });
   }
 
   /** Registers media made on first request; the render runs once, however many ask. */
   putLazy(path: string, render: () => Promise<MediaFile>): void {
-    this.entries.set(path, { render });
+    this.entries.set(path, { upload: false, render });
   }
 
   has(path: string): boolean {
@@ -29,10 +115,28 @@ export class MediaStore {
   async get(path: string): Promise<MediaFile | null> {
     const entry = this.entries.get(path);
     if (!entry) return null;
-    if ('file' in entry) return entry.file;
+    if (entry.file) {
+      const cached = this.cache.get(path);
+      if (cached) {
+        this.remember(path, cached); // most recently used now
+        return { bytes: cached, contentType: entry.contentType! };
+      }
+      const name = entry.file;
+      try {
+        const bytes = await readFile(join(this.options.dir, name));
+        if (this.entries.get(path) === entry && entry.file === name) this.remember(path, bytes);
+        return { bytes, contentType: entry.contentType! };
+      } catch {
+        // Evicted between the look-up and the read: an upload is gone, a render is made again below.
+        if (entry.upload || !entry.render) return null;
+      }
+    }
+    if (!entry.render) return null;
+    const generation = this.generation;
     entry.pending ??= entry.render().then(
-      (file) => {
-        this.entries.set(path, { file });
+      async (file) => {
+        entry.pending = undefined;
+        await this.storeRendered(path, entry, file, generation);
         return file;
       },
       (err: unknown) => {
@@ -43,36 +147,139 @@ export class MediaStore {
     return entry.pending;
   }
 
-  /** Starts a lazy render now so the first request finds it done. Errors surface on get(). */
-  warm(path: string): void {
-    this.get(path).catch(() => undefined);
+  /**
+   * Registers a render that makes two files at once (a video and its poster): whichever is asked for
+   * first makes both and stores both; nothing of the render is held once it is stored.
+   */
+  putLazyPair(mainPath: string, thumbPath: string, render: () => Promise<RenderedMedia>): void {
+    let shared: Promise<RenderedMedia> | undefined;
+    const run = () => {
+      shared ??= render().finally(() => (shared = undefined));
+      return shared;
+    };
+    const generation = this.generation;
+    const storeOther = (path: string, file: MediaFile) => {
+      const other = this.entries.get(path);
+      if (other && !other.file && !other.pending) void this.storeRendered(path, other, file, generation);
+    };
+    this.putLazy(mainPath, async () => {
+      const r = await run();
+      if (r.thumbnail) storeOther(thumbPath, r.thumbnail);
+      return { bytes: r.bytes, contentType: r.contentType };
+    });
+    this.putLazy(thumbPath, async () => {
+      const r = await run();
+      if (!r.thumbnail) throw new Error('this media has no thumbnail');
+      storeOther(mainPath, { bytes: r.bytes, contentType: r.contentType });
+      return r.thumbnail;
+    });
+  }
+
+  private async storeRendered(
+    path: string,
+    entry: Entry,
+    file: MediaFile,
+    generation: number,
+  ): Promise<void> {
+    const current = () => generation === this.generation && this.entries.get(path) === entry;
+    if (!current()) return;
+    const name = fileNameOf(path, false);
+    await writeFile(join(this.options.dir, name), file.bytes).catch(() => undefined);
+    if (!current()) return;
+    Object.assign(entry, { file: name, size: file.bytes.length, contentType: file.contentType });
+    this.remember(path, file.bytes);
+    this.stored(path, file.bytes.length);
   }
 
   delete(path: string): void {
+    const entry = this.entries.get(path);
+    if (!entry) return;
     this.entries.delete(path);
+    this.forgetBytes(path, entry);
   }
 
+  /** Forgets every file and deletes them from the folder (POST /__sandbox/reset). */
   clear(): void {
+    this.generation += 1;
     this.entries.clear();
+    this.cache.clear();
+    this.cacheUsed = 0;
+    this.onDisk.clear();
+    this.diskUsed = 0;
+    for (const sub of [UPLOADS, RENDERS]) {
+      const folder = join(this.options.dir, sub);
+      rmSync(folder, { recursive: true, force: true });
+      mkdirSync(folder, { recursive: true });
+    }
   }
-}
 
-/** Renders a pair (media + video poster) once and exposes each half as a lazy file. */
-export function splitRender(render: () => Promise<RenderedMedia>): {
-  main: () => Promise<MediaFile>;
-  thumbnail: () => Promise<MediaFile>;
-} {
-  let once: Promise<RenderedMedia> | undefined;
-  const run = () => (once ??= render());
-  return {
-    main: async () => {
-      const r = await run();
-      return { bytes: r.bytes, contentType: r.contentType };
-    },
-    thumbnail: async () => {
-      const r = await run();
-      if (!r.thumbnail) throw new Error('this media has no thumbnail');
-      return r.thumbnail;
-    },
-  };
+  /** What the store holds now, for tests and the README's bounds. */
+  stats() {
+    return {
+      memoryBytes: this.cacheUsed,
+      diskBytes: this.diskUsed,
+      files: this.onDisk.size,
+      entries: this.entries.size,
+    };
+  }
+
+  private remember(path: string, bytes: Buffer): void {
+    const old = this.cache.get(path);
+    if (old) {
+      this.cache.delete(path);
+      this.cacheUsed -= old.length;
+    }
+    if (bytes.length > this.options.memoryBytes / 2) return; // big files are read from disk each time
+    this.cache.set(path, bytes);
+    this.cacheUsed += bytes.length;
+    for (const [p, b] of this.cache) {
+      if (this.cacheUsed <= this.options.memoryBytes) break;
+      this.cache.delete(p);
+      this.cacheUsed -= b.length;
+    }
+  }
+
+  private stored(path: string, size: number): void {
+    const old = this.onDisk.get(path);
+    if (old !== undefined) {
+      this.onDisk.delete(path);
+      this.diskUsed -= old;
+    }
+    this.onDisk.set(path, size);
+    this.diskUsed += size;
+    for (const [p] of this.onDisk) {
+      if (this.diskUsed <= this.options.diskBytes) break;
+      if (p === path) continue; // the newest file stays, whatever its size
+      const entry = this.entries.get(p);
+      if (!entry) {
+        this.onDisk.delete(p);
+        continue;
+      }
+      if (entry.upload) {
+        this.entries.delete(p);
+        this.forgetBytes(p, entry);
+        this.options.onEvictUpload?.(p);
+      } else {
+        this.forgetBytes(p, entry); // made again on the next request
+      }
+    }
+  }
+
+  private forgetBytes(path: string, entry: Entry): void {
+    const cached = this.cache.get(path);
+    if (cached) {
+      this.cache.delete(path);
+      this.cacheUsed -= cached.length;
+    }
+    const size = this.onDisk.get(path);
+    if (size !== undefined) {
+      this.onDisk.delete(path);
+      this.diskUsed -= size;
+    }
+    if (entry.file) {
+      const file = join(this.options.dir, entry.file);
+      entry.file = undefined;
+      void rm(file, { force: true }).catch(() => undefined);
+    }
+  }
 }

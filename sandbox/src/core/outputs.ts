@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import type { FixtureModel } from './catalog/types';
 import type { MediaSpec } from '../media/types';
 import type { Params } from './params';
-import { toNumber } from './pricing';
+import { ownEntry, toNumber } from './pricing';
 
 // How a task's params become a concrete output: size from aspect_ratio and resolution, length from
 // duration, format from the model's output rule, and which input image (if any) it starts from.
@@ -83,7 +83,7 @@ export function planOutput(
     case 'image': {
       const transparent = rule.transparent ?? false;
       const format = rule.format === 'png' || transparent ? 'png' : 'jpeg';
-      const long = IMAGE_RES[String(resolution)] ?? toNumber(resolution) ?? 1024;
+      const long = ownEntry(IMAGE_RES, String(resolution)) ?? toNumber(resolution) ?? 1024;
       const { width, height } = sized(ratio(paramOfType(model, params, 'aspect_ratio'), [1, 1]), long, true);
       const truthful = format === 'png' ? 'png' : 'jpg';
       // spec 2: "the file extension in the URL path is not reliable"; one task in three shows it.
@@ -112,7 +112,7 @@ export function planOutput(
     }
     case 'video': {
       const format = rule.format === 'webm' ? 'webm' : 'mp4';
-      const short = VIDEO_RES[String(resolution)] ?? 720;
+      const short = ownEntry(VIDEO_RES, String(resolution)) ?? 720;
       const { width, height } = sized(
         ratio(paramOfType(model, params, 'aspect_ratio'), [16, 9]),
         short,

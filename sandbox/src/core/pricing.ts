@@ -20,6 +20,10 @@ export interface InputMediaFacts {
 
 const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
 
+/** A table's own entry for a value a request chose ("constructor" is not an entry of any table). */
+export const ownEntry = <T>(table: Record<string, T>, key: string): T | undefined =>
+  Object.hasOwn(table, key) ? table[key] : undefined;
+
 /** "5", "5s", 5 -> 5; anything else -> undefined. */
 export const toNumber = (v: unknown): number | undefined => {
   if (typeof v === 'number' && Number.isFinite(v)) return v;
@@ -60,12 +64,12 @@ export function price(
   let multiplier = 1;
   for (const [id, table] of Object.entries(rule.multipliers ?? {})) {
     const v = params[id];
-    if (v !== undefined) multiplier *= table[String(v)] ?? 1;
+    if (v !== undefined) multiplier *= ownEntry(table, String(v)) ?? 1;
   }
   let surcharges = markup;
   for (const [id, table] of Object.entries(rule.surcharges ?? {})) {
     const v = params[id];
-    if (v !== undefined) surcharges += table[String(v)] ?? 0;
+    if (v !== undefined) surcharges += ownEntry(table, String(v)) ?? 0;
   }
   const basePrice = rule.basePrice ?? 0;
   const minPrice = rule.minPrice ?? 0;

@@ -5,9 +5,9 @@ import type { ParamDef } from '../../../src/api/schemas/param';
 import type { TaskStatus } from '../../../src/api/schemas/task';
 import { UPLOAD_CONTENT_TYPES, UPLOAD_MAX_BYTES } from '../../../src/api/schemas/upload';
 import { renderLogo } from '../media/asset';
-import { probeMedia } from '../media/probe';
 import { renderMedia } from '../media/render';
 import type { MediaProbe } from '../media/types';
+import { verifyUpload } from '../media/verify';
 import { catalogAssets } from './catalog/assets';
 import {
   fixture as defaultFixture,
@@ -26,7 +26,7 @@ import type {
   FixtureTemplate,
   FixtureVersion,
 } from './catalog/types';
-import { Clock, iso, msToUtcMidnight, utcDay } from './clock';
+import { Clock, isValidOffset, iso, msToUtcMidnight, utcDay } from './clock';
 import { describeImage } from './describe';
 import { SandboxError, invalidPayload } from './errors';
 import {
@@ -37,7 +37,7 @@ import {
   type Account,
   type KeyRecord,
 } from './keys';
-import { MediaStore, splitRender, type MediaFile } from './media-store';
+import { MEDIA_DEFAULTS, MediaStore, type MediaFile } from './media-store';
 import { fitToSource, planOutput } from './outputs';
 import { checkParamsShape, resolveParams, type MediaKind, type MediaRef, type Params } from './params';
 import { price } from './pricing';
@@ -54,6 +54,12 @@ export interface SandboxConfig {
   /** false only for benchmarks that measure raw throughput (SANDBOX_RATE_LIMITS=off). */
   rateLimits?: boolean;
   fixture?: CatalogFixture;
+  /** Folder for media bytes (uploads, renders): the data folder, or a temporary one (README: Storage). */
+  mediaDir: string;
+  /** Bytes of media kept in memory (default 64 MiB). */
+  mediaMemoryBytes?: number;
+  /** Bytes of media kept on disk (default 2 GiB); past it the oldest files go. */
+  mediaDiskBytes?: number;
 }
 
 interface Charge {
@@ -78,6 +84,8 @@ interface TaskRecord {
   settled: boolean;
   outputPath?: string;
   thumbnailPath?: string;
+  /** Set when the output could not be made: the task failed (and was refunded) instead of succeeding. */
+  outputError?: string;
 }
 
 type UploadOutcome =
@@ -117,6 +125,8 @@ export interface SandboxSnapshot {
 }
 
 const IDEMPOTENCY_MS = 24 * 60 * 60 * 1000;
+/** How long GET /tasks/{id} waits for an output still being made before answering `running`. */
+const RENDER_WAIT_MS = 30_000;
 const BLOCK_MARK = Buffer.from('SANDBOX-BLOCK');
 const ERROR_MARK = Buffer.from('SANDBOX-ERROR');
 const MODERATION_LABELS = 'explicit_nudity,graphic_violence';
@@ -145,7 +155,7 @@ const median = (xs: number[]) => {
 export class Sandbox {
   readonly clock = new Clock();
   readonly rate = new RateLimiter();
-  readonly media = new MediaStore();
+  readonly media: MediaStore;
   readonly catalog: CatalogFixture;
   private startedAt = this.clock.now();
   private accounts = new Map<string, Account>();
@@ -159,17 +169,34 @@ export class Sandbox {
   private charges: Charge[] = [];
   private runs = new Map<string, number[]>();
   private pools = new Map<string, RunningPool>();
+  /** Outputs being made, by task id: a task is not reported succeeded before its output exists. */
+  private renders = new Map<string, Promise<void>>();
 
   constructor(readonly config: SandboxConfig) {
+    this.media = new MediaStore({
+      dir: config.mediaDir,
+      memoryBytes: config.mediaMemoryBytes ?? MEDIA_DEFAULTS.memoryBytes,
+      diskBytes: config.mediaDiskBytes ?? MEDIA_DEFAULTS.diskBytes,
+      onEvictUpload: (path) => {
+        const upload = this.uploadsByPath.get(path);
+        this.uploadsByPath.delete(path);
+        if (upload) this.uploads.delete(upload.id);
+      },
+    });
     this.catalog = config.fixture ?? defaultFixture;
     validateFixture(this.catalog);
-    this.reset();
+    this.resetState();
   }
 
+  /** Back to the initial state, media files deleted (POST /__sandbox/reset). */
   reset(): void {
+    this.media.clear();
+    this.resetState();
+  }
+
+  private resetState(): void {
     this.clock.reset();
     this.rate.reset();
-    this.media.clear();
     this.startedAt = this.clock.now();
     this.accounts = createAccounts();
     this.keyList = createKeys(this.startedAt);
@@ -182,6 +209,7 @@ export class Sandbox {
     this.charges = [];
     this.runs.clear();
     this.pools.clear();
+    this.renders.clear();
     this.registerCatalogAssets();
   }
 
@@ -204,10 +232,11 @@ export class Sandbox {
     };
   }
 
-  /** Loads a snapshot taken by snapshot(); `bytesOf` returns each upload's stored bytes. */
-  restore(snap: SandboxSnapshot, bytesOf: (upload: UploadRecord) => Buffer | null): void {
-    this.reset();
-    this.clock.offset = snap.clockOffsetMs;
+  /** Loads a snapshot taken by snapshot(); each upload's bytes must already be in the media folder. */
+  restore(snap: SandboxSnapshot): void {
+    this.resetState();
+    // A state saved before the clock had bounds may hold an offset no Date can show: start it afresh.
+    this.clock.offset = isValidOffset(snap.clockOffsetMs) ? snap.clockOffsetMs : 0;
     this.startedAt = snap.startedAt;
     this.keyList = createKeys(this.startedAt);
     this.keysByValue = new Map(this.keyList.map((k) => [k.key, k]));
@@ -226,24 +255,19 @@ export class Sandbox {
       if (task.outcome === 'succeeded') this.prepareOutput(task, false);
     }
     for (const u of snap.uploads) {
-      const bytes = bytesOf(u);
-      if (!bytes) continue;
+      if (!this.media.adoptUpload(u.path, u.contentType)) continue;
       this.uploads.set(u.id, u);
       this.uploadsByPath.set(u.path, u);
-      this.media.putFile(u.path, { bytes, contentType: u.contentType });
     }
+
     this.idempotency = new Map(snap.idempotency);
     this.runs = new Map(snap.runs);
     this.pools = new Map(snap.pools.map(([id, slotFreeAt]) => [id, { slotFreeAt }]));
   }
 
-  /** Bytes of an upload, for persistence. */
-  async uploadBytes(upload: UploadRecord): Promise<Buffer | null> {
-    return (await this.media.get(upload.path))?.bytes ?? null;
-  }
-
-  uploadRecords(): UploadRecord[] {
-    return [...this.uploads.values()];
+  /** Deletes upload files that no upload record names (left by a crash between a write and a save). */
+  removeOrphanUploads(): void {
+    for (const id of this.media.uploadFileIds()) if (!this.uploads.has(id)) this.media.removeUploadFile(id);
   }
 
   // ---- keys and accounts -------------------------------------------------------------------
@@ -474,7 +498,10 @@ export class Sandbox {
     if (upload) return { kind: upload.kind, usable: this.uploadStatus(upload).status === 'ready' };
     const task = [...this.tasks.values()].find((t) => t.outputPath === path);
     if (task)
-      return { kind: task.model.output.kind === 'svg' ? 'image' : task.model.output.kind, usable: true };
+      return {
+        kind: task.model.output.kind === 'svg' ? 'image' : task.model.output.kind,
+        usable: this.statusOf(task, this.clock.now()) === 'succeeded',
+      };
     return null;
   };
 
@@ -540,9 +567,20 @@ export class Sandbox {
     const preset =
       b.aiTool !== undefined ? this.findTool(b.aiTool as string) : this.findTemplate(b.template as string);
     const kind = b.aiTool !== undefined ? 'AI tool' : 'template';
+    // spec 4 rule 3 and GET /templates/{slug}: a preset takes exactly the inputs it lists; the ones it
+    // fixes are refused as fixed, and the model's other params, hidden by the preset, as not its inputs.
+    // Own-property checks only: a param id such as "constructor" or "__proto__" is just an unknown id.
     for (const id of Object.keys(supplied)) {
-      if (id in preset.fixedParams) {
+      if (Object.hasOwn(preset.fixedParams, id)) {
         throw invalidPayload(`${id} is fixed by this ${kind} and cannot be sent.`, id);
+      }
+      if (!preset.params.some((p) => p.id === id)) {
+        const inputs = preset.params.map((p) => p.id);
+        throw invalidPayload(
+          `${id} is not an input of this ${kind}; it takes ${inputs.length ? inputs.join(', ') : 'no params'}.`,
+          id,
+          { allowedParams: inputs },
+        );
       }
     }
     const model = this.catalog.models.find((m) => m.id === preset.modelId)!;
@@ -631,17 +669,7 @@ export class Sandbox {
     this.requireNotInArrears(key);
     const cap = key.dailyCreditCap;
     const spent = this.spentToday(key);
-    if (cap !== null && spent >= cap) {
-      throw new SandboxError(
-        429,
-        'token_daily_cap_reached',
-        `This key's daily cap of ${cap} credits is reached.`,
-        {
-          headers: { 'Retry-After': String(Math.ceil(msToUtcMidnight(now) / 1000)) },
-          extra: { spent, cap },
-        },
-      );
-    }
+    if (cap !== null && spent >= cap) throw capReached(cap, spent, now);
     const { model, version, params, credits } = this.priced(body);
     const prompt = typeof params.prompt === 'string' ? params.prompt : '';
     if (prompt.includes('[blocked]')) {
@@ -729,18 +757,56 @@ export class Sandbox {
 
   private prepareOutput(task: TaskRecord, warm = true): void {
     const plan = planOutput(task.model, task.versionId, task.params, task.id);
-    const render = splitRender(async () => {
+    const render = async () => {
       const source = plan.sourceParam ? await this.sourceBytes(task.params[plan.sourceParam]) : undefined;
       if (!source) return renderMedia(plan.spec);
       const spec = await fitToSource(plan, source);
       return renderMedia(spec.kind === 'image' || spec.kind === 'video' ? { ...spec, source } : spec);
+    };
+    const outputPath = `/cdn/outputs/${task.id}.${plan.ext}`;
+    const thumbnailPath = plan.hasThumbnail ? `/cdn/outputs/${task.id}-poster.jpg` : undefined;
+    task.outputPath = outputPath;
+    task.thumbnailPath = thumbnailPath;
+    if (thumbnailPath) this.media.putLazyPair(outputPath, thumbnailPath, render);
+    else this.media.putLazy(outputPath, render);
+    if (!warm) return;
+    // Make it now, while the task is "running", so the first download is instant. An output that
+    // cannot be made fails its task (refunded). One made from an input file (which can turn out
+    // unusable) holds its task at `running` until it exists, so no success ever has a dead URL; one made
+    // from the params alone does not depend on anything a user sent and keeps the task's timing (a
+    // download that comes before it is made waits for it).
+    const made = this.media.get(outputPath).then(
+      () => undefined,
+      (err: unknown) => {
+        if (this.tasks.get(task.id) !== task) return;
+        console.warn(
+          `[sandbox] output of ${task.id} could not be made:`,
+          err instanceof Error ? err.message : err,
+        );
+        this.failOutput(task);
+      },
+    );
+    if (!plan.sourceParam) return;
+    this.renders.set(task.id, made);
+    void made.finally(() => {
+      if (this.renders.get(task.id) === made) this.renders.delete(task.id);
     });
-    task.outputPath = `/cdn/outputs/${task.id}.${plan.ext}`;
-    task.thumbnailPath = plan.hasThumbnail ? `/cdn/outputs/${task.id}-poster.jpg` : undefined;
-    this.media.putLazy(task.outputPath, render.main);
-    if (task.thumbnailPath) this.media.putLazy(task.thumbnailPath, render.thumbnail);
-    // Make it now, while the task is "running", so the first download is instant.
-    if (warm) this.media.warm(task.outputPath);
+  }
+
+  private failOutput(task: TaskRecord): void {
+    if (task.outcome !== 'succeeded') return;
+    task.outcome = 'failed';
+    task.outputError = 'The output could not be made from these inputs. The credits were refunded.';
+    if (task.outputPath) this.media.delete(task.outputPath);
+    if (task.thumbnailPath) this.media.delete(task.thumbnailPath);
+    task.outputPath = undefined;
+    task.thumbnailPath = undefined;
+    // Settled already (its time is up): refund now; otherwise settle() refunds it as a failed task.
+    if (task.settled)
+      this.refund(
+        this.keyList.find((k) => k.id === task.keyId),
+        task.charge,
+      );
   }
 
   private async sourceBytes(value: unknown): Promise<Buffer | undefined> {
@@ -752,7 +818,9 @@ export class Sandbox {
   }
 
   private statusOf(task: TaskRecord, now: number): TaskStatus {
-    if (now >= task.endAt) return task.outcome;
+    // Its time is up but its output is still being made: running a little longer.
+    if (now >= task.endAt)
+      return task.outcome === 'succeeded' && this.renders.has(task.id) ? 'running' : task.outcome;
     return now >= task.startAt ? 'running' : 'queued';
   }
 
@@ -775,12 +843,17 @@ export class Sandbox {
     }
   }
 
-  getTask(key: KeyRecord, id: string) {
-    this.settle();
+  async getTask(key: KeyRecord, id: string) {
     const task = this.tasks.get(id);
     if (!task || task.keyId !== key.id) {
       throw new SandboxError(404, 'unknown_task', `No task "${id}" for this key.`);
     }
+    // A task whose time is up answers once its output is made (or has failed to be), within a bound.
+    const rendering = this.renders.get(task.id);
+    if (rendering && this.clock.now() >= task.endAt) {
+      await Promise.race([rendering, new Promise((r) => setTimeout(r, RENDER_WAIT_MS))]);
+    }
+    this.settle();
     const now = this.clock.now();
     const status = this.statusOf(task, now);
     const terminal = status === 'succeeded' || status === 'failed' || status === 'cancelled';
@@ -800,7 +873,8 @@ export class Sandbox {
         status === 'failed'
           ? {
               code: 'generation_failed',
-              message: 'The model could not generate this output (sandbox [fail] trigger).',
+              message:
+                task.outputError ?? 'The model could not generate this output (sandbox [fail] trigger).',
             }
           : null,
       creditsCharged: task.charge.credits,
@@ -837,13 +911,16 @@ export class Sandbox {
     if (bytes.length === 0) throw invalidPayload('The upload body is empty.');
     if (bytes.length > UPLOAD_MAX_BYTES) throw fileTooLarge();
     const kind = contentType.split('/')[0] as MediaKind;
+    // The bytes must be what the Content-Type says (spec 4); a video that cannot be read ends errored.
+    const verdict = await verifyUpload(bytes, contentType);
+    if (verdict.ok === false) throw invalidPayload(verdict.reason, 'Content-Type');
     const blocked = bytes.includes(BLOCK_MARK);
     if (blocked && kind !== 'video') {
       throw new SandboxError(451, 'moderation_blocked', 'The file was rejected by content moderation.', {
         extra: { labels: MODERATION_LABELS },
       });
     }
-    const probe = kind === 'image' ? {} : await probeMedia(bytes, contentType);
+    const probe = verdict.probe;
     const now = this.clock.now();
     const id = newId('upl');
     const record: UploadRecord = {
@@ -857,14 +934,20 @@ export class Sandbox {
       decidedAt: kind === 'video' ? now + this.config.moderationMs : now,
       outcome: blocked
         ? { status: 'blocked', labels: MODERATION_LABELS }
-        : kind === 'video' && bytes.includes(ERROR_MARK)
-          ? { status: 'errored', reason: 'The video could not be decoded (sandbox SANDBOX-ERROR trigger).' }
-          : { status: 'ready' },
+        : verdict.ok === 'unreadable'
+          ? { status: 'errored', reason: verdict.reason }
+          : kind === 'video' && bytes.includes(ERROR_MARK)
+            ? { status: 'errored', reason: 'The video could not be decoded (sandbox SANDBOX-ERROR trigger).' }
+            : { status: 'ready' },
       probe,
     };
+    try {
+      await this.media.putUpload(record.path, { bytes, contentType });
+    } catch {
+      throw new SandboxError(502, 'storage_upload_failed', 'The file could not be stored.');
+    }
     this.uploads.set(id, record);
     this.uploadsByPath.set(record.path, record);
-    this.media.putFile(record.path, { bytes, contentType });
     if (kind === 'video') {
       return {
         status: 202,
@@ -933,6 +1016,20 @@ export class Sandbox {
     }
     this.requireProject(key);
     this.requireNotInArrears(key);
+    // The key's daily cap holds here too (spec 8): coarse when already met, precise for this credit.
+    const cap = key.dailyCreditCap;
+    if (cap !== null) {
+      const spent = this.spentToday(key);
+      if (spent >= cap) throw capReached(cap, spent, this.clock.now());
+      if (spent + 1 > cap) {
+        throw new SandboxError(
+          402,
+          'token_daily_cap_exceeded',
+          `Describing an image costs 1 credit; with ${spent} of ${cap} spent today it would pass the key's daily cap.`,
+          { extra: { spent, cap, credits: 1 } },
+        );
+      }
+    }
     const account = this.account(key);
     if (account.balance < 1) {
       throw new SandboxError(
@@ -945,11 +1042,13 @@ export class Sandbox {
       );
     }
     const charge = this.charge(key, 1);
-    const bytes = (await this.media.get(this.hostedPath(imageUrl)!))!.bytes;
     const refunded = (status: number, code: string, message: string) => {
       this.refund(key, charge);
       return new SandboxError(status, code, `${message} The credit was refunded.`);
     };
+    const file = await this.media.get(this.hostedPath(imageUrl) ?? '');
+    if (!file) throw refunded(503, 'vision_unavailable', 'The image could not be read.');
+    const bytes = file.bytes;
     if (bytes.includes('SANDBOX-REFUSE'))
       throw refunded(422, 'policy_violation', 'The vision model refused this image.');
     if (bytes.includes('SANDBOX-UPSTREAM'))
@@ -971,6 +1070,12 @@ export class Sandbox {
     return this.media.get(path);
   }
 }
+
+const capReached = (cap: number, spent: number, now: number) =>
+  new SandboxError(429, 'token_daily_cap_reached', `This key's daily cap of ${cap} credits is reached.`, {
+    headers: { 'Retry-After': String(Math.ceil(msToUtcMidnight(now) / 1000)) },
+    extra: { spent, cap },
+  });
 
 const fileTooLarge = () =>
   new SandboxError(413, 'file_too_large', `The file is larger than ${UPLOAD_MAX_BYTES / 1024 / 1024} MB.`, {

@@ -2,10 +2,13 @@ import type { HttpBindings } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import { UPLOAD_MAX_BYTES } from '../../../src/api/schemas/upload';
+import { DAY_MS, MAX_CLOCK_OFFSET_MS } from '../core/clock';
 import { SandboxError, invalidPayload } from '../core/errors';
 import { RATE_LIMITS, type RateGroup } from '../core/rate-limit';
 import type { Sandbox } from '../core/sandbox';
+import { CONTROL_JSON_MAX_BYTES, readJson, readLimited } from './body';
 import { FaultBook, parseFault } from './faults';
+import { OriginPolicy } from './origins';
 import { serveMedia } from './media-route';
 
 // The HTTP face of the sandbox: spec 4 routes under /v1, the CDN under /cdn, the control API under
@@ -22,8 +25,13 @@ export interface RequestLogEntry {
 }
 
 export interface AppControls {
-  /** Stop accepting connections for durationMs (connection refused), then come back. */
-  outage?: (durationMs: number) => void;
+  /**
+   * Stop accepting connections for durationMs (connection refused), then come back. Answers when the
+   * sandbox will be back (epoch ms); an outage that overlaps a running one extends it.
+   */
+  outage?: (durationMs: number) => number;
+  /** Origins allowed to use the control API and read uploads; the server fills in its own origin. */
+  origins?: OriginPolicy;
 }
 
 const LOG_LIMIT = 10_000;
@@ -55,53 +63,22 @@ function dropConnection(c: Context<Env>): void {
   c.env?.incoming?.socket.destroy();
 }
 
-async function readJson(c: Context): Promise<unknown> {
-  const text = await c.req.text();
-  if (!text.trim()) throw invalidPayload('The request body must be JSON.');
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw invalidPayload('The request body is not valid JSON.');
-  }
-}
-
-/** Reads a raw upload body, refusing past the 100 MB limit without buffering the rest. */
-async function readUploadBody(c: Context): Promise<Buffer> {
-  const stream = c.req.raw.body;
-  if (!stream) return Buffer.alloc(0);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = stream.getReader();
-  for (;;) {
-    const { done, value } = await reader.read().catch(() => {
-      // The client went away mid-upload: nobody is left to answer, and nothing was stored.
-      throw invalidPayload('The upload was interrupted before the whole body arrived.');
-    });
-    if (done) break;
-    size += value.byteLength;
-    if (size > UPLOAD_MAX_BYTES) {
-      await reader.cancel();
-      throw new SandboxError(
-        413,
-        'file_too_large',
-        `The file is larger than ${UPLOAD_MAX_BYTES / 1024 / 1024} MB.`,
-        {
-          extra: { maxBytes: UPLOAD_MAX_BYTES },
-        },
-      );
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
-}
+const uploadTooLarge = () =>
+  new SandboxError(413, 'file_too_large', `The file is larger than ${UPLOAD_MAX_BYTES / 1024 / 1024} MB.`, {
+    extra: { maxBytes: UPLOAD_MAX_BYTES },
+    headers: { Connection: 'close' },
+  });
 
 export function createApp(sb: Sandbox, controls: AppControls = {}) {
   const app = new Hono<Env>();
   const faults = new FaultBook();
+  const origins = controls.origins ?? new OriginPolicy();
   let log: RequestLogEntry[] = [];
 
+  // The API is public to every origin, as a service's would be: it answers nothing without a key,
+  // which a page on another origin does not have.
   app.use(
-    '*',
+    '/v1/*',
     cors({
       origin: '*',
       allowMethods: ['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS'],
@@ -110,6 +87,58 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
       maxAge: 600,
     }),
   );
+
+  // Media: outputs and catalog art may be read by any origin (a CDN's files are public, and the studio
+  // downloads outputs with fetch); uploads, a user's own files, only by the sandbox's own origin and the
+  // allowed ones. Any page may still show a file whose URL it knows in <img>/<video> (no CORS there).
+  app.use('/cdn/*', async (c, next) => {
+    const origin = c.req.header('origin');
+    const privateFile = c.req.path.startsWith('/cdn/uploads/');
+    if (privateFile && origin !== undefined && !origins.allows(origin))
+      return errorResponse(
+        c,
+        new SandboxError(403, 'origin_not_allowed', `Origin ${origin} may not read uploaded files.`),
+      );
+    const allowOrigin = privateFile ? origin : '*';
+    if (c.req.method === 'OPTIONS') {
+      const headers: Record<string, string> = {
+        'Access-Control-Allow-Methods': 'GET, HEAD',
+        'Access-Control-Allow-Headers': 'Range',
+        'Access-Control-Max-Age': '600',
+        Vary: 'Origin',
+      };
+      if (allowOrigin) headers['Access-Control-Allow-Origin'] = allowOrigin;
+      return c.body(null, 204, headers);
+    }
+    await next();
+    if (allowOrigin) c.header('Access-Control-Allow-Origin', allowOrigin);
+    c.header('Access-Control-Expose-Headers', 'Content-Length, Content-Range, Content-Type');
+    if (privateFile) c.header('Vary', 'Origin');
+  });
+
+  // The control API: same-origin and allowed origins only (no `*`), checked before anything runs, so a
+  // refused page can neither read an answer nor cause an effect (README: Origins).
+  app.use('/__sandbox/*', async (c, next) => {
+    const origin = c.req.header('origin');
+    const refusal = origins.check({
+      origin,
+      host: c.req.header('host'),
+      fetchSite: c.req.header('sec-fetch-site'),
+    });
+    if (refusal) return errorResponse(c, new SandboxError(403, 'origin_not_allowed', refusal));
+    if (origin !== undefined) {
+      c.header('Access-Control-Allow-Origin', origin);
+      c.header('Vary', 'Origin');
+    }
+    if (c.req.method === 'OPTIONS') {
+      return c.body(null, 204, {
+        'Access-Control-Allow-Methods': 'GET, POST, DELETE',
+        'Access-Control-Allow-Headers': 'Content-Type',
+        'Access-Control-Max-Age': '600',
+      });
+    }
+    await next();
+  });
 
   // Request log: what the tests count (polls, uploads, charges). Never records the key itself.
   app.use('/v1/*', async (c, next) => {
@@ -125,7 +154,7 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
     } finally {
       entry.status = c.res.status;
       if (c.req.method !== 'OPTIONS') log.push(entry);
-      if (log.length > LOG_LIMIT) log = log.slice(-LOG_LIMIT);
+      if (log.length > LOG_LIMIT) log = log.slice(-LOG_LIMIT / 2);
     }
   });
 
@@ -144,7 +173,7 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
         fault.body ??
         new SandboxError(
           fault.status,
-          STATUS_CODES[fault.status] ?? 'injected_fault',
+          Object.hasOwn(STATUS_CODES, fault.status) ? STATUS_CODES[fault.status]! : 'injected_fault',
           `Injected fault: HTTP ${fault.status}.`,
         ).toBody();
       return c.json(body as object, fault.status as 400);
@@ -190,7 +219,7 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
     const body = await readJson(c);
     return c.json(sb.submitTask(key, body, c.req.header('idempotency-key')));
   });
-  v1.get('/tasks/:id', (c) => c.json(sb.getTask(authed(c, 'tasks.get'), c.req.param('id'))));
+  v1.get('/tasks/:id', async (c) => c.json(await sb.getTask(authed(c, 'tasks.get'), c.req.param('id'))));
   v1.post('/uploads', async (c) => {
     const key = authed(c, 'uploads.create');
     const length = c.req.header('content-length');
@@ -199,7 +228,8 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
       c.req.header('content-type'),
       length ? Number(length) : undefined,
     );
-    const result = await sb.createUpload(key, contentType, await readUploadBody(c));
+    const bytes = await readLimited(c, UPLOAD_MAX_BYTES, uploadTooLarge);
+    const result = await sb.createUpload(key, contentType, bytes);
     return c.json(result.body, result.status as 200);
   });
   v1.get('/uploads/:id', (c) => {
@@ -220,19 +250,22 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
 
   // ---- control API (sandbox only) ----
   const control = new Hono<Env>();
+  const controlJson = (c: Context) => readJson(c, { limit: CONTROL_JSON_MAX_BYTES, strictType: true });
   control.get('/keys', (c) => c.json(sb.demoKeys()));
-  control.post('/reset', (c) => {
-    sb.reset();
+  control.post('/reset', async (c) => {
+    // No body is needed; one that is sent must still be JSON (a form post is refused).
+    if (c.req.header('content-type') !== undefined) await controlJson(c);
+    await sb.reset();
     faults.clear();
     log = [];
     return c.json({ ok: true });
   });
   control.post('/faults', async (c) => {
+    const body = await controlJson(c);
     try {
-      const fault = faults.add(parseFault(await readJson(c)));
+      const fault = faults.add(parseFault(body));
       return c.json(fault);
     } catch (err) {
-      if (err instanceof SandboxError) throw err;
       throw invalidPayload(err instanceof Error ? err.message : 'invalid fault');
     }
   });
@@ -243,11 +276,19 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
   });
   control.get('/clock', (c) => c.json({ now: new Date(sb.clock.now()).toISOString() }));
   control.post('/clock', async (c) => {
-    const body = (await readJson(c)) as { advanceMs?: unknown };
-    if (typeof body?.advanceMs !== 'number' || !Number.isFinite(body.advanceMs) || body.advanceMs < 0) {
+    const body = (await controlJson(c)) as { advanceMs?: unknown } | null;
+    const advanceMs = typeof body === 'object' && body !== null ? body.advanceMs : undefined;
+    if (typeof advanceMs !== 'number' || !Number.isFinite(advanceMs) || advanceMs < 0) {
       throw invalidPayload('advanceMs must be a number >= 0.', 'advanceMs');
     }
-    sb.clock.advance(body.advanceMs);
+    if (!sb.clock.canAdvance(advanceMs)) {
+      throw invalidPayload(
+        `advanceMs would move the clock more than ${MAX_CLOCK_OFFSET_MS / DAY_MS} days ahead of real time; reset first.`,
+        'advanceMs',
+        { maxOffsetMs: MAX_CLOCK_OFFSET_MS, offsetMs: sb.clock.offset },
+      );
+    }
+    sb.clock.advance(advanceMs);
     sb.settle();
     return c.json({ now: new Date(sb.clock.now()).toISOString() });
   });
@@ -270,15 +311,21 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
     );
   });
   control.post('/outage', async (c) => {
-    const body = (await readJson(c)) as { durationMs?: unknown };
-    if (typeof body?.durationMs !== 'number' || body.durationMs <= 0 || body.durationMs > 600_000) {
-      throw invalidPayload('durationMs must be a number between 1 and 600000.', 'durationMs');
+    const body = (await controlJson(c)) as { durationMs?: unknown } | null;
+    const durationMs = typeof body === 'object' && body !== null ? body.durationMs : undefined;
+    if (
+      typeof durationMs !== 'number' ||
+      !Number.isInteger(durationMs) ||
+      durationMs <= 0 ||
+      durationMs > 600_000
+    ) {
+      throw invalidPayload('durationMs must be a whole number between 1 and 600000.', 'durationMs');
     }
     if (!controls.outage)
       throw new SandboxError(501, 'not_supported', 'This sandbox cannot simulate an outage.');
-    // Answer first, then go away.
-    setTimeout(() => controls.outage?.(body.durationMs as number), 50);
-    return c.json({ ok: true, until: new Date(Date.now() + body.durationMs).toISOString() });
+    // Answered first; the listener goes away shortly after. Overlapping outages merge into one.
+    const until = controls.outage(durationMs);
+    return c.json({ ok: true, until: new Date(until).toISOString() });
   });
   app.route('/__sandbox', control);
 

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { MediaFile } from '../core/media-store';
+import { SandboxError } from '../core/errors';
 
 // Serves /cdn/ files like a CDN would: true Content-Type, byte ranges (video seeking), long caching.
 // SVG outputs are untrusted: a CSP sandbox stops any script inside them even when opened directly.
@@ -20,9 +21,11 @@ export function serveMedia(c: Context, file: MediaFile): Response {
     const start = range[1] ? Number(range[1]) : Math.max(0, total - Number(range[2]));
     const end = range[1] && range[2] ? Math.min(Number(range[2]), total - 1) : total - 1;
     if (start >= total || start > end) {
-      return new Response(null, {
+      // The spec 7 error shape, like every other refusal of the sandbox.
+      const body = new SandboxError(416, 'range_not_satisfiable', `The file has ${total} bytes.`).toBody();
+      return new Response(JSON.stringify(body), {
         status: 416,
-        headers: { ...headers, 'Content-Range': `bytes */${total}` },
+        headers: { ...headers, 'Content-Type': 'application/json', 'Content-Range': `bytes */${total}` },
       });
     }
     status = 206;

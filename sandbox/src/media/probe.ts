@@ -51,6 +51,15 @@ async function measureDuration(path: string): Promise<number | undefined> {
   return last ? seconds(last[1], last[2], last[3]) : undefined;
 }
 
+/** The kinds of stream ffmpeg found in its log (cover art is not a video). */
+export function streamKinds(log: string): { audio: boolean; video: boolean } {
+  const lines = log.split('\n').filter((line) => /Stream #/.test(line));
+  return {
+    audio: lines.some((line) => /: Audio: /.test(line)),
+    video: lines.some((line) => /: Video: /.test(line) && !line.includes('(attached pic)')),
+  };
+}
+
 async function probeWithFfmpeg(bytes: Buffer, withVideo: boolean): Promise<MediaProbe> {
   return withTempDir(async (dir) => {
     const path = join(dir, 'upload');
@@ -58,9 +67,10 @@ async function probeWithFfmpeg(bytes: Buffer, withVideo: boolean): Promise<Media
     // ffmpeg exits non-zero here (no output file is given); the log is all that is wanted.
     const { log } = await runFfmpeg(['-i', path], TIMEOUT_MS);
     if (!/Stream #/.test(log)) return {};
+    const streams = streamKinds(log);
     const { durationSec: headerDuration, ...video } = parseFfmpegLog(log);
     const durationSec = headerDuration ?? (await measureDuration(path));
-    const probe: MediaProbe = withVideo ? video : {};
+    const probe: MediaProbe = { ...(withVideo ? video : {}), streams };
     if (durationSec !== undefined) {
       probe.durationSec = durationSec;
       if (probe.fps) probe.frames = Math.round(durationSec * probe.fps);

@@ -62,4 +62,6 @@ export interface MediaProbe {
   frames?: number;
   width?: number;
   height?: number;
+  /** Audio and video: the kinds of stream the container holds (absent: none could be read). */
+  streams?: { audio: boolean; video: boolean };
 }

@@ -92,7 +92,14 @@ describe('renderVideo', () => {
   it('makes a full 720p clip of 10 s with a JPEG poster of the same aspect ratio', async () => {
     const out = await renderVideo(spec({ width: 1280, height: 720, seconds: 10 }));
     const probe = await probeMedia(out.bytes, out.contentType);
-    expect(probe).toEqual({ width: 1280, height: 720, fps: 12, durationSec: 10, frames: 120 });
+    expect(probe).toEqual({
+      width: 1280,
+      height: 720,
+      fps: 12,
+      durationSec: 10,
+      frames: 120,
+      streams: { audio: false, video: true },
+    });
     expect(out.thumbnail?.contentType).toBe('image/jpeg');
     const poster = out.thumbnail?.bytes ?? Buffer.alloc(0);
     expect(poster.subarray(0, 3)).toEqual(JPEG_MAGIC);
