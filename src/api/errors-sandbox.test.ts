@@ -82,6 +82,10 @@ const SITUATION: Record<string, RegExp> = {
   service_unavailable: /temporarily unavailable/,
   gateway_timeout: /gateway .* gave up waiting/,
   injected_fault: /fault injected for testing/,
+  request_too_large: /request body is too large/,
+  unsupported_media_type: /does not accept the content type/,
+  range_not_satisfiable: /byte range is outside the file/,
+  origin_not_allowed: /refused a call from this page’s origin/,
 };
 
 const typeFor = (status: number) =>

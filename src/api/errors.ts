@@ -56,6 +56,10 @@ export const HTTP_ERROR_CODES = [
   'service_unavailable',
   'gateway_timeout',
   'injected_fault',
+  'request_too_large',
+  'unsupported_media_type',
+  'range_not_satisfiable',
+  'origin_not_allowed',
 ] as const;
 export type HttpErrorCode = (typeof HTTP_ERROR_CODES)[number];
 
@@ -530,6 +534,22 @@ export const ERROR_TABLE: Record<
   injected_fault: httpFailure(
     'The sandbox answered with a fault injected for testing',
     'Clear the sandbox’s faults (DELETE /__sandbox/faults) or wait until they are used up.',
+  ),
+  request_too_large: httpFailure(
+    'The request body is too large for the service',
+    'Send fewer or shorter values (params allow 50 keys, strings of 2,000 characters, 20 items).',
+  ),
+  unsupported_media_type: httpFailure(
+    'The service does not accept the content type of this request',
+    'Send JSON with Content-Type: application/json.',
+  ),
+  range_not_satisfiable: httpFailure(
+    'The requested byte range is outside the file',
+    'Load the file again from its start.',
+  ),
+  origin_not_allowed: httpFailure(
+    'The service refused a call from this page’s origin',
+    'Open the studio from an origin the service allows (the sandbox allows the studio it was started with).',
   ),
   network_error: () => ({
     message: 'The API could not be reached.',
