@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from '@playwright/test';
+import { strFromU8, unzipSync } from 'fflate';
 import { expect, test, type Studio } from './fixtures';
 import { historyFile, importHistory, runCutout, seedImages, type Seeded } from './gallery-helpers';
 
@@ -371,6 +373,84 @@ test('an output URL that fails shows the reason and a Retry, in the tile and the
         .evaluate((el: HTMLImageElement) => el.naturalWidth),
     )
     .toBeGreaterThan(0);
+});
+
+test('Download selected: one ZIP of the selection, with real extensions, a manifest.json and a CSV', async ({
+  studio,
+  sandbox,
+  page,
+  demoKeys,
+}) => {
+  const tasks = await seedImages(sandbox, 4);
+  // One output that no longer answers: listed in the manifest as failed, the rest still in the ZIP.
+  const gone = tasks[2]!.outputs[0]!.url;
+  await page.route(
+    (u) => u.href === gone,
+    (route) => route.fulfill({ status: 404, body: 'gone' }),
+  );
+  await seeded(studio, tasks);
+  const select = (name: string) => tile(page, name).getByRole('checkbox', { name: 'Select' });
+  await select('gallery tile 3').click();
+  await select('gallery tile 2').click();
+  await select('gallery tile 4').click();
+  const toolbar = gallery(page).getByRole('toolbar', { name: 'Selection' });
+  const download = page.waitForEvent('download');
+  await toolbar.getByRole('button', { name: 'Download selected' }).click();
+  const file = await (await download).path();
+  const zip = unzipSync(new Uint8Array(await readFile(file)));
+  const names = Object.keys(zip).sort();
+  expect(names).toContain('manifest.json');
+  expect(names).toContain('selection.csv');
+  const media = names.filter((n) => n !== 'manifest.json' && n !== 'selection.csv');
+  expect(media).toHaveLength(2);
+  for (const name of media) expect(name).toMatch(/gallery-tile-[24].*\.(png|jpg)$/);
+  // Each file's bytes are what its name says (the sandbox's images are PNG or JPEG whatever the URL).
+  for (const name of media) {
+    const bytes = zip[name]!;
+    const png = bytes[0] === 0x89 && bytes[1] === 0x50;
+    expect(name.endsWith(png ? '.png' : '.jpg')).toBe(true);
+  }
+  const manifest = JSON.parse(strFromU8(zip['manifest.json']!)) as {
+    files: Array<{ taskId: string; status: string; file: string | null; error: string | null }>;
+  };
+  expect(manifest.files).toHaveLength(3);
+  expect(
+    manifest.files
+      .filter((f) => f.status === 'saved')
+      .map((f) => f.file)
+      .sort(),
+  ).toEqual(media);
+  const failed = manifest.files.filter((f) => f.status !== 'saved');
+  expect(failed.map((f) => [f.taskId, f.status])).toEqual([[tasks[2]!.taskId, 'failed']]);
+  expect(failed[0]!.error).toMatch(/404/);
+  const csv = strFromU8(zip['selection.csv']!);
+  for (const t of tasks.slice(1)) expect(csv).toContain(t.taskId);
+  expect(csv).not.toContain(demoKeys.personal);
+});
+
+test('a starred output is kept on this device: it still shows when its URL no longer answers', async ({
+  studio,
+  sandbox,
+  page,
+}) => {
+  const tasks = await seedImages(sandbox, 1);
+  tasks[0]!.outputs = tasks[0]!.outputs.slice(0, 1);
+  const url = tasks[0]!.outputs[0]!.url;
+  await seeded(studio, tasks);
+  await tile(page, 'gallery tile 1').getByRole('button', { name: 'Star' }).click();
+  const meter = gallery(page).getByRole('region', { name: 'Storage on this device' });
+  await expect(meter).toContainText('Kept on this device: 1 starred output');
+
+  await page.route(
+    (u) => u.href === url,
+    (route) => route.fulfill({ status: 404, body: 'gone' }),
+  );
+  await page.reload();
+  await expect(gallery(page)).toBeVisible();
+  const image = tile(page, 'gallery tile 1').locator('img');
+  await expect.poll(() => image.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBeGreaterThan(0);
+  expect(await image.getAttribute('src')).toMatch(/^blob:/);
+  await expect(tile(page, 'gallery tile 1').getByTestId('media-failed')).toHaveCount(0);
 });
 
 export type { Locator };

@@ -251,6 +251,7 @@ function StudioForConnection({ initialMe, onDisconnect }: ConnectedStudioProps) 
                     history={runner.store}
                     judgements={galleryStores.judgements}
                     hidden={galleryStores.hidden}
+                    keepers={galleryStores.keepers}
                     filter={gallery.filter}
                     onFilter={gallery.setFilter}
                     onRemix={(entry) => {

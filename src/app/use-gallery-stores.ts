@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { HiddenTasks } from '../lib/hidden-tasks';
 import { JudgementStore } from '../lib/judgements';
+import { KeepersStore } from '../lib/keepers';
 
 // The gallery's stores of one connection (stars and ratings, hidden tasks), opened once by the
 // composition root and handed down (STYLE: the root creates the stores per connection).
@@ -8,6 +9,8 @@ import { JudgementStore } from '../lib/judgements';
 export interface GalleryStores {
   judgements: JudgementStore;
   hidden: HiddenTasks;
+  /** Starred outputs' bytes, kept on this device. */
+  keepers: KeepersStore;
 }
 
 export function useGalleryStores(connectionId: string | undefined): GalleryStores | null {
@@ -15,13 +18,19 @@ export function useGalleryStores(connectionId: string | undefined): GalleryStore
   useEffect(() => {
     if (!connectionId) return;
     let live = true;
-    void Promise.all([JudgementStore.open(connectionId), HiddenTasks.open(connectionId)]).then(
-      ([judgements, hidden]) => {
-        if (live) setStores({ judgements, hidden });
-      },
-    );
+    let opened: KeepersStore | null = null;
+    void Promise.all([
+      JudgementStore.open(connectionId),
+      HiddenTasks.open(connectionId),
+      KeepersStore.open(connectionId),
+    ]).then(([judgements, hidden, keepers]) => {
+      opened = keepers;
+      if (live) setStores({ judgements, hidden, keepers });
+      else keepers.close();
+    });
     return () => {
       live = false;
+      opened?.close();
     };
   }, [connectionId]);
   return stores?.judgements.connectionId === connectionId ? stores : null;

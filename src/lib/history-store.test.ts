@@ -360,7 +360,7 @@ describe('HistoryStore', () => {
     const otherPrompts = await PromptLibrary.open(B);
     other.addSection('presets', otherPresets.historySection());
     const removePrompts = other.addSection('prompts', otherPrompts.historySection());
-    expect(await other.importJson(text)).toEqual({ added: 1, updated: 0, skipped: 0 });
+    expect(await other.importJson(text)).toMatchObject({ added: 1, updated: 0, skipped: 0 });
     expect(otherPresets.list()).toEqual([expect.objectContaining({ name: 'Wide', connectionId: B })]);
     expect(otherPrompts.list()).toEqual([expect.objectContaining({ text: 'a red fox', pinned: true })]);
 
@@ -368,6 +368,6 @@ describe('HistoryStore', () => {
     removePrompts();
     expect(JSON.parse(other.exportJson())).not.toHaveProperty('prompts');
     const { presets: _p, prompts: _q, ...older } = file;
-    expect(await other.importJson(JSON.stringify(older))).toEqual({ added: 0, updated: 1, skipped: 0 });
+    expect(await other.importJson(JSON.stringify(older))).toMatchObject({ added: 0, updated: 1, skipped: 0 });
   });
 });

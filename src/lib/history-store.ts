@@ -2,7 +2,8 @@ import type { Task } from '../api/schemas/task';
 import { isTerminal } from '../api/schemas/task';
 import { db } from './db';
 import { HistoryEntrySchema, HistoryExportSchema, type HistoryEntry } from './history-types';
-import { indexOfKey, taskIdOfKey, type Judgement, type JudgementStore } from './judgements';
+import type { Judgement, JudgementStore } from './judgements';
+import { indexOfKey, taskIdOfKey } from './output-key';
 
 export interface ImportResult {
   added: number;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+export { indexOfKey, taskIdOfKey } from './output-key';
 import { db } from './db';
 
 // Star and 1-5 rating per output (PRODUCT 3 "Gallery and viewer"), kept per connection in IndexedDB
@@ -21,12 +22,6 @@ export type Judgements = ReadonlyMap<string, Judgement>;
 const EMPTY: Judgements = new Map();
 
 const isBlank = (j: Judgement) => !j.starred && j.rating === null;
-
-/** The task id part of an output key ("task_1#0" -> "task_1"). */
-export const taskIdOfKey = (outputKey: string): string => outputKey.slice(0, outputKey.lastIndexOf('#'));
-/** The output index part of an output key. */
-export const indexOfKey = (outputKey: string): number =>
-  Number(outputKey.slice(outputKey.lastIndexOf('#') + 1));
 
 export class JudgementStore {
   private map: Judgements = EMPTY;

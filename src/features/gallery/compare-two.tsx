@@ -157,7 +157,7 @@ function Media({ side, fill }: { side: CompareSide; fill?: boolean }) {
     return (
       <video
         key={media.attempt}
-        src={side.url}
+        src={media.src}
         muted
         loop
         autoPlay

@@ -1,6 +1,9 @@
 import type { z } from 'zod';
 import type { TaskOutputSchema } from '../../api/schemas/task';
 import type { HistoryEntry } from '../../lib/history-types';
+import { outputKey } from '../../lib/output-key';
+
+export { outputKey };
 
 // The gallery's unit: one tile per output of a task (the API returns at most one today, but the field
 // is a list), or one tile for a task that has no output (queued, running, failed, cancelled).
@@ -16,8 +19,6 @@ export interface GalleryItem {
   /** The output's position in the task's outputs. */
   index: number;
 }
-
-export const outputKey = (taskId: string, index: number): string => `${taskId}#${index}`;
 
 /** Tiles of the entries, in the entries' order, each task's outputs in their own order. */
 export function galleryItemsOf(entries: readonly HistoryEntry[]): GalleryItem[] {

@@ -177,7 +177,7 @@ function TileVideo({
     <video
       key={media.attempt}
       ref={videoRef}
-      src={url}
+      src={media.src}
       poster={safeMediaUrl(poster)}
       muted
       loop
@@ -218,7 +218,7 @@ function TileAudio({ url, label }: { url: string; label: string }) {
       <audio
         key={media.attempt}
         ref={ref}
-        src={url}
+        src={media.src}
         preload="metadata"
         onLoadedMetadata={(e) =>
           Number.isFinite(e.currentTarget.duration) && setDuration(e.currentTarget.duration)

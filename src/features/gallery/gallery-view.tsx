@@ -52,6 +52,11 @@ import {
   type TileSelection,
 } from './tile-selection';
 import { Viewer } from './viewer';
+import type { KeepersStore } from '../../lib/keepers';
+import { KeptCopyContext } from './media-fallback';
+import { DownloadSelectedButton } from './takeaway/download-selected-button';
+import { StorageMeter } from './takeaway/storage-meter';
+import { useKeepStarred, useKeptCopy } from './takeaway/use-keep-starred';
 
 // The "Gallery" view (PRODUCT 3 "Gallery and viewer"): the same history as the History column, one tile
 // per output, newest first and grouped by day, filtered and sorted from the URL, virtualised by rows so
@@ -78,6 +83,8 @@ export interface GalleryViewProps {
    * "Download selected" (a module of its own, wired in by the app).
    */
   extraActions?: (selected: GalleryItem[]) => ReactNode;
+  /** Starred outputs kept on this device (their bytes), shown when their URL no longer answers. */
+  keepers?: KeepersStore | null;
 }
 
 const TILE_SIZES = { small: 140, medium: 200, large: 300 } as const;
@@ -131,6 +138,8 @@ export function GalleryView(props: GalleryViewProps) {
   const judged = useSyncExternalStore(judgements.subscribe, judgements.snapshot);
   const hiddenIds = useSyncExternalStore(hidden.subscribe, hidden.snapshot);
   const deferred = useDeferredValue(filter);
+  useKeepStarred(entries, judgements, props.keepers);
+  const keptCopy = useKeptCopy(props.keepers);
   const items = useMemo(
     () => selectItems(entries, deferred, judged, hiddenIds, galleryItemsOf),
     [entries, deferred, judged, hiddenIds],
@@ -257,151 +266,160 @@ export function GalleryView(props: GalleryViewProps) {
   const filtering = isGalleryFiltering(filter);
 
   return (
-    <main
-      aria-label="Gallery"
-      className="flex h-[calc(100dvh-3.5rem)] min-h-0 flex-col gap-3 p-3 sm:p-4"
-      onKeyDown={onKeyDown}
-    >
-      <Toolbar
-        entries={entries}
-        filter={filter}
-        onFilter={onFilter}
-        tileSize={tileSize}
-        onTileSize={setTileSize}
-        hiddenCount={hiddenIds.size}
-        count={
-          filtering || filter.showHidden
-            ? `${formatCount(items.length)} of ${formatCount(totalOutputs)} outputs`
-            : `${formatCount(items.length)} ${items.length === 1 ? 'output' : 'outputs'}`
-        }
-      />
+    <KeptCopyContext.Provider value={props.keepers ? keptCopy : null}>
+      <main
+        aria-label="Gallery"
+        className="flex h-[calc(100dvh-3.5rem)] min-h-0 flex-col gap-3 p-3 sm:p-4"
+        onKeyDown={onKeyDown}
+      >
+        <Toolbar
+          entries={entries}
+          filter={filter}
+          onFilter={onFilter}
+          tileSize={tileSize}
+          onTileSize={setTileSize}
+          hiddenCount={hiddenIds.size}
+          count={
+            filtering || filter.showHidden
+              ? `${formatCount(items.length)} of ${formatCount(totalOutputs)} outputs`
+              : `${formatCount(items.length)} ${items.length === 1 ? 'output' : 'outputs'}`
+          }
+        />
 
-      {notice && (
-        <div className="relative">
-          <Alert tone={notice.tone} title={notice.text} className="pr-28" />
-          <div className="absolute top-1.5 right-2 flex gap-1">
-            {notice.undoHide && (
+        {props.keepers && <StorageMeter keepers={props.keepers} />}
+
+        {notice && (
+          <div className="relative">
+            <Alert tone={notice.tone} title={notice.text} className="pr-28" />
+            <div className="absolute top-1.5 right-2 flex gap-1">
+              {notice.undoHide && (
+                <Button
+                  size="sm"
+                  onClick={() => {
+                    void hidden.unhide(notice.undoHide ?? []);
+                    setNotice(null);
+                  }}
+                >
+                  Undo
+                </Button>
+              )}
+              <button
+                type="button"
+                onClick={() => setNotice(null)}
+                aria-label="Dismiss"
+                className="rounded-md p-1.5 opacity-70 hover:opacity-100 focus-visible:outline-2 focus-visible:outline-indigo-500"
+              >
+                <X className="size-4" aria-hidden="true" />
+              </button>
+            </div>
+          </div>
+        )}
+
+        {selection.keys.size > 0 && (
+          <div
+            role="toolbar"
+            aria-label="Selection"
+            className="flex flex-wrap items-center gap-2 rounded-lg bg-indigo-50 px-3 py-2 text-sm ring-1 ring-indigo-200 dark:bg-indigo-950/50 dark:ring-indigo-900"
+          >
+            <span className="font-medium tabular-nums" data-testid="selection-count" aria-live="polite">
+              {formatCount(selection.keys.size)} selected
+            </span>
+            <Button size="sm" onClick={starSelected}>
+              <Star className="size-4" aria-hidden="true" />
+              Star selected
+            </Button>
+            {selected.some((i) => !hiddenIds.has(i.entry.taskId)) && (
               <Button
                 size="sm"
-                onClick={() => {
-                  void hidden.unhide(notice.undoHide ?? []);
-                  setNotice(null);
-                }}
+                onClick={hideSelected}
+                title="Hide from this device's history (the service keeps them)"
               >
-                Undo
+                <EyeOff className="size-4" aria-hidden="true" />
+                Hide
               </Button>
             )}
-            <button
-              type="button"
-              onClick={() => setNotice(null)}
-              aria-label="Dismiss"
-              className="rounded-md p-1.5 opacity-70 hover:opacity-100 focus-visible:outline-2 focus-visible:outline-indigo-500"
-            >
-              <X className="size-4" aria-hidden="true" />
-            </button>
-          </div>
-        </div>
-      )}
-
-      {selection.keys.size > 0 && (
-        <div
-          role="toolbar"
-          aria-label="Selection"
-          className="flex flex-wrap items-center gap-2 rounded-lg bg-indigo-50 px-3 py-2 text-sm ring-1 ring-indigo-200 dark:bg-indigo-950/50 dark:ring-indigo-900"
-        >
-          <span className="font-medium tabular-nums" data-testid="selection-count" aria-live="polite">
-            {formatCount(selection.keys.size)} selected
-          </span>
-          <Button size="sm" onClick={starSelected}>
-            <Star className="size-4" aria-hidden="true" />
-            Star selected
-          </Button>
-          {selected.some((i) => !hiddenIds.has(i.entry.taskId)) && (
+            {selected.some((i) => hiddenIds.has(i.entry.taskId)) && (
+              <Button size="sm" onClick={showSelected}>
+                <Eye className="size-4" aria-hidden="true" />
+                Show again
+              </Button>
+            )}
+            <Button size="sm" onClick={addToComparison}>
+              <Columns3 className="size-4" aria-hidden="true" />
+              Add to comparison
+            </Button>
             <Button
               size="sm"
-              onClick={hideSelected}
-              title="Hide from this device's history (the service keeps them)"
+              disabled={!compareTarget}
+              onClick={() => compareTarget && setComparing(compareTarget)}
+              title="Two outputs, or one edit and its source"
             >
-              <EyeOff className="size-4" aria-hidden="true" />
-              Hide
+              <Columns2 className="size-4" aria-hidden="true" />
+              Compare two
             </Button>
-          )}
-          {selected.some((i) => hiddenIds.has(i.entry.taskId)) && (
-            <Button size="sm" onClick={showSelected}>
-              <Eye className="size-4" aria-hidden="true" />
-              Show again
+            <DownloadSelectedButton size="sm" items={selected} />
+            {props.extraActions?.(selected)}
+            <Button
+              size="sm"
+              variant="ghost"
+              className="ml-auto"
+              onClick={() => setSelection(EMPTY_SELECTION)}
+            >
+              Clear selection
             </Button>
-          )}
-          <Button size="sm" onClick={addToComparison}>
-            <Columns3 className="size-4" aria-hidden="true" />
-            Add to comparison
-          </Button>
-          <Button
-            size="sm"
-            disabled={!compareTarget}
-            onClick={() => compareTarget && setComparing(compareTarget)}
-            title="Two outputs, or one edit and its source"
-          >
-            <Columns2 className="size-4" aria-hidden="true" />
-            Compare two
-          </Button>
-          {/* "Download selected" goes here (issue 12, item 6): wired in by the app. */}
-          {props.extraActions?.(selected)}
-          <Button size="sm" variant="ghost" className="ml-auto" onClick={() => setSelection(EMPTY_SELECTION)}>
-            Clear selection
-          </Button>
-        </div>
-      )}
+          </div>
+        )}
 
-      {entries.length === 0 ? (
-        <Empty title="No outputs yet">
-          What you generate appears here, newest first, and stays on this device.
-        </Empty>
-      ) : items.length === 0 ? (
-        <Empty title="No outputs match these filters">
-          <Button size="sm" onClick={() => onFilter({ ...NO_GALLERY_FILTER, sort: filter.sort })}>
-            Clear filters
-          </Button>
-        </Empty>
-      ) : (
-        <Grid
-          ref={grid}
-          key={`${tileSize}|${filter.sort}`}
-          items={items}
-          byDay={deferred.sort === 'newest' || deferred.sort === 'oldest'}
-          tileSize={TILE_SIZES[tileSize]}
-          judged={judged}
-          hiddenIds={hiddenIds}
-          selection={selection.keys}
-          onOpen={onOpen}
-          onSelect={onSelect}
-          onToggleStar={onToggleStar}
-        />
-      )}
+        {entries.length === 0 ? (
+          <Empty title="No outputs yet">
+            What you generate appears here, newest first, and stays on this device.
+          </Empty>
+        ) : items.length === 0 ? (
+          <Empty title="No outputs match these filters">
+            <Button size="sm" onClick={() => onFilter({ ...NO_GALLERY_FILTER, sort: filter.sort })}>
+              Clear filters
+            </Button>
+          </Empty>
+        ) : (
+          <Grid
+            ref={grid}
+            key={`${tileSize}|${filter.sort}`}
+            items={items}
+            byDay={deferred.sort === 'newest' || deferred.sort === 'oldest'}
+            tileSize={TILE_SIZES[tileSize]}
+            judged={judged}
+            hiddenIds={hiddenIds}
+            selection={selection.keys}
+            onOpen={onOpen}
+            onSelect={onSelect}
+            onToggleStar={onToggleStar}
+          />
+        )}
 
-      {viewing && !comparing && (
-        <Viewer
-          items={items}
-          index={viewIndex}
-          current={viewing}
-          onIndex={(i) => items[i] && setViewing(items[i])}
-          onShow={setViewing}
-          judgements={judged}
-          onToggleStar={onToggleStar}
-          onRate={(item, r) => void judgements.setRating(item.key, r)}
-          onClose={closeViewer}
-          onRemix={props.onRemix}
-          onUseAsInput={props.onUseAsInput}
-          onCompareSource={(item) => {
-            const target = compareWithSource(item);
-            if (target) setComparing(target);
-          }}
-        />
-      )}
-      {comparing && (
-        <CompareTwo {...comparing} initialMode={comparing.mode} onClose={() => setComparing(null)} />
-      )}
-    </main>
+        {viewing && !comparing && (
+          <Viewer
+            items={items}
+            index={viewIndex}
+            current={viewing}
+            onIndex={(i) => items[i] && setViewing(items[i])}
+            onShow={setViewing}
+            judgements={judged}
+            onToggleStar={onToggleStar}
+            onRate={(item, r) => void judgements.setRating(item.key, r)}
+            onClose={closeViewer}
+            onRemix={props.onRemix}
+            onUseAsInput={props.onUseAsInput}
+            onCompareSource={(item) => {
+              const target = compareWithSource(item);
+              if (target) setComparing(target);
+            }}
+          />
+        )}
+        {comparing && (
+          <CompareTwo {...comparing} initialMode={comparing.mode} onClose={() => setComparing(null)} />
+        )}
+      </main>
+    </KeptCopyContext.Provider>
   );
 }
 

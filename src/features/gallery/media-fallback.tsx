@@ -1,5 +1,5 @@
 import { ImageOff, RotateCw } from 'lucide-react';
-import { useEffect, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { cn } from '../../lib/cn';
 
 // An output URL that fails to load shows why, and a "Retry", never the browser's broken image icon
@@ -17,11 +17,33 @@ export async function failureReason(url: string): Promise<string> {
   }
 }
 
-/** Tracks one media element's failure for a URL: its reason, and a retry that remounts the element. */
+/**
+ * Where a media element whose URL failed finds a copy kept on this device (a starred output: "Keep the
+ * keepers"), as a URL to show instead; none outside the gallery.
+ */
+export const KeptCopyContext = createContext<((url: string) => Promise<string | null>) | null>(null);
+
+/**
+ * Tracks one media element's failure for a URL: its reason, and a retry that remounts the element. When
+ * the output was kept on this device, `src` becomes the kept copy and the element is not failed.
+ */
 export function useMediaFailure(url: string | undefined) {
   const [failure, setFailure] = useState<{ url: string; reason: string | null } | null>(null);
   const [attempt, setAttempt] = useState(0);
-  const failed = failure !== null && failure.url === url;
+  const keptFor = useContext(KeptCopyContext);
+  const [kept, setKept] = useState<{ url: string; src: string } | null>(null);
+  useEffect(() => {
+    if (!failure || !keptFor) return;
+    let live = true;
+    void keptFor(failure.url).then((src) => {
+      if (live && src) setKept({ url: failure.url, src });
+    });
+    return () => {
+      live = false;
+    };
+  }, [failure, keptFor]);
+  const keptSrc = kept !== null && kept.url === url ? kept.src : null;
+  const failed = failure !== null && failure.url === url && keptSrc === null;
   useEffect(() => {
     if (!failure || failure.reason !== null) return;
     let live = true;
@@ -34,6 +56,10 @@ export function useMediaFailure(url: string | undefined) {
   }, [failure]);
   return {
     failed,
+    /** The URL to load: the output's, or its kept copy once that failed. */
+    src: keptSrc ?? url,
+    /** Shown from the copy kept on this device. */
+    fromKeptCopy: keptSrc !== null,
     reason: failed ? failure.reason : null,
     /** A new key for the element: a retry mounts a fresh one. */
     attempt,
@@ -120,7 +146,7 @@ export function SafeImage({
     <img
       key={media.attempt}
       ref={imgRef}
-      src={src}
+      src={media.src ?? src}
       alt={alt}
       loading={lazy ? 'lazy' : 'eager'}
       decoding="async"

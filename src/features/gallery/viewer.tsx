@@ -414,7 +414,7 @@ function Stage({
         <video
           key={media.attempt}
           ref={video}
-          src={url}
+          src={media.src}
           poster={safeMediaUrl(item.output?.thumbnailUrl)}
           controls
           autoPlay
@@ -433,7 +433,7 @@ function Stage({
       <AudioLines className="size-16" aria-hidden="true" />
       <audio
         key={media.attempt}
-        src={url}
+        src={media.src}
         controls
         preload="metadata"
         onError={media.onError}
