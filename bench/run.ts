@@ -3,7 +3,9 @@ import { measureBundle } from './bundle';
 import { existsSync, readFileSync } from 'node:fs';
 import { RESULTS, print, record, updateReadme, type Figure } from './results-file';
 import { lighthouseScores } from './lighthouse';
+import { galleryAtScale } from './gallery-bench';
 import { historyAtScale, keyOf, launch, pollingSchedule, quoteTyping, type Ports } from './studio-bench';
+import { zipOfSandboxImages } from './zip-bench';
 
 // `npm run bench`: every benchmark of issue 7 that this harness has, printed and written to
 // bench/results.json. Needs a build (`npm run build`); starts its own studio and sandbox on spare ports.
@@ -28,7 +30,7 @@ function section(name: string, figures: Record<string, Figure>) {
 
 if (wanted('bundle')) section('bundle', measureBundle());
 
-if (['quote', 'history', 'polling', 'lighthouse'].some(wanted)) {
+if (['quote', 'history', 'gallery', 'zip', 'polling', 'lighthouse'].some(wanted)) {
   const server = spawn('npx', ['tsx', 'scripts/start.ts'], {
     env: { ...process.env, PORT: STUDIO_PORT, SANDBOX_PORT, SANDBOX_TASK_MS: '4000' },
     stdio: 'ignore',
@@ -50,6 +52,8 @@ if (['quote', 'history', 'polling', 'lighthouse'].some(wanted)) {
     try {
       if (wanted('quote')) section('quote', await quoteTyping(browser, ports));
       if (wanted('history')) section('history', await historyAtScale(browser, ports));
+      if (wanted('gallery')) section('gallery', await galleryAtScale(browser, ports));
+      if (wanted('zip')) section('zip', await zipOfSandboxImages(browser, ports));
       if (wanted('polling')) {
         const figures = await pollingSchedule(browser, ports, pollingScenarios);
         const all =
