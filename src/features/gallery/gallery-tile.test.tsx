@@ -1,5 +1,7 @@
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PollBudget } from '../../lib/poll-budget';
+import { PollSchedule, registerSchedule } from '../../lib/poll-schedule';
 import { galleryItemsOf } from './gallery-item';
 import { GalleryTile } from './gallery-tile';
 import { makeEntry } from './gallery-test-utils';
@@ -68,5 +70,48 @@ describe('GalleryTile', () => {
     fireEvent.click(screen.getByRole('checkbox', { name: 'Select' }), { shiftKey: true });
     fireEvent.click(screen.getByRole('checkbox', { name: 'Select' }));
     expect(onSelect.mock.calls.map((c) => c[1])).toEqual([true, false]);
+  });
+
+  it('says which task of a batch it is', () => {
+    tile(
+      makeEntry('b2', {
+        outputs: [{ url: 'https://cdn.test/b2.png' }],
+        meta: { batchId: 'batch-1', batchIndex: 2, batchSize: 3 },
+      }),
+    );
+    const badge = screen.getByTestId('tile-batch');
+    expect(badge.dataset.batchId).toBe('batch-1');
+    expect(badge.textContent).toContain('Batch: task 2 of 3');
+  });
+
+  // Issue 13: a tile of an unfinished task says what the poll schedule knows, as a History card does.
+  it("shows the schedule's forecast on a queued task's tile", () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
+    const now = Date.parse('2025-06-01T12:00:00Z');
+    vi.setSystemTime(now);
+    const queued = Array.from({ length: 5 }, (_, i) =>
+      makeEntry(`t${i}`, {
+        status: 'queued',
+        outputs: [],
+        createdAt: now - 1_000 + i,
+        meta: { estimatedSeconds: 10 },
+      }),
+    );
+    const schedule = new PollSchedule({ budget: new PollBudget(), concurrency: 3 });
+    schedule.confirmed = true;
+    schedule.sync(queued.map((e) => ({ ...e, estimatedSeconds: 10, model: 'm' })));
+    const off = registerSchedule(schedule);
+    try {
+      tile(queued[4]!);
+      expect(screen.getByTestId('task-forecast').textContent).toBe('about 1 ahead');
+      act(() => {
+        vi.advanceTimersByTime(11_000);
+      });
+      expect(screen.getByTestId('task-forecast').textContent).toBe('running, ~9s left');
+    } finally {
+      off();
+      schedule.stop();
+      vi.useRealTimers();
+    }
   });
 });

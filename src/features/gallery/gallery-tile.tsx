@@ -1,4 +1,6 @@
 import { AudioLines, Pause, Play, Star } from 'lucide-react';
+import { isTerminal, type TaskStatus } from '../../api/schemas/task';
+import { useTaskForecast } from '../../lib/use-task-forecast';
 import { memo, useRef, useState, type ChangeEvent } from 'react';
 import type { Judgement } from '../../lib/judgements';
 import { cn } from '../../lib/cn';
@@ -96,6 +98,7 @@ export const GalleryTile = memo(function GalleryTile({
         >
           <StatusIcon status={entry.status} className="size-7" />
           <StatusBadge status={entry.status} />
+          <TileForecast taskId={entry.taskId} status={entry.status} />
         </div>
       )}
 
@@ -112,6 +115,21 @@ export const GalleryTile = memo(function GalleryTile({
         <span dir="auto" className="min-w-0 truncate font-medium">
           {displayText(entry.meta.title)}
         </span>
+        {entry.meta.batchId && (entry.meta.batchSize ?? 0) > 1 && (
+          // One click's tasks (Runs, Variations) say which of the batch they are, as in the History.
+          <span
+            className="shrink-0 rounded bg-white/20 px-1 tabular-nums"
+            data-testid="tile-batch"
+            data-batch-id={entry.meta.batchId}
+          >
+            <span aria-hidden="true">
+              {entry.meta.batchIndex}/{entry.meta.batchSize}
+            </span>
+            <span className="sr-only">
+              Batch: task {entry.meta.batchIndex} of {entry.meta.batchSize}
+            </span>
+          </span>
+        )}
         {judgement?.rating ? (
           <span className="shrink-0 tabular-nums" aria-label={`Rated ${judgement.rating} of 5`}>
             {'★'.repeat(judgement.rating)}
@@ -160,6 +178,17 @@ export const GalleryTile = memo(function GalleryTile({
     </div>
   );
 });
+
+/** What the poll schedule knows of an unfinished task ("about 3 ahead", "~4s left", "checking"). */
+function TileForecast({ taskId, status }: { taskId: string; status: TaskStatus }) {
+  const text = useTaskForecast(taskId, !isTerminal(status), status);
+  if (!text) return null;
+  return (
+    <span data-testid="task-forecast" className="text-xs text-slate-700 dark:text-slate-200">
+      {text}
+    </span>
+  );
+}
 
 function TileVideo({
   url,
