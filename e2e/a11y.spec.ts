@@ -575,7 +575,8 @@ test.describe('the gallery (issue 12)', () => {
         taskId: 'task_a11y_broken',
         prompt: 'a broken output',
         request: { ...tasks[1]!.request, params: { prompt: 'a broken output' } },
-        outputs: [{ url: `${SANDBOX_ORIGIN}/no-such-file.png` }],
+        // A CDN path the sandbox does not have: a 404 it lets any origin read (other paths it does not).
+        outputs: [{ url: `${SANDBOX_ORIGIN}/cdn/outputs/no-such-file.png` }],
       };
       await studio.goto();
       await studio.connect('personal');
