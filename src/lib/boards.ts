@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fromBase64Url, toBase64Url } from './base64url';
 import { db } from './db';
 
 // Compare boards (PRODUCT 3 "Compare"): one prompt x many models, kept per connection in IndexedDB.
@@ -100,17 +101,6 @@ export async function deleteBoard(connectionId: string, id: string): Promise<voi
 }
 
 // ---- share links ----------------------------------------------------------------------------------
-
-const toBase64Url = (text: string) =>
-  btoa(Array.from(new TextEncoder().encode(text), (b) => String.fromCharCode(b)).join(''))
-    .replaceAll('+', '-')
-    .replaceAll('/', '_')
-    .replace(/=+$/, '');
-
-const fromBase64Url = (encoded: string) =>
-  new TextDecoder().decode(
-    Uint8Array.from(atob(encoded.replaceAll('-', '+').replaceAll('_', '/')), (c) => c.charCodeAt(0)),
-  );
 
 /** The setup as a URL-safe string: models, versions, params and prompts; nothing else of the board. */
 export function encodeSetup(setup: BoardSetup): string {

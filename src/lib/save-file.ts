@@ -20,3 +20,7 @@ export function localDate(date: Date = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
+
+/** CSV text as a download (UTF-8 with a byte order mark, so spreadsheets read accents right). */
+export const saveCsv = (csv: string, name: string): void =>
+  saveBlob(new Blob(['\uFEFF', csv], { type: 'text/csv;charset=utf-8' }), name);

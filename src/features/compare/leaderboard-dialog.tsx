@@ -6,7 +6,7 @@ import { Field } from '../../components/field';
 import { Select } from '../../components/select';
 import { Spinner } from '../../components/spinner';
 import { categoryLabel } from '../../lib/category-labels';
-import { downloadCsv } from '../../lib/download-file';
+import { saveCsv } from '../../lib/save-file';
 import { displayText } from '../../lib/untrusted-text';
 import { leaderboard, leaderboardCsv, listVotes, votedCategories, type Vote } from '../../lib/votes';
 
@@ -70,8 +70,7 @@ export function LeaderboardDialog({
             </Field>
             <Button
               onClick={() =>
-                shown &&
-                downloadCsv(leaderboardCsv(shown, rows), `leaderboard ${shown.replace('/', '-')}.csv`)
+                shown && saveCsv(leaderboardCsv(shown, rows), `leaderboard ${shown.replace('/', '-')}.csv`)
               }
             >
               <Download className="size-4" aria-hidden="true" />

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { Button } from '../../components/button';
 import type { HistoryStore, ImportResult } from '../../lib/history-store';
 import type { JudgementStore } from '../../lib/judgements';
-import { localDate, saveBlob } from './save-file';
+import { localDate, saveBlob } from '../../lib/save-file';
 
 // Export the history to a JSON file and import one back (PRODUCT 3). The file holds tasks only:
 // store.exportJson(judgements?.list()) never writes the key, nor the connection it was made with.

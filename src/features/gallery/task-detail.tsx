@@ -10,7 +10,7 @@ import { formatCredits, formatSeconds } from '../../lib/format';
 import { downloadName } from './download-name';
 import type { MediaType } from './history-filter';
 import { LargeOutput, outputOf } from './output-media';
-import { saveBlob } from './save-file';
+import { saveBlob } from '../../lib/save-file';
 import { StatusBadge } from './status-badge';
 import { creditsText } from './task-card';
 import { elapsedMs, etaText, formatDuration, formatTimestamp } from './task-timing';

@@ -7,7 +7,7 @@ import { Field } from '../../components/field';
 import { Select } from '../../components/select';
 import { Spinner } from '../../components/spinner';
 import { categoryLabel } from '../../lib/category-labels';
-import { downloadCsv } from '../../lib/download-file';
+import { saveCsv } from '../../lib/save-file';
 import { formatCount, formatCredits, formatSeconds } from '../../lib/format';
 import type { HistoryStore } from '../../lib/history-store';
 import type { HistoryEntry } from '../../lib/history-types';
@@ -81,7 +81,7 @@ export function UsageView({ me, store }: { me: Me; store: HistoryStore | null })
   const keyName = `${me.key.label} (${me.key.prefix}…)`;
 
   const exportCsv = () =>
-    downloadCsv(
+    saveCsv(
       usageCsv(inRange(entries, startOfDay(now, days - 1)), keyName),
       `usage ${dayKey(now)} (${days} days).csv`,
     );

@@ -1,5 +1,5 @@
 import type { GalleryItem } from '../gallery-item';
-import { localDate, saveBlob } from '../save-file';
+import { localDate, saveBlob } from '../../../lib/save-file';
 import { openZipSink, type ZipSink } from './zip-sink';
 import { writeZip, type WriteZipOptions, type ZipResult } from './zip-writer';
 

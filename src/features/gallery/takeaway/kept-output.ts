@@ -1,7 +1,7 @@
 import type { KeepersStore } from '../../../lib/keepers';
 import type { GalleryItem } from '../gallery-item';
 import { outputFileName } from '../download-name';
-import { saveBlob } from '../save-file';
+import { saveBlob } from '../../../lib/save-file';
 
 // A kept output downloads from this device, named as the ZIP names it (model, prompt, task id and the
 // extension of the type it was served with), whether or not its URL still answers.
