@@ -23,6 +23,7 @@ export default defineConfig(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
       // STYLE.md: features never reach into each other; the sandbox never imports UI; lib knows no features.
       'import-x/no-restricted-paths': [
         'error',
@@ -34,9 +35,95 @@ export default defineConfig(
               except: [`./${f}`],
               message: 'A feature may not import another feature; compose them in src/app.',
             })),
-            { target: './src/lib', from: ['./src/features', './src/app', './src/components'] },
-            { target: './src/api', from: ['./src/features', './src/app', './src/components'] },
-            { target: './sandbox', from: ['./src/features', './src/app', './src/components', './src/lib'] },
+            // The layers (docs/ARCHITECTURE.md): contract <- api <- model <- components/features <- app.
+            {
+              target: './contract',
+              from: ['./src', './sandbox', './e2e', './scripts', './bench'],
+              message:
+                'The contract imports nothing else of ours: both the studio and the sandbox build on it.',
+            },
+            {
+              target: './src/lib',
+              from: [
+                './src/features',
+                './src/app',
+                './src/components',
+                './src/model',
+                './src/api',
+                './contract',
+              ],
+              message: 'lib/ holds helpers with no domain knowledge; domain code lives in src/model.',
+            },
+            {
+              target: './src/api',
+              from: ['./src/features', './src/app', './src/components', './src/model'],
+              message: 'api/ wraps the contract; it knows no model, component or feature.',
+            },
+            {
+              target: './src/model',
+              from: ['./src/features', './src/app', './src/components'],
+              message: 'The domain layer imports only the contract, api/ and lib/.',
+            },
+            {
+              target: './src/components',
+              from: ['./src/features', './src/app'],
+              message: 'Shared components know no feature.',
+            },
+            {
+              target: './sandbox',
+              from: ['./src'],
+              message: 'The sandbox imports only the contract, never the studio.',
+            },
+            {
+              target: './sandbox/src/core',
+              from: [
+                './sandbox/src/http',
+                './sandbox/src/media',
+                './sandbox/src/cli.ts',
+                './sandbox/src/server.ts',
+              ],
+              message: 'Sandbox core is plain logic: media work is injected, HTTP wraps it.',
+            },
+            {
+              target: './sandbox/src/http',
+              from: ['./sandbox/src/cli.ts'],
+              message: 'HTTP must not import the command line.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/model/**/*.ts', 'contract/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['react', 'react-dom', 'react-dom/*', '@tanstack/react-*', 'radix-ui'],
+              message: 'The domain layer has no React.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['sandbox/src/core/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['sharp', '@ffmpeg-installer/*', 'hono', 'hono/*', '@hono/*'],
+              message:
+                'Sandbox core imports no media or HTTP library: media work is injected from sandbox/src/media.',
+            },
           ],
         },
       ],

@@ -1,6 +1,6 @@
 import { galleryItemsOf } from '../../src/features/gallery/gallery-item';
 import { downloadSelected } from '../../src/features/gallery/takeaway/download-selected';
-import { HistoryEntrySchema } from '../../src/lib/history-types';
+import { HistoryEntrySchema } from '../../src/model/history/history-types';
 
 // A page of its own for bench/zip-bench.ts, built by Vite from the studio's real modules (minified, as
 // shipped) but outside the studio's bundle: the gallery that will own "Download selected" is not

@@ -3,7 +3,7 @@ import { ApiClient, DEFAULT_TIMEOUT_MS, type ClientRetryInfo, type XhrLike } fro
 import { ApiError } from './errors';
 import { RateLimiter } from './rate-limiter';
 import { toCurl, toFetchCode } from './request-code';
-import type { TaskRequest } from './schemas/task';
+import type { TaskRequest } from '../../contract/task';
 
 const KEY = 'gm_live_0123456789abcdefghijklmnopqrstuv';
 const BASE = 'https://api.example.test/v1';

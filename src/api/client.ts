@@ -20,20 +20,20 @@ import {
   ModelSchema,
   TemplateListSchema,
   TemplateSchema,
-} from './schemas/catalog';
-import type { AiTool, Model, Template } from './schemas/catalog';
-import type { MediaType, ModelType } from './schemas/category';
-import { ImageDescriptionSchema, type DescribeLanguage, type ImageDescription } from './schemas/describe';
-import { MeSchema, type Me } from './schemas/me';
-import { QuoteSchema, type Quote } from './schemas/quote';
-import { TaskCreatedSchema, TaskSchema, type Task, type TaskCreated, type TaskRequest } from './schemas/task';
+} from '../../contract/catalog';
+import type { AiTool, Model, Template } from '../../contract/catalog';
+import type { MediaType, ModelType } from '../../contract/category';
+import { ImageDescriptionSchema, type DescribeLanguage, type ImageDescription } from '../../contract/describe';
+import { MeSchema, type Me } from '../../contract/me';
+import { QuoteSchema, type Quote } from '../../contract/quote';
+import { TaskCreatedSchema, TaskSchema, type Task, type TaskCreated, type TaskRequest } from '../../contract/task';
 import {
   UploadCreatedSchema,
   UploadSchema,
   type Upload,
   type UploadContentType,
   type UploadCreated,
-} from './schemas/upload';
+} from '../../contract/upload';
 
 // The studio's one API client (PRODUCT 2: "Nothing else in the app calls fetch on the API"). Every
 // request goes: rate limiter (spec 8) -> fetch (or XHR for an upload with progress) with the key in

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { ErrorBodySchema } from './schemas/error';
+import { ErrorBodySchema } from '../../contract/error';
 
 // The one error type of the API boundary (STYLE: "Errors become one ApiError class"). Every failure the
 // client can meet, a spec 7 error body, a body it cannot read, a dropped connection, a timeout or an

@@ -1,5 +1,5 @@
 import { abortError } from './errors';
-import type { Me } from './schemas/me';
+import type { Me } from '../../contract/me';
 
 // Keeps every endpoint group under its spec 8 per-minute limit so the studio never earns a 429 by
 // itself (PRODUCT 3: "with 100 tasks in flight it still sends no request that earns a 429").

@@ -12,7 +12,7 @@ import {
   useSyncExternalStore,
 } from 'react';
 import { useApi } from '../api/api-context';
-import type { Me } from '../api/schemas/me';
+import type { Me } from '../../contract/me';
 import { Alert } from '../components/alert';
 import { Button } from '../components/button';
 import { Dialog } from '../components/dialog';
@@ -22,7 +22,7 @@ import { useResolvedSelection } from '../features/catalog/use-resolved-selection
 import { AccountPanel, KeyWarnings, balanceOf, useMe } from '../features/connect/account-panel';
 import type { BoardSource } from '../features/compare/compare-view';
 import { ParamInput } from '../features/forms/param-input';
-import type { Column } from '../lib/boards';
+import type { Column } from '../model/boards/boards';
 import { shareUrlFor, useCompareRoute } from './use-compare-route';
 import { promptDefOf, withPromptText } from '../features/forms/form-target';
 import { MediaInput } from '../features/forms/media/media-input';
@@ -32,17 +32,17 @@ import { useLiveQuote } from '../features/quote/use-live-quote';
 import { withMediaInput } from '../features/forms/media-input';
 import { HistoryPanel } from '../features/gallery/history-panel';
 import { SubmitBar } from '../features/tasks/submit-bar';
-import { taskMeta } from '../features/tasks/task-meta';
+import { taskMeta } from '../model/tasks/task-meta';
 import { TaskPoller } from '../features/tasks/task-poller';
 import { askNotificationPermission, useFinishNotices } from '../features/tasks/use-finish-notices';
 import { useSending, useSubmit, useTaskRunner, type TaskRunner } from '../features/tasks/use-task-runner';
-import type { HistoryEntry } from '../lib/history-types';
-import type { ParamDef } from '../api/schemas/param';
-import type { ParamValue } from '../api/schemas/task';
+import type { HistoryEntry } from '../model/history/history-types';
+import type { ParamDef } from '../../contract/param';
+import type { ParamValue } from '../../contract/task';
 import { CopyRequestButton } from '../features/request/copy-request';
 import { formatCredits } from '../lib/format';
-import { selectionKey, selectionOfRequest, type ResolvedSelection } from '../lib/selection';
-import { selectionOfPreset, withoutPresetParam, type Preset } from '../lib/presets';
+import { selectionKey, selectionOfRequest, type ResolvedSelection } from '../model/selection';
+import { selectionOfPreset, withoutPresetParam, type Preset } from '../model/library/presets';
 import {
   formPreset,
   PresetButtons,

@@ -1,13 +1,13 @@
 import { Bookmark, BookmarkPlus, X } from 'lucide-react';
 import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
-import type { Me } from '../api/schemas/me';
-import type { TaskRequest } from '../api/schemas/task';
+import type { Me } from '../../contract/me';
+import type { TaskRequest } from '../../contract/task';
 import { Alert } from '../components/alert';
 import { Button } from '../components/button';
 import { formTarget, promptDefOf } from '../features/forms/form-target';
 import { PromptToolsContext, type PromptTools } from '../features/forms/prompt-tools';
 import type { QuoteState } from '../features/quote/quote-scheduler';
-import { batchRefusals, expandVariations, planBatch } from '../lib/batch';
+import { batchRefusals, expandVariations, planBatch } from '../model/tasks/batch';
 import {
   fitPreset,
   itemKeyOf,
@@ -17,9 +17,9 @@ import {
   type Dropped,
   type Preset,
   type PresetStore,
-} from '../lib/presets';
-import type { PromptLibrary } from '../lib/prompt-library';
-import { selectionKey, taskRequest, type ResolvedSelection } from '../lib/selection';
+} from '../model/library/presets';
+import type { PromptLibrary } from '../model/library/prompt-library';
+import { selectionKey, taskRequest, type ResolvedSelection } from '../model/selection';
 import { displayText } from '../lib/untrusted-text';
 
 // The composition of the creator's tools around the form (PRODUCT 3 "Presets, batches, prompt

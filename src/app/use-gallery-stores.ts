@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { HiddenTasks } from '../lib/hidden-tasks';
-import { JudgementStore } from '../lib/judgements';
-import { KeepersStore } from '../lib/keepers';
+import { HiddenTasks } from '../model/history/hidden-tasks';
+import { JudgementStore } from '../model/history/judgements';
+import { KeepersStore } from '../model/history/keepers';
 
 // The gallery's stores of one connection (stars and ratings, hidden tasks), opened once by the
 // composition root and handed down (STYLE: the root creates the stores per connection).

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { searchForSelection, selectionFromSearch, type Selection } from '../lib/selection';
+import { searchForSelection, selectionFromSearch, type Selection } from '../model/selection';
 
 /** The selection lives in the URL (PRODUCT 3): links and reloads reopen it; back/forward move through it. */
 export function useUrlSelection() {

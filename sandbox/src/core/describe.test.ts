@@ -2,8 +2,8 @@
 // requested language, deterministically, without throwing on any image the API accepts.
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DESCRIBE_LANGUAGES, ImageDescriptionSchema } from '../../../src/api/schemas/describe';
-import type { DescribeLanguage } from '../../../src/api/schemas/describe';
+import { DESCRIBE_LANGUAGES, ImageDescriptionSchema } from '../../../contract/describe';
+import type { DescribeLanguage } from '../../../contract/describe';
 import { describeImage } from './describe';
 import type { DescribeResult } from './describe';
 

@@ -3,7 +3,7 @@
 // measurements into a plausible, deterministic description, written in the requested language from
 // per-language phrase tables, so the studio's describe flow shows results that fit the picture.
 import sharp from 'sharp';
-import type { DescribeLanguage, ImageDescription } from '../../../src/api/schemas/describe';
+import type { DescribeLanguage, ImageDescription } from '../../../contract/describe';
 
 export type DescribeResult = Omit<ImageDescription, 'credits'>;
 

@@ -1,5 +1,5 @@
-import { MEDIA_PARAM_TYPES, optionValue, type ParamDef } from '../../../src/api/schemas/param';
-import type { ParamValue } from '../../../src/api/schemas/task';
+import { MEDIA_PARAM_TYPES, optionValue, type ParamDef } from '../../../contract/param';
+import type { ParamValue } from '../../../contract/task';
 import { SandboxError, invalidPayload } from './errors';
 
 // spec 4 POST /tasks and spec 8 "Other limits": the checks on params, in the order the service makes them.

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { CATEGORIES, isCategory } from '../../../src/api/schemas/category';
-import { DESCRIBE_LANGUAGES, type DescribeLanguage } from '../../../src/api/schemas/describe';
-import type { ParamDef } from '../../../src/api/schemas/param';
-import type { TaskStatus } from '../../../src/api/schemas/task';
-import { UPLOAD_CONTENT_TYPES, UPLOAD_MAX_BYTES } from '../../../src/api/schemas/upload';
+import { CATEGORIES, isCategory } from '../../../contract/category';
+import { DESCRIBE_LANGUAGES, type DescribeLanguage } from '../../../contract/describe';
+import type { ParamDef } from '../../../contract/param';
+import type { TaskStatus } from '../../../contract/task';
+import { UPLOAD_CONTENT_TYPES, UPLOAD_MAX_BYTES } from '../../../contract/upload';
 import { renderLogo } from '../media/asset';
 import { renderMedia } from '../media/render';
 import type { MediaProbe } from '../media/types';

@@ -1,7 +1,7 @@
 import type { HttpBindings } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
-import { UPLOAD_MAX_BYTES } from '../../../src/api/schemas/upload';
+import { UPLOAD_MAX_BYTES } from '../../../contract/upload';
 import { DAY_MS, MAX_CLOCK_OFFSET_MS } from '../core/clock';
 import { SandboxError, invalidPayload } from '../core/errors';
 import { RATE_LIMITS, type RateGroup } from '../core/rate-limit';

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { ApiClient } from '../client';
 import type { ConnectionId } from '../connection-id';
-import type { MediaType, ModelType } from '../schemas/category';
+import type { MediaType, ModelType } from '../../../contract/category';
 
 // The catalog changes rarely; five minutes of freshness spares the rate limits (spec 8).
 const CATALOG_STALE_MS = 5 * 60_000;

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { ApiClient } from '../client';
 import type { ConnectionId } from '../connection-id';
-import { isTerminal } from '../schemas/task';
+import { isTerminal } from '../../../contract/task';
 
 export const taskQueries = {
   all: () => ['tasks'] as const,

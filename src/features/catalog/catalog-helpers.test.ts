@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CATEGORIES, categoryKey } from '../../api/schemas/category';
+import { CATEGORIES, categoryKey } from '../../../contract/category';
 import { matchesSearch, searchTerms } from './catalog-search';
-import { CATEGORY_GROUPS, categoryLabel, isRankedCategory } from '../../lib/category-labels';
+import { CATEGORY_GROUPS, categoryLabel, isRankedCategory } from '../../model/category-labels';
 import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
 import { isVideoUrl } from './untrusted';
 

@@ -2,7 +2,7 @@ import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/errors';
-import type { Selection } from '../../lib/selection';
+import type { Selection } from '../../model/selection';
 import { CatalogPanel } from './catalog-panel';
 import { ATTACK, fakeClient, renderWithApi, type FakeCatalog, type FakeClient } from './catalog-test-utils';
 

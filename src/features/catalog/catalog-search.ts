@@ -1,4 +1,4 @@
-import type { AiTool, Model, Template } from '../../api/schemas/catalog';
+import type { AiTool, Model, Template } from '../../../contract/catalog';
 
 // The catalog search (PRODUCT 3): case-insensitive, over name, brand, tags and summary or description.
 // Every word typed must appear somewhere in the entry, so "lumen video" narrows rather than widens.

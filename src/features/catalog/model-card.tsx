@@ -1,5 +1,5 @@
 import { Check, Sparkles } from 'lucide-react';
-import type { Model } from '../../api/schemas/catalog';
+import type { Model } from '../../../contract/catalog';
 import { Badge } from '../../components/badge';
 import { formatTypicalPrice } from '../../lib/format';
 import { BrandLogo, CatalogText, TagList } from './catalog-media';

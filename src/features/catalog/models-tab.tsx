@@ -2,14 +2,14 @@ import { useQueries, useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useApi } from '../../api/api-context';
 import { catalogQueries } from '../../api/queries/catalog-queries';
-import type { Model } from '../../api/schemas/catalog';
-import { CATEGORIES, categoryKey } from '../../api/schemas/category';
+import type { Model } from '../../../contract/catalog';
+import { CATEGORIES, categoryKey } from '../../../contract/category';
 import { toApiError } from '../../api/errors';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { inputClass } from '../../components/field';
 import { Spinner } from '../../components/spinner';
-import type { Selection } from '../../lib/selection';
+import type { Selection } from '../../model/selection';
 import {
   CATEGORY_GROUPS,
   categoryLabel,
@@ -18,7 +18,7 @@ import {
   isRankedCategory,
   parseCategory,
   type CategoryKey,
-} from '../../lib/category-labels';
+} from '../../model/category-labels';
 import { matchesSearch, modelSearchFields } from './catalog-search';
 import { CatalogEmpty, CatalogError, CatalogLoading, SkippedNotice } from './catalog-states';
 import { ModelCard } from './model-card';

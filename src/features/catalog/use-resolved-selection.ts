@@ -3,10 +3,10 @@ import { useMemo } from 'react';
 import { useApi } from '../../api/api-context';
 import { ApiError, toApiError } from '../../api/errors';
 import { catalogQueries } from '../../api/queries/catalog-queries';
-import type { Model } from '../../api/schemas/catalog';
-import { CATEGORIES } from '../../api/schemas/category';
-import type { ResolvedSelection, Selection } from '../../lib/selection';
-import { parseCategory } from '../../lib/category-labels';
+import type { Model } from '../../../contract/catalog';
+import { CATEGORIES } from '../../../contract/category';
+import type { ResolvedSelection, Selection } from '../../model/selection';
+import { parseCategory } from '../../model/category-labels';
 
 // Turns a selection (as it comes from the URL) into the catalog resource the form is built from.
 // A model is looked up in its category's list (GET /models has no single-model endpoint); a link

@@ -3,8 +3,8 @@ import { Award, Equal, Pause, Play, RotateCcw, Star, StickyNote } from 'lucide-r
 import { Button } from '../../components/button';
 import { cn } from '../../lib/cn';
 import { formatCredits, formatSeconds } from '../../lib/format';
-import { cellKey } from '../../lib/boards';
-import type { Candidate, Vote } from '../../lib/votes';
+import { cellKey } from '../../model/boards/boards';
+import type { Candidate, Vote } from '../../model/boards/votes';
 import {
   blindLabel,
   blindOrder,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Model } from '../../api/schemas/catalog';
-import type { ParamDef } from '../../api/schemas/param';
-import type { BoardSetup, Row } from '../../lib/boards';
+import type { Model } from '../../../contract/catalog';
+import type { ParamDef } from '../../../contract/param';
+import type { BoardSetup, Row } from '../../model/boards/boards';
 import {
   blindLabel,
   blindOrder,

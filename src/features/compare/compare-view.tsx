@@ -1,9 +1,9 @@
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { Download, EyeOff, Eye, Link2, Play, Plus, Trash2, Trophy, X } from 'lucide-react';
 import { useApi } from '../../api/api-context';
-import type { Me } from '../../api/schemas/me';
-import type { ParamDef } from '../../api/schemas/param';
-import type { ParamValue } from '../../api/schemas/task';
+import type { Me } from '../../../contract/me';
+import type { ParamDef } from '../../../contract/param';
+import type { ParamValue } from '../../../contract/task';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Field, inputClass } from '../../components/field';
@@ -23,10 +23,10 @@ import {
   type Board,
   type BoardSetup,
   type Column,
-} from '../../lib/boards';
-import { CATEGORY_GROUPS, categoryLabel } from '../../lib/category-labels';
+} from '../../model/boards/boards';
+import { CATEGORY_GROUPS, categoryLabel } from '../../model/category-labels';
 import { formatCredits } from '../../lib/format';
-import { quoteWarnings } from '../../lib/quote-warnings';
+import { quoteWarnings } from '../../model/quote-warnings';
 import { BoardGrid, cellCost, cellSeconds, cellStatus } from './board-grid';
 import { blindLabel, blindOrder, defaultBoardName, splitParams } from './board-model';
 import { LeaderboardDialog } from './leaderboard-dialog';

@@ -5,10 +5,10 @@ import { Dialog } from '../../components/dialog';
 import { Field } from '../../components/field';
 import { Select } from '../../components/select';
 import { Spinner } from '../../components/spinner';
-import { categoryLabel } from '../../lib/category-labels';
+import { categoryLabel } from '../../model/category-labels';
 import { saveCsv } from '../../lib/save-file';
 import { displayText } from '../../lib/untrusted-text';
-import { leaderboard, leaderboardCsv, listVotes, votedCategories, type Vote } from '../../lib/votes';
+import { leaderboard, leaderboardCsv, listVotes, votedCategories, type Vote } from '../../model/boards/votes';
 
 // The Leaderboard (issue 16): every blind vote of this key on this device, per category: wins, losses,
 // ties, win rate and a Bradley-Terry rating with its 95 % interval (src/lib/rating-model.ts).

@@ -2,12 +2,12 @@ import { useQueries, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useApi } from '../../api/api-context';
 import { catalogQueries } from '../../api/queries/catalog-queries';
-import type { Quote } from '../../api/schemas/quote';
-import type { ModelType } from '../../api/schemas/category';
-import type { HistoryEntry } from '../../lib/history-types';
-import type { HistoryStore } from '../../lib/history-store';
-import type { Outbox } from '../../lib/outbox';
-import { newId, saveBoard, type Board, type BoardSetup } from '../../lib/boards';
+import type { Quote } from '../../../contract/quote';
+import type { ModelType } from '../../../contract/category';
+import type { HistoryEntry } from '../../model/history/history-types';
+import type { HistoryStore } from '../../model/history/history-store';
+import type { Outbox } from '../../model/tasks/outbox';
+import { newId, saveBoard, type Board, type BoardSetup } from '../../model/boards/boards';
 import {
   needsRun,
   planCells,

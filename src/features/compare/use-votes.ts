@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { deleteVote, listVotes, saveVote, voteId, type Candidate, type Vote } from '../../lib/votes';
+import { deleteVote, listVotes, saveVote, voteId, type Candidate, type Vote } from '../../model/boards/votes';
 
 // The blind votes of one board, by row id, read from and written to the votes store (per key).
 

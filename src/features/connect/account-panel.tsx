@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { LogOut } from 'lucide-react';
 import { useApi } from '../../api/api-context';
 import { meQueries } from '../../api/queries/me-queries';
-import type { Me } from '../../api/schemas/me';
+import type { Me } from '../../../contract/me';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { formatCredits } from '../../lib/format';

@@ -2,8 +2,8 @@ import { useCallback, useEffect, useReducer, useState } from 'react';
 import { ApiClient } from '../../api/client';
 import { connectionId } from '../../api/connection-id';
 import { toApiError, type ApiError } from '../../api/errors';
-import type { Me } from '../../api/schemas/me';
-import { HistoryStore } from '../../lib/history-store';
+import type { Me } from '../../../contract/me';
+import { HistoryStore } from '../../model/history/history-store';
 import { forgetKey, loadCredentials, saveCredentials } from './credentials-store';
 
 // The connection as one discriminated union (STYLE: several steps are one union and a pure reducer).

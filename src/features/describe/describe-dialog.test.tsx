@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiProvider, type ApiConnection } from '../../api/api-context';
 import { ApiClient } from '../../api/client';
 import { describeError } from '../../api/errors';
-import type { ImageDescription } from '../../api/schemas/describe';
+import type { ImageDescription } from '../../../contract/describe';
 import {
   DescribeImageDialog,
   type DescribeImageDialogProps,

@@ -4,7 +4,7 @@ import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useOptionalApi } from '../../api/api-context';
 import type { ClientRetryInfo } from '../../api/client';
 import { clientError, toApiError, type ApiError } from '../../api/errors';
-import type { DescribeLanguage, ImageDescription } from '../../api/schemas/describe';
+import type { DescribeLanguage, ImageDescription } from '../../../contract/describe';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';

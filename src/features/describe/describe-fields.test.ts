@@ -3,7 +3,7 @@ import {
   DESCRIBE_LANGUAGES,
   ImageDescriptionSchema,
   type ImageDescription,
-} from '../../api/schemas/describe';
+} from '../../../contract/describe';
 import {
   chargedText,
   descriptionRows,

@@ -1,4 +1,4 @@
-import { DESCRIBE_LANGUAGES, type DescribeLanguage, type ImageDescription } from '../../api/schemas/describe';
+import { DESCRIBE_LANGUAGES, type DescribeLanguage, type ImageDescription } from '../../../contract/describe';
 import { formatCredits } from '../../lib/format';
 
 // What the Describe image dialog shows, as data: the text fields of an image description with their

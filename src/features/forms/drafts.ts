@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ParamDef } from '../../api/schemas/param';
+import type { ParamDef } from '../../../contract/param';
 import type { TargetKind } from './form-target';
 import { fieldName, normaliseValue, type FormValues } from './schema-builder';
 

@@ -1,4 +1,4 @@
-import type { KnownParamType } from '../../api/schemas/param';
+import type { KnownParamType } from '../../../contract/param';
 import { AspectRatioField } from './fields/aspect-ratio-field';
 import { EnumField } from './fields/enum-field';
 import type { FieldComponent } from './fields/field-props';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { selectionOfRequest, taskRequest } from '../../lib/selection';
+import { selectionOfRequest, taskRequest } from '../../model/selection';
 import { formTarget } from './form-target';
 import { fixtureModel, fixtureTemplate, fixtureTool } from './test-fixtures';
 

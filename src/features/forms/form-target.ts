@@ -1,6 +1,6 @@
-import type { ParamDef } from '../../api/schemas/param';
-import type { ParamValue } from '../../api/schemas/task';
-import type { ResolvedSelection } from '../../lib/selection';
+import type { ParamDef } from '../../../contract/param';
+import type { ParamValue } from '../../../contract/task';
+import type { ResolvedSelection } from '../../model/selection';
 import { formDefs, type PromptRules } from './schema-builder';
 
 // What a form is for: the selection's definitions and the POST /tasks selector that goes with them

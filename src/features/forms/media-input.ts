@@ -1,5 +1,5 @@
-import type { ParamDef } from '../../api/schemas/param';
-import type { ParamValue } from '../../api/schemas/task';
+import type { ParamDef } from '../../../contract/param';
+import type { ParamValue } from '../../../contract/task';
 
 // "Use as input" (PRODUCT 3): a service-hosted output feeds a media field of the current form. The
 // URL goes into the first empty field that takes that kind of media (or the first such field).

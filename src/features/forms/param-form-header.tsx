@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Badge } from '../../components/badge';
-import type { ResolvedSelection } from '../../lib/selection';
+import type { ResolvedSelection } from '../../model/selection';
 import { displayText } from '../../lib/untrusted-text';
 import { originOf } from './schema-builder';
 

@@ -6,9 +6,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiProvider } from '../../api/api-context';
 import { ApiClient } from '../../api/client';
 import { ApiError } from '../../api/errors';
-import type { Model } from '../../api/schemas/catalog';
-import type { TaskRequest } from '../../api/schemas/task';
-import type { ResolvedSelection } from '../../lib/selection';
+import type { Model } from '../../../contract/catalog';
+import type { TaskRequest } from '../../../contract/task';
+import type { ResolvedSelection } from '../../model/selection';
 import { draftKey } from './drafts';
 import { ParamForm, type FormSnapshot } from './param-form';
 import {

@@ -1,6 +1,6 @@
 import { createElement } from 'react';
-import type { ParamDef } from '../../api/schemas/param';
-import type { ParamValue } from '../../api/schemas/task';
+import type { ParamDef } from '../../../contract/param';
+import type { ParamValue } from '../../../contract/task';
 import { fieldFor } from './field-registry';
 import { emptyValue, normaliseValue, toParamValue } from './schema-builder';
 

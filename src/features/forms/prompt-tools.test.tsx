@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiProvider } from '../../api/api-context';
 import { ApiClient } from '../../api/client';
-import type { ResolvedSelection } from '../../lib/selection';
+import type { ResolvedSelection } from '../../model/selection';
 import { ParamForm, type FormSnapshot } from './param-form';
 import { PromptToolsContext, type PromptTools } from './prompt-tools';
 import { BASE_URL, fixtureModel, fixtureTool } from './test-fixtures';

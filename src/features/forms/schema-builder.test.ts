@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ParamDef } from '../../api/schemas/param';
+import type { ParamDef } from '../../../contract/param';
 import {
   buildParamSchema,
   defaultValues,

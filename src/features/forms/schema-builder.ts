@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { KNOWN_PARAM_TYPES, optionValue, type KnownParamType, type ParamDef } from '../../api/schemas/param';
-import type { ParamValue } from '../../api/schemas/task';
+import { KNOWN_PARAM_TYPES, optionValue, type KnownParamType, type ParamDef } from '../../../contract/param';
+import type { ParamValue } from '../../../contract/task';
 
 // The form engine's rules (PRODUCT 3 "The form engine"), built from the catalog's param definitions:
 // one zod schema for the form values that drives the field errors, the quote and the submit alike.

@@ -7,8 +7,8 @@ import {
   type AiTool,
   type Model,
   type Template,
-} from '../../api/schemas/catalog';
-import type { ParamDef } from '../../api/schemas/param';
+} from '../../../contract/catalog';
+import type { ParamDef } from '../../../contract/param';
 import { aiTools } from '../../../sandbox/src/core/catalog/ai-tools';
 import { models } from '../../../sandbox/src/core/catalog/models';
 import { templates } from '../../../sandbox/src/core/catalog/templates';

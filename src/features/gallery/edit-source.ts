@@ -1,4 +1,4 @@
-import type { HistoryEntry } from '../../lib/history-types';
+import type { HistoryEntry } from '../../model/history/history-types';
 import { safeMediaUrl } from '../../lib/untrusted-text';
 
 // An edit (edit-image models, video edits, AI tools such as background removal or upscale) has a source:

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Judgement } from '../../lib/judgements';
+import type { Judgement } from '../../model/history/judgements';
 import { galleryItemsOf } from './gallery-item';
 import {
   NO_GALLERY_FILTER,

@@ -1,7 +1,7 @@
-import { TASK_STATUSES, type TaskStatus } from '../../api/schemas/task';
-import type { HiddenIds } from '../../lib/hidden-tasks';
-import type { HistoryEntry } from '../../lib/history-types';
-import type { Judgements } from '../../lib/judgements';
+import { TASK_STATUSES, type TaskStatus } from '../../../contract/task';
+import type { HiddenIds } from '../../model/history/hidden-tasks';
+import type { HistoryEntry } from '../../model/history/history-types';
+import type { Judgements } from '../../model/history/judgements';
 import type { GalleryItem } from './gallery-item';
 import { filterEntries, type HistoryFilter, type MediaType } from './history-filter';
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { TaskOutputSchema } from '../../api/schemas/task';
-import type { HistoryEntry } from '../../lib/history-types';
-import { outputKey } from '../../lib/output-key';
+import type { TaskOutputSchema } from '../../../contract/task';
+import type { HistoryEntry } from '../../model/history/history-types';
+import { outputKey } from '../../model/history/output-key';
 
 export { outputKey };
 

@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PollBudget } from '../../lib/poll-budget';
-import { PollSchedule, registerSchedule } from '../../lib/poll-schedule';
+import { PollBudget } from '../../model/tasks/poll-budget';
+import { PollSchedule, registerSchedule } from '../../model/tasks/poll-schedule';
 import { galleryItemsOf } from './gallery-item';
 import { GalleryTile } from './gallery-tile';
 import { makeEntry } from './gallery-test-utils';

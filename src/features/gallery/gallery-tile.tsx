@@ -1,8 +1,8 @@
 import { AudioLines, Pause, Play, Star } from 'lucide-react';
-import { isTerminal, type TaskStatus } from '../../api/schemas/task';
-import { useTaskForecast } from '../../lib/use-task-forecast';
+import { isTerminal, type TaskStatus } from '../../../contract/task';
+import { useTaskForecast } from './use-task-forecast';
 import { memo, useRef, useState, type ChangeEvent } from 'react';
-import type { Judgement } from '../../lib/judgements';
+import type { Judgement } from '../../model/history/judgements';
 import { cn } from '../../lib/cn';
 import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
 import type { GalleryItem } from './gallery-item';

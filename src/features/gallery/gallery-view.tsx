@@ -13,19 +13,19 @@ import {
   type KeyboardEvent,
   type ReactNode,
 } from 'react';
-import { TASK_STATUSES, type TaskStatus } from '../../api/schemas/task';
+import { TASK_STATUSES, type TaskStatus } from '../../../contract/task';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { inputClass } from '../../components/field';
 import { Segmented } from '../../components/segmented';
 import { Select } from '../../components/select';
-import { categoryLabel } from '../../lib/category-labels';
+import { categoryLabel } from '../../model/category-labels';
 import { cn } from '../../lib/cn';
 import { formatCount } from '../../lib/format';
-import type { HiddenTasks } from '../../lib/hidden-tasks';
-import type { HistoryStore } from '../../lib/history-store';
-import type { HistoryEntry } from '../../lib/history-types';
-import type { JudgementStore } from '../../lib/judgements';
+import type { HiddenTasks } from '../../model/history/hidden-tasks';
+import type { HistoryStore } from '../../model/history/history-store';
+import type { HistoryEntry } from '../../model/history/history-types';
+import type { JudgementStore } from '../../model/history/judgements';
 import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
 import { CompareTwo, type CompareMode, type CompareSide } from './compare-two';
 import { editSourceOf } from './edit-source';
@@ -52,7 +52,7 @@ import {
   type TileSelection,
 } from './tile-selection';
 import { Viewer } from './viewer';
-import type { KeepersStore } from '../../lib/keepers';
+import type { KeepersStore } from '../../model/history/keepers';
 import { KeptCopyContext } from './media-fallback';
 import { DownloadSelectedButton } from './takeaway/download-selected-button';
 import { StorageMeter } from './takeaway/storage-meter';

@@ -2,9 +2,9 @@ import 'fake-indexeddb/auto';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { OutboxEntry } from '../../lib/db';
-import type { HistoryStore } from '../../lib/history-store';
-import type { HistoryEntry } from '../../lib/history-types';
+import type { OutboxEntry } from '../../model/db';
+import type { HistoryStore } from '../../model/history/history-store';
+import type { HistoryEntry } from '../../model/history/history-types';
 import { CDN, freshDatabase, makeEntry, makeSending, stubLayout, storeWith, T0 } from './gallery-test-utils';
 import { HistoryPanel } from './history-panel';
 

@@ -2,8 +2,8 @@ import { FileDown, FileUp } from 'lucide-react';
 import { useRef } from 'react';
 import { z } from 'zod';
 import { Button } from '../../components/button';
-import type { HistoryStore, ImportResult } from '../../lib/history-store';
-import type { JudgementStore } from '../../lib/judgements';
+import type { HistoryStore, ImportResult } from '../../model/history/history-store';
+import type { JudgementStore } from '../../model/history/judgements';
 import { localDate, saveBlob } from '../../lib/save-file';
 
 // Export the history to a JSON file and import one back (PRODUCT 3). The file holds tasks only:

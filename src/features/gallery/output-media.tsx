@@ -1,6 +1,6 @@
 import { AudioLines, ImageOff } from 'lucide-react';
 import { useState } from 'react';
-import type { HistoryEntry } from '../../lib/history-types';
+import type { HistoryEntry } from '../../model/history/history-types';
 import { cn } from '../../lib/cn';
 import { promptOf } from './history-filter';
 import { StatusIcon, STATUS_LOOK } from './status-badge';

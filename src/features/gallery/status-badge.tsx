@@ -1,5 +1,5 @@
 import { Ban, CheckCircle2, Clock, Loader2, XCircle, type LucideIcon } from 'lucide-react';
-import type { TaskStatus } from '../../api/schemas/task';
+import type { TaskStatus } from '../../../contract/task';
 import { Badge } from '../../components/badge';
 import { cn } from '../../lib/cn';
 

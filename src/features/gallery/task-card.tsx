@@ -1,9 +1,9 @@
 import { AlertOctagon, Loader2, Send } from 'lucide-react';
 import { Fragment, memo, useId, type ReactNode } from 'react';
-import { isTerminal } from '../../api/schemas/task';
+import { isTerminal } from '../../../contract/task';
 import { Badge } from '../../components/badge';
-import type { OutboxEntry } from '../../lib/db';
-import type { HistoryEntry } from '../../lib/history-types';
+import type { OutboxEntry } from '../../model/db';
+import type { HistoryEntry } from '../../model/history/history-types';
 import { cn } from '../../lib/cn';
 import { formatCredits } from '../../lib/format';
 import { promptOf } from './history-filter';
@@ -11,7 +11,7 @@ import { CardAudio, CardThumb } from './output-media';
 import { StatusBadge } from './status-badge';
 import { elapsedMs, etaText, formatDuration, formatWhen } from './task-timing';
 import { displayText } from '../../lib/untrusted-text';
-import { useTaskForecast } from '../../lib/use-task-forecast';
+import { useTaskForecast } from './use-task-forecast';
 import { useNow } from './use-now';
 
 // One task in the gallery (PRODUCT 3, History: status, elapsed time and ETA, what ran, prompt, credits,

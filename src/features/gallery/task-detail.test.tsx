@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { HistoryEntry } from '../../lib/history-types';
+import type { HistoryEntry } from '../../model/history/history-types';
 import { CDN, freshDatabase, makeEntry, stubLayout, storeWith, T0 } from './gallery-test-utils';
 import { HistoryPanel } from './history-panel';
 

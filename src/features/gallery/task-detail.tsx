@@ -1,10 +1,10 @@
 import { Check, Copy, Download, ExternalLink, ImagePlus, RefreshCw } from 'lucide-react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import type { ParamValue } from '../../api/schemas/task';
+import type { ParamValue } from '../../../contract/task';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
-import type { HistoryEntry } from '../../lib/history-types';
+import type { HistoryEntry } from '../../model/history/history-types';
 import { cn } from '../../lib/cn';
 import { formatCredits, formatSeconds } from '../../lib/format';
 import { downloadName } from './download-name';
@@ -16,7 +16,7 @@ import { creditsText } from './task-card';
 import { elapsedMs, etaText, formatDuration, formatTimestamp } from './task-timing';
 import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
 import { useNow } from './use-now';
-import { isTerminal } from '../../api/schemas/task';
+import { isTerminal } from '../../../contract/task';
 
 // The detail view of one task (PRODUCT 3: all params, timings, the raw JSON, Download, Copy URL,
 // Use as input, Remix). Everything in it came from the service or an imported file: rendered as text.

@@ -1,6 +1,6 @@
-import { isTerminal } from '../../api/schemas/task';
+import { isTerminal } from '../../../contract/task';
 import { formatSeconds } from '../../lib/format';
-import type { HistoryEntry } from '../../lib/history-types';
+import type { HistoryEntry } from '../../model/history/history-types';
 
 // Times shown on a card and in the detail view: pure, `now` is passed in (a shared ticker drives it).
 

@@ -13,14 +13,14 @@ import {
 } from 'lucide-react';
 import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Button } from '../../components/button';
-import type { Judgements } from '../../lib/judgements';
+import type { Judgements } from '../../model/history/judgements';
 import { cn } from '../../lib/cn';
 import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
 import { editSourceOf } from './edit-source';
 import type { GalleryItem } from './gallery-item';
 import { outputKey } from './gallery-item';
 import { promptOf, type MediaType } from './history-filter';
-import type { HistoryEntry } from '../../lib/history-types';
+import type { HistoryEntry } from '../../model/history/history-types';
 import { MediaFailed, SafeImage, useMediaFailure } from './media-fallback';
 import { StatusBadge, StatusIcon, STATUS_LOOK } from './status-badge';
 import { OutputActions, ParamList, TaskEndNotice, Timings } from './task-detail';

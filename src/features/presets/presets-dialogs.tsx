@@ -6,7 +6,7 @@ import { Dialog } from '../../components/dialog';
 import { Field, inputClass } from '../../components/field';
 import { Segmented } from '../../components/segmented';
 import { cn } from '../../lib/cn';
-import { itemKeyOf, type Preset, type PresetStore } from '../../lib/presets';
+import { itemKeyOf, type Preset, type PresetStore } from '../../model/library/presets';
 import { localDate, saveBlob } from '../../lib/save-file';
 import { displayText } from '../../lib/untrusted-text';
 

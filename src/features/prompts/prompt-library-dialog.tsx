@@ -5,7 +5,7 @@ import { Dialog } from '../../components/dialog';
 import { inputClass } from '../../components/field';
 import { cn } from '../../lib/cn';
 import { formatCount } from '../../lib/format';
-import type { PromptLibrary } from '../../lib/prompt-library';
+import type { PromptLibrary } from '../../model/library/prompt-library';
 
 // "Prompt library" (PRODUCT 3): every prompt sent with this key, searchable, favourites pinned first.
 // Loaded on demand, the first time a prompt field opens it.

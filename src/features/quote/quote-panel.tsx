@@ -1,15 +1,15 @@
 import { Clock, Loader2 } from 'lucide-react';
-import type { Me } from '../../api/schemas/me';
-import type { TaskRequest } from '../../api/schemas/task';
+import type { Me } from '../../../contract/me';
+import type { TaskRequest } from '../../../contract/task';
 import { Alert } from '../../components/alert';
 import { cn } from '../../lib/cn';
 import { formatCredits, formatSeconds } from '../../lib/format';
 import type { QuoteState } from './quote-scheduler';
 import { useLiveQuote } from './use-live-quote';
 
-export { quoteWarnings, type QuoteWarning } from '../../lib/quote-warnings';
-import { quoteWarnings } from '../../lib/quote-warnings';
-import { batchRefusals, batchTotal } from '../../lib/batch';
+export { quoteWarnings, type QuoteWarning } from '../../model/quote-warnings';
+import { quoteWarnings } from '../../model/quote-warnings';
+import { batchRefusals, batchTotal } from '../../model/tasks/batch';
 
 const BREAKDOWN_LABELS: Array<[keyof NonNullable<QuoteState['quote']>['breakdown'], string]> = [
   ['pricingKey', 'Pricing'],

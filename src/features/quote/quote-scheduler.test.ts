@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Quote } from '../../api/schemas/quote';
-import type { TaskRequest } from '../../api/schemas/task';
+import type { Quote } from '../../../contract/quote';
+import type { TaskRequest } from '../../../contract/task';
 import { QuoteScheduler, requestKey, type QuoteState } from './quote-scheduler';
 
 const req = (prompt: string): TaskRequest => ({ interfaceId: 'm', versionId: 'v', params: { prompt } });

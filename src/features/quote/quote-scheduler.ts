@@ -1,7 +1,7 @@
 import type { ApiError } from '../../api/errors';
 import { toApiError } from '../../api/errors';
-import type { Quote } from '../../api/schemas/quote';
-import type { TaskRequest } from '../../api/schemas/task';
+import type { Quote } from '../../../contract/quote';
+import type { TaskRequest } from '../../../contract/task';
 
 // The live quote's timing rules (PRODUCT 3, Live quote): debounced, at most one POST /quote in flight,
 // an older answer never replaces a newer one, and while the payload has changed the last price stays,

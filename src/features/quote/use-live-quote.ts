@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useApi } from '../../api/api-context';
-import type { TaskRequest } from '../../api/schemas/task';
+import type { TaskRequest } from '../../../contract/task';
 import { QuoteScheduler, type QuoteState } from './quote-scheduler';
 
 /** The live quote of a payload (null while the form is invalid). */

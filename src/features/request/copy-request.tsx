@@ -3,7 +3,7 @@ import { Tabs } from 'radix-ui';
 import { useState } from 'react';
 import { useApi } from '../../api/api-context';
 import { toCurl, toFetchCode } from '../../api/request-code';
-import type { TaskRequest } from '../../api/schemas/task';
+import type { TaskRequest } from '../../../contract/task';
 import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
 

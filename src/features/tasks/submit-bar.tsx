@@ -1,7 +1,7 @@
 import { Sparkles } from 'lucide-react';
 import { useId, useState } from 'react';
-import type { SubmitResult } from '../../lib/outbox';
-import { MAX_BATCH_TASKS, MAX_RUNS, type Variations } from '../../lib/batch';
+import type { SubmitResult } from '../../model/tasks/outbox';
+import { MAX_BATCH_TASKS, MAX_RUNS, type Variations } from '../../model/tasks/batch';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { inputClass } from '../../components/field';

@@ -6,10 +6,10 @@ import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { ApiProvider } from '../../api/api-context';
 import { ApiClient } from '../../api/client';
 import { abortError } from '../../api/errors';
-import { DB_NAME, db, resetDbForTests } from '../../lib/db';
-import { HistoryStore } from '../../lib/history-store';
-import { PollBudget } from '../../lib/poll-budget';
-import { taskForecast } from '../../lib/poll-schedule';
+import { DB_NAME, db, resetDbForTests } from '../../model/db';
+import { HistoryStore } from '../../model/history/history-store';
+import { PollBudget } from '../../model/tasks/poll-budget';
+import { taskForecast } from '../../model/tasks/poll-schedule';
 import { TaskPoller } from './task-poller';
 
 const CONNECTION = 'conn-poller';

@@ -3,12 +3,12 @@ import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useApi } from '../../api/api-context';
 import { ApiError } from '../../api/errors';
 import { taskQueries } from '../../api/queries/task-queries';
-import { isTerminal, type Task } from '../../api/schemas/task';
-import type { HistoryStore } from '../../lib/history-store';
-import type { HistoryEntry } from '../../lib/history-types';
-import type { PollBudget } from '../../lib/poll-budget';
-import { PollSchedule, registerSchedule, type ScheduleTask } from '../../lib/poll-schedule';
-import { pollerLeadership, shareHistory } from '../../lib/tab-sync';
+import { isTerminal, type Task } from '../../../contract/task';
+import type { HistoryStore } from '../../model/history/history-store';
+import type { HistoryEntry } from '../../model/history/history-types';
+import type { PollBudget } from '../../model/tasks/poll-budget';
+import { PollSchedule, registerSchedule, type ScheduleTask } from '../../model/tasks/poll-schedule';
+import { pollerLeadership, shareHistory } from '../../model/history/tab-sync';
 
 // Polls every non-terminal task of the history until it is terminal (PRODUCT 3), whether or not its
 // card is on screen, and after a reload. When each task is polled is the poll schedule's call

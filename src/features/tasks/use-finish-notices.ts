@@ -1,7 +1,7 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
-import { isTerminal, type TaskStatus } from '../../api/schemas/task';
-import type { HistoryStore } from '../../lib/history-store';
-import type { HistoryEntry } from '../../lib/history-types';
+import { isTerminal, type TaskStatus } from '../../../contract/task';
+import type { HistoryStore } from '../../model/history/history-store';
+import type { HistoryEntry } from '../../model/history/history-types';
 
 const BASE_TITLE = 'Media Studio';
 const NO_ENTRIES: HistoryEntry[] = [];

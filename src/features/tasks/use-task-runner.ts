@@ -2,15 +2,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { useApi } from '../../api/api-context';
 import { meQueries } from '../../api/queries/me-queries';
-import type { TaskRequest } from '../../api/schemas/task';
-import type { OutboxEntry } from '../../lib/db';
-import { HistoryStore } from '../../lib/history-store';
-import type { HistoryEntry } from '../../lib/history-types';
-import { Outbox, type SubmitResult } from '../../lib/outbox';
-import { PollBudget } from '../../lib/poll-budget';
-import { PresetStore } from '../../lib/presets';
-import { PromptLibrary } from '../../lib/prompt-library';
-import { createdEntry } from './created-entry';
+import type { TaskRequest } from '../../../contract/task';
+import type { OutboxEntry } from '../../model/db';
+import { HistoryStore } from '../../model/history/history-store';
+import type { HistoryEntry } from '../../model/history/history-types';
+import { Outbox, type SubmitResult } from '../../model/tasks/outbox';
+import { PollBudget } from '../../model/tasks/poll-budget';
+import { PresetStore } from '../../model/library/presets';
+import { PromptLibrary } from '../../model/library/prompt-library';
+import { createdEntry } from '../../model/tasks/created-entry';
 
 // Everything that makes a click a task, per connection: the history (IndexedDB), the outbox that makes
 // a submit idempotent and survive reloads, and the shared polling budget. Opened when a key connects;

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { formatCredits } from '../../lib/format';
-import { niceTicks, type DayUsage } from '../../lib/usage';
+import { niceTicks, type DayUsage } from '../../model/usage/usage';
 
 // Credits per day as a bar chart (issue 16 "Usage": a real chart, with axes, labels and ticks, and a
 // table alternative). Hand-written SVG: a charting library would outweigh the whole view. The SVG is one

@@ -1,19 +1,19 @@
 import { useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { Download } from 'lucide-react';
 import { useApi } from '../../api/api-context';
-import type { Me } from '../../api/schemas/me';
+import type { Me } from '../../../contract/me';
 import { Button } from '../../components/button';
 import { Field } from '../../components/field';
 import { Select } from '../../components/select';
 import { Spinner } from '../../components/spinner';
-import { categoryLabel } from '../../lib/category-labels';
+import { categoryLabel } from '../../model/category-labels';
 import { saveCsv } from '../../lib/save-file';
 import { formatCount, formatCredits, formatSeconds } from '../../lib/format';
-import type { HistoryStore } from '../../lib/history-store';
-import type { HistoryEntry } from '../../lib/history-types';
+import type { HistoryStore } from '../../model/history/history-store';
+import type { HistoryEntry } from '../../model/history/history-types';
 import { displayText } from '../../lib/untrusted-text';
-import { dayKey, inRange, perKey, startOfDay, summarize, usageCsv, type Totals } from '../../lib/usage';
-import { allHistories, loadKeyLabels, rememberKeyLabel, type KeyLabels } from '../../lib/usage-source';
+import { dayKey, inRange, perKey, startOfDay, summarize, usageCsv, type Totals } from '../../model/usage/usage';
+import { allHistories, loadKeyLabels, rememberKeyLabel, type KeyLabels } from '../../model/usage/usage-source';
 import { CreditsChart } from './credits-chart';
 
 // The Usage view (issue 16 "Usage"): where this key's credits went, from this device's history: per day

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { CATEGORIES, UNRANKED_CATEGORIES, categoryKey } from '../../../../src/api/schemas/category';
+import { CATEGORIES, UNRANKED_CATEGORIES, categoryKey } from '../../../../contract/category';
 import { price } from '../pricing';
 import type { Params } from '../params';
-import type { ParamValue } from '../../../../src/api/schemas/task';
+import type { ParamValue } from '../../../../contract/task';
 import { catalogAssets } from './assets';
 import {
   fixture,

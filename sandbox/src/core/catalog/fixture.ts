@@ -11,14 +11,14 @@ import {
   type AiTool,
   type Model,
   type Template,
-} from '../../../../src/api/schemas/catalog';
+} from '../../../../contract/catalog';
 import {
   CATEGORIES,
   UNRANKED_CATEGORIES,
   categoryKey,
   isCategory,
-} from '../../../../src/api/schemas/category';
-import { KNOWN_PARAM_TYPES, optionValue, type ParamDef } from '../../../../src/api/schemas/param';
+} from '../../../../contract/category';
+import { KNOWN_PARAM_TYPES, optionValue, type ParamDef } from '../../../../contract/param';
 import { aiTools } from './ai-tools';
 import { catalogAssets, type CatalogAsset } from './assets';
 import { models } from './models';

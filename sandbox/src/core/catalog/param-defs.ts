@@ -1,7 +1,7 @@
 // Small builders for the param definitions the fixture repeats (spec 2 "Param definition").
 // They only fill in the shape; every value the studio shows still reads at the call site.
-import type { ParamDef, ParamOption } from '../../../../src/api/schemas/param';
-import type { TypicalPrice } from '../../../../src/api/schemas/catalog';
+import type { ParamDef, ParamOption } from '../../../../contract/param';
+import type { TypicalPrice } from '../../../../contract/catalog';
 import type { FixtureVersion, PricingRule } from './types';
 
 type Extra = Partial<Omit<ParamDef, 'id' | 'type'>>;

@@ -1,7 +1,7 @@
 // The sandbox's catalog fixture: the public resources of spec 2 plus the private facts the real
 // service keeps behind them (pricing, visibility, presets, how outputs are made).
-import type { AiTool, Model, Template, Version } from '../../../../src/api/schemas/catalog';
-import type { ParamValue } from '../../../../src/api/schemas/task';
+import type { AiTool, Model, Template, Version } from '../../../../contract/catalog';
+import type { ParamValue } from '../../../../contract/task';
 
 /**
  * Where the unit count of a price comes from (spec 2 typicalPrice units).

@@ -1,4 +1,4 @@
-import type { ParamDef } from '../../../api/schemas/param';
+import type { ParamDef } from '../../../../contract/param';
 import type { FormValue } from '../schema-builder';
 
 // The options of a choice param (enum, aspect_ratio, resolution, voice) as controls need them: a

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { ParamDef } from '../../../api/schemas/param';
+import type { ParamDef } from '../../../../contract/param';
 import type { FormValue } from '../schema-builder';
 
 export interface Focusable {

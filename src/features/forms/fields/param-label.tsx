@@ -1,5 +1,5 @@
 import { useId, type ReactNode } from 'react';
-import type { ParamDef } from '../../../api/schemas/param';
+import type { ParamDef } from '../../../../contract/param';
 import { paramLabel } from '../schema-builder';
 import type { Focusable } from './field-props';
 

@@ -4,7 +4,7 @@ import { Button } from '../../../components/button';
 import { Dialog } from '../../../components/dialog';
 import { useOptionalApi } from '../../../api/api-context';
 import { formatDateTime } from '../../../lib/format';
-import { libraryItems, type LibraryItem } from '../../../lib/upload-library';
+import { libraryItems, type LibraryItem } from '../../../model/library/upload-library';
 import type { MediaKind } from './media-kinds';
 
 type Loaded = { status: 'loading' } | { status: 'ready'; items: LibraryItem[] } | { status: 'error' };

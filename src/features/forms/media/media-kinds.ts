@@ -1,9 +1,9 @@
-import { UPLOAD_MAX_BYTES } from '../../../api/schemas/upload';
+import { UPLOAD_MAX_BYTES } from '../../../../contract/upload';
 
 // Which files a media param takes, and the checks made before any request (spec 4 POST /uploads:
 // eleven content types, 100 MB at most, and the Content-Type must be the file's true type).
 
-import type { MediaKind } from '../../../lib/upload-library';
+import type { MediaKind } from '../../../model/library/upload-library';
 export type { MediaKind };
 
 const KIND_OF_TYPE: Record<string, MediaKind> = {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../api/errors';
-import type { Upload, UploadCreated } from '../../../api/schemas/upload';
+import type { Upload, UploadCreated } from '../../../../contract/upload';
 import {
   FIRST_POLL_MS,
   IDLE,

@@ -1,6 +1,6 @@
 import type { ApiClient } from '../../../api/client';
 import { ApiError, toApiError } from '../../../api/errors';
-import type { Upload, UploadCreated } from '../../../api/schemas/upload';
+import type { Upload, UploadCreated } from '../../../../contract/upload';
 
 // One file going to POST /uploads (spec 3 "Upload states", spec 4 POST /uploads and GET /uploads/{id})
 // as one discriminated union and a pure reducer (STYLE), plus the driver that sends the file and polls

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { useOptionalApi } from '../../../api/api-context';
-import { rememberUpload } from '../../../lib/upload-library';
+import { rememberUpload } from '../../../model/library/upload-library';
 import { fileTypeOf, refusalFor, type MediaKind } from './media-kinds';
 import { IDLE, isInFlight, runUpload, uploadReducer, type UploadState } from './upload-machine';
 

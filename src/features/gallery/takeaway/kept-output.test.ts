@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { KeepersStore } from '../../../lib/keepers';
+import type { KeepersStore } from '../../../model/history/keepers';
 import { galleryItemsOf } from '../gallery-item';
 import { makeEntry } from '../gallery-test-utils';
 import { downloadKept } from './kept-output';

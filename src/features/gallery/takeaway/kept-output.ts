@@ -1,4 +1,4 @@
-import type { KeepersStore } from '../../../lib/keepers';
+import type { KeepersStore } from '../../../model/history/keepers';
 import type { GalleryItem } from '../gallery-item';
 import { outputFileName } from '../download-name';
 import { saveBlob } from '../../../lib/save-file';

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { act, cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { KeepersStore } from '../../../lib/keepers';
+import { KeepersStore } from '../../../model/history/keepers';
 import { galleryItemsOf } from '../gallery-item';
 import { CDN, CONNECTION, freshDatabase, makeEntry } from '../gallery-test-utils';
 import { StorageMeter } from './storage-meter';

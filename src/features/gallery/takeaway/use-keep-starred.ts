@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
-import type { JudgementStore } from '../../../lib/judgements';
-import type { KeepersStore } from '../../../lib/keepers';
+import type { JudgementStore } from '../../../model/history/judgements';
+import type { KeepersStore } from '../../../model/history/keepers';
 import { galleryItemsOf } from '../gallery-item';
-import type { HistoryEntry } from '../../../lib/history-types';
+import type { HistoryEntry } from '../../../model/history/history-types';
 
 // "Keep the keepers" (issue 12, item 7): every starred output is also saved on this device, whichever way
 // it got its star (the Viewer, a tile, bulk Star, an imported file, another tab), and forgotten when the

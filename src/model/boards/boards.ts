@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { fromBase64Url, toBase64Url } from '../../lib/base64url';
+import { db } from '../db';
+
+// Compare boards (PRODUCT 3 "Compare"): one prompt x many models, kept per connection in IndexedDB.
+// A board's setup (models, versions, params, prompts; never a key) also travels as a link.
+
+const ParamValueSchema = z.union([
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z.array(z.union([z.string(), z.number(), z.boolean()])),
+]);
+const ParamsSchema = z.record(z.string(), ParamValueSchema);
+
+export const MAX_COLUMNS = 8;
+export const MIN_COLUMNS = 2;
+export const MAX_ROWS = 6;
+
+export const ColumnSchema = z.object({ modelId: z.string().min(1), versionId: z.string().min(1) });
+export type Column = z.infer<typeof ColumnSchema>;
+export const RowSchema = z.object({ id: z.string().min(1), prompt: z.string() });
+export type Row = z.infer<typeof RowSchema>;
+
+export const BoardSetupSchema = z.object({
+  /** "image/default": every column is a model of this category. */
+  category: z.string().min(1),
+  columns: z.array(ColumnSchema).max(MAX_COLUMNS),
+  rows: z.array(RowSchema).min(1).max(MAX_ROWS),
+  /** Values of the params every chosen model has (same id and type). */
+  shared: ParamsSchema.default({}),
+  /** Values of the params only some models have, by column key. */
+  perColumn: z.record(z.string(), ParamsSchema).default({}),
+});
+export type BoardSetup = z.infer<typeof BoardSetupSchema>;
+
+export const CellSchema = z.object({
+  idempotencyKey: z.string(),
+  /** Set once POST /tasks answered (or found in the history after a reload). */
+  taskId: z.string().optional(),
+  /** The exact body sent: a cell whose inputs changed since is shown as such and runs again. */
+  request: z.string(),
+  runAt: z.number(),
+});
+export type Cell = z.infer<typeof CellSchema>;
+
+export const BoardSchema = z.object({
+  id: z.string().min(1),
+  connectionId: z.string().min(1),
+  name: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  setup: BoardSetupSchema,
+  /** By cell key (rowId + column key). */
+  cells: z.record(z.string(), CellSchema).default({}),
+  /** The favourite column key of each row. */
+  favourites: z.record(z.string(), z.string()).default({}),
+  notes: z.record(z.string(), z.string()).default({}),
+  /** Blind comparison (issue 16): model names hidden and each row's columns shuffled until Reveal. */
+  blind: z.boolean().default(false),
+});
+export type Board = z.infer<typeof BoardSchema>;
+
+export const columnKey = (c: Column): string => `${c.modelId}@${c.versionId}`;
+export const cellKey = (rowId: string, colKey: string): string => `${rowId}|${colKey}`;
+
+export const newId = (): string =>
+  typeof crypto.randomUUID === 'function'
+    ? crypto.randomUUID()
+    : `${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
+
+export function emptySetup(category: string): BoardSetup {
+  return { category, columns: [], rows: [{ id: newId(), prompt: '' }], shared: {}, perColumn: {} };
+}
+
+// ---- storage --------------------------------------------------------------------------------------
+
+const byConnection = (connectionId: string) =>
+  IDBKeyRange.bound([connectionId, -Infinity], [connectionId, Infinity]);
+
+/** This connection's boards, most recently changed first; records that do not parse are skipped. */
+export async function listBoards(connectionId: string): Promise<Board[]> {
+  const raw = await (await db()).getAllFromIndex('boards', 'byConnection', byConnection(connectionId));
+  return raw
+    .map((r) => BoardSchema.safeParse(r))
+    .flatMap((p) => (p.success ? [p.data] : []))
+    .sort((a, b) => b.updatedAt - a.updatedAt);
+}
+
+export async function getBoard(connectionId: string, id: string): Promise<Board | null> {
+  const parsed = BoardSchema.safeParse(await (await db()).get('boards', [connectionId, id]));
+  return parsed.success ? parsed.data : null;
+}
+
+export async function saveBoard(board: Board): Promise<void> {
+  await (await db()).put('boards', board);
+}
+
+export async function deleteBoard(connectionId: string, id: string): Promise<void> {
+  await (await db()).delete('boards', [connectionId, id]);
+}
+
+// ---- share links ----------------------------------------------------------------------------------
+
+/** The setup as a URL-safe string: models, versions, params and prompts; nothing else of the board. */
+export function encodeSetup(setup: BoardSetup): string {
+  return toBase64Url(JSON.stringify({ v: 1, ...BoardSetupSchema.parse(setup) }));
+}
+
+/** The setup of a shared link, or null when it is not one (a link is untrusted input). */
+export function decodeSetup(encoded: string): BoardSetup | null {
+  try {
+    const parsed = BoardSetupSchema.safeParse(JSON.parse(fromBase64Url(encoded)));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}

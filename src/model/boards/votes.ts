@@ -1,0 +1,184 @@
+import { z } from 'zod';
+import { db } from '../db';
+import { toCsv } from '../../lib/csv-export';
+import { fitBradleyTerry, type Comparison } from './rating-model';
+
+// Blind comparison votes (PRODUCT 3 "Compare", issue 16): on a blind board the user picks the best cell
+// of each row, or marks a tie. One vote per board row, kept per connection in the `votes` store (never
+// the key), read back through zod. Every vote of a category feeds its leaderboard.
+
+export const CandidateSchema = z.object({
+  /** The board's column key: `${modelId}@${versionId}`. */
+  key: z.string().min(1),
+  modelId: z.string().min(1),
+  versionId: z.string().min(1),
+  name: z.string(),
+  versionName: z.string(),
+});
+export type Candidate = z.infer<typeof CandidateSchema>;
+
+export const VoteSchema = z.object({
+  connectionId: z.string().min(1),
+  /** `${boardId}|${rowId}`: voting again on a row replaces its vote. */
+  id: z.string().min(1),
+  boardId: z.string().min(1),
+  rowId: z.string().min(1),
+  /** "image/default" */
+  category: z.string().min(1),
+  /** The cells that were judged (each with a result), at least two. */
+  candidates: z.array(CandidateSchema).min(2),
+  /** The key of the best candidate; null is a tie. */
+  winner: z.string().nullable(),
+  at: z.number(),
+});
+export type Vote = z.infer<typeof VoteSchema>;
+
+export const voteId = (boardId: string, rowId: string): string => `${boardId}|${rowId}`;
+
+const parseAll = (raw: unknown[]): Vote[] =>
+  raw.flatMap((r) => {
+    const parsed = VoteSchema.safeParse(r);
+    return parsed.success &&
+      (parsed.data.winner === null || parsed.data.candidates.some((c) => c.key === parsed.data.winner))
+      ? [parsed.data]
+      : [];
+  });
+
+/** Every vote of this connection, oldest first; records that do not parse are skipped. */
+export async function listVotes(connectionId: string): Promise<Vote[]> {
+  const raw = await (await db()).getAllFromIndex('votes', 'byConnection', connectionId);
+  return parseAll(raw).sort((a, b) => a.at - b.at);
+}
+
+export async function saveVote(vote: Vote): Promise<void> {
+  await (await db()).put('votes', VoteSchema.parse(vote));
+}
+
+export async function deleteVote(connectionId: string, id: string): Promise<void> {
+  await (await db()).delete('votes', [connectionId, id]);
+}
+
+/** The votes as they travel in the history file: without the connection (the importer's own applies). */
+export async function exportVotes(connectionId: string): Promise<unknown[]> {
+  return (await listVotes(connectionId)).map(({ connectionId: _c, ...rest }) => rest);
+}
+
+/** Adds the votes of an exported file to this connection's; unreadable ones are skipped and counted. */
+export async function importVotes(
+  connectionId: string,
+  items: readonly unknown[],
+): Promise<{ added: number; skipped: number }> {
+  const votes = parseAll(items.map((r) => (typeof r === 'object' && r ? { ...r, connectionId } : r)));
+  const database = await db();
+  const tx = database.transaction('votes', 'readwrite');
+  for (const vote of votes) void tx.store.put(vote);
+  await tx.done;
+  return { added: votes.length, skipped: items.length - votes.length };
+}
+
+// ---- the leaderboard -------------------------------------------------------------------------------
+
+export interface LeaderboardRow {
+  key: string;
+  name: string;
+  versionName: string;
+  /** Rows this model won, lost (another won) and tied. */
+  wins: number;
+  losses: number;
+  ties: number;
+  votes: number;
+  /** (wins + ties / 2) / votes */
+  winRate: number;
+  rating: number;
+  low: number;
+  high: number;
+}
+
+/** Pairwise outcomes of one vote: the winner beat each other candidate; a tie is a draw of every pair. */
+export function comparisonsOf(vote: Vote): Comparison[] {
+  const keys = vote.candidates.map((c) => c.key);
+  if (vote.winner === null)
+    return keys.flatMap((a, i) => keys.slice(i + 1).map((b) => ({ a, b, score: 0.5 as const })));
+  return keys.filter((k) => k !== vote.winner).map((b) => ({ a: vote.winner!, b, score: 1 as const }));
+}
+
+/** The categories that have votes, in the order first voted. */
+export const votedCategories = (votes: readonly Vote[]): string[] => [
+  ...new Set(votes.map((v) => v.category)),
+];
+
+/** The leaderboard of one category: every model judged there, best rating first. */
+export function leaderboard(votes: readonly Vote[], category: string): LeaderboardRow[] {
+  const inCategory = votes.filter((v) => v.category === category);
+  const rows = new Map<string, LeaderboardRow>();
+  for (const vote of inCategory) {
+    for (const c of vote.candidates) {
+      const row = rows.get(c.key) ?? {
+        key: c.key,
+        name: c.name,
+        versionName: c.versionName,
+        wins: 0,
+        losses: 0,
+        ties: 0,
+        votes: 0,
+        winRate: 0,
+        rating: 0,
+        low: 0,
+        high: 0,
+      };
+      // The latest vote names it: a renamed model shows its current name.
+      row.name = c.name;
+      row.versionName = c.versionName;
+      row.votes++;
+      if (vote.winner === null) row.ties++;
+      else if (vote.winner === c.key) row.wins++;
+      else row.losses++;
+      rows.set(c.key, row);
+    }
+  }
+  const ratings = fitBradleyTerry([...rows.keys()], inCategory.flatMap(comparisonsOf));
+  return ratings.map((r) => {
+    const row = rows.get(r.id)!;
+    return {
+      ...row,
+      winRate: row.votes ? (row.wins + row.ties / 2) / row.votes : 0,
+      rating: r.rating,
+      low: r.low,
+      high: r.high,
+    };
+  });
+}
+
+/** The leaderboard as CSV (untrusted names are guarded against spreadsheet formulas). */
+export function leaderboardCsv(category: string, rows: readonly LeaderboardRow[]): string {
+  return toCsv(
+    [
+      'rank',
+      'category',
+      'model',
+      'version',
+      'wins',
+      'losses',
+      'ties',
+      'votes',
+      'win_rate',
+      'rating',
+      'ci95_low',
+      'ci95_high',
+    ],
+    rows.map((r, i) => [
+      i + 1,
+      category,
+      r.name,
+      r.versionName,
+      r.wins,
+      r.losses,
+      r.ties,
+      r.votes,
+      r.winRate.toFixed(3),
+      Math.round(r.rating),
+      Math.round(r.low),
+      Math.round(r.high),
+    ]),
+  );
+}

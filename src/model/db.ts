@@ -1,0 +1,136 @@
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { TaskRequest } from '../../contract/task';
+import type { HistoryEntry } from './history/history-types';
+
+// The studio's IndexedDB (PRODUCT 2: task history, outbox, uploads, boards and settings live in the
+// browser). One database, one object store per kind of record, each keyed per connection (a hash of
+// base URL + key, never the key) so a key only ever sees what it created.
+
+export interface OutboxEntry {
+  /** The Idempotency-Key: one per submit intent, sent with every (re)try of it. */
+  idempotencyKey: string;
+  connectionId: string;
+  /** The exact POST /tasks body; a retry re-sends exactly this (spec 7). */
+  request: TaskRequest;
+  /** What the history shows for it once created. */
+  meta: HistoryEntry['meta'];
+  createdAt: number;
+  attempts: number;
+  lastAttemptAt: number | null;
+  /** Why the last attempt ended without an answer, for the UI. */
+  lastError: string | null;
+  /** The batch (one click, several tasks) it belongs to; also in meta, for the history. */
+  batchId?: string;
+}
+
+interface StudioDB extends DBSchema {
+  tasks: {
+    /** [connectionId, taskId]: the same task may be in the history of two connections (import). */
+    key: [string, string];
+    value: HistoryEntry;
+    indexes: { byConnection: [string, number] };
+  };
+  outbox: {
+    key: string;
+    value: OutboxEntry;
+    indexes: { byConnection: string };
+  };
+  uploads: {
+    /** [connectionId, url]: the same file uploaded twice is one entry. */
+    key: [string, string];
+    value: StoredRecord<'url'>;
+    indexes: { byConnection: [string, number] };
+  };
+  boards: {
+    key: [string, string];
+    value: StoredRecord<'id'>;
+    indexes: { byConnection: [string, number] };
+  };
+  /** Star and rating of one output; [connectionId, outputKey] (outputKey: `${taskId}#${index}`). */
+  judgements: { key: [string, string]; value: StoredRecord<'outputKey'>; indexes: { byConnection: string } };
+  /** Tasks hidden from this device's history (never touches the service); [connectionId, taskId]. */
+  hidden: { key: [string, string]; value: StoredRecord<'taskId'>; indexes: { byConnection: string } };
+  /** Starred outputs kept on this device (their bytes or where they are); [connectionId, outputKey]. */
+  keepers: { key: [string, string]; value: StoredRecord<'outputKey'>; indexes: { byConnection: string } };
+  /** Named form states; [connectionId, id]. */
+  presets: { key: [string, string]; value: StoredRecord<'id'>; indexes: { byConnection: string } };
+  /** Every prompt sent, deduplicated; [connectionId, text]. */
+  prompts: { key: [string, string]; value: StoredRecord<'text'>; indexes: { byConnection: string } };
+  /** Blind comparison votes; [connectionId, id]. */
+  votes: { key: [string, string]; value: StoredRecord<'id'>; indexes: { byConnection: string } };
+}
+
+/**
+ * A record of the stores added in v5: its key fields, and whatever else its module writes. The module
+ * that owns a store parses what it reads with its own zod schema (reads are never trusted), so the
+ * database layer needs to know no more of it than its key.
+ */
+export type StoredRecord<K extends string> = { connectionId: string } & { [P in K]: string } & Record<
+    string,
+    unknown
+  >;
+
+/** The stores added in v5, each keyed by [connectionId, <its key field>] with a byConnection index. */
+const V5_STORES = {
+  judgements: 'outputKey',
+  hidden: 'taskId',
+  keepers: 'outputKey',
+  presets: 'id',
+  prompts: 'text',
+  votes: 'id',
+} as const;
+
+export const DB_NAME = 'media-studio';
+// v1 keyed tasks by taskId alone, so a task imported into a second connection's history moved out of
+// the first one's. v2 keys them by [connectionId, taskId]. v3 adds the upload library, v4 the compare boards,
+// v5 the stores of V5_STORES (the gallery's judgements, hidden tasks and keepers, presets, prompts, votes).
+const DB_VERSION = 5;
+
+let dbPromise: Promise<IDBPDatabase<StudioDB>> | null = null;
+
+export function db(): Promise<IDBPDatabase<StudioDB>> {
+  dbPromise ??= openDB<StudioDB>(DB_NAME, DB_VERSION, {
+    async upgrade(database, oldVersion, _newVersion, transaction) {
+      if (oldVersion < 1) {
+        const outbox = database.createObjectStore('outbox', { keyPath: 'idempotencyKey' });
+        outbox.createIndex('byConnection', 'connectionId');
+      }
+      if (oldVersion < 2) {
+        // Only this upgrade transaction's own requests are awaited here, so it stays alive.
+        const kept = oldVersion >= 1 ? await transaction.objectStore('tasks').getAll() : [];
+        if (oldVersion >= 1) database.deleteObjectStore('tasks');
+        const tasks = database.createObjectStore('tasks', { keyPath: ['connectionId', 'taskId'] });
+        tasks.createIndex('byConnection', ['connectionId', 'createdAt']);
+        // A record without both key parts would fail the put and abort the whole upgrade: it is dropped.
+        const keyed = kept.filter(
+          (entry) => typeof entry.connectionId === 'string' && typeof entry.taskId === 'string',
+        );
+        await Promise.all(keyed.map((entry) => tasks.put(entry)));
+      }
+      if (oldVersion < 3) {
+        const uploads = database.createObjectStore('uploads', { keyPath: ['connectionId', 'url'] });
+        uploads.createIndex('byConnection', ['connectionId', 'createdAt']);
+      }
+      if (oldVersion < 4) {
+        const boards = database.createObjectStore('boards', { keyPath: ['connectionId', 'id'] });
+        boards.createIndex('byConnection', ['connectionId', 'updatedAt']);
+      }
+      if (oldVersion < 5) {
+        for (const [name, keyField] of Object.entries(V5_STORES)) {
+          const store = database.createObjectStore(name as keyof typeof V5_STORES, {
+            keyPath: ['connectionId', keyField],
+          });
+          store.createIndex('byConnection', 'connectionId');
+        }
+      }
+    },
+  });
+  return dbPromise;
+}
+
+/** Tests: forget the open handle so a fresh fake IndexedDB is used. */
+export function resetDbForTests(): void {
+  dbPromise = null;
+}
+
+export type { StudioDB };

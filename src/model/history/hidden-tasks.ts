@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { db } from '../db';
+
+// Tasks hidden from this device's history view (PRODUCT 3: "Hide", local only, with undo). The
+// service is never told: hiding is a view choice, kept per connection in IndexedDB (store `hidden`).
+
+const HiddenSchema = z.object({ taskId: z.string().min(1), hiddenAt: z.number().default(0) });
+
+export type HiddenIds = ReadonlySet<string>;
+
+const EMPTY: HiddenIds = new Set();
+
+export class HiddenTasks {
+  private ids: HiddenIds = EMPTY;
+  private listeners = new Set<() => void>();
+
+  private constructor(
+    readonly connectionId: string,
+    private readonly now: () => number,
+  ) {}
+
+  static async open(connectionId: string, now: () => number = Date.now): Promise<HiddenTasks> {
+    const store = new HiddenTasks(connectionId, now);
+    const next = new Set<string>();
+    for (const raw of await (await db()).getAllFromIndex('hidden', 'byConnection', connectionId)) {
+      const parsed = HiddenSchema.safeParse(raw);
+      if (parsed.success) next.add(parsed.data.taskId);
+    }
+    store.ids = next;
+    return store;
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** Immutable: a new Set after every change. */
+  snapshot = (): HiddenIds => this.ids;
+
+  private changed(next: Set<string>) {
+    this.ids = next;
+    for (const l of this.listeners) l();
+  }
+
+  async hide(taskIds: readonly string[]): Promise<void> {
+    const fresh = taskIds.filter((id) => !this.ids.has(id));
+    if (fresh.length === 0) return;
+    this.changed(new Set([...this.ids, ...fresh]));
+    const tx = (await db()).transaction('hidden', 'readwrite');
+    const at = this.now();
+    for (const taskId of fresh) void tx.store.put({ connectionId: this.connectionId, taskId, hiddenAt: at });
+    await tx.done;
+  }
+
+  /** Shows tasks again (the undo of hide, or "Show again" later). */
+  async unhide(taskIds: readonly string[]): Promise<void> {
+    const shown = taskIds.filter((id) => this.ids.has(id));
+    if (shown.length === 0) return;
+    const next = new Set(this.ids);
+    for (const id of shown) next.delete(id);
+    this.changed(next);
+    const tx = (await db()).transaction('hidden', 'readwrite');
+    for (const taskId of shown) void tx.store.delete([this.connectionId, taskId]);
+    await tx.done;
+  }
+}

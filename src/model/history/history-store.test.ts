@@ -1,0 +1,373 @@
+import 'fake-indexeddb/auto';
+import { deleteDB, openDB } from 'idb';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Task } from '../../../contract/task';
+import { DB_NAME, db, resetDbForTests } from '../db';
+import { PresetStore } from '../library/presets';
+import { PromptLibrary } from '../library/prompt-library';
+import { HistoryStore } from './history-store';
+import type { HistoryEntry } from './history-types';
+import { listVotes, saveVote } from '../boards/votes';
+
+const A = 'conn-a';
+const B = 'conn-b';
+
+const entry = (taskId: string, createdAt: number, patch: Partial<HistoryEntry> = {}): HistoryEntry => ({
+  taskId,
+  connectionId: A,
+  request: { interfaceId: 'm1', versionId: 'v1', params: { prompt: `prompt of ${taskId}`, 'a.b': 2 } },
+  meta: {
+    title: 'Model One',
+    subtitle: 'v1',
+    kind: 'model',
+    mediaType: 'image',
+    category: 'image/default',
+    modelId: 'm1',
+    versionId: 'v1',
+    estimatedSeconds: 8,
+    quotedCredits: 4,
+  },
+  status: 'queued',
+  outputs: [],
+  error: null,
+  creditsCharged: null,
+  createdAt,
+  completedAt: null,
+  unseen: false,
+  ...patch,
+});
+
+const task = (taskId: string, patch: Partial<Task> = {}): Task => ({
+  taskId,
+  status: 'running',
+  outputs: [],
+  error: null,
+  creditsCharged: 0,
+  createdAt: '2025-06-01T12:00:00.000Z',
+  completedAt: null,
+  ...patch,
+});
+
+/** A page reload: the old page's database handle closes, the new page opens its own. */
+async function reload(): Promise<void> {
+  (await db()).close();
+  resetDbForTests();
+}
+
+/** A fresh, empty database for each test. */
+async function freshDatabase(): Promise<void> {
+  await reload();
+  await deleteDB(DB_NAME);
+}
+
+describe('HistoryStore', () => {
+  beforeEach(freshDatabase);
+
+  it('open() takes the early read of preload() once; after dropPreload() it reads afresh', async () => {
+    HistoryStore.preload(A);
+    const early = await HistoryStore.open(A);
+    await early.put(entry('t1', 1));
+    // Taken once: the next open reads IndexedDB again.
+    expect((await HistoryStore.open(A)).get('t1')).toBeDefined();
+
+    // An early read that is dropped (the key was refused) is never handed out later: what was written
+    // meanwhile is seen.
+    HistoryStore.preload(B);
+    await HistoryStore.open(A); // a read queued after B's early one: that one is done before the write
+    HistoryStore.dropPreload(B);
+    await (await db()).put('tasks', { ...entry('t3', 3), connectionId: B });
+    expect((await HistoryStore.open(B)).get('t3')).toBeDefined();
+  });
+
+  it('lists entries newest first', async () => {
+    const store = await HistoryStore.open(A);
+    await store.put(entry('t1', 1_000));
+    await store.put(entry('t3', 3_000));
+    await store.put(entry('t2', 2_000));
+    expect(store.list().map((e) => e.taskId)).toEqual(['t3', 't2', 't1']);
+    expect(store.get('t2')?.request.params.prompt).toBe('prompt of t2');
+  });
+
+  it('returns the same list array until something changes, and tells subscribers', async () => {
+    const store = await HistoryStore.open(A);
+    await store.put(entry('t1', 1_000));
+    let calls = 0;
+    const unsubscribe = store.subscribe(() => calls++);
+    const first = store.list();
+    expect(store.list()).toBe(first);
+    await store.put(entry('t2', 2_000));
+    expect(calls).toBe(1);
+    const second = store.list();
+    expect(second).not.toBe(first);
+    expect(second).toHaveLength(2);
+    expect(store.list()).toBe(second);
+    unsubscribe();
+    await store.put(entry('t3', 3_000));
+    expect(calls).toBe(1);
+  });
+
+  it('applyTask records status and outputs, and marks unseen only on reaching a terminal state', async () => {
+    const store = await HistoryStore.open(A);
+    await store.put(entry('t1', 1_000));
+    expect(await store.applyTask(task('unknown'))).toBeUndefined();
+
+    const running = await store.applyTask(task('t1', { status: 'running' }));
+    expect(running?.status).toBe('running');
+    expect(running?.unseen).toBe(false);
+    expect(store.unseenCount()).toBe(0);
+    expect(store.pending().map((e) => e.taskId)).toEqual(['t1']);
+
+    const done = await store.applyTask(
+      task('t1', {
+        status: 'succeeded',
+        outputs: [{ url: 'https://cdn.example/out.png' }],
+        creditsCharged: 4,
+        completedAt: '2025-06-01T12:00:09.000Z',
+      }),
+    );
+    expect(done).toMatchObject({
+      status: 'succeeded',
+      outputs: [{ url: 'https://cdn.example/out.png' }],
+      creditsCharged: 4,
+      createdAt: Date.parse('2025-06-01T12:00:00.000Z'),
+      completedAt: Date.parse('2025-06-01T12:00:09.000Z'),
+      unseen: true,
+    });
+    expect(store.get('t1')?.raw).toMatchObject({ taskId: 't1', status: 'succeeded' });
+    expect(store.unseenCount()).toBe(1);
+    expect(store.pending()).toEqual([]);
+  });
+
+  it('does not mark unseen a task that finishes while the user is looking, nor one already terminal', async () => {
+    const store = await HistoryStore.open(A);
+    await store.put(entry('t1', 1_000));
+    await store.put(entry('t2', 2_000, { status: 'failed', error: { code: 'x', message: 'y' } }));
+    await store.applyTask(task('t1', { status: 'succeeded' }), { seen: true });
+    await store.applyTask(task('t2', { status: 'failed', error: { code: 'x', message: 'y' } }));
+    expect(store.unseenCount()).toBe(0);
+  });
+
+  it('markSeen clears unseen, in memory and in IndexedDB', async () => {
+    const store = await HistoryStore.open(A);
+    await store.put(entry('t1', 1_000));
+    await store.put(entry('t2', 2_000));
+    await store.applyTask(task('t1', { status: 'succeeded' }));
+    await store.applyTask(task('t2', { status: 'cancelled' }));
+    expect(store.unseenCount()).toBe(2);
+    const before = store.list();
+    await store.markSeen();
+    expect(store.unseenCount()).toBe(0);
+    expect(store.list()).not.toBe(before);
+    expect(store.list().every((e) => !e.unseen)).toBe(true);
+    const reopened = await HistoryStore.open(A);
+    expect(reopened.unseenCount()).toBe(0);
+  });
+
+  it('survives a reload: a second open of the same connection sees the entries', async () => {
+    const store = await HistoryStore.open(A);
+    await store.put(entry('t1', 1_000));
+    await store.put(entry('t2', 2_000));
+    await store.applyTask(
+      task('t2', { status: 'succeeded', outputs: [{ url: 'https://cdn.example/2.png' }] }),
+    );
+
+    await reload();
+    const reopened = await HistoryStore.open(A);
+    expect(reopened.list().map((e) => e.taskId)).toEqual(['t2', 't1']);
+    expect(reopened.get('t2')).toMatchObject({ status: 'succeeded', unseen: true });
+    expect(reopened.get('t1')).toEqual(store.get('t1'));
+  });
+
+  it('a key sees only its own tasks: another connection sees none', async () => {
+    const store = await HistoryStore.open(A);
+    await store.put(entry('t1', 1_000));
+    const other = await HistoryStore.open(B);
+    expect(other.list()).toEqual([]);
+    expect(other.get('t1')).toBeUndefined();
+  });
+
+  it('keeps the connection it was opened for, whatever the entry says', async () => {
+    const store = await HistoryStore.open(A);
+    await store.put(entry('t1', 1_000, { connectionId: B }));
+    expect((await HistoryStore.open(B)).list()).toEqual([]);
+    expect((await HistoryStore.open(A)).list().map((e) => e.taskId)).toEqual(['t1']);
+  });
+
+  it('skips records in IndexedDB that do not parse', async () => {
+    const store = await HistoryStore.open(A);
+    await store.put(entry('t1', 1_000));
+    const database = await db();
+    // What an older or damaged record may look like: no status, no meta.
+    await database.put('tasks', {
+      taskId: 'broken',
+      connectionId: A,
+      createdAt: 5,
+    } as unknown as HistoryEntry);
+    const reopened = await HistoryStore.open(A);
+    expect(reopened.list().map((e) => e.taskId)).toEqual(['t1']);
+  });
+
+  it('exports JSON without the connection id, and importing it into another connection reproduces the tasks', async () => {
+    const store = await HistoryStore.open(A);
+    await store.put(entry('t1', 1_000));
+    await store.put(entry('t2', 2_000));
+    await store.applyTask(
+      task('t2', {
+        status: 'failed',
+        error: { code: 'generation_failed', message: 'It broke.' },
+        completedAt: '2025-06-01T12:00:05.000Z',
+      }),
+    );
+
+    const text = store.exportJson();
+    expect(text).not.toContain(A);
+    expect(text).not.toContain('connectionId');
+    const file = JSON.parse(text) as { format: string; version: number; tasks: unknown[] };
+    expect(file.format).toBe('media-studio-history');
+    expect(file.version).toBe(1);
+    expect(file.tasks).toHaveLength(2);
+
+    const other = await HistoryStore.open(B);
+    expect(await other.importJson(text)).toMatchObject({ added: 2, updated: 0, skipped: 0 });
+    const strip = ({ connectionId: _c, unseen: _u, ...rest }: HistoryEntry) => rest;
+    expect(other.list().map(strip)).toEqual(store.list().map(strip));
+    expect(other.list().every((e) => e.connectionId === B && !e.unseen)).toBe(true);
+
+    // Both connections keep their copy, after a reload too.
+    await reload();
+    expect((await HistoryStore.open(B)).list().map((e) => e.taskId)).toEqual(['t2', 't1']);
+    expect((await HistoryStore.open(A)).list().map((e) => e.taskId)).toEqual(['t2', 't1']);
+    expect((await HistoryStore.open(A)).get('t2')?.connectionId).toBe(A);
+  });
+
+  it('exportFile carries the blind votes beside the tasks, and importing it brings them to the other key', async () => {
+    const store = await HistoryStore.open(A);
+    await store.put(entry('t1', 1_000));
+    const candidate = (m: string) => ({
+      key: `${m}@v1`,
+      modelId: m,
+      versionId: 'v1',
+      name: m,
+      versionName: 'v1',
+    });
+    await saveVote({
+      connectionId: A,
+      id: 'board|row',
+      boardId: 'board',
+      rowId: 'row',
+      category: 'image/default',
+      candidates: [candidate('lumen'), candidate('pop')],
+      winner: 'pop@v1',
+      at: 5,
+    });
+    const text = await store.exportFile();
+    expect(text).not.toContain(A);
+    const file = JSON.parse(text) as { tasks: unknown[]; votes: unknown[] };
+    expect(file.tasks).toHaveLength(1);
+    expect(file.votes).toHaveLength(1);
+
+    const other = await HistoryStore.open(B);
+    expect(await other.importJson(text)).toMatchObject({ added: 1, updated: 0, skipped: 0 });
+    const votes = await listVotes(B);
+    expect(votes.map((v) => [v.connectionId, v.winner])).toEqual([[B, 'pop@v1']]);
+    // A file from before votes travelled imports as before.
+    expect(await (await HistoryStore.open('conn-c')).importJson(store.exportJson())).toMatchObject({
+      added: 1,
+      updated: 0,
+      skipped: 0,
+    });
+  });
+
+  it('importing into the same connection counts the tasks as updated', async () => {
+    const store = await HistoryStore.open(A);
+    await store.put(entry('t1', 1_000));
+    expect(await store.importJson(store.exportJson())).toMatchObject({ added: 0, updated: 1, skipped: 0 });
+    expect(store.list()).toHaveLength(1);
+  });
+
+  it('importJson skips malformed entries and counts them', async () => {
+    const store = await HistoryStore.open(A);
+    await store.put(entry('t1', 1_000));
+    const good = JSON.parse(store.exportJson()) as { tasks: Record<string, unknown>[] };
+    const text = JSON.stringify({
+      format: 'media-studio-history',
+      version: 1,
+      exportedAt: '2025-06-01T12:00:00.000Z',
+      tasks: [
+        { ...good.tasks[0], taskId: 'ok' },
+        null,
+        'a string',
+        [1, 2],
+        { ...good.tasks[0], taskId: '' },
+        { ...good.tasks[0], taskId: 'bad-status', status: 'exploded' },
+        { ...good.tasks[0], taskId: 'no-created-at', createdAt: undefined },
+      ],
+    });
+    const other = await HistoryStore.open(B);
+    expect(await other.importJson(text)).toMatchObject({ added: 1, updated: 0, skipped: 6 });
+    expect(other.list().map((e) => e.taskId)).toEqual(['ok']);
+  });
+
+  it('importJson rejects a file that is not a history export', async () => {
+    const store = await HistoryStore.open(A);
+    await expect(store.importJson('{"format":"something-else","tasks":[]}')).rejects.toThrow();
+    await expect(store.importJson('not json')).rejects.toThrow();
+    expect(store.list()).toEqual([]);
+  });
+
+  it('moves a version 1 database (tasks keyed by taskId) to per-connection keys, keeping every task', async () => {
+    await reload();
+    await deleteDB(DB_NAME);
+    const v1 = await openDB(DB_NAME, 1, {
+      upgrade(database) {
+        const tasks = database.createObjectStore('tasks', { keyPath: 'taskId' });
+        tasks.createIndex('byConnection', ['connectionId', 'createdAt']);
+        const outbox = database.createObjectStore('outbox', { keyPath: 'idempotencyKey' });
+        outbox.createIndex('byConnection', 'connectionId');
+      },
+    });
+    await v1.put('tasks', entry('t1', 1_000));
+    await v1.put('tasks', entry('t2', 2_000, { connectionId: B }));
+    await v1.put('tasks', { taskId: 'no-connection', createdAt: 3 });
+    await v1.put('outbox', { idempotencyKey: 'k1', connectionId: A });
+    v1.close();
+
+    const store = await HistoryStore.open(A);
+    expect(store.list().map((e) => e.taskId)).toEqual(['t1']);
+    expect((await HistoryStore.open(B)).list().map((e) => e.taskId)).toEqual(['t2']);
+    expect(await (await db()).get('outbox', 'k1')).toEqual({ idempotencyKey: 'k1', connectionId: A });
+  });
+
+  it('carries the presets and the prompt library in its file, and brings them back into another key', async () => {
+    const store = await HistoryStore.open(A);
+    const presets = await PresetStore.open(A);
+    const prompts = await PromptLibrary.open(A);
+    store.addSection('presets', presets.historySection());
+    store.addSection('prompts', prompts.historySection());
+    await store.put(entry('t1', 1_000));
+    await presets.save({ name: 'Wide', itemName: 'M', request: { interfaceId: 'm1', params: { a: 1 } } });
+    await prompts.record(['a red fox']);
+    await prompts.pin('a red fox', true);
+
+    const text = store.exportJson();
+    const file = JSON.parse(text) as Record<string, unknown>;
+    expect(file.presets).toEqual([expect.objectContaining({ name: 'Wide' })]);
+    expect(file.prompts).toEqual([expect.objectContaining({ text: 'a red fox', pinned: true })]);
+    expect(text).not.toContain(A);
+
+    const other = await HistoryStore.open(B);
+    const otherPresets = await PresetStore.open(B);
+    const otherPrompts = await PromptLibrary.open(B);
+    other.addSection('presets', otherPresets.historySection());
+    const removePrompts = other.addSection('prompts', otherPrompts.historySection());
+    expect(await other.importJson(text)).toMatchObject({ added: 1, updated: 0, skipped: 0 });
+    expect(otherPresets.list()).toEqual([expect.objectContaining({ name: 'Wide', connectionId: B })]);
+    expect(otherPrompts.list()).toEqual([expect.objectContaining({ text: 'a red fox', pinned: true })]);
+
+    // A file without the sections (an older export) imports as before; a removed section is not written.
+    removePrompts();
+    expect(JSON.parse(other.exportJson())).not.toHaveProperty('prompts');
+    const { presets: _p, prompts: _q, ...older } = file;
+    expect(await other.importJson(JSON.stringify(older))).toMatchObject({ added: 0, updated: 1, skipped: 0 });
+  });
+});

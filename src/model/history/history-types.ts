@@ -1,0 +1,67 @@
+import { z } from 'zod/mini';
+import { TaskOutputSchema, TaskStatusSchema } from '../../../contract/task';
+
+// One task as the history keeps it: what was asked (the request and a readable summary), and what
+// the service last said about it. Records read back from IndexedDB or an imported file are parsed
+// with this schema, never trusted.
+
+const ParamValue = z.union([
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z.array(z.union([z.string(), z.number(), z.boolean()])),
+]);
+
+export const HistoryEntrySchema = z.object({
+  taskId: z.string().check(z.minLength(1)),
+  connectionId: z.string().check(z.minLength(1)),
+  request: z.object({
+    interfaceId: z.optional(z.string()),
+    versionId: z.optional(z.string()),
+    aiTool: z.optional(z.string()),
+    template: z.optional(z.string()),
+    params: z.record(z.string(), ParamValue),
+  }),
+  meta: z.object({
+    /** What ran: model name (and version name), tool name or template name. */
+    title: z.string(),
+    subtitle: z._default(z.string(), ''),
+    kind: z.enum(['model', 'tool', 'template']),
+    /** image, video or audio: decides how the output is shown. */
+    mediaType: z.enum(['image', 'video', 'audio']),
+    /** "image/default" for models, for filtering. */
+    category: z.optional(z.string()),
+    modelId: z.optional(z.string()),
+    versionId: z.optional(z.string()),
+    /** The quote's estimate when submitted; times the first poll (PRODUCT 3). */
+    estimatedSeconds: z._default(z.nullable(z.number()), null),
+    quotedCredits: z._default(z.nullable(z.number()), null),
+    /** One click made several tasks ("Runs", "Variations"): they share this id; n of size. */
+    batchId: z.optional(z.string()),
+    batchIndex: z.optional(z.int().check(z.positive())),
+    batchSize: z.optional(z.int().check(z.positive())),
+  }),
+  status: TaskStatusSchema,
+  outputs: z._default(z.array(TaskOutputSchema), []),
+  error: z._default(z.nullable(z.object({ message: z.string(), code: z.string() })), null),
+  creditsCharged: z._default(z.nullable(z.number()), null),
+  /** ms since epoch, from the service's createdAt when known (else the submit time). */
+  createdAt: z.number(),
+  completedAt: z._default(z.nullable(z.number()), null),
+  /** The last answer of GET /tasks/{id}, as sent (shown as raw JSON in the detail view). */
+  raw: z.optional(z.unknown()),
+  /** The Idempotency-Key it was created with (a compare cell finds its task by it). */
+  idempotencyKey: z.optional(z.string()),
+  /** Finished while the user was not looking: counts toward the title badge. */
+  unseen: z._default(z.boolean(), false),
+});
+export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
+
+export const HistoryExportSchema = z.object({
+  format: z.literal('media-studio-history'),
+  version: z.literal(1),
+  exportedAt: z.string(),
+  tasks: z.array(z.unknown()),
+  /** Star and rating per output (`${taskId}#${index}`); each is parsed on import (lib/judgements). */
+  judgements: z.optional(z.array(z.unknown())),
+});

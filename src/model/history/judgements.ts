@@ -1,0 +1,128 @@
+import { z } from 'zod';
+export { indexOfKey, taskIdOfKey } from './output-key';
+import { db } from '../db';
+
+// Star and 1-5 rating per output (PRODUCT 3 "Gallery and viewer"), kept per connection in IndexedDB
+// (store `judgements`, key [connectionId, outputKey], outputKey `${taskId}#${index}`). A plain store:
+// subscribe/snapshot for useSyncExternalStore; every read (database or imported file) is parsed.
+
+export const RatingSchema = z.number().int().min(1).max(5);
+
+/** One output's judgement as kept and as exported (without the connection). */
+export const JudgementSchema = z.object({
+  outputKey: z.string().regex(/^.+#\d+$/),
+  starred: z.boolean().default(false),
+  rating: RatingSchema.nullable().default(null),
+  updatedAt: z.number().default(0),
+});
+export type Judgement = z.infer<typeof JudgementSchema>;
+
+export type Judgements = ReadonlyMap<string, Judgement>;
+
+const EMPTY: Judgements = new Map();
+
+const isBlank = (j: Judgement) => !j.starred && j.rating === null;
+
+export class JudgementStore {
+  private map: Judgements = EMPTY;
+  private listeners = new Set<() => void>();
+
+  private constructor(
+    readonly connectionId: string,
+    private readonly now: () => number,
+  ) {}
+
+  static async open(connectionId: string, now: () => number = Date.now): Promise<JudgementStore> {
+    const store = new JudgementStore(connectionId, now);
+    const database = await db();
+    const next = new Map<string, Judgement>();
+    for (const raw of await database.getAllFromIndex('judgements', 'byConnection', connectionId)) {
+      const parsed = JudgementSchema.safeParse(raw);
+      if (parsed.success && !isBlank(parsed.data)) next.set(parsed.data.outputKey, parsed.data);
+    }
+    store.map = next;
+    return store;
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** Immutable: a new Map after every change. */
+  snapshot = (): Judgements => this.map;
+
+  get(outputKey: string): Judgement | undefined {
+    return this.map.get(outputKey);
+  }
+
+  /** Writes the changes of many outputs in one transaction; a judgement left blank is deleted. */
+  private async write(changes: Array<{ outputKey: string; starred?: boolean; rating?: number | null }>) {
+    if (changes.length === 0) return;
+    const next = new Map(this.map);
+    const at = this.now();
+    const written: Judgement[] = [];
+    for (const change of changes) {
+      const before = next.get(change.outputKey);
+      const judgement: Judgement = {
+        outputKey: change.outputKey,
+        starred: change.starred ?? before?.starred ?? false,
+        rating: change.rating === undefined ? (before?.rating ?? null) : change.rating,
+        updatedAt: at,
+      };
+      if (isBlank(judgement)) next.delete(change.outputKey);
+      else next.set(change.outputKey, judgement);
+      written.push(judgement);
+    }
+    this.map = next;
+    for (const l of this.listeners) l();
+    const tx = (await db()).transaction('judgements', 'readwrite');
+    for (const j of written) {
+      if (isBlank(j)) void tx.store.delete([this.connectionId, j.outputKey]);
+      else void tx.store.put({ ...j, connectionId: this.connectionId });
+    }
+    await tx.done;
+  }
+
+  setStarred(outputKeys: readonly string[], starred: boolean): Promise<void> {
+    return this.write(outputKeys.map((outputKey) => ({ outputKey, starred })));
+  }
+
+  toggleStar(outputKey: string): Promise<void> {
+    return this.setStarred([outputKey], !this.map.get(outputKey)?.starred);
+  }
+
+  /** A rating of 1-5, or null to clear it. */
+  async setRating(outputKey: string, rating: number | null): Promise<void> {
+    if (rating !== null) RatingSchema.parse(rating);
+    await this.write([{ outputKey, rating }]);
+  }
+
+  /** For the history export: every judgement, without the connection. */
+  list(): Judgement[] {
+    return [...this.map.values()];
+  }
+
+  /**
+   * Adds judgements from an imported file. Each is parsed; one whose output the history does not know
+   * (`knows` says no) is skipped and counted, as is one that does not parse.
+   */
+  async importMany(
+    raws: readonly unknown[],
+    knows: (outputKey: string) => boolean,
+  ): Promise<{ kept: number; unknown: number; invalid: number }> {
+    const result = { kept: 0, unknown: 0, invalid: 0 };
+    const changes: Judgement[] = [];
+    for (const raw of raws) {
+      const parsed = JudgementSchema.safeParse(raw);
+      if (!parsed.success) result.invalid++;
+      else if (!knows(parsed.data.outputKey)) result.unknown++;
+      else {
+        result.kept++;
+        changes.push(parsed.data);
+      }
+    }
+    await this.write(changes);
+    return result;
+  }
+}

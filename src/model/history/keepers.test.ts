@@ -1,0 +1,188 @@
+// @vitest-environment node
+// Node's Blob survives fake-indexeddb's structured clone (happy-dom's does not), as a browser's does.
+import 'fake-indexeddb/auto';
+import { deleteDB } from 'idb';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DB_NAME, db, resetDbForTests } from '../db';
+import { KeepersStore, QUOTA_MESSAGE, type KeepableOutput } from './keepers';
+
+const A = 'conn-a';
+const B = 'conn-b';
+const CDN = 'https://cdn.example.test/out';
+
+const item = (taskId: string, index = 0): KeepableOutput => ({
+  key: `${taskId}#${index}`,
+  entry: { taskId },
+  output: { url: `${CDN}/${taskId}-${index}.png` },
+});
+
+/** A file server: URLs answer their bytes; `down` makes every URL fail as an expired one would. */
+function server(files: Record<string, string>) {
+  let down = false;
+  const fetch = vi.fn(async (url: string | URL | Request, init?: RequestInit) => {
+    if (init?.credentials !== 'omit') throw new Error('credentials must be omitted');
+    if (down) return new Response('gone', { status: 410 });
+    const body = files[String(url)];
+    if (body === undefined) throw new TypeError('Failed to fetch');
+    return new Response(body, { headers: { 'Content-Type': 'image/png' } });
+  });
+  return { fetch, goDown: () => (down = true) };
+}
+
+async function reload(): Promise<void> {
+  (await db()).close();
+  resetDbForTests();
+}
+
+beforeEach(async () => {
+  await reload();
+  await deleteDB(DB_NAME);
+});
+afterEach(() => vi.restoreAllMocks());
+
+describe('KeepersStore', () => {
+  it('keeps the bytes of an output so they are there after a reload, even when the URL no longer answers', async () => {
+    const files = server({ [`${CDN}/t1-0.png`]: 'PNG bytes one' });
+    const persist = vi.fn(async () => true);
+    const store = await KeepersStore.open(A, { fetch: files.fetch, persist, now: () => 1234 });
+    const seen = vi.fn();
+    store.subscribe(seen);
+    const result = await store.keep(item('t1'));
+    expect(result).toMatchObject({
+      ok: true,
+      info: { outputKey: 't1#0', size: 13, contentType: 'image/png' },
+    });
+    expect(store.has('t1#0')).toBe(true);
+    expect(store.snapshot().bytes).toBe(13);
+    expect(seen).toHaveBeenCalled();
+    expect(persist).toHaveBeenCalledTimes(1);
+
+    files.goDown();
+    await reload();
+    const again = await KeepersStore.open(A, { fetch: files.fetch });
+    expect(again.has('t1#0')).toBe(true);
+    expect(again.snapshot().kept.get('t1#0')).toMatchObject({
+      taskId: 't1',
+      url: `${CDN}/t1-0.png`,
+      savedAt: 1234,
+    });
+    expect(await (await again.blobFor('t1#0'))!.text()).toBe('PNG bytes one');
+    const url = await again.objectUrlFor('t1#0');
+    expect(url).toMatch(/^blob:/);
+    expect(await again.objectUrlFor('t1#0')).toBe(url);
+    expect(files.fetch).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps each connection to its own outputs', async () => {
+    const files = server({ [`${CDN}/t1-0.png`]: 'x' });
+    await (await KeepersStore.open(A, { fetch: files.fetch })).keep(item('t1'));
+    const other = await KeepersStore.open(B, { fetch: files.fetch });
+    expect(other.has('t1#0')).toBe(false);
+    expect(await other.blobFor('t1#0')).toBeNull();
+  });
+
+  it('fetches an output once, however often it is kept', async () => {
+    const files = server({ [`${CDN}/t1-0.png`]: 'x' });
+    const store = await KeepersStore.open(A, { fetch: files.fetch });
+    const [a, b] = await Promise.all([store.keep(item('t1')), store.keep(item('t1'))]);
+    await store.keep(item('t1'));
+    expect(a.ok && b.ok).toBe(true);
+    expect(files.fetch).toHaveBeenCalledTimes(1);
+    expect(store.snapshot().saving.size).toBe(0);
+  });
+
+  it('forget() removes the bytes and revokes the object URL', async () => {
+    const files = server({ [`${CDN}/t1-0.png`]: 'abc', [`${CDN}/t2-0.png`]: 'defg' });
+    const store = await KeepersStore.open(A, { fetch: files.fetch });
+    await store.keep(item('t1'));
+    await store.keep(item('t2'));
+    expect(store.snapshot().bytes).toBe(7);
+    const url = (await store.objectUrlFor('t1#0'))!;
+    const revoke = vi.spyOn(URL, 'revokeObjectURL');
+    await store.forget('t1#0');
+    expect(revoke).toHaveBeenCalledWith(url);
+    expect(store.has('t1#0')).toBe(false);
+    expect(store.snapshot().bytes).toBe(4);
+    expect(await store.objectUrlFor('t1#0')).toBeNull();
+    await reload();
+    expect((await KeepersStore.open(A)).has('t1#0')).toBe(false);
+  });
+
+  it('forget() during the save undoes it when it lands', async () => {
+    const files = server({ [`${CDN}/t1-0.png`]: 'abc' });
+    const store = await KeepersStore.open(A, { fetch: files.fetch });
+    const keeping = store.keep(item('t1'));
+    await store.forget('t1#0');
+    expect(await keeping).toMatchObject({ ok: false, failure: { reason: 'forgotten' } });
+    expect(store.has('t1#0')).toBe(false);
+    await reload();
+    expect((await KeepersStore.open(A)).has('t1#0')).toBe(false);
+  });
+
+  it('storage full: keep() resolves with a clear failure (never throws, so the star stays), nothing half-kept', async () => {
+    const files = server({ [`${CDN}/t1-0.png`]: 'big', [`${CDN}/t2-0.png`]: 'ok' });
+    const store = await KeepersStore.open(A, { fetch: files.fetch });
+    // The browser refuses the write: IndexedDB's QuotaExceededError.
+    const put = vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementationOnce(() => {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    });
+    const result = await store.keep(item('t1'));
+    expect(put).toHaveBeenCalled();
+    expect(result).toEqual({
+      ok: false,
+      failure: { outputKey: 't1#0', reason: 'quota', message: QUOTA_MESSAGE },
+    });
+    expect(store.snapshot().failure?.message).toMatch(
+      /storage for the studio is full.*starred but not saved/,
+    );
+    expect(store.has('t1#0')).toBe(false);
+    expect(store.snapshot().saving.size).toBe(0);
+    await reload();
+    expect((await KeepersStore.open(A)).has('t1#0')).toBe(false);
+
+    // Space freed: the next keep works, and a successful keep of that output clears its failure.
+    const store2 = await KeepersStore.open(A, { fetch: files.fetch });
+    expect((await store2.keep(item('t2'))).ok).toBe(true);
+    expect((await store2.keep(item('t1'))).ok).toBe(true);
+    expect(store2.snapshot().failure).toBeNull();
+  });
+
+  it('a URL that no longer answers, or an item without output, is a failure with the reason', async () => {
+    const files = server({});
+    const store = await KeepersStore.open(A, { fetch: files.fetch });
+    expect(await store.keep(item('t9'))).toMatchObject({
+      ok: false,
+      failure: { reason: 'fetch', message: 'The output could not be saved on this device: Failed to fetch.' },
+    });
+    files.goDown();
+    expect(await store.keep(item('t9'))).toMatchObject({
+      ok: false,
+      failure: { reason: 'fetch', message: expect.stringContaining('answered 410') },
+    });
+    expect(await store.keep({ key: 'q#0', entry: { taskId: 'q' }, output: null })).toMatchObject({
+      ok: false,
+      failure: { reason: 'no-output' },
+    });
+    store.dismissFailure();
+    expect(store.snapshot().failure).toBeNull();
+  });
+
+  it('skips records it cannot read (parsed, never trusted)', async () => {
+    const database = await db();
+    await database.put('keepers', { connectionId: A, outputKey: 'bad#0', size: 'huge' });
+    await database.put('keepers', {
+      connectionId: A,
+      outputKey: 'good#0',
+      taskId: 'good',
+      url: `${CDN}/good.png`,
+      contentType: 'image/png',
+      size: 2,
+      savedAt: 1,
+      blob: new Blob(['ok']),
+    });
+    await reload();
+    const store = await KeepersStore.open(A);
+    expect([...store.snapshot().kept.keys()]).toEqual(['good#0']);
+    expect(await store.blobFor('bad#0')).toBeNull();
+  });
+});

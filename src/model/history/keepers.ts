@@ -1,0 +1,277 @@
+import { z } from 'zod';
+import { db } from '../db';
+
+// "Keep the keepers": a starred output's bytes saved on this device, so it opens and downloads even
+// when its URL no longer answers (output URLs are the service's CDN; nothing says they live forever).
+// The bytes are a Blob in the output's record of the `keepers` IndexedDB store ([connectionId,
+// outputKey]): one write holds record and bytes together, browsers keep such Blobs on disk (reading a
+// record does not load its bytes), and it works wherever IndexedDB does. Reads are parsed, never
+// trusted. Readers subscribe (useSyncExternalStore) to an immutable snapshot.
+//
+// keep() never throws: the star belongs to the judgements and stays whatever happens here. A failure
+// (storage full above all) is a result and is in the snapshot, for the storage meter to say.
+
+export const KeeperRecordSchema = z.object({
+  connectionId: z.string().min(1),
+  outputKey: z.string().min(1),
+  taskId: z.string().min(1),
+  url: z.string(),
+  contentType: z.string().nullable(),
+  size: z.number().int().nonnegative(),
+  savedAt: z.number(),
+  blob: z.instanceof(Blob),
+});
+export type KeeperRecord = z.infer<typeof KeeperRecordSchema>;
+
+/** What the snapshot says of a kept output (its bytes are read on demand). */
+export type KeeperInfo = Omit<KeeperRecord, 'blob' | 'connectionId'>;
+
+/** An output to keep: a GalleryItem fits (structurally; lib knows no features). */
+export interface KeepableOutput {
+  /** `${taskId}#${index}` */
+  key: string;
+  entry: { taskId: string };
+  output: { url: string } | null;
+}
+
+/** forgotten: forget() came while it was being saved (un-starred at once); nothing is kept. */
+export type KeepFailureReason = 'quota' | 'fetch' | 'storage' | 'no-output' | 'forgotten';
+
+export interface KeepFailure {
+  outputKey: string;
+  reason: KeepFailureReason;
+  message: string;
+}
+
+export type KeepResult = { ok: true; info: KeeperInfo } | { ok: false; failure: KeepFailure };
+
+export interface KeepersSnapshot {
+  kept: ReadonlyMap<string, KeeperInfo>;
+  /** Bytes of every kept output of this connection. */
+  bytes: number;
+  /** Output keys being fetched and saved right now. */
+  saving: ReadonlySet<string>;
+  /** The last keep that failed, until it is dismissed, retried or that output forgotten. */
+  failure: KeepFailure | null;
+}
+
+export interface KeepersDeps {
+  fetch?: typeof fetch;
+  /** navigator.storage.persist: asked once a first output is kept, so the browser does not evict it. */
+  persist?: () => Promise<boolean>;
+  now?: () => number;
+}
+
+export const QUOTA_MESSAGE =
+  "This device's storage for the studio is full, so the output is starred but not saved here. " +
+  'Free some space (forget kept outputs you no longer need, or free disk space on this device), then star it again.';
+
+const isQuotaError = (error: unknown): boolean =>
+  typeof error === 'object' &&
+  error !== null &&
+  'name' in error &&
+  (error as { name: unknown }).name === 'QuotaExceededError';
+
+const reasonOf = (error: unknown): string =>
+  error instanceof Error && error.message ? error.message : String(error);
+
+function infoOf({ blob: _b, connectionId: _c, ...info }: KeeperRecord): KeeperInfo {
+  return info;
+}
+
+export class KeepersStore {
+  private state: KeepersSnapshot = { kept: new Map(), bytes: 0, saving: new Set(), failure: null };
+  private listeners = new Set<() => void>();
+  private inFlight = new Map<string, Promise<KeepResult>>();
+  private urls = new Map<string, string>();
+  private asked = false;
+  /** Outputs forgotten while their save was in flight: the save is undone when it lands. */
+  private forgotten = new Set<string>();
+
+  private constructor(
+    readonly connectionId: string,
+    private readonly deps: KeepersDeps,
+  ) {}
+
+  static async open(connectionId: string, deps: KeepersDeps = {}): Promise<KeepersStore> {
+    const store = new KeepersStore(connectionId, deps);
+    const database = await db();
+    const kept = new Map<string, KeeperInfo>();
+    for (const raw of await database.getAllFromIndex('keepers', 'byConnection', connectionId)) {
+      const parsed = KeeperRecordSchema.safeParse(raw);
+      if (parsed.success && parsed.data.connectionId === connectionId) {
+        kept.set(parsed.data.outputKey, infoOf(parsed.data));
+      }
+    }
+    store.state = { ...store.state, kept, bytes: sum(kept) };
+    return store;
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  snapshot = (): KeepersSnapshot => this.state;
+
+  has(outputKey: string): boolean {
+    return this.state.kept.has(outputKey);
+  }
+
+  private set(patch: Partial<KeepersSnapshot>): void {
+    this.state = { ...this.state, ...patch };
+    for (const l of this.listeners) l();
+  }
+
+  /** Fetches the output and saves its bytes on this device. Never rejects: a failure is the result. */
+  keep(item: KeepableOutput): Promise<KeepResult> {
+    const known = this.state.kept.get(item.key);
+    if (known) return Promise.resolve({ ok: true, info: known });
+    const running = this.inFlight.get(item.key);
+    if (running) return running;
+    const run = this.save(item).finally(() => {
+      this.inFlight.delete(item.key);
+      const saving = new Set(this.state.saving);
+      saving.delete(item.key);
+      this.set({ saving });
+    });
+    this.inFlight.set(item.key, run);
+    this.set({ saving: new Set(this.state.saving).add(item.key) });
+    return run;
+  }
+
+  private fail(outputKey: string, reason: KeepFailureReason, message: string): KeepResult {
+    const failure = { outputKey, reason, message };
+    this.set({ failure });
+    return { ok: false, failure };
+  }
+
+  private async save(item: KeepableOutput): Promise<KeepResult> {
+    this.forgotten.delete(item.key);
+    if (!item.output) return this.fail(item.key, 'no-output', 'This task has no output to keep.');
+    const fetchOutput = this.deps.fetch ?? globalThis.fetch.bind(globalThis);
+    let blob: Blob;
+    let contentType: string | null;
+    try {
+      // Output URLs are the service's CDN, not the API: no key, no cookies.
+      const response = await fetchOutput(item.output.url, { credentials: 'omit' });
+      if (!response.ok) {
+        await response.body?.cancel().catch(() => undefined);
+        return this.fail(
+          item.key,
+          'fetch',
+          `The output could not be saved on this device: the file server answered ${response.status}.`,
+        );
+      }
+      contentType = response.headers.get('content-type');
+      blob = await response.blob();
+    } catch (error) {
+      return this.fail(
+        item.key,
+        'fetch',
+        `The output could not be saved on this device: ${reasonOf(error)}.`,
+      );
+    }
+    const record: KeeperRecord = {
+      connectionId: this.connectionId,
+      outputKey: item.key,
+      taskId: item.entry.taskId,
+      url: item.output.url,
+      contentType,
+      size: blob.size,
+      savedAt: (this.deps.now ?? Date.now)(),
+      blob,
+    };
+    try {
+      const database = await db();
+      const tx = database.transaction('keepers', 'readwrite');
+      try {
+        // A full disk shows as the put's error or, at commit, as the transaction's: both are looked at.
+        tx.store.put(record).catch(() => undefined);
+        await tx.done;
+      } catch (error) {
+        throw tx.error ?? error;
+      }
+    } catch (error) {
+      if (isQuotaError(error)) return this.fail(item.key, 'quota', QUOTA_MESSAGE);
+      return this.fail(
+        item.key,
+        'storage',
+        `The output could not be saved on this device: ${reasonOf(error)}.`,
+      );
+    }
+    if (this.forgotten.delete(item.key)) {
+      await (await db()).delete('keepers', [this.connectionId, item.key]);
+      return {
+        ok: false,
+        failure: { outputKey: item.key, reason: 'forgotten', message: 'Forgotten while it was being saved.' },
+      };
+    }
+    const info = infoOf(record);
+    const kept = new Map(this.state.kept).set(item.key, info);
+    const failure = this.state.failure?.outputKey === item.key ? null : this.state.failure;
+    this.set({ kept, bytes: sum(kept), failure });
+    this.askToPersist();
+    return { ok: true, info };
+  }
+
+  /** Once: kept outputs should survive the browser's clean-up under storage pressure. */
+  private askToPersist(): void {
+    if (this.asked) return;
+    this.asked = true;
+    const persist =
+      this.deps.persist ??
+      (typeof navigator !== 'undefined' && typeof navigator.storage?.persist === 'function'
+        ? () => navigator.storage.persist()
+        : null);
+    void persist?.().catch(() => false);
+  }
+
+  /** Removes the saved bytes (the output was un-starred, or space is needed). */
+  async forget(outputKey: string): Promise<void> {
+    if (this.inFlight.has(outputKey)) this.forgotten.add(outputKey);
+    await (await db()).delete('keepers', [this.connectionId, outputKey]);
+    const url = this.urls.get(outputKey);
+    if (url) URL.revokeObjectURL(url);
+    this.urls.delete(outputKey);
+    const kept = new Map(this.state.kept);
+    kept.delete(outputKey);
+    const failure = this.state.failure?.outputKey === outputKey ? null : this.state.failure;
+    this.set({ kept, bytes: sum(kept), failure });
+  }
+
+  dismissFailure(): void {
+    if (this.state.failure) this.set({ failure: null });
+  }
+
+  /** The saved bytes of a kept output, or null when it is not kept (or its record is unreadable). */
+  async blobFor(outputKey: string): Promise<Blob | null> {
+    const raw = await (await db()).get('keepers', [this.connectionId, outputKey]);
+    const parsed = KeeperRecordSchema.safeParse(raw);
+    return parsed.success ? parsed.data.blob : null;
+  }
+
+  /** An object URL of the saved bytes, made once per output and revoked by forget() or close(). */
+  async objectUrlFor(outputKey: string): Promise<string | null> {
+    const made = this.urls.get(outputKey);
+    if (made) return made;
+    const blob = await this.blobFor(outputKey);
+    if (!blob) return null;
+    const url = URL.createObjectURL(blob);
+    this.urls.set(outputKey, url);
+    return url;
+  }
+
+  /** The connection ends: frees the object URLs. */
+  close(): void {
+    for (const url of this.urls.values()) URL.revokeObjectURL(url);
+    this.urls.clear();
+    this.listeners.clear();
+  }
+}
+
+function sum(kept: ReadonlyMap<string, KeeperInfo>): number {
+  let bytes = 0;
+  for (const info of kept.values()) bytes += info.size;
+  return bytes;
+}

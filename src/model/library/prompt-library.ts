@@ -1,0 +1,191 @@
+import { z } from 'zod';
+import { db } from '../db';
+import type { HistorySection } from '../history/history-store';
+
+// The prompt library (PRODUCT 3 "Presets, batches, prompt library"): every prompt sent with this key,
+// kept once (the same text sent again only counts another use), searchable, with favourites pinned.
+// Per connection, in IndexedDB; reads are parsed, never trusted.
+
+/** spec 4: a prompt is at most 10,000 characters; anything longer is not a prompt that was sent. */
+const PROMPT_CAP = 10_000;
+
+export const PromptRecordSchema = z.object({
+  connectionId: z.string().min(1),
+  text: z.string().min(1).max(PROMPT_CAP),
+  firstUsedAt: z.number(),
+  lastUsedAt: z.number(),
+  uses: z.number().int().positive().catch(1),
+  pinned: z.boolean().catch(false),
+});
+export type PromptRecord = z.infer<typeof PromptRecordSchema>;
+export type PortablePrompt = Omit<PromptRecord, 'connectionId'>;
+
+/** The text as it is kept: trimmed; the same prompt with other surrounding spaces is one entry. */
+export const promptKey = (text: string): string => text.trim();
+
+/** Pinned first, then the most recently used. */
+const order = (a: PromptRecord, b: PromptRecord) =>
+  Number(b.pinned) - Number(a.pinned) || b.lastUsedAt - a.lastUsedAt;
+
+/** Whether the prompt holds every word of the query, in any order and case. */
+export function matchesQuery(text: string, query: string): boolean {
+  const haystack = text.toLocaleLowerCase();
+  return query
+    .toLocaleLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((word) => haystack.includes(word));
+}
+
+export class PromptLibrary {
+  private readonly byText = new Map<string, PromptRecord>();
+  private sorted: PromptRecord[] | null = null;
+  private readonly listeners = new Set<() => void>();
+
+  private constructor(
+    readonly connectionId: string,
+    private readonly now: () => number,
+  ) {}
+
+  static async open(
+    connectionId: string,
+    { now = Date.now }: { now?: () => number } = {},
+  ): Promise<PromptLibrary> {
+    const library = new PromptLibrary(connectionId, now);
+    try {
+      for (const raw of await (await db()).getAllFromIndex('prompts', 'byConnection', connectionId)) {
+        const parsed = PromptRecordSchema.safeParse(raw);
+        if (parsed.success && parsed.data.connectionId === connectionId) {
+          library.byText.set(parsed.data.text, parsed.data);
+        }
+      }
+    } catch {
+      // IndexedDB unavailable: the library still works in this tab.
+    }
+    return library;
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** Every prompt, pinned first, then newest; the same array until something changes. */
+  list = (): PromptRecord[] => {
+    this.sorted ??= [...this.byText.values()].sort(order);
+    return this.sorted;
+  };
+
+  search(query: string): PromptRecord[] {
+    return query.trim() ? this.list().filter((r) => matchesQuery(r.text, query)) : this.list();
+  }
+
+  /** The prompt sent last (ArrowUp in an empty prompt brings it back). */
+  last(): string | undefined {
+    let best: PromptRecord | undefined;
+    for (const r of this.byText.values()) if (!best || r.lastUsedAt > best.lastUsedAt) best = r;
+    return best?.text;
+  }
+
+  private changed(): void {
+    this.sorted = null;
+    for (const l of this.listeners) l();
+  }
+
+  private async persist(records: PromptRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    try {
+      const tx = (await db()).transaction('prompts', 'readwrite');
+      await Promise.all([...records.map((r) => tx.store.put(r)), tx.done]);
+    } catch {
+      // Kept in memory for this tab.
+    }
+  }
+
+  /** Prompts just sent (a batch sends several): each kept once, its use counted. */
+  async record(texts: readonly string[]): Promise<void> {
+    const at = this.now();
+    const touched = new Map<string, PromptRecord>();
+    for (const raw of texts) {
+      const text = promptKey(raw);
+      if (!text || text.length > PROMPT_CAP) continue;
+      const known = touched.get(text) ?? this.byText.get(text);
+      const next: PromptRecord = known
+        ? { ...known, lastUsedAt: at, uses: known.uses + 1 }
+        : { connectionId: this.connectionId, text, firstUsedAt: at, lastUsedAt: at, uses: 1, pinned: false };
+      touched.set(text, next);
+      this.byText.set(text, next);
+    }
+    if (touched.size === 0) return;
+    this.changed();
+    await this.persist([...touched.values()]);
+  }
+
+  async pin(text: string, pinned: boolean): Promise<void> {
+    const known = this.byText.get(text);
+    if (!known || known.pinned === pinned) return;
+    const next = { ...known, pinned };
+    this.byText.set(text, next);
+    this.changed();
+    await this.persist([next]);
+  }
+
+  async remove(text: string): Promise<void> {
+    if (!this.byText.delete(text)) return;
+    this.changed();
+    try {
+      await (await db()).delete('prompts', [this.connectionId, text]);
+    } catch {
+      // See persist.
+    }
+  }
+
+  /** The library as it leaves this device (the history export): no connection. */
+  portable(): PortablePrompt[] {
+    return this.list().map(({ connectionId: _c, ...rest }) => rest);
+  }
+
+  /**
+   * Adds prompts from an export; a prompt already here keeps the later use, the sum of uses and a pin
+   * from either side. Unreadable items are skipped and counted.
+   */
+  async importPortable(items: readonly unknown[]): Promise<{ added: number; skipped: number }> {
+    const result = { added: 0, skipped: 0 };
+    const merged: PromptRecord[] = [];
+    for (const raw of items) {
+      const parsed = PromptRecordSchema.safeParse({
+        ...(typeof raw === 'object' && raw ? raw : {}),
+        connectionId: this.connectionId,
+      });
+      if (!parsed.success || !promptKey(parsed.data.text)) {
+        result.skipped++;
+        continue;
+      }
+      const incoming = { ...parsed.data, text: promptKey(parsed.data.text) };
+      const known = this.byText.get(incoming.text);
+      const next: PromptRecord = known
+        ? {
+            ...known,
+            firstUsedAt: Math.min(known.firstUsedAt, incoming.firstUsedAt),
+            lastUsedAt: Math.max(known.lastUsedAt, incoming.lastUsedAt),
+            uses: known.uses + incoming.uses,
+            pinned: known.pinned || incoming.pinned,
+          }
+        : incoming;
+      this.byText.set(next.text, next);
+      merged.push(next);
+      result.added++;
+    }
+    if (merged.length) this.changed();
+    await this.persist(merged);
+    return result;
+  }
+
+  /** Its part of the history file (history-store exportJson / importJson). */
+  historySection(): HistorySection {
+    return {
+      export: () => this.portable(),
+      import: (data) => this.importPortable(Array.isArray(data) ? data : []),
+    };
+  }
+}

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { db } from '../db';
+import { HistoryEntrySchema } from '../history/history-types';
+
+// The upload library of one connection (PRODUCT 3 "Uploads": uploads made are remembered per key and
+// can be reused in any media field). Two sources: files this key uploaded (written when the service
+// says they are ready), and the outputs of its finished tasks, which the service already hosts, so
+// reusing either needs no new POST /uploads. Records are parsed on the way out, never trusted.
+
+export type MediaKind = 'image' | 'video' | 'audio';
+
+export const UploadRecordSchema = z.object({
+  connectionId: z.string().min(1),
+  url: z.string().min(1),
+  kind: z.enum(['image', 'video', 'audio']),
+  contentType: z.string().default(''),
+  fileName: z.string().default(''),
+  size: z.number().nullable().default(null),
+  createdAt: z.number(),
+});
+export type UploadRecord = z.infer<typeof UploadRecordSchema>;
+
+export interface LibraryItem {
+  url: string;
+  kind: MediaKind;
+  /** What the user recognises it by: the file name, or what produced the output. */
+  title: string;
+  detail: string;
+  source: 'upload' | 'output';
+  createdAt: number;
+}
+
+const kindOfContentType = (contentType: string): MediaKind | null => {
+  const top = contentType.split('/')[0];
+  return top === 'image' || top === 'video' || top === 'audio' ? top : null;
+};
+
+export async function rememberUpload(
+  record: Omit<UploadRecord, 'kind'> & { kind?: MediaKind },
+): Promise<void> {
+  const kind = record.kind ?? kindOfContentType(record.contentType);
+  if (!kind) return;
+  await (await db()).put('uploads', { ...record, kind });
+}
+
+export async function forgetUpload(connectionId: string, url: string): Promise<void> {
+  await (await db()).delete('uploads', [connectionId, url]);
+}
+
+const byConnection = (connectionId: string) =>
+  IDBKeyRange.bound([connectionId, -Infinity], [connectionId, Infinity]);
+
+/** Everything this connection can reuse for a field of `kind`, newest first; one entry per URL. */
+export async function libraryItems(connectionId: string, kind: MediaKind): Promise<LibraryItem[]> {
+  const database = await db();
+  const [uploads, tasks] = await Promise.all([
+    database.getAllFromIndex('uploads', 'byConnection', byConnection(connectionId)),
+    database.getAllFromIndex('tasks', 'byConnection', byConnection(connectionId)),
+  ]);
+  const items: LibraryItem[] = [];
+  for (const raw of uploads) {
+    const parsed = UploadRecordSchema.safeParse(raw);
+    if (!parsed.success || parsed.data.kind !== kind) continue;
+    const u = parsed.data;
+    items.push({
+      url: u.url,
+      kind,
+      title: u.fileName || 'Uploaded file',
+      detail: 'Upload',
+      source: 'upload',
+      createdAt: u.createdAt,
+    });
+  }
+  for (const raw of tasks) {
+    const parsed = HistoryEntrySchema.safeParse(raw);
+    if (!parsed.success) continue;
+    const t = parsed.data;
+    if (t.status !== 'succeeded' || t.meta.mediaType !== kind) continue;
+    t.outputs.forEach((output, i) =>
+      items.push({
+        url: output.url,
+        kind,
+        title: t.outputs.length > 1 ? `${t.meta.title} (${i + 1})` : t.meta.title,
+        detail: 'Result',
+        source: 'output',
+        createdAt: t.completedAt ?? t.createdAt,
+      }),
+    );
+  }
+  const seen = new Set<string>();
+  return items
+    .sort((a, b) => b.createdAt - a.createdAt)
+    .filter((item) => !seen.has(item.url) && seen.add(item.url));
+}

@@ -1,0 +1,197 @@
+import { describe, expect, it } from 'vitest';
+import type { HistoryEntry } from '../history/history-types';
+import { dayKey, niceTicks, percentile, perKey, startOfDay, summarize, usageCsv } from './usage';
+
+// Noon, local time, so a day's boundaries are hours away whatever the time zone.
+const NOW = new Date(2026, 10, 23, 12, 0, 0).getTime();
+const H = 3_600_000;
+
+let seq = 0;
+function entry(patch: {
+  model?: string;
+  version?: string;
+  tool?: string;
+  title?: string;
+  category?: string;
+  status?: HistoryEntry['status'];
+  credits?: number | null;
+  at?: number;
+  seconds?: number;
+  outputs?: number;
+  connectionId?: string;
+}): HistoryEntry {
+  seq++;
+  const status = patch.status ?? 'succeeded';
+  const at = patch.at ?? NOW - H;
+  return {
+    taskId: `t${seq}`,
+    connectionId: patch.connectionId ?? 'conn-a',
+    request: patch.tool
+      ? { aiTool: patch.tool, params: {} }
+      : { interfaceId: patch.model ?? 'lumen', versionId: patch.version ?? 'v1', params: { prompt: 'p' } },
+    meta: {
+      title: patch.title ?? (patch.tool ? 'Upscale' : 'Lumen'),
+      subtitle: patch.version ?? 'v1',
+      kind: patch.tool ? 'tool' : 'model',
+      mediaType: 'image',
+      ...(patch.tool ? {} : { category: patch.category ?? 'image/default' }),
+      estimatedSeconds: null,
+      quotedCredits: null,
+    },
+    status,
+    outputs:
+      status === 'succeeded'
+        ? Array.from({ length: patch.outputs ?? 1 }, (_, i) => ({ url: `https://cdn/x${seq}-${i}.png` }))
+        : [],
+    error: status === 'failed' ? { code: 'generation_failed', message: 'no' } : null,
+    creditsCharged: patch.credits === undefined ? 4 : patch.credits,
+    createdAt: at,
+    completedAt: status === 'queued' || status === 'running' ? null : at + (patch.seconds ?? 10) * 1000,
+    unseen: false,
+  };
+}
+
+describe('percentile', () => {
+  it('is the nearest rank', () => {
+    expect(percentile([], 90)).toBeNull();
+    expect(percentile([7], 90)).toBe(7);
+    expect(percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 90)).toBe(9);
+    expect(percentile([10, 1, 5], 90)).toBe(10);
+    expect(percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], 90)).toBe(10);
+  });
+});
+
+describe('summarize', () => {
+  it('totals credits, outputs, failures and cost per output over the chosen days', () => {
+    const entries = [
+      entry({ credits: 4, outputs: 2 }),
+      entry({ credits: 6 }),
+      entry({ status: 'failed', credits: 0 }),
+      entry({ status: 'cancelled', credits: 0 }),
+      entry({ status: 'running', credits: null }),
+      entry({ credits: 100, at: startOfDay(NOW, 7) + H }), // 8 days ago: outside a 7-day window
+    ];
+    const { totals, today } = summarize(entries, { now: NOW, days: 7 });
+    expect(totals).toMatchObject({
+      tasks: 5,
+      succeeded: 2,
+      failed: 1,
+      cancelled: 1,
+      pending: 1,
+      credits: 10,
+      outputs: 3,
+    });
+    expect(totals.failureRate).toBeCloseTo(1 / 3);
+    expect(totals.costPerOutput).toBeCloseTo(10 / 3);
+    expect(today).toBe(10);
+    expect(summarize(entries, { now: NOW, days: 8 }).totals.credits).toBe(110);
+  });
+
+  it('has one bar per day, oldest first, with the days without tasks at zero', () => {
+    const entries = [
+      entry({ credits: 3, at: NOW - H }),
+      entry({ credits: 2, at: startOfDay(NOW) + 60_000 }),
+      entry({ credits: 5, at: startOfDay(NOW, 2) + H }),
+    ];
+    const { perDay } = summarize(entries, { now: NOW, days: 4 });
+    expect(perDay.map((d) => d.day)).toEqual(['2026-11-20', '2026-11-21', '2026-11-22', '2026-11-23']);
+    expect(perDay.map((d) => d.credits)).toEqual([0, 5, 0, 5]);
+    expect(perDay.map((d) => d.tasks)).toEqual([0, 1, 0, 2]);
+    expect(perDay.reduce((a, d) => a + d.credits, 0)).toBe(
+      summarize(entries, { now: NOW, days: 4 }).totals.credits,
+    );
+  });
+
+  it('per model version (and tool): tasks, failure rate, average and 90th-percentile time, cost per output', () => {
+    const entries = [
+      ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((s) => entry({ model: 'lumen', seconds: s, credits: 2 })),
+      entry({ model: 'lumen', status: 'failed', credits: 2, seconds: 99 }),
+      entry({ model: 'lumen', version: 'v2', credits: 9, seconds: 30 }),
+      entry({ tool: 'upscale', credits: 1 }),
+    ];
+    const { perModel } = summarize(entries, { now: NOW, days: 30 });
+    expect(perModel.map((m) => m.key)).toEqual(['model:lumen@v1', 'model:lumen@v2', 'tool:upscale']);
+    const v1 = perModel[0]!;
+    expect(v1).toMatchObject({
+      tasks: 11,
+      succeeded: 10,
+      failed: 1,
+      credits: 22,
+      outputs: 10,
+      name: 'Lumen',
+      detail: 'v1',
+    });
+    expect(v1.failureRate).toBeCloseTo(1 / 11);
+    expect(v1.avgSeconds).toBeCloseTo(5.5); // the failed task's time is not a generation time
+    expect(v1.p90Seconds).toBe(9);
+    expect(v1.costPerOutput).toBeCloseTo(2.2);
+    expect(perModel[2]).toMatchObject({ kind: 'tool', detail: 'AI tool', category: null });
+  });
+
+  it('per category, tools and templates under their media type', () => {
+    const entries = [
+      entry({ credits: 2 }),
+      entry({ credits: 5, category: 'video/text-ref', model: 'dream' }),
+      entry({ tool: 'upscale', credits: 1 }),
+    ];
+    const { perCategory } = summarize(entries, { now: NOW, days: 30 });
+    expect(perCategory.map((c) => [c.category, c.credits])).toEqual([
+      ['video/text-ref', 5],
+      ['image/default', 2],
+      ['image (AI tools)', 1],
+    ]);
+  });
+
+  it('sums fractional credits without floating-point noise', () => {
+    const { totals } = summarize([entry({ credits: 0.1 }), entry({ credits: 0.2 })], { now: NOW, days: 1 });
+    expect(totals.credits).toBe(0.3);
+  });
+});
+
+describe('perKey', () => {
+  it('one line per connection, most credits first, with today', () => {
+    const histories = new Map([
+      ['conn-a', [entry({ credits: 4 }), entry({ credits: 3, at: startOfDay(NOW, 3) + H })]],
+      ['conn-b', [entry({ credits: 20, connectionId: 'conn-b' })]],
+      ['conn-c', [entry({ credits: 50, at: startOfDay(NOW, 40) })]],
+    ]);
+    expect(perKey(histories, { now: NOW, days: 7 })).toEqual([
+      { connectionId: 'conn-b', tasks: 1, credits: 20, today: 20, lastUsed: NOW - H },
+      { connectionId: 'conn-a', tasks: 2, credits: 7, today: 4, lastUsed: NOW - H },
+      { connectionId: 'conn-c', tasks: 0, credits: 0, today: 0, lastUsed: startOfDay(NOW, 40) },
+    ]);
+  });
+});
+
+describe('niceTicks', () => {
+  it('starts at zero and reaches the maximum in round steps', () => {
+    expect(niceTicks(0)).toEqual([0, 1]);
+    expect(niceTicks(10)).toEqual([0, 2.5, 5, 7.5, 10]);
+    expect(niceTicks(37)).toEqual([0, 10, 20, 30, 40]);
+    expect(niceTicks(3)).toEqual([0, 1, 2, 3]);
+    const t = niceTicks(1234);
+    expect(t[0]).toBe(0);
+    expect(t[t.length - 1]).toBeGreaterThanOrEqual(1234);
+  });
+});
+
+describe('usageCsv', () => {
+  it('one quoted, formula-guarded line per task, oldest first, with the key label and never a key', () => {
+    const csv = usageCsv(
+      [
+        entry({ credits: 4, at: NOW - H, title: '=HYPERLINK("x")' }),
+        entry({ credits: 2, at: NOW - 2 * H, title: 'Lumen, v1' }),
+      ],
+      'Personal key',
+    );
+    const lines = csv.trim().split('\r\n');
+    expect(lines[0]).toBe(
+      'created_at,day,key,task_id,kind,name,version,category,status,credits_charged,outputs,seconds',
+    );
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain(`,${dayKey(NOW)},Personal key,`);
+    expect(lines[1]).toContain('"Lumen, v1"');
+    expect(lines[2]).toContain(`"'=HYPERLINK(""x"")"`);
+    expect(lines[2]).toMatch(/,image\/default,succeeded,4,1,10$/);
+  });
+});

@@ -1,0 +1,295 @@
+import { toCsv } from '../../lib/csv-export';
+import type { HistoryEntry } from '../history/history-types';
+
+// Where the credits went (issue 16 "Usage"), computed from this device's history: per day, per model
+// (or tool, or template), per category and per key; outputs made, failure rate, time per model, cost
+// per output. Pure functions over history entries, no React; days are the user's local calendar days.
+// Credits are what the service reports as charged (creditsCharged); a task still running has not
+// reported its charge yet and counts as pending.
+
+export const DAY_MS = 86_400_000;
+
+/** The local calendar day of a time, "2026-11-23". */
+export function dayKey(ms: number): string {
+  const d = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/** Local midnight of the day `days` days before the day of `now` (0: today's midnight). */
+export function startOfDay(now: number, days = 0): number {
+  const d = new Date(now);
+  return new Date(d.getFullYear(), d.getMonth(), d.getDate() - days).getTime();
+}
+
+/** The 90th percentile, nearest-rank: the smallest value with at least 90 % of the values at or below it. */
+export function percentile(values: readonly number[], p: number): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
+}
+
+const mean = (values: readonly number[]): number | null =>
+  values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
+
+/** The credits a task cost: charged when reported, else 0 (see pending). */
+export const creditsOf = (e: HistoryEntry): number => e.creditsCharged ?? 0;
+
+/** Seconds from creation to completion of a succeeded task, else null. */
+export const secondsOf = (e: HistoryEntry): number | null =>
+  e.status === 'succeeded' && e.completedAt !== null
+    ? Math.max(0, (e.completedAt - e.createdAt) / 1000)
+    : null;
+
+/** What ran: a model version, a tool or a template; the key groups its tasks. */
+export function subjectOf(e: HistoryEntry): { key: string; name: string; detail: string; kind: string } {
+  const { request, meta } = e;
+  if (request.interfaceId)
+    return {
+      key: `model:${request.interfaceId}@${request.versionId ?? ''}`,
+      name: meta.title,
+      detail: meta.subtitle,
+      kind: 'model',
+    };
+  if (request.aiTool)
+    return { key: `tool:${request.aiTool}`, name: meta.title, detail: 'AI tool', kind: 'tool' };
+  if (request.template)
+    return { key: `template:${request.template}`, name: meta.title, detail: 'Template', kind: 'template' };
+  return { key: `other:${meta.title}`, name: meta.title, detail: meta.subtitle, kind: meta.kind };
+}
+
+export interface Totals {
+  tasks: number;
+  succeeded: number;
+  failed: number;
+  cancelled: number;
+  /** Not finished yet: their charge is not reported. */
+  pending: number;
+  credits: number;
+  outputs: number;
+  /** failed / (succeeded + failed); null before any finished. Cancelled tasks are not failures. */
+  failureRate: number | null;
+  /** credits / outputs; null without outputs. */
+  costPerOutput: number | null;
+}
+
+export interface ModelUsage extends Totals {
+  key: string;
+  name: string;
+  detail: string;
+  kind: string;
+  category: string | null;
+  avgSeconds: number | null;
+  p90Seconds: number | null;
+}
+
+export interface CategoryUsage extends Totals {
+  category: string;
+}
+
+export interface DayUsage {
+  day: string;
+  /** Local midnight. */
+  start: number;
+  credits: number;
+  tasks: number;
+}
+
+export interface UsageSummary {
+  totals: Totals;
+  perDay: DayUsage[];
+  perModel: ModelUsage[];
+  perCategory: CategoryUsage[];
+  /** Credits charged today (local day) by the tasks in the history. */
+  today: number;
+}
+
+function totalsOf(entries: readonly HistoryEntry[]): Totals {
+  const t: Totals = {
+    tasks: entries.length,
+    succeeded: 0,
+    failed: 0,
+    cancelled: 0,
+    pending: 0,
+    credits: 0,
+    outputs: 0,
+    failureRate: null,
+    costPerOutput: null,
+  };
+  for (const e of entries) {
+    if (e.status === 'succeeded') t.succeeded++;
+    else if (e.status === 'failed') t.failed++;
+    else if (e.status === 'cancelled') t.cancelled++;
+    else t.pending++;
+    t.credits += creditsOf(e);
+    t.outputs += e.status === 'succeeded' ? e.outputs.length : 0;
+  }
+  const finished = t.succeeded + t.failed;
+  t.failureRate = finished ? t.failed / finished : null;
+  t.costPerOutput = t.outputs ? t.credits / t.outputs : null;
+  // Sums of fractional credits: no 0.30000000000000004.
+  t.credits = Math.round(t.credits * 1e6) / 1e6;
+  return t;
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const list = groups.get(key);
+    if (list) list.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}
+
+/** The entries created in [from, to). */
+export const inRange = (entries: readonly HistoryEntry[], from: number, to = Infinity): HistoryEntry[] =>
+  entries.filter((e) => e.createdAt >= from && e.createdAt < to);
+
+/**
+ * The usage of `entries` over the `days` local days up to and including today (`now`): every
+ * aggregate counts the tasks created in those days; perDay has one entry per day, oldest first.
+ */
+export function summarize(
+  entries: readonly HistoryEntry[],
+  { now, days }: { now: number; days: number },
+): UsageSummary {
+  const from = startOfDay(now, days - 1);
+  const shown = inRange(entries, from);
+  const perDay: DayUsage[] = Array.from({ length: days }, (_, i) => {
+    const start = startOfDay(now, days - 1 - i);
+    return { day: dayKey(start), start, credits: 0, tasks: 0 };
+  });
+  const dayIndex = new Map(perDay.map((d, i) => [d.day, i]));
+  for (const e of shown) {
+    const i = dayIndex.get(dayKey(e.createdAt));
+    if (i === undefined) continue;
+    perDay[i]!.credits += creditsOf(e);
+    perDay[i]!.tasks++;
+  }
+  for (const d of perDay) d.credits = Math.round(d.credits * 1e6) / 1e6;
+
+  const perModel: ModelUsage[] = [...groupBy(shown, (e) => subjectOf(e).key)].map(([key, group]) => {
+    const subject = subjectOf(group[0]!);
+    const seconds = group.flatMap((e) => {
+      const s = secondsOf(e);
+      return s === null ? [] : [s];
+    });
+    return {
+      ...totalsOf(group),
+      key,
+      name: subject.name,
+      detail: subject.detail,
+      kind: subject.kind,
+      category: group[0]!.meta.category ?? null,
+      avgSeconds: mean(seconds),
+      p90Seconds: percentile(seconds, 90),
+    };
+  });
+  perModel.sort((a, b) => b.credits - a.credits || b.tasks - a.tasks || a.name.localeCompare(b.name));
+
+  const perCategory: CategoryUsage[] = [
+    ...groupBy(
+      shown,
+      (e) => e.meta.category ?? `${e.meta.mediaType} (${e.meta.kind === 'tool' ? 'AI tools' : 'templates'})`,
+    ),
+  ].map(([category, group]) => ({ ...totalsOf(group), category }));
+  perCategory.sort((a, b) => b.credits - a.credits || a.category.localeCompare(b.category));
+
+  const todayStart = startOfDay(now);
+  return {
+    totals: totalsOf(shown),
+    perDay,
+    perModel,
+    perCategory,
+    today: totalsOf(inRange(entries, todayStart)).credits,
+  };
+}
+
+export interface KeyUsage {
+  connectionId: string;
+  tasks: number;
+  credits: number;
+  today: number;
+  /** The newest task's time. */
+  lastUsed: number | null;
+}
+
+/** One line per connection (key) known on this device, over the same days as summarize(). */
+export function perKey(
+  histories: ReadonlyMap<string, readonly HistoryEntry[]>,
+  { now, days }: { now: number; days: number },
+): KeyUsage[] {
+  const from = startOfDay(now, days - 1);
+  const today = startOfDay(now);
+  return [...histories]
+    .map(([connectionId, entries]) => {
+      const shown = inRange(entries, from);
+      return {
+        connectionId,
+        tasks: shown.length,
+        credits: totalsOf(shown).credits,
+        today: totalsOf(inRange(entries, today)).credits,
+        lastUsed: entries.reduce<number | null>(
+          (m, e) => (m === null || e.createdAt > m ? e.createdAt : m),
+          null,
+        ),
+      };
+    })
+    .sort((a, b) => b.credits - a.credits || (b.lastUsed ?? 0) - (a.lastUsed ?? 0));
+}
+
+/** Tick values for an axis from 0 to at least `max`: 0 and 4-5 round steps (1, 2, 2.5 or 5 x 10^n). */
+export function niceTicks(max: number, count = 4): number[] {
+  if (!(max > 0)) return [0, 1];
+  const raw = max / count;
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((s) => s >= raw)!;
+  const ticks: number[] = [];
+  for (let v = 0; v < max + step / 2 && ticks.length <= count + 1; v += step)
+    ticks.push(Math.round(v * 1e6) / 1e6);
+  if (ticks[ticks.length - 1]! < max) ticks.push(Math.round((ticks[ticks.length - 1]! + step) * 1e6) / 1e6);
+  return ticks;
+}
+
+/** The tasks behind the summary, one line each, as CSV (never the key: the key's label at most). */
+export function usageCsv(entries: readonly HistoryEntry[], keyLabel: string): string {
+  return toCsv(
+    [
+      'created_at',
+      'day',
+      'key',
+      'task_id',
+      'kind',
+      'name',
+      'version',
+      'category',
+      'status',
+      'credits_charged',
+      'outputs',
+      'seconds',
+    ],
+    [...entries]
+      .sort((a, b) => a.createdAt - b.createdAt)
+      .map((e) => {
+        const subject = subjectOf(e);
+        const seconds = secondsOf(e);
+        return [
+          new Date(e.createdAt).toISOString(),
+          dayKey(e.createdAt),
+          keyLabel,
+          e.taskId,
+          subject.kind,
+          subject.name,
+          subject.kind === 'model' ? subject.detail : '',
+          e.meta.category ?? '',
+          e.status,
+          e.creditsCharged,
+          e.status === 'succeeded' ? e.outputs.length : 0,
+          seconds === null ? null : Math.round(seconds * 10) / 10,
+        ];
+      }),
+  );
+}
