@@ -25,7 +25,12 @@ export default defineConfig({
         test: {
           name: 'sandbox',
           // scripts/: the `npm start` server and its proxy, tested against a fake API; bench/: its results file.
-          include: ['contract/**/*.test.ts', 'sandbox/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: [
+            'contract/**/*.test.ts',
+            'sandbox/**/*.test.ts',
+            'scripts/**/*.test.ts',
+            'bench/**/*.test.ts',
+          ],
           environment: 'node',
           testTimeout: 20_000,
           hookTimeout: 30_000,

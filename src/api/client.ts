@@ -23,10 +23,20 @@ import {
 } from '../../contract/catalog';
 import type { AiTool, Model, Template } from '../../contract/catalog';
 import type { MediaType, ModelType } from '../../contract/category';
-import { ImageDescriptionSchema, type DescribeLanguage, type ImageDescription } from '../../contract/describe';
+import {
+  ImageDescriptionSchema,
+  type DescribeLanguage,
+  type ImageDescription,
+} from '../../contract/describe';
 import { MeSchema, type Me } from '../../contract/me';
 import { QuoteSchema, type Quote } from '../../contract/quote';
-import { TaskCreatedSchema, TaskSchema, type Task, type TaskCreated, type TaskRequest } from '../../contract/task';
+import {
+  TaskCreatedSchema,
+  TaskSchema,
+  type Task,
+  type TaskCreated,
+  type TaskRequest,
+} from '../../contract/task';
 import {
   UploadCreatedSchema,
   UploadSchema,

@@ -1,7 +1,14 @@
 import type { Model } from '../../../contract/catalog';
 import type { ParamDef } from '../../../contract/param';
 import type { ParamValue, TaskRequest } from '../../../contract/task';
-import { cellKey, columnKey, type Board, type BoardSetup, type Column, type Row } from '../../model/boards/boards';
+import {
+  cellKey,
+  columnKey,
+  type Board,
+  type BoardSetup,
+  type Column,
+  type Row,
+} from '../../model/boards/boards';
 
 // The pure rules of a compare board (PRODUCT 3 "Compare"): which params the chosen models share,
 // the exact POST /tasks body of each cell, and what a run would cost.

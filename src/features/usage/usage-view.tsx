@@ -12,8 +12,21 @@ import { formatCount, formatCredits, formatSeconds } from '../../lib/format';
 import type { HistoryStore } from '../../model/history/history-store';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { displayText } from '../../lib/untrusted-text';
-import { dayKey, inRange, perKey, startOfDay, summarize, usageCsv, type Totals } from '../../model/usage/usage';
-import { allHistories, loadKeyLabels, rememberKeyLabel, type KeyLabels } from '../../model/usage/usage-source';
+import {
+  dayKey,
+  inRange,
+  perKey,
+  startOfDay,
+  summarize,
+  usageCsv,
+  type Totals,
+} from '../../model/usage/usage';
+import {
+  allHistories,
+  loadKeyLabels,
+  rememberKeyLabel,
+  type KeyLabels,
+} from '../../model/usage/usage-source';
 import { CreditsChart } from './credits-chart';
 
 // The Usage view (issue 16 "Usage"): where this key's credits went, from this device's history: per day
