@@ -12,12 +12,7 @@ import {
   type Model,
   type Template,
 } from '../../../../contract/catalog';
-import {
-  CATEGORIES,
-  UNRANKED_CATEGORIES,
-  categoryKey,
-  isCategory,
-} from '../../../../contract/category';
+import { CATEGORIES, UNRANKED_CATEGORIES, categoryKey, isCategory } from '../../../../contract/category';
 import { KNOWN_PARAM_TYPES, optionValue, type ParamDef } from '../../../../contract/param';
 import { aiTools } from './ai-tools';
 import { catalogAssets, type CatalogAsset } from './assets';
