@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import sharp from 'sharp';
+import { spawnSandbox } from '../src/spawn-sandbox';
 
 // The sandbox under load (issue 17, item 4), on a sandbox of its own started as a child process
 // (`node --import tsx sandbox/src/cli.ts`), so its resident memory is that process's own (VmRSS and its
@@ -136,18 +137,10 @@ function memoryOf(pid: number): { rss: number; peak: number } {
 }
 
 async function startChild(): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/src/cli.ts', '--port', '0'], {
-    env: { ...process.env, SANDBOX_RATE_LIMITS: 'off', SANDBOX_TASK_MS: '200', SANDBOX_DATA_DIR: '' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const origin = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /Sandbox API at (http:\/\/[^/\s]+)\/v1/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}) before it listened`)));
+  const { child, origin } = await spawnSandbox(['--port', '0'], {
+    SANDBOX_RATE_LIMITS: 'off',
+    SANDBOX_TASK_MS: '200',
+    SANDBOX_DATA_DIR: '',
   });
   child.stdout!.resume();
   const list = await json<Array<{ name: string; key: string }>>(`${origin}/__sandbox/keys`);

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import { ERROR_TYPES as CONTRACT_ERROR_TYPES } from '../../contract/error';
+import { UPLOAD_CONTENT_TYPES } from '../../contract/upload';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../src/server';
 
 // What every HTTP test of the sandbox starts from: a listening sandbox (one per test file, reset before
@@ -121,15 +123,6 @@ export async function waitForTask(h: Client, id: string, key = 'personal', timeo
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** spec 7: the five error types. */
-export const ERROR_TYPES = [
-  'authentication_error',
-  'permission_error',
-  'invalid_request_error',
-  'rate_limit_error',
-  'api_error',
-];
-
 /** Every demo key of the README, by name. */
 export const DEMO_KEY_NAMES = [
   'personal',
@@ -146,20 +139,9 @@ export const DEMO_KEY_NAMES = [
   'unbound',
 ];
 
-/** spec 4 POST /uploads: the accepted Content-Types. */
-export const UPLOAD_TYPES = [
-  'image/png',
-  'image/jpeg',
-  'image/webp',
-  'image/gif',
-  'audio/mpeg',
-  'audio/wav',
-  'audio/ogg',
-  'audio/webm',
-  'video/mp4',
-  'video/webm',
-  'video/quicktime',
-];
+/** spec 4 POST /uploads: the accepted Content-Types, and spec 7's five error types (the contract's). */
+export const UPLOAD_TYPES: readonly string[] = UPLOAD_CONTENT_TYPES;
+export const ERROR_TYPES: readonly string[] = CONTRACT_ERROR_TYPES;
 
 /** spec 7: {error: {message, type, code, param?, ...extra}} as JSON, and nothing else at the top. */
 export function expectErrorShape(r: ApiResponse, where = '') {

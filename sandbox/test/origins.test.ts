@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../src/server';
+import { spawnSandbox } from '../src/spawn-sandbox';
 import { makeImage } from './fixtures';
 import { fetchParsed, useSandbox, waitForTask } from './harness';
 
@@ -204,24 +204,13 @@ describe('configuration', () => {
   });
 
   it('npm run sandbox takes --allow-origin (and SANDBOX_ALLOWED_ORIGINS)', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'sandbox/src/cli.ts', '--port', '0', '--allow-origin', 'http://studio.test:8080'],
+    const { child, origin } = await spawnSandbox(
+      ['--port', '0', '--allow-origin', 'http://studio.test:8080'],
       {
-        env: { ...process.env, SANDBOX_ALLOWED_ORIGINS: 'http://ignored.test' },
-        stdio: ['ignore', 'pipe', 'inherit'],
+        SANDBOX_ALLOWED_ORIGINS: 'http://ignored.test',
       },
     );
     try {
-      const origin = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout!.on('data', (c: Buffer) => {
-          out += c.toString();
-          const m = /Sandbox API at (http:\/\/[^/\s]+)\/v1/.exec(out);
-          if (m) resolve(m[1]!);
-        });
-        child.on('exit', (code) => reject(new Error(`the sandbox exited (${code}): ${out}`)));
-      });
       const get = (o: string) => fetch(`${origin}/__sandbox/keys`, { headers: { Origin: o } });
       expect((await get('http://studio.test:8080')).status).toBe(200);
       expect((await get('http://ignored.test')).status).toBe(403);
