@@ -6,6 +6,7 @@ import { lighthouseScores } from './lighthouse';
 import { galleryAtScale } from './gallery-bench';
 import { historyAtScale, keyOf, launch, pollingSchedule, quoteTyping, type Ports } from './studio-bench';
 import { zipOfSandboxImages } from './zip-bench';
+import { sandboxLoad } from '../sandbox/bench/load';
 
 // `npm run bench`: every benchmark of issue 7 that this harness has, printed and written to
 // bench/results.json. Needs a build (`npm run build`); starts its own studio and sandbox on spare ports.
@@ -29,6 +30,9 @@ function section(name: string, figures: Record<string, Figure>) {
 }
 
 if (wanted('bundle')) section('bundle', measureBundle());
+
+// The sandbox alone, in a child process of its own (sandbox/bench/load.ts).
+if (wanted('sandbox')) section('sandbox', await sandboxLoad());
 
 if (['quote', 'history', 'gallery', 'zip', 'polling', 'lighthouse'].some(wanted)) {
   const server = spawn('npx', ['tsx', 'scripts/start.ts'], {

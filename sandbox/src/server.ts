@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { Sandbox } from './core/sandbox';
 import { createApp } from './http/app';
 import { OriginPolicy } from './http/origins';
+import { mediaWorks } from './media/works';
 import { attachPersistence } from './persistence';
 
 // Starts a listening sandbox. Used by the CLI, `npm start`, the HTTP tests (port 0) and the benchmark.
@@ -64,6 +65,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     mediaDir: options.dataDir ? resolve(options.dataDir) : tempDir!,
     mediaMemoryBytes: options.mediaMemoryBytes,
     mediaDiskBytes: options.mediaDiskBytes,
+    works: mediaWorks,
   });
   const origins = new OriginPolicy();
   origins.setAllowed(options.allowedOrigins ?? []);

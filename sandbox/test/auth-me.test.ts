@@ -1,71 +1,19 @@
-import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { useSandbox, type ApiResponse, type Harness } from './harness';
+import { makeImage } from './fixtures';
+import { DEMO_KEY_NAMES, expectError, useSandbox, type ApiResponse, type Harness } from './harness';
 
 // spec 5 (authentication), spec 2 "Key (as returned by GET /me)", and the demo keys of sandbox/README.md.
 
 const h = useSandbox();
 
 const DAY = 86_400_000;
-const ERROR_TYPES = [
-  'authentication_error',
-  'permission_error',
-  'invalid_request_error',
-  'rate_limit_error',
-  'api_error',
-];
-const ALL_KEY_NAMES = [
-  'personal',
-  'personal2',
-  'team',
-  'team2',
-  'capped',
-  'broke',
-  'expiring',
-  'arrears',
-  'expired',
-  'revoked',
-  'banned',
-  'unbound',
-];
 /** Keys that GET /me answers with 200. */
-const WORKING_KEYS = [
-  'personal',
-  'personal2',
-  'team',
-  'team2',
-  'capped',
-  'broke',
-  'expiring',
-  'arrears',
-  'unbound',
-];
-
-function expectError(r: ApiResponse, status: number, code: string, type?: string) {
-  expect(r.status, JSON.stringify(r.body)).toBe(status);
-  expect(Object.keys(r.body)).toEqual(['error']);
-  expect(typeof r.body.error.message).toBe('string');
-  expect(r.body.error.message.length).toBeGreaterThan(0);
-  expect(r.body.error.code).toBe(code);
-  expect(ERROR_TYPES).toContain(r.body.error.type);
-  if (type) expect(r.body.error.type).toBe(type);
-  if ('param' in r.body.error) expect(typeof r.body.error.param).toBe('string');
-}
-
-let pngCache: Buffer | undefined;
-async function png(): Promise<Buffer> {
-  pngCache ??= await sharp({
-    create: { width: 64, height: 48, channels: 3, background: { r: 200, g: 90, b: 40 } },
-  })
-    .png()
-    .toBuffer();
-  return pngCache;
-}
+const WORKING_KEYS = DEMO_KEY_NAMES.filter((n) => !['expired', 'revoked', 'banned'].includes(n));
 
 async function uploadPng(hh: Harness, key: string) {
   return hh.api('POST', '/uploads', {
     key,
-    body: new Uint8Array(await png()),
+    body: new Uint8Array(await makeImage({ width: 64, height: 48 })),
     headers: { 'Content-Type': 'image/png' },
   });
 }
@@ -137,7 +85,7 @@ async function everyEndpoint(hh: Harness, key: string | null): Promise<Array<[st
       async () =>
         hh.api('POST', '/uploads', {
           key,
-          body: new Uint8Array(await png()),
+          body: new Uint8Array(await makeImage({ width: 64, height: 48 })),
           headers: { 'Content-Type': 'image/png' },
         }),
     ],
@@ -201,10 +149,10 @@ describe('authentication (spec 5)', () => {
   });
 
   it('every demo key has the spec form: prefix gm_, then live_, then 32 characters, all distinct', async () => {
-    const values = ALL_KEY_NAMES.map((n) => h.keys[n]);
+    const values = DEMO_KEY_NAMES.map((n) => h.keys[n]);
     for (const [i, v] of values.entries()) {
-      expect(v, ALL_KEY_NAMES[i]).toBeDefined();
-      expect(v, ALL_KEY_NAMES[i]).toMatch(/^gm_live_[^\s]{32}$/);
+      expect(v, DEMO_KEY_NAMES[i]).toBeDefined();
+      expect(v, DEMO_KEY_NAMES[i]).toMatch(/^gm_live_[^\s]{32}$/);
     }
     expect(new Set(values).size).toBe(values.length);
   });
@@ -213,7 +161,7 @@ describe('authentication (spec 5)', () => {
     await h.control('POST', '/reset');
     const r = await h.control('GET', '/keys');
     const after = Object.fromEntries(r.body.map((k: any) => [k.name, k.key]));
-    for (const n of ALL_KEY_NAMES) expect(after[n], n).toBe(h.keys[n]);
+    for (const n of DEMO_KEY_NAMES) expect(after[n], n).toBe(h.keys[n]);
   });
 
   it('expired and revoked keys get 401 invalid_token on every endpoint', async () => {
@@ -279,7 +227,7 @@ describe('GET /me (spec 2 "Key")', () => {
   });
 
   it('never shows a full key, a user id, an e-mail or a name, for any key', async () => {
-    const allKeys = ALL_KEY_NAMES.map((n) => h.keys[n]!);
+    const allKeys = DEMO_KEY_NAMES.map((n) => h.keys[n]!);
     const forbidden = [
       'email',
       'e-mail',

@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { useSandbox, type ApiResponse, type Harness } from './harness';
+import { expectError, useSandbox, type Harness } from './harness';
 
 // spec 1 (categories), spec 2 (Model, Version, typicalPrice, Param definition, AI tool, Template),
 // spec 4 (GET /models, /ai-tools, /ai-tools/{slug}, /templates, /templates/{slug}) and PRODUCT 4 (catalog
 // coverage, media served from the same origin with the true Content-Type and CORS headers).
 
 const h = useSandbox();
-
-const ERROR_TYPES = [
-  'authentication_error',
-  'permission_error',
-  'invalid_request_error',
-  'rate_limit_error',
-  'api_error',
-];
 
 const CATEGORIES: Array<[string, string]> = [
   ['image', 'default'],
@@ -112,16 +104,6 @@ const UNLISTED_TEMPLATES = {
   inactive: 'holiday-card-2023',
   'disabled model': 'dream-trailer',
 };
-
-function expectError(r: ApiResponse, status: number, code?: string, type?: string) {
-  expect(r.status, JSON.stringify(r.body).slice(0, 500)).toBe(status);
-  expect(Object.keys(r.body)).toEqual(['error']);
-  expect(typeof r.body.error.message).toBe('string');
-  expect(typeof r.body.error.code).toBe('string');
-  expect(ERROR_TYPES).toContain(r.body.error.type);
-  if (code) expect(r.body.error.code).toBe(code);
-  if (type) expect(r.body.error.type).toBe(type);
-}
 
 async function allModels(hh: Harness): Promise<any[]> {
   const out: any[] = [];

@@ -1,18 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { useSandbox, waitForTask, type ApiResponse, type Harness } from './harness';
+import { balance } from './fixtures';
+import {
+  DEMO_KEY_NAMES,
+  expectError,
+  promptOnlyTask,
+  sleep,
+  useSandbox,
+  waitForTask,
+  type ApiResponse,
+  type Harness,
+} from './harness';
 
 // The sandbox-only control API under /__sandbox/ (PRODUCT.md 4 and the README's control table):
 // keys, reset, faults, clock, request log, outage.
 
 const h = useSandbox();
 
-const ERROR_TYPES = [
-  'authentication_error',
-  'permission_error',
-  'invalid_request_error',
-  'rate_limit_error',
-  'api_error',
-];
 const PRODUCT_KEY_NAMES = [
   'personal',
   'team',
@@ -24,36 +27,17 @@ const PRODUCT_KEY_NAMES = [
   'banned',
   'unbound',
 ];
-const README_KEY_NAMES = [...PRODUCT_KEY_NAMES, 'personal2', 'team2', 'expiring'];
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function expectErrorShape(r: ApiResponse, status: number, type: string) {
-  expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(status);
-  expect(Object.keys(r.body)).toEqual(['error']);
-  expect(typeof r.body.error.message).toBe('string');
-  expect(typeof r.body.error.code).toBe('string');
-  expect(ERROR_TYPES).toContain(r.body.error.type);
-  expect(r.body.error.type).toBe(type);
-}
+const expectErrorShape = (r: ApiResponse, status: number, type: string) =>
+  expectError(r, status, undefined, type);
 
 /** A raw-path image task needing only a prompt, and its price from POST /quote. */
 async function pricedTask(hh: Harness, prompt = 'a teapot on a windowsill') {
-  const r = await hh.api('GET', '/models?type=image&subtype=default', { key: 'team2' });
-  expect(r.status).toBe(200);
-  const m = r.body.models.find((x: any) => !x.params.some((p: any) => p.required && p.id !== 'prompt'));
-  expect(m, 'an image/default model that needs only a prompt').toBeDefined();
-  const body = { interfaceId: m.id, versionId: m.versions[0].id, params: { prompt } };
+  const body = await promptOnlyTask(hh, prompt, 'team2');
   const q = await hh.api('POST', '/quote', { key: 'team2', json: body });
   expect(q.status, JSON.stringify(q.body)).toBe(200);
   expect(q.body.credits).toBeGreaterThan(0);
   return { body, price: q.body.credits as number };
-}
-
-async function balance(hh: Harness, key = 'personal'): Promise<number> {
-  const r = await hh.api('GET', '/me', { key });
-  expect(r.status).toBe(200);
-  return r.body.user?.creditBalance ?? r.body.team.creditBalance;
 }
 
 async function addFault(hh: Harness, fault: Record<string, unknown>): Promise<string> {
@@ -76,7 +60,7 @@ describe('GET /__sandbox/keys', () => {
     expect(Array.isArray(list)).toBe(true);
     const names = list.map((k) => k.name);
     for (const n of PRODUCT_KEY_NAMES) expect(names, n).toContain(n);
-    for (const n of README_KEY_NAMES) expect(names, n).toContain(n);
+    for (const n of DEMO_KEY_NAMES) expect(names, n).toContain(n);
     expect(new Set(names).size).toBe(names.length);
     for (const k of list) {
       expect(typeof k.name).toBe('string');

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useSandbox } from './harness';
-import { advance, balance, expectError, makeImage, makeWav, uploadReady, withMarker } from './fixtures';
+import { expectError, useSandbox } from './harness';
+import { advance, balance, makeImage, makeWav, uploadReady, withMarker } from './fixtures';
 
 // spec 2 "Image description", spec 4 POST /describe-image, spec 7 errors, spec 8 (10/min, 1 credit), README triggers.
 

@@ -1,58 +1,20 @@
-import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { useSandbox, type ApiResponse, type Harness } from './harness';
+import { advance, makeImage } from './fixtures';
+import {
+  expectError,
+  expectErrorShape,
+  promptOnlyTask,
+  useSandbox,
+  type ApiResponse,
+  type Harness,
+} from './harness';
 
 // spec 7 (one error shape, five type values), spec 8 (per-key 60-second rate limits, with the README's
 // decisions: GET /tasks/{id} 60, fixed windows, Retry-After = whole seconds left) and the README's CORS.
 
 const h = useSandbox();
 
-const ERROR_TYPES = [
-  'authentication_error',
-  'permission_error',
-  'invalid_request_error',
-  'rate_limit_error',
-  'api_error',
-];
 const ORIGIN = 'http://localhost:5173';
-
-/** spec 7: {error: {message, type, code, param?, ...extra}} and nothing else at the top. */
-function expectErrorShape(r: ApiResponse, where: string) {
-  expect(r.headers.get('content-type'), where).toMatch(/^application\/json/);
-  expect(r.body, where).toBeTypeOf('object');
-  expect(Object.keys(r.body), where).toEqual(['error']);
-  const e = r.body.error;
-  expect(e, where).toBeTypeOf('object');
-  expect(typeof e.message, where).toBe('string');
-  expect(e.message.length, where).toBeGreaterThan(0);
-  expect(typeof e.code, where).toBe('string');
-  expect(e.code, where).toMatch(/^[a-z0-9_]+$/);
-  expect(ERROR_TYPES, `${where}: type ${e.type}`).toContain(e.type);
-  if ('param' in e) expect(typeof e.param, where).toBe('string');
-}
-
-function expectError(
-  r: ApiResponse,
-  status: number,
-  code: string,
-  type: string,
-  where = `${status} ${code}`,
-) {
-  expect(r.status, `${where}: ${JSON.stringify(r.body).slice(0, 300)}`).toBe(status);
-  expectErrorShape(r, where);
-  expect(r.body.error.code, where).toBe(code);
-  expect(r.body.error.type, where).toBe(type);
-}
-
-let pngCache: Buffer | undefined;
-async function png(): Promise<Uint8Array<ArrayBuffer>> {
-  pngCache ??= await sharp({
-    create: { width: 64, height: 48, channels: 3, background: { r: 30, g: 120, b: 200 } },
-  })
-    .png()
-    .toBuffer();
-  return new Uint8Array(pngCache);
-}
 
 let videoCache: Uint8Array<ArrayBuffer> | undefined;
 /** A real MP4: a video cover of the template catalog, fetched from the sandbox's CDN. */
@@ -68,21 +30,11 @@ async function sampleVideo(hh: Harness): Promise<Uint8Array<ArrayBuffer>> {
 }
 
 async function upload(hh: Harness, key: string) {
-  return hh.api('POST', '/uploads', { key, body: await png(), headers: { 'Content-Type': 'image/png' } });
-}
-
-/** A raw-path image task that needs only a prompt (found through the catalog, not hard-coded). */
-async function simpleTaskBody(hh: Harness, prompt = 'a paper boat on a pond') {
-  const r = await hh.api('GET', '/models?type=image&subtype=default');
-  expect(r.status).toBe(200);
-  const m = r.body.models.find((x: any) => !x.params.some((p: any) => p.required && p.id !== 'prompt'));
-  expect(m, 'an image/default model that needs only a prompt').toBeDefined();
-  return { interfaceId: m.id, versionId: m.versions[0].id, params: { prompt } };
-}
-
-async function advance(hh: Harness, ms: number) {
-  const r = await hh.control('POST', '/clock', { advanceMs: ms });
-  expect(r.status).toBe(200);
+  return hh.api('POST', '/uploads', {
+    key,
+    body: new Uint8Array(await makeImage({ width: 64, height: 48 })),
+    headers: { 'Content-Type': 'image/png' },
+  });
 }
 
 function expectRateLimited(r: ApiResponse, where: string) {
@@ -108,7 +60,7 @@ const cases: LimitCase[] = [
     limit: 60,
     ok: [200],
     // [cancel]: a real, accepted task that renders nothing (README trigger).
-    setup: async () => simpleTaskBody(h, 'a paper boat [cancel]'),
+    setup: async () => promptOnlyTask(h, 'a paper boat [cancel]'),
     call: (key, body) => h.api('POST', '/tasks', { key, json: body }),
   },
   {
@@ -116,7 +68,7 @@ const cases: LimitCase[] = [
     limit: 60,
     ok: [200],
     setup: async (key) => {
-      const r = await h.api('POST', '/tasks', { key, json: await simpleTaskBody(h, 'a kite [cancel]') });
+      const r = await h.api('POST', '/tasks', { key, json: await promptOnlyTask(h, 'a kite [cancel]') });
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       return r.body.taskId;
     },
@@ -155,7 +107,7 @@ const cases: LimitCase[] = [
     endpoint: 'POST /quote',
     limit: 120,
     ok: [200],
-    setup: async () => simpleTaskBody(h),
+    setup: async () => promptOnlyTask(h),
     call: (key, body) => h.api('POST', '/quote', { key, json: body }),
   },
   {
@@ -233,7 +185,7 @@ describe('error shape (spec 7)', () => {
   });
 
   it('each refusal has the spec shape and the README type for its status', async () => {
-    const body = await simpleTaskBody(h);
+    const body = await promptOnlyTask(h);
     const up = await upload(h, 'personal');
     expect(up.status).toBe(200);
     const checks: Array<[string, Promise<ApiResponse>, number, string, string]> = [

@@ -322,20 +322,6 @@ export const raw = (interfaceId: string, versionId: string, params: Record<strin
   params,
 });
 
-export function expectError(r: ApiResponse, status: number, code: string) {
-  expect(r.status, JSON.stringify(r.body)).toBe(status);
-  expect(r.body?.error?.code, JSON.stringify(r.body)).toBe(code);
-  expect(typeof r.body.error.message).toBe('string');
-  expect(r.body.error.message.length).toBeGreaterThan(0);
-  expect([
-    'authentication_error',
-    'permission_error',
-    'invalid_request_error',
-    'rate_limit_error',
-    'api_error',
-  ]).toContain(r.body.error.type);
-}
-
 export const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);

@@ -7,34 +7,21 @@ import { FAULT_LIMITS } from '../src/http/faults';
 import { CONTROL_JSON_MAX_BYTES, JSON_MAX_BYTES } from '../src/http/body';
 import { startSandbox } from '../src/server';
 import { balance, makeImage, makeVideo, makeWav, spentToday, upload } from './fixtures';
-import { useSandbox, waitForTask, type ApiResponse } from './harness';
+import {
+  clientFor,
+  expectError,
+  promptOnlyTask,
+  sleep,
+  useSandbox,
+  waitForTask,
+  type ApiResponse,
+} from './harness';
 
 // Issue 14, "Sandbox": one regression test (or more) per fault an adversarial pass found.
 
 const h = useSandbox();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const ERROR_TYPES = [
-  'authentication_error',
-  'permission_error',
-  'invalid_request_error',
-  'rate_limit_error',
-  'api_error',
-];
 
-function expectShape(r: ApiResponse, status: number, code?: string) {
-  expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(status);
-  expect(Object.keys(r.body)).toEqual(['error']);
-  expect(typeof r.body.error.message).toBe('string');
-  expect(ERROR_TYPES).toContain(r.body.error.type);
-  if (code) expect(r.body.error.code).toBe(code);
-}
-
-/** An image/default model that needs only a prompt. */
-async function promptOnlyModel() {
-  const r = await h.api('GET', '/models?type=image&subtype=default');
-  const m = r.body.models.find((x: any) => !x.params.some((p: any) => p.required && p.id !== 'prompt'));
-  return { interfaceId: m.id as string, versionId: m.versions[0].id as string };
-}
+const expectShape = (r: ApiResponse, status: number, code?: string) => expectError(r, status, code);
 
 /** Sends a request with node:http and resolves on the response, whatever happens to the rest of the body. */
 function rawRequest(
@@ -88,32 +75,22 @@ describe('1. clock overflow', () => {
   it('with a data folder nothing broken is saved, and a broken saved offset starts afresh', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sandbox-clock-'));
     try {
-      const first = await startSandbox({ port: 0, dataDir: dir });
-      const post = (origin: string, advanceMs: number) =>
-        fetch(`${origin}/__sandbox/clock`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ advanceMs }),
-        });
-      expect((await post(first.origin, 1e308)).status).toBe(400);
-      expect((await fetch(`${first.origin}/__sandbox/reset`, { method: 'POST' })).status).toBe(200);
-      await first.close();
+      const first = await clientFor(await startSandbox({ port: 0, dataDir: dir }));
+      expect((await first.control('POST', '/clock', { advanceMs: 1e308 })).status).toBe(400);
+      expect((await first.control('POST', '/reset')).status).toBe(200);
+      await first.running.close();
       const saved = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8'));
       expect(saved.clockOffsetMs).toBe(0);
 
       // A state written by an older sandbox with the broken offset.
       writeFileSync(join(dir, 'state.json'), JSON.stringify({ ...saved, clockOffsetMs: 1e308 }));
-      const second = await startSandbox({ port: 0, dataDir: dir });
+      const second = await clientFor(await startSandbox({ port: 0, dataDir: dir }));
       try {
-        const clock = (await (await fetch(`${second.origin}/__sandbox/clock`)).json()) as { now: string };
+        const clock = (await second.control('GET', '/clock')).body as { now: string };
         expect(Math.abs(Date.parse(clock.now) - Date.now())).toBeLessThan(60_000);
-        const keys = (await (await fetch(`${second.origin}/__sandbox/keys`)).json()) as any[];
-        const me = await fetch(`${second.baseUrl}/me`, {
-          headers: { Authorization: `Bearer ${keys.find((k) => k.name === 'personal').key}` },
-        });
-        expect(me.status).toBe(200);
+        expect((await second.api('GET', '/me')).status).toBe(200);
       } finally {
-        await second.close();
+        await second.running.close();
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -311,7 +288,7 @@ describe('6. JSON body size', () => {
   it('takes the largest valid body (50 params of 20 items of 2,000 characters)', async () => {
     const params: Record<string, unknown> = { prompt: 'p'.repeat(4000) };
     for (let i = 0; i < 49; i++) params[`extra_${i}`] = Array.from({ length: 20 }, () => 'x'.repeat(2000));
-    const body = { ...(await promptOnlyModel()), params };
+    const body = { ...(await promptOnlyTask(h)), params };
     expect(Buffer.byteLength(JSON.stringify(body))).toBeGreaterThan(1_950_000);
     const r = await h.api('POST', '/quote', { json: body });
     expect(r.status, JSON.stringify(r.body).slice(0, 200)).toBe(200);
@@ -418,7 +395,7 @@ describe('9. own-property look-ups', () => {
       }
     }
     // On the raw path params outside the definition are ignored (README): priced as without them.
-    const model = await promptOnlyModel();
+    const model = await promptOnlyTask(h);
     const plain = await h.api('POST', '/quote', { json: { ...model, params: { prompt: 'a cat' } } });
     for (const id of PROTO_IDS) {
       const params = JSON.parse(`{"prompt": "a cat", ${JSON.stringify(id)}: "x"}`) as Record<string, unknown>;
@@ -507,7 +484,7 @@ describe('10. spec fidelity', () => {
   it("describe-image honours the key's daily cap (429 once met; nothing charged)", async () => {
     const cap = (await h.api('GET', '/me', { key: 'capped' })).body.key.dailyCreditCap as number;
     expect(cap).toBe(50);
-    const model = await promptOnlyModel();
+    const model = await promptOnlyTask(h);
     const price = (
       await h.api('POST', '/quote', { key: 'capped', json: { ...model, params: { prompt: 'x' } } })
     ).body.credits as number;

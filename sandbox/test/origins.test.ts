@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../src/server';
+import { spawnSandbox } from '../src/spawn-sandbox';
 import { makeImage } from './fixtures';
-import { useSandbox, waitForTask } from './harness';
+import { fetchParsed, useSandbox, waitForTask } from './harness';
 
 // Issue 14, item 3: the control API answers only its own origin and the allowed ones (the studio's),
 // never `*`; its bodies are JSON only, so a page elsewhere cannot send one without a preflight, and the
@@ -12,18 +12,6 @@ import { useSandbox, waitForTask } from './harness';
 const STUDIO = 'http://127.0.0.1:5173';
 const EVIL = 'http://evil.example';
 const h = useSandbox({ allowedOrigins: [STUDIO] });
-
-async function raw(url: string, init: RequestInit = {}) {
-  const r = await fetch(url, init);
-  const text = await r.text();
-  let body: any = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* not JSON */
-  }
-  return { status: r.status, headers: r.headers, body, text };
-}
 
 function expectRefused(r: { status: number; headers: Headers; body: any }, status = 403) {
   expect(r.status, JSON.stringify(r.body)).toBe(status);
@@ -40,19 +28,21 @@ async function clockOffset(): Promise<number> {
 describe('control API origins', () => {
   it('a page on another origin cannot read the demo keys, the clock, the faults or the request log', async () => {
     for (const path of ['/keys', '/clock', '/faults', '/requests']) {
-      const r = await raw(`${h.origin}/__sandbox${path}`, { headers: { Origin: EVIL } });
+      const r = await fetchParsed(`${h.origin}/__sandbox${path}`, { headers: { Origin: EVIL } });
       expectRefused(r);
       expect(r.body.error.code).toBe('origin_not_allowed');
       for (const key of Object.values(h.keys)) expect(r.text).not.toContain(key);
     }
     // Same-site is not same-origin: another port on this machine is refused as well.
-    expectRefused(await raw(`${h.origin}/__sandbox/keys`, { headers: { Origin: 'http://127.0.0.1:9' } }));
+    expectRefused(
+      await fetchParsed(`${h.origin}/__sandbox/keys`, { headers: { Origin: 'http://127.0.0.1:9' } }),
+    );
   });
 
   it('the studio origin (under any loopback name) and the sandbox itself may, never with `*`', async () => {
     const port = new URL(h.origin).port;
     for (const origin of [STUDIO, 'http://localhost:5173', h.origin, `http://localhost:${port}`]) {
-      const r = await raw(`${h.origin}/__sandbox/keys`, { headers: { Origin: origin } });
+      const r = await fetchParsed(`${h.origin}/__sandbox/keys`, { headers: { Origin: origin } });
       expect(r.status, origin).toBe(200);
       expect(r.headers.get('access-control-allow-origin'), origin).toBe(origin);
       expect(r.headers.get('vary'), origin).toMatch(/origin/i);
@@ -62,7 +52,7 @@ describe('control API origins', () => {
 
   it('a preflight from another origin is refused; the studio gets one for JSON bodies', async () => {
     const preflight = (origin: string) =>
-      raw(`${h.origin}/__sandbox/clock`, {
+      fetchParsed(`${h.origin}/__sandbox/clock`, {
         method: 'OPTIONS',
         headers: {
           Origin: origin,
@@ -92,7 +82,7 @@ describe('control API origins', () => {
       ['/faults', 'text/plain', '{"status":500,"count":100}'],
       ['/outage', 'text/plain', '{"durationMs":5000}'],
     ] as const) {
-      const r = await raw(`${h.origin}/__sandbox${path}`, {
+      const r = await fetchParsed(`${h.origin}/__sandbox${path}`, {
         method: 'POST',
         headers: { Origin: EVIL, ...(type ? { 'Content-Type': type } : {}) },
         body,
@@ -102,7 +92,7 @@ describe('control API origins', () => {
     expect(Math.abs((await clockOffset()) - before)).toBeLessThan(60_000);
     expect((await h.control('GET', '/faults')).body).toEqual([]);
     // Nothing was reset: the upload is still there.
-    expect((await raw(t.body.url)).status).toBe(200);
+    expect((await fetchParsed(t.body.url)).status).toBe(200);
   });
 
   it('control bodies must be application/json, even without an Origin (415, nothing done)', async () => {
@@ -111,7 +101,7 @@ describe('control API origins', () => {
       'application/x-www-form-urlencoded',
       'multipart/form-data; boundary=x',
     ]) {
-      const r = await raw(`${h.origin}/__sandbox/clock`, {
+      const r = await fetchParsed(`${h.origin}/__sandbox/clock`, {
         method: 'POST',
         headers: { 'Content-Type': type },
         body: '{"advanceMs":86400000}',
@@ -119,13 +109,16 @@ describe('control API origins', () => {
       expect(r.status, type).toBe(415);
       expect(r.body.error.code).toBe('unsupported_media_type');
     }
-    const noType = await raw(`${h.origin}/__sandbox/faults`, { method: 'POST', body: '{"status":500}' });
+    const noType = await fetchParsed(`${h.origin}/__sandbox/faults`, {
+      method: 'POST',
+      body: '{"status":500}',
+    });
     // fetch labels a string body text/plain: refused as well.
     expect(noType.status).toBe(415);
     expect(Math.abs(await clockOffset())).toBeLessThan(60_000);
     expect((await h.control('GET', '/faults')).body).toEqual([]);
     // application/json with a charset is JSON.
-    const ok = await raw(`${h.origin}/__sandbox/clock`, {
+    const ok = await fetchParsed(`${h.origin}/__sandbox/clock`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json; charset=utf-8' },
       body: '{"advanceMs":1000}',
@@ -135,10 +128,11 @@ describe('control API origins', () => {
 
   it('a no-cors load from another site (Sec-Fetch-Site, no Origin) is refused', async () => {
     for (const site of ['cross-site', 'same-site']) {
-      expectRefused(await raw(`${h.origin}/__sandbox/keys`, { headers: { 'Sec-Fetch-Site': site } }));
+      expectRefused(await fetchParsed(`${h.origin}/__sandbox/keys`, { headers: { 'Sec-Fetch-Site': site } }));
     }
     expect(
-      (await raw(`${h.origin}/__sandbox/keys`, { headers: { 'Sec-Fetch-Site': 'same-origin' } })).status,
+      (await fetchParsed(`${h.origin}/__sandbox/keys`, { headers: { 'Sec-Fetch-Site': 'same-origin' } }))
+        .status,
     ).toBe(200);
   });
 
@@ -171,13 +165,13 @@ describe('media origins', () => {
       headers: { 'Content-Type': 'image/png' },
     });
     expect(up.status).toBe(200);
-    const refused = await raw(up.body.url, { headers: { Origin: EVIL } });
+    const refused = await fetchParsed(up.body.url, { headers: { Origin: EVIL } });
     expectRefused(refused);
-    const studio = await raw(up.body.url, { headers: { Origin: STUDIO } });
+    const studio = await fetchParsed(up.body.url, { headers: { Origin: STUDIO } });
     expect(studio.status).toBe(200);
     expect(studio.headers.get('access-control-allow-origin')).toBe(STUDIO);
     // An <img>/<video> sends no Origin: shown anywhere its URL is known (and it is not guessable).
-    const plain = await raw(up.body.url);
+    const plain = await fetchParsed(up.body.url);
     expect(plain.status).toBe(200);
     expect(plain.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
 
@@ -195,7 +189,7 @@ describe('media origins', () => {
     expect(output.headers.get('access-control-allow-origin')).toBe('*');
 
     // The request log, which names upload ids, is not readable from another origin.
-    const log = await raw(`${h.origin}/__sandbox/requests`, { headers: { Origin: EVIL } });
+    const log = await fetchParsed(`${h.origin}/__sandbox/requests`, { headers: { Origin: EVIL } });
     expectRefused(log);
     expect(log.text).not.toContain('upl_');
   });
@@ -210,24 +204,13 @@ describe('configuration', () => {
   });
 
   it('npm run sandbox takes --allow-origin (and SANDBOX_ALLOWED_ORIGINS)', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'sandbox/src/cli.ts', '--port', '0', '--allow-origin', 'http://studio.test:8080'],
+    const { child, origin } = await spawnSandbox(
+      ['--port', '0', '--allow-origin', 'http://studio.test:8080'],
       {
-        env: { ...process.env, SANDBOX_ALLOWED_ORIGINS: 'http://ignored.test' },
-        stdio: ['ignore', 'pipe', 'inherit'],
+        SANDBOX_ALLOWED_ORIGINS: 'http://ignored.test',
       },
     );
     try {
-      const origin = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout!.on('data', (c: Buffer) => {
-          out += c.toString();
-          const m = /Sandbox API at (http:\/\/[^/\s]+)\/v1/.exec(out);
-          if (m) resolve(m[1]!);
-        });
-        child.on('exit', (code) => reject(new Error(`the sandbox exited (${code}): ${out}`)));
-      });
       const get = (o: string) => fetch(`${origin}/__sandbox/keys`, { headers: { Origin: o } });
       expect((await get('http://studio.test:8080')).status).toBe(200);
       expect((await get('http://ignored.test')).status).toBe(403);

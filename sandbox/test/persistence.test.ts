@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startSandbox } from '../src/server';
+import { startSandbox, type SandboxOptions } from '../src/server';
+import { clientFor } from './harness';
 
 // PRODUCT 4: "State lives in memory and is lost on restart unless a data folder is given; it never
 // writes outside it."
@@ -12,82 +13,59 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const PUBLIC = 'http://sandbox.test';
 
-async function call(base: string, key: string, method: string, path: string, body?: BodyInit, type?: string) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${key}`, ...(type ? { 'Content-Type': type } : {}) },
-    body,
+/** Starts a sandbox, and submits an image-svg task with this prompt as the demo key `personal`. */
+async function startWithTask(options: SandboxOptions, prompt: string) {
+  const sb = await clientFor(await startSandbox({ port: 0, taskMs: 100, ...options }));
+  const models = await sb.api('GET', '/models?type=image&subtype=image-svg');
+  const model = models.body.models[0];
+  const task = await sb.api('POST', '/tasks', {
+    json: { interfaceId: model.id, versionId: model.versions[0].id, params: { prompt } },
   });
-  return { status: res.status, body: (await res.json()) as any };
+  return { sb, task };
 }
 
 describe('data folder', () => {
   it('keeps balances, tasks and uploads across a restart, and writes only inside the folder', async () => {
-    const first = await startSandbox({ port: 0, taskMs: 100, publicUrl: PUBLIC, dataDir: dir });
-    const keys = (await (await fetch(`${first.origin}/__sandbox/keys`)).json()) as Array<{
-      name: string;
-      key: string;
-    }>;
-    const key = keys.find((k) => k.name === 'personal')!.key;
     const png = Buffer.from(
       'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
       'base64',
     );
-    const upload = await call(first.baseUrl, key, 'POST', '/uploads', png, 'image/png');
-    expect(upload.status).toBe(200);
-    const models = await call(first.baseUrl, key, 'GET', '/models?type=image&subtype=image-svg');
-    const model = models.body.models[0];
-    const task = await call(
-      first.baseUrl,
-      key,
-      'POST',
-      '/tasks',
-      JSON.stringify({ interfaceId: model.id, versionId: model.versions[0].id, params: { prompt: 'kept' } }),
-      'application/json',
-    );
+    const { sb: first, task } = await startWithTask({ publicUrl: PUBLIC, dataDir: dir }, 'kept');
     expect(task.status).toBe(200);
-    const before = await call(first.baseUrl, key, 'GET', '/me');
-    await first.close();
+    const upload = await first.api('POST', '/uploads', {
+      body: new Uint8Array(png),
+      headers: { 'Content-Type': 'image/png' },
+    });
+    expect(upload.status).toBe(200);
+    const before = await first.api('GET', '/me');
+    await first.running.close();
 
-    const second = await startSandbox({ port: 0, taskMs: 100, publicUrl: PUBLIC, dataDir: dir });
+    const second = await clientFor(
+      await startSandbox({ port: 0, taskMs: 100, publicUrl: PUBLIC, dataDir: dir }),
+    );
     try {
-      const after = await call(second.baseUrl, key, 'GET', '/me');
+      const after = await second.api('GET', '/me');
       expect(after.body.user.creditBalance).toBe(before.body.user.creditBalance);
       expect(after.body.user.creditBalance).toBeLessThan(5000);
-      const again = await call(second.baseUrl, key, 'GET', `/tasks/${task.body.taskId}`);
+      const again = await second.api('GET', `/tasks/${task.body.taskId}`);
       expect(again.status).toBe(200);
       const path = new URL(upload.body.url).pathname;
       const bytes = Buffer.from(await (await fetch(`${second.origin}${path}`)).arrayBuffer());
       expect(bytes.equals(png)).toBe(true);
     } finally {
-      await second.close();
+      await second.running.close();
     }
     expect(readdirSync(dir).sort()).toEqual(['renders', 'state.json', 'uploads']);
   });
 
   it('without a data folder, a restart starts fresh', async () => {
-    const first = await startSandbox({ port: 0, taskMs: 100 });
-    const keys = (await (await fetch(`${first.origin}/__sandbox/keys`)).json()) as Array<{
-      name: string;
-      key: string;
-    }>;
-    const key = keys.find((k) => k.name === 'personal')!.key;
-    const models = await call(first.baseUrl, key, 'GET', '/models?type=image&subtype=image-svg');
-    const model = models.body.models[0];
-    const task = await call(
-      first.baseUrl,
-      key,
-      'POST',
-      '/tasks',
-      JSON.stringify({ interfaceId: model.id, versionId: model.versions[0].id, params: { prompt: 'gone' } }),
-      'application/json',
-    );
-    await first.close();
-    const second = await startSandbox({ port: 0, taskMs: 100 });
+    const { sb: first, task } = await startWithTask({}, 'gone');
+    await first.running.close();
+    const second = await clientFor(await startSandbox({ port: 0, taskMs: 100 }));
     try {
-      expect((await call(second.baseUrl, key, 'GET', `/tasks/${task.body.taskId}`)).status).toBe(404);
+      expect((await second.api('GET', `/tasks/${task.body.taskId}`)).status).toBe(404);
     } finally {
-      await second.close();
+      await second.running.close();
     }
   });
 });

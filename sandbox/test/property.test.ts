@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSON_MAX_BYTES } from '../src/http/body';
 import { makeImage, makeWav, withMarker } from './fixtures';
-import { useSandbox } from './harness';
+import { DEMO_KEY_NAMES, ERROR_TYPES, UPLOAD_TYPES, useSandbox } from './harness';
 
 // Issue 14, "Going further": a property-based test of the sandbox's HTTP surface. For each endpoint,
 // fast-check generates requests (bodies, headers, paths: junk, near-valid and valid) and every answer
@@ -25,42 +25,7 @@ const MEMORY = 8 * 1024 * 1024;
 // the server is just closing after its 5 s: a reset that says nothing about the sandbox).
 const h = useSandbox({ allowedOrigins: [STUDIO], mediaMemoryBytes: MEMORY, keepAliveMs: 60_000 });
 
-const ERROR_TYPES = [
-  'authentication_error',
-  'permission_error',
-  'invalid_request_error',
-  'rate_limit_error',
-  'api_error',
-];
 const PROTO = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf', 'prototype'];
-const KEY_NAMES = [
-  'personal',
-  'personal2',
-  'team',
-  'team2',
-  'capped',
-  'broke',
-  'expiring',
-  'arrears',
-  'expired',
-  'revoked',
-  'banned',
-  'unbound',
-];
-const UPLOAD_TYPES = [
-  'image/png',
-  'image/jpeg',
-  'image/webp',
-  'image/gif',
-  'audio/mpeg',
-  'audio/wav',
-  'audio/ogg',
-  'audio/webm',
-  'video/mp4',
-  'video/webm',
-  'video/quicktime',
-];
-
 let requests = 0;
 const counts: Record<string, number> = {};
 let exited = false;
@@ -170,7 +135,7 @@ const number = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(0, -1, 1e308,
 const headerArb = fc.record(
   {
     auth: fc.oneof(
-      fc.constantFrom(...KEY_NAMES).map((n) => ({ key: n })),
+      fc.constantFrom(...DEMO_KEY_NAMES).map((n) => ({ key: n })),
       printable.map((s) => ({ raw: `Bearer ${s}` })),
       printable.map((s) => ({ raw: s })),
     ),

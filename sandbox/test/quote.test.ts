@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { useSandbox } from './harness';
+import { expectError, useSandbox } from './harness';
 import {
   advance,
   balance,
-  expectError,
   finish,
   makeImage,
   makeVideo,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../src/server';
 import { makeImage } from './fixtures';
-import { useSandbox, waitForTask } from './harness';
+import { clientFor, useSandbox, waitForTask, type Client } from './harness';
 
 // Issue 14, item 8: media is bounded. Bytes live on disk (the data folder, or a temporary folder of
 // the sandbox's own); memory holds a least-recently-used cache of at most `mediaMemoryBytes`; the disk
@@ -29,8 +29,8 @@ async function noisePng(kb: number, seed: number): Promise<Buffer> {
     .toBuffer();
 }
 
-async function uploadPng(bytes: Buffer) {
-  const r = await h.api('POST', '/uploads', {
+async function uploadPng(bytes: Buffer, client: Client = h) {
+  const r = await client.api('POST', '/uploads', {
     body: new Uint8Array(bytes),
     headers: { 'Content-Type': 'image/png' },
   });
@@ -100,28 +100,16 @@ describe('reset and the data folder', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('reset deletes the uploaded files from the data folder; orphan files are deleted at start', async () => {
-    const sb = await startSandbox({ port: 0, dataDir: dir });
+    const sb = await clientFor(await startSandbox({ port: 0, dataDir: dir }));
     try {
-      const keys = (await (await fetch(`${sb.origin}/__sandbox/keys`)).json()) as any[];
-      const key = keys.find((k) => k.name === 'personal').key;
-      const up = await fetch(`${sb.baseUrl}/uploads`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'image/png' },
-        body: new Uint8Array(await makeImage()),
-      });
-      expect(up.status).toBe(200);
+      await uploadPng(await makeImage(), sb);
       expect(readdirSync(join(dir, 'uploads'))).toHaveLength(1);
-      expect((await fetch(`${sb.origin}/__sandbox/reset`, { method: 'POST' })).status).toBe(200);
+      expect((await sb.control('POST', '/reset')).status).toBe(200);
       expect(readdirSync(join(dir, 'uploads'))).toEqual([]);
       expect(readdirSync(join(dir, 'renders'))).toEqual([]);
-      const again = await fetch(`${sb.baseUrl}/uploads`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'image/png' },
-        body: new Uint8Array(await makeImage()),
-      });
-      expect(again.status).toBe(200);
+      await uploadPng(await makeImage(), sb);
     } finally {
-      await sb.close();
+      await sb.running.close();
     }
     // Saved with its record: kept across a restart.
     const second = await startSandbox({ port: 0, dataDir: dir });

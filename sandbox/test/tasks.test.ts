@@ -1,11 +1,10 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { useSandbox } from './harness';
+import { expectError, useSandbox } from './harness';
 import {
   advance,
   balance,
   download,
-  expectError,
   finish,
   makeImage,
   makeWav,

@@ -1,10 +1,9 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { useSandbox } from './harness';
+import { UPLOAD_TYPES, expectError, useSandbox } from './harness';
 import {
   advance,
   download,
-  expectError,
   finish,
   makeAudio,
   makeImage,
@@ -19,20 +18,6 @@ import {
 // spec 2 "Upload", spec 3 upload states, spec 4 POST /uploads and GET /uploads/{uploadId}, README triggers.
 
 const h = useSandbox();
-
-const ALLOWED = [
-  'image/png',
-  'image/jpeg',
-  'image/webp',
-  'image/gif',
-  'audio/mpeg',
-  'audio/wav',
-  'audio/ogg',
-  'audio/webm',
-  'video/mp4',
-  'video/webm',
-  'video/quicktime',
-];
 
 const EXT: Record<string, string[]> = {
   'image/png': ['png'],
@@ -127,7 +112,7 @@ describe('POST /uploads: refusals', () => {
       const r = await upload(h, png, type);
       expectError(r, 400, 'invalid_payload');
       const text = JSON.stringify(r.body.error);
-      for (const allowed of ALLOWED) expect(text, `${type}: lists ${allowed}`).toContain(allowed);
+      for (const allowed of UPLOAD_TYPES) expect(text, `${type}: lists ${allowed}`).toContain(allowed);
     }
     const none = await h.api('POST', '/uploads', { body: new Uint8Array(png) });
     expect(none.status).toBe(400);

@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RenderedMedia } from '../media/types';
+import type { RenderedMedia } from './media-types';
 
 // Every file the sandbox serves under /cdn/: uploads (bytes kept as received), task outputs and catalog
 // assets (rendered on first use). Paths are the key; URLs are the public origin + path.

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
 import type { FixtureModel } from './catalog/types';
-import type { MediaSpec } from '../media/types';
+import type { MediaSpec } from './media-types';
+import type { SourceImage } from './media-works';
 import type { Params } from './params';
 import { ownEntry, toNumber } from './pricing';
 
@@ -144,13 +144,11 @@ export function planOutput(
 }
 
 /** The parts of a plan that depend on the source image itself: its size, shape and transparency. */
-export async function fitToSource(plan: OutputPlan, source: Buffer): Promise<MediaSpec> {
+export function fitToSource(plan: OutputPlan, source: SourceImage): MediaSpec {
   const spec = plan.spec;
   if (spec.kind !== 'image') return spec;
-  const image = sharp(source);
-  const [meta, stats] = await Promise.all([image.metadata(), plan.autoFormat ? image.stats() : undefined]);
-  const w = meta.width ?? spec.width;
-  const h = meta.height ?? spec.height;
+  const w = source.width ?? spec.width;
+  const h = source.height ?? spec.height;
   let { width, height } = spec;
   if (plan.upscale) {
     width = even(Math.min(MAX_SIDE, w * plan.upscale));
@@ -158,6 +156,6 @@ export async function fitToSource(plan: OutputPlan, source: Buffer): Promise<Med
   } else if (plan.keepSourceAspect) {
     ({ width, height } = sized([w, h], Math.max(spec.width, spec.height), true));
   }
-  const format = stats && !stats.isOpaque ? 'png' : spec.format;
+  const format = source.opaque === false ? 'png' : spec.format;
   return { ...spec, width, height, format };
 }

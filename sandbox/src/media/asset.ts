@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { escapeXml } from './art';
 import { createPalette, luminance } from './palette';
 import { createRng } from './random';
-import type { RenderedMedia } from './types';
+import type { RenderedMedia } from '../core/media-types';
 
 const SIZE = 128;
 const FONT = 'DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif';

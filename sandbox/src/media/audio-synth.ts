@@ -2,7 +2,7 @@
 // a few hundred milliseconds at most, with no encoder involved. Deterministic: every choice comes
 // from the seed (and, for speech, from the prompt's words), never from the clock or Math.random.
 import { createRng, type Rng } from './random';
-import type { AudioSpec } from './types';
+import type { AudioSpec } from '../core/media-types';
 
 export const SAMPLE_RATE = 22_050;
 const TAU = Math.PI * 2;

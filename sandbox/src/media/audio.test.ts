@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renderAudio } from './audio';
 import { SAMPLE_RATE, synthesize } from './audio-synth';
 import { probeMedia } from './probe';
-import type { AudioSpec } from './types';
+import type { AudioSpec } from '../core/media-types';
 
 const spec = (overrides: Partial<AudioSpec> = {}): AudioSpec => ({
   kind: 'audio',

@@ -5,7 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SAMPLE_RATE, synthesize } from './audio-synth';
 import { runFfmpegOrThrow, withTempDir } from './ffmpeg';
-import type { AudioSpec, RenderedMedia } from './types';
+import type { AudioSpec, RenderedMedia } from '../core/media-types';
 
 const TIMEOUT_MS = 60_000;
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { renderLogo } from './asset';
 import { probeMedia } from './probe';
 import { renderMedia } from './render';
-import type { MediaSpec } from './types';
+import type { MediaSpec } from '../core/media-types';
 
 const prompt = 'a lighthouse on a cliff at dusk, volumetric light';
 

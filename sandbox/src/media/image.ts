@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { artSvg, subjectMaskSvg } from './art';
 import { createPalette } from './palette';
 import { createRng } from './random';
-import type { ImageSpec, RenderedMedia } from './types';
+import type { ImageSpec, RenderedMedia } from '../core/media-types';
 
 export interface DecodedImage {
   data: Buffer;

@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { runFfmpeg, withTempDir } from './ffmpeg';
-import type { MediaProbe } from './types';
+import type { MediaProbe } from '../core/media-types';
 
 const TIMEOUT_MS = 15_000;
 

@@ -2,7 +2,7 @@
 import { renderAudio } from './audio';
 import { renderImage } from './image';
 import { renderSvg } from './svg';
-import type { MediaSpec, RenderedMedia } from './types';
+import type { MediaSpec, RenderedMedia } from '../core/media-types';
 import { renderVideo } from './video';
 
 export async function renderMedia(spec: MediaSpec): Promise<RenderedMedia> {

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { renderSvg } from './svg';
-import type { SvgSpec } from './types';
+import type { SvgSpec } from '../core/media-types';
 
 const ATTACK = `</title><script>alert(1)</script><a href="https://evil.example" onclick='x()'>&amp;"`;
 const spec = (overrides: Partial<SvgSpec> = {}): SvgSpec => ({

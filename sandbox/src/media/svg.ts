@@ -4,7 +4,7 @@
 // the `[svg-script]` trigger (spec.scripted): a deliberately hostile document with a <script> and an
 // onload handler, so tests can prove a client never lets an output run code (README: Triggers).
 import { artSvg } from './art';
-import type { RenderedMedia, SvgSpec } from './types';
+import type { RenderedMedia, SvgSpec } from '../core/media-types';
 
 /** What the hostile document says if it ever runs: in a dialog, a message to the top window, the title. */
 const SCRIPT_RAN = 'svg-script ran';

@@ -3,7 +3,7 @@
 // full by sharp; audio and video are opened by ffmpeg, which must find a stream of the right kind.
 import sharp from 'sharp';
 import { probeMedia } from './probe';
-import type { MediaProbe } from './types';
+import type { UploadVerdict } from '../core/media-works';
 
 /** Images larger than this many pixels are refused (a decompression bomb fits in a small PNG). */
 export const MAX_IMAGE_PIXELS = 100_000_000;
@@ -53,14 +53,7 @@ const NAME: Record<string, string> = {
   'video/quicktime': 'a QuickTime video',
 };
 
-export type Verdict =
-  | { ok: true; probe: MediaProbe }
-  /** Not of the type at all: refused at once (400). */
-  | { ok: false; reason: string }
-  /** A video that has the right signature but cannot be read: it ends `errored` (spec 3). */
-  | { ok: 'unreadable'; reason: string; probe: MediaProbe };
-
-export async function verifyUpload(bytes: Buffer, contentType: string): Promise<Verdict> {
+export async function verifyUpload(bytes: Buffer, contentType: string): Promise<UploadVerdict> {
   const name = Object.hasOwn(NAME, contentType) ? NAME[contentType]! : contentType;
   const notIt = {
     ok: false as const,

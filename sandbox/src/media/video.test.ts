@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runFfmpegOrThrow, withTempDir } from './ffmpeg';
 import { probeMedia } from './probe';
 import { createRng } from './random';
-import type { VideoSpec } from './types';
+import type { VideoSpec } from '../core/media-types';
 import { renderVideo } from './video';
 
 const EBML_MAGIC = Buffer.from([0x1a, 0x45, 0xdf, 0xa3]);

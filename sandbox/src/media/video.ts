@@ -13,7 +13,7 @@ import { runFfmpeg, runFfmpegOrThrow, withTempDir } from './ffmpeg';
 import { decodeSource, type DecodedImage } from './image';
 import { createPalette, type Palette } from './palette';
 import { createRng, type Rng } from './random';
-import type { RenderedMedia, VideoSpec } from './types';
+import type { RenderedMedia, VideoSpec } from '../core/media-types';
 
 const FPS = 12;
 const POSTER_MAX_SIDE = 640;

@@ -1,7 +1,7 @@
 // How the sandbox renders each catalog asset the fixture points at (brand logos, tool and template
 // covers, voice previews). Keys are the paths under /cdn/catalog/ that the HTTP layer makes absolute;
 // validateFixture checks that every path the fixture references is here.
-import type { MediaSpec } from '../../media/types';
+import type { MediaSpec } from '../media-types';
 import { brandLogo, templateCover, toolCover, voicePreview } from './param-defs';
 
 export type CatalogAsset = { kind: 'logo'; seed: string; text: string } | { kind: 'media'; spec: MediaSpec };

@@ -1,5 +1,6 @@
-// What the core asks the media generators for. Generators are pure functions of the spec:
-// the same spec gives the same bytes, different prompts/models/params give visibly or audibly different media.
+// What the core asks the media generators for, and what it gets back (media/ implements the port in
+// media-works.ts). Generators are pure functions of the spec: the same spec gives the same bytes,
+// different prompts/models/params give visibly or audibly different media.
 
 export interface ImageSpec {
   kind: 'image';

@@ -4,8 +4,12 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DESCRIBE_LANGUAGES, ImageDescriptionSchema } from '../../../contract/describe';
 import type { DescribeLanguage } from '../../../contract/describe';
-import { describeImage } from './describe';
-import type { DescribeResult } from './describe';
+import { describeImage as describeWith, type DescribeResult } from '../core/describe/describe';
+import { sampleImage } from './image-sample';
+
+// core's describe logic over this folder's pixel reader, as the running sandbox composes them.
+const describeImage = (bytes: Buffer, language: DescribeLanguage) =>
+  describeWith(bytes, language, sampleImage);
 
 const CJK = /[\u4e00-\u9fff]/;
 const KANA = /[\u3040-\u30ff]/;
