@@ -221,7 +221,10 @@ describe('PollSchedule', () => {
     expect(schedule.predictedFinish('e')).toBe(T0 + 14_000);
     await vi.advanceTimersByTimeAsync(30_000);
     expect(delays(followed)).toEqual(Array.from({ length: 5 }, () => POLL_LAG_MS));
-    expect(followed.map((f) => f.polls.length)).toEqual([1, 1, 2, 1, 1]);
+    // One poll each, but c's correction and d's probe for a third slot again (queued: two it is).
+    expect(followed.map((f) => f.polls.length)).toEqual([1, 1, 2, 2, 1]);
+    expect(schedule.concurrency).toBe(2);
+    expect(schedule.confirmed).toBe(true);
   });
 
   it('a task queued just after its creation does not lower the concurrency (a dispatch delay)', async () => {
@@ -234,6 +237,19 @@ describe('PollSchedule', () => {
     await vi.advanceTimersByTimeAsync(30_000);
     expect(followed.every((f) => f.detectedAt !== undefined)).toBe(true);
     expect(followed[0]?.polls[0]).toBe(T0 + 1_300); // queued then
+    expect(schedule.concurrency).toBe(3);
+  });
+
+  it('a task with nothing ahead of it, queued long after its creation, says nothing of the concurrency', async () => {
+    // No estimate (a 3 s guess), a 20 s run that starts 5 s after its creation: polled while it waits.
+    const service = new FakeService(3, () => 20_000, 5_000);
+    const schedule = new PollSchedule({ budget: new PollBudget(), concurrency: 3, confirmed: true });
+    const lone = taskOf(service.create('lone').id, T0, null);
+    schedule.sync([lone]);
+    const followed = follow(schedule, service, lone);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(followed.polls[0]).toBe(T0 + 3_300); // queued then
+    expect(followed.detectedAt).toBeDefined();
     expect(schedule.concurrency).toBe(3);
   });
 

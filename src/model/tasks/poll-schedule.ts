@@ -48,8 +48,9 @@ export const MAX_RESERVE_SHARE = 0.25;
 /** Learned run and latency times: the median of this many recent samples per model. */
 const SAMPLES = 9;
 /**
- * A task seen queued this long after its creation, and past its predicted start, waits for a slot: the
- * tasks ahead of it that may still run bound the concurrency from above (not a dispatch delay).
+ * A task seen queued at least this long (and half a run) after its creation, and past its predicted
+ * start, waits for a slot, not for a dispatch: the tasks ahead of it that may still run bound the
+ * concurrency from above.
  */
 export const QUEUED_GRACE_MS = 2_000;
 /** Finished tasks that freed a slot this long before the oldest unfinished one was created are forgotten. */
@@ -546,14 +547,18 @@ export class PollSchedule {
     // Still waiting where the simulation had it wait for a slot: the slots are all in use (the probe's
     // answer). Waiting longer than predicted moves its start past `at`, and everything behind it (FIFO).
     if (t.startedBy !== 'created' && at < t.start) this.confirmed = true;
-    // Still waiting past its predicted start, well after its creation: every slot is held by a task ahead
-    // of it (FIFO). Those that may still run then (not seen finished before `at`) are at most that many:
-    // fewer than assumed run together (a lower setting, or a team's pool shared with others).
-    if (at >= t.start + POLL_LAG_MS && at - t.createdAt >= QUEUED_GRACE_MS) {
+    // Still waiting past its predicted start, well after its creation (half a run: longer than the time
+    // a free slot takes to pick a task up): every slot is held by a task ahead of it (FIFO). Those that
+    // may still run then (not seen finished before `at`) are at most that many: fewer than assumed run
+    // together (a lower setting, or a team's pool shared with others). Lowered a step at a time, and
+    // probed again for one more slot, so that a wrong reading costs a poll, not the queue's timing. With
+    // nothing ahead of it, a wait says nothing of the concurrency.
+    const grace = Math.max(QUEUED_GRACE_MS, (this.runSeconds(t) * 1000) / 2);
+    if (at >= t.start + POLL_LAG_MS && at - t.createdAt >= grace) {
       const mayRun = this.mayRunAhead(t, at);
-      if (mayRun < this.concurrency) {
-        this.concurrency = Math.max(1, mayRun);
-        this.confirmed = true;
+      if (mayRun >= 1 && mayRun < this.concurrency) {
+        this.concurrency = Math.max(mayRun, this.concurrency - 1);
+        this.confirmed = false;
       }
     }
   }
