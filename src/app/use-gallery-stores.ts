@@ -1,10 +1,12 @@
 import { useEffect, useState } from 'react';
 import { HiddenTasks } from '../model/history/hidden-tasks';
+import type { HistoryStore } from '../model/history/history-store';
 import { JudgementStore } from '../model/history/judgements';
 import { KeepersStore } from '../model/history/keepers';
 
 // The gallery's stores of one connection (stars and ratings, hidden tasks), opened once by the
-// composition root and handed down (STYLE: the root creates the stores per connection).
+// composition root and handed down (STYLE: the root creates the stores per connection). The stars and
+// ratings travel in the history file: a section of the connection's history.
 
 export interface GalleryStores {
   judgements: JudgementStore;
@@ -13,7 +15,10 @@ export interface GalleryStores {
   keepers: KeepersStore;
 }
 
-export function useGalleryStores(connectionId: string | undefined): GalleryStores | null {
+export function useGalleryStores(
+  connectionId: string | undefined,
+  history: HistoryStore | null,
+): GalleryStores | null {
   const [stores, setStores] = useState<GalleryStores | null>(null);
   useEffect(() => {
     if (!connectionId) return;
@@ -33,5 +38,11 @@ export function useGalleryStores(connectionId: string | undefined): GalleryStore
       opened?.close();
     };
   }, [connectionId]);
-  return stores?.judgements.connectionId === connectionId ? stores : null;
+  const current = stores?.judgements.connectionId === connectionId ? stores : null;
+  const judgements = current?.judgements;
+  useEffect(
+    () => (history && judgements ? history.addSection('judgements', judgements.historySection()) : undefined),
+    [history, judgements],
+  );
+  return current;
 }

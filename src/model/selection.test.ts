@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { searchForSelection, selectionFromSearch } from './selection';
+import type { AiTool, Model, Template } from '../../contract/catalog';
+import {
+  searchForSelection,
+  selectionFromSearch,
+  selectionOfRequest,
+  taskRequest,
+  type ResolvedSelection,
+} from './selection';
 
 describe('selection in the URL', () => {
   it('round-trips each kind', () => {
@@ -22,5 +29,44 @@ describe('selection in the URL', () => {
 
   it('reads nothing from an empty search', () => {
     expect(selectionFromSearch('')).toBeNull();
+  });
+});
+
+// Only the ids matter to a request: the rest of each catalog resource is left out here.
+const model = { id: 'lumen-canvas' } as Model;
+const tool = { slug: 'upscale-4x' } as AiTool;
+const template = { slug: 'logo-mark' } as Template;
+
+describe('taskRequest and its inverse', () => {
+  it('builds the exact POST /tasks body for each kind, with one selector', () => {
+    expect(taskRequest({ kind: 'model', model, versionId: 'lumen-canvas-v3' }, { prompt: 'x' })).toEqual({
+      interfaceId: 'lumen-canvas',
+      versionId: 'lumen-canvas-v3',
+      params: { prompt: 'x' },
+    });
+    expect(taskRequest({ kind: 'tool', tool }, {})).toEqual({ aiTool: 'upscale-4x', params: {} });
+    expect(taskRequest({ kind: 'template', template }, { brand_text: 'Acme' })).toEqual({
+      template: 'logo-mark',
+      params: { brand_text: 'Acme' },
+    });
+  });
+
+  it('selectionOfRequest inverts taskRequest for each kind', () => {
+    const targets: ResolvedSelection[] = [
+      { kind: 'model', model, versionId: 'lumen-canvas-v3' },
+      { kind: 'tool', tool },
+      { kind: 'template', template },
+    ];
+    expect(targets.map((t) => selectionOfRequest(taskRequest(t, { prompt: 'x' }), 'image/default'))).toEqual([
+      { kind: 'model', modelId: 'lumen-canvas', versionId: 'lumen-canvas-v3', category: 'image/default' },
+      { kind: 'tool', slug: 'upscale-4x' },
+      { kind: 'template', slug: 'logo-mark' },
+    ]);
+    // Without a category or a version, the selection says only what the request does.
+    expect(selectionOfRequest({ interfaceId: 'lumen-canvas' })).toEqual({
+      kind: 'model',
+      modelId: 'lumen-canvas',
+    });
+    expect(selectionOfRequest({})).toBeNull();
   });
 });

@@ -9,6 +9,7 @@ import {
   type Column,
   type Row,
 } from '../../model/boards/boards';
+import { taskRequest } from '../../model/selection';
 
 // The pure rules of a compare board (PRODUCT 3 "Compare"): which params the chosen models share,
 // the exact POST /tasks body of each cell, and what a run would cost.
@@ -71,7 +72,7 @@ export function cellRequest(
     if (sharedIds.has(id) && ids.has(id) && isSet(v)) params[id] = v;
   for (const [id, v] of Object.entries(setup.perColumn[col.key] ?? {}))
     if (ids.has(id) && isSet(v)) params[id] = v;
-  return { interfaceId: col.model.id, versionId: col.column.versionId, params };
+  return taskRequest({ kind: 'model', model: col.model, versionId: col.column.versionId }, params);
 }
 
 /** Why a cell cannot run yet (a required prompt or param is empty), or null. */

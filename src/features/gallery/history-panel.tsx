@@ -9,7 +9,6 @@ import { Select } from '../../components/select';
 import type { OutboxEntry } from '../../model/db';
 import type { HistoryStore } from '../../model/history/history-store';
 import type { HistoryEntry } from '../../model/history/history-types';
-import type { JudgementStore } from '../../model/history/judgements';
 import { cn } from '../../lib/cn';
 import { formatCount } from '../../lib/format';
 import { filterEntries, modelOptions, NO_FILTER, type HistoryFilter, type MediaType } from './history-filter';
@@ -30,8 +29,6 @@ export interface HistoryPanelProps {
   onUseAsInput: (url: string, mediaType: MediaType) => void;
   /** Tasks hidden on this device (the gallery's "Hide"): left out of the list. */
   hiddenTaskIds?: ReadonlySet<string>;
-  /** Stars and ratings, carried in the export and import. */
-  judgements?: JudgementStore;
 }
 
 type Facets = Omit<HistoryFilter, 'query'>;
@@ -50,7 +47,6 @@ export function HistoryPanel({
   onRemix,
   onUseAsInput,
   hiddenTaskIds = NO_HIDDEN,
-  judgements,
 }: HistoryPanelProps) {
   const headingId = useId();
   const all = useSyncExternalStore(store.subscribe, store.list);
@@ -114,12 +110,7 @@ export function HistoryPanel({
             {countText}
           </span>
         </div>
-        <HistoryTransfer
-          store={store}
-          judgements={judgements}
-          canExport={all.length > 0}
-          onNotice={setNotice}
-        />
+        <HistoryTransfer store={store} canExport={all.length > 0} onNotice={setNotice} />
       </div>
 
       {notice && (

@@ -3,11 +3,11 @@ import { useRef } from 'react';
 import { z } from 'zod';
 import { Button } from '../../components/button';
 import type { HistoryStore, ImportResult } from '../../model/history/history-store';
-import type { JudgementStore } from '../../model/history/judgements';
 import { localDate, saveBlob } from '../../lib/save-file';
 
-// Export the history to a JSON file and import one back (PRODUCT 3). The file holds tasks only:
-// store.exportJson(judgements?.list()) never writes the key, nor the connection it was made with.
+// Export the history to a JSON file and import one back (PRODUCT 3). The file holds the tasks and the
+// sections added to the store (stars and ratings, votes, presets...), never the key, nor the connection
+// it was made with.
 
 export type TransferNotice = { tone: 'info' | 'error'; text: string };
 
@@ -19,10 +19,10 @@ export function importMessage({
   added,
   updated,
   skipped,
-  judgementsKept = 0,
-  judgementsSkipped = 0,
+  sections = {},
 }: Pick<ImportResult, 'added' | 'updated' | 'skipped'> & Partial<ImportResult>) {
   const n = added + updated;
+  const { kept: judgementsKept = 0, skipped: judgementsSkipped = 0 } = sections.judgements ?? {};
   const tasks = `Imported ${n} ${n === 1 ? 'task' : 'tasks'} (${skipped} skipped)`;
   if (judgementsKept === 0 && judgementsSkipped === 0) return tasks;
   const kept = `${judgementsKept} ${judgementsKept === 1 ? 'star or rating' : 'stars and ratings'}`;
@@ -42,22 +42,19 @@ function importError(error: unknown): string {
 
 export function HistoryTransfer({
   store,
-  judgements,
   canExport,
   onNotice,
 }: {
   store: HistoryStore;
-  /** Stars and ratings, carried in the file when given. */
-  judgements?: JudgementStore;
   canExport: boolean;
   onNotice: (notice: TransferNotice | null) => void;
 }) {
   const input = useRef<HTMLInputElement>(null);
 
   const onExport = () => {
-    // exportFile: the tasks with their stars and ratings, and the per-key sections (blind votes...).
+    // exportFile: the tasks and the per-key sections (stars and ratings, blind votes...).
     void store
-      .exportFile(judgements?.list())
+      .exportFile()
       .then((json) => saveBlob(new Blob([json], { type: 'application/json' }), exportFileName()));
     onNotice(null);
   };
@@ -66,7 +63,7 @@ export function HistoryTransfer({
     if (!file) return;
     try {
       if (file.size > MAX_IMPORT_BYTES) throw new Error('the file is larger than 50 MB.');
-      const result = await store.importJson(await file.text(), judgements);
+      const result = await store.importJson(await file.text());
       onNotice({ tone: 'info', text: importMessage(result) });
     } catch (error) {
       onNotice({ tone: 'error', text: importError(error) });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { db } from '../db';
+import type { HistorySection } from '../history/history-store';
 import { toCsv } from '../../lib/csv-export';
 import { fitBradleyTerry, type Comparison } from './rating-model';
 
@@ -74,6 +75,18 @@ export async function importVotes(
   for (const vote of votes) void tx.store.put(vote);
   await tx.done;
   return { added: votes.length, skipped: items.length - votes.length };
+}
+
+/** This connection's votes as a section of the history file (history-store's HistorySection). */
+export function votesHistorySection(connectionId: string): HistorySection {
+  return {
+    export: () => exportVotes(connectionId),
+    import: async (data) => {
+      if (!Array.isArray(data)) return;
+      const { added, skipped } = await importVotes(connectionId, data);
+      return { kept: added, skipped };
+    },
+  };
 }
 
 // ---- the leaderboard -------------------------------------------------------------------------------

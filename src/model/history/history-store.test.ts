@@ -5,9 +5,9 @@ import type { Task } from '../../../contract/task';
 import { DB_NAME, db, resetDbForTests } from '../db';
 import { PresetStore } from '../library/presets';
 import { PromptLibrary } from '../library/prompt-library';
-import { HistoryStore } from './history-store';
+import { HistoryStore, lazySection } from './history-store';
 import type { HistoryEntry } from './history-types';
-import { listVotes, saveVote } from '../boards/votes';
+import { listVotes, saveVote, votesHistorySection } from '../boards/votes';
 
 const A = 'conn-a';
 const B = 'conn-b';
@@ -219,7 +219,7 @@ describe('HistoryStore', () => {
       }),
     );
 
-    const text = store.exportJson();
+    const text = await store.exportFile();
     expect(text).not.toContain(A);
     expect(text).not.toContain('connectionId');
     const file = JSON.parse(text) as { format: string; version: number; tasks: unknown[] };
@@ -242,6 +242,7 @@ describe('HistoryStore', () => {
 
   it('exportFile carries the blind votes beside the tasks, and importing it brings them to the other key', async () => {
     const store = await HistoryStore.open(A);
+    store.addSection('votes', votesHistorySection(A));
     await store.put(entry('t1', 1_000));
     const candidate = (m: string) => ({
       key: `${m}@v1`,
@@ -267,28 +268,43 @@ describe('HistoryStore', () => {
     expect(file.votes).toHaveLength(1);
 
     const other = await HistoryStore.open(B);
-    expect(await other.importJson(text)).toMatchObject({ added: 1, updated: 0, skipped: 0 });
-    const votes = await listVotes(B);
-    expect(votes.map((v) => [v.connectionId, v.winner])).toEqual([[B, 'pop@v1']]);
-    // A file from before votes travelled imports as before.
-    expect(await (await HistoryStore.open('conn-c')).importJson(store.exportJson())).toMatchObject({
+    other.addSection('votes', votesHistorySection(B));
+    expect(await other.importJson(text)).toMatchObject({
       added: 1,
       updated: 0,
       skipped: 0,
+      sections: { votes: { kept: 1, skipped: 0 } },
     });
+    const votes = await listVotes(B);
+    expect(votes.map((v) => [v.connectionId, v.winner])).toEqual([[B, 'pop@v1']]);
+    // A file from before votes travelled imports as before.
+    const { votes: _v, ...older } = file;
+    const c = await HistoryStore.open('conn-c');
+    c.addSection('votes', votesHistorySection('conn-c'));
+    expect(await c.importJson(JSON.stringify(older))).toEqual({
+      added: 1,
+      updated: 0,
+      skipped: 0,
+      sections: {},
+    });
+    expect(await listVotes('conn-c')).toEqual([]);
   });
 
   it('importing into the same connection counts the tasks as updated', async () => {
     const store = await HistoryStore.open(A);
     await store.put(entry('t1', 1_000));
-    expect(await store.importJson(store.exportJson())).toMatchObject({ added: 0, updated: 1, skipped: 0 });
+    expect(await store.importJson(await store.exportFile())).toMatchObject({
+      added: 0,
+      updated: 1,
+      skipped: 0,
+    });
     expect(store.list()).toHaveLength(1);
   });
 
   it('importJson skips malformed entries and counts them', async () => {
     const store = await HistoryStore.open(A);
     await store.put(entry('t1', 1_000));
-    const good = JSON.parse(store.exportJson()) as { tasks: Record<string, unknown>[] };
+    const good = JSON.parse(await store.exportFile()) as { tasks: Record<string, unknown>[] };
     const text = JSON.stringify({
       format: 'media-studio-history',
       version: 1,
@@ -349,7 +365,7 @@ describe('HistoryStore', () => {
     await prompts.record(['a red fox']);
     await prompts.pin('a red fox', true);
 
-    const text = store.exportJson();
+    const text = await store.exportFile();
     const file = JSON.parse(text) as Record<string, unknown>;
     expect(file.presets).toEqual([expect.objectContaining({ name: 'Wide' })]);
     expect(file.prompts).toEqual([expect.objectContaining({ text: 'a red fox', pinned: true })]);
@@ -366,8 +382,46 @@ describe('HistoryStore', () => {
 
     // A file without the sections (an older export) imports as before; a removed section is not written.
     removePrompts();
-    expect(JSON.parse(other.exportJson())).not.toHaveProperty('prompts');
+    expect(JSON.parse(await other.exportFile())).not.toHaveProperty('prompts');
     const { presets: _p, prompts: _q, ...older } = file;
     expect(await other.importJson(JSON.stringify(older))).toMatchObject({ added: 0, updated: 1, skipped: 0 });
+  });
+
+  it('one mechanism for every section: lazy or not, counted on import, left out when empty, failing alone', async () => {
+    const store = await HistoryStore.open(A);
+    await store.put(entry('t1', 1_000));
+    const received: unknown[] = [];
+    let loads = 0;
+    store.addSection(
+      'notes',
+      lazySection(async () => {
+        loads++;
+        return {
+          export: (history) => [`${history.list().length} task`],
+          import: async (data) => {
+            received.push(data);
+            return { kept: 1, skipped: 0 };
+          },
+        };
+      }),
+    );
+    store.addSection('empty', { export: () => undefined, import: async () => undefined });
+    expect(loads).toBe(0); // loaded when a file is made or read, not before
+    const file = JSON.parse(await store.exportFile()) as Record<string, unknown>;
+    expect(file.notes).toEqual(['1 task']);
+    expect(file).not.toHaveProperty('empty');
+    expect(loads).toBe(1);
+
+    const other = await HistoryStore.open(B);
+    other.addSection('notes', { export: () => undefined, import: async (data) => void received.push(data) });
+    other.addSection('broken', {
+      export: () => undefined,
+      import: () => Promise.reject(new Error('no room')),
+    });
+    const result = await other.importJson(JSON.stringify({ ...file, broken: [1] }));
+    // The tasks are in even though one section failed; a section that counts nothing is not listed.
+    expect(result).toEqual({ added: 1, updated: 0, skipped: 0, sections: {} });
+    expect(received).toEqual([['1 task']]);
+    expect(other.list().map((e) => e.taskId)).toEqual(['t1']);
   });
 });

@@ -2,30 +2,41 @@ import type { Task } from '../../../contract/task';
 import { isTerminal } from '../../../contract/task';
 import { db } from '../db';
 import { HistoryEntrySchema, HistoryExportSchema, type HistoryEntry } from './history-types';
-import type { Judgement, JudgementStore } from './judgements';
 import { indexOfKey, taskIdOfKey } from './output-key';
+
+/** What a section kept of a file's records, and skipped (unreadable, or for outputs this history lacks). */
+export interface SectionImport {
+  kept: number;
+  skipped: number;
+}
 
 export interface ImportResult {
   added: number;
   updated: number;
   skipped: number;
-  /** Stars and ratings of the file: kept, and skipped (for outputs this history does not have, or unreadable). */
-  judgementsKept: number;
-  judgementsSkipped: number;
+  /** What each section that said so kept and skipped, by its name in the file. */
+  sections: Record<string, SectionImport>;
 }
 
 /**
- * Per-key records of other stores that travel in the history file beside the tasks (issue 16 Rules),
- * by their property in the file. Each reads and parses its own records; none writes the connection.
- * Loaded when a file is made or read: this module is part of the first load, they need not be.
+ * Another store of this key's local data that travels in the history file beside the tasks (stars and
+ * ratings, blind votes, presets, the prompt library): one optional top-level field each, by its name.
+ * Each makes and parses its own records; none writes the key or the connection.
  */
-type Section = {
-  read: (connectionId: string) => Promise<unknown[]>;
-  write: (connectionId: string, items: unknown[]) => Promise<unknown>;
-};
-const SECTIONS: Record<string, () => Promise<Section>> = {
-  votes: () => import('../boards/votes').then((m) => ({ read: m.exportVotes, write: m.importVotes })),
-};
+export interface HistorySection {
+  /** Its records for the file, or undefined to leave the field out. */
+  export: (history: HistoryStore) => unknown;
+  /** Takes its records from a file, after the file's tasks are in this history. */
+  import: (data: unknown, history: HistoryStore) => Promise<SectionImport | void>;
+}
+
+/** A section whose module loads only when a file is made or read (this one is in the first load). */
+export function lazySection(load: () => Promise<HistorySection>): HistorySection {
+  return {
+    export: async (history) => (await load()).export(history),
+    import: async (data, history) => (await load()).import(data, history),
+  };
+}
 
 // The task history of one connection (PRODUCT 3: every task this key created, newest first, kept in
 // IndexedDB, surviving reloads). There is no list endpoint, so this is the only record of task ids:
@@ -33,15 +44,6 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
 // list() returns the same array until something changes.
 
 const preloaded = new Map<string, Promise<HistoryStore>>();
-
-/**
- * More of this key's local data in the history file, beside the tasks (presets, the prompt library):
- * an optional top-level field each, written by export() (never the key) and read back by import().
- */
-export interface HistorySection {
-  export: () => unknown;
-  import: (data: unknown) => Promise<unknown>;
-}
 
 export class HistoryStore {
   private entries = new Map<string, HistoryEntry>();
@@ -161,37 +163,25 @@ export class HistoryStore {
     };
   }
 
-  /**
-   * The history as a JSON file: tasks, the stars and ratings of their outputs when given, and the added
-   * sections; never the key (nor its hash).
-   */
-  exportJson(judgements: readonly Judgement[] = []): string {
+  /** The history as a JSON file: the tasks and every added section; never the key (nor its hash). */
+  async exportFile(): Promise<string> {
     const tasks = this.list().map(({ connectionId: _c, unseen: _u, ...rest }) => rest);
-    const kept = judgements.filter((j) => this.hasOutput(j.outputKey));
-    const sections = Object.fromEntries([...this.sections].map(([name, s]) => [name, s.export()]));
+    const sections: Record<string, unknown> = {};
+    for (const [name, section] of this.sections) {
+      const data = await section.export(this);
+      if (data !== undefined) sections[name] = data;
+    }
     return JSON.stringify(
       {
         format: 'media-studio-history',
         version: 1,
         exportedAt: new Date().toISOString(),
         tasks,
-        ...(kept.length ? { judgements: kept } : {}),
         ...sections,
       },
       null,
       1,
     );
-  }
-
-  /**
-   * The history file: the tasks with their stars and ratings (exportJson), and the per-key sections of
-   * SECTIONS (blind votes...) beside them.
-   */
-  async exportFile(judgements: readonly Judgement[] = []): Promise<string> {
-    const file = JSON.parse(this.exportJson(judgements)) as Record<string, unknown>;
-    for (const [name, load] of Object.entries(SECTIONS))
-      file[name] = await (await load()).read(this.connectionId);
-    return JSON.stringify(file, null, 1);
   }
 
   /** Whether `${taskId}#${index}` names an output of a task in this history. */
@@ -203,19 +193,13 @@ export class HistoryStore {
 
   /**
    * Adds the tasks of an exported file to this key's history; unreadable entries are skipped and counted.
-   * Its stars and ratings go to `judgements` (when given), except those of outputs this history does not
-   * have once the tasks are in: those are skipped and counted. The sections of SECTIONS go to their stores.
+   * Then each added section present in the file takes its records (stars and ratings of outputs this
+   * history has once the tasks are in, votes, presets...); one that fails does not undo the tasks.
    */
-  async importJson(text: string, judgements?: JudgementStore): Promise<ImportResult> {
+  async importJson(text: string): Promise<ImportResult> {
     const json: unknown = JSON.parse(text);
     const file = HistoryExportSchema.parse(json);
-    const result: ImportResult = {
-      added: 0,
-      updated: 0,
-      skipped: 0,
-      judgementsKept: 0,
-      judgementsSkipped: 0,
-    };
+    const result: ImportResult = { added: 0, updated: 0, skipped: 0, sections: {} };
     const database = await db();
     const tx = database.transaction('tasks', 'readwrite');
     for (const raw of file.tasks) {
@@ -235,21 +219,11 @@ export class HistoryStore {
     }
     await tx.done;
     this.changed();
-    const raws = file.judgements ?? [];
-    if (judgements && raws.length) {
-      const j = await judgements.importMany(raws, (key) => this.hasOutput(key));
-      result.judgementsKept = j.kept;
-      result.judgementsSkipped = j.unknown + j.invalid;
-    } else result.judgementsSkipped = raws.length;
-    const sections = JSON.parse(text) as Record<string, unknown>;
-    for (const [name, load] of Object.entries(SECTIONS)) {
-      const items = sections[name];
-      if (Array.isArray(items)) await (await load()).write(this.connectionId, items);
-    }
-    // Each added section present in the file; one that fails does not undo the tasks.
     for (const [name, section] of this.sections) {
       const data = (json as Record<string, unknown>)[name];
-      if (data !== undefined) await section.import(data).catch(() => undefined);
+      if (data === undefined) continue;
+      const counts = await section.import(data, this).catch(() => undefined);
+      if (counts) result.sections[name] = counts;
     }
     return result;
   }

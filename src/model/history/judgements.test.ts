@@ -96,8 +96,9 @@ describe('history export and import with judgements', () => {
     await judgements.setStarred(['t1#1'], true);
     await judgements.setRating('t2#0', 5);
     await judgements.setRating('gone#0', 3); // a task no longer in the history: not exported
+    history.addSection('judgements', judgements.historySection());
 
-    const text = history.exportJson(judgements.list());
+    const text = await history.exportFile();
     const file = JSON.parse(text) as { judgements: Array<{ outputKey: string }> };
     expect(file.judgements.map((j) => j.outputKey).sort()).toEqual(['t1#1', 't2#0']);
     expect(text).not.toContain(A);
@@ -113,13 +114,12 @@ describe('history export and import with judgements', () => {
       ],
     });
     const other = await HistoryStore.open(B);
-    const otherJudgements = await JudgementStore.open(B);
-    expect(await other.importJson(withUnknown, otherJudgements)).toEqual({
+    other.addSection('judgements', (await JudgementStore.open(B)).historySection());
+    expect(await other.importJson(withUnknown)).toEqual({
       added: 2,
       updated: 0,
       skipped: 0,
-      judgementsKept: 2,
-      judgementsSkipped: 3,
+      sections: { judgements: { kept: 2, skipped: 3 } },
     });
     await reload();
     const reopened = await JudgementStore.open(B);
@@ -131,14 +131,12 @@ describe('history export and import with judgements', () => {
   it('a file without judgements imports as before', async () => {
     const history = await HistoryStore.open(A);
     await history.put(entry('t1', 1));
-    const text = history.exportJson();
+    history.addSection('judgements', (await JudgementStore.open(A)).historySection());
+    const text = await history.exportFile();
     expect(JSON.parse(text)).not.toHaveProperty('judgements');
     const other = await HistoryStore.open(B);
-    expect(await other.importJson(text, await JudgementStore.open(B))).toMatchObject({
-      added: 1,
-      judgementsKept: 0,
-      judgementsSkipped: 0,
-    });
+    other.addSection('judgements', (await JudgementStore.open(B)).historySection());
+    expect(await other.importJson(text)).toEqual({ added: 1, updated: 0, skipped: 0, sections: {} });
   });
 });
 

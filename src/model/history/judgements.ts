@@ -1,6 +1,7 @@
 import { z } from 'zod';
 export { indexOfKey, taskIdOfKey } from './output-key';
 import { db } from '../db';
+import type { HistorySection } from './history-store';
 
 // Star and 1-5 rating per output (PRODUCT 3 "Gallery and viewer"), kept per connection in IndexedDB
 // (store `judgements`, key [connectionId, outputKey], outputKey `${taskId}#${index}`). A plain store:
@@ -124,5 +125,23 @@ export class JudgementStore {
     }
     await this.write(changes);
     return result;
+  }
+
+  /**
+   * Its part of the history file: the stars and ratings of the outputs the history has (the field is
+   * left out when there are none); on import, those of outputs the history has once the tasks are in.
+   */
+  historySection(): HistorySection {
+    return {
+      export: (history) => {
+        const kept = this.list().filter((j) => history.hasOutput(j.outputKey));
+        return kept.length ? kept : undefined;
+      },
+      import: async (data, history) => {
+        const raws = Array.isArray(data) ? data : [];
+        const j = await this.importMany(raws, (key) => history.hasOutput(key));
+        return { kept: j.kept, skipped: j.unknown + j.invalid };
+      },
+    };
   }
 }

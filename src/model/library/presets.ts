@@ -306,11 +306,14 @@ export class PresetStore {
     return this.importPortable(ExportSchema.parse(JSON.parse(text)).presets);
   }
 
-  /** Its part of the history file (history-store exportJson / importJson). */
+  /** Its part of the history file (history-store's HistorySection). */
   historySection(): HistorySection {
     return {
       export: () => this.portable(),
-      import: (data) => this.importPortable(Array.isArray(data) ? data : []),
+      import: async (data) => {
+        const { added, skipped } = await this.importPortable(Array.isArray(data) ? data : []);
+        return { kept: added, skipped };
+      },
     };
   }
 }

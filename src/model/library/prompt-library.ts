@@ -181,11 +181,14 @@ export class PromptLibrary {
     return result;
   }
 
-  /** Its part of the history file (history-store exportJson / importJson). */
+  /** Its part of the history file (history-store's HistorySection). */
   historySection(): HistorySection {
     return {
       export: () => this.portable(),
-      import: (data) => this.importPortable(Array.isArray(data) ? data : []),
+      import: async (data) => {
+        const { added, skipped } = await this.importPortable(Array.isArray(data) ? data : []);
+        return { kept: added, skipped };
+      },
     };
   }
 }

@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PollBudget, POLL_WINDOW_MS } from './poll-budget';
-import { forecastText, PollSchedule, POLL_LAG_MS, type PollAnswer, type ScheduleTask } from './poll-schedule';
+import {
+  forecastText,
+  PollSchedule,
+  POLL_LAG_MS,
+  type LearnedState,
+  type PollAnswer,
+  type ScheduleTask,
+} from './poll-schedule';
 
 const T0 = Date.parse('2025-06-01T12:00:00Z');
 
@@ -188,6 +195,102 @@ describe('PollSchedule', () => {
     expect(Math.max(...d)).toBeLessThanOrEqual(3_000);
     const polls = followed.reduce((n, f) => n + f.polls.length, 0);
     expect(polls / 20).toBeLessThanOrEqual(1.3);
+  });
+
+  it('learns a smaller pool: a task still queued past its predicted start lowers the concurrency', async () => {
+    // Two run at once (a lower setting, or a team pool shared with others); the schedule assumes 3.
+    // Two long tasks (10 s), then three short ones (2 s) a second later.
+    const service = new FakeService(2, (id) => (id === 'a' || id === 'b' ? 10_000 : 2_000));
+    const schedule = new PollSchedule({ budget: new PollBudget(), concurrency: 3, confirmed: true });
+    const long = ['a', 'b'].map((id) => ({ ...taskOf(service.create(id).id, T0, 10), model: 'long' }));
+    const short = ['c', 'd', 'e'].map((id) => ({
+      ...taskOf(service.create(id, T0 + 1_000).id, T0 + 1_000, 2),
+      model: 'short',
+    }));
+    const tasks = [...long, ...short];
+    schedule.sync(tasks);
+    // As assumed, c takes the third slot at once.
+    expect(schedule.predictedFinish('c')).toBe(T0 + 3_000);
+    const followed = tasks.map((t) => follow(schedule, service, t));
+    await vi.advanceTimersByTimeAsync(3_400);
+    // c's poll at 3.3 s found it queued, with only a and b ahead of it: at most two run together.
+    expect(followed[2]?.polls).toEqual([T0 + 3_300]);
+    expect(schedule.concurrency).toBe(2);
+    // The rest is predicted two at a time: c and d when a and b end, e after them.
+    expect(schedule.predictedFinish('d')).toBe(T0 + 12_000);
+    expect(schedule.predictedFinish('e')).toBe(T0 + 14_000);
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(delays(followed)).toEqual(Array.from({ length: 5 }, () => POLL_LAG_MS));
+    // One poll each, but c's correction and d's probe for a third slot again (queued: two it is).
+    expect(followed.map((f) => f.polls.length)).toEqual([1, 1, 2, 2, 1]);
+    expect(schedule.concurrency).toBe(2);
+    expect(schedule.confirmed).toBe(true);
+  });
+
+  it('a task queued just after its creation does not lower the concurrency (a dispatch delay)', async () => {
+    // Three at once, but each starts 1.5 s after its creation: the first polls may find tasks queued.
+    const service = new FakeService(3, () => 1_000, 1_500);
+    const schedule = new PollSchedule({ budget: new PollBudget(), concurrency: 3, confirmed: true });
+    const tasks = ['a', 'b', 'c'].map((id) => taskOf(service.create(id).id, T0, 1));
+    schedule.sync(tasks);
+    const followed = tasks.map((t) => follow(schedule, service, t));
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(followed.every((f) => f.detectedAt !== undefined)).toBe(true);
+    expect(followed[0]?.polls[0]).toBe(T0 + 1_300); // queued then
+    expect(schedule.concurrency).toBe(3);
+  });
+
+  it('a task with nothing ahead of it, queued long after its creation, says nothing of the concurrency', async () => {
+    // No estimate (a 3 s guess), a 20 s run that starts 5 s after its creation: polled while it waits.
+    const service = new FakeService(3, () => 20_000, 5_000);
+    const schedule = new PollSchedule({ budget: new PollBudget(), concurrency: 3, confirmed: true });
+    const lone = taskOf(service.create('lone').id, T0, null);
+    schedule.sync([lone]);
+    const followed = follow(schedule, service, lone);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(followed.polls[0]).toBe(T0 + 3_300); // queued then
+    expect(followed.detectedAt).toBeDefined();
+    expect(schedule.concurrency).toBe(3);
+  });
+
+  it('starts from what an earlier session learned, and tells what it learns', async () => {
+    const learned: LearnedState[] = [];
+    const service = new FakeService(1, () => 6_000);
+    const first = new PollSchedule({
+      budget: new PollBudget(),
+      concurrency: 1,
+      confirmed: true,
+      onLearn: (state) => learned.push(state),
+    });
+    const tasks = ['a', 'b', 'c'].map((id) => taskOf(service.create(id).id, T0, 10));
+    first.sync(tasks);
+    tasks.map((t) => follow(first, service, t));
+    await vi.advanceTimersByTimeAsync(40_000);
+    first.stop();
+    const last = learned.at(-1);
+    expect(last).toMatchObject({ concurrency: 1, confirmed: true });
+    expect(last?.runSamples.pop).toContain(6);
+
+    // A reload: the new schedule predicts 6 s runs at once, against the quote's 10 s.
+    const next = new PollSchedule({ budget: new PollBudget(), concurrency: 3, learned: last });
+    expect(next.concurrency).toBe(1);
+    expect(next.confirmed).toBe(true);
+    expect(next.learnedRunSeconds('pop')).toBe(6);
+    const now = Date.now();
+    next.sync([taskOf('x', now, 10), taskOf('y', now + 1, 10)]);
+    expect(next.predictedFinish('x')).toBe(now + 6_000);
+    expect(next.predictedFinish('y')).toBe(now + 12_000);
+    // The probe for one more slot is not spent: the learned limit was seen.
+    expect(next.nextPollAt('y')).toBe(now + 12_000 + POLL_LAG_MS);
+  });
+
+  it('confirmed: false probes the head of the queue for one more slot; confirmed: true does not', () => {
+    const ids = ['t0', 't1', 't2', 't3'];
+    const probing = new PollSchedule({ budget: new PollBudget(), concurrency: 3, confirmed: false });
+    const settled = new PollSchedule({ budget: new PollBudget(), concurrency: 3, confirmed: true });
+    for (const s of [probing, settled]) s.sync(ids.map((id) => taskOf(id, T0, 10)));
+    expect(probing.nextPollAt('t3')).toBe(T0 + 5_000);
+    expect(settled.nextPollAt('t3')).toBe(T0 + 20_000 + POLL_LAG_MS);
   });
 
   it('keeps a reserve: first polls leave the last turns of the window to a correction', async () => {

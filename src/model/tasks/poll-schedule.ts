@@ -47,6 +47,12 @@ export const ACTIVE_MAX = 30;
 export const MAX_RESERVE_SHARE = 0.25;
 /** Learned run and latency times: the median of this many recent samples per model. */
 const SAMPLES = 9;
+/**
+ * A task seen queued at least this long (and half a run) after its creation, and past its predicted
+ * start, waits for a slot, not for a dispatch: the tasks ahead of it that may still run bound the
+ * concurrency from above.
+ */
+export const QUEUED_GRACE_MS = 2_000;
 /** Finished tasks that freed a slot this long before the oldest unfinished one was created are forgotten. */
 const FORGET_AFTER_MS = 10 * 60_000;
 
@@ -113,6 +119,16 @@ interface Waiter {
   onAbort?: () => void;
 }
 
+/** What the schedule learned of a connection: kept across reloads (poll-learning.ts). */
+export interface LearnedState {
+  concurrency: number;
+  /** Whether the concurrency was seen at its limit (a task waited behind it): no probes then. */
+  confirmed: boolean;
+  /** Recent run times and creation-to-finish times, in seconds, by model ('' for all). */
+  runSamples: Record<string, number[]>;
+  latencySamples: Record<string, number[]>;
+}
+
 export interface PollScheduleOptions {
   budget: PollBudget;
   now?: () => number;
@@ -120,6 +136,12 @@ export interface PollScheduleOptions {
   clearTimer?: ClearTimer;
   /** The first guess of how many tasks run at once; learned from then on. */
   concurrency?: number;
+  /** Whether that guess is taken as the limit (no probes for one more slot) until observation says otherwise. */
+  confirmed?: boolean;
+  /** What an earlier session learned for this connection; wins over `concurrency` and `confirmed`. */
+  learned?: LearnedState | null;
+  /** Told what was learned after each poll's answer (to keep it across reloads). */
+  onLearn?: (state: LearnedState) => void;
 }
 
 const defaultSetTimer: SetTimer = (fn, ms) => setTimeout(fn, ms);
@@ -145,6 +167,7 @@ export class PollSchedule {
   private readonly listeners = new Set<() => void>();
   private readonly runSamples = new Map<string, number[]>();
   private readonly latencySamples = new Map<string, number[]>();
+  private readonly onLearn: ((state: LearnedState) => void) | undefined;
   private seq = 0;
   private dirty = true;
   private pumpQueued = false;
@@ -166,6 +189,17 @@ export class PollSchedule {
     this.setTimer = options.setTimer ?? defaultSetTimer;
     this.clearTimer = options.clearTimer ?? defaultClearTimer;
     this.concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
+    this.confirmed = options.confirmed ?? false;
+    this.onLearn = options.onLearn;
+    const learned = options.learned;
+    if (learned) {
+      this.concurrency = Math.max(1, Math.floor(learned.concurrency));
+      this.confirmed = learned.confirmed;
+      for (const [model, xs] of Object.entries(learned.runSamples))
+        this.runSamples.set(model, xs.slice(-SAMPLES));
+      for (const [model, xs] of Object.entries(learned.latencySamples))
+        this.latencySamples.set(model, xs.slice(-SAMPLES));
+    }
     this.start();
   }
 
@@ -313,7 +347,18 @@ export class PollSchedule {
     }
     if (t.id === this.probeId) this.probeId = null;
     this.dirty = true;
+    this.onLearn?.(this.learnedState());
     this.changed();
+  }
+
+  /** The concurrency and run times learned so far (for the next session of this connection). */
+  learnedState(): LearnedState {
+    return {
+      concurrency: this.concurrency,
+      confirmed: this.confirmed,
+      runSamples: Object.fromEntries(this.runSamples),
+      latencySamples: Object.fromEntries(this.latencySamples),
+    };
   }
 
   /**
@@ -500,9 +545,32 @@ export class PollSchedule {
 
   private learnFromQueued(t: Tracked, at: number): void {
     // Still waiting where the simulation had it wait for a slot: the slots are all in use (the probe's
-    // answer). Waiting longer than predicted needs no new concurrency: the start moves past `at`, and
-    // everything behind it with it (FIFO).
+    // answer). Waiting longer than predicted moves its start past `at`, and everything behind it (FIFO).
     if (t.startedBy !== 'created' && at < t.start) this.confirmed = true;
+    // Still waiting past its predicted start, well after its creation (half a run: longer than the time
+    // a free slot takes to pick a task up): every slot is held by a task ahead of it (FIFO). Those that
+    // may still run then (not seen finished before `at`) are at most that many: fewer than assumed run
+    // together (a lower setting, or a team's pool shared with others). Lowered a step at a time, and
+    // probed again for one more slot, so that a wrong reading costs a poll, not the queue's timing. With
+    // nothing ahead of it, a wait says nothing of the concurrency.
+    const grace = Math.max(QUEUED_GRACE_MS, (this.runSeconds(t) * 1000) / 2);
+    if (at >= t.start + POLL_LAG_MS && at - t.createdAt >= grace) {
+      const mayRun = this.mayRunAhead(t, at);
+      if (mayRun >= 1 && mayRun < this.concurrency) {
+        this.concurrency = Math.max(mayRun, this.concurrency - 1);
+        this.confirmed = false;
+      }
+    }
+  }
+
+  /** Tasks ahead of `t` that may be running at `at`: unfinished, or finished after `at`. */
+  private mayRunAhead(t: Tracked, at: number): number {
+    let n = 0;
+    for (const other of this.tasks.values()) {
+      if (other === t || !this.before(other, t)) continue;
+      if (!isTerminal(other.status) || (other.completedAt ?? Infinity) > at) n++;
+    }
+    return n;
   }
 
   private raiseConcurrency(to: number, confirmed: boolean): void {

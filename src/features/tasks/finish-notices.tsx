@@ -1,4 +1,6 @@
-import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { Bell } from 'lucide-react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { Button } from '../../components/button';
 import { isTerminal, type TaskStatus } from '../../../contract/task';
 import type { HistoryStore } from '../../model/history/history-store';
 import type { HistoryEntry } from '../../model/history/history-types';
@@ -58,4 +60,23 @@ export function useFinishNotices(store: HistoryStore | null) {
 export async function askNotificationPermission(): Promise<NotificationPermission | 'unsupported'> {
   if (!('Notification' in window)) return 'unsupported';
   return Notification.permission === 'default' ? Notification.requestPermission() : Notification.permission;
+}
+
+/** Offers browser notifications for finished tasks until the user has answered the browser's question. */
+export function NotifyButton() {
+  const [permission, setPermission] = useState(() =>
+    'Notification' in window ? Notification.permission : 'unsupported',
+  );
+  if (permission !== 'default') return null;
+  return (
+    <Button
+      variant="ghost"
+      size="sm"
+      className="mb-2"
+      onClick={() => void askNotificationPermission().then(setPermission)}
+    >
+      <Bell className="size-3.5" aria-hidden="true" />
+      Notify me when tasks finish
+    </Button>
+  );
 }

@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render } from '@testing-library/react';
 import { deleteDB } from 'idb';
+import { useState } from 'react';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { ApiProvider } from '../../api/api-context';
 import { ApiClient } from '../../api/client';
@@ -9,10 +10,17 @@ import { abortError } from '../../api/errors';
 import { DB_NAME, db, resetDbForTests } from '../../model/db';
 import { HistoryStore } from '../../model/history/history-store';
 import { PollBudget } from '../../model/tasks/poll-budget';
-import { taskForecast } from '../../model/tasks/poll-schedule';
-import { TaskPoller } from './task-poller';
+import { PollSchedule, taskForecast } from '../../model/tasks/poll-schedule';
+import { useTaskPolling } from './use-task-polling';
 
 const CONNECTION = 'conn-poller';
+
+/** What useTasks does for polling, with a schedule over the given budget. */
+function TaskPoller({ store, budget }: { store: HistoryStore; budget: PollBudget }) {
+  const [schedule] = useState(() => new PollSchedule({ budget }));
+  useTaskPolling(store, schedule);
+  return null;
+}
 
 beforeEach(async () => {
   (await db()).close();

@@ -2,37 +2,49 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { useApi } from '../../api/api-context';
 import { meQueries } from '../../api/queries/me-queries';
+import type { Me } from '../../../contract/me';
 import type { TaskRequest } from '../../../contract/task';
 import type { OutboxEntry } from '../../model/db';
-import { HistoryStore } from '../../model/history/history-store';
+import { HistoryStore, lazySection } from '../../model/history/history-store';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { Outbox, type SubmitResult } from '../../model/tasks/outbox';
 import { PollBudget } from '../../model/tasks/poll-budget';
+import { concurrencyPrior, loadLearning, saveLearning } from '../../model/tasks/poll-learning';
+import { PollSchedule } from '../../model/tasks/poll-schedule';
 import { PresetStore } from '../../model/library/presets';
 import { PromptLibrary } from '../../model/library/prompt-library';
 import { createdEntry } from '../../model/tasks/created-entry';
+import { useFinishNotices } from './finish-notices';
+import { useTaskPolling } from './use-task-polling';
 
-// Everything that makes a click a task, per connection: the history (IndexedDB), the outbox that makes
-// a submit idempotent and survive reloads, and the shared polling budget. Opened when a key connects;
-// a different key gets a different history.
+// The lifecycle of this connection's tasks, in one hook (the composition calls it once): the history
+// (IndexedDB), the outbox that makes a submit idempotent and re-sends what a reload or an outage left
+// unanswered, the poll schedule and its budget that keep every unfinished task current, and the notices
+// when tasks finish. Opened when a key connects; a different key gets a different history.
 
 export interface TaskRunner {
   store: HistoryStore;
   outbox: Outbox;
   budget: PollBudget;
+  /** When each unfinished task is polled (its forecast: "queued, about 4 ahead", ...). */
+  schedule: PollSchedule;
   /** This key's presets and prompt library (local, in the history file too). */
   presets: PresetStore;
   prompts: PromptLibrary;
 }
 
-export function useTaskRunner(tasksPerMin: number): TaskRunner | null {
+export function useTasks(me: Pick<Me, 'limits' | 'team' | 'user'>): TaskRunner | null {
   const { client, connectionId } = useApi();
   const queryClient = useQueryClient();
   const [runner, setRunner] = useState<TaskRunner | null>(null);
+  const tasksPerMin = me.limits.tasksPerMin;
+  // Where the schedule starts when this connection learned nothing yet: what GET /me says of the key.
+  const { concurrency, confirmed } = concurrencyPrior(me);
 
   useEffect(() => {
     let cancelled = false;
     let outbox: Outbox | null = null;
+    let schedule: PollSchedule | null = null;
     // The service answers again after an outage: what waits in the outbox goes now, not at its back-off.
     const offRecovered = client.health.onRecovered(() => outbox?.resendWaiting());
     let removeSections = (): void => undefined;
@@ -42,13 +54,27 @@ export function useTaskRunner(tasksPerMin: number): TaskRunner | null {
       PromptLibrary.open(connectionId),
     ]).then(([store, presets, prompts]) => {
       if (cancelled) return;
-      const offPresets = store.addSection('presets', presets.historySection());
-      const offPrompts = store.addSection('prompts', prompts.historySection());
-      removeSections = () => {
-        offPresets();
-        offPrompts();
-      };
+      const offs = [
+        store.addSection('presets', presets.historySection()),
+        store.addSection('prompts', prompts.historySection()),
+        // The blind votes' module loads only when a file is made or read.
+        store.addSection(
+          'votes',
+          lazySection(() =>
+            import('../../model/boards/votes').then((m) => m.votesHistorySection(connectionId)),
+          ),
+        ),
+      ];
+      removeSections = () => offs.forEach((off) => off());
       const budget = new PollBudget({ perMinute: tasksPerMin });
+      // Starts from what GET /me says of the key, or from what earlier sessions of it learned.
+      schedule = new PollSchedule({
+        budget,
+        concurrency,
+        confirmed,
+        learned: loadLearning(connectionId),
+        onLearn: (state) => saveLearning(connectionId, state),
+      });
       outbox = new Outbox({
         connectionId,
         createTask: (request, idempotencyKey, signal) =>
@@ -59,7 +85,7 @@ export function useTaskRunner(tasksPerMin: number): TaskRunner | null {
           void queryClient.invalidateQueries({ queryKey: meQueries.all() });
         },
       });
-      setRunner({ store, outbox, budget, presets, prompts });
+      setRunner({ store, outbox, budget, schedule, presets, prompts });
       // A submit that never got an answer before a reload or crash is re-sent, identically.
       void outbox.resume();
     });
@@ -68,10 +94,13 @@ export function useTaskRunner(tasksPerMin: number): TaskRunner | null {
       offRecovered();
       removeSections();
       outbox?.dispose();
+      schedule?.stop();
       setRunner(null);
     };
-  }, [client, connectionId, tasksPerMin, queryClient]);
+  }, [client, connectionId, tasksPerMin, concurrency, confirmed, queryClient]);
 
+  useTaskPolling(runner?.store ?? null, runner?.schedule ?? null);
+  useFinishNotices(runner?.store ?? null);
   return runner;
 }
 

@@ -1,0 +1,322 @@
+import { Columns3, ScanText } from 'lucide-react';
+import {
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useMemo,
+  useState,
+  useSyncExternalStore,
+} from 'react';
+import type { Me } from '../../contract/me';
+import type { ParamValue } from '../../contract/task';
+import { useApi } from '../api/api-context';
+import { Alert } from '../components/alert';
+import { Button } from '../components/button';
+import { Spinner } from '../components/spinner';
+import { CatalogPanel } from '../features/catalog/catalog-panel';
+import { useResolvedSelection } from '../features/catalog/use-resolved-selection';
+import { promptDefOf, withPromptText } from '../features/forms/form-target';
+import { withMediaInput } from '../features/forms/media-input';
+import { MediaInput } from '../features/forms/media/media-input';
+import { ParamForm, type FormSnapshot } from '../features/forms/param-form';
+import { HistoryPanel } from '../features/gallery/history-panel';
+import { QuoteView } from '../features/quote/quote-panel';
+import { useLiveQuote } from '../features/quote/use-live-quote';
+import { CopyRequestButton } from '../features/request/copy-request';
+import { NotifyButton } from '../features/tasks/finish-notices';
+import { SubmitBar } from '../features/tasks/submit-bar';
+import { useSending, useSubmit, type TaskRunner } from '../features/tasks/use-tasks';
+import type { Column } from '../model/boards/boards';
+import type { HistoryEntry } from '../model/history/history-types';
+import { selectionOfPreset, withoutPresetParam, type Preset } from '../model/library/presets';
+import { selectionKey, selectionOfRequest, type ResolvedSelection } from '../model/selection';
+import { taskMeta } from '../model/tasks/task-meta';
+import {
+  formPreset,
+  PresetButtons,
+  PresetNotice,
+  presetOfLink,
+  useBatch,
+  useFittedPreset,
+  type FormPreset,
+} from './creator-tools';
+import type { GalleryStores } from './use-gallery-stores';
+import { useUrlSelection } from './use-url-selection';
+
+// The workspace (PRODUCT 3): the catalog, the form with its quote and submit bar, and the History
+// column. What Generate does from here: the form's request, planned as a batch (creator-tools), goes to
+// useTasks' submit; the tasks' lifecycle after that is the tasks feature's.
+
+const DescribeImageDialog = lazy(() =>
+  import('../features/describe/describe-dialog').then((m) => ({ default: m.DescribeImageDialog })),
+);
+
+export interface WorkspaceActions {
+  onRemix: (entry: HistoryEntry) => void;
+  onUseAsInput: (url: string, mediaType: 'image' | 'video' | 'audio') => void;
+}
+
+export function Workspace({
+  me,
+  runner,
+  galleryStores,
+  actions,
+  onAddToComparison,
+  draftCount,
+}: {
+  me: Me;
+  runner: TaskRunner | null;
+  galleryStores: GalleryStores | null;
+  actions: React.Ref<WorkspaceActions>;
+  onAddToComparison: (category: string, column: Column) => void;
+  draftCount: number;
+}) {
+  const { baseUrl } = useApi();
+  const [selection, select] = useUrlSelection();
+  const resolved = useResolvedSelection(selection);
+  const [snapshot, setSnapshot] = useState<FormSnapshot | null>(null);
+  // Remix, "Use as input", a preset or a preset's link reopen the form with these params, for this
+  // selection only.
+  const [preset, setPresetState] = useState<FormPreset | null>(() => presetOfLink(window.location.search));
+  const setPreset = useCallback(
+    (next: { for: string; params: Record<string, ParamValue> }) =>
+      setPresetState(formPreset(next.for, next.params)),
+    [],
+  );
+  useEffect(() => {
+    // A preset's link is applied once: a reload then keeps what the user changed since.
+    const search = withoutPresetParam(window.location.search);
+    if (search !== window.location.search)
+      window.history.replaceState(null, '', `${window.location.pathname}${search}${window.location.hash}`);
+  }, []);
+  const request = snapshot?.valid ? snapshot.request : null;
+  const quote = useLiveQuote(request);
+  const sending = useSending(runner?.outbox);
+  const submitter = useSubmit(runner);
+  const current = resolved.status === 'ready' ? resolved.resolved : undefined;
+  const key = selectionKey(selection);
+  const fitted = useFittedPreset(preset, key, current);
+  const batch = useBatch(current, snapshot?.request ?? null);
+  const onApplyPreset = useCallback(
+    (p: Preset) => {
+      const next = selectionOfPreset(p);
+      if (!next) return;
+      if (selectionKey(next) !== key) select(next);
+      setPresetState(formPreset(selectionKey(next), p.request.params, { name: p.name, request: p.request }));
+      submitter.clear();
+    },
+    [key, select, submitter],
+  );
+
+  const onVersionChange = useCallback(
+    (versionId: string) => {
+      if (selection?.kind === 'model') select({ ...selection, versionId }, { replace: true });
+    },
+    [selection, select],
+  );
+
+  const onRemix = useCallback(
+    (entry: HistoryEntry) => {
+      const next = selectionOfRequest(entry.request, entry.meta.category);
+      if (!next) return;
+      select(next);
+      setPreset({ for: selectionKey(next), params: entry.request.params });
+      submitter.clear();
+    },
+    [select, submitter, setPreset],
+  );
+
+  const onUseAsInput = useCallback(
+    (url: string, mediaType: 'image' | 'video' | 'audio') => {
+      if (!current) return;
+      const defs = paramDefsOf(current);
+      const next = withMediaInput(defs, snapshot?.request.params ?? {}, url, mediaType);
+      if (next) setPreset({ for: key, params: next.params });
+    },
+    [current, snapshot, key, setPreset],
+  );
+
+  useImperativeHandle(actions, () => ({ onRemix, onUseAsInput }), [onRemix, onUseAsInput]);
+  const hiddenTaskIds = useHiddenIds(galleryStores);
+
+  const [describing, setDescribingState] = useState(false);
+  // Mounted from the first opening on, and kept: its image, language and result survive closing it.
+  const [describeLoaded, setDescribeLoaded] = useState(false);
+  const setDescribing = (open: boolean) => {
+    if (open) setDescribeLoaded(true);
+    setDescribingState(open);
+  };
+  const onUseAsPrompt = useMemo(() => {
+    if (!current || !promptDefOf(current)) return undefined;
+    return (text: string) => {
+      const params = withPromptText(current, snapshot?.request.params ?? {}, text);
+      if (params) setPreset({ for: key, params });
+    };
+  }, [current, snapshot, key, setPreset]);
+
+  return (
+    <main className="grid flex-1 grid-cols-1 gap-4 p-4 lg:grid-cols-[340px_minmax(0,1fr)_340px] lg:items-start">
+      <nav
+        aria-label="Catalog"
+        // Below lg the catalog sits above the form: a box of its own height that scrolls inside, so the
+        // form does not move down as the catalog loads (that was a 0.37 layout shift on a phone).
+        className="rounded-xl bg-white p-3 shadow-sm ring-1 ring-slate-200 max-lg:h-[min(34rem,70dvh)] max-lg:overflow-y-auto lg:sticky lg:top-[4.5rem] lg:max-h-[calc(100dvh-5.5rem)] lg:overflow-y-auto dark:bg-slate-900 dark:ring-slate-800"
+      >
+        <CatalogPanel
+          selection={selection}
+          onSelect={(s) => {
+            select(s);
+            submitter.clear();
+          }}
+        />
+      </nav>
+
+      <section
+        aria-label="Form"
+        className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6 dark:bg-slate-900 dark:ring-slate-800"
+      >
+        <div className="-mt-1 mb-3 flex flex-wrap justify-end gap-1 sm:-mt-3">
+          <PresetButtons
+            store={runner?.presets}
+            current={current}
+            request={snapshot?.request ?? null}
+            onApply={onApplyPreset}
+          />
+          {current?.kind === 'model' && (
+            <Button
+              variant="ghost"
+              size="sm"
+              onClick={() =>
+                onAddToComparison(`${current.model.type}/${current.model.subType}`, {
+                  modelId: current.model.id,
+                  versionId: current.versionId,
+                })
+              }
+            >
+              <Columns3 className="size-4" aria-hidden="true" />
+              Add to comparison
+              {draftCount > 0 && (
+                <span className="text-xs text-slate-500 dark:text-slate-400">({draftCount})</span>
+              )}
+            </Button>
+          )}
+          <Button variant="ghost" size="sm" onClick={() => setDescribing(true)}>
+            <ScanText className="size-4" aria-hidden="true" />
+            Describe image
+          </Button>
+        </div>
+        {describeLoaded && (
+          <Suspense fallback={null}>
+            <DescribeImageDialog
+              open={describing}
+              onOpenChange={setDescribing}
+              onUseAsPrompt={onUseAsPrompt}
+              renderImageInput={(slot) => <MediaInput kind="image" {...slot} baseUrl={baseUrl} />}
+            />
+          </Suspense>
+        )}
+        {!selection && (
+          <div className="py-16 text-center text-sm text-slate-500 dark:text-slate-400">
+            Pick a model, an AI tool or a template to start.
+          </div>
+        )}
+        {selection && resolved.status === 'loading' && (
+          <div className="flex justify-center py-16">
+            <Spinner label="Loading" />
+          </div>
+        )}
+        {resolved.status === 'error' && resolved.error && (
+          <Alert tone="error" title={resolved.error.message}>
+            {resolved.error.remedy}
+          </Alert>
+        )}
+        {current && fitted.applied && <PresetNotice key={preset?.nonce} applied={fitted.applied} />}
+        {current && (
+          <ParamForm
+            key={preset?.for === key ? `${key}#${preset.nonce}` : key}
+            target={current}
+            baseUrl={baseUrl}
+            initialParams={fitted.params}
+            serverError={submitter.result?.kind === 'refused' ? submitter.result.error : null}
+            onChange={setSnapshot}
+            onVersionChange={onVersionChange}
+            onSubmit={(body) => {
+              // A batch over the cap or the balance is refused here, before any request.
+              const requests = batch.plan(body, quote, me);
+              if (!requests) return;
+              void submitter.submit(requests, taskMeta(current, quote.stale ? null : quote.quote), {
+                prompts: batch.promptsOf(requests),
+              });
+            }}
+            footer={
+              <div className="flex flex-wrap items-end justify-between gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
+                <SubmitBar
+                  busy={submitter.busy}
+                  result={submitter.result}
+                  batch={submitter.batch}
+                  disabled={!runner}
+                  controls={batch.controls}
+                />
+                <CopyRequestButton request={request} />
+              </div>
+            }
+          />
+        )}
+      </section>
+
+      <aside className="flex min-w-0 flex-col gap-4 lg:sticky lg:top-[4.5rem]">
+        <div className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
+          {current ? (
+            <QuoteView state={quote} me={me} invalid={request === null} tasks={batch.tasks} />
+          ) : (
+            <section aria-labelledby="quote-title">
+              <h2 id="quote-title" className="text-sm font-semibold">
+                Quote
+              </h2>
+              <p className="mt-2 text-sm text-slate-500 dark:text-slate-400">
+                The price appears here before you pay.
+              </p>
+            </section>
+          )}
+        </div>
+        <div className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
+          {runner ? (
+            <>
+              <NotifyButton />
+              <HistoryPanel
+                store={runner.store}
+                sending={sending}
+                onRemix={onRemix}
+                onUseAsInput={onUseAsInput}
+                hiddenTaskIds={hiddenTaskIds}
+              />
+            </>
+          ) : (
+            <Spinner label="Loading history" />
+          )}
+        </div>
+      </aside>
+    </main>
+  );
+}
+
+const NO_IDS: ReadonlySet<string> = new Set();
+const noSubscribe = () => () => undefined;
+
+/** Tasks hidden with the gallery's "Hide": the History column leaves them out too. */
+function useHiddenIds(stores: GalleryStores | null): ReadonlySet<string> {
+  return useSyncExternalStore(
+    stores?.hidden.subscribe ?? noSubscribe,
+    stores?.hidden.snapshot ?? (() => NO_IDS),
+  );
+}
+
+function paramDefsOf(target: ResolvedSelection) {
+  return target.kind === 'model'
+    ? target.model.params
+    : target.kind === 'tool'
+      ? target.tool.params
+      : target.template.params;
+}
