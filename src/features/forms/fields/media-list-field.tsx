@@ -136,8 +136,8 @@ export function MediaListField({
                     )}
                     <Button
                       variant="secondary"
-                      size="sm"
-                      className="absolute top-1 right-1 size-7 px-0 shadow"
+                      size="icon-sm"
+                      className="absolute top-1 right-1 shadow"
                       aria-label={`Remove ${label.text} ${i + 1}`}
                       disabled={disabled}
                       onClick={() => remove(i)}
@@ -148,8 +148,8 @@ export function MediaListField({
                       <div className="absolute bottom-1 left-1 flex gap-1">
                         <Button
                           variant="secondary"
-                          size="sm"
-                          className="size-7 px-0 shadow"
+                          size="icon-sm"
+                          className="shadow"
                           aria-label={`Move ${label.text} ${i + 1} earlier`}
                           disabled={disabled || i === 0}
                           onClick={() => move(i, -1)}
@@ -158,8 +158,8 @@ export function MediaListField({
                         </Button>
                         <Button
                           variant="secondary"
-                          size="sm"
-                          className="size-7 px-0 shadow"
+                          size="icon-sm"
+                          className="shadow"
                           aria-label={`Move ${label.text} ${i + 1} later`}
                           disabled={disabled || i === list.length - 1}
                           onClick={() => move(i, 1)}
