@@ -49,17 +49,14 @@ function renderField(def: ParamDef) {
 }
 
 /** The files each media type takes (spec 2), written out here so the table is checked, not echoed. */
-const KIND_OF: Partial<Record<string, MediaKind>> = {
-  image: 'image',
-  image_url: 'image',
-  image_urls: 'image',
-  first_frame: 'image',
-  last_frame: 'image',
-  mask_url: 'image',
-  video_url: 'video',
-  audio_url: 'audio',
-  voice: 'audio',
+const TYPES_OF_KIND: Record<MediaKind, readonly string[]> = {
+  image: ['image', 'image_url', 'image_urls', 'first_frame', 'last_frame', 'mask_url'],
+  video: ['video_url'],
+  audio: ['audio_url', 'voice'],
 };
+const KIND_OF = new Map(
+  Object.entries(TYPES_OF_KIND).flatMap(([kind, types]) => types.map((t) => [t, kind as MediaKind] as const)),
+);
 
 const CONTROL_ROLES = ['textbox', 'combobox', 'radiogroup', 'group'] as const;
 
@@ -75,7 +72,7 @@ describe('the param type table', () => {
   });
 
   it('gives every media type the kind of file it takes, and no other type any', () => {
-    for (const type of KNOWN_PARAM_TYPES) expect(paramTypeOf(type).media?.kind, type).toBe(KIND_OF[type]);
+    for (const type of KNOWN_PARAM_TYPES) expect(paramTypeOf(type).media?.kind, type).toBe(KIND_OF.get(type));
     // The contract's list of hosted-URL types (the sandbox checks them) are all media types here.
     for (const type of MEDIA_PARAM_TYPES) expect(paramTypeOf(type).media, type).toBeDefined();
   });
@@ -87,7 +84,7 @@ describe('the param type table', () => {
     expect(named.length).toBeGreaterThan(0);
     expect(screen.queryByText(/unrecognised parameter type/)).toBeNull();
     // A media field takes the files of its kind.
-    const kind = KIND_OF[type];
+    const kind = KIND_OF.get(type);
     if (kind) expect(screen.getByText(`${acceptedNames(kind)}, up to 100 MB.`)).toBeTruthy();
   });
 
@@ -117,7 +114,7 @@ describe('the param type table', () => {
     (type) => {
       const def = defOf(type);
       const url = hosted('out.png');
-      const filled = withMediaInput([def], {}, url, KIND_OF[type]!);
+      const filled = withMediaInput([def], {}, url, KIND_OF.get(type)!);
       expect(filled?.paramId).toBe(def.id);
       const value = normaliseValue(def, filled?.params[def.id]);
       expect(
