@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { dropFiles, dropZoneOf, png } from './media-helpers';
@@ -10,6 +11,11 @@ test.beforeEach(async ({ studio }) => {
   await studio.goto();
   await studio.connect('personal');
 });
+
+/** axe's contrast check of the favourite button (amber text on the board), in the current scheme. */
+const contrastViolations = async (page: Page) =>
+  (await new AxeBuilder({ page }).include('[aria-pressed="true"]').withRules(['color-contrast']).analyze())
+    .violations;
 
 const sizeOf = async (button: Locator) => {
   const box = await button.boundingBox();
@@ -54,9 +60,11 @@ test('a favourite on a compare board is amber, light and dark', async ({ page })
   const amber = await colourOfClass(page, 'text-amber-700');
   expect(amber).not.toBe(off);
   await expect(favourite).toHaveCSS('color', amber);
+  expect(await contrastViolations(page)).toEqual([]);
 
   await page.emulateMedia({ colorScheme: 'dark' });
   await expect(favourite).toHaveCSS('color', await colourOfClass(page, 'text-amber-400'));
+  expect(await contrastViolations(page)).toEqual([]);
 });
 
 test("the history's Clear filters is a square icon button as tall as the filters", async ({
