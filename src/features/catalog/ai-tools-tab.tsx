@@ -4,14 +4,14 @@ import { useApi } from '../../api/api-context';
 import { catalogQueries } from '../../api/queries/catalog-queries';
 import type { AiTool } from '../../../contract/catalog';
 import type { MediaType } from '../../../contract/category';
-import { Button } from '../../components/button';
 import { Segmented } from '../../components/segmented';
 import { formatTypicalPrice } from '../../lib/format';
 import type { Selection } from '../../model/selection';
 import { CatalogText, CoverMedia, TagList } from './catalog-media';
 import { matchesSearch, toolSearchFields } from './catalog-search';
-import { CatalogEmpty, CatalogError, CatalogLoading, SkippedNotice } from './catalog-states';
-import { selectableCardClass } from './selectable-card';
+import { CatalogList } from './catalog-list';
+import { CatalogError, CatalogLoading } from './catalog-states';
+import { selectableCardClass, slugCard } from './selectable-card';
 
 export type ToolFilter = 'all' | MediaType;
 
@@ -43,7 +43,7 @@ export function AiToolsTab({
   const { client, connectionId } = useApi();
   // The filter is the service's own: GET /ai-tools?type=image|video, nothing for All (spec 4).
   const list = useQuery(catalogQueries.aiTools(client, connectionId, filter === 'all' ? undefined : filter));
-  const selectedSlug = selection?.kind === 'tool' ? selection.slug : undefined;
+  const cardOf = slugCard(selection, 'tool', onSelect);
 
   let body;
   if (list.isPending) {
@@ -53,34 +53,16 @@ export function AiToolsTab({
   } else {
     const tools = list.data.items.filter((t) => matchesSearch(toolSearchFields(t), terms));
     body = (
-      <>
-        {tools.length > 0 ? (
-          <ul role="list" className="grid grid-cols-1 gap-2 @2xl:grid-cols-2">
-            {tools.map((tool) => (
-              <li key={tool.slug} className="min-w-0">
-                <AiToolCard
-                  tool={tool}
-                  selected={tool.slug === selectedSlug}
-                  onSelect={() => onSelect({ kind: 'tool', slug: tool.slug })}
-                />
-              </li>
-            ))}
-          </ul>
-        ) : terms.length > 0 ? (
-          <CatalogEmpty
-            action={
-              <Button size="sm" variant="ghost" onClick={onClearSearch}>
-                Clear search
-              </Button>
-            }
-          >
-            No AI tool matches your search.
-          </CatalogEmpty>
-        ) : (
-          <CatalogEmpty>No AI tools are available{filter === 'all' ? '' : ` for ${filter}`}.</CatalogEmpty>
-        )}
-        <SkippedNotice skipped={list.data.skipped} />
-      </>
+      <CatalogList
+        items={tools}
+        keyOf={(tool) => tool.slug}
+        columns="grid-cols-1 @2xl:grid-cols-2"
+        search={{ terms, onClear: onClearSearch, noMatch: 'No AI tool matches your search.' }}
+        none={`No AI tools are available${filter === 'all' ? '' : ` for ${filter}`}.`}
+        skipped={list.data.skipped}
+      >
+        {(tool) => <AiToolCard tool={tool} {...cardOf(tool.slug)} />}
+      </CatalogList>
     );
   }
 

@@ -20,7 +20,8 @@ import {
   type CategoryKey,
 } from '../../model/category-labels';
 import { matchesSearch, modelSearchFields } from './catalog-search';
-import { CatalogEmpty, CatalogError, CatalogLoading, SkippedNotice } from './catalog-states';
+import { CatalogList, type CatalogListProps } from './catalog-list';
+import { CatalogError, CatalogLoading } from './catalog-states';
 import { ModelCard } from './model-card';
 
 export interface ModelsTabProps {
@@ -38,6 +39,8 @@ interface ModelEntry {
   category: string;
   recommended: boolean;
 }
+/** What differs between the category's list and the search's. */
+type ListProps = Omit<CatalogListProps<ModelEntry>, 'items' | 'keyOf' | 'children' | 'columns'>;
 
 /** A category's list with spec 1's ranking applied: its first model is recommended unless unranked. */
 const entriesOf = (category: string, models: readonly Model[]): ModelEntry[] =>
@@ -83,21 +86,24 @@ export function ModelsTab({
     });
   };
 
-  const renderEntries = (entries: readonly ModelEntry[], showCategory: boolean) => (
-    <ul role="list" className="grid grid-cols-1 gap-2 @2xl:grid-cols-2">
-      {entries.map((entry) => (
-        <li key={`${entry.category}:${entry.model.id}`} className="min-w-0">
-          <ModelCard
-            model={entry.model}
-            recommended={entry.recommended}
-            selected={selectedModel?.modelId === entry.model.id}
-            selectedVersionId={selectedModel?.versionId ?? entry.model.versions[0]?.id}
-            categoryLabel={showCategory ? categoryLabel(entry.category) : undefined}
-            onSelect={() => select(entry)}
-          />
-        </li>
-      ))}
-    </ul>
+  const entryList = (entries: readonly ModelEntry[], more: ListProps) => (
+    <CatalogList
+      items={entries}
+      keyOf={(entry) => `${entry.category}:${entry.model.id}`}
+      columns="grid-cols-1 @2xl:grid-cols-2"
+      {...more}
+    >
+      {(entry) => (
+        <ModelCard
+          model={entry.model}
+          recommended={entry.recommended}
+          selected={selectedModel?.modelId === entry.model.id}
+          selectedVersionId={selectedModel?.versionId ?? entry.model.versions[0]?.id}
+          categoryLabel={more.search ? categoryLabel(entry.category) : undefined}
+          onSelect={() => select(entry)}
+        />
+      )}
+    </CatalogList>
   );
 
   let body;
@@ -133,19 +139,15 @@ export function ModelsTab({
             </Button>
           </Alert>
         )}
-        {hits.length > 0 && renderEntries(hits, true)}
-        {!pending && hits.length === 0 && !failure && (
-          <CatalogEmpty
-            action={
-              <Button size="sm" variant="ghost" onClick={onClearSearch}>
-                Clear search
-              </Button>
-            }
-          >
-            No model matches your search in any category.
-          </CatalogEmpty>
-        )}
-        <SkippedNotice skipped={skipped} />
+        {entryList(hits, {
+          search: {
+            terms,
+            onClear: onClearSearch,
+            // While categories load, or when some failed (the alert says so), no "nothing matches".
+            noMatch: pending || failure ? null : 'No model matches your search in any category.',
+          },
+          skipped,
+        })}
       </>
     );
   } else if (list.isPending) {
@@ -153,17 +155,10 @@ export function ModelsTab({
   } else if (list.isError) {
     body = <CatalogError error={list.error} onRetry={() => void list.refetch()} />;
   } else {
-    const entries = entriesOf(category, list.data.items);
-    body = (
-      <>
-        {entries.length > 0 ? (
-          renderEntries(entries, false)
-        ) : (
-          <CatalogEmpty>No models are available in this category yet.</CatalogEmpty>
-        )}
-        <SkippedNotice skipped={list.data.skipped} />
-      </>
-    );
+    body = entryList(entriesOf(category, list.data.items), {
+      none: 'No models are available in this category yet.',
+      skipped: list.data.skipped,
+    });
   }
 
   const purpose = categoryPurpose(category);

@@ -1,4 +1,5 @@
 import { cn } from '../../lib/cn';
+import type { Selection } from '../../model/selection';
 
 /**
  * The look of every selectable catalog card (a <button>): calm at rest, a ring on hover and focus,
@@ -13,3 +14,11 @@ export const selectableCardClass = (extra?: string) =>
     'dark:aria-[current=true]:bg-indigo-950/40 dark:aria-[current=true]:ring-indigo-400',
     extra,
   );
+
+/** The selected state and the click of a tool's or a template's card: both are chosen by slug. */
+export const slugCard =
+  (selection: Selection | null, kind: 'tool' | 'template', onSelect: (selection: Selection) => void) =>
+  (slug: string) => ({
+    selected: selection?.kind === kind && selection.slug === slug,
+    onSelect: () => onSelect({ kind, slug }),
+  });

@@ -5,13 +5,13 @@ import { useApi } from '../../api/api-context';
 import { catalogQueries } from '../../api/queries/catalog-queries';
 import type { Template } from '../../../contract/catalog';
 import { Badge } from '../../components/badge';
-import { Button } from '../../components/button';
 import { formatTypicalPrice } from '../../lib/format';
 import type { Selection } from '../../model/selection';
 import { CatalogText, CoverMedia } from './catalog-media';
 import { matchesSearch, templateSearchFields } from './catalog-search';
-import { CatalogEmpty, CatalogError, CatalogLoading, SkippedNotice } from './catalog-states';
-import { selectableCardClass } from './selectable-card';
+import { CatalogList } from './catalog-list';
+import { CatalogError, CatalogLoading } from './catalog-states';
+import { selectableCardClass, slugCard } from './selectable-card';
 import { isVideoUrl } from './untrusted';
 
 export interface TemplatesTabProps {
@@ -25,7 +25,7 @@ export interface TemplatesTabProps {
 export function TemplatesTab({ selection, onSelect, terms, onClearSearch }: TemplatesTabProps) {
   const { client, connectionId } = useApi();
   const list = useQuery(catalogQueries.templates(client, connectionId));
-  const selectedSlug = selection?.kind === 'template' ? selection.slug : undefined;
+  const cardOf = slugCard(selection, 'template', onSelect);
 
   if (list.isPending) return <CatalogLoading label="Loading templates…" />;
   if (list.isError) return <CatalogError error={list.error} onRetry={() => void list.refetch()} />;
@@ -33,32 +33,16 @@ export function TemplatesTab({ selection, onSelect, terms, onClearSearch }: Temp
   const templates = list.data.items.filter((t) => matchesSearch(templateSearchFields(t), terms));
   return (
     <div className="flex flex-col gap-3">
-      {templates.length > 0 ? (
-        <ul role="list" className="grid grid-cols-2 gap-2 @xl:grid-cols-3 @4xl:grid-cols-4">
-          {templates.map((template) => (
-            <li key={template.slug} className="min-w-0">
-              <TemplateCard
-                template={template}
-                selected={template.slug === selectedSlug}
-                onSelect={() => onSelect({ kind: 'template', slug: template.slug })}
-              />
-            </li>
-          ))}
-        </ul>
-      ) : terms.length > 0 ? (
-        <CatalogEmpty
-          action={
-            <Button size="sm" variant="ghost" onClick={onClearSearch}>
-              Clear search
-            </Button>
-          }
-        >
-          No template matches your search.
-        </CatalogEmpty>
-      ) : (
-        <CatalogEmpty>No templates are published yet.</CatalogEmpty>
-      )}
-      <SkippedNotice skipped={list.data.skipped} />
+      <CatalogList
+        items={templates}
+        keyOf={(template) => template.slug}
+        columns="grid-cols-2 @xl:grid-cols-3 @4xl:grid-cols-4"
+        search={{ terms, onClear: onClearSearch, noMatch: 'No template matches your search.' }}
+        none="No templates are published yet."
+        skipped={list.data.skipped}
+      >
+        {(template) => <TemplateCard template={template} {...cardOf(template.slug)} />}
+      </CatalogList>
     </div>
   );
 }

@@ -411,11 +411,10 @@ function CellCard({
         )}
         {!blind && (
           <Button
-            variant="ghost"
+            variant={favourite ? 'starred' : 'ghost'}
             size="sm"
             aria-pressed={favourite}
             onClick={onFavourite}
-            className={cn(favourite && 'text-amber-600 dark:text-amber-400')}
           >
             <Star className={cn('size-3.5', favourite && 'fill-current')} aria-hidden="true" />
             Favourite

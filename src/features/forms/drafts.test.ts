@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clearDraft, draftKey, loadDraft, saveDraft, type DraftStorage } from './drafts';
-import { fieldName, formDefs } from './schema-builder';
+import { fieldName, formDefs } from './param-rules';
 import { fixtureModel, hosted } from './test-fixtures';
 
 const memory = (): DraftStorage & { data: Map<string, string> } => {

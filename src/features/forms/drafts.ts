@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { ParamDef } from '../../../contract/param';
 import type { TargetKind } from './form-target';
-import { fieldName, normaliseValue, type FormValues } from './schema-builder';
+import { fieldName, type FormValues } from './param-rules';
+import { normaliseValue } from './schema-builder';
 
 // Drafts: what the user typed, per selection, in localStorage, so nothing is lost on an error or a
 // reload. Only the form's param values are stored: never a key, a secret or anything else. Stored by

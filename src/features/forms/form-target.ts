@@ -1,7 +1,7 @@
 import type { ParamDef } from '../../../contract/param';
 import type { ParamValue } from '../../../contract/task';
 import type { ResolvedSelection } from '../../model/selection';
-import { formDefs, type PromptRules } from './schema-builder';
+import { formDefs, type PromptRules } from './param-rules';
 
 // What a form is for: the selection's definitions and the POST /tasks selector that goes with them
 // (taskRequest, and its inverse, live in lib/selection: one home for Remix, presets and compare).

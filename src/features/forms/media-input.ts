@@ -1,13 +1,15 @@
 import type { ParamDef } from '../../../contract/param';
 import type { ParamValue } from '../../../contract/task';
+import { paramTypeOf } from './param-types';
 
 // "Use as input" (PRODUCT 3): a service-hosted output feeds a media field of the current form. The
-// URL goes into the first empty field that takes that kind of media (or the first such field).
+// URL goes into the first empty field that takes that kind of media (or the first such field), by the
+// rank its type has in param-types.tsx.
 
-const FIELDS_FOR: Record<'image' | 'video' | 'audio', readonly string[]> = {
-  image: ['first_frame', 'image', 'image_url', 'image_urls', 'last_frame', 'mask_url'],
-  video: ['video_url'],
-  audio: ['audio_url', 'voice'],
+/** The "Use as input" rank of a param type for media of this kind (param-types.tsx), if it takes it. */
+const rankFor = (def: ParamDef, mediaType: 'image' | 'video' | 'audio'): number | undefined => {
+  const media = paramTypeOf(def.type).media;
+  return media?.kind === mediaType ? media.inputRank : undefined;
 };
 
 const isEmpty = (v: ParamValue | undefined) =>
@@ -20,14 +22,15 @@ export function withMediaInput(
   url: string,
   mediaType: 'image' | 'video' | 'audio',
 ): { params: Record<string, ParamValue>; paramId: string } | null {
-  const candidates = FIELDS_FOR[mediaType]
-    .flatMap((type) => defs.filter((d) => d.type === type))
-    .filter((d, i, all) => all.indexOf(d) === i);
+  // By rank, then in form order (the sort is stable).
+  const candidates = defs
+    .filter((d) => rankFor(d, mediaType) !== undefined)
+    .sort((a, b) => rankFor(a, mediaType)! - rankFor(b, mediaType)!);
   const target = candidates.find((d) => isEmpty(params[d.id])) ?? candidates[0];
   if (!target) return null;
   const current = params[target.id];
   const value: ParamValue =
-    target.type === 'image_urls'
+    paramTypeOf(target.type).holds === 'list'
       ? [...(Array.isArray(current) ? current : []), url].slice(-(target.constraints?.maxCount ?? 20))
       : url;
   return { params: { ...params, [target.id]: value }, paramId: target.id };

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Badge } from '../../components/badge';
 import type { ResolvedSelection } from '../../model/selection';
 import { displayText } from '../../lib/untrusted-text';
-import { originOf } from './schema-builder';
+import { originOf } from './param-rules';
 
 const LONG_TEXT = 280;
 

@@ -1,5 +1,4 @@
 import {
-  createElement,
   useEffect,
   useEffectEvent,
   useId,
@@ -19,19 +18,16 @@ import type { ParamValue, TaskRequest } from '../../../contract/task';
 import { formatTypicalPrice } from '../../lib/format';
 import { taskRequest, type ResolvedSelection } from '../../model/selection';
 import { draftKey, loadDraft, saveDraft } from './drafts';
-import { fieldFor } from './field-registry';
 import { formTarget, promptDefOf, type FormTarget } from './form-target';
 import { ParamFormHeader } from './param-form-header';
+import { fieldName, FORM_ERROR_KEY, originOf, type FormValues } from './param-rules';
+import { ParamField, paramTypeOf } from './param-types';
 import {
   buildParamSchema,
   defaultValues,
-  fieldName,
-  FORM_ERROR_KEY,
   fromRequestParams,
-  originOf,
   toRequestParams,
   validateValues,
-  type FormValues,
 } from './schema-builder';
 
 // The form of the open selection (PRODUCT 3 "The form engine"): fields from the registry, values
@@ -90,8 +86,6 @@ function originRegistry() {
     list: (): string[] => [...origins],
   };
 }
-
-const SOURCE_IMAGE_TYPES = new Set(['image_url', 'image', 'first_frame']);
 
 /** Enter in a one-line input would submit the form (and could charge credits): only Ctrl/Cmd+Enter does. */
 const submitsImplicitly = (element: EventTarget) =>
@@ -183,7 +177,7 @@ function ParamFormBody({
 
   const onHostedUrl = learnt.add;
   // mask_url fields paint over the image being edited: the form's first single-image field.
-  const sourceDef = spec.defs.find((d) => SOURCE_IMAGE_TYPES.has(d.type));
+  const sourceDef = spec.defs.find((d) => paramTypeOf(d.type).media?.mask === 'source');
   const sourceValue = useWatch({ control: form.control, name: fieldName(sourceDef?.id ?? '') });
   const sourceImage = sourceDef && typeof sourceValue === 'string' && sourceValue ? sourceValue : undefined;
   const promptId = promptDefOf(target)?.id;
@@ -229,21 +223,21 @@ function ParamFormBody({
             key={def.id}
             name={fieldName(def.id)}
             control={form.control}
-            render={({ field, fieldState }) =>
-              createElement(fieldFor(def.type), {
-                def,
-                value: field.value,
-                onChange: field.onChange,
-                onBlur: field.onBlur,
-                inputRef: field.ref,
-                error: fieldState.error?.message,
-                baseUrl,
-                onHostedUrl,
-                disabled: field.disabled,
-                ...(def.type === 'mask_url' && sourceImage ? { sourceImage } : {}),
-                ...(def.id === promptId ? { isPrompt: true } : {}),
-              })
-            }
+            render={({ field, fieldState }) => (
+              <ParamField
+                def={def}
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                inputRef={field.ref}
+                error={fieldState.error?.message}
+                baseUrl={baseUrl}
+                onHostedUrl={onHostedUrl}
+                disabled={field.disabled}
+                sourceImage={sourceImage}
+                isPrompt={def.id === promptId}
+              />
+            )}
           />
         ))}
 

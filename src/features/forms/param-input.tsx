@@ -1,7 +1,6 @@
-import { createElement } from 'react';
 import type { ParamDef } from '../../../contract/param';
 import type { ParamValue } from '../../../contract/task';
-import { fieldFor } from './field-registry';
+import { ParamField } from './param-types';
 import { emptyValue, normaliseValue, toParamValue } from './schema-builder';
 
 export interface ParamInputProps {
@@ -17,11 +16,13 @@ export interface ParamInputProps {
  * request value rather than a form value. An unset field shows empty, so each model's default applies.
  */
 export function ParamInput({ def, value, onChange, baseUrl }: ParamInputProps) {
-  return createElement(fieldFor(def.type), {
-    def,
-    value: normaliseValue(def, value) ?? emptyValue(def),
-    onChange: (next) => onChange(toParamValue(def, next)),
-    onBlur: () => undefined,
-    baseUrl,
-  });
+  return (
+    <ParamField
+      def={def}
+      value={normaliseValue(def, value) ?? emptyValue(def)}
+      onChange={(next) => onChange(toParamValue(def, next))}
+      onBlur={() => undefined}
+      baseUrl={baseUrl}
+    />
+  );
 }

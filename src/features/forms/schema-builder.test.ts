@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ParamDef } from '../../../contract/param';
 import {
-  buildParamSchema,
-  defaultValues,
   fieldName,
   formDefs,
   FORM_ERROR_KEY,
-  fromRequestParams,
   HOSTED_ONLY_MESSAGE,
   isHostedUrl,
   MISSING_MESSAGE,
@@ -14,11 +11,16 @@ import {
   paramIdOf,
   paramLabel,
   textLimit,
-  toRequestParams,
-  validateValues,
   type FormValue,
   type FormValues,
   type PromptRules,
+} from './param-rules';
+import {
+  buildParamSchema,
+  defaultValues,
+  fromRequestParams,
+  toRequestParams,
+  validateValues,
 } from './schema-builder';
 import {
   BASE_URL,

@@ -1,34 +1,28 @@
 import { z } from 'zod';
-import { KNOWN_PARAM_TYPES, optionValue, type KnownParamType, type ParamDef } from '../../../contract/param';
+import type { ParamDef } from '../../../contract/param';
 import type { ParamValue } from '../../../contract/task';
+import {
+  choiceValues,
+  FORM_ERROR_KEY,
+  fieldName,
+  formDefs,
+  hostedOriginsFor,
+  isHostedUrl,
+  PARAMS_KEYS_CAP,
+  paramIdOf,
+  unknownValueKind,
+  type FormValue,
+  type FormValues,
+  type PromptRules,
+  type RuleContext,
+} from './param-rules';
+import { isKnownParamType, paramTypeOf } from './param-types';
 
-// The form engine's rules (PRODUCT 3 "The form engine"), built from the catalog's param definitions:
-// one zod schema for the form values that drives the field errors, the quote and the submit alike.
-// Pure: no React. The form holds values under safe field names (react-hook-form reads dots as
-// nesting), this module maps them to and from the exact param ids the API expects.
-
-// spec 4 POST /tasks and spec 8 "Other limits".
-export const PROMPT_CAP = 10_000;
-export const STRING_CAP = 2_000;
-export const ARRAY_CAP = 20;
-export const PARAMS_KEYS_CAP = 50;
-
-export const MISSING_MESSAGE = 'This field is required.';
-export const HOSTED_ONLY_MESSAGE = 'Upload the file first: only files hosted by the service are accepted';
-export const NOT_AN_OPTION_MESSAGE = 'Choose one of the listed options.';
-
-/** Where a form-wide error (too many params) is reported, beside the per-param ids. */
-export const FORM_ERROR_KEY = '_form';
-
-/** A value as the form holds it: scalars for choices and text, a list of URLs for image_urls. */
-export type FormValue = string | number | boolean | string[] | undefined;
-export type FormValues = Record<string, FormValue>;
-
-/** The prompt rules a model declares (spec 2 "Model"); tools and templates have none. */
-export interface PromptRules {
-  promptRequired: boolean;
-  promptMaxLength?: number;
-}
+// The schema of a form's values (PRODUCT 3 "The form engine"), built from the catalog's param
+// definitions: one zod schema that drives the field errors, the quote and the submit alike, each field
+// checked by its type's rule (param-types.tsx). The form holds values under safe field names
+// (react-hook-form reads dots as nesting); this module maps them to and from the exact param ids the
+// API expects.
 
 export interface SchemaOptions {
   /** The API base URL: a media URL must be on its origin (spec 2: only service-hosted URLs). */
@@ -43,265 +37,6 @@ export interface SchemaOptions {
 }
 
 export type ParamSchema = z.ZodType<FormValues, FormValues>;
-
-const fmt = (n: number) => n.toLocaleString('en-US');
-
-export const isKnownParamType = (type: string): type is KnownParamType =>
-  (KNOWN_PARAM_TYPES as readonly string[]).includes(type);
-
-/** The field's label: its displayName, or its id when it has none (PRODUCT 5). */
-export const paramLabel = (def: ParamDef): string => def.displayName?.trim() || def.id;
-
-// ---------------------------------------------------------------------------------------------------
-// Field names
-
-/**
- * A param id as a react-hook-form field name: `f_` + the id, with every character other than a letter,
- * digit or hyphen written `_<hex code point>_`. Dots (nesting) and brackets (array indexes) never reach
- * the form library, and the mapping is reversible: `advanced.guidance` <-> `f_advanced_2e_guidance`.
- */
-export function fieldName(paramId: string): string {
-  let out = 'f_';
-  for (const ch of paramId) {
-    out += /^[A-Za-z0-9-]$/.test(ch) ? ch : `_${ch.codePointAt(0)!.toString(16)}_`;
-  }
-  return out;
-}
-
-/** The param id a field name stands for, or null when it is not one made by fieldName. */
-export function paramIdOf(name: string): string | null {
-  if (!name.startsWith('f_')) return null;
-  const body = name.slice(2);
-  if (!/^(?:[A-Za-z0-9-]|_[0-9a-f]+_)*$/.test(body)) return null;
-  return body.replace(/_([0-9a-f]+)_/g, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)));
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Definitions as the form sees them
-
-/** The model's prompt as a param definition, so one set of rules covers it (accessible name "Prompt"). */
-const promptDef = (rules: PromptRules): ParamDef => ({
-  id: 'prompt',
-  type: 'long_text',
-  displayName: 'Prompt',
-  required: rules.promptRequired,
-  ...(rules.promptMaxLength === undefined ? {} : { maxLength: rules.promptMaxLength }),
-});
-
-/**
- * The definitions the form renders, in order: for a model its prompt first (merged into a `prompt`
- * def the model may declare itself), then the params. Repeated ids keep the first: one field per key.
- */
-export function formDefs(defs: readonly ParamDef[], prompt?: PromptRules): ParamDef[] {
-  const seen = new Set<string>();
-  const unique = defs.filter((d) => !seen.has(d.id) && seen.add(d.id));
-  if (!prompt) return unique;
-  const own = unique.find((d) => d.id === 'prompt');
-  if (!own) return [promptDef(prompt), ...unique];
-  const merged: ParamDef = {
-    ...own,
-    displayName: own.displayName ?? 'Prompt',
-    required: own.required || prompt.promptRequired,
-    maxLength: Math.min(own.maxLength ?? PROMPT_CAP, prompt.promptMaxLength ?? PROMPT_CAP),
-  };
-  return [merged, ...unique.filter((d) => d !== own)];
-}
-
-/**
- * The most characters a text value may have: the def's maxLength or constraints.maxLength (the lower
- * when both), never more than 2,000, or for the prompt 10,000 (spec 4).
- */
-export function textLimit(def: ParamDef): number {
-  const cap = def.id === 'prompt' ? PROMPT_CAP : STRING_CAP;
-  const declared = [def.maxLength, def.constraints?.maxLength].filter((n): n is number => n !== undefined);
-  return Math.min(cap, ...declared);
-}
-
-/** How many files an image_urls param takes: constraints.maxCount, never more than 20 (spec 4). */
-export function listLimit(def: ParamDef): number {
-  return Math.min(def.constraints?.maxCount ?? ARRAY_CAP, ARRAY_CAP);
-}
-
-/** The allowed values of a choice param, typed as the catalog gives them (options, else enumValues). */
-export function choiceValues(def: ParamDef): Array<string | number | boolean> {
-  if (def.options && def.options.length > 0) return def.options.map(optionValue);
-  return def.enumValues ?? [];
-}
-
-/** Text params of a type the studio does not know are sent as numbers or booleans when the def says so. */
-export type ScalarKind = 'string' | 'number' | 'boolean';
-export function unknownValueKind(def: ParamDef): ScalarKind {
-  if (typeof def.default === 'number') return 'number';
-  if (def.constraints?.min !== undefined || def.constraints?.max !== undefined) return 'number';
-  if (typeof def.default === 'boolean') return 'boolean';
-  return 'string';
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Hosted media
-
-export function originOf(url: string): string | null {
-  try {
-    const u = new URL(url);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Whether a value is written as a URL (has a scheme): a voice value is an option or a URL. */
-export const looksLikeUrl = (value: string): boolean => /^[a-z][a-z0-9+.-]*:/i.test(value.trim());
-
-/** spec 2: media params accept only URLs hosted by the service, here: on the API's origin. */
-export function isHostedUrl(url: string, hostedOrigins: readonly string[]): boolean {
-  const origin = originOf(url.trim());
-  return origin !== null && hostedOrigins.includes(origin);
-}
-
-export function hostedOriginsFor(baseUrl: string, extra: readonly string[] = []): string[] {
-  const own = originOf(baseUrl);
-  const more = extra.map(originOf).filter((o): o is string => o !== null);
-  return [...new Set([...(own ? [own] : []), ...more])];
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Rules, one per param type
-
-interface RuleContext {
-  isHosted: (url: string) => boolean;
-}
-type Rule = (def: ParamDef, ctx: RuleContext) => z.ZodType<FormValue, FormValue>;
-
-const isBlank = (v: FormValue): boolean =>
-  v === undefined || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
-
-type Issues = { addIssue: (issue: { code: 'custom'; message: string }) => void };
-const issue = (ctx: Issues, message: string) => ctx.addIssue({ code: 'custom', message });
-
-const scalar = z.union([z.string(), z.number(), z.boolean()]);
-
-function checkRange(def: ParamDef, n: number, ctx: Issues) {
-  const { min, max } = def.constraints ?? {};
-  if (min !== undefined && n < min) issue(ctx, `At least ${fmt(min)}.`);
-  if (max !== undefined && n > max) issue(ctx, `At most ${fmt(max)}.`);
-}
-
-const checkLength = (v: string, limit: number, ctx: Issues) => {
-  if (v.length > limit) issue(ctx, `At most ${fmt(limit)} characters (now ${fmt(v.length)}).`);
-};
-
-const textRule: Rule = (def) => {
-  const limit = textLimit(def);
-  return z
-    .string()
-    .optional()
-    .superRefine((v, ctx) => {
-      if (v !== undefined) checkLength(v, limit, ctx);
-      if (def.required && isBlank(v)) issue(ctx, MISSING_MESSAGE);
-    });
-};
-
-const choiceRule: Rule = (def) => {
-  const allowed = choiceValues(def);
-  return scalar.optional().superRefine((v, ctx) => {
-    if (v === undefined || v === '') {
-      if (def.required) issue(ctx, MISSING_MESSAGE);
-      return;
-    }
-    if (allowed.length > 0 && !allowed.some((a) => a === v)) issue(ctx, NOT_AN_OPTION_MESSAGE);
-    if (typeof v === 'string') checkLength(v, STRING_CAP, ctx);
-    if (typeof v === 'number') checkRange(def, v, ctx);
-  });
-};
-
-const mediaRule: Rule = (def, { isHosted }) =>
-  z
-    .string()
-    .optional()
-    .superRefine((v, ctx) => {
-      if (v === undefined || v.trim() === '') {
-        if (def.required) issue(ctx, MISSING_MESSAGE);
-        return;
-      }
-      checkLength(v, STRING_CAP, ctx);
-      if (!isHosted(v)) issue(ctx, HOSTED_ONLY_MESSAGE);
-    });
-
-const mediaListRule: Rule = (def, { isHosted }) => {
-  const max = listLimit(def);
-  return z
-    .array(z.string())
-    .optional()
-    .superRefine((v, ctx) => {
-      const urls = (v ?? []).filter((u) => u.trim() !== '');
-      if (urls.length === 0) {
-        if (def.required) issue(ctx, MISSING_MESSAGE);
-        return;
-      }
-      if (urls.length > max) issue(ctx, `At most ${fmt(max)} ${max === 1 ? 'file' : 'files'}.`);
-      if (urls.some((u) => u.length > STRING_CAP))
-        issue(ctx, `Each URL is at most ${fmt(STRING_CAP)} characters.`);
-      if (urls.some((u) => !isHosted(u))) issue(ctx, HOSTED_ONLY_MESSAGE);
-    });
-};
-
-const voiceRule: Rule = (def, { isHosted }) => {
-  const allowed = choiceValues(def);
-  return scalar.optional().superRefine((v, ctx) => {
-    if (v === undefined || v === '') {
-      if (def.required) issue(ctx, MISSING_MESSAGE);
-      return;
-    }
-    if (allowed.some((a) => a === v)) return;
-    // spec 2 lists voice among the media-URL types: a voice may be a service-hosted audio file.
-    if (typeof v === 'string' && looksLikeUrl(v)) {
-      checkLength(v, STRING_CAP, ctx);
-      if (!isHosted(v)) issue(ctx, HOSTED_ONLY_MESSAGE);
-      return;
-    }
-    if (allowed.length > 0) issue(ctx, NOT_AN_OPTION_MESSAGE);
-    else if (typeof v === 'string') checkLength(v, STRING_CAP, ctx);
-  });
-};
-
-/** Any type the studio does not know: plain text, so a new server type never breaks a form. */
-const unknownRule: Rule = (def) => {
-  const kind = unknownValueKind(def);
-  return scalar.optional().superRefine((v, ctx) => {
-    const text = v === undefined ? '' : String(v);
-    if (text.trim() === '') {
-      if (def.required) issue(ctx, MISSING_MESSAGE);
-      return;
-    }
-    checkLength(text, STRING_CAP, ctx);
-    if (kind === 'number') {
-      const n = Number(text);
-      if (!Number.isFinite(n)) issue(ctx, 'Enter a number.');
-      else checkRange(def, n, ctx);
-    }
-    if (kind === 'boolean' && text !== 'true' && text !== 'false') issue(ctx, 'Enter true or false.');
-  });
-};
-
-/** One rule per known type: a type added to KNOWN_PARAM_TYPES without a rule is a compile error. */
-const rules: Record<KnownParamType, Rule> = {
-  enum: choiceRule,
-  aspect_ratio: choiceRule,
-  resolution: choiceRule,
-  text: textRule,
-  long_text: textRule,
-  image: mediaRule,
-  image_url: mediaRule,
-  first_frame: mediaRule,
-  last_frame: mediaRule,
-  mask_url: mediaRule,
-  video_url: mediaRule,
-  audio_url: mediaRule,
-  image_urls: mediaListRule,
-  voice: voiceRule,
-};
-
-const ruleFor = (type: string): Rule => (isKnownParamType(type) ? rules[type] : unknownRule);
 
 /**
  * The schema of the form values: one rule per field, by param type, plus the 50-keys limit on the
@@ -320,7 +55,9 @@ export function buildParamSchema(defs: readonly ParamDef[], options: SchemaOptio
         ),
       ),
   };
-  const shape = Object.fromEntries(all.map((def) => [fieldName(def.id), ruleFor(def.type)(def, ctx)]));
+  const shape = Object.fromEntries(
+    all.map((def) => [fieldName(def.id), paramTypeOf(def.type).rule(def, ctx)]),
+  );
   return z.object(shape).superRefine((values, refine) => {
     const count = Object.keys(toRequestParams(values, all)).length;
     if (count > PARAMS_KEYS_CAP) {
@@ -363,7 +100,7 @@ export function defaultValues(defs: readonly ParamDef[]): FormValues {
 }
 
 /** The empty value of a field: no URLs for a list, an empty string otherwise. */
-export const emptyValue = (def: ParamDef): FormValue => (def.type === 'image_urls' ? [] : '');
+export const emptyValue = (def: ParamDef): FormValue => (paramTypeOf(def.type).holds === 'list' ? [] : '');
 
 /** The param value a form value sends, or undefined when it is empty and so omitted. */
 export function toParamValue(def: ParamDef, value: FormValue): ParamValue | undefined {
@@ -403,17 +140,13 @@ export function toRequestParams(values: FormValues, defs: readonly ParamDef[]): 
  */
 export function normaliseValue(def: ParamDef, raw: unknown): FormValue {
   if (raw === undefined || raw === null) return undefined;
-  if (def.type === 'image_urls') {
+  const { holds } = paramTypeOf(def.type);
+  if (holds === 'list') {
     const list: unknown[] = Array.isArray(raw) ? raw : [raw];
     return list.every((u): u is string => typeof u === 'string') ? list : undefined;
   }
   if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean') return undefined;
-  if (
-    def.type === 'enum' ||
-    def.type === 'aspect_ratio' ||
-    def.type === 'resolution' ||
-    def.type === 'voice'
-  ) {
+  if (holds === 'choice') {
     const allowed = choiceValues(def);
     const exact = allowed.find((a) => a === raw);
     if (exact !== undefined) return exact;

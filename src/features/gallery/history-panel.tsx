@@ -268,10 +268,10 @@ function Filters({
           {filtering && (
             <Button
               variant="ghost"
+              size="icon"
               onClick={onClear}
               aria-label="Clear filters"
               title="Clear filters"
-              className="px-2"
             >
               <X className="size-4" aria-hidden="true" />
             </Button>

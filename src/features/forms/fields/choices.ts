@@ -1,5 +1,5 @@
 import type { ParamDef } from '../../../../contract/param';
-import type { FormValue } from '../schema-builder';
+import type { FormValue } from '../param-rules';
 
 // The options of a choice param (enum, aspect_ratio, resolution, voice) as controls need them: a
 // string key for the DOM, the label to show (as text), and the value with its own type to send.

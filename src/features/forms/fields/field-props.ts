@@ -1,6 +1,22 @@
 import type { ReactNode } from 'react';
 import type { ParamDef } from '../../../../contract/param';
-import type { FormValue } from '../schema-builder';
+import type { MediaKind } from '../media/media-kinds';
+import type { FormValue } from '../param-rules';
+
+/** A media param type's facts, from its entry in param-types.tsx. */
+export interface ParamMedia {
+  /** The kind of file it takes (accepted types, the library's shelf). */
+  kind: MediaKind;
+  /** Offers recording from the microphone (voice samples). */
+  recordable?: boolean;
+  /**
+   * "Use as input" (PRODUCT 3): an output of this kind fills the first empty field of the lowest rank
+   * (then the first such field); a type with no rank never takes outputs.
+   */
+  inputRank?: number;
+  /** The mask painter: a 'source' field holds the image it paints over (the form's first), 'mask' paints. */
+  mask?: 'source' | 'mask';
+}
 
 export interface Focusable {
   focus: () => void;
@@ -20,6 +36,8 @@ export interface ParamFieldProps {
   /** Media fields report the URL of each finished upload (a URL the service says it hosts). */
   onHostedUrl?: (url: string) => void;
   disabled?: boolean;
+  /** The media facts of the param's type (param-types.tsx); undefined for other types. */
+  media?: ParamMedia;
   /** mask_url: the URL of the image being edited (the form's first image field), painted over. */
   sourceImage?: string;
   /** The form's prompt: it offers "Prompt library", and ArrowUp when empty recalls the last prompt. */

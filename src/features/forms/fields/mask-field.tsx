@@ -7,7 +7,8 @@ import { Spinner } from '../../../components/spinner';
 import { MediaInput } from '../media/media-input';
 import type { MediaUpload } from '../media/use-media-upload';
 import type { ParamFieldProps } from './field-props';
-import { paramDescription, useParamLabel } from './param-label';
+import { paramDescription } from './param-label';
+import { useMediaField } from './use-media-field';
 
 // The painter (canvas, pointer handling) loads on demand: most forms have no mask.
 const MaskPainter = lazy(() => import('../media/mask/mask-painter'));
@@ -18,9 +19,9 @@ const MaskPainter = lazy(() => import('../media/mask/mask-painter'));
  * (the keyboard-only path).
  */
 export function MaskField(props: ParamFieldProps) {
-  const { def, value, onChange, onBlur, inputRef, error, baseUrl, onHostedUrl, disabled, sourceImage } =
-    props;
-  const label = useParamLabel(def);
+  const { def, disabled, sourceImage } = props;
+  const field = useMediaField(props);
+  const { label } = field;
   const [painting, setPainting] = useState(false);
 
   const paintButton = (upload: MediaUpload) => (
@@ -55,7 +56,7 @@ export function MaskField(props: ParamFieldProps) {
 
   return (
     <FieldGroup
-      label={label.node}
+      {...field.frame}
       description={
         <>
           {paramDescription(def)}
@@ -66,24 +67,8 @@ export function MaskField(props: ParamFieldProps) {
           )}
         </>
       }
-      error={error}
-      required={def.required}
     >
-      {(control) => (
-        <MediaInput
-          kind="image"
-          value={typeof value === 'string' ? value : ''}
-          onChange={onChange}
-          onBlur={onBlur}
-          inputRef={inputRef}
-          control={control}
-          label={label}
-          baseUrl={baseUrl}
-          onHostedUrl={onHostedUrl}
-          disabled={disabled}
-          actions={paintButton}
-        />
-      )}
+      {(control) => <MediaInput {...field.input(control)} actions={paintButton} />}
     </FieldGroup>
   );
 }

@@ -4,31 +4,23 @@ import { Button } from '../../../components/button';
 import { inputClass } from '../../../components/field';
 import { FieldGroup } from '../../../components/field-group';
 import { cn } from '../../../lib/cn';
-import { mediaKindOf } from '../media/media-kinds';
 import { LibraryPicker } from '../media/library-picker';
 import { MediaDropzone } from '../media/media-dropzone';
 import { UploadStatus } from '../media/upload-status';
 import { useMediaUpload } from '../media/use-media-upload';
-import { HOSTED_ONLY_MESSAGE, hostedOriginsFor, isHostedUrl, listLimit } from '../schema-builder';
+import { HOSTED_ONLY_MESSAGE, hostedOriginsFor, isHostedUrl, listLimit } from '../param-rules';
 import type { ParamFieldProps } from './field-props';
-import { groupFocusRef, paramDescription, useParamLabel } from './param-label';
+import { groupFocusRef } from './param-label';
+import { useMediaField } from './use-media-field';
 
 /**
  * image_urls: several service-hosted images, added by drop, browse, paste, the library or a URL;
  * removable and reorderable (the order is sent as is); at most maxCount, never more than 20.
  */
-export function MediaListField({
-  def,
-  value,
-  onChange,
-  onBlur,
-  inputRef,
-  error,
-  baseUrl,
-  onHostedUrl,
-  disabled,
-}: ParamFieldProps) {
-  const label = useParamLabel(def);
+export function MediaListField(props: ParamFieldProps) {
+  const { def, value, onChange, onBlur, inputRef, baseUrl, onHostedUrl, disabled } = props;
+  const field = useMediaField(props);
+  const { label, kind } = field;
   const hintId = useId();
   const list = Array.isArray(value) ? value : [];
   const max = listLimit(def);
@@ -47,7 +39,7 @@ export function MediaListField({
     latest.current = next;
     onChange(next);
   };
-  const upload = useMediaUpload(mediaKindOf(def.type), (url) => {
+  const upload = useMediaUpload(kind, (url) => {
     onHostedUrl?.(url);
     append(url);
   });
@@ -90,10 +82,7 @@ export function MediaListField({
 
   return (
     <FieldGroup
-      label={label.node}
-      description={paramDescription(def)}
-      error={error}
-      required={def.required}
+      {...field.frame}
       aside={
         <>
           <span aria-hidden="true">
@@ -136,8 +125,8 @@ export function MediaListField({
                     )}
                     <Button
                       variant="secondary"
-                      size="sm"
-                      className="absolute top-1 right-1 size-7 px-0 shadow"
+                      size="icon-sm"
+                      className="absolute top-1 right-1 shadow"
                       aria-label={`Remove ${label.text} ${i + 1}`}
                       disabled={disabled}
                       onClick={() => remove(i)}
@@ -148,8 +137,8 @@ export function MediaListField({
                       <div className="absolute bottom-1 left-1 flex gap-1">
                         <Button
                           variant="secondary"
-                          size="sm"
-                          className="size-7 px-0 shadow"
+                          size="icon-sm"
+                          className="shadow"
                           aria-label={`Move ${label.text} ${i + 1} earlier`}
                           disabled={disabled || i === 0}
                           onClick={() => move(i, -1)}
@@ -158,8 +147,8 @@ export function MediaListField({
                         </Button>
                         <Button
                           variant="secondary"
-                          size="sm"
-                          className="size-7 px-0 shadow"
+                          size="icon-sm"
+                          className="shadow"
                           aria-label={`Move ${label.text} ${i + 1} later`}
                           disabled={disabled || i === list.length - 1}
                           onClick={() => move(i, 1)}
@@ -174,7 +163,7 @@ export function MediaListField({
             </ul>
           )}
           <MediaDropzone
-            kind={mediaKindOf(def.type)}
+            kind={kind}
             multiple
             compact={list.length > 0}
             disabled={disabled || full || busy || !upload.available}
@@ -182,7 +171,7 @@ export function MediaListField({
             onFiles={(files) => void uploadFiles(files)}
           >
             <LibraryPicker
-              kind={mediaKindOf(def.type)}
+              kind={kind}
               fieldLabel={label.text}
               describedBy={label.id}
               disabled={disabled || full || busy}

@@ -1,6 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import type { ParamDef } from '../../../../contract/param';
-import { paramLabel } from '../schema-builder';
+import { paramLabel } from '../param-rules';
 import type { Focusable } from './field-props';
 
 // Catalog text (labels, descriptions) is untrusted: it is only ever a React text child, never HTML.

@@ -3,7 +3,7 @@ import { useId, type KeyboardEvent, type ReactNode } from 'react';
 import { Button } from '../../../components/button';
 import { Field, inputClass } from '../../../components/field';
 import { cn } from '../../../lib/cn';
-import { textLimit } from '../schema-builder';
+import { textLimit } from '../param-rules';
 import type { ParamFieldProps } from './field-props';
 import { paramDescription, useParamLabel } from './param-label';
 import { usePromptTools } from '../prompt-tools';

@@ -4,10 +4,10 @@ import { Button } from '../../../components/button';
 import { Field } from '../../../components/field';
 import { Select } from '../../../components/select';
 import { MediaInput } from '../media/media-input';
-import { looksLikeUrl } from '../schema-builder';
+import { looksLikeUrl } from '../param-rules';
 import { allowsUnset, choicesOf, keyOf, UNSET_KEY, valueOf } from './choices';
 import type { ParamFieldProps } from './field-props';
-import { paramDescription, useParamLabel } from './param-label';
+import { useMediaField } from './use-media-field';
 
 const CUSTOM_KEY = '__custom__';
 
@@ -70,18 +70,10 @@ function VoicePreviewButton({ url, voice }: { url: string; voice: string }) {
  * voice: a select of the voices (option labels as text); a voice with a previewUrl gets a play button.
  * spec 2 counts voice among the media-URL types, so "Custom voice" takes a service-hosted audio file.
  */
-export function VoiceField({
-  def,
-  value,
-  onChange,
-  onBlur,
-  inputRef,
-  error,
-  baseUrl,
-  onHostedUrl,
-  disabled,
-}: ParamFieldProps) {
-  const label = useParamLabel(def);
+export function VoiceField(props: ParamFieldProps) {
+  const { def, value, onChange, onBlur, inputRef, baseUrl, disabled } = props;
+  const field = useMediaField(props);
+  const { label } = field;
   const customLabelId = useId();
   const customId = useId();
   const choices = useMemo(() => choicesOf(def), [def]);
@@ -94,7 +86,7 @@ export function VoiceField({
   const preview = selected?.previewUrl ? resolvePreview(selected.previewUrl, baseUrl) : null;
 
   return (
-    <Field label={label.node} description={paramDescription(def)} error={error} required={def.required}>
+    <Field {...field.frame}>
       {(control) => (
         <div className="flex flex-col gap-2">
           <div className="flex gap-2">
@@ -129,20 +121,14 @@ export function VoiceField({
                 {label.text}: audio URL
               </span>
               <MediaInput
-                kind="audio"
-                value={typeof value === 'string' ? value : ''}
-                onChange={onChange}
-                onBlur={onBlur}
-                control={{
+                {...field.input({
                   id: customId,
                   'aria-describedby': control['aria-describedby'],
                   'aria-invalid': control['aria-invalid'],
-                }}
+                })}
+                // The select above is the field's focus target; this input has a label of its own.
+                inputRef={undefined}
                 label={{ id: customLabelId, text: `${label.text} audio` }}
-                baseUrl={baseUrl}
-                onHostedUrl={onHostedUrl}
-                disabled={disabled}
-                recordable
               />
             </div>
           )}

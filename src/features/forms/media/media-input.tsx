@@ -4,7 +4,7 @@ import { Button } from '../../../components/button';
 import type { FieldControlProps } from '../../../components/field';
 import { inputClass } from '../../../components/field';
 import type { Focusable } from '../fields/field-props';
-import { hostedOriginsFor, isHostedUrl } from '../schema-builder';
+import { hostedOriginsFor, isHostedUrl } from '../param-rules';
 import { LibraryPicker } from './library-picker';
 import { MediaDropzone } from './media-dropzone';
 import { MediaPreview } from './media-preview';

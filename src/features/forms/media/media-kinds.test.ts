@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { fileTypeOf, mediaKindOf, refusalFor, sniffContentType } from './media-kinds';
+import { fileTypeOf, refusalFor, sniffContentType } from './media-kinds';
 
 const bytes = (...parts: Array<string | number[]>) =>
   new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? [...p].map((c) => c.charCodeAt(0)) : p)));
 
 describe('media kinds', () => {
-  it('maps each media param type to the kind of file it takes', () => {
-    expect(
-      ['image', 'image_url', 'image_urls', 'first_frame', 'last_frame', 'mask_url'].map(mediaKindOf),
-    ).toEqual(Array(6).fill('image'));
-    expect(mediaKindOf('video_url')).toBe('video');
-    expect(mediaKindOf('audio_url')).toBe('audio');
-    expect(mediaKindOf('voice')).toBe('audio');
-  });
-
   it('reads the true type from the first bytes', () => {
     expect(sniffContentType(bytes([0x89], 'PNG\r\n'), 'image')).toBe('image/png');
     expect(sniffContentType(bytes([0xff, 0xd8, 0xff, 0xe0]), 'image')).toBe('image/jpeg');

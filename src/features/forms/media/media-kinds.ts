@@ -6,20 +6,6 @@ import { UPLOAD_MAX_BYTES } from '../../../../contract/upload';
 import type { MediaKind } from '../../../model/library/upload-library';
 export type { MediaKind };
 
-const KIND_OF_TYPE: Record<string, MediaKind> = {
-  image: 'image',
-  image_url: 'image',
-  image_urls: 'image',
-  first_frame: 'image',
-  last_frame: 'image',
-  mask_url: 'image',
-  video_url: 'video',
-  audio_url: 'audio',
-  voice: 'audio',
-};
-
-export const mediaKindOf = (paramType: string): MediaKind => KIND_OF_TYPE[paramType] ?? 'image';
-
 export const ACCEPTED_TYPES: Record<MediaKind, readonly string[]> = {
   image: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'],
   video: ['video/mp4', 'video/webm', 'video/quicktime'],
