@@ -12,7 +12,7 @@ import { CatalogText, CoverMedia } from './catalog-media';
 import { matchesSearch, templateSearchFields } from './catalog-search';
 import { CatalogEmpty, CatalogError, CatalogLoading, SkippedNotice } from './catalog-states';
 import { selectableCardClass } from './selectable-card';
-import { isVideoUrl } from './untrusted';
+import { isVideoUrl } from './video-url';
 
 export interface TemplatesTabProps {
   selection: Selection | null;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { selectionOfRequest, taskRequest } from '../../model/selection';
 import { formTarget } from './form-target';
-import { fixtureModel, fixtureTemplate, fixtureTool } from './test-fixtures';
+import { fixtureModel, fixtureTemplate, fixtureTool } from '../../test/sandbox-catalog';
 
 describe('form targets', () => {
   it('builds the exact POST /tasks body for each kind, with one selector', () => {

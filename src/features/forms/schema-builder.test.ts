@@ -28,7 +28,7 @@ import {
   fixtureParam,
   fixtureTemplate,
   hosted,
-} from './test-fixtures';
+} from '../../test/sandbox-catalog';
 
 const def = (id: string, type: string, extra: Partial<ParamDef> = {}): ParamDef => ({
   id,
