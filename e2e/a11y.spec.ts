@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { SANDBOX_ORIGIN, expect, test, type Studio } from './fixtures';
 import { mp4, png, withBlockMark } from './media-helpers';
-import { History, SandboxApi, TASK_TIMEOUT, disconnect, generate, uniquePrompt } from './task-helpers';
+import { History, TASK_TIMEOUT, disconnect, generate, uniquePrompt } from './task-helpers';
 import { historyFile, importHistory, runCutout, seedImages } from './gallery-helpers';
 
 // Accessibility (PRODUCT 3 "Everywhere": keyboard-only use works; dark mode follows the system):
@@ -106,9 +106,8 @@ test('a model form with its quote, the Copy request dialog and the account dialo
 
 test('the AI tools and Templates tabs, with an item open; a search with no match; a list that failed', async ({
   studio,
+  sandbox,
   page,
-  request,
-  demoKeys,
 }) => {
   await studio.goto();
   await studio.connect('personal');
@@ -124,7 +123,7 @@ test('the AI tools and Templates tabs, with an item open; a search with no match
   await studio.search.clear();
 
   // A 500 is not retried (spec 7): the category's list shows the error and "Try again".
-  await new SandboxApi(request, demoKeys).fault({ method: 'GET', path: '/v1/models', status: 500, count: 1 });
+  await sandbox.fault({ method: 'GET', path: '/v1/models', status: 500, count: 1 });
   await studio.chooseCategory('audio/music');
   await expect(studio.panel('Models').getByRole('button', { name: 'Try again' })).toBeVisible();
   await expectNoSeriousViolations(page, 'a catalog list that failed to load');
@@ -209,12 +208,10 @@ test('the History with a finished image, video and audio card, and the detail vi
 
 test('the submit bar refused and waiting, failed and cancelled cards with their detail, the History filtered to nothing', async ({
   studio,
+  sandbox,
   page,
-  request,
-  demoKeys,
 }) => {
   const history = new History(page);
-  const api = new SandboxApi(request, demoKeys);
   await studio.goto();
   await studio.connect('personal');
   const form = await studio.openModel('Lumen Canvas');
@@ -243,7 +240,7 @@ test('the submit bar refused and waiting, failed and cancelled cards with their 
   await history.closeDetail(dialog);
 
   // A submit whose outcome is unknown (a 500, and every re-send too) waits in the outbox as "Sending".
-  await api.fault({ method: 'POST', path: '/v1/tasks', status: 500, count: 10 });
+  await sandbox.fault({ method: 'POST', path: '/v1/tasks', status: 500, count: 10 });
   await studio.prompt.fill(uniquePrompt('no answer yet'));
   await page.getByRole('button', { name: 'Generate', exact: true }).click();
   await expect(form.getByText('No answer from the service yet.')).toBeVisible();
@@ -483,12 +480,11 @@ test('a phone-width screen: connect, the studio with a task, its detail dialog a
   await expectNoSeriousViolations(page, 'compare board at phone width');
 });
 
-test('the Connection line while the service cannot be reached', async ({ studio, page, request }) => {
+test('the Connection line while the service cannot be reached', async ({ studio, sandbox, page }) => {
   await studio.goto();
   await studio.connect('personal');
   await studio.openModel('Lumen Canvas');
-  const outage = await request.post(`${SANDBOX_ORIGIN}/__sandbox/outage`, { data: { durationMs: 15_000 } });
-  expect(outage.ok()).toBe(true);
+  await sandbox.outage(15_000);
   // The quote of the new prompt finds the service gone.
   await studio.prompt.fill('A lighthouse in a storm');
   await expect(page.getByRole('status', { name: 'Connection' })).toContainText("Can't reach the service", {
@@ -496,14 +492,7 @@ test('the Connection line while the service cannot be reached', async ({ studio,
   });
   await expectNoSeriousViolations(page, 'the Connection line');
   // The sandbox is back before the next test.
-  await expect
-    .poll(
-      async () => (await request.get(`${SANDBOX_ORIGIN}/__sandbox/keys`).catch(() => null))?.ok() ?? false,
-      {
-        timeout: 30_000,
-      },
-    )
-    .toBe(true);
+  await sandbox.waitUntilUp();
 });
 
 test.describe('Usage, a blind board and the Leaderboard (issue 16)', () => {

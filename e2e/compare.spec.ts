@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { SANDBOX_ORIGIN, Studio, creditsText, expect, test } from './fixtures';
+import { Studio, creditsText, expect, test } from './fixtures';
 import { pngSize } from './media-helpers';
 
 // PRODUCT 3 "Compare" (issue 6): one prompt through several models, side by side, with the total
@@ -141,8 +141,8 @@ test('a model is added to the comparison from its form', async ({ studio, page }
 
 test('a failed cell reruns alone; favourites and notes are kept; a board can be deleted', async ({
   studio,
+  sandbox,
   page,
-  request,
 }) => {
   await studio.goto();
   await studio.connect('personal');
@@ -156,12 +156,7 @@ test('a failed cell reruns alone; favourites and notes are kept; a board can be 
 
   // Rerun one cell: one new POST /tasks, for that cell only.
   const posts = async () =>
-    (
-      (await (await request.get(`${SANDBOX_ORIGIN}/__sandbox/requests`)).json()) as Array<{
-        method: string;
-        path: string;
-      }>
-    ).filter((r) => r.method === 'POST' && r.path.endsWith('/tasks')).length;
+    (await sandbox.requests()).filter((r) => r.method === 'POST' && r.path.endsWith('/tasks')).length;
   const before = await posts();
   const popCell = board.getByRole('group', { name: 'Pop Diffusion Pop 1, prompt 1' });
   await popCell.getByRole('button', { name: 'Rerun' }).click();

@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { creditsText, expect, test, type Sandbox, type Studio } from './fixtures';
-import { History, SandboxApi, TASK_TIMEOUT, generate, uniquePrompt } from './task-helpers';
+import { History, TASK_TIMEOUT, generate, uniquePrompt } from './task-helpers';
 
 // Presets, batches and the prompt library (PRODUCT 3 "Presets, batches, prompt library"), driven as a
 // person would, against the real sandbox: what is saved comes back after a reload, a batch of N is N
@@ -192,10 +192,7 @@ test.describe('batches', () => {
     studio,
     sandbox,
     page,
-    request,
-    demoKeys,
   }) => {
-    const api = new SandboxApi(request, demoKeys);
     const history = new History(page);
     await studio.goto();
     await studio.connect('personal');
@@ -206,7 +203,7 @@ test.describe('batches', () => {
     await expect(studio.quote.getByTestId('quote-credits')).toHaveText(creditsText(credits));
     await runs(page).fill('3');
     await expect(studio.quote.getByTestId('quote-batch-total')).toHaveText(creditsText(3 * credits));
-    const before = await api.balance();
+    const before = await sandbox.balance();
     const postsBefore = await taskPosts(sandbox);
 
     await generateButton(page).click();
@@ -225,7 +222,7 @@ test.describe('batches', () => {
     await expect(badges.filter({ hasText: 'Batch 2/3' })).toHaveCount(1);
 
     expect(await taskPosts(sandbox)).toBe(postsBefore + 3);
-    await expect.poll(() => api.balance()).toBe(before - 3 * credits);
+    await expect.poll(() => sandbox.balance()).toBe(before - 3 * credits);
   });
 
   test('Variations expands {a|b} and lines into the prompts it shows before sending, one task each', async ({

@@ -338,9 +338,9 @@ const compare = (page: Page) => page.getByRole('region', { name: 'Compare', exac
 test.describe('the API key stays out of everything but its one storage slot', () => {
   test('without "Remember": only sessionStorage holds it, never localStorage, IndexedDB, exports, URLs or the console', async ({
     studio,
+    sandbox,
     page,
     context,
-    request,
     baseURL,
   }) => {
     test.setTimeout(120_000);
@@ -382,22 +382,19 @@ test.describe('the API key stays out of everything but its one storage slot', ()
     await history.expectStatus(history.card(failing), 'failed');
 
     // A server that echoes the key back in its error: the studio shows the error, never the key.
-    const fault = await request.post(`${SANDBOX_ORIGIN}/__sandbox/faults`, {
-      data: {
-        method: 'POST',
-        path: '/v1/tasks',
-        status: 500,
-        body: {
-          error: {
-            type: 'api_error',
-            code: 'internal_error',
-            message: `Something broke while handling Bearer ${key}`,
-            detail: `token=${key}`,
-          },
+    await sandbox.fault({
+      method: 'POST',
+      path: '/v1/tasks',
+      status: 500,
+      body: {
+        error: {
+          type: 'api_error',
+          code: 'internal_error',
+          message: `Something broke while handling Bearer ${key}`,
+          detail: `token=${key}`,
         },
       },
     });
-    expect(fault.ok()).toBe(true);
     await studio.prompt.fill('A quiet harbour');
     await page.getByRole('button', { name: 'Generate', exact: true }).click();
     // The studio shows the server's message (the key redacted) and re-sends the submit, which then lands.
