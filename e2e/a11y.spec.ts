@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { SANDBOX_ORIGIN, expect, test, type Studio } from './fixtures';
 import { mp4, png, withBlockMark } from './media-helpers';
-import { History, TASK_TIMEOUT, disconnect, generate, uniquePrompt } from './task-helpers';
+import { TASK_TIMEOUT, disconnect, generate, uniquePrompt } from './task-helpers';
 import { historyFile, importHistory, runCutout, seedImages } from './gallery-helpers';
 
 // Accessibility (PRODUCT 3 "Everywhere": keyboard-only use works; dark mode follows the system):
@@ -85,8 +85,7 @@ test('a model form with its quote, the Copy request dialog and the account dialo
   studio,
   page,
 }) => {
-  await studio.goto();
-  await studio.connect('capped');
+  await studio.start('capped');
   await studio.openModel('Lumen Canvas');
   await studio.prompt.fill('A lighthouse at dusk');
   await expect(studio.quote.getByTestId('quote-credits')).toBeVisible();
@@ -109,8 +108,7 @@ test('the AI tools and Templates tabs, with an item open; a search with no match
   sandbox,
   page,
 }) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   await studio.openTool('Style transfer');
   await expectNoSeriousViolations(page, 'AI tools tab');
 
@@ -133,8 +131,7 @@ test('media fields: ready, blocked, the library, the mask painter and Describe i
   studio,
   page,
 }) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   const form = await studio.openModel('Inpaint', 'image/edit-image');
   const source = form.getByRole('group', { name: 'Source image' });
   await source.getByLabel('Upload file', { exact: true }).setInputFiles(await png(320, 240, 'room.png'));
@@ -162,8 +159,7 @@ test('media fields: ready, blocked, the library, the mask painter and Describe i
 });
 
 test('a compare board with results and failed cells', async ({ studio, page }) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   await page.getByRole('button', { name: /^Compare/ }).click();
   const board = page.getByRole('region', { name: 'Compare', exact: true });
   const add = board.getByRole('combobox', { name: 'Add model' });
@@ -182,10 +178,9 @@ test('a compare board with results and failed cells', async ({ studio, page }) =
 test('the History with a finished image, video and audio card, and the detail view of each', async ({
   studio,
   page,
+  history,
 }) => {
-  const history = new History(page);
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   const runs = [
     { kind: 'image', model: 'Lumen Canvas', category: 'image/default', prompt: uniquePrompt('a lighthouse') },
     { kind: 'video', model: 'Dream', category: 'video/text-ref', prompt: uniquePrompt('waves rolling in') },
@@ -210,10 +205,9 @@ test('the submit bar refused and waiting, failed and cancelled cards with their 
   studio,
   sandbox,
   page,
+  history,
 }) => {
-  const history = new History(page);
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   const form = await studio.openModel('Lumen Canvas');
   const failed = uniquePrompt('this one breaks [fail]');
   const cancelled = uniquePrompt('this one stops [cancel]');
@@ -273,8 +267,7 @@ test('the forms of the image-svg and video categories, with their media fields',
 }) => {
   test.setTimeout(360_000);
   const clip = await mp4(sandbox, page);
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
 
   let form = await openForm(studio, 'Vector', 'image/image-svg');
   await expect(form.getByText('unrecognised parameter type color_hex')).toBeVisible();
@@ -328,8 +321,7 @@ test('the forms of the audio categories: the voice picker, a custom voice and a 
   studio,
   page,
 }) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
 
   let form = await openForm(studio, 'Voice', 'audio/text-to-speech');
   await expect(form.getByRole('button', { name: /^Play preview of / })).toBeVisible();
@@ -355,8 +347,7 @@ test('the forms of the audio categories: the voice picker, a custom voice and a 
 });
 
 test('the Describe image dialog with a result, then with a refusal', async ({ studio, page }) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   await studio.openModel('Lumen Canvas');
   await page.getByRole('button', { name: 'Describe image' }).click();
   const dialog = page.getByRole('dialog', { name: 'Describe image' });
@@ -381,8 +372,7 @@ test('Compare: a setup before running, the saved boards list and a board not on 
   studio,
   page,
 }) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   await page.getByRole('button', { name: /^Compare/ }).click();
   const board = page.getByRole('region', { name: 'Compare', exact: true });
   await expect(board.getByText(/^Choose 2 to 8 models/)).toBeVisible();
@@ -415,8 +405,7 @@ test('keys in trouble and the quote warnings: expiring, unbound, team, no credit
   studio,
   page,
 }) => {
-  await studio.goto();
-  await studio.connect('expiring');
+  await studio.start('expiring');
   await expect(page.getByText(/^This key expires in \d days?\.$/)).toBeVisible();
   await expectNoSeriousViolations(page, 'studio with an expiring key');
   await disconnect(studio);
@@ -449,10 +438,10 @@ test('keys in trouble and the quote warnings: expiring, unbound, team, no credit
 test('a phone-width screen: connect, the studio with a task, its detail dialog and Compare', async ({
   studio,
   page,
+  history,
 }) => {
   test.setTimeout(360_000);
   await page.setViewportSize({ width: 390, height: 844 });
-  const history = new History(page);
   await studio.goto();
   await expectNoSeriousViolations(page, 'connect screen at phone width');
   await studio.connect('personal');
@@ -481,8 +470,7 @@ test('a phone-width screen: connect, the studio with a task, its detail dialog a
 });
 
 test('the Connection line while the service cannot be reached', async ({ studio, sandbox, page }) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   await studio.openModel('Lumen Canvas');
   await sandbox.outage(15_000);
   // The quote of the new prompt finds the service gone.
@@ -500,12 +488,10 @@ test.describe('Usage, a blind board and the Leaderboard (issue 16)', () => {
     { name: 'desktop', width: 1280, height: 900 },
     { name: 'phone', width: 390, height: 844 },
   ]) {
-    test(`at ${size.name} width`, async ({ studio, page }) => {
+    test(`at ${size.name} width`, async ({ studio, page, history }) => {
       test.setTimeout(120_000);
       await page.setViewportSize({ width: size.width, height: size.height });
-      const history = new History(page);
-      await studio.goto();
-      await studio.connect('capped');
+      await studio.start('capped');
       await studio.openModel('Lumen Canvas');
       const prompt = uniquePrompt('a usage sample');
       await generate(studio, prompt);
@@ -567,8 +553,7 @@ test.describe('the gallery (issue 12)', () => {
         // A CDN path the sandbox does not have: a 404 it lets any origin read (other paths it does not).
         outputs: [{ url: `${SANDBOX_ORIGIN}/cdn/outputs/no-such-file.png` }],
       };
-      await studio.goto();
-      await studio.connect('personal');
+      await studio.start('personal');
       await importHistory(page, historyFile([...tasks, cutout, broken]));
       await page.getByRole('button', { name: 'Gallery', exact: true }).click();
       const gallery = page.getByRole('main', { name: 'Gallery' });
@@ -600,12 +585,11 @@ test.describe('presets, batches and the prompt library', () => {
     test(`at ${width} px: a batch in the history, Save preset, Presets, Prompt library, Variations and a refused batch`, async ({
       studio,
       page,
+      history,
     }) => {
       test.setTimeout(180_000);
       await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-      const history = new History(page);
-      await studio.goto();
-      await studio.connect('capped');
+      await studio.start('capped');
       const form = await studio.openModel('Lumen Canvas');
       const prompt = uniquePrompt('a lighthouse at dusk');
       await studio.prompt.fill(prompt);

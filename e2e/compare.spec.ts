@@ -28,8 +28,7 @@ test('three image models on two prompts: total quote, six cells, contact sheet, 
   browser,
   demoKeys,
 }, testInfo) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   const board = await openCompare(page);
   await addModels(page, ['Lumen Canvas · v2', 'Aurora XL · Aurora XL 1.0', 'Pop Diffusion · Pop 1']);
   const prompts = ['A lighthouse on a cliff at dusk', 'A bowl of ramen, top view'];
@@ -107,8 +106,7 @@ test('three image models on two prompts: total quote, six cells, contact sheet, 
 });
 
 test('two audio models play side by side', async ({ studio, page }) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   const board = await openCompare(page);
   await board.getByRole('combobox', { name: 'Board category' }).selectOption('audio/sound-effect');
   await addModels(page, ['Foley · Foley 1', 'Blips · Blips 1']);
@@ -126,8 +124,7 @@ test('two audio models play side by side', async ({ studio, page }) => {
 });
 
 test('a model is added to the comparison from its form', async ({ studio, page }) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   await studio.openModel('Aurora XL', 'image/default');
   await page.getByRole('button', { name: /^Add to comparison/ }).click();
   await studio.openModel('Pop Diffusion', 'image/default');
@@ -144,8 +141,7 @@ test('a failed cell reruns alone; favourites and notes are kept; a board can be 
   sandbox,
   page,
 }) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   const board = await openCompare(page);
   await addModels(page, ['Aurora XL · Aurora XL 1.0', 'Pop Diffusion · Pop 1']);
   // The sandbox fails a task whose prompt has [fail] (PRODUCT 4): both cells fail, and are refunded.

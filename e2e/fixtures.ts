@@ -1,4 +1,5 @@
 import { test as base, expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { History } from './task-helpers';
 
 // Shared fixtures: the sandbox is reset before every test (an automatic fixture), and its demo keys
 // and control API are at hand. Page objects are small fixtures that find things by role and label
@@ -156,6 +157,13 @@ export class Sandbox {
     });
     expect(res.status(), `POST /quote ${JSON.stringify(body)}`).toBe(200);
     return (await res.json()) as { credits: number };
+  }
+
+  /** What the sandbox quotes for the studio's open form, once the studio's Quote region shows the same. */
+  async agreedQuote(studio: Studio): Promise<number> {
+    const { credits } = await this.quote(await studio.requestBody());
+    await expect(studio.quote.getByTestId('quote-credits')).toHaveText(creditsText(credits));
+    return credits;
   }
 
   /** Runs a task to its end through the API (not the page); answers the finished task. */
@@ -320,6 +328,12 @@ export class Studio {
     await expect(this.page.getByRole('heading', { name: 'Media Studio' })).toBeVisible();
   }
 
+  /** Opens the studio and connects with the demo key: where most tests begin. */
+  async start(keyName: DemoKeyName = 'personal', options: { remember?: boolean } = {}) {
+    await this.goto();
+    await this.connect(keyName, options);
+  }
+
   /** Types the key into "API key" (the Base URL is prefilled) and connects; waits for the account button. */
   async connect(keyName: DemoKeyName, { remember = false }: { remember?: boolean } = {}) {
     await this.fillKey(this.keyOf(keyName), { remember });
@@ -398,6 +412,7 @@ interface Fixtures {
   demoKeys: Record<string, string>;
   sandbox: Sandbox;
   studio: Studio;
+  history: History;
 }
 
 export const test = base.extend<Fixtures>({
@@ -425,6 +440,9 @@ export const test = base.extend<Fixtures>({
   },
   studio: async ({ page, demoKeys }, use) => {
     await use(new Studio(page, demoKeys));
+  },
+  history: async ({ page }, use) => {
+    await use(new History(page));
   },
 });
 

@@ -1,5 +1,4 @@
 import { expect, test } from './fixtures';
-import { History } from './task-helpers';
 
 // Issue 13, PRODUCT 3 "History": results arrive when they exist. Twenty Generate clicks on the team
 // key (a pool of 5, so most wait in the queue): every card shows its result, and the studio saw each
@@ -18,12 +17,11 @@ test.use({ viewport: { width: 1280, height: 4_000 } });
 test('20 Generate clicks on the team key: every card shows its result within seconds of it existing', async ({
   studio,
   page,
+  history,
   sandbox,
 }) => {
   test.setTimeout(120_000);
-  const history = new History(page);
-  await studio.goto();
-  await studio.connect('team');
+  await studio.start('team');
   await studio.openModel('Pop Diffusion', 'image/default');
   await studio.prompt.fill('a paper boat on a pond');
   await expect(studio.quote.getByText(/credits/).first()).toBeVisible();

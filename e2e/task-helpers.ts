@@ -1,5 +1,5 @@
-import type { Locator, Page } from '@playwright/test';
-import { expect, type Studio, type TaskStatus } from './fixtures';
+import { expect, type Locator, type Page } from '@playwright/test';
+import type { Studio, TaskStatus } from './fixtures';
 
 // Page objects for the task tests (PRODUCT 3 "Submit", "History and gallery"):
 // the region "History", its cards and their detail view, found by role and label (PRODUCT 5).

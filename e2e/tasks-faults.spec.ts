@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { SANDBOX_ORIGIN, creditsText, expect, test, type Fault, type Sandbox, type Studio } from './fixtures';
+import { SANDBOX_ORIGIN, expect, test, type Fault, type Sandbox, type Studio } from './fixtures';
 import { png, pngSize, uploadRequests } from './media-helpers';
 import { History, expectImageLoaded, uniquePrompt } from './task-helpers';
 
@@ -9,8 +9,7 @@ import { History, expectImageLoaded, uniquePrompt } from './task-helpers';
 
 test.beforeEach(async ({ studio, page }) => {
   await recordConnectionLine(page);
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
 });
 
 /**
@@ -62,8 +61,7 @@ async function oneClickUnder(
   await studio.openModel('Lumen Canvas', 'image/default');
   const prompt = uniquePrompt(what);
   await studio.prompt.fill(prompt);
-  const { credits } = await sandbox.quote(await studio.requestBody());
-  await expect(studio.quote.getByTestId('quote-credits')).toHaveText(creditsText(credits));
+  const credits = await sandbox.agreedQuote(studio);
   const before = await sandbox.balance();
 
   await sandbox.fault(fault);
@@ -108,14 +106,13 @@ for (const drop of ['before', 'after'] as const) {
     studio,
     sandbox,
     page,
+    history,
   }) => {
     test.setTimeout(120_000);
-    const history = new History(page);
     await studio.openModel('Lumen Canvas', 'image/default');
     const prompt = uniquePrompt(`reloaded while dropped ${drop}`);
     await studio.prompt.fill(prompt);
-    const { credits } = await sandbox.quote(await studio.requestBody());
-    await expect(studio.quote.getByTestId('quote-credits')).toHaveText(creditsText(credits));
+    const credits = await sandbox.agreedQuote(studio);
     const before = await sandbox.balance();
 
     // Every POST /tasks the page sends, with its key, and whether the page had reloaded by then.
@@ -240,16 +237,15 @@ test('the API unreachable for 30 s while tasks are polled: told, then back with 
   studio,
   sandbox,
   page,
+  history,
 }) => {
   test.setTimeout(150_000);
-  const history = new History(page);
   await studio.openModel('Lumen Canvas', 'image/default');
   const before = await sandbox.balance();
 
   const polled = uniquePrompt('in flight when the API went away');
   await studio.prompt.fill(polled);
-  const { credits } = await sandbox.quote(await studio.requestBody());
-  await expect(studio.quote.getByTestId('quote-credits')).toHaveText(creditsText(credits));
+  const credits = await sandbox.agreedQuote(studio);
   await page.getByRole('button', { name: 'Generate', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Queued: see History.' })).toBeVisible();
 
@@ -295,8 +291,8 @@ test('a 429 with Retry-After on polling is waited out, and no other 429 follows'
   studio,
   sandbox,
   page,
+  history,
 }) => {
-  const history = new History(page);
   await studio.openModel('Lumen Canvas', 'image/default');
   await sandbox.fault({ method: 'GET', path: '/v1/tasks/*', status: 429, retryAfter: 2, count: 1 });
 

@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises';
 import { expect, test } from './fixtures';
 import {
   EXTENSION_OF,
-  History,
   disconnect,
   extensionOfUrl,
   expectAudioLoaded,
@@ -16,17 +15,14 @@ import {
 // "History" that follows the task to its end and shows what it made.
 
 test.beforeEach(async ({ studio }) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
 });
 
 test('an image, a video and an audio task each succeed and show their output', async ({
   studio,
   sandbox,
-  page,
+  history,
 }) => {
-  const history = new History(page);
-
   const imagePrompt = uniquePrompt('a lighthouse at dusk');
   await studio.openModel('Lumen Canvas', 'image/default');
   await generate(studio, imagePrompt);
@@ -72,9 +68,8 @@ test('an image, a video and an audio task each succeed and show their output', a
 test('a [fail] prompt ends failed with its error; a [cancel] prompt ends cancelled', async ({
   studio,
   sandbox,
-  page,
+  history,
 }) => {
-  const history = new History(page);
   await studio.openModel('Lumen Canvas', 'image/default');
 
   const failPrompt = uniquePrompt('this one breaks [fail]');
@@ -110,8 +105,8 @@ test('tasks submitted just before a reload still finish in the History after it'
   studio,
   sandbox,
   page,
+  history,
 }) => {
-  const history = new History(page);
   await studio.openModel('Lumen Canvas', 'image/default');
   const prompts = [1, 2, 3].map((n) => uniquePrompt(`reload ${n}`));
   await studio.prompt.fill(prompts[0]!);
@@ -138,8 +133,7 @@ test('tasks submitted just before a reload still finish in the History after it'
   expect(await sandbox.balance()).toBe(before - 3 * credits);
 });
 
-test('the history is kept per key', async ({ studio, page }) => {
-  const history = new History(page);
+test('the history is kept per key', async ({ studio, history }) => {
   await studio.openModel('Lumen Canvas', 'image/default');
   const mine = uniquePrompt('made with the personal key');
   await generate(studio, mine);
@@ -162,8 +156,7 @@ test('the history is kept per key', async ({ studio, page }) => {
   await expect(history.card(theirs)).toHaveCount(0);
 });
 
-test('Remix reopens the form with every param the task ran with', async ({ studio, page }) => {
-  const history = new History(page);
+test('Remix reopens the form with every param the task ran with', async ({ studio, history }) => {
   const form = await studio.openModel('Lumen Canvas', 'image/default');
   const radios = (group: string) => form.getByRole('radiogroup', { name: group, exact: true });
   const choose = (group: string, option: string) =>
@@ -227,9 +220,8 @@ test('Remix reopens the form with every param the task ran with', async ({ studi
 test('"Use as input" puts an image output into the first frame of a video model', async ({
   studio,
   sandbox,
-  page,
+  history,
 }) => {
-  const history = new History(page);
   await studio.openModel('Lumen Canvas', 'image/default');
   const imagePrompt = uniquePrompt('a red kite against the sky');
   await generate(studio, imagePrompt);
@@ -259,10 +251,14 @@ test('"Use as input" puts an image output into the first frame of a video model'
   await history.expectStatus(history.card(videoPrompt), 'succeeded');
 });
 
-test('Download names the file from the Content-Type, not the URL', async ({ studio, sandbox, page }) => {
+test('Download names the file from the Content-Type, not the URL', async ({
+  studio,
+  sandbox,
+  page,
+  history,
+}) => {
   // Usually one batch of images; up to eight when luck is poor.
   test.setTimeout(120_000);
-  const history = new History(page);
   await studio.openModel('Lumen Canvas', 'image/default');
 
   // The sandbox gives one image URL in three an extension that disagrees with its Content-Type (spec 2):
@@ -301,8 +297,7 @@ test('Download names the file from the Content-Type, not the URL', async ({ stud
   expect(magic).toMatch(expected === 'png' ? /^89504e47/ : /^ffd8ff/);
 });
 
-test('export then import gives back the same history', async ({ studio, page }, testInfo) => {
-  const history = new History(page);
+test('export then import gives back the same history', async ({ studio, page, history }, testInfo) => {
   await studio.openModel('Lumen Canvas', 'image/default');
   const ok = uniquePrompt('kept for later');
   const bad = uniquePrompt('kept though it broke [fail]');

@@ -33,8 +33,7 @@ test('Usage totals equal the credits the sandbox charged; per model, chart table
   demoKeys,
 }, testInfo) => {
   test.setTimeout(120_000);
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   const lumen = [uniquePrompt('a lighthouse'), uniquePrompt('a harbour'), uniquePrompt('this breaks [fail]')];
   const history = await runTasks(studio, page, 'Lumen Canvas', lumen);
   const aurora = [uniquePrompt('a glacier')];
@@ -118,8 +117,7 @@ test('Usage totals equal the credits the sandbox charged; per model, chart table
 });
 
 test('the daily cap: today’s spend against the cap of a capped key', async ({ studio, sandbox, page }) => {
-  await studio.goto();
-  await studio.connect('capped');
+  await studio.start('capped');
   const prompt = uniquePrompt('a small poster');
   await runTasks(studio, page, 'Lumen Canvas', [prompt]);
   const spent = await spentToday(sandbox, 'capped');
