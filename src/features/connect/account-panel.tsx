@@ -2,6 +2,7 @@ import { LogOut } from 'lucide-react';
 import type { Me } from '../../../contract/me';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
+import { CapMeter } from '../../components/cap-meter';
 import { formatCredits } from '../../lib/format';
 import { balanceOf, daysLeft, isUnbound } from './account-facts';
 import { useMe } from './use-me';
@@ -75,22 +76,7 @@ export function AccountPanel({ initial, onDisconnect }: { initial: Me; onDisconn
 
       {cap !== null && (
         <div>
-          <div className="flex justify-between text-xs">
-            <span id="cap-label">Spent today, against the daily cap</span>
-            <span className="tabular-nums">
-              {key.creditsSpentToday.toLocaleString('en-US')} / {cap.toLocaleString('en-US')}
-            </span>
-          </div>
-          <meter
-            aria-labelledby="cap-label"
-            className="mt-1 h-2 w-full"
-            min={0}
-            max={cap}
-            low={cap * 0.7}
-            high={cap * 0.9}
-            optimum={0}
-            value={key.creditsSpentToday}
-          />
+          <CapMeter spent={key.creditsSpentToday} cap={cap} />
           <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
             {formatCredits(key.creditsRemainingToday ?? Math.max(0, cap - key.creditsSpentToday))} left today
             (resets at midnight UTC)
