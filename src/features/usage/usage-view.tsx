@@ -176,10 +176,7 @@ export function UsageView({ me, store }: { me: Me; store: HistoryStore | null })
         <CreditsChart days={summary.perDay} title={`Credits per day, ${period.toLowerCase()}`} />
       </section>
 
-      <section aria-labelledby="usage-models" className={`${card} min-w-0`}>
-        <h3 id="usage-models" className="text-sm font-semibold">
-          Per model
-        </h3>
+      <TableSection id="usage-models" title="Per model">
         {summary.perModel.length === 0 ? (
           <Empty />
         ) : (
@@ -221,13 +218,10 @@ export function UsageView({ me, store }: { me: Me; store: HistoryStore | null })
             ))}
           </UsageTable>
         )}
-      </section>
+      </TableSection>
 
       <div className="grid gap-4 lg:grid-cols-2 lg:items-start">
-        <section aria-labelledby="usage-categories" className={`${card} min-w-0`}>
-          <h3 id="usage-categories" className="text-sm font-semibold">
-            Per category
-          </h3>
+        <TableSection id="usage-categories" title="Per category">
           {summary.perCategory.length === 0 ? (
             <Empty />
           ) : (
@@ -242,12 +236,9 @@ export function UsageView({ me, store }: { me: Me; store: HistoryStore | null })
               total={summary.totals.credits}
             />
           )}
-        </section>
+        </TableSection>
 
-        <section aria-labelledby="usage-keys" className={`${card} min-w-0`}>
-          <h3 id="usage-keys" className="text-sm font-semibold">
-            Per key
-          </h3>
+        <TableSection id="usage-keys" title="Per key">
           <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
             Every key used with this studio on this device. A key is never kept: only its label and prefix, as
             the service shows them, for keys connected since this view existed; others show as “Another key”.
@@ -284,7 +275,7 @@ export function UsageView({ me, store }: { me: Me; store: HistoryStore | null })
               })}
             </UsageTable>
           )}
-        </section>
+        </TableSection>
       </div>
     </main>
   );
@@ -376,6 +367,18 @@ function UsageTable({
         <tbody>{children}</tbody>
       </table>
     </div>
+  );
+}
+
+/** A titled card holding one usage table. */
+function TableSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className={`${card} min-w-0`}>
+      <h3 id={id} className="text-sm font-semibold">
+        {title}
+      </h3>
+      {children}
+    </section>
   );
 }
 
