@@ -1,13 +1,12 @@
 import type { Browser } from '@playwright/test';
 import type { Figure } from './results-file';
+import { POP, popMeta } from '../e2e/pop-model';
 import { jsHeapUsedMb, longestTaskWhileScrolling, recordLongTasks } from './page-metrics';
 import {
-  POP,
   connect,
   historyFile,
   importHistoryFile,
   keyOf,
-  popMeta,
   submitTask,
   succeeded,
   type Ports,

@@ -1,6 +1,7 @@
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { CHROMIUM } from '../scripts/chromium';
 import { jsHeapUsedMb, longestTaskWhileScrolling, recordLongTasks } from './page-metrics';
+import { POP, popMeta } from '../e2e/pop-model';
 import type { Figure } from './results-file';
 
 // Benchmarks that drive the built studio in Chromium against its sandbox (issue 7): quote requests
@@ -42,8 +43,7 @@ export async function connect(page: Page, ports: Ports, keyName: string) {
   await page.getByRole('tab', { name: 'Models' }).waitFor();
 }
 
-/** The model every bench task runs: cheap and fast. */
-export const POP = { interfaceId: 'pixelmoss-pop', versionId: 'pixelmoss-pop-1' };
+/** Every bench task runs Pop (e2e/pop-model.ts): cheap and fast. */
 const popRequest = (prompt: string) => ({ ...POP, params: { prompt } });
 
 export function submitTask(ports: Ports, key: string, prompt: string): Promise<Response> {
@@ -79,19 +79,6 @@ interface BenchTask {
   creditsCharged: number | null;
   completedAt: number | null;
 }
-
-/** The history entry's meta of a Pop task (what the studio records when it submits one). */
-export const popMeta = (quote: { estimatedSeconds: number | null; credits: number }) => ({
-  title: 'Pop Diffusion',
-  subtitle: 'Pop 1',
-  kind: 'model',
-  mediaType: 'image',
-  category: 'image/default',
-  modelId: POP.interfaceId,
-  versionId: POP.versionId,
-  estimatedSeconds: quote.estimatedSeconds,
-  quotedCredits: quote.credits,
-});
 
 /** A history export in the studio's own format, holding `tasks`. */
 export const historyFile = (tasks: unknown[], now = Date.now()) => ({
