@@ -74,6 +74,15 @@ export default defineConfig(
               message: 'Shared components know no feature.',
             },
             {
+              // Test helpers (fakes, fixtures, render wrappers) live in src/test: only tests may use them.
+              target: [
+                './src/{api,app,components,features,lib,model}/**/!(*.test).{ts,tsx}',
+                './src/main.tsx',
+              ],
+              from: './src/test',
+              message: 'src/test holds test helpers; app code does not import them.',
+            },
+            {
               target: './sandbox',
               from: ['./src'],
               message: 'The sandbox imports only the contract, never the studio.',

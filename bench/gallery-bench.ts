@@ -1,65 +1,41 @@
 import type { Browser } from '@playwright/test';
 import type { Figure } from './results-file';
-import { keyOf, type Ports } from './studio-bench';
+import { POP, popMeta } from '../e2e/pop-model';
+import { jsHeapUsedMb, longestTaskWhileScrolling, recordLongTasks } from './page-metrics';
+import {
+  connect,
+  historyFile,
+  importHistoryFile,
+  keyOf,
+  submitTask,
+  succeeded,
+  type Ports,
+} from './studio-bench';
 
 // The gallery at scale (issue 12, Measured): 5,000 tasks with 4 outputs each (20,000 tiles) imported as
 // a history file, then a reload straight into the gallery: the time from navigation to the first tiles
 // with their images, the longest main-thread task while scrolling through them, and the JS heap.
 // Targets: first tiles under 1 s, no task over 50 ms.
 
-const POP = { interfaceId: 'pixelmoss-pop', versionId: 'pixelmoss-pop-1' };
-
+/** `count` real image outputs from the sandbox (Pop tasks run through its API, not the studio). */
 async function realOutputs(ports: Ports, key: string, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    const res = await fetch(`${ports.sandbox}/v1/tasks`, {
-      method: 'POST',
-      headers: {
-        Authorization: `Bearer ${key}`,
-        'Content-Type': 'application/json',
-        'Idempotency-Key': `gallery-bench-${Date.now()}-${i}`,
-      },
-      body: JSON.stringify({ ...POP, params: { prompt: `gallery bench ${i}` } }),
-    });
+    const res = await submitTask(ports, key, `gallery bench ${i}`);
     ids.push(((await res.json()) as { taskId: string }).taskId);
   }
   const urls: string[] = [];
-  for (const id of ids) {
-    for (let tries = 0; ; tries++) {
-      const task = (await (
-        await fetch(`${ports.sandbox}/v1/tasks/${id}`, { headers: { Authorization: `Bearer ${key}` } })
-      ).json()) as { status: string; outputs: Array<{ url: string }> };
-      if (task.status === 'succeeded') {
-        urls.push(task.outputs[0]!.url);
-        break;
-      }
-      if (tries > 240) throw new Error(`Task ${id} did not succeed in 2 minutes.`);
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
+  for (const id of ids) urls.push(await succeeded(ports, key, id));
   return urls;
 }
 
 /** A history export (the studio's own format) of `count` tasks with `perTask` outputs each. */
 export function galleryHistoryFile(urls: string[], count: number, perTask: number, now = Date.now()) {
-  return {
-    format: 'media-studio-history',
-    version: 1,
-    exportedAt: new Date(now).toISOString(),
-    tasks: Array.from({ length: count }, (_, i) => ({
+  return historyFile(
+    Array.from({ length: count }, (_, i) => ({
       taskId: `task_gallery_bench_${i}`,
       request: { ...POP, params: { prompt: `gallery bench prompt number ${i}` } },
-      meta: {
-        title: 'Pop Diffusion',
-        subtitle: 'Pop 1',
-        kind: 'model',
-        mediaType: 'image',
-        category: 'image/default',
-        modelId: POP.interfaceId,
-        versionId: POP.versionId,
-        estimatedSeconds: 4,
-        quotedCredits: 2,
-      },
+      meta: popMeta({ estimatedSeconds: 4, credits: 2 }),
       status: 'succeeded',
       outputs: Array.from({ length: perTask }, (_, j) => ({ url: urls[(i * perTask + j) % urls.length]! })),
       error: null,
@@ -68,7 +44,8 @@ export function galleryHistoryFile(urls: string[], count: number, perTask: numbe
       createdAt: now - i * 144_000,
       completedAt: now - i * 144_000 + 4_000,
     })),
-  };
+    now,
+  );
 }
 
 export async function galleryAtScale(
@@ -86,15 +63,8 @@ export async function galleryAtScale(
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  await page.goto(ports.studio);
-  await page.getByLabel('API key', { exact: true }).fill(key);
-  await page.getByRole('button', { name: 'Connect', exact: true }).click();
-  await page.getByRole('tab', { name: 'Models' }).waitFor();
-  await page.getByLabel('Import history file').setInputFiles({
-    name: 'history.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(file)),
-  });
+  await connect(page, ports, 'personal');
+  await importHistoryFile(page, file);
   await page.getByText(/^Imported /).waitFor({ timeout: 180_000 });
   await page.getByRole('button', { name: 'Gallery', exact: true }).click();
   await page
@@ -103,13 +73,7 @@ export async function galleryAtScale(
     .waitFor();
 
   // Reload into the gallery (its URL): the key stays in the tab; history and judgements from IndexedDB.
-  await page.addInitScript(() => {
-    const w = window as unknown as { __longest: number };
-    w.__longest = 0;
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.__longest = Math.max(w.__longest, e.duration);
-    }).observe({ type: 'longtask', buffered: true });
-  });
+  await recordLongTasks(page);
   const t0 = Date.now();
   await page.reload();
   // The first tiles: shown, with their images decoded.
@@ -123,26 +87,11 @@ export async function galleryAtScale(
   );
   const firstTilesMs = Date.now() - t0;
 
-  // Scrolling once start-up has settled: the longest task from here on (over 50 ms counts as long).
-  await page.waitForTimeout(2000);
-  await page.evaluate(() => ((window as unknown as { __longest: number }).__longest = 0));
-  const scroller = page.getByTestId('gallery-scroll');
-  const box = (await scroller.boundingBox())!;
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  for (let i = 0; i < 60; i++) {
-    await page.mouse.wheel(0, 1200);
-    await page.waitForTimeout(30);
-  }
-  await page.waitForTimeout(500);
-  const longest = await page.evaluate(() => (window as unknown as { __longest: number }).__longest);
-  const scrolledPx = await scroller.evaluate((el) => el.scrollTop);
-  if (scrolledPx < 10_000) throw new Error(`The gallery did not scroll (scrollTop ${scrolledPx}).`);
+  // Scrolling once start-up has settled.
+  const scroll = page.getByTestId('gallery-scroll');
+  const { longest, scrolledPx } = await longestTaskWhileScrolling(page, scroll, 1200, 'gallery');
   const tilesInDom = await page.getByTestId('gallery-tile').count();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('HeapProfiler.collectGarbage');
-  await cdp.send('Performance.enable');
-  const metrics = (await cdp.send('Performance.getMetrics')).metrics;
-  const heap = (metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0) / (1024 * 1024);
+  const heap = await jsHeapUsedMb(context, page);
   await context.close();
   return {
     galleryFirstTilesAfterReload: {

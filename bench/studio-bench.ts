@@ -1,5 +1,7 @@
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { CHROMIUM } from '../scripts/chromium';
+import { jsHeapUsedMb, longestTaskWhileScrolling, recordLongTasks } from './page-metrics';
+import { POP, popMeta } from '../e2e/pop-model';
 import type { Figure } from './results-file';
 
 // Benchmarks that drive the built studio in Chromium against its sandbox (issue 7): quote requests
@@ -34,18 +36,17 @@ export async function keyOf(ports: Ports, name: string): Promise<string> {
   return keys.find((k) => k.name === name)!.key;
 }
 
-async function connect(page: Page, ports: Ports, keyName: string) {
+export async function connect(page: Page, ports: Ports, keyName: string) {
   await page.goto(ports.studio);
   await page.getByLabel('API key', { exact: true }).fill(await keyOf(ports, keyName));
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
   await page.getByRole('tab', { name: 'Models' }).waitFor();
 }
 
-/** The model every bench task runs: cheap and fast. */
-const POP = { interfaceId: 'pixelmoss-pop', versionId: 'pixelmoss-pop-1' };
+/** Every bench task runs Pop (e2e/pop-model.ts): cheap and fast. */
 const popRequest = (prompt: string) => ({ ...POP, params: { prompt } });
 
-function submitTask(ports: Ports, key: string, prompt: string): Promise<Response> {
+export function submitTask(ports: Ports, key: string, prompt: string): Promise<Response> {
   return fetch(`${ports.sandbox}/v1/tasks`, {
     method: 'POST',
     headers: {
@@ -58,7 +59,7 @@ function submitTask(ports: Ports, key: string, prompt: string): Promise<Response
 }
 
 /** Polls the sandbox (not through the studio) until the task has succeeded; answers its output URL. */
-async function succeeded(ports: Ports, key: string, taskId: string): Promise<string> {
+export async function succeeded(ports: Ports, key: string, taskId: string): Promise<string> {
   for (let i = 0; i < 240; i++) {
     const task = (await (
       await fetch(`${ports.sandbox}/v1/tasks/${taskId}`, { headers: { Authorization: `Bearer ${key}` } })
@@ -79,39 +80,37 @@ interface BenchTask {
   completedAt: number | null;
 }
 
+/** A history export in the studio's own format, holding `tasks`. */
+export const historyFile = (tasks: unknown[], now = Date.now()) => ({
+  format: 'media-studio-history',
+  version: 1,
+  exportedAt: new Date(now).toISOString(),
+  tasks,
+});
+
+/** Hands a history file to the studio through "Import history file". */
+export async function importHistoryFile(page: Page, file: ReturnType<typeof historyFile>): Promise<void> {
+  await page.getByLabel('Import history file').setInputFiles({
+    name: 'history.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(file)),
+  });
+}
+
 /** Hands tasks to the studio as an imported history file (the studio's own export format). */
 async function importHistory(
   page: Page,
   tasks: BenchTask[],
   quote: { estimatedSeconds: number | null; credits: number },
 ): Promise<void> {
-  const file = {
-    format: 'media-studio-history',
-    version: 1,
-    exportedAt: new Date().toISOString(),
-    tasks: tasks.map(({ prompt, ...t }) => ({
-      ...t,
-      connectionId: 'imported',
-      request: popRequest(prompt),
-      meta: {
-        title: 'Pop Diffusion',
-        subtitle: 'Pop 1',
-        kind: 'model',
-        mediaType: 'image',
-        category: 'image/default',
-        modelId: POP.interfaceId,
-        versionId: POP.versionId,
-        estimatedSeconds: quote.estimatedSeconds,
-        quotedCredits: quote.credits,
-      },
-      error: null,
-    })),
-  };
-  await page.getByLabel('Import history file').setInputFiles({
-    name: 'history.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(file)),
-  });
+  const entries = tasks.map(({ prompt, ...t }) => ({
+    ...t,
+    connectionId: 'imported',
+    request: popRequest(prompt),
+    meta: popMeta(quote),
+    error: null,
+  }));
+  await importHistoryFile(page, historyFile(entries));
 }
 
 /** Quote requests sent while a 60-character prompt is typed at 8 keys a second. Target: at most 3. */
@@ -540,43 +539,17 @@ export async function historyAtScale(
   );
 
   // Reload: the key stays in the tab; the history comes back from IndexedDB.
-  await page.addInitScript(() => {
-    (window as unknown as { __longest: number }).__longest = 0;
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries())
-        (window as unknown as { __longest: number }).__longest = Math.max(
-          (window as unknown as { __longest: number }).__longest,
-          e.duration,
-        );
-    }).observe({ type: 'longtask', buffered: true });
-  });
+  await recordLongTasks(page);
   const t0 = Date.now();
   await page.reload();
   await countLabel.filter({ hasText: count.toLocaleString('en-US') }).waitFor({ timeout: 60_000 });
   await page.getByTestId('history-scroll').getByRole('button').first().waitFor();
   const interactiveMs = Date.now() - t0;
 
-  // Scrolling through the list, once start-up has settled (catalog, first images): the longest task from
-  // here on. Long tasks are the ones over 50 ms; 0 means none.
-  await page.waitForTimeout(2000);
-  await page.evaluate(() => ((window as unknown as { __longest: number }).__longest = 0));
-  const scroller = page.getByTestId('history-scroll');
-  const box = (await scroller.boundingBox())!;
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  for (let i = 0; i < 60; i++) {
-    await page.mouse.wheel(0, 900);
-    await page.waitForTimeout(30);
-  }
-  await page.waitForTimeout(500);
-  const longest = await page.evaluate(() => (window as unknown as { __longest: number }).__longest);
-  const scrolledPx = await scroller.evaluate((el) => el.scrollTop);
-  if (scrolledPx < 10_000) throw new Error(`The history did not scroll (scrollTop ${scrolledPx}).`);
-  const cdp = await context.newCDPSession(page);
-  // What the page keeps, not what it has yet to collect.
-  await cdp.send('HeapProfiler.collectGarbage');
-  await cdp.send('Performance.enable');
-  const metrics = (await cdp.send('Performance.getMetrics')).metrics;
-  const heap = (metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0) / (1024 * 1024);
+  // Scrolling through the list, once start-up has settled (catalog, first images).
+  const scroll = page.getByTestId('history-scroll');
+  const { longest, scrolledPx } = await longestTaskWhileScrolling(page, scroll, 900, 'history');
+  const heap = await jsHeapUsedMb(context, page);
   await context.close();
   return {
     historyInteractiveAfterReload: {

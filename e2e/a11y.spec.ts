@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { SANDBOX_ORIGIN, expect, test, type Studio } from './fixtures';
 import { mp4, png, withBlockMark } from './media-helpers';
-import { History, SandboxApi, TASK_TIMEOUT, disconnect, generate, uniquePrompt } from './task-helpers';
+import { TASK_TIMEOUT, disconnect, generate, uniquePrompt } from './task-helpers';
 import { historyFile, importHistory, runCutout, seedImages } from './gallery-helpers';
 
 // Accessibility (PRODUCT 3 "Everywhere": keyboard-only use works; dark mode follows the system):
@@ -85,8 +85,7 @@ test('a model form with its quote, the Copy request dialog and the account dialo
   studio,
   page,
 }) => {
-  await studio.goto();
-  await studio.connect('capped');
+  await studio.start('capped');
   await studio.openModel('Lumen Canvas');
   await studio.prompt.fill('A lighthouse at dusk');
   await expect(studio.quote.getByTestId('quote-credits')).toBeVisible();
@@ -106,12 +105,10 @@ test('a model form with its quote, the Copy request dialog and the account dialo
 
 test('the AI tools and Templates tabs, with an item open; a search with no match; a list that failed', async ({
   studio,
+  sandbox,
   page,
-  request,
-  demoKeys,
 }) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   await studio.openTool('Style transfer');
   await expectNoSeriousViolations(page, 'AI tools tab');
 
@@ -124,7 +121,7 @@ test('the AI tools and Templates tabs, with an item open; a search with no match
   await studio.search.clear();
 
   // A 500 is not retried (spec 7): the category's list shows the error and "Try again".
-  await new SandboxApi(request, demoKeys).fault({ method: 'GET', path: '/v1/models', status: 500, count: 1 });
+  await sandbox.fault({ method: 'GET', path: '/v1/models', status: 500, count: 1 });
   await studio.chooseCategory('audio/music');
   await expect(studio.panel('Models').getByRole('button', { name: 'Try again' })).toBeVisible();
   await expectNoSeriousViolations(page, 'a catalog list that failed to load');
@@ -134,8 +131,7 @@ test('media fields: ready, blocked, the library, the mask painter and Describe i
   studio,
   page,
 }) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   const form = await studio.openModel('Inpaint', 'image/edit-image');
   const source = form.getByRole('group', { name: 'Source image' });
   await source.getByLabel('Upload file', { exact: true }).setInputFiles(await png(320, 240, 'room.png'));
@@ -163,8 +159,7 @@ test('media fields: ready, blocked, the library, the mask painter and Describe i
 });
 
 test('a compare board with results and failed cells', async ({ studio, page }) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   await page.getByRole('button', { name: /^Compare/ }).click();
   const board = page.getByRole('region', { name: 'Compare', exact: true });
   const add = board.getByRole('combobox', { name: 'Add model' });
@@ -183,10 +178,9 @@ test('a compare board with results and failed cells', async ({ studio, page }) =
 test('the History with a finished image, video and audio card, and the detail view of each', async ({
   studio,
   page,
+  history,
 }) => {
-  const history = new History(page);
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   const runs = [
     { kind: 'image', model: 'Lumen Canvas', category: 'image/default', prompt: uniquePrompt('a lighthouse') },
     { kind: 'video', model: 'Dream', category: 'video/text-ref', prompt: uniquePrompt('waves rolling in') },
@@ -209,14 +203,11 @@ test('the History with a finished image, video and audio card, and the detail vi
 
 test('the submit bar refused and waiting, failed and cancelled cards with their detail, the History filtered to nothing', async ({
   studio,
+  sandbox,
   page,
-  request,
-  demoKeys,
+  history,
 }) => {
-  const history = new History(page);
-  const api = new SandboxApi(request, demoKeys);
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   const form = await studio.openModel('Lumen Canvas');
   const failed = uniquePrompt('this one breaks [fail]');
   const cancelled = uniquePrompt('this one stops [cancel]');
@@ -243,7 +234,7 @@ test('the submit bar refused and waiting, failed and cancelled cards with their 
   await history.closeDetail(dialog);
 
   // A submit whose outcome is unknown (a 500, and every re-send too) waits in the outbox as "Sending".
-  await api.fault({ method: 'POST', path: '/v1/tasks', status: 500, count: 10 });
+  await sandbox.fault({ method: 'POST', path: '/v1/tasks', status: 500, count: 10 });
   await studio.prompt.fill(uniquePrompt('no answer yet'));
   await page.getByRole('button', { name: 'Generate', exact: true }).click();
   await expect(form.getByText('No answer from the service yet.')).toBeVisible();
@@ -276,8 +267,7 @@ test('the forms of the image-svg and video categories, with their media fields',
 }) => {
   test.setTimeout(360_000);
   const clip = await mp4(sandbox, page);
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
 
   let form = await openForm(studio, 'Vector', 'image/image-svg');
   await expect(form.getByText('unrecognised parameter type color_hex')).toBeVisible();
@@ -331,8 +321,7 @@ test('the forms of the audio categories: the voice picker, a custom voice and a 
   studio,
   page,
 }) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
 
   let form = await openForm(studio, 'Voice', 'audio/text-to-speech');
   await expect(form.getByRole('button', { name: /^Play preview of / })).toBeVisible();
@@ -358,8 +347,7 @@ test('the forms of the audio categories: the voice picker, a custom voice and a 
 });
 
 test('the Describe image dialog with a result, then with a refusal', async ({ studio, page }) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   await studio.openModel('Lumen Canvas');
   await page.getByRole('button', { name: 'Describe image' }).click();
   const dialog = page.getByRole('dialog', { name: 'Describe image' });
@@ -384,8 +372,7 @@ test('Compare: a setup before running, the saved boards list and a board not on 
   studio,
   page,
 }) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   await page.getByRole('button', { name: /^Compare/ }).click();
   const board = page.getByRole('region', { name: 'Compare', exact: true });
   await expect(board.getByText(/^Choose 2 to 8 models/)).toBeVisible();
@@ -418,8 +405,7 @@ test('keys in trouble and the quote warnings: expiring, unbound, team, no credit
   studio,
   page,
 }) => {
-  await studio.goto();
-  await studio.connect('expiring');
+  await studio.start('expiring');
   await expect(page.getByText(/^This key expires in \d days?\.$/)).toBeVisible();
   await expectNoSeriousViolations(page, 'studio with an expiring key');
   await disconnect(studio);
@@ -452,10 +438,10 @@ test('keys in trouble and the quote warnings: expiring, unbound, team, no credit
 test('a phone-width screen: connect, the studio with a task, its detail dialog and Compare', async ({
   studio,
   page,
+  history,
 }) => {
   test.setTimeout(360_000);
   await page.setViewportSize({ width: 390, height: 844 });
-  const history = new History(page);
   await studio.goto();
   await expectNoSeriousViolations(page, 'connect screen at phone width');
   await studio.connect('personal');
@@ -483,12 +469,10 @@ test('a phone-width screen: connect, the studio with a task, its detail dialog a
   await expectNoSeriousViolations(page, 'compare board at phone width');
 });
 
-test('the Connection line while the service cannot be reached', async ({ studio, page, request }) => {
-  await studio.goto();
-  await studio.connect('personal');
+test('the Connection line while the service cannot be reached', async ({ studio, sandbox, page }) => {
+  await studio.start('personal');
   await studio.openModel('Lumen Canvas');
-  const outage = await request.post(`${SANDBOX_ORIGIN}/__sandbox/outage`, { data: { durationMs: 15_000 } });
-  expect(outage.ok()).toBe(true);
+  await sandbox.outage(15_000);
   // The quote of the new prompt finds the service gone.
   await studio.prompt.fill('A lighthouse in a storm');
   await expect(page.getByRole('status', { name: 'Connection' })).toContainText("Can't reach the service", {
@@ -496,14 +480,7 @@ test('the Connection line while the service cannot be reached', async ({ studio,
   });
   await expectNoSeriousViolations(page, 'the Connection line');
   // The sandbox is back before the next test.
-  await expect
-    .poll(
-      async () => (await request.get(`${SANDBOX_ORIGIN}/__sandbox/keys`).catch(() => null))?.ok() ?? false,
-      {
-        timeout: 30_000,
-      },
-    )
-    .toBe(true);
+  await sandbox.waitUntilUp();
 });
 
 test.describe('Usage, a blind board and the Leaderboard (issue 16)', () => {
@@ -511,12 +488,10 @@ test.describe('Usage, a blind board and the Leaderboard (issue 16)', () => {
     { name: 'desktop', width: 1280, height: 900 },
     { name: 'phone', width: 390, height: 844 },
   ]) {
-    test(`at ${size.name} width`, async ({ studio, page }) => {
+    test(`at ${size.name} width`, async ({ studio, page, history }) => {
       test.setTimeout(120_000);
       await page.setViewportSize({ width: size.width, height: size.height });
-      const history = new History(page);
-      await studio.goto();
-      await studio.connect('capped');
+      await studio.start('capped');
       await studio.openModel('Lumen Canvas');
       const prompt = uniquePrompt('a usage sample');
       await generate(studio, prompt);
@@ -578,8 +553,7 @@ test.describe('the gallery (issue 12)', () => {
         // A CDN path the sandbox does not have: a 404 it lets any origin read (other paths it does not).
         outputs: [{ url: `${SANDBOX_ORIGIN}/cdn/outputs/no-such-file.png` }],
       };
-      await studio.goto();
-      await studio.connect('personal');
+      await studio.start('personal');
       await importHistory(page, historyFile([...tasks, cutout, broken]));
       await page.getByRole('button', { name: 'Gallery', exact: true }).click();
       const gallery = page.getByRole('main', { name: 'Gallery' });
@@ -611,12 +585,11 @@ test.describe('presets, batches and the prompt library', () => {
     test(`at ${width} px: a batch in the history, Save preset, Presets, Prompt library, Variations and a refused batch`, async ({
       studio,
       page,
+      history,
     }) => {
       test.setTimeout(180_000);
       await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-      const history = new History(page);
-      await studio.goto();
-      await studio.connect('capped');
+      await studio.start('capped');
       const form = await studio.openModel('Lumen Canvas');
       const prompt = uniquePrompt('a lighthouse at dusk');
       await studio.prompt.fill(prompt);

@@ -38,8 +38,7 @@ test('Blind hides every model name until Reveal, keeps its shuffle after a reloa
   ];
   expect(secrets).toEqual(expect.arrayContaining(['Lumen Canvas', 'Aurora XL', 'Pop Diffusion']));
 
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   await page.getByRole('button', { name: /^Compare/ }).click();
   const board = compareRegion(page);
   for (const m of MODELS)

@@ -55,8 +55,7 @@ function controlFor(form: Locator, def: ParamDef): Locator {
 }
 
 test.beforeEach(async ({ studio }) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
 });
 
 test('the three catalog tabs open', async ({ studio }) => {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { SANDBOX_ORIGIN, Studio, creditsText, expect, test } from './fixtures';
+import { Studio, creditsText, expect, test } from './fixtures';
 import { pngSize } from './media-helpers';
 
 // PRODUCT 3 "Compare" (issue 6): one prompt through several models, side by side, with the total
@@ -28,8 +28,7 @@ test('three image models on two prompts: total quote, six cells, contact sheet, 
   browser,
   demoKeys,
 }, testInfo) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   const board = await openCompare(page);
   await addModels(page, ['Lumen Canvas · v2', 'Aurora XL · Aurora XL 1.0', 'Pop Diffusion · Pop 1']);
   const prompts = ['A lighthouse on a cliff at dusk', 'A bowl of ramen, top view'];
@@ -107,8 +106,7 @@ test('three image models on two prompts: total quote, six cells, contact sheet, 
 });
 
 test('two audio models play side by side', async ({ studio, page }) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   const board = await openCompare(page);
   await board.getByRole('combobox', { name: 'Board category' }).selectOption('audio/sound-effect');
   await addModels(page, ['Foley · Foley 1', 'Blips · Blips 1']);
@@ -126,8 +124,7 @@ test('two audio models play side by side', async ({ studio, page }) => {
 });
 
 test('a model is added to the comparison from its form', async ({ studio, page }) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   await studio.openModel('Aurora XL', 'image/default');
   await page.getByRole('button', { name: /^Add to comparison/ }).click();
   await studio.openModel('Pop Diffusion', 'image/default');
@@ -141,11 +138,10 @@ test('a model is added to the comparison from its form', async ({ studio, page }
 
 test('a failed cell reruns alone; favourites and notes are kept; a board can be deleted', async ({
   studio,
+  sandbox,
   page,
-  request,
 }) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   const board = await openCompare(page);
   await addModels(page, ['Aurora XL · Aurora XL 1.0', 'Pop Diffusion · Pop 1']);
   // The sandbox fails a task whose prompt has [fail] (PRODUCT 4): both cells fail, and are refunded.
@@ -156,12 +152,7 @@ test('a failed cell reruns alone; favourites and notes are kept; a board can be 
 
   // Rerun one cell: one new POST /tasks, for that cell only.
   const posts = async () =>
-    (
-      (await (await request.get(`${SANDBOX_ORIGIN}/__sandbox/requests`)).json()) as Array<{
-        method: string;
-        path: string;
-      }>
-    ).filter((r) => r.method === 'POST' && r.path.endsWith('/tasks')).length;
+    (await sandbox.requests()).filter((r) => r.method === 'POST' && r.path.endsWith('/tasks')).length;
   const before = await posts();
   const popCell = board.getByRole('group', { name: 'Pop Diffusion Pop 1, prompt 1' });
   await popCell.getByRole('button', { name: 'Rerun' }).click();

@@ -60,8 +60,7 @@ test.describe('connecting', () => {
     page,
   }) => {
     const key = studio.keyOf('personal');
-    await studio.goto();
-    await studio.connect('personal', { remember: true });
+    await studio.start('personal', { remember: true });
 
     const { local, session } = await storage(page);
     expect(Object.values(local)).toContain(key);
@@ -79,8 +78,7 @@ test.describe('connecting', () => {
     browser,
     baseURL,
   }) => {
-    await studio.goto();
-    await studio.connect('personal');
+    await studio.start('personal');
     await page.reload();
     await expect(studio.accountButton).toContainText('5,000 credits');
 
@@ -143,8 +141,7 @@ test.describe('the account', () => {
   test('an unbound key connects and explains that its project was deleted, with the remedy', async ({
     studio,
   }) => {
-    await studio.goto();
-    await studio.connect('unbound');
+    await studio.start('unbound');
     const warning = studio.page
       .getByRole('alert')
       .filter({ hasText: "This key's project has been deleted." });
@@ -157,8 +154,7 @@ test.describe('the account', () => {
   });
 
   test('a key that expires within 7 days is warned about', async ({ studio }) => {
-    await studio.goto();
-    await studio.connect('expiring');
+    await studio.start('expiring');
     await expect(
       studio.page.getByRole('status').filter({ hasText: /This key expires (today|in \d+ days?)\./ }),
     ).toBeVisible();
@@ -166,8 +162,7 @@ test.describe('the account', () => {
   });
 
   test('a capped key shows today’s spend against its daily cap as a meter', async ({ studio }) => {
-    await studio.goto();
-    await studio.connect('capped');
+    await studio.start('capped');
     const dialog = await studio.openAccount();
     const meter = dialog.getByRole('meter', { name: 'Spent today, against the daily cap' });
     await expect(meter).toBeVisible();
@@ -178,8 +173,7 @@ test.describe('the account', () => {
   });
 
   test('a personal key has no cap meter and a team key shows the team balance', async ({ studio }) => {
-    await studio.goto();
-    await studio.connect('personal');
+    await studio.start('personal');
     let dialog = await studio.openAccount();
     await expect(dialog.getByRole('meter')).toHaveCount(0);
     await dialog.getByRole('button', { name: 'Disconnect' }).click();
@@ -194,8 +188,7 @@ test.describe('the account', () => {
 
   test('Disconnect returns to the connect form and forgets the key', async ({ studio, page }) => {
     const key = studio.keyOf('personal');
-    await studio.goto();
-    await studio.connect('personal', { remember: true });
+    await studio.start('personal', { remember: true });
     const dialog = await studio.openAccount();
     await dialog.getByRole('button', { name: 'Disconnect' }).click();
 

@@ -5,8 +5,7 @@ import { png } from './media-helpers';
 // prompt" fills the open form's prompt.
 
 test.beforeEach(async ({ studio }) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
 });
 
 test('describe image fills the prompt, in the language chosen', async ({ studio, page }) => {

@@ -1,4 +1,5 @@
 import { test as base, expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { History } from './task-helpers';
 
 // Shared fixtures: the sandbox is reset before every test (an automatic fixture), and its demo keys
 // and control API are at hand. Page objects are small fixtures that find things by role and label
@@ -78,10 +79,40 @@ export interface LoggedRequest {
   keyName?: string;
 }
 
+export type TaskStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+export interface SandboxTask {
+  taskId: string;
+  status: TaskStatus;
+  outputs: Array<{ url: string; thumbnailUrl?: string }>;
+  error: { code: string; message: string } | null;
+  creditsCharged: number | null;
+}
+
+export interface SandboxMe {
+  key: { label: string; creditsSpentToday: number; dailyCreditCap: number | null };
+  user?: { creditBalance?: number } | null;
+  team?: { creditBalance?: number } | null;
+}
+
+/** A fault the sandbox injects into its next answers (POST /__sandbox/faults). */
+export interface Fault {
+  method?: string;
+  path?: string;
+  count?: number;
+  status?: number;
+  retryAfter?: number;
+  delayMs?: number;
+  drop?: 'before' | 'after';
+  /** The answer's body instead of the sandbox's own. */
+  body?: unknown;
+}
+
 /** A field's label: its displayName, or its id when it has none (PRODUCT 5). */
 export const labelOf = (def: ParamDef): string => def.displayName?.trim() || def.id;
 
-/** The sandbox's API and control API, called straight from the test (never through the page). */
+/** The sandbox's API and control API, called straight from the test (never through the page): the
+ * catalog, quotes, tasks, balances, the request log and injected faults. */
 export class Sandbox {
   constructor(
     private readonly request: APIRequestContext,
@@ -89,7 +120,9 @@ export class Sandbox {
   ) {}
 
   private auth(keyName: DemoKeyName = 'personal') {
-    return { Authorization: `Bearer ${this.keys[keyName]}` };
+    const key = this.keys[keyName];
+    if (!key) throw new Error(`No demo key named ${keyName}`);
+    return { Authorization: `Bearer ${key}` };
   }
 
   async models(category: string, keyName: DemoKeyName = 'personal'): Promise<CatalogModel[]> {
@@ -126,6 +159,13 @@ export class Sandbox {
     return (await res.json()) as { credits: number };
   }
 
+  /** What the sandbox quotes for the studio's open form, once the studio's Quote region shows the same. */
+  async agreedQuote(studio: Studio): Promise<number> {
+    const { credits } = await this.quote(await studio.requestBody());
+    await expect(studio.quote.getByTestId('quote-credits')).toHaveText(creditsText(credits));
+    return credits;
+  }
+
   /** Runs a task to its end through the API (not the page); answers the finished task. */
   async runTask(
     body: unknown,
@@ -157,6 +197,59 @@ export class Sandbox {
     const res = await this.request.get(`${SANDBOX_ORIGIN}/__sandbox/requests`);
     expect(res.ok()).toBe(true);
     return (await res.json()) as LoggedRequest[];
+  }
+
+  /** GET /me for the key: its spend today, and the balance of its user or team. */
+  async me(keyName: DemoKeyName = 'personal'): Promise<SandboxMe> {
+    const res = await this.request.get(`${SANDBOX_BASE_URL}/me`, { headers: this.auth(keyName) });
+    expect(res.status(), 'GET /me').toBe(200);
+    return (await res.json()) as SandboxMe;
+  }
+
+  /** The credits the key's owner has: the user's balance, or the team's for a team key. */
+  async balance(keyName: DemoKeyName = 'personal'): Promise<number> {
+    const me = await this.me(keyName);
+    const balance = me.team?.creditBalance ?? me.user?.creditBalance;
+    expect(typeof balance, 'GET /me has a balance').toBe('number');
+    return balance!;
+  }
+
+  async task(taskId: string, keyName: DemoKeyName = 'personal'): Promise<SandboxTask> {
+    const res = await this.request.get(`${SANDBOX_BASE_URL}/tasks/${taskId}`, {
+      headers: this.auth(keyName),
+    });
+    expect(res.status(), `GET /tasks/${taskId}`).toBe(200);
+    return (await res.json()) as SandboxTask;
+  }
+
+  /** Injects a fault into the sandbox's next answers (POST /__sandbox/faults). */
+  async fault(fault: Fault): Promise<void> {
+    const res = await this.request.post(`${SANDBOX_ORIGIN}/__sandbox/faults`, { data: fault });
+    expect(res.ok(), `POST /__sandbox/faults ${JSON.stringify(fault)}`).toBe(true);
+  }
+
+  /** Refuses every connection for `durationMs` (POST /__sandbox/outage); the sandbox keeps its state. */
+  async outage(durationMs: number): Promise<void> {
+    const res = await this.request.post(`${SANDBOX_ORIGIN}/__sandbox/outage`, { data: { durationMs } });
+    expect(res.ok(), 'POST /__sandbox/outage').toBe(true);
+  }
+
+  /** Waits until the sandbox answers again (after an outage). */
+  async waitUntilUp(timeout = 30_000): Promise<void> {
+    await expect
+      .poll(
+        async () =>
+          (await this.request.get(`${SANDBOX_ORIGIN}/__sandbox/keys`).catch(() => null))?.ok() ?? false,
+        { timeout, message: 'the sandbox answers again' },
+      )
+      .toBe(true);
+  }
+
+  /** The Content-Type the CDN serves an output with (essence only, lower case). */
+  async contentType(url: string): Promise<string> {
+    const res = await this.request.get(url);
+    expect(res.status(), `GET ${url}`).toBe(200);
+    return (res.headers()['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   }
 }
 
@@ -233,6 +326,12 @@ export class Studio {
   async goto(path = '/') {
     await this.page.goto(path);
     await expect(this.page.getByRole('heading', { name: 'Media Studio' })).toBeVisible();
+  }
+
+  /** Opens the studio and connects with the demo key: where most tests begin. */
+  async start(keyName: DemoKeyName = 'personal', options: { remember?: boolean } = {}) {
+    await this.goto();
+    await this.connect(keyName, options);
   }
 
   /** Types the key into "API key" (the Base URL is prefilled) and connects; waits for the account button. */
@@ -313,6 +412,7 @@ interface Fixtures {
   demoKeys: Record<string, string>;
   sandbox: Sandbox;
   studio: Studio;
+  history: History;
 }
 
 export const test = base.extend<Fixtures>({
@@ -340,6 +440,9 @@ export const test = base.extend<Fixtures>({
   },
   studio: async ({ page, demoKeys }, use) => {
     await use(new Studio(page, demoKeys));
+  },
+  history: async ({ page }, use) => {
+    await use(new History(page));
   },
 });
 

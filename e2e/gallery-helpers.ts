@@ -1,10 +1,9 @@
 import type { Page } from '@playwright/test';
 import { SANDBOX_BASE_URL, expect, type Sandbox } from './fixtures';
+import { POP, popMeta as popMetaOf } from './pop-model';
 
 // The gallery's tests seed a history the way a user brings one back: real sandbox tasks (run through
 // the API, not the page), handed to the studio as an imported history file (its own export format).
-
-export const POP = { interfaceId: 'pixelmoss-pop', versionId: 'pixelmoss-pop-1' };
 
 export interface Seeded {
   taskId: string;
@@ -25,17 +24,7 @@ export async function runPop(sandbox: Sandbox, prompt: string): Promise<{ taskId
   return { taskId: task.taskId, url: task.outputs[0]!.url };
 }
 
-export const popMeta = {
-  title: 'Pop Diffusion',
-  subtitle: 'Pop 1',
-  kind: 'model',
-  mediaType: 'image',
-  category: 'image/default',
-  modelId: POP.interfaceId,
-  versionId: POP.versionId,
-  estimatedSeconds: 4,
-  quotedCredits: 2,
-};
+export const popMeta = popMetaOf({ estimatedSeconds: 4, credits: 2 });
 
 export function historyFile(tasks: Seeded[], judgements: unknown[] = []) {
   return {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from '@playwright/test';
 import { strFromU8, unzipSync } from 'fflate';
-import { expect, test, type Studio } from './fixtures';
+import { expect, test, type Sandbox, type Studio } from './fixtures';
 import { historyFile, importHistory, runCutout, seedImages, type Seeded } from './gallery-helpers';
 
 // The gallery (issue 12; PRODUCT 3 "Gallery and viewer"): tiles per output, the Viewer by keyboard,
@@ -25,13 +25,19 @@ async function openGallery(studio: Studio) {
 }
 
 async function seeded(studio: Studio, tasks: Seeded[], judgements: unknown[] = []) {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   await importHistory(studio.page, historyFile(tasks, judgements));
   await openGallery(studio);
 }
 
 /** Tiles in view, by the name of their open button. */
+/** One seeded image task with a single output, and that output's URL. */
+async function oneImage(sandbox: Sandbox) {
+  const tasks = await seedImages(sandbox, 1);
+  tasks[0]!.outputs = tasks[0]!.outputs.slice(0, 1);
+  return { tasks, url: tasks[0]!.outputs[0]!.url };
+}
+
 async function tileNames(page: Page): Promise<string[]> {
   return gallery(page)
     .locator('[data-role="open"]')
@@ -346,9 +352,7 @@ test('an output URL that fails shows the reason and a Retry, in the tile and the
   sandbox,
   page,
 }) => {
-  const tasks = await seedImages(sandbox, 1);
-  tasks[0]!.outputs = tasks[0]!.outputs.slice(0, 1);
-  const url = tasks[0]!.outputs[0]!.url;
+  const { tasks, url } = await oneImage(sandbox);
   let failing = true;
   await page.route(
     (u) => u.href === url,
@@ -434,9 +438,7 @@ test('a starred output is kept on this device: it still shows when its URL no lo
   sandbox,
   page,
 }) => {
-  const tasks = await seedImages(sandbox, 1);
-  tasks[0]!.outputs = tasks[0]!.outputs.slice(0, 1);
-  const url = tasks[0]!.outputs[0]!.url;
+  const { tasks, url } = await oneImage(sandbox);
   await seeded(studio, tasks);
   await tile(page, 'gallery tile 1').getByRole('button', { name: 'Star' }).click();
   const meter = gallery(page).getByRole('region', { name: 'Storage on this device' });

@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { History, expectImageLoaded } from './task-helpers';
+import { expectImageLoaded } from './task-helpers';
 
 // PRODUCT 3 "Everywhere" and issue 7: keyboard-only use works. Connect, pick a model, fill the form,
 // read the quote, generate and open the result with Tab, arrows, Enter, Escape and typing alone; the
@@ -18,6 +18,7 @@ async function tabTo(page: Page, target: Locator, { max = 60, back = false } = {
 test('connect, pick a model, fill the form, generate and open the result with the keyboard only', async ({
   studio,
   page,
+  history,
 }) => {
   await studio.goto();
 
@@ -81,7 +82,6 @@ test('connect, pick a model, fill the form, generate and open the result with th
   const generate = page.getByRole('button', { name: 'Generate', exact: true });
   await tabTo(page, generate);
   await page.keyboard.press('Enter');
-  const history = new History(page);
   const result = history.card('A paper boat on a puddle');
   await history.expectStatus(result, 'succeeded');
 

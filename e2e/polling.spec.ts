@@ -1,5 +1,4 @@
 import { expect, test } from './fixtures';
-import { History, SandboxApi } from './task-helpers';
 
 // Issue 13, PRODUCT 3 "History": results arrive when they exist. Twenty Generate clicks on the team
 // key (a pool of 5, so most wait in the queue): every card shows its result, and the studio saw each
@@ -18,15 +17,11 @@ test.use({ viewport: { width: 1280, height: 4_000 } });
 test('20 Generate clicks on the team key: every card shows its result within seconds of it existing', async ({
   studio,
   page,
-  request,
-  demoKeys,
+  history,
   sandbox,
 }) => {
   test.setTimeout(120_000);
-  const api = new SandboxApi(request, demoKeys);
-  const history = new History(page);
-  await studio.goto();
-  await studio.connect('team');
+  await studio.start('team');
   await studio.openModel('Pop Diffusion', 'image/default');
   await studio.prompt.fill('a paper boat on a pond');
   await expect(studio.quote.getByText(/credits/).first()).toBeVisible();
@@ -68,7 +63,7 @@ test('20 Generate clicks on the team key: every card shows its result within sec
   expect(lastPoll.size).toBe(COUNT);
   const delays: number[] = [];
   for (const [id, seenAt] of lastPoll) {
-    const task = (await api.task(id, 'team')) as unknown as { status: string; completedAt: string };
+    const task = (await sandbox.task(id, 'team')) as unknown as { status: string; completedAt: string };
     expect(task.status).toBe('succeeded');
     delays.push(seenAt - Date.parse(task.completedAt));
   }

@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { creditsText, expect, test, type Sandbox, type Studio } from './fixtures';
-import { History, SandboxApi, TASK_TIMEOUT, generate, uniquePrompt } from './task-helpers';
+import { TASK_TIMEOUT, generate, uniquePrompt } from './task-helpers';
 
 // Presets, batches and the prompt library (PRODUCT 3 "Presets, batches, prompt library"), driven as a
 // person would, against the real sandbox: what is saved comes back after a reload, a batch of N is N
@@ -44,8 +44,7 @@ test.describe('presets', () => {
     studio,
     page,
   }) => {
-    await studio.goto();
-    await studio.connect('personal');
+    await studio.start('personal');
     await studio.openModel('Lumen Canvas');
     const { version, choose, radios } = lumen(studio);
     await version.selectOption('lumen-canvas-v3');
@@ -83,8 +82,7 @@ test.describe('presets', () => {
     studio,
     page,
   }) => {
-    await studio.goto();
-    await studio.connect('personal');
+    await studio.start('personal');
     await studio.openModel('Lumen Canvas');
     await studio.prompt.fill('a lighthouse');
     await savePreset(page, 'Lighthouse');
@@ -162,8 +160,7 @@ test.describe('presets', () => {
     context,
   }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    await studio.goto();
-    await studio.connect('personal');
+    await studio.start('personal');
     await studio.openModel('Lumen Canvas');
     await lumen(studio).choose('Style', 'Pixel art');
     await studio.prompt.fill('a shared castle');
@@ -192,21 +189,16 @@ test.describe('batches', () => {
     studio,
     sandbox,
     page,
-    request,
-    demoKeys,
+    history,
   }) => {
-    const api = new SandboxApi(request, demoKeys);
-    const history = new History(page);
-    await studio.goto();
-    await studio.connect('personal');
+    await studio.start('personal');
     await studio.openModel('Lumen Canvas');
     const prompt = uniquePrompt('three foxes');
     await studio.prompt.fill(prompt);
-    const { credits } = await sandbox.quote(await studio.requestBody());
-    await expect(studio.quote.getByTestId('quote-credits')).toHaveText(creditsText(credits));
+    const credits = await sandbox.agreedQuote(studio);
     await runs(page).fill('3');
     await expect(studio.quote.getByTestId('quote-batch-total')).toHaveText(creditsText(3 * credits));
-    const before = await api.balance();
+    const before = await sandbox.balance();
     const postsBefore = await taskPosts(sandbox);
 
     await generateButton(page).click();
@@ -225,17 +217,16 @@ test.describe('batches', () => {
     await expect(badges.filter({ hasText: 'Batch 2/3' })).toHaveCount(1);
 
     expect(await taskPosts(sandbox)).toBe(postsBefore + 3);
-    await expect.poll(() => api.balance()).toBe(before - 3 * credits);
+    await expect.poll(() => sandbox.balance()).toBe(before - 3 * credits);
   });
 
   test('Variations expands {a|b} and lines into the prompts it shows before sending, one task each', async ({
     studio,
     sandbox,
     page,
+    history,
   }) => {
-    const history = new History(page);
-    await studio.goto();
-    await studio.connect('personal');
+    await studio.start('personal');
     await studio.openModel('Lumen Canvas');
     const tag = uniquePrompt('v');
     await studio.prompt.fill(`a {red|blue} fox ${tag}\na cat ${tag}`);
@@ -256,10 +247,9 @@ test.describe('batches', () => {
     studio,
     sandbox,
     page,
+    history,
   }) => {
-    const history = new History(page);
-    await studio.goto();
-    await studio.connect('capped');
+    await studio.start('capped');
     await studio.openModel('Lumen Canvas');
     // v3 HD with Enhance: 8 credits a task, so 7 runs (56 credits) pass the 50-credit cap.
     await lumen(studio).version.selectOption('lumen-canvas-v3');
@@ -289,8 +279,7 @@ test.describe('prompt library', () => {
     studio,
     page,
   }) => {
-    await studio.goto();
-    await studio.connect('personal');
+    await studio.start('personal');
     await studio.openModel('Lumen Canvas');
     const first = uniquePrompt('an owl at night');
     const second = uniquePrompt('a whale at noon');

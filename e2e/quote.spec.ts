@@ -13,8 +13,7 @@ async function expectQuoteOfForm(studio: Studio, sandbox: Sandbox) {
 }
 
 test.beforeEach(async ({ studio }) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
 });
 
 test('the quote shows the credits of POST /quote for the exact payload, and follows price-changing fields', async ({

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { SANDBOX_BASE_URL, SANDBOX_ORIGIN, expect, test } from './fixtures';
-import { History, disconnect, expectImageLoaded, generate } from './task-helpers';
+import { disconnect, expectImageLoaded, generate } from './task-helpers';
 
 // PRODUCT 3: every catalog string is untrusted text, rendered as text, never as HTML. The sandbox's
 // community templates carry the attacks: markup with handlers, script tags, a 2,400-character name,
@@ -46,8 +46,7 @@ test('the attack templates render as inert text: no dialog, no script, no <img s
     void dialog.dismiss();
   });
   await page.setViewportSize({ width: 1280, height: 800 });
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   const title = await page.title();
 
   const templates = await sandbox.templates();
@@ -96,8 +95,7 @@ test('right-to-left text is shown as text in its own direction, and bidi overrid
   sandbox,
   page,
 }) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   const rtl = (await sandbox.templates()).find((t) => t.slug === 'cinematic-portrait-rtl')!;
   expect(rtl.summary).toContain('\u202e');
 
@@ -125,8 +123,7 @@ test('the 2,400-character name stays inside the page at 1280 px, in the gallery 
   page,
 }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   const zoom = (await sandbox.templates()).find((t) => t.slug === 'endless-zoom')!;
   expect(zoom.name.length).toBeGreaterThanOrEqual(2000);
 
@@ -148,6 +145,7 @@ test('the 2,400-character name stays inside the page at 1280 px, in the gallery 
 test('the built studio is served with a Content-Security-Policy, and a whole journey breaks none of it', async ({
   studio,
   page,
+  history,
 }) => {
   const violations: string[] = [];
   await page.exposeFunction('reportCsp', (v: string) => violations.push(v));
@@ -175,7 +173,6 @@ test('the built studio is served with a Content-Security-Policy, and a whole jou
   await studio.prompt.fill('A lighthouse at dusk');
   await expect(studio.quote.getByTestId('quote-credits')).toBeVisible();
   await form.getByRole('button', { name: 'Generate' }).click();
-  const history = new History(page);
   const card = history.card('A lighthouse at dusk');
   await history.expectStatus(card, 'succeeded');
   await expect(card.getByRole('img').first()).toBeVisible();
@@ -338,9 +335,10 @@ const compare = (page: Page) => page.getByRole('region', { name: 'Compare', exac
 test.describe('the API key stays out of everything but its one storage slot', () => {
   test('without "Remember": only sessionStorage holds it, never localStorage, IndexedDB, exports, URLs or the console', async ({
     studio,
+    sandbox,
     page,
+    history,
     context,
-    request,
     baseURL,
   }) => {
     test.setTimeout(120_000);
@@ -350,7 +348,6 @@ test.describe('the API key stays out of everything but its one storage slot', ()
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL! });
     const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
     const { seen, settle } = await watchPage(page);
-    const history = new History(page);
     const exported: Record<string, string> = {};
 
     await studio.goto();
@@ -382,22 +379,19 @@ test.describe('the API key stays out of everything but its one storage slot', ()
     await history.expectStatus(history.card(failing), 'failed');
 
     // A server that echoes the key back in its error: the studio shows the error, never the key.
-    const fault = await request.post(`${SANDBOX_ORIGIN}/__sandbox/faults`, {
-      data: {
-        method: 'POST',
-        path: '/v1/tasks',
-        status: 500,
-        body: {
-          error: {
-            type: 'api_error',
-            code: 'internal_error',
-            message: `Something broke while handling Bearer ${key}`,
-            detail: `token=${key}`,
-          },
+    await sandbox.fault({
+      method: 'POST',
+      path: '/v1/tasks',
+      status: 500,
+      body: {
+        error: {
+          type: 'api_error',
+          code: 'internal_error',
+          message: `Something broke while handling Bearer ${key}`,
+          detail: `token=${key}`,
         },
       },
     });
-    expect(fault.ok()).toBe(true);
     await studio.prompt.fill('A quiet harbour');
     await page.getByRole('button', { name: 'Generate', exact: true }).click();
     // The studio shows the server's message (the key redacted) and re-sends the submit, which then lands.
@@ -519,11 +513,10 @@ test.describe('the API key stays out of everything but its one storage slot', ()
   test('with "Remember": localStorage holds it in its one slot, sessionStorage and IndexedDB do not; Disconnect clears it', async ({
     studio,
     page,
+    history,
   }) => {
     const key = studio.keyOf('personal');
-    const history = new History(page);
-    await studio.goto();
-    await studio.connect('personal', { remember: true });
+    await studio.start('personal', { remember: true });
     await studio.openModel('Lumen Canvas');
     const prompt = 'A remembered lighthouse';
     await generate(studio, prompt);
@@ -611,6 +604,7 @@ const activeSvg = (page: Page) =>
 test('an SVG output carrying a script and an onload handler is shown through <img> and runs nothing', async ({
   studio,
   page,
+  history,
   context,
 }) => {
   const dialogs: string[] = [];
@@ -632,9 +626,7 @@ test('an SVG output carrying a script and an onload handler is shown through <im
     await route.fulfill({ response, headers });
   });
 
-  await studio.goto();
-  await studio.connect('personal');
-  const history = new History(page);
+  await studio.start('personal');
   await studio.openModel('Iconsmith', 'image/image-svg');
   const prompt = 'A shield icon [svg-script]';
   await generate(studio, prompt);
@@ -747,13 +739,12 @@ test('every link that opens a new window has rel="noopener", and the window it o
   studio,
   sandbox,
   page,
+  history,
 }) => {
   test.setTimeout(120_000);
   const openings = await recordOpenings(page);
-  const history = new History(page);
 
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
 
   // Catalog: every category of models, AI tools, templates, and a form of each kind.
   for (const category of (await studio.category

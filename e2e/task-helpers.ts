@@ -1,10 +1,8 @@
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import { SANDBOX_BASE_URL, SANDBOX_ORIGIN, expect, type DemoKeyName, type Studio } from './fixtures';
+import { expect, type Locator, type Page } from '@playwright/test';
+import type { Studio, TaskStatus } from './fixtures';
 
-// Page objects and sandbox calls for the task tests (PRODUCT 3 "Submit", "History and gallery"):
+// Page objects for the task tests (PRODUCT 3 "Submit", "History and gallery"):
 // the region "History", its cards and their detail view, found by role and label (PRODUCT 5).
-
-export type TaskStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
 /** Video and audio need ffmpeg in the sandbox; a generous bound that a healthy run never nears. */
 export const TASK_TIMEOUT = 30_000;
@@ -12,71 +10,6 @@ export const TASK_TIMEOUT = 30_000;
 /** A prompt no other test uses, so a card is found by its own text. */
 export const uniquePrompt = (what: string) =>
   `${what} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-
-export interface SandboxTask {
-  taskId: string;
-  status: TaskStatus;
-  outputs: Array<{ url: string; thumbnailUrl?: string }>;
-  error: { code: string; message: string } | null;
-  creditsCharged: number | null;
-}
-
-export interface Fault {
-  method?: string;
-  path?: string;
-  count?: number;
-  status?: number;
-  retryAfter?: number;
-  delayMs?: number;
-  drop?: 'before' | 'after';
-}
-
-/** The sandbox seen straight from the test: balances, tasks and injected faults. */
-export class SandboxApi {
-  constructor(
-    private readonly request: APIRequestContext,
-    private readonly keys: Record<string, string>,
-  ) {}
-
-  private auth(keyName: DemoKeyName) {
-    const key = this.keys[keyName];
-    if (!key) throw new Error(`No demo key named ${keyName}`);
-    return { Authorization: `Bearer ${key}` };
-  }
-
-  /** The credits the key's owner has: the user's balance, or the team's for a team key. */
-  async balance(keyName: DemoKeyName = 'personal'): Promise<number> {
-    const res = await this.request.get(`${SANDBOX_BASE_URL}/me`, { headers: this.auth(keyName) });
-    expect(res.status(), 'GET /me').toBe(200);
-    const me = (await res.json()) as {
-      user?: { creditBalance?: number } | null;
-      team?: { creditBalance?: number } | null;
-    };
-    const balance = me.team?.creditBalance ?? me.user?.creditBalance;
-    expect(typeof balance, 'GET /me has a balance').toBe('number');
-    return balance!;
-  }
-
-  async task(taskId: string, keyName: DemoKeyName = 'personal'): Promise<SandboxTask> {
-    const res = await this.request.get(`${SANDBOX_BASE_URL}/tasks/${taskId}`, {
-      headers: this.auth(keyName),
-    });
-    expect(res.status(), `GET /tasks/${taskId}`).toBe(200);
-    return (await res.json()) as SandboxTask;
-  }
-
-  async fault(fault: Fault): Promise<void> {
-    const res = await this.request.post(`${SANDBOX_ORIGIN}/__sandbox/faults`, { data: fault });
-    expect(res.ok(), `POST /__sandbox/faults ${JSON.stringify(fault)}`).toBe(true);
-  }
-
-  /** The Content-Type the CDN serves an output with (essence only, lower case). */
-  async contentType(url: string): Promise<string> {
-    const res = await this.request.get(url);
-    expect(res.status(), `GET ${url}`).toBe(200);
-    return (res.headers()['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  }
-}
 
 /** The region "History" and its cards. */
 export class History {

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
-import { SANDBOX_ORIGIN, creditsText, expect, test, type Studio } from './fixtures';
+import { SANDBOX_ORIGIN, expect, test, type Fault, type Sandbox, type Studio } from './fixtures';
 import { png, pngSize, uploadRequests } from './media-helpers';
-import { History, SandboxApi, expectImageLoaded, uniquePrompt, type Fault } from './task-helpers';
+import { History, expectImageLoaded, uniquePrompt } from './task-helpers';
 
 // Faults (issue 7; PRODUCT 3 "Submit", "Uploads", "History and gallery"): dropped connections before
 // and after the effect, 503s, 429s, a stall and an outage. In each: no double charge, no lost task or
@@ -9,8 +9,7 @@ import { History, SandboxApi, expectImageLoaded, uniquePrompt, type Fault } from
 
 test.beforeEach(async ({ studio, page }) => {
   await recordConnectionLine(page);
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
 });
 
 /**
@@ -54,7 +53,7 @@ const isTaskPost = (r: { method: string; path: string }) => r.method === 'POST' 
  * and it ends succeeded in the History. Answers the POST /tasks the sandbox saw.
  */
 async function oneClickUnder(
-  { studio, page, api, sandbox }: { studio: Studio; page: Page; api: SandboxApi; sandbox: SandboxLike },
+  { studio, page, sandbox }: { studio: Studio; page: Page; sandbox: Sandbox },
   fault: Fault,
   what: string,
 ) {
@@ -62,27 +61,21 @@ async function oneClickUnder(
   await studio.openModel('Lumen Canvas', 'image/default');
   const prompt = uniquePrompt(what);
   await studio.prompt.fill(prompt);
-  const { credits } = await sandbox.quote(await studio.requestBody());
-  await expect(studio.quote.getByTestId('quote-credits')).toHaveText(creditsText(credits));
-  const before = await api.balance();
+  const credits = await sandbox.agreedQuote(studio);
+  const before = await sandbox.balance();
 
-  await api.fault(fault);
+  await sandbox.fault(fault);
   await page.getByRole('button', { name: 'Generate', exact: true }).click();
 
   const card = history.card(prompt);
   await history.expectStatus(card, 'succeeded');
   await expectImageLoaded(card.getByRole('img', { name: prompt }));
   await expect(history.cards).toHaveCount(1);
-  expect(await api.balance(), 'charged exactly once').toBe(before - credits);
-  const task = await api.task(await history.taskIdOf(card));
+  expect(await sandbox.balance(), 'charged exactly once').toBe(before - credits);
+  const task = await sandbox.task(await history.taskIdOf(card));
   expect(task.creditsCharged).toBe(credits);
   return (await sandbox.requests()).filter(isTaskPost);
 }
-
-type SandboxLike = {
-  quote: (body: unknown) => Promise<{ credits: number }>;
-  requests: () => Promise<Array<{ method: string; path: string; status: number; at: string }>>;
-};
 
 // Chromium itself re-sends a request once when a kept-alive connection closes without an answer, so a
 // single dropped connection never reaches the studio; two in a row do. The studio then re-sends with
@@ -92,12 +85,9 @@ for (const drop of ['before', 'after'] as const) {
     studio,
     sandbox,
     page,
-    request,
-    demoKeys,
   }) => {
-    const api = new SandboxApi(request, demoKeys);
     const posts = await oneClickUnder(
-      { studio, page, api, sandbox },
+      { studio, page, sandbox },
       { method: 'POST', path: '/v1/tasks', drop, count: 2 },
       `dropped ${drop} the service acted`,
     );
@@ -116,18 +106,14 @@ for (const drop of ['before', 'after'] as const) {
     studio,
     sandbox,
     page,
-    request,
-    demoKeys,
+    history,
   }) => {
     test.setTimeout(120_000);
-    const api = new SandboxApi(request, demoKeys);
-    const history = new History(page);
     await studio.openModel('Lumen Canvas', 'image/default');
     const prompt = uniquePrompt(`reloaded while dropped ${drop}`);
     await studio.prompt.fill(prompt);
-    const { credits } = await sandbox.quote(await studio.requestBody());
-    await expect(studio.quote.getByTestId('quote-credits')).toHaveText(creditsText(credits));
-    const before = await api.balance();
+    const credits = await sandbox.agreedQuote(studio);
+    const before = await sandbox.balance();
 
     // Every POST /tasks the page sends, with its key, and whether the page had reloaded by then.
     let reloaded = false;
@@ -142,7 +128,7 @@ for (const drop of ['before', 'after'] as const) {
       if (isPost(r.request()) && !reloaded) answeredBeforeReload.push(r.status());
     });
 
-    await api.fault({ method: 'POST', path: '/v1/tasks', drop, delayMs: HOLD_MS, count: 2 });
+    await sandbox.fault({ method: 'POST', path: '/v1/tasks', drop, delayMs: HOLD_MS, count: 2 });
     const first = page.waitForRequest(isPost);
     await page.getByRole('button', { name: 'Generate', exact: true }).click();
     const key = (await first).headers()['idempotency-key'];
@@ -163,8 +149,8 @@ for (const drop of ['before', 'after'] as const) {
       'with the same Idempotency-Key',
     ).toBe(true);
     // One task, one charge, whether the first send took effect (after) or not (before).
-    expect(await api.balance(), 'charged exactly once').toBe(before - credits);
-    expect((await api.task(await history.taskIdOf(card))).creditsCharged).toBe(credits);
+    expect(await sandbox.balance(), 'charged exactly once').toBe(before - credits);
+    expect((await sandbox.task(await history.taskIdOf(card))).creditsCharged).toBe(credits);
     const posts = (await sandbox.requests()).filter(isTaskPost);
     expect(posts.length, 'both held drops and the answered send').toBeGreaterThanOrEqual(3);
   });
@@ -174,12 +160,9 @@ test('503 twice, then success: one task, one charge, the trouble told meanwhile'
   studio,
   sandbox,
   page,
-  request,
-  demoKeys,
 }) => {
-  const api = new SandboxApi(request, demoKeys);
   const posts = await oneClickUnder(
-    { studio, page, api, sandbox },
+    { studio, page, sandbox },
     { method: 'POST', path: '/v1/tasks', status: 503, count: 2 },
     'after two 503s',
   );
@@ -195,12 +178,9 @@ test('POST /tasks refused with 429 and Retry-After: sent again once the wait is 
   studio,
   sandbox,
   page,
-  request,
-  demoKeys,
 }) => {
-  const api = new SandboxApi(request, demoKeys);
   const posts = await oneClickUnder(
-    { studio, page, api, sandbox },
+    { studio, page, sandbox },
     { method: 'POST', path: '/v1/tasks', status: 429, retryAfter: 3, count: 1 },
     'after a 429',
   );
@@ -215,13 +195,10 @@ test('a 10 s stall on POST /tasks: "slow to answer" while it lasts, then one tas
   studio,
   sandbox,
   page,
-  request,
-  demoKeys,
 }) => {
   test.setTimeout(90_000);
-  const api = new SandboxApi(request, demoKeys);
   const posts = await oneClickUnder(
-    { studio, page, api, sandbox },
+    { studio, page, sandbox },
     { method: 'POST', path: '/v1/tasks', delayMs: 10_000, count: 1 },
     'stalled for ten seconds',
   );
@@ -240,13 +217,10 @@ for (const drop of ['before', 'after'] as const) {
     studio,
     sandbox,
     page,
-    request,
-    demoKeys,
   }) => {
-    const api = new SandboxApi(request, demoKeys);
     const form = await studio.openModel('Upscale Pro', 'image/default');
     const group = form.getByRole('group', { name: 'Image to upscale' });
-    await api.fault({ method: 'POST', path: '/v1/uploads', drop, count: 2 });
+    await sandbox.fault({ method: 'POST', path: '/v1/uploads', drop, count: 2 });
     await group.getByLabel('Upload file', { exact: true }).setInputFiles(await png(240, 160, 'flaky.png'));
     await expect(group.getByRole('status')).toContainText('flaky.png is ready.');
     expect(await uploadRequests(sandbox), 'the dropped uploads and the retry').toBeGreaterThanOrEqual(3);
@@ -263,25 +237,20 @@ test('the API unreachable for 30 s while tasks are polled: told, then back with 
   studio,
   sandbox,
   page,
-  request,
-  demoKeys,
+  history,
 }) => {
   test.setTimeout(150_000);
-  const api = new SandboxApi(request, demoKeys);
-  const history = new History(page);
   await studio.openModel('Lumen Canvas', 'image/default');
-  const before = await api.balance();
+  const before = await sandbox.balance();
 
   const polled = uniquePrompt('in flight when the API went away');
   await studio.prompt.fill(polled);
-  const { credits } = await sandbox.quote(await studio.requestBody());
-  await expect(studio.quote.getByTestId('quote-credits')).toHaveText(creditsText(credits));
+  const credits = await sandbox.agreedQuote(studio);
   await page.getByRole('button', { name: 'Generate', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Queued: see History.' })).toBeVisible();
 
   // Connections refused from now on, for 30 s; the sandbox keeps its state.
-  const outage = await request.post(`${SANDBOX_ORIGIN}/__sandbox/outage`, { data: { durationMs: 30_000 } });
-  expect(outage.ok()).toBe(true);
+  await sandbox.outage(30_000);
   const wentAway = Date.now();
 
   await expect(page.getByRole('status', { name: 'Connection' })).toContainText("Can't reach the service", {
@@ -312,7 +281,7 @@ test('the API unreachable for 30 s while tasks are polled: told, then back with 
   ).toBe(true);
   const posts = (await sandbox.requests()).filter((r) => isTaskPost(r) && r.status === 200);
   expect(posts, 'one accepted POST /tasks per click').toHaveLength(2);
-  expect(await api.balance()).toBe(before - 2 * credits);
+  expect(await sandbox.balance()).toBe(before - 2 * credits);
 });
 
 const isPoll = (r: { method: string; path: string }) =>
@@ -322,13 +291,10 @@ test('a 429 with Retry-After on polling is waited out, and no other 429 follows'
   studio,
   sandbox,
   page,
-  request,
-  demoKeys,
+  history,
 }) => {
-  const history = new History(page);
-  const api = new SandboxApi(request, demoKeys);
   await studio.openModel('Lumen Canvas', 'image/default');
-  await api.fault({ method: 'GET', path: '/v1/tasks/*', status: 429, retryAfter: 2, count: 1 });
+  await sandbox.fault({ method: 'GET', path: '/v1/tasks/*', status: 429, retryAfter: 2, count: 1 });
 
   const prompts = [uniquePrompt('polled through a 429'), uniquePrompt('polled beside it')];
   const generate = page.getByRole('button', { name: 'Generate', exact: true });
@@ -351,7 +317,7 @@ test('a 429 with Retry-After on polling is waited out, and no other 429 follows'
   // And every poll of the whole run was answered.
   expect(polls.every((r) => r.status === 200 || r.status === 429)).toBe(true);
   for (const prompt of prompts) {
-    const task = await api.task(await history.taskIdOf(history.card(prompt)));
+    const task = await sandbox.task(await history.taskIdOf(history.card(prompt)));
     expect(task.status).toBe('succeeded');
   }
 });

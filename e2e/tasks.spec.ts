@@ -2,8 +2,6 @@ import { readFile } from 'node:fs/promises';
 import { expect, test } from './fixtures';
 import {
   EXTENSION_OF,
-  History,
-  SandboxApi,
   disconnect,
   extensionOfUrl,
   expectAudioLoaded,
@@ -17,19 +15,14 @@ import {
 // "History" that follows the task to its end and shows what it made.
 
 test.beforeEach(async ({ studio }) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
 });
 
 test('an image, a video and an audio task each succeed and show their output', async ({
   studio,
-  page,
-  request,
-  demoKeys,
+  sandbox,
+  history,
 }) => {
-  const history = new History(page);
-  const api = new SandboxApi(request, demoKeys);
-
   const imagePrompt = uniquePrompt('a lighthouse at dusk');
   await studio.openModel('Lumen Canvas', 'image/default');
   await generate(studio, imagePrompt);
@@ -52,19 +45,19 @@ test('an image, a video and an audio task each succeed and show their output', a
   // Image: the card's picture is the task's output (or its thumbnail) and it decoded.
   const img = image.getByRole('img', { name: imagePrompt });
   await expectImageLoaded(img);
-  const imageTask = await api.task(await history.taskIdOf(image));
+  const imageTask = await sandbox.task(await history.taskIdOf(image));
   const src = await img.getAttribute('src');
   expect([imageTask.outputs[0]?.url, imageTask.outputs[0]?.thumbnailUrl]).toContain(src);
 
   // Video: a player on the card that Chromium can decode.
   const player = video.getByLabel(`Video: ${videoPrompt}`, { exact: true });
-  const videoTask = await api.task(await history.taskIdOf(video));
+  const videoTask = await sandbox.task(await history.taskIdOf(video));
   await expect(player).toHaveAttribute('src', videoTask.outputs[0]!.url);
   await expectVideoPlayable(player);
 
   // Audio: a player on the card whose media loads.
   const sound = audio.getByLabel(`Audio: ${audioPrompt}`, { exact: true });
-  const audioTask = await api.task(await history.taskIdOf(audio));
+  const audioTask = await sandbox.task(await history.taskIdOf(audio));
   await expect(sound).toHaveAttribute('src', audioTask.outputs[0]!.url);
   await expectAudioLoaded(sound);
 
@@ -74,12 +67,9 @@ test('an image, a video and an audio task each succeed and show their output', a
 
 test('a [fail] prompt ends failed with its error; a [cancel] prompt ends cancelled', async ({
   studio,
-  page,
-  request,
-  demoKeys,
+  sandbox,
+  history,
 }) => {
-  const history = new History(page);
-  const api = new SandboxApi(request, demoKeys);
   await studio.openModel('Lumen Canvas', 'image/default');
 
   const failPrompt = uniquePrompt('this one breaks [fail]');
@@ -93,7 +83,7 @@ test('a [fail] prompt ends failed with its error; a [cancel] prompt ends cancell
   await history.expectStatus(cancelled, 'cancelled');
 
   // The card shows the service's error code and message, word for word.
-  const task = await api.task(await history.taskIdOf(failed));
+  const task = await sandbox.task(await history.taskIdOf(failed));
   expect(task.status).toBe('failed');
   expect(task.error?.code).toBe('generation_failed');
   await expect(failed.getByText(task.error!.code, { exact: true })).toBeVisible();
@@ -115,16 +105,13 @@ test('tasks submitted just before a reload still finish in the History after it'
   studio,
   sandbox,
   page,
-  request,
-  demoKeys,
+  history,
 }) => {
-  const history = new History(page);
-  const api = new SandboxApi(request, demoKeys);
   await studio.openModel('Lumen Canvas', 'image/default');
   const prompts = [1, 2, 3].map((n) => uniquePrompt(`reload ${n}`));
   await studio.prompt.fill(prompts[0]!);
   const { credits } = await sandbox.quote(await studio.requestBody());
-  const before = await api.balance();
+  const before = await sandbox.balance();
 
   await generate(studio, prompts[0]!);
   await generate(studio, prompts[1]!);
@@ -143,11 +130,10 @@ test('tasks submitted just before a reload still finish in the History after it'
   await expect(history.region.getByText('3 tasks', { exact: true })).toBeVisible();
   await expectImageLoaded(history.card(prompts[2]!).getByRole('img', { name: prompts[2]! }));
   // Three tasks, three charges: nothing lost, nothing paid twice.
-  expect(await api.balance()).toBe(before - 3 * credits);
+  expect(await sandbox.balance()).toBe(before - 3 * credits);
 });
 
-test('the history is kept per key', async ({ studio, page }) => {
-  const history = new History(page);
+test('the history is kept per key', async ({ studio, history }) => {
   await studio.openModel('Lumen Canvas', 'image/default');
   const mine = uniquePrompt('made with the personal key');
   await generate(studio, mine);
@@ -170,8 +156,7 @@ test('the history is kept per key', async ({ studio, page }) => {
   await expect(history.card(theirs)).toHaveCount(0);
 });
 
-test('Remix reopens the form with every param the task ran with', async ({ studio, page }) => {
-  const history = new History(page);
+test('Remix reopens the form with every param the task ran with', async ({ studio, history }) => {
   const form = await studio.openModel('Lumen Canvas', 'image/default');
   const radios = (group: string) => form.getByRole('radiogroup', { name: group, exact: true });
   const choose = (group: string, option: string) =>
@@ -234,18 +219,15 @@ test('Remix reopens the form with every param the task ran with', async ({ studi
 
 test('"Use as input" puts an image output into the first frame of a video model', async ({
   studio,
-  page,
-  request,
-  demoKeys,
+  sandbox,
+  history,
 }) => {
-  const history = new History(page);
-  const api = new SandboxApi(request, demoKeys);
   await studio.openModel('Lumen Canvas', 'image/default');
   const imagePrompt = uniquePrompt('a red kite against the sky');
   await generate(studio, imagePrompt);
   const imageCard = history.card(imagePrompt);
   await history.expectStatus(imageCard, 'succeeded');
-  const image = await api.task(await history.taskIdOf(imageCard));
+  const image = await sandbox.task(await history.taskIdOf(imageCard));
   const url = image.outputs[0]!.url;
 
   const form = await studio.openModel('Keyframe', 'video/first-last-frame');
@@ -271,14 +253,12 @@ test('"Use as input" puts an image output into the first frame of a video model'
 
 test('Download names the file from the Content-Type, not the URL', async ({
   studio,
+  sandbox,
   page,
-  request,
-  demoKeys,
+  history,
 }) => {
   // Usually one batch of images; up to eight when luck is poor.
   test.setTimeout(120_000);
-  const history = new History(page);
-  const api = new SandboxApi(request, demoKeys);
   await studio.openModel('Lumen Canvas', 'image/default');
 
   // The sandbox gives one image URL in three an extension that disagrees with its Content-Type (spec 2):
@@ -290,9 +270,9 @@ test('Download names the file from the Content-Type, not the URL', async ({
     for (const prompt of prompts) {
       const card = history.card(prompt);
       await history.expectStatus(card, 'succeeded');
-      const task = await api.task(await history.taskIdOf(card));
+      const task = await sandbox.task(await history.taskIdOf(card));
       const url = task.outputs[0]!.url;
-      const type = await api.contentType(url);
+      const type = await sandbox.contentType(url);
       expect(Object.keys(EXTENSION_OF), `a media Content-Type for ${url}`).toContain(type);
       if (extensionOfUrl(url) !== EXTENSION_OF[type]) {
         lying = { prompt, type, urlExt: extensionOfUrl(url) };
@@ -317,8 +297,7 @@ test('Download names the file from the Content-Type, not the URL', async ({
   expect(magic).toMatch(expected === 'png' ? /^89504e47/ : /^ffd8ff/);
 });
 
-test('export then import gives back the same history', async ({ studio, page }, testInfo) => {
-  const history = new History(page);
+test('export then import gives back the same history', async ({ studio, page, history }, testInfo) => {
   await studio.openModel('Lumen Canvas', 'image/default');
   const ok = uniquePrompt('kept for later');
   const bad = uniquePrompt('kept though it broke [fail]');

@@ -1,4 +1,5 @@
-import { SANDBOX_ORIGIN, expect, test } from './fixtures';
+import type { Page } from '@playwright/test';
+import { SANDBOX_ORIGIN, expect, test, type Sandbox, type Studio } from './fixtures';
 import {
   dropFiles,
   dropZoneOf,
@@ -15,9 +16,17 @@ import {
 // and reuses earlier uploads without sending them again.
 
 test.beforeEach(async ({ studio }) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
 });
+
+/** Opens Puppeteer and uploads a short clip as its motion reference; answers the clip and the field. */
+async function uploadMotionReference(studio: Studio, sandbox: Sandbox, page: Page) {
+  const video = await mp4(sandbox, page);
+  const form = await studio.openModel('Puppeteer', 'video/motion-control');
+  const group = form.getByRole('group', { name: 'Motion reference' });
+  await group.getByLabel('Upload file', { exact: true }).setInputFiles(video);
+  return { video, group };
+}
 
 const CDN_UPLOAD = new RegExp(`^${SANDBOX_ORIGIN.replace(/\./g, '\\.')}/cdn/uploads/`);
 
@@ -83,10 +92,7 @@ test('a video goes processing -> ready; a SANDBOX-BLOCK video ends blocked', asy
   sandbox,
   page,
 }) => {
-  const video = await mp4(sandbox, page);
-  const form = await studio.openModel('Puppeteer', 'video/motion-control');
-  const group = form.getByRole('group', { name: 'Motion reference' });
-  await group.getByLabel('Upload file', { exact: true }).setInputFiles(video);
+  const { video, group } = await uploadMotionReference(studio, sandbox, page);
   const status = group.getByRole('status');
   await expect(status).toContainText('processing');
   await expect(status).toContainText('clip.mp4 is ready.', { timeout: 20_000 });
@@ -103,10 +109,7 @@ test('an upload in flight can be cancelled and the field keeps its value', async
   sandbox,
   page,
 }) => {
-  const video = await mp4(sandbox, page);
-  const form = await studio.openModel('Puppeteer', 'video/motion-control');
-  const group = form.getByRole('group', { name: 'Motion reference' });
-  await group.getByLabel('Upload file', { exact: true }).setInputFiles(video);
+  const { group } = await uploadMotionReference(studio, sandbox, page);
   await expect(group.getByRole('status')).toContainText('processing');
   await group.getByRole('button', { name: 'Cancel upload of clip.mp4' }).click();
   await expect(group.getByRole('status')).toContainText('Upload of clip.mp4 cancelled.');

@@ -12,8 +12,7 @@ function expectNoKeyInUrl(studio: Studio) {
 }
 
 test.beforeEach(async ({ studio }) => {
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
 });
 
 test('a model and its version are in the URL; a reload and the link reopen the same form', async ({

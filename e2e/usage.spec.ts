@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import type { APIRequestContext, Page } from '@playwright/test';
-import { SANDBOX_BASE_URL, creditsText, expect, test, type Studio } from './fixtures';
-import { History, SandboxApi, TASK_TIMEOUT, disconnect, generate, uniquePrompt } from './task-helpers';
+import type { Page } from '@playwright/test';
+import { creditsText, expect, test, type DemoKeyName, type Sandbox, type Studio } from './fixtures';
+import { History, TASK_TIMEOUT, disconnect, generate, uniquePrompt } from './task-helpers';
 
 // Issue 16 "Usage": where the credits went, from this device's history. The totals must equal what the
 // sandbox charged (its GET /me spend and its tasks' creditsCharged), the chart has its table, the CSV
@@ -10,11 +10,8 @@ import { History, SandboxApi, TASK_TIMEOUT, disconnect, generate, uniquePrompt }
 const usage = (page: Page) =>
   page.getByRole('main').filter({ has: page.getByRole('heading', { name: 'Usage' }) });
 
-async function spentToday(request: APIRequestContext, key: string) {
-  const res = await request.get(`${SANDBOX_BASE_URL}/me`, { headers: { Authorization: `Bearer ${key}` } });
-  expect(res.status()).toBe(200);
-  return ((await res.json()) as { key: { creditsSpentToday: number } }).key.creditsSpentToday;
-}
+const spentToday = async (sandbox: Sandbox, key: DemoKeyName) =>
+  (await sandbox.me(key)).key.creditsSpentToday;
 
 async function runTasks(studio: Studio, page: Page, model: string, prompts: string[]) {
   const history = new History(page);
@@ -31,14 +28,12 @@ async function runTasks(studio: Studio, page: Page, model: string, prompts: stri
 
 test('Usage totals equal the credits the sandbox charged; per model, chart table, CSV, reload, per key', async ({
   studio,
+  sandbox,
   page,
-  request,
   demoKeys,
 }, testInfo) => {
   test.setTimeout(120_000);
-  const api = new SandboxApi(request, demoKeys);
-  await studio.goto();
-  await studio.connect('personal');
+  await studio.start('personal');
   const lumen = [uniquePrompt('a lighthouse'), uniquePrompt('a harbour'), uniquePrompt('this breaks [fail]')];
   const history = await runTasks(studio, page, 'Lumen Canvas', lumen);
   const aurora = [uniquePrompt('a glacier')];
@@ -47,11 +42,11 @@ test('Usage totals equal the credits the sandbox charged; per model, chart table
   // What the sandbox charged: its tasks' creditsCharged, and the key's spend today (GET /me).
   let charged = 0;
   for (const prompt of [...lumen, ...aurora]) {
-    const task = await api.task(await history.taskIdOf(history.card(prompt)));
+    const task = await sandbox.task(await history.taskIdOf(history.card(prompt)));
     charged += task.creditsCharged ?? 0;
   }
   expect(charged).toBeGreaterThan(0);
-  expect(await spentToday(request, demoKeys.personal!)).toBe(charged);
+  expect(await spentToday(sandbox, 'personal')).toBe(charged);
 
   const usageButton = page.getByRole('button', { name: 'Usage', exact: true });
   await usageButton.click();
@@ -109,7 +104,7 @@ test('Usage totals equal the credits the sandbox charged; per model, chart table
   await expect(usage(page).getByTestId('usage-credits')).toHaveText(creditsText(0));
   await page.getByRole('button', { name: 'Usage', exact: true }).click();
   await runTasks(studio, page, 'Lumen Canvas', [uniquePrompt('a second key')]);
-  const second = await spentToday(request, demoKeys.personal2!);
+  const second = await spentToday(sandbox, 'personal2');
   await page.getByRole('button', { name: 'Usage', exact: true }).click();
   await expect(usage(page).getByTestId('usage-credits')).toHaveText(creditsText(second));
   const perKey = usage(page).getByRole('table', { name: /^Usage per key/ });
@@ -121,17 +116,11 @@ test('Usage totals equal the credits the sandbox charged; per model, chart table
   expect(await page.content()).not.toContain(demoKeys.personal!);
 });
 
-test('the daily cap: today’s spend against the cap of a capped key', async ({
-  studio,
-  page,
-  request,
-  demoKeys,
-}) => {
-  await studio.goto();
-  await studio.connect('capped');
+test('the daily cap: today’s spend against the cap of a capped key', async ({ studio, sandbox, page }) => {
+  await studio.start('capped');
   const prompt = uniquePrompt('a small poster');
   await runTasks(studio, page, 'Lumen Canvas', [prompt]);
-  const spent = await spentToday(request, demoKeys.capped!);
+  const spent = await spentToday(sandbox, 'capped');
   expect(spent).toBeGreaterThan(0);
   await page.getByRole('button', { name: 'Usage', exact: true }).click();
   const view = usage(page);

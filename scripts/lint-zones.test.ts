@@ -112,4 +112,12 @@ describe('import boundaries', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('refuses app code importing the test helpers of src/test, and lets tests use them', async () => {
+    const code = "import { makeEntry } from '../../test/gallery-test-utils';\nexport const x = makeEntry;\n";
+    expect((await zoneErrors('src/features/gallery/probe.ts', code)).join()).toMatch(
+      /src\/test holds test helpers/,
+    );
+    expect(await zoneErrors('src/features/gallery/probe.test.ts', code)).toEqual([]);
+  });
 });

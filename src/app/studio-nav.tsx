@@ -3,7 +3,8 @@ import { useState } from 'react';
 import type { Me } from '../../contract/me';
 import { Button } from '../components/button';
 import { Dialog } from '../components/dialog';
-import { AccountPanel, balanceOf } from '../features/connect/account-panel';
+import { AccountPanel } from '../features/connect/account-panel';
+import { balanceOf } from '../features/connect/account-facts';
 import { formatCredits } from '../lib/format';
 
 // The header's buttons once connected: the Gallery, Compare and Usage views, and the Account dialog.

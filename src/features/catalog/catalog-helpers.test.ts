@@ -3,7 +3,7 @@ import { CATEGORIES, categoryKey } from '../../../contract/category';
 import { matchesSearch, searchTerms } from './catalog-search';
 import { CATEGORY_GROUPS, categoryLabel, isRankedCategory } from '../../model/category-labels';
 import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
-import { isVideoUrl } from './untrusted';
+import { isVideoUrl } from './video-url';
 
 describe('catalog search', () => {
   it('needs every word somewhere in the fields, ignoring case', () => {

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Badge } from '../../components/badge';
 import { cn } from '../../lib/cn';
 import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
-import { isVideoUrl } from './untrusted';
+import { isVideoUrl } from './video-url';
 
 // Small pieces every catalog card uses: untrusted text, brand logos, covers and tags.
 

@@ -4,7 +4,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/errors';
 import type { Selection } from '../../model/selection';
 import { CatalogPanel } from './catalog-panel';
-import { ATTACK, fakeClient, renderWithApi, type FakeCatalog, type FakeClient } from './catalog-test-utils';
+import {
+  ATTACK,
+  fakeClient,
+  renderWithApi,
+  type FakeCatalog,
+  type FakeClient,
+} from '../../test/catalog-test-utils';
 
 afterEach(() => {
   cleanup();

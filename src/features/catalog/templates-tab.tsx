@@ -12,7 +12,7 @@ import { matchesSearch, templateSearchFields } from './catalog-search';
 import { CatalogList } from './catalog-list';
 import { CatalogError, CatalogLoading } from './catalog-states';
 import { selectableCardClass, slugCard } from './selectable-card';
-import { isVideoUrl } from './untrusted';
+import { isVideoUrl } from './video-url';
 
 export interface TemplatesTabProps {
   selection: Selection | null;

@@ -2,7 +2,7 @@ import { renderHook, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/errors';
 import type { Selection } from '../../model/selection';
-import { createWrapper, fakeClient } from './catalog-test-utils';
+import { createWrapper, fakeClient } from '../../test/catalog-test-utils';
 import { useResolvedSelection } from './use-resolved-selection';
 
 afterEach(() => {

@@ -1,41 +1,16 @@
-import { useQuery } from '@tanstack/react-query';
 import { LogOut } from 'lucide-react';
-import { useApi } from '../../api/api-context';
-import { meQueries } from '../../api/queries/me-queries';
 import type { Me } from '../../../contract/me';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
+import { CapMeter } from '../../components/cap-meter';
 import { formatCredits } from '../../lib/format';
-
-const DAY = 86_400_000;
-
-/** Whole days left before the key expires, or null when it never does. */
-export function daysLeft(expiresAt: string | null, now = Date.now()): number | null {
-  if (!expiresAt) return null;
-  return Math.max(0, Math.floor((Date.parse(expiresAt) - now) / DAY));
-}
-
-export function balanceOf(me: Me): { amount: number; owner: 'personal' | 'team' } | null {
-  if (me.team) return { amount: me.team.creditBalance, owner: 'team' };
-  if (me.user) return { amount: me.user.creditBalance, owner: 'personal' };
-  return null;
-}
-
-/** GET /me for the current key, kept fresh (balance and today's spend change as tasks are paid). */
-export function useMe(initial: Me): Me {
-  const { client, connectionId } = useApi();
-  const { data } = useQuery({
-    ...meQueries.detail(client, connectionId),
-    initialData: initial,
-    refetchInterval: 60_000,
-  });
-  return data;
-}
+import { balanceOf, daysLeft, isUnbound } from './account-facts';
+import { useMe } from './use-me';
 
 /** Plain-language warnings about the key itself, shown where they cannot be missed. */
 export function KeyWarnings({ me }: { me: Me }) {
   const left = daysLeft(me.key.expiresAt);
-  const unbound = me.project.bound === false || me.project.id === null;
+  const unbound = isUnbound(me);
   return (
     <>
       {unbound && (
@@ -67,7 +42,7 @@ export function AccountPanel({ initial, onDisconnect }: { initial: Me; onDisconn
   const balance = balanceOf(me);
   const { key } = me;
   const cap = key.dailyCreditCap;
-  const unbound = me.project.bound === false || me.project.id === null;
+  const unbound = isUnbound(me);
 
   return (
     <section aria-labelledby="account-title" className="flex flex-col gap-4 text-sm">
@@ -101,22 +76,7 @@ export function AccountPanel({ initial, onDisconnect }: { initial: Me; onDisconn
 
       {cap !== null && (
         <div>
-          <div className="flex justify-between text-xs">
-            <span id="cap-label">Spent today, against the daily cap</span>
-            <span className="tabular-nums">
-              {key.creditsSpentToday.toLocaleString('en-US')} / {cap.toLocaleString('en-US')}
-            </span>
-          </div>
-          <meter
-            aria-labelledby="cap-label"
-            className="mt-1 h-2 w-full"
-            min={0}
-            max={cap}
-            low={cap * 0.7}
-            high={cap * 0.9}
-            optimum={0}
-            value={key.creditsSpentToday}
-          />
+          <CapMeter spent={key.creditsSpentToday} cap={cap} />
           <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
             {formatCredits(key.creditsRemainingToday ?? Math.max(0, cap - key.creditsSpentToday))} left today
             (resets at midnight UTC)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clearDraft, draftKey, loadDraft, saveDraft, type DraftStorage } from './drafts';
 import { fieldName, formDefs } from './param-rules';
-import { fixtureModel, hosted } from './test-fixtures';
+import { fixtureModel, hosted } from '../../test/sandbox-catalog';
 
 const memory = (): DraftStorage & { data: Map<string, string> } => {
   const data = new Map<string, string>();

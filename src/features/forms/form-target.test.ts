@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formTarget } from './form-target';
-import { fixtureModel, fixtureTemplate, fixtureTool } from './test-fixtures';
+import { fixtureModel, fixtureTemplate, fixtureTool } from '../../test/sandbox-catalog';
 
 describe('form targets', () => {
   it('adds the prompt for models only; a tool shows its editable params (its own prompt included)', () => {

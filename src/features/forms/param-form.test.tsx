@@ -19,7 +19,7 @@ import {
   fixtureTemplate,
   fixtureTool,
   hosted,
-} from './test-fixtures';
+} from '../../test/sandbox-catalog';
 
 // A real ApiClient whose network is a stub: the methods the form uses are replaced per test.
 function fakeClient(): ApiClient {

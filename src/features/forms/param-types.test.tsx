@@ -9,7 +9,7 @@ import { withMediaInput } from './media-input';
 import { fieldName, MISSING_MESSAGE } from './param-rules';
 import { isKnownParamType, ParamField, paramTypeOf, UNKNOWN_TYPE } from './param-types';
 import { buildParamSchema, emptyValue, normaliseValue, toParamValue, validateValues } from './schema-builder';
-import { BASE_URL, hosted } from './test-fixtures';
+import { BASE_URL, hosted } from '../../test/sandbox-catalog';
 
 afterEach(cleanup);
 

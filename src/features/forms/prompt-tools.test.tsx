@@ -6,7 +6,7 @@ import { ApiClient } from '../../api/client';
 import type { ResolvedSelection } from '../../model/selection';
 import { ParamForm, type FormSnapshot } from './param-form';
 import { PromptToolsContext, type PromptTools } from './prompt-tools';
-import { BASE_URL, fixtureModel, fixtureTool } from './test-fixtures';
+import { BASE_URL, fixtureModel, fixtureTool } from '../../test/sandbox-catalog';
 
 // The prompt field's tools (PRODUCT 3 "Prompt library"): ArrowUp in an empty prompt recalls the last
 // prompt sent, and "Prompt library" hands a chosen prompt to the field; other fields have neither.

@@ -30,7 +30,7 @@ import {
   fixtureParam,
   fixtureTemplate,
   hosted,
-} from './test-fixtures';
+} from '../../test/sandbox-catalog';
 
 const def = (id: string, type: string, extra: Partial<ParamDef> = {}): ParamDef => ({
   id,

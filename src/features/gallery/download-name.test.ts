@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { downloadName, extensionFor, urlExtension } from './download-name';
-import { makeEntry } from './gallery-test-utils';
+import { makeEntry } from '../../test/gallery-test-utils';
 
 describe('extensionFor', () => {
   it.each([

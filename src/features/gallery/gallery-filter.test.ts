@@ -11,7 +11,7 @@ import {
   type GalleryFilter,
 } from './gallery-filter';
 import { editSourceOf } from './edit-source';
-import { makeEntry } from './gallery-test-utils';
+import { makeEntry } from '../../test/gallery-test-utils';
 
 const day = (d: number, h = 12) => new Date(2025, 5, d, h).getTime();
 const entries = [

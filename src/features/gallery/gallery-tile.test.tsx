@@ -4,7 +4,7 @@ import { PollBudget } from '../../model/tasks/poll-budget';
 import { PollSchedule, registerSchedule } from '../../model/tasks/poll-schedule';
 import { galleryItemsOf } from './gallery-item';
 import { GalleryTile } from './gallery-tile';
-import { makeEntry } from './gallery-test-utils';
+import { makeEntry } from '../../test/gallery-test-utils';
 
 const noop = () => undefined;
 const tile = (entry: ReturnType<typeof makeEntry>, props: Partial<Parameters<typeof GalleryTile>[0]> = {}) =>

@@ -9,7 +9,7 @@ import type { GalleryItem } from './gallery-item';
 import { promptOf } from './history-filter';
 import { MediaFailed, SafeImage, useMediaFailure } from './media-fallback';
 import { StatusBadge, StatusIcon, STATUS_LOOK } from './status-badge';
-import { truncate } from './untrusted';
+import { truncate } from './truncate';
 
 // One output in the gallery grid: its picture (or a playable video or audio tile, or the task's status),
 // a checkbox "Select", a "Star" toggle and the rating, and a button over the whole tile that opens the

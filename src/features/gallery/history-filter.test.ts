@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { filterEntries, modelOptions, NO_FILTER } from './history-filter';
-import { makeEntry } from './gallery-test-utils';
+import { makeEntry } from '../../test/gallery-test-utils';
 
 const entries = [
   makeEntry('a', { status: 'running', params: { prompt: 'A red Fox at dawn' } }),

@@ -5,7 +5,15 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OutboxEntry } from '../../model/db';
 import type { HistoryStore } from '../../model/history/history-store';
 import type { HistoryEntry } from '../../model/history/history-types';
-import { CDN, freshDatabase, makeEntry, makeSending, stubLayout, storeWith, T0 } from './gallery-test-utils';
+import {
+  CDN,
+  freshDatabase,
+  makeEntry,
+  makeSending,
+  stubLayout,
+  storeWith,
+  T0,
+} from '../../test/gallery-test-utils';
 import { HistoryPanel } from './history-panel';
 
 let restoreLayout: () => void = () => undefined;

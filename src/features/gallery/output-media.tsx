@@ -5,7 +5,7 @@ import { cn } from '../../lib/cn';
 import { promptOf } from './history-filter';
 import { StatusIcon, STATUS_LOOK } from './status-badge';
 import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
-import { truncate } from './untrusted';
+import { truncate } from './truncate';
 
 // A task's output as media elements. Images (SVG included) only ever go through <img>, never inline
 // markup, so a crafted SVG cannot script the page; URLs other than http(s) are dropped.

@@ -2,7 +2,7 @@ import { act, cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, expect, it, vi } from 'vitest';
 import { PollBudget } from '../../model/tasks/poll-budget';
 import { PollSchedule, registerSchedule } from '../../model/tasks/poll-schedule';
-import { makeEntry } from './gallery-test-utils';
+import { makeEntry } from '../../test/gallery-test-utils';
 import { TaskCard } from './task-card';
 
 afterEach(() => {

@@ -5,7 +5,7 @@ import { Badge } from '../../components/badge';
 import type { OutboxEntry } from '../../model/db';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { cn } from '../../lib/cn';
-import { formatCredits } from '../../lib/format';
+import { creditsText } from './credits-text';
 import { promptOf } from './history-filter';
 import { CardAudio, CardThumb } from './output-media';
 import { StatusBadge } from './status-badge';
@@ -17,14 +17,6 @@ import { useNow } from './use-now';
 // One task in the gallery (PRODUCT 3, History: status, elapsed time and ETA, what ran, prompt, credits,
 // the output, the error). The whole card opens the detail view: its title is a button stretched over
 // the card, and only the media players sit above it (a player inside a button would be invalid HTML).
-
-/** "8 credits"; while billing has not settled, "~8 credits quoted" (spec 2: creditsCharged settles later). */
-export function creditsText(entry: HistoryEntry): string | null {
-  const settled = isTerminal(entry.status) && entry.creditsCharged !== null;
-  if (settled) return formatCredits(entry.creditsCharged ?? 0);
-  const quoted = entry.meta.quotedCredits ?? entry.creditsCharged;
-  return quoted === null ? null : `~${formatCredits(quoted)} quoted`;
-}
 
 const cardBase = 'relative flex flex-col gap-2 rounded-lg p-2 transition-colors';
 

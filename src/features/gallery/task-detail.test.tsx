@@ -3,7 +3,7 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HistoryEntry } from '../../model/history/history-types';
-import { CDN, freshDatabase, makeEntry, stubLayout, storeWith, T0 } from './gallery-test-utils';
+import { CDN, freshDatabase, makeEntry, stubLayout, storeWith, T0 } from '../../test/gallery-test-utils';
 import { HistoryPanel } from './history-panel';
 
 let restoreLayout: () => void = () => undefined;

@@ -12,7 +12,7 @@ import type { MediaType } from './history-filter';
 import { LargeOutput, outputOf } from './output-media';
 import { saveBlob } from '../../lib/save-file';
 import { StatusBadge } from './status-badge';
-import { creditsText } from './task-card';
+import { creditsText } from './credits-text';
 import { elapsedMs, etaText, formatDuration, formatTimestamp } from './task-timing';
 import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
 import { useNow } from './use-now';

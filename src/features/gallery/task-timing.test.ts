@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeEntry, T0 } from './gallery-test-utils';
+import { makeEntry, T0 } from '../../test/gallery-test-utils';
 import { elapsedMs, etaText } from './task-timing';
 
 describe('task timing', () => {

@@ -49,19 +49,13 @@ export function SavePresetDialog({
       description={`The form of ${displayText(itemName)} as it is now: version and every setting (files as their links). A preset with the same name is replaced.`}
     >
       <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-4" noValidate>
-        <Field label="Preset name" required {...(error ? { error } : {})}>
-          {(control) => (
-            <input
-              {...control}
-              type="text"
-              autoComplete="off"
-              maxLength={200}
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              className={inputClass}
-            />
-          )}
-        </Field>
+        <NameField
+          label="Preset name"
+          value={name}
+          onChange={setName}
+          required
+          {...(error ? { error } : {})}
+        />
         <div className="flex justify-end gap-2">
           <Button onClick={() => onOpenChange(false)}>Cancel</Button>
           <Button type="submit" variant="primary">
@@ -282,19 +276,7 @@ function PresetRow({
             void onRename(name).then(() => setRenaming(false));
           }}
         >
-          <Field label="New name" className="flex-1">
-            {(control) => (
-              <input
-                {...control}
-                type="text"
-                autoComplete="off"
-                maxLength={200}
-                value={name}
-                onChange={(e) => setName(e.target.value)}
-                className={inputClass}
-              />
-            )}
-          </Field>
+          <NameField label="New name" value={name} onChange={setName} className="flex-1" />
           <Button type="submit" size="md" variant="primary">
             Save name
           </Button>
@@ -356,5 +338,36 @@ export function PresetDialogs({
         shareUrl={shareUrl}
       />
     </>
+  );
+}
+
+/** A preset's name: one line of text, at most 200 characters. */
+function NameField({
+  label,
+  value,
+  onChange,
+  ...field
+}: {
+  label: string;
+  value: string;
+  onChange: (name: string) => void;
+  required?: boolean;
+  error?: string;
+  className?: string;
+}) {
+  return (
+    <Field label={label} {...field}>
+      {(control) => (
+        <input
+          {...control}
+          type="text"
+          autoComplete="off"
+          maxLength={200}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          className={inputClass}
+        />
+      )}
+    </Field>
   );
 }

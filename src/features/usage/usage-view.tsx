@@ -3,9 +3,11 @@ import { Download } from 'lucide-react';
 import { useApi } from '../../api/api-context';
 import type { Me } from '../../../contract/me';
 import { Button } from '../../components/button';
+import { CapMeter } from '../../components/cap-meter';
 import { Field } from '../../components/field';
 import { Select } from '../../components/select';
 import { Spinner } from '../../components/spinner';
+import { cn } from '../../lib/cn';
 import { categoryLabel } from '../../model/category-labels';
 import { saveCsv } from '../../lib/save-file';
 import { formatCount, formatCredits, formatSeconds } from '../../lib/format';
@@ -53,6 +55,8 @@ const card =
 const scroller = 'mt-2 overflow-x-auto rounded focus-visible:outline-2 focus-visible:outline-indigo-500';
 const th = 'px-2 py-1.5 text-xs font-medium text-slate-600 dark:text-slate-400';
 const td = 'px-2 py-1.5 text-right whitespace-nowrap tabular-nums';
+const tr = 'border-t border-slate-100 dark:border-slate-800';
+const rowHead = 'px-2 py-1.5 font-normal';
 
 export function UsageView({ me, store }: { me: Me; store: HistoryStore | null }) {
   const { connectionId } = useApi();
@@ -151,24 +155,7 @@ export function UsageView({ me, store }: { me: Me; store: HistoryStore | null })
 
         <div className="mt-4 rounded-lg bg-slate-50 p-3 text-sm dark:bg-slate-800/60">
           {cap !== null ? (
-            <>
-              <div className="flex justify-between gap-2 text-xs">
-                <span id="usage-cap-label">Spent today, against the daily cap</span>
-                <span className="tabular-nums" data-testid="usage-cap">
-                  {spent.toLocaleString('en-US')} / {cap.toLocaleString('en-US')}
-                </span>
-              </div>
-              <meter
-                aria-labelledby="usage-cap-label"
-                className="mt-1 h-2 w-full"
-                min={0}
-                max={cap}
-                low={cap * 0.7}
-                high={cap * 0.9}
-                optimum={0}
-                value={spent}
-              />
-            </>
+            <CapMeter spent={spent} cap={cap} testId="usage-cap" />
           ) : (
             <p>
               Spent today: <span className="font-medium tabular-nums">{formatCredits(spent)}</span>. This key
@@ -189,78 +176,52 @@ export function UsageView({ me, store }: { me: Me; store: HistoryStore | null })
         <CreditsChart days={summary.perDay} title={`Credits per day, ${period.toLowerCase()}`} />
       </section>
 
-      <section aria-labelledby="usage-models" className={`${card} min-w-0`}>
-        <h3 id="usage-models" className="text-sm font-semibold">
-          Per model
-        </h3>
+      <TableSection id="usage-models" title="Per model">
         {summary.perModel.length === 0 ? (
           <Empty />
         ) : (
-          <div className={scroller} tabIndex={0}>
-            <table className="w-full min-w-[40rem] text-left text-sm">
-              <caption className="sr-only">Usage per model, tool or template, {period.toLowerCase()}</caption>
-              <thead>
-                <tr>
-                  <th scope="col" className={th}>
-                    Model
-                  </th>
-                  <th scope="col" className={`${th} text-right`}>
-                    Tasks
-                  </th>
-                  <th scope="col" className={`${th} text-right`}>
-                    Outputs
-                  </th>
-                  <th scope="col" className={`${th} text-right`}>
-                    Failure rate
-                  </th>
-                  <th scope="col" className={`${th} text-right`}>
-                    Average time
-                  </th>
-                  <th scope="col" className={`${th} text-right`}>
-                    90th percentile
-                  </th>
-                  <th scope="col" className={`${th} text-right`}>
-                    Credits
-                  </th>
-                  <th scope="col" className={`${th} text-right`}>
-                    Per output
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {summary.perModel.map((m) => (
-                  <tr key={m.key} className="border-t border-slate-100 dark:border-slate-800">
-                    <th scope="row" className="px-2 py-1.5 font-normal">
-                      <span className="block font-medium" dir="auto">
-                        {displayText(m.name)}
-                      </span>
-                      <span className="block text-xs text-slate-600 dark:text-slate-400" dir="auto">
-                        {displayText(m.detail)}
-                        {m.category ? ` · ${categoryLabel(m.category)}` : ''}
-                      </span>
-                    </th>
-                    <td className={td}>{formatCount(m.tasks)}</td>
-                    <td className={td}>{formatCount(m.outputs)}</td>
-                    <td className={td}>{percent(m.failureRate)}</td>
-                    <td className={td}>{seconds(m.avgSeconds)}</td>
-                    <td className={td}>{seconds(m.p90Seconds)}</td>
-                    <td className={td}>
-                      <Share value={m.credits} of={summary.totals.credits} />
-                    </td>
-                    <td className={td}>{credits(m.costPerOutput)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <UsageTable
+            caption={`Usage per model, tool or template, ${period.toLowerCase()}`}
+            columns={[
+              'Model',
+              'Tasks',
+              'Outputs',
+              'Failure rate',
+              'Average time',
+              '90th percentile',
+              'Credits',
+              'Per output',
+            ]}
+            className="min-w-[40rem]"
+          >
+            {summary.perModel.map((m) => (
+              <tr key={m.key} className={tr}>
+                <th scope="row" className={rowHead}>
+                  <span className="block font-medium" dir="auto">
+                    {displayText(m.name)}
+                  </span>
+                  <span className="block text-xs text-slate-600 dark:text-slate-400" dir="auto">
+                    {displayText(m.detail)}
+                    {m.category ? ` · ${categoryLabel(m.category)}` : ''}
+                  </span>
+                </th>
+                <td className={td}>{formatCount(m.tasks)}</td>
+                <td className={td}>{formatCount(m.outputs)}</td>
+                <td className={td}>{percent(m.failureRate)}</td>
+                <td className={td}>{seconds(m.avgSeconds)}</td>
+                <td className={td}>{seconds(m.p90Seconds)}</td>
+                <td className={td}>
+                  <Share value={m.credits} of={summary.totals.credits} />
+                </td>
+                <td className={td}>{credits(m.costPerOutput)}</td>
+              </tr>
+            ))}
+          </UsageTable>
         )}
-      </section>
+      </TableSection>
 
       <div className="grid gap-4 lg:grid-cols-2 lg:items-start">
-        <section aria-labelledby="usage-categories" className={`${card} min-w-0`}>
-          <h3 id="usage-categories" className="text-sm font-semibold">
-            Per category
-          </h3>
+        <TableSection id="usage-categories" title="Per category">
           {summary.perCategory.length === 0 ? (
             <Empty />
           ) : (
@@ -275,12 +236,9 @@ export function UsageView({ me, store }: { me: Me; store: HistoryStore | null })
               total={summary.totals.credits}
             />
           )}
-        </section>
+        </TableSection>
 
-        <section aria-labelledby="usage-keys" className={`${card} min-w-0`}>
-          <h3 id="usage-keys" className="text-sm font-semibold">
-            Per key
-          </h3>
+        <TableSection id="usage-keys" title="Per key">
           <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
             Every key used with this studio on this device. A key is never kept: only its label and prefix, as
             the service shows them, for keys connected since this view existed; others show as “Another key”.
@@ -288,56 +246,36 @@ export function UsageView({ me, store }: { me: Me; store: HistoryStore | null })
           {others === null ? (
             <Spinner label="Reading the other keys’ history" />
           ) : (
-            <div className={scroller} tabIndex={0}>
-              <table className="w-full text-left text-sm">
-                <caption className="sr-only">Usage per key on this device, {period.toLowerCase()}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col" className={th}>
-                      Key
+            <UsageTable
+              caption={`Usage per key on this device, ${period.toLowerCase()}`}
+              columns={['Key', 'Tasks', 'Today', 'Credits']}
+            >
+              {keys.map((k, i) => {
+                const known = labels[k.connectionId];
+                return (
+                  <tr key={k.connectionId} className={tr}>
+                    <th scope="row" className={rowHead}>
+                      <span className="font-medium" dir="auto">
+                        {known ? displayText(known.label) : `Another key ${i + 1}`}
+                      </span>
+                      {known && (
+                        <span className="ml-1 font-mono text-xs text-slate-600 dark:text-slate-400">
+                          {displayText(known.prefix)}…
+                        </span>
+                      )}
+                      {k.connectionId === connectionId && (
+                        <span className="ml-1 text-xs text-slate-600 dark:text-slate-400">(this key)</span>
+                      )}
                     </th>
-                    <th scope="col" className={`${th} text-right`}>
-                      Tasks
-                    </th>
-                    <th scope="col" className={`${th} text-right`}>
-                      Today
-                    </th>
-                    <th scope="col" className={`${th} text-right`}>
-                      Credits
-                    </th>
+                    <td className={td}>{formatCount(k.tasks)}</td>
+                    <td className={td}>{formatCredits(k.today)}</td>
+                    <td className={td}>{formatCredits(k.credits)}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {keys.map((k, i) => {
-                    const known = labels[k.connectionId];
-                    return (
-                      <tr key={k.connectionId} className="border-t border-slate-100 dark:border-slate-800">
-                        <th scope="row" className="px-2 py-1.5 font-normal">
-                          <span className="font-medium" dir="auto">
-                            {known ? displayText(known.label) : `Another key ${i + 1}`}
-                          </span>
-                          {known && (
-                            <span className="ml-1 font-mono text-xs text-slate-600 dark:text-slate-400">
-                              {displayText(known.prefix)}…
-                            </span>
-                          )}
-                          {k.connectionId === connectionId && (
-                            <span className="ml-1 text-xs text-slate-600 dark:text-slate-400">
-                              (this key)
-                            </span>
-                          )}
-                        </th>
-                        <td className={td}>{formatCount(k.tasks)}</td>
-                        <td className={td}>{formatCredits(k.today)}</td>
-                        <td className={td}>{formatCredits(k.credits)}</td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
+                );
+              })}
+            </UsageTable>
           )}
-        </section>
+        </TableSection>
       </div>
     </main>
   );
@@ -384,41 +322,63 @@ function SmallTable({
   total: number;
 }) {
   return (
+    <UsageTable caption={caption} columns={[head, 'Tasks', 'Failure rate', 'Credits']}>
+      {rows.map((r) => (
+        <tr key={r.key} className={tr}>
+          <th scope="row" className={rowHead}>
+            {r.name}
+          </th>
+          <td className={td}>{formatCount(r.totals.tasks)}</td>
+          <td className={td}>{percent(r.totals.failureRate)}</td>
+          <td className={td}>
+            <Share value={r.totals.credits} of={total} />
+          </td>
+        </tr>
+      ))}
+    </UsageTable>
+  );
+}
+
+/** A table of figures: the first column names the row, the others are numbers (right-aligned). */
+function UsageTable({
+  caption,
+  columns,
+  className,
+  children,
+}: {
+  caption: string;
+  columns: string[];
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
     <div className={scroller} tabIndex={0}>
-      <table className="w-full text-left text-sm">
+      <table className={cn('w-full text-left text-sm', className)}>
         <caption className="sr-only">{caption}</caption>
         <thead>
           <tr>
-            <th scope="col" className={th}>
-              {head}
-            </th>
-            <th scope="col" className={`${th} text-right`}>
-              Tasks
-            </th>
-            <th scope="col" className={`${th} text-right`}>
-              Failure rate
-            </th>
-            <th scope="col" className={`${th} text-right`}>
-              Credits
-            </th>
+            {columns.map((name, i) => (
+              <th key={name} scope="col" className={i === 0 ? th : `${th} text-right`}>
+                {name}
+              </th>
+            ))}
           </tr>
         </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.key} className="border-t border-slate-100 dark:border-slate-800">
-              <th scope="row" className="px-2 py-1.5 font-normal">
-                {r.name}
-              </th>
-              <td className={td}>{formatCount(r.totals.tasks)}</td>
-              <td className={td}>{percent(r.totals.failureRate)}</td>
-              <td className={td}>
-                <Share value={r.totals.credits} of={total} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
+        <tbody>{children}</tbody>
       </table>
     </div>
+  );
+}
+
+/** A titled card holding one usage table. */
+function TableSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className={`${card} min-w-0`}>
+      <h3 id={id} className="text-sm font-semibold">
+        {title}
+      </h3>
+      {children}
+    </section>
   );
 }
 

@@ -2,7 +2,7 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { galleryItemsOf } from '../gallery-item';
-import { CDN, makeEntry } from '../gallery-test-utils';
+import { CDN, makeEntry } from '../../../test/gallery-test-utils';
 import { DownloadSelectedButton } from './download-selected-button';
 import {
   downloadSelected,

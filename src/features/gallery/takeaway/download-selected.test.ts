@@ -1,7 +1,7 @@
 import { unzipSync } from 'fflate';
 import { describe, expect, it, vi } from 'vitest';
 import { galleryItemsOf } from '../gallery-item';
-import { CDN, makeEntry } from '../gallery-test-utils';
+import { CDN, makeEntry } from '../../../test/gallery-test-utils';
 import { downloadSelected, zipName } from './download-selected';
 import type { ZipSink } from './zip-sink';
 import { downloadErrorMessage } from './download-error';

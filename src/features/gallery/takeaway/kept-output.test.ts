@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { KeepersStore } from '../../../model/history/keepers';
 import { galleryItemsOf } from '../gallery-item';
-import { makeEntry } from '../gallery-test-utils';
+import { makeEntry } from '../../../test/gallery-test-utils';
 import { downloadKept } from './kept-output';
 
 const [item] = galleryItemsOf([makeEntry('task_AbCdEfGhIj', { params: { prompt: 'red fox' } })]);

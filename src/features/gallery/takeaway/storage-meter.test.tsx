@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { KeepersStore } from '../../../model/history/keepers';
 import { galleryItemsOf } from '../gallery-item';
-import { CDN, CONNECTION, freshDatabase, makeEntry } from '../gallery-test-utils';
+import { CDN, CONNECTION, freshDatabase, makeEntry } from '../../../test/gallery-test-utils';
 import { StorageMeter } from './storage-meter';
 
 beforeEach(freshDatabase);

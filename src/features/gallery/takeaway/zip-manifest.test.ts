@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { galleryItemsOf } from '../gallery-item';
-import { makeEntry, T0 } from '../gallery-test-utils';
+import { makeEntry, T0 } from '../../../test/gallery-test-utils';
 import { outputFileName } from '../download-name';
 import {
   csvCell,

@@ -1,7 +1,7 @@
 import { unzipSync, strFromU8 } from 'fflate';
 import { describe, expect, it, vi } from 'vitest';
 import { galleryItemsOf, type GalleryItem } from '../gallery-item';
-import { CDN, makeEntry, T0 } from '../gallery-test-utils';
+import { CDN, makeEntry, T0 } from '../../../test/gallery-test-utils';
 import { writeZip, type ZipProgress } from './zip-writer';
 
 /** A file server: each URL answers bytes with a type, a status, a network error, or breaks mid-body. */

@@ -2,11 +2,11 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
 import { vi } from 'vitest';
-import { ApiProvider } from '../../api/api-context';
-import { ApiClient, type ListResult, type SkippedEntry } from '../../api/client';
-import { ApiError } from '../../api/errors';
-import type { AiTool, Model, Template } from '../../../contract/catalog';
-import type { MediaType } from '../../../contract/category';
+import { ApiProvider } from '../api/api-context';
+import { ApiClient, type ListResult, type SkippedEntry } from '../api/client';
+import { ApiError } from '../api/errors';
+import type { AiTool, Model, Template } from '../../contract/catalog';
+import type { MediaType } from '../../contract/category';
 
 // Test helpers for the catalog: fixture-like data shaped after sandbox/src/core/catalog, and a real
 // ApiClient whose catalog methods are replaced by spies (so the types are the client's own).

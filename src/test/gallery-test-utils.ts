@@ -1,7 +1,7 @@
 import { deleteDB } from 'idb';
-import { DB_NAME, db, resetDbForTests, type OutboxEntry } from '../../model/db';
-import { HistoryStore } from '../../model/history/history-store';
-import type { HistoryEntry } from '../../model/history/history-types';
+import { DB_NAME, db, resetDbForTests, type OutboxEntry } from '../model/db';
+import { HistoryStore } from '../model/history/history-store';
+import type { HistoryEntry } from '../model/history/history-types';
 
 // Test helpers for the gallery: history entries shaped as the app writes them, a HistoryStore over a
 // fresh fake IndexedDB (tests import 'fake-indexeddb/auto'), and layout sizes happy-dom does not compute.

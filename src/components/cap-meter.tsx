@@ -1,0 +1,26 @@
+import { useId } from 'react';
+
+/** Today's spend against a daily cap: the figures, and a meter that warns near the cap. */
+export function CapMeter({ spent, cap, testId }: { spent: number; cap: number; testId?: string }) {
+  const id = useId();
+  return (
+    <>
+      <div className="flex justify-between gap-2 text-xs">
+        <span id={id}>Spent today, against the daily cap</span>
+        <span className="tabular-nums" data-testid={testId}>
+          {spent.toLocaleString('en-US')} / {cap.toLocaleString('en-US')}
+        </span>
+      </div>
+      <meter
+        aria-labelledby={id}
+        className="mt-1 h-2 w-full"
+        min={0}
+        max={cap}
+        low={cap * 0.7}
+        high={cap * 0.9}
+        optimum={0}
+        value={spent}
+      />
+    </>
+  );
+}
