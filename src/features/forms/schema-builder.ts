@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { KNOWN_PARAM_TYPES, optionValue, type KnownParamType, type ParamDef } from '../../../contract/param';
 import type { ParamValue } from '../../../contract/task';
 
@@ -42,7 +42,7 @@ export interface SchemaOptions {
   hostedOrigins?: readonly string[] | (() => readonly string[]);
 }
 
-export type ParamSchema = z.ZodType<FormValues, FormValues>;
+export type ParamSchema = z.ZodMiniType<FormValues, FormValues>;
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -170,7 +170,7 @@ export function hostedOriginsFor(baseUrl: string, extra: readonly string[] = [])
 interface RuleContext {
   isHosted: (url: string) => boolean;
 }
-type Rule = (def: ParamDef, ctx: RuleContext) => z.ZodType<FormValue, FormValue>;
+type Rule = (def: ParamDef, ctx: RuleContext) => z.ZodMiniType<FormValue, FormValue>;
 
 const isBlank = (v: FormValue): boolean =>
   v === undefined || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
@@ -179,6 +179,12 @@ type Issues = { addIssue: (issue: { code: 'custom'; message: string }) => void }
 const issue = (ctx: Issues, message: string) => ctx.addIssue({ code: 'custom', message });
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
+
+/** An optional value and its checks (zod/mini, which keeps the first load small, has no methods). */
+const optionalChecked = <T extends FormValue>(
+  schema: z.ZodMiniType<T, T>,
+  check: (v: T | undefined, ctx: Issues) => void,
+) => z.optional(schema).check(z.superRefine(check));
 
 function checkRange(def: ParamDef, n: number, ctx: Issues) {
   const { min, max } = def.constraints ?? {};
@@ -192,18 +198,15 @@ const checkLength = (v: string, limit: number, ctx: Issues) => {
 
 const textRule: Rule = (def) => {
   const limit = textLimit(def);
-  return z
-    .string()
-    .optional()
-    .superRefine((v, ctx) => {
-      if (v !== undefined) checkLength(v, limit, ctx);
-      if (def.required && isBlank(v)) issue(ctx, MISSING_MESSAGE);
-    });
+  return optionalChecked(z.string(), (v, ctx) => {
+    if (v !== undefined) checkLength(v, limit, ctx);
+    if (def.required && isBlank(v)) issue(ctx, MISSING_MESSAGE);
+  });
 };
 
 const choiceRule: Rule = (def) => {
   const allowed = choiceValues(def);
-  return scalar.optional().superRefine((v, ctx) => {
+  return optionalChecked(scalar, (v, ctx) => {
     if (v === undefined || v === '') {
       if (def.required) issue(ctx, MISSING_MESSAGE);
       return;
@@ -215,39 +218,33 @@ const choiceRule: Rule = (def) => {
 };
 
 const mediaRule: Rule = (def, { isHosted }) =>
-  z
-    .string()
-    .optional()
-    .superRefine((v, ctx) => {
-      if (v === undefined || v.trim() === '') {
-        if (def.required) issue(ctx, MISSING_MESSAGE);
-        return;
-      }
-      checkLength(v, STRING_CAP, ctx);
-      if (!isHosted(v)) issue(ctx, HOSTED_ONLY_MESSAGE);
-    });
+  optionalChecked(z.string(), (v, ctx) => {
+    if (v === undefined || v.trim() === '') {
+      if (def.required) issue(ctx, MISSING_MESSAGE);
+      return;
+    }
+    checkLength(v, STRING_CAP, ctx);
+    if (!isHosted(v)) issue(ctx, HOSTED_ONLY_MESSAGE);
+  });
 
 const mediaListRule: Rule = (def, { isHosted }) => {
   const max = listLimit(def);
-  return z
-    .array(z.string())
-    .optional()
-    .superRefine((v, ctx) => {
-      const urls = (v ?? []).filter((u) => u.trim() !== '');
-      if (urls.length === 0) {
-        if (def.required) issue(ctx, MISSING_MESSAGE);
-        return;
-      }
-      if (urls.length > max) issue(ctx, `At most ${fmt(max)} ${max === 1 ? 'file' : 'files'}.`);
-      if (urls.some((u) => u.length > STRING_CAP))
-        issue(ctx, `Each URL is at most ${fmt(STRING_CAP)} characters.`);
-      if (urls.some((u) => !isHosted(u))) issue(ctx, HOSTED_ONLY_MESSAGE);
-    });
+  return optionalChecked(z.array(z.string()), (v, ctx) => {
+    const urls = (v ?? []).filter((u) => u.trim() !== '');
+    if (urls.length === 0) {
+      if (def.required) issue(ctx, MISSING_MESSAGE);
+      return;
+    }
+    if (urls.length > max) issue(ctx, `At most ${fmt(max)} ${max === 1 ? 'file' : 'files'}.`);
+    if (urls.some((u) => u.length > STRING_CAP))
+      issue(ctx, `Each URL is at most ${fmt(STRING_CAP)} characters.`);
+    if (urls.some((u) => !isHosted(u))) issue(ctx, HOSTED_ONLY_MESSAGE);
+  });
 };
 
 const voiceRule: Rule = (def, { isHosted }) => {
   const allowed = choiceValues(def);
-  return scalar.optional().superRefine((v, ctx) => {
+  return optionalChecked(scalar, (v, ctx) => {
     if (v === undefined || v === '') {
       if (def.required) issue(ctx, MISSING_MESSAGE);
       return;
@@ -267,7 +264,7 @@ const voiceRule: Rule = (def, { isHosted }) => {
 /** Any type the studio does not know: plain text, so a new server type never breaks a form. */
 const unknownRule: Rule = (def) => {
   const kind = unknownValueKind(def);
-  return scalar.optional().superRefine((v, ctx) => {
+  return optionalChecked(scalar, (v, ctx) => {
     const text = v === undefined ? '' : String(v);
     if (text.trim() === '') {
       if (def.required) issue(ctx, MISSING_MESSAGE);
@@ -321,16 +318,18 @@ export function buildParamSchema(defs: readonly ParamDef[], options: SchemaOptio
       ),
   };
   const shape = Object.fromEntries(all.map((def) => [fieldName(def.id), ruleFor(def.type)(def, ctx)]));
-  return z.object(shape).superRefine((values, refine) => {
-    const count = Object.keys(toRequestParams(values, all)).length;
-    if (count > PARAMS_KEYS_CAP) {
-      refine.addIssue({
-        code: 'custom',
-        path: [FORM_ERROR_KEY],
-        message: `At most ${PARAMS_KEYS_CAP} parameters can be sent; this form would send ${count}. Clear some optional fields.`,
-      });
-    }
-  });
+  return z.object(shape).check(
+    z.superRefine((values, refine) => {
+      const count = Object.keys(toRequestParams(values, all)).length;
+      if (count > PARAMS_KEYS_CAP) {
+        refine.addIssue({
+          code: 'custom',
+          path: [FORM_ERROR_KEY],
+          message: `At most ${PARAMS_KEYS_CAP} parameters can be sent; this form would send ${count}. Clear some optional fields.`,
+        });
+      }
+    }),
+  );
 }
 
 export interface Validation {
