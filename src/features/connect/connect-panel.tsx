@@ -170,29 +170,33 @@ export function ConnectPanel({
         )}
       </Field>
 
-      {(demoKeys === null || demoKeys.length > 0) && (
-        <Field
-          label="Sandbox demo key"
-          description="This studio runs with a local sandbox: pick a demo key to try it."
-        >
-          {(p) => (
-            <select
-              {...p}
-              className={inputClass}
-              disabled={demoKeys === null}
-              value={demoKeys?.find((k) => k.key === apiKey)?.name ?? ''}
-              onChange={(e) => setApiKey(demoKeys?.find((k) => k.name === e.target.value)?.key ?? apiKey)}
-            >
-              <option value="">{demoKeys === null ? 'Loading demo keys…' : 'Choose a demo key…'}</option>
-              {demoKeys?.map((k) => (
-                <option key={k.name} value={k.name}>
-                  {k.name}
-                  {k.description ? `: ${k.description}` : ''}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+      {/* Until /config.json says whether a sandbox is there, its field's place is kept (invisible), so
+          the form does not grow when it appears: the prerendered screen does not know yet. */}
+      {(awaitingConfig || demoKeys === null || demoKeys.length > 0) && (
+        <div className={awaitingConfig ? 'invisible' : undefined} aria-hidden={awaitingConfig || undefined}>
+          <Field
+            label="Sandbox demo key"
+            description="This studio runs with a local sandbox: pick a demo key to try it."
+          >
+            {(p) => (
+              <select
+                {...p}
+                className={inputClass}
+                disabled={demoKeys === null}
+                value={demoKeys?.find((k) => k.key === apiKey)?.name ?? ''}
+                onChange={(e) => setApiKey(demoKeys?.find((k) => k.name === e.target.value)?.key ?? apiKey)}
+              >
+                <option value="">{demoKeys === null ? 'Loading demo keys…' : 'Choose a demo key…'}</option>
+                {demoKeys?.map((k) => (
+                  <option key={k.name} value={k.name}>
+                    {k.name}
+                    {k.description ? `: ${k.description}` : ''}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        </div>
       )}
 
       <label className="flex items-start gap-2 text-sm">

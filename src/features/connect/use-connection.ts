@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useReducer, useSyncExternalStore } from 'react';
+import { startTransition, useCallback, useEffect, useReducer, useSyncExternalStore } from 'react';
 import { ApiClient } from '../../api/client';
 import { connectionId } from '../../api/connection-id';
 import { toApiError, type ApiError } from '../../api/errors';
@@ -86,7 +86,9 @@ export function useConnection() {
     client.me({ signal: controller.signal }).then(
       (me) => {
         saveCredentials({ baseUrl: client.baseUrl, apiKey: pending.apiKey, remember: pending.remember });
-        dispatch({ type: 'connected', client, me });
+        // The studio's first render is large: as a transition, React renders it in slices and the
+        // page stays responsive (no long task of the whole mount; issue 17, total blocking time).
+        startTransition(() => dispatch({ type: 'connected', client, me }));
       },
       (err: unknown) => {
         HistoryStore.dropPreload(id);
