@@ -1,9 +1,51 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createServer, type Plugin, type ResolvedConfig } from 'vite';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 
+// Issue 17: the connect screen is painted before any JavaScript runs. After the client build, this
+// renders src/prerender.tsx with react-dom/server (loaded through Vite's SSR module loader, so nothing
+// is written but index.html) into dist/index.html's root element; src/main.tsx hydrates it.
+function prerenderConnectScreen(): Plugin {
+  const rootElement = '<div id="root"></div>';
+  let config: ResolvedConfig;
+  return {
+    name: 'media-studio:prerender-connect-screen',
+    apply: (_, env) => env.command === 'build' && !env.isSsrBuild,
+    configResolved(resolved) {
+      config = resolved;
+    },
+    closeBundle: {
+      sequential: true,
+      async handler() {
+        const server = await createServer({
+          configFile: false,
+          root: config.root,
+          logLevel: 'error',
+          plugins: [react()],
+          server: { middlewareMode: true, hmr: false, watch: null },
+          appType: 'custom',
+        });
+        try {
+          const { renderConnectScreen } = (await server.ssrLoadModule('/src/prerender.tsx')) as {
+            renderConnectScreen: () => string;
+          };
+          const file = join(config.root, config.build.outDir, 'index.html');
+          const html = readFileSync(file, 'utf8');
+          if (!html.includes(rootElement)) throw new Error(`index.html has no ${rootElement} to fill`);
+          writeFileSync(file, html.replace(rootElement, `<div id="root">${renderConnectScreen()}</div>`));
+        } finally {
+          await server.close();
+        }
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), prerenderConnectScreen()],
   server: { host: '127.0.0.1', port: 5173 },
   preview: { host: '127.0.0.1', port: 4173 },
   build: { target: 'es2022', sourcemap: true },

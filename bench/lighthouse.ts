@@ -12,19 +12,43 @@ import type { Ports } from './studio-bench';
 // accessibility and best practices, for the first screen (connect) and for the connected studio with a
 // model form open. Lighthouse drives a tab of a Chromium that Playwright started with a debugging port;
 // for the connected page the key is remembered in that profile first (disableStorageReset keeps it).
-// Scores are Lighthouse's 0-100; targets 95 / 100 / 100.
+// Each page and preset is audited three times (LIGHTHOUSE_RUNS): every figure is the median, with the
+// range in its note, so none passes or fails by luck (issue 17). Besides the 0-100 scores: the connect
+// screen's first contentful paint, and the studio's layout shift and blocking time, on the phone preset.
 
 const DEBUG_PORT = 9339;
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
-const TARGETS: Record<(typeof CATEGORIES)[number], number> = {
-  performance: 95,
-  accessibility: 100,
-  'best-practices': 100,
+type Category = (typeof CATEGORIES)[number];
+type Page = 'connect' | 'studio';
+type Preset = 'mobile' | 'desktop';
+
+/** Score targets; issue 17 raised the phone's: 100 for the (prerendered) connect screen, 98 for the studio. */
+function scoreTarget(page: Page, preset: Preset, category: Category): number {
+  if (category !== 'performance') return 100;
+  if (preset === 'desktop') return 95;
+  return page === 'connect' ? 100 : 98;
+}
+
+/** Timing figures of the phone preset (issue 17), from Lighthouse's audits; `scale` turns ms into the unit. */
+const METRICS: Record<
+  Page,
+  Array<{ audit: string; name: string; unit: string; max: number; scale: number }>
+> = {
+  connect: [{ audit: 'first-contentful-paint', name: 'fcp', unit: 's', max: 1, scale: 1 / 1000 }],
+  studio: [
+    { audit: 'cumulative-layout-shift', name: 'cls', unit: '', max: 0.02, scale: 1 },
+    { audit: 'total-blocking-time', name: 'tbt', unit: 'ms', max: 100, scale: 1 },
+  ],
 };
 
-type Scores = Record<(typeof CATEGORIES)[number], number | null> & { failing: string[] };
+interface Run {
+  scores: Record<Category, number | null>;
+  metrics: Record<string, number>;
+  failing: string[];
+}
 
-async function audit(url: string, preset: 'mobile' | 'desktop'): Promise<Scores> {
+async function audit(url: string, page: Page, preset: Preset): Promise<Run> {
   const result = await lighthouse(
     url,
     {
@@ -43,7 +67,10 @@ async function audit(url: string, preset: 'mobile' | 'desktop'): Promise<Scores>
       c,
       lhr.categories[c]?.score == null ? null : Math.round(lhr.categories[c].score * 100),
     ]),
-  ) as Record<(typeof CATEGORIES)[number], number | null>;
+  ) as Record<Category, number | null>;
+  const metrics = Object.fromEntries(
+    METRICS[page].map((m) => [m.name, (lhr.audits[m.audit]?.numericValue ?? NaN) * m.scale]),
+  );
   // What cost points, to read beside the figures.
   const failing = CATEGORIES.flatMap((c) =>
     (lhr.categories[c]?.auditRefs ?? [])
@@ -52,28 +79,60 @@ async function audit(url: string, preset: 'mobile' | 'desktop'): Promise<Scores>
       .filter((a): a is NonNullable<typeof a> => !!a && a.score !== null && a.score < 0.9)
       .map((a) => `${c}: ${a.id}${a.displayValue ? ` (${a.displayValue})` : ''}`),
   );
-  return { ...scores, failing };
+  return { scores, metrics, failing };
 }
 
-function figures(name: string, scores: Scores): Record<string, Figure> {
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
+const range = (xs: number[], digits: number) =>
+  `${round(Math.min(...xs), digits)}-${round(Math.max(...xs), digits)}`;
+
+async function audits(url: string, page: Page, preset: Preset): Promise<Record<string, Figure>> {
+  const runs: Run[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const run = await audit(url, page, preset);
+    console.log(
+      `  ${page}.${preset} run ${i + 1}: ${CATEGORIES.map((c) => `${c} ${run.scores[c]}`).join(', ')}${Object.entries(
+        run.metrics,
+      )
+        .map(([k, v]) => `, ${k} ${round(v, 3)}`)
+        .join('')}`,
+    );
+    runs.push(run);
+  }
   const out: Record<string, Figure> = {};
+  const label = `median of ${runs.length}`;
   for (const c of CATEGORIES) {
-    const value = scores[c];
-    out[`${name}.${c}`] = {
-      value,
+    const values = runs.map((r) => r.scores[c]).filter((v): v is number => v !== null);
+    const target = scoreTarget(page, preset, c);
+    const failing = [...new Set(runs.flatMap((r) => r.failing))]
+      .filter((f) => f.startsWith(`${c}:`))
+      .map((f) => f.slice(c.length + 2));
+    out[`${page}.${preset}.${c}`] = {
+      value: values.length ? median(values) : null,
       unit: 'score',
-      target: `>= ${TARGETS[c]}`,
-      ok: value === null ? null : value >= TARGETS[c],
-      ...(scores.failing.some((f) => f.startsWith(`${c}:`))
-        ? {
-            note: scores.failing
-              .filter((f) => f.startsWith(`${c}:`))
-              .map((f) => f.slice(c.length + 2))
-              .join(', '),
-          }
-        : {}),
+      target: `>= ${target}`,
+      ok: values.length ? median(values) >= target : null,
+      note: [`${label}, range ${values.length ? range(values, 0) : 'n/a'}`, ...failing].join(', '),
     };
   }
+  if (preset === 'mobile')
+    for (const m of METRICS[page]) {
+      const values = runs.map((r) => r.metrics[m.name]!).filter((v) => Number.isFinite(v));
+      const digits = m.unit === 'ms' ? 0 : 3;
+      const value = values.length ? round(median(values), digits) : null;
+      out[`${page}.mobile.${m.name}`] = {
+        value,
+        unit: m.unit,
+        target: `<= ${m.max}${m.unit ? ` ${m.unit}` : ''}`,
+        ok: value === null ? null : value <= m.max,
+        note: `${label}, range ${values.length ? range(values, digits) : 'n/a'}`,
+      };
+    }
   return out;
 }
 
@@ -88,7 +147,7 @@ export async function lighthouseScores(ports: Ports, apiKey: string): Promise<Re
     const out: Record<string, Figure> = {};
     // The first screen, as a new visitor sees it.
     for (const preset of ['desktop', 'mobile'] as const)
-      Object.assign(out, figures(`connect.${preset}`, await audit(`${ports.studio}/`, preset)));
+      Object.assign(out, await audits(`${ports.studio}/`, 'connect', preset));
 
     // The connected studio: the key remembered in this profile, a model form open from the URL.
     const page = context.pages()[0] ?? (await context.newPage());
@@ -99,7 +158,7 @@ export async function lighthouseScores(ports: Ports, apiKey: string): Promise<Re
     await page.getByRole('tab', { name: 'Models' }).waitFor();
     const studioUrl = `${ports.studio}/?model=lumen-canvas&version=lumen-canvas-v2`;
     for (const preset of ['desktop', 'mobile'] as const)
-      Object.assign(out, figures(`studio.${preset}`, await audit(studioUrl, preset)));
+      Object.assign(out, await audits(studioUrl, 'studio', preset));
     return out;
   } finally {
     await context.close();

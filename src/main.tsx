@@ -1,11 +1,16 @@
 import './zod-config';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
 import './index.css';
 
-createRoot(document.getElementById('root')!).render(
+const root = document.getElementById('root')!;
+const app = (
   <StrictMode>
     <App />
-  </StrictMode>,
+  </StrictMode>
 );
+// The built index.html holds the connect screen prerendered (src/prerender.tsx): take it over. The dev
+// server's index.html has an empty root: render into it.
+if (root.firstElementChild) hydrateRoot(root, app);
+else createRoot(root).render(app);

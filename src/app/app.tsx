@@ -7,5 +7,6 @@ export function App() {
   useEffect(() => {
     void loadConfig().then(setConfig);
   }, []);
-  return config ? <Studio config={config} /> : <div className="min-h-dvh bg-slate-50 dark:bg-slate-950" />;
+  // Until /config.json is read, the connect screen as prerendered into index.html (scripts/prerender.ts).
+  return <Studio config={config} />;
 }

@@ -2,8 +2,11 @@ import { z } from 'zod/mini';
 
 // Runtime configuration: the built studio is static files, so whoever hosts it (npm start, or any
 // static host) says which API to default to by serving /config.json next to index.html.
+/** The Base URL when /config.json names none (and on the prerendered connect screen, before it is read). */
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010/v1';
+
 const ConfigSchema = z.object({
-  defaultBaseUrl: z._default(z.string(), 'http://127.0.0.1:4010/v1'),
+  defaultBaseUrl: z._default(z.string(), DEFAULT_BASE_URL),
   /** Set when the studio runs beside a sandbox: the connect form offers its demo keys. */
   sandboxKeysUrl: z.optional(z.string()),
   /**

@@ -3,7 +3,7 @@ import { ApiProvider, type ApiConnection } from '../api/api-context';
 import { Spinner } from '../components/spinner';
 import { ConnectPanel } from '../features/connect/connect-panel';
 import { useConnection } from '../features/connect/use-connection';
-import type { StudioConfig } from './config';
+import { DEFAULT_BASE_URL, type StudioConfig } from './config';
 import { Header } from './header';
 
 // The connected studio (catalog, forms, history, compare) is a chunk of its own: the first load is the
@@ -14,7 +14,8 @@ const ConnectedStudio = lazy(loadConnectedStudio);
 // The shell: connect first; then catalog | form | quote (and history), composed from features that
 // never import each other.
 
-export function Studio({ config }: { config: StudioConfig }) {
+/** `config` is null until /config.json is read (the first render, which index.html holds prerendered). */
+export function Studio({ config }: { config: StudioConfig | null }) {
   const { state, connect, disconnect, storedBaseUrl } = useConnection();
   useEffect(() => {
     if (state.status === 'connecting') void loadConnectedStudio();
@@ -53,10 +54,11 @@ export function Studio({ config }: { config: StudioConfig }) {
               </div>
               <ConnectPanel
                 state={state}
-                defaultBaseUrl={storedBaseUrl ?? config.defaultBaseUrl}
-                demoKeysUrl={config.sandboxKeysUrl}
-                apiOrigins={config.apiOrigins}
+                defaultBaseUrl={storedBaseUrl ?? config?.defaultBaseUrl ?? DEFAULT_BASE_URL}
+                demoKeysUrl={config?.sandboxKeysUrl}
+                apiOrigins={config?.apiOrigins}
                 onConnect={connect}
+                awaitingConfig={config === null}
               />
             </main>
           </>

@@ -1,5 +1,5 @@
 import { Eye, EyeOff, KeyRound, PlugZap } from 'lucide-react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Field, inputClass } from '../../components/field';
@@ -20,6 +20,8 @@ interface ConnectPanelProps {
   /** The API origins the studio's CSP allows (config.json apiOrigins); undefined when not said. */
   apiOrigins?: readonly string[];
   onConnect: (credentials: Credentials) => void;
+  /** True until /config.json is read: Connect waits for the Base URL it names. */
+  awaitingConfig?: boolean;
 }
 
 /** Base URL + API key + Connect (PRODUCT 3, Connect and account). Nothing typed is lost on an error. */
@@ -29,6 +31,7 @@ export function ConnectPanel({
   demoKeysUrl,
   apiOrigins,
   onConnect,
+  awaitingConfig = false,
 }: ConnectPanelProps) {
   const pending = state.status === 'connecting' ? state.credentials : null;
   const [baseUrl, setBaseUrl] = useState(pending?.baseUrl ?? defaultBaseUrl);
@@ -39,6 +42,36 @@ export function ConnectPanel({
   // centred screen jump) when the list arrives.
   const [demoKeys, setDemoKeys] = useState<DemoKey[] | null>(demoKeysUrl ? null : []);
   const error = state.status === 'disconnected' ? state.error : undefined;
+
+  // The first render is the prerendered screen (index.html): no config and no stored key yet. What
+  // arrives after fills the form, unless the visitor already typed there.
+  const [seen, setSeen] = useState({ pending, defaultBaseUrl, demoKeysUrl });
+  if (
+    seen.pending !== pending ||
+    seen.defaultBaseUrl !== defaultBaseUrl ||
+    seen.demoKeysUrl !== demoKeysUrl
+  ) {
+    setSeen({ pending, defaultBaseUrl, demoKeysUrl });
+    if (pending && pending !== seen.pending) {
+      setBaseUrl(pending.baseUrl);
+      setApiKey(pending.apiKey);
+      setRemember(pending.remember);
+    } else if (defaultBaseUrl !== seen.defaultBaseUrl && baseUrl === seen.defaultBaseUrl) {
+      setBaseUrl(defaultBaseUrl);
+    }
+    if (demoKeysUrl !== seen.demoKeysUrl) setDemoKeys(demoKeysUrl ? null : []);
+  }
+
+  // What was typed into the prerendered form before the JavaScript took it over is kept (hydration
+  // leaves the fields as they are, without telling the form).
+  const baseUrlInput = useRef<HTMLInputElement>(null);
+  const apiKeyInput = useRef<HTMLInputElement>(null);
+  const rememberInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (baseUrlInput.current) setBaseUrl(baseUrlInput.current.value);
+    if (apiKeyInput.current) setApiKey(apiKeyInput.current.value);
+    if (rememberInput.current) setRemember(rememberInput.current.checked);
+  }, []);
 
   useEffect(() => {
     if (!demoKeysUrl) return;
@@ -67,7 +100,8 @@ export function ConnectPanel({
     baseUrl.trim() && !/^https?:\/\/[^\s]+$/.test(baseUrl.trim())
       ? 'Enter a URL starting with http:// or https://'
       : undefined;
-  const blocked = urlProblem ? undefined : blockedOrigin(baseUrl, apiOrigins, window.location.origin);
+  const blocked =
+    urlProblem || !apiOrigins ? undefined : blockedOrigin(baseUrl, apiOrigins, window.location.origin);
 
   return (
     <form
@@ -91,6 +125,7 @@ export function ConnectPanel({
         {(p) => (
           <input
             {...p}
+            ref={baseUrlInput}
             className={inputClass}
             type="url"
             inputMode="url"
@@ -109,6 +144,7 @@ export function ConnectPanel({
           <div className="flex gap-2">
             <input
               {...p}
+              ref={apiKeyInput}
               className={`${inputClass} font-mono`}
               type={showKey ? 'text' : 'password'}
               autoComplete="off"
@@ -134,34 +170,39 @@ export function ConnectPanel({
         )}
       </Field>
 
-      {(demoKeys === null || demoKeys.length > 0) && (
-        <Field
-          label="Sandbox demo key"
-          description="This studio runs with a local sandbox: pick a demo key to try it."
-        >
-          {(p) => (
-            <select
-              {...p}
-              className={inputClass}
-              disabled={demoKeys === null}
-              value={demoKeys?.find((k) => k.key === apiKey)?.name ?? ''}
-              onChange={(e) => setApiKey(demoKeys?.find((k) => k.name === e.target.value)?.key ?? apiKey)}
-            >
-              <option value="">{demoKeys === null ? 'Loading demo keys…' : 'Choose a demo key…'}</option>
-              {demoKeys?.map((k) => (
-                <option key={k.name} value={k.name}>
-                  {k.name}
-                  {k.description ? `: ${k.description}` : ''}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+      {/* Until /config.json says whether a sandbox is there, its field's place is kept (invisible), so
+          the form does not grow when it appears: the prerendered screen does not know yet. */}
+      {(awaitingConfig || demoKeys === null || demoKeys.length > 0) && (
+        <div className={awaitingConfig ? 'invisible' : undefined} aria-hidden={awaitingConfig || undefined}>
+          <Field
+            label="Sandbox demo key"
+            description="This studio runs with a local sandbox: pick a demo key to try it."
+          >
+            {(p) => (
+              <select
+                {...p}
+                className={inputClass}
+                disabled={demoKeys === null}
+                value={demoKeys?.find((k) => k.key === apiKey)?.name ?? ''}
+                onChange={(e) => setApiKey(demoKeys?.find((k) => k.name === e.target.value)?.key ?? apiKey)}
+              >
+                <option value="">{demoKeys === null ? 'Loading demo keys…' : 'Choose a demo key…'}</option>
+                {demoKeys?.map((k) => (
+                  <option key={k.name} value={k.name}>
+                    {k.name}
+                    {k.description ? `: ${k.description}` : ''}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        </div>
       )}
 
       <label className="flex items-start gap-2 text-sm">
         <input
           type="checkbox"
+          ref={rememberInput}
           className="mt-0.5 size-4 rounded border-slate-300 accent-indigo-600"
           checked={remember}
           onChange={(e) => setRemember(e.target.checked)}
@@ -184,7 +225,7 @@ export function ConnectPanel({
         type="submit"
         variant="primary"
         size="lg"
-        disabled={!!pending || !apiKey.trim() || !!urlProblem}
+        disabled={!!pending || !apiKey.trim() || !!urlProblem || awaitingConfig}
       >
         <KeyRound className="size-4" aria-hidden="true" />
         {pending ? 'Connecting…' : 'Connect'}

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useReducer, useState } from 'react';
+import { startTransition, useCallback, useEffect, useReducer, useSyncExternalStore } from 'react';
 import { ApiClient } from '../../api/client';
 import { connectionId } from '../../api/connection-id';
 import { toApiError, type ApiError } from '../../api/errors';
@@ -23,6 +23,8 @@ export type ConnectionState =
 
 export type ConnectionEvent =
   | { type: 'connect'; credentials: Credentials }
+  /** The stored key, after the first render: only while nothing else has happened. */
+  | { type: 'restore'; credentials: Credentials }
   | { type: 'connected'; client: ApiClient; me: Me }
   | { type: 'failed'; error: ApiError }
   | { type: 'disconnect' };
@@ -31,6 +33,10 @@ export function connectionReducer(state: ConnectionState, event: ConnectionEvent
   switch (event.type) {
     case 'connect':
       return { status: 'connecting', credentials: event.credentials };
+    case 'restore':
+      return state.status === 'disconnected' && !state.error
+        ? { status: 'connecting', credentials: event.credentials }
+        : state;
     case 'connected':
       if (state.status !== 'connecting') return state;
       return {
@@ -47,21 +53,28 @@ export function connectionReducer(state: ConnectionState, event: ConnectionEvent
   }
 }
 
-/** The key, if the studio has one, to reconnect with after a reload. */
-function initialState(): ConnectionState {
-  const stored = loadCredentials();
-  return stored.apiKey && stored.baseUrl
-    ? {
-        status: 'connecting',
-        credentials: { baseUrl: stored.baseUrl, apiKey: stored.apiKey, remember: stored.remember },
-      }
-    : { status: 'disconnected' };
-}
+/** The stored Base URL is read when rendering, and only in the browser (none in the prerendered HTML). */
+const noSubscription = () => () => {};
 
 export function useConnection() {
-  const [state, dispatch] = useReducer(connectionReducer, undefined, initialState);
-  const [storedBaseUrl] = useState(() => loadCredentials().baseUrl);
+  // The first render is the connect screen as built into index.html (prerendered, then hydrated): it
+  // reads no storage. The stored key, if any, is applied right after, to reconnect with after a reload.
+  const [state, dispatch] = useReducer(connectionReducer, { status: 'disconnected' });
+  const storedBaseUrl = useSyncExternalStore(
+    noSubscription,
+    () => loadCredentials().baseUrl,
+    () => null,
+  );
   const pending = state.status === 'connecting' ? state.credentials : null;
+
+  useEffect(() => {
+    const stored = loadCredentials();
+    if (stored.apiKey && stored.baseUrl)
+      dispatch({
+        type: 'restore',
+        credentials: { baseUrl: stored.baseUrl, apiKey: stored.apiKey, remember: stored.remember },
+      });
+  }, []);
 
   useEffect(() => {
     if (!pending) return;
@@ -73,7 +86,9 @@ export function useConnection() {
     client.me({ signal: controller.signal }).then(
       (me) => {
         saveCredentials({ baseUrl: client.baseUrl, apiKey: pending.apiKey, remember: pending.remember });
-        dispatch({ type: 'connected', client, me });
+        // The studio's first render is large: as a transition, React renders it in slices and the
+        // page stays responsive (no long task of the whole mount; issue 17, total blocking time).
+        startTransition(() => dispatch({ type: 'connected', client, me }));
       },
       (err: unknown) => {
         HistoryStore.dropPreload(id);

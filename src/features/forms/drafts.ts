@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import type { ParamDef } from '../../../contract/param';
 import type { TargetKind } from './form-target';
 import { fieldName, type FormValues } from './param-rules';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { optionValue, type ParamDef } from '../../../contract/param';
 
 // The form engine's rules (PRODUCT 3 "The form engine"), pure and with no React: the limits, the field
@@ -152,7 +152,7 @@ export interface RuleContext {
   isHosted: (url: string) => boolean;
 }
 /** The check of one field's value, made from its definition. */
-export type Rule = (def: ParamDef, ctx: RuleContext) => z.ZodType<FormValue, FormValue>;
+export type Rule = (def: ParamDef, ctx: RuleContext) => z.ZodMiniType<FormValue, FormValue>;
 
 const isBlank = (v: FormValue): boolean =>
   v === undefined || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
@@ -161,6 +161,12 @@ type Issues = { addIssue: (issue: { code: 'custom'; message: string }) => void }
 const issue = (ctx: Issues, message: string) => ctx.addIssue({ code: 'custom', message });
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
+
+/** An optional value and its checks (zod/mini, which keeps the first load small, has no methods). */
+const optionalChecked = <T extends FormValue>(
+  schema: z.ZodMiniType<T, T>,
+  check: (v: T | undefined, ctx: Issues) => void,
+) => z.optional(schema).check(z.superRefine(check));
 
 function checkRange(def: ParamDef, n: number, ctx: Issues) {
   const { min, max } = def.constraints ?? {};
@@ -174,18 +180,15 @@ const checkLength = (v: string, limit: number, ctx: Issues) => {
 
 export const textRule: Rule = (def) => {
   const limit = textLimit(def);
-  return z
-    .string()
-    .optional()
-    .superRefine((v, ctx) => {
-      if (v !== undefined) checkLength(v, limit, ctx);
-      if (def.required && isBlank(v)) issue(ctx, MISSING_MESSAGE);
-    });
+  return optionalChecked(z.string(), (v, ctx) => {
+    if (v !== undefined) checkLength(v, limit, ctx);
+    if (def.required && isBlank(v)) issue(ctx, MISSING_MESSAGE);
+  });
 };
 
 export const choiceRule: Rule = (def) => {
   const allowed = choiceValues(def);
-  return scalar.optional().superRefine((v, ctx) => {
+  return optionalChecked(scalar, (v, ctx) => {
     if (v === undefined || v === '') {
       if (def.required) issue(ctx, MISSING_MESSAGE);
       return;
@@ -197,39 +200,33 @@ export const choiceRule: Rule = (def) => {
 };
 
 export const mediaRule: Rule = (def, { isHosted }) =>
-  z
-    .string()
-    .optional()
-    .superRefine((v, ctx) => {
-      if (v === undefined || v.trim() === '') {
-        if (def.required) issue(ctx, MISSING_MESSAGE);
-        return;
-      }
-      checkLength(v, STRING_CAP, ctx);
-      if (!isHosted(v)) issue(ctx, HOSTED_ONLY_MESSAGE);
-    });
+  optionalChecked(z.string(), (v, ctx) => {
+    if (v === undefined || v.trim() === '') {
+      if (def.required) issue(ctx, MISSING_MESSAGE);
+      return;
+    }
+    checkLength(v, STRING_CAP, ctx);
+    if (!isHosted(v)) issue(ctx, HOSTED_ONLY_MESSAGE);
+  });
 
 export const mediaListRule: Rule = (def, { isHosted }) => {
   const max = listLimit(def);
-  return z
-    .array(z.string())
-    .optional()
-    .superRefine((v, ctx) => {
-      const urls = (v ?? []).filter((u) => u.trim() !== '');
-      if (urls.length === 0) {
-        if (def.required) issue(ctx, MISSING_MESSAGE);
-        return;
-      }
-      if (urls.length > max) issue(ctx, `At most ${fmt(max)} ${max === 1 ? 'file' : 'files'}.`);
-      if (urls.some((u) => u.length > STRING_CAP))
-        issue(ctx, `Each URL is at most ${fmt(STRING_CAP)} characters.`);
-      if (urls.some((u) => !isHosted(u))) issue(ctx, HOSTED_ONLY_MESSAGE);
-    });
+  return optionalChecked(z.array(z.string()), (v, ctx) => {
+    const urls = (v ?? []).filter((u) => u.trim() !== '');
+    if (urls.length === 0) {
+      if (def.required) issue(ctx, MISSING_MESSAGE);
+      return;
+    }
+    if (urls.length > max) issue(ctx, `At most ${fmt(max)} ${max === 1 ? 'file' : 'files'}.`);
+    if (urls.some((u) => u.length > STRING_CAP))
+      issue(ctx, `Each URL is at most ${fmt(STRING_CAP)} characters.`);
+    if (urls.some((u) => !isHosted(u))) issue(ctx, HOSTED_ONLY_MESSAGE);
+  });
 };
 
 export const voiceRule: Rule = (def, { isHosted }) => {
   const allowed = choiceValues(def);
-  return scalar.optional().superRefine((v, ctx) => {
+  return optionalChecked(scalar, (v, ctx) => {
     if (v === undefined || v === '') {
       if (def.required) issue(ctx, MISSING_MESSAGE);
       return;
@@ -249,7 +246,7 @@ export const voiceRule: Rule = (def, { isHosted }) => {
 /** Any type the studio does not know: plain text, so a new server type never breaks a form. */
 export const unknownRule: Rule = (def) => {
   const kind = unknownValueKind(def);
-  return scalar.optional().superRefine((v, ctx) => {
+  return optionalChecked(scalar, (v, ctx) => {
     const text = v === undefined ? '' : String(v);
     if (text.trim() === '') {
       if (def.required) issue(ctx, MISSING_MESSAGE);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import type { ParamDef } from '../../../contract/param';
 import type { ParamValue } from '../../../contract/task';
 import {
@@ -36,7 +36,7 @@ export interface SchemaOptions {
   hostedOrigins?: readonly string[] | (() => readonly string[]);
 }
 
-export type ParamSchema = z.ZodType<FormValues, FormValues>;
+export type ParamSchema = z.ZodMiniType<FormValues, FormValues>;
 
 /**
  * The schema of the form values: one rule per field, by param type, plus the 50-keys limit on the
@@ -58,16 +58,18 @@ export function buildParamSchema(defs: readonly ParamDef[], options: SchemaOptio
   const shape = Object.fromEntries(
     all.map((def) => [fieldName(def.id), paramTypeOf(def.type).rule(def, ctx)]),
   );
-  return z.object(shape).superRefine((values, refine) => {
-    const count = Object.keys(toRequestParams(values, all)).length;
-    if (count > PARAMS_KEYS_CAP) {
-      refine.addIssue({
-        code: 'custom',
-        path: [FORM_ERROR_KEY],
-        message: `At most ${PARAMS_KEYS_CAP} parameters can be sent; this form would send ${count}. Clear some optional fields.`,
-      });
-    }
-  });
+  return z.object(shape).check(
+    z.superRefine((values, refine) => {
+      const count = Object.keys(toRequestParams(values, all)).length;
+      if (count > PARAMS_KEYS_CAP) {
+        refine.addIssue({
+          code: 'custom',
+          path: [FORM_ERROR_KEY],
+          message: `At most ${PARAMS_KEYS_CAP} parameters can be sent; this form would send ${count}. Clear some optional fields.`,
+        });
+      }
+    }),
+  );
 }
 
 export interface Validation {

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { TaskOutputSchema } from '../../../contract/task';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { outputKey } from '../../model/history/output-key';

@@ -1,6 +1,6 @@
 import { FileDown, FileUp } from 'lucide-react';
 import { useRef } from 'react';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { Button } from '../../components/button';
 import type { HistoryStore, ImportResult } from '../../model/history/history-store';
 import { localDate, saveBlob } from '../../lib/save-file';

@@ -1,5 +1,6 @@
 import { FileDown, FileUp, Link2, Pencil, Trash2 } from 'lucide-react';
 import { useId, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
+import { z } from 'zod/mini';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
@@ -112,7 +113,7 @@ export function PresetsDialog({ store, open, onOpenChange, item, onApply, shareU
       setNotice({
         tone: 'error',
         text:
-          error instanceof SyntaxError || (error instanceof Error && error.name === 'ZodError')
+          error instanceof SyntaxError || error instanceof z.core.$ZodError
             ? 'Could not import: the file is not a Media Studio presets export.'
             : `Could not import: ${error instanceof Error ? error.message : String(error)}`,
       });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { fromBase64Url, toBase64Url } from '../../lib/base64url';
 import { db } from '../db';
 
@@ -17,27 +17,30 @@ export const MAX_COLUMNS = 8;
 export const MIN_COLUMNS = 2;
 export const MAX_ROWS = 6;
 
-export const ColumnSchema = z.object({ modelId: z.string().min(1), versionId: z.string().min(1) });
+export const ColumnSchema = z.object({
+  modelId: z.string().check(z.minLength(1)),
+  versionId: z.string().check(z.minLength(1)),
+});
 export type Column = z.infer<typeof ColumnSchema>;
-export const RowSchema = z.object({ id: z.string().min(1), prompt: z.string() });
+export const RowSchema = z.object({ id: z.string().check(z.minLength(1)), prompt: z.string() });
 export type Row = z.infer<typeof RowSchema>;
 
 export const BoardSetupSchema = z.object({
   /** "image/default": every column is a model of this category. */
-  category: z.string().min(1),
-  columns: z.array(ColumnSchema).max(MAX_COLUMNS),
-  rows: z.array(RowSchema).min(1).max(MAX_ROWS),
+  category: z.string().check(z.minLength(1)),
+  columns: z.array(ColumnSchema).check(z.maxLength(MAX_COLUMNS)),
+  rows: z.array(RowSchema).check(z.minLength(1), z.maxLength(MAX_ROWS)),
   /** Values of the params every chosen model has (same id and type). */
-  shared: ParamsSchema.default({}),
+  shared: z._default(ParamsSchema, {}),
   /** Values of the params only some models have, by column key. */
-  perColumn: z.record(z.string(), ParamsSchema).default({}),
+  perColumn: z._default(z.record(z.string(), ParamsSchema), {}),
 });
 export type BoardSetup = z.infer<typeof BoardSetupSchema>;
 
 export const CellSchema = z.object({
   idempotencyKey: z.string(),
   /** Set once POST /tasks answered (or found in the history after a reload). */
-  taskId: z.string().optional(),
+  taskId: z.optional(z.string()),
   /** The exact body sent: a cell whose inputs changed since is shown as such and runs again. */
   request: z.string(),
   runAt: z.number(),
@@ -45,19 +48,19 @@ export const CellSchema = z.object({
 export type Cell = z.infer<typeof CellSchema>;
 
 export const BoardSchema = z.object({
-  id: z.string().min(1),
-  connectionId: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
+  connectionId: z.string().check(z.minLength(1)),
   name: z.string(),
   createdAt: z.number(),
   updatedAt: z.number(),
   setup: BoardSetupSchema,
   /** By cell key (rowId + column key). */
-  cells: z.record(z.string(), CellSchema).default({}),
+  cells: z._default(z.record(z.string(), CellSchema), {}),
   /** The favourite column key of each row. */
-  favourites: z.record(z.string(), z.string()).default({}),
-  notes: z.record(z.string(), z.string()).default({}),
+  favourites: z._default(z.record(z.string(), z.string()), {}),
+  notes: z._default(z.record(z.string(), z.string()), {}),
   /** Blind comparison (issue 16): model names hidden and each row's columns shuffled until Reveal. */
-  blind: z.boolean().default(false),
+  blind: z._default(z.boolean(), false),
 });
 export type Board = z.infer<typeof BoardSchema>;
 

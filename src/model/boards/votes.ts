@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { db } from '../db';
 import type { HistorySection } from '../history/history-store';
 import { toCsv } from '../../lib/csv-export';
@@ -10,26 +10,26 @@ import { fitBradleyTerry, type Comparison } from './rating-model';
 
 export const CandidateSchema = z.object({
   /** The board's column key: `${modelId}@${versionId}`. */
-  key: z.string().min(1),
-  modelId: z.string().min(1),
-  versionId: z.string().min(1),
+  key: z.string().check(z.minLength(1)),
+  modelId: z.string().check(z.minLength(1)),
+  versionId: z.string().check(z.minLength(1)),
   name: z.string(),
   versionName: z.string(),
 });
 export type Candidate = z.infer<typeof CandidateSchema>;
 
 export const VoteSchema = z.object({
-  connectionId: z.string().min(1),
+  connectionId: z.string().check(z.minLength(1)),
   /** `${boardId}|${rowId}`: voting again on a row replaces its vote. */
-  id: z.string().min(1),
-  boardId: z.string().min(1),
-  rowId: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
+  boardId: z.string().check(z.minLength(1)),
+  rowId: z.string().check(z.minLength(1)),
   /** "image/default" */
-  category: z.string().min(1),
+  category: z.string().check(z.minLength(1)),
   /** The cells that were judged (each with a result), at least two. */
-  candidates: z.array(CandidateSchema).min(2),
+  candidates: z.array(CandidateSchema).check(z.minLength(2)),
   /** The key of the best candidate; null is a tie. */
-  winner: z.string().nullable(),
+  winner: z.nullable(z.string()),
   at: z.number(),
 });
 export type Vote = z.infer<typeof VoteSchema>;

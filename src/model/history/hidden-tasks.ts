@@ -1,10 +1,13 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { db } from '../db';
 
 // Tasks hidden from this device's history view (PRODUCT 3: "Hide", local only, with undo). The
 // service is never told: hiding is a view choice, kept per connection in IndexedDB (store `hidden`).
 
-const HiddenSchema = z.object({ taskId: z.string().min(1), hiddenAt: z.number().default(0) });
+const HiddenSchema = z.object({
+  taskId: z.string().check(z.minLength(1)),
+  hiddenAt: z._default(z.number(), 0),
+});
 
 export type HiddenIds = ReadonlySet<string>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 export { indexOfKey, taskIdOfKey } from './output-key';
 import { db } from '../db';
 import type { HistorySection } from './history-store';
@@ -7,14 +7,14 @@ import type { HistorySection } from './history-store';
 // (store `judgements`, key [connectionId, outputKey], outputKey `${taskId}#${index}`). A plain store:
 // subscribe/snapshot for useSyncExternalStore; every read (database or imported file) is parsed.
 
-export const RatingSchema = z.number().int().min(1).max(5);
+export const RatingSchema = z.int().check(z.gte(1), z.lte(5));
 
 /** One output's judgement as kept and as exported (without the connection). */
 export const JudgementSchema = z.object({
-  outputKey: z.string().regex(/^.+#\d+$/),
-  starred: z.boolean().default(false),
-  rating: RatingSchema.nullable().default(null),
-  updatedAt: z.number().default(0),
+  outputKey: z.string().check(z.regex(/^.+#\d+$/)),
+  starred: z._default(z.boolean(), false),
+  rating: z._default(z.nullable(RatingSchema), null),
+  updatedAt: z._default(z.number(), 0),
 });
 export type Judgement = z.infer<typeof JudgementSchema>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { db } from '../db';
 
 // "Keep the keepers": a starred output's bytes saved on this device, so it opens and downloads even
@@ -12,12 +12,12 @@ import { db } from '../db';
 // (storage full above all) is a result and is in the snapshot, for the storage meter to say.
 
 export const KeeperRecordSchema = z.object({
-  connectionId: z.string().min(1),
-  outputKey: z.string().min(1),
-  taskId: z.string().min(1),
+  connectionId: z.string().check(z.minLength(1)),
+  outputKey: z.string().check(z.minLength(1)),
+  taskId: z.string().check(z.minLength(1)),
   url: z.string(),
-  contentType: z.string().nullable(),
-  size: z.number().int().nonnegative(),
+  contentType: z.nullable(z.string()),
+  size: z.int().check(z.nonnegative()),
   savedAt: z.number(),
   blob: z.instanceof(Blob),
 });

@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { deleteDB, openDB } from 'idb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod/mini';
 import type { ParamDef } from '../../../contract/param';
 import type { ParamValue, TaskRequest } from '../../../contract/task';
 import { ModelSchema } from '../../../contract/catalog';
@@ -165,6 +166,11 @@ describe('PresetStore', () => {
     expect(other.list()[0]).toMatchObject({ connectionId: B, name: 'Wide', request: request() });
     expect(await other.importPortable([{ name: 'no request' }])).toEqual({ added: 0, skipped: 1 });
     await expect(other.importJson('{"format":"other"}')).rejects.toThrow();
+  });
+
+  it('rejects a file that is not an export with a zod error (the dialog says "not a presets export")', async () => {
+    const error: unknown = await (await open()).importJson('{"format":"other"}').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(z.core.$ZodError);
   });
 });
 

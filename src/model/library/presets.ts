@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { optionValue, type ParamDef } from '../../../contract/param';
 import { TaskRequestSchema, type ParamValue, type TaskRequest } from '../../../contract/task';
 import { fromBase64Url, toBase64Url } from '../../lib/base64url';
@@ -12,13 +12,13 @@ import { searchForSelection, selectionOfRequest, type ResolvedSelection, type Se
 // made against older definitions applies what still fits (fitPreset) and says what it dropped.
 
 export const PresetSchema = z.object({
-  id: z.string().min(1).max(200),
-  connectionId: z.string().min(1),
-  name: z.string().trim().min(1).max(200),
+  id: z.string().check(z.minLength(1), z.maxLength(200)),
+  connectionId: z.string().check(z.minLength(1)),
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
   /** The model's, tool's or template's name when it was saved, to list presets across items. */
-  itemName: z.string().max(500).default(''),
+  itemName: z._default(z.string().check(z.maxLength(500)), ''),
   /** "image/default" for a model: saves the catalog a scan when the preset is applied. */
-  category: z.string().max(100).optional(),
+  category: z.optional(z.string().check(z.maxLength(100))),
   request: TaskRequestSchema,
   createdAt: z.number(),
   updatedAt: z.number(),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { db } from '../db';
 import type { HistorySection } from '../history/history-store';
 
@@ -10,12 +10,12 @@ import type { HistorySection } from '../history/history-store';
 const PROMPT_CAP = 10_000;
 
 export const PromptRecordSchema = z.object({
-  connectionId: z.string().min(1),
-  text: z.string().min(1).max(PROMPT_CAP),
+  connectionId: z.string().check(z.minLength(1)),
+  text: z.string().check(z.minLength(1), z.maxLength(PROMPT_CAP)),
   firstUsedAt: z.number(),
   lastUsedAt: z.number(),
-  uses: z.number().int().positive().catch(1),
-  pinned: z.boolean().catch(false),
+  uses: z.catch(z.int().check(z.positive()), 1),
+  pinned: z.catch(z.boolean(), false),
 });
 export type PromptRecord = z.infer<typeof PromptRecordSchema>;
 export type PortablePrompt = Omit<PromptRecord, 'connectionId'>;

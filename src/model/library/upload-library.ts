@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { db } from '../db';
 import { HistoryEntrySchema } from '../history/history-types';
 
@@ -10,12 +10,12 @@ import { HistoryEntrySchema } from '../history/history-types';
 export type MediaKind = 'image' | 'video' | 'audio';
 
 export const UploadRecordSchema = z.object({
-  connectionId: z.string().min(1),
-  url: z.string().min(1),
+  connectionId: z.string().check(z.minLength(1)),
+  url: z.string().check(z.minLength(1)),
   kind: z.enum(['image', 'video', 'audio']),
-  contentType: z.string().default(''),
-  fileName: z.string().default(''),
-  size: z.number().nullable().default(null),
+  contentType: z._default(z.string(), ''),
+  fileName: z._default(z.string(), ''),
+  size: z._default(z.nullable(z.number()), null),
   createdAt: z.number(),
 });
 export type UploadRecord = z.infer<typeof UploadRecordSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { toApiError, type ApiError } from '../../api/errors';
 import { TaskRequestSchema, type TaskCreated, type TaskRequest } from '../../../contract/task';
 import { db, type OutboxEntry } from '../db';
@@ -74,15 +74,15 @@ export function outcomeUnknown(error: ApiError): boolean {
  * with (loose): a re-send must be the identical request, never one stripped by a schema.
  */
 const StoredEntrySchema = z.object({
-  idempotencyKey: z.string().min(1).max(256),
-  connectionId: z.string().min(1),
+  idempotencyKey: z.string().check(z.minLength(1), z.maxLength(256)),
+  connectionId: z.string().check(z.minLength(1)),
   request: z.looseObject(TaskRequestSchema.shape),
   meta: HistoryEntrySchema.shape.meta,
   createdAt: z.number(),
-  attempts: z.number().int().nonnegative().catch(0),
-  lastAttemptAt: z.number().nullable().catch(null),
-  lastError: z.string().nullable().catch(null),
-  batchId: z.string().optional().catch(undefined),
+  attempts: z.catch(z.int().check(z.nonnegative()), 0),
+  lastAttemptAt: z.catch(z.nullable(z.number()), null),
+  lastError: z.catch(z.nullable(z.string()), null),
+  batchId: z.catch(z.optional(z.string()), undefined),
 });
 
 const toEntry = (item: OutboxItem): OutboxEntry => ({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { db } from '../db';
 import { HistoryEntrySchema, type HistoryEntry } from '../history/history-types';
 
@@ -41,7 +41,10 @@ export async function allHistories(): Promise<Map<string, HistoryEntry[]>> {
 const LABELS = 'media-studio:key-labels';
 const LabelsSchema = z.record(
   z.string(),
-  z.object({ label: z.string().max(200), prefix: z.string().max(40) }),
+  z.object({
+    label: z.string().check(z.maxLength(200)),
+    prefix: z.string().check(z.maxLength(40)),
+  }),
 );
 export type KeyLabels = z.infer<typeof LabelsSchema>;
 

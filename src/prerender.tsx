@@ -1,0 +1,14 @@
+import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { App } from './app/app';
+
+// The connect screen as HTML, rendered at build time into dist/index.html (scripts/prerender-plugin.ts),
+// so it is painted before any JavaScript runs; main.tsx then hydrates it. The same tree as main.tsx
+// renders first: no config, no stored key (both are read after the first render), and so no secret.
+export function renderConnectScreen(): string {
+  return renderToString(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}
