@@ -32,6 +32,13 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
 // entries are written before anything else happens to them. Readers subscribe (useSyncExternalStore);
 // list() returns the same array until something changes.
 
+/** Entries read at open (newest first), before the store is handed out. */
+const FIRST_PAGE = 100;
+/** Entries read and parsed per task afterwards: each page stays well under a 50 ms task. */
+const PAGE = 250;
+/** Tasks of an imported file parsed and written per task (and per progress step). */
+const IMPORT_PAGE = 500;
+
 const preloaded = new Map<string, Promise<HistoryStore>>();
 
 /**
@@ -48,6 +55,10 @@ export class HistoryStore {
   private sorted: HistoryEntry[] | null = null;
   private listeners = new Set<() => void>();
   private sections = new Map<string, HistorySection>();
+  private expected = 0;
+  private isLoaded = true;
+  private loaded: Promise<void> = Promise.resolve();
+  private stored = new WeakSet<HistoryEntry>();
 
   private constructor(readonly connectionId: string) {}
 
@@ -74,12 +85,70 @@ export class HistoryStore {
   private static async read(connectionId: string): Promise<HistoryStore> {
     const store = new HistoryStore(connectionId);
     const database = await db();
+    // The newest page first, by the index (newest first): enough to show the history at once. The
+    // rest follows in pages (loadRest), each read and parsed in a task of its own.
     const range = IDBKeyRange.bound([connectionId, -Infinity], [connectionId, Infinity]);
-    for (const raw of await database.getAllFromIndex('tasks', 'byConnection', range)) {
-      const parsed = HistoryEntrySchema.safeParse(raw);
-      if (parsed.success) store.entries.set(parsed.data.taskId, parsed.data);
+    const tx = database.transaction('tasks', 'readonly');
+    const index = tx.store.index('byConnection');
+    store.expected = await index.count(range);
+    let cursor = await index.openCursor(range, 'prev');
+    for (let n = 0; cursor && n < FIRST_PAGE; n++) {
+      store.adopt(cursor.value);
+      cursor = await cursor.continue();
     }
+    store.isLoaded = store.entries.size >= store.expected;
+    if (!store.isLoaded) store.loaded = store.loadRest();
     return store;
+  }
+
+  /** The rest of the history, page after page by primary key; subscribers are told once, at the end. */
+  private async loadRest(): Promise<void> {
+    try {
+      const database = await db();
+      let after = '';
+      for (;;) {
+        const range = IDBKeyRange.bound([this.connectionId, after], [this.connectionId, []], true, false);
+        const page = await database.getAll('tasks', range, PAGE);
+        for (const raw of page) this.adopt(raw);
+        if (page.length < PAGE) break;
+        after = page[page.length - 1]!.taskId;
+      }
+    } catch {
+      // The database went away (the page is closing, another tab deleted it): what was read is kept.
+    }
+    this.isLoaded = true;
+    this.changed();
+  }
+
+  /**
+   * A record read back from IndexedDB, parsed (never trusted) when its page is read; one the store
+   * already has (written since it opened) is newer and kept.
+   */
+  private adopt(raw: unknown): void {
+    const parsed = HistoryEntrySchema.safeParse(raw);
+    if (!parsed.success || this.entries.has(parsed.data.taskId)) return;
+    this.entries.set(parsed.data.taskId, parsed.data);
+    this.stored.add(parsed.data);
+  }
+
+  /** Whether the whole history has been read (the newest page is there as soon as open() resolves). */
+  get complete(): boolean {
+    return this.isLoaded;
+  }
+
+  /** Resolves once the whole history has been read. */
+  whenLoaded(): Promise<void> {
+    return this.loaded;
+  }
+
+  /** The number of tasks: what IndexedDB counted at open until every page is read, then the list's. */
+  size(): number {
+    return this.isLoaded ? this.entries.size : Math.max(this.expected, this.entries.size);
+  }
+
+  /** Whether this entry object is one read back from IndexedDB (not a change made since). */
+  fromDisk(entry: HistoryEntry): boolean {
+    return this.stored.has(entry);
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -103,13 +172,35 @@ export class HistoryStore {
 
   private changed(): void {
     this.sorted = null;
+    this.notify();
+  }
+
+  private notify(): void {
     for (const l of this.listeners) l();
+  }
+
+  /**
+   * A changed entry (a poll's answer) takes its predecessor's place in the sorted list when its time is
+   * the same: a copy of the list with one slot changed, not a sort of the whole history.
+   */
+  private replaceInList(previous: HistoryEntry | undefined, next: HistoryEntry): void {
+    const at =
+      previous && this.sorted && previous.createdAt === next.createdAt ? this.sorted.indexOf(previous) : -1;
+    if (at < 0) {
+      this.changed();
+      return;
+    }
+    const list = this.sorted!.slice();
+    list[at] = next;
+    this.sorted = list;
+    this.notify();
   }
 
   async put(entry: HistoryEntry): Promise<void> {
     const value = { ...entry, connectionId: this.connectionId };
+    const previous = this.entries.get(value.taskId);
     this.entries.set(value.taskId, value);
-    this.changed();
+    this.replaceInList(previous, value);
     await (await db()).put('tasks', value);
   }
 
@@ -188,6 +279,7 @@ export class HistoryStore {
    * SECTIONS (blind votes...) beside them.
    */
   async exportFile(judgements: readonly Judgement[] = []): Promise<string> {
+    await this.loaded;
     const file = JSON.parse(this.exportJson(judgements)) as Record<string, unknown>;
     for (const [name, load] of Object.entries(SECTIONS))
       file[name] = await (await load()).read(this.connectionId);
@@ -206,7 +298,11 @@ export class HistoryStore {
    * Its stars and ratings go to `judgements` (when given), except those of outputs this history does not
    * have once the tasks are in: those are skipped and counted. The sections of SECTIONS go to their stores.
    */
-  async importJson(text: string, judgements?: JudgementStore): Promise<ImportResult> {
+  async importJson(
+    text: string,
+    judgements?: JudgementStore,
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<ImportResult> {
     const json: unknown = JSON.parse(text);
     const file = HistoryExportSchema.parse(json);
     const result: ImportResult = {
@@ -216,24 +312,33 @@ export class HistoryStore {
       judgementsKept: 0,
       judgementsSkipped: 0,
     };
+    // Added or updated is told against the whole history, not its first page.
+    await this.loaded;
+    const total = file.tasks.length;
+    onProgress?.(0, total);
     const database = await db();
-    const tx = database.transaction('tasks', 'readwrite');
-    for (const raw of file.tasks) {
-      const parsed = HistoryEntrySchema.safeParse({
-        ...(typeof raw === 'object' && raw ? raw : {}),
-        connectionId: this.connectionId,
-        unseen: false,
-      });
-      if (!parsed.success) {
-        result.skipped++;
-        continue;
+    // A page of tasks parsed and written per task, so a large file never blocks the page; the list
+    // changes once, at the end.
+    for (let start = 0; start < total; start += IMPORT_PAGE) {
+      const tx = database.transaction('tasks', 'readwrite');
+      for (const raw of file.tasks.slice(start, start + IMPORT_PAGE)) {
+        const parsed = HistoryEntrySchema.safeParse({
+          ...(typeof raw === 'object' && raw ? raw : {}),
+          connectionId: this.connectionId,
+          unseen: false,
+        });
+        if (!parsed.success) {
+          result.skipped++;
+          continue;
+        }
+        if (this.entries.has(parsed.data.taskId)) result.updated++;
+        else result.added++;
+        this.entries.set(parsed.data.taskId, parsed.data);
+        void tx.store.put(parsed.data);
       }
-      if (this.entries.has(parsed.data.taskId)) result.updated++;
-      else result.added++;
-      this.entries.set(parsed.data.taskId, parsed.data);
-      void tx.store.put(parsed.data);
+      await tx.done;
+      onProgress?.(Math.min(total, start + IMPORT_PAGE), total);
     }
-    await tx.done;
     this.changed();
     const raws = file.judgements ?? [];
     if (judgements && raws.length) {
@@ -241,7 +346,7 @@ export class HistoryStore {
       result.judgementsKept = j.kept;
       result.judgementsSkipped = j.unknown + j.invalid;
     } else result.judgementsSkipped = raws.length;
-    const sections = JSON.parse(text) as Record<string, unknown>;
+    const sections = json as Record<string, unknown>;
     for (const [name, load] of Object.entries(SECTIONS)) {
       const items = sections[name];
       if (Array.isArray(items)) await (await load()).write(this.connectionId, items);
