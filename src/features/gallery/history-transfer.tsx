@@ -1,9 +1,11 @@
 import { FileDown, FileUp } from 'lucide-react';
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { z } from 'zod';
 import { Button } from '../../components/button';
 import type { HistoryStore, ImportResult } from '../../model/history/history-store';
 import type { JudgementStore } from '../../model/history/judgements';
+import { cn } from '../../lib/cn';
+import { formatCount } from '../../lib/format';
 import { localDate, saveBlob } from '../../lib/save-file';
 
 // Export the history to a JSON file and import one back (PRODUCT 3). The file holds tasks only:
@@ -11,7 +13,8 @@ import { localDate, saveBlob } from '../../lib/save-file';
 
 export type TransferNotice = { tone: 'info' | 'error'; text: string };
 
-const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
+// A 50,000-task history with four outputs each is some 40-55 MB.
+const MAX_IMPORT_BYTES = 200 * 1024 * 1024;
 
 export const exportFileName = (date: Date = new Date()) => `media-studio-history-${localDate(date)}.json`;
 
@@ -53,6 +56,8 @@ export function HistoryTransfer({
   onNotice: (notice: TransferNotice | null) => void;
 }) {
   const input = useRef<HTMLInputElement>(null);
+  // Tasks written of the file's, while an import runs (the file is read and parsed first: 0 of n).
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
 
   const onExport = () => {
     // exportFile: the tasks with their stars and ratings, and the per-key sections (blind votes...).
@@ -65,19 +70,25 @@ export function HistoryTransfer({
   const onFile = async (file: File | undefined) => {
     if (!file) return;
     try {
-      if (file.size > MAX_IMPORT_BYTES) throw new Error('the file is larger than 50 MB.');
-      const result = await store.importJson(await file.text(), judgements);
+      if (file.size > MAX_IMPORT_BYTES) throw new Error('the file is larger than 200 MB.');
+      setProgress({ done: 0, total: 0 });
+      onNotice(null);
+      const result = await store.importJson(await file.text(), judgements, (done, total) =>
+        setProgress({ done, total }),
+      );
       onNotice({ tone: 'info', text: importMessage(result) });
     } catch (error) {
       onNotice({ tone: 'error', text: importError(error) });
     } finally {
+      setProgress(null);
       // The same file can be chosen again.
       if (input.current) input.current.value = '';
     }
   };
 
   return (
-    <div className="flex shrink-0 gap-1">
+    <div className="flex shrink-0 items-center gap-1">
+      {progress && <ImportProgress {...progress} />}
       <Button
         size="sm"
         variant="ghost"
@@ -92,6 +103,7 @@ export function HistoryTransfer({
         size="sm"
         variant="ghost"
         onClick={() => input.current?.click()}
+        disabled={progress !== null}
         title="Import a history JSON file"
       >
         <FileUp className="size-4" aria-hidden="true" />
@@ -105,6 +117,30 @@ export function HistoryTransfer({
         tabIndex={-1}
         className="sr-only"
         onChange={(e) => void onFile(e.currentTarget.files?.[0])}
+      />
+    </div>
+  );
+}
+
+/** The import's progress: tasks written of the file's (indeterminate while the file is read). */
+function ImportProgress({ done, total }: { done: number; total: number }) {
+  const percent = total > 0 ? Math.round((done / total) * 100) : null;
+  return (
+    <div
+      role="progressbar"
+      aria-label="Importing history"
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={percent ?? undefined}
+      aria-valuetext={total > 0 ? `${formatCount(done)} of ${formatCount(total)} tasks` : 'Reading the file'}
+      title={
+        total > 0 ? `Importing: ${formatCount(done)} of ${formatCount(total)} tasks` : 'Reading the file'
+      }
+      className="h-1.5 w-16 overflow-hidden rounded-full bg-slate-200 @[19rem]:w-24 dark:bg-slate-700"
+    >
+      <div
+        className={cn('h-full rounded-full bg-indigo-500', percent === null && 'w-1/3 animate-pulse')}
+        style={percent === null ? undefined : { width: `${percent}%` }}
       />
     </div>
   );
