@@ -1,3 +1,4 @@
+import { unwrap } from 'idb';
 import type { Task } from '../../../contract/task';
 import { isTerminal } from '../../../contract/task';
 import { db } from '../db';
@@ -320,7 +321,10 @@ export class HistoryStore {
     // A page of tasks parsed and written per task, so a large file never blocks the page; the list
     // changes once, at the end.
     for (let start = 0; start < total; start += IMPORT_PAGE) {
-      const tx = database.transaction('tasks', 'readwrite');
+      // Relaxed: an import can be run again; its pages need not each wait for the disk.
+      const tx = database.transaction('tasks', 'readwrite', { durability: 'relaxed' });
+      // The plain IndexedDB store: a promise per put (idb's wrapper) costs more than the put itself.
+      const plain = unwrap(tx.store);
       for (const raw of file.tasks.slice(start, start + IMPORT_PAGE)) {
         const parsed = HistoryEntrySchema.safeParse({
           ...(typeof raw === 'object' && raw ? raw : {}),
@@ -334,7 +338,7 @@ export class HistoryStore {
         if (this.entries.has(parsed.data.taskId)) result.updated++;
         else result.added++;
         this.entries.set(parsed.data.taskId, parsed.data);
-        void tx.store.put(parsed.data);
+        plain.put(parsed.data);
       }
       await tx.done;
       onProgress?.(Math.min(total, start + IMPORT_PAGE), total);
