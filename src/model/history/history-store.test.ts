@@ -219,7 +219,7 @@ describe('HistoryStore', () => {
       }),
     );
 
-    const text = store.exportJson();
+    const text = await store.exportJson();
     expect(text).not.toContain(A);
     expect(text).not.toContain('connectionId');
     const file = JSON.parse(text) as { format: string; version: number; tasks: unknown[] };
@@ -271,7 +271,7 @@ describe('HistoryStore', () => {
     const votes = await listVotes(B);
     expect(votes.map((v) => [v.connectionId, v.winner])).toEqual([[B, 'pop@v1']]);
     // A file from before votes travelled imports as before.
-    expect(await (await HistoryStore.open('conn-c')).importJson(store.exportJson())).toMatchObject({
+    expect(await (await HistoryStore.open('conn-c')).importJson(await store.exportJson())).toMatchObject({
       added: 1,
       updated: 0,
       skipped: 0,
@@ -281,14 +281,18 @@ describe('HistoryStore', () => {
   it('importing into the same connection counts the tasks as updated', async () => {
     const store = await HistoryStore.open(A);
     await store.put(entry('t1', 1_000));
-    expect(await store.importJson(store.exportJson())).toMatchObject({ added: 0, updated: 1, skipped: 0 });
+    expect(await store.importJson(await store.exportJson())).toMatchObject({
+      added: 0,
+      updated: 1,
+      skipped: 0,
+    });
     expect(store.list()).toHaveLength(1);
   });
 
   it('importJson skips malformed entries and counts them', async () => {
     const store = await HistoryStore.open(A);
     await store.put(entry('t1', 1_000));
-    const good = JSON.parse(store.exportJson()) as { tasks: Record<string, unknown>[] };
+    const good = JSON.parse(await store.exportJson()) as { tasks: Record<string, unknown>[] };
     const text = JSON.stringify({
       format: 'media-studio-history',
       version: 1,
@@ -349,7 +353,7 @@ describe('HistoryStore', () => {
     await prompts.record(['a red fox']);
     await prompts.pin('a red fox', true);
 
-    const text = store.exportJson();
+    const text = await store.exportJson();
     const file = JSON.parse(text) as Record<string, unknown>;
     expect(file.presets).toEqual([expect.objectContaining({ name: 'Wide' })]);
     expect(file.prompts).toEqual([expect.objectContaining({ text: 'a red fox', pinned: true })]);
@@ -366,7 +370,7 @@ describe('HistoryStore', () => {
 
     // A file without the sections (an older export) imports as before; a removed section is not written.
     removePrompts();
-    expect(JSON.parse(other.exportJson())).not.toHaveProperty('prompts');
+    expect(JSON.parse(await other.exportJson())).not.toHaveProperty('prompts');
     const { presets: _p, prompts: _q, ...older } = file;
     expect(await other.importJson(JSON.stringify(older))).toMatchObject({ added: 0, updated: 1, skipped: 0 });
   });

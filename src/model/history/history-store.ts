@@ -1,8 +1,7 @@
-import { unwrap } from 'idb';
 import type { Task } from '../../../contract/task';
 import { isTerminal } from '../../../contract/task';
 import { db } from '../db';
-import { HistoryEntrySchema, HistoryExportSchema, type HistoryEntry } from './history-types';
+import { HistoryEntrySchema, type HistoryEntry } from './history-types';
 import type { Judgement, JudgementStore } from './judgements';
 import { indexOfKey, taskIdOfKey } from './output-key';
 
@@ -37,8 +36,6 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
 const FIRST_PAGE = 100;
 /** Entries read and parsed per task afterwards: each page stays well under a 50 ms task. */
 const PAGE = 250;
-/** Tasks of an imported file parsed and written per task (and per progress step). */
-const IMPORT_PAGE = 500;
 
 const preloaded = new Map<string, Promise<HistoryStore>>();
 
@@ -255,36 +252,30 @@ export class HistoryStore {
 
   /**
    * The history as a JSON file: tasks, the stars and ratings of their outputs when given, and the added
-   * sections; never the key (nor its hash).
+   * sections; never the key (nor its hash). Made by history-file, loaded when a file is made.
    */
-  exportJson(judgements: readonly Judgement[] = []): string {
-    const tasks = this.list().map(({ connectionId: _c, unseen: _u, ...rest }) => rest);
-    const kept = judgements.filter((j) => this.hasOutput(j.outputKey));
-    const sections = Object.fromEntries([...this.sections].map(([name, s]) => [name, s.export()]));
-    return JSON.stringify(
-      {
-        format: 'media-studio-history',
-        version: 1,
-        exportedAt: new Date().toISOString(),
-        tasks,
-        ...(kept.length ? { judgements: kept } : {}),
-        ...sections,
-      },
-      null,
-      1,
-    );
+  exportJson(judgements: readonly Judgement[] = []): Promise<string> {
+    return this.exportWith(judgements, {});
   }
 
   /**
    * The history file: the tasks with their stars and ratings (exportJson), and the per-key sections of
    * SECTIONS (blind votes...) beside them.
    */
-  async exportFile(judgements: readonly Judgement[] = []): Promise<string> {
+  exportFile(judgements: readonly Judgement[] = []): Promise<string> {
+    return this.exportWith(judgements, SECTIONS);
+  }
+
+  private async exportWith(judgements: readonly Judgement[], stores: Record<string, () => Promise<Section>>) {
     await this.loaded;
-    const file = JSON.parse(this.exportJson(judgements)) as Record<string, unknown>;
-    for (const [name, load] of Object.entries(SECTIONS))
-      file[name] = await (await load()).read(this.connectionId);
-    return JSON.stringify(file, null, 1);
+    const { historyJson } = await import('./history-file');
+    return historyJson({
+      entries: this.list(),
+      judgements: judgements.filter((j) => this.hasOutput(j.outputKey)),
+      sections: this.sections,
+      stores,
+      connectionId: this.connectionId,
+    });
   }
 
   /** Whether `${taskId}#${index}` names an output of a task in this history. */
@@ -304,62 +295,25 @@ export class HistoryStore {
     judgements?: JudgementStore,
     onProgress?: (done: number, total: number) => void,
   ): Promise<ImportResult> {
-    const json: unknown = JSON.parse(text);
-    const file = HistoryExportSchema.parse(json);
-    const result: ImportResult = {
-      added: 0,
-      updated: 0,
-      skipped: 0,
-      judgementsKept: 0,
-      judgementsSkipped: 0,
-    };
+    const { importBeside, readHistoryFile, writeImportedTasks } = await import('./history-file');
+    const { json, file } = readHistoryFile(text);
     // Added or updated is told against the whole history, not its first page.
     await this.loaded;
-    const total = file.tasks.length;
-    onProgress?.(0, total);
-    const database = await db();
-    // A page of tasks parsed and written per task, so a large file never blocks the page; the list
-    // changes once, at the end.
-    for (let start = 0; start < total; start += IMPORT_PAGE) {
-      // Relaxed: an import can be run again; its pages need not each wait for the disk.
-      const tx = database.transaction('tasks', 'readwrite', { durability: 'relaxed' });
-      // The plain IndexedDB store: a promise per put (idb's wrapper) costs more than the put itself.
-      const plain = unwrap(tx.store);
-      for (const raw of file.tasks.slice(start, start + IMPORT_PAGE)) {
-        const parsed = HistoryEntrySchema.safeParse({
-          ...(typeof raw === 'object' && raw ? raw : {}),
-          connectionId: this.connectionId,
-          unseen: false,
-        });
-        if (!parsed.success) {
-          result.skipped++;
-          continue;
-        }
-        if (this.entries.has(parsed.data.taskId)) result.updated++;
-        else result.added++;
-        this.entries.set(parsed.data.taskId, parsed.data);
-        plain.put(parsed.data);
-      }
-      await tx.done;
-      onProgress?.(Math.min(total, start + IMPORT_PAGE), total);
-    }
+    const counts = await writeImportedTasks(
+      file.tasks,
+      this.connectionId,
+      (taskId) => this.entries.has(taskId),
+      (entry) => this.entries.set(entry.taskId, entry),
+      onProgress,
+    );
+    const result: ImportResult = { ...counts, judgementsKept: 0, judgementsSkipped: 0 };
+    // The list changes once, at the end.
     this.changed();
-    const raws = file.judgements ?? [];
-    if (judgements && raws.length) {
-      const j = await judgements.importMany(raws, (key) => this.hasOutput(key));
-      result.judgementsKept = j.kept;
-      result.judgementsSkipped = j.unknown + j.invalid;
-    } else result.judgementsSkipped = raws.length;
-    const sections = json as Record<string, unknown>;
-    for (const [name, load] of Object.entries(SECTIONS)) {
-      const items = sections[name];
-      if (Array.isArray(items)) await (await load()).write(this.connectionId, items);
-    }
-    // Each added section present in the file; one that fails does not undo the tasks.
-    for (const [name, section] of this.sections) {
-      const data = (json as Record<string, unknown>)[name];
-      if (data !== undefined) await section.import(data).catch(() => undefined);
-    }
-    return result;
+    const beside = await importBeside(json, file.judgements ?? [], this.connectionId, this.sections, {
+      judgements,
+      hasOutput: (key) => this.hasOutput(key),
+      stores: SECTIONS,
+    });
+    return { ...result, ...beside };
   }
 }

@@ -97,7 +97,7 @@ describe('history export and import with judgements', () => {
     await judgements.setRating('t2#0', 5);
     await judgements.setRating('gone#0', 3); // a task no longer in the history: not exported
 
-    const text = history.exportJson(judgements.list());
+    const text = await history.exportJson(judgements.list());
     const file = JSON.parse(text) as { judgements: Array<{ outputKey: string }> };
     expect(file.judgements.map((j) => j.outputKey).sort()).toEqual(['t1#1', 't2#0']);
     expect(text).not.toContain(A);
@@ -131,7 +131,7 @@ describe('history export and import with judgements', () => {
   it('a file without judgements imports as before', async () => {
     const history = await HistoryStore.open(A);
     await history.put(entry('t1', 1));
-    const text = history.exportJson();
+    const text = await history.exportJson();
     expect(JSON.parse(text)).not.toHaveProperty('judgements');
     const other = await HistoryStore.open(B);
     expect(await other.importJson(text, await JudgementStore.open(B))).toMatchObject({
