@@ -101,11 +101,14 @@ async function galleryRun(browser: Browser, ports: Ports, key: string, json: str
       observer.disconnect();
     }).observe(document.body, { subtree: true, childList: true, characterData: true });
   });
-  await page.getByLabel('Import history file').setInputFiles({
-    name: 'history.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(json),
-  });
+  await page.getByLabel('Import history file').setInputFiles(
+    {
+      name: 'history.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(json),
+    },
+    { timeout: 300_000 },
+  );
   await page.getByText(/^Imported /).waitFor({ timeout: 300_000 });
   const importMs = Math.round(
     await page.evaluate(() => {

@@ -108,11 +108,14 @@ async function importHistory(
       error: null,
     })),
   };
-  await page.getByLabel('Import history file').setInputFiles({
-    name: 'history.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(file)),
-  });
+  await page.getByLabel('Import history file').setInputFiles(
+    {
+      name: 'history.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(file)),
+    },
+    { timeout: 300_000 },
+  );
 }
 
 /** Quote requests sent while a 60-character prompt is typed at 8 keys a second. Target: at most 3. */

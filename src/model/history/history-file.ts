@@ -19,24 +19,59 @@ export const HistoryExportSchema = z.object({
   judgements: z.optional(z.array(z.unknown())),
 });
 
+/**
+ * Per-key records of other stores that travel in the history file beside the tasks (issue 16 Rules),
+ * by their property in the file. Each reads and parses its own records; none writes the connection.
+ */
+const FILE_STORES: Record<
+  string,
+  () => Promise<{
+    read: (connectionId: string) => Promise<unknown[]>;
+    write: (connectionId: string, items: unknown[]) => Promise<unknown>;
+  }>
+> = {
+  votes: () => import('../boards/votes').then((m) => ({ read: m.exportVotes, write: m.importVotes })),
+};
+
+/**
+ * Reads a connection's history page after page by primary key, each page (`size` records) in a task of
+ * its own, handing every record to `adopt`. A database that goes away (the page is closing, another tab
+ * deleted it) ends the reading: what was read is kept.
+ */
+export async function readPages(connectionId: string, size: number, adopt: (raw: unknown) => void) {
+  try {
+    const database = await db();
+    let after = '';
+    for (;;) {
+      const range = IDBKeyRange.bound([connectionId, after], [connectionId, []], true, false);
+      const page = await database.getAll('tasks', range, size);
+      for (const raw of page) adopt(raw);
+      if (page.length < size) return;
+      after = page[page.length - 1]!.taskId;
+    }
+  } catch {
+    // gone: see above
+  }
+}
+
 /** Tasks of an imported file parsed and written per task (and per progress step). */
 const IMPORT_PAGE = 500;
 
 /**
  * The file: the tasks (without their connection and unseen mark), the stars and ratings given, the
- * added sections, and the records of the per-key `stores`; never the key (nor its hash).
+ * added sections, and with `withStores` the records of FILE_STORES; never the key (nor its hash).
  */
 export async function historyJson({
   entries,
   judgements,
   sections,
-  stores,
+  withStores,
   connectionId,
 }: {
   entries: readonly HistoryEntry[];
   judgements: readonly Judgement[];
   sections: ReadonlyMap<string, { export: () => unknown }>;
-  stores: Record<string, () => Promise<{ read: (connectionId: string) => Promise<unknown[]> }>>;
+  withStores: boolean;
   connectionId: string;
 }): Promise<string> {
   const file: Record<string, unknown> = {
@@ -47,7 +82,9 @@ export async function historyJson({
     ...(judgements.length ? { judgements } : {}),
     ...Object.fromEntries([...sections].map(([name, s]) => [name, s.export()])),
   };
-  for (const [name, load] of Object.entries(stores)) file[name] = await (await load()).read(connectionId);
+  if (withStores)
+    for (const [name, load] of Object.entries(FILE_STORES))
+      file[name] = await (await load()).read(connectionId);
   return JSON.stringify(file, null, 1);
 }
 
@@ -100,27 +137,15 @@ export async function writeImportedTasks(
 
 /**
  * What the file carries beside the tasks, once they are in: its stars and ratings to `judgements`
- * (those of outputs the history does not have are skipped and counted), the records of the per-key
- * `stores` (history-store's SECTIONS) to them, and each added section present in the file (one that
- * fails does not undo the tasks).
+ * (those of outputs the history does not have are skipped and counted), the records of FILE_STORES to
+ * their stores, and each added section present in the file (one that fails does not undo the tasks).
  */
 export async function importBeside(
   json: unknown,
   raws: readonly unknown[],
   connectionId: string,
   sections: ReadonlyMap<string, { import: (data: unknown) => Promise<unknown> }>,
-  {
-    judgements,
-    hasOutput,
-    stores,
-  }: {
-    judgements?: JudgementStore;
-    hasOutput: (outputKey: string) => boolean;
-    stores: Record<
-      string,
-      () => Promise<{ write: (connectionId: string, items: unknown[]) => Promise<unknown> }>
-    >;
-  },
+  { judgements, hasOutput }: { judgements?: JudgementStore; hasOutput: (outputKey: string) => boolean },
 ): Promise<{ judgementsKept: number; judgementsSkipped: number }> {
   const result = { judgementsKept: 0, judgementsSkipped: raws.length };
   if (judgements && raws.length) {
@@ -129,7 +154,7 @@ export async function importBeside(
     result.judgementsSkipped = j.unknown + j.invalid;
   }
   const file = json as Record<string, unknown>;
-  for (const [name, load] of Object.entries(stores)) {
+  for (const [name, load] of Object.entries(FILE_STORES)) {
     const items = file[name];
     if (Array.isArray(items)) await (await load()).write(connectionId, items);
   }

@@ -14,19 +14,6 @@ export interface ImportResult {
   judgementsSkipped: number;
 }
 
-/**
- * Per-key records of other stores that travel in the history file beside the tasks (issue 16 Rules),
- * by their property in the file. Each reads and parses its own records; none writes the connection.
- * Loaded when a file is made or read: this module is part of the first load, they need not be.
- */
-type Section = {
-  read: (connectionId: string) => Promise<unknown[]>;
-  write: (connectionId: string, items: unknown[]) => Promise<unknown>;
-};
-const SECTIONS: Record<string, () => Promise<Section>> = {
-  votes: () => import('../boards/votes').then((m) => ({ read: m.exportVotes, write: m.importVotes })),
-};
-
 // The task history of one connection (PRODUCT 3: every task this key created, newest first, kept in
 // IndexedDB, surviving reloads). There is no list endpoint, so this is the only record of task ids:
 // entries are written before anything else happens to them. Readers subscribe (useSyncExternalStore);
@@ -101,19 +88,9 @@ export class HistoryStore {
 
   /** The rest of the history, page after page by primary key; subscribers are told once, at the end. */
   private async loadRest(): Promise<void> {
-    try {
-      const database = await db();
-      let after = '';
-      for (;;) {
-        const range = IDBKeyRange.bound([this.connectionId, after], [this.connectionId, []], true, false);
-        const page = await database.getAll('tasks', range, PAGE);
-        for (const raw of page) this.adopt(raw);
-        if (page.length < PAGE) break;
-        after = page[page.length - 1]!.taskId;
-      }
-    } catch {
-      // The database went away (the page is closing, another tab deleted it): what was read is kept.
-    }
+    // The page reader comes with history-file, after the first page: the first load need not carry it.
+    const { readPages } = await import('./history-file');
+    await readPages(this.connectionId, PAGE, (raw) => this.adopt(raw));
     this.isLoaded = true;
     this.changed();
   }
@@ -255,25 +232,25 @@ export class HistoryStore {
    * sections; never the key (nor its hash). Made by history-file, loaded when a file is made.
    */
   exportJson(judgements: readonly Judgement[] = []): Promise<string> {
-    return this.exportWith(judgements, {});
+    return this.exportWith(judgements, false);
   }
 
   /**
    * The history file: the tasks with their stars and ratings (exportJson), and the per-key sections of
-   * SECTIONS (blind votes...) beside them.
+   * history-file's FILE_STORES (blind votes...) beside them.
    */
   exportFile(judgements: readonly Judgement[] = []): Promise<string> {
-    return this.exportWith(judgements, SECTIONS);
+    return this.exportWith(judgements, true);
   }
 
-  private async exportWith(judgements: readonly Judgement[], stores: Record<string, () => Promise<Section>>) {
+  private async exportWith(judgements: readonly Judgement[], withStores: boolean) {
     await this.loaded;
     const { historyJson } = await import('./history-file');
     return historyJson({
       entries: this.list(),
       judgements: judgements.filter((j) => this.hasOutput(j.outputKey)),
       sections: this.sections,
-      stores,
+      withStores,
       connectionId: this.connectionId,
     });
   }
@@ -288,7 +265,7 @@ export class HistoryStore {
   /**
    * Adds the tasks of an exported file to this key's history; unreadable entries are skipped and counted.
    * Its stars and ratings go to `judgements` (when given), except those of outputs this history does not
-   * have once the tasks are in: those are skipped and counted. The sections of SECTIONS go to their stores.
+   * have once the tasks are in: those are skipped and counted. The records of FILE_STORES go to their stores.
    */
   async importJson(
     text: string,
@@ -312,7 +289,6 @@ export class HistoryStore {
     const beside = await importBeside(json, file.judgements ?? [], this.connectionId, this.sections, {
       judgements,
       hasOutput: (key) => this.hasOutput(key),
-      stores: SECTIONS,
     });
     return { ...result, ...beside };
   }
