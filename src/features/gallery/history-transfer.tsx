@@ -86,6 +86,8 @@ export function HistoryTransfer({
     }
   };
 
+  // While the bar shows, the buttons keep to their icons: the heading and the count keep their room.
+  const label = progress ? 'sr-only' : 'sr-only @[19rem]:not-sr-only';
   return (
     <div className="flex shrink-0 items-center gap-1">
       {progress && <ImportProgress {...progress} />}
@@ -97,7 +99,7 @@ export function HistoryTransfer({
         title="Export history to a JSON file"
       >
         <FileDown className="size-4" aria-hidden="true" />
-        <span className="sr-only @[19rem]:not-sr-only">Export</span>
+        <span className={label}>Export</span>
       </Button>
       <Button
         size="sm"
@@ -107,7 +109,7 @@ export function HistoryTransfer({
         title="Import a history JSON file"
       >
         <FileUp className="size-4" aria-hidden="true" />
-        <span className="sr-only @[19rem]:not-sr-only">Import</span>
+        <span className={label}>Import</span>
       </Button>
       <input
         ref={input}
@@ -136,7 +138,7 @@ function ImportProgress({ done, total }: { done: number; total: number }) {
       title={
         total > 0 ? `Importing: ${formatCount(done)} of ${formatCount(total)} tasks` : 'Reading the file'
       }
-      className="h-1.5 w-16 overflow-hidden rounded-full bg-slate-200 @[19rem]:w-24 dark:bg-slate-700"
+      className="mx-1 h-1.5 w-16 overflow-hidden rounded-full bg-slate-200 @[19rem]:w-24 dark:bg-slate-700"
     >
       <div
         className={cn('h-full rounded-full bg-indigo-500', percent === null && 'w-1/3 animate-pulse')}
