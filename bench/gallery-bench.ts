@@ -1,41 +1,67 @@
 import type { Browser } from '@playwright/test';
 import type { Figure } from './results-file';
-import { POP, popMeta } from '../e2e/pop-model';
-import { jsHeapUsedMb, longestTaskWhileScrolling, recordLongTasks } from './page-metrics';
-import {
-  connect,
-  historyFile,
-  importHistoryFile,
-  keyOf,
-  submitTask,
-  succeeded,
-  type Ports,
-} from './studio-bench';
+import { keyOf, type Ports } from './studio-bench';
+import { HISTORY_TASKS, RUNS, spread } from './three-runs';
 
-// The gallery at scale (issue 12, Measured): 5,000 tasks with 4 outputs each (20,000 tiles) imported as
-// a history file, then a reload straight into the gallery: the time from navigation to the first tiles
-// with their images, the longest main-thread task while scrolling through them, and the JS heap.
-// Targets: first tiles under 1 s, no task over 50 ms.
+// The gallery at scale (issue 12, Measured; issue 17: ten times the history): 50,000 tasks with 4
+// outputs each (200,000 tiles; BENCH_HISTORY_TASKS changes it) imported as a history file (the import's
+// time), then a reload straight into the gallery: the time from navigation to the first tiles with
+// their images, the longest main-thread task while scrolling through them, and the JS heap. Targets:
+// import under 10 s, first tiles under 1 s, no task over 50 ms; each the median of three runs.
 
-/** `count` real image outputs from the sandbox (Pop tasks run through its API, not the studio). */
+const POP = { interfaceId: 'pixelmoss-pop', versionId: 'pixelmoss-pop-1' };
+
 async function realOutputs(ports: Ports, key: string, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    const res = await submitTask(ports, key, `gallery bench ${i}`);
+    const res = await fetch(`${ports.sandbox}/v1/tasks`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${key}`,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': `gallery-bench-${Date.now()}-${i}`,
+      },
+      body: JSON.stringify({ ...POP, params: { prompt: `gallery bench ${i}` } }),
+    });
     ids.push(((await res.json()) as { taskId: string }).taskId);
   }
   const urls: string[] = [];
-  for (const id of ids) urls.push(await succeeded(ports, key, id));
+  for (const id of ids) {
+    for (let tries = 0; ; tries++) {
+      const task = (await (
+        await fetch(`${ports.sandbox}/v1/tasks/${id}`, { headers: { Authorization: `Bearer ${key}` } })
+      ).json()) as { status: string; outputs: Array<{ url: string }> };
+      if (task.status === 'succeeded') {
+        urls.push(task.outputs[0]!.url);
+        break;
+      }
+      if (tries > 240) throw new Error(`Task ${id} did not succeed in 2 minutes.`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
   return urls;
 }
 
 /** A history export (the studio's own format) of `count` tasks with `perTask` outputs each. */
 export function galleryHistoryFile(urls: string[], count: number, perTask: number, now = Date.now()) {
-  return historyFile(
-    Array.from({ length: count }, (_, i) => ({
+  return {
+    format: 'media-studio-history',
+    version: 1,
+    exportedAt: new Date(now).toISOString(),
+    tasks: Array.from({ length: count }, (_, i) => ({
       taskId: `task_gallery_bench_${i}`,
       request: { ...POP, params: { prompt: `gallery bench prompt number ${i}` } },
-      meta: popMeta({ estimatedSeconds: 4, credits: 2 }),
+      meta: {
+        title: 'Pop Diffusion',
+        subtitle: 'Pop 1',
+        kind: 'model',
+        mediaType: 'image',
+        category: 'image/default',
+        modelId: POP.interfaceId,
+        versionId: POP.versionId,
+        estimatedSeconds: 4,
+        quotedCredits: 2,
+      },
       status: 'succeeded',
       outputs: Array.from({ length: perTask }, (_, j) => ({ url: urls[(i * perTask + j) % urls.length]! })),
       error: null,
@@ -44,36 +70,66 @@ export function galleryHistoryFile(urls: string[], count: number, perTask: numbe
       createdAt: now - i * 144_000,
       completedAt: now - i * 144_000 + 4_000,
     })),
-    now,
-  );
+  };
 }
 
-export async function galleryAtScale(
-  browser: Browser,
-  ports: Ports,
-  count = 5000,
-  perTask = 4,
-): Promise<Record<string, Figure>> {
-  await fetch(`${ports.sandbox}/__sandbox/reset`, { method: 'POST' });
-  const key = await keyOf(ports, 'personal');
-  // A few real outputs, reused: the browser loads and caches them as it would real results.
-  const urls = await realOutputs(ports, key, 8);
-  const file = galleryHistoryFile(urls, count, perTask);
-  const outputs = count * perTask;
+interface GalleryRun {
+  importMs: number;
+  firstTilesMs: number;
+  longest: number;
+  scrolledPx: number;
+  tilesInDom: number;
+  heapMb: number;
+}
 
+async function galleryRun(browser: Browser, ports: Ports, key: string, json: string, outputs: number) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  await connect(page, ports, 'personal');
-  await importHistoryFile(page, file);
-  await page.getByText(/^Imported /).waitFor({ timeout: 180_000 });
+  await page.goto(ports.studio);
+  await page.getByLabel('API key', { exact: true }).fill(key);
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  await page.getByRole('tab', { name: 'Models' }).waitFor();
+  // The import: from the file input's change (the user chose the file) to the "Imported" notice, timed
+  // in the page. Playwright's own hand-over of a 40 MB file into the page (base64, some 10 s here) is
+  // not the studio's and is left out.
+  await page.evaluate(() => {
+    const w = window as unknown as { __importStart?: number; __importEnd?: number };
+    document.addEventListener('change', () => (w.__importStart ??= performance.now()), true);
+    new MutationObserver((_, observer) => {
+      if (w.__importStart === undefined || !document.body.textContent?.includes('Imported ')) return;
+      w.__importEnd = performance.now();
+      observer.disconnect();
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await page.getByLabel('Import history file').setInputFiles(
+    {
+      name: 'history.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(json),
+    },
+    { timeout: 300_000 },
+  );
+  await page.getByText(/^Imported /).waitFor({ timeout: 300_000 });
+  const importMs = Math.round(
+    await page.evaluate(() => {
+      const w = window as unknown as { __importStart: number; __importEnd: number };
+      return w.__importEnd - w.__importStart;
+    }),
+  );
   await page.getByRole('button', { name: 'Gallery', exact: true }).click();
   await page
     .getByTestId('gallery-count')
     .filter({ hasText: outputs.toLocaleString('en-US') })
-    .waitFor();
+    .waitFor({ timeout: 60_000 });
 
   // Reload into the gallery (its URL): the key stays in the tab; history and judgements from IndexedDB.
-  await recordLongTasks(page);
+  await page.addInitScript(() => {
+    const w = window as unknown as { __longest: number };
+    w.__longest = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__longest = Math.max(w.__longest, e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
   const t0 = Date.now();
   await page.reload();
   // The first tiles: shown, with their images decoded.
@@ -87,33 +143,87 @@ export async function galleryAtScale(
   );
   const firstTilesMs = Date.now() - t0;
 
-  // Scrolling once start-up has settled.
-  const scroll = page.getByTestId('gallery-scroll');
-  const { longest, scrolledPx } = await longestTaskWhileScrolling(page, scroll, 1200, 'gallery');
+  // Scrolling once start-up has settled (the whole history read): the longest task from here on (over
+  // 50 ms counts as long).
+  await page
+    .getByTestId('gallery-count')
+    .filter({ hasText: outputs.toLocaleString('en-US') })
+    .waitFor({ timeout: 60_000 });
+  await page.waitForTimeout(2000);
+  await page.evaluate(() => ((window as unknown as { __longest: number }).__longest = 0));
+  const scroller = page.getByTestId('gallery-scroll');
+  const box = (await scroller.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  for (let i = 0; i < 60; i++) {
+    await page.mouse.wheel(0, 1200);
+    await page.waitForTimeout(30);
+  }
+  await page.waitForTimeout(500);
+  const longest = await page.evaluate(() => (window as unknown as { __longest: number }).__longest);
+  const scrolledPx = await scroller.evaluate((el) => el.scrollTop);
+  if (scrolledPx < 10_000) throw new Error(`The gallery did not scroll (scrollTop ${scrolledPx}).`);
   const tilesInDom = await page.getByTestId('gallery-tile').count();
-  const heap = await jsHeapUsedMb(context, page);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('HeapProfiler.collectGarbage');
+  await cdp.send('Performance.enable');
+  const metrics = (await cdp.send('Performance.getMetrics')).metrics;
+  const heapMb = (metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0) / (1024 * 1024);
   await context.close();
+  const run: GalleryRun = { importMs, firstTilesMs, longest, scrolledPx, tilesInDom, heapMb };
+  console.log(
+    `    run: import ${importMs} ms, first tiles ${firstTilesMs} ms, longest task ${Math.round(longest)} ms, heap ${Math.round(heapMb)} MB`,
+  );
+  return run;
+}
+
+export async function galleryAtScale(
+  browser: Browser,
+  ports: Ports,
+  count = HISTORY_TASKS,
+  perTask = 4,
+): Promise<Record<string, Figure>> {
+  await fetch(`${ports.sandbox}/__sandbox/reset`, { method: 'POST' });
+  const key = await keyOf(ports, 'personal');
+  // A few real outputs, reused: the browser loads and caches them as it would real results.
+  const urls = await realOutputs(ports, key, 8);
+  const json = JSON.stringify(galleryHistoryFile(urls, count, perTask));
+  const outputs = count * perTask;
+  const runs: GalleryRun[] = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await galleryRun(browser, ports, key, json, outputs));
+  const size = `${count.toLocaleString('en-US')} tasks, ${outputs.toLocaleString('en-US')} outputs`;
+  const of = `median of ${runs.length} runs`;
+  const imp = spread(runs.map((r) => r.importMs));
+  const first = spread(runs.map((r) => r.firstTilesMs));
+  const longest = spread(runs.map((r) => r.longest));
+  const heap = spread(runs.map((r) => r.heapMb));
   return {
+    galleryImportTime: {
+      value: imp.value,
+      unit: 'ms',
+      target: '< 10000',
+      ok: imp.value < 10_000,
+      note: `${size} (${(json.length / 1e6).toFixed(0)} MB file), ${of}, range ${imp.range} ms`,
+    },
     galleryFirstTilesAfterReload: {
-      value: firstTilesMs,
+      value: first.value,
       unit: 'ms',
       target: '< 1000',
-      ok: firstTilesMs < 1000,
-      note: `${count.toLocaleString('en-US')} tasks, ${outputs.toLocaleString('en-US')} outputs`,
+      ok: first.value < 1000,
+      note: `${size}, ${of}, range ${first.range} ms`,
     },
     galleryLongestTaskWhileScrolling: {
-      value: Math.round(longest),
+      value: longest.value,
       unit: 'ms',
       target: '<= 50',
-      ok: longest <= 50,
-      note: `${Math.round(scrolledPx).toLocaleString('en-US')} px scrolled by wheel, ${tilesInDom} tiles in the DOM`,
+      ok: longest.value <= 50,
+      note: `${of}, range ${longest.range} ms; ${Math.round(runs[0]!.scrolledPx).toLocaleString('en-US')} px scrolled by wheel, ${runs[0]!.tilesInDom} tiles in the DOM`,
     },
     galleryJsHeapUsed: {
-      value: Math.round(heap),
+      value: heap.value,
       unit: 'MB',
       target: 'reported',
       ok: true,
-      note: 'after a GC',
+      note: `after a GC, ${of}, range ${heap.range} MB`,
     },
   };
 }

@@ -1,8 +1,7 @@
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { CHROMIUM } from '../scripts/chromium';
-import { jsHeapUsedMb, longestTaskWhileScrolling, recordLongTasks } from './page-metrics';
-import { POP, popMeta } from '../e2e/pop-model';
 import type { Figure } from './results-file';
+import { HISTORY_TASKS, RUNS, spread } from './three-runs';
 
 // Benchmarks that drive the built studio in Chromium against its sandbox (issue 7): quote requests
 // while typing, and polling efficiency with 100 tasks in flight. Figures, not pass/fail tests.
@@ -36,17 +35,18 @@ export async function keyOf(ports: Ports, name: string): Promise<string> {
   return keys.find((k) => k.name === name)!.key;
 }
 
-export async function connect(page: Page, ports: Ports, keyName: string) {
+async function connect(page: Page, ports: Ports, keyName: string) {
   await page.goto(ports.studio);
   await page.getByLabel('API key', { exact: true }).fill(await keyOf(ports, keyName));
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
   await page.getByRole('tab', { name: 'Models' }).waitFor();
 }
 
-/** Every bench task runs Pop (e2e/pop-model.ts): cheap and fast. */
+/** The model every bench task runs: cheap and fast. */
+const POP = { interfaceId: 'pixelmoss-pop', versionId: 'pixelmoss-pop-1' };
 const popRequest = (prompt: string) => ({ ...POP, params: { prompt } });
 
-export function submitTask(ports: Ports, key: string, prompt: string): Promise<Response> {
+function submitTask(ports: Ports, key: string, prompt: string): Promise<Response> {
   return fetch(`${ports.sandbox}/v1/tasks`, {
     method: 'POST',
     headers: {
@@ -59,7 +59,7 @@ export function submitTask(ports: Ports, key: string, prompt: string): Promise<R
 }
 
 /** Polls the sandbox (not through the studio) until the task has succeeded; answers its output URL. */
-export async function succeeded(ports: Ports, key: string, taskId: string): Promise<string> {
+async function succeeded(ports: Ports, key: string, taskId: string): Promise<string> {
   for (let i = 0; i < 240; i++) {
     const task = (await (
       await fetch(`${ports.sandbox}/v1/tasks/${taskId}`, { headers: { Authorization: `Bearer ${key}` } })
@@ -80,37 +80,42 @@ interface BenchTask {
   completedAt: number | null;
 }
 
-/** A history export in the studio's own format, holding `tasks`. */
-export const historyFile = (tasks: unknown[], now = Date.now()) => ({
-  format: 'media-studio-history',
-  version: 1,
-  exportedAt: new Date(now).toISOString(),
-  tasks,
-});
-
-/** Hands a history file to the studio through "Import history file". */
-export async function importHistoryFile(page: Page, file: ReturnType<typeof historyFile>): Promise<void> {
-  await page.getByLabel('Import history file').setInputFiles({
-    name: 'history.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(file)),
-  });
-}
-
 /** Hands tasks to the studio as an imported history file (the studio's own export format). */
 async function importHistory(
   page: Page,
   tasks: BenchTask[],
   quote: { estimatedSeconds: number | null; credits: number },
 ): Promise<void> {
-  const entries = tasks.map(({ prompt, ...t }) => ({
-    ...t,
-    connectionId: 'imported',
-    request: popRequest(prompt),
-    meta: popMeta(quote),
-    error: null,
-  }));
-  await importHistoryFile(page, historyFile(entries));
+  const file = {
+    format: 'media-studio-history',
+    version: 1,
+    exportedAt: new Date().toISOString(),
+    tasks: tasks.map(({ prompt, ...t }) => ({
+      ...t,
+      connectionId: 'imported',
+      request: popRequest(prompt),
+      meta: {
+        title: 'Pop Diffusion',
+        subtitle: 'Pop 1',
+        kind: 'model',
+        mediaType: 'image',
+        category: 'image/default',
+        modelId: POP.interfaceId,
+        versionId: POP.versionId,
+        estimatedSeconds: quote.estimatedSeconds,
+        quotedCredits: quote.credits,
+      },
+      error: null,
+    })),
+  };
+  await page.getByLabel('Import history file').setInputFiles(
+    {
+      name: 'history.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(file)),
+    },
+    { timeout: 300_000 },
+  );
 }
 
 /** Quote requests sent while a 60-character prompt is typed at 8 keys a second. Target: at most 3. */
@@ -502,14 +507,16 @@ export async function pollingSchedule(
 }
 
 /**
- * History at scale: 5,000 finished tasks imported, then a reload: the time from navigation until the
- * history lists them and answers, the longest main-thread task while scrolling through them, and the
- * JS heap. Targets: under 1 s, no task over 50 ms.
+ * History at scale (issue 17: ten times the history): 50,000 finished tasks of 4 outputs each
+ * (BENCH_HISTORY_TASKS changes it) imported, then a reload: the time from navigation until the history
+ * lists them and answers, the longest main-thread task while scrolling through them, and the JS heap.
+ * Targets: under 1 s, no task over 50 ms; each the median of three runs with its range.
  */
 export async function historyAtScale(
   browser: Browser,
   ports: Ports,
-  count = 5000,
+  count = HISTORY_TASKS,
+  perTask = 4,
 ): Promise<Record<string, Figure>> {
   await reset(ports);
   const key = await keyOf(ports, 'personal');
@@ -521,51 +528,111 @@ export async function historyAtScale(
     taskId: `task_bench_${i}`,
     prompt: `bench prompt number ${i}`,
     status: 'succeeded',
-    outputs: [{ url: output }],
+    outputs: Array.from({ length: perTask }, () => ({ url: output })),
     creditsCharged: 2,
     createdAt: now - i * 60_000,
     completedAt: now - i * 60_000 + 4_000,
   }));
+  const runs: Array<{
+    interactiveMs: number;
+    completeMs: number;
+    longest: number;
+    scrolledPx: number;
+    heapMb: number;
+  }> = [];
+  for (let run = 0; run < RUNS; run++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await connect(page, ports, 'personal');
+    await importHistory(page, tasks, { estimatedSeconds: 4, credits: 2 });
+    const countLabel = page.getByTestId('history-count');
+    await page.getByText(/^Imported /).waitFor({ timeout: 300_000 });
+    await page.waitForFunction(
+      (n) => document.querySelector('[data-testid="history-count"]')?.textContent?.includes(n),
+      count.toLocaleString('en-US'),
+      { timeout: 120_000 },
+    );
 
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  await connect(page, ports, 'personal');
-  await importHistory(page, tasks, { estimatedSeconds: 4, credits: 2 });
-  const countLabel = page.getByTestId('history-count');
-  await page.waitForFunction(
-    (n) => document.querySelector('[data-testid="history-count"]')?.textContent?.includes(n),
-    count.toLocaleString('en-US'),
-    { timeout: 120_000 },
-  );
+    // Reload: the key stays in the tab; the history comes back from IndexedDB.
+    await page.addInitScript(() => {
+      (window as unknown as { __longest: number }).__longest = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries())
+          (window as unknown as { __longest: number }).__longest = Math.max(
+            (window as unknown as { __longest: number }).__longest,
+            e.duration,
+          );
+      }).observe({ type: 'longtask', buffered: true });
+    });
+    const t0 = Date.now();
+    await page.reload();
+    await countLabel.filter({ hasText: count.toLocaleString('en-US') }).waitFor({ timeout: 60_000 });
+    await page.getByTestId('history-scroll').getByRole('button').first().waitFor();
+    const interactiveMs = Date.now() - t0;
+    // The older pages follow in the background: the whole history read (and the list complete).
+    await page.locator('[data-testid="history-count"][data-complete="true"]').waitFor({ timeout: 60_000 });
+    const completeMs = Date.now() - t0;
 
-  // Reload: the key stays in the tab; the history comes back from IndexedDB.
-  await recordLongTasks(page);
-  const t0 = Date.now();
-  await page.reload();
-  await countLabel.filter({ hasText: count.toLocaleString('en-US') }).waitFor({ timeout: 60_000 });
-  await page.getByTestId('history-scroll').getByRole('button').first().waitFor();
-  const interactiveMs = Date.now() - t0;
-
-  // Scrolling through the list, once start-up has settled (catalog, first images).
-  const scroll = page.getByTestId('history-scroll');
-  const { longest, scrolledPx } = await longestTaskWhileScrolling(page, scroll, 900, 'history');
-  const heap = await jsHeapUsedMb(context, page);
-  await context.close();
+    // Scrolling through the list, once start-up has settled (catalog, first images): the longest task
+    // from here on. Long tasks are the ones over 50 ms; 0 means none.
+    await page.waitForTimeout(3000);
+    await page.evaluate(() => ((window as unknown as { __longest: number }).__longest = 0));
+    const scroller = page.getByTestId('history-scroll');
+    const box = (await scroller.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    for (let i = 0; i < 60; i++) {
+      await page.mouse.wheel(0, 900);
+      await page.waitForTimeout(30);
+    }
+    await page.waitForTimeout(500);
+    const longest = await page.evaluate(() => (window as unknown as { __longest: number }).__longest);
+    const scrolledPx = await scroller.evaluate((el) => el.scrollTop);
+    if (scrolledPx < 10_000) throw new Error(`The history did not scroll (scrollTop ${scrolledPx}).`);
+    const cdp = await context.newCDPSession(page);
+    // What the page keeps, not what it has yet to collect.
+    await cdp.send('HeapProfiler.collectGarbage');
+    await cdp.send('Performance.enable');
+    const metrics = (await cdp.send('Performance.getMetrics')).metrics;
+    const heapMb = (metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0) / (1024 * 1024);
+    await context.close();
+    console.log(
+      `    run ${run + 1}: interactive ${interactiveMs} ms, all read ${completeMs} ms, longest task ${Math.round(longest)} ms, heap ${Math.round(heapMb)} MB`,
+    );
+    runs.push({ interactiveMs, completeMs, longest, scrolledPx, heapMb });
+  }
+  const of = `median of ${runs.length} runs`;
+  const interactive = spread(runs.map((r) => r.interactiveMs));
+  const complete = spread(runs.map((r) => r.completeMs));
+  const longest = spread(runs.map((r) => r.longest));
+  const heap = spread(runs.map((r) => r.heapMb));
   return {
     historyInteractiveAfterReload: {
-      value: interactiveMs,
+      value: interactive.value,
       unit: 'ms',
       target: '< 1000',
-      ok: interactiveMs < 1000,
-      note: `${count} tasks`,
+      ok: interactive.value < 1000,
+      note: `${count.toLocaleString('en-US')} tasks, ${(count * perTask).toLocaleString('en-US')} outputs; ${of}, range ${interactive.range} ms`,
+    },
+    historyAllReadAfterReload: {
+      value: complete.value,
+      unit: 'ms',
+      target: 'reported',
+      ok: true,
+      note: `every page read and parsed in the background after the newest; ${of}, range ${complete.range} ms`,
     },
     longestTaskWhileScrolling: {
-      value: Math.round(longest),
+      value: longest.value,
       unit: 'ms',
       target: '<= 50',
-      ok: longest <= 50,
-      note: `${Math.round(scrolledPx).toLocaleString('en-US')} px scrolled by wheel`,
+      ok: longest.value <= 50,
+      note: `${of}, range ${longest.range} ms; ${Math.round(runs[0]!.scrolledPx).toLocaleString('en-US')} px scrolled by wheel`,
     },
-    jsHeapUsed: { value: Math.round(heap), unit: 'MB', target: 'reported', ok: true, note: 'after a GC' },
+    jsHeapUsed: {
+      value: heap.value,
+      unit: 'MB',
+      target: 'reported',
+      ok: true,
+      note: `after a GC, ${of}, range ${heap.range} MB`,
+    },
   };
 }

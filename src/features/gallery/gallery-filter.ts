@@ -196,6 +196,17 @@ export function localDay(ms: number): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
 
+// The day of an entry, once per entry object (its tiles share it): 200,000 Dates per change otherwise.
+const days = new WeakMap<HistoryEntry, string>();
+function dayOf(entry: HistoryEntry): string {
+  let day = days.get(entry);
+  if (day === undefined) {
+    day = localDay(entry.createdAt);
+    days.set(entry, day);
+  }
+  return day;
+}
+
 export type GalleryRow =
   | { kind: 'day'; key: string; label: string; count: number }
   | { kind: 'tiles'; key: string; items: GalleryItem[]; first: number };
@@ -216,9 +227,9 @@ export function rowsOf(
   let start = 0;
   while (start < items.length) {
     let end = start + 1;
-    const day = localDay(items[start]!.entry.createdAt);
+    const day = dayOf(items[start]!.entry);
     if (byDay) {
-      while (end < items.length && localDay(items[end]!.entry.createdAt) === day) end++;
+      while (end < items.length && dayOf(items[end]!.entry) === day) end++;
       rows.push({ kind: 'day', key: `day-${day}-${start}`, label: dayLabel(day), count: end - start });
     } else end = items.length;
     for (let i = start; i < end; i += cols) {

@@ -20,17 +20,30 @@ export interface GalleryItem {
   index: number;
 }
 
+// Entries are replaced, never mutated: an entry's tiles are made once and reused (the same objects),
+// so a change of one task rebuilds the list from cached tiles, not 200,000 new ones.
+const tilesOfEntry = new WeakMap<HistoryEntry, readonly GalleryItem[]>();
+
+function tilesOf(entry: HistoryEntry): readonly GalleryItem[] {
+  let tiles = tilesOfEntry.get(entry);
+  if (!tiles) {
+    tiles =
+      entry.outputs.length === 0
+        ? [{ key: outputKey(entry.taskId, 0), entry, output: null, index: 0 }]
+        : entry.outputs.map((output, index) => ({
+            key: outputKey(entry.taskId, index),
+            entry,
+            output,
+            index,
+          }));
+    tilesOfEntry.set(entry, tiles);
+  }
+  return tiles;
+}
+
 /** Tiles of the entries, in the entries' order, each task's outputs in their own order. */
 export function galleryItemsOf(entries: readonly HistoryEntry[]): GalleryItem[] {
   const items: GalleryItem[] = [];
-  for (const entry of entries) {
-    if (entry.outputs.length === 0) {
-      items.push({ key: outputKey(entry.taskId, 0), entry, output: null, index: 0 });
-      continue;
-    }
-    entry.outputs.forEach((output, index) => {
-      items.push({ key: outputKey(entry.taskId, index), entry, output, index });
-    });
-  }
+  for (const entry of entries) for (const tile of tilesOf(entry)) items.push(tile);
   return items;
 }

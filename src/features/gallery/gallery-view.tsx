@@ -114,6 +114,8 @@ function dayLabel(day: string): string {
   });
 }
 
+const NO_ITEMS: GalleryItem[] = [];
+
 const isTyping = (target: EventTarget) =>
   target instanceof HTMLElement &&
   (target.isContentEditable ||
@@ -144,8 +146,9 @@ export function GalleryView(props: GalleryViewProps) {
     () => selectItems(entries, deferred, judged, hiddenIds, galleryItemsOf),
     [entries, deferred, judged, hiddenIds],
   );
-  const order = useMemo(() => items.map((i) => i.key), [items]);
-  const indexOf = useMemo(() => new Map(order.map((k, i) => [k, i])), [order]);
+  // The shown order of keys, built when a selection needs it (not on every change of the history:
+  // 200,000 keys would be a long task each time a poll answers).
+  const orderOf = useCallback(() => items.map((i) => i.key), [items]);
   const totalOutputs = useMemo(
     () => entries.reduce((n, e) => n + Math.max(1, e.outputs.length), 0),
     [entries],
@@ -153,10 +156,14 @@ export function GalleryView(props: GalleryViewProps) {
 
   const [selection, setSelection] = useState<TileSelection>(EMPTY_SELECTION);
   // Tiles no longer shown (a filter, a hide) leave the selection.
-  const shownKeys = useMemo(() => new Set(order), [order]);
-  const kept = restrictTo(selection, shownKeys);
+  const selecting = selection.keys.size > 0;
+  const shownKeys = useMemo(() => (selecting ? new Set(items.map((i) => i.key)) : null), [items, selecting]);
+  const kept = shownKeys ? restrictTo(selection, shownKeys) : selection;
   if (kept !== selection) setSelection(kept);
-  const selected = useMemo(() => items.filter((i) => selection.keys.has(i.key)), [items, selection]);
+  const selected = useMemo(
+    () => (selection.keys.size > 0 ? items.filter((i) => selection.keys.has(i.key)) : NO_ITEMS),
+    [items, selection],
+  );
 
   const [viewing, setViewing] = useState<GalleryItem | null>(null);
   const [comparing, setComparing] = useState<Comparing | null>(null);
@@ -171,8 +178,8 @@ export function GalleryView(props: GalleryViewProps) {
   const onOpen = useCallback((item: GalleryItem) => setViewing(item), []);
   const onSelect = useCallback(
     (item: GalleryItem, range: boolean) =>
-      setSelection((s) => (range ? extendTo(s, item.key, order) : toggle(s, item.key))),
-    [order],
+      setSelection((s) => (range ? extendTo(s, item.key, orderOf()) : toggle(s, item.key))),
+    [orderOf],
   );
   const onToggleStar = useCallback((item: GalleryItem) => void judgements.toggleStar(item.key), [judgements]);
 
@@ -184,7 +191,7 @@ export function GalleryView(props: GalleryViewProps) {
   const onKeyDown = (e: KeyboardEvent) => {
     if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'a' && !isTyping(e.target)) {
       e.preventDefault();
-      setSelection(selectAll(order));
+      setSelection(selectAll(orderOf()));
     } else if (e.key === 'Escape' && selection.keys.size > 0 && !isTyping(e.target)) {
       setSelection(EMPTY_SELECTION);
     }
@@ -262,7 +269,10 @@ export function GalleryView(props: GalleryViewProps) {
     return null;
   }, [selected]);
 
-  const viewIndex = viewing ? (indexOf.get(viewing.key) ?? -1) : -1;
+  const viewIndex = useMemo(
+    () => (viewing ? items.findIndex((i) => i.key === viewing.key) : -1),
+    [items, viewing],
+  );
   const filtering = isGalleryFiltering(filter);
 
   return (
@@ -713,13 +723,9 @@ function Grid({
     () => (width > 0 ? rowsOf(items, columns, byDay, dayLabel) : []),
     [items, columns, byDay, width],
   );
-  const rowOfKey = useMemo(() => {
-    const map = new Map<string, number>();
-    rows.forEach((row, r) => {
-      if (row.kind === 'tiles') for (const item of row.items) map.set(item.key, r);
-    });
-    return map;
-  }, [rows]);
+  // The row of a tile, found when the focus goes back to it (no map of every key per change).
+  const rowOfKey = (key: string) =>
+    rows.findIndex((row) => row.kind === 'tiles' && row.items.some((item) => item.key === key));
   // The studio does not build with React Compiler; the virtualizer re-renders this list itself.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
@@ -750,8 +756,8 @@ function Grid({
   useImperativeHandle(ref, () => ({
     focusTile: (key) => {
       pendingFocus.current = key;
-      const row = rowOfKey.get(key);
-      if (row !== undefined) virtualizer.scrollToIndex(row, { align: 'auto' });
+      const row = rowOfKey(key);
+      if (row >= 0) virtualizer.scrollToIndex(row, { align: 'auto' });
       requestAnimationFrame(() => requestAnimationFrame(tryFocus));
     },
   }));

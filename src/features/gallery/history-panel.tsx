@@ -88,7 +88,10 @@ export function HistoryPanel({
     setQuery('');
   };
 
-  const total = entries.length;
+  // While the older pages are still being read (a moment after a reload), the count is IndexedDB's.
+  const total = store.complete
+    ? entries.length
+    : Math.max(entries.length, store.size() - (all.length - entries.length));
   const count = filtering
     ? `${formatCount(shown.length)} of ${formatCount(total)} tasks`
     : `${formatCount(total)} ${total === 1 ? 'task' : 'tasks'}`;
@@ -106,6 +109,7 @@ export function HistoryPanel({
             className="truncate text-xs text-slate-500 tabular-nums dark:text-slate-400"
             aria-live="polite"
             data-testid="history-count"
+            data-complete={store.complete}
           >
             {countText}
           </span>

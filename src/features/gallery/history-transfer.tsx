@@ -1,8 +1,10 @@
 import { FileDown, FileUp } from 'lucide-react';
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { z } from 'zod/mini';
 import { Button } from '../../components/button';
 import type { HistoryStore, ImportResult } from '../../model/history/history-store';
+import { cn } from '../../lib/cn';
+import { formatCount } from '../../lib/format';
 import { localDate, saveBlob } from '../../lib/save-file';
 
 // Export the history to a JSON file and import one back (PRODUCT 3). The file holds the tasks and the
@@ -11,7 +13,8 @@ import { localDate, saveBlob } from '../../lib/save-file';
 
 export type TransferNotice = { tone: 'info' | 'error'; text: string };
 
-const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
+// A 50,000-task history with four outputs each is some 40-55 MB.
+const MAX_IMPORT_BYTES = 200 * 1024 * 1024;
 
 export const exportFileName = (date: Date = new Date()) => `media-studio-history-${localDate(date)}.json`;
 
@@ -50,6 +53,8 @@ export function HistoryTransfer({
   onNotice: (notice: TransferNotice | null) => void;
 }) {
   const input = useRef<HTMLInputElement>(null);
+  // Tasks written of the file's, while an import runs (the file is read and parsed first: 0 of n).
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
 
   const onExport = () => {
     // exportFile: the tasks and the per-key sections (stars and ratings, blind votes...).
@@ -62,19 +67,25 @@ export function HistoryTransfer({
   const onFile = async (file: File | undefined) => {
     if (!file) return;
     try {
-      if (file.size > MAX_IMPORT_BYTES) throw new Error('the file is larger than 50 MB.');
-      const result = await store.importJson(await file.text());
+      if (file.size > MAX_IMPORT_BYTES) throw new Error('the file is larger than 200 MB.');
+      setProgress({ done: 0, total: 0 });
+      onNotice(null);
+      const result = await store.importJson(await file.text(), (done, total) => setProgress({ done, total }));
       onNotice({ tone: 'info', text: importMessage(result) });
     } catch (error) {
       onNotice({ tone: 'error', text: importError(error) });
     } finally {
+      setProgress(null);
       // The same file can be chosen again.
       if (input.current) input.current.value = '';
     }
   };
 
+  // While the bar shows, the buttons keep to their icons: the heading and the count keep their room.
+  const label = progress ? 'sr-only' : 'sr-only @[19rem]:not-sr-only';
   return (
-    <div className="flex shrink-0 gap-1">
+    <div className="flex shrink-0 items-center gap-1">
+      {progress && <ImportProgress {...progress} />}
       <Button
         size="sm"
         variant="ghost"
@@ -83,16 +94,17 @@ export function HistoryTransfer({
         title="Export history to a JSON file"
       >
         <FileDown className="size-4" aria-hidden="true" />
-        <span className="sr-only @[19rem]:not-sr-only">Export</span>
+        <span className={label}>Export</span>
       </Button>
       <Button
         size="sm"
         variant="ghost"
         onClick={() => input.current?.click()}
+        disabled={progress !== null}
         title="Import a history JSON file"
       >
         <FileUp className="size-4" aria-hidden="true" />
-        <span className="sr-only @[19rem]:not-sr-only">Import</span>
+        <span className={label}>Import</span>
       </Button>
       <input
         ref={input}
@@ -102,6 +114,30 @@ export function HistoryTransfer({
         tabIndex={-1}
         className="sr-only"
         onChange={(e) => void onFile(e.currentTarget.files?.[0])}
+      />
+    </div>
+  );
+}
+
+/** The import's progress: tasks written of the file's (indeterminate while the file is read). */
+function ImportProgress({ done, total }: { done: number; total: number }) {
+  const percent = total > 0 ? Math.round((done / total) * 100) : null;
+  return (
+    <div
+      role="progressbar"
+      aria-label="Importing history"
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={percent ?? undefined}
+      aria-valuetext={total > 0 ? `${formatCount(done)} of ${formatCount(total)} tasks` : 'Reading the file'}
+      title={
+        total > 0 ? `Importing: ${formatCount(done)} of ${formatCount(total)} tasks` : 'Reading the file'
+      }
+      className="mx-1 h-1.5 w-16 overflow-hidden rounded-full bg-slate-200 @[19rem]:w-24 dark:bg-slate-700"
+    >
+      <div
+        className={cn('h-full rounded-full bg-indigo-500', percent === null && 'w-1/3 animate-pulse')}
+        style={percent === null ? undefined : { width: `${percent}%` }}
       />
     </div>
   );

@@ -425,3 +425,112 @@ describe('HistoryStore', () => {
     expect(other.list().map((e) => e.taskId)).toEqual(['t1']);
   });
 });
+
+describe('HistoryStore at scale (issue 17: read by index and in pages)', () => {
+  beforeEach(freshDatabase);
+
+  /** `n` tasks written straight into IndexedDB (as an earlier session left them), t0 oldest. */
+  async function stored(n: number, connectionId = A): Promise<void> {
+    const database = await db();
+    const tx = database.transaction('tasks', 'readwrite');
+    for (let i = 0; i < n; i++) void tx.store.put({ ...entry(`t${i}`, 1_000 + i), connectionId });
+    await tx.done;
+  }
+
+  it('open() hands out the newest page with the count of the whole history; the rest follows, told once', async () => {
+    await stored(1200);
+    await stored(30, B); // another connection's tasks are never read
+    const store = await HistoryStore.open(A);
+    expect(store.complete).toBe(false);
+    expect(store.size()).toBe(1200);
+    const first = store.list();
+    expect(first).toHaveLength(100);
+    expect(first[0]!.taskId).toBe('t1199');
+    expect(first[99]!.taskId).toBe('t1100');
+    let calls = 0;
+    store.subscribe(() => calls++);
+    await store.whenLoaded();
+    expect(store.complete).toBe(true);
+    expect(calls).toBe(1);
+    expect(store.list()).toHaveLength(1200);
+    expect(store.list()[1199]!.taskId).toBe('t0');
+    expect(store.size()).toBe(1200);
+  });
+
+  it('a record read back in a later page is parsed: an unreadable one is skipped', async () => {
+    await stored(400);
+    await (
+      await db()
+    ).put('tasks', { taskId: 't5', connectionId: A, createdAt: 1_005 } as unknown as HistoryEntry);
+    const store = await HistoryStore.open(A);
+    await store.whenLoaded();
+    expect(store.list()).toHaveLength(399);
+    expect(store.get('t5')).toBeUndefined();
+  });
+
+  it('a task written while the older pages are read keeps its new state', async () => {
+    await stored(600);
+    const store = await HistoryStore.open(A);
+    expect(store.get('t3')).toBeUndefined(); // in a later page
+    await store.put(entry('t3', 1_003, { status: 'succeeded' }));
+    await store.whenLoaded();
+    expect(store.get('t3')?.status).toBe('succeeded');
+    expect(store.list()).toHaveLength(600);
+  });
+
+  it('tells what was read back from IndexedDB from what changed since', async () => {
+    await stored(3);
+    const store = await HistoryStore.open(A);
+    expect(store.fromDisk(store.get('t1')!)).toBe(true);
+    await store.put(entry('t1', 1_001, { status: 'running' }));
+    expect(store.fromDisk(store.get('t1')!)).toBe(false);
+  });
+
+  it("a poll's answer takes its task's place in the list without reordering it", async () => {
+    await stored(5);
+    const store = await HistoryStore.open(A);
+    const before = store.list();
+    await store.applyTask(task('t2', { createdAt: new Date(1_002).toISOString(), status: 'running' }));
+    const after = store.list();
+    expect(after).not.toBe(before);
+    expect(after.map((e) => e.taskId)).toEqual(['t4', 't3', 't2', 't1', 't0']);
+    expect(after[2]!.status).toBe('running');
+    expect(after[1]).toBe(before[1]); // the others are the same objects
+  });
+
+  it('an import reports its progress page by page and changes the list once', async () => {
+    const store = await HistoryStore.open(A);
+    let calls = 0;
+    store.subscribe(() => calls++);
+    const progress: Array<[number, number]> = [];
+    const tasks = Array.from({ length: 1200 }, (_, i) => entry(`i${i}`, i));
+    const result = await store.importJson(
+      JSON.stringify({ format: 'media-studio-history', version: 1, exportedAt: '', tasks }),
+      (done, total) => progress.push([done, total]),
+    );
+    expect(result.added).toBe(1200);
+    expect(progress).toEqual([
+      [0, 1200],
+      [500, 1200],
+      [1000, 1200],
+      [1200, 1200],
+    ]);
+    expect(calls).toBe(1);
+    expect(store.list()).toHaveLength(1200);
+  });
+
+  it('an import counts a task of an older page (not read yet) as updated, not added', async () => {
+    await stored(300);
+    const store = await HistoryStore.open(A);
+    const result = await store.importJson(
+      JSON.stringify({
+        format: 'media-studio-history',
+        version: 1,
+        exportedAt: '',
+        tasks: [entry('t0', 1_000, { status: 'succeeded' })],
+      }),
+    );
+    expect(result).toMatchObject({ added: 0, updated: 1 });
+    expect(store.get('t0')?.status).toBe('succeeded');
+  });
+});

@@ -1,7 +1,7 @@
 import type { Task } from '../../../contract/task';
 import { isTerminal } from '../../../contract/task';
 import { db } from '../db';
-import { HistoryEntrySchema, HistoryExportSchema, type HistoryEntry } from './history-types';
+import { HistoryEntrySchema, type HistoryEntry } from './history-types';
 import { indexOfKey, taskIdOfKey } from './output-key';
 
 /** What a section kept of a file's records, and skipped (unreadable, or for outputs this history lacks). */
@@ -43,6 +43,11 @@ export function lazySection(load: () => Promise<HistorySection>): HistorySection
 // entries are written before anything else happens to them. Readers subscribe (useSyncExternalStore);
 // list() returns the same array until something changes.
 
+/** Entries read at open (newest first), before the store is handed out. */
+const FIRST_PAGE = 100;
+/** Entries read and parsed per task afterwards: each page stays well under a 50 ms task. */
+const PAGE = 250;
+
 const preloaded = new Map<string, Promise<HistoryStore>>();
 
 export class HistoryStore {
@@ -50,6 +55,10 @@ export class HistoryStore {
   private sorted: HistoryEntry[] | null = null;
   private listeners = new Set<() => void>();
   private sections = new Map<string, HistorySection>();
+  private expected = 0;
+  private isLoaded = true;
+  private loaded: Promise<void> = Promise.resolve();
+  private stored = new WeakSet<HistoryEntry>();
 
   private constructor(readonly connectionId: string) {}
 
@@ -76,12 +85,60 @@ export class HistoryStore {
   private static async read(connectionId: string): Promise<HistoryStore> {
     const store = new HistoryStore(connectionId);
     const database = await db();
+    // The newest page first, by the index (newest first): enough to show the history at once. The
+    // rest follows in pages (loadRest), each read and parsed in a task of its own.
     const range = IDBKeyRange.bound([connectionId, -Infinity], [connectionId, Infinity]);
-    for (const raw of await database.getAllFromIndex('tasks', 'byConnection', range)) {
-      const parsed = HistoryEntrySchema.safeParse(raw);
-      if (parsed.success) store.entries.set(parsed.data.taskId, parsed.data);
+    const tx = database.transaction('tasks', 'readonly');
+    const index = tx.store.index('byConnection');
+    store.expected = await index.count(range);
+    let cursor = await index.openCursor(range, 'prev');
+    for (let n = 0; cursor && n < FIRST_PAGE; n++) {
+      store.adopt(cursor.value);
+      cursor = await cursor.continue();
     }
+    store.isLoaded = store.entries.size >= store.expected;
+    if (!store.isLoaded) store.loaded = store.loadRest();
     return store;
+  }
+
+  /** The rest of the history, page after page by primary key; subscribers are told once, at the end. */
+  private async loadRest(): Promise<void> {
+    // The page reader comes with history-file, after the first page: the first load need not carry it.
+    const { readPages } = await import('./history-file');
+    await readPages(this.connectionId, PAGE, (raw) => this.adopt(raw));
+    this.isLoaded = true;
+    this.changed();
+  }
+
+  /**
+   * A record read back from IndexedDB, parsed (never trusted) when its page is read; one the store
+   * already has (written since it opened) is newer and kept.
+   */
+  private adopt(raw: unknown): void {
+    const parsed = HistoryEntrySchema.safeParse(raw);
+    if (!parsed.success || this.entries.has(parsed.data.taskId)) return;
+    this.entries.set(parsed.data.taskId, parsed.data);
+    this.stored.add(parsed.data);
+  }
+
+  /** Whether the whole history has been read (the newest page is there as soon as open() resolves). */
+  get complete(): boolean {
+    return this.isLoaded;
+  }
+
+  /** Resolves once the whole history has been read. */
+  whenLoaded(): Promise<void> {
+    return this.loaded;
+  }
+
+  /** The number of tasks: what IndexedDB counted at open until every page is read, then the list's. */
+  size(): number {
+    return this.isLoaded ? this.entries.size : Math.max(this.expected, this.entries.size);
+  }
+
+  /** Whether this entry object is one read back from IndexedDB (not a change made since). */
+  fromDisk(entry: HistoryEntry): boolean {
+    return this.stored.has(entry);
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -105,13 +162,35 @@ export class HistoryStore {
 
   private changed(): void {
     this.sorted = null;
+    this.notify();
+  }
+
+  private notify(): void {
     for (const l of this.listeners) l();
+  }
+
+  /**
+   * A changed entry (a poll's answer) takes its predecessor's place in the sorted list when its time is
+   * the same: a copy of the list with one slot changed, not a sort of the whole history.
+   */
+  private replaceInList(previous: HistoryEntry | undefined, next: HistoryEntry): void {
+    const at =
+      previous && this.sorted && previous.createdAt === next.createdAt ? this.sorted.indexOf(previous) : -1;
+    if (at < 0) {
+      this.changed();
+      return;
+    }
+    const list = this.sorted!.slice();
+    list[at] = next;
+    this.sorted = list;
+    this.notify();
   }
 
   async put(entry: HistoryEntry): Promise<void> {
     const value = { ...entry, connectionId: this.connectionId };
+    const previous = this.entries.get(value.taskId);
     this.entries.set(value.taskId, value);
-    this.changed();
+    this.replaceInList(previous, value);
     await (await db()).put('tasks', value);
   }
 
@@ -165,23 +244,14 @@ export class HistoryStore {
 
   /** The history as a JSON file: the tasks and every added section; never the key (nor its hash). */
   async exportFile(): Promise<string> {
-    const tasks = this.list().map(({ connectionId: _c, unseen: _u, ...rest }) => rest);
+    await this.loaded;
     const sections: Record<string, unknown> = {};
     for (const [name, section] of this.sections) {
       const data = await section.export(this);
       if (data !== undefined) sections[name] = data;
     }
-    return JSON.stringify(
-      {
-        format: 'media-studio-history',
-        version: 1,
-        exportedAt: new Date().toISOString(),
-        tasks,
-        ...sections,
-      },
-      null,
-      1,
-    );
+    const { historyJson } = await import('./history-file');
+    return historyJson(this.list(), sections);
   }
 
   /** Whether `${taskId}#${index}` names an output of a task in this history. */
@@ -195,35 +265,28 @@ export class HistoryStore {
    * Adds the tasks of an exported file to this key's history; unreadable entries are skipped and counted.
    * Then each added section present in the file takes its records (stars and ratings of outputs this
    * history has once the tasks are in, votes, presets...); one that fails does not undo the tasks.
+   * The tasks are parsed and written a page at a time, told to `onProgress` after each page.
    */
-  async importJson(text: string): Promise<ImportResult> {
-    const json: unknown = JSON.parse(text);
-    const file = HistoryExportSchema.parse(json);
-    const result: ImportResult = { added: 0, updated: 0, skipped: 0, sections: {} };
-    const database = await db();
-    const tx = database.transaction('tasks', 'readwrite');
-    for (const raw of file.tasks) {
-      const parsed = HistoryEntrySchema.safeParse({
-        ...(typeof raw === 'object' && raw ? raw : {}),
-        connectionId: this.connectionId,
-        unseen: false,
-      });
-      if (!parsed.success) {
-        result.skipped++;
-        continue;
-      }
-      if (this.entries.has(parsed.data.taskId)) result.updated++;
-      else result.added++;
-      this.entries.set(parsed.data.taskId, parsed.data);
-      void tx.store.put(parsed.data);
-    }
-    await tx.done;
+  async importJson(text: string, onProgress?: (done: number, total: number) => void): Promise<ImportResult> {
+    const { readHistoryFile, writeImportedTasks } = await import('./history-file');
+    const { json, file } = readHistoryFile(text);
+    // Added or updated is told against the whole history, not its first page.
+    await this.loaded;
+    const counts = await writeImportedTasks(
+      file.tasks,
+      this.connectionId,
+      (taskId) => this.entries.has(taskId),
+      (entry) => this.entries.set(entry.taskId, entry),
+      onProgress,
+    );
+    const result: ImportResult = { ...counts, sections: {} };
+    // The list changes once, at the end.
     this.changed();
     for (const [name, section] of this.sections) {
       const data = (json as Record<string, unknown>)[name];
       if (data === undefined) continue;
-      const counts = await section.import(data, this).catch(() => undefined);
-      if (counts) result.sections[name] = counts;
+      const sectionCounts = await section.import(data, this).catch(() => undefined);
+      if (sectionCounts) result.sections[name] = sectionCounts;
     }
     return result;
   }

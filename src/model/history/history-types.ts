@@ -56,12 +56,3 @@ export const HistoryEntrySchema = z.object({
   unseen: z._default(z.boolean(), false),
 });
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
-
-export const HistoryExportSchema = z.object({
-  format: z.literal('media-studio-history'),
-  version: z.literal(1),
-  exportedAt: z.string(),
-  tasks: z.array(z.unknown()),
-  /** Star and rating per output (`${taskId}#${index}`); each is parsed on import (lib/judgements). */
-  judgements: z.optional(z.array(z.unknown())),
-});

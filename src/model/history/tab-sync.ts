@@ -41,6 +41,11 @@ export function shareHistory(store: HistoryStore, connectionId: string): () => v
       if (seen.get(e.taskId) === e) continue;
       seen.set(e.taskId, e);
       const sig = signature(e);
+      // Read back from IndexedDB (the older pages arrive after open): every tab has it already.
+      if (store.fromDisk(e)) {
+        told.set(e.taskId, sig);
+        continue;
+      }
       if (told.get(e.taskId) === sig) continue; // what another tab just told us
       told.set(e.taskId, sig);
       changed.push(e);

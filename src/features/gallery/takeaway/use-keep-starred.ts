@@ -3,6 +3,7 @@ import type { JudgementStore } from '../../../model/history/judgements';
 import type { KeepersStore } from '../../../model/history/keepers';
 import { galleryItemsOf } from '../gallery-item';
 import type { HistoryEntry } from '../../../model/history/history-types';
+import { taskIdOfKey } from '../../../model/history/output-key';
 
 // "Keep the keepers" (issue 12, item 7): every starred output is also saved on this device, whichever way
 // it got its star (the Viewer, a tile, bulk Star, an imported file, another tab), and forgotten when the
@@ -16,13 +17,21 @@ export function useKeepStarred(
   useEffect(() => {
     if (!keepers) return;
     const { kept, saving } = keepers.snapshot();
-    for (const item of galleryItemsOf(entries)) {
-      if (!item.output) continue;
-      const starred = judged.get(item.key)?.starred === true;
-      if (starred && !kept.has(item.key) && !saving.has(item.key)) void keepers.keep(item);
-      // Only outputs of this history lose their copy: one whose task is not listed (yet) keeps it.
-      if (!starred && kept.has(item.key)) void keepers.forget(item.key);
+    // From the stars and the kept copies (a few), not from every output of the history (200,000).
+    const toKeep = [...judged].filter(([key, j]) => j.starred && !kept.has(key) && !saving.has(key));
+    const toForget = [...kept.keys()].filter((key) => judged.get(key)?.starred !== true);
+    if (toKeep.length === 0 && toForget.length === 0) return;
+    const byTask = new Map(entries.map((e) => [e.taskId, e]));
+    const itemOf = (key: string) => {
+      const entry = byTask.get(taskIdOfKey(key));
+      return entry && galleryItemsOf([entry]).find((item) => item.key === key);
+    };
+    for (const [key] of toKeep) {
+      const item = itemOf(key);
+      if (item?.output) void keepers.keep(item);
     }
+    // Only outputs of this history lose their copy: one whose task is not listed (yet) keeps it.
+    for (const key of toForget) if (itemOf(key)?.output) void keepers.forget(key);
   }, [entries, judged, keepers]);
 }
 

@@ -1,0 +1,19 @@
+// Each scale figure is the median of three runs with its range (issue 17), so it never passes, or
+// fails, by luck. The machine may be shared: the range says how much it moved.
+
+export const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/** The median of the runs' values and their range, e.g. "812-940". */
+export function spread(xs: readonly number[]): { value: number; range: string } {
+  const r = (x: number) => Math.round(x);
+  return { value: r(median(xs)), range: `${r(Math.min(...xs))}-${r(Math.max(...xs))}` };
+}
+
+/** The history size of the scale benches: BENCH_HISTORY_TASKS (issue 17: 50,000 tasks, 4 outputs each). */
+export const HISTORY_TASKS = Number(process.env.BENCH_HISTORY_TASKS ?? 50_000);
