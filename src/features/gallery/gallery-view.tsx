@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { Columns2, Columns3, EyeOff, Eye, Images, Search, SlidersHorizontal, Star, X } from 'lucide-react';
+import { Columns2, Columns3, EyeOff, Eye, Images, SlidersHorizontal, Star, X } from 'lucide-react';
 import {
   useCallback,
   useDeferredValue,
@@ -13,10 +13,10 @@ import {
   type KeyboardEvent,
   type ReactNode,
 } from 'react';
-import { TASK_STATUSES, type TaskStatus } from '../../../contract/task';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { inputClass } from '../../components/field';
+import { SearchField } from '../../components/search-field';
 import { Segmented } from '../../components/segmented';
 import { Select } from '../../components/select';
 import { categoryLabel } from '../../model/category-labels';
@@ -26,9 +26,10 @@ import type { HiddenTasks } from '../../model/history/hidden-tasks';
 import type { HistoryStore } from '../../model/history/history-store';
 import type { HistoryEntry } from '../../model/history/history-types';
 import type { JudgementStore } from '../../model/history/judgements';
-import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
+import { safeMediaUrl } from '../../lib/untrusted-text';
 import { CompareTwo, type CompareMode, type CompareSide } from './compare-two';
 import { editSourceOf } from './edit-source';
+import { MediaTypeSelect, ModelSelect, StatusSelect } from './filter-selects';
 import {
   SORTS,
   SORT_LABELS,
@@ -449,8 +450,6 @@ function Empty({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-const MEDIA_TYPES: readonly MediaType[] = ['image', 'video', 'audio'];
-
 function Toolbar({
   entries,
   filter,
@@ -496,20 +495,13 @@ function Toolbar({
         >
           {count}
         </span>
-        <div className="relative min-w-40 flex-1 sm:max-w-sm">
-          <Search
-            className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-slate-400"
-            aria-hidden="true"
-          />
-          <input
-            type="search"
-            value={filter.query}
-            onChange={(e) => set({ query: e.target.value })}
-            placeholder="Search prompts"
-            aria-label="Search prompts"
-            className={cn(inputClass, 'pl-8')}
-          />
-        </div>
+        <SearchField
+          className="min-w-40 flex-1 sm:max-w-sm"
+          value={filter.query}
+          onChange={(e) => set({ query: e.target.value })}
+          placeholder="Search prompts"
+          aria-label="Search prompts"
+        />
         <Select
           aria-label="Sort"
           value={filter.sort}
@@ -554,41 +546,9 @@ function Toolbar({
           id={panelId}
           className="grid grid-cols-2 items-end gap-2 rounded-lg bg-white p-3 ring-1 ring-slate-200 sm:grid-cols-3 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto_auto] xl:grid-cols-[repeat(6,minmax(0,1fr))_auto_auto] dark:bg-slate-900 dark:ring-slate-800"
         >
-          <Select
-            aria-label="Status"
-            value={filter.status}
-            onChange={(e) => set({ status: e.target.value as TaskStatus | 'all' })}
-          >
-            <option value="all">All statuses</option>
-            {TASK_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </Select>
-          <Select
-            aria-label="Media type"
-            value={filter.mediaType}
-            onChange={(e) => set({ mediaType: e.target.value as MediaType | 'all' })}
-          >
-            <option value="all">All media</option>
-            {MEDIA_TYPES.map((m) => (
-              <option key={m} value={m}>
-                {m}
-              </option>
-            ))}
-          </Select>
-          <Select aria-label="Model" value={filter.model} onChange={(e) => set({ model: e.target.value })}>
-            <option value="all">All models</option>
-            {models.map((m) => (
-              <option key={m.title} value={m.title}>
-                {`${displayText(m.title)} (${m.count})`}
-              </option>
-            ))}
-            {filter.model !== 'all' && !models.some((m) => m.title === filter.model) && (
-              <option value={filter.model}>{displayText(filter.model)} (0)</option>
-            )}
-          </Select>
+          <StatusSelect value={filter.status} onChange={(status) => set({ status })} />
+          <MediaTypeSelect value={filter.mediaType} onChange={(mediaType) => set({ mediaType })} />
+          <ModelSelect value={filter.model} onChange={(model) => set({ model })} models={models} />
           <Select
             aria-label="Category filter"
             value={filter.category}

@@ -1,21 +1,18 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { GalleryVerticalEnd, Search, X } from 'lucide-react';
+import { GalleryVerticalEnd, X } from 'lucide-react';
 import { useCallback, useDeferredValue, useId, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { TASK_STATUSES, type TaskStatus } from '../../../contract/task';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
-import { inputClass } from '../../components/field';
-import { Select } from '../../components/select';
+import { SearchField } from '../../components/search-field';
 import type { OutboxEntry } from '../../model/db';
 import type { HistoryStore } from '../../model/history/history-store';
 import type { HistoryEntry } from '../../model/history/history-types';
-import { cn } from '../../lib/cn';
 import { formatCount } from '../../lib/format';
 import { filterEntries, modelOptions, NO_FILTER, type HistoryFilter, type MediaType } from './history-filter';
 import { HistoryTransfer, type TransferNotice } from './history-transfer';
 import { SendingCard, TaskCard } from './task-card';
 import { TaskDetail } from './task-detail';
-import { displayText } from '../../lib/untrusted-text';
+import { MediaTypeSelect, ModelSelect, StatusSelect } from './filter-selects';
 
 // The "History" region (PRODUCT 3, History and gallery): submits still sending, then every task of
 // this key newest first, filtered and searched, virtualised so 5,000 tasks stay smooth. Reads the
@@ -37,7 +34,6 @@ const NO_FACETS: Facets = {
   mediaType: NO_FILTER.mediaType,
   model: NO_FILTER.model,
 };
-const MEDIA_TYPES: readonly MediaType[] = ['image', 'video', 'audio'];
 
 const NO_HIDDEN: ReadonlySet<string> = new Set();
 
@@ -212,63 +208,27 @@ function Filters({
   filtering: boolean;
   onClear: () => void;
 }) {
-  const selected = facets.model !== 'all' && !models.some((m) => m.title === facets.model);
   return (
     <div role="search" aria-label="Filter history" className="flex flex-col gap-2">
-      <div className="relative">
-        <Search
-          className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-slate-400"
-          aria-hidden="true"
-        />
-        <input
-          type="search"
-          value={query}
-          onChange={(e) => onQuery(e.target.value)}
-          placeholder="Search prompts"
-          aria-label="Search prompts"
-          className={cn(inputClass, 'pl-8')}
-        />
-      </div>
+      <SearchField
+        value={query}
+        onChange={(e) => onQuery(e.target.value)}
+        placeholder="Search prompts"
+        aria-label="Search prompts"
+      />
       <div className="grid grid-cols-2 gap-2 @md:grid-cols-[1fr_1fr_1.4fr]">
-        <Select
-          aria-label="Status"
-          value={facets.status}
-          onChange={(e) => onFacets({ ...facets, status: e.target.value as TaskStatus | 'all' })}
-        >
-          <option value="all">All statuses</option>
-          {TASK_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </Select>
-        <Select
-          aria-label="Media type"
+        <StatusSelect value={facets.status} onChange={(status) => onFacets({ ...facets, status })} />
+        <MediaTypeSelect
           value={facets.mediaType}
-          onChange={(e) => onFacets({ ...facets, mediaType: e.target.value as MediaType | 'all' })}
-        >
-          <option value="all">All media</option>
-          {MEDIA_TYPES.map((m) => (
-            <option key={m} value={m}>
-              {m}
-            </option>
-          ))}
-        </Select>
+          onChange={(mediaType) => onFacets({ ...facets, mediaType })}
+        />
         <div className="col-span-2 flex gap-2 @md:col-span-1">
-          <Select
-            aria-label="Model"
+          <ModelSelect
             className="min-w-0 flex-1"
             value={facets.model}
-            onChange={(e) => onFacets({ ...facets, model: e.target.value })}
-          >
-            <option value="all">All models</option>
-            {models.map((m) => (
-              <option key={m.title} value={m.title}>
-                {`${displayText(m.title)} (${m.count})`}
-              </option>
-            ))}
-            {selected && <option value={facets.model}>{displayText(facets.model)} (0)</option>}
-          </Select>
+            onChange={(model) => onFacets({ ...facets, model })}
+            models={models}
+          />
           {filtering && (
             <Button
               variant="ghost"

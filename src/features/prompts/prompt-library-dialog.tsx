@@ -1,9 +1,8 @@
-import { Pin, PinOff, Search, Trash2 } from 'lucide-react';
+import { Pin, PinOff, Trash2 } from 'lucide-react';
 import { useDeferredValue, useId, useMemo, useState, useSyncExternalStore } from 'react';
 import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
-import { inputClass } from '../../components/field';
-import { cn } from '../../lib/cn';
+import { SearchField } from '../../components/search-field';
 import { formatCount } from '../../lib/format';
 import type { PromptLibrary } from '../../model/library/prompt-library';
 
@@ -40,21 +39,13 @@ export function PromptLibraryDialog({
       wide
     >
       <div className="flex flex-col gap-3">
-        <div className="relative">
-          <Search
-            className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-slate-400"
-            aria-hidden="true"
-          />
-          <input
-            type="search"
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-            aria-label="Search the prompt library"
-            aria-describedby={countId}
-            placeholder="Search the prompt library"
-            className={cn(inputClass, 'pl-8')}
-          />
-        </div>
+        <SearchField
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          aria-label="Search the prompt library"
+          aria-describedby={countId}
+          placeholder="Search the prompt library"
+        />
         <p id={countId} className="text-xs text-slate-600 dark:text-slate-400" aria-live="polite">
           {all.length === 0
             ? 'No prompts yet: each prompt you send is kept here.'

@@ -1,0 +1,81 @@
+import { TASK_STATUSES, type TaskStatus } from '../../../contract/task';
+import { Select } from '../../components/select';
+import { displayText } from '../../lib/untrusted-text';
+import type { MediaType } from './history-filter';
+
+// The filter selects shared by the Gallery and the History: status, media type and model.
+
+const MEDIA_TYPES: readonly MediaType[] = ['image', 'video', 'audio'];
+
+export function StatusSelect({
+  value,
+  onChange,
+}: {
+  value: TaskStatus | 'all';
+  onChange: (v: TaskStatus | 'all') => void;
+}) {
+  return (
+    <Select
+      aria-label="Status"
+      value={value}
+      onChange={(e) => onChange(e.target.value as TaskStatus | 'all')}
+    >
+      <option value="all">All statuses</option>
+      {TASK_STATUSES.map((s) => (
+        <option key={s} value={s}>
+          {s}
+        </option>
+      ))}
+    </Select>
+  );
+}
+
+export function MediaTypeSelect({
+  value,
+  onChange,
+}: {
+  value: MediaType | 'all';
+  onChange: (v: MediaType | 'all') => void;
+}) {
+  return (
+    <Select
+      aria-label="Media type"
+      value={value}
+      onChange={(e) => onChange(e.target.value as MediaType | 'all')}
+    >
+      <option value="all">All media</option>
+      {MEDIA_TYPES.map((m) => (
+        <option key={m} value={m}>
+          {m}
+        </option>
+      ))}
+    </Select>
+  );
+}
+
+/** The model filter; a chosen model with no task left in the list stays selectable, shown with (0). */
+export function ModelSelect({
+  value,
+  onChange,
+  models,
+  className,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  models: ReadonlyArray<{ title: string; count: number }>;
+  className?: string;
+}) {
+  return (
+    <Select aria-label="Model" className={className} value={value} onChange={(e) => onChange(e.target.value)}>
+      <option value="all">All models</option>
+      {models.map((m) => (
+        <option key={m.title} value={m.title}>
+          {`${displayText(m.title)} (${m.count})`}
+        </option>
+      ))}
+      {value !== 'all' && !models.some((m) => m.title === value) && (
+        <option value={value}>{displayText(value)} (0)</option>
+      )}
+    </Select>
+  );
+}
