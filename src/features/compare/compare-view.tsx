@@ -26,6 +26,7 @@ import {
 } from '../../model/boards/boards';
 import { CATEGORY_GROUPS, categoryLabel } from '../../model/category-labels';
 import { formatCredits } from '../../lib/format';
+import { QuoteWarningList } from '../../components/quote-warning-list';
 import { quoteWarnings } from '../../model/quote-warnings';
 import { BoardGrid, cellCost, cellSeconds, cellStatus } from './board-grid';
 import { blindLabel, blindOrder, defaultBoardName, splitParams } from './board-model';
@@ -554,15 +555,7 @@ function BoardEditor({
       )}
 
       <RunBar state={state} running={running} setRunning={setRunning} blind={blind} />
-      {warnings.map((w) => (
-        <Alert
-          key={w.kind}
-          tone="warning"
-          title={w.kind === 'cap' ? 'Over the daily cap' : 'Not enough credits'}
-        >
-          {w.text}
-        </Alert>
-      ))}
+      <QuoteWarningList warnings={warnings} />
       <div aria-live="polite" className="sr-only">
         {totals.total !== null ? `Total quote ${formatCredits(totals.total)}` : ''}
       </div>

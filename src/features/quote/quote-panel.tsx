@@ -8,6 +8,7 @@ import type { QuoteState } from './quote-scheduler';
 import { useLiveQuote } from './use-live-quote';
 
 export { quoteWarnings, type QuoteWarning } from '../../model/quote-warnings';
+import { QuoteWarningList } from '../../components/quote-warning-list';
 import { quoteWarnings } from '../../model/quote-warnings';
 import { batchRefusals, batchTotal } from '../../model/tasks/batch';
 
@@ -123,15 +124,7 @@ export function QuoteView({
           {error.remedy}
         </Alert>
       )}
-      {warnings.map((w) => (
-        <Alert
-          key={w.kind}
-          tone="warning"
-          title={w.kind === 'cap' ? 'Over the daily cap' : 'Not enough credits'}
-        >
-          {w.text}
-        </Alert>
-      ))}
+      <QuoteWarningList warnings={warnings} />
     </section>
   );
 }
