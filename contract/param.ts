@@ -1,35 +1,29 @@
 import { z } from 'zod/mini';
 
 // spec 2 "Param definition": shared by models, AI tools and templates.
+const MEDIA_TYPES = [
+  'image',
+  'image_url',
+  'image_urls',
+  'video_url',
+  'audio_url',
+  'first_frame',
+  'last_frame',
+  'mask_url',
+] as const;
 export const KNOWN_PARAM_TYPES = [
   'enum',
   'long_text',
   'text',
   'aspect_ratio',
   'resolution',
-  'image',
-  'image_url',
-  'image_urls',
-  'video_url',
-  'audio_url',
-  'first_frame',
-  'last_frame',
-  'mask_url',
+  ...MEDIA_TYPES,
   'voice',
 ] as const;
 export type KnownParamType = (typeof KNOWN_PARAM_TYPES)[number];
 
 /** Param types whose values are service-hosted media URLs (spec 2: foreign URLs go through POST /uploads). */
-export const MEDIA_PARAM_TYPES: readonly string[] = [
-  'image',
-  'image_url',
-  'image_urls',
-  'video_url',
-  'audio_url',
-  'first_frame',
-  'last_frame',
-  'mask_url',
-];
+export const MEDIA_PARAM_TYPES: readonly string[] = MEDIA_TYPES;
 
 export const ParamOptionSchema = z.union([
   z.string(),

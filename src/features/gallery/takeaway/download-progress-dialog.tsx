@@ -90,12 +90,18 @@ function Done({ result, onClose }: { result: DownloadSelectedResult; onClose: ()
           <p className="mt-1">Every one is listed in manifest.json with the reason.</p>
         </Alert>
       )}
-      <div className="flex justify-end">
-        {/* The Cancel button it replaces had the focus: it moves here, not to the page behind. */}
-        <Button variant="primary" onClick={onClose} autoFocus>
-          Done
-        </Button>
-      </div>
+      <DoneButton onClose={onClose} />
+    </div>
+  );
+}
+
+function DoneButton({ onClose }: { onClose: () => void }) {
+  return (
+    <div className="flex justify-end">
+      {/* The Cancel button it replaces had the focus: it moves here, not to the page behind. */}
+      <Button variant="primary" onClick={onClose} autoFocus>
+        Done
+      </Button>
     </div>
   );
 }
@@ -104,12 +110,7 @@ function Ended({ tone, title, onClose }: { tone: 'info' | 'error'; title: string
   return (
     <div className="space-y-4">
       <Alert tone={tone} title={title} />
-      <div className="flex justify-end">
-        {/* The Cancel button it replaces had the focus: it moves here, not to the page behind. */}
-        <Button variant="primary" onClick={onClose} autoFocus>
-          Done
-        </Button>
-      </div>
+      <DoneButton onClose={onClose} />
     </div>
   );
 }
