@@ -1,5 +1,5 @@
 import { ChartColumn, GitCompareArrows, Images, UserRound } from 'lucide-react';
-import { useState } from 'react';
+import { useState, type ComponentType, type ReactNode } from 'react';
 import type { Me } from '../../contract/me';
 import { Button } from '../components/button';
 import { Dialog } from '../components/dialog';
@@ -22,6 +22,37 @@ export interface StudioNavProps {
   onDisconnect: () => void;
 }
 
+/**
+ * A header button that shows a screen, pressed while it is shown. Narrower on a phone and the icon alone there,
+ * so the header's buttons and the balance fit 390 px; the accessible name stays the label.
+ */
+function ScreenToggle({
+  shown,
+  onClick,
+  icon: Icon,
+  label,
+  children,
+}: {
+  shown: boolean;
+  onClick: () => void;
+  icon: ComponentType<{ className?: string; 'aria-hidden'?: 'true' }>;
+  label: string;
+  children?: ReactNode;
+}) {
+  return (
+    <Button
+      variant={shown ? 'primary' : 'secondary'}
+      className="max-sm:px-2"
+      aria-pressed={shown}
+      onClick={onClick}
+    >
+      <Icon className="size-4" aria-hidden="true" />
+      <span className="sr-only sm:not-sr-only">{label}</span>
+      {children}
+    </Button>
+  );
+}
+
 export function StudioNav({
   me,
   galleryShown,
@@ -37,25 +68,8 @@ export function StudioNav({
   const balance = balanceOf(me);
   return (
     <>
-      <Button
-        variant={galleryShown ? 'primary' : 'secondary'}
-        // Narrower on a phone, so the header's buttons and the balance fit 390 px.
-        className="max-sm:px-2"
-        aria-pressed={galleryShown}
-        onClick={onGallery}
-      >
-        <Images className="size-4" aria-hidden="true" />
-        <span className="sr-only sm:not-sr-only">Gallery</span>
-      </Button>
-      <Button
-        variant={compareShown ? 'primary' : 'secondary'}
-        className="max-sm:px-2"
-        aria-pressed={compareShown}
-        onClick={onCompare}
-      >
-        <GitCompareArrows className="size-4" aria-hidden="true" />
-        {/* On a phone the icon alone, so the balance beside it fits; the name stays "Compare". */}
-        <span className="sr-only sm:not-sr-only">Compare</span>
+      <ScreenToggle shown={galleryShown} onClick={onGallery} icon={Images} label="Gallery" />
+      <ScreenToggle shown={compareShown} onClick={onCompare} icon={GitCompareArrows} label="Compare">
         {draftCount !== null && (
           <span className="rounded-full bg-indigo-600 px-1.5 text-xs text-white tabular-nums">
             <span className="sr-only">(</span>
@@ -63,16 +77,8 @@ export function StudioNav({
             <span className="sr-only"> models added)</span>
           </span>
         )}
-      </Button>
-      <Button
-        variant={usageShown ? 'primary' : 'secondary'}
-        className="max-sm:px-2"
-        aria-pressed={usageShown}
-        onClick={onUsage}
-      >
-        <ChartColumn className="size-4" aria-hidden="true" />
-        <span className="sr-only sm:not-sr-only">Usage</span>
-      </Button>
+      </ScreenToggle>
+      <ScreenToggle shown={usageShown} onClick={onUsage} icon={ChartColumn} label="Usage" />
       <Button
         variant="secondary"
         className="max-sm:px-2"
