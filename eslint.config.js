@@ -28,7 +28,7 @@ export default defineConfig(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      // STYLE.md: features never reach into each other; the sandbox never imports UI; lib knows no features.
+      // The layers of docs/ARCHITECTURE.md: features never reach into each other; the sandbox imports only the contract.
       'import-x/no-restricted-paths': [
         'error',
         {

@@ -212,7 +212,7 @@ function historyOf(page: Page): Promise<StudioTask[]> {
 const unfinished = (tasks: StudioTask[]) =>
   tasks.filter((t) => t.status === 'queued' || t.status === 'running').length;
 
-/** Three tasks on the team's other key, so the quote has an estimate (spec 2: the median of recent runs). */
+/** Three tasks on the team's other key, so the quote has an estimate (api-notes §2: the median of recent runs). */
 async function warmUp(ports: Ports): Promise<void> {
   const warmKey = await keyOf(ports, 'team2');
   const warm = await Promise.all(

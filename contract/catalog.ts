@@ -69,7 +69,7 @@ export const TemplateSchema = z.object({
 });
 export type Template = z.infer<typeof TemplateSchema>;
 
-// List envelopes keep entries unparsed so one bad entry can be reported and skipped (STYLE: safeParse per entry).
+// List envelopes keep entries unparsed so one bad entry can be reported and skipped (safeParse per entry).
 export const ModelListSchema = z.object({ models: z.array(z.unknown()) });
 export const AiToolListSchema = z.object({ aiTools: z.array(z.unknown()) });
 export const TemplateListSchema = z.object({ templates: z.array(z.unknown()) });

@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 
-// spec 1: the public categories (type x subType); GET /models requires one pair.
+// api-notes §1: the public categories (type x subType); GET /models requires one pair.
 export const CATEGORIES = [
   { type: 'image', subType: 'default' },
   { type: 'image', subType: 'edit-image' },
@@ -21,11 +21,11 @@ export type Category = (typeof CATEGORIES)[number];
 export type ModelType = Category['type'];
 
 export const ModelTypeSchema = z.enum(['image', 'video', 'audio']);
-/** AI tools and templates are image or video only (spec 2). */
+/** AI tools and templates are image or video only (api-notes §2). */
 export const MediaTypeSchema = z.enum(['image', 'video']);
 export type MediaType = z.infer<typeof MediaTypeSchema>;
 
-/** spec 1: for these two categories the first model is not a recommendation. */
+/** api-notes §1: for these two categories the first model is not a recommendation. */
 export const UNRANKED_CATEGORIES: readonly string[] = ['image/default', 'video/text-ref'];
 
 export const categoryKey = (c: { type: string; subType: string }) => `${c.type}/${c.subType}`;

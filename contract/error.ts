@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 
-// spec 7: every error has this shape; extra fields (validCategories, spent, cap, params, labels) pass through.
+// api-notes §7: every error has this shape; extra fields (validCategories, spent, cap, params, labels) pass through.
 export const ERROR_TYPES = [
   'authentication_error',
   'permission_error',

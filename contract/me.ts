@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 
-// spec 2 "Key (as returned by GET /me)". Exactly one of user and team is present.
+// api-notes §2 "Key (as returned by GET /me)". Exactly one of user and team is present.
 export const MeSchema = z.object({
   key: z.object({
     id: z.string(),

@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 
-// spec 2 "Param definition": shared by models, AI tools and templates.
+// api-notes §2 "Param definition": shared by models, AI tools and templates.
 const MEDIA_TYPES = [
   'image',
   'image_url',
@@ -22,7 +22,7 @@ export const KNOWN_PARAM_TYPES = [
 ] as const;
 export type KnownParamType = (typeof KNOWN_PARAM_TYPES)[number];
 
-/** Param types whose values are service-hosted media URLs (spec 2: foreign URLs go through POST /uploads). */
+/** Param types whose values are service-hosted media URLs (api-notes §2: foreign URLs go through POST /uploads). */
 export const MEDIA_PARAM_TYPES: readonly string[] = MEDIA_TYPES;
 
 export const ParamOptionSchema = z.union([

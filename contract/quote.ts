@@ -9,7 +9,7 @@ export const QuoteBreakdownSchema = z.object({
   minPriceApplied: z.boolean(),
 });
 
-// spec 2 "Quote": final = max(minPrice, ceil(base x multiplier + surcharges + basePrice)).
+// api-notes §2 "Quote": final = max(minPrice, ceil(base x multiplier + surcharges + basePrice)).
 export const QuoteSchema = z.object({
   credits: z.number(),
   estimatedSeconds: z.nullable(z.number()),

@@ -14,7 +14,7 @@ export const ParamValueSchema = z.union([
 ]);
 export type ParamValue = z.infer<typeof ParamValueSchema>;
 
-/** spec 4 POST /tasks and POST /quote body. Selector exclusivity is a server rule, not a shape rule. */
+/** api-notes §4 POST /tasks and POST /quote body. Selector exclusivity is a server rule, not a shape rule. */
 export const TaskRequestSchema = z.object({
   interfaceId: z.optional(z.string()),
   versionId: z.optional(z.string()),

@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 
-// spec 4 POST /uploads: the only content types accepted.
+// api-notes §4 POST /uploads: the only content types accepted.
 export const UPLOAD_CONTENT_TYPES = [
   'image/png',
   'image/jpeg',
@@ -17,7 +17,7 @@ export const UPLOAD_CONTENT_TYPES = [
 export type UploadContentType = (typeof UPLOAD_CONTENT_TYPES)[number];
 export const UPLOAD_MAX_BYTES = 100 * 1024 * 1024;
 
-// spec 2 "Upload" and spec 3 upload states: one shape per status.
+// api-notes §2 "Upload" and api-notes §3 upload states: one shape per status.
 export const UploadReadySchema = z.object({
   status: z.literal('ready'),
   url: z.string(),
@@ -46,7 +46,7 @@ export const UploadSchema = z.discriminatedUnion('status', [
 ]);
 export type Upload = z.infer<typeof UploadSchema>;
 
-/** spec 4 POST /uploads: 200 ready (image, audio) or 202 processing (video); other states only come from polling. */
+/** api-notes §4 POST /uploads: 200 ready (image, audio) or 202 processing (video); other states only come from polling. */
 export const UploadCreatedSchema = z.discriminatedUnion('status', [
   UploadReadySchema,
   UploadProcessingSchema,

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { css, label, role, text, type BrowserPage, type Facts, type Target } from './page';
 import type { SandboxClient } from './sandbox-client';
 
-// The studio's main journeys (PRODUCT 3), written once for every browser: connect with the personal
+// The studio's main journeys (product-notes §3), written once for every browser: connect with the personal
 // demo key, a model form and its live quote, generate and see the image, an upload, and the history
-// after a reload. Found by role, label and text with the names of PRODUCT 5, as the Playwright tests do.
+// after a reload. Found by role, label and text with the names of product-notes §5, as the Playwright tests do.
 
 export interface JourneyContext {
   page: BrowserPage;
@@ -156,7 +156,7 @@ export async function mainJourneys({ page, sandbox, tmpDir, step }: JourneyConte
 }
 
 /**
- * Keyboard only (PRODUCT 3 "Everywhere"): connect, open a model, type its prompt, generate, open the
+ * Keyboard only (product-notes §3 "Everywhere"): connect, open a model, type its prompt, generate, open the
  * result and close it again with Tab, Enter, Escape and typing alone.
  */
 export async function keyboardJourney({ page, sandbox, step }: JourneyContext): Promise<void> {

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { Driver } from './driver';
 
 // The journeys' view of a page, the same in every browser: find by role and accessible name, by label
-// or by text (PRODUCT 5), act natively through the driver, and wait until what is expected is there.
+// or by text (product-notes §5), act natively through the driver, and wait until what is expected is there.
 // Role and name come from axe-core, injected into the page with in-page.js.
 
 export type TextMatch = string | RegExp;

@@ -5,7 +5,7 @@ import { mp4, png, withBlockMark } from './media-helpers';
 import { TASK_TIMEOUT, disconnect, generate, uniquePrompt } from './task-helpers';
 import { historyFile, importHistory, runCutout, seedImages } from './gallery-helpers';
 
-// Accessibility (PRODUCT 3 "Everywhere": keyboard-only use works; dark mode follows the system):
+// Accessibility (product-notes §3 "Everywhere": keyboard-only use works; dark mode follows the system):
 // axe finds no serious or critical violation on any screen or dialog of the studio, in light and in
 // dark, at 1280 px and at phone width: connect, catalog tabs and their empty and error states, a form of
 // every category with its media fields in each state, quote warnings, the submit bar's answers, History
@@ -120,7 +120,7 @@ test('the AI tools and Templates tabs, with an item open; a search with no match
   await expectNoSeriousViolations(page, 'catalog search with no match');
   await studio.search.clear();
 
-  // A 500 is not retried (spec 7): the category's list shows the error and "Try again".
+  // A 500 is not retried (api-notes §7): the category's list shows the error and "Try again".
   await sandbox.fault({ method: 'GET', path: '/v1/models', status: 500, count: 1 });
   await studio.chooseCategory('audio/music');
   await expect(studio.panel('Models').getByRole('button', { name: 'Try again' })).toBeVisible();
@@ -166,7 +166,7 @@ test('a compare board with results and failed cells', async ({ studio, page }) =
   for (const label of ['Aurora XL · Aurora XL 1.0', 'Pop Diffusion · Pop 1'])
     await add.selectOption({ label });
   await board.getByLabel('Prompt 1', { exact: true }).fill('A quiet harbour at dawn');
-  // A second prompt fails (PRODUCT 4 "[fail]"): failed cells, with their Rerun, are on the board too.
+  // A second prompt fails (product-notes §4 "[fail]"): failed cells, with their Rerun, are on the board too.
   await board.getByRole('button', { name: 'Add prompt' }).click();
   await board.getByLabel('Prompt 2', { exact: true }).fill('A red kite [fail]');
   await board.getByRole('button', { name: /^Run all \(/ }).click();
@@ -216,7 +216,7 @@ test('the submit bar refused and waiting, failed and cancelled cards with their 
   await history.expectStatus(history.card(failed), 'failed');
   await history.expectStatus(history.card(cancelled), 'cancelled');
 
-  // 422 moderation_blocked at submit (PRODUCT 4): the submit bar says so, nothing is charged.
+  // 422 moderation_blocked at submit (product-notes §4): the submit bar says so, nothing is charged.
   await studio.prompt.fill('a poster [blocked]');
   await page.getByRole('button', { name: 'Generate', exact: true }).click();
   await expect(
@@ -284,7 +284,7 @@ test('the forms of the image-svg and video categories, with their media fields',
   form = await openForm(studio, 'Puppeteer', 'video/motion-control');
   const motion = form.getByRole('group', { name: 'Motion reference' });
   await motion.getByLabel('Upload file', { exact: true }).setInputFiles(clip);
-  // Video waits for moderation: the first check of the upload comes after 5 s (PRODUCT 3 "Uploads").
+  // Video waits for moderation: the first check of the upload comes after 5 s (product-notes §3 "Uploads").
   await expect(motion.getByRole('status')).toContainText('clip.mp4 is ready.', { timeout: 30_000 });
   await expectNoSeriousViolations(page, 'video motion-control form with a video ready');
 

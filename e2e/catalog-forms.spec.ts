@@ -1,8 +1,8 @@
 import type { Locator } from '@playwright/test';
 import { CATEGORIES, expect, labelOf, test, type ParamDef } from './fixtures';
 
-// PRODUCT 3 "Catalog" and "The form engine": every category lists models, and the form of a model
-// has one control per param definition, named by its displayName or id (PRODUCT 5).
+// product-notes §3 "Catalog" and "The form engine": every category lists models, and the form of a model
+// has one control per param definition, named by its displayName or id (product-notes §5).
 
 const MEDIA_TYPES = new Set([
   'image',
@@ -89,7 +89,7 @@ test('every one of the 13 categories lists models, and its first model opens a f
       await expect(models.getByRole('listitem')).toHaveCount(defined.length);
       const firstCard = models.getByRole('listitem').first().getByRole('button');
       await expect(firstCard).toContainText(first.name);
-      // spec 1: outside image/default and video/text-ref the first model is the recommended one.
+      // api-notes §1: outside image/default and video/text-ref the first model is the recommended one.
       const ranked = category !== 'image/default' && category !== 'video/text-ref';
       await expect(firstCard.getByText('Recommended', { exact: true })).toHaveCount(ranked ? 1 : 0);
 

@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { Studio, creditsText, expect, test } from './fixtures';
 import { pngSize } from './media-helpers';
 
-// PRODUCT 3 "Compare" (issue 6): one prompt through several models, side by side, with the total
+// product-notes §3 "Compare" (issue 6): one prompt through several models, side by side, with the total
 // quote before running, one task per cell, a contact sheet, saved boards and shareable setups.
 
 const compareRegion = (page: Page) => page.getByRole('region', { name: 'Compare', exact: true });
@@ -144,7 +144,7 @@ test('a failed cell reruns alone; favourites and notes are kept; a board can be 
   await studio.start('personal');
   const board = await openCompare(page);
   await addModels(page, ['Aurora XL · Aurora XL 1.0', 'Pop Diffusion · Pop 1']);
-  // The sandbox fails a task whose prompt has [fail] (PRODUCT 4): both cells fail, and are refunded.
+  // The sandbox fails a task whose prompt has [fail] (product-notes §4): both cells fail, and are refunded.
   await board.getByLabel('Prompt 1', { exact: true }).fill('a red kite [fail]');
   await board.getByRole('button', { name: /^Run all/ }).click();
   await expect(board.locator('[data-cell-state="failed"]')).toHaveCount(2, { timeout: 30_000 });

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { SANDBOX_BASE_URL, expect, test, type Studio } from './fixtures';
 
-// PRODUCT 3 "Connect and account": the key is typed, checked with GET /me, kept in this tab only
+// product-notes §3 "Connect and account": the key is typed, checked with GET /me, kept in this tab only
 // unless remembered, never shown, and every refusal is explained with its remedy.
 
 const storage = (page: Page) =>

@@ -1,7 +1,7 @@
 import { expect, test } from './fixtures';
 import { png } from './media-helpers';
 
-// PRODUCT 3 "Describe image": drop an image, choose the language, read every field, and "Use as
+// product-notes §3 "Describe image": drop an image, choose the language, read every field, and "Use as
 // prompt" fills the open form's prompt.
 
 test.beforeEach(async ({ studio }) => {
@@ -42,7 +42,7 @@ test('a refused image gets its message and the credit back', async ({ studio, pa
   await page.getByRole('button', { name: 'Describe image' }).click();
   const dialog = page.getByRole('dialog', { name: 'Describe image' });
   const image = dialog.getByRole('group', { name: 'Image' });
-  // Uploads pass moderation; the vision model refuses SANDBOX-REFUSE (PRODUCT 4).
+  // Uploads pass moderation; the vision model refuses SANDBOX-REFUSE (product-notes §4).
   const file = await png(64, 64, 'refuse.png');
   await image
     .getByLabel('Upload file', { exact: true })

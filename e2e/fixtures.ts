@@ -3,11 +3,11 @@ import { History } from './task-helpers';
 
 // Shared fixtures: the sandbox is reset before every test (an automatic fixture), and its demo keys
 // and control API are at hand. Page objects are small fixtures that find things by role and label
-// (STYLE: Tests), with the accessible names of PRODUCT 5.
+// (Tests), with the accessible names of product-notes §5.
 export const SANDBOX_ORIGIN = `http://127.0.0.1:${process.env.E2E_SANDBOX_PORT ?? 4110}`;
 export const SANDBOX_BASE_URL = `${SANDBOX_ORIGIN}/v1`;
 
-/** The 13 type x subType pairs of spec 1, in the spec's order. */
+/** The 13 type x subType pairs of api-notes §1, in the spec's order. */
 export const CATEGORIES = [
   'image/default',
   'image/edit-image',
@@ -108,7 +108,7 @@ export interface Fault {
   body?: unknown;
 }
 
-/** A field's label: its displayName, or its id when it has none (PRODUCT 5). */
+/** A field's label: its displayName, or its id when it has none (product-notes §5). */
 export const labelOf = (def: ParamDef): string => def.displayName?.trim() || def.id;
 
 /** The sandbox's API and control API, called straight from the test (never through the page): the

@@ -27,7 +27,7 @@ export async function png(width = 640, height = 480, name = 'photo.png'): Promis
   return { name, mimeType: 'image/png', buffer };
 }
 
-/** The sandbox's moderation trigger (PRODUCT 4): the ASCII text SANDBOX-BLOCK anywhere in the bytes. */
+/** The sandbox's moderation trigger (product-notes §4): the ASCII text SANDBOX-BLOCK anywhere in the bytes. */
 export const withBlockMark = (file: TestFile, name = `blocked-${file.name}`): TestFile => ({
   ...file,
   name,

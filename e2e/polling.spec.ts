@@ -1,6 +1,6 @@
 import { expect, test } from './fixtures';
 
-// Issue 13, PRODUCT 3 "History": results arrive when they exist. Twenty Generate clicks on the team
+// Issue 13, product-notes §3 "History": results arrive when they exist. Twenty Generate clicks on the team
 // key (a pool of 5, so most wait in the queue): every card shows its result, and the studio saw each
 // task finished within the bench's targets (median 3 s, 95th percentile 6 s) plus a margin, measured
 // as the bench does, from the sandbox's own request log against each task's completedAt. The bench

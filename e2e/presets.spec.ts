@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { creditsText, expect, test, type Sandbox, type Studio } from './fixtures';
 import { TASK_TIMEOUT, generate, uniquePrompt } from './task-helpers';
 
-// Presets, batches and the prompt library (PRODUCT 3 "Presets, batches, prompt library"), driven as a
+// Presets, batches and the prompt library (product-notes §3 "Presets, batches, prompt library"), driven as a
 // person would, against the real sandbox: what is saved comes back after a reload, a batch of N is N
 // tasks charged N times the quote, a batch over the cap sends nothing, and ArrowUp recalls a prompt.
 

@@ -1,6 +1,6 @@
 import { creditsText, expect, test, type Sandbox, type Studio } from './fixtures';
 
-// PRODUCT 3 "Live quote": the region "Quote" shows the credits of the exact payload the form would
+// product-notes §3 "Live quote": the region "Quote" shows the credits of the exact payload the form would
 // send (POST /quote), follows every change that moves the price, and stays within the rate limit.
 
 /** The form's exact body (from "Copy request"), priced by the sandbox directly, and the region agreeing. */
@@ -109,7 +109,7 @@ test('typing a 60-character prompt sends at most 3 POST /quote', async ({ studio
   });
 
   expect(quotes.length).toBeGreaterThanOrEqual(1);
-  // PRODUCT 3: debounced. Typed at 125 ms a key, at most 3; one more per stall of the typing itself.
+  // product-notes §3: debounced. Typed at 125 ms a key, at most 3; one more per stall of the typing itself.
   expect(quotes.length).toBeLessThanOrEqual(Math.max(3, 1 + stalls));
   expect(quotes.every((r) => r.status === 200 && r.keyName === 'personal')).toBe(true);
   // And the price shown is the one of the final prompt.

@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { SANDBOX_BASE_URL, SANDBOX_ORIGIN, expect, test } from './fixtures';
 import { disconnect, expectImageLoaded, generate } from './task-helpers';
 
-// PRODUCT 3: every catalog string is untrusted text, rendered as text, never as HTML. The sandbox's
+// product-notes §3: every catalog string is untrusted text, rendered as text, never as HTML. The sandbox's
 // community templates carry the attacks: markup with handlers, script tags, a 2,400-character name,
 // right-to-left text with bidi overrides, and markup in tags and option labels.
 
@@ -197,7 +197,7 @@ test('the policy refuses a call to an origin it does not name', async ({ studio,
 });
 
 // ---------------------------------------------------------------------------------------------------
-// PRODUCT 3 "Connect and account": the key lives in this tab's sessionStorage (credentials-store.ts,
+// product-notes §3 "Connect and account": the key lives in this tab's sessionStorage (credentials-store.ts,
 // key "media-studio:api-key") unless "Remember this key on this device" puts it in localStorage under
 // the same name. It never appears anywhere else: not in IndexedDB, an exported file, a URL the page
 // goes to or shows, a request URL, a request to the media CDN, the console, or the document.

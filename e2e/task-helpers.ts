@@ -1,8 +1,8 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { Studio, TaskStatus } from './fixtures';
 
-// Page objects for the task tests (PRODUCT 3 "Submit", "History and gallery"):
-// the region "History", its cards and their detail view, found by role and label (PRODUCT 5).
+// Page objects for the task tests (product-notes §3 "Submit", "History and gallery"):
+// the region "History", its cards and their detail view, found by role and label (product-notes §5).
 
 /** Video and audio need ffmpeg in the sandbox; a generous bound that a healthy run never nears. */
 export const TASK_TIMEOUT = 30_000;

@@ -3,7 +3,7 @@ import { SANDBOX_ORIGIN, expect, test, type Fault, type Sandbox, type Studio } f
 import { png, pngSize, uploadRequests } from './media-helpers';
 import { History, expectImageLoaded, uniquePrompt } from './task-helpers';
 
-// Faults (issue 7; PRODUCT 3 "Submit", "Uploads", "History and gallery"): dropped connections before
+// Faults (issue 7; product-notes §3 "Submit", "Uploads", "History and gallery"): dropped connections before
 // and after the effect, 503s, 429s, a stall and an outage. In each: no double charge, no lost task or
 // upload, and a clear message (the "Connection" line) while the studio recovers.
 
@@ -79,7 +79,7 @@ async function oneClickUnder(
 
 // Chromium itself re-sends a request once when a kept-alive connection closes without an answer, so a
 // single dropped connection never reaches the studio; two in a row do. The studio then re-sends with
-// the same Idempotency-Key (spec 7).
+// the same Idempotency-Key (api-notes §7).
 for (const drop of ['before', 'after'] as const) {
   test(`POST /tasks dropped ${drop} it took effect, twice: re-sent, one task, one charge`, async ({
     studio,
@@ -167,7 +167,7 @@ test('503 twice, then success: one task, one charge, the trouble told meanwhile'
     'after two 503s',
   );
   expect(posts.map((p) => p.status)).toEqual([503, 503, 200]);
-  // spec 7: retried after 1 s, then after 3 s.
+  // api-notes §7: retried after 1 s, then after 3 s.
   const gaps = posts.slice(1).map((p, i) => Date.parse(p.at) - Date.parse(posts[i]!.at));
   expect(gaps[0]).toBeGreaterThanOrEqual(900);
   expect(gaps[1]).toBeGreaterThanOrEqual(2_900);

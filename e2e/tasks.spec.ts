@@ -11,7 +11,7 @@ import {
   uniquePrompt,
 } from './task-helpers';
 
-// PRODUCT 3 "Submit" and "History and gallery": a click on "Generate" becomes a card in the region
+// product-notes §3 "Submit" and "History and gallery": a click on "Generate" becomes a card in the region
 // "History" that follows the task to its end and shows what it made.
 
 test.beforeEach(async ({ studio }) => {
@@ -261,7 +261,7 @@ test('Download names the file from the Content-Type, not the URL', async ({
   test.setTimeout(120_000);
   await studio.openModel('Lumen Canvas', 'image/default');
 
-  // The sandbox gives one image URL in three an extension that disagrees with its Content-Type (spec 2):
+  // The sandbox gives one image URL in three an extension that disagrees with its Content-Type (api-notes §2):
   // make images until one does, so the name cannot have come from the URL.
   let lying: { prompt: string; type: string; urlExt: string | undefined } | undefined;
   for (let batch = 0; batch < 8 && !lying; batch++) {

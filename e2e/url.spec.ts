@@ -1,6 +1,6 @@
 import { expect, test, type Studio } from './fixtures';
 
-// PRODUCT 3 "Catalog": the selection lives in the URL (?model=&version=, ?tool=, ?template=) so a
+// product-notes §3 "Catalog": the selection lives in the URL (?model=&version=, ?tool=, ?template=) so a
 // setup can be linked and reloaded; the key never does.
 
 const params = (studio: Studio) => new URL(studio.page.url()).searchParams;

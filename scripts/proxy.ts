@@ -12,7 +12,7 @@ import { request as httpsRequest } from 'node:https';
  * /proxy/v1/..., and this forwards the call to the API when the service refuses cross-origin calls.
  *
  * It runs on the origin that holds a remembered key, so it forwards as little as it can (issue 14):
- * - only the API's own endpoints (spec 4), method and path, nothing else on the target host;
+ * - only the API's own endpoints (api-notes §4), method and path, nothing else on the target host;
  * - an allow-list of request headers (the key's Authorization, never Cookie, Proxy-Authorization or a
  *   hop-by-hop header) and of answer headers (never Set-Cookie);
  * - every answer, the proxy's own included, carries the studio's CSP, `Content-Security-Policy: sandbox`
@@ -20,7 +20,7 @@ import { request as httpsRequest } from 'node:https';
  * - redirects are never followed: a 3xx becomes a 502;
  * - Content-Length passes through (the API can refuse a large upload before reading it), and
  *   `Expect: 100-continue` is asked of the API before the client sends the body;
- * - an API silent for `timeoutMs` gets a 504 (which the studio retries, spec 7).
+ * - an API silent for `timeoutMs` gets a 504 (which the studio retries, api-notes §7).
  * Bytes pass through untouched, streamed both ways; the key is never logged.
  */
 
@@ -40,7 +40,7 @@ const EXPECT_WAIT_MS = 1_000;
 export const PROXY_PREFIX = '/proxy';
 
 const SEGMENT = '[A-Za-z0-9_~-][A-Za-z0-9._~-]{0,255}';
-/** Spec 4: every endpoint of the API, by method. HEAD goes wherever GET does. */
+/** api-notes §4: every endpoint of the API, by method. HEAD goes wherever GET does. */
 const ENDPOINTS: ReadonlyArray<{ method: 'GET' | 'POST'; path: RegExp }> = [
   { method: 'GET', path: /^\/v1\/me$/ },
   { method: 'GET', path: /^\/v1\/models$/ },
@@ -56,7 +56,7 @@ const ENDPOINTS: ReadonlyArray<{ method: 'GET' | 'POST'; path: RegExp }> = [
   { method: 'POST', path: /^\/v1\/describe-image$/ },
 ];
 
-/** Request headers the API reads (spec 4, 5) and the ones a fetch carries that are harmless to it. */
+/** Request headers the API reads (api-notes §4, §5) and the ones a fetch carries that are harmless to it. */
 const REQUEST_HEADERS = new Set([
   'accept',
   'accept-language',
@@ -124,7 +124,7 @@ function setSecurityHeaders(res: ServerResponse, csp: string) {
   res.setHeader('X-Content-Type-Options', 'nosniff');
 }
 
-/** The proxy's own answers, in the spec's error shape (spec 7). */
+/** The proxy's own answers, in the spec's error shape (api-notes §7). */
 function answerError(res: ServerResponse, csp: string, status: number, code: string, message: string) {
   if (res.headersSent) {
     res.destroy();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { makeImage } from './fixtures';
 import { DEMO_KEY_NAMES, expectError, useSandbox, type ApiResponse, type Harness } from './harness';
 
-// spec 5 (authentication), spec 2 "Key (as returned by GET /me)", and the demo keys of sandbox/README.md.
+// api-notes §5 (authentication), api-notes §2 "Key (as returned by GET /me)", and the demo keys of sandbox/README.md.
 
 const h = useSandbox();
 
@@ -63,7 +63,7 @@ function deepKeys(value: unknown, acc: string[] = []): string[] {
   return acc;
 }
 
-/** One call to every endpoint of spec 4, with valid-looking input, for a given key. */
+/** One call to every endpoint of api-notes §4, with valid-looking input, for a given key. */
 async function everyEndpoint(hh: Harness, key: string | null): Promise<Array<[string, ApiResponse]>> {
   const taskBody = {
     interfaceId: 'lumen-canvas',
@@ -101,7 +101,7 @@ async function everyEndpoint(hh: Harness, key: string | null): Promise<Array<[st
   return out;
 }
 
-describe('authentication (spec 5)', () => {
+describe('authentication (api-notes §5)', () => {
   it('a request without Authorization gets 401 missing_token on every endpoint', async () => {
     for (const [name, r] of await everyEndpoint(h, null)) {
       expect(r.status, name).toBe(401);
@@ -181,7 +181,7 @@ describe('authentication (spec 5)', () => {
   });
 });
 
-describe('GET /me (spec 2 "Key")', () => {
+describe('GET /me (api-notes §2 "Key")', () => {
   it('returns exactly the spec fields for a personal key', async () => {
     const r = await h.api('GET', '/me');
     expect(r.status).toBe(200);
@@ -222,7 +222,7 @@ describe('GET /me (spec 2 "Key")', () => {
     for (const k of Object.keys(b.project)) expect(['id', 'name', 'bound']).toContain(k);
 
     expect(Object.keys(b.limits).sort()).toEqual(['tasksPerMin', 'uploadPollPerMin', 'uploadsPerMin']);
-    // spec 8: POST /tasks 60, POST /uploads 30, GET /uploads/{id} 120.
+    // api-notes §8: POST /tasks 60, POST /uploads 30, GET /uploads/{id} 120.
     expect(b.limits).toEqual({ tasksPerMin: 60, uploadsPerMin: 30, uploadPollPerMin: 120 });
   });
 
@@ -312,7 +312,7 @@ describe('GET /me (spec 2 "Key")', () => {
     expect(p2.body.key.creditsSpentToday).toBe(0);
     const p1 = await h.api('GET', '/me', { key: 'personal' });
     expect(p1.body.key.creditsSpentToday).toBe(cheap!.price);
-    // spec 5.9: keys see only their own tasks.
+    // api-notes §5 item 9: keys see only their own tasks.
     const other = await h.api('GET', `/tasks/${sub.body.taskId}`, { key: 'personal2' });
     expectError(other, 404, 'unknown_task', 'invalid_request_error');
     expect((await h.api('GET', `/tasks/${sub.body.taskId}`, { key: 'personal' })).status).toBe(200);

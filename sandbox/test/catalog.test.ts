@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { expectError, useSandbox, type Harness } from './harness';
 
-// spec 1 (categories), spec 2 (Model, Version, typicalPrice, Param definition, AI tool, Template),
-// spec 4 (GET /models, /ai-tools, /ai-tools/{slug}, /templates, /templates/{slug}) and PRODUCT 4 (catalog
+// api-notes §1 (categories), api-notes §2 (Model, Version, typicalPrice, Param definition, AI tool, Template),
+// api-notes §4 (GET /models, /ai-tools, /ai-tools/{slug}, /templates, /templates/{slug}) and product-notes §4 (catalog
 // coverage, media served from the same origin with the true Content-Type and CORS headers).
 
 const h = useSandbox();
@@ -479,7 +479,7 @@ describe('templates', () => {
       expect(typeof t.official).toBe('boolean');
       expect(typeof t.coverUrl).toBe('string');
       for (const p of t.params) expectParamDef(p, t.slug);
-      // spec 2: fixed params (the prompt among them) are absent.
+      // api-notes §2: fixed params (the prompt among them) are absent.
       expect(
         t.params.map((p: any) => p.id),
         t.slug,

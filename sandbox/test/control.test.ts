@@ -11,7 +11,7 @@ import {
   type Harness,
 } from './harness';
 
-// The sandbox-only control API under /__sandbox/ (PRODUCT.md 4 and the README's control table):
+// The sandbox-only control API under /__sandbox/ (product-notes §4 and the README's control table):
 // keys, reset, faults, clock, request log, outage.
 
 const h = useSandbox();

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { expectError, useSandbox } from './harness';
 import { advance, balance, makeImage, makeWav, uploadReady, withMarker } from './fixtures';
 
-// spec 2 "Image description", spec 4 POST /describe-image, spec 7 errors, spec 8 (10/min, 1 credit), README triggers.
+// api-notes §2 "Image description", api-notes §4 POST /describe-image, api-notes §7 errors, api-notes §8 (10/min, 1 credit), README triggers.
 
 const h = useSandbox();
 

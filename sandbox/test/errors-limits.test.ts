@@ -9,7 +9,7 @@ import {
   type Harness,
 } from './harness';
 
-// spec 7 (one error shape, five type values), spec 8 (per-key 60-second rate limits, with the README's
+// api-notes §7 (one error shape, five type values), api-notes §8 (per-key 60-second rate limits, with the README's
 // decisions: GET /tasks/{id} 60, fixed windows, Retry-After = whole seconds left) and the README's CORS.
 
 const h = useSandbox();
@@ -137,7 +137,7 @@ const cases: LimitCase[] = [
   },
 ];
 
-describe('error shape (spec 7)', () => {
+describe('error shape (api-notes §7)', () => {
   it('an unknown route is a 404 in the spec shape', async () => {
     for (const path of ['/nope', '/tasks', '/model', '/v1/me', '/me/extra']) {
       const r = await h.api('GET', path);
@@ -279,7 +279,7 @@ describe('error shape (spec 7)', () => {
   });
 });
 
-describe('rate limits (spec 8, per key, 60-second windows)', () => {
+describe('rate limits (api-notes §8, per key, 60-second windows)', () => {
   for (const c of cases) {
     it(`${c.endpoint}: ${c.limit} per minute, then 429 rate_limited with Retry-After; per key; a new window after 60 s`, async () => {
       const ctxA = c.setup ? await c.setup('personal') : undefined;

@@ -139,11 +139,11 @@ export const DEMO_KEY_NAMES = [
   'unbound',
 ];
 
-/** spec 4 POST /uploads: the accepted Content-Types, and spec 7's five error types (the contract's). */
+/** api-notes §4 POST /uploads: the accepted Content-Types, and api-notes §7's five error types (the contract's). */
 export const UPLOAD_TYPES: readonly string[] = UPLOAD_CONTENT_TYPES;
 export const ERROR_TYPES: readonly string[] = CONTRACT_ERROR_TYPES;
 
-/** spec 7: {error: {message, type, code, param?, ...extra}} as JSON, and nothing else at the top. */
+/** api-notes §7: {error: {message, type, code, param?, ...extra}} as JSON, and nothing else at the top. */
 export function expectErrorShape(r: ApiResponse, where = '') {
   expect(r.headers.get('content-type'), where).toMatch(/^application\/json/);
   expect(r.body, where).toBeTypeOf('object');
@@ -158,7 +158,7 @@ export function expectErrorShape(r: ApiResponse, where = '') {
   if ('param' in e) expect(typeof e.param, where).toBe('string');
 }
 
-/** An error answer: its status, the spec 7 shape, and its code and type where given. */
+/** An error answer: its status, the api-notes §7 shape, and its code and type where given. */
 export function expectError(
   r: ApiResponse,
   status: number,

@@ -18,7 +18,7 @@ import {
   uploadReady,
 } from './fixtures';
 
-// spec 2 "Output URL delivery", PRODUCT 4 (outputs are real files that differ by prompt, model and params),
+// api-notes §2 "Output URL delivery", product-notes §4 (outputs are real files that differ by prompt, model and params),
 // README (one image URL in three has a misleading extension).
 
 const h = useSandbox();
@@ -169,7 +169,7 @@ describe('image outputs', () => {
     expect(m2.height! / 80).toBeCloseTo(2, 1);
   });
 
-  it('upscaling a transparent image delivers a PNG that keeps its transparency (spec 2: PNG when the source has it)', async () => {
+  it('upscaling a transparent image delivers a PNG that keeps its transparency (api-notes §2: PNG when the source has it)', async () => {
     const clear = await sharp({
       create: { width: 64, height: 48, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
     })
@@ -304,7 +304,7 @@ describe('video outputs', () => {
       const { task, file, url } = await runOutput(h, body);
       expect(file.contentType).toBe(`video/${format}`);
       expect(sniff(file.bytes)).toBe(format);
-      // spec 2: video URLs pass through unchanged, so their extension is the true one.
+      // api-notes §2: video URLs pass through unchanged, so their extension is the true one.
       expect(new URL(url).pathname.endsWith(`.${format}`), url).toBe(true);
       const decoded = await decodeMedia(file.bytes, format);
       expect(Math.abs(decoded.seconds - seconds), decoded.log.slice(-400)).toBeLessThan(0.6);
@@ -418,7 +418,7 @@ describe('audio outputs', () => {
       expect(file.contentType.startsWith('audio/'), file.contentType).toBe(true);
       const kind = expectTruthful(file);
       expect(['wav', 'mp3', 'ogg']).toContain(kind);
-      // spec 2: audio URLs pass through unchanged, so their extension is the true one.
+      // api-notes §2: audio URLs pass through unchanged, so their extension is the true one.
       const ext = new URL(url).pathname.split('.').pop();
       expect({ wav: ['wav'], mp3: ['mp3'], ogg: ['ogg', 'oga'] }[kind as 'wav' | 'mp3' | 'ogg']).toContain(
         ext,

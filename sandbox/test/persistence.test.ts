@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxOptions } from '../src/server';
 import { clientFor } from './harness';
 
-// PRODUCT 4: "State lives in memory and is lost on restart unless a data folder is given; it never
+// product-notes §4: "State lives in memory and is lost on restart unless a data folder is given; it never
 // writes outside it."
 
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-data-'));

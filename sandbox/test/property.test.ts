@@ -8,7 +8,7 @@ import { DEMO_KEY_NAMES, ERROR_TYPES, UPLOAD_TYPES, useSandbox } from './harness
 // fast-check generates requests (bodies, headers, paths: junk, near-valid and valid) and every answer
 // must keep these invariants:
 //   - never a 5xx (no faults or outages are left pending here: a fault the test adds is cleared at once);
-//   - every error is the spec 7 shape: {error: {message, type, code, param?, ...}} with a known type;
+//   - every error is the api-notes §7 shape: {error: {message, type, code, param?, ...}} with a known type;
 //   - successes have their spec shape (a quote's credits a finite number, a task's id, ...);
 //   - balance = initial balance - the sum of what the tasks report as charged and the describe calls;
 //   - the process is alive and answering, and the media kept in memory stays within its bound.

@@ -16,7 +16,7 @@ import {
   uploadVideoReady,
 } from './fixtures';
 
-// spec 2 "Quote", spec 4 POST /quote, spec 8 limits. Prices come from the sandbox's catalog fixture.
+// api-notes §2 "Quote", api-notes §4 POST /quote, api-notes §8 limits. Prices come from the sandbox's catalog fixture.
 
 // Tasks of 1.2 s instead of the harness's 300 ms, so the run durations behind estimatedSeconds differ by whole
 // seconds and real-time jitter on a loaded machine cannot blur them. Tests move the clock instead of waiting.
@@ -25,7 +25,7 @@ const h = useSandbox({ taskMs: 1200 });
 const canvas = (params: Record<string, unknown>) =>
   raw('lumen-canvas', 'lumen-canvas-v2', { prompt: 'a red fox', ...params });
 
-/** spec 2 cost rule, from the breakdown alone. */
+/** api-notes §2 cost rule, from the breakdown alone. */
 function expectConsistent(q: any) {
   const b = q.breakdown;
   for (const f of ['base', 'multiplier', 'surcharges', 'basePrice']) expect(typeof b[f], f).toBe('number');

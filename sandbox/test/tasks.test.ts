@@ -15,7 +15,7 @@ import {
   uploadReady,
 } from './fixtures';
 
-// spec 3 task states, spec 4 POST /tasks rules 1-8 and GET /tasks/{id}, spec 5 auth, spec 8 limits,
+// api-notes §3 task states, api-notes §4 POST /tasks rules 1-8 and GET /tasks/{id}, api-notes §5 auth, api-notes §8 limits,
 // and the README decisions (insufficient_credits, refunds of failed/cancelled tasks, shared pools).
 
 // Tasks of 1.2 s (dispatch 300 ms) instead of the harness's 300 ms. The concurrency and lifecycle checks,
@@ -132,7 +132,7 @@ describe('POST /tasks: selectors and presets (rules 1, 2, 3, 5)', () => {
   });
 });
 
-describe('POST /tasks: params validation (rule 4, spec 8 limits)', () => {
+describe('POST /tasks: params validation (rule 4, api-notes §8 limits)', () => {
   it('400 missing_required_params with error.params (id, type, required) on raw, tool and template paths', async () => {
     const r1 = await submit(h, raw('lumen-keyframe', 'lumen-keyframe-1', { prompt: 'go' }));
     expectError(r1, 400, 'missing_required_params');
@@ -383,7 +383,7 @@ describe('POST /tasks: idempotency (rule 7)', () => {
   });
 });
 
-describe('tasks: charge and lifecycle (rule 8, spec 3)', () => {
+describe('tasks: charge and lifecycle (rule 8, api-notes §3)', () => {
   it('charges at submit: the balance drops by the quote right away; creditsCharged equals the quote', async () => {
     const body = raw('quill-vector', 'quill-vector-1-5', { prompt: 'a fox logo', detail: 'high' });
     const q = await quote(h, body);
@@ -494,7 +494,7 @@ describe('tasks: charge and lifecycle (rule 8, spec 3)', () => {
   });
 });
 
-describe('tasks: concurrency (spec 8)', () => {
+describe('tasks: concurrency (api-notes §8)', () => {
   // Runs of a minute (dispatch 15 s) in a sandbox of their own: the samples sit 30 s clear of every
   // boundary, so real time passing on a busy machine cannot move a task into its next phase.
   const c = useSandbox({ taskMs: 60_000 });
@@ -558,7 +558,7 @@ describe('tasks: concurrency (spec 8)', () => {
   });
 });
 
-describe('tasks: daily cap (spec 8) on the capped key (50 credits)', () => {
+describe('tasks: daily cap (api-notes §8) on the capped key (50 credits)', () => {
   const vector15High = raw('quill-vector', 'quill-vector-1-5', { prompt: 'logo', detail: 'high' }); // 14
   const vector1High = raw('quill-vector', 'quill-vector-1', { prompt: 'logo', detail: 'high' }); // 12
   const icons = raw('pixelmoss-icons', 'pixelmoss-icons-1', { prompt: 'star icon' }); // 5
@@ -677,7 +677,7 @@ describe('tasks: accounts and authentication', () => {
   });
 });
 
-describe('tasks: rate limits (spec 8)', () => {
+describe('tasks: rate limits (api-notes §8)', () => {
   it('POST /tasks: 60 per minute, then 429 rate_limited with Retry-After; open again in the next window', async () => {
     const cancel = blips('[cancel] quiet');
     const results = [];

@@ -15,7 +15,7 @@ import {
   withMarker,
 } from './fixtures';
 
-// spec 2 "Upload", spec 3 upload states, spec 4 POST /uploads and GET /uploads/{uploadId}, README triggers.
+// api-notes §2 "Upload", api-notes §3 upload states, api-notes §4 POST /uploads and GET /uploads/{uploadId}, README triggers.
 
 const h = useSandbox();
 

@@ -201,7 +201,7 @@ describe('response parsing', () => {
     await expect(makeClient(fetch).me()).rejects.toMatchObject({ code: 'invalid_response', status: 200 });
   });
 
-  it('turns a spec 7 error body into an ApiError with its fields', async () => {
+  it('turns an api-notes §7 error body into an ApiError with its fields', async () => {
     const fetch = vi.fn<typeof globalThis.fetch>(async () =>
       apiError(400, 'invalid_payload', {
         param: 'subtype',
@@ -278,7 +278,7 @@ describe('response parsing', () => {
   });
 });
 
-describe('retry policy through the client (spec 7)', () => {
+describe('retry policy through the client (api-notes §7)', () => {
   it.each([
     ['a network failure', networkFailure],
     ['429', async () => apiError(429, 'rate_limited')],

@@ -45,10 +45,10 @@ import {
   type UploadCreated,
 } from '../../contract/upload';
 
-// The studio's one API client (PRODUCT 2: "Nothing else in the app calls fetch on the API"). Every
-// request goes: rate limiter (spec 8) -> fetch (or XHR for an upload with progress) with the key in
-// the Authorization header and a per-attempt timeout -> a non-2xx becomes an ApiError (spec 7) ->
-// a 2xx body is parsed with its zod schema. Failures are retried per spec 7 (retry.ts).
+// The studio's one API client (product-notes §2: "Nothing else in the app calls fetch on the API"). Every
+// request goes: rate limiter (api-notes §8) -> fetch (or XHR for an upload with progress) with the key in
+// the Authorization header and a per-attempt timeout -> a non-2xx becomes an ApiError (api-notes §7) ->
+// a 2xx body is parsed with its zod schema. Failures are retried per api-notes §7 (retry.ts).
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** A 100 MB upload on a slow line takes minutes; the 30 s default would cut it off. */
@@ -98,7 +98,7 @@ export interface RequestOptions {
 }
 
 export interface CreateTaskOptions extends RequestOptions {
-  /** spec 4: 1-256 characters. With it, a submit whose outcome is unknown is re-sent identically. */
+  /** api-notes §4: 1-256 characters. With it, a submit whose outcome is unknown is re-sent identically. */
   idempotencyKey?: string;
 }
 
@@ -119,7 +119,7 @@ export interface SkippedEntry {
   issues: z.core.$ZodIssue[];
 }
 
-/** STYLE: one bad catalog entry is reported and skipped, never breaking the list. */
+/** One bad catalog entry is reported and skipped, never breaking the list. */
 export interface ListResult<T> {
   items: T[];
   skipped: SkippedEntry[];
@@ -226,7 +226,7 @@ export class ApiClient {
 
   // ---- account ---------------------------------------------------------------------------------
 
-  /** GET /me. Also hands the key's own limits to the rate limiter (spec 8). */
+  /** GET /me. Also hands the key's own limits to the rate limiter (api-notes §8). */
   async me(options: RequestOptions = {}): Promise<Me> {
     const me = await this.#run(
       { method: 'GET', path: '/me', group: 'me', repeatable: true, parse: parseWith(MeSchema) },
@@ -238,7 +238,7 @@ export class ApiClient {
 
   // ---- catalog -----------------------------------------------------------------------------------
 
-  /** GET /models?type=&subtype= (spec 4: the query parameter is spelled `subtype`). */
+  /** GET /models?type=&subtype= (api-notes §4: the query parameter is spelled `subtype`). */
   listModels(type: ModelType, subType: string, options: RequestOptions = {}): Promise<ListResult<Model>> {
     return this.#run(
       {
@@ -311,7 +311,7 @@ export class ApiClient {
 
   // ---- pricing and tasks -------------------------------------------------------------------------
 
-  /** POST /quote: never charges (spec 4), so it is always safe to repeat. */
+  /** POST /quote: never charges (api-notes §4), so it is always safe to repeat. */
   quote(body: TaskRequest, options: RequestOptions = {}): Promise<Quote> {
     return this.#run(
       {
@@ -327,7 +327,7 @@ export class ApiClient {
   }
 
   /**
-   * POST /tasks. spec 7: after a submit that fails without a response, re-send the identical request
+   * POST /tasks. api-notes §7: after a submit that fails without a response, re-send the identical request
    * with the identical Idempotency-Key. The body is serialised once, so every attempt sends the same
    * bytes and the same key. Without a key a failure whose effect is unknown (connection failure,
    * timeout, 502, 504) is never retried: the task may exist and be charged; only 429 and 503, which
@@ -364,7 +364,7 @@ export class ApiClient {
 
   /**
    * The exact POST /tasks request createTask sends, with the key replaced by `$API_KEY`
-   * ("Copy request", PRODUCT 3). Feed it to toCurl / toFetchCode (request-code.ts).
+   * ("Copy request", product-notes §3). Feed it to toCurl / toFetchCode (request-code.ts).
    */
   describeRequest(body: TaskRequest, idempotencyKey?: string): RequestDescription {
     return {
@@ -382,10 +382,10 @@ export class ApiClient {
   // ---- uploads -----------------------------------------------------------------------------------
 
   /**
-   * POST /uploads: the Blob itself as the raw body with its true Content-Type (spec 4), streamed by
+   * POST /uploads: the Blob itself as the raw body with its true Content-Type (api-notes §4), streamed by
    * the browser, never read into memory here. 200 ready (image, audio) or 202 processing (video).
    * With onProgress it goes through XMLHttpRequest, the only browser API that reports upload progress.
-   * Retried per spec 7 even after a dropped connection: a repeat can at worst store the file twice;
+   * Retried per api-notes §7 even after a dropped connection: a repeat can at worst store the file twice;
    * nothing is charged.
    */
   uploadFile(
@@ -408,7 +408,7 @@ export class ApiClient {
     );
   }
 
-  /** GET /uploads/{uploadId}: 202 processing, or 200 ready / blocked / errored (spec 3). */
+  /** GET /uploads/{uploadId}: 202 processing, or 200 ready / blocked / errored (api-notes §3). */
   getUpload(id: string, options: RequestOptions = {}): Promise<Upload> {
     return this.#run(
       {
@@ -426,7 +426,7 @@ export class ApiClient {
 
   /**
    * POST /describe-image. It charges 1 credit up front and has no Idempotency-Key, so like a keyless
-   * submit it is retried only after 429 and 503 (refusals, refunded per spec 7), never after a failure
+   * submit it is retried only after 429 and 503 (refusals, refunded per api-notes §7), never after a failure
    * whose effect is unknown.
    */
   describeImage(body: DescribeImageBody, options: RequestOptions = {}): Promise<ImageDescription> {
@@ -522,7 +522,7 @@ export class ApiClient {
         text = await response.text();
       } catch (error) {
         if (signal?.aborted) throw abortError();
-        // spec 7: a timeout is a connection failure without an HTTP status.
+        // api-notes §7: a timeout is a connection failure without an HTTP status.
         throw clientError(timedOut ? 'timeout' : 'network_error', error);
       }
 
@@ -534,7 +534,7 @@ export class ApiClient {
           secrets: [this.#apiKey],
           now: this.#now(),
         });
-        // A rate-limit 429 holds the whole group (spec 8). Not the daily cap (its Retry-After points
+        // A rate-limit 429 holds the whole group (api-notes §8). Not the daily cap (its Retry-After points
         // at midnight) nor describe-image's upstream limit, which are not this key's request rate.
         if (
           error.status === 429 &&

@@ -1,7 +1,7 @@
 import { normaliseBaseUrl } from './base-url';
 
 // An opaque id for "this base URL + this key", used in query keys and per-key storage so switching
-// keys separates caches (PRODUCT 3) without the key ever appearing in a query key, a URL or devtools.
+// keys separates caches (product-notes §3) without the key ever appearing in a query key, a URL or devtools.
 // FNV-1a 64-bit: synchronous (crypto.subtle is async), short, and one-way in practice.
 
 const FNV_OFFSET = 0xcbf29ce484222325n;

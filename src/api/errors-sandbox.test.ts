@@ -5,7 +5,7 @@ import { ERROR_TABLE, errorFromResponse } from './errors';
 
 // The message table checked against the sandbox, not against itself (issue 14): every error code the
 // sandbox's source can send has an entry of its own, and each message names that code's situation, in
-// the words of spec 7's "Cause" column. A code added to the sandbox without an entry here fails this.
+// the words of api-notes §7's "Cause" column. A code added to the sandbox without an entry here fails this.
 
 const SANDBOX_SRC = join(process.cwd(), 'sandbox', 'src');
 
@@ -44,7 +44,7 @@ function sandboxCodes(): Map<string, Set<string>> {
 const CONTROL_ONLY = new Set(['not_supported']);
 
 /**
- * What each code's message must say: its situation, as spec 7 states the cause (or, for the bare HTTP
+ * What each code's message must say: its situation, as api-notes §7 states the cause (or, for the bare HTTP
  * codes, what the status means). One pattern per code: a code added without one fails below.
  */
 const SITUATION: Record<string, RegExp> = {

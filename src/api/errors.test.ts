@@ -42,7 +42,7 @@ const fromServer = (
     secrets: [KEY],
   });
 
-// Every code of spec 7 with each status it is documented under, and the extra fields it carries.
+// Every code of api-notes §7 with each status it is documented under, and the extra fields it carries.
 const CASES: Record<SpecErrorCode, Array<{ status: number; fields?: Record<string, unknown> }>> = {
   invalid_payload: [{ status: 400, fields: { param: 'prompt' } }, { status: 400 }],
   missing_required_params: [
@@ -83,7 +83,7 @@ const CASES: Record<SpecErrorCode, Array<{ status: number; fields?: Record<strin
 };
 
 describe('the message table', () => {
-  it('has an entry for every spec 7 code and every client code', () => {
+  it('has an entry for every api-notes §7 code and every client code', () => {
     for (const code of [...SPEC_ERROR_CODES, ...CLIENT_ERROR_CODES]) {
       expect(Object.hasOwn(ERROR_TABLE, code), code).toBe(true);
     }
@@ -197,7 +197,7 @@ describe('the message table', () => {
   });
 });
 
-describe('errors from bodies that are not spec 7 errors', () => {
+describe('errors from bodies that are not api-notes §7 errors', () => {
   it('turns an HTML error page into an ApiError with the status', () => {
     const error = errorFromResponse({ status: 404, bodyText: '<html><body>Not Found</body></html>' });
     expect(error).toBeInstanceOf(ApiError);
@@ -256,7 +256,7 @@ describe('Retry-After', () => {
   });
 });
 
-describe('isRetryable (spec 7)', () => {
+describe('isRetryable (api-notes §7)', () => {
   it('retries connection failures without a status', () => {
     expect(isRetryable(clientError('network_error'))).toBe(true);
     expect(isRetryable(clientError('timeout'))).toBe(true);

@@ -1,16 +1,16 @@
 import { z } from 'zod/mini';
 import { ErrorBodySchema } from '../../contract/error';
 
-// The one error type of the API boundary (STYLE: "Errors become one ApiError class"). Every failure the
-// client can meet, a spec 7 error body, a body it cannot read, a dropped connection, a timeout or an
+// The one error type of the API boundary ("Errors become one ApiError class"). Every failure the
+// client can meet, an api-notes §7 error body, a body it cannot read, a dropped connection, a timeout or an
 // abort, becomes an ApiError whose `message` and `remedy` come from one table keyed by code, written
 // for a creator. Components never parse error JSON; they read `code`, `message`, `remedy`, `fieldErrors`.
 
-/** Codes the client makes up itself when there is no spec 7 error body to read. */
+/** Codes the client makes up itself when there is no api-notes §7 error body to read. */
 export const CLIENT_ERROR_CODES = ['network_error', 'timeout', 'invalid_response', 'aborted'] as const;
 export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
 
-/** Every code named in spec 7 (and 4), each with an entry in the message table. */
+/** Every code named in api-notes §7 (and 4), each with an entry in the message table. */
 export const SPEC_ERROR_CODES = [
   'invalid_payload',
   'missing_required_params',
@@ -41,7 +41,7 @@ export const SPEC_ERROR_CODES = [
 export type SpecErrorCode = (typeof SPEC_ERROR_CODES)[number];
 
 /**
- * Codes of a bare HTTP status, not in spec 7 but sent by gateways, by the studio's own proxy
+ * Codes of a bare HTTP status, not in api-notes §7 but sent by gateways, by the studio's own proxy
  * (bad_gateway, gateway_timeout), and by the sandbox for an unknown path, an unexpected error or an
  * injected fault (sandbox/src/http/app.ts). Each has an entry too, so no code the sandbox can send
  * falls through to the server's bare text (errors-sandbox.test.ts checks this against its source).
@@ -64,7 +64,7 @@ export const HTTP_ERROR_CODES = [
 export type HttpErrorCode = (typeof HTTP_ERROR_CODES)[number];
 
 /**
- * spec 7 "503 (various): no enabled provider for the model" has no stable code; a 503 whose code is not
+ * api-notes §7 "503 (various): no enabled provider for the model" has no stable code; a 503 whose code is not
  * in the table is shown with this entry.
  */
 export const NO_PROVIDER_CODE = 'no_enabled_provider';
@@ -123,7 +123,7 @@ export class ApiError extends Error {
 // ---------------------------------------------------------------------------------------------------
 // Building errors
 
-/** A spec 7 body whose fields are not quite as documented (e.g. param: null) is still read for its code. */
+/** An api-notes §7 body whose fields are not quite as documented (e.g. param: null) is still read for its code. */
 const LenientErrorBodySchema = z.object({
   error: z.looseObject({
     code: z.string().check(z.minLength(1)),
@@ -136,8 +136,8 @@ const LenientErrorBodySchema = z.object({
 const KEY_PATTERN = /\b[A-Za-z0-9]+_live_[A-Za-z0-9]{32}\b/g;
 
 /**
- * PRODUCT 3: the key never appears in an error message. Server text is not ours, so anything that
- * looks like a key (prefix_live_ + 32 characters, spec 5) or equals the key in use is masked.
+ * product-notes §3: the key never appears in an error message. Server text is not ours, so anything that
+ * looks like a key (prefix_live_ + 32 characters, api-notes §5) or equals the key in use is masked.
  */
 export function redactSecrets(text: string, secrets: readonly string[] = []): string {
   let out = text;
@@ -147,7 +147,7 @@ export function redactSecrets(text: string, secrets: readonly string[] = []): st
   return out.replace(KEY_PATTERN, '[redacted key]');
 }
 
-/** Retry-After is whole seconds (spec 7/8); an HTTP date is accepted too, as HTTP allows it. */
+/** Retry-After is whole seconds (api-notes §7/§8); an HTTP date is accepted too, as HTTP allows it. */
 export function parseRetryAfter(
   value: string | null | undefined,
   now: number = Date.now(),
@@ -171,7 +171,7 @@ export interface ResponseErrorInput {
   now?: number;
 }
 
-/** Turns any non-2xx response into an ApiError (spec 7 body, or a body that cannot be read). */
+/** Turns any non-2xx response into an ApiError (api-notes §7 body, or a body that cannot be read). */
 export function errorFromResponse(input: ResponseErrorInput): ApiError {
   const { status, bodyText, secrets = [] } = input;
   let json: unknown;
@@ -189,7 +189,7 @@ export function errorFromResponse(input: ResponseErrorInput): ApiError {
       ? LenientErrorBodySchema.safeParse(json).data
       : undefined;
   if (!parsed) {
-    // A body that is not a spec 7 error still becomes an ApiError carrying the status.
+    // A body that is not an api-notes §7 error still becomes an ApiError carrying the status.
     return new ApiError({
       status,
       code: 'invalid_response',
@@ -242,10 +242,10 @@ export function toApiError(error: unknown): ApiError {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// spec 7 retry guidance
+// api-notes §7 retry guidance
 
 /**
- * spec 7: retry connection failures without an HTTP status, 429 (honour Retry-After), 502, 503 and 504;
+ * api-notes §7: retry connection failures without an HTTP status, 429 (honour Retry-After), 502, 503 and 504;
  * never other 4xx, 451 moderation_blocked or token_project_unbound (whatever its status).
  * Reading: token_daily_cap_reached is a quota, not a rate: its 429 Retry-After points at UTC midnight
  * and the same code is also documented as a 402, so it is not retried.
@@ -259,7 +259,7 @@ export function isRetryable(error: unknown): boolean {
 
 /**
  * Failures after which the request certainly had no effect on the server: 429 and 503 are refusals
- * (spec 7: rate limits, no provider, refunded describe-image failures). A dropped connection, a
+ * (api-notes §7: rate limits, no provider, refunded describe-image failures). A dropped connection, a
  * timeout, 502 or 504 (a gateway giving up) may have reached the service. A charging POST without an
  * Idempotency-Key is retried only after these.
  */
@@ -273,7 +273,7 @@ export function provesNoEffect(error: unknown): boolean {
 const MissingParamsSchema = z.array(z.looseObject({ id: z.string().check(z.minLength(1)) }));
 
 /**
- * Server errors mapped back onto form fields (PRODUCT 3 "Server errors map back onto fields"):
+ * Server errors mapped back onto form fields (product-notes §3 "Server errors map back onto fields"):
  * each param of missing_required_params' error.params, and the one `param` of any other error.
  * Keys are param ids exactly as the API names them (they may contain dots).
  */
@@ -346,7 +346,7 @@ const httpFailure =
     remedy,
   });
 
-/** Every code of spec 7, the client's own codes, and the 503 "no enabled provider" case. */
+/** Every code of api-notes §7, the client's own codes, and the 503 "no enabled provider" case. */
 export const ERROR_TABLE: Record<
   SpecErrorCode | HttpErrorCode | ClientErrorCode | typeof NO_PROVIDER_CODE,
   Entry
@@ -373,7 +373,7 @@ export const ERROR_TABLE: Record<
     message: 'The duplicate-protection key sent with this request was empty or too long.',
     remedy: 'Submit again: the studio will send a fresh key. If it keeps happening, reload the page.',
   }),
-  // spec 7 lists unknown_model as a 400 in one place and a 404 in others: same text for both.
+  // api-notes §7 lists unknown_model as a 400 in one place and a 404 in others: same text for both.
   unknown_model: notAvailable('model', 'catalog'),
   invalid_type: () => ({
     message: 'The catalog can only be filtered by Image or Video.',
@@ -401,7 +401,7 @@ export const ERROR_TABLE: Record<
         'Choose cheaper settings, wait for the cap to reset at midnight UTC, or raise the key’s daily cap.',
     };
   },
-  // Listed as 402 in one place and 429 in another (spec 7): same text for both.
+  // Listed as 402 in one place and 429 in another (api-notes §7): same text for both.
   token_daily_cap_reached: (ctx) => {
     const spent = num(ctx.extra.spent);
     const cap = num(ctx.extra.cap);
@@ -438,7 +438,7 @@ export const ERROR_TABLE: Record<
     message: 'The account that owns this key has been suspended, so the key cannot be used.',
     remedy: 'Contact support about the account.',
   }),
-  // spec 5 item 8 / spec 7: shown as 403 in one place and 422 in another.
+  // api-notes §5 item 8 / api-notes §7: shown as 403 in one place and 422 in another.
   token_project_unbound: () => ({
     message: 'The project this key was bound to has been deleted, so the key can no longer create anything.',
     remedy: 'Revoke this key and create a new one bound to an existing project (a key cannot be re-bound).',

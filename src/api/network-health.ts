@@ -5,7 +5,7 @@ import type { ApiError } from './errors';
 // this module keeps no React and no timers of its own: the view asks for the state at a given time.
 //
 // - unreachable: the last attempt got no HTTP answer (connection refused, dropped, timed out);
-// - failing: the last answer was a 502/503/504 (spec 7 retries those too);
+// - failing: the last answer was a 502/503/504 (api-notes §7 retries those too);
 // - rate-limited: a 429 asked us to wait (Retry-After);
 // - slow: a request has been out longer than SLOW_AFTER_MS and nothing has failed;
 // - recovered: an answer arrived after trouble, shown for RECOVERED_FOR_MS;
@@ -22,7 +22,7 @@ export type HealthState =
       kind: 'unreachable' | 'failing';
       since: number;
       status: number;
-      /** When the client's next automatic retry goes out (spec 7), if one is scheduled. */
+      /** When the client's next automatic retry goes out (api-notes §7), if one is scheduled. */
       retryAt: number | null;
     }
   | { kind: 'rate-limited'; until: number }
@@ -104,7 +104,7 @@ export class NetworkHealth {
     this.changed();
   }
 
-  /** The client will retry at `retryAt` (spec 7): shown as a countdown. */
+  /** The client will retry at `retryAt` (api-notes §7): shown as a countdown. */
   retrying(retryAt: number): void {
     if (this.trouble && this.trouble.kind !== 'rate-limited') {
       this.trouble = { ...this.trouble, retryAt };

@@ -24,7 +24,7 @@ describe('RateLimiter', () => {
     vi.useRealTimers();
   });
 
-  it('has the spec 8 limits', () => {
+  it('has the api-notes §8 limits', () => {
     expect(DEFAULT_LIMITS).toEqual({
       'tasks.create': 60,
       'tasks.get': 60,

@@ -1,8 +1,8 @@
 import { abortError } from './errors';
 import type { Me } from '../../contract/me';
 
-// Keeps every endpoint group under its spec 8 per-minute limit so the studio never earns a 429 by
-// itself (PRODUCT 3: "with 100 tasks in flight it still sends no request that earns a 429").
+// Keeps every endpoint group under its api-notes §8 per-minute limit so the studio never earns a 429 by
+// itself (product-notes §3: "with 100 tasks in flight it still sends no request that earns a 429").
 // Each group has a sliding 60 s window of send times: a request may go when fewer than `limit` sends
 // happened in the window. The service counts in fixed windows opened by the first request (see
 // sandbox/README); any fixed 60 s window is inside some sliding one, so the sliding count is the
@@ -23,10 +23,10 @@ export const ENDPOINT_GROUPS = [
 ] as const;
 export type EndpointGroup = (typeof ENDPOINT_GROUPS)[number];
 
-/** spec 8, per key and minute; null = no fixed limit. */
+/** api-notes §8, per key and minute; null = no fixed limit. */
 export const DEFAULT_LIMITS: Readonly<Record<EndpointGroup, number | null>> = {
   'tasks.create': 60,
-  // spec 8: "none fixed in one place; 60 in another": we keep to 60 (as the sandbox enforces).
+  // api-notes §8: "none fixed in one place; 60 in another": we keep to 60 (as the sandbox enforces).
   'tasks.get': 60,
   'uploads.create': 30,
   'uploads.get': 120,
@@ -117,7 +117,7 @@ export class RateLimiter {
   }
 
   /**
-   * The key's own limits from GET /me (spec 8). tasksPerMin governs POST /tasks and, as PRODUCT 3 reads
+   * The key's own limits from GET /me (api-notes §8). tasksPerMin governs POST /tasks and, as product-notes §3 reads
    * it, the GET /tasks/{id} polling budget too; uploadsPerMin POST /uploads; uploadPollPerMin
    * GET /uploads/{id}. Values that are not positive numbers are ignored.
    */

@@ -1,4 +1,4 @@
-// "Copy request" (PRODUCT 3 Submit): the exact request as curl and as fetch code. The key is never in
+// "Copy request" (product-notes §3 Submit): the exact request as curl and as fetch code. The key is never in
 // it: the Authorization header carries the placeholder instead, which a shell expands in curl.
 
 export const API_KEY_PLACEHOLDER = '$API_KEY';

@@ -35,7 +35,7 @@ const recordingSleep = () => {
   return { delays, fn };
 };
 
-describe('withRetry: what is retried (spec 7)', () => {
+describe('withRetry: what is retried (api-notes §7)', () => {
   it.each([
     ['network failure', () => clientError('network_error')],
     ['timeout', () => clientError('timeout')],

@@ -1,6 +1,6 @@
 import { ApiError, abortError, isRetryable } from './errors';
 
-// spec 7 client retry guidance: "retry connection failures without an HTTP status, 429 (honor
+// api-notes §7 client retry guidance: "retry connection failures without an HTTP status, 429 (honor
 // Retry-After) and 502, 503, 504, up to 3 attempts with delays of 1, 3 and 9 seconds".
 // Our reading: the first try, then up to 3 retries, waiting 1 s before the first retry, 3 s before the
 // second and 9 s before the third: at most 4 requests in all. A 429's Retry-After replaces the scheduled
@@ -10,7 +10,7 @@ export const RETRY_DELAYS_MS: readonly number[] = [1_000, 3_000, 9_000];
 
 /**
  * A Retry-After longer than this is not waited for: the error is surfaced with retryAfterSeconds so
- * the UI can say when to come back (rate windows are 60 s, spec 8; longer waits mean a quota).
+ * the UI can say when to come back (rate windows are 60 s, api-notes §8; longer waits mean a quota).
  */
 export const MAX_RETRY_AFTER_SECONDS = 60;
 
@@ -52,7 +52,7 @@ export interface RetryOptions {
   sleep?: Sleep;
   now?: () => number;
   onRetry?: (info: RetryInfo) => void;
-  /** Which failures may be retried; defaults to spec 7 (isRetryable). */
+  /** Which failures may be retried; defaults to api-notes §7 (isRetryable). */
   shouldRetry?: (error: ApiError) => boolean;
   delaysMs?: readonly number[];
   maxRetryAfterSeconds?: number;
@@ -75,7 +75,7 @@ export function retryDelay(
 }
 
 /**
- * Runs `attempt` and retries it per spec 7. `attempt` receives the 0-based attempt number and must
+ * Runs `attempt` and retries it per api-notes §7. `attempt` receives the 0-based attempt number and must
  * throw ApiError; anything else is rethrown at once. An abort stops a wait immediately.
  */
 export async function withRetry<T>(

@@ -22,7 +22,7 @@ import type { PromptLibrary } from '../model/library/prompt-library';
 import { selectionKey, taskRequest, type ResolvedSelection } from '../model/selection';
 import { displayText } from '../lib/untrusted-text';
 
-// The composition of the creator's tools around the form (PRODUCT 3 "Presets, batches, prompt
+// The composition of the creator's tools around the form (product-notes §3 "Presets, batches, prompt
 // library"): the presets' buttons and dialogs, the prompt library behind every prompt field, and the
 // batch a click on Generate makes. Their dialogs are chunks of their own, loaded when first opened.
 

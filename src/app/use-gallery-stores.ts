@@ -5,7 +5,7 @@ import { JudgementStore } from '../model/history/judgements';
 import { KeepersStore } from '../model/history/keepers';
 
 // The gallery's stores of one connection (stars and ratings, hidden tasks), opened once by the
-// composition root and handed down (STYLE: the root creates the stores per connection). The stars and
+// composition root and handed down (the root creates the stores per connection). The stars and
 // ratings travel in the history file: a section of the connection's history.
 
 export interface GalleryStores {

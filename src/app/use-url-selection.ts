@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { searchForSelection, selectionFromSearch, type Selection } from '../model/selection';
 
-/** The selection lives in the URL (PRODUCT 3): links and reloads reopen it; back/forward move through it. */
+/** The selection lives in the URL (product-notes §3): links and reloads reopen it; back/forward move through it. */
 export function useUrlSelection() {
   const [search, setSearch] = useState(() => window.location.search);
   useEffect(() => {

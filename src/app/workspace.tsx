@@ -45,7 +45,7 @@ import {
 import type { GalleryStores } from './use-gallery-stores';
 import { useUrlSelection } from './use-url-selection';
 
-// The workspace (PRODUCT 3): the catalog, the form with its quote and submit bar, and the History
+// The workspace (product-notes §3): the catalog, the form with its quote and submit bar, and the History
 // column. What Generate does from here: the form's request, planned as a batch (creator-tools), goes to
 // useTasks' submit; the tasks' lifecycle after that is the tasks feature's.
 

@@ -16,7 +16,7 @@ export function formatCredits(n: number): string {
   return `${formatCount(rounded)} ${rounded === 1 ? 'credit' : 'credits'}`;
 }
 
-/** typicalPrice per unit, e.g. "~12 credits / image", "~0.4 credits / second" (PRODUCT 3, Catalog). */
+/** typicalPrice per unit, e.g. "~12 credits / image", "~0.4 credits / second" (product-notes §3, Catalog). */
 export function formatTypicalPrice(
   p: { typicalCredits: number; unit: string } | null | undefined,
 ): string | null {

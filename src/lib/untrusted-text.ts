@@ -1,4 +1,4 @@
-// Catalog strings, outputs and imported history are untrusted (PRODUCT 3). React renders strings as
+// Catalog strings, outputs and imported history are untrusted (product-notes §3). React renders strings as
 // text, so markup stays inert; these cover what React does not: bidi spoofing and the schemes of URLs
 // put in src/href attributes.
 

@@ -6,7 +6,7 @@ import {
   type ModelType,
 } from '../../contract/category';
 
-// Readable names for the 13 public categories of spec 1 (GET /models needs one type x subType pair).
+// Readable names for the 13 public categories of api-notes §1 (GET /models needs one type x subType pair).
 
 /** "image/edit-image" and the 12 other pairs, as a type: a Record over it makes a missing label a compile error. */
 export type CategoryKey = Category extends infer C
@@ -19,7 +19,7 @@ export const DEFAULT_CATEGORY: CategoryKey = 'image/default';
 
 export const TYPE_LABELS: Record<ModelType, string> = { image: 'Image', video: 'Video', audio: 'Audio' };
 
-/** Short name of each subType, and its purpose as spec 1 words it. */
+/** Short name of each subType, and its purpose as api-notes §1 words it. */
 const CATEGORY_INFO: Record<CategoryKey, { name: string; purpose: string }> = {
   'image/default': { name: 'Generate', purpose: 'Text-to-image, image-to-image and prompt-driven edits.' },
   'image/edit-image': { name: 'Edit image', purpose: 'Region edits driven by a mask or an annotation.' },
@@ -61,7 +61,7 @@ export function categoryLabel(key: string): string {
 export const categoryPurpose = (key: string): string | undefined =>
   isCategoryKey(key) ? CATEGORY_INFO[key].purpose : undefined;
 
-/** spec 1: outside image/default and video/text-ref the first model listed is the recommended default. */
+/** api-notes §1: outside image/default and video/text-ref the first model listed is the recommended default. */
 export const isRankedCategory = (key: string): boolean => !UNRANKED_CATEGORIES.includes(key);
 
 /** The categories grouped by type, in spec order, for <optgroup>s. */

@@ -2,7 +2,7 @@ import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { TaskRequest } from '../../contract/task';
 import type { HistoryEntry } from './history/history-types';
 
-// The studio's IndexedDB (PRODUCT 2: task history, outbox, uploads, boards and settings live in the
+// The studio's IndexedDB (product-notes §2: task history, outbox, uploads, boards and settings live in the
 // browser). One database, one object store per kind of record, each keyed per connection (a hash of
 // base URL + key, never the key) so a key only ever sees what it created.
 
@@ -10,7 +10,7 @@ export interface OutboxEntry {
   /** The Idempotency-Key: one per submit intent, sent with every (re)try of it. */
   idempotencyKey: string;
   connectionId: string;
-  /** The exact POST /tasks body; a retry re-sends exactly this (spec 7). */
+  /** The exact POST /tasks body; a retry re-sends exactly this (api-notes §7). */
   request: TaskRequest;
   /** What the history shows for it once created. */
   meta: HistoryEntry['meta'];

@@ -6,7 +6,7 @@ export interface QuoteWarning {
   text: string;
 }
 
-/** PRODUCT 3: warn before submit when the price exceeds the daily cap remaining or the balance. */
+/** product-notes §3: warn before submit when the price exceeds the daily cap remaining or the balance. */
 export function quoteWarnings(credits: number, me: Me | undefined): QuoteWarning[] {
   if (!me) return [];
   const warnings: QuoteWarning[] = [];

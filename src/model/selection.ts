@@ -60,7 +60,7 @@ export type ResolvedSelection =
   | { kind: 'tool'; tool: AiTool }
   | { kind: 'template'; template: Template };
 
-/** The exact POST /tasks body (spec 4): one selector, never two, and the params. */
+/** The exact POST /tasks body (api-notes §4): one selector, never two, and the params. */
 export function taskRequest(target: ResolvedSelection, params: Record<string, ParamValue>): TaskRequest {
   switch (target.kind) {
     case 'model':

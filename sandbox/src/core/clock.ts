@@ -42,7 +42,7 @@ export class Clock {
   }
 }
 
-/** UTC calendar day of a timestamp, the unit daily caps reset on (spec 8). */
+/** UTC calendar day of a timestamp, the unit daily caps reset on (api-notes §8). */
 export const utcDay = (ms: number): number => Math.floor(ms / DAY_MS);
 
 export const msToUtcMidnight = (ms: number): number => DAY_MS - (ms % DAY_MS);

@@ -1,4 +1,4 @@
-// One error type for every refusal the sandbox makes; the HTTP layer renders it in the spec 7 shape.
+// One error type for every refusal the sandbox makes; the HTTP layer renders it in the api-notes §7 shape.
 
 export type ErrorType =
   'authentication_error' | 'permission_error' | 'invalid_request_error' | 'rate_limit_error' | 'api_error';

@@ -1,7 +1,7 @@
 import type { SandboxConfig } from './config';
 import type { MediaStore } from './media-store';
 
-/** The path of a service-hosted URL, or null for anything else (spec 2: media params take hosted URLs only). */
+/** The path of a service-hosted URL, or null for anything else (api-notes §2: media params take hosted URLs only). */
 export function hostedPath(config: SandboxConfig, media: MediaStore, url: string): string | null {
   let parsed: URL;
   try {

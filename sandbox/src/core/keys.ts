@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { SandboxError } from './errors';
 
-// The demo accounts and keys of PRODUCT.md 4. Keys derive from their names, so they are stable across
+// The demo accounts and keys of product-notes §4. Keys derive from their names, so they are stable across
 // restarts and resets and can be written in docs and tests.
 
 export interface Account {
   id: string;
   kind: 'user' | 'team';
   balance: number;
-  /** spec 8: tasks running at once (personal: the user's setting, default 3; team: shared pool). */
+  /** api-notes §8: tasks running at once (personal: the user's setting, default 3; team: shared pool). */
   concurrency: number;
   arrears: boolean;
   banned: boolean;
@@ -31,7 +31,7 @@ export interface KeyRecord {
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 export const KEY_PREFIX = 'gm_';
-/** spec 5: a fixed prefix, then live_, then 32 characters. */
+/** api-notes §5: a fixed prefix, then live_, then 32 characters. */
 export const KEY_PATTERN = /^gm_live_[A-Za-z0-9]{32}$/;
 
 export function demoKeyFor(name: string): string {
@@ -162,7 +162,7 @@ export function createKeys(startedAt: number): KeyRecord[] {
   });
 }
 
-/** spec 5: 401 for missing, malformed, unknown, revoked or expired keys; 403 for a banned owner. */
+/** api-notes §5: 401 for missing, malformed, unknown, revoked or expired keys; 403 for a banned owner. */
 export function authenticate(
   header: string | undefined,
   keys: ReadonlyMap<string, KeyRecord>,

@@ -3,12 +3,12 @@ import type { MediaProbe, MediaSpec, RenderedMedia } from './media-types';
 // The port through which core asks for media work: core never decodes or encodes an image, video or
 // sound itself. media/works.ts implements it with sharp and ffmpeg; server.ts hands it to the Sandbox.
 
-/** Whether uploaded bytes are what their Content-Type says (spec 4 POST /uploads). */
+/** Whether uploaded bytes are what their Content-Type says (api-notes §4 POST /uploads). */
 export type UploadVerdict =
   | { ok: true; probe: MediaProbe }
   /** Not of the type at all: refused at once (400). */
   | { ok: false; reason: string }
-  /** A video that has the right signature but cannot be read: it ends `errored` (spec 3). */
+  /** A video that has the right signature but cannot be read: it ends `errored` (api-notes §3). */
   | { ok: 'unreadable'; reason: string; probe: MediaProbe };
 
 /** What an output's plan needs to know of its source image. */

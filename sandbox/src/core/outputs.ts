@@ -10,13 +10,13 @@ import { ownEntry, toNumber } from './pricing';
 
 export interface OutputPlan {
   spec: MediaSpec;
-  /** URL extension; for images it sometimes disagrees with the Content-Type, as spec 2 warns. */
+  /** URL extension; for images it sometimes disagrees with the Content-Type, as api-notes §2 warns. */
   ext: string;
   /** Param whose (first) media URL is the source image of the render. */
   sourceParam?: string;
   /** Upscalers: output = source size x this factor. */
   upscale?: number;
-  /** 'auto' image format: PNG when the source image has transparency (spec 2), JPEG otherwise. */
+  /** 'auto' image format: PNG when the source image has transparency (api-notes §2), JPEG otherwise. */
   autoFormat?: boolean;
   /** No aspect_ratio param: an edit of a source keeps the source's shape. */
   keepSourceAspect?: boolean;
@@ -86,7 +86,7 @@ export function planOutput(
       const long = ownEntry(IMAGE_RES, String(resolution)) ?? toNumber(resolution) ?? 1024;
       const { width, height } = sized(ratio(paramOfType(model, params, 'aspect_ratio'), [1, 1]), long, true);
       const truthful = format === 'png' ? 'png' : 'jpg';
-      // spec 2: "the file extension in the URL path is not reliable"; one task in three shows it.
+      // api-notes §2: "the file extension in the URL path is not reliable"; one task in three shows it.
       const ext = hashInt(taskId) % 3 === 0 ? (truthful === 'png' ? 'jpg' : 'png') : truthful;
       const factor = rule.upscaleParam
         ? (toNumber(params.scale ?? params.upscale_factor ?? params.factor) ?? 2)

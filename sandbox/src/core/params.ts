@@ -2,7 +2,7 @@ import { MEDIA_PARAM_TYPES, optionValue, type ParamDef } from '../../../contract
 import type { ParamValue } from '../../../contract/task';
 import { SandboxError, invalidPayload } from './errors';
 
-// spec 4 POST /tasks and spec 8 "Other limits": the checks on params, in the order the service makes them.
+// api-notes §4 POST /tasks and api-notes §8 "Other limits": the checks on params, in the order the service makes them.
 
 export const LIMITS = {
   maxKeys: 50,
@@ -25,7 +25,7 @@ export type MediaLookup = (url: string) => MediaRef | null;
 const isScalar = (v: unknown): v is string | number | boolean =>
   typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean';
 
-/** Shape and size limits that hold for every model (spec 8). */
+/** Shape and size limits that hold for every model (api-notes §8). */
 export function checkParamsShape(raw: unknown): Params {
   if (raw === undefined) throw invalidPayload('params is required (an object, possibly empty).', 'params');
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
@@ -87,7 +87,7 @@ export interface PromptRules {
 }
 
 /**
- * Applies defaults, enforces required params (400 missing_required_params with error.params, spec 4 rule 4),
+ * Applies defaults, enforces required params (400 missing_required_params with error.params, api-notes §4 rule 4),
  * then checks each value against its definition. Returns the params the task runs with.
  */
 export function resolveParams(

@@ -1,7 +1,7 @@
 import type { PricingRule } from './catalog/types';
 import type { Params } from './params';
 
-// spec 2 "Quote": final = max(minPrice, ceil(base x multiplier + surcharges + basePrice)).
+// api-notes §2 "Quote": final = max(minPrice, ceil(base x multiplier + surcharges + basePrice)).
 // Input media duration is part of the basis, so the caller supplies what it knows of the inputs.
 
 export interface Breakdown {

@@ -1,9 +1,9 @@
 import { SandboxError } from './errors';
 
-// spec 8: per-key limits in a 60-second window. Fixed windows that open at a key's first request.
+// api-notes §8: per-key limits in a 60-second window. Fixed windows that open at a key's first request.
 export const RATE_LIMITS = {
   'tasks.create': 60,
-  'tasks.get': 60, // spec 8 says "none fixed" and "60"; we pick 60 (README)
+  'tasks.get': 60, // api-notes §8 says "none fixed" and "60"; we pick 60 (README)
   'uploads.create': 30,
   'uploads.get': 120,
   me: 120,

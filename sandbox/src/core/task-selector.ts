@@ -2,7 +2,7 @@ import type { CatalogViews } from './catalog-views';
 import { SandboxError, invalidPayload } from './errors';
 import { checkParamsShape } from './params';
 
-// What a quote or a task runs (spec 4 POST /tasks rules 2 and 3): a raw model version, or an AI tool or
+// What a quote or a task runs (api-notes §4 POST /tasks rules 2 and 3): a raw model version, or an AI tool or
 // template over one, and the params and definitions that apply once the preset's own are merged in.
 
 export function resolveSelector(views: CatalogViews, body: unknown) {
@@ -59,7 +59,7 @@ export function resolveSelector(views: CatalogViews, body: unknown) {
   const preset =
     b.aiTool !== undefined ? views.findTool(b.aiTool as string) : views.findTemplate(b.template as string);
   const kind = b.aiTool !== undefined ? 'AI tool' : 'template';
-  // spec 4 rule 3 and GET /templates/{slug}: a preset takes exactly the inputs it lists; the ones it
+  // api-notes §4 rule 3 and GET /templates/{slug}: a preset takes exactly the inputs it lists; the ones it
   // fixes are refused as fixed, and the model's other params, hidden by the preset, as not its inputs.
   // Own-property checks only: a param id such as "constructor" or "__proto__" is just an unknown id.
   for (const id of Object.keys(supplied)) {
@@ -77,7 +77,7 @@ export function resolveSelector(views: CatalogViews, body: unknown) {
   }
   const model = views.catalog.models.find((m) => m.id === preset.modelId)!;
   const version = model.versions.find((v) => v.id === preset.versionId)!;
-  // spec 4 rule 2: supplied params over the preset's fixed ones and its editable defaults.
+  // api-notes §4 rule 2: supplied params over the preset's fixed ones and its editable defaults.
   const defs = [...preset.params, ...model.params.filter((d) => !preset.params.some((p) => p.id === d.id))];
   const params = { ...preset.fixedParams, ...supplied };
   const markup = 'markup' in preset ? preset.markup : 0;

@@ -16,7 +16,7 @@ import { resolveSelector } from './task-selector';
 import type { Uploads } from './uploads';
 
 // Tasks: POST /quote, POST /tasks, GET /tasks/{id}. A task is scheduled on its account's pool of slots
-// (spec 8), charged when submitted and refunded if it fails or is cancelled (settle), and its output is
+// (api-notes §8), charged when submitted and refunded if it fails or is cancelled (settle), and its output is
 // made through the media port while it runs, so a success never hands out a dead URL.
 
 export interface TaskRecord {
@@ -50,7 +50,7 @@ export interface TasksSnapshot {
 }
 
 interface RunningPool {
-  /** When each of the pool's slots is next free (spec 8: FIFO within a fixed number of slots). */
+  /** When each of the pool's slots is next free (api-notes §8: FIFO within a fixed number of slots). */
   slotFreeAt: number[];
 }
 
@@ -219,7 +219,7 @@ export class Tasks {
     };
   }
 
-  /** spec 4 POST /tasks rules 1-8, in order: replay, selectors, funds gates, params, price, moderation, cap, charge. */
+  /** api-notes §4 POST /tasks rules 1-8, in order: replay, selectors, funds gates, params, price, moderation, cap, charge. */
   submitTask(key: KeyRecord, body: unknown, idempotencyKey: string | undefined) {
     this.settle();
     const now = this.clock.now();

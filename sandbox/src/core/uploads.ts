@@ -115,7 +115,7 @@ export class Uploads {
     if (bytes.length === 0) throw invalidPayload('The upload body is empty.');
     if (bytes.length > UPLOAD_MAX_BYTES) throw fileTooLarge();
     const kind = contentType.split('/')[0] as MediaKind;
-    // The bytes must be what the Content-Type says (spec 4); a video that cannot be read ends errored.
+    // The bytes must be what the Content-Type says (api-notes §4); a video that cannot be read ends errored.
     const verdict = await this.config.works.verifyUpload(bytes, contentType);
     if (verdict.ok === false) throw invalidPayload(verdict.reason, 'Content-Type');
     const blocked = bytes.includes(BLOCK_MARK);

@@ -11,8 +11,8 @@ import { FaultBook, parseFault } from './faults';
 import { OriginPolicy } from './origins';
 import { serveMedia } from './media-route';
 
-// The HTTP face of the sandbox: spec 4 routes under /v1, the CDN under /cdn, the control API under
-// /__sandbox (PRODUCT.md 4). Every refusal leaves here in the one spec 7 error shape.
+// The HTTP face of the sandbox: api-notes §4 routes under /v1, the CDN under /cdn, the control API under
+// /__sandbox (product-notes §4). Every refusal leaves here in the one api-notes §7 error shape.
 
 type Env = { Bindings: Partial<HttpBindings> };
 
@@ -223,7 +223,7 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
   v1.post('/uploads', async (c) => {
     const key = authed(c, 'uploads.create');
     const length = c.req.header('content-length');
-    // spec 8: 413 is decided from Content-Length before a byte of the body is read.
+    // api-notes §8: 413 is decided from Content-Length before a byte of the body is read.
     const contentType = sb.checkUploadHeaders(
       c.req.header('content-type'),
       length ? Number(length) : undefined,

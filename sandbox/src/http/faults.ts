@@ -1,5 +1,5 @@
 // Injected faults (POST /__sandbox/faults): for the next `count` matching API requests, answer with a
-// status, wait, or drop the connection before or after the request took effect (PRODUCT.md 4).
+// status, wait, or drop the connection before or after the request took effect (product-notes §4).
 // Every field is checked and bounded before anything is stored, so a refused fault leaves no trace.
 
 export interface FaultSpec {

@@ -21,7 +21,7 @@ export function serveMedia(c: Context, file: MediaFile): Response {
     const start = range[1] ? Number(range[1]) : Math.max(0, total - Number(range[2]));
     const end = range[1] && range[2] ? Math.min(Number(range[2]), total - 1) : total - 1;
     if (start >= total || start > end) {
-      // The spec 7 error shape, like every other refusal of the sandbox.
+      // The api-notes §7 error shape, like every other refusal of the sandbox.
       const body = new SandboxError(416, 'range_not_satisfiable', `The file has ${total} bytes.`).toBody();
       return new Response(JSON.stringify(body), {
         status: 416,

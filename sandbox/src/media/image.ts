@@ -49,7 +49,7 @@ export async function renderImage(spec: ImageSpec): Promise<RenderedMedia> {
 
   if (spec.transparent) {
     // Background removal: keep a centred subject, make everything else fully transparent. Always
-    // PNG, whatever the asked format: JPEG has no alpha (spec 2: PNG when the source has transparency).
+    // PNG, whatever the asked format: JPEG has no alpha (api-notes §2: PNG when the source has transparency).
     const mask = Buffer.from(subjectMaskSvg(spec.seed, width, height));
     const bytes = await base
       .ensureAlpha()
@@ -72,7 +72,7 @@ export async function renderImage(spec: ImageSpec): Promise<RenderedMedia> {
       .toBuffer();
     opaque = sharp(graded, { raw: source.info });
     if (spec.format === 'png') {
-      // A PNG keeps the source's transparency (spec 2: PNG when the source has transparency).
+      // A PNG keeps the source's transparency (api-notes §2: PNG when the source has transparency).
       const bytes = await opaque
         .composite([{ input: source.data, raw: source.info, blend: 'dest-in' }])
         .png({ compressionLevel: 6 })

@@ -1,4 +1,4 @@
-// Whether uploaded bytes are what their Content-Type says (spec 4 POST /uploads: "it must be the
+// Whether uploaded bytes are what their Content-Type says (api-notes §4 POST /uploads: "it must be the
 // file's true type"). First the file's signature (magic bytes), then a decode: images are decoded in
 // full by sharp; audio and video are opened by ffmpeg, which must find a stream of the right kind.
 import sharp from 'sharp';

@@ -3,7 +3,7 @@ import type { ApiClient } from '../client';
 import type { ConnectionId } from '../connection-id';
 import type { MediaType, ModelType } from '../../../contract/category';
 
-// The catalog changes rarely; five minutes of freshness spares the rate limits (spec 8).
+// The catalog changes rarely; five minutes of freshness spares the rate limits (api-notes §8).
 const CATALOG_STALE_MS = 5 * 60_000;
 
 export const catalogQueries = {

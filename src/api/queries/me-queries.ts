@@ -2,9 +2,9 @@ import { queryOptions } from '@tanstack/react-query';
 import type { ApiClient } from '../client';
 import type { ConnectionId } from '../connection-id';
 
-// Query option factories (STYLE, after TkDodo): general to specific keys, the connection id (never the
+// Query option factories (after TkDodo): general to specific keys, the connection id (never the
 // key) right after the resource so switching keys separates caches. retry is off: the client already
-// applies spec 7's retry policy, and React Query's own retries would multiply it.
+// applies api-notes §7's retry policy, and React Query's own retries would multiply it.
 
 export const meQueries = {
   all: () => ['me'] as const,

@@ -7,8 +7,8 @@ export const taskQueries = {
   all: () => ['tasks'] as const,
   connection: (connection: ConnectionId) => [...taskQueries.all(), connection] as const,
   /**
-   * One task. A terminal task never changes (spec 3), so it never goes stale; polling is the caller's
-   * refetchInterval (STYLE: a function returning false at a terminal status) under the shared budget.
+   * One task. A terminal task never changes (api-notes §3), so it never goes stale; polling is the caller's
+   * refetchInterval (a function returning false at a terminal status) under the shared budget.
    */
   detail: (api: ApiClient, connection: ConnectionId, id: string) =>
     queryOptions({

@@ -41,7 +41,7 @@ export function AiToolsTab({
   onClearSearch,
 }: AiToolsTabProps) {
   const { client, connectionId } = useApi();
-  // The filter is the service's own: GET /ai-tools?type=image|video, nothing for All (spec 4).
+  // The filter is the service's own: GET /ai-tools?type=image|video, nothing for All (api-notes §4).
   const list = useQuery(catalogQueries.aiTools(client, connectionId, filter === 'all' ? undefined : filter));
   const cardOf = slugCard(selection, 'tool', onSelect);
 

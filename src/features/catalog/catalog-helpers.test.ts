@@ -26,7 +26,7 @@ describe('category labels', () => {
     expect(categoryLabel('image/unknown')).toBe('image/unknown');
   });
 
-  it('ranks every category but image/default and video/text-ref (spec 1)', () => {
+  it('ranks every category but image/default and video/text-ref (api-notes §1)', () => {
     expect(CATEGORIES.map(categoryKey).filter((k) => !isRankedCategory(k))).toEqual([
       'image/default',
       'video/text-ref',

@@ -11,7 +11,7 @@ import { ModelsTab } from './models-tab';
 import { TemplatesTab } from './templates-tab';
 import { useResolvedSelection } from './use-resolved-selection';
 
-// The catalog column (PRODUCT 3 "Catalog"): models by category, AI tools, templates, one search box.
+// The catalog column (product-notes §3 "Catalog"): models by category, AI tools, templates, one search box.
 // It is not a landmark itself: the app shell puts it in its own <nav aria-label="Catalog">.
 // The active tab, category and tool filter are component state, not URL state: the URL belongs to the
 // selection (?model=&version=, ?tool=, ?template=), which the app shell owns, and the tab follows it

@@ -1,6 +1,6 @@
 import type { AiTool, Model, Template } from '../../../contract/catalog';
 
-// The catalog search (PRODUCT 3): case-insensitive, over name, brand, tags and summary or description.
+// The catalog search (product-notes §3): case-insensitive, over name, brand, tags and summary or description.
 // Every word typed must appear somewhere in the entry, so "lumen video" narrows rather than widens.
 
 export const searchTerms = (query: string): string[] =>

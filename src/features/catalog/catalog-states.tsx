@@ -65,7 +65,7 @@ export function CatalogEmpty({ children, action }: { children: ReactNode; action
   );
 }
 
-/** STYLE: a bad catalog entry is skipped by the client; say so quietly rather than hide it silently. */
+/** a bad catalog entry is skipped by the client; say so quietly rather than hide it silently. */
 export function SkippedNotice({ skipped }: { skipped: readonly SkippedEntry[] | number }) {
   const count = typeof skipped === 'number' ? skipped : skipped.length;
   if (count === 0) return null;

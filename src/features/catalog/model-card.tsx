@@ -7,7 +7,7 @@ import { selectableCardClass } from './selectable-card';
 
 export interface ModelCardProps {
   model: Model;
-  /** spec 1: the first model of a ranked category. */
+  /** api-notes §1: the first model of a ranked category. */
   recommended: boolean;
   selected: boolean;
   /** The version in use when this model is selected; marked in the version list. */

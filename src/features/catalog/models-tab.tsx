@@ -42,7 +42,7 @@ interface ModelEntry {
 /** What differs between the category's list and the search's. */
 type ListProps = Omit<CatalogListProps<ModelEntry>, 'items' | 'keyOf' | 'children' | 'columns'>;
 
-/** A category's list with spec 1's ranking applied: its first model is recommended unless unranked. */
+/** A category's list with api-notes §1's ranking applied: its first model is recommended unless unranked. */
 const entriesOf = (category: string, models: readonly Model[]): ModelEntry[] =>
   models.map((model, index) => ({
     model,
@@ -64,7 +64,7 @@ export function ModelsTab({
   const current = parseCategory(category) ?? CATEGORIES[0];
 
   const list = useQuery(catalogQueries.models(client, connectionId, current.type, current.subType));
-  // spec 8: GET /models has no rate limit, and a search must find a model in any category.
+  // api-notes §8: GET /models has no rate limit, and a search must find a model in any category.
   const everywhere = useQueries({
     queries: CATEGORIES.map((c) => ({
       ...catalogQueries.models(client, connectionId, c.type, c.subType),

@@ -21,7 +21,7 @@ export interface TemplatesTabProps {
   onClearSearch: () => void;
 }
 
-/** The template gallery, in the service's order (spec 2: "in gallery order"), never re-sorted. */
+/** The template gallery, in the service's order (api-notes §2: "in gallery order"), never re-sorted. */
 export function TemplatesTab({ selection, onSelect, terms, onClearSearch }: TemplatesTabProps) {
   const { client, connectionId } = useApi();
   const list = useQuery(catalogQueries.templates(client, connectionId));

@@ -15,7 +15,7 @@ import {
 } from './board-model';
 import type { BoardState, CellView } from './use-board';
 
-// The board itself (PRODUCT 3 "Compare"): a table, one column per model and one row per prompt.
+// The board itself (product-notes §3 "Compare"): a table, one column per model and one row per prompt.
 // Images sit in same-size boxes whose zoom and scroll move together; videos and audio play together.
 
 /** The wall-clock time a finished cell took, from the history's timestamps. */

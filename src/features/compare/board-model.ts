@@ -11,7 +11,7 @@ import {
 } from '../../model/boards/boards';
 import { taskRequest } from '../../model/selection';
 
-// The pure rules of a compare board (PRODUCT 3 "Compare"): which params the chosen models share,
+// The pure rules of a compare board (product-notes §3 "Compare"): which params the chosen models share,
 // the exact POST /tasks body of each cell, and what a run would cost.
 
 export interface BoardColumn {

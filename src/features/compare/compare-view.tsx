@@ -35,7 +35,7 @@ import { useBoardVotes } from './use-votes';
 import { renderContactSheet } from './contact-sheet';
 import { useBoard, type BoardState, type CompareRunner } from './use-board';
 
-// PRODUCT 3 "Compare": boards listed, opened, deleted; a board's setup (models, versions, shared and
+// product-notes §3 "Compare": boards listed, opened, deleted; a board's setup (models, versions, shared and
 // per-model params, prompts) above its grid; the total quote before running; share link and export.
 
 export type RenderParam = (

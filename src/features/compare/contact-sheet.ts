@@ -1,4 +1,4 @@
-// The board as one PNG (PRODUCT 3 "Compare": a contact sheet with labels, cost and time): a header
+// The board as one PNG (product-notes §3 "Compare": a contact sheet with labels, cost and time): a header
 // row of model names, a label column of prompts, one tile per cell. Outputs are drawn through <img>
 // with crossOrigin (the service's CDN answers CORS), so the canvas stays exportable.
 

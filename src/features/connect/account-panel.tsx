@@ -36,7 +36,7 @@ export function KeyWarnings({ me }: { me: Me }) {
   );
 }
 
-/** The account after connecting: who, how much, how long, and the limits (PRODUCT 3). */
+/** The account after connecting: who, how much, how long, and the limits (product-notes §3). */
 export function AccountPanel({ initial, onDisconnect }: { initial: Me; onDisconnect: () => void }) {
   const me = useMe(initial);
   const balance = balanceOf(me);

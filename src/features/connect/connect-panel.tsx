@@ -24,7 +24,7 @@ interface ConnectPanelProps {
   awaitingConfig?: boolean;
 }
 
-/** Base URL + API key + Connect (PRODUCT 3, Connect and account). Nothing typed is lost on an error. */
+/** Base URL + API key + Connect (product-notes §3, Connect and account). Nothing typed is lost on an error. */
 export function ConnectPanel({
   state,
   defaultBaseUrl,

@@ -1,4 +1,4 @@
-// Where the studio keeps the Base URL and the key (PRODUCT 3, Connect): the key lives in this tab's
+// Where the studio keeps the Base URL and the key (product-notes §3, Connect): the key lives in this tab's
 // sessionStorage unless the user opts in to "Remember this key on this device" (localStorage). The Base
 // URL is not a secret and is always remembered. Reads are validated, never trusted.
 

@@ -6,7 +6,7 @@ import type { Me } from '../../../contract/me';
 import { HistoryStore } from '../../model/history/history-store';
 import { forgetKey, loadCredentials, saveCredentials } from './credentials-store';
 
-// The connection as one discriminated union (STYLE: several steps are one union and a pure reducer).
+// The connection as one discriminated union (several steps are one union and a pure reducer).
 // Connecting means GET /me answered: only then is the key stored (sessionStorage, or localStorage if
 // remembered) and the rest of the studio shown.
 

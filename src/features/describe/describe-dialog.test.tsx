@@ -14,7 +14,7 @@ import {
 } from './describe-dialog';
 
 // The dialog against a real ApiClient whose fetch is a stub: requests are checked as sent and the
-// answers (successes and spec 7 error bodies) go through the client's own parsing and error table.
+// answers (successes and api-notes §7 error bodies) go through the client's own parsing and error table.
 
 afterEach(() => {
   cleanup();
@@ -419,7 +419,7 @@ describe('DescribeImageDialog: errors', () => {
     expect(expected.message).toMatch(/Nothing was charged/);
     expect(within(alert).getByText(expected.remedy ?? '')).toBeTruthy();
     expect(within(t.dialog()).queryByText(/credit charged/)).toBeNull();
-    // Not retried: a 402 is not one of spec 7's retryable failures.
+    // Not retried: a 402 is not one of api-notes §7's retryable failures.
     expect(t.fetchMock).toHaveBeenCalledTimes(1);
 
     expect(t.imageInput().value).toBe(IMAGE);

@@ -21,7 +21,7 @@ import {
   LANGUAGE_OPTIONS,
 } from './describe-fields';
 
-// "Describe image" (PRODUCT 3): an image and a language in, the description fields of
+// "Describe image" (product-notes §3): an image and a language in, the description fields of
 // POST /describe-image out, and "Use as prompt" to hand the overall description to the open form.
 // The image input itself (dropzone, paste, upload, library) belongs to the app, which renders it in
 // the slot; this dialog only holds the chosen URL. The state lives above the Dialog's content, so
@@ -65,13 +65,13 @@ export function DescribeImageDialog({
   const [language, setLanguage] = useState<DescribeLanguage>(DEFAULT_LANGUAGE);
   const [retry, setRetry] = useState<ClientRetryInfo | null>(null);
   // The call in flight: abandoned when the image changes or the dialog leaves the page. Its credit is
-  // spent either way (charged up front, spec 4); aborting stops the client's retries and the wait.
+  // spent either way (charged up front, api-notes §4); aborting stops the client's retries and the wait.
   const inFlight = useRef<AbortController | null>(null);
   const costId = useId();
 
   const describe = useMutation<ImageDescription, ApiError, DescribeVariables>({
     mutationKey: ['describe-image'],
-    // spec 7: the client already retries 429 and 503 (refunded refusals) at 1, 3, 9 s and nothing else;
+    // api-notes §7: the client already retries 429 and 503 (refunded refusals) at 1, 3, 9 s and nothing else;
     // a second layer here would re-send a charging call after failures the spec says not to retry.
     retry: false,
     mutationFn: async (variables) => {
@@ -210,7 +210,7 @@ export function DescribeImageDialog({
   );
 }
 
-/** spec 7: upstream_rate_limited (429) and vision_unavailable (503) are refunded and retried by the client. */
+/** api-notes §7: upstream_rate_limited (429) and vision_unavailable (503) are refunded and retried by the client. */
 function retryText(info: ClientRetryInfo): string {
   const seconds = Math.max(1, Math.round(info.delayMs / 1000));
   return `The description service is busy: trying again in ${seconds} s (retry ${info.retry} of ${info.maxRetries}).`;

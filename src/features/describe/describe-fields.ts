@@ -62,7 +62,7 @@ export const LANGUAGE_NAMES: Record<DescribeLanguage, string> = {
   ru: 'Русский',
 };
 
-/** spec 4: the language is optional and defaults to English; the studio always sends it. */
+/** api-notes §4: the language is optional and defaults to English; the studio always sends it. */
 export const DEFAULT_LANGUAGE: DescribeLanguage = 'en';
 
 export const LANGUAGE_OPTIONS: ReadonlyArray<{ code: DescribeLanguage; name: string }> =

@@ -37,7 +37,7 @@ export function formTarget(target: ResolvedSelection): FormTarget {
       };
     }
     case 'tool':
-      // spec 4: only the editable params are defined; the tool's fixed ones are absent and never sent.
+      // api-notes §4: only the editable params are defined; the tool's fixed ones are absent and never sent.
       return {
         kind: 'tool',
         id: target.tool.slug,

@@ -2,7 +2,7 @@ import type { ParamDef } from '../../../contract/param';
 import type { ParamValue } from '../../../contract/task';
 import { paramTypeOf } from './param-types';
 
-// "Use as input" (PRODUCT 3): a service-hosted output feeds a media field of the current form. The
+// "Use as input" (product-notes §3): a service-hosted output feeds a media field of the current form. The
 // URL goes into the first empty field that takes that kind of media (or the first such field), by the
 // rank its type has in param-types.tsx.
 

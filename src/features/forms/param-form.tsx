@@ -30,7 +30,7 @@ import {
   validateValues,
 } from './schema-builder';
 
-// The form of the open selection (PRODUCT 3 "The form engine"): fields from the registry, values
+// The form of the open selection (product-notes §3 "The form engine"): fields from the registry, values
 // checked by the schema built from the definitions (react-hook-form + zodResolver, on every change),
 // a snapshot of the exact POST /tasks body for the quote and "Copy request", server errors marked on
 // their fields, drafts kept per selection, and Ctrl/Cmd+Enter to submit.
@@ -152,7 +152,7 @@ function ParamFormBody({
   // On mount, and when the version (the request) or the rules change.
   useEffect(() => emit(), [target, schema]);
 
-  // Server errors back onto their fields (PRODUCT 3): each param of missing_required_params, the
+  // Server errors back onto their fields (product-notes §3): each param of missing_required_params, the
   // `param` of any other error. Editing a field replaces its mark with the schema's verdict.
   const byId = useMemo(() => fieldErrors(serverError ?? null), [serverError]);
   useEffect(() => {

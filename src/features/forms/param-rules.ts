@@ -1,11 +1,11 @@
 import { z } from 'zod/mini';
 import { optionValue, type ParamDef } from '../../../contract/param';
 
-// The form engine's rules (PRODUCT 3 "The form engine"), pure and with no React: the limits, the field
+// The form engine's rules (product-notes §3 "The form engine"), pure and with no React: the limits, the field
 // names, what a definition allows, hosted media URLs, and one zod rule per kind of value. Which param
 // type takes which rule is said once, in param-types.tsx; schema-builder.ts assembles the form's schema.
 
-// spec 4 POST /tasks and spec 8 "Other limits".
+// api-notes §4 POST /tasks and api-notes §8 "Other limits".
 export const PROMPT_CAP = 10_000;
 export const STRING_CAP = 2_000;
 export const ARRAY_CAP = 20;
@@ -22,7 +22,7 @@ export const FORM_ERROR_KEY = '_form';
 export type FormValue = string | number | boolean | string[] | undefined;
 export type FormValues = Record<string, FormValue>;
 
-/** The prompt rules a model declares (spec 2 "Model"); tools and templates have none. */
+/** The prompt rules a model declares (api-notes §2 "Model"); tools and templates have none. */
 export interface PromptRules {
   promptRequired: boolean;
   promptMaxLength?: number;
@@ -30,7 +30,7 @@ export interface PromptRules {
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
-/** The field's label: its displayName, or its id when it has none (PRODUCT 5). */
+/** The field's label: its displayName, or its id when it has none (product-notes §5). */
 export const paramLabel = (def: ParamDef): string => def.displayName?.trim() || def.id;
 
 // ---------------------------------------------------------------------------------------------------
@@ -90,7 +90,7 @@ export function formDefs(defs: readonly ParamDef[], prompt?: PromptRules): Param
 
 /**
  * The most characters a text value may have: the def's maxLength or constraints.maxLength (the lower
- * when both), never more than 2,000, or for the prompt 10,000 (spec 4).
+ * when both), never more than 2,000, or for the prompt 10,000 (api-notes §4).
  */
 export function textLimit(def: ParamDef): number {
   const cap = def.id === 'prompt' ? PROMPT_CAP : STRING_CAP;
@@ -98,7 +98,7 @@ export function textLimit(def: ParamDef): number {
   return Math.min(cap, ...declared);
 }
 
-/** How many files an image_urls param takes: constraints.maxCount, never more than 20 (spec 4). */
+/** How many files an image_urls param takes: constraints.maxCount, never more than 20 (api-notes §4). */
 export function listLimit(def: ParamDef): number {
   return Math.min(def.constraints?.maxCount ?? ARRAY_CAP, ARRAY_CAP);
 }
@@ -133,7 +133,7 @@ export function originOf(url: string): string | null {
 /** Whether a value is written as a URL (has a scheme): a voice value is an option or a URL. */
 export const looksLikeUrl = (value: string): boolean => /^[a-z][a-z0-9+.-]*:/i.test(value.trim());
 
-/** spec 2: media params accept only URLs hosted by the service, here: on the API's origin. */
+/** api-notes §2: media params accept only URLs hosted by the service, here: on the API's origin. */
 export function isHostedUrl(url: string, hostedOrigins: readonly string[]): boolean {
   const origin = originOf(url.trim());
   return origin !== null && hostedOrigins.includes(origin);
@@ -232,7 +232,7 @@ export const voiceRule: Rule = (def, { isHosted }) => {
       return;
     }
     if (allowed.some((a) => a === v)) return;
-    // spec 2 lists voice among the media-URL types: a voice may be a service-hosted audio file.
+    // api-notes §2 lists voice among the media-URL types: a voice may be a service-hosted audio file.
     if (typeof v === 'string' && looksLikeUrl(v)) {
       checkLength(v, STRING_CAP, ctx);
       if (!isHosted(v)) issue(ctx, HOSTED_ONLY_MESSAGE);

@@ -48,7 +48,7 @@ function renderField(def: ParamDef) {
   );
 }
 
-/** The files each media type takes (spec 2), written out here so the table is checked, not echoed. */
+/** The files each media type takes (api-notes §2), written out here so the table is checked, not echoed. */
 const TYPES_OF_KIND: Record<MediaKind, readonly string[]> = {
   image: ['image', 'image_url', 'image_urls', 'first_frame', 'last_frame', 'mask_url'],
   video: ['video_url'],

@@ -19,7 +19,7 @@ import {
   type Rule,
 } from './param-rules';
 
-// Everything the studio knows of a param type (PRODUCT 3 "The form engine"), one entry per type.
+// Everything the studio knows of a param type (product-notes §3 "The form engine"), one entry per type.
 //
 // To add a type: add its name to KNOWN_PARAM_TYPES in contract/param.ts; the compiler then asks for its
 // entry here (the Record below is over every known type). Pick or write its field (fields/), its rule
@@ -87,7 +87,7 @@ const PARAM_TYPES: Record<KnownParamType, ParamType> = {
     holds: 'text',
     media: { kind: 'audio', recordable: true, inputRank: 1 },
   },
-  // spec 2 counts voice among the media types: one of the voices, or a hosted audio file.
+  // api-notes §2 counts voice among the media types: one of the voices, or a hosted audio file.
   voice: {
     field: VoiceField,
     rule: voiceRule,

@@ -8,7 +8,7 @@ import { ParamForm, type FormSnapshot } from './param-form';
 import { PromptToolsContext, type PromptTools } from './prompt-tools';
 import { BASE_URL, fixtureModel, fixtureTool } from '../../test/sandbox-catalog';
 
-// The prompt field's tools (PRODUCT 3 "Prompt library"): ArrowUp in an empty prompt recalls the last
+// The prompt field's tools (product-notes §3 "Prompt library"): ArrowUp in an empty prompt recalls the last
 // prompt sent, and "Prompt library" hands a chosen prompt to the field; other fields have neither.
 
 const client = new ApiClient({

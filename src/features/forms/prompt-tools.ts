@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 
-// What a prompt field can reach beyond its form (PRODUCT 3 "Prompt library"): the prompt sent last
+// What a prompt field can reach beyond its form (product-notes §3 "Prompt library"): the prompt sent last
 // (ArrowUp in an empty prompt) and the library dialog. The app provides them per key; a form without
 // a provider (tests, a compare board) has neither.
 

@@ -18,14 +18,14 @@ import {
 } from './param-rules';
 import { isKnownParamType, paramTypeOf } from './param-types';
 
-// The schema of a form's values (PRODUCT 3 "The form engine"), built from the catalog's param
+// The schema of a form's values (product-notes §3 "The form engine"), built from the catalog's param
 // definitions: one zod schema that drives the field errors, the quote and the submit alike, each field
 // checked by its type's rule (param-types.tsx). The form holds values under safe field names
 // (react-hook-form reads dots as nesting); this module maps them to and from the exact param ids the
 // API expects.
 
 export interface SchemaOptions {
-  /** The API base URL: a media URL must be on its origin (spec 2: only service-hosted URLs). */
+  /** The API base URL: a media URL must be on its origin (api-notes §2: only service-hosted URLs). */
   baseUrl: string;
   /** Models only: a "prompt" field is added before the params. */
   prompt?: PromptRules;
@@ -94,7 +94,7 @@ export function validateValues(schema: ParamSchema, values: FormValues): Validat
 // ---------------------------------------------------------------------------------------------------
 // Values <-> request params
 
-/** The pre-filled values: each def's default (spec 2: applied when omitted, so sent when untouched). */
+/** The pre-filled values: each def's default (api-notes §2: applied when omitted, so sent when untouched). */
 export function defaultValues(defs: readonly ParamDef[]): FormValues {
   return Object.fromEntries(
     defs.map((def) => [fieldName(def.id), normaliseValue(def, def.default) ?? emptyValue(def)]),

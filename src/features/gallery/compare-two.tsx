@@ -6,7 +6,7 @@ import { cn } from '../../lib/cn';
 import { MediaFailed, SafeImage, useMediaFailure } from './media-fallback';
 import { ZoomStage, type ZoomApi, type ZoomState } from './zoom-stage';
 
-// Compare two outputs (PRODUCT 3): side by side, or one over the other with a slider ("Before and
+// Compare two outputs (product-notes §3): side by side, or one over the other with a slider ("Before and
 // after"), zoom and pan kept in sync. An edit opens on its source: the slider is its natural view.
 
 export interface CompareSide {

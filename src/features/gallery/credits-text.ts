@@ -2,7 +2,7 @@ import { isTerminal } from '../../../contract/task';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { formatCredits } from '../../lib/format';
 
-/** "8 credits"; while billing has not settled, "~8 credits quoted" (spec 2: creditsCharged settles later). */
+/** "8 credits"; while billing has not settled, "~8 credits quoted" (api-notes §2: creditsCharged settles later). */
 export function creditsText(entry: HistoryEntry): string | null {
   const settled = isTerminal(entry.status) && entry.creditsCharged !== null;
   if (settled) return formatCredits(entry.creditsCharged ?? 0);

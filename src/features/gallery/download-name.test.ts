@@ -50,7 +50,7 @@ describe('urlExtension', () => {
 describe('downloadName', () => {
   const image = makeEntry('task_AbCdEfGhIjKl', { outputs: [{ url: 'https://cdn.test/o/abc.jpg' }] });
 
-  it('takes the extension from the Content-Type, not the URL (spec 2: the URL extension is unreliable)', () => {
+  it('takes the extension from the Content-Type, not the URL (api-notes §2: the URL extension is unreliable)', () => {
     expect(downloadName(image, 'image/png')).toBe('lumen-canvas-AbCdEfGh.png');
     expect(downloadName(image, 'image/jpeg')).toBe('lumen-canvas-AbCdEfGh.jpg');
   });

@@ -1,6 +1,6 @@
 import type { HistoryEntry } from '../../model/history/history-types';
 
-// How a downloaded output is named. spec 2 (Output URL delivery): the URL's extension is not
+// How a downloaded output is named. api-notes §2 (Output URL delivery): the URL's extension is not
 // reliable for images; the response's Content-Type states the real format, so it decides.
 
 const EXTENSIONS: Readonly<Record<string, string>> = {

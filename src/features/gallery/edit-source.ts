@@ -2,7 +2,7 @@ import type { HistoryEntry } from '../../model/history/history-types';
 import { safeMediaUrl } from '../../lib/untrusted-text';
 
 // An edit (edit-image models, video edits, AI tools such as background removal or upscale) has a source:
-// the media URL in its request params. Compare two opens an edit on it (PRODUCT 3: "an edit opens on
+// the media URL in its request params. Compare two opens an edit on it (product-notes §3: "an edit opens on
 // its source by default").
 
 const EDIT_CATEGORIES = new Set(['image/edit-image', 'video/video-edit', 'video/extend-video']);

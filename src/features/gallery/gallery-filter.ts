@@ -5,7 +5,7 @@ import type { Judgements } from '../../model/history/judgements';
 import type { GalleryItem } from './gallery-item';
 import { filterEntries, type HistoryFilter, type MediaType } from './history-filter';
 
-// The gallery's filters and sort (PRODUCT 3 "Gallery and viewer"): the History column's filters (status,
+// The gallery's filters and sort (product-notes §3 "Gallery and viewer"): the History column's filters (status,
 // media type, model, prompt search: the same filterEntries) plus category, starred, rating and a date
 // range, and a sort. They live in the URL, so a filtered gallery is bookmarked and reloaded; these are
 // the pure parts (no DOM, no React), encode and decode included.

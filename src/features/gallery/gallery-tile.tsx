@@ -47,7 +47,7 @@ export const GalleryTile = memo(function GalleryTile({
   const { entry, output } = item;
   const url = safeMediaUrl(output?.url);
   const videoRef = useRef<HTMLVideoElement>(null);
-  // Videos play muted while pointed at or focused (PRODUCT 3), and stop when left.
+  // Videos play muted while pointed at or focused (product-notes §3), and stop when left.
   const play = () => void videoRef.current?.play().catch(() => undefined);
   const stop = () => {
     const v = videoRef.current;

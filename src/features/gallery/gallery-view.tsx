@@ -59,11 +59,11 @@ import { DownloadSelectedButton } from './takeaway/download-selected-button';
 import { StorageMeter } from './takeaway/storage-meter';
 import { useKeepStarred, useKeptCopy } from './takeaway/use-keep-starred';
 
-// The "Gallery" view (PRODUCT 3 "Gallery and viewer"): the same history as the History column, one tile
+// The "Gallery" view (product-notes §3 "Gallery and viewer"): the same history as the History column, one tile
 // per output, newest first and grouped by day, filtered and sorted from the URL, virtualised by rows so
 // 20,000 outputs stay smooth; multi-select with bulk actions; the Viewer and Compare two open from it.
 
-/** A model to add to Compare (PRODUCT 3: "Add to comparison" sends the selection's models). */
+/** A model to add to Compare (product-notes §3: "Add to comparison" sends the selection's models). */
 export interface ComparisonModel {
   category: string;
   modelId: string;

@@ -2,7 +2,7 @@ import type { TaskStatus } from '../../../contract/task';
 import type { ParamValue } from '../../../contract/task';
 import type { HistoryEntry } from '../../model/history/history-types';
 
-// The gallery's filters (PRODUCT 3: by status, media type and model; search prompts), as pure functions
+// The gallery's filters (product-notes §3: by status, media type and model; search prompts), as pure functions
 // over the store's list so they stay fast at 5,000 entries and are tested without a DOM.
 
 export type MediaType = HistoryEntry['meta']['mediaType'];

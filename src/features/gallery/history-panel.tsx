@@ -14,7 +14,7 @@ import { SendingCard, TaskCard } from './task-card';
 import { TaskDetail } from './task-detail';
 import { MediaTypeSelect, ModelSelect, StatusSelect } from './filter-selects';
 
-// The "History" region (PRODUCT 3, History and gallery): submits still sending, then every task of
+// The "History" region (product-notes §3, History and gallery): submits still sending, then every task of
 // this key newest first, filtered and searched, virtualised so 5,000 tasks stay smooth. Reads the
 // store with useSyncExternalStore; the app shell owns polling and the outbox.
 

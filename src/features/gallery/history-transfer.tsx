@@ -7,7 +7,7 @@ import { cn } from '../../lib/cn';
 import { formatCount } from '../../lib/format';
 import { localDate, saveBlob } from '../../lib/save-file';
 
-// Export the history to a JSON file and import one back (PRODUCT 3). The file holds the tasks and the
+// Export the history to a JSON file and import one back (product-notes §3). The file holds the tasks and the
 // sections added to the store (stars and ratings, votes, presets...), never the key, nor the connection
 // it was made with.
 

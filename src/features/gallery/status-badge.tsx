@@ -3,7 +3,7 @@ import type { TaskStatus } from '../../../contract/task';
 import { Badge } from '../../components/badge';
 import { cn } from '../../lib/cn';
 
-// The status of a task at a glance: the spec's own word (spec 3), a colour and an icon, so it reads
+// The status of a task at a glance: the spec's own word (api-notes §3), a colour and an icon, so it reads
 // without colour too.
 
 interface StatusLook {

@@ -14,7 +14,7 @@ import { displayText } from '../../lib/untrusted-text';
 import { useTaskForecast } from './use-task-forecast';
 import { useNow } from './use-now';
 
-// One task in the gallery (PRODUCT 3, History: status, elapsed time and ETA, what ran, prompt, credits,
+// One task in the gallery (product-notes §3, History: status, elapsed time and ETA, what ran, prompt, credits,
 // the output, the error). The whole card opens the detail view: its title is a button stretched over
 // the card, and only the media players sit above it (a player inside a button would be invalid HTML).
 
@@ -175,7 +175,7 @@ function CardError({ entry }: { entry: HistoryEntry }) {
 
 /**
  * A submit that has no answer yet (it is in the outbox). It is re-sent automatically with the same
- * Idempotency-Key, so it is created and charged at most once (PRODUCT 3, Submit).
+ * Idempotency-Key, so it is created and charged at most once (product-notes §3, Submit).
  */
 export function SendingCard({ entry }: { entry: OutboxEntry }) {
   const prompt = promptOf(entry.request.params);

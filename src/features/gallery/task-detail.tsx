@@ -18,7 +18,7 @@ import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
 import { useNow } from './use-now';
 import { isTerminal } from '../../../contract/task';
 
-// The detail view of one task (PRODUCT 3: all params, timings, the raw JSON, Download, Copy URL,
+// The detail view of one task (product-notes §3: all params, timings, the raw JSON, Download, Copy URL,
 // Use as input, Remix). Everything in it came from the service or an imported file: rendered as text.
 
 export interface TaskDetailProps {
@@ -30,7 +30,7 @@ export interface TaskDetailProps {
 }
 
 /**
- * Fetches the output and saves it named from the response's real Content-Type (spec 2: the URL's
+ * Fetches the output and saves it named from the response's real Content-Type (api-notes §2: the URL's
  * extension is not reliable). Output URLs are the service's CDN, not the API: no key is sent.
  */
 export async function downloadOutput(

@@ -1,4 +1,4 @@
-// Multi-select in the gallery (PRODUCT 3: a checkbox "Select" per tile, shift-click for a range,
+// Multi-select in the gallery (product-notes §3: a checkbox "Select" per tile, shift-click for a range,
 // Ctrl/Cmd+A for the filtered set). Pure: the selection is an immutable Set of output keys plus the
 // anchor a shift-click extends from.
 

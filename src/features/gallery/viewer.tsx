@@ -27,7 +27,7 @@ import { OutputActions, ParamList, TaskEndNotice, Timings } from './task-detail'
 import { tileLabel } from './gallery-tile';
 import { ZoomStage, type ZoomApi } from './zoom-stage';
 
-// The Viewer (PRODUCT 3 "Gallery and viewer"): one output full screen, ArrowLeft/ArrowRight through the
+// The Viewer (product-notes §3 "Gallery and viewer"): one output full screen, ArrowLeft/ArrowRight through the
 // gallery's filtered set, zoom and pan for images, loop and frame step for video, every param and timing,
 // the task's other outputs, the detail view's actions, Star and rating (keys S and 1-5); "?" lists the
 // shortcuts. Escape closes it and the gallery gives the focus back to the tile.

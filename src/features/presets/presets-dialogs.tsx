@@ -11,7 +11,7 @@ import { itemKeyOf, type Preset, type PresetStore } from '../../model/library/pr
 import { localDate, saveBlob } from '../../lib/save-file';
 import { displayText } from '../../lib/untrusted-text';
 
-// "Save preset" and "Presets" (PRODUCT 3): named form states of this key, listed for the open item or
+// "Save preset" and "Presets" (product-notes §3): named form states of this key, listed for the open item or
 // across items; applied, renamed, deleted, exported and imported as JSON, shared by a link that carries
 // the preset (never the key). Loaded on demand, the first time either is opened.
 

@@ -6,7 +6,7 @@ import { SearchField } from '../../components/search-field';
 import { formatCount } from '../../lib/format';
 import type { PromptLibrary } from '../../model/library/prompt-library';
 
-// "Prompt library" (PRODUCT 3): every prompt sent with this key, searchable, favourites pinned first.
+// "Prompt library" (product-notes §3): every prompt sent with this key, searchable, favourites pinned first.
 // Loaded on demand, the first time a prompt field opens it.
 
 const SHOWN_AT_MOST = 200;

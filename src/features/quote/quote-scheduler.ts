@@ -3,7 +3,7 @@ import { toApiError } from '../../api/errors';
 import type { Quote } from '../../../contract/quote';
 import type { TaskRequest } from '../../../contract/task';
 
-// The live quote's timing rules (PRODUCT 3, Live quote): debounced, at most one POST /quote in flight,
+// The live quote's timing rules (product-notes §3, Live quote): debounced, at most one POST /quote in flight,
 // an older answer never replaces a newer one, and while the payload has changed the last price stays,
 // marked stale. Kept out of React Query on purpose: this is a single-flight, debounced stream of one
 // value, and its rules are easier to state and test as a small scheduler with injectable timers.

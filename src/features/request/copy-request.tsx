@@ -7,7 +7,7 @@ import type { TaskRequest } from '../../../contract/task';
 import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
 
-// "Copy request" (PRODUCT 3): the exact POST /tasks the studio would send, as curl and as fetch code,
+// "Copy request" (product-notes §3): the exact POST /tasks the studio would send, as curl and as fetch code,
 // with the key replaced by $API_KEY. Every request is inspectable.
 
 function CopyButton({ text, label }: { text: string; label: string }) {

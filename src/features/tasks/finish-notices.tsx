@@ -12,7 +12,7 @@ const noEntries = () => NO_ENTRIES;
 
 /**
  * Finished tasks raise a title badge ("(2) Media Studio") until the user comes back to the tab, and a
- * browser notification when the user allowed them and is looking elsewhere (PRODUCT 3, Everywhere).
+ * browser notification when the user allowed them and is looking elsewhere (product-notes §3, Everywhere).
  */
 export function useFinishNotices(store: HistoryStore | null) {
   // getSnapshot must return the same array while nothing changes, or React re-renders forever.

@@ -41,7 +41,7 @@ const taskJson = (taskId: string) =>
   });
 
 // Issue 7, the API unreachable while tasks are polled: when it answers again, a task whose poll is
-// waiting out the client's retry delay (up to 9 s, spec 7) or its back-off (up to 15 s) is read at once.
+// waiting out the client's retry delay (up to 9 s, api-notes §7) or its back-off (up to 15 s) is read at once.
 it('when the service answers again, a poll waiting out its retry is sent at once', async () => {
   let up = false;
   const polled: string[] = [];

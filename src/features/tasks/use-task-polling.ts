@@ -9,7 +9,7 @@ import type { HistoryEntry } from '../../model/history/history-types';
 import { registerSchedule, type PollSchedule, type ScheduleTask } from '../../model/tasks/poll-schedule';
 import { pollerLeadership, shareHistory } from '../../model/history/tab-sync';
 
-// Polls every non-terminal task of the history until it is terminal (PRODUCT 3), whether or not its
+// Polls every non-terminal task of the history until it is terminal (product-notes §3), whether or not its
 // card is on screen, and after a reload. When each task is polled is the poll schedule's call
 // (poll-schedule.ts): just after its predicted finish, from its place in the key's FIFO queue, the
 // learned concurrency and its estimate, corrected by what each poll shows; every turn comes from the

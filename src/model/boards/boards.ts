@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 import { fromBase64Url, toBase64Url } from '../../lib/base64url';
 import { db } from '../db';
 
-// Compare boards (PRODUCT 3 "Compare"): one prompt x many models, kept per connection in IndexedDB.
+// Compare boards (product-notes §3 "Compare"): one prompt x many models, kept per connection in IndexedDB.
 // A board's setup (models, versions, params, prompts; never a key) also travels as a link.
 
 const ParamValueSchema = z.union([

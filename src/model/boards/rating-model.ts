@@ -1,4 +1,4 @@
-// A Bradley-Terry rating of the models judged in blind comparisons (PRODUCT 3 "Compare", issue 16): each
+// A Bradley-Terry rating of the models judged in blind comparisons (product-notes §3 "Compare", issue 16): each
 // model i has a strength θ_i, and P(i beats j) = 1 / (1 + e^(θ_j − θ_i)). The strengths are the
 // maximum a posteriori estimate under a weak normal prior (which keeps a model that won every vote
 // finite, and makes the fit well defined with any set of votes), found by Newton's method. The

@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 import { db } from '../db';
 
-// Tasks hidden from this device's history view (PRODUCT 3: "Hide", local only, with undo). The
+// Tasks hidden from this device's history view (product-notes §3: "Hide", local only, with undo). The
 // service is never told: hiding is a view choice, kept per connection in IndexedDB (store `hidden`).
 
 const HiddenSchema = z.object({

@@ -38,7 +38,7 @@ export function lazySection(load: () => Promise<HistorySection>): HistorySection
   };
 }
 
-// The task history of one connection (PRODUCT 3: every task this key created, newest first, kept in
+// The task history of one connection (product-notes §3: every task this key created, newest first, kept in
 // IndexedDB, surviving reloads). There is no list endpoint, so this is the only record of task ids:
 // entries are written before anything else happens to them. Readers subscribe (useSyncExternalStore);
 // list() returns the same array until something changes.

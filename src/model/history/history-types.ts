@@ -33,7 +33,7 @@ export const HistoryEntrySchema = z.object({
     category: z.optional(z.string()),
     modelId: z.optional(z.string()),
     versionId: z.optional(z.string()),
-    /** The quote's estimate when submitted; times the first poll (PRODUCT 3). */
+    /** The quote's estimate when submitted; times the first poll (product-notes §3). */
     estimatedSeconds: z._default(z.nullable(z.number()), null),
     quotedCredits: z._default(z.nullable(z.number()), null),
     /** One click made several tasks ("Runs", "Variations"): they share this id; n of size. */

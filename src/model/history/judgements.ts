@@ -3,7 +3,7 @@ export { indexOfKey, taskIdOfKey } from './output-key';
 import { db } from '../db';
 import type { HistorySection } from './history-store';
 
-// Star and 1-5 rating per output (PRODUCT 3 "Gallery and viewer"), kept per connection in IndexedDB
+// Star and 1-5 rating per output (product-notes §3 "Gallery and viewer"), kept per connection in IndexedDB
 // (store `judgements`, key [connectionId, outputKey], outputKey `${taskId}#${index}`). A plain store:
 // subscribe/snapshot for useSyncExternalStore; every read (database or imported file) is parsed.
 

@@ -6,7 +6,7 @@ import { db } from '../db';
 import type { HistorySection } from '../history/history-store';
 import { searchForSelection, selectionOfRequest, type ResolvedSelection, type Selection } from '../selection';
 
-// Presets (PRODUCT 3 "Presets, batches"): named form states, per connection, in IndexedDB. A preset is
+// Presets (product-notes §3 "Presets, batches"): named form states, per connection, in IndexedDB. A preset is
 // the request the open form would send (its selector, version included, and every param value: media
 // params are service-hosted URLs, never bytes) under a name. Reads are parsed, never trusted; a preset
 // made against older definitions applies what still fits (fitPreset) and says what it dropped.

@@ -2,11 +2,11 @@ import { z } from 'zod/mini';
 import { db } from '../db';
 import type { HistorySection } from '../history/history-store';
 
-// The prompt library (PRODUCT 3 "Presets, batches, prompt library"): every prompt sent with this key,
+// The prompt library (product-notes §3 "Presets, batches, prompt library"): every prompt sent with this key,
 // kept once (the same text sent again only counts another use), searchable, with favourites pinned.
 // Per connection, in IndexedDB; reads are parsed, never trusted.
 
-/** spec 4: a prompt is at most 10,000 characters; anything longer is not a prompt that was sent. */
+/** api-notes §4: a prompt is at most 10,000 characters; anything longer is not a prompt that was sent. */
 const PROMPT_CAP = 10_000;
 
 export const PromptRecordSchema = z.object({

@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 import { db } from '../db';
 import { HistoryEntrySchema } from '../history/history-types';
 
-// The upload library of one connection (PRODUCT 3 "Uploads": uploads made are remembered per key and
+// The upload library of one connection (product-notes §3 "Uploads": uploads made are remembered per key and
 // can be reused in any media field). Two sources: files this key uploaded (written when the service
 // says they are ready), and the outputs of its finished tasks, which the service already hosts, so
 // reusing either needs no new POST /uploads. Records are parsed on the way out, never trusted.

@@ -2,7 +2,7 @@ import type { Me } from '../../../contract/me';
 import type { ParamValue, TaskRequest } from '../../../contract/task';
 import { formatCredits } from '../../lib/format';
 
-// Batches (PRODUCT 3 "Presets, batches"): one click makes several tasks. "Runs" repeats the form's
+// Batches (product-notes §3 "Presets, batches"): one click makes several tasks. "Runs" repeats the form's
 // request; "Variations" reads the prompt as one prompt per line, each `{a|b|c}` group expanded to every
 // combination. The batch's total is checked against the key's daily cap and balance before any task
 // is sent: a batch that cannot be paid for in full is refused, never sent in part.
@@ -94,7 +94,7 @@ export interface BatchRefusal {
 const tasksText = (n: number) => `${n} ${n === 1 ? 'task' : 'tasks'}`;
 
 /**
- * Why this batch must not be sent, or [] when it may. Checked before any request (PRODUCT 3): the whole
+ * Why this batch must not be sent, or [] when it may. Checked before any request (product-notes §3): the whole
  * batch against what remains under today's cap and the balance, with the numbers.
  */
 export function batchRefusals(unitCredits: number, tasks: number, me: Me | undefined): BatchRefusal[] {

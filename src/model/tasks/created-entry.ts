@@ -5,9 +5,9 @@ import type { HistoryEntry } from '../history/history-types';
 /**
  * The history entry for a task POST /tasks just answered with. What the history already knows of the
  * task (a poll may have come first) wins. The create answer is not a status answer: an idempotent
- * repeat (spec 4 rule 7) may carry the task's current status, already terminal, but never its outputs,
+ * repeat (api-notes §4 rule 7) may carry the task's current status, already terminal, but never its outputs,
  * charge or completion time. Recorded as terminal, the task would never be polled and its paid output
- * never shown; so a new entry is recorded as `queued` (spec 2: the create answer's status) and the
+ * never shown; so a new entry is recorded as `queued` (api-notes §2: the create answer's status) and the
  * poller reads the rest from GET /tasks/{id}.
  */
 export function createdEntry(

@@ -5,21 +5,21 @@ import { db, type OutboxEntry } from '../db';
 import { HistoryEntrySchema, type HistoryEntry } from '../history/history-types';
 
 // The outbox of one connection: how a click on "Generate" becomes at most one task and one charge, and
-// never a lost one (PRODUCT 3 "Submit"). Each submit gets a fresh Idempotency-Key and is written to
+// never a lost one (product-notes §3 "Submit"). Each submit gets a fresh Idempotency-Key and is written to
 // IndexedDB with its exact request BEFORE it is sent. Then:
 // - the service answers 2xx: the caller records the task (onCreated), then the entry is deleted;
 // - the service refuses (an error that proves nothing was created): the entry is deleted;
 // - no answer, or one that leaves the outcome unknown: the entry stays and the identical request is
-//   re-sent with the identical key (spec 7) on a back-off, when the browser comes back online, and
-//   after a reload or crash (resume). spec 4 rule 7: a repeat within 24 h returns the original task.
-// Keys are kept by the service for 24 h (spec 8), so an entry older than 23 h is no longer re-sent
+//   re-sent with the identical key (api-notes §7) on a back-off, when the browser comes back online, and
+//   after a reload or crash (resume). api-notes §4 rule 7: a repeat within 24 h returns the original task.
+// Keys are kept by the service for 24 h (api-notes §8), so an entry older than 23 h is no longer re-sent
 // on its own (a late repeat could create and charge a second task): it stays, flagged expired, for the
 // user to check or discard.
 
 /** Waits before re-sending after the 1st, 2nd and 3rd attempt without an answer; then RESEND_STEADY_MS. */
 export const RESEND_DELAYS_MS: readonly number[] = [5_000, 15_000, 30_000];
 export const RESEND_STEADY_MS = 60_000;
-/** spec 8: idempotency keys are kept 24 h; an hour of margin for clocks and the last attempt in flight. */
+/** api-notes §8: idempotency keys are kept 24 h; an hour of margin for clocks and the last attempt in flight. */
 export const RESEND_WINDOW_MS = 23 * 60 * 60_000;
 
 export type TimerHandle = ReturnType<typeof setTimeout>;
@@ -70,7 +70,7 @@ export function outcomeUnknown(error: ApiError): boolean {
 }
 
 /**
- * What IndexedDB hands back is parsed, never trusted (STYLE). The request keeps any field it was sent
+ * What IndexedDB hands back is parsed, never trusted. The request keeps any field it was sent
  * with (loose): a re-send must be the identical request, never one stripped by a schema.
  */
 const StoredEntrySchema = z.object({
@@ -178,7 +178,7 @@ export class Outbox {
   }
 
   /**
-   * One click that makes several tasks (PRODUCT 3 "Runs", "Variations"): each request gets its own
+   * One click that makes several tasks (product-notes §3 "Runs", "Variations"): each request gets its own
    * Idempotency-Key and the batch's id (in the entry and its meta, so the history groups them). Every
    * entry is written down before the first is sent: after a reload, resume() sends exactly the ones
    * not yet created, each once, with its own key.
@@ -343,7 +343,7 @@ export class Outbox {
 
     let created: TaskCreated;
     try {
-      // spec 7: the identical request with the identical key, every time.
+      // api-notes §7: the identical request with the identical key, every time.
       created = await this.deps.createTask(structuredClone(slot.item.request), key);
     } catch (thrown) {
       const error = toApiError(thrown);
@@ -363,7 +363,7 @@ export class Outbox {
       await this.deps.onCreated(toEntry(slot.item), created);
     } catch (thrown) {
       // The task exists but is not recorded yet: keep the entry; the re-send (same key) answers with the
-      // same task (spec 4 rule 7) and onCreated gets another chance, here or after a reload.
+      // same task (api-notes §4 rule 7) and onCreated gets another chance, here or after a reload.
       this.update(slot, {
         sending: false,
         lastError: thrown instanceof Error ? thrown.message : 'The task could not be recorded.',

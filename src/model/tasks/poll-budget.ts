@@ -1,18 +1,18 @@
 import { abortError } from '../../api/errors';
 
-// One budget for every GET /tasks/{id} poll of a connection (PRODUCT 3: "All polling shares one budget
+// One budget for every GET /tasks/{id} poll of a connection (product-notes §3: "All polling shares one budget
 // under the GET /tasks limit from GET /me (60/min when unknown): with 100 tasks in flight it still sends
 // no request that earns a 429"). Each poll asks for a turn with the time it is due; turns are handed out
 // earliest due time first (ties first come, first served), never before the due time, never during a
 // pause after a 429, and never more than `perMinute` in any sliding 60 s window. The service counts in
-// fixed windows (spec 8); any fixed 60 s window lies inside some sliding one, so the sliding count is the
+// fixed windows (api-notes §8); any fixed 60 s window lies inside some sliding one, so the sliding count is the
 // stricter. A small margin absorbs the transit time between our clock and the server's.
 // The API client's RateLimiter still guards GET /tasks/{id} as a whole; this budget decides which task
 // gets the scarce polls, and when, so polls do not pile up in the limiter's queue. The poll schedule
 // (poll-schedule.ts) hands out its own turns through nextFreeAt() and take(), keeping a reserve.
 
 export const POLL_WINDOW_MS = 60_000;
-/** spec 8: GET /tasks/{id} is "60 in another place"; GET /me limits.tasksPerMin replaces it when known. */
+/** api-notes §8: GET /tasks/{id} is "60 in another place"; GET /me limits.tasksPerMin replaces it when known. */
 export const DEFAULT_POLLS_PER_MINUTE = 60;
 export const DEFAULT_POLL_MARGIN_MS = 1_000;
 
@@ -25,7 +25,7 @@ const defaultSetTimer: SetTimer = (fn, ms) => setTimeout(fn, ms);
 const defaultClearTimer: ClearTimer = (handle) => clearTimeout(handle);
 
 export interface PollBudgetOptions {
-  /** Polls allowed in any 60 s window; default 60 (spec 8). */
+  /** Polls allowed in any 60 s window; default 60 (api-notes §8). */
   perMinute?: number;
   now?: () => number;
   setTimer?: SetTimer;

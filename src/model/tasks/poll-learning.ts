@@ -8,7 +8,7 @@ import { DEFAULT_CONCURRENCY, type LearnedState } from './poll-schedule';
 
 /**
  * The first guess of how many of this key's tasks run at once. GET /me carries no concurrency figure
- * (spec 2); it says which kind of key this is (spec 8):
+ * (api-notes §2); it says which kind of key this is (api-notes §8):
  * - a personal key (`user`): the user's setting, default 3. Taken as the limit: no probe is spent on
  *   a fourth slot; a task seen running beside three others still raises it.
  * - a team key (`team`): a pool shared by the team, of a size no answer states: 3 to start from, and

@@ -12,7 +12,7 @@ import {
 const T0 = Date.parse('2025-06-01T12:00:00Z');
 
 /**
- * The service as spec 3 and 8 describe it (and the sandbox emulates it): FIFO, `slots` tasks at once,
+ * The service as api-notes §3 and §8 describe it (and the sandbox emulates it): FIFO, `slots` tasks at once,
  * a task starts `dispatchMs` after it was created at the earliest, runs `runMs`.
  */
 class FakeService {

@@ -2,8 +2,8 @@ import { abortError } from '../../api/errors';
 import { isTerminal, type TaskStatus } from '../../../contract/task';
 import type { ClearTimer, PollBudget, SetTimer, TimerHandle } from './poll-budget';
 
-// When each unfinished task is polled (PRODUCT 3, issue 13: "each poll is spent where a finish is
-// likely"). The service runs a key's tasks first in, first out, at most `concurrency` at once (spec 8:
+// When each unfinished task is polled (product-notes §3, issue 13: "each poll is spent where a finish is
+// likely"). The service runs a key's tasks first in, first out, at most `concurrency` at once (api-notes §8:
 // personal keys the user's setting, default 3; team keys a shared pool), each for about its quote's
 // estimate. So the schedule simulates that queue: every unfinished task of the connection (submitted
 // here, in another tab, imported, or left from before a reload) gets a predicted start and finish, and
@@ -30,12 +30,12 @@ export const LATE_STEP_MAX_MS = 15_000;
 /** A probe of the queue's head goes at least this long after it could have started with one more slot. */
 export const PROBE_DELAY_MS = 700;
 /**
- * The run time guessed for a task with no estimate and nothing learned yet (spec 2: estimatedSeconds is
+ * The run time guessed for a task with no estimate and nothing learned yet (api-notes §2: estimatedSeconds is
  * null for a model with no history): short, so the first poll is early; a late task is looked at again
  * after growing steps, and its finish teaches the real time.
  */
 export const DEFAULT_RUN_SECONDS = 3;
-/** spec 8: a personal key's default concurrency; a team pool starts there too and is learned. */
+/** api-notes §8: a personal key's default concurrency; a team pool starts there too and is learned. */
 export const DEFAULT_CONCURRENCY = 3;
 export const MIN_RESERVE = 2;
 /**
@@ -373,7 +373,7 @@ export class PollSchedule {
     this.changed();
   }
 
-  /** A 429: every poll waits out the Retry-After (spec 7, 8); the poll that got it is due again after. */
+  /** A 429: every poll waits out the Retry-After (api-notes §7, §8); the poll that got it is due again after. */
   rateLimited(taskId: string | null, retryAfterSeconds: number | undefined): void {
     this.budget.pause(retryAfterSeconds ?? 60);
     if (taskId) {

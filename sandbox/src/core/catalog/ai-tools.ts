@@ -1,4 +1,4 @@
-// AI tools (spec 2 "AI tool"): curated presets over a fixture model. `params` lists only what the tool
+// AI tools (api-notes §2 "AI tool"): curated presets over a fixture model. `params` lists only what the tool
 // leaves editable; everything in fixedParams is set by the tool and refused when a caller sends it.
 // The last three are deliberately unlisted: inactive, without opt-in, and bound to the disabled model.
 import { aspectRatio, enumParam, media, param, toolCover } from './param-defs';

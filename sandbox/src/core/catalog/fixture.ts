@@ -1,7 +1,7 @@
 // The catalog fixture and its start-up check. The public parts must parse with the studio's own zod
 // schemas (so the sandbox never serves what the studio would reject), and the private facts behind them
 // must hold together: bindings, fixed vs editable params, pricing vs typicalPrice, assets, and the
-// coverage PRODUCT 4 promises (every category, param type, price unit, unlisted variant).
+// coverage product-notes §4 promises (every category, param type, price unit, unlisted variant).
 import type { z } from 'zod';
 import {
   AiToolSchema,
@@ -29,7 +29,7 @@ import type {
 
 export const fixture: CatalogFixture = { models, aiTools, templates };
 
-// ---------------------------------------------------------------- public views and listing (spec 2)
+// ---------------------------------------------------------------- public views and listing (api-notes §2)
 
 export const toPublicModel = (m: FixtureModel): Model => ({
   id: m.id,
@@ -71,16 +71,16 @@ export const toPublicTemplate = (t: FixtureTemplate): Template => ({
 });
 
 export const isModelListed = (m: FixtureModel) => m.public && m.enabled;
-/** spec 2: listed only if active, opted in, and its model enabled. */
+/** api-notes §2: listed only if active, opted in, and its model enabled. */
 export const isToolListed = (t: FixtureAiTool, model: FixtureModel | undefined) =>
   t.active && t.optIn && model?.enabled === true;
-/** spec 2: approved, active, with an enabled model. */
+/** api-notes §2: approved, active, with an enabled model. */
 export const isTemplateListed = (t: FixtureTemplate, model: FixtureModel | undefined) =>
   t.status === 'approved' && t.active && model?.enabled === true;
 
 // ---------------------------------------------------------------- validation
 
-/** spec 2 typicalPrice units by where the unit count comes from. */
+/** api-notes §2 typicalPrice units by where the unit count comes from. */
 const UNIT_OF: Record<UnitSource['kind'], string> = {
   count: 'image',
   duration: 'second',
@@ -89,9 +89,9 @@ const UNIT_OF: Record<UnitSource['kind'], string> = {
   chars: '1k_chars',
   flat: 'call',
 };
-/** spec 2: integer credits for flat units. */
+/** api-notes §2: integer credits for flat units. */
 const FLAT_UNITS = ['image', 'call'];
-/** spec 8: prompt up to 10,000 characters, other strings up to 2,000, arrays up to 20 items. */
+/** api-notes §8: prompt up to 10,000 characters, other strings up to 2,000, arrays up to 20 items. */
 const MAX_PROMPT = 10_000;
 const MAX_STRING = 2000;
 const MAX_ARRAY = 20;
@@ -448,7 +448,7 @@ export function validateFixture(
     const where = `model ${m.id}`;
     problems.push(...zodProblems(where, ModelSchema.safeParse(toPublicModel(m)).error));
     if (!isCategory(m.type, m.subType))
-      problems.push(`${where}: ${m.type}/${m.subType} is not a category of spec 1`);
+      problems.push(`${where}: ${m.type}/${m.subType} is not a category of api-notes §1`);
     if (m.promptMaxLength === undefined || m.promptMaxLength > MAX_PROMPT) {
       problems.push(`${where}: promptMaxLength must be set and at most ${MAX_PROMPT}`);
     }

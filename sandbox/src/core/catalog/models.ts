@@ -1,4 +1,4 @@
-// The sandbox's models: every category of spec 1, listed in the service's order. For categories other
+// The sandbox's models: every category of api-notes §1, listed in the service's order. For categories other
 // than image/default and video/text-ref the first model of the category is the recommended one.
 // Brands and models are invented. Each version's typicalPrice is its pricing rate in the unit of its units.
 import {

@@ -1,4 +1,4 @@
-// Small builders for the param definitions the fixture repeats (spec 2 "Param definition").
+// Small builders for the param definitions the fixture repeats (api-notes §2 "Param definition").
 // They only fill in the shape; every value the studio shows still reads at the call site.
 import type { ParamDef, ParamOption } from '../../../../contract/param';
 import type { TypicalPrice } from '../../../../contract/catalog';
@@ -27,7 +27,7 @@ export const enumParam = (
     ...extra,
   });
 
-/** Enum listed with enumValues instead of options (spec 2: "alternative listing of allowed values"). */
+/** Enum listed with enumValues instead of options (api-notes §2: "alternative listing of allowed values"). */
 export const enumValuesParam = (
   id: string,
   displayName: string,

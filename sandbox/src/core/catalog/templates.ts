@@ -1,6 +1,6 @@
-// Templates (spec 2 "Template"), in gallery order: official and community, image and video.
+// Templates (api-notes §2 "Template"), in gallery order: official and community, image and video.
 // `params` are only the inputs a template leaves editable; its prompt and the rest sit in fixedParams.
-// Some community entries carry text crafted to attack a page (PRODUCT 3: every catalog string is
+// Some community entries carry text crafted to attack a page (product-notes §3: every catalog string is
 // untrusted and must render as text). The last five are unlisted and answer 404 unknown_template.
 import { aspectRatio, enumParam, media, param, templateCover } from './param-defs';
 import type { FixtureTemplate } from './types';

@@ -1,10 +1,10 @@
-// The sandbox's catalog fixture: the public resources of spec 2 plus the private facts the real
+// The sandbox's catalog fixture: the public resources of api-notes §2 plus the private facts the real
 // service keeps behind them (pricing, visibility, presets, how outputs are made).
 import type { AiTool, Model, Template, Version } from '../../../../contract/catalog';
 import type { ParamValue } from '../../../../contract/task';
 
 /**
- * Where the unit count of a price comes from (spec 2 typicalPrice units).
+ * Where the unit count of a price comes from (api-notes §2 typicalPrice units).
  * - count: images generated (param holds the count, default 1)
  * - duration: seconds of output (param holds seconds)
  * - input_duration: seconds of the input media at param (extend/lipsync-style models)
@@ -20,7 +20,7 @@ export type UnitSource =
   | { kind: 'chars'; param: string }
   | { kind: 'flat' };
 
-/** spec 2 cost rule: final = max(minPrice, ceil(base x multiplier + surcharges + basePrice)). */
+/** api-notes §2 cost rule: final = max(minPrice, ceil(base x multiplier + surcharges + basePrice)). */
 export interface PricingRule {
   pricingKey: string;
   /** Credits per unit; base = rate x units. */
@@ -67,10 +67,10 @@ export interface FixtureModel extends Omit<Model, 'versions'> {
 export interface FixtureAiTool extends AiTool {
   modelId: string;
   versionId: string;
-  /** Params the tool sets itself; sending one is 400 invalid_payload (spec 4 rule 3). */
+  /** Params the tool sets itself; sending one is 400 invalid_payload (api-notes §4 rule 3). */
   fixedParams: Record<string, ParamValue>;
   active: boolean;
-  /** spec 2: listed only when active, carrying the opt-in tag, and its model enabled. */
+  /** api-notes §2: listed only when active, carrying the opt-in tag, and its model enabled. */
   optIn: boolean;
 }
 
@@ -80,7 +80,7 @@ export interface FixtureTemplate extends Template {
   modelId: string;
   versionId: string;
   fixedParams: Record<string, ParamValue>;
-  /** Credits added to the model's price (spec 4 rule 2). */
+  /** Credits added to the model's price (api-notes §4 rule 2). */
   markup: number;
   status: TemplateStatus;
   active: boolean;

@@ -45,7 +45,7 @@ export class Describer {
     }
     requireProject(key);
     accounts.requireNotInArrears(key);
-    // The key's daily cap holds here too (spec 8): coarse when already met, precise for this credit.
+    // The key's daily cap holds here too (api-notes §8): coarse when already met, precise for this credit.
     const cap = key.dailyCreditCap;
     if (cap !== null) {
       const spent = accounts.spentToday(key);

@@ -10,7 +10,7 @@ export interface ParamMedia {
   /** Offers recording from the microphone (voice samples). */
   recordable?: boolean;
   /**
-   * "Use as input" (PRODUCT 3): an output of this kind fills the first empty field of the lowest rank
+   * "Use as input" (product-notes §3): an output of this kind fills the first empty field of the lowest rank
    * (then the first such field); a type with no rank never takes outputs.
    */
   inputRank?: number;

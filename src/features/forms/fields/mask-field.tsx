@@ -14,7 +14,7 @@ import { useMediaField } from './use-media-field';
 const MaskPainter = lazy(() => import('../media/mask/mask-painter'));
 
 /**
- * mask_url (PRODUCT 3): a mask painted over the image chosen for the edit, exported as a PNG of that
+ * mask_url (product-notes §3): a mask painted over the image chosen for the edit, exported as a PNG of that
  * image's size and uploaded like any file; or a mask file dropped, browsed or picked from the library
  * (the keyboard-only path).
  */

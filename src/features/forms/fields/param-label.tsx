@@ -7,7 +7,7 @@ import type { Focusable } from './field-props';
 // dir="auto" lets right-to-left names and descriptions read in their own direction.
 
 export interface ParamLabel {
-  /** The label text: displayName, or the id when there is none (PRODUCT 5). */
+  /** The label text: displayName, or the id when there is none (product-notes §5). */
   text: string;
   /** The id of the element holding the text, for aria-labelledby on groups. */
   id: string;

@@ -4,7 +4,7 @@ import { TextField } from './text-field';
 
 /**
  * Any type the studio does not know: a plain text input with a visible note, so a new server type
- * never breaks a form (PRODUCT 3). The value is sent as typed (a number when the def's default or
+ * never breaks a form (product-notes §3). The value is sent as typed (a number when the def's default or
  * min/max say it is one).
  */
 export function UnknownTypeField(props: ParamFieldProps) {

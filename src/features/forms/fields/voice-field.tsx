@@ -68,7 +68,7 @@ function VoicePreviewButton({ url, voice }: { url: string; voice: string }) {
 
 /**
  * voice: a select of the voices (option labels as text); a voice with a previewUrl gets a play button.
- * spec 2 counts voice among the media-URL types, so "Custom voice" takes a service-hosted audio file.
+ * api-notes §2 counts voice among the media-URL types, so "Custom voice" takes a service-hosted audio file.
  */
 export function VoiceField(props: ParamFieldProps) {
   const { def, value, onChange, onBlur, inputRef, baseUrl, disabled } = props;

@@ -14,7 +14,7 @@ const NOUN: Record<MediaKind, string> = { image: 'images', video: 'videos', audi
 /**
  * "From library": this key's earlier uploads and the results of its finished tasks, of the field's
  * kind. Both are already hosted by the service, so picking one fills the field with its URL and makes
- * no new POST /uploads (PRODUCT 3 "Uploads").
+ * no new POST /uploads (product-notes §3 "Uploads").
  */
 export function LibraryPicker({
   kind,

@@ -8,7 +8,7 @@ import { ACCEPTED_TYPES, acceptedNames, type MediaKind } from './media-kinds';
 const acceptMap = (kind: MediaKind) => Object.fromEntries(ACCEPTED_TYPES[kind].map((t) => [t, []]));
 
 /**
- * Drop, browse or paste (PRODUCT 3 "Uploads", react-dropzone). Every file given goes to `onFiles`,
+ * Drop, browse or paste (product-notes §3 "Uploads", react-dropzone). Every file given goes to `onFiles`,
  * refused ones included: `accept` only steers the file dialog and the drag hint, and the field checks
  * each file itself (type from its bytes, 100 MB), so a file that slips past `accept` still gets a
  * clear message rather than silence.

@@ -32,7 +32,7 @@ export interface MediaInputProps {
 }
 
 /**
- * One media URL (PRODUCT 3 "Uploads"): a file dropped, browsed, pasted or recorded goes through
+ * One media URL (product-notes §3 "Uploads"): a file dropped, browsed, pasted or recorded goes through
  * POST /uploads with progress and cancel; an earlier upload or result comes from the library with no
  * upload at all; or a service-hosted URL is typed. The value is always the hosted URL.
  */

@@ -1,6 +1,6 @@
 import { UPLOAD_MAX_BYTES } from '../../../../contract/upload';
 
-// Which files a media param takes, and the checks made before any request (spec 4 POST /uploads:
+// Which files a media param takes, and the checks made before any request (api-notes §4 POST /uploads:
 // eleven content types, 100 MB at most, and the Content-Type must be the file's true type).
 
 import type { MediaKind } from '../../../model/library/upload-library';
@@ -69,7 +69,7 @@ export interface FileType {
 }
 
 /**
- * The file's true type (spec 4: the Content-Type must be the file's true type): read from its first
+ * The file's true type (api-notes §4: the Content-Type must be the file's true type): read from its first
  * bytes, so a ".jpg" that is a PNG is sent as image/png. Only 16 bytes are read; the file itself is
  * streamed by the upload.
  */

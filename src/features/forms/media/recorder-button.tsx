@@ -13,7 +13,7 @@ export const canRecord = (): boolean =>
   typeof window.MediaRecorder === 'function' &&
   typeof navigator.mediaDevices?.getUserMedia === 'function';
 
-/** The container MediaRecorder writes: spec 4 takes audio/webm, so WebM (Opus) is asked for. */
+/** The container MediaRecorder writes: api-notes §4 takes audio/webm, so WebM (Opus) is asked for. */
 const recorderType = (): string | undefined =>
   ['audio/webm;codecs=opus', 'audio/webm'].find((t) => MediaRecorder.isTypeSupported(t));
 

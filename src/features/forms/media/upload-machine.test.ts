@@ -144,7 +144,7 @@ describe('upload reducer', () => {
     }
   });
 
-  it('splits the comma-separated labels of spec 3', () => {
+  it('splits the comma-separated labels of api-notes §3', () => {
     expect(splitLabels('a, b,,c ')).toEqual(['a', 'b', 'c']);
     expect(splitLabels(undefined)).toEqual([]);
   });

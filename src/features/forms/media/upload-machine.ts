@@ -2,9 +2,9 @@ import type { ApiClient } from '../../../api/client';
 import { ApiError, toApiError } from '../../../api/errors';
 import type { Upload, UploadCreated } from '../../../../contract/upload';
 
-// One file going to POST /uploads (spec 3 "Upload states", spec 4 POST /uploads and GET /uploads/{id})
-// as one discriminated union and a pure reducer (STYLE), plus the driver that sends the file and polls
-// a processing video: first poll after 5 s, then every 15 s (the spec's 10-20 s), never past 30 minutes.
+// One file going to POST /uploads (api-notes §3 "Upload states", api-notes §4 POST /uploads and GET /uploads/{id})
+// as one discriminated union and a pure reducer, plus the driver that sends the file and polls
+// a processing video: first poll after 5 s, then every 15 s (the api-notes §10-20 s), never past 30 minutes.
 // The driver only waits with setTimeout, so fake timers walk it through the whole half hour in a test.
 
 export const FIRST_POLL_MS = 5_000;
@@ -45,7 +45,7 @@ export const isInFlight = (
 ): s is Extract<UploadState, { phase: 'uploading' | 'processing' }> =>
   s.phase === 'uploading' || s.phase === 'processing';
 
-/** spec 3: labels come as one comma-separated string. */
+/** api-notes §3: labels come as one comma-separated string. */
 export const splitLabels = (labels: unknown): string[] =>
   typeof labels === 'string'
     ? labels
@@ -200,7 +200,7 @@ export async function runUpload({
   } catch (error) {
     if (signal.aborted) return null;
     const e = toApiError(error);
-    // spec 4: 451 moderation_blocked carries the moderation labels.
+    // api-notes §4: 451 moderation_blocked carries the moderation labels.
     if (e instanceof ApiError && e.status === 451)
       dispatch({ type: 'blocked', labels: splitLabels(e.extra.labels) });
     else dispatch({ type: 'failed', message: e.message, ...(e.remedy ? { remedy: e.remedy } : {}) });

@@ -6,7 +6,7 @@ import type { DownloadSelectedOptions, DownloadSelectedResult } from './download
 import { DownloadProgressDialog, type DownloadJob } from './download-progress-dialog';
 import { downloadErrorMessage } from './download-error';
 
-// "Download selected" (PRODUCT 5) for the gallery's selection toolbar: one ZIP of the selected outputs,
+// "Download selected" (product-notes §5) for the gallery's selection toolbar: one ZIP of the selected outputs,
 // with a progress dialog and Cancel. The ZIP code (and client-zip) loads on the first click.
 
 type Run = (
