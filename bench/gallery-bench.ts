@@ -1,5 +1,6 @@
 import type { Browser } from '@playwright/test';
 import type { Figure } from './results-file';
+import { jsHeapUsedMb, longestTaskWhileScrolling, recordLongTasks } from './page-metrics';
 import { keyOf, type Ports } from './studio-bench';
 import { HISTORY_TASKS, RUNS, spread } from './three-runs';
 
@@ -123,13 +124,7 @@ async function galleryRun(browser: Browser, ports: Ports, key: string, json: str
     .waitFor({ timeout: 60_000 });
 
   // Reload into the gallery (its URL): the key stays in the tab; history and judgements from IndexedDB.
-  await page.addInitScript(() => {
-    const w = window as unknown as { __longest: number };
-    w.__longest = 0;
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.__longest = Math.max(w.__longest, e.duration);
-    }).observe({ type: 'longtask', buffered: true });
-  });
+  await recordLongTasks(page);
   const t0 = Date.now();
   await page.reload();
   // The first tiles: shown, with their images decoded.
@@ -149,25 +144,14 @@ async function galleryRun(browser: Browser, ports: Ports, key: string, json: str
     .getByTestId('gallery-count')
     .filter({ hasText: outputs.toLocaleString('en-US') })
     .waitFor({ timeout: 60_000 });
-  await page.waitForTimeout(2000);
-  await page.evaluate(() => ((window as unknown as { __longest: number }).__longest = 0));
-  const scroller = page.getByTestId('gallery-scroll');
-  const box = (await scroller.boundingBox())!;
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  for (let i = 0; i < 60; i++) {
-    await page.mouse.wheel(0, 1200);
-    await page.waitForTimeout(30);
-  }
-  await page.waitForTimeout(500);
-  const longest = await page.evaluate(() => (window as unknown as { __longest: number }).__longest);
-  const scrolledPx = await scroller.evaluate((el) => el.scrollTop);
-  if (scrolledPx < 10_000) throw new Error(`The gallery did not scroll (scrollTop ${scrolledPx}).`);
+  const { longest, scrolledPx } = await longestTaskWhileScrolling(
+    page,
+    page.getByTestId('gallery-scroll'),
+    1200,
+    'gallery',
+  );
   const tilesInDom = await page.getByTestId('gallery-tile').count();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('HeapProfiler.collectGarbage');
-  await cdp.send('Performance.enable');
-  const metrics = (await cdp.send('Performance.getMetrics')).metrics;
-  const heapMb = (metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0) / (1024 * 1024);
+  const heapMb = await jsHeapUsedMb(context, page);
   await context.close();
   const run: GalleryRun = { importMs, firstTilesMs, longest, scrolledPx, tilesInDom, heapMb };
   console.log(

@@ -1,6 +1,7 @@
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { CHROMIUM } from '../scripts/chromium';
 import type { Figure } from './results-file';
+import { jsHeapUsedMb, longestTaskWhileScrolling, recordLongTasks } from './page-metrics';
 import { HISTORY_TASKS, RUNS, spread } from './three-runs';
 
 // Benchmarks that drive the built studio in Chromium against its sandbox (issue 7): quote requests
@@ -43,7 +44,7 @@ async function connect(page: Page, ports: Ports, keyName: string) {
 }
 
 /** The model every bench task runs: cheap and fast. */
-const POP = { interfaceId: 'pixelmoss-pop', versionId: 'pixelmoss-pop-1' };
+import { POP, popMeta } from '../e2e/pop-model';
 const popRequest = (prompt: string) => ({ ...POP, params: { prompt } });
 
 function submitTask(ports: Ports, key: string, prompt: string): Promise<Response> {
@@ -94,17 +95,7 @@ async function importHistory(
       ...t,
       connectionId: 'imported',
       request: popRequest(prompt),
-      meta: {
-        title: 'Pop Diffusion',
-        subtitle: 'Pop 1',
-        kind: 'model',
-        mediaType: 'image',
-        category: 'image/default',
-        modelId: POP.interfaceId,
-        versionId: POP.versionId,
-        estimatedSeconds: quote.estimatedSeconds,
-        quotedCredits: quote.credits,
-      },
+      meta: popMeta(quote),
       error: null,
     })),
   };
@@ -332,13 +323,7 @@ async function queuedRun(
   const key = await keyOf(ports, 'team');
   const quote = await quoteOf(ports, key);
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.addInitScript(() => {
-    const w = window as unknown as { __longest: number };
-    w.__longest = 0;
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.__longest = Math.max(w.__longest, e.duration);
-    }).observe({ type: 'longtask', buffered: true });
-  });
+  await recordLongTasks(page);
   await connect(page, ports, 'team');
   const from = (await requests(ports)).length;
   const made: BenchTask[] = [];
@@ -554,16 +539,7 @@ export async function historyAtScale(
     );
 
     // Reload: the key stays in the tab; the history comes back from IndexedDB.
-    await page.addInitScript(() => {
-      (window as unknown as { __longest: number }).__longest = 0;
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries())
-          (window as unknown as { __longest: number }).__longest = Math.max(
-            (window as unknown as { __longest: number }).__longest,
-            e.duration,
-          );
-      }).observe({ type: 'longtask', buffered: true });
-    });
+    await recordLongTasks(page);
     const t0 = Date.now();
     await page.reload();
     await countLabel.filter({ hasText: count.toLocaleString('en-US') }).waitFor({ timeout: 60_000 });
@@ -575,25 +551,14 @@ export async function historyAtScale(
 
     // Scrolling through the list, once start-up has settled (catalog, first images): the longest task
     // from here on. Long tasks are the ones over 50 ms; 0 means none.
-    await page.waitForTimeout(3000);
-    await page.evaluate(() => ((window as unknown as { __longest: number }).__longest = 0));
-    const scroller = page.getByTestId('history-scroll');
-    const box = (await scroller.boundingBox())!;
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    for (let i = 0; i < 60; i++) {
-      await page.mouse.wheel(0, 900);
-      await page.waitForTimeout(30);
-    }
-    await page.waitForTimeout(500);
-    const longest = await page.evaluate(() => (window as unknown as { __longest: number }).__longest);
-    const scrolledPx = await scroller.evaluate((el) => el.scrollTop);
-    if (scrolledPx < 10_000) throw new Error(`The history did not scroll (scrollTop ${scrolledPx}).`);
-    const cdp = await context.newCDPSession(page);
-    // What the page keeps, not what it has yet to collect.
-    await cdp.send('HeapProfiler.collectGarbage');
-    await cdp.send('Performance.enable');
-    const metrics = (await cdp.send('Performance.getMetrics')).metrics;
-    const heapMb = (metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0) / (1024 * 1024);
+    const { longest, scrolledPx } = await longestTaskWhileScrolling(
+      page,
+      page.getByTestId('history-scroll'),
+      900,
+      'history',
+      3000,
+    );
+    const heapMb = await jsHeapUsedMb(context, page);
     await context.close();
     console.log(
       `    run ${run + 1}: interactive ${interactiveMs} ms, all read ${completeMs} ms, longest task ${Math.round(longest)} ms, heap ${Math.round(heapMb)} MB`,

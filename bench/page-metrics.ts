@@ -1,0 +1,53 @@
+import type { BrowserContext, Locator, Page } from '@playwright/test';
+
+// What the scale benches (history and gallery) measure in the page: the longest main-thread task while
+// the user scrolls a long list, and the JS heap the page keeps.
+
+type LongestWindow = { __longest: number };
+
+/** From the next navigation on, the page keeps the duration of its longest main-thread task. */
+export async function recordLongTasks(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as LongestWindow;
+    w.__longest = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__longest = Math.max(w.__longest, e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+}
+
+/**
+ * Scrolls `scroller` by mouse wheel (60 notches of `stepPx`) once start-up has settled (`settleMs`), and answers the
+ * longest task from then on (over 50 ms counts as long; 0 means none) and how far it scrolled. Throws
+ * when the list did not scroll: a figure from a list that never moved would mean nothing.
+ */
+export async function longestTaskWhileScrolling(
+  page: Page,
+  scroller: Locator,
+  stepPx: number,
+  what: string,
+  settleMs = 2000,
+): Promise<{ longest: number; scrolledPx: number }> {
+  await page.waitForTimeout(settleMs);
+  await page.evaluate(() => ((window as unknown as LongestWindow).__longest = 0));
+  const box = (await scroller.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  for (let i = 0; i < 60; i++) {
+    await page.mouse.wheel(0, stepPx);
+    await page.waitForTimeout(30);
+  }
+  await page.waitForTimeout(500);
+  const longest = await page.evaluate(() => (window as unknown as LongestWindow).__longest);
+  const scrolledPx = await scroller.evaluate((el) => el.scrollTop);
+  if (scrolledPx < 10_000) throw new Error(`The ${what} did not scroll (scrollTop ${scrolledPx}).`);
+  return { longest, scrolledPx };
+}
+
+/** The JS heap the page keeps after a garbage collection, in MB (what it keeps, not what it has yet to collect). */
+export async function jsHeapUsedMb(context: BrowserContext, page: Page): Promise<number> {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('HeapProfiler.collectGarbage');
+  await cdp.send('Performance.enable');
+  const metrics = (await cdp.send('Performance.getMetrics')).metrics;
+  return (metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0) / (1024 * 1024);
+}
