@@ -108,6 +108,25 @@ export default defineConfig(
     },
   },
   {
+    // React 19 passes `ref` as an ordinary prop: forwardRef is deprecated (issue 17). The model's block
+    // below replaces this rule for model files, which import no React at all.
+    files: ['src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'react',
+              importNames: ['forwardRef'],
+              message: 'React 19: take `ref` as a prop instead of forwardRef.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/model/**/*.ts', 'contract/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {

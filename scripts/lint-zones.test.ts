@@ -17,6 +17,14 @@ const zoneErrors = (filePath: string, code: string) =>
 const importErrors = (filePath: string, code: string) => ruleErrors('no-restricted-imports', filePath, code);
 
 describe('import boundaries', () => {
+  it('refuses forwardRef, deprecated under React 19', async () => {
+    const errors = await importErrors(
+      'src/components/probe.tsx',
+      "import { forwardRef } from 'react';\nexport const x = forwardRef;\n",
+    );
+    expect(errors.join()).toMatch(/take `ref` as a prop/);
+  });
+
   it('refuses a feature importing another feature', async () => {
     const errors = await zoneErrors(
       'src/features/quote/probe.ts',

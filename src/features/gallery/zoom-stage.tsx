@@ -1,5 +1,5 @@
 import { Maximize, Minus, Plus, Scan } from 'lucide-react';
-import { forwardRef, useImperativeHandle, useRef, useState, type ReactNode } from 'react';
+import { useImperativeHandle, useRef, useState, type ReactNode, type Ref } from 'react';
 import { TransformComponent, TransformWrapper, type ReactZoomPanPinchRef } from 'react-zoom-pan-pinch';
 import { Button } from '../../components/button';
 import { cn } from '../../lib/cn';
@@ -29,18 +29,26 @@ const near = (a: ZoomState, b: ZoomState) =>
   Math.abs(a.positionX - b.positionX) < 0.5 &&
   Math.abs(a.positionY - b.positionY) < 0.5;
 
-export const ZoomStage = forwardRef<
-  ZoomApi,
-  {
-    children: ReactNode;
-    className?: string;
-    /** Called on every transform, for syncing another stage. */
-    onTransform?: (state: ZoomState) => void;
-    /** Without controls (compare's second pane uses the first's). */
-    controls?: boolean;
-    label?: string;
-  }
->(function ZoomStage({ children, className, onTransform, controls = true, label = 'Zoom' }, ref) {
+export interface ZoomStageProps {
+  children: ReactNode;
+  className?: string;
+  /** Called on every transform, for syncing another stage. */
+  onTransform?: (state: ZoomState) => void;
+  /** Without controls (compare's second pane uses the first's). */
+  controls?: boolean;
+  label?: string;
+  /** React 19: `ref` is an ordinary prop (no forwardRef); it receives the stage's ZoomApi. */
+  ref?: Ref<ZoomApi>;
+}
+
+export function ZoomStage({
+  children,
+  className,
+  onTransform,
+  controls = true,
+  label = 'Zoom',
+  ref,
+}: ZoomStageProps) {
   const lib = useRef<ReactZoomPanPinchRef | null>(null);
   const [scale, setScale] = useState<number | null>(null);
   const api: ZoomApi = {
@@ -103,4 +111,4 @@ export const ZoomStage = forwardRef<
       )}
     </div>
   );
-});
+}
