@@ -22,6 +22,13 @@ export const KNOWN_PARAM_TYPES = [
 ] as const;
 export type KnownParamType = (typeof KNOWN_PARAM_TYPES)[number];
 
+/** Param types whose value must be one of the definition's options (`voice` also takes an audio URL). */
+export const OPTION_PARAM_TYPES: readonly string[] = [
+  'enum',
+  'aspect_ratio',
+  'resolution',
+] satisfies KnownParamType[];
+
 /** Param types whose values are service-hosted media URLs (api-notes §2: foreign URLs go through POST /uploads). */
 export const MEDIA_PARAM_TYPES: readonly string[] = MEDIA_TYPES;
 

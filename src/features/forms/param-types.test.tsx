@@ -3,7 +3,12 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiProvider } from '../../api/api-context';
 import { ApiClient } from '../../api/client';
-import { KNOWN_PARAM_TYPES, MEDIA_PARAM_TYPES, type ParamDef } from '../../../contract/param';
+import {
+  KNOWN_PARAM_TYPES,
+  MEDIA_PARAM_TYPES,
+  OPTION_PARAM_TYPES,
+  type ParamDef,
+} from '../../../contract/param';
 import { acceptedNames, type MediaKind } from './media/media-kinds';
 import { withMediaInput } from './media-input';
 import { fieldName, MISSING_MESSAGE } from './param-rules';
@@ -75,6 +80,14 @@ describe('the param type table', () => {
     for (const type of KNOWN_PARAM_TYPES) expect(paramTypeOf(type).media?.kind, type).toBe(KIND_OF.get(type));
     // The contract's list of hosted-URL types (the sandbox checks them) are all media types here.
     for (const type of MEDIA_PARAM_TYPES) expect(paramTypeOf(type).media, type).toBeDefined();
+  });
+
+  it('holds a choice for exactly the option types of the contract and voice (presets check saved values by them)', () => {
+    for (const type of KNOWN_PARAM_TYPES) {
+      expect(paramTypeOf(type).holds === 'choice', type).toBe(
+        OPTION_PARAM_TYPES.includes(type) || type === 'voice',
+      );
+    }
   });
 
   it.each(KNOWN_PARAM_TYPES)('%s: its field renders under its label, as a known type', (type) => {

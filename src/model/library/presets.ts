@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { optionValue, type ParamDef } from '../../../contract/param';
+import { OPTION_PARAM_TYPES, optionValue, type ParamDef } from '../../../contract/param';
 import { TaskRequestSchema, type ParamValue, type TaskRequest } from '../../../contract/task';
 import { fromBase64Url, toBase64Url } from '../../lib/base64url';
 import { db } from '../db';
@@ -48,8 +48,6 @@ export const selectionOfPreset = (preset: Pick<Preset, 'request' | 'category'>):
 // ---------------------------------------------------------------------------------------------------
 // Fit
 
-const CHOICE_TYPES = new Set(['enum', 'aspect_ratio', 'resolution']);
-
 export interface Dropped {
   /** The param id (or "version"). */
   id: string;
@@ -75,7 +73,7 @@ function misfit(def: ParamDef, value: ParamValue): string | null {
   if (Array.isArray(value)) return 'a list where one value is expected';
   const allowed = [...(def.options?.map(optionValue) ?? []), ...(def.enumValues ?? [])];
   const listed = allowed.some((a) => String(a) === String(value));
-  if (CHOICE_TYPES.has(def.type) && allowed.length > 0 && !listed) {
+  if (OPTION_PARAM_TYPES.includes(def.type) && allowed.length > 0 && !listed) {
     return `"${shown(value)}" is no longer an option`;
   }
   if (def.type === 'voice' && allowed.length > 0 && !listed && !/^https?:\/\//i.test(String(value))) {
