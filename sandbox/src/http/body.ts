@@ -2,8 +2,10 @@ import type { Context } from 'hono';
 import { SandboxError, invalidPayload } from '../core/errors';
 
 // Request bodies are read with a byte limit: the announced Content-Length is refused before a byte is
-// read, and a body without one (chunked) is refused as soon as it passes the limit. The answer then
-// closes the connection (Connection: close), so the rest of the body is never read.
+// read, and a body without one (chunked) is refused once it passes the limit. The answer closes the
+// connection (Connection: close). Before a chunked body is refused, what the client is still sending is
+// read and thrown away for a bounded while (a "lingering close"): answering and closing while the client
+// writes makes its next write meet a reset socket, and it would see a broken pipe instead of the 413.
 
 /**
  * The largest JSON body of the API: 50 params of 20 items of 2,000 characters is about 2.0 MB of
@@ -20,6 +22,31 @@ export const tooLarge = (limit: number, what = 'request body') =>
     `The ${what} is larger than ${limit >= 1024 * 1024 ? `${limit / 1024 / 1024} MiB` : `${limit / 1024} KiB`}.`,
     { extra: { maxBytes: limit }, headers: { Connection: 'close' } },
   );
+
+/** The lingering close's bounds: it stops at the body's end, a pause this long, or these totals. */
+const LINGER_QUIET_MS = 250;
+const LINGER_MAX_MS = 5_000;
+const lingerMaxBytes = (limit: number) => Math.max(limit, 64 * 1024 * 1024);
+
+/** Reads and drops the rest of a refused body (bounded, see above), then lets the stream go. */
+async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, limit: number): Promise<void> {
+  const until = Date.now() + LINGER_MAX_MS;
+  let dropped = 0;
+  try {
+    while (Date.now() < until && dropped < lingerMaxBytes(limit)) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const quiet = new Promise<'quiet'>(
+        (resolve) => (timer = setTimeout(() => resolve('quiet'), LINGER_QUIET_MS)),
+      );
+      const next = await Promise.race([reader.read(), quiet]).finally(() => clearTimeout(timer));
+      if (next === 'quiet' || next.done) break;
+      dropped += next.value.byteLength;
+    }
+  } catch {
+    // The client went away: nothing left to drain.
+  }
+  void reader.cancel().catch(() => undefined);
+}
 
 /** Reads the whole body, refusing it (413 from `refuse`) once it passes `limit` bytes. */
 export async function readLimited(
@@ -42,7 +69,7 @@ export async function readLimited(
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      void reader.cancel().catch(() => undefined);
+      await discardRest(reader, limit);
       throw refuse();
     }
     chunks.push(value);
