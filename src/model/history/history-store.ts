@@ -50,6 +50,22 @@ const PAGE = 250;
 
 const preloaded = new Map<string, Promise<HistoryStore>>();
 
+/** An entry after GET /tasks/{id} answered `task`; one that just reached a terminal state is unseen. */
+function answered(entry: HistoryEntry, task: Task, seen: boolean): HistoryEntry {
+  const finishedNow = !isTerminal(entry.status) && isTerminal(task.status);
+  return {
+    ...entry,
+    status: task.status,
+    outputs: task.outputs,
+    error: task.error,
+    creditsCharged: task.creditsCharged,
+    createdAt: Date.parse(task.createdAt) || entry.createdAt,
+    completedAt: task.completedAt ? Date.parse(task.completedAt) : null,
+    raw: task,
+    unseen: entry.unseen || (finishedNow && !seen),
+  };
+}
+
 export class HistoryStore {
   private entries = new Map<string, HistoryEntry>();
   private sorted: HistoryEntry[] | null = null;
@@ -198,20 +214,50 @@ export class HistoryStore {
   async applyTask(task: Task, { seen = false }: { seen?: boolean } = {}): Promise<HistoryEntry | undefined> {
     const entry = this.entries.get(task.taskId);
     if (!entry) return undefined;
-    const finishedNow = !isTerminal(entry.status) && isTerminal(task.status);
-    const next: HistoryEntry = {
-      ...entry,
-      status: task.status,
-      outputs: task.outputs,
-      error: task.error,
-      creditsCharged: task.creditsCharged,
-      createdAt: Date.parse(task.createdAt) || entry.createdAt,
-      completedAt: task.completedAt ? Date.parse(task.completedAt) : null,
-      raw: task,
-      unseen: entry.unseen || (finishedNow && !seen),
-    };
+    const next = answered(entry, task, seen);
     await this.put(next);
     return next;
+  }
+
+  /**
+   * applyTask() for several answers at once (the poll answers of a moment): subscribers are told once,
+   * and one IndexedDB transaction writes them all. Answers for tasks this history lacks are skipped
+   * (undefined in their place).
+   */
+  async applyTasks(
+    answers: ReadonlyArray<{ task: Task; seen?: boolean }>,
+  ): Promise<Array<HistoryEntry | undefined>> {
+    const results: Array<HistoryEntry | undefined> = [];
+    const written: HistoryEntry[] = [];
+    /** Each listed entry that changed, by its replacement (the last, when a task answers twice). */
+    const replaced = new Map<HistoryEntry, HistoryEntry>();
+    const originOf = new Map<HistoryEntry, HistoryEntry>();
+    let resort = this.sorted === null;
+    for (const { task, seen = false } of answers) {
+      const entry = this.entries.get(task.taskId);
+      if (!entry) {
+        results.push(undefined);
+        continue;
+      }
+      const next: HistoryEntry = { ...answered(entry, task, seen), connectionId: this.connectionId };
+      this.entries.set(next.taskId, next);
+      const origin = originOf.get(entry) ?? entry;
+      originOf.set(next, origin);
+      replaced.set(origin, next);
+      if (next.createdAt !== origin.createdAt) resort = true;
+      written.push(next);
+      results.push(next);
+    }
+    if (written.length === 0) return results;
+    if (resort) this.changed();
+    else {
+      this.sorted = this.sorted!.map((e) => replaced.get(e) ?? e);
+      this.notify();
+    }
+    const tx = (await db()).transaction('tasks', 'readwrite');
+    for (const value of written) void tx.store.put(value);
+    await tx.done;
+    return results;
   }
 
   async markSeen(): Promise<void> {
