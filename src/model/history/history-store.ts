@@ -50,22 +50,6 @@ const PAGE = 250;
 
 const preloaded = new Map<string, Promise<HistoryStore>>();
 
-/** An entry after GET /tasks/{id} answered `task`; one that just reached a terminal state is unseen. */
-function answered(entry: HistoryEntry, task: Task, seen: boolean): HistoryEntry {
-  const finishedNow = !isTerminal(entry.status) && isTerminal(task.status);
-  return {
-    ...entry,
-    status: task.status,
-    outputs: task.outputs,
-    error: task.error,
-    creditsCharged: task.creditsCharged,
-    createdAt: Date.parse(task.createdAt) || entry.createdAt,
-    completedAt: task.completedAt ? Date.parse(task.completedAt) : null,
-    raw: task,
-    unseen: entry.unseen || (finishedNow && !seen),
-  };
-}
-
 export class HistoryStore {
   private entries = new Map<string, HistoryEntry>();
   private sorted: HistoryEntry[] | null = null;
@@ -212,11 +196,7 @@ export class HistoryStore {
 
   /** Records what GET /tasks/{id} said. A task that just reached a terminal state is marked unseen. */
   async applyTask(task: Task, { seen = false }: { seen?: boolean } = {}): Promise<HistoryEntry | undefined> {
-    const entry = this.entries.get(task.taskId);
-    if (!entry) return undefined;
-    const next = answered(entry, task, seen);
-    await this.put(next);
-    return next;
+    return (await this.applyTasks([{ task, seen }]))[0];
   }
 
   /**
@@ -227,35 +207,38 @@ export class HistoryStore {
   async applyTasks(
     answers: ReadonlyArray<{ task: Task; seen?: boolean }>,
   ): Promise<Array<HistoryEntry | undefined>> {
-    const results: Array<HistoryEntry | undefined> = [];
-    const written: HistoryEntry[] = [];
-    /** Each listed entry that changed, by its replacement (the last, when a task answers twice). */
-    const replaced = new Map<HistoryEntry, HistoryEntry>();
-    const originOf = new Map<HistoryEntry, HistoryEntry>();
-    let resort = this.sorted === null;
-    for (const { task, seen = false } of answers) {
+    const written = new Map<string, HistoryEntry>();
+    let resort = !this.sorted;
+    const results = answers.map(({ task, seen = false }) => {
       const entry = this.entries.get(task.taskId);
-      if (!entry) {
-        results.push(undefined);
-        continue;
-      }
-      const next: HistoryEntry = { ...answered(entry, task, seen), connectionId: this.connectionId };
-      this.entries.set(next.taskId, next);
-      const origin = originOf.get(entry) ?? entry;
-      originOf.set(next, origin);
-      replaced.set(origin, next);
-      if (next.createdAt !== origin.createdAt) resort = true;
-      written.push(next);
-      results.push(next);
-    }
-    if (written.length === 0) return results;
+      if (!entry) return undefined;
+      const next: HistoryEntry = {
+        ...entry,
+        connectionId: this.connectionId,
+        status: task.status,
+        outputs: task.outputs,
+        error: task.error,
+        creditsCharged: task.creditsCharged,
+        createdAt: Date.parse(task.createdAt) || entry.createdAt,
+        completedAt: task.completedAt ? Date.parse(task.completedAt) : null,
+        raw: task,
+        // A task that just reached a terminal state is unseen, unless the user is looking.
+        unseen: entry.unseen || (!isTerminal(entry.status) && isTerminal(task.status) && !seen),
+      };
+      if (next.createdAt !== entry.createdAt) resort = true;
+      this.entries.set(task.taskId, next);
+      written.set(task.taskId, next);
+      return next;
+    });
+    if (written.size === 0) return results;
     if (resort) this.changed();
     else {
-      this.sorted = this.sorted!.map((e) => replaced.get(e) ?? e);
+      // The same order, each changed entry in its predecessor's place: no sort of the whole history.
+      this.sorted = this.sorted!.map((e) => written.get(e.taskId) ?? e);
       this.notify();
     }
     const tx = (await db()).transaction('tasks', 'readwrite');
-    for (const value of written) void tx.store.put(value);
+    for (const value of written.values()) void tx.store.put(value);
     await tx.done;
     return results;
   }
