@@ -13,13 +13,16 @@ let listening = 0;
 
 // Told on the tick of the cards' shared clock (use-now.ts) and on each change of a schedule.
 function subscribe(listener: () => void): () => void {
-  const notify = () => {
+  const offClock = subscribeClock(() => {
     snapshotNow = clockTime();
     listener();
-  };
-  const offClock = subscribeClock(notify);
-  if (listening++ === 0) snapshotNow = clockTime();
-  const off = subscribeForecasts(notify);
+  });
+  if (listening++ === 0) snapshotNow = Date.now();
+  // A change of the schedule (a poll's answer) is shown as of now, not as of the last tick.
+  const off = subscribeForecasts(() => {
+    snapshotNow = Date.now();
+    listener();
+  });
   return () => {
     listening--;
     off();
