@@ -1,4 +1,6 @@
 import { chromium, type Browser, type Page } from '@playwright/test';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CHROMIUM } from '../scripts/chromium';
 import type { Figure } from './results-file';
 import { jsHeapUsedMb, longestTaskWhileScrolling, recordLongTasks } from './page-metrics';
@@ -307,6 +309,13 @@ async function clickRun(browser: Browser, ports: Ports, count: number): Promise<
  * can see at once, so a backlog builds): the longest main-thread task, 429s, and the delays of the
  * tasks that finished after the hand-over; polls per task counts every poll over those tasks.
  */
+const TRACE_CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'disabled-by-default-v8.cpu_profiler',
+  'v8.execute',
+];
+
 async function queuedRun(
   browser: Browser,
   ports: Ports,
@@ -323,7 +332,6 @@ async function queuedRun(
   const key = await keyOf(ports, 'team');
   const quote = await quoteOf(ports, key);
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await recordLongTasks(page);
   await connect(page, ports, 'team');
   const from = (await requests(ports)).length;
   const made: BenchTask[] = [];
@@ -355,9 +363,29 @@ async function queuedRun(
   );
   const handedOver = Date.now();
   // From here on, while they finish: no long task wanted.
-  await page.evaluate(() => ((window as unknown as { __longest: number }).__longest = 0));
+  // BENCH_TRACE=<dir>: a Chromium trace of the window (with its CPU profile), one file per run; the
+  // start of the trace is itself a long task, so the window's figure starts after it.
+  const traceDir = process.env.BENCH_TRACE;
+  if (traceDir) await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+  // The longest task that started in the window: a long task's entry is reported a moment after it
+  // ends, so one of the import's (before the hand-over) may still arrive once the window is open.
+  await page.evaluate(() => {
+    const w = window as unknown as { __windowLongest: number };
+    const since = performance.now();
+    w.__windowLongest = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries())
+        if (e.startTime >= since) w.__windowLongest = Math.max(w.__windowLongest, e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
   await page.waitForTimeout(windowMs);
-  const longest = await page.evaluate(() => (window as unknown as { __longest: number }).__longest);
+  if (traceDir) {
+    mkdirSync(traceDir, { recursive: true });
+    writeFileSync(join(traceDir, `queued${count}-${Date.now()}.json`), await browser.stopTracing());
+  }
+  const longest = await page.evaluate(
+    () => (window as unknown as { __windowLongest: number }).__windowLongest,
+  );
   // Delays of the tasks that finished while the studio followed them (making 1,000 takes a while, and
   // those done before the hand-over were never the studio's to see sooner).
   const done = (await historyOf(page)).filter((t) => t.completedAt !== null);
@@ -394,7 +422,7 @@ function summarise(
       unit: 's',
       target: targets.median === undefined ? 'reported' : `<= ${targets.median}`,
       ok: targets.median === undefined ? true : med.value <= targets.median,
-      note: `${what}; median of 3 runs, range ${med.range} s; ${polls}`,
+      note: `${what}; median of ${runs.length} runs, range ${med.range} s; ${polls}`,
     },
     [`${name}.detectionDelayP95`]: {
       value: p95.value,
@@ -443,7 +471,7 @@ export async function pollingSchedule(
   const figures: Record<string, Figure> = {};
   const runs = async (make: () => Promise<PollingRun>) => {
     const out: PollingRun[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < RUNS; i++) {
       const run = await make();
       console.log(
         `    run ${i + 1}: ${run.finished} finished, delay median ${round1(median(run.delays) / 1000)} s, p95 ${round1(quantile(run.delays, 0.95) / 1000)} s, ${run.polls} polls, ${run.limited} 429s${run.longestTaskMs === undefined ? '' : `, longest task ${run.longestTaskMs} ms`}`,

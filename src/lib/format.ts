@@ -8,8 +8,10 @@ const UNIT_LABELS: Record<string, string> = {
   call: 'call',
 };
 
-/** A count with thousands grouped: "5,000". */
-export const formatCount = (n: number): string => n.toLocaleString('en-US');
+const COUNT = new Intl.NumberFormat('en-US');
+
+/** A count with thousands grouped: "5,000" (one formatter: toLocaleString would build one per call). */
+export const formatCount = (n: number): string => COUNT.format(n);
 
 export function formatCredits(n: number): string {
   const rounded = Number.isInteger(n) ? n : Math.round(n * 100) / 100;

@@ -1,4 +1,5 @@
 import { Ban, CheckCircle2, Clock, Loader2, XCircle, type LucideIcon } from 'lucide-react';
+import { memo } from 'react';
 import type { TaskStatus } from '../../../contract/task';
 import { Badge } from '../../components/badge';
 import { cn } from '../../lib/cn';
@@ -43,12 +44,20 @@ export const STATUS_LOOK: Record<TaskStatus, StatusLook> = {
   },
 };
 
-export function StatusIcon({ status, className }: { status: TaskStatus; className?: string }) {
+/** Memoised, as the badge: an icon's SVG is rebuilt only when the status changes. */
+export const StatusIcon = memo(function StatusIcon({
+  status,
+  className,
+}: {
+  status: TaskStatus;
+  className?: string;
+}) {
   const { icon: Icon, spin } = STATUS_LOOK[status];
   return <Icon className={cn(spin && 'motion-safe:animate-spin', className)} aria-hidden="true" />;
-}
+});
 
-export function StatusBadge({ status, id }: { status: TaskStatus; id?: string }) {
+/** Memoised: a live card renders every second, its badge only when the status changes. */
+export const StatusBadge = memo(function StatusBadge({ status, id }: { status: TaskStatus; id?: string }) {
   return (
     <span id={id} className="inline-flex shrink-0" data-status={status}>
       <Badge tone={STATUS_LOOK[status].tone}>
@@ -57,4 +66,4 @@ export function StatusBadge({ status, id }: { status: TaskStatus; id?: string })
       </Badge>
     </span>
   );
-}
+});

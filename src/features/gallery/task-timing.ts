@@ -30,20 +30,28 @@ export function formatDuration(ms: number | null): string | null {
 const sameDay = (a: Date, b: Date) =>
   a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
 
-/** A short "when": the time today, the day and time this year, else the date. */
-export function formatWhen(ms: number, now: number = Date.now()): string {
-  const date = new Date(ms);
-  const today = new Date(now);
-  if (sameDay(date, today)) return date.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
-  if (date.getFullYear() === today.getFullYear()) {
-    return date.toLocaleString(undefined, {
+// The formats of formatWhen(), made once: every live card formats its time each second, and a
+// toLocale*String call with options builds a new formatter each time.
+let whenFormats: Record<'time' | 'dayTime' | 'date', Intl.DateTimeFormat> | null = null;
+const whenFormat = () =>
+  (whenFormats ??= {
+    time: new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' }),
+    dayTime: new Intl.DateTimeFormat(undefined, {
       day: 'numeric',
       month: 'short',
       hour: '2-digit',
       minute: '2-digit',
-    });
-  }
-  return date.toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
+    }),
+    date: new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' }),
+  });
+
+/** A short "when": the time today, the day and time this year, else the date. */
+export function formatWhen(ms: number, now: number = Date.now()): string {
+  const date = new Date(ms);
+  const today = new Date(now);
+  if (sameDay(date, today)) return whenFormat().time.format(date);
+  if (date.getFullYear() === today.getFullYear()) return whenFormat().dayTime.format(date);
+  return whenFormat().date.format(date);
 }
 
 /** The full date and time, for the detail view. */

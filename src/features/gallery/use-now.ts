@@ -26,6 +26,15 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
+/**
+ * The same clock for other per-second readings (a card's forecast): their listeners are told in the
+ * same tick as useNow's, so a live card renders once a second, not once per clock. Returns the undo.
+ */
+export const subscribeClock = subscribe;
+
+/** The time of the last tick while the clock runs, else the time now. */
+export const clockTime = (): number => (timer === null ? Date.now() : now);
+
 const getNow = () => now;
 const idle = () => () => undefined;
 const getIdle = () => 0;

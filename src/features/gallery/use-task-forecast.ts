@@ -1,43 +1,37 @@
 import { useSyncExternalStore } from 'react';
 import { forecastText, subscribeForecasts, taskForecast } from '../../model/tasks/poll-schedule';
+import { clockTime, subscribeClock } from './use-now';
 
 // What the studio knows of an unfinished task, for any view that shows one (History cards, Gallery
 // tiles): "queued, about 4 ahead", "running, ~3s left", or "checking" while its poll is due. The text
 // is forecastText() of the open connection's poll schedule; it follows the schedule's corrections and
 // counts down once a second while any card shows one. Null when no schedule follows the task.
 
-const TICK_MS = 1000;
-const tickListeners = new Set<() => void>();
-let tick: ReturnType<typeof setInterval> | null = null;
 /** The time the snapshots are taken at: moves only when a listener is told, so snapshots are stable. */
 let snapshotNow = Date.now();
+let listening = 0;
 
+// Told on the tick of the cards' shared clock (use-now.ts) and on each change of a schedule.
 function subscribe(listener: () => void): () => void {
-  const notify = () => {
+  const offClock = subscribeClock(() => {
+    snapshotNow = clockTime();
+    listener();
+  });
+  if (listening++ === 0) snapshotNow = Date.now();
+  // A change of the schedule (a poll's answer) is shown as of now, not as of the last tick.
+  const off = subscribeForecasts(() => {
     snapshotNow = Date.now();
     listener();
-  };
-  tickListeners.add(notify);
-  if (tick === null) {
-    snapshotNow = Date.now();
-    tick = setInterval(() => {
-      snapshotNow = Date.now();
-      for (const l of tickListeners) l();
-    }, TICK_MS);
-  }
-  const off = subscribeForecasts(notify);
+  });
   return () => {
+    listening--;
     off();
-    tickListeners.delete(notify);
-    if (tickListeners.size === 0 && tick !== null) {
-      clearInterval(tick);
-      tick = null;
-    }
+    offClock();
   };
 }
 
-/** Before anything listens (a first render), the clock itself; after, the time of the last tick. */
-const snapshotTime = () => (tick === null ? Date.now() : snapshotNow);
+/** Before anything listens (a first render), the clock itself; after, the time of the last reading. */
+const snapshotTime = () => (listening === 0 ? Date.now() : snapshotNow);
 const idle = () => () => undefined;
 const none = () => null;
 

@@ -1,60 +1,78 @@
 import { Bell } from 'lucide-react';
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useState } from 'react';
 import { Button } from '../../components/button';
 import { isTerminal, type TaskStatus } from '../../../contract/task';
 import type { HistoryStore } from '../../model/history/history-store';
 import type { HistoryEntry } from '../../model/history/history-types';
 
 const BASE_TITLE = 'Media Studio';
-const NO_ENTRIES: HistoryEntry[] = [];
-const noSubscription = () => () => undefined;
-const noEntries = () => NO_ENTRIES;
 
 /**
  * Finished tasks raise a title badge ("(2) Media Studio") until the user comes back to the tab, and a
  * browser notification when the user allowed them and is looking elsewhere (product-notes §3, Everywhere).
+ * Follows the history by subscription, outside rendering: its host (the whole studio) is not
+ * re-rendered by a poll's answer.
  */
 export function useFinishNotices(store: HistoryStore | null) {
-  // getSnapshot must return the same array while nothing changes, or React re-renders forever.
-  const entries = useSyncExternalStore(store?.subscribe ?? noSubscription, store?.list ?? noEntries);
-  const unseen = entries.filter((e) => e.unseen).length;
-  const known = useRef(new Map<string, TaskStatus>());
-
-  useEffect(() => {
-    document.title = unseen ? `(${unseen}) ${BASE_TITLE}` : BASE_TITLE;
-  }, [unseen]);
-
   useEffect(() => {
     if (!store) return;
+    /** The status each unfinished task had when last read (a change of an entry is a new object). */
+    const known = new Map<string, TaskStatus>();
+    const read = new WeakSet<HistoryEntry>();
+    let unseen = -1;
+    let queued = false;
+    let live = true;
+    const update = (notify: boolean) => {
+      for (const e of store.list()) {
+        if (read.has(e)) continue;
+        read.add(e);
+        const before = known.get(e.taskId);
+        if (isTerminal(e.status)) known.delete(e.taskId);
+        else known.set(e.taskId, e.status);
+        const justFinished = before !== undefined && isTerminal(e.status);
+        if (
+          notify &&
+          justFinished &&
+          e.unseen &&
+          'Notification' in window &&
+          Notification.permission === 'granted'
+        ) {
+          new Notification(`Task ${e.status}: ${e.meta.title}`, {
+            body:
+              typeof e.request.params.prompt === 'string' ? e.request.params.prompt.slice(0, 120) : undefined,
+            tag: e.taskId,
+          });
+        }
+      }
+      const count = store.unseenCount();
+      if (count !== unseen) {
+        unseen = count;
+        document.title = count ? `(${count}) ${BASE_TITLE}` : BASE_TITLE;
+      }
+    };
+    update(false);
+    // One reading per burst of changes (an import adds thousands at once).
+    const off = store.subscribe(() => {
+      if (queued) return;
+      queued = true;
+      queueMicrotask(() => {
+        queued = false;
+        if (live) update(true);
+      });
+    });
     const seen = () => {
       if (document.visibilityState === 'visible') void store.markSeen();
     };
     window.addEventListener('focus', seen);
     document.addEventListener('visibilitychange', seen);
     return () => {
+      live = false;
+      off();
       window.removeEventListener('focus', seen);
       document.removeEventListener('visibilitychange', seen);
       document.title = BASE_TITLE;
     };
   }, [store]);
-
-  useEffect(() => {
-    const previous = known.current;
-    const next = new Map<string, TaskStatus>();
-    for (const e of entries) {
-      next.set(e.taskId, e.status);
-      const before = previous.get(e.taskId);
-      const justFinished = before !== undefined && !isTerminal(before) && isTerminal(e.status);
-      if (justFinished && e.unseen && 'Notification' in window && Notification.permission === 'granted') {
-        new Notification(`Task ${e.status}: ${e.meta.title}`, {
-          body:
-            typeof e.request.params.prompt === 'string' ? e.request.params.prompt.slice(0, 120) : undefined,
-          tag: e.taskId,
-        });
-      }
-    }
-    known.current = next;
-  }, [entries]);
 }
 
 export async function askNotificationPermission(): Promise<NotificationPermission | 'unsupported'> {

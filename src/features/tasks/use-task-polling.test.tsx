@@ -196,3 +196,64 @@ it('a 429 on one task pauses every poll of the connection for its Retry-After', 
   expect(budget.nextFreeAt(Date.now())).toBe(budget.pausedUntilMs);
   queryClient.clear();
 });
+
+// Issue 13, 1,000 tasks queued with the page responsive: polling lives in useTasks, whose host is the
+// whole studio; a poll's answer, or the set of tasks about to be polled changing, must not render it.
+it('polls and records answers without rendering its host again', async () => {
+  const fetch = vi.fn(async (input: RequestInfo | URL) => {
+    const id = /\/tasks\/([^/?]+)$/.exec(String(input))?.[1] ?? '';
+    return new Response(taskJson(id), { status: 200 });
+  });
+  const client = new ApiClient({ baseUrl: 'https://api.example/v1', apiKey: 'k', fetch });
+  const store = await HistoryStore.open(CONNECTION);
+  const now = Date.now();
+  for (let i = 0; i < 6; i++) await store.put(entryOf(`r${i}`, now - 60_000 + i * 1_000));
+  let renders = 0;
+  function CountingPoller({ budget }: { budget: PollBudget }) {
+    renders++;
+    const [schedule] = useState(() => new PollSchedule({ budget }));
+    useTaskPolling(store, schedule);
+    return null;
+  }
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={queryClient}>
+      <ApiProvider value={{ client, connectionId: CONNECTION, baseUrl: client.baseUrl }}>
+        <CountingPoller budget={new PollBudget()} />
+      </ApiProvider>
+    </QueryClientProvider>,
+  );
+  await vi.waitFor(() => expect(store.list().every((e) => e.status === 'succeeded')).toBe(true), {
+    timeout: 5_000,
+  });
+  expect(fetch).toHaveBeenCalledTimes(6);
+  // The first render, and the one that makes this tab the poller; none per poll or per answer.
+  expect(renders).toBeLessThanOrEqual(2);
+  queryClient.clear();
+});
+
+it('answers that arrive together reach the history as one change', async () => {
+  let release = () => undefined as void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const fetch = vi.fn(async (input: RequestInfo | URL) => {
+    const id = /\/tasks\/([^/?]+)$/.exec(String(input))?.[1] ?? '';
+    await gate;
+    return new Response(taskJson(id), { status: 200 });
+  });
+  const client = new ApiClient({ baseUrl: 'https://api.example/v1', apiKey: 'k', fetch });
+  const store = await HistoryStore.open(CONNECTION);
+  const now = Date.now();
+  for (let i = 0; i < 4; i++) await store.put(entryOf(`g${i}`, now - 60_000 + i * 1_000));
+  const queryClient = renderPoller(client, store, new PollBudget());
+  // All four polls are out; their answers come in the same moment.
+  await vi.waitFor(() => expect(fetch).toHaveBeenCalledTimes(4), { timeout: 3_000 });
+  let changes = 0;
+  const off = store.subscribe(() => changes++);
+  release();
+  await vi.waitFor(() => expect(store.list().every((e) => e.status === 'succeeded')).toBe(true), {
+    timeout: 3_000,
+  });
+  off();
+  expect(changes).toBe(1);
+  queryClient.clear();
+});

@@ -1,5 +1,5 @@
-import { useQueries, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { QueriesObserver, useQueryClient, type QueryObserverOptions } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { useApi } from '../../api/api-context';
 import { abortError, ApiError } from '../../api/errors';
 import { taskQueries } from '../../api/queries/task-queries';
@@ -46,14 +46,54 @@ const toMs = (iso: string | null): number | null => {
   return Number.isFinite(ms) ? ms : null;
 };
 
-const NO_IDS: readonly string[] = [];
-const noSubscription = () => () => undefined;
-const noIds = () => NO_IDS;
+/** Poll answers that arrive this close together reach the history as one change (one write, one render). */
+export const ANSWER_BATCH_MS = 50;
+
+interface Answer {
+  task: Task;
+  seen?: boolean;
+  done: (entry: HistoryEntry | undefined) => void;
+  fail: (error: unknown) => void;
+}
+
+/**
+ * The answers of a moment (a burst of polls answered together) go into the history at once: the
+ * subscribers (History, Gallery, the other tabs, the schedule's sync) hear one change, and IndexedDB
+ * gets one transaction, instead of one each.
+ */
+function answerBatcher(store: HistoryStore) {
+  let queue: Answer[] = [];
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const flush = () => {
+    timer = null;
+    const batch = queue;
+    queue = [];
+    if (batch.length === 0) return;
+    store.applyTasks(batch).then(
+      (entries) => batch.forEach((a, i) => a.done(entries[i])),
+      (error: unknown) => batch.forEach((a) => a.fail(error)),
+    );
+  };
+  return {
+    apply(task: Task, seen?: boolean): Promise<HistoryEntry | undefined> {
+      return new Promise((done, fail) => {
+        queue.push({ task, seen, done, fail });
+        timer ??= setTimeout(flush, ANSWER_BATCH_MS);
+      });
+    },
+    /** Writes what is waiting now (the poller is going away). */
+    flush(): void {
+      if (timer !== null) clearTimeout(timer);
+      flush();
+    },
+  };
+}
 
 /**
  * Keeps the history current: every unfinished task joins the schedule, and the tasks whose turn is near
- * are polled through React Query. Part of useTasks (the tasks' lifecycle); renders nothing of its own
- * and re-renders its host only when the set of tasks about to be polled changes.
+ * are polled through React Query. Part of useTasks (the tasks' lifecycle): it renders nothing and never
+ * re-renders its host (the whole studio) by itself: the history, the schedule and the queries are
+ * followed by subscriptions, outside rendering.
  */
 export function useTaskPolling(store: HistoryStore | null, schedule: PollSchedule | null): void {
   const { client, connectionId } = useApi();
@@ -73,24 +113,35 @@ export function useTaskPolling(store: HistoryStore | null, schedule: PollSchedul
     };
   }, [schedule]);
 
-  // Every unfinished task, and the recently finished ones that held the slots they wait for: read
-  // after each change of the history (a burst of changes is read once).
+  // Every unfinished task, and the recently finished ones that held the slots they wait for: all of
+  // them once, then after each change of the history (a burst of changes is read once) only the entries
+  // that changed (each change of an entry is a new object).
   useEffect(() => {
     if (!store || !schedule) return;
     let queued = false;
     let live = true;
+    const synced = new WeakSet<HistoryEntry>();
+    const wanted = (e: HistoryEntry, since: number) =>
+      !isTerminal(e.status) || (e.completedAt !== null && e.completedAt > since);
+    const since = Date.now() - RECENT_MS;
+    const first: ScheduleTask[] = [];
+    for (const e of store.list()) {
+      synced.add(e);
+      if (wanted(e, since)) first.push(scheduleTask(e));
+    }
+    schedule.sync(first);
     const sync = () => {
       queued = false;
       if (!live) return;
-      const since = Date.now() - RECENT_MS;
-      schedule.sync(
-        store
-          .list()
-          .filter((e) => !isTerminal(e.status) || (e.completedAt !== null && e.completedAt > since))
-          .map(scheduleTask),
-      );
+      const recent = Date.now() - RECENT_MS;
+      const changed: ScheduleTask[] = [];
+      for (const e of store.list()) {
+        if (synced.has(e)) continue;
+        synced.add(e);
+        if (wanted(e, recent)) changed.push(scheduleTask(e));
+      }
+      if (changed.length > 0) schedule.update(changed);
     };
-    sync();
     const off = store.subscribe(() => {
       if (queued) return;
       queued = true;
@@ -114,72 +165,89 @@ export function useTaskPolling(store: HistoryStore | null, schedule: PollSchedul
     [client, connectionId, queryClient, schedule],
   );
 
-  // A query only for the tasks whose poll is near (the schedule's active set), not for every queued one.
-  const activeIds = useSyncExternalStore(schedule?.subscribe ?? noSubscription, schedule?.active ?? noIds);
-  const polled: HistoryEntry[] = [];
-  if (leader && store && schedule) {
-    for (const id of activeIds) {
-      const entry = store.get(id);
-      if (entry && !isTerminal(entry.status)) polled.push(entry);
-    }
-  }
+  // A query only for the tasks whose poll is near (the schedule's active set), not for every queued
+  // one; kept by an observer of those queries that follows the active set, outside rendering.
+  useEffect(() => {
+    if (!leader || !store || !schedule) return;
+    const answers = answerBatcher(store);
 
-  useQueries({
-    queries: polled.map((entry) => ({
-      ...taskQueries.detail(client, connectionId, entry.taskId),
-      queryFn: ({ signal }: { signal: AbortSignal }): Promise<Task> => pollOnce(entry, signal),
-      refetchInterval: (query: { state: { data?: Task } }) =>
-        query.state.data && isTerminal(query.state.data.status) ? false : REFETCH_TICK_MS,
-      refetchIntervalInBackground: true,
-      refetchOnWindowFocus: false,
-      // Nothing here reads the result: a poll's progress re-renders nothing.
-      notifyOnChangeProps: [],
-    })),
-  });
-
-  async function pollOnce(entry: HistoryEntry, signal: AbortSignal): Promise<Task> {
-    if (!store || !schedule) throw abortError();
-    await schedule.turn(scheduleTask(entry), signal);
-    const sentAt = Date.now();
-    try {
-      const task = await client.getTask(entry.taskId, {
-        signal,
-        // The client retries a 429 after its Retry-After; every other poll waits that out too.
-        onRetry: (info) => {
-          if (info.error.status === 429) schedule.rateLimited(null, info.error.retryAfterSeconds);
-        },
-      });
-      schedule.observe(
-        entry.taskId,
-        { status: task.status, createdAt: toMs(task.createdAt), completedAt: toMs(task.completedAt) },
-        sentAt,
-      );
-      await store.applyTask(task, {
-        seen: document.visibilityState === 'visible' && document.hasFocus(),
-      });
-      return task;
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 'unknown_task') {
-        // The service no longer shows this task to this key: stop polling it, say why.
-        schedule.observe(entry.taskId, 'unknown', sentAt);
-        const lost: Task = {
-          taskId: entry.taskId,
-          status: 'failed',
-          outputs: [],
-          error: { code: 'unknown_task', message: 'The service no longer knows this task for this key.' },
-          creditsCharged: entry.creditsCharged ?? 0,
-          createdAt: new Date(entry.createdAt).toISOString(),
-          completedAt: null,
-        };
-        await store.applyTask(lost);
-        return lost;
+    async function pollOnce(taskId: string, signal: AbortSignal): Promise<Task> {
+      const entry = store!.get(taskId);
+      if (!entry || !schedule) throw abortError();
+      await schedule.turn(scheduleTask(entry), signal);
+      const sentAt = Date.now();
+      try {
+        const task = await client.getTask(taskId, {
+          signal,
+          // The client retries a 429 after its Retry-After; every other poll waits that out too.
+          onRetry: (info) => {
+            if (info.error.status === 429) schedule.rateLimited(null, info.error.retryAfterSeconds);
+          },
+        });
+        schedule.observe(
+          taskId,
+          { status: task.status, createdAt: toMs(task.createdAt), completedAt: toMs(task.completedAt) },
+          sentAt,
+        );
+        await answers.apply(task, document.visibilityState === 'visible' && document.hasFocus());
+        return task;
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 'unknown_task') {
+          // The service no longer shows this task to this key: stop polling it, say why.
+          schedule.observe(taskId, 'unknown', sentAt);
+          const lost: Task = {
+            taskId,
+            status: 'failed',
+            outputs: [],
+            error: { code: 'unknown_task', message: 'The service no longer knows this task for this key.' },
+            creditsCharged: entry.creditsCharged ?? 0,
+            createdAt: new Date(entry.createdAt).toISOString(),
+            completedAt: null,
+          };
+          await answers.apply(lost);
+          return lost;
+        }
+        if (err instanceof ApiError && err.status === 429) {
+          schedule.rateLimited(taskId, err.retryAfterSeconds);
+        } else {
+          schedule.failed(taskId, { failure: !(err instanceof ApiError && err.code === 'aborted') });
+        }
+        throw err;
       }
-      if (err instanceof ApiError && err.status === 429) {
-        schedule.rateLimited(entry.taskId, err.retryAfterSeconds);
-      } else {
-        schedule.failed(entry.taskId, { failure: !(err instanceof ApiError && err.code === 'aborted') });
-      }
-      throw err;
     }
-  }
+
+    const queryOf = (taskId: string): QueryObserverOptions =>
+      // The observer takes options of any query (unknown data); these are Task queries.
+      ({
+        ...taskQueries.detail(client, connectionId, taskId),
+        queryFn: ({ signal }: { signal: AbortSignal }): Promise<Task> => pollOnce(taskId, signal),
+        refetchInterval: (query: { state: { data?: Task } }) =>
+          query.state.data && isTerminal(query.state.data.status) ? false : REFETCH_TICK_MS,
+        refetchIntervalInBackground: true,
+        refetchOnWindowFocus: false,
+        // Nothing reads the result: a poll's progress notifies nobody.
+        notifyOnChangeProps: [],
+      }) as QueryObserverOptions;
+    const observer = new QueriesObserver(queryClient, []);
+    const unobserve = observer.subscribe(() => undefined);
+    let ids: readonly string[] | null = null;
+    const follow = () => {
+      const active = schedule.active();
+      if (active === ids) return;
+      ids = active;
+      const polled = active.filter((id) => {
+        const entry = store.get(id);
+        return entry !== undefined && !isTerminal(entry.status);
+      });
+      observer.setQueries(polled.map(queryOf));
+    };
+    follow();
+    const offSchedule = schedule.subscribe(follow);
+    return () => {
+      offSchedule();
+      unobserve();
+      observer.destroy();
+      answers.flush();
+    };
+  }, [leader, store, schedule, client, connectionId, queryClient]);
 }

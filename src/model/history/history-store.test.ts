@@ -138,6 +138,51 @@ describe('HistoryStore', () => {
     expect(store.pending()).toEqual([]);
   });
 
+  // Issue 13 (1,000 tasks queued, the page responsive): the answers of a burst of polls are one change.
+  it('applyTasks records several answers as one change: one notification, one write, all kept', async () => {
+    const store = await HistoryStore.open(A);
+    const createdAt = Date.parse('2025-06-01T12:00:00.000Z');
+    for (const id of ['t1', 't2', 't3']) await store.put(entry(id, createdAt + Number(id.slice(1))));
+    const before = store.list();
+    let calls = 0;
+    const off = store.subscribe(() => calls++);
+    const at = (id: string) => new Date(createdAt + Number(id.slice(1))).toISOString();
+    const results = await store.applyTasks([
+      { task: task('t1', { status: 'succeeded', createdAt: at('t1'), completedAt: at('t1') }) },
+      { task: task('gone', { status: 'running' }) },
+      { task: task('t3', { status: 'failed', createdAt: at('t3') }), seen: true },
+      // The same task twice in one batch: the later answer wins, unseen from the first stays.
+      { task: task('t1', { status: 'succeeded', createdAt: at('t1'), creditsCharged: 4 }) },
+    ]);
+    off();
+    expect(calls).toBe(1);
+    expect(results.map((r) => r?.status)).toEqual(['succeeded', undefined, 'failed', 'succeeded']);
+    expect(store.get('t1')).toMatchObject({ status: 'succeeded', creditsCharged: 4, unseen: true });
+    expect(store.get('t3')).toMatchObject({ status: 'failed', unseen: false });
+    // The list keeps its order (newest first) with the new entries in their places.
+    const after = store.list();
+    expect(after).not.toBe(before);
+    expect(after.map((e) => e.taskId)).toEqual(['t3', 't2', 't1']);
+    expect(after[2]).toBe(store.get('t1'));
+    expect(after[1]).toBe(before[1]);
+    // Written to IndexedDB: a reload reads them back.
+    await reload();
+    const reopened = await HistoryStore.open(A);
+    expect(reopened.get('t1')).toMatchObject({ status: 'succeeded', creditsCharged: 4, unseen: true });
+    expect(reopened.get('t3')?.status).toBe('failed');
+    expect(reopened.get('t2')?.status).toBe('queued');
+  });
+
+  it('applyTasks re-sorts the list when an answer moves a task in time', async () => {
+    const store = await HistoryStore.open(A);
+    await store.put(entry('t1', 1_000));
+    await store.put(entry('t2', 2_000));
+    expect(store.list().map((e) => e.taskId)).toEqual(['t2', 't1']);
+    await store.applyTasks([{ task: task('t1', { createdAt: new Date(3_000).toISOString() }) }]);
+    expect(store.list().map((e) => e.taskId)).toEqual(['t1', 't2']);
+    expect(await store.applyTasks([{ task: task('none') }])).toEqual([undefined]);
+  });
+
   it('does not mark unseen a task that finishes while the user is looking, nor one already terminal', async () => {
     const store = await HistoryStore.open(A);
     await store.put(entry('t1', 1_000));

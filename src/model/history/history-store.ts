@@ -196,22 +196,51 @@ export class HistoryStore {
 
   /** Records what GET /tasks/{id} said. A task that just reached a terminal state is marked unseen. */
   async applyTask(task: Task, { seen = false }: { seen?: boolean } = {}): Promise<HistoryEntry | undefined> {
-    const entry = this.entries.get(task.taskId);
-    if (!entry) return undefined;
-    const finishedNow = !isTerminal(entry.status) && isTerminal(task.status);
-    const next: HistoryEntry = {
-      ...entry,
-      status: task.status,
-      outputs: task.outputs,
-      error: task.error,
-      creditsCharged: task.creditsCharged,
-      createdAt: Date.parse(task.createdAt) || entry.createdAt,
-      completedAt: task.completedAt ? Date.parse(task.completedAt) : null,
-      raw: task,
-      unseen: entry.unseen || (finishedNow && !seen),
-    };
-    await this.put(next);
-    return next;
+    return (await this.applyTasks([{ task, seen }]))[0];
+  }
+
+  /**
+   * applyTask() for several answers at once (the poll answers of a moment): subscribers are told once,
+   * and one IndexedDB transaction writes them all. Answers for tasks this history lacks are skipped
+   * (undefined in their place).
+   */
+  async applyTasks(
+    answers: ReadonlyArray<{ task: Task; seen?: boolean }>,
+  ): Promise<Array<HistoryEntry | undefined>> {
+    const written = new Map<string, HistoryEntry>();
+    let resort = !this.sorted;
+    const results = answers.map(({ task, seen = false }) => {
+      const entry = this.entries.get(task.taskId);
+      if (!entry) return undefined;
+      const next: HistoryEntry = {
+        ...entry,
+        connectionId: this.connectionId,
+        status: task.status,
+        outputs: task.outputs,
+        error: task.error,
+        creditsCharged: task.creditsCharged,
+        createdAt: Date.parse(task.createdAt) || entry.createdAt,
+        completedAt: task.completedAt ? Date.parse(task.completedAt) : null,
+        raw: task,
+        // A task that just reached a terminal state is unseen, unless the user is looking.
+        unseen: entry.unseen || (!isTerminal(entry.status) && isTerminal(task.status) && !seen),
+      };
+      if (next.createdAt !== entry.createdAt) resort = true;
+      this.entries.set(task.taskId, next);
+      written.set(task.taskId, next);
+      return next;
+    });
+    if (written.size === 0) return results;
+    if (resort) this.changed();
+    else {
+      // The same order, each changed entry in its predecessor's place: no sort of the whole history.
+      this.sorted = this.sorted!.map((e) => written.get(e.taskId) ?? e);
+      this.notify();
+    }
+    const tx = (await db()).transaction('tasks', 'readwrite');
+    for (const value of written.values()) void tx.store.put(value);
+    await tx.done;
+    return results;
   }
 
   async markSeen(): Promise<void> {

@@ -381,6 +381,52 @@ describe('PollSchedule', () => {
     expect(g.polls).toHaveLength(1);
   });
 
+  // Issue 13, 1,000 tasks queued with the page responsive: the history's changes are given as they
+  // come (update), not as the whole history each time.
+  it('update() takes in the changed tasks only: new ones join, finished ones free their slot, the rest stay', () => {
+    const schedule = new PollSchedule({ budget: new PollBudget(), concurrency: 1 });
+    schedule.confirmed = true;
+    schedule.sync([taskOf('a', T0, 10), taskOf('b', T0 + 1, 10)]);
+    expect(schedule.predictedFinish('b')).toBe(T0 + 20_000);
+    // A new task, and a finish: b moves up, c queues behind it; a and b were not given again.
+    schedule.update([
+      { ...taskOf('a', T0, 10), status: 'succeeded', completedAt: T0 + 4_000 },
+      taskOf('c', T0 + 2, 10),
+    ]);
+    expect(schedule.has('a')).toBe(false);
+    expect(schedule.predictedFinish('b')).toBe(T0 + 14_000);
+    expect(schedule.predictedFinish('c')).toBe(T0 + 24_000);
+    expect(schedule.pendingCount).toBe(2);
+    // A finished task that is long past does not join.
+    schedule.update([
+      { ...taskOf('old', T0 - 3_600_000, 10), status: 'succeeded', completedAt: T0 - 3_590_000 },
+    ]);
+    expect(schedule.has('old')).toBe(false);
+    expect(schedule.pendingCount).toBe(2);
+  });
+
+  it('tells its listeners once for the answers of a moment, after one new prediction', async () => {
+    const service = new FakeService(5, () => 4_000);
+    const schedule = new PollSchedule({ budget: new PollBudget(), concurrency: 5, confirmed: true });
+    const tasks = Array.from({ length: 20 }, (_, i) => taskOf(service.create(`t${i}`, T0).id, T0, 4));
+    schedule.sync(tasks);
+    await vi.advanceTimersByTimeAsync(5_000);
+    // Five polls granted, then answered together (as a burst of responses arrives).
+    const turns = tasks.slice(0, 5).map((t) => schedule.turn(t));
+    await vi.advanceTimersByTimeAsync(0);
+    await Promise.all(turns);
+    let told = 0;
+    const off = schedule.subscribe(() => told++);
+    for (const t of tasks.slice(0, 5)) schedule.observe(t.taskId, service.get(t.taskId, Date.now()));
+    expect(told).toBe(0);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(told).toBe(1);
+    // And what they hear is the new prediction: the next five run.
+    expect(forecastText(schedule.forecast('t5'))).toMatch(/^running/);
+    off();
+    schedule.stop();
+  });
+
   it('100 tasks against a 60-a-minute budget: never over 60 in any window, about one poll each', async () => {
     // As the bench: a pool of 5, 1 s to start, 4 s runs, estimate 5 s; 60 submitted, 40 more a minute later.
     const budget = new PollBudget();

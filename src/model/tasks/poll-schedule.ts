@@ -167,10 +167,13 @@ export class PollSchedule {
   private readonly listeners = new Set<() => void>();
   private readonly runSamples = new Map<string, number[]>();
   private readonly latencySamples = new Map<string, number[]>();
+  private readonly medians = new Map<Map<string, number[]>, Map<string, number | null>>();
   private readonly onLearn: ((state: LearnedState) => void) | undefined;
   private seq = 0;
   private dirty = true;
   private pumpQueued = false;
+  /** The listeners are to hear of a change at the next pump. */
+  private tell = false;
   private timer: TimerHandle | undefined;
   private stopped = false;
   private offBudget: (() => void) | null = null;
@@ -220,24 +223,7 @@ export class PollSchedule {
     const now = this.now();
     const seen = new Set<string>();
     for (const task of tasks) {
-      const terminal = isTerminal(task.status);
-      const known = this.tasks.get(task.taskId);
-      if (!known) {
-        // A finished task matters only while it may have held a slot that an unfinished one waited for.
-        if (terminal && (!task.completedAt || task.completedAt < now - FORGET_AFTER_MS)) continue;
-        this.tasks.set(task.taskId, this.track(task));
-        this.dirty = true;
-      } else {
-        if (task.createdAt !== known.createdAt && Number.isFinite(task.createdAt)) {
-          known.createdAt = task.createdAt;
-          this.dirty = true;
-        }
-        if (terminal && !isTerminal(known.status)) {
-          known.status = task.status;
-          known.completedAt = task.completedAt ?? null;
-          this.dirty = true;
-        }
-      }
+      this.take(task, now);
       seen.add(task.taskId);
     }
     for (const id of [...this.tasks.keys()]) {
@@ -246,6 +232,44 @@ export class PollSchedule {
         this.dirty = true;
       }
     }
+    this.settle();
+  }
+
+  /**
+   * The history's tasks that changed since the last sync() or update() (new submits, other tabs'
+   * writes, answers): as sync() for these, without reading the whole history; the others stay as they
+   * are (a finished one leaves once it no longer anchors the queue).
+   */
+  update(tasks: readonly ScheduleTask[]): void {
+    const now = this.now();
+    for (const task of tasks) this.take(task, now);
+    this.settle();
+  }
+
+  /** One task of the history, as sync() and update() take it in. */
+  private take(task: ScheduleTask, now: number): void {
+    const terminal = isTerminal(task.status);
+    const known = this.tasks.get(task.taskId);
+    if (!known) {
+      // A finished task matters only while it may have held a slot that an unfinished one waited for.
+      if (terminal && (!task.completedAt || task.completedAt < now - FORGET_AFTER_MS)) return;
+      this.tasks.set(task.taskId, this.track(task));
+      this.dirty = true;
+      return;
+    }
+    if (task.createdAt !== known.createdAt && Number.isFinite(task.createdAt)) {
+      known.createdAt = task.createdAt;
+      this.dirty = true;
+    }
+    if (terminal && !isTerminal(known.status)) {
+      known.status = task.status;
+      known.completedAt = task.completedAt ?? null;
+      this.dirty = true;
+    }
+  }
+
+  /** Turns waiting for tasks that left or finished are called off; a changed queue is planned again. */
+  private settle(): void {
     for (const waiter of [...this.waiters.values()]) {
       const t = this.tasks.get(waiter.id);
       if (!t || isTerminal(t.status)) this.cancelWaiter(waiter);
@@ -448,7 +472,7 @@ export class PollSchedule {
 
   /** The learned run time of a model's task (seconds), or null before any was seen. */
   learnedRunSeconds(model = ''): number | null {
-    return median(this.runSamples.get(model) ?? []);
+    return this.medianOf(this.runSamples, model);
   }
 
   get pendingCount(): number {
@@ -484,11 +508,21 @@ export class PollSchedule {
 
   /** From creation to finish with a free slot: the learned latency, else the estimate, never under a run. */
   private latencySeconds(t: Tracked, run: number): number {
-    const learned = median(this.latencySamples.get(t.model) ?? []);
+    const learned = this.medianOf(this.latencySamples, t.model);
     return Math.max(run, learned ?? t.estimate ?? run);
   }
 
+  /** The median of a model's samples, kept until a new sample (a prediction asks it for every task). */
+  private medianOf(map: Map<string, number[]>, model: string): number | null {
+    let cache = this.medians.get(map);
+    if (!cache) this.medians.set(map, (cache = new Map()));
+    let value = cache.get(model);
+    if (value === undefined) cache.set(model, (value = median(map.get(model) ?? [])));
+    return value;
+  }
+
   private sample(map: Map<string, number[]>, model: string, seconds: number): void {
+    this.medians.get(map)?.clear();
     for (const key of new Set([model, ''])) {
       const xs = map.get(key) ?? [];
       xs.push(seconds);
@@ -700,9 +734,13 @@ export class PollSchedule {
     this.schedulePump();
   }
 
+  /**
+   * Something the forecasts show changed: the listeners hear it from the next pump, once for all the
+   * changes of the moment (the answers of a burst of polls), after one new prediction.
+   */
   private changed(): void {
+    this.tell = true;
     this.schedulePump();
-    for (const listener of this.listeners) listener();
   }
 
   private schedulePump(): void {
@@ -775,7 +813,10 @@ export class PollSchedule {
     const next = this.activeNow(now);
     if (next.ids !== null) this.activeIds = next.ids;
     wake = Math.min(wake, next.wake);
-    if (granted || next.ids !== null) for (const listener of this.listeners) listener();
+    if (granted || next.ids !== null || this.tell) {
+      this.tell = false;
+      for (const listener of this.listeners) listener();
+    }
     if (wake < Infinity) {
       this.timer = this.setTimer(
         () => {
