@@ -30,20 +30,24 @@ export function formatDuration(ms: number | null): string | null {
 const sameDay = (a: Date, b: Date) =>
   a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
 
+// The formatters of formatWhen, made once (toLocaleString would make one per card as it scrolls into
+// view); the same output as date.toLocale…String(undefined, options).
+const TIME = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
+const DAY_AND_TIME = new Intl.DateTimeFormat(undefined, {
+  day: 'numeric',
+  month: 'short',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+const DATE = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
+
 /** A short "when": the time today, the day and time this year, else the date. */
 export function formatWhen(ms: number, now: number = Date.now()): string {
   const date = new Date(ms);
   const today = new Date(now);
-  if (sameDay(date, today)) return date.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
-  if (date.getFullYear() === today.getFullYear()) {
-    return date.toLocaleString(undefined, {
-      day: 'numeric',
-      month: 'short',
-      hour: '2-digit',
-      minute: '2-digit',
-    });
-  }
-  return date.toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
+  if (sameDay(date, today)) return TIME.format(date);
+  if (date.getFullYear() === today.getFullYear()) return DAY_AND_TIME.format(date);
+  return DATE.format(date);
 }
 
 /** The full date and time, for the detail view. */
