@@ -688,8 +688,6 @@ function Grid({
   // The row of a tile, found when the focus goes back to it (no map of every key per change).
   const rowOfKey = (key: string) =>
     rows.findIndex((row) => row.kind === 'tiles' && row.items.some((item) => item.key === key));
-  // The studio does not build with React Compiler; the virtualizer re-renders this list itself.
-  // eslint-disable-next-line react-hooks/incompatible-library
   // The same functions from render to render while the rows are the same: new ones would make the
   // virtualizer place every row again (some 50,000 at 200,000 outputs) on each scroll frame.
   const estimateSize = useCallback(
@@ -697,6 +695,8 @@ function Grid({
     [rows, tile],
   );
   const getItemKey = useCallback((i: number) => rows[i]?.key ?? i, [rows]);
+  // The studio does not build with React Compiler; the virtualizer re-renders this list itself.
+  // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,

@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import type * as ReactVirtual from '@tanstack/react-virtual';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HiddenTasks } from '../../model/history/hidden-tasks';
 import { JudgementStore } from '../../model/history/judgements';
@@ -22,7 +23,7 @@ import { HistoryPanel } from './history-panel';
 
 const seen = vi.hoisted(() => ({ getItemKey: [] as unknown[], estimateSize: [] as unknown[] }));
 vi.mock('@tanstack/react-virtual', async (importOriginal) => {
-  const original = await importOriginal<typeof import('@tanstack/react-virtual')>();
+  const original = await importOriginal<typeof ReactVirtual>();
   return {
     ...original,
     useVirtualizer: ((options: Parameters<typeof original.useVirtualizer>[0]) => {
