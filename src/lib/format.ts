@@ -8,9 +8,11 @@ const UNIT_LABELS: Record<string, string> = {
   call: 'call',
 };
 
+// One formatter, made once: toLocaleString makes a new one on every call, which costs a long list
+// (every card and day heading that scrolls into view) more than the rest of its render.
 const COUNT = new Intl.NumberFormat('en-US');
 
-/** A count with thousands grouped: "5,000" (one formatter: toLocaleString would build one per call). */
+/** A count with thousands grouped: "5,000". */
 export const formatCount = (n: number): string => COUNT.format(n);
 
 export function formatCredits(n: number): string {

@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Columns2, Columns3, EyeOff, Eye, Images, SlidersHorizontal, Star, X } from 'lucide-react';
 import {
+  memo,
   useCallback,
   useDeferredValue,
   useEffect,
@@ -39,6 +40,7 @@ import {
   rowsOf,
   selectItems,
   type GalleryFilter,
+  type GalleryRow,
   type GallerySort,
 } from './gallery-filter';
 import { galleryItemsOf, type GalleryItem } from './gallery-item';
@@ -686,13 +688,20 @@ function Grid({
   // The row of a tile, found when the focus goes back to it (no map of every key per change).
   const rowOfKey = (key: string) =>
     rows.findIndex((row) => row.kind === 'tiles' && row.items.some((item) => item.key === key));
+  // The same functions from render to render while the rows are the same: new ones would make the
+  // virtualizer place every row again (some 50,000 at 200,000 outputs) on each scroll frame.
+  const estimateSize = useCallback(
+    (i: number) => (rows[i]?.kind === 'day' ? DAY_ROW : tile + GAP),
+    [rows, tile],
+  );
+  const getItemKey = useCallback((i: number) => rows[i]?.key ?? i, [rows]);
   // The studio does not build with React Compiler; the virtualizer re-renders this list itself.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: (i) => (rows[i]?.kind === 'day' ? DAY_ROW : tile + GAP),
-    getItemKey: (i) => rows[i]?.key ?? i,
+    estimateSize,
+    getItemKey,
     overscan: 3,
     useFlushSync: false,
   });
@@ -733,42 +742,94 @@ function Grid({
           const row = rows[v.index];
           if (!row) return null;
           return (
-            <div
+            <GridRow
               key={v.key}
-              className="absolute top-0 left-0 w-full"
-              style={{ transform: `translateY(${v.start}px)`, height: v.size }}
-            >
-              {row.kind === 'day' ? (
-                <h3 className="flex h-full items-end gap-2 pb-2 text-sm font-semibold">
-                  {row.label}
-                  <span className="text-xs font-normal text-slate-600 tabular-nums dark:text-slate-400">
-                    {formatCount(row.count)}
-                  </span>
-                </h3>
-              ) : (
-                <ul
-                  className="grid"
-                  style={{ gridTemplateColumns: `repeat(${columns}, ${tile}px)`, gap: GAP, height: tile }}
-                >
-                  {row.items.map((item, i) => (
-                    <li key={item.key} aria-setsize={items.length} aria-posinset={row.first + i + 1}>
-                      <GalleryTile
-                        item={item}
-                        judgement={judged.get(item.key)}
-                        selected={selection.has(item.key)}
-                        hidden={hiddenIds.has(item.entry.taskId)}
-                        onOpen={onOpen}
-                        onSelect={onSelect}
-                        onToggleStar={onToggleStar}
-                      />
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </div>
+              row={row}
+              start={v.start}
+              size={v.size}
+              columns={columns}
+              tile={tile}
+              setSize={items.length}
+              judged={judged}
+              hiddenIds={hiddenIds}
+              selection={selection}
+              onOpen={onOpen}
+              onSelect={onSelect}
+              onToggleStar={onToggleStar}
+            />
           );
         })}
       </div>
     </div>
   );
 }
+
+interface GridRowProps {
+  row: GalleryRow;
+  start: number;
+  size: number;
+  columns: number;
+  tile: number;
+  /** How many tiles the grid shows (aria-setsize). */
+  setSize: number;
+  judged: ReturnType<JudgementStore['snapshot']>;
+  hiddenIds: ReadonlySet<string>;
+  selection: ReadonlySet<string>;
+  onOpen: (item: GalleryItem) => void;
+  onSelect: (item: GalleryItem, range: boolean) => void;
+  onToggleStar: (item: GalleryItem) => void;
+}
+
+/**
+ * One row of the grid: a day heading or a row of tiles. Memoised: a scroll frame re-renders the grid,
+ * and only the rows that came into view render (the others keep their props).
+ */
+const GridRow = memo(function GridRow({
+  row,
+  start,
+  size,
+  columns,
+  tile,
+  setSize,
+  judged,
+  hiddenIds,
+  selection,
+  onOpen,
+  onSelect,
+  onToggleStar,
+}: GridRowProps) {
+  return (
+    <div
+      className="absolute top-0 left-0 w-full"
+      style={{ transform: `translateY(${start}px)`, height: size }}
+    >
+      {row.kind === 'day' ? (
+        <h3 className="flex h-full items-end gap-2 pb-2 text-sm font-semibold">
+          {row.label}
+          <span className="text-xs font-normal text-slate-600 tabular-nums dark:text-slate-400">
+            {formatCount(row.count)}
+          </span>
+        </h3>
+      ) : (
+        <ul
+          className="grid"
+          style={{ gridTemplateColumns: `repeat(${columns}, ${tile}px)`, gap: GAP, height: tile }}
+        >
+          {row.items.map((item, i) => (
+            <li key={item.key} aria-setsize={setSize} aria-posinset={row.first + i + 1}>
+              <GalleryTile
+                item={item}
+                judgement={judged.get(item.key)}
+                selected={selection.has(item.key)}
+                hidden={hiddenIds.has(item.entry.taskId)}
+                onOpen={onOpen}
+                onSelect={onSelect}
+                onToggleStar={onToggleStar}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+});

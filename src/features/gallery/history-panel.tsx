@@ -248,6 +248,7 @@ function Filters({
 
 const ESTIMATED_CARD_PX = 120;
 const CARD_GAP_PX = 8;
+const estimateCard = () => ESTIMATED_CARD_PX;
 
 /** Only the cards in (and near) view are in the DOM; heights are measured as they render. */
 function VirtualTaskList({
@@ -258,13 +259,16 @@ function VirtualTaskList({
   onOpen: (entry: HistoryEntry) => void;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
+  // The same function from render to render: a new one would make the virtualizer lay out every one of
+  // the 50,000 cards again on each scroll frame (its measurements are kept while getItemKey is the same).
+  const getItemKey = useCallback((index: number) => entries[index]?.taskId ?? index, [entries]);
   // The studio does not build with React Compiler; the virtualizer re-renders this list itself.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: entries.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ESTIMATED_CARD_PX,
-    getItemKey: (index) => entries[index]?.taskId ?? index,
+    estimateSize: estimateCard,
+    getItemKey,
     gap: CARD_GAP_PX,
     overscan: 4,
     // React 19: measuring inside a layout effect must not flushSync.

@@ -1,0 +1,132 @@
+import 'fake-indexeddb/auto';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import type * as ReactVirtual from '@tanstack/react-virtual';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { HiddenTasks } from '../../model/history/hidden-tasks';
+import { JudgementStore } from '../../model/history/judgements';
+import {
+  CONNECTION,
+  freshDatabase,
+  makeEntry,
+  stubLayout,
+  storeWith,
+  T0,
+} from '../../test/gallery-test-utils';
+import { GalleryView } from './gallery-view';
+import { NO_GALLERY_FILTER } from './gallery-filter';
+import { HistoryPanel } from './history-panel';
+
+// The History list and the Gallery grid while they scroll (issue 17: 50,000 tasks, no long task). The
+// virtualizer keeps where every row goes (50,000 cards, some 50,000 rows of tiles) as long as its
+// getItemKey is the same function; a new one on a render makes it place every row again, and a scroll
+// frame is a render. These tests record what each render gives the virtualizer.
+
+const seen = vi.hoisted(() => ({ getItemKey: [] as unknown[], estimateSize: [] as unknown[] }));
+vi.mock('@tanstack/react-virtual', async (importOriginal) => {
+  const original = await importOriginal<typeof ReactVirtual>();
+  return {
+    ...original,
+    useVirtualizer: ((options: Parameters<typeof original.useVirtualizer>[0]) => {
+      seen.getItemKey.push(options.getItemKey);
+      seen.estimateSize.push(options.estimateSize);
+      return original.useVirtualizer(options);
+    }) as typeof original.useVirtualizer,
+  };
+});
+
+let restoreLayout: () => void = () => undefined;
+beforeEach(async () => {
+  await freshDatabase();
+  restoreLayout = stubLayout();
+  seen.getItemKey.length = 0;
+  seen.estimateSize.length = 0;
+});
+afterEach(() => {
+  cleanup();
+  restoreLayout();
+  vi.restoreAllMocks();
+});
+
+const many = (n: number) =>
+  Array.from({ length: n }, (_, i) =>
+    makeEntry(`task_${String(i).padStart(5, '0')}`, {
+      createdAt: T0 + i * 60_000,
+      params: { prompt: `prompt number ${i}` },
+    }),
+  );
+
+/** Scrolls `scroller` down by `px` and waits for the list to render `changed`. */
+async function scrollBy(scroller: HTMLElement, px: number, changed: () => void) {
+  const renders = seen.getItemKey.length;
+  act(() => {
+    scroller.scrollTop += px;
+    fireEvent.scroll(scroller);
+  });
+  await waitFor(() => expect(seen.getItemKey.length).toBeGreaterThan(renders));
+  await waitFor(changed);
+}
+
+describe('virtual lists while scrolling', () => {
+  it('History: every scroll frame gives the virtualizer the same getItemKey and estimateSize', async () => {
+    render(
+      <HistoryPanel
+        store={await storeWith(many(2_000))}
+        sending={[]}
+        onRemix={vi.fn()}
+        onUseAsInput={vi.fn()}
+      />,
+    );
+    const region = screen.getByRole('region', { name: 'History' });
+    const scroller = within(region).getByTestId('history-scroll');
+    const first = () => within(region).getAllByTestId('task-card')[0]?.dataset.taskId;
+    const top = first();
+    const from = seen.getItemKey.length - 1;
+    await scrollBy(scroller, 600 * 128, () => expect(first()).not.toBe(top));
+    const after = first();
+    await scrollBy(scroller, 600 * 128, () => expect(first()).not.toBe(after));
+
+    const keys = seen.getItemKey.slice(from);
+    expect(keys.length).toBeGreaterThan(2);
+    expect(new Set(keys).size).toBe(1);
+    expect(new Set(seen.estimateSize.slice(from)).size).toBe(1);
+  });
+
+  it('Gallery: every scroll frame gives the virtualizer the same getItemKey and estimateSize', async () => {
+    // The grid's own width decides its columns: 1,000 px, five 192 px tiles a row.
+    const width = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientWidth');
+    Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 1_000 });
+    try {
+      const history = await storeWith(many(2_000));
+      const judgements = await JudgementStore.open(CONNECTION);
+      const hidden = await HiddenTasks.open(CONNECTION);
+      render(
+        <GalleryView
+          history={history}
+          judgements={judgements}
+          hidden={hidden}
+          filter={NO_GALLERY_FILTER}
+          onFilter={vi.fn()}
+          onRemix={vi.fn()}
+          onUseAsInput={vi.fn()}
+          onAddToComparison={vi.fn()}
+        />,
+      );
+      const scroller = await screen.findByTestId('gallery-scroll');
+      const first = () => screen.getAllByTestId('gallery-tile')[0]?.dataset.key;
+      await waitFor(() => expect(first()).toBeDefined());
+      const top = first();
+      const from = seen.getItemKey.length - 1;
+      await scrollBy(scroller, 100 * 200, () => expect(first()).not.toBe(top));
+      const after = first();
+      await scrollBy(scroller, 100 * 200, () => expect(first()).not.toBe(after));
+
+      const keys = seen.getItemKey.slice(from);
+      expect(keys.length).toBeGreaterThan(2);
+      expect(new Set(keys).size).toBe(1);
+      expect(new Set(seen.estimateSize.slice(from)).size).toBe(1);
+    } finally {
+      if (width) Object.defineProperty(HTMLElement.prototype, 'clientWidth', width);
+      else delete (HTMLElement.prototype as unknown as Record<string, unknown>).clientWidth;
+    }
+  });
+});
