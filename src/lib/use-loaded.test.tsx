@@ -31,14 +31,14 @@ describe('useLoaded', () => {
     const load = () => Promise.reject(new Error('chunk gone'));
     const caught: unknown[] = [];
     class Boundary extends Component<{ children: ReactNode }, { failed: boolean }> {
-      state = { failed: false };
+      override state = { failed: false };
       static getDerivedStateFromError() {
         return { failed: true };
       }
-      componentDidCatch(error: unknown) {
+      override componentDidCatch(error: unknown) {
         caught.push(error);
       }
-      render() {
+      override render() {
         return this.state.failed ? null : this.props.children;
       }
     }
