@@ -17,6 +17,7 @@ import { NetworkStatus } from './network-status';
 import { StudioNav } from './studio-nav';
 import { useComparisonDraft } from './use-comparison-draft';
 import { shareUrlFor, useCompareRoute } from './use-compare-route';
+import { preloadModule, useLoaded } from '../lib/use-loaded';
 import { useGalleryFilter } from './use-gallery-route';
 import { useGalleryStores } from './use-gallery-stores';
 import { useViewRoute } from './use-view-route';
@@ -28,11 +29,11 @@ const CompareView = lazy(() =>
   import('../features/compare/compare-view').then((m) => ({ default: m.CompareView })),
 );
 const UsageView = lazy(() => import('../features/usage/usage-view').then((m) => ({ default: m.UsageView })));
-// The gallery (issue 12): a chunk of its own, with its viewer, compare-two and zoom library.
+// The gallery (issue 12): a chunk of its own, with its viewer, compare-two and zoom library. Held as
+// state (useLoaded), not React.lazy: a lazy view's reveal waits out React's 300 ms Suspense throttle.
 const loadGallery = () => import('../features/gallery/gallery-view');
-const GalleryView = lazy(() => loadGallery().then((m) => ({ default: m.GalleryView })));
 // A reload or link into the gallery fetches its chunk now, beside the history read, not after it.
-if (new URLSearchParams(window.location.search).get('view') === 'gallery') void loadGallery();
+if (new URLSearchParams(window.location.search).get('view') === 'gallery') void preloadModule(loadGallery);
 const loading = (label: string) => (
   <div className="flex flex-1 items-center justify-center p-8">
     <Spinner label={label} />
@@ -76,6 +77,7 @@ function StudioForConnection({ initialMe, onDisconnect }: ConnectedStudioProps) 
   // Remix and "Use as input" from the gallery act on the form, which stays mounted (hidden) meanwhile.
   const workspace = useRef<WorkspaceActions>(null);
   const galleryShown = views.view === 'gallery' && !compare.source;
+  const galleryModule = useLoaded(loadGallery, galleryShown);
   const addToComparison = comparison.add;
   const addModelsToComparison = useCallback(
     (models: ComparisonModel[]) => {
@@ -141,8 +143,8 @@ function StudioForConnection({ initialMe, onDisconnect }: ConnectedStudioProps) 
           <>
             {galleryShown && (
               <Suspense fallback={loading('Loading the gallery')}>
-                {runner && galleryStores ? (
-                  <GalleryView
+                {runner && galleryStores && galleryModule ? (
+                  <galleryModule.GalleryView
                     history={runner.store}
                     judgements={galleryStores.judgements}
                     hidden={galleryStores.hidden}

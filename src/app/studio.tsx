@@ -1,15 +1,17 @@
-import { lazy, Suspense, useEffect, useMemo } from 'react';
+import { useMemo } from 'react';
 import { ApiProvider, type ApiConnection } from '../api/api-context';
 import { Spinner } from '../components/spinner';
 import { ConnectPanel } from '../features/connect/connect-panel';
 import { useConnection } from '../features/connect/use-connection';
 import { DEFAULT_BASE_URL, type StudioConfig } from './config';
+import { useLoaded } from '../lib/use-loaded';
 import { Header } from './header';
 
 // The connected studio (catalog, forms, history, compare) is a chunk of its own: the first load is the
 // connect screen alone, and the rest arrives while the key is checked (fetched as connecting starts).
+// Held as state (useLoaded), not React.lazy: a lazy studio's reveal waited out React's 300 ms Suspense
+// throttle on every reload.
 const loadConnectedStudio = () => import('./connected-studio');
-const ConnectedStudio = lazy(loadConnectedStudio);
 
 // The shell: connect first; then catalog | form | quote (and history), composed from features that
 // never import each other.
@@ -17,9 +19,7 @@ const ConnectedStudio = lazy(loadConnectedStudio);
 /** `config` is null until /config.json is read (the first render, which index.html holds prerendered). */
 export function Studio({ config }: { config: StudioConfig | null }) {
   const { state, connect, disconnect, storedBaseUrl } = useConnection();
-  useEffect(() => {
-    if (state.status === 'connecting') void loadConnectedStudio();
-  }, [state.status]);
+  const connectedStudio = useLoaded(loadConnectedStudio, state.status !== 'disconnected');
   const api = useMemo<ApiConnection | null>(
     () =>
       state.status === 'connected'
@@ -32,15 +32,17 @@ export function Studio({ config }: { config: StudioConfig | null }) {
     <ApiProvider value={api}>
       <div className="flex min-h-dvh flex-col bg-slate-50 text-slate-900 dark:bg-slate-950 dark:text-slate-100">
         {state.status === 'connected' ? (
-          <Suspense
-            fallback={
-              <div className="flex flex-1 items-center justify-center">
-                <Spinner label="Loading the studio" />
-              </div>
-            }
-          >
-            <ConnectedStudio key={state.connectionId} initialMe={state.me} onDisconnect={disconnect} />
-          </Suspense>
+          connectedStudio ? (
+            <connectedStudio.default
+              key={state.connectionId}
+              initialMe={state.me}
+              onDisconnect={disconnect}
+            />
+          ) : (
+            <div className="flex flex-1 items-center justify-center">
+              <Spinner label="Loading the studio" />
+            </div>
+          )
         ) : (
           <>
             <Header />

@@ -19,14 +19,21 @@ export const HistoryExportSchema = z.object({
 
 /**
  * Reads a connection's history page after page by primary key, each page (`size` records) in a task of
- * its own, handing every record to `adopt`. A database that goes away (the page is closing, another tab
- * deleted it) ends the reading: what was read is kept.
+ * its own after `turn` (a background turn: what else the page has to do goes first), handing every
+ * record to `adopt`. A database that goes away (the page is closing, another tab deleted it) ends the
+ * reading: what was read is kept.
  */
-export async function readPages(connectionId: string, size: number, adopt: (raw: unknown) => void) {
+export async function readPages(
+  connectionId: string,
+  size: number,
+  adopt: (raw: unknown) => void,
+  turn: () => Promise<void> = () => Promise.resolve(),
+) {
   try {
     const database = await db();
     let after = '';
     for (;;) {
+      await turn();
       const range = IDBKeyRange.bound([connectionId, after], [connectionId, []], true, false);
       const page = await database.getAll('tasks', range, size);
       for (const raw of page) adopt(raw);

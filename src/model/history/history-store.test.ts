@@ -502,6 +502,52 @@ describe('HistoryStore at scale (issue 17: read by index and in pages)', () => {
     expect(store.size()).toBe(1200);
   });
 
+  it('the older pages are read only once the store is taken, each after a turn of its own', async () => {
+    await stored(1200);
+    const { readPages } = await import('./history-file');
+    const adopted: string[] = [];
+    let turns = 0;
+    const turn = async () => {
+      turns++;
+    };
+    await readPages(A, 250, (raw) => adopted.push((raw as HistoryEntry).taskId), turn);
+    // Every record once, in key order, each page of 250 after its turn (5 pages: the last one short).
+    expect(adopted).toHaveLength(1200);
+    expect(new Set(adopted).size).toBe(1200);
+    expect(adopted).toEqual([...adopted].sort());
+    expect(turns).toBe(5);
+
+    // preload() reads the newest page only: the rest waits for open(), the studio's first render first.
+    HistoryStore.preload(A);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const store = await HistoryStore.open(A);
+    expect(store.list()).toHaveLength(100);
+    await store.whenLoaded();
+    expect(store.list()).toHaveLength(1200);
+  });
+
+  it('a background turn is a background-priority task where the browser schedules them', async () => {
+    const { backgroundTurn } = await import('./history-store');
+    const priorities: string[] = [];
+    const scheduler = {
+      postTask: (callback: () => void, options: { priority: string }) => {
+        priorities.push(options.priority);
+        return Promise.resolve().then(callback);
+      },
+    };
+    Object.assign(globalThis, { scheduler });
+    try {
+      await stored(600);
+      const store = await HistoryStore.open(A);
+      await store.whenLoaded();
+      expect(store.list()).toHaveLength(600);
+      expect(priorities).toEqual(['background', 'background', 'background']);
+    } finally {
+      delete (globalThis as { scheduler?: unknown }).scheduler;
+    }
+    await expect(backgroundTurn()).resolves.toBeUndefined();
+  });
+
   it('a record read back in a later page is parsed: an unreadable one is skipped', async () => {
     await stored(400);
     await (

@@ -50,6 +50,18 @@ const PAGE = 250;
 
 const preloaded = new Map<string, Promise<HistoryStore>>();
 
+type PostTask = (callback: () => void, options: { priority: 'background' }) => Promise<void>;
+
+/**
+ * A turn of the page's own after everything more urgent: a background-priority task where the browser
+ * has the Prioritized Task Scheduling API (Chromium), else a task of its own.
+ */
+export function backgroundTurn(): Promise<void> {
+  const postTask = (globalThis as { scheduler?: { postTask?: PostTask } }).scheduler?.postTask;
+  if (postTask) return postTask.call(globalThis.scheduler, () => undefined, { priority: 'background' });
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 export class HistoryStore {
   private entries = new Map<string, HistoryEntry>();
   private sorted: HistoryEntry[] | null = null;
@@ -57,7 +69,8 @@ export class HistoryStore {
   private sections = new Map<string, HistorySection>();
   private expected = 0;
   private isLoaded = true;
-  private loaded: Promise<void> = Promise.resolve();
+  /** The older pages' reading, once started (open(), or whatever needs the whole history). */
+  private rest: Promise<void> | null = null;
   private stored = new WeakSet<HistoryEntry>();
 
   private constructor(readonly connectionId: string) {}
@@ -76,10 +89,16 @@ export class HistoryStore {
     preloaded.delete(connectionId);
   }
 
-  static open(connectionId: string): Promise<HistoryStore> {
+  /**
+   * The history with its newest page; the older pages are read from here on (not from preload(): the
+   * studio's first render goes first), each in a background task of its own.
+   */
+  static async open(connectionId: string): Promise<HistoryStore> {
     const early = preloaded.get(connectionId);
     preloaded.delete(connectionId);
-    return early ?? HistoryStore.read(connectionId);
+    const store = await (early ?? HistoryStore.read(connectionId));
+    void store.whenLoaded();
+    return store;
   }
 
   private static async read(connectionId: string): Promise<HistoryStore> {
@@ -97,15 +116,18 @@ export class HistoryStore {
       cursor = await cursor.continue();
     }
     store.isLoaded = store.entries.size >= store.expected;
-    if (!store.isLoaded) store.loaded = store.loadRest();
     return store;
   }
 
-  /** The rest of the history, page after page by primary key; subscribers are told once, at the end. */
+  /**
+   * The rest of the history, page after page by primary key, each page waiting for a background turn
+   * (whatever else the page has to do goes first: the first render, input, scrolling); subscribers are
+   * told once, at the end.
+   */
   private async loadRest(): Promise<void> {
     // The page reader comes with history-file, after the first page: the first load need not carry it.
     const { readPages } = await import('./history-file');
-    await readPages(this.connectionId, PAGE, (raw) => this.adopt(raw));
+    await readPages(this.connectionId, PAGE, (raw) => this.adopt(raw), backgroundTurn);
     this.isLoaded = true;
     this.changed();
   }
@@ -126,9 +148,10 @@ export class HistoryStore {
     return this.isLoaded;
   }
 
-  /** Resolves once the whole history has been read. */
+  /** Resolves once the whole history has been read (starts reading the older pages if not yet). */
   whenLoaded(): Promise<void> {
-    return this.loaded;
+    if (this.isLoaded) return Promise.resolve();
+    return (this.rest ??= this.loadRest());
   }
 
   /** The number of tasks: what IndexedDB counted at open until every page is read, then the list's. */
@@ -273,7 +296,7 @@ export class HistoryStore {
 
   /** The history as a JSON file: the tasks and every added section; never the key (nor its hash). */
   async exportFile(): Promise<string> {
-    await this.loaded;
+    await this.whenLoaded();
     const sections: Record<string, unknown> = {};
     for (const [name, section] of this.sections) {
       const data = await section.export(this);
@@ -300,7 +323,7 @@ export class HistoryStore {
     const { readHistoryFile, writeImportedTasks } = await import('./history-file');
     const { json, file } = readHistoryFile(text);
     // Added or updated is told against the whole history, not its first page.
-    await this.loaded;
+    await this.whenLoaded();
     const counts = await writeImportedTasks(
       file.tasks,
       this.connectionId,
