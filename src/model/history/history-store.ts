@@ -50,6 +50,10 @@ const PAGE = 250;
 
 const preloaded = new Map<string, Promise<HistoryStore>>();
 
+/** What two copies of an entry must share to be the same news: its state, its outputs, its marks. */
+export const entrySignature = (e: HistoryEntry): string =>
+  `${e.status}|${e.createdAt}|${e.completedAt}|${e.outputs.length}|${e.creditsCharged}|${e.unseen}`;
+
 type PostTask = (callback: () => void, options: { priority: 'background' }) => Promise<void>;
 
 /**
@@ -72,6 +76,8 @@ export class HistoryStore {
   /** The older pages' reading, once started (open(), or whatever needs the whole history). */
   private rest: Promise<void> | null = null;
   private stored = new WeakSet<HistoryEntry>();
+  /** Bulk writes (imports) made here: other tabs re-read the disk rather than hear of every entry. */
+  private bulk = 0;
 
   private constructor(readonly connectionId: string) {}
 
@@ -159,9 +165,14 @@ export class HistoryStore {
     return this.isLoaded ? this.entries.size : Math.max(this.expected, this.entries.size);
   }
 
-  /** Whether this entry object is one read back from IndexedDB (not a change made since). */
+  /** Whether this entry object is as IndexedDB has it: read back, or written in bulk (not a change made since). */
   fromDisk(entry: HistoryEntry): boolean {
     return this.stored.has(entry);
+  }
+
+  /** How many bulk writes (imports) this store has made: each is news for the other tabs. */
+  get bulkWrites(): number {
+    return this.bulk;
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -266,6 +277,54 @@ export class HistoryStore {
     return results;
   }
 
+  /**
+   * Entries another tab of this connection changed, taken in at once: subscribers are told once and one
+   * transaction writes them. A finished task stays finished, whatever a late message says.
+   */
+  async receive(entries: readonly HistoryEntry[]): Promise<void> {
+    const taken: HistoryEntry[] = [];
+    for (const entry of entries) {
+      const mine = this.entries.get(entry.taskId);
+      if (mine && isTerminal(mine.status) && !isTerminal(entry.status)) continue;
+      const value = { ...entry, connectionId: this.connectionId };
+      this.entries.set(value.taskId, value);
+      taken.push(value);
+    }
+    if (taken.length === 0) return;
+    this.changed();
+    const tx = (await db()).transaction('tasks', 'readwrite');
+    for (const value of taken) void tx.store.put(value);
+    await tx.done;
+  }
+
+  /**
+   * Another tab wrote many entries at once (an import): the disk is read again in background pages, and
+   * what differs from memory is taken in, with one notification at the end. A finished task stays
+   * finished. Answers how many entries changed.
+   */
+  async reread(): Promise<number> {
+    const { readPages } = await import('./history-file');
+    let taken = 0;
+    await readPages(
+      this.connectionId,
+      PAGE,
+      (raw) => {
+        const parsed = HistoryEntrySchema.safeParse(raw);
+        if (!parsed.success) return;
+        const entry = parsed.data;
+        const mine = this.entries.get(entry.taskId);
+        if (mine && isTerminal(mine.status) && !isTerminal(entry.status)) return;
+        if (mine && entrySignature(mine) === entrySignature(entry)) return;
+        this.entries.set(entry.taskId, entry);
+        this.stored.add(entry);
+        taken++;
+      },
+      backgroundTurn,
+    );
+    if (taken > 0) this.changed();
+    return taken;
+  }
+
   async markSeen(): Promise<void> {
     const unseen = [...this.entries.values()].filter((e) => e.unseen);
     if (!unseen.length) return;
@@ -328,11 +387,16 @@ export class HistoryStore {
       file.tasks,
       this.connectionId,
       (taskId) => this.entries.has(taskId),
-      (entry) => this.entries.set(entry.taskId, entry),
+      (entry) => {
+        this.entries.set(entry.taskId, entry);
+        // Written as it is: the other tabs learn of it by reading the disk (bulkWrites), not by message.
+        this.stored.add(entry);
+      },
       onProgress,
     );
     const result: ImportResult = { ...counts, sections: {} };
     // The list changes once, at the end.
+    this.bulk++;
     this.changed();
     for (const [name, section] of this.sections) {
       const data = (json as Record<string, unknown>)[name];

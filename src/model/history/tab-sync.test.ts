@@ -65,6 +65,47 @@ describe('shareHistory', () => {
     offB();
   });
 
+  it('an import reaches the other tab as one re-read of the disk, and one change of its history', async () => {
+    const a = await HistoryStore.open(CONNECTION);
+    const b = await HistoryStore.open(CONNECTION);
+    const offA = shareHistory(a, CONNECTION);
+    const offB = shareHistory(b, CONNECTION);
+    const sent = vi.spyOn(BroadcastChannel.prototype, 'postMessage');
+    let changesOfB = 0;
+    b.subscribe(() => changesOfB++);
+
+    const tasks = Array.from({ length: 1200 }, (_, i) => entry(`imported-${i}`, 'succeeded'));
+    const { historyJson } = await import('./history-file');
+    const result = await a.importJson(historyJson(tasks, {}));
+    expect(result.added).toBe(1200);
+
+    await vi.waitFor(() => expect(b.size()).toBe(1200));
+    expect(b.get('imported-0')?.status).toBe('succeeded');
+    // A message that says "read the disk again", not one carrying 1,200 entries (nor 1,200 messages).
+    await new Promise((r) => setTimeout(r, 50));
+    expect(sent.mock.calls.map(([message]) => message)).toEqual([{ reread: true }]);
+    expect(changesOfB).toBe(1);
+    sent.mockRestore();
+    offA();
+    offB();
+  });
+
+  it("a message of many changes is one change of the other tab's history", async () => {
+    const a = await HistoryStore.open(CONNECTION);
+    const b = await HistoryStore.open(CONNECTION);
+    const offA = shareHistory(a, CONNECTION);
+    const offB = shareHistory(b, CONNECTION);
+    let changesOfB = 0;
+    b.subscribe(() => changesOfB++);
+    // Several answers recorded at once by the polling tab: one burst, one message.
+    await Promise.all(Array.from({ length: 40 }, (_, i) => a.put(entry(`burst-${i}`))));
+    await vi.waitFor(() => expect(b.size()).toBe(40));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(changesOfB).toBe(1);
+    offA();
+    offB();
+  });
+
   it('a finished task is not made unfinished by a late message', async () => {
     const a = await HistoryStore.open(CONNECTION);
     const b = await HistoryStore.open(CONNECTION);

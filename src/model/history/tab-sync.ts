@@ -1,5 +1,5 @@
 import { isTerminal } from '../../../contract/task';
-import type { HistoryStore } from './history-store';
+import { entrySignature, type HistoryStore } from './history-store';
 import { HistoryEntrySchema, type HistoryEntry } from './history-types';
 
 // Tabs open on one connection share its history and its one GET /tasks budget (issue 13: "tasks from
@@ -14,11 +14,16 @@ const channelName = (connectionId: string) => `media-studio:history:${connection
 const lockName = (connectionId: string) => `media-studio:poller:${connectionId}`;
 
 /** What a tab may learn from another about a task: enough to tell an echo from news. */
-const signature = (e: HistoryEntry) =>
-  `${e.status}|${e.createdAt}|${e.completedAt}|${e.outputs.length}|${e.creditsCharged}|${e.unseen}`;
+const signature = entrySignature;
 
+/**
+ * Changed entries; or, after a bulk write (an import of thousands), only `reread`: the other tabs read
+ * the disk again in background pages, instead of one message of every entry (a long task to send and
+ * to take in).
+ */
 interface Message {
-  entries: unknown[];
+  entries?: unknown[];
+  reread?: boolean;
 }
 
 /** Shares the history's changes with the other tabs of the connection; returns the undo. */
@@ -33,15 +38,20 @@ export function shareHistory(store: HistoryStore, connectionId: string): () => v
     told.set(e.taskId, signature(e));
   }
   let queued = false;
+  let bulkTold = store.bulkWrites;
 
   const sendChanges = () => {
     queued = false;
+    if (store.bulkWrites !== bulkTold) {
+      bulkTold = store.bulkWrites;
+      channel.postMessage({ reread: true } satisfies Message);
+    }
     const changed: HistoryEntry[] = [];
     for (const e of store.list()) {
       if (seen.get(e.taskId) === e) continue;
       seen.set(e.taskId, e);
       const sig = signature(e);
-      // Read back from IndexedDB (the older pages arrive after open): every tab has it already.
+      // As IndexedDB has it (the older pages arrive after open; an import): every tab has it or re-reads.
       if (store.fromDisk(e)) {
         told.set(e.taskId, sig);
         continue;
@@ -60,7 +70,9 @@ export function shareHistory(store: HistoryStore, connectionId: string): () => v
   });
 
   channel.onmessage = (event: MessageEvent<Message>) => {
+    if (event.data?.reread === true) void store.reread();
     const entries = Array.isArray(event.data?.entries) ? event.data.entries : [];
+    const news: HistoryEntry[] = [];
     for (const raw of entries) {
       const parsed = HistoryEntrySchema.safeParse(raw);
       if (!parsed.success || parsed.data.connectionId !== connectionId) continue;
@@ -69,8 +81,10 @@ export function shareHistory(store: HistoryStore, connectionId: string): () => v
       // A finished task stays finished: a late message from a tab that had not heard yet changes nothing.
       if (mine && isTerminal(mine.status) && !isTerminal(entry.status)) continue;
       told.set(entry.taskId, signature(entry));
-      void store.put(entry);
+      news.push(entry);
     }
+    // One change of the history for the whole message, not one per entry.
+    if (news.length > 0) void store.receive(news);
   };
 
   return () => {
