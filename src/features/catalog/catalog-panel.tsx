@@ -1,6 +1,6 @@
 import { Boxes, LayoutTemplate, Search, Wand2, X } from 'lucide-react';
 import { Tabs } from 'radix-ui';
-import { useId, useState } from 'react';
+import { memo, useId, useState } from 'react';
 import { inputClass } from '../../components/field';
 import { cn } from '../../lib/cn';
 import type { Selection } from '../../model/selection';
@@ -48,7 +48,8 @@ const triggerClass = cn(
   'dark:data-[state=active]:bg-slate-950 dark:data-[state=active]:text-white',
 );
 
-export function CatalogPanel({ selection, onSelect, className }: CatalogPanelProps) {
+/** Memoised: the workspace re-renders with every change of the form and the quote, the catalog need not. */
+export const CatalogPanel = memo(function CatalogPanel({ selection, onSelect, className }: CatalogPanelProps) {
   const searchId = useId();
   const [query, setQuery] = useState('');
   const [toolFilter, setToolFilter] = useState<ToolFilter>('all');
@@ -183,7 +184,7 @@ export function CatalogPanel({ selection, onSelect, className }: CatalogPanelPro
       </Tabs.Root>
     </div>
   );
-}
+});
 
 function toCategoryKey(model: { type: string; subType: string }): CategoryKey | undefined {
   const key = `${model.type}/${model.subType}`;

@@ -1,4 +1,5 @@
 import {
+  startTransition,
   useEffect,
   useEffectEvent,
   useId,
@@ -149,8 +150,11 @@ function ParamFormBody({
   });
   const { subscribe } = form;
   useEffect(() => subscribe({ formState: { values: true }, callback: () => emit() }), [subscribe]);
-  // On mount, and when the version (the request) or the rules change.
-  useEffect(() => emit(), [target, schema]);
+  // On mount, and when the version (the request) or the rules change. Not urgent: what the parent renders
+  // with the snapshot (the quote, the submit bar) follows as a transition, in slices, not in the task that
+  // mounted the form (issue 17, total blocking time). Typing emits urgently, and React applies updates in
+  // order, so this first snapshot never overwrites a later one.
+  useEffect(() => startTransition(() => emit()), [target, schema]);
 
   // Server errors back onto their fields (product-notes §3): each param of missing_required_params, the
   // `param` of any other error. Editing a field replaces its mark with the schema's verdict.
@@ -181,6 +185,35 @@ function ParamFormBody({
   const sourceValue = useWatch({ control: form.control, name: fieldName(sourceDef?.id ?? '') });
   const sourceImage = sourceDef && typeof sourceValue === 'string' && sourceValue ? sourceValue : undefined;
   const promptId = promptDefOf(target)?.id;
+  // The fields re-render on their own (each Controller follows its value): kept as they are when only
+  // the footer, the server error or the parent's callbacks change (issue 17, total blocking time).
+  const { control } = form;
+  const fields = useMemo(
+    () =>
+      spec.defs.map((def) => (
+        <Controller
+          key={def.id}
+          name={fieldName(def.id)}
+          control={control}
+          render={({ field, fieldState }) => (
+            <ParamField
+              def={def}
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              inputRef={field.ref}
+              error={fieldState.error?.message}
+              baseUrl={baseUrl}
+              onHostedUrl={onHostedUrl}
+              disabled={field.disabled}
+              sourceImage={sourceImage}
+              isPrompt={def.id === promptId}
+            />
+          )}
+        />
+      )),
+    [spec.defs, control, baseUrl, onHostedUrl, sourceImage, promptId],
+  );
 
   return (
     <form
@@ -218,28 +251,7 @@ function ParamFormBody({
           </Field>
         )}
 
-        {spec.defs.map((def) => (
-          <Controller
-            key={def.id}
-            name={fieldName(def.id)}
-            control={form.control}
-            render={({ field, fieldState }) => (
-              <ParamField
-                def={def}
-                value={field.value}
-                onChange={field.onChange}
-                onBlur={field.onBlur}
-                inputRef={field.ref}
-                error={fieldState.error?.message}
-                baseUrl={baseUrl}
-                onHostedUrl={onHostedUrl}
-                disabled={field.disabled}
-                sourceImage={sourceImage}
-                isPrompt={def.id === promptId}
-              />
-            )}
-          />
-        ))}
+        {fields}
 
         {spec.defs.length === 0 && (
           <p className="rounded-lg bg-slate-50 p-3 text-sm text-slate-600 ring-1 ring-slate-200 ring-inset dark:bg-slate-900 dark:text-slate-400 dark:ring-slate-800">
