@@ -101,8 +101,8 @@ describe('ParamForm for a model with every param type', () => {
     ).toBeTruthy();
     // aspect_ratio: boxes drawn to the ratio; resolution: segmented.
     const ratios = screen.getByRole('radiogroup', { name: 'Aspect ratio' });
-    expect(within(ratios).getByRole('radio', { name: '16:9' }).getAttribute('aria-checked')).toBe('false');
-    expect(within(ratios).getByRole('radio', { name: '1:1' }).getAttribute('aria-checked')).toBe('true');
+    expect((within(ratios).getByRole('radio', { name: '16:9' }) as HTMLInputElement).checked).toBe(false);
+    expect((within(ratios).getByRole('radio', { name: '1:1' }) as HTMLInputElement).checked).toBe(true);
     expect(within(screen.getByRole('radiogroup', { name: 'Resolution' })).getAllByRole('radio')).toHaveLength(
       3,
     );
