@@ -88,6 +88,9 @@ function originRegistry() {
   };
 }
 
+/** How many fields are drawn with the form, before the others (a phone's first screen of it). */
+const FIRST_FIELDS = 3;
+
 /** Enter in a one-line input would submit the form (and could charge credits): only Ctrl/Cmd+Enter does. */
 const submitsImplicitly = (element: EventTarget) =>
   element instanceof HTMLInputElement &&
@@ -188,9 +191,21 @@ function ParamFormBody({
   // The fields re-render on their own (each Controller follows its value): kept as they are when only
   // the footer, the server error or the parent's callbacks change (issue 17, total blocking time).
   const { control } = form;
+  // The first fields come with the form, the others in the next frame, as a transition: showing a form
+  // is two smaller tasks, not one long one (issue 17, total blocking time). What sits under the fields
+  // (the notes, the footer) waits for them, so nothing on screen moves down as they arrive. The values
+  // of fields not drawn yet are in the form already (its defaults): the snapshot and a submit have them.
+  const [allShown, setAllShown] = useState(spec.defs.length <= FIRST_FIELDS);
+  useEffect(() => {
+    if (!allShown) startTransition(() => setAllShown(true));
+  }, [allShown]);
+  const shownDefs = useMemo(
+    () => (allShown ? spec.defs : spec.defs.slice(0, FIRST_FIELDS)),
+    [spec.defs, allShown],
+  );
   const fields = useMemo(
     () =>
-      spec.defs.map((def) => (
+      shownDefs.map((def) => (
         <Controller
           key={def.id}
           name={fieldName(def.id)}
@@ -212,7 +227,7 @@ function ParamFormBody({
           )}
         />
       )),
-    [spec.defs, control, baseUrl, onHostedUrl, sourceImage, promptId],
+    [shownDefs, control, baseUrl, onHostedUrl, sourceImage, promptId],
   );
 
   return (
@@ -260,38 +275,42 @@ function ParamFormBody({
         )}
       </div>
 
-      {formError && <Alert tone="error" title={formError} />}
-      {elsewhere.length > 0 && (
-        <Alert tone="error" title="The service refused inputs this form does not show">
-          <ul className="list-disc pl-4">
-            {elsewhere.map(([id, message]) => (
-              <li key={id}>
-                <span className="font-medium">{id}</span>: {message}
-              </li>
-            ))}
-          </ul>
-        </Alert>
-      )}
-
-      {(hasRequired || onSubmit) && (
-        <p className="text-xs text-slate-500 dark:text-slate-400">
-          {hasRequired && (
-            <>
-              <span aria-hidden="true" className="text-rose-600 dark:text-rose-400">
-                *
-              </span>{' '}
-              Required.{' '}
-            </>
+      {allShown && (
+        <>
+          {formError && <Alert tone="error" title={formError} />}
+          {elsewhere.length > 0 && (
+            <Alert tone="error" title="The service refused inputs this form does not show">
+              <ul className="list-disc pl-4">
+                {elsewhere.map(([id, message]) => (
+                  <li key={id}>
+                    <span className="font-medium">{id}</span>: {message}
+                  </li>
+                ))}
+              </ul>
+            </Alert>
           )}
-          {onSubmit && (
-            <>
-              Press <Kbd>Ctrl</Kbd>+<Kbd>Enter</Kbd> (<Kbd>⌘</Kbd>+<Kbd>Enter</Kbd>) to submit.
-            </>
-          )}
-        </p>
-      )}
 
-      {footer}
+          {(hasRequired || onSubmit) && (
+            <p className="text-xs text-slate-500 dark:text-slate-400">
+              {hasRequired && (
+                <>
+                  <span aria-hidden="true" className="text-rose-600 dark:text-rose-400">
+                    *
+                  </span>{' '}
+                  Required.{' '}
+                </>
+              )}
+              {onSubmit && (
+                <>
+                  Press <Kbd>Ctrl</Kbd>+<Kbd>Enter</Kbd> (<Kbd>⌘</Kbd>+<Kbd>Enter</Kbd>) to submit.
+                </>
+              )}
+            </p>
+          )}
+
+          {footer}
+        </>
+      )}
     </form>
   );
 }
