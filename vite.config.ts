@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import { createServer, type Plugin, type ResolvedConfig } from 'vite';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
@@ -32,7 +32,7 @@ function prerenderConnectScreen(): Plugin {
           const { renderConnectScreen } = (await server.ssrLoadModule('/src/prerender.tsx')) as {
             renderConnectScreen: () => string;
           };
-          const file = join(config.root, config.build.outDir, 'index.html');
+          const file = resolve(config.root, config.build.outDir, 'index.html');
           const html = readFileSync(file, 'utf8');
           if (!html.includes(rootElement)) throw new Error(`index.html has no ${rootElement} to fill`);
           writeFileSync(file, html.replace(rootElement, `<div id="root">${renderConnectScreen()}</div>`));

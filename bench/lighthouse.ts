@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
@@ -19,6 +19,9 @@ import type { Ports } from './studio-bench';
 // LIGHTHOUSE_DEBUG_PORT moves Chromium's debugging port (two runs on one machine).
 const DEBUG_PORT = Number(process.env.LIGHTHOUSE_DEBUG_PORT ?? 9339);
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+// LIGHTHOUSE_REPORT_DIR keeps each run's JSON report (its bootup-time, long-tasks... audits) and trace.
+const REPORT_DIR = process.env.LIGHTHOUSE_REPORT_DIR;
+let reportCount = 0;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
 type Category = (typeof CATEGORIES)[number];
 type Page = 'connect' | 'studio';
@@ -63,6 +66,14 @@ async function audit(url: string, page: Page, preset: Preset): Promise<Run> {
   );
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
   const { lhr } = result;
+  if (REPORT_DIR) {
+    mkdirSync(REPORT_DIR, { recursive: true });
+    const name = `${page}-${preset}-${++reportCount}`;
+    writeFileSync(join(REPORT_DIR, `${name}.json`), JSON.stringify(lhr));
+    // The trace Lighthouse recorded: its main-thread tasks, to read with DevTools' Performance panel.
+    const trace = (result.artifacts as { Trace?: { traceEvents: unknown[] } }).Trace;
+    if (trace) writeFileSync(join(REPORT_DIR, `${name}.trace.json`), JSON.stringify(trace));
+  }
   const scores = Object.fromEntries(
     CATEGORIES.map((c) => [
       c,

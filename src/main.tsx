@@ -1,5 +1,4 @@
-import './zod-config';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
 import './index.css';
@@ -11,6 +10,8 @@ const app = (
   </StrictMode>
 );
 // The built index.html holds the connect screen prerendered (src/prerender.tsx): take it over. The dev
-// server's index.html has an empty root: render into it.
-if (root.firstElementChild) hydrateRoot(root, app);
+// server's index.html has an empty root: render into it. The page is already painted and usable, so the
+// hydration is a transition: React does it in slices of a few milliseconds, not in one long task (issue
+// 17, total blocking time); an event on the page before it is done hydrates at once, and replays.
+if (root.firstElementChild) startTransition(() => void hydrateRoot(root, app));
 else createRoot(root).render(app);

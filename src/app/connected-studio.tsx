@@ -1,3 +1,5 @@
+// The zod settings before any of the API's schemas is built (see zod-config.ts).
+import '../zod-config';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useRef, useState } from 'react';
 import type { Me } from '../../contract/me';

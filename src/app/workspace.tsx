@@ -3,6 +3,7 @@ import {
   lazy,
   Suspense,
   useCallback,
+  useDeferredValue,
   useEffect,
   useImperativeHandle,
   useMemo,
@@ -31,7 +32,12 @@ import { useSending, useSubmit, type TaskRunner } from '../features/tasks/use-ta
 import type { Column } from '../model/boards/boards';
 import type { HistoryEntry } from '../model/history/history-types';
 import { selectionOfPreset, withoutPresetParam, type Preset } from '../model/library/presets';
-import { selectionKey, selectionOfRequest, type ResolvedSelection } from '../model/selection';
+import {
+  selectionKey,
+  selectionOfRequest,
+  type ResolvedSelection,
+  type Selection,
+} from '../model/selection';
 import { taskMeta } from '../model/tasks/task-meta';
 import {
   formPreset,
@@ -74,8 +80,20 @@ export function Workspace({
   draftCount: number;
 }) {
   const { baseUrl } = useApi();
-  const [selection, select] = useUrlSelection();
-  const resolved = useResolvedSelection(selection);
+  const [liveSelection, select] = useUrlSelection();
+  const liveResolved = useResolvedSelection(liveSelection);
+  // The form shows a deferred copy of the selection and what it resolved to (issue 17, total blocking
+  // time): when the catalog answers, or another model is picked, the catalog's highlight follows at once
+  // and the form for it is rendered as a transition, in slices, not in one long task. The selection, its
+  // key and its resolved target are one value, deferred together, so the form's key, its target and so
+  // its draft always belong to the same model: nothing typed is ever shown under, or saved to, another.
+  const shown = useDeferredValue(
+    useMemo(
+      () => ({ selection: liveSelection, resolved: liveResolved }),
+      [liveSelection, liveResolved],
+    ),
+  );
+  const { selection, resolved } = shown;
   const [snapshot, setSnapshot] = useState<FormSnapshot | null>(null);
   // Remix, "Use as input", a preset or a preset's link reopen the form with these params, for this
   // selection only.
@@ -103,11 +121,21 @@ export function Workspace({
     (p: Preset) => {
       const next = selectionOfPreset(p);
       if (!next) return;
-      if (selectionKey(next) !== key) select(next);
+      if (selectionKey(next) !== selectionKey(liveSelection)) select(next);
       setPresetState(formPreset(selectionKey(next), p.request.params, { name: p.name, request: p.request }));
       submitter.clear();
     },
-    [key, select, submitter],
+    [liveSelection, select, submitter],
+  );
+
+  // Stable, so the (memoised) catalog does not re-render with every change of the form or the quote.
+  const clearSubmit = submitter.clear;
+  const onSelect = useCallback(
+    (next: Selection) => {
+      select(next);
+      clearSubmit();
+    },
+    [select, clearSubmit],
   );
 
   const onVersionChange = useCallback(
@@ -164,13 +192,7 @@ export function Workspace({
         // form does not move down as the catalog loads (that was a 0.37 layout shift on a phone).
         className="rounded-xl bg-white p-3 shadow-sm ring-1 ring-slate-200 max-lg:h-[min(34rem,70dvh)] max-lg:overflow-y-auto lg:sticky lg:top-[4.5rem] lg:max-h-[calc(100dvh-5.5rem)] lg:overflow-y-auto dark:bg-slate-900 dark:ring-slate-800"
       >
-        <CatalogPanel
-          selection={selection}
-          onSelect={(s) => {
-            select(s);
-            submitter.clear();
-          }}
-        />
+        <CatalogPanel selection={liveSelection} onSelect={onSelect} />
       </nav>
 
       <section

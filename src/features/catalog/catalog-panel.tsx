@@ -1,6 +1,6 @@
 import { Boxes, LayoutTemplate, Search, Wand2, X } from 'lucide-react';
 import { Tabs } from 'radix-ui';
-import { useId, useState } from 'react';
+import { memo, useId, useState } from 'react';
 import { inputClass } from '../../components/field';
 import { cn } from '../../lib/cn';
 import type { Selection } from '../../model/selection';
@@ -48,7 +48,12 @@ const triggerClass = cn(
   'dark:data-[state=active]:bg-slate-950 dark:data-[state=active]:text-white',
 );
 
-export function CatalogPanel({ selection, onSelect, className }: CatalogPanelProps) {
+/** Memoised: the workspace re-renders with every change of the form and the quote, the catalog need not. */
+export const CatalogPanel = memo(function CatalogPanel({
+  selection,
+  onSelect,
+  className,
+}: CatalogPanelProps) {
   const searchId = useId();
   const [query, setQuery] = useState('');
   const [toolFilter, setToolFilter] = useState<ToolFilter>('all');
@@ -83,6 +88,11 @@ export function CatalogPanel({ selection, onSelect, className }: CatalogPanelPro
   }
 
   const terms = searchTerms(query);
+  // The ids that tie each tab to its panel (Radix's own are internal: these replace them on the triggers).
+  const baseId = useId();
+  const triggerId = (value: TabValue) => `${baseId}-tab-${value}`;
+  const panelId = (value: TabValue) => `${baseId}-panel-${value}`;
+  const tabIds = (value: TabValue) => ({ id: triggerId(value), 'aria-controls': panelId(value) });
   const clearSearch = () => setQuery('');
 
   return (
@@ -98,15 +108,15 @@ export function CatalogPanel({ selection, onSelect, className }: CatalogPanelPro
           aria-label="Catalog sections"
           className="grid grid-cols-3 gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800/80"
         >
-          <Tabs.Trigger value="models" className={triggerClass}>
+          <Tabs.Trigger value="models" className={triggerClass} {...tabIds('models')}>
             <Boxes className="hidden size-4 shrink-0 @xs:block" aria-hidden="true" />
             <span className="truncate">Models</span>
           </Tabs.Trigger>
-          <Tabs.Trigger value="tools" className={triggerClass}>
+          <Tabs.Trigger value="tools" className={triggerClass} {...tabIds('tools')}>
             <Wand2 className="hidden size-4 shrink-0 @xs:block" aria-hidden="true" />
             <span className="truncate">AI tools</span>
           </Tabs.Trigger>
-          <Tabs.Trigger value="templates" className={triggerClass}>
+          <Tabs.Trigger value="templates" className={triggerClass} {...tabIds('templates')}>
             <LayoutTemplate className="hidden size-4 shrink-0 @xs:block" aria-hidden="true" />
             <span className="truncate">Templates</span>
           </Tabs.Trigger>
@@ -148,42 +158,48 @@ export function CatalogPanel({ selection, onSelect, className }: CatalogPanelPro
           )}
         </div>
 
-        <Tabs.Content
-          value="models"
+        {/* The open tab's panel, drawn here rather than with Tabs.Content: Radix's Presence there reads the
+            panel's computed style as it mounts, a forced layout of the whole catalog (it is a size
+            container) in the task that shows the studio (issue 17, total blocking time). */}
+        <div
+          role="tabpanel"
+          id={panelId(tab)}
+          aria-labelledby={triggerId(tab)}
+          data-state="active"
+          tabIndex={0}
           className="min-w-0 rounded-lg focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-indigo-500"
         >
-          <ModelsTab
-            selection={selection}
-            onSelect={onSelect}
-            category={category}
-            onCategoryChange={setCategory}
-            terms={terms}
-            onClearSearch={clearSearch}
-          />
-        </Tabs.Content>
-        <Tabs.Content
-          value="tools"
-          className="min-w-0 rounded-lg focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-indigo-500"
-        >
-          <AiToolsTab
-            selection={selection}
-            onSelect={onSelect}
-            filter={toolFilter}
-            onFilterChange={setToolFilter}
-            terms={terms}
-            onClearSearch={clearSearch}
-          />
-        </Tabs.Content>
-        <Tabs.Content
-          value="templates"
-          className="min-w-0 rounded-lg focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-indigo-500"
-        >
-          <TemplatesTab selection={selection} onSelect={onSelect} terms={terms} onClearSearch={clearSearch} />
-        </Tabs.Content>
+          {tab === 'models' ? (
+            <ModelsTab
+              selection={selection}
+              onSelect={onSelect}
+              category={category}
+              onCategoryChange={setCategory}
+              terms={terms}
+              onClearSearch={clearSearch}
+            />
+          ) : tab === 'tools' ? (
+            <AiToolsTab
+              selection={selection}
+              onSelect={onSelect}
+              filter={toolFilter}
+              onFilterChange={setToolFilter}
+              terms={terms}
+              onClearSearch={clearSearch}
+            />
+          ) : (
+            <TemplatesTab
+              selection={selection}
+              onSelect={onSelect}
+              terms={terms}
+              onClearSearch={clearSearch}
+            />
+          )}
+        </div>
       </Tabs.Root>
     </div>
   );
-}
+});
 
 function toCategoryKey(model: { type: string; subType: string }): CategoryKey | undefined {
   const key = `${model.type}/${model.subType}`;

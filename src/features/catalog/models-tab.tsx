@@ -1,5 +1,5 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
+import { useDeferredValue, useId, useMemo } from 'react';
 import { useApi } from '../../api/api-context';
 import { catalogQueries } from '../../api/queries/catalog-queries';
 import type { Model } from '../../../contract/catalog';
@@ -64,6 +64,10 @@ export function ModelsTab({
   const current = parseCategory(category) ?? CATEGORIES[0];
 
   const list = useQuery(catalogQueries.models(client, connectionId, current.type, current.subType));
+  // The cards of an answer are rendered as a transition (issue 17, total blocking time): the render
+  // that the answer itself causes is cheap (still "Loading", or the cards already shown), the cards follow
+  // in slices. The answer is deferred with its category, so a card is never listed under another one.
+  const shown = useDeferredValue(useMemo(() => ({ category, data: list.data }), [category, list.data]));
   // api-notes §8: GET /models has no rate limit, and a search must find a model in any category.
   const everywhere = useQueries({
     queries: CATEGORIES.map((c) => ({
@@ -150,14 +154,14 @@ export function ModelsTab({
         })}
       </>
     );
-  } else if (list.isPending) {
-    body = <CatalogLoading label="Loading models…" />;
   } else if (list.isError) {
     body = <CatalogError error={list.error} onRetry={() => void list.refetch()} />;
+  } else if (list.isPending || !shown.data) {
+    body = <CatalogLoading label="Loading models…" />;
   } else {
-    body = entryList(entriesOf(category, list.data.items), {
+    body = entryList(entriesOf(shown.category, shown.data.items), {
       none: 'No models are available in this category yet.',
-      skipped: list.data.skipped,
+      skipped: shown.data.skipped,
     });
   }
 

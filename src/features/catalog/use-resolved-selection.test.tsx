@@ -42,6 +42,32 @@ describe('useResolvedSelection', () => {
     expect(fake.listModels).toHaveBeenCalledTimes(13);
   });
 
+  it('finds a model of the first category, linked without one, with that one request (issue 17)', async () => {
+    const { result, fake } = resolve({
+      kind: 'model',
+      modelId: 'lumen-canvas',
+      versionId: 'lumen-canvas-v3',
+    });
+    await waitFor(() => expect(result.current.status).toBe('ready'));
+    expect(result.current.resolved).toMatchObject({ kind: 'model', versionId: 'lumen-canvas-v3' });
+    expect(fake.listModels).toHaveBeenCalledTimes(1);
+    expect(fake.listModels).toHaveBeenCalledWith('image', 'default', expect.anything());
+  });
+
+  it('scans the other categories when the first one fails, and finds the model there', async () => {
+    const fake = fakeClient();
+    const answer = fake.listModels.getMockImplementation()!;
+    fake.listModels.mockImplementation(async (type, subType, ...rest) => {
+      if (type === 'image' && subType === 'default')
+        throw new ApiError({ status: 500, code: 'server_error', type: 'api_error' });
+      return answer(type, subType, ...rest);
+    });
+    const { result } = resolve({ kind: 'model', modelId: 'echoform-sync' }, fake);
+    await waitFor(() => expect(result.current.status).toBe('ready'));
+    expect(result.current.resolved).toMatchObject({ kind: 'model', versionId: 'echoform-sync-1' });
+    expect(fake.listModels).toHaveBeenCalledTimes(13);
+  });
+
   it('looks only in the category given, and keeps a version that exists', async () => {
     const { result, fake } = resolve({
       kind: 'model',

@@ -1,10 +1,23 @@
 import { startTransition, useCallback, useEffect, useReducer, useSyncExternalStore } from 'react';
-import { ApiClient } from '../../api/client';
+import type { ApiClient } from '../../api/client';
 import { connectionId } from '../../api/connection-id';
-import { toApiError, type ApiError } from '../../api/errors';
+import type { ApiError } from '../../api/errors';
 import type { Me } from '../../../contract/me';
-import { HistoryStore } from '../../model/history/history-store';
 import { forgetKey, loadCredentials, saveCredentials } from './credentials-store';
+
+// GET /me and the API client are a chunk of their own (key-check.ts), fetched as connecting starts.
+const loadKeyCheck = () => import('./key-check');
+
+/**
+ * Why a connection failed, as the connect screen says it: an ApiError, or the studio's own code that
+ * could not be loaded (the network went away before the key could be checked).
+ */
+export type ConnectError = Pick<ApiError, 'status' | 'message' | 'remedy'>;
+const NOT_LOADED: ConnectError = {
+  status: 0,
+  message: 'The studio could not load what it needs to connect.',
+  remedy: 'Check your network connection, then reload the page.',
+};
 
 // The connection as one discriminated union (several steps are one union and a pure reducer).
 // Connecting means GET /me answered: only then is the key stored (sessionStorage, or localStorage if
@@ -17,7 +30,7 @@ export interface Credentials {
 }
 
 export type ConnectionState =
-  | { status: 'disconnected'; error?: ApiError }
+  | { status: 'disconnected'; error?: ConnectError }
   | { status: 'connecting'; credentials: Credentials }
   | { status: 'connected'; credentials: Credentials; client: ApiClient; connectionId: string; me: Me };
 
@@ -26,7 +39,7 @@ export type ConnectionEvent =
   /** The stored key, after the first render: only while nothing else has happened. */
   | { type: 'restore'; credentials: Credentials }
   | { type: 'connected'; client: ApiClient; me: Me }
-  | { type: 'failed'; error: ApiError }
+  | { type: 'failed'; error: ConnectError }
   | { type: 'disconnect' };
 
 export function connectionReducer(state: ConnectionState, event: ConnectionEvent): ConnectionState {
@@ -78,25 +91,26 @@ export function useConnection() {
 
   useEffect(() => {
     if (!pending) return;
-    // While the key is checked, the history of this key is read from IndexedDB already.
-    const id = connectionId(pending.baseUrl, pending.apiKey);
-    HistoryStore.preload(id);
     const controller = new AbortController();
-    const client = new ApiClient({ baseUrl: pending.baseUrl, apiKey: pending.apiKey });
-    client.me({ signal: controller.signal }).then(
-      (me) => {
-        saveCredentials({ baseUrl: client.baseUrl, apiKey: pending.apiKey, remember: pending.remember });
-        // The studio's first render is large: as a transition, React renders it in slices and the
-        // page stays responsive (no long task of the whole mount; issue 17, total blocking time).
-        startTransition(() => dispatch({ type: 'connected', client, me }));
-      },
-      (err: unknown) => {
-        HistoryStore.dropPreload(id);
-        if (controller.signal.aborted) return;
-        const error = toApiError(err);
-        // A key the service refuses is not kept; a network failure keeps it for the next try.
-        if (error.status === 401 || error.status === 403) forgetKey();
-        dispatch({ type: 'failed', error });
+    const id = connectionId(pending.baseUrl, pending.apiKey);
+    loadKeyCheck().then(
+      ({ checkKey }) =>
+        checkKey(pending, id, controller.signal).then(
+          ({ client, me }) => {
+            saveCredentials({ baseUrl: client.baseUrl, apiKey: pending.apiKey, remember: pending.remember });
+            // The studio's first render is large: as a transition, React renders it in slices and the
+            // page stays responsive (no long task of the whole mount; issue 17, total blocking time).
+            startTransition(() => dispatch({ type: 'connected', client, me }));
+          },
+          (error: ApiError) => {
+            if (controller.signal.aborted) return;
+            // A key the service refuses is not kept; a network failure keeps it for the next try.
+            if (error.status === 401 || error.status === 403) forgetKey();
+            dispatch({ type: 'failed', error });
+          },
+        ),
+      () => {
+        if (!controller.signal.aborted) dispatch({ type: 'failed', error: NOT_LOADED });
       },
     );
     return () => controller.abort();

@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ComponentProps } from 'react';
+import { Profiler, type ComponentProps } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiProvider } from '../../api/api-context';
 import { ApiClient } from '../../api/client';
@@ -101,8 +101,8 @@ describe('ParamForm for a model with every param type', () => {
     ).toBeTruthy();
     // aspect_ratio: boxes drawn to the ratio; resolution: segmented.
     const ratios = screen.getByRole('radiogroup', { name: 'Aspect ratio' });
-    expect(within(ratios).getByRole('radio', { name: '16:9' }).getAttribute('aria-checked')).toBe('false');
-    expect(within(ratios).getByRole('radio', { name: '1:1' }).getAttribute('aria-checked')).toBe('true');
+    expect((within(ratios).getByRole('radio', { name: '16:9' }) as HTMLInputElement).checked).toBe(false);
+    expect((within(ratios).getByRole('radio', { name: '1:1' }) as HTMLInputElement).checked).toBe(true);
     expect(within(screen.getByRole('radiogroup', { name: 'Resolution' })).getAllByRole('radio')).toHaveLength(
       3,
     );
@@ -528,5 +528,51 @@ describe('uploads', () => {
     expect(last().request.params.video).toBe(hosted('v.mp4'));
     await act(() => vi.advanceTimersByTimeAsync(60_000));
     expect(poll).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('ParamForm: its first fields first, the others in the next frame (issue 17)', () => {
+  it('draws the first three fields, then the others; what sits under them waits; no value is missing', async () => {
+    const model = fixtureModel('lumen-canvas');
+    const target = modelTarget(model);
+    const count = model.params.length + 1; // and the prompt
+    expect(count).toBeGreaterThan(3);
+    // After every commit: how many fields, and whether the footer (under the fields) is there.
+    const commits: Array<{ fields: number; footer: boolean }> = [];
+    const onRender = () => {
+      const form = document.querySelector('form');
+      if (!form) return;
+      commits.push({
+        fields: form.querySelectorAll(':scope > div > *').length,
+        footer: !!form.querySelector('[data-testid="footer"]'),
+      });
+    };
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const onChange = vi.fn<(snapshot: FormSnapshot) => void>();
+    const user = userEvent.setup();
+    render(
+      <Profiler id="form" onRender={onRender}>
+        <QueryClientProvider client={queryClient}>
+          <ApiProvider value={{ client: fakeClient(), connectionId: 'conn-1', baseUrl: BASE_URL }}>
+            <ParamForm
+              baseUrl={BASE_URL}
+              onChange={onChange}
+              target={target}
+              footer={<div data-testid="footer">Generate</div>}
+            />
+          </ApiProvider>
+        </QueryClientProvider>
+      </Profiler>,
+    );
+    // The version select and the first three fields, then every field; the footer only with all.
+    expect(commits[0]).toEqual({ fields: 1 + 3, footer: false });
+    expect(commits.at(-1)).toEqual({ fields: 1 + count, footer: true });
+    expect(commits.every((c) => c.footer === c.fields > 4)).toBe(true);
+    // The first snapshot already has the default of a field drawn later.
+    const later = model.params.filter((p) => p.default !== undefined).at(-1)!;
+    expect(onChange.mock.calls[0]![0].request.params[later.id]).toEqual(later.default);
+    // And what is typed first is kept.
+    await user.type(screen.getByRole('textbox', { name: 'Prompt' }), 'a boat');
+    expect(onChange.mock.lastCall![0].request.params.prompt).toBe('a boat');
   });
 });

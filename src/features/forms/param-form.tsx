@@ -1,4 +1,5 @@
 import {
+  startTransition,
   useEffect,
   useEffectEvent,
   useId,
@@ -87,6 +88,9 @@ function originRegistry() {
   };
 }
 
+/** How many fields are drawn with the form, before the others (a phone's first screen of it). */
+const FIRST_FIELDS = 3;
+
 /** Enter in a one-line input would submit the form (and could charge credits): only Ctrl/Cmd+Enter does. */
 const submitsImplicitly = (element: EventTarget) =>
   element instanceof HTMLInputElement &&
@@ -149,8 +153,11 @@ function ParamFormBody({
   });
   const { subscribe } = form;
   useEffect(() => subscribe({ formState: { values: true }, callback: () => emit() }), [subscribe]);
-  // On mount, and when the version (the request) or the rules change.
-  useEffect(() => emit(), [target, schema]);
+  // On mount, and when the version (the request) or the rules change. Not urgent: what the parent renders
+  // with the snapshot (the quote, the submit bar) follows as a transition, in slices, not in the task that
+  // mounted the form (issue 17, total blocking time). Typing emits urgently, and React applies updates in
+  // order, so this first snapshot never overwrites a later one.
+  useEffect(() => startTransition(() => emit()), [target, schema]);
 
   // Server errors back onto their fields (product-notes §3): each param of missing_required_params, the
   // `param` of any other error. Editing a field replaces its mark with the schema's verdict.
@@ -181,6 +188,47 @@ function ParamFormBody({
   const sourceValue = useWatch({ control: form.control, name: fieldName(sourceDef?.id ?? '') });
   const sourceImage = sourceDef && typeof sourceValue === 'string' && sourceValue ? sourceValue : undefined;
   const promptId = promptDefOf(target)?.id;
+  // The fields re-render on their own (each Controller follows its value): kept as they are when only
+  // the footer, the server error or the parent's callbacks change (issue 17, total blocking time).
+  const { control } = form;
+  // The first fields come with the form, the others in the next frame, as a transition: showing a form
+  // is two smaller tasks, not one long one (issue 17, total blocking time). What sits under the fields
+  // (the notes, the footer) waits for them, so nothing on screen moves down as they arrive. The values
+  // of fields not drawn yet are in the form already (its defaults): the snapshot and a submit have them.
+  const [allShown, setAllShown] = useState(spec.defs.length <= FIRST_FIELDS);
+  useEffect(() => {
+    if (!allShown) startTransition(() => setAllShown(true));
+  }, [allShown]);
+  const shownDefs = useMemo(
+    () => (allShown ? spec.defs : spec.defs.slice(0, FIRST_FIELDS)),
+    [spec.defs, allShown],
+  );
+  const fields = useMemo(
+    () =>
+      shownDefs.map((def) => (
+        <Controller
+          key={def.id}
+          name={fieldName(def.id)}
+          control={control}
+          render={({ field, fieldState }) => (
+            <ParamField
+              def={def}
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              inputRef={field.ref}
+              error={fieldState.error?.message}
+              baseUrl={baseUrl}
+              onHostedUrl={onHostedUrl}
+              disabled={field.disabled}
+              sourceImage={sourceImage}
+              isPrompt={def.id === promptId}
+            />
+          )}
+        />
+      )),
+    [shownDefs, control, baseUrl, onHostedUrl, sourceImage, promptId],
+  );
 
   return (
     <form
@@ -218,28 +266,7 @@ function ParamFormBody({
           </Field>
         )}
 
-        {spec.defs.map((def) => (
-          <Controller
-            key={def.id}
-            name={fieldName(def.id)}
-            control={form.control}
-            render={({ field, fieldState }) => (
-              <ParamField
-                def={def}
-                value={field.value}
-                onChange={field.onChange}
-                onBlur={field.onBlur}
-                inputRef={field.ref}
-                error={fieldState.error?.message}
-                baseUrl={baseUrl}
-                onHostedUrl={onHostedUrl}
-                disabled={field.disabled}
-                sourceImage={sourceImage}
-                isPrompt={def.id === promptId}
-              />
-            )}
-          />
-        ))}
+        {fields}
 
         {spec.defs.length === 0 && (
           <p className="rounded-lg bg-slate-50 p-3 text-sm text-slate-600 ring-1 ring-slate-200 ring-inset dark:bg-slate-900 dark:text-slate-400 dark:ring-slate-800">
@@ -248,38 +275,42 @@ function ParamFormBody({
         )}
       </div>
 
-      {formError && <Alert tone="error" title={formError} />}
-      {elsewhere.length > 0 && (
-        <Alert tone="error" title="The service refused inputs this form does not show">
-          <ul className="list-disc pl-4">
-            {elsewhere.map(([id, message]) => (
-              <li key={id}>
-                <span className="font-medium">{id}</span>: {message}
-              </li>
-            ))}
-          </ul>
-        </Alert>
-      )}
-
-      {(hasRequired || onSubmit) && (
-        <p className="text-xs text-slate-500 dark:text-slate-400">
-          {hasRequired && (
-            <>
-              <span aria-hidden="true" className="text-rose-600 dark:text-rose-400">
-                *
-              </span>{' '}
-              Required.{' '}
-            </>
+      {allShown && (
+        <>
+          {formError && <Alert tone="error" title={formError} />}
+          {elsewhere.length > 0 && (
+            <Alert tone="error" title="The service refused inputs this form does not show">
+              <ul className="list-disc pl-4">
+                {elsewhere.map(([id, message]) => (
+                  <li key={id}>
+                    <span className="font-medium">{id}</span>: {message}
+                  </li>
+                ))}
+              </ul>
+            </Alert>
           )}
-          {onSubmit && (
-            <>
-              Press <Kbd>Ctrl</Kbd>+<Kbd>Enter</Kbd> (<Kbd>⌘</Kbd>+<Kbd>Enter</Kbd>) to submit.
-            </>
-          )}
-        </p>
-      )}
 
-      {footer}
+          {(hasRequired || onSubmit) && (
+            <p className="text-xs text-slate-500 dark:text-slate-400">
+              {hasRequired && (
+                <>
+                  <span aria-hidden="true" className="text-rose-600 dark:text-rose-400">
+                    *
+                  </span>{' '}
+                  Required.{' '}
+                </>
+              )}
+              {onSubmit && (
+                <>
+                  Press <Kbd>Ctrl</Kbd>+<Kbd>Enter</Kbd> (<Kbd>⌘</Kbd>+<Kbd>Enter</Kbd>) to submit.
+                </>
+              )}
+            </p>
+          )}
+
+          {footer}
+        </>
+      )}
     </form>
   );
 }

@@ -1,6 +1,6 @@
-import { useMemo } from 'react';
-import { RadioGroup } from 'radix-ui';
+import { useId, useMemo } from 'react';
 import { FieldGroup } from '../../../components/field-group';
+import { RadioInput } from '../../../components/segmented';
 import { cn } from '../../../lib/cn';
 import { allowsUnset, choicesOf, keyOf, UNSET_KEY, valueOf } from './choices';
 import type { ParamFieldProps } from './field-props';
@@ -44,10 +44,12 @@ function RatioBox({ ratio }: { ratio: number | null }) {
 export function AspectRatioField(props: ParamFieldProps) {
   const { def, value, onChange, inputRef, error, disabled } = props;
   const label = useParamLabel(def);
+  const name = useId();
   const choices = useMemo(() => choicesOf(def), [def]);
   if (choices.length === 0) return <TextField {...props} />;
   const unset = allowsUnset(def);
   const current = keyOf(choices, value);
+  const checkedKey = current === UNSET_KEY ? (unset ? UNSET_ITEM : '') : current;
   const items = [
     ...(unset ? [{ key: UNSET_ITEM, label: 'Not set', ratio: null }] : []),
     ...choices.map((c) => ({ key: c.key, label: c.label, ratio: parseRatio(String(c.value)) })),
@@ -55,39 +57,44 @@ export function AspectRatioField(props: ParamFieldProps) {
   return (
     <FieldGroup label={label.node} description={paramDescription(def)} error={error} required={def.required}>
       {(control) => (
-        <RadioGroup.Root
+        <div
+          role="radiogroup"
           ref={groupFocusRef(inputRef)}
           aria-labelledby={label.id}
           aria-describedby={control['aria-describedby']}
-          value={current === UNSET_KEY ? (unset ? UNSET_ITEM : '') : current}
-          onValueChange={(key) => onChange(key === UNSET_ITEM ? '' : valueOf(choices, key))}
-          disabled={disabled}
-          orientation="horizontal"
           className="flex flex-wrap gap-2"
         >
-          {items.map((item) => (
-            <RadioGroup.Item
+          {items.map((item, i) => (
+            <span
               key={item.key}
-              value={item.key}
               className={cn(
-                'flex min-w-16 flex-col items-center gap-1.5 rounded-lg px-2.5 pt-2.5 pb-2 text-slate-400 ring-1 ring-slate-200 ring-inset transition-colors',
+                'relative flex min-w-16 flex-col items-center gap-1.5 rounded-lg px-2.5 pt-2.5 pb-2 text-slate-400 ring-1 ring-slate-200 ring-inset transition-colors',
                 'hover:bg-slate-50 hover:text-slate-600 dark:text-slate-500 dark:ring-slate-700 dark:hover:bg-slate-800 dark:hover:text-slate-300',
-                'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500',
-                'data-[state=checked]:bg-indigo-50 data-[state=checked]:text-indigo-600 data-[state=checked]:ring-2 data-[state=checked]:ring-indigo-500',
-                'dark:data-[state=checked]:bg-indigo-950/60 dark:data-[state=checked]:text-indigo-300 dark:data-[state=checked]:ring-indigo-400',
-                'disabled:cursor-not-allowed disabled:opacity-60',
+                'has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-indigo-500',
+                'has-checked:bg-indigo-50 has-checked:text-indigo-600 has-checked:ring-2 has-checked:ring-indigo-500',
+                'dark:has-checked:bg-indigo-950/60 dark:has-checked:text-indigo-300 dark:has-checked:ring-indigo-400',
+                'has-disabled:cursor-not-allowed has-disabled:opacity-60',
               )}
             >
+              <RadioInput
+                name={name}
+                value={item.key}
+                checked={item.key === checkedKey}
+                disabled={disabled}
+                onCheck={() => onChange(item.key === UNSET_ITEM ? '' : valueOf(choices, item.key))}
+                labelledBy={`${name}-${i}`}
+              />
               <RatioBox ratio={item.ratio} />
               <span
+                id={`${name}-${i}`}
                 title={item.label}
                 className="max-w-24 truncate text-xs font-medium text-slate-700 tabular-nums dark:text-slate-200"
               >
                 {item.label}
               </span>
-            </RadioGroup.Item>
+            </span>
           ))}
-        </RadioGroup.Root>
+        </div>
       )}
     </FieldGroup>
   );

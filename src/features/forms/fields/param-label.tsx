@@ -31,7 +31,9 @@ export function useParamLabel(def: ParamDef): ParamLabel {
 export const paramDescription = (def: ParamDef): ReactNode =>
   def.description ? <span dir="auto">{def.description}</span> : undefined;
 
-const FOCUSABLE = '[data-state="checked"], input:not([type="hidden"]), select, textarea, button';
+const FOCUSABLE = 'input:not([type="hidden"]), select, textarea, button';
+/** A radio group's checked radio first: the one its tab stop is on. */
+const CHECKED = '[data-state="checked"], input[type="radio"]:checked';
 
 /**
  * A callback ref for a field made of several controls: the form's "focus the field in error" lands on
@@ -41,5 +43,14 @@ export const groupFocusRef =
   (inputRef: ((target: Focusable | null) => void) | undefined) =>
   (element: HTMLElement | null): void =>
     inputRef?.(
-      element ? { focus: () => (element.querySelector<HTMLElement>(FOCUSABLE) ?? element).focus() } : null,
+      element
+        ? {
+            focus: () =>
+              (
+                element.querySelector<HTMLElement>(CHECKED) ??
+                element.querySelector<HTMLElement>(FOCUSABLE) ??
+                element
+              ).focus(),
+          }
+        : null,
     );

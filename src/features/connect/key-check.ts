@@ -1,0 +1,27 @@
+// The zod settings first: this module is the first of the API's schemas to load (issue 17).
+import '../../zod-config';
+import { ApiClient } from '../../api/client';
+import { toApiError } from '../../api/errors';
+import type { Me } from '../../../contract/me';
+import { HistoryStore } from '../../model/history/history-store';
+
+// Checking a key: GET /me with a new client, and meanwhile the key's history read from IndexedDB. A
+// chunk of its own, loaded as connecting starts: the API client, its errors and the API's schemas are
+// not evaluated on the first screen, which is only the connect form (issue 17, total blocking time).
+
+/** The client and the account, or the ApiError that refused the key; `connectionId` names its history. */
+export async function checkKey(
+  credentials: { baseUrl: string; apiKey: string },
+  connectionId: string,
+  signal: AbortSignal,
+): Promise<{ client: ApiClient; me: Me }> {
+  // While the key is checked, the history of this key is read from IndexedDB already.
+  HistoryStore.preload(connectionId);
+  const client = new ApiClient({ baseUrl: credentials.baseUrl, apiKey: credentials.apiKey });
+  try {
+    return { client, me: await client.me({ signal }) };
+  } catch (err) {
+    HistoryStore.dropPreload(connectionId);
+    throw toApiError(err);
+  }
+}
