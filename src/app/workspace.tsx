@@ -32,12 +32,7 @@ import { useSending, useSubmit, type TaskRunner } from '../features/tasks/use-ta
 import type { Column } from '../model/boards/boards';
 import type { HistoryEntry } from '../model/history/history-types';
 import { selectionOfPreset, withoutPresetParam, type Preset } from '../model/library/presets';
-import {
-  selectionKey,
-  selectionOfRequest,
-  type ResolvedSelection,
-  type Selection,
-} from '../model/selection';
+import { selectionKey, selectionOfRequest, type ResolvedSelection, type Selection } from '../model/selection';
 import { taskMeta } from '../model/tasks/task-meta';
 import {
   formPreset,
@@ -88,10 +83,7 @@ export function Workspace({
   // key and its resolved target are one value, deferred together, so the form's key, its target and so
   // its draft always belong to the same model: nothing typed is ever shown under, or saved to, another.
   const shown = useDeferredValue(
-    useMemo(
-      () => ({ selection: liveSelection, resolved: liveResolved }),
-      [liveSelection, liveResolved],
-    ),
+    useMemo(() => ({ selection: liveSelection, resolved: liveResolved }), [liveSelection, liveResolved]),
   );
   const { selection, resolved } = shown;
   const [snapshot, setSnapshot] = useState<FormSnapshot | null>(null);
