@@ -580,6 +580,36 @@ test.describe('the gallery (issue 12)', () => {
   }
 });
 
+test('the History while a file is imported: its progress bar, at 1280 px and at phone width', async ({
+  studio,
+  page,
+}) => {
+  await studio.start('personal');
+  // The file is held while it is read, so the bar stays for axe: the page's own File.text waits for a
+  // word from the test.
+  await page.evaluate(() => {
+    const text = File.prototype.text;
+    const w = window as unknown as { __releaseImport?: () => void };
+    File.prototype.text = function (this: File) {
+      return new Promise<void>((resolve) => (w.__releaseImport = resolve)).then(() => text.call(this));
+    };
+  });
+  await page.getByLabel('Import history file').setInputFiles({
+    name: 'history.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(historyFile([]))),
+  });
+  const bar = page.getByRole('progressbar', { name: 'Importing history' });
+  await expect(bar).toHaveAttribute('aria-valuetext', 'Reading the file');
+  await expectNoSeriousViolations(page, 'history import at 1280 px');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(bar).toBeVisible();
+  await expectNoSeriousViolations(page, 'history import at 390 px');
+  await page.evaluate(() => (window as unknown as { __releaseImport: () => void }).__releaseImport());
+  await expect(page.getByText('Imported 0 tasks (0 skipped)')).toBeVisible();
+  await expect(bar).toHaveCount(0);
+});
+
 test.describe('presets, batches and the prompt library', () => {
   for (const width of [1280, 390]) {
     test(`at ${width} px: a batch in the history, Save preset, Presets, Prompt library, Variations and a refused batch`, async ({
