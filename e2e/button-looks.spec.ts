@@ -84,3 +84,21 @@ test("the history's Clear filters is a square icon button as tall as the filters
   const box = await clear.boundingBox();
   expect(Math.round(icon!.x - box!.x)).toBe(10);
 });
+
+test('no tab or header label is cut short, from phone to wide desktop', async ({ page }) => {
+  await expect(page.getByRole('tab', { name: 'Templates' })).toBeVisible();
+  // Text that overflows its box (an ellipsis or a clip) in the catalog's tabs and the header's buttons.
+  // Labels for screen readers only (a 1 px box by design) are not drawn: they are left out.
+  const clipped = () =>
+    page.evaluate(() =>
+      [...document.querySelectorAll('[role="tab"], header button')].flatMap((control) =>
+        [control, ...control.querySelectorAll('*')]
+          .filter((el) => el.checkVisibility() && el.clientWidth > 1 && el.scrollWidth > el.clientWidth + 1)
+          .map(() => control.textContent?.trim() ?? ''),
+      ),
+    );
+  for (const width of [360, 390, 430, 768, 1024, 1280, 1600]) {
+    await page.setViewportSize({ width, height: 860 });
+    expect(await clipped(), `labels cut short at ${width} px`).toEqual([]);
+  }
+});

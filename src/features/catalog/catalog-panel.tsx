@@ -109,15 +109,15 @@ export const CatalogPanel = memo(function CatalogPanel({
           className="grid grid-cols-3 gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800/80"
         >
           <Tabs.Trigger value="models" className={triggerClass} {...tabIds('models')}>
-            <Boxes className="hidden size-4 shrink-0 @xs:block" aria-hidden="true" />
+            <Boxes className="hidden size-4 shrink-0 @sm:block" aria-hidden="true" />
             <span className="truncate">Models</span>
           </Tabs.Trigger>
           <Tabs.Trigger value="tools" className={triggerClass} {...tabIds('tools')}>
-            <Wand2 className="hidden size-4 shrink-0 @xs:block" aria-hidden="true" />
+            <Wand2 className="hidden size-4 shrink-0 @sm:block" aria-hidden="true" />
             <span className="truncate">AI tools</span>
           </Tabs.Trigger>
           <Tabs.Trigger value="templates" className={triggerClass} {...tabIds('templates')}>
-            <LayoutTemplate className="hidden size-4 shrink-0 @xs:block" aria-hidden="true" />
+            <LayoutTemplate className="hidden size-4 shrink-0 @sm:block" aria-hidden="true" />
             <span className="truncate">Templates</span>
           </Tabs.Trigger>
         </Tabs.List>
