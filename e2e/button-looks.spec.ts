@@ -102,3 +102,28 @@ test('no tab or header label is cut short, from phone to wide desktop', async ({
     expect(await clipped(), `labels cut short at ${width} px`).toEqual([]);
   }
 });
+
+test("a running batch's History cards keep their badges, forecast and version inside the card", async ({
+  studio,
+  page,
+}) => {
+  await studio.openModel('Pop Diffusion');
+  await studio.prompt.fill(`a {red|blue|green} kite over the sea ${uniquePrompt('k')}`);
+  await page.getByRole('checkbox', { name: 'Variations' }).check();
+  // A batch is sent once its price is shown.
+  await expect(studio.quote.getByTestId('quote-batch-total')).toBeVisible();
+  await page.getByRole('button', { name: 'Generate', exact: true }).click();
+  const cards = new History(page).region.getByTestId('task-card');
+  await expect(cards.getByTestId('task-forecast')).toHaveCount(3);
+  // Anything drawn past a card's right edge (a badge pushed out of its row is cut by the card).
+  const outside = await cards.evaluateAll((all) =>
+    all.flatMap((card) => {
+      const edge = card.getBoundingClientRect().right;
+      return [...card.querySelectorAll('*')]
+        .filter((el) => el.checkVisibility() && el.clientWidth > 1)
+        .filter((el) => el.getBoundingClientRect().right > edge + 0.5)
+        .map((el) => el.textContent?.trim() ?? el.tagName);
+    }),
+  );
+  expect(outside).toEqual([]);
+});

@@ -35,11 +35,12 @@ it("shows the schedule's forecast beside the status, and the estimate-only ETA w
   expect(within(card).getByTestId('task-forecast').textContent).toBe('about 1 ahead');
   expect(within(card).queryByText(/left$/)).toBeNull(); // the estimate-only ETA gives way
 
-  // Once t0-t2 are predicted done (9 s from now), t4 is predicted running: the text says so, in full.
+  // Once t0-t2 are predicted done (9 s from now), t4 is predicted running: beside the service's last
+  // word ("queued") the text says it is likely.
   act(() => {
     vi.advanceTimersByTime(11_000);
   });
-  expect(within(card).getByTestId('task-forecast').textContent).toBe('running, ~9s left');
+  expect(within(card).getByTestId('task-forecast').textContent).toBe('likely running, ~9s left');
 
   off();
   schedule.stop();

@@ -30,7 +30,7 @@ export const TaskCard = memo(function TaskCard({ entry, onOpen }: TaskCardProps)
   const live = !isTerminal(entry.status);
   const now = useNow(live);
   const elapsed = formatDuration(elapsedMs(entry, now));
-  // What the poll schedule knows ("queued, about 4 ahead", "running, ~3s left", "checking"); the
+  // What the poll schedule knows ("about 4 ahead", "likely running, ~3s left", "checking"); the
   // estimate-only ETA is shown only when no schedule follows the task.
   const forecast = useTaskForecast(entry.taskId, live, entry.status);
   const eta = forecast ? null : etaText(entry, now);
@@ -73,11 +73,6 @@ export const TaskCard = memo(function TaskCard({ entry, onOpen }: TaskCardProps)
           </h3>
           <div className="flex min-w-0 items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400">
             <StatusBadge status={entry.status} id={statusId} />
-            {forecast && (
-              <span data-testid="task-forecast" className="shrink-0 text-sky-700 dark:text-sky-300">
-                {forecast}
-              </span>
-            )}
             <BatchBadge meta={entry.meta} />
             {entry.meta.subtitle && (
               <span dir="auto" className="min-w-0 truncate">
@@ -107,10 +102,18 @@ export const TaskCard = memo(function TaskCard({ entry, onOpen }: TaskCardProps)
                 {formatWhen(entry.createdAt)}
               </time>,
               elapsed && <span key="elapsed">{live ? `${elapsed} so far` : `took ${elapsed}`}</span>,
-              eta && (
-                <span key="eta" className="text-sky-700 dark:text-sky-300">
-                  {eta}
+              // In this line, which wraps, not beside the badge: with a batch badge and the version that
+              // row would run out of the card.
+              forecast ? (
+                <span key="forecast" data-testid="task-forecast" className="text-sky-700 dark:text-sky-300">
+                  {forecast}
                 </span>
+              ) : (
+                eta && (
+                  <span key="eta" className="text-sky-700 dark:text-sky-300">
+                    {eta}
+                  </span>
+                )
               ),
             ]}
             end={credits}

@@ -118,10 +118,12 @@ describe('PollSchedule', () => {
     // The last waits behind four that have not started (t3..t6), and says so.
     expect(forecastText(schedule.forecast('t7', T0 + 500))).toBe('queued, about 4 ahead');
     expect(forecastText(schedule.forecast('t0', T0 + 500))).toBe('running, ~10s left');
-    // Beside a badge that says the same word, only the rest; beside another, all of it.
+    // Beside a badge that says the same word, only the rest; beside another, the predicted phase as likely.
     expect(forecastText(schedule.forecast('t7', T0 + 500), { besides: 'queued' })).toBe('about 4 ahead');
     expect(forecastText(schedule.forecast('t0', T0 + 500), { besides: 'running' })).toBe('~10s left');
-    expect(forecastText(schedule.forecast('t0', T0 + 500), { besides: 'queued' })).toBe('running, ~10s left');
+    expect(forecastText(schedule.forecast('t0', T0 + 500), { besides: 'queued' })).toBe(
+      'likely running, ~10s left',
+    );
     expect(forecastText(schedule.forecast('t4', T0 + 10_500))).toBe('running, ~10s left');
     // t3 heads the queue while the concurrency is a guess: it is probed halfway to its predicted start.
     expect(schedule.nextPollAt('t3')).toBe(T0 + (3 + 10_000) / 2);
