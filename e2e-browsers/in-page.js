@@ -66,6 +66,8 @@
     src: el.getAttribute('src'),
     disabled: el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true',
     focused: el === document.activeElement,
+    // A toggle button's state: 'true', 'false' or null.
+    pressed: el.getAttribute('aria-pressed'),
     // An <img> that has loaded and decoded a picture has a natural width.
     naturalWidth: el instanceof HTMLImageElement && el.complete ? el.naturalWidth : null,
   });

@@ -5,8 +5,8 @@ import { css, label, role, text, type BrowserPage, type Facts, type Target } fro
 import type { SandboxClient } from './sandbox-client';
 
 // The studio's main journeys (product-notes §3), written once for every browser: connect with the personal
-// demo key, a model form and its live quote, generate and see the image, an upload, and the history
-// after a reload. Found by role, label and text with the names of product-notes §5, as the Playwright tests do.
+// demo key, a model form and its live quote, generate and see the image, an upload, the history
+// after a reload, and the result in the Gallery and its Viewer. Found by role, label and text with the names of product-notes §5, as the Playwright tests do.
 
 export interface JourneyContext {
   page: BrowserPage;
@@ -48,6 +48,7 @@ const HEADING: Target = [role('heading', 'Media Studio')];
 const ACCOUNT: Target = [role('button', /^Account: /)];
 const MODELS: Target = [role('tabpanel', 'Models')];
 const QUOTE: Target = [role('region', 'Quote')];
+const GALLERY: Target = [role('main', 'Gallery')];
 const HISTORY_CARDS: Target = [role('region', 'History'), role('list', 'Tasks')];
 
 const card = (prompt: string): Target => [
@@ -153,6 +154,30 @@ export async function mainJourneys({ page, sandbox, tmpDir, step }: JourneyConte
   await step('axe finds no serious violation with the upload and the History', () =>
     page.expectNoSeriousViolations('the History after a reload'),
   );
+
+  await step('the Gallery: the tile, the Viewer, a star; axe finds no serious violation', async () => {
+    await page.click([role('button', 'Gallery')]);
+    const tile = [...GALLERY, css('[data-testid="gallery-tile"]', { has: role('button', prompt) })];
+    await page.expect([...tile, css('img')], loaded);
+    await page.expectNoSeriousViolations('the Gallery');
+    await page.click([...tile, role('button', prompt)]);
+    const viewer = [role('dialog', 'Viewer')];
+    await page.expect([...viewer, role('img', prompt)], loaded);
+    const star = [...viewer, role('button', 'Star')];
+    await page.expect(star, (f) => f.pressed === 'false' || `aria-pressed ${f.pressed}`);
+    await page.click(star);
+    await page.expect(star, (f) => f.pressed === 'true' || `aria-pressed ${f.pressed}`);
+    await page.expectNoSeriousViolations('the Viewer');
+    await page.driver.press('Escape');
+    await page.expectNone(viewer);
+    // The star is kept: the tile shows it pressed.
+    await page.expect(
+      [...tile, role('button', 'Star')],
+      (f) => f.pressed === 'true' || `aria-pressed ${f.pressed}`,
+    );
+    await page.click([role('button', 'Gallery')]);
+    await page.expectNone(GALLERY);
+  });
 }
 
 /**

@@ -37,6 +37,8 @@ export interface Facts {
   src: string | null;
   disabled: boolean;
   focused: boolean;
+  /** aria-pressed, as written: 'true', 'false' or null. */
+  pressed: string | null;
   naturalWidth: number | null;
 }
 
