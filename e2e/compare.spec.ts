@@ -201,3 +201,21 @@ test('a failed cell reruns alone; favourites and notes are kept; a board can be 
     page.getByRole('navigation', { name: 'Boards' }).getByRole('button', { name: /Kites/ }),
   ).toHaveCount(0);
 });
+
+test('beside a long board, the Boards list stays in view as the page scrolls', async ({ studio, page }) => {
+  await page.setViewportSize({ width: 1280, height: 700 });
+  await studio.start('personal');
+  const board = await openCompare(page);
+  await addModels(page, ['Lumen Canvas · v2', 'Pop Diffusion · Pop 1']);
+  for (let n = 2; n <= 4; n++) await board.getByRole('button', { name: 'Add prompt' }).click();
+  await expect(board.getByLabel('Prompt 4', { exact: true })).toBeVisible();
+  const boards = page.getByRole('navigation', { name: 'Boards' });
+  const scrolled = await page.evaluate(() => {
+    window.scrollTo(0, document.documentElement.scrollHeight);
+    return window.scrollY;
+  });
+  expect(scrolled).toBeGreaterThan(300); // the board is longer than the window
+  await expect(boards.getByRole('button', { name: 'New board' })).toBeInViewport();
+  const box = await boards.boundingBox();
+  expect(box!.y).toBeGreaterThanOrEqual(56); // below the sticky header, not under it
+});

@@ -118,9 +118,10 @@ export function CompareView(props: CompareViewProps) {
 
   return (
     <main className="grid flex-1 grid-cols-1 gap-4 p-4 lg:grid-cols-[260px_minmax(0,1fr)] lg:items-start">
+      {/* Beside a long board, the list stays in view under the sticky header (h-14) as the board scrolls. */}
       <nav
         aria-label="Boards"
-        className="rounded-xl bg-white p-3 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800"
+        className="rounded-xl bg-white p-3 shadow-sm ring-1 ring-slate-200 lg:sticky lg:top-18 lg:max-h-[calc(100dvh-5.5rem)] lg:overflow-y-auto dark:bg-slate-900 dark:ring-slate-800"
       >
         <div className="mb-2 flex items-center justify-between">
           <h2 className="text-sm font-semibold">Boards</h2>
