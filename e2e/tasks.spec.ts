@@ -54,11 +54,20 @@ test('an image, a video and an audio task each succeed and show their output', a
   const videoTask = await sandbox.task(await history.taskIdOf(video));
   await expect(player).toHaveAttribute('src', videoTask.outputs[0]!.url);
   await expectVideoPlayable(player);
+  // No native controls squeezed into the thumbnail: a Play / Pause button plays it in place.
+  await expect(player).not.toHaveAttribute('controls');
+  await video.getByRole('button', { name: 'Play', exact: true }).click();
+  await expect.poll(() => player.evaluate((el: HTMLVideoElement) => !el.paused)).toBe(true);
+  await video.getByRole('button', { name: 'Pause', exact: true }).click();
+  await expect.poll(() => player.evaluate((el: HTMLVideoElement) => el.paused)).toBe(true);
+  await expect(video.getByRole('button', { name: 'Play', exact: true })).toBeVisible();
 
   // Audio: a player on the card whose media loads.
   const sound = audio.getByLabel(`Audio: ${audioPrompt}`, { exact: true });
   const audioTask = await sandbox.task(await history.taskIdOf(audio));
   await expect(sound).toHaveAttribute('src', audioTask.outputs[0]!.url);
+  // Its length is known before it is played (the player does not say "0:00 / 0:00").
+  await expect.poll(() => sound.evaluate((el: HTMLAudioElement) => el.duration || 0)).toBeGreaterThan(0);
   await expectAudioLoaded(sound);
 
   // Newest first.

@@ -1,4 +1,4 @@
-import { AudioLines, Pause, Play, Star } from 'lucide-react';
+import { AudioLines, Star } from 'lucide-react';
 import { isTerminal, type TaskStatus } from '../../../contract/task';
 import { useTaskForecast } from './use-task-forecast';
 import { memo, useRef, useState, type ChangeEvent } from 'react';
@@ -8,6 +8,7 @@ import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
 import type { GalleryItem } from './gallery-item';
 import { promptOf } from './history-filter';
 import { MediaFailed, SafeImage, useMediaFailure } from './media-fallback';
+import { PlayToggle, togglePlayback } from './play-toggle';
 import { StatusBadge, StatusIcon, STATUS_LOOK } from './status-badge';
 import { truncate } from './truncate';
 
@@ -257,24 +258,12 @@ function TileAudio({ url, label }: { url: string; label: string }) {
         onEnded={() => setPlaying(false)}
         onError={media.onError}
       />
-      <button
-        type="button"
-        aria-label={playing ? 'Pause' : 'Play'}
-        title={`${playing ? 'Pause' : 'Play'}: ${label}`}
-        onClick={() => {
-          const a = ref.current;
-          if (!a) return;
-          if (a.paused) void a.play().catch(() => undefined);
-          else a.pause();
-        }}
-        className="relative z-20 grid size-9 place-items-center rounded-full bg-white text-slate-900 shadow ring-1 ring-slate-300 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:bg-slate-900 dark:text-white dark:ring-slate-600"
-      >
-        {playing ? (
-          <Pause className="size-4" aria-hidden="true" />
-        ) : (
-          <Play className="size-4" aria-hidden="true" />
-        )}
-      </button>
+      <PlayToggle
+        playing={playing}
+        label={label}
+        onToggle={() => togglePlayback(ref.current)}
+        className="relative"
+      />
     </div>
   );
 }

@@ -1,11 +1,12 @@
 import { AudioLines, ImageOff } from 'lucide-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { cn } from '../../lib/cn';
 import { promptOf } from './history-filter';
 import { StatusIcon, STATUS_LOOK } from './status-badge';
 import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
 import { truncate } from './truncate';
+import { PlayToggle, togglePlayback } from './play-toggle';
 
 // A task's output as media elements. Images (SVG included) only ever go through <img>, never inline
 // markup, so a crafted SVG cannot script the page; URLs other than http(s) are dropped.
@@ -67,20 +68,7 @@ export function CardThumb({ entry }: { entry: HistoryEntry }) {
       );
     }
     if (entry.meta.mediaType === 'video') {
-      return (
-        // Above the card's stretched button, so its controls take the clicks.
-        <div className={cn(box, 'z-10 bg-slate-900')}>
-          <video
-            src={url}
-            poster={safeMediaUrl(output.thumbnailUrl)}
-            controls
-            preload="none"
-            playsInline
-            aria-label={`Video: ${altFor(entry)}`}
-            className="size-full object-cover"
-          />
-        </div>
-      );
+      return <CardVideo entry={entry} url={url} poster={safeMediaUrl(output.thumbnailUrl)} box={box} />;
     }
     return (
       <div className={cn(box, 'flex items-center justify-center', STATUS_LOOK.succeeded.tile)}>
@@ -96,6 +84,47 @@ export function CardThumb({ entry }: { entry: HistoryEntry }) {
   );
 }
 
+/**
+ * A card's video: its poster (or first frame) with a Play / Pause button; a click elsewhere on it opens
+ * the detail view and its full player (native controls do not fit in a thumbnail).
+ */
+function CardVideo({
+  entry,
+  url,
+  poster,
+  box,
+}: {
+  entry: HistoryEntry;
+  url: string;
+  poster: string | undefined;
+  box: string;
+}) {
+  const ref = useRef<HTMLVideoElement>(null);
+  const [playing, setPlaying] = useState(false);
+  return (
+    <div className={cn(box, 'bg-slate-900')}>
+      <video
+        ref={ref}
+        src={url}
+        poster={poster}
+        preload="metadata"
+        playsInline
+        aria-label={`Video: ${altFor(entry)}`}
+        onPlay={() => setPlaying(true)}
+        onPause={() => setPlaying(false)}
+        onEnded={() => setPlaying(false)}
+        className="size-full object-cover"
+      />
+      <PlayToggle
+        playing={playing}
+        label={altFor(entry)}
+        onToggle={() => togglePlayback(ref.current)}
+        className="absolute inset-0 m-auto"
+      />
+    </div>
+  );
+}
+
 /** The audio player under a card's text (audio has no picture to put in the thumbnail). */
 export function CardAudio({ entry }: { entry: HistoryEntry }) {
   const output = outputOf(entry);
@@ -105,7 +134,8 @@ export function CardAudio({ entry }: { entry: HistoryEntry }) {
     <audio
       src={url}
       controls
-      preload="none"
+      // Its length shows before it is played ("0:30", not "0:00 / 0:00").
+      preload="metadata"
       aria-label={`Audio: ${altFor(entry)}`}
       className="relative z-10 h-9 w-full dark:scheme-dark"
     />

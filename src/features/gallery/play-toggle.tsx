@@ -1,0 +1,47 @@
+import { Pause, Play } from 'lucide-react';
+import { cn } from '../../lib/cn';
+
+// The round Play / Pause button of a small media preview (an audio tile, a History card's video): the
+// preview has no native controls, which do not fit in a thumbnail; the full player is in the detail view.
+
+/** Plays a paused element, pauses a playing one; a play the browser refuses leaves it paused. */
+export function togglePlayback(media: HTMLMediaElement | null): void {
+  if (!media) return;
+  if (media.paused) void media.play().catch(() => undefined);
+  else media.pause();
+}
+
+/**
+ * `label` names what it plays (in its tooltip); `className` places it: it sits above the card's or tile's
+ * stretched open button, so it takes its own clicks.
+ */
+export function PlayToggle({
+  playing,
+  label,
+  onToggle,
+  className,
+}: {
+  playing: boolean;
+  label: string;
+  onToggle: () => void;
+  className: string;
+}) {
+  return (
+    <button
+      type="button"
+      aria-label={playing ? 'Pause' : 'Play'}
+      title={`${playing ? 'Pause' : 'Play'}: ${label}`}
+      onClick={onToggle}
+      className={cn(
+        'z-20 grid size-9 place-items-center rounded-full bg-white text-slate-900 shadow ring-1 ring-slate-300 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:bg-slate-900 dark:text-white dark:ring-slate-600',
+        className,
+      )}
+    >
+      {playing ? (
+        <Pause className="size-4" aria-hidden="true" />
+      ) : (
+        <Play className="size-4" aria-hidden="true" />
+      )}
+    </button>
+  );
+}
