@@ -140,13 +140,16 @@ describe('HistoryPanel', () => {
     expect(img.getAttribute('src')).toBe(`${CDN}/logo.svg`);
     expect(img.getAttribute('loading')).toBe('lazy');
     expect(region.querySelector('svg image, object, embed, iframe')).toBeNull();
+    // A video with a poster loads nothing until played; its thumbnail has a Play button, not controls.
     const player = cardOf(region, 'task_vid').querySelector('video');
     expect(player?.getAttribute('preload')).toBe('none');
     expect(player?.getAttribute('poster')).toBe(`${CDN}/clip.jpg`);
-    expect(player?.hasAttribute('controls')).toBe(true);
+    expect(player?.hasAttribute('controls')).toBe(false);
+    expect(within(cardOf(region, 'task_vid')).getByRole('button', { name: 'Play' })).toBeTruthy();
+    // Audio loads its metadata, so its player shows its length.
     const audio = cardOf(region, 'task_new').querySelector('audio');
     expect(audio?.getAttribute('src')).toBe(`${CDN}/voice.wav`);
-    expect(audio?.getAttribute('preload')).toBe('none');
+    expect(audio?.getAttribute('preload')).toBe('metadata');
   });
 
   it('filters by status, media type and model, and searches prompts', async () => {

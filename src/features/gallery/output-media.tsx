@@ -107,7 +107,8 @@ function CardVideo({
         ref={ref}
         src={url}
         poster={poster}
-        preload="metadata"
+        // With a poster nothing loads until it is played; without one, its first frame shows.
+        preload={poster ? 'none' : 'metadata'}
         playsInline
         aria-label={`Video: ${altFor(entry)}`}
         onPlay={() => setPlaying(true)}
