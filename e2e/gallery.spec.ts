@@ -83,6 +83,21 @@ test('one tile per output, newest first, grouped by day; the URL keeps the view 
   await gallery(page).getByRole('radio', { name: 'L' }).click();
   await expect.poll(width).toBeGreaterThan(medium);
 
+  // The date range: each end bounds the other; a range after today holds no output.
+  await gallery(page)
+    .getByRole('button', { name: /^Filters/ })
+    .click();
+  const tomorrow = await page.evaluate(() => {
+    const d = new Date(Date.now() + 86_400_000);
+    return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+  });
+  await gallery(page).getByLabel('From', { exact: true }).fill(tomorrow);
+  await expect(gallery(page).getByLabel('To', { exact: true })).toHaveAttribute('min', tomorrow);
+  await expect(gallery(page).getByText('No outputs match these filters')).toBeVisible();
+  await gallery(page).getByLabel('From', { exact: true }).fill('');
+  await expect(gallery(page).getByLabel('To', { exact: true })).not.toHaveAttribute('min');
+  await expect(gallery(page).getByTestId('gallery-count')).toHaveText('5 outputs');
+
   await page.screenshot({ path: '/tmp/gallery-desktop.png' });
   // Closing the gallery drops its filters from the URL.
   await page.getByRole('button', { name: 'Gallery', exact: true }).click();

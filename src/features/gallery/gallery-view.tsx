@@ -579,26 +579,8 @@ function Toolbar({
             ))}
           </Select>
           <div className="col-span-2 grid grid-cols-2 gap-2 sm:col-span-1">
-            <label className="flex flex-col gap-0.5 text-xs text-slate-600 dark:text-slate-400">
-              From
-              <input
-                type="date"
-                value={filter.from}
-                max={filter.to || undefined}
-                onChange={(e) => set({ from: e.target.value })}
-                className={cn(inputClass, 'px-1.5 dark:scheme-dark')}
-              />
-            </label>
-            <label className="flex flex-col gap-0.5 text-xs text-slate-600 dark:text-slate-400">
-              To
-              <input
-                type="date"
-                value={filter.to}
-                min={filter.from || undefined}
-                onChange={(e) => set({ to: e.target.value })}
-                className={cn(inputClass, 'px-1.5 dark:scheme-dark')}
-              />
-            </label>
+            <DateBound label="From" value={filter.from} max={filter.to} onChange={(from) => set({ from })} />
+            <DateBound label="To" value={filter.to} min={filter.from} onChange={(to) => set({ to })} />
           </div>
           <div className="flex flex-col gap-1 text-sm">
             <label className="flex items-center gap-2">
@@ -653,6 +635,35 @@ interface GridProps {
 }
 
 /** Rows of tiles (and day headings), only those in and near view in the DOM. */
+/** One end of the date range: a labelled date field, bounded by the other end when it is set. */
+function DateBound({
+  label,
+  value,
+  min,
+  max,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  min?: string;
+  max?: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label className="flex flex-col gap-0.5 text-xs text-slate-600 dark:text-slate-400">
+      {label}
+      <input
+        type="date"
+        value={value}
+        min={min || undefined}
+        max={max || undefined}
+        onChange={(e) => onChange(e.target.value)}
+        className={cn(inputClass, 'px-1.5 dark:scheme-dark')}
+      />
+    </label>
+  );
+}
+
 function Grid({
   items,
   byDay,
