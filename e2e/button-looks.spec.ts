@@ -97,9 +97,30 @@ test('no tab or header label is cut short, from phone to wide desktop', async ({
           .map(() => control.textContent?.trim() ?? ''),
       ),
     );
+  // The header in one line: its title (when shown) does not wrap, nothing is taller than the header.
+  const headerWraps = () =>
+    page.evaluate(() => {
+      const header = document.querySelector('header')!;
+      const title = header.querySelector('h1')!;
+      const lines = title.clientWidth > 1 ? title.getClientRects().length : 0;
+      return title.clientWidth > 1 && (lines > 1 || title.offsetHeight > 30);
+    });
   for (const width of [360, 390, 430, 768, 1024, 1280, 1600]) {
     await page.setViewportSize({ width, height: 860 });
     expect(await clipped(), `labels cut short at ${width} px`).toEqual([]);
+    expect(await headerWraps(), `the header's title wraps at ${width} px`).toBe(false);
+  }
+});
+
+test('from 1024 px the form is the widest of the three columns', async ({ studio, page }) => {
+  await studio.openModel('Lumen Canvas');
+  const widthOf = async (name: string, role: 'navigation' | 'region' | 'complementary') =>
+    (await page.getByRole(role, { name, exact: true }).boundingBox())!.width;
+  for (const width of [1024, 1152, 1280, 1600]) {
+    await page.setViewportSize({ width, height: 860 });
+    const form = await widthOf('Form', 'region');
+    const catalog = await widthOf('Catalog', 'navigation');
+    expect(form, `at ${width} px: form ${form} px, catalog ${catalog} px`).toBeGreaterThanOrEqual(catalog);
   }
 });
 

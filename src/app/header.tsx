@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Sparkles } from 'lucide-react';
+import { cn } from '../lib/cn';
 
 export function Header({ children }: { children?: ReactNode }) {
   return (
@@ -8,8 +9,16 @@ export function Header({ children }: { children?: ReactNode }) {
         <span className="grid size-8 place-items-center rounded-lg bg-indigo-600 text-white">
           <Sparkles className="size-4" aria-hidden="true" />
         </span>
-        {/* On a phone the logo alone, so the header's buttons fit; the heading stays for assistive tech. */}
-        <h1 className="text-base font-semibold tracking-tight max-sm:sr-only">Media Studio</h1>
+        {/* With the studio's buttons, below lg the logo alone, so they fit on one line with it (at 768 px
+            the name wrapped to two lines); on a phone always. The heading stays for assistive tech. */}
+        <h1
+          className={cn(
+            'text-base font-semibold tracking-tight whitespace-nowrap',
+            children ? 'max-lg:sr-only' : 'max-sm:sr-only',
+          )}
+        >
+          Media Studio
+        </h1>
       </div>
       <div className="flex items-center gap-1.5 sm:gap-2">{children}</div>
     </header>

@@ -177,7 +177,9 @@ export function Workspace({
   }, [current, snapshot, key, setPreset]);
 
   return (
-    <main className="grid flex-1 grid-cols-1 gap-4 p-4 lg:grid-cols-[340px_minmax(0,1fr)_340px] lg:items-start">
+    // From lg three columns; the form, where the work is, stays the widest (at 1024 px fixed 340 px sides
+    // left it 260 px, its fields cut short).
+    <main className="grid flex-1 grid-cols-1 gap-4 p-4 lg:grid-cols-[304px_minmax(0,1fr)_304px] lg:items-start xl:grid-cols-[340px_minmax(0,1fr)_340px]">
       <nav
         aria-label="Catalog"
         // Below lg the catalog sits above the form: a box of its own height that scrolls inside, so the
