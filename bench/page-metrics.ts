@@ -48,7 +48,9 @@ export async function longestTaskWhileScrolling(
 /**
  * A full garbage collection before the scroll is measured. The benches seed their history by importing
  * it in the same tab and then reloading: the reloaded page runs in the same renderer, whose heap still
- * holds what the import left (some 490 MB at 50,000 tasks, against 94 MB the page keeps). Its
+ * holds what the earlier page left: some 490 MB at 50,000 tasks when the file was handed over as a
+ * buffer (Playwright passes it into the page as base64; the gallery bench now hands over a file on disk,
+ * and the import's own peak, galleryImportPeakHeap, is some 110 MB), against 94 MB the page keeps. Its
  * collection, one task of 60-300 ms, otherwise falls inside the scrolling window, though it is the
  * earlier page's garbage: a studio opened on a history already stored has none of it.
  */

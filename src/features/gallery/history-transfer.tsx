@@ -70,7 +70,7 @@ export function HistoryTransfer({
       if (file.size > MAX_IMPORT_BYTES) throw new Error('the file is larger than 200 MB.');
       setProgress({ done: 0, total: 0 });
       onNotice(null);
-      const result = await store.importJson(await file.text(), (done, total) => setProgress({ done, total }));
+      const result = await store.importFile(file, (done, total) => setProgress({ done, total }));
       onNotice({ tone: 'info', text: importMessage(result) });
     } catch (error) {
       onNotice({ tone: 'error', text: importError(error) });

@@ -60,18 +60,23 @@ export function historyJson(entries: readonly HistoryEntry[], sections: Record<s
   return JSON.stringify(file, null, 1);
 }
 
-/** The file's JSON and its history export; throws SyntaxError or a zod error on another file. */
-export function readHistoryFile(text: string) {
-  const json: unknown = JSON.parse(text);
-  return { json, file: HistoryExportSchema.parse(json) };
+/**
+ * The tasks of a parsed history file: the file's own array (not a copy, so writeImportedTasks can let
+ * each go as it is written); throws a zod error on another file.
+ */
+export function historyTasksOf(json: unknown): unknown[] {
+  HistoryExportSchema.parse(json);
+  return (json as { tasks: unknown[] }).tasks;
 }
 
 /**
  * Parses and writes the file's tasks into `connectionId`'s history; `has` tells a task the history has
- * (updated, not added), `adopt` takes each written entry into the store's memory.
+ * (updated, not added), `adopt` takes each written entry into the store's memory. It empties `tasks` as
+ * it goes (and marks each with the connection in place): a task of the file is garbage once its entry is
+ * written, so a 50,000-task file is not held twice, raw and parsed, until the end.
  */
 export async function writeImportedTasks(
-  tasks: readonly unknown[],
+  tasks: unknown[],
   connectionId: string,
   has: (taskId: string) => boolean,
   adopt: (entry: HistoryEntry) => void,
@@ -86,12 +91,12 @@ export async function writeImportedTasks(
     const tx = database.transaction('tasks', 'readwrite', { durability: 'relaxed' });
     // The plain IndexedDB store: a promise per put (idb's wrapper) costs more than the put itself.
     const plain = unwrap(tx.store);
-    for (const raw of tasks.slice(start, start + IMPORT_PAGE)) {
-      const parsed = HistoryEntrySchema.safeParse({
-        ...(typeof raw === 'object' && raw ? raw : {}),
-        connectionId,
-        unseen: false,
-      });
+    const end = Math.min(total, start + IMPORT_PAGE);
+    for (let i = start; i < end; i++) {
+      const raw = tasks[i];
+      const parsed = HistoryEntrySchema.safeParse(
+        typeof raw === 'object' && raw ? Object.assign(raw, { connectionId, unseen: false }) : raw,
+      );
       if (!parsed.success) {
         counts.skipped++;
         continue;
@@ -101,8 +106,9 @@ export async function writeImportedTasks(
       adopt(parsed.data);
       plain.put(parsed.data);
     }
+    tasks.fill(undefined, start, end);
     await tx.done;
-    onProgress?.(Math.min(total, start + IMPORT_PAGE), total);
+    onProgress?.(end, total);
   }
   return counts;
 }

@@ -5,6 +5,7 @@ import type { Task } from '../../../contract/task';
 import { DB_NAME, db, resetDbForTests } from '../db';
 import { PresetStore } from '../library/presets';
 import { PromptLibrary } from '../library/prompt-library';
+import { writeImportedTasks } from './history-file';
 import { HistoryStore, lazySection } from './history-store';
 import type { HistoryEntry } from './history-types';
 import { listVotes, saveVote, votesHistorySection } from '../boards/votes';
@@ -367,6 +368,50 @@ describe('HistoryStore', () => {
     const other = await HistoryStore.open(B);
     expect(await other.importJson(text)).toMatchObject({ added: 1, updated: 0, skipped: 6 });
     expect(other.list().map((e) => e.taskId)).toEqual(['ok']);
+  });
+
+  it('importFile imports a chosen file, telling its progress; a file that is not JSON is refused', async () => {
+    const store = await HistoryStore.open(A);
+    await store.put(entry('t1', 1_000));
+    await store.put(entry('t2', 2_000));
+    const file = new Blob([await store.exportFile()], { type: 'application/json' });
+    const other = await HistoryStore.open(B);
+    const progress: Array<[number, number]> = [];
+    expect(await other.importFile(file, (done, total) => progress.push([done, total]))).toMatchObject({
+      added: 2,
+      updated: 0,
+      skipped: 0,
+    });
+    expect(progress).toEqual([
+      [0, 2],
+      [2, 2],
+    ]);
+    expect(other.list().map((e) => [e.taskId, e.connectionId])).toEqual([
+      ['t2', B],
+      ['t1', B],
+    ]);
+    await expect(other.importFile(new Blob(['not json']))).rejects.toThrow(SyntaxError);
+  });
+
+  it("an import lets each task of the file go once it is written (the file's list is emptied)", async () => {
+    const store = await HistoryStore.open(A);
+    await store.put(entry('t1', 1_000));
+    await store.put(entry('t2', 2_000));
+    const { tasks } = JSON.parse(await store.exportFile()) as { tasks: unknown[] };
+    tasks.push('not a task');
+    const adopted: HistoryEntry[] = [];
+    const counts = await writeImportedTasks(
+      tasks,
+      B,
+      () => false,
+      (e) => adopted.push(e),
+    );
+    expect(counts).toEqual({ added: 2, updated: 0, skipped: 1 });
+    expect(tasks).toEqual([undefined, undefined, undefined]);
+    expect(adopted.map((e) => [e.taskId, e.connectionId, e.unseen])).toEqual([
+      ['t2', B, false],
+      ['t1', B, false],
+    ]);
   });
 
   it('importJson rejects a file that is not a history export', async () => {
