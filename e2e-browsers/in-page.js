@@ -96,6 +96,19 @@
 
   /** axe-core's serious and critical violations on the page as it is (its default rules). */
   const audit = async () => {
+    // Colours fade (transition-colors): axe must measure where they end, not a frame on the way (a
+    // header button just pressed measured 1.6:1 mid-fade). Endless animations (spinners) and those in a
+    // closed <details> (never rendered, never finished) are not waited for.
+    await Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => {
+          const target = a.effect?.target;
+          if (a.effect?.getComputedTiming().endTime === Infinity) return false;
+          return !target?.closest?.('details:not([open])');
+        })
+        .map((a) => a.finished.catch(() => undefined)),
+    );
     axe.teardown();
     const { violations } = await axe.run(document, { resultTypes: ['violations'] });
     return violations
