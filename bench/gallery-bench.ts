@@ -1,10 +1,7 @@
 import type { Browser, Page } from '@playwright/test';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Figure } from './results-file';
 import { jsHeapUsedMb, longestTaskWhileScrolling, recordLongTasks } from './page-metrics';
-import { keyOf, type Ports } from './studio-bench';
+import { historyFileOnDisk, keyOf, type Ports } from './studio-bench';
 import { HISTORY_TASKS, RUNS, spread } from './three-runs';
 
 // The gallery at scale (issue 12, Measured; issue 17: ten times the history): 50,000 tasks with 4
@@ -134,8 +131,7 @@ async function galleryRun(browser: Browser, ports: Ports, key: string, file: str
       observer.disconnect();
     }).observe(document.body, { subtree: true, childList: true, characterData: true });
   });
-  // Handed over as a file on disk (as a user's file is), not as a buffer: Playwright would pass a buffer
-  // into the page as base64, garbage in the very heap measured below.
+  // Handed over as a file on disk (historyFileOnDisk), not as a buffer: garbage in the heap measured here.
   const heap = await watchHeap(page);
   await page.getByLabel('Import history file').setInputFiles(file, { timeout: 300_000 });
   await page.getByText(/^Imported /).waitFor({ timeout: 300_000 });
@@ -209,16 +205,10 @@ export async function galleryAtScale(
   // A few real outputs, reused: the browser loads and caches them as it would real results.
   const urls = await realOutputs(ports, key, 8);
   const json = JSON.stringify(galleryHistoryFile(urls, count, perTask));
-  const dir = await mkdtemp(join(tmpdir(), 'gallery-bench-'));
-  const file = join(dir, 'history.json');
-  await writeFile(file, json);
+  const file = historyFileOnDisk(json);
   const outputs = count * perTask;
   const runs: GalleryRun[] = [];
-  try {
-    for (let i = 0; i < RUNS; i++) runs.push(await galleryRun(browser, ports, key, file, outputs));
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  for (let i = 0; i < RUNS; i++) runs.push(await galleryRun(browser, ports, key, file, outputs));
   const size = `${count.toLocaleString('en-US')} tasks, ${outputs.toLocaleString('en-US')} outputs`;
   const of = `median of ${runs.length} runs`;
   const imp = spread(runs.map((r) => r.importMs));

@@ -102,22 +102,28 @@ async function importHistory(
       error: null,
     })),
   };
-  // From a file on disk, as a user's file is: a buffer would be passed into the page as base64 (some
-  // 500 MB of garbage in the page's heap at 50,000 tasks, collected during what is measured next). The
-  // page reads the file after this returns: it stays until the bench ends.
-  const path = join(handOverDir(), `history-${++handedOver}.json`);
-  writeFileSync(path, JSON.stringify(file));
-  await page.getByLabel('Import history file').setInputFiles(path, { timeout: 300_000 });
+  await page
+    .getByLabel('Import history file')
+    .setInputFiles(historyFileOnDisk(JSON.stringify(file)), { timeout: 300_000 });
 }
 
 let handedOver = 0;
-let dir: string | undefined;
-/** A folder of the files handed to the page, removed when the bench exits. */
-function handOverDir(): string {
-  if (dir) return dir;
-  const made = mkdtempSync(join(tmpdir(), 'history-bench-'));
-  process.on('exit', () => rmSync(made, { recursive: true, force: true }));
-  return (dir = made);
+let handOverDir: string | undefined;
+/**
+ * A history file's path on disk, for setInputFiles: as a user's file is handed over. A buffer would be
+ * passed into the page as base64 (some 500 MB of garbage in the page's heap at 50,000 tasks, collected
+ * during what is measured next). The page reads the file after setInputFiles returns, so the files stay
+ * until the bench exits.
+ */
+export function historyFileOnDisk(json: string): string {
+  if (!handOverDir) {
+    const made = mkdtempSync(join(tmpdir(), 'history-bench-'));
+    process.on('exit', () => rmSync(made, { recursive: true, force: true }));
+    handOverDir = made;
+  }
+  const path = join(handOverDir, `history-${++handedOver}.json`);
+  writeFileSync(path, json);
+  return path;
 }
 
 /** Quote requests sent while a 60-character prompt is typed at 8 keys a second. Target: at most 3. */

@@ -8,7 +8,7 @@ import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
 import type { GalleryItem } from './gallery-item';
 import { promptOf } from './history-filter';
 import { MediaFailed, SafeImage, useMediaFailure } from './media-fallback';
-import { PlayToggle, togglePlayback } from './play-toggle';
+import { PlayToggle, usePlayback } from './play-toggle';
 import { StatusBadge, StatusIcon, STATUS_LOOK } from './status-badge';
 import { truncate } from './truncate';
 
@@ -228,9 +228,8 @@ const formatClock = (seconds: number) => {
 
 /** An audio tile: its duration, and a play button (above the tile's open button). */
 function TileAudio({ url, label }: { url: string; label: string }) {
-  const ref = useRef<HTMLAudioElement>(null);
+  const { ref, playing, events, toggle } = usePlayback<HTMLAudioElement>();
   const [duration, setDuration] = useState<number | null>(null);
-  const [playing, setPlaying] = useState(false);
   const media = useMediaFailure(url);
   if (media.failed)
     return <MediaFailed reason={media.reason} onRetry={media.retry} compact label="Audio could not load" />;
@@ -253,17 +252,10 @@ function TileAudio({ url, label }: { url: string; label: string }) {
         onLoadedMetadata={(e) =>
           Number.isFinite(e.currentTarget.duration) && setDuration(e.currentTarget.duration)
         }
-        onPlay={() => setPlaying(true)}
-        onPause={() => setPlaying(false)}
-        onEnded={() => setPlaying(false)}
+        {...events}
         onError={media.onError}
       />
-      <PlayToggle
-        playing={playing}
-        label={label}
-        onToggle={() => togglePlayback(ref.current)}
-        className="relative"
-      />
+      <PlayToggle playing={playing} label={label} onToggle={toggle} className="relative" />
     </div>
   );
 }

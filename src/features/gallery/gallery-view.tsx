@@ -634,7 +634,6 @@ interface GridProps {
   ref: React.Ref<GridApi>;
 }
 
-/** Rows of tiles (and day headings), only those in and near view in the DOM. */
 /** One end of the date range: a labelled date field, bounded by the other end when it is set. */
 function DateBound({
   label,
@@ -664,6 +663,7 @@ function DateBound({
   );
 }
 
+/** Rows of tiles (and day headings), only those in and near view in the DOM. */
 function Grid({
   items,
   byDay,

@@ -1,12 +1,12 @@
 import { AudioLines, ImageOff } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { cn } from '../../lib/cn';
 import { promptOf } from './history-filter';
 import { StatusIcon, STATUS_LOOK } from './status-badge';
 import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
 import { truncate } from './truncate';
-import { PlayToggle, togglePlayback } from './play-toggle';
+import { PlayToggle, usePlayback } from './play-toggle';
 
 // A task's output as media elements. Images (SVG included) only ever go through <img>, never inline
 // markup, so a crafted SVG cannot script the page; URLs other than http(s) are dropped.
@@ -99,8 +99,7 @@ function CardVideo({
   poster: string | undefined;
   box: string;
 }) {
-  const ref = useRef<HTMLVideoElement>(null);
-  const [playing, setPlaying] = useState(false);
+  const { ref, playing, events, toggle } = usePlayback<HTMLVideoElement>();
   return (
     <div className={cn(box, 'bg-slate-900')}>
       <video
@@ -111,15 +110,13 @@ function CardVideo({
         preload={poster ? 'none' : 'metadata'}
         playsInline
         aria-label={`Video: ${altFor(entry)}`}
-        onPlay={() => setPlaying(true)}
-        onPause={() => setPlaying(false)}
-        onEnded={() => setPlaying(false)}
+        {...events}
         className="size-full object-cover"
       />
       <PlayToggle
         playing={playing}
         label={altFor(entry)}
-        onToggle={() => togglePlayback(ref.current)}
+        onToggle={toggle}
         className="absolute inset-0 m-auto"
       />
     </div>

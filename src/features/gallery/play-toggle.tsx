@@ -1,14 +1,34 @@
 import { Pause, Play } from 'lucide-react';
+import { useRef, useState } from 'react';
 import { cn } from '../../lib/cn';
 
 // The round Play / Pause button of a small media preview (an audio tile, a History card's video): the
 // preview has no native controls, which do not fit in a thumbnail; the full player is in the detail view.
 
 /** Plays a paused element, pauses a playing one; a play the browser refuses leaves it paused. */
-export function togglePlayback(media: HTMLMediaElement | null): void {
+function togglePlayback(media: HTMLMediaElement | null): void {
   if (!media) return;
   if (media.paused) void media.play().catch(() => undefined);
   else media.pause();
+}
+
+/**
+ * A preview's media element and whether it plays: give the element `ref` and `events`, the button
+ * `playing` and `toggle`.
+ */
+export function usePlayback<T extends HTMLMediaElement>() {
+  const ref = useRef<T>(null);
+  const [playing, setPlaying] = useState(false);
+  return {
+    ref,
+    playing,
+    events: {
+      onPlay: () => setPlaying(true),
+      onPause: () => setPlaying(false),
+      onEnded: () => setPlaying(false),
+    },
+    toggle: () => togglePlayback(ref.current),
+  };
 }
 
 /**

@@ -385,8 +385,7 @@ export class HistoryStore {
 
   /**
    * Imports a history file the user chose. Its text is read, parsed and let go before the tasks are
-   * written, and each task of the file goes as it is written: at 50,000 tasks the heap holds the file
-   * once, not three times over.
+   * written, and each task of the file goes as it is written (writeImportedTasks).
    */
   async importFile(file: Blob, onProgress?: (done: number, total: number) => void): Promise<ImportResult> {
     return this.importParsed(await parsedJsonOf(file), onProgress);
