@@ -1,4 +1,5 @@
 import * as Y from 'yjs';
+import type { Awareness } from 'y-protocols/awareness';
 
 // The team space's shared document (issue 23, docs/team-space.md): one Yjs document per room, a team's
 // (every key of the team) or one personal key's (one person's devices). This module names its parts and
@@ -35,6 +36,22 @@ export const ROOTS = {
   /** prompt text -> a prompt shared to the team (team-library.ts). */
   prompts: 'prompts',
 } as const;
+
+/**
+ * What a part of the document needs to map the studio's model onto it: the document, who this member
+ * is, the origin their own edits carry (an UndoManager tracks only it), the presence of everyone in
+ * the room, and a clock. TeamSpace (team-space.ts) is the one implementation; tests make their own.
+ */
+export interface TeamContext {
+  readonly doc: Y.Doc;
+  /** The key's id from GET /me: every key of a team is a member; one personal key is one member. */
+  readonly memberId: string;
+  readonly origin: object;
+  readonly awareness: Awareness;
+  readonly now: () => number;
+  /** Runs `edit` as one transaction of this member's (one undo step, one update on the wire). */
+  transact(edit: () => void): void;
+}
 
 export type RootName = (typeof ROOTS)[keyof typeof ROOTS];
 

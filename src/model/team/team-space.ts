@@ -1,20 +1,17 @@
+import { Awareness } from 'y-protocols/awareness';
 import * as Y from 'yjs';
-import { migrate, type MigrationResult } from './team-doc';
+import { migrate, type MigrationResult, type TeamContext } from './team-doc';
 
-// One member's handle on their room's shared document (issue 23): the Y.Doc, who this member is, and the
-// origin their own edits carry (so an UndoManager undoes only theirs, never another member's). The
-// connection (provider and IndexedDB) is team-connection.ts; the stores that map the studio's model onto
-// the document (tasks, boards, votes, judgements, comments, library, members) take this handle.
-// Loaded on demand (the first load of the studio carries no Yjs).
+// One member's handle on their room's shared document (issue 23): the Y.Doc, who this member is, the
+// origin their own edits carry (so an UndoManager undoes only theirs, never another member's), and the
+// room's presence (awareness). The connection (provider and IndexedDB) is team-connection.ts; the
+// stores that map the studio's model onto the document (tasks, boards, votes, judgements, comments,
+// library, members) are made here from this handle, so features only ever import their types.
+// Loaded on demand: the first load of the studio carries no Yjs.
 
-export interface TeamMemberId {
-  /** The key's id from GET /me: every key of a team is a member; one personal key is one member. */
-  memberId: string;
-}
-
-export class TeamSpace {
-  /** The origin of this member's own edits (transactions): Y.UndoManager tracks only these. */
+export class TeamSpace implements TeamContext {
   readonly origin: { member: string };
+  readonly awareness: Awareness;
 
   constructor(
     readonly doc: Y.Doc,
@@ -22,6 +19,11 @@ export class TeamSpace {
     readonly now: () => number = Date.now,
   ) {
     this.origin = { member: memberId };
+    this.awareness = new Awareness(doc);
+  }
+
+  transact(edit: () => void): void {
+    this.doc.transact(edit, this.origin);
   }
 
   /**
@@ -33,8 +35,7 @@ export class TeamSpace {
     return migrate(this.doc);
   }
 
-  /** Runs `edit` as one transaction of this member's (one undo step, one update on the wire). */
-  transact(edit: () => void): void {
-    this.doc.transact(edit, this.origin);
+  destroy(): void {
+    this.awareness.destroy();
   }
 }
