@@ -23,7 +23,7 @@ export function useFinishNotices(store: HistoryStore | null) {
     let queued = false;
     let live = true;
     const update = (notify: boolean) => {
-      for (const e of store.list()) {
+      for (const e of store.localList()) {
         if (read.has(e)) continue;
         read.add(e);
         const before = known.get(e.taskId);

@@ -125,7 +125,7 @@ export function useTaskPolling(store: HistoryStore | null, schedule: PollSchedul
       !isTerminal(e.status) || (e.completedAt !== null && e.completedAt > since);
     const since = Date.now() - RECENT_MS;
     const first: ScheduleTask[] = [];
-    for (const e of store.list()) {
+    for (const e of store.localList()) {
       synced.add(e);
       if (wanted(e, since)) first.push(scheduleTask(e));
     }
@@ -135,7 +135,7 @@ export function useTaskPolling(store: HistoryStore | null, schedule: PollSchedul
       if (!live) return;
       const recent = Date.now() - RECENT_MS;
       const changed: ScheduleTask[] = [];
-      for (const e of store.list()) {
+      for (const e of store.localList()) {
         if (synced.has(e)) continue;
         synced.add(e);
         if (wanted(e, recent)) changed.push(scheduleTask(e));

@@ -68,6 +68,12 @@ export function backgroundTurn(): Promise<void> {
 
 export class HistoryStore {
   private entries = new Map<string, HistoryEntry>();
+  /**
+   * The team's tasks that this history lacks (team space, docs/team-space.md): shown beside this
+   * device's own, by their member, never written to IndexedDB, never polled or exported from here.
+   */
+  private team = new Map<string, HistoryEntry>();
+  private localSorted: HistoryEntry[] | null = null;
   private sorted: HistoryEntry[] | null = null;
   private listeners = new Set<() => void>();
   private sections = new Map<string, HistorySection>();
@@ -162,7 +168,20 @@ export class HistoryStore {
 
   /** The number of tasks: what IndexedDB counted at open until every page is read, then the list's. */
   size(): number {
-    return this.isLoaded ? this.entries.size : Math.max(this.expected, this.entries.size);
+    return (this.isLoaded ? this.entries.size : Math.max(this.expected, this.entries.size)) + this.team.size;
+  }
+
+  /**
+   * The team's tasks this history lacks, in place of those given before (one notification). An entry
+   * this device has of its own is its own, whatever the team's copy says.
+   */
+  setTeamEntries(entries: readonly HistoryEntry[]): void {
+    if (entries.length === 0 && this.team.size === 0) return;
+    const next = new Map<string, HistoryEntry>();
+    for (const e of entries) if (!this.entries.has(e.taskId)) next.set(e.taskId, e);
+    this.team = next;
+    this.sorted = null;
+    this.notify();
   }
 
   /** Whether this entry object is as IndexedDB has it: read back, or written in bulk (not a change made since). */
@@ -180,22 +199,37 @@ export class HistoryStore {
     return () => this.listeners.delete(listener);
   };
 
-  /** Newest first. */
+  /** Newest first: this device's tasks and the team's (when the team space is on). */
   list = (): HistoryEntry[] => {
-    this.sorted ??= [...this.entries.values()].sort((a, b) => b.createdAt - a.createdAt);
+    if (this.sorted) return this.sorted;
+    const local = this.localList();
+    this.sorted =
+      this.team.size === 0
+        ? local
+        : [...local, ...[...this.team.values()].filter((e) => !this.entries.has(e.taskId))].sort(
+            (a, b) => b.createdAt - a.createdAt,
+          );
     return this.sorted;
   };
 
+  /** Newest first: the tasks of this device's history alone (what it polls, exports and shares). */
+  localList = (): HistoryEntry[] => {
+    this.localSorted ??= [...this.entries.values()].sort((a, b) => b.createdAt - a.createdAt);
+    return this.localSorted;
+  };
+
   get(taskId: string): HistoryEntry | undefined {
-    return this.entries.get(taskId);
+    return this.entries.get(taskId) ?? this.team.get(taskId);
   }
 
+  /** This device's unfinished tasks (the team's are polled by the studios that made them). */
   pending(): HistoryEntry[] {
-    return this.list().filter((e) => !isTerminal(e.status));
+    return this.localList().filter((e) => !isTerminal(e.status));
   }
 
   private changed(): void {
     this.sorted = null;
+    this.localSorted = null;
     this.notify();
   }
 
@@ -210,13 +244,19 @@ export class HistoryStore {
   private replaceInList(previous: HistoryEntry | undefined, next: HistoryEntry): void {
     const at =
       previous && this.sorted && previous.createdAt === next.createdAt ? this.sorted.indexOf(previous) : -1;
-    if (at < 0) {
+    const localAt = previous && this.localSorted ? this.localSorted.indexOf(previous) : -1;
+    if (at < 0 || localAt < 0) {
       this.changed();
       return;
     }
     const list = this.sorted!.slice();
     list[at] = next;
     this.sorted = list;
+    if (this.localSorted !== this.sorted) {
+      const local = this.localSorted!.slice();
+      local[localAt] = next;
+      this.localSorted = local;
+    } else this.localSorted = list;
     this.notify();
   }
 
@@ -265,10 +305,12 @@ export class HistoryStore {
       return next;
     });
     if (written.size === 0) return results;
-    if (resort) this.changed();
+    if (resort || !this.localSorted) this.changed();
     else {
       // The same order, each changed entry in its predecessor's place: no sort of the whole history.
+      const same = this.localSorted === this.sorted;
       this.sorted = this.sorted!.map((e) => written.get(e.taskId) ?? e);
+      this.localSorted = same ? this.sorted : this.localSorted.map((e) => written.get(e.taskId) ?? e);
       this.notify();
     }
     const tx = (await db()).transaction('tasks', 'readwrite');
@@ -362,12 +404,12 @@ export class HistoryStore {
       if (data !== undefined) sections[name] = data;
     }
     const { historyJson } = await import('./history-file');
-    return historyJson(this.list(), sections);
+    return historyJson(this.localList(), sections);
   }
 
   /** Whether `${taskId}#${index}` names an output of a task in this history. */
   hasOutput(outputKey: string): boolean {
-    const entry = this.entries.get(taskIdOfKey(outputKey));
+    const entry = this.get(taskIdOfKey(outputKey));
     const index = indexOfKey(outputKey);
     return entry !== undefined && Number.isInteger(index) && index >= 0 && index < entry.outputs.length;
   }

@@ -33,7 +33,7 @@ export function shareHistory(store: HistoryStore, connectionId: string): () => v
   /** The entry object each task had when last compared, and the signature last sent or received. */
   const seen = new Map<string, HistoryEntry>();
   const told = new Map<string, string>();
-  for (const e of store.list()) {
+  for (const e of store.localList()) {
     seen.set(e.taskId, e);
     told.set(e.taskId, signature(e));
   }
@@ -47,7 +47,7 @@ export function shareHistory(store: HistoryStore, connectionId: string): () => v
       channel.postMessage({ reread: true } satisfies Message);
     }
     const changed: HistoryEntry[] = [];
-    for (const e of store.list()) {
+    for (const e of store.localList()) {
       if (seen.get(e.taskId) === e) continue;
       seen.set(e.taskId, e);
       const sig = signature(e);

@@ -1,0 +1,132 @@
+import { z } from 'zod/mini';
+import type * as Y from 'yjs';
+import { ROOTS, rootMap, type TeamContext } from './team-doc';
+
+// "Members" and "Display name" (docs/team-space.md): who is in the room (everyone who has turned the team
+// space on with a key of it, kept in the document's `members` root) and who is online now (the room's
+// presence, through awareness). A member is a key; each chooses the name the others see. Names are
+// untrusted text: another member's studio, or a hostile client, wrote them.
+
+export const MAX_NAME_LENGTH = 60;
+
+const MemberRecordSchema = z.object({
+  name: z.string().check(z.maxLength(MAX_NAME_LENGTH * 4)),
+  joinedAt: z.number(),
+});
+
+/** What a member's presence carries (awareness): who they are; the boards set what they have open. */
+const PresenceSchema = z.object({
+  member: z.object({ id: z.string().check(z.minLength(1)), name: z.string() }),
+});
+
+export interface Member {
+  id: string;
+  name: string;
+  /** Connected now, on at least one device. */
+  online: boolean;
+  /** This member. */
+  you: boolean;
+  joinedAt: number;
+}
+
+/** A name as the others will see it: trimmed, one line, at most MAX_NAME_LENGTH characters. */
+export function cleanName(name: string): string {
+  return name.replace(/\s+/g, ' ').trim().slice(0, MAX_NAME_LENGTH);
+}
+
+/** Members sorted for a list: you first, then online, then by name. */
+const order = (a: Member, b: Member) =>
+  Number(b.you) - Number(a.you) || Number(b.online) - Number(a.online) || a.name.localeCompare(b.name);
+
+export class TeamMembers {
+  private readonly map: Y.Map<unknown>;
+  private listeners = new Set<() => void>();
+  private list: readonly Member[] = [];
+
+  constructor(private readonly team: TeamContext) {
+    this.map = rootMap(team.doc, ROOTS.members);
+    this.map.observe(this.refresh);
+    team.awareness.on('change', this.refresh);
+    this.refresh();
+  }
+
+  /**
+   * This member joins (or renames themselves): the name goes into the document for everyone, and into
+   * this device's presence, so the others see them online under it.
+   */
+  setName(name: string): void {
+    const clean = cleanName(name);
+    if (!clean) return;
+    const before = MemberRecordSchema.safeParse(this.map.get(this.team.memberId));
+    this.team.awareness.setLocalStateField('member', { id: this.team.memberId, name: clean });
+    if (before.success && before.data.name === clean) return;
+    this.team.transact(() => {
+      this.map.set(this.team.memberId, {
+        name: clean,
+        joinedAt: before.success ? before.data.joinedAt : this.team.now(),
+      });
+    });
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  snapshot = (): readonly Member[] => this.list;
+
+  /** A member's display name; a member the document does not know yet is named by their presence. */
+  nameOf = (id: string): string => this.list.find((m) => m.id === id)?.name ?? 'A member';
+
+  private online(): Map<string, string> {
+    const online = new Map<string, string>();
+    for (const state of this.team.awareness.getStates().values()) {
+      const parsed = PresenceSchema.safeParse(state);
+      if (parsed.success) online.set(parsed.data.member.id, cleanName(parsed.data.member.name));
+    }
+    return online;
+  }
+
+  private refresh = (): void => {
+    const online = this.online();
+    const members = new Map<string, Member>();
+    for (const [id, raw] of this.map.entries()) {
+      const parsed = MemberRecordSchema.safeParse(raw);
+      if (!parsed.success) continue;
+      members.set(id, {
+        id,
+        name: cleanName(parsed.data.name) || 'A member',
+        online: online.has(id),
+        you: id === this.team.memberId,
+        joinedAt: parsed.data.joinedAt,
+      });
+    }
+    // Online before their record has arrived: shown by the name their presence gives.
+    for (const [id, name] of online) {
+      if (!members.has(id)) {
+        members.set(id, {
+          id,
+          name: name || 'A member',
+          online: true,
+          you: id === this.team.memberId,
+          joinedAt: this.team.now(),
+        });
+      }
+    }
+    const next = [...members.values()].sort(order);
+    const same =
+      next.length === this.list.length &&
+      next.every((m, i) => {
+        const p = this.list[i]!;
+        return p.id === m.id && p.name === m.name && p.online === m.online && p.joinedAt === m.joinedAt;
+      });
+    if (same) return;
+    this.list = next;
+    for (const l of this.listeners) l();
+  };
+
+  destroy(): void {
+    this.map.unobserve(this.refresh);
+    this.team.awareness.off('change', this.refresh);
+  }
+}

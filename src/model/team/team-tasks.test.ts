@@ -1,0 +1,138 @@
+import 'fake-indexeddb/auto';
+import { deleteDB } from 'idb';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DB_NAME, db, resetDbForTests } from '../db';
+import { HistoryStore } from '../history/history-store';
+import { CONNECTION, makeEntry, T0 } from '../../test/gallery-test-utils';
+import { connect, encoded, member, syncAll } from '../../test/team-test-utils';
+import { bridgeHistory, fromTeamTask, TeamTasks, toTeamTask, TeamTaskSchema } from './team-tasks';
+
+async function freshDatabase(): Promise<void> {
+  (await db()).close();
+  resetDbForTests();
+  await deleteDB(DB_NAME);
+}
+
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('the team history mapping', () => {
+  it('an entry goes into the document without its connection, raw answer or unseen mark, and comes back by its member', () => {
+    const entry = makeEntry('t1', {
+      raw: { secret: 'raw answer' },
+      unseen: true,
+      idempotencyKey: 'idem-1',
+      meta: { batchId: 'b1', batchIndex: 1, batchSize: 2 },
+    });
+    const record = toTeamTask(entry, 'key-a');
+    expect(record).not.toHaveProperty('connectionId');
+    expect(record).not.toHaveProperty('raw');
+    expect(record).not.toHaveProperty('unseen');
+    const parsed = TeamTaskSchema.parse(record);
+    const back = fromTeamTask(parsed, 'Ana', 'conn-other');
+    const { raw: _raw, unseen: _unseen, connectionId: _c, ...kept } = entry;
+    expect(back).toEqual({
+      ...kept,
+      connectionId: 'conn-other',
+      unseen: false,
+      by: { id: 'key-a', name: 'Ana' },
+    });
+  });
+
+  it('a record filed under another task id, or of the wrong shape, is skipped', () => {
+    const a = member('key-a');
+    const tasks = new TeamTasks(a);
+    const map = a.doc.getMap('tasks');
+    map.set('t1', { ...toTeamTask(makeEntry('t2'), 'key-a') });
+    map.set('t3', { taskId: 't3', by: 'key-a', status: 'exploded' });
+    map.set('t4', toTeamTask(makeEntry('t4'), 'key-a'));
+    expect([...tasks.snapshot().keys()]).toEqual(['t4']);
+  });
+});
+
+describe('TeamTasks.share', () => {
+  it('writes own entries once per state, never another member’s, never a finished task back to unfinished', () => {
+    const a = member('key-a');
+    const tasks = new TeamTasks(a);
+    let updates = 0;
+    a.doc.on('update', () => updates++);
+    expect(tasks.share([makeEntry('t1', { status: 'running', outputs: [] })])).toBe(1);
+    expect(tasks.share([makeEntry('t1', { status: 'running', outputs: [] })])).toBe(0);
+    expect(tasks.share([makeEntry('t1')])).toBe(1);
+    expect(tasks.share([makeEntry('t1', { status: 'running', outputs: [] })])).toBe(0);
+    expect(tasks.snapshot().get('t1')?.status).toBe('succeeded');
+    expect(tasks.share([makeEntry('t9', { by: { id: 'key-b', name: 'Bo' } })])).toBe(0);
+    expect(updates).toBe(2);
+  });
+});
+
+describe('bridgeHistory', () => {
+  beforeEach(freshDatabase);
+
+  it('a task made on one member’s device shows in the other’s history by its member, and is not theirs to poll', async () => {
+    const a = member('key-a');
+    const b = member('key-b');
+    connect(a.doc, b.doc);
+    const historyA = await HistoryStore.open(CONNECTION);
+    const historyB = await HistoryStore.open('conn-b');
+    const bridgeA = bridgeHistory(historyA, new TeamTasks(a), { sharedSince: T0, nameOf: () => 'Ana' });
+    const bridgeB = bridgeHistory(historyB, new TeamTasks(b), { sharedSince: T0, nameOf: () => 'Ana' });
+
+    await historyA.put(makeEntry('t1', { status: 'running', outputs: [], completedAt: null }));
+    await flush();
+    const seen = historyB.get('t1');
+    expect(seen).toMatchObject({ taskId: 't1', status: 'running', by: { id: 'key-a', name: 'Ana' } });
+    expect(historyB.pending()).toEqual([]);
+    expect(historyB.localList()).toEqual([]);
+    expect(historyB.list().map((e) => e.taskId)).toEqual(['t1']);
+
+    // Ana's poll sees the result: Bo's history shows it without a poll of its own.
+    await historyA.applyTask({
+      taskId: 't1',
+      status: 'succeeded',
+      outputs: [{ url: 'https://cdn.example.test/out/t1.png' }],
+      error: null,
+      creditsCharged: 4,
+      createdAt: new Date(T0).toISOString(),
+      completedAt: new Date(T0 + 5_000).toISOString(),
+    });
+    await flush();
+    expect(historyB.get('t1')).toMatchObject({ status: 'succeeded', creditsCharged: 4 });
+    expect(historyB.hasOutput('t1#0')).toBe(true);
+
+    // Nothing of the team's is written to Bo's own history, or exported from it.
+    expect(JSON.parse(await historyB.exportFile()).tasks).toEqual([]);
+    bridgeA.stop();
+    bridgeB.stop();
+    expect(historyB.list()).toEqual([]);
+  });
+
+  it('tasks from before the team space was on are shared only when the member says so', async () => {
+    const a = member('key-a');
+    const history = await HistoryStore.open(CONNECTION);
+    await history.put(makeEntry('old', { createdAt: T0 - 60_000 }));
+    const tasks = new TeamTasks(a);
+    const bridge = bridgeHistory(history, tasks, { sharedSince: T0, nameOf: () => 'Ana' });
+    await history.put(makeEntry('new', { createdAt: T0 + 1 }));
+    await flush();
+    expect([...tasks.snapshot().keys()]).toEqual(['new']);
+    expect(bridge.earlier().map((e) => e.taskId)).toEqual(['old']);
+    expect(bridge.shareEarlier()).toBe(1);
+    expect([...tasks.snapshot().keys()].sort()).toEqual(['new', 'old']);
+    bridge.stop();
+  });
+
+  it('members who shared while apart end with the same document once they meet', () => {
+    const docs = ['key-a', 'key-b', 'key-c'].map((id) => member(id));
+    const stores = docs.map((d) => new TeamTasks(d));
+    stores.forEach((s, i) =>
+      s.share([makeEntry(`t${i}`, { status: 'running', outputs: [] }), makeEntry(`u${i}`)]),
+    );
+    syncAll(docs[0]!.doc, docs[1]!.doc);
+    stores[0]!.share([makeEntry('t0')]);
+    syncAll(...docs.map((d) => d.doc));
+    const states = docs.map((d) => encoded(d.doc));
+    expect(new Set(states).size).toBe(1);
+    expect(stores[2]!.snapshot().get('t0')?.status).toBe('succeeded');
+    expect(stores[2]!.snapshot().size).toBe(6);
+  });
+});

@@ -1,0 +1,196 @@
+import { z } from 'zod/mini';
+import type * as Y from 'yjs';
+import { isTerminal } from '../../../contract/task';
+import type { HistoryStore } from '../history/history-store';
+import { HistoryEntrySchema, type HistoryEntry } from '../history/history-types';
+import { ROOTS, rootMap, type TeamContext } from './team-doc';
+
+// The team history (docs/team-space.md, root `tasks`): every task a member submits through the studio,
+// as the team sees it: the request (never the key: requests carry none), what ran, its status, outputs,
+// credits and timings, and who made it. The API lists no tasks, so this is how a team sees what its
+// shared pool is busy with. Each record is written by the studio that made the task (its maker polls it
+// and shares what each poll shows); the others show it and never poll it.
+
+// What stays on the device that made a task: its connection (a hash of that device's key), the raw
+// answer of its last poll, its unseen mark.
+const {
+  connectionId: _connection,
+  raw: _raw,
+  unseen: _unseen,
+  by: _by,
+  ...shared
+} = HistoryEntrySchema.shape;
+
+/** A record of the document: a history entry without what stays on the device that made it. */
+export const TeamTaskSchema = z.object({
+  ...shared,
+  /** The member (key id) who made it. */
+  by: z.string().check(z.minLength(1)),
+});
+export type TeamTask = z.infer<typeof TeamTaskSchema>;
+
+/** What of an entry travels: not its connection (a hash of this device's key), its raw answer or unseen mark. */
+export function toTeamTask(entry: HistoryEntry, memberId: string): Record<string, unknown> {
+  return {
+    taskId: entry.taskId,
+    by: memberId,
+    request: entry.request,
+    meta: entry.meta,
+    status: entry.status,
+    outputs: entry.outputs,
+    error: entry.error,
+    creditsCharged: entry.creditsCharged,
+    createdAt: entry.createdAt,
+    completedAt: entry.completedAt,
+    ...(entry.idempotencyKey ? { idempotencyKey: entry.idempotencyKey } : {}),
+  };
+}
+
+/** A record of the document as this device's history shows it: named by its member, never polled here. */
+export function fromTeamTask(task: TeamTask, name: string, connectionId: string): HistoryEntry {
+  const { by, ...rest } = task;
+  return { ...rest, connectionId, by: { id: by, name }, unseen: false };
+}
+
+/** What two copies of a record must share to be the same news. */
+const signature = (
+  t: Pick<HistoryEntry, 'status' | 'outputs' | 'creditsCharged' | 'completedAt' | 'createdAt'>,
+) => `${t.status}|${t.createdAt}|${t.completedAt}|${t.outputs.length}|${t.creditsCharged}`;
+
+export class TeamTasks {
+  private readonly map: Y.Map<unknown>;
+  private listeners = new Set<() => void>();
+  private parsed = new Map<string, TeamTask>();
+  private view: ReadonlyMap<string, TeamTask> = new Map();
+
+  constructor(private readonly team: TeamContext) {
+    this.map = rootMap(team.doc, ROOTS.tasks);
+    for (const [id, raw] of this.map.entries()) this.take(id, raw);
+    this.view = new Map(this.parsed);
+    this.map.observe(this.onChange);
+  }
+
+  private take(id: string, raw: unknown): void {
+    const parsed = TeamTaskSchema.safeParse(raw);
+    // A record must be filed under its own task id: one that is not, or does not parse, is skipped.
+    if (parsed.success && parsed.data.taskId === id) this.parsed.set(id, parsed.data);
+    else this.parsed.delete(id);
+  }
+
+  private onChange = (event: Y.YMapEvent<unknown>): void => {
+    for (const id of event.keysChanged) this.take(id, this.map.get(id));
+    this.view = new Map(this.parsed);
+    for (const l of this.listeners) l();
+  };
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** Every readable record, by task id (a new Map after each change). */
+  snapshot = (): ReadonlyMap<string, TeamTask> => this.view;
+
+  /**
+   * Shares this member's entries (one transaction): each one the document lacks, or holds at an earlier
+   * state. A record already finished is never taken back to an unfinished state. Answers how many were
+   * written.
+   */
+  share(entries: readonly HistoryEntry[]): number {
+    const writes: HistoryEntry[] = [];
+    for (const entry of entries) {
+      if (entry.by) continue; // another member's (or this member's other device's): not ours to write
+      const there = this.parsed.get(entry.taskId);
+      if (there && there.by !== this.team.memberId) continue;
+      if (there && isTerminal(there.status) && !isTerminal(entry.status)) continue;
+      if (there && signature(there) === signature(entry)) continue;
+      writes.push(entry);
+    }
+    if (writes.length === 0) return 0;
+    this.team.transact(() => {
+      for (const e of writes) this.map.set(e.taskId, toTeamTask(e, this.team.memberId));
+    });
+    return writes.length;
+  }
+
+  destroy(): void {
+    this.map.unobserve(this.onChange);
+  }
+}
+
+export interface HistoryBridgeOptions {
+  /** Own tasks created from this time on are shared as they come; older ones only by shareEarlier(). */
+  sharedSince: number;
+  nameOf: (memberId: string) => string;
+  /** Told when the member list changes, so the names shown follow a rename. */
+  onNames?: (listener: () => void) => () => void;
+}
+
+/**
+ * Keeps this device's history and the team's in step, both ways: own entries (created since the member
+ * turned the team space on) go into the document as they change, and the team's records that this
+ * history lacks are shown in it as entries `by` their member (HistoryStore.setTeamEntries: kept in
+ * memory, never written to this device's history, never polled here). Answers the way to stop, and a way
+ * to share the earlier entries when the member says so.
+ */
+export function bridgeHistory(
+  history: HistoryStore,
+  tasks: TeamTasks,
+  { sharedSince, nameOf, onNames }: HistoryBridgeOptions,
+): { stop: () => void; earlier: () => HistoryEntry[]; shareEarlier: () => number } {
+  let since = sharedSince;
+  const own = () => history.localList();
+  // Each change of an entry is a new object: only those not looked at yet are compared.
+  let looked = new WeakSet<HistoryEntry>();
+  const push = () => {
+    const changed: HistoryEntry[] = [];
+    for (const e of own()) {
+      if (looked.has(e)) continue;
+      looked.add(e);
+      if (e.createdAt >= since) changed.push(e);
+    }
+    return tasks.share(changed);
+  };
+  let pushQueued = false;
+  const queuePush = () => {
+    if (pushQueued) return;
+    pushQueued = true;
+    queueMicrotask(() => {
+      pushQueued = false;
+      push();
+    });
+  };
+  let pullQueued = false;
+  const pull = () => {
+    pullQueued = false;
+    const entries: HistoryEntry[] = [];
+    for (const task of tasks.snapshot().values()) {
+      entries.push(fromTeamTask(task, nameOf(task.by), history.connectionId));
+    }
+    history.setTeamEntries(entries);
+  };
+  const queuePull = () => {
+    if (pullQueued) return;
+    pullQueued = true;
+    queueMicrotask(pull);
+  };
+  push();
+  pull();
+  const offHistory = history.subscribe(queuePush);
+  const offTasks = tasks.subscribe(queuePull);
+  const offNames = onNames?.(queuePull) ?? (() => undefined);
+  return {
+    stop: () => {
+      offHistory();
+      offTasks();
+      offNames();
+      history.setTeamEntries([]);
+    },
+    earlier: () => own().filter((e) => e.createdAt < since),
+    shareEarlier: () => {
+      since = -Infinity;
+      looked = new WeakSet();
+      return push();
+    },
+  };
+}
