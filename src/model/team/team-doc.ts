@@ -1,4 +1,4 @@
-import * as Y from 'yjs';
+import type * as Y from 'yjs';
 import type { Awareness } from 'y-protocols/awareness';
 
 // The team space's shared document (issue 23, docs/team-space.md): one Yjs document per room, a team's

@@ -1,5 +1,5 @@
 import { Awareness } from 'y-protocols/awareness';
-import * as Y from 'yjs';
+import type * as Y from 'yjs';
 import { migrate, type MigrationResult, type TeamContext } from './team-doc';
 
 // One member's handle on their room's shared document (issue 23): the Y.Doc, who this member is, the
