@@ -79,3 +79,34 @@ export function ModelSelect({
     </Select>
   );
 }
+
+/**
+ * "By" (team space): everyone's tasks, this member's, or one member's. Shown when the history holds
+ * another member's tasks. Member names are untrusted text.
+ */
+export function MemberSelect({
+  value,
+  onChange,
+  members,
+  className,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  members: ReadonlyArray<{ id: string; name: string; count: number }>;
+  className?: string;
+}) {
+  return (
+    <Select aria-label="By" className={className} value={value} onChange={(e) => onChange(e.target.value)}>
+      <option value="all">Everyone</option>
+      <option value="me">Me</option>
+      {members.map((m) => (
+        <option key={m.id} value={m.id}>
+          {`${displayText(m.name)} (${m.count})`}
+        </option>
+      ))}
+      {value !== 'all' && value !== 'me' && !members.some((m) => m.id === value) && (
+        <option value={value}>A member (0)</option>
+      )}
+    </Select>
+  );
+}

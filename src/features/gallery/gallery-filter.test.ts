@@ -90,6 +90,7 @@ describe('URL encoding', () => {
       to: '2025-02-03',
       sort: 'credits',
       showHidden: true,
+      member: 'key-b',
     };
     const search = encodeFilter(filter, '?view=gallery&model=m1&q=old');
     const params = new URLSearchParams(search);

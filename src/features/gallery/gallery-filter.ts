@@ -39,6 +39,7 @@ export const NO_GALLERY_FILTER: GalleryFilter = {
   mediaType: 'all',
   model: 'all',
   query: '',
+  member: 'all',
   category: 'all',
   starred: false,
   minRating: 0,
@@ -64,6 +65,7 @@ const P = {
   to: 'to',
   sort: 'sort',
   showHidden: 'hidden',
+  member: 'member',
 } as const;
 
 /** The filter of a URL's search; anything unknown or malformed falls back to "no filter" for that part. */
@@ -86,6 +88,7 @@ export function decodeFilter(search: string): GalleryFilter {
     to: DAY.test(get('to')) ? get('to') : '',
     sort: (SORTS as readonly string[]).includes(sort) ? (sort as GallerySort) : 'newest',
     showHidden: get('showHidden') === '1',
+    member: get('member').slice(0, 200) || 'all',
   };
 }
 
@@ -110,6 +113,7 @@ export function encodeFilter(filter: GalleryFilter, search = ''): string {
   set('to', filter.to);
   set('sort', filter.sort === 'newest' ? '' : filter.sort);
   set('showHidden', filter.showHidden ? '1' : '');
+  set('member', !filter.member || filter.member === 'all' ? '' : filter.member);
   const text = params.toString();
   return text ? `?${text}` : '';
 }

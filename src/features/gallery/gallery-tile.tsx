@@ -23,7 +23,8 @@ export function tileLabel(item: GalleryItem): string {
   const text = prompt ? truncate(displayText(prompt), 120) : displayText(entry.meta.title);
   const which = entry.outputs.length > 1 ? ` (output ${item.index + 1} of ${entry.outputs.length})` : '';
   const status = item.output ? '' : `, ${entry.status}`;
-  return `${text}${which}${status}`;
+  const by = entry.by ? `, by ${displayText(entry.by.name)}` : '';
+  return `${text}${which}${status}${by}`;
 }
 
 export interface GalleryTileProps {
@@ -115,6 +116,13 @@ export const GalleryTile = memo(function GalleryTile({
       <div className="pointer-events-none absolute inset-x-0 bottom-0 flex items-end justify-between gap-1 bg-linear-to-t from-slate-950/75 to-transparent px-2 pt-6 pb-1.5 text-xs text-white">
         <span dir="auto" className="min-w-0 truncate font-medium">
           {displayText(entry.meta.title)}
+          {entry.by && (
+            // Team space: another member's output (a name is untrusted text).
+            <span className="font-normal opacity-90" data-testid="tile-by">
+              {' '}
+              · {displayText(entry.by.name)}
+            </span>
+          )}
         </span>
         {entry.meta.batchId && (entry.meta.batchSize ?? 0) > 1 && (
           // One click's tasks (Runs, Variations) say which of the batch they are, as in the History.

@@ -30,7 +30,7 @@ import type { JudgementStore } from '../../model/history/judgements';
 import { safeMediaUrl } from '../../lib/untrusted-text';
 import { CompareTwo, type CompareMode, type CompareSide } from './compare-two';
 import { editSourceOf } from './edit-source';
-import { MediaTypeSelect, ModelSelect, StatusSelect } from './filter-selects';
+import { MediaTypeSelect, MemberSelect, ModelSelect, StatusSelect } from './filter-selects';
 import {
   SORTS,
   SORT_LABELS,
@@ -45,7 +45,7 @@ import {
 } from './gallery-filter';
 import { galleryItemsOf, type GalleryItem } from './gallery-item';
 import { GalleryTile, tileLabel } from './gallery-tile';
-import { modelOptions, type MediaType } from './history-filter';
+import { memberOptions, modelOptions, type MediaType } from './history-filter';
 import {
   EMPTY_SELECTION,
   extendTo,
@@ -471,6 +471,7 @@ function Toolbar({
 }) {
   const [open, setOpen] = useState(() => isGalleryFiltering({ ...filter, query: '' }));
   const models = useMemo(() => modelOptions(entries), [entries]);
+  const members = useMemo(() => memberOptions(entries), [entries]);
   const categories = useMemo(() => categoryOptions(entries), [entries]);
   const set = (patch: Partial<GalleryFilter>) => onFilter({ ...filter, ...patch });
   const active = [
@@ -504,6 +505,14 @@ function Toolbar({
           placeholder="Search prompts"
           aria-label="Search prompts"
         />
+        {(members.length > 0 || (filter.member ?? 'all') !== 'all') && (
+          <MemberSelect
+            className="w-40"
+            value={filter.member ?? 'all'}
+            onChange={(member) => set({ member })}
+            members={members}
+          />
+        )}
         <Select
           aria-label="Sort"
           value={filter.sort}

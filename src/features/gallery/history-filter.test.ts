@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterEntries, modelOptions, NO_FILTER } from './history-filter';
+import { filterEntries, memberOptions, modelOptions, NO_FILTER } from './history-filter';
 import { makeEntry } from '../../test/gallery-test-utils';
 
 const entries = [
@@ -38,5 +38,29 @@ describe('modelOptions', () => {
       { title: 'Lumen Canvas', count: 2 },
       { title: 'Tone Speech', count: 1 },
     ]);
+  });
+});
+
+describe('the "By" filter (team space)', () => {
+  const team = [
+    makeEntry('mine'),
+    makeEntry('ana1', { by: { id: 'key-a', name: 'Ana' } }),
+    makeEntry('ana2', { by: { id: 'key-a', name: 'Ana' } }),
+    makeEntry('bo', { by: { id: 'key-b', name: 'Bo' } }),
+  ];
+
+  it('everyone, me, or one member', () => {
+    expect(ids(filterEntries(team, { ...NO_FILTER, member: 'all' }))).toEqual(['mine', 'ana1', 'ana2', 'bo']);
+    expect(ids(filterEntries(team, { ...NO_FILTER, member: 'me' }))).toEqual(['mine']);
+    expect(ids(filterEntries(team, { ...NO_FILTER, member: 'key-a' }))).toEqual(['ana1', 'ana2']);
+    expect(ids(filterEntries(team, { ...NO_FILTER, member: 'key-z' }))).toEqual([]);
+  });
+
+  it('lists the other members with their counts, by name', () => {
+    expect(memberOptions(team)).toEqual([
+      { id: 'key-a', name: 'Ana', count: 2 },
+      { id: 'key-b', name: 'Bo', count: 1 },
+    ]);
+    expect(memberOptions(entries)).toEqual([]);
   });
 });

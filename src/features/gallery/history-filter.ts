@@ -13,12 +13,35 @@ export interface HistoryFilter {
   /** A meta.title, or 'all'. */
   model: string;
   query: string;
+  /**
+   * "By" (team space): 'all' (everyone), 'me' (this member's tasks, from any of their devices), or a
+   * member's id. Optional: a filter from before the team space reads as everyone.
+   */
+  member?: string;
 }
 
-export const NO_FILTER: HistoryFilter = { status: 'all', mediaType: 'all', model: 'all', query: '' };
+export const NO_FILTER: HistoryFilter = {
+  status: 'all',
+  mediaType: 'all',
+  model: 'all',
+  query: '',
+  member: 'all',
+};
+
+const byMember = (member: string | undefined) => member !== undefined && member !== 'all';
 
 export const isFiltering = (f: HistoryFilter) =>
-  f.status !== 'all' || f.mediaType !== 'all' || f.model !== 'all' || f.query.trim() !== '';
+  f.status !== 'all' ||
+  f.mediaType !== 'all' ||
+  f.model !== 'all' ||
+  f.query.trim() !== '' ||
+  byMember(f.member);
+
+/** Whether the entry was made by the member the "By" filter names (a task without `by` is this member's). */
+export function madeBy(entry: HistoryEntry, member: string | undefined): boolean {
+  if (!byMember(member)) return true;
+  return member === 'me' ? !entry.by : entry.by?.id === member;
+}
 
 /** The prompt param, when the task had one as text. */
 export function promptOf(params: Record<string, ParamValue>): string | null {
@@ -46,6 +69,7 @@ export function filterEntries(entries: HistoryEntry[], filter: HistoryFilter): H
       (filter.status === 'all' || e.status === filter.status) &&
       (filter.mediaType === 'all' || e.meta.mediaType === filter.mediaType) &&
       (filter.model === 'all' || e.meta.title === filter.model) &&
+      madeBy(e, filter.member) &&
       (words.length === 0 || words.every((w) => haystackOf(e).includes(w))),
   );
 }
@@ -57,4 +81,16 @@ export function modelOptions(entries: HistoryEntry[]): Array<{ title: string; co
   return [...counts]
     .map(([title, count]) => ({ title, count }))
     .sort((a, b) => a.title.localeCompare(b.title));
+}
+
+/** The "By" filter's other members: each member whose tasks the list holds, with its count, by name. */
+export function memberOptions(entries: HistoryEntry[]): Array<{ id: string; name: string; count: number }> {
+  const members = new Map<string, { id: string; name: string; count: number }>();
+  for (const e of entries) {
+    if (!e.by) continue;
+    const m = members.get(e.by.id);
+    if (m) m.count++;
+    else members.set(e.by.id, { id: e.by.id, name: e.by.name, count: 1 });
+  }
+  return [...members.values()].sort((a, b) => a.name.localeCompare(b.name));
 }

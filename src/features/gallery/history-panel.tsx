@@ -8,11 +8,18 @@ import type { OutboxEntry } from '../../model/db';
 import type { HistoryStore } from '../../model/history/history-store';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { formatCount } from '../../lib/format';
-import { filterEntries, modelOptions, NO_FILTER, type HistoryFilter, type MediaType } from './history-filter';
+import {
+  filterEntries,
+  memberOptions,
+  modelOptions,
+  NO_FILTER,
+  type HistoryFilter,
+  type MediaType,
+} from './history-filter';
 import { HistoryTransfer, type TransferNotice } from './history-transfer';
 import { SendingCard, TaskCard } from './task-card';
 import { TaskDetail } from './task-detail';
-import { MediaTypeSelect, ModelSelect, StatusSelect } from './filter-selects';
+import { MediaTypeSelect, MemberSelect, ModelSelect, StatusSelect } from './filter-selects';
 
 // The "History" region (product-notes §3, History and gallery): submits still sending, then every task of
 // this key newest first, filtered and searched, virtualised so 5,000 tasks stay smooth. Reads the
@@ -33,6 +40,7 @@ const NO_FACETS: Facets = {
   status: NO_FILTER.status,
   mediaType: NO_FILTER.mediaType,
   model: NO_FILTER.model,
+  member: 'all',
 };
 
 const NO_HIDDEN: ReadonlySet<string> = new Set();
@@ -60,6 +68,7 @@ export function HistoryPanel({
   );
   const filtering = shown !== entries;
   const models = useMemo(() => modelOptions(entries), [entries]);
+  const members = useMemo(() => memberOptions(entries), [entries]);
   const [openId, setOpenId] = useState<string | null>(null);
   const openEntry = useMemo(
     () => (openId === null ? undefined : entries.find((e) => e.taskId === openId)),
@@ -134,6 +143,7 @@ export function HistoryPanel({
           query={query}
           onQuery={setQuery}
           models={models}
+          members={members}
           filtering={filtering || query !== ''}
           onClear={clear}
         />
@@ -170,7 +180,7 @@ export function HistoryPanel({
       {shown.length > 0 && (
         // A new filter starts at the top of its results.
         <VirtualTaskList
-          key={`${facets.status}|${facets.mediaType}|${facets.model}|${deferredQuery}`}
+          key={`${facets.status}|${facets.mediaType}|${facets.model}|${facets.member}|${deferredQuery}`}
           entries={shown}
           onOpen={onOpen}
         />
@@ -197,6 +207,7 @@ function Filters({
   query,
   onQuery,
   models,
+  members,
   filtering,
   onClear,
 }: {
@@ -205,6 +216,8 @@ function Filters({
   query: string;
   onQuery: (q: string) => void;
   models: Array<{ title: string; count: number }>;
+  /** The team's other members with tasks here: "By" is shown when there are some. */
+  members: Array<{ id: string; name: string; count: number }>;
   filtering: boolean;
   onClear: () => void;
 }) {
@@ -222,6 +235,14 @@ function Filters({
           value={facets.mediaType}
           onChange={(mediaType) => onFacets({ ...facets, mediaType })}
         />
+        {(members.length > 0 || (facets.member ?? 'all') !== 'all') && (
+          <MemberSelect
+            className="col-span-2 @md:col-span-3"
+            value={facets.member ?? 'all'}
+            onChange={(member) => onFacets({ ...facets, member })}
+            members={members}
+          />
+        )}
         <div className="col-span-2 flex gap-2 @md:col-span-1">
           <ModelSelect
             className="min-w-0 flex-1"

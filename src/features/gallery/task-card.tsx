@@ -74,6 +74,12 @@ export const TaskCard = memo(function TaskCard({ entry, onOpen }: TaskCardProps)
           <div className="flex min-w-0 items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400">
             <StatusBadge status={entry.status} id={statusId} />
             <BatchBadge meta={entry.meta} />
+            {entry.by && (
+              // Team space: another member's task (a name is untrusted text).
+              <span dir="auto" className="max-w-28 shrink-0 truncate font-medium" data-testid="task-by">
+                by {displayText(entry.by.name)}
+              </span>
+            )}
             {entry.meta.subtitle && (
               <span dir="auto" className="min-w-0 truncate">
                 {displayText(entry.meta.subtitle)}

@@ -136,3 +136,24 @@ describe('bridgeHistory', () => {
     expect(stores[2]!.snapshot().size).toBe(6);
   });
 });
+
+describe('one member on two devices', () => {
+  beforeEach(freshDatabase);
+
+  it('a task made on my other device shows as mine (no member name) and is not polled here', async () => {
+    const laptop = member('key-a');
+    const phone = member('key-a');
+    connect(laptop.doc, phone.doc);
+    const historyLaptop = await HistoryStore.open(CONNECTION);
+    const historyPhone = await HistoryStore.open('conn-phone');
+    const a = bridgeHistory(historyLaptop, new TeamTasks(laptop), { sharedSince: T0, nameOf: () => 'Ana' });
+    const b = bridgeHistory(historyPhone, new TeamTasks(phone), { sharedSince: T0, nameOf: () => 'Ana' });
+    await historyLaptop.put(makeEntry('t1', { status: 'running', outputs: [], completedAt: null }));
+    await flush();
+    expect(historyPhone.get('t1')).toBeDefined();
+    expect(historyPhone.get('t1')?.by).toBeUndefined();
+    expect(historyPhone.pending()).toEqual([]);
+    a.stop();
+    b.stop();
+  });
+});

@@ -46,10 +46,18 @@ export function toTeamTask(entry: HistoryEntry, memberId: string): Record<string
   };
 }
 
-/** A record of the document as this device's history shows it: named by its member, never polled here. */
-export function fromTeamTask(task: TeamTask, name: string, connectionId: string): HistoryEntry {
+/**
+ * A record of the document as this device's history shows it: named by its member (a task this member
+ * made on another of their devices is theirs, with no name), never polled here.
+ */
+export function fromTeamTask(
+  task: TeamTask,
+  name: string,
+  connectionId: string,
+  self?: string,
+): HistoryEntry {
   const { by, ...rest } = task;
-  return { ...rest, connectionId, by: { id: by, name }, unseen: false };
+  return { ...rest, connectionId, ...(by === self ? {} : { by: { id: by, name } }), unseen: false };
 }
 
 /** What two copies of a record must share to be the same news. */
@@ -62,9 +70,11 @@ export class TeamTasks {
   private listeners = new Set<() => void>();
   private parsed = new Map<string, TeamTask>();
   private view: ReadonlyMap<string, TeamTask> = new Map();
+  readonly memberId: string;
 
   constructor(private readonly team: TeamContext) {
     this.map = rootMap(team.doc, ROOTS.tasks);
+    this.memberId = team.memberId;
     for (const [id, raw] of this.map.entries()) this.take(id, raw);
     this.view = new Map(this.parsed);
     this.map.observe(this.onChange);
@@ -99,7 +109,7 @@ export class TeamTasks {
   share(entries: readonly HistoryEntry[]): number {
     const writes: HistoryEntry[] = [];
     for (const entry of entries) {
-      if (entry.by) continue; // another member's (or this member's other device's): not ours to write
+      if (entry.by) continue; // another member's: not ours to write
       const there = this.parsed.get(entry.taskId);
       if (there && there.by !== this.team.memberId) continue;
       if (there && isTerminal(there.status) && !isTerminal(entry.status)) continue;
@@ -165,7 +175,7 @@ export function bridgeHistory(
     pullQueued = false;
     const entries: HistoryEntry[] = [];
     for (const task of tasks.snapshot().values()) {
-      entries.push(fromTeamTask(task, nameOf(task.by), history.connectionId));
+      entries.push(fromTeamTask(task, nameOf(task.by), history.connectionId, tasks.memberId));
     }
     history.setTeamEntries(entries);
   };
