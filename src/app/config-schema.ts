@@ -1,6 +1,7 @@
 // The zod settings first: the API's schemas may not be loaded yet when /config.json is read (issue 17).
 import '../zod-config';
 import { z } from 'zod/mini';
+import { TeamSpaceConfigSchema } from '../../contract/team-room';
 
 // /config.json as the studio reads it: a chunk of its own, loaded beside the file, so the validation
 // library is not evaluated with the first screen (issue 17, total blocking time).
@@ -16,4 +17,6 @@ export const ConfigSchema = z.object({
    * outside them (the browser would block it) and what to change. Absent: no such check.
    */
   apiOrigins: z.catch(z.optional(z.array(z.string())), undefined),
+  /** Set when a team-space server runs beside the studio (its WebSocket path, the API it checks keys with). */
+  teamSpace: z.catch(z.optional(TeamSpaceConfigSchema), undefined),
 });

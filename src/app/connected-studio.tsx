@@ -23,6 +23,12 @@ import { preloadModule, useLoaded } from '../lib/use-loaded';
 import { useGalleryFilter } from './use-gallery-route';
 import { useGalleryStores } from './use-gallery-stores';
 import { useViewRoute } from './use-view-route';
+import { useTeamPresence, useTeamSpace } from './use-team-space';
+import type { TeamSpaceConfig } from '../../contract/team-room';
+import { MembersButton } from '../features/team/members-dialog';
+import { ShareEarlierDialog } from '../features/team/share-earlier-dialog';
+import { TeamSpaceSettings } from '../features/team/team-space-settings';
+import { TeamStatusLine } from '../features/team/team-status-line';
 import { Workspace, type WorkspaceActions } from './workspace';
 
 // Everything after Connect: loaded on demand, so the first screen is only the connect form. Compare
@@ -49,6 +55,10 @@ const newQueryClient = () =>
 interface ConnectedStudioProps {
   initialMe: Me;
   onDisconnect: () => void;
+  /** The team-space server beside this studio, when there is one (/config.json). */
+  teamSpace?: TeamSpaceConfig;
+  /** The key, for the team-space server's own check against GET /me. */
+  teamToken: () => string;
 }
 
 /**
@@ -65,11 +75,21 @@ export default function ConnectedStudio(props: ConnectedStudioProps) {
   );
 }
 
-function StudioForConnection({ initialMe, onDisconnect }: ConnectedStudioProps) {
+function StudioForConnection({ initialMe, onDisconnect, teamSpace, teamToken }: ConnectedStudioProps) {
   const me = useMe(initialMe);
   const { baseUrl, client, connectionId } = useApi();
   // The tasks' lifecycle (submit, re-send, poll, notices), followed whichever view is open.
   const runner = useTasks(me);
+  // The team space: off until the member turns it on; its code loads then.
+  const team = useTeamSpace({
+    me,
+    connectionId,
+    baseUrl,
+    history: runner?.store ?? null,
+    config: teamSpace,
+    token: teamToken,
+  });
+  const presence = useTeamPresence(team.session);
   const compare = useCompareRoute();
   // ?view=gallery or ?view=usage: a view in the place of the studio (and of a board) until closed.
   const views = useViewRoute();
@@ -119,11 +139,30 @@ function StudioForConnection({ initialMe, onDisconnect }: ConnectedStudioProps) 
             views.go('usage');
           }}
           onDisconnect={onDisconnect}
+          teamButton={team.session ? <MembersButton members={presence.members} /> : null}
+          teamSettings={
+            <TeamSpaceSettings
+              availability={team.availability}
+              on={team.settings.on}
+              onToggle={team.setOn}
+              name={team.settings.name || me.key.label}
+              onName={team.setName}
+            />
+          }
         />
       </Header>
       <div className="space-y-2 px-4 pt-3 empty:hidden">
         <KeyWarnings me={me} />
       </div>
+      {team.session && presence.status && (
+        <TeamStatusLine status={presence.status} members={presence.members} />
+      )}
+      <ShareEarlierDialog
+        open={team.earlierCount > 0}
+        taskCount={team.earlierCount}
+        onShare={() => team.answerEarlier(true)}
+        onNotNow={() => team.answerEarlier(false)}
+      />
       <NetworkStatus health={client.health} />
       {views.view === 'usage' ? (
         <Suspense fallback={loading('Loading usage')}>

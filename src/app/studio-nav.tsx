@@ -20,6 +20,10 @@ export interface StudioNavProps {
   onCompare: () => void;
   onUsage: () => void;
   onDisconnect: () => void;
+  /** "Members", while the team space is on. */
+  teamButton?: ReactNode;
+  /** The team space's part of the Account dialog (switch "Team space", "Display name"). */
+  teamSettings?: ReactNode;
 }
 
 /**
@@ -63,6 +67,8 @@ export function StudioNav({
   onCompare,
   onUsage,
   onDisconnect,
+  teamButton,
+  teamSettings,
 }: StudioNavProps) {
   const [accountOpen, setAccountOpen] = useState(false);
   const balance = balanceOf(me);
@@ -79,6 +85,7 @@ export function StudioNav({
         )}
       </ScreenToggle>
       <ScreenToggle shown={usageShown} onClick={onUsage} icon={ChartColumn} label="Usage" />
+      {teamButton}
       <Button
         variant="secondary"
         className="max-sm:px-2"
@@ -101,6 +108,7 @@ export function StudioNav({
             onDisconnect();
           }}
         />
+        {teamSettings && <div className="mt-4">{teamSettings}</div>}
       </Dialog>
     </>
   );

@@ -1,13 +1,12 @@
 import { z } from 'zod/mini';
 import type * as Y from 'yjs';
 import { ROOTS, rootMap, type TeamContext } from './team-doc';
+import { MAX_NAME_LENGTH } from './team-settings';
 
 // "Members" and "Display name" (docs/team-space.md): who is in the room (everyone who has turned the team
 // space on with a key of it, kept in the document's `members` root) and who is online now (the room's
 // presence, through awareness). A member is a key; each chooses the name the others see. Names are
 // untrusted text: another member's studio, or a hostile client, wrote them.
-
-export const MAX_NAME_LENGTH = 60;
 
 const MemberRecordSchema = z.object({
   name: z.string().check(z.maxLength(MAX_NAME_LENGTH * 4)),

@@ -1,0 +1,97 @@
+import { Switch } from 'radix-ui';
+import { useId, useState, type FormEvent } from 'react';
+import { Button } from '../../components/button';
+import { Field, inputClass } from '../../components/field';
+import { cn } from '../../lib/cn';
+import { MAX_NAME_LENGTH } from '../../model/team/team-settings';
+
+// The Account dialog's team-space part (product-notes §3 "Team space"): switch "Team space" (off until the
+// member turns it on), and "Display name", the name the other members see. Whether this studio can
+// reach a team space at all is said here too (none beside this studio, or one for another service).
+
+export type TeamAvailability = { ok: true } | { ok: false; why: string };
+
+export function TeamSpaceSettings({
+  availability,
+  on,
+  onToggle,
+  name,
+  onName,
+}: {
+  availability: TeamAvailability;
+  on: boolean;
+  onToggle: (on: boolean) => void;
+  name: string;
+  onName: (name: string) => void;
+}) {
+  const switchId = useId();
+  const hintId = useId();
+  const [draft, setDraft] = useState(name);
+  const [saved, setSaved] = useState(false);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!draft.trim()) return;
+    onName(draft);
+    setSaved(true);
+  };
+  return (
+    <section
+      aria-labelledby={`${switchId}-title`}
+      className="flex flex-col gap-3 border-t border-slate-200 pt-4 dark:border-slate-800"
+    >
+      <div className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h4 id={`${switchId}-title`} className="text-sm font-semibold">
+            <label htmlFor={switchId}>Team space</label>
+          </h4>
+          <p id={hintId} className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">
+            {availability.ok
+              ? "Share your tasks, boards, votes and comments live with everyone on this key's team (or your own other devices, for a personal key)."
+              : availability.why}
+          </p>
+        </div>
+        <Switch.Root
+          id={switchId}
+          checked={on && availability.ok}
+          disabled={!availability.ok}
+          onCheckedChange={onToggle}
+          aria-describedby={hintId}
+          className={cn(
+            'relative mt-0.5 inline-flex h-6 w-11 shrink-0 items-center rounded-full transition-colors',
+            'bg-slate-300 data-[state=checked]:bg-indigo-600 dark:bg-slate-700 dark:data-[state=checked]:bg-indigo-500',
+            'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500',
+            'disabled:cursor-not-allowed disabled:opacity-60',
+          )}
+        >
+          <Switch.Thumb className="block size-5 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[1.375rem]" />
+        </Switch.Root>
+      </div>
+      {on && availability.ok && (
+        <form onSubmit={submit} className="flex items-end gap-2">
+          <Field
+            label="Display name"
+            description="What the other members see beside your tasks and comments."
+            className="min-w-0 flex-1"
+          >
+            {(control) => (
+              <input
+                {...control}
+                className={inputClass}
+                value={draft}
+                maxLength={MAX_NAME_LENGTH}
+                autoComplete="nickname"
+                onChange={(e) => {
+                  setDraft(e.target.value);
+                  setSaved(false);
+                }}
+              />
+            )}
+          </Field>
+          <Button type="submit" disabled={!draft.trim() || (saved && draft === name)}>
+            {saved && draft === name ? 'Saved' : 'Save name'}
+          </Button>
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { member } from '../../test/team-test-utils';
+import { TeamConnection, type PersistenceLike, type ProviderLike } from './team-connection';
+import { ROOTS, rootMap, SCHEMA_VERSION, schemaVersionOf } from './team-doc';
+
+type Listener = (e: never) => void;
+
+/** A provider that emits what the test says, as HocuspocusProvider would. */
+class FakeProvider implements ProviderLike {
+  listeners = new Map<string, Listener[]>();
+  disconnected = false;
+  destroyed = false;
+  on(event: string, listener: Listener) {
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener]);
+  }
+  emit(event: string, payload: unknown) {
+    for (const l of this.listeners.get(event) ?? []) l(payload as never);
+  }
+  disconnect() {
+    this.disconnected = true;
+  }
+  destroy() {
+    this.destroyed = true;
+  }
+}
+
+function setup(options: { persistence?: PersistenceLike } = {}) {
+  let now = 1_000;
+  const space = member('key-a', () => now);
+  const provider = new FakeProvider();
+  const connection = new TeamConnection(space, {
+    url: 'ws://studio.test/sync',
+    room: 'team:t1',
+    token: () => 'not-a-real-key',
+    localName: 'test',
+    now: () => now,
+    createProvider: () => provider,
+    createPersistence: () =>
+      options.persistence ?? { whenSynced: Promise.resolve(), destroy: () => undefined },
+  });
+  return { space, provider, connection, tick: (ms: number) => (now += ms) };
+}
+
+describe('TeamConnection', () => {
+  it('reads this device’s copy, then is online once synced; offline since the moment the link dropped', async () => {
+    const { provider, connection, tick } = setup();
+    expect(connection.snapshot()).toMatchObject({ link: 'connecting', local: false });
+    await connection.start();
+    expect(connection.snapshot()).toMatchObject({ link: 'connecting', local: true });
+    provider.emit('status', { status: 'connected' });
+    provider.emit('synced', { state: true });
+    expect(connection.snapshot().link).toBe('online');
+    tick(5_000);
+    provider.emit('status', { status: 'disconnected' });
+    expect(connection.snapshot()).toMatchObject({ link: 'offline', since: 6_000 });
+    // The provider keeps trying: still offline since then, not "connecting" again.
+    tick(1_000);
+    provider.emit('status', { status: 'connecting' });
+    expect(connection.snapshot()).toMatchObject({ link: 'offline', since: 6_000 });
+    provider.emit('synced', { state: true });
+    expect(connection.snapshot()).toMatchObject({ link: 'online', reason: null });
+  });
+
+  it('a refused key stops the attempts and says why; a transient refusal keeps them going', async () => {
+    const { provider, connection } = setup();
+    await connection.start();
+    provider.emit('authenticationFailed', { reason: 'api-unavailable' });
+    expect(connection.snapshot()).toMatchObject({ link: 'offline', reason: 'api-unavailable' });
+    expect(provider.disconnected).toBe(false);
+    provider.emit('authenticationFailed', { reason: 'key-invalid' });
+    expect(connection.snapshot()).toMatchObject({ link: 'refused', reason: 'key-invalid' });
+    expect(provider.disconnected).toBe(true);
+    // Later status changes do not hide the refusal.
+    provider.emit('status', { status: 'disconnected' });
+    expect(connection.snapshot().link).toBe('refused');
+  });
+
+  it('a key ended later by the server (a re-check) is refused with the reason of the close', async () => {
+    const { provider, connection } = setup();
+    await connection.start();
+    provider.emit('synced', { state: true });
+    provider.emit('close', { event: { code: 4403, reason: 'account-banned' } });
+    expect(connection.snapshot()).toMatchObject({ link: 'refused', reason: 'account-banned' });
+  });
+
+  it('upgrades the document only once what this device and the server hold is in', async () => {
+    let release!: () => void;
+    const whenSynced = new Promise<void>((resolve) => (release = resolve));
+    const { space, provider, connection } = setup({ persistence: { whenSynced, destroy: () => undefined } });
+    const starting = connection.start();
+    expect(schemaVersionOf(space.doc)).toBe(0);
+    release();
+    await starting;
+    expect(schemaVersionOf(space.doc)).toBe(SCHEMA_VERSION);
+    rootMap(space.doc, ROOTS.meta).set('schemaVersion', 0); // an old document arrives from the server
+    provider.emit('synced', { state: true });
+    expect(schemaVersionOf(space.doc)).toBe(SCHEMA_VERSION);
+  });
+
+  it('close() ends the provider and keeps this device’s copy', async () => {
+    let destroyed = false;
+    const { provider, connection } = setup({
+      persistence: { whenSynced: Promise.resolve(), destroy: () => void (destroyed = true) },
+    });
+    await connection.start();
+    await connection.close();
+    expect(provider.destroyed).toBe(true);
+    expect(destroyed).toBe(true);
+  });
+});
