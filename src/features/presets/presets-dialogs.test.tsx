@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { act, cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { deleteDB } from 'idb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -82,7 +82,7 @@ describe('PresetsDialog without the team space', () => {
 
 describe('PresetsDialog: Mine / Team', () => {
   it('shares one of mine, which then shows under Team for both members, and stops sharing it', async () => {
-    const { user, other } = await setup();
+    const { user, other, store } = await setup();
     expect(screen.getByRole('radio', { name: 'Mine' })).toHaveProperty('checked', true);
     await user.click(screen.getByRole('button', { name: 'Share Wide lighthouse to team' }));
     expect(screen.getByText('Shared "Wide lighthouse" with the team.')).toBeTruthy();
@@ -91,14 +91,23 @@ describe('PresetsDialog: Mine / Team', () => {
       ['Wide lighthouse', 'key_me'],
     ]);
 
+    // Changed here after it was shared: "Update on team" shares it as it is now.
+    expect(screen.queryByRole('button', { name: 'Update Wide lighthouse on team' })).toBeNull();
+    const [saved] = store.list();
+    await act(() => store.rename(saved!.id, 'Wide lighthouse, dusk'));
+    await user.click(await screen.findByRole('button', { name: 'Update Wide lighthouse, dusk on team' }));
+    expect(screen.getByText('Updated "Wide lighthouse, dusk" on the team.')).toBeTruthy();
+    expect(other.library.snapshot().presets.map((p) => p.name)).toEqual(['Wide lighthouse, dusk']);
+    expect(screen.queryByRole('button', { name: /^Update .* on team$/ })).toBeNull();
+
     await user.click(screen.getByRole('radio', { name: 'Team' }));
     const team = screen.getByRole('list', { name: 'Team presets' });
-    const row = within(team).getByRole('listitem', { name: 'Wide lighthouse' });
+    const row = within(team).getByRole('listitem', { name: 'Wide lighthouse, dusk' });
     expect(row.textContent).toContain('shared by you');
     // Export and import are of Mine only.
     expect(screen.queryByRole('button', { name: 'Export' })).toBeNull();
 
-    await user.click(within(row).getByRole('button', { name: 'Stop sharing Wide lighthouse' }));
+    await user.click(within(row).getByRole('button', { name: 'Stop sharing Wide lighthouse, dusk' }));
     expect(other.library.snapshot().presets).toEqual([]);
     expect(screen.getByText(/No team presets yet/)).toBeTruthy();
   });

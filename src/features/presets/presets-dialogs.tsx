@@ -21,6 +21,8 @@ import { displayText } from '../../lib/untrusted-text';
 // what the members shared, applied as it is or copied into Mine.
 
 const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
+/** The team's list is other members' writing: a flood of shares is cut, not rendered whole. */
+const SHOWN_AT_MOST = 200;
 
 export function SavePresetDialog({
   open,
@@ -125,8 +127,9 @@ export function PresetsDialog({
     scope === 'item' && item ? list.filter((p) => itemKeyOf(p.request) === item.key) : [...list];
   const shown = inScope(all);
   const teamShown = team ? inScope(teamSnapshot.presets) : [];
-  // The ids this member shares: a Mine row says so and offers "Stop sharing".
-  const sharedIds = new Set(teamSnapshot.presets.filter((p) => p.mine).map((p) => p.id));
+  // What this member shares, by id: a Mine row says so, offers "Stop sharing", and "Update on team"
+  // once the preset was changed here (renamed, saved again) after it was shared.
+  const sharedUpdatedAt = new Map(teamSnapshot.presets.filter((p) => p.mine).map((p) => [p.id, p.updatedAt]));
   const [notice, setNotice] = useState<Notice | null>(null);
   const [link, setLink] = useState<{ id: string; url: string } | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -181,10 +184,14 @@ export function PresetsDialog({
   };
   const share = (preset: Preset) => {
     if (!team) return;
+    const again = sharedUpdatedAt.has(preset.id);
     const result = team.sharePreset(preset);
     setNotice(
       result.ok
-        ? { tone: 'info', text: `Shared "${preset.name}" with the team.` }
+        ? {
+            tone: 'info',
+            text: again ? `Updated "${preset.name}" on the team.` : `Shared "${preset.name}" with the team.`,
+          }
         : {
             tone: 'error',
             text:
@@ -282,7 +289,7 @@ export function PresetsDialog({
             </p>
           ) : (
             <ul aria-label="Team presets" className="flex flex-col gap-2">
-              {teamShown.map((preset) => (
+              {teamShown.slice(0, SHOWN_AT_MOST).map((preset) => (
                 <TeamPresetRow
                   key={preset.id}
                   preset={preset}
@@ -294,6 +301,11 @@ export function PresetsDialog({
                   onUnshare={preset.mine ? () => unshare(preset.id, preset.name) : undefined}
                 />
               ))}
+              {teamShown.length > SHOWN_AT_MOST && (
+                <li className="text-xs text-slate-600 dark:text-slate-400">
+                  The {SHOWN_AT_MOST} most recently shared are shown: “This item” narrows the list.
+                </li>
+              )}
             </ul>
           )
         ) : shown.length === 0 ? (
@@ -322,7 +334,10 @@ export function PresetsDialog({
                 {...(team
                   ? {
                       sharing: {
-                        shared: sharedIds.has(preset.id),
+                        shared: sharedUpdatedAt.has(preset.id),
+                        stale:
+                          sharedUpdatedAt.has(preset.id) &&
+                          sharedUpdatedAt.get(preset.id) !== preset.updatedAt,
                         onShare: () => share(preset),
                         onUnshare: () => unshare(preset.id, preset.name),
                       },
@@ -368,7 +383,7 @@ function PresetRow({
   onCopyLink: () => void;
   link: string | null;
   /** With the team space on: whether this member shares it, and the actions. */
-  sharing?: { shared: boolean; onShare: () => void; onUnshare: () => void };
+  sharing?: { shared: boolean; stale: boolean; onShare: () => void; onUnshare: () => void };
 }) {
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(preset.name);
@@ -404,6 +419,17 @@ function PresetRow({
             <Link2 className="size-3.5" aria-hidden="true" />
             Copy link
           </Button>
+          {sharing?.stale && (
+            <Button
+              size="sm"
+              variant="ghost"
+              onClick={sharing.onShare}
+              aria-label={`Update ${preset.name} on team`}
+            >
+              <Users className="size-3.5" aria-hidden="true" />
+              Update on team
+            </Button>
+          )}
           {sharing &&
             (sharing.shared ? (
               <Button
