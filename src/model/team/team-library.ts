@@ -224,12 +224,9 @@ export class TeamLibrary {
     if (!record.success || serializedLength(record.data) > MAX_PRESET_CHARS) {
       return { ok: false, reason: 'invalid' };
     }
-    const there = this.presets.get(record.data.id);
-    const owner = this.presetAt(record.data.id)?.by;
     // Garbage under the id is no one's: it is replaced. A readable entry of another member is theirs.
-    if (there !== undefined && owner !== undefined && owner !== this.context.memberId) {
-      return { ok: false, reason: 'taken' };
-    }
+    const owner = this.presetAt(record.data.id)?.by;
+    if (owner !== undefined && owner !== this.context.memberId) return { ok: false, reason: 'taken' };
     this.context.transact(() => this.presets.set(record.data.id, record.data));
     return { ok: true };
   }
