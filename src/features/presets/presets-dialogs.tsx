@@ -1,21 +1,28 @@
-import { FileDown, FileUp, Link2, Pencil, Trash2 } from 'lucide-react';
+import { Copy, FileDown, FileUp, Link2, Pencil, Trash2, Users, UserMinus } from 'lucide-react';
 import { useId, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { z } from 'zod/mini';
 import { Alert } from '../../components/alert';
+import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
 import { Field, inputClass } from '../../components/field';
 import { Segmented } from '../../components/segmented';
 import { cn } from '../../lib/cn';
 import { itemKeyOf, type Preset, type PresetStore } from '../../model/library/presets';
+// Types only: the team space's code (and Yjs) stays out of this chunk; the app hands the instance down.
+import type { TeamLibrary, TeamLibrarySnapshot, TeamPreset } from '../../model/team/team-library';
 import { localDate, saveBlob } from '../../lib/save-file';
 import { displayText } from '../../lib/untrusted-text';
 
 // "Save preset" and "Presets" (product-notes §3): named form states of this key, listed for the open item or
 // across items; applied, renamed, deleted, exported and imported as JSON, shared by a link that carries
-// the preset (never the key). Loaded on demand, the first time either is opened.
+// the preset (never the key). Loaded on demand, the first time either is opened. With the team space on
+// (issue 23, item 7), "Mine" / "Team": Mine is this key's presets, each shareable to the team; Team is
+// what the members shared, applied as it is or copied into Mine.
 
 const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
+/** The team's list is other members' writing: a flood of shares is cut, not rendered whole. */
+const SHOWN_AT_MOST = 200;
 
 export function SavePresetDialog({
   open,
@@ -77,18 +84,57 @@ export interface PresetsDialogProps {
   onApply: (preset: Preset) => void;
   /** The absolute URL of a link that opens the preset. */
   shareUrl: (preset: Preset) => string;
+  /** The team's shared library, when the team space is on: adds "Mine" / "Team". */
+  team?: TeamLibrary | undefined;
 }
 
 type Notice = { tone: 'info' | 'error'; text: string };
 
-export function PresetsDialog({ store, open, onOpenChange, item, onApply, shareUrl }: PresetsDialogProps) {
+const noTeam = () => () => undefined;
+const NO_TEAM: TeamLibrarySnapshot = { presets: [], prompts: [] };
+const noTeamSnapshot = () => NO_TEAM;
+
+/** Who shared a team item, as a list says it (the name is untrusted: the caller renders it as text). */
+const sharerName = (item: { mine: boolean; byName: string | null }): string =>
+  item.mine ? 'you' : item.byName ? displayText(item.byName) : 'a team member';
+
+/** A team preset as the form applies it: a preset of this connection, as one saved here would be. */
+const asLocal = (p: TeamPreset, connectionId: string): Preset => ({
+  id: p.id,
+  connectionId,
+  name: p.name,
+  itemName: p.itemName,
+  ...(p.category ? { category: p.category } : {}),
+  request: p.request,
+  createdAt: p.createdAt,
+  updatedAt: p.updatedAt,
+});
+
+export function PresetsDialog({
+  store,
+  open,
+  onOpenChange,
+  item,
+  onApply,
+  shareUrl,
+  team,
+}: PresetsDialogProps) {
   const all = useSyncExternalStore(store.subscribe, store.list);
+  const teamSnapshot = useSyncExternalStore(team?.subscribe ?? noTeam, team?.snapshot ?? noTeamSnapshot);
   const [scope, setScope] = useState<'item' | 'all'>(item ? 'item' : 'all');
-  const shown = scope === 'item' && item ? all.filter((p) => itemKeyOf(p.request) === item.key) : all;
+  const [whose, setWhose] = useState<'mine' | 'team'>('mine');
+  const inScope = <T extends Pick<Preset, 'request'>>(list: readonly T[]): T[] =>
+    scope === 'item' && item ? list.filter((p) => itemKeyOf(p.request) === item.key) : [...list];
+  const shown = inScope(all);
+  const teamShown = team ? inScope(teamSnapshot.presets) : [];
+  // What this member shares, by id: a Mine row says so, offers "Stop sharing", and "Update on team"
+  // once the preset was changed here (renamed, saved again) after it was shared.
+  const sharedUpdatedAt = new Map(teamSnapshot.presets.filter((p) => p.mine).map((p) => [p.id, p.updatedAt]));
   const [notice, setNotice] = useState<Notice | null>(null);
   const [link, setLink] = useState<{ id: string; url: string } | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const scopeLabel = useId();
+  const showingTeam = team !== undefined && whose === 'team';
 
   const exportShown = () => {
     saveBlob(
@@ -136,18 +182,67 @@ export function PresetsDialog({ store, open, onOpenChange, item, onApply, shareU
       setNotice(null);
     }
   };
+  const share = (preset: Preset) => {
+    if (!team) return;
+    const again = sharedUpdatedAt.has(preset.id);
+    const result = team.sharePreset(preset);
+    setNotice(
+      result.ok
+        ? {
+            tone: 'info',
+            text: again ? `Updated "${preset.name}" on the team.` : `Shared "${preset.name}" with the team.`,
+          }
+        : {
+            tone: 'error',
+            text:
+              result.reason === 'taken'
+                ? `Could not share "${preset.name}": another member's preset has the same id.`
+                : `Could not share "${preset.name}": it is too large to share.`,
+          },
+    );
+  };
+  const unshare = (id: string, name: string) => {
+    if (team?.unsharePreset(id)) setNotice({ tone: 'info', text: `Stopped sharing "${displayText(name)}".` });
+  };
+  const copyToMine = async (preset: TeamPreset) => {
+    if (!team) return;
+    const replaced = store.forItem(itemKeyOf(preset.request)).some((p) => p.name === preset.name.trim());
+    await store.save(team.presetToSave(preset));
+    setNotice({
+      tone: 'info',
+      text: `Copied "${displayText(preset.name)}" to Mine${replaced ? ', in place of yours of the same name' : ''}.`,
+    });
+  };
 
   return (
     <Dialog
       open={open}
       onOpenChange={onOpenChange}
       title="Presets"
-      description="Named settings kept on this device for this key."
+      description={
+        team
+          ? 'Named settings: yours, kept on this device for this key, and those your team shares.'
+          : 'Named settings kept on this device for this key.'
+      }
       wide
     >
       <div className="flex flex-col gap-3">
         <div className="flex flex-wrap items-center justify-between gap-2">
-          <div className="flex items-center gap-2">
+          <div className="flex flex-wrap items-center gap-2">
+            {team && (
+              <Segmented
+                aria-label="Whose presets"
+                value={whose}
+                onChange={(v) => {
+                  setWhose(v === 'team' ? 'team' : 'mine');
+                  setNotice(null);
+                }}
+                options={[
+                  { value: 'mine', label: 'Mine' },
+                  { value: 'team', label: 'Team' },
+                ]}
+              />
+            )}
             <span id={scopeLabel} className="text-sm font-medium">
               Show
             </span>
@@ -161,29 +256,60 @@ export function PresetsDialog({ store, open, onOpenChange, item, onApply, shareU
               ]}
             />
           </div>
-          <div className="flex gap-1">
-            <Button size="sm" variant="ghost" onClick={exportShown} disabled={shown.length === 0}>
-              <FileDown className="size-4" aria-hidden="true" />
-              Export
-            </Button>
-            <Button size="sm" variant="ghost" onClick={() => fileInput.current?.click()}>
-              <FileUp className="size-4" aria-hidden="true" />
-              Import
-            </Button>
-            <input
-              ref={fileInput}
-              type="file"
-              accept="application/json,.json"
-              className="sr-only"
-              tabIndex={-1}
-              aria-label="Import presets file"
-              onChange={(e) => void importFile(e.target.files?.[0])}
-            />
-          </div>
+          {/* Export and import are of this key's presets: Mine only. */}
+          {!showingTeam && (
+            <div className="flex gap-1">
+              <Button size="sm" variant="ghost" onClick={exportShown} disabled={shown.length === 0}>
+                <FileDown className="size-4" aria-hidden="true" />
+                Export
+              </Button>
+              <Button size="sm" variant="ghost" onClick={() => fileInput.current?.click()}>
+                <FileUp className="size-4" aria-hidden="true" />
+                Import
+              </Button>
+              <input
+                ref={fileInput}
+                type="file"
+                accept="application/json,.json"
+                className="sr-only"
+                tabIndex={-1}
+                aria-label="Import presets file"
+                onChange={(e) => void importFile(e.target.files?.[0])}
+              />
+            </div>
+          )}
         </div>
         {notice && <Alert tone={notice.tone} title={notice.text} />}
-        {shown.length === 0 ? (
-          <p className="rounded-lg border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">
+        {showingTeam ? (
+          teamShown.length === 0 ? (
+            <p className={emptyClass}>
+              {scope === 'item' && item
+                ? `No team presets for ${displayText(item.name)} yet: "Share to team" in Mine shares one of yours.`
+                : 'No team presets yet: "Share to team" in Mine shares one of yours.'}
+            </p>
+          ) : (
+            <ul aria-label="Team presets" className="flex flex-col gap-2">
+              {teamShown.slice(0, SHOWN_AT_MOST).map((preset) => (
+                <TeamPresetRow
+                  key={preset.id}
+                  preset={preset}
+                  onApply={() => {
+                    onApply(asLocal(preset, store.connectionId));
+                    onOpenChange(false);
+                  }}
+                  onCopy={() => void copyToMine(preset)}
+                  onUnshare={preset.mine ? () => unshare(preset.id, preset.name) : undefined}
+                />
+              ))}
+              {teamShown.length > SHOWN_AT_MOST && (
+                <li className="text-xs text-slate-600 dark:text-slate-400">
+                  The {SHOWN_AT_MOST} most recently shared are shown: “This item” narrows the list.
+                </li>
+              )}
+            </ul>
+          )
+        ) : shown.length === 0 ? (
+          <p className={emptyClass}>
             {scope === 'item' && item
               ? `No presets for ${displayText(item.name)} yet: "Save preset" keeps the form as it is.`
               : 'No presets yet: "Save preset" keeps the open form as it is.'}
@@ -205,12 +331,39 @@ export function PresetsDialog({ store, open, onOpenChange, item, onApply, shareU
                 }}
                 onCopyLink={() => void copyLink(preset)}
                 link={link?.id === preset.id ? link.url : null}
+                {...(team
+                  ? {
+                      sharing: {
+                        shared: sharedUpdatedAt.has(preset.id),
+                        stale:
+                          sharedUpdatedAt.has(preset.id) &&
+                          sharedUpdatedAt.get(preset.id) !== preset.updatedAt,
+                        onShare: () => share(preset),
+                        onUnshare: () => unshare(preset.id, preset.name),
+                      },
+                    }
+                  : {})}
               />
             ))}
           </ul>
         )}
       </div>
     </Dialog>
+  );
+}
+
+const emptyClass =
+  'rounded-lg border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400';
+
+/** What a row of the list says under the name: the item, version and number of settings. */
+function PresetFacts({ preset }: { preset: Pick<Preset, 'request' | 'itemName'> }) {
+  const params = Object.keys(preset.request.params).length;
+  const version = preset.request.versionId;
+  return (
+    <>
+      <span dir="auto">{displayText(preset.itemName || itemKeyOf(preset.request))}</span>
+      {version ? ` · ${version}` : ''} · {params} {params === 1 ? 'setting' : 'settings'}
+    </>
   );
 }
 
@@ -221,6 +374,7 @@ function PresetRow({
   onDelete,
   onCopyLink,
   link,
+  sharing,
 }: {
   preset: Preset;
   onApply: () => void;
@@ -228,12 +382,12 @@ function PresetRow({
   onDelete: () => void;
   onCopyLink: () => void;
   link: string | null;
+  /** With the team space on: whether this member shares it, and the actions. */
+  sharing?: { shared: boolean; stale: boolean; onShare: () => void; onUnshare: () => void };
 }) {
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(preset.name);
   const headingId = useId();
-  const params = Object.keys(preset.request.params).length;
-  const version = preset.request.versionId;
   return (
     <li
       aria-labelledby={headingId}
@@ -245,9 +399,12 @@ function PresetRow({
             {displayText(preset.name)}
           </h3>
           <p className="text-xs text-slate-600 dark:text-slate-400">
-            <span dir="auto">{displayText(preset.itemName || itemKeyOf(preset.request))}</span>
-            {version ? ` · ${version}` : ''} · {params} {params === 1 ? 'setting' : 'settings'} · saved{' '}
-            {new Date(preset.updatedAt).toLocaleDateString()}
+            <PresetFacts preset={preset} /> · saved {new Date(preset.updatedAt).toLocaleDateString()}
+            {sharing?.shared && (
+              <Badge tone="accent" className="ml-1.5">
+                Shared with the team
+              </Badge>
+            )}
           </p>
         </div>
         <div className="flex flex-wrap gap-1">
@@ -262,6 +419,39 @@ function PresetRow({
             <Link2 className="size-3.5" aria-hidden="true" />
             Copy link
           </Button>
+          {sharing?.stale && (
+            <Button
+              size="sm"
+              variant="ghost"
+              onClick={sharing.onShare}
+              aria-label={`Update ${preset.name} on team`}
+            >
+              <Users className="size-3.5" aria-hidden="true" />
+              Update on team
+            </Button>
+          )}
+          {sharing &&
+            (sharing.shared ? (
+              <Button
+                size="sm"
+                variant="ghost"
+                onClick={sharing.onUnshare}
+                aria-label={`Stop sharing ${preset.name}`}
+              >
+                <UserMinus className="size-3.5" aria-hidden="true" />
+                Stop sharing
+              </Button>
+            ) : (
+              <Button
+                size="sm"
+                variant="ghost"
+                onClick={sharing.onShare}
+                aria-label={`Share ${preset.name} to team`}
+              >
+                <Users className="size-3.5" aria-hidden="true" />
+                Share to team
+              </Button>
+            ))}
           <Button size="sm" variant="ghost" onClick={onDelete} aria-label={`Delete ${preset.name}`}>
             <Trash2 className="size-3.5" aria-hidden="true" />
             <span className="sr-only sm:not-sr-only">Delete</span>
@@ -303,6 +493,71 @@ function PresetRow({
   );
 }
 
+/** A preset the team shares: who shared it; applied as it is, copied into Mine, or unshared by its sharer. */
+function TeamPresetRow({
+  preset,
+  onApply,
+  onCopy,
+  onUnshare,
+}: {
+  preset: TeamPreset;
+  onApply: () => void;
+  onCopy: () => void;
+  /** Only for this member's own shares. */
+  onUnshare: (() => void) | undefined;
+}) {
+  const headingId = useId();
+  return (
+    <li
+      aria-labelledby={headingId}
+      className="flex flex-wrap items-start justify-between gap-2 rounded-lg p-3 ring-1 ring-slate-200 dark:ring-slate-800"
+    >
+      <div className="min-w-0">
+        <h3 id={headingId} dir="auto" className="truncate text-sm font-semibold">
+          {displayText(preset.name)}
+        </h3>
+        <p className="text-xs text-slate-600 dark:text-slate-400">
+          <PresetFacts preset={preset} /> · shared by{' '}
+          <span dir="auto" className="font-medium">
+            {sharerName(preset)}
+          </span>{' '}
+          on {new Date(preset.sharedAt).toLocaleDateString()}
+        </p>
+      </div>
+      <div className="flex flex-wrap gap-1">
+        <Button
+          size="sm"
+          variant="primary"
+          onClick={onApply}
+          aria-label={`Apply ${displayText(preset.name)}`}
+        >
+          Apply
+        </Button>
+        <Button
+          size="sm"
+          variant="ghost"
+          onClick={onCopy}
+          aria-label={`Copy ${displayText(preset.name)} to mine`}
+        >
+          <Copy className="size-3.5" aria-hidden="true" />
+          Copy to mine
+        </Button>
+        {onUnshare && (
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={onUnshare}
+            aria-label={`Stop sharing ${displayText(preset.name)}`}
+          >
+            <UserMinus className="size-3.5" aria-hidden="true" />
+            Stop sharing
+          </Button>
+        )}
+      </div>
+    </li>
+  );
+}
+
 /** Both dialogs, one open at a time (the app loads this module when either is first opened). */
 export function PresetDialogs({
   store,
@@ -312,6 +567,7 @@ export function PresetDialogs({
   onSave,
   onApply,
   shareUrl,
+  team,
 }: Omit<PresetsDialogProps, 'open' | 'onOpenChange'> & {
   dialog: 'save' | 'list' | null;
   onClose: () => void;
@@ -337,6 +593,7 @@ export function PresetDialogs({
         item={item}
         onApply={onApply}
         shareUrl={shareUrl}
+        team={team}
       />
     </>
   );

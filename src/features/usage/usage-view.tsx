@@ -15,12 +15,18 @@ import type { HistoryStore } from '../../model/history/history-store';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { displayText } from '../../lib/untrusted-text';
 import {
+  creditsToday,
   dayKey,
+  hasTeamEntries,
   inRange,
+  ownEntries,
   perKey,
+  perMember,
+  perMemberModel,
   startOfDay,
   summarize,
   usageCsv,
+  type CurrentMember,
   type Totals,
 } from '../../model/usage/usage';
 import {
@@ -34,6 +40,10 @@ import { CreditsChart } from './credits-chart';
 // The Usage view (issue 16 "Usage"): where this key's credits went, from this device's history: per day
 // (a chart and its table), per model, per category and per key; outputs, failures, time per model, cost
 // per output; today's spend against the key's daily cap (GET /me); a CSV of the tasks behind it.
+// With the team space (issue 23, item 8) the history also holds the team's tasks made through the studio
+// (entries with `by`): every figure counts them, "By member" splits them, and what compares with this
+// key's own figures (GET /me's spend today, "Per key") counts only this member's own tasks. Without team
+// entries the view is the single user's, unchanged.
 
 const PERIODS = [
   { days: 7, label: 'Last 7 days' },
@@ -58,7 +68,16 @@ const td = 'px-2 py-1.5 text-right whitespace-nowrap tabular-nums';
 const tr = 'border-t border-slate-100 dark:border-slate-800';
 const rowHead = 'px-2 py-1.5 font-normal';
 
-export function UsageView({ me, store }: { me: Me; store: HistoryStore | null }) {
+export function UsageView({
+  me,
+  store,
+  memberName,
+}: {
+  me: Me;
+  store: HistoryStore | null;
+  /** This member's display name in the team space, when they chose one ("You" otherwise). */
+  memberName?: string | undefined;
+}) {
   const { connectionId } = useApi();
   const [days, setDays] = useState<number>(30);
   const entries = useSyncExternalStore(store?.subscribe ?? noop, store?.list ?? (() => EMPTY));
@@ -69,6 +88,19 @@ export function UsageView({ me, store }: { me: Me; store: HistoryStore | null })
     return () => clearInterval(timer);
   }, []);
   const summary = useMemo(() => summarize(entries, { now, days }), [entries, now, days]);
+  // A member is a key: GET /me's key id is this member's id in the team space.
+  const member: CurrentMember = useMemo(() => ({ id: me.key.id, name: memberName }), [me.key.id, memberName]);
+  const team = useMemo(() => hasTeamEntries(entries), [entries]);
+  const own = useMemo(() => (team ? ownEntries(entries, member) : entries), [team, entries, member]);
+  const ownToday = useMemo(() => creditsToday(own, now), [own, now]);
+  const members = useMemo(
+    () => (team ? perMember(entries, { now, days, me: member }) : []),
+    [team, entries, now, days, member],
+  );
+  const memberModels = useMemo(
+    () => (team ? perMemberModel(entries, { now, days, me: member }) : []),
+    [team, entries, now, days, member],
+  );
 
   // Every key used on this device: the tasks store, one connection at a time (never a key, only hashes).
   const [others, setOthers] = useState<Map<string, HistoryEntry[]> | null>(null);
@@ -87,10 +119,11 @@ export function UsageView({ me, store }: { me: Me; store: HistoryStore | null })
     };
   }, [connectionId]);
   const keys = useMemo(() => {
-    const histories = new Map(others ?? []);
-    histories.set(connectionId, entries); // this key's, live
+    // A key's own tasks only: the team's, shared from other members, are theirs (By member).
+    const histories = new Map([...(others ?? [])].map(([id, list]) => [id, list.filter((e) => !e.by)]));
+    histories.set(connectionId, own); // this key's, live
     return perKey(histories, { now, days });
-  }, [others, entries, connectionId, now, days]);
+  }, [others, own, connectionId, now, days]);
 
   const cap = me.key.dailyCreditCap;
   const spent = me.key.creditsSpentToday;
@@ -99,7 +132,7 @@ export function UsageView({ me, store }: { me: Me; store: HistoryStore | null })
 
   const exportCsv = () =>
     saveCsv(
-      usageCsv(inRange(entries, startOfDay(now, days - 1)), keyName),
+      usageCsv(inRange(entries, startOfDay(now, days - 1)), keyName, member),
       `usage ${dayKey(now)} (${days} days).csv`,
     );
 
@@ -111,10 +144,18 @@ export function UsageView({ me, store }: { me: Me; store: HistoryStore | null })
             <h2 id="usage-title" className="text-lg font-semibold">
               Usage
             </h2>
-            <p className="text-sm text-slate-600 dark:text-slate-400">
-              From this device’s history of <span className="font-medium">{displayText(keyName)}</span>: tasks
-              made elsewhere are not counted.
-            </p>
+            {team ? (
+              <p className="text-sm text-slate-600 dark:text-slate-400">
+                From this device’s history of <span className="font-medium">{displayText(keyName)}</span> and
+                the tasks your team made through the studio (shared in the team space): tasks made outside the
+                studio are not counted.
+              </p>
+            ) : (
+              <p className="text-sm text-slate-600 dark:text-slate-400">
+                From this device’s history of <span className="font-medium">{displayText(keyName)}</span>:
+                tasks made elsewhere are not counted.
+              </p>
+            )}
           </div>
           <div className="flex flex-wrap items-end gap-2">
             <Field label="Period" className="w-44">
@@ -162,19 +203,88 @@ export function UsageView({ me, store }: { me: Me; store: HistoryStore | null })
               has no daily cap.
             </p>
           )}
-          <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-            The service counts {formatCredits(spent)} today for this key; this device’s history counts{' '}
-            <span data-testid="usage-today">{formatCredits(summary.today)}</span>
-            {summary.today !== spent &&
-              ' (the difference was spent elsewhere, or on another day by the service’s clock)'}
-            .
-          </p>
+          {team ? (
+            <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+              The service counts {formatCredits(spent)} today for this key; your own tasks in the history
+              count <span data-testid="usage-today">{formatCredits(ownToday)}</span>
+              {ownToday !== spent &&
+                ' (the difference was spent outside the studio, or on another day by the service’s clock)'}
+              . The other members’ tasks are in the figures above, not in this comparison.
+            </p>
+          ) : (
+            <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+              The service counts {formatCredits(spent)} today for this key; this device’s history counts{' '}
+              <span data-testid="usage-today">{formatCredits(summary.today)}</span>
+              {summary.today !== spent &&
+                ' (the difference was spent elsewhere, or on another day by the service’s clock)'}
+              .
+            </p>
+          )}
         </div>
       </section>
 
       <section aria-label="Credits per day" className={card}>
         <CreditsChart days={summary.perDay} title={`Credits per day, ${period.toLowerCase()}`} />
       </section>
+
+      {team && (
+        <div className="grid gap-4 lg:grid-cols-2 lg:items-start">
+          <TableSection id="usage-members" title="By member">
+            {members.length === 0 ? (
+              <Empty />
+            ) : (
+              <UsageTable
+                caption={`Usage per team member, ${period.toLowerCase()}`}
+                columns={['Member', 'Tasks', 'Failure rate', 'Credits']}
+              >
+                {members.map((m) => (
+                  <tr key={m.memberId} className={tr}>
+                    <th scope="row" className={rowHead}>
+                      <MemberName name={m.name} you={m.you} />
+                    </th>
+                    <td className={td}>{formatCount(m.tasks)}</td>
+                    <td className={td}>{percent(m.failureRate)}</td>
+                    <td className={td}>
+                      <Share value={m.credits} of={summary.totals.credits} />
+                    </td>
+                  </tr>
+                ))}
+              </UsageTable>
+            )}
+          </TableSection>
+          <TableSection id="usage-member-models" title="By member and model">
+            {memberModels.length === 0 ? (
+              <Empty />
+            ) : (
+              <UsageTable
+                caption={`Usage per team member and model, ${period.toLowerCase()}`}
+                columns={['Member', 'Model', 'Tasks', 'Failure rate', 'Credits']}
+                textColumns={2}
+                className="min-w-[28rem]"
+              >
+                {memberModels.map((m) => (
+                  <tr key={`${m.memberId} ${m.modelKey}`} className={tr}>
+                    <th scope="row" className={rowHead}>
+                      <MemberName name={m.name} you={m.you} />
+                    </th>
+                    <td className="px-2 py-1.5">
+                      <span className="block" dir="auto">
+                        {displayText(m.modelName)}
+                      </span>
+                      <span className="block text-xs text-slate-600 dark:text-slate-400" dir="auto">
+                        {displayText(m.modelDetail)}
+                      </span>
+                    </td>
+                    <td className={td}>{formatCount(m.tasks)}</td>
+                    <td className={td}>{percent(m.failureRate)}</td>
+                    <td className={td}>{formatCredits(m.credits)}</td>
+                  </tr>
+                ))}
+              </UsageTable>
+            )}
+          </TableSection>
+        </div>
+      )}
 
       <TableSection id="usage-models" title="Per model">
         {summary.perModel.length === 0 ? (
@@ -281,6 +391,20 @@ export function UsageView({ me, store }: { me: Me; store: HistoryStore | null })
   );
 }
 
+/** A member's name (another member's is untrusted text), this member's marked as theirs. */
+function MemberName({ name, you }: { name: string; you: boolean }) {
+  return (
+    <>
+      <span className="font-medium" dir="auto">
+        {displayText(name)}
+      </span>
+      {you && name !== 'You' && (
+        <span className="ml-1 text-xs text-slate-600 dark:text-slate-400">(you)</span>
+      )}
+    </>
+  );
+}
+
 function Stat({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
     <div className="rounded-lg bg-slate-50 p-3 dark:bg-slate-800/60">
@@ -339,15 +463,17 @@ function SmallTable({
   );
 }
 
-/** A table of figures: the first column names the row, the others are numbers (right-aligned). */
+/** A table of figures: the first columns name the row (`textColumns`), the others are numbers (right-aligned). */
 function UsageTable({
   caption,
   columns,
+  textColumns = 1,
   className,
   children,
 }: {
   caption: string;
   columns: string[];
+  textColumns?: number;
   className?: string;
   children: ReactNode;
 }) {
@@ -358,7 +484,7 @@ function UsageTable({
         <thead>
           <tr>
             {columns.map((name, i) => (
-              <th key={name} scope="col" className={i === 0 ? th : `${th} text-right`}>
+              <th key={name} scope="col" className={i < textColumns ? th : `${th} text-right`}>
                 {name}
               </th>
             ))}

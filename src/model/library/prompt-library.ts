@@ -7,7 +7,7 @@ import type { HistorySection } from '../history/history-store';
 // Per connection, in IndexedDB; reads are parsed, never trusted.
 
 /** api-notes §4: a prompt is at most 10,000 characters; anything longer is not a prompt that was sent. */
-const PROMPT_CAP = 10_000;
+export const PROMPT_CAP = 10_000;
 
 export const PromptRecordSchema = z.object({
   connectionId: z.string().check(z.minLength(1)),

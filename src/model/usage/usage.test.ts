@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryEntry } from '../history/history-types';
-import { dayKey, niceTicks, percentile, perKey, startOfDay, summarize, usageCsv } from './usage';
+import {
+  creditsToday,
+  dayKey,
+  hasTeamEntries,
+  niceTicks,
+  ownEntries,
+  percentile,
+  perKey,
+  perMember,
+  perMemberModel,
+  startOfDay,
+  summarize,
+  usageCsv,
+} from './usage';
 
 // Noon, local time, so a day's boundaries are hours away whatever the time zone.
 const NOW = new Date(2026, 10, 23, 12, 0, 0).getTime();
@@ -19,6 +32,7 @@ function entry(patch: {
   seconds?: number;
   outputs?: number;
   connectionId?: string;
+  by?: { id: string; name: string };
 }): HistoryEntry {
   seq++;
   const status = patch.status ?? 'succeeded';
@@ -47,6 +61,7 @@ function entry(patch: {
     creditsCharged: patch.credits === undefined ? 4 : patch.credits,
     createdAt: at,
     completedAt: status === 'queued' || status === 'running' ? null : at + (patch.seconds ?? 10) * 1000,
+    ...(patch.by ? { by: patch.by } : {}),
     unseen: false,
   };
 }
@@ -186,12 +201,90 @@ describe('usageCsv', () => {
     );
     const lines = csv.trim().split('\r\n');
     expect(lines[0]).toBe(
-      'created_at,day,key,task_id,kind,name,version,category,status,credits_charged,outputs,seconds',
+      'created_at,day,key,member,task_id,kind,name,version,category,status,credits_charged,outputs,seconds',
     );
     expect(lines).toHaveLength(3);
-    expect(lines[1]).toContain(`,${dayKey(NOW)},Personal key,`);
+    expect(lines[1]).toContain(`,${dayKey(NOW)},Personal key,You,`);
     expect(lines[1]).toContain('"Lumen, v1"');
     expect(lines[2]).toContain(`"'=HYPERLINK(""x"")"`);
     expect(lines[2]).toMatch(/,image\/default,succeeded,4,1,10$/);
+  });
+});
+
+describe('team usage (issue 23, item 8)', () => {
+  const me = { id: 'key_me' };
+  const bea = { id: 'key_bea', name: 'Bea' };
+  const team = () => [
+    entry({ credits: 4 }), // made here: no `by`
+    entry({ credits: 1, by: { id: 'key_me', name: 'Ada' } }), // made on another device of mine
+    entry({ credits: 10, by: bea, at: NOW - 2 * H, model: 'dream', title: 'Dream' }),
+    entry({ credits: 0, by: { id: 'key_bea', name: 'Bea R.' }, status: 'failed', at: NOW - H }),
+    entry({ credits: 6, by: bea, at: NOW - 3 * H }),
+    entry({ credits: 50, by: { id: 'key_cy', name: '  ' }, at: startOfDay(NOW, 40) }), // out of range
+  ];
+
+  it('counts every member’s tasks, one line per member, this member’s own under "You"', () => {
+    const entries = team();
+    expect(hasTeamEntries(entries)).toBe(true);
+    expect(hasTeamEntries(entries.filter((e) => !e.by))).toBe(false);
+    expect(summarize(entries, { now: NOW, days: 7 }).totals.credits).toBe(21);
+    const members = perMember(entries, { now: NOW, days: 7, me });
+    expect(members.map((m) => [m.memberId, m.name, m.you, m.tasks, m.credits])).toEqual([
+      ['key_bea', 'Bea R.', false, 3, 16], // the name on her newest task
+      ['key_me', 'You', true, 2, 5],
+    ]);
+    expect(members[0]!.failureRate).toBeCloseTo(1 / 3);
+    expect(perMember(entries, { now: NOW, days: 7, me: { ...me, name: 'Ada' } })[1]!.name).toBe('Ada');
+    // A member without a name, and one whose name is a megabyte, are named within bounds.
+    const odd = perMember(
+      [
+        entry({ by: { id: 'key_cy', name: '  ' } }),
+        entry({ by: { id: 'key_x', name: 'x'.repeat(2 ** 20) } }),
+      ],
+      { now: NOW, days: 7, me },
+    );
+    expect(odd.map((m) => m.name.length <= 100)).toEqual([true, true]);
+    expect(odd.map((m) => m.name)).toContain('A team member');
+  });
+
+  it('without team entries, one line: this member', () => {
+    const members = perMember([entry({ credits: 2 }), entry({ credits: 3 })], { now: NOW, days: 7, me });
+    expect(members).toMatchObject([{ memberId: 'key_me', name: 'You', you: true, tasks: 2, credits: 5 }]);
+  });
+
+  it('per member and model', () => {
+    const rows = perMemberModel(team(), { now: NOW, days: 7, me });
+    expect(rows.map((r) => [r.name, r.modelName, r.tasks, r.credits])).toEqual([
+      ['Bea R.', 'Dream', 1, 10],
+      ['Bea R.', 'Lumen', 2, 6],
+      ['You', 'Lumen', 2, 5],
+    ]);
+  });
+
+  it('compares only this member’s own tasks with the key’s figures', () => {
+    const own = ownEntries(team(), me);
+    expect(own).toHaveLength(2);
+    expect(creditsToday(own, NOW)).toBe(5);
+    expect(creditsToday(team(), NOW)).toBe(21);
+  });
+
+  it('the CSV names each task’s member; the key label only on this member’s own', () => {
+    const lines = usageCsv(team(), 'Team key A', { ...me, name: 'Ada' })
+      .trim()
+      .split('\r\n');
+    const header = lines[0]!.split(',');
+    const member = header.indexOf('member');
+    const key = header.indexOf('key');
+    expect(member).toBeGreaterThan(-1);
+    const rows = lines.slice(1).map((l) => l.split(','));
+    expect(rows.map((r) => [r[key], r[member]])).toEqual([
+      ['', 'A team member'],
+      ['', 'Bea R.'],
+      ['', 'Bea R.'],
+      // Three tasks an hour ago, in the history's order.
+      ['Team key A', 'Ada'],
+      ['Team key A', 'Ada'],
+      ['', 'Bea R.'],
+    ]);
   });
 });

@@ -6,6 +6,11 @@ import type { HistoryEntry } from '../history/history-types';
 // per output. Pure functions over history entries, no React; days are the user's local calendar days.
 // Credits are what the service reports as charged (creditsCharged); a task still running has not
 // reported its charge yet and counts as pending.
+//
+// Team space (issue 23, item 8): the history also holds the team's tasks made through the studio, each
+// with `by` (the member who made it). Every aggregate counts them; perMember and perMemberModel split the
+// credits by member; what compares with this key's own figures (GET /me's spend today, the per-key
+// table) counts only this member's tasks (ownEntries).
 
 export const DAY_MS = 86_400_000;
 
@@ -208,6 +213,106 @@ export function summarize(
   };
 }
 
+// ---- team members ----------------------------------------------------------------------------------
+
+/** The member looking at Usage: the key's id (GET /me) and, in the team space, their display name. */
+export interface CurrentMember {
+  id: string;
+  /** Their display name; "You" when they have none. */
+  name?: string | undefined;
+}
+
+/** A display name longer than this is cut (it is another member's untrusted text, in tables and CSV). */
+export const MEMBER_NAME_MAX = 100;
+
+/** Whether the history holds tasks shared from the team space (entries made by a member, `by`). */
+export const hasTeamEntries = (entries: readonly HistoryEntry[]): boolean => entries.some((e) => e.by);
+
+/** Made by this member: on this device (no `by`) or on another device of theirs (their own id). */
+export const isOwn = (e: HistoryEntry, me: CurrentMember): boolean => !e.by || e.by.id === me.id;
+
+/** This member's own tasks: what the service's figures for this key (GET /me) compare with. */
+export const ownEntries = (entries: readonly HistoryEntry[], me: CurrentMember): HistoryEntry[] =>
+  entries.filter((e) => isOwn(e, me));
+
+function memberName(name: string | undefined): string {
+  const trimmed = (name ?? '').trim();
+  if (!trimmed) return 'A team member';
+  return trimmed.length > MEMBER_NAME_MAX ? `${trimmed.slice(0, MEMBER_NAME_MAX - 1)}…` : trimmed;
+}
+
+/** Who made a task: its `by`, else this member (their own tasks, from any of their devices, are "You"). */
+export function memberOf(e: HistoryEntry, me: CurrentMember): { id: string; name: string; you: boolean } {
+  const { by } = e;
+  if (!by || by.id === me.id)
+    return { id: me.id, name: me.name?.trim() ? memberName(me.name) : 'You', you: true };
+  return { id: by.id, name: memberName(by.name), you: false };
+}
+
+export interface MemberUsage extends Totals {
+  memberId: string;
+  /** The name on the member's newest task (a member may rename themselves); untrusted text. */
+  name: string;
+  you: boolean;
+}
+
+export interface MemberModelUsage extends MemberUsage {
+  /** subjectOf's key, name and detail. */
+  modelKey: string;
+  modelName: string;
+  modelDetail: string;
+}
+
+const byCredits = (a: Totals & { name: string }, b: Totals & { name: string }) =>
+  b.credits - a.credits || b.tasks - a.tasks || a.name.localeCompare(b.name);
+
+/** One line per member, over the same days as summarize(), most credits first. */
+export function perMember(
+  entries: readonly HistoryEntry[],
+  { now, days, me }: { now: number; days: number; me: CurrentMember },
+): MemberUsage[] {
+  const shown = inRange(entries, startOfDay(now, days - 1)).sort((a, b) => b.createdAt - a.createdAt);
+  return [...groupBy(shown, (e) => memberOf(e, me).id)]
+    .map(([memberId, group]) => {
+      const who = memberOf(group[0]!, me);
+      return { ...totalsOf(group), memberId, name: who.name, you: who.you };
+    })
+    .sort(byCredits);
+}
+
+/** One line per member and model (or tool, or template), over the same days, most credits first. */
+export function perMemberModel(
+  entries: readonly HistoryEntry[],
+  { now, days, me }: { now: number; days: number; me: CurrentMember },
+): MemberModelUsage[] {
+  const shown = inRange(entries, startOfDay(now, days - 1)).sort((a, b) => b.createdAt - a.createdAt);
+  // A member's name is the one on their newest task, in every line of theirs.
+  const names = new Map<string, ReturnType<typeof memberOf>>();
+  for (const e of shown) {
+    const who = memberOf(e, me);
+    if (!names.has(who.id)) names.set(who.id, who);
+  }
+  return [...groupBy(shown, (e) => `${memberOf(e, me).id}\u0000${subjectOf(e).key}`)]
+    .map(([, group]) => {
+      const who = names.get(memberOf(group[0]!, me).id)!;
+      const subject = subjectOf(group[0]!);
+      return {
+        ...totalsOf(group),
+        memberId: who.id,
+        name: who.name,
+        you: who.you,
+        modelKey: subject.key,
+        modelName: subject.name,
+        modelDetail: subject.detail,
+      };
+    })
+    .sort(byCredits);
+}
+
+/** Credits charged today (local day) by these tasks. */
+export const creditsToday = (entries: readonly HistoryEntry[], now: number): number =>
+  totalsOf(inRange(entries, startOfDay(now))).credits;
+
 export interface KeyUsage {
   connectionId: string;
   tasks: number;
@@ -254,13 +359,28 @@ export function niceTicks(max: number, count = 4): number[] {
   return ticks;
 }
 
-/** The tasks behind the summary, one line each, as CSV (never the key: the key's label at most). */
-export function usageCsv(entries: readonly HistoryEntry[], keyLabel: string): string {
+/**
+ * The tasks behind the summary, one line each, as CSV (never the key: the key's label at most). The
+ * member column names who made each task ("You", or `me.name`, for this member's own); the key column
+ * is blank on another member's tasks (this device knows only its own key's label).
+ */
+export function usageCsv(
+  entries: readonly HistoryEntry[],
+  keyLabel: string,
+  me: CurrentMember = { id: '' },
+): string {
+  // Every line of a member carries the name on their newest task, as the tables do.
+  const names = new Map<string, string>();
+  for (const e of [...entries].sort((a, b) => b.createdAt - a.createdAt)) {
+    const who = memberOf(e, me);
+    if (!names.has(who.id)) names.set(who.id, who.name);
+  }
   return toCsv(
     [
       'created_at',
       'day',
       'key',
+      'member',
       'task_id',
       'kind',
       'name',
@@ -279,7 +399,8 @@ export function usageCsv(entries: readonly HistoryEntry[], keyLabel: string): st
         return [
           new Date(e.createdAt).toISOString(),
           dayKey(e.createdAt),
-          keyLabel,
+          isOwn(e, me) ? keyLabel : '',
+          names.get(memberOf(e, me).id),
           e.taskId,
           subject.kind,
           subject.name,

@@ -1,0 +1,102 @@
+import 'fake-indexeddb/auto';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Me } from '../../../contract/me';
+import { ApiProvider } from '../../api/api-context';
+import { ApiClient } from '../../api/client';
+import type { HistoryEntry } from '../../model/history/history-types';
+import { CONNECTION, freshDatabase, makeEntry, storeWith } from '../../test/gallery-test-utils';
+import { UsageView } from './usage-view';
+
+// The Usage view over a real HistoryStore (fake IndexedDB): the single user's view, and the team's once
+// the history holds tasks shared from the team space (entries with `by`).
+
+beforeEach(freshDatabase);
+afterEach(cleanup);
+
+const me: Me = {
+  key: {
+    id: 'key_me',
+    prefix: 'ms_team_',
+    label: 'Team key A',
+    createdAt: '2026-01-01T00:00:00Z',
+    expiresAt: null,
+    dailyCreditCap: null,
+    creditsSpentToday: 8,
+    creditsRemainingToday: null,
+  },
+  project: { id: null, name: null },
+  team: { id: 'team_1', creditBalance: 1000 },
+  limits: { tasksPerMin: 60, uploadsPerMin: 30, uploadPollPerMin: 120 },
+};
+
+const HOUR = 3_600_000;
+
+async function renderView(entries: HistoryEntry[], memberName?: string) {
+  const store = await storeWith(entries);
+  const client = new ApiClient({ baseUrl: 'https://api.example.test/v1', apiKey: 'sk_test' });
+  render(
+    <ApiProvider value={{ client, connectionId: CONNECTION, baseUrl: client.baseUrl }}>
+      <UsageView me={me} store={store} memberName={memberName} />
+    </ApiProvider>,
+  );
+}
+
+const at = () => Date.now() - HOUR;
+
+describe('UsageView', () => {
+  it('without team entries: the single user’s view, no "By member"', async () => {
+    await renderView([
+      makeEntry('t1', { createdAt: at(), creditsCharged: 4 }),
+      makeEntry('t2', { createdAt: at(), creditsCharged: 4 }),
+    ]);
+    expect(await screen.findByText(/tasks made elsewhere are not counted/)).toBeTruthy();
+    expect(screen.getByTestId('usage-credits').textContent).toMatch(/^8\b/);
+    expect(screen.queryByRole('heading', { name: 'By member' })).toBeNull();
+  });
+
+  it('with team entries: every member’s tasks counted, "By member" and "By member and model"', async () => {
+    await renderView(
+      [
+        makeEntry('mine', { createdAt: at(), creditsCharged: 4 }),
+        {
+          ...makeEntry('bea-1', {
+            createdAt: at(),
+            creditsCharged: 10,
+            by: { id: 'key_bea', name: '<b>Bea</b>' },
+            meta: { title: 'Dream Video', subtitle: 'v1' },
+          }),
+          request: { interfaceId: 'dream-video', versionId: 'v1', params: { prompt: 'a whale' } },
+        },
+        makeEntry('bea-2', {
+          createdAt: at(),
+          creditsCharged: 0,
+          status: 'failed',
+          outputs: [],
+          by: { id: 'key_bea', name: '<b>Bea</b>' },
+        }),
+      ],
+      'Ada',
+    );
+    expect(await screen.findByText(/tasks your team made through the studio/, { exact: false })).toBeTruthy();
+    expect(screen.queryByText(/tasks made elsewhere are not counted/)).toBeNull();
+    expect(screen.getByTestId('usage-credits').textContent).toMatch(/^14\b/);
+    // The service's figure for this key compares with this member's own tasks only.
+    expect(screen.getByTestId('usage-today').textContent).toMatch(/^4\b/);
+
+    const members = screen.getByRole('region', { name: 'By member' });
+    const rows = within(members).getAllByRole('row').slice(1);
+    expect(rows.map((r) => within(r).getByRole('rowheader').textContent)).toEqual(['<b>Bea</b>', 'Ada(you)']);
+    expect(members.querySelector('b')).toBeNull();
+    const bea = within(rows[0]!)
+      .getAllByRole('cell')
+      .map((c) => c.textContent);
+    expect(bea[0]).toBe('2'); // tasks
+    expect(bea[1]).toBe('50%'); // failure rate
+    expect(bea[2]).toMatch(/^10\b/); // credits
+
+    const byModel = screen.getByRole('region', { name: 'By member and model' });
+    expect(within(byModel).getAllByRole('row')).toHaveLength(4); // header + Bea×Dream, Bea×Lumen, Ada×Lumen
+    expect(within(byModel).getByText('Dream Video')).toBeTruthy();
+  });
+});
