@@ -24,6 +24,7 @@ import { useGalleryFilter } from './use-gallery-route';
 import { useGalleryStores } from './use-gallery-stores';
 import { useViewRoute } from './use-view-route';
 import { useTeamPresence, useTeamSpace } from './use-team-space';
+import { TeamSessionContext } from './team-context';
 import type { TeamSpaceConfig } from '../../contract/team-room';
 import { MembersButton } from '../features/team/members-dialog';
 import { ShareEarlierDialog } from '../features/team/share-earlier-dialog';
@@ -114,7 +115,7 @@ function StudioForConnection({ initialMe, onDisconnect, teamSpace, teamToken }: 
     [baseUrl],
   );
   return (
-    <>
+    <TeamSessionContext.Provider value={team.session}>
       <Header>
         <StudioNav
           me={me}
@@ -166,7 +167,11 @@ function StudioForConnection({ initialMe, onDisconnect, teamSpace, teamToken }: 
       <NetworkStatus health={client.health} />
       {views.view === 'usage' ? (
         <Suspense fallback={loading('Loading usage')}>
-          <UsageView me={me} store={runner?.store ?? null} />
+          <UsageView
+            me={me}
+            store={runner?.store ?? null}
+            memberName={team.session ? team.settings.name || me.key.label : undefined}
+          />
         </Suspense>
       ) : compare.source ? (
         <Suspense fallback={loading('Loading compare boards')}>
@@ -220,6 +225,6 @@ function StudioForConnection({ initialMe, onDisconnect, teamSpace, teamToken }: 
           </>
         </PromptLibraryProvider>
       )}
-    </>
+    </TeamSessionContext.Provider>
   );
 }

@@ -21,6 +21,7 @@ import {
 import type { PromptLibrary } from '../model/library/prompt-library';
 import { selectionKey, taskRequest, type ResolvedSelection } from '../model/selection';
 import { displayText } from '../lib/untrusted-text';
+import { useTeamSession } from './team-context';
 
 // The composition of the creator's tools around the form (product-notes §3 "Presets, batches, prompt
 // library"): the presets' buttons and dialogs, the prompt library behind every prompt field, and the
@@ -55,6 +56,7 @@ export function PromptLibraryProvider({
 }) {
   const [picking, setPicking] = useState<{ onPick: (text: string) => void } | null>(null);
   const [open, setOpen] = useState(false);
+  const team = useTeamSession();
   const tools = useMemo<PromptTools | null>(
     () =>
       library && {
@@ -71,7 +73,13 @@ export function PromptLibraryProvider({
       {children}
       {library && picking && (
         <Suspense fallback={null}>
-          <PromptLibraryDialog library={library} open={open} onOpenChange={setOpen} onPick={picking.onPick} />
+          <PromptLibraryDialog
+            library={library}
+            open={open}
+            onOpenChange={setOpen}
+            onPick={picking.onPick}
+            team={team?.library}
+          />
         </Suspense>
       )}
     </PromptToolsContext.Provider>
@@ -143,6 +151,7 @@ export function PresetButtons({
 }) {
   const [dialog, setDialog] = useState<'save' | 'list' | null>(null);
   const [loaded, setLoaded] = useState(false);
+  const team = useTeamSession();
   const show = (which: 'save' | 'list') => {
     setLoaded(true);
     setDialog(which);
@@ -181,6 +190,7 @@ export function PresetButtons({
             item={current ? { key: itemKeyOf(taskRequest(current, {})), name: itemNameOf(current) } : null}
             onSave={onSave}
             onApply={onApply}
+            team={team?.library}
             shareUrl={(preset) =>
               `${window.location.origin}${window.location.pathname}${presetShareSearch(preset)}`
             }

@@ -2,6 +2,7 @@ import * as Y from 'yjs';
 import type { HistoryStore } from '../history/history-store';
 import type { HistoryEntry } from '../history/history-types';
 import { TeamConnection, type TeamConnectionOptions } from './team-connection';
+import { TeamLibrary } from './team-library';
 import { TeamMembers } from './team-members';
 import { TeamSpace } from './team-space';
 import { bridgeHistory, TeamTasks } from './team-tasks';
@@ -30,6 +31,7 @@ export class TeamSession {
   readonly connection: TeamConnection;
   readonly members: TeamMembers;
   readonly tasks: TeamTasks;
+  readonly library: TeamLibrary;
   private bridge: ReturnType<typeof bridgeHistory> | null = null;
 
   constructor(private readonly options: TeamSessionOptions) {
@@ -41,6 +43,7 @@ export class TeamSession {
     });
     this.members = new TeamMembers(this.space);
     this.tasks = new TeamTasks(this.space);
+    this.library = new TeamLibrary(this.space);
   }
 
   /** Reads this device's copy, joins under the display name, starts sharing, then connects. */
@@ -72,6 +75,7 @@ export class TeamSession {
     this.bridge?.stop();
     this.members.destroy();
     this.tasks.destroy();
+    this.library.destroy();
     await this.connection.close();
     this.space.destroy();
     this.space.doc.destroy();
