@@ -47,13 +47,12 @@ export function CommentsRegion({
   const all = useSyncExternalStore(comments.subscribe, comments.snapshot);
   const threads = useMemo(() => threadsOf(all, target), [all, target]);
   const now = useClock();
-  const headingId = useId();
   const open = threads.filter((t) => !t.resolved).length;
   const others = useMemo(() => members.filter((m) => m.id !== memberId), [members, memberId]);
 
   return (
     <section aria-label="Comments" className={cn('flex flex-col gap-3', className)}>
-      <h3 id={headingId} className="flex items-center gap-2 text-sm font-semibold">
+      <h3 className="flex items-center gap-2 text-sm font-semibold">
         <MessageSquare className="size-4" aria-hidden="true" />
         Comments
         {threads.length > 0 && (

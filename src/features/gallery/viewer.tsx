@@ -11,7 +11,7 @@ import {
   Star,
   X,
 } from 'lucide-react';
-import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { Fragment, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Button } from '../../components/button';
 import type { Judgements } from '../../model/history/judgements';
 import type { TeamPick } from '../../model/team/team-judgements';
@@ -234,7 +234,10 @@ export function Viewer(props: ViewerProps) {
               )}
             </OutputActions>
             {entry.outputs.length > 1 && <OtherOutputs current={current} onShow={props.onShow} />}
-            {output && props.renderOutputExtras?.(current.key)}
+            {/* Keyed by output: a draft comment on one output does not follow the viewer to the next. */}
+            {output && props.renderOutputExtras && (
+              <Fragment key={current.key}>{props.renderOutputExtras(current.key)}</Fragment>
+            )}
             <section>
               <h3 className="mb-2 text-sm font-semibold">Timing</h3>
               <Timings entry={entry} />
