@@ -161,3 +161,36 @@ describe('bridgeJudgements: the local store and the document', () => {
     expect(local.get('both#0')).toMatchObject({ starred: false, rating: 2 });
   });
 });
+
+describe('convergence', () => {
+  it('four members starring and rating at random, partitioned: every copy ends with the same picks', () => {
+    let seed = 5;
+    const rand = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    const members = ['key_a', 'key_b', 'key_c', 'key_d'].map((id) => {
+      const ctx = teamContext(id);
+      return { ctx, team: new TeamJudgements(ctx) };
+    });
+    for (let step = 0; step < 300; step++) {
+      const m = members[rand(members.length)]!;
+      const rating = rand(6);
+      m.team.setMine([
+        { outputKey: `t${rand(6)}#0`, starred: rand(2) === 1, rating: rating === 0 ? null : rating },
+      ]);
+      if (rand(4) === 0) {
+        const a = members[rand(members.length)]!;
+        const b = members[rand(members.length)]!;
+        if (a !== b) sync(a.ctx.doc, b.ctx.doc);
+      }
+    }
+    for (const a of members) for (const b of members) if (a !== b) sync(a.ctx.doc, b.ctx.doc);
+    const [first, ...rest] = members;
+    for (const m of rest) expect([...m.team.snapshot()].sort()).toEqual([...first!.team.snapshot()].sort());
+    // The picks are what the document holds, counted afresh.
+    const fresh = new TeamJudgements(first!.ctx);
+    expect([...fresh.snapshot()].sort()).toEqual([...first!.team.snapshot()].sort());
+    expect(first!.team.snapshot().size).toBeGreaterThan(0);
+  });
+});
