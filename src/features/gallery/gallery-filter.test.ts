@@ -63,6 +63,20 @@ describe('selectItems', () => {
     expect(keys({ to: '2025-06-02' })).toEqual(['t1#0']);
   });
 
+  it('keeps the outputs some member starred for "Team picks", only while the team space is on', () => {
+    const picks = new Map([
+      ['t3#1', { outputKey: 't3#1', starredBy: ['key_a', 'key_b'], averageRating: 4.5, ratings: 2 }],
+      ['t2#0', { outputKey: 't2#0', starredBy: [], averageRating: 3, ratings: 1 }],
+    ]);
+    const team = (f: Partial<GalleryFilter>) =>
+      selectItems(entries, { ...NO_GALLERY_FILTER, ...f }, judgements, new Set(), galleryItemsOf, picks).map(
+        (i) => i.key,
+      );
+    expect(team({ teamPicks: true })).toEqual(['t3#1']);
+    expect(team({})).toHaveLength(5);
+    expect(keys({ teamPicks: true })).toHaveLength(5);
+  });
+
   it('leaves hidden tasks out unless asked to show them', () => {
     expect(keys({}, new Set(['t3']))).toEqual(['t4#0', 't2#0', 't1#0']);
     expect(keys({ showHidden: true }, new Set(['t3']))).toHaveLength(5);
@@ -91,6 +105,7 @@ describe('URL encoding', () => {
       sort: 'credits',
       showHidden: true,
       member: 'key-b',
+      teamPicks: true,
     };
     const search = encodeFilter(filter, '?view=gallery&model=m1&q=old');
     const params = new URLSearchParams(search);

@@ -2,6 +2,7 @@ import { TASK_STATUSES, type TaskStatus } from '../../../contract/task';
 import type { HiddenIds } from '../../model/history/hidden-tasks';
 import type { HistoryEntry } from '../../model/history/history-types';
 import type { Judgements } from '../../model/history/judgements';
+import type { TeamPicks } from '../../model/team/team-judgements';
 import type { GalleryItem } from './gallery-item';
 import { filterEntries, type HistoryFilter, type MediaType } from './history-filter';
 
@@ -32,6 +33,8 @@ export interface GalleryFilter extends HistoryFilter {
   sort: GallerySort;
   /** Hidden tasks shown too (marked as hidden). */
   showHidden: boolean;
+  /** Only outputs some member of the team starred ("Team picks"); ignored while the team space is off. */
+  teamPicks: boolean;
 }
 
 export const NO_GALLERY_FILTER: GalleryFilter = {
@@ -47,6 +50,7 @@ export const NO_GALLERY_FILTER: GalleryFilter = {
   to: '',
   sort: 'newest',
   showHidden: false,
+  teamPicks: false,
 };
 
 const MEDIA: readonly MediaType[] = ['image', 'video', 'audio'];
@@ -66,6 +70,7 @@ const P = {
   sort: 'sort',
   showHidden: 'hidden',
   member: 'member',
+  teamPicks: 'picks',
 } as const;
 
 /** The filter of a URL's search; anything unknown or malformed falls back to "no filter" for that part. */
@@ -89,6 +94,7 @@ export function decodeFilter(search: string): GalleryFilter {
     sort: (SORTS as readonly string[]).includes(sort) ? (sort as GallerySort) : 'newest',
     showHidden: get('showHidden') === '1',
     member: get('member').slice(0, 200) || 'all',
+    teamPicks: get('teamPicks') === '1',
   };
 }
 
@@ -114,6 +120,7 @@ export function encodeFilter(filter: GalleryFilter, search = ''): string {
   set('sort', filter.sort === 'newest' ? '' : filter.sort);
   set('showHidden', filter.showHidden ? '1' : '');
   set('member', !filter.member || filter.member === 'all' ? '' : filter.member);
+  set('teamPicks', filter.teamPicks ? '1' : '');
   const text = params.toString();
   return text ? `?${text}` : '';
 }
@@ -135,7 +142,8 @@ export function categoryOptions(entries: readonly HistoryEntry[]): string[] {
 /**
  * The tiles to show: entries filtered (task facets through the History column's own filterEntries,
  * then category, date and hidden), turned into tiles, then the per-output facets (starred, rating),
- * then sorted. Sorting is stable: ties keep newest first.
+ * then sorted. Sorting is stable: ties keep newest first. With the team's picks given, "Team picks"
+ * keeps the outputs some member starred.
  */
 export function selectItems(
   entries: HistoryEntry[],
@@ -143,6 +151,7 @@ export function selectItems(
   judgements: Judgements,
   hidden: HiddenIds,
   toItems: (entries: HistoryEntry[]) => GalleryItem[],
+  teamPicks?: TeamPicks,
 ): GalleryItem[] {
   const from = filter.from ? dayStart(filter.from) : -Infinity;
   // The end day is inclusive: up to the next midnight.
@@ -163,6 +172,9 @@ export function selectItems(
         (filter.minRating === 0 || (j?.rating ?? 0) >= filter.minRating)
       );
     });
+  }
+  if (filter.teamPicks && teamPicks) {
+    items = items.filter((item) => (teamPicks.get(item.key)?.starredBy.length ?? 0) > 0);
   }
   return sortItems(items, filter.sort, judgements);
 }

@@ -1,8 +1,9 @@
-import { AudioLines, Star } from 'lucide-react';
+import { AudioLines, Star, Users } from 'lucide-react';
 import { isTerminal, type TaskStatus } from '../../../contract/task';
 import { useTaskForecast } from './use-task-forecast';
 import { memo, useRef, useState, type ChangeEvent } from 'react';
 import type { Judgement } from '../../model/history/judgements';
+import type { TeamPick } from '../../model/team/team-judgements';
 import { cn } from '../../lib/cn';
 import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
 import type { GalleryItem } from './gallery-item';
@@ -27,9 +28,22 @@ export function tileLabel(item: GalleryItem): string {
   return `${text}${which}${status}${by}`;
 }
 
+/** An average rating as read: one decimal at most ("4.5", "4"). */
+const formatAverage = (n: number) => String(Math.round(n * 10) / 10);
+
+/** What the team thinks of an output, in words: "Starred by 2, average 4.5". */
+export function teamPickText(pick: TeamPick): string {
+  const stars = pick.starredBy.length;
+  const average = pick.averageRating === null ? null : formatAverage(pick.averageRating);
+  if (stars === 0) return average === null ? '' : `Average rating ${average}`;
+  return `Starred by ${stars}${average === null ? '' : `, average ${average}`}`;
+}
+
 export interface GalleryTileProps {
   item: GalleryItem;
   judgement: Judgement | undefined;
+  /** The team's stars and ratings of this output (team space on). */
+  teamPick?: TeamPick;
   selected: boolean;
   hidden: boolean;
   onOpen: (item: GalleryItem) => void;
@@ -40,6 +54,7 @@ export interface GalleryTileProps {
 export const GalleryTile = memo(function GalleryTile({
   item,
   judgement,
+  teamPick,
   selected,
   hidden,
   onOpen,
@@ -137,6 +152,23 @@ export const GalleryTile = memo(function GalleryTile({
             <span className="sr-only">
               Batch: task {entry.meta.batchIndex} of {entry.meta.batchSize}
             </span>
+          </span>
+        )}
+        {teamPick && teamPickText(teamPick) && (
+          <span
+            className="flex shrink-0 items-center gap-0.5 rounded bg-white/20 px-1 tabular-nums"
+            data-testid="team-pick"
+          >
+            <span aria-hidden="true" className="flex items-center gap-0.5">
+              <Users className="size-3" />
+              {[
+                teamPick.starredBy.length > 0 ? String(teamPick.starredBy.length) : '',
+                teamPick.averageRating === null ? '' : `${formatAverage(teamPick.averageRating)}★`,
+              ]
+                .filter(Boolean)
+                .join(' · ')}
+            </span>
+            <span className="sr-only">{teamPickText(teamPick)}</span>
           </span>
         )}
         {judgement?.rating ? (

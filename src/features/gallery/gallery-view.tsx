@@ -27,6 +27,8 @@ import type { HiddenTasks } from '../../model/history/hidden-tasks';
 import type { HistoryStore } from '../../model/history/history-store';
 import type { HistoryEntry } from '../../model/history/history-types';
 import type { JudgementStore } from '../../model/history/judgements';
+import { taskIdOfKey } from '../../model/history/output-key';
+import type { TeamPicks } from '../../model/team/team-judgements';
 import { safeMediaUrl } from '../../lib/untrusted-text';
 import { CompareTwo, type CompareMode, type CompareSide } from './compare-two';
 import { editSourceOf } from './edit-source';
@@ -88,6 +90,18 @@ export interface GalleryViewProps {
   extraActions?: (selected: GalleryItem[]) => ReactNode;
   /** Starred outputs kept on this device (their bytes), shown when their URL no longer answers. */
   keepers?: KeepersStore | null;
+  /**
+   * The team's stars and ratings, while the team space is on: a "Team picks" filter, and on each tile
+   * how many members starred it and their average rating. Without it the gallery is this device's alone.
+   */
+  teamPicks?: TeamPicks;
+  /** More of the Viewer's side panel for the output shown (the team's comments on it). */
+  renderOutputExtras?: (outputKey: string) => ReactNode;
+  /**
+   * An output to open in the Viewer (a notice's "Open output"); a new nonce opens it again. It opens
+   * once its task is in the history, even when the filters leave it out.
+   */
+  openOutput?: { key: string; nonce: number } | null;
 }
 
 const TILE_SIZES = { small: 140, medium: 200, large: 300 } as const;
@@ -138,16 +152,22 @@ const sourceSide = (item: GalleryItem): CompareSide | null => {
 };
 
 export function GalleryView(props: GalleryViewProps) {
-  const { history, judgements, hidden, filter, onFilter } = props;
+  const { history, judgements, hidden, onFilter, teamPicks } = props;
   const entries = useSyncExternalStore(history.subscribe, history.list);
   const judged = useSyncExternalStore(judgements.subscribe, judgements.snapshot);
   const hiddenIds = useSyncExternalStore(hidden.subscribe, hidden.snapshot);
+  // "Team picks" in the URL means nothing while the team space is off.
+  const teamOn = teamPicks !== undefined;
+  const filter = useMemo(
+    () => (teamOn || !props.filter.teamPicks ? props.filter : { ...props.filter, teamPicks: false }),
+    [props.filter, teamOn],
+  );
   const deferred = useDeferredValue(filter);
   useKeepStarred(entries, judgements, props.keepers);
   const keptCopy = useKeptCopy(props.keepers);
   const items = useMemo(
-    () => selectItems(entries, deferred, judged, hiddenIds, galleryItemsOf),
-    [entries, deferred, judged, hiddenIds],
+    () => selectItems(entries, deferred, judged, hiddenIds, galleryItemsOf, teamPicks),
+    [entries, deferred, judged, hiddenIds, teamPicks],
   );
   // The shown order of keys, built when a selection needs it (not on every change of the history:
   // 200,000 keys would be a long task each time a poll answers).
@@ -169,6 +189,18 @@ export function GalleryView(props: GalleryViewProps) {
   );
 
   const [viewing, setViewing] = useState<GalleryItem | null>(null);
+  // The last openOutput nonce acted on: set when its task is found (it may arrive after the request).
+  const [opened, setOpened] = useState<number | null>(null);
+  const open = props.openOutput;
+  if (open && open.nonce !== opened) {
+    const taskId = taskIdOfKey(open.key);
+    const entry = entries.find((e) => e.taskId === taskId);
+    const item = entry && galleryItemsOf([entry]).find((i) => i.key === open.key);
+    if (item) {
+      setOpened(open.nonce);
+      setViewing(item);
+    }
+  }
   const [comparing, setComparing] = useState<Comparing | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [tileSize, setTileSizeState] = useState<TileSize>(readTileSize);
@@ -292,6 +324,7 @@ export function GalleryView(props: GalleryViewProps) {
           tileSize={tileSize}
           onTileSize={setTileSize}
           hiddenCount={hiddenIds.size}
+          teamOn={teamOn}
           count={
             filtering || filter.showHidden
               ? `${formatCount(items.length)} of ${formatCount(totalOutputs)} outputs`
@@ -401,6 +434,7 @@ export function GalleryView(props: GalleryViewProps) {
             byDay={deferred.sort === 'newest' || deferred.sort === 'oldest'}
             tileSize={TILE_SIZES[tileSize]}
             judged={judged}
+            teamPicks={teamPicks}
             hiddenIds={hiddenIds}
             selection={selection.keys}
             onOpen={onOpen}
@@ -417,6 +451,8 @@ export function GalleryView(props: GalleryViewProps) {
             onIndex={(i) => items[i] && setViewing(items[i])}
             onShow={setViewing}
             judgements={judged}
+            teamPick={teamPicks?.get(viewing.key)}
+            renderOutputExtras={props.renderOutputExtras}
             onToggleStar={onToggleStar}
             onRate={(item, r) => void judgements.setRating(item.key, r)}
             onClose={closeViewer}
@@ -459,6 +495,7 @@ function Toolbar({
   tileSize,
   onTileSize,
   hiddenCount,
+  teamOn,
   count,
 }: {
   entries: HistoryEntry[];
@@ -467,6 +504,8 @@ function Toolbar({
   tileSize: TileSize;
   onTileSize: (size: TileSize) => void;
   hiddenCount: number;
+  /** The team space is on: the "Team picks" filter is offered. */
+  teamOn: boolean;
   count: string;
 }) {
   const [open, setOpen] = useState(() => isGalleryFiltering({ ...filter, query: '' }));
@@ -484,6 +523,7 @@ function Toolbar({
     filter.from !== '',
     filter.to !== '',
     filter.showHidden,
+    filter.teamPicks,
   ].filter(Boolean).length;
   const panelId = 'gallery-filters';
 
@@ -601,6 +641,17 @@ function Toolbar({
               />
               Starred only
             </label>
+            {teamOn && (
+              <label className="flex items-center gap-2">
+                <input
+                  type="checkbox"
+                  checked={filter.teamPicks}
+                  onChange={(e) => set({ teamPicks: e.target.checked })}
+                  className="size-4 accent-indigo-600"
+                />
+                Team picks
+              </label>
+            )}
             <label className="flex items-center gap-2">
               <input
                 type="checkbox"
@@ -635,6 +686,7 @@ interface GridProps {
   byDay: boolean;
   tileSize: number;
   judged: ReturnType<JudgementStore['snapshot']>;
+  teamPicks: TeamPicks | undefined;
   hiddenIds: ReadonlySet<string>;
   selection: ReadonlySet<string>;
   onOpen: (item: GalleryItem) => void;
@@ -678,6 +730,7 @@ function Grid({
   byDay,
   tileSize,
   judged,
+  teamPicks,
   hiddenIds,
   selection,
   onOpen,
@@ -771,6 +824,7 @@ function Grid({
               tile={tile}
               setSize={items.length}
               judged={judged}
+              teamPicks={teamPicks}
               hiddenIds={hiddenIds}
               selection={selection}
               onOpen={onOpen}
@@ -793,6 +847,7 @@ interface GridRowProps {
   /** How many tiles the grid shows (aria-setsize). */
   setSize: number;
   judged: ReturnType<JudgementStore['snapshot']>;
+  teamPicks: TeamPicks | undefined;
   hiddenIds: ReadonlySet<string>;
   selection: ReadonlySet<string>;
   onOpen: (item: GalleryItem) => void;
@@ -812,6 +867,7 @@ const GridRow = memo(function GridRow({
   tile,
   setSize,
   judged,
+  teamPicks,
   hiddenIds,
   selection,
   onOpen,
@@ -840,6 +896,7 @@ const GridRow = memo(function GridRow({
               <GalleryTile
                 item={item}
                 judgement={judged.get(item.key)}
+                teamPick={teamPicks?.get(item.key)}
                 selected={selection.has(item.key)}
                 hidden={hiddenIds.has(item.entry.taskId)}
                 onOpen={onOpen}

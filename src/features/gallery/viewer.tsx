@@ -11,9 +11,10 @@ import {
   Star,
   X,
 } from 'lucide-react';
-import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { Fragment, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Button } from '../../components/button';
 import type { Judgements } from '../../model/history/judgements';
+import type { TeamPick } from '../../model/team/team-judgements';
 import { cn } from '../../lib/cn';
 import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
 import { editSourceOf } from './edit-source';
@@ -24,7 +25,7 @@ import type { HistoryEntry } from '../../model/history/history-types';
 import { MediaFailed, SafeImage, useMediaFailure } from './media-fallback';
 import { StatusBadge, StatusIcon, STATUS_LOOK } from './status-badge';
 import { OutputActions, ParamList, TaskEndNotice, Timings } from './task-detail';
-import { tileLabel } from './gallery-tile';
+import { teamPickText, tileLabel } from './gallery-tile';
 import { ZoomStage, type ZoomApi } from './zoom-stage';
 
 // The Viewer (product-notes §3 "Gallery and viewer"): one output full screen, ArrowLeft/ArrowRight through the
@@ -64,6 +65,10 @@ export interface ViewerProps {
   onRemix: (entry: HistoryEntry) => void;
   onUseAsInput: (url: string, mediaType: MediaType) => void;
   onCompareSource: (item: GalleryItem) => void;
+  /** The team's stars and ratings of the output shown (team space on). */
+  teamPick?: TeamPick;
+  /** More of the side panel for the output shown: the app puts the team's comments here. */
+  renderOutputExtras?: (outputKey: string) => ReactNode;
 }
 
 const isTyping = (target: EventTarget) =>
@@ -208,6 +213,11 @@ export function Viewer(props: ViewerProps) {
                 onRate={(r) => onRate(current, r)}
               />
             )}
+            {props.teamPick && teamPickText(props.teamPick) && (
+              <p className="text-sm text-slate-700 dark:text-slate-300" data-testid="viewer-team-pick">
+                Team: {teamPickText(props.teamPick)}
+              </p>
+            )}
             <TaskEndNotice entry={entry} />
             <OutputActions
               entry={entry}
@@ -224,6 +234,10 @@ export function Viewer(props: ViewerProps) {
               )}
             </OutputActions>
             {entry.outputs.length > 1 && <OtherOutputs current={current} onShow={props.onShow} />}
+            {/* Keyed by output: a draft comment on one output does not follow the viewer to the next. */}
+            {output && props.renderOutputExtras && (
+              <Fragment key={current.key}>{props.renderOutputExtras(current.key)}</Fragment>
+            )}
             <section>
               <h3 className="mb-2 text-sm font-semibold">Timing</h3>
               <Timings entry={entry} />

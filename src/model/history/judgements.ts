@@ -93,6 +93,15 @@ export class JudgementStore {
     return this.setStarred([outputKey], !this.map.get(outputKey)?.starred);
   }
 
+  /**
+   * Star and rating of one output at once (one change, one notification): how the team space hands a
+   * judgement made on another of this member's devices back to this one (team-judgements.ts).
+   */
+  set(outputKey: string, judgement: { starred: boolean; rating: number | null }): Promise<void> {
+    if (judgement.rating !== null) RatingSchema.parse(judgement.rating);
+    return this.write([{ outputKey, ...judgement }]);
+  }
+
   /** A rating of 1-5, or null to clear it. */
   async setRating(outputKey: string, rating: number | null): Promise<void> {
     if (rating !== null) RatingSchema.parse(rating);

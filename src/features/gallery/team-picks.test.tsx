@@ -1,0 +1,107 @@
+import 'fake-indexeddb/auto';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { HiddenTasks } from '../../model/history/hidden-tasks';
+import { JudgementStore } from '../../model/history/judgements';
+import type { TeamPicks } from '../../model/team/team-judgements';
+import {
+  CONNECTION,
+  freshDatabase,
+  makeEntry,
+  stubLayout,
+  storeWith,
+  T0,
+} from '../../test/gallery-test-utils';
+import { NO_GALLERY_FILTER, type GalleryFilter } from './gallery-filter';
+import { GalleryView, type GalleryViewProps } from './gallery-view';
+
+// The Gallery with the team space on (issue 23, "What a team shares" 5): "Team picks" shows what any
+// member starred, each tile with how many starred it and the average rating; the Viewer has a slot for
+// the output's comments, and a notice can open an output in it.
+
+let restore: Array<() => void> = [];
+beforeEach(async () => {
+  await freshDatabase();
+  restore.push(stubLayout());
+  const width = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientWidth');
+  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 1_000 });
+  restore.push(() => {
+    if (width) Object.defineProperty(HTMLElement.prototype, 'clientWidth', width);
+    else delete (HTMLElement.prototype as unknown as Record<string, unknown>).clientWidth;
+  });
+});
+afterEach(() => {
+  cleanup();
+  for (const r of restore) r();
+  restore = [];
+});
+
+const PICKS: TeamPicks = new Map([
+  ['t2#0', { outputKey: 't2#0', starredBy: ['key_ann', 'key_bob'], averageRating: 4.5, ratings: 2 }],
+  ['t3#0', { outputKey: 't3#0', starredBy: [], averageRating: 2, ratings: 1 }],
+]);
+
+async function gallery(props: Partial<GalleryViewProps> & { filter?: GalleryFilter } = {}) {
+  const entries = ['t1', 't2', 't3'].map((id, i) =>
+    makeEntry(id, { createdAt: T0 + i * 60_000, params: { prompt: `prompt of ${id}` } }),
+  );
+  const all: GalleryViewProps = {
+    history: await storeWith(entries),
+    judgements: await JudgementStore.open(CONNECTION),
+    hidden: await HiddenTasks.open(CONNECTION),
+    filter: NO_GALLERY_FILTER,
+    onFilter: vi.fn(),
+    onRemix: vi.fn(),
+    onUseAsInput: vi.fn(),
+    onAddToComparison: vi.fn(),
+    ...props,
+  };
+  const view = render(<GalleryView {...all} />);
+  await screen.findAllByTestId('gallery-tile');
+  return { ...view, props: all };
+}
+
+const tileKeys = () => screen.getAllByTestId('gallery-tile').map((t) => t.dataset.key);
+
+describe('Gallery: Team picks', () => {
+  it('shows only the outputs some member starred, with how many and their average rating', async () => {
+    await gallery({ teamPicks: PICKS, filter: { ...NO_GALLERY_FILTER, teamPicks: true } });
+    expect(tileKeys()).toEqual(['t2#0']);
+    const tile = screen.getByTestId('gallery-tile');
+    expect(within(tile).getByText('Starred by 2, average 4.5')).toBeDefined();
+    expect(screen.getByTestId('gallery-count').textContent).toBe('1 of 3 outputs');
+  });
+
+  it('offers the "Team picks" filter, and badges every judged tile, while the team space is on', async () => {
+    const user = userEvent.setup();
+    const { props } = await gallery({ teamPicks: PICKS });
+    expect(tileKeys()).toEqual(['t3#0', 't2#0', 't1#0']);
+    expect(screen.getAllByTestId('team-pick').map((b) => b.textContent)).toEqual([
+      '2★Average rating 2',
+      '2 · 4.5★Starred by 2, average 4.5',
+    ]);
+    await user.click(screen.getByRole('button', { name: /Filters/ }));
+    await user.click(screen.getByRole('checkbox', { name: 'Team picks' }));
+    expect(props.onFilter).toHaveBeenCalledWith({ ...NO_GALLERY_FILTER, teamPicks: true });
+  });
+
+  it('is the local gallery without the team: no filter, no badges, "picks" in the URL ignored', async () => {
+    const user = userEvent.setup();
+    await gallery({ filter: { ...NO_GALLERY_FILTER, teamPicks: true } });
+    expect(tileKeys()).toEqual(['t3#0', 't2#0', 't1#0']);
+    expect(screen.queryByTestId('team-pick')).toBeNull();
+    await user.click(screen.getByRole('button', { name: /Filters/ }));
+    expect(screen.queryByRole('checkbox', { name: 'Team picks' })).toBeNull();
+  });
+
+  it("puts the app's extras (the comments) in the Viewer's side panel, and opens an output asked for", async () => {
+    const extras = vi.fn((key: string) => <section aria-label="Comments">Comments on {key}</section>);
+    const { rerender, props } = await gallery({ teamPicks: PICKS, renderOutputExtras: extras });
+    expect(screen.queryByRole('dialog', { name: 'Viewer' })).toBeNull();
+    rerender(<GalleryView {...props} openOutput={{ key: 't2#0', nonce: 1 }} />);
+    const viewer = await screen.findByRole('dialog', { name: 'Viewer' });
+    expect(within(viewer).getByRole('region', { name: 'Comments' }).textContent).toBe('Comments on t2#0');
+    expect(within(viewer).getByText('Team: Starred by 2, average 4.5')).toBeDefined();
+  });
+});
