@@ -138,6 +138,7 @@ function StudioForConnection({ initialMe, onDisconnect }: ConnectedStudioProps) 
             renderParam={renderParam}
             onOpen={(source: BoardSource) => compare.go(source, { replace: source.kind === 'saved' })}
             shareUrl={shareUrlFor}
+            team={null /* the team space's boards and votes, passed in once a member turns it on */}
           />
         </Suspense>
       ) : (

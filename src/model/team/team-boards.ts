@@ -414,6 +414,9 @@ export class TeamBoards {
 
   readonly get = (id: string): TeamBoard | null => this.byId.get(id) ?? null;
 
+  /** Whether this member sees the board blind (a view asks here rather than importing blindFor). */
+  readonly blindForMe = (record: TeamBoard): boolean => blindFor(record, this.team.memberId);
+
   /** Writes a board: created when the team has none with its id, otherwise only what changed. */
   save(board: Board): void {
     const parsed = BoardSchema.parse(board);

@@ -60,6 +60,7 @@ export class TeamVotes {
   private readonly listeners = new Set<Listener>();
   private all: readonly TeamVote[] = [];
   private readonly ownByBoard = new Map<string, ReadonlyMap<string, Vote>>();
+  private asVotes: { team: readonly Vote[]; mine: readonly Vote[] } | null = null;
 
   constructor(private readonly team: TeamContext) {
     this.root = rootMap<unknown>(team.doc, ROOTS.votes);
@@ -84,6 +85,7 @@ export class TeamVotes {
       })
       .sort((a, b) => a.at - b.at);
     this.ownByBoard.clear();
+    this.asVotes = null;
   }
 
   readonly subscribe = (listener: Listener): (() => void) => {
@@ -105,6 +107,18 @@ export class TeamVotes {
     );
     this.ownByBoard.set(boardId, map);
     return map;
+  };
+
+  /**
+   * Every member's votes (team) and this member's (mine) as the Leaderboard reads them (model/boards/
+   * votes.ts), the same arrays until the votes change: a view gets them without importing this module.
+   */
+  readonly leaderboardVotes = (): { team: readonly Vote[]; mine: readonly Vote[] } => {
+    if (!this.asVotes) {
+      const team = this.all.map(asVote);
+      this.asVotes = { team, mine: team.filter((v) => v.connectionId === this.team.memberId) };
+    }
+    return this.asVotes;
   };
 
   /** How many members voted on each row of a board (the count only: a blind vote's pick stays private). */
