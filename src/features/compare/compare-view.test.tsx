@@ -5,7 +5,7 @@ import * as Y from 'yjs';
 import { applyAwarenessUpdate, encodeAwarenessUpdate } from 'y-protocols/awareness';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Me } from '../../../contract/me';
-import type { Board } from '../../model/boards/boards';
+import { getBoard, saveBoard, type Board } from '../../model/boards/boards';
 import type { Candidate } from '../../model/boards/votes';
 import { TeamBoards } from '../../model/team/team-boards';
 import { TeamSpace } from '../../model/team/team-space';
@@ -286,6 +286,24 @@ describe('CompareView with the team space on', () => {
     expect(made.board.setup.rows[0]!.prompt).toBe('a cat');
     expect(made.createdBy).toBe('member-a');
     expect(onOpen).toHaveBeenCalledWith({ kind: 'saved', id: made.board.id });
+  });
+});
+
+describe('CompareView: boards on this device with the team space on', () => {
+  it('lists them under On this device, and Share to team puts a copy in the team', async () => {
+    const a = member('member-a', 'Ada');
+    await saveBoard(board({ id: 'local-1', connectionId: 'test-connection', name: 'Mine alone' }));
+    const { user, onOpen } = renderView(teamOf(a), { kind: 'new' });
+    const local = await screen.findByRole('list', { name: 'Boards on this device' });
+    expect(within(local).getByText('Mine alone')).toBeTruthy();
+    await user.click(within(local).getByRole('button', { name: 'Share to team: Mine alone' }));
+    const [shared] = a.boards.snapshot();
+    expect(shared?.board).toMatchObject({ name: 'Mine alone', setup: board().setup });
+    expect(shared?.board.id).not.toBe('local-1');
+    expect(onOpen).toHaveBeenLastCalledWith({ kind: 'saved', id: shared?.board.id });
+    expect(within(screen.getByRole('list', { name: 'Team boards' })).getByText('Mine alone')).toBeTruthy();
+    // The board on this device stays as it was.
+    expect(await getBoard('test-connection', 'local-1')).toMatchObject({ name: 'Mine alone' });
   });
 });
 

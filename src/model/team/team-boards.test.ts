@@ -229,7 +229,7 @@ describe('convergence', () => {
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
     const rows = b.setup.rows;
     let next: Board = b;
-    switch (Math.floor(rnd() * 9)) {
+    switch (Math.floor(rnd() * 10)) {
       case 0:
         next = { ...b, name: `${b.name.slice(0, 8)}${seq}` };
         break;
@@ -281,6 +281,19 @@ describe('convergence', () => {
         break;
       case 8:
         next = { ...b, setup: { ...b.setup, shared: { ...b.setup.shared, steps: seq } } };
+        break;
+      case 9:
+        next = {
+          ...b,
+          cells: {
+            ...b.cells,
+            [cellKey(pick(rows).id, `m${seq % 3}@v1`)]: {
+              idempotencyKey: `k${seq}`,
+              request: '{}',
+              runAt: seq,
+            },
+          },
+        };
         break;
     }
     boards.save({ ...next, updatedAt: T0 + seq });
@@ -453,6 +466,21 @@ describe('undo', () => {
     expect(a.boards.get('board-1')!.board.name).toBe('Renamed by A');
     // B has nothing of their own to undo on this board.
     expect(b.boards.history('board-1')!.snapshot().canUndo).toBe(false);
+  });
+  it('never undoes a run: the cells of paid tasks stay on the board', () => {
+    const a = member('member-a');
+    a.boards.save(sampleBoard({ cells: {} }));
+    const history = a.boards.history('board-1')!;
+    const board = a.boards.get('board-1')!.board;
+    a.boards.save({
+      ...board,
+      name: 'Run now',
+      cells: { 'r1|lumen@v1': { idempotencyKey: 'k9', request: '{}', runAt: T0 } },
+    });
+    history.undo();
+    const after = a.boards.get('board-1')!.board;
+    expect(after.name).toBe('Lighthouses');
+    expect(Object.keys(after.cells)).toEqual(['r1|lumen@v1']);
   });
 });
 

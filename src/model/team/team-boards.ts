@@ -276,8 +276,16 @@ function rowMap(row: { id: string; prompt: string }): Y.Map<unknown> {
   return map;
 }
 
-/** Writes into `map` what differs between it and `board` (inside the caller's transaction). */
-export function writeBoard(map: Y.Map<unknown>, board: Board, createdBy?: string): void {
+/**
+ * Writes into `map` what differs between it and `board` (inside the caller's transaction); the cells
+ * too unless `cells` is false (TeamBoards writes them apart, out of the member's undo history).
+ */
+export function writeBoard(
+  map: Y.Map<unknown>,
+  board: Board,
+  createdBy?: string,
+  { cells = true }: { cells?: boolean } = {},
+): void {
   setValue(map, 'id', board.id);
   setValue(map, 'name', board.name);
   setValue(map, 'category', board.setup.category);
@@ -319,7 +327,7 @@ export function writeBoard(map: Y.Map<unknown>, board: Board, createdBy?: string
   for (const key of [...perColumn.keys()]) if (!(key in board.setup.perColumn)) perColumn.delete(key);
   for (const [key, params] of Object.entries(board.setup.perColumn))
     syncRecord(childMap(perColumn, key), params);
-  syncRecord(childMap(map, 'cells'), board.cells);
+  if (cells) syncRecord(childMap(map, 'cells'), board.cells);
   syncRecord(childMap(map, 'favourites'), board.favourites);
   syncRecord(childMap(map, 'notes'), board.notes);
   childMap(map, 'revealedBy');
@@ -365,7 +373,11 @@ export class TeamBoards {
   private readonly presenceListeners = new Set<Listener>();
   private presenceState: ReadonlyMap<string, readonly Viewer[]> = new Map();
 
+  /** The origin of this member's cell writes: theirs, but not in their undo history. */
+  private readonly runOrigin: { member: string; run: true };
+
   constructor(private readonly team: TeamContext) {
+    this.runOrigin = { member: team.memberId, run: true };
     this.root = rootMap<unknown>(team.doc, ROOTS.boards);
     for (const key of this.root.keys()) this.reread(key);
     this.relist();
@@ -420,15 +432,20 @@ export class TeamBoards {
   /** Writes a board: created when the team has none with its id, otherwise only what changed. */
   save(board: Board): void {
     const parsed = BoardSchema.parse(board);
-    this.team.transact(() => {
-      const current = this.root.get(parsed.id);
-      if (current instanceof Y.Map) writeBoard(current as Y.Map<unknown>, parsed);
-      else {
+    const current = this.root.get(parsed.id);
+    if (!(current instanceof Y.Map)) {
+      this.team.transact(() => {
         const map = new Y.Map<unknown>();
         this.root.set(parsed.id, map);
         writeBoard(map, parsed, this.team.memberId);
-      }
-    });
+      });
+      return;
+    }
+    const map = current as Y.Map<unknown>;
+    this.team.transact(() => writeBoard(map, parsed, undefined, { cells: false }));
+    // A cell records a paid run (its idempotency key and task): undoing it would forget the task and
+    // offer to pay again. So cells are written under an origin of this member's that no undo tracks.
+    this.team.doc.transact(() => syncRecord(childMap(map, 'cells'), parsed.cells), this.runOrigin);
   }
 
   /** Puts a copy of a board into the team (Share to team), with a new id; returns the team's board. */
