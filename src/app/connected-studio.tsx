@@ -182,6 +182,7 @@ function StudioForConnection({ initialMe, onDisconnect, teamSpace, teamToken }: 
             renderParam={renderParam}
             onOpen={(source: BoardSource) => compare.go(source, { replace: source.kind === 'saved' })}
             shareUrl={shareUrlFor}
+            team={null /* the team space's boards and votes, passed in once a member turns it on */}
           />
         </Suspense>
       ) : (

@@ -4,6 +4,7 @@ import { Button } from '../../components/button';
 import { cn } from '../../lib/cn';
 import { formatCredits, formatSeconds } from '../../lib/format';
 import { cellKey } from '../../model/boards/boards';
+import { outputKey } from '../../model/history/output-key';
 import type { Candidate, Vote } from '../../model/boards/votes';
 import {
   blindLabel,
@@ -49,6 +50,16 @@ export interface BlindProps {
   onVote: (rowId: string, candidates: Candidate[], winner: string | null) => void;
 }
 
+/** What a cell's extras are about: the board's cell and, once it has a result, that output. */
+export interface CellTarget {
+  boardId: string;
+  cellKey: string;
+  /** `${taskId}#0`, the output the cell shows (model/history/output-key.ts). */
+  outputKey?: string;
+}
+/** Per-cell extras the app composes in (the team's Comments on a cell): features do not import each other. */
+export type RenderCellExtras = (target: CellTarget) => ReactNode;
+
 const candidateOf = (col: BoardColumn): Candidate => ({
   key: col.key,
   modelId: col.model.id,
@@ -57,7 +68,13 @@ const candidateOf = (col: BoardColumn): Candidate => ({
   versionName: col.versionName,
 });
 
-export function BoardGrid({ state, blind, votes, onVote }: { state: BoardState } & BlindProps) {
+export function BoardGrid({
+  state,
+  blind,
+  votes,
+  onVote,
+  renderCellExtras,
+}: { state: BoardState; renderCellExtras?: RenderCellExtras } & BlindProps) {
   const { board, columns, cells, update, totals } = state;
   const names = blind ? identifyingNames(columns) : [];
   const [zoom, setZoom] = useState(1);
@@ -258,6 +275,16 @@ export function BoardGrid({ state, blind, votes, onVote }: { state: BoardState }
                               update((b) => ({ ...b, notes: { ...b.notes, [cell.key]: text } }))
                             }
                             onRerun={() => void state.rerun(cell)}
+                            extras={renderCellExtras?.({
+                              boardId: board.id,
+                              cellKey: cell.key,
+                              outputKey:
+                                cell.state === 'succeeded' &&
+                                cell.entry?.taskId &&
+                                cell.entry.outputs.length > 0
+                                  ? outputKey(cell.entry.taskId, 0)
+                                  : undefined,
+                            })}
                           />
                         )}
                       </td>
@@ -286,6 +313,7 @@ function CellCard({
   note,
   onNote,
   onRerun,
+  extras,
 }: {
   cell: CellView;
   zoom: number;
@@ -302,6 +330,8 @@ function CellCard({
   note: string;
   onNote: (text: string) => void;
   onRerun: () => void;
+  /** The app's per-cell extras (rendered as given, below the note). */
+  extras?: ReactNode;
 }) {
   const [noteOpen, setNoteOpen] = useState(note !== '');
   const output = cell.state === 'succeeded' ? cell.entry?.outputs[0] : undefined;
@@ -440,6 +470,7 @@ function CellCard({
           className="w-full rounded-md border-0 bg-white px-2 py-1 text-xs ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-indigo-500 dark:bg-slate-900 dark:ring-slate-700"
         />
       )}
+      {extras}
     </div>
   );
 }

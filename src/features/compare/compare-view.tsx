@@ -1,5 +1,19 @@
-import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
-import { Download, EyeOff, Eye, Link2, Play, Plus, Trash2, Trophy, X } from 'lucide-react';
+import { useEffect, useId, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import {
+  Download,
+  EyeOff,
+  Eye,
+  Link2,
+  Play,
+  Plus,
+  Redo2,
+  Share2,
+  Trash2,
+  Trophy,
+  Undo2,
+  Users,
+  X,
+} from 'lucide-react';
 import { useApi } from '../../api/api-context';
 import type { Me } from '../../../contract/me';
 import type { ParamDef } from '../../../contract/param';
@@ -25,10 +39,14 @@ import {
   type Column,
 } from '../../model/boards/boards';
 import { CATEGORY_GROUPS, categoryLabel } from '../../model/category-labels';
+import type { Candidate, Vote } from '../../model/boards/votes';
+import type { TeamBoard, TeamBoards, Viewer } from '../../model/team/team-boards';
+import type { TeamVotes } from '../../model/team/team-votes';
+import { displayText } from '../../lib/untrusted-text';
 import { formatCredits } from '../../lib/format';
 import { QuoteWarningList } from '../../components/quote-warning-list';
 import { quoteWarnings } from '../../model/quote-warnings';
-import { BoardGrid, cellCost, cellSeconds, cellStatus } from './board-grid';
+import { BoardGrid, cellCost, cellSeconds, cellStatus, type RenderCellExtras } from './board-grid';
 import { blindLabel, blindOrder, defaultBoardName, splitParams } from './board-model';
 import { LeaderboardDialog } from './leaderboard-dialog';
 import { useBoardVotes } from './use-votes';
@@ -37,6 +55,9 @@ import { useBoard, type BoardState, type CompareRunner } from './use-board';
 
 // product-notes §3 "Compare": boards listed, opened, deleted; a board's setup (models, versions, shared and
 // per-model params, prompts) above its grid; the total quote before running; share link and export.
+// With the team space on (issue 23) the team's boards are listed and edited live, new boards are made
+// in the team, and blind votes count in the team's Leaderboard. The team's stores come in as props and
+// are imported here as types only: the team space's code (and Yjs) loads on demand, never with this view.
 
 export type RenderParam = (
   def: ParamDef,
@@ -59,7 +80,25 @@ export interface CompareViewProps {
   onOpen: (source: BoardSource) => void;
   /** The link that opens this setup (the app knows its own URL scheme). */
   shareUrl: (encoded: string) => string;
+  /** The team space's boards and votes when it is on; null or absent: boards stay on this device. */
+  team?: CompareTeam | null;
+  /** Extras shown in each cell of a board (the app puts the cell's Comments there). */
+  renderCellExtras?: RenderCellExtras;
 }
+
+/** What the compare view needs of the team space (made by the app from the member's TeamSpace). */
+export interface CompareTeam {
+  boards: TeamBoards;
+  votes: TeamVotes;
+  /** This member's id (the key's id from GET /me). */
+  memberId: string;
+  /** A member's display name as the team knows it ('' when unknown): untrusted text. */
+  memberName: (id: string) => string;
+}
+
+const noop = () => () => undefined;
+const NO_TEAM_BOARDS: readonly TeamBoard[] = [];
+const noTeamBoards = () => NO_TEAM_BOARDS;
 
 function newBoard(connectionId: string, setup: BoardSetup): Board {
   const now = Date.now();
@@ -106,15 +145,31 @@ export function CompareView(props: CompareViewProps) {
       live = false;
     };
   }, [connectionId, savedId]);
-  const board = savedId ? (loaded?.id === savedId ? loaded.board : null) : fresh;
+  const team = props.team ?? null;
+  const teamBoards = useSyncExternalStore(
+    team?.boards.subscribe ?? noop,
+    team?.boards.snapshot ?? noTeamBoards,
+  );
+  const teamRecord = savedId ? (teamBoards.find((r) => r.board.id === savedId) ?? null) : null;
+  const board = teamRecord
+    ? teamRecord.board
+    : savedId
+      ? loaded?.id === savedId
+        ? loaded.board
+        : null
+      : fresh;
+  // With the team space on, a new board is made in the team; a saved one is the team's when it has it.
+  const where: 'team' | 'local' = team && (teamRecord || !savedId) ? 'team' : 'local';
 
+  // A team board changes with every edit: the local list is read again when another board opens.
+  const listTrigger = where === 'team' && board !== null && board !== 'missing' ? board.id : board;
   useEffect(() => {
     let live = true;
     void listBoards(connectionId).then((list) => live && setBoards(list));
     return () => {
       live = false;
     };
-  }, [connectionId, listVersion, board]);
+  }, [connectionId, listVersion, listTrigger]);
 
   return (
     <main className="grid flex-1 grid-cols-1 gap-4 p-4 lg:grid-cols-[260px_minmax(0,1fr)] lg:items-start">
@@ -130,45 +185,71 @@ export function CompareView(props: CompareViewProps) {
             New board
           </Button>
         </div>
-        {boards.length === 0 ? (
-          <p className="text-xs text-slate-500 dark:text-slate-400">
-            Boards you build are saved here, on this device.
-          </p>
-        ) : (
-          <ul className="flex flex-col gap-1">
-            {boards.map((b) => {
-              const current = board !== null && board !== 'missing' && board.id === b.id;
-              return (
-                <li key={b.id} className="flex items-center gap-1">
-                  <button
-                    type="button"
-                    aria-current={current ? 'true' : undefined}
-                    onClick={() => onOpen({ kind: 'saved', id: b.id })}
-                    className="min-w-0 flex-1 truncate rounded-md px-2 py-1.5 text-left text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 aria-[current=true]:bg-indigo-50 aria-[current=true]:font-medium dark:hover:bg-slate-800 dark:aria-[current=true]:bg-indigo-950/50"
-                  >
-                    {b.name || 'Untitled board'}
-                    <span className="block text-xs font-normal text-slate-600 dark:text-slate-400">
-                      {b.setup.columns.length} models · {b.setup.rows.length} prompts
-                    </span>
-                  </button>
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    aria-label={`Delete board ${b.name}`}
-                    onClick={() => {
-                      if (!window.confirm(`Delete the board “${b.name}”? Its tasks stay in the history.`))
-                        return;
-                      void deleteBoard(connectionId, b.id).then(() => {
-                        setListVersion((v) => v + 1);
-                        if (current) onOpen({ kind: 'new' });
-                      });
+        {team && (
+          <>
+            <h3 className="mt-1 mb-1 text-xs font-semibold text-slate-600 dark:text-slate-400">
+              Team boards
+            </h3>
+            {teamBoards.length === 0 ? (
+              <p className="mb-3 text-xs text-slate-500 dark:text-slate-400">
+                Boards you build now are shared with your team.
+              </p>
+            ) : (
+              <ul className="mb-3 flex flex-col gap-1" aria-label="Team boards">
+                {teamBoards.map(({ board: b }) => (
+                  <BoardListItem
+                    key={b.id}
+                    board={b}
+                    current={board !== null && board !== 'missing' && board.id === b.id}
+                    onOpen={() => onOpen({ kind: 'saved', id: b.id })}
+                    onDelete={(current) => {
+                      if (!window.confirm(`Delete the board “${b.name}” for everyone in the team?`)) return;
+                      team.boards.delete(b.id);
+                      if (current) onOpen({ kind: 'new' });
                     }}
-                  >
-                    <Trash2 className="size-3.5" aria-hidden="true" />
-                  </Button>
-                </li>
-              );
-            })}
+                  />
+                ))}
+              </ul>
+            )}
+            {boards.length > 0 && (
+              <h3 className="mt-1 mb-1 text-xs font-semibold text-slate-600 dark:text-slate-400">
+                On this device
+              </h3>
+            )}
+          </>
+        )}
+        {boards.length === 0 ? (
+          !team && (
+            <p className="text-xs text-slate-500 dark:text-slate-400">
+              Boards you build are saved here, on this device.
+            </p>
+          )
+        ) : (
+          <ul className="flex flex-col gap-1" aria-label={team ? 'Boards on this device' : undefined}>
+            {boards.map((b) => (
+              <BoardListItem
+                key={b.id}
+                board={b}
+                current={board !== null && board !== 'missing' && board.id === b.id}
+                onOpen={() => onOpen({ kind: 'saved', id: b.id })}
+                onDelete={(current) => {
+                  if (!window.confirm(`Delete the board “${b.name}”? Its tasks stay in the history.`)) return;
+                  void deleteBoard(connectionId, b.id).then(() => {
+                    setListVersion((v) => v + 1);
+                    if (current) onOpen({ kind: 'new' });
+                  });
+                }}
+                onShare={
+                  team
+                    ? () => {
+                        // A copy: the board on this device stays as it was (its votes stay there too).
+                        const copy = team.boards.create(b, newId());
+                        onOpen({ kind: 'saved', id: copy.id });
+                      }
+                    : undefined
+                }
+              />
+            ))}
           </ul>
         )}
       </nav>
@@ -178,15 +259,25 @@ export function CompareView(props: CompareViewProps) {
       >
         {board === null && <Spinner label="Loading the board" />}
         {board === 'missing' && (
-          <Alert tone="error" title="This board is not on this device for this key.">
-            Boards are saved per key in this browser. Start a new one from the list.
+          <Alert
+            tone="error"
+            title={
+              team
+                ? 'This board is neither on this device nor in your team’s space.'
+                : 'This board is not on this device for this key.'
+            }
+          >
+            {team
+              ? 'It may have been deleted, or the team’s boards have not arrived yet. Start a new one from the list.'
+              : 'Boards are saved per key in this browser. Start a new one from the list.'}
           </Alert>
         )}
         {board !== null && board !== 'missing' && (
           <BoardEditor
-            key={board.id}
+            key={`${where}:${board.id}`}
             initial={board}
             {...props}
+            team={where === 'team' ? team : null}
             onSaved={(saved) => {
               if (source.kind === 'saved') return;
               // The URL now names the board (a reload reopens it); the editor stays as it is.
@@ -200,6 +291,59 @@ export function CompareView(props: CompareViewProps) {
   );
 }
 
+function BoardListItem({
+  board: b,
+  current,
+  onOpen,
+  onDelete,
+  onShare,
+}: {
+  board: Board;
+  current: boolean;
+  onOpen: () => void;
+  onDelete: (current: boolean) => void;
+  onShare?: () => void;
+}) {
+  return (
+    <li className="flex items-center gap-1">
+      <button
+        type="button"
+        aria-current={current ? 'true' : undefined}
+        onClick={onOpen}
+        className="min-w-0 flex-1 truncate rounded-md px-2 py-1.5 text-left text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 aria-[current=true]:bg-indigo-50 aria-[current=true]:font-medium dark:hover:bg-slate-800 dark:aria-[current=true]:bg-indigo-950/50"
+      >
+        <span dir="auto">{displayText(b.name) || 'Untitled board'}</span>
+        <span className="block text-xs font-normal text-slate-600 dark:text-slate-400">
+          {b.setup.columns.length} models · {b.setup.rows.length} prompts
+        </span>
+      </button>
+      {onShare && (
+        <Button size="sm" variant="ghost" aria-label={`Share to team: ${b.name}`} onClick={onShare}>
+          <Share2 className="size-3.5" aria-hidden="true" />
+        </Button>
+      )}
+      <Button
+        size="sm"
+        variant="ghost"
+        aria-label={`Delete board ${b.name}`}
+        onClick={() => onDelete(current)}
+      >
+        <Trash2 className="size-3.5" aria-hidden="true" />
+      </Button>
+    </li>
+  );
+}
+
+const NO_VOTES: ReadonlyMap<string, Vote> = new Map();
+const NO_VIEWERS: readonly Viewer[] = [];
+const NO_HISTORY = { canUndo: false, canRedo: false };
+const noHistory = () => NO_HISTORY;
+
+/** Ctrl/Cmd+Z in a text field undoes that field's typing (the browser's), not the board's. */
+const isTextField = (target: EventTarget | null): boolean =>
+  target instanceof HTMLElement &&
+  (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+
 function BoardEditor({
   initial,
   runner,
@@ -207,12 +351,56 @@ function BoardEditor({
   renderParam,
   shareUrl,
   onSaved,
+  team,
+  renderCellExtras,
 }: CompareViewProps & { initial: Board; onSaved: (board: Board) => void }) {
-  const state = useBoard(initial, runner, onSaved);
-  const { board, update, setSetup, columns, models, totals, toRun, runTotal } = state;
+  const state = useBoard(initial, runner, onSaved, team?.boards ?? null);
+  const { board, update, setSetup, columns, models, totals, toRun, runTotal, teamRecord } = state;
   const { connectionId } = useApi();
-  const { votes, vote } = useBoardVotes(connectionId, board.id, board.setup.category);
-  const blind = board.blind;
+  const local = useBoardVotes(connectionId, board.id, board.setup.category);
+  const teamVotes = useSyncExternalStore(team?.votes.subscribe ?? noop, () =>
+    team ? team.votes.ownVotes(board.id) : NO_VOTES,
+  );
+  const votes = team ? teamVotes : local.votes;
+  const vote = (rowId: string, candidates: Candidate[], winner: string | null) => {
+    if (!team) return void local.vote(rowId, candidates, winner);
+    // The same pick again withdraws the vote, as on a board of this device.
+    if (teamVotes.get(rowId)?.winner === winner) team.votes.withdraw(board.id, rowId);
+    else team.votes.vote({ boardId: board.id, rowId, category: board.setup.category, candidates, winner });
+  };
+  const leaderboardVotes = useSyncExternalStore(team?.votes.subscribe ?? noop, () =>
+    team ? team.votes.leaderboardVotes() : null,
+  );
+  // In the team, Reveal is each member's own: a member stays blind until they reveal.
+  const blind = team && teamRecord ? team.boards.blindForMe(teamRecord) : board.blind;
+
+  // Who else has this board open (awareness), and this member's own undo history of it.
+  const inTeam = team !== null && team !== undefined && teamRecord !== null;
+  useEffect(() => {
+    if (!team || !inTeam) return;
+    team.boards.setOpen(board.id);
+    return () => team.boards.setOpen(null);
+  }, [team, inTeam, board.id]);
+  const viewers = useSyncExternalStore(team?.boards.subscribePresence ?? noop, () =>
+    team ? team.boards.viewers(board.id) : NO_VIEWERS,
+  );
+  const history = useMemo(
+    () => (team && inTeam ? team.boards.history(board.id) : null),
+    [team, inTeam, board.id],
+  );
+  const undoState = useSyncExternalStore(history?.subscribe ?? noop, history?.snapshot ?? noHistory);
+  useEffect(() => {
+    if (!history) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.key.toLowerCase() !== 'z' || isTextField(e.target))
+        return;
+      e.preventDefault();
+      if (e.shiftKey) history.redo();
+      else history.undo();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [history]);
   const [leaderboardOpen, setLeaderboardOpen] = useState(false);
   const nameId = useId();
   const [shared, setShared] = useState<string | null>(null);
@@ -312,7 +500,12 @@ function BoardEditor({
           </Button>
         )}
         {blind ? (
-          <Button variant="primary" onClick={() => update((b) => ({ ...b, blind: false }))}>
+          <Button
+            variant="primary"
+            onClick={() =>
+              team && inTeam ? team.boards.reveal(board.id) : update((b) => ({ ...b, blind: false }))
+            }
+          >
             <Eye className="size-4" aria-hidden="true" />
             Reveal
           </Button>
@@ -321,7 +514,10 @@ function BoardEditor({
             disabled={columns.length < MIN_COLUMNS}
             onClick={() => {
               setShared(null);
-              update((b) => ({ ...b, blind: true }));
+              if (!team) return update((b) => ({ ...b, blind: true }));
+              // A team board not saved yet is saved first (with two models it holds something).
+              if (!inTeam) update((b) => b);
+              team.boards.blind(board.id);
             }}
           >
             <EyeOff className="size-4" aria-hidden="true" />
@@ -336,18 +532,65 @@ function BoardEditor({
           <Download className="size-4" aria-hidden="true" />
           Export contact sheet
         </Button>
+        {history && (
+          <>
+            <Button
+              variant="ghost"
+              disabled={!undoState.canUndo}
+              onClick={history.undo}
+              title="Undo your last edit of this board (Ctrl+Z); the others’ edits stay"
+            >
+              <Undo2 className="size-4" aria-hidden="true" />
+              Undo
+            </Button>
+            <Button
+              variant="ghost"
+              disabled={!undoState.canRedo}
+              onClick={history.redo}
+              title="Redo your edit (Shift+Ctrl+Z)"
+            >
+              <Redo2 className="size-4" aria-hidden="true" />
+              Redo
+            </Button>
+          </>
+        )}
       </div>
+      {team && (
+        <p
+          className="-mt-3 flex items-center gap-1.5 text-xs text-slate-600 dark:text-slate-400"
+          data-testid="board-viewers"
+        >
+          <Users className="size-3.5 shrink-0" aria-hidden="true" />
+          {viewers.length === 0 ? (
+            inTeam ? (
+              'Shared with your team. No one else has it open.'
+            ) : (
+              'This board is shared with your team once it holds something.'
+            )
+          ) : (
+            <span dir="auto">
+              Also open by{' '}
+              {viewers
+                .map((v) => displayText(team.memberName(v.memberId) || v.name || 'a member'))
+                .join(', ')}
+            </span>
+          )}
+        </p>
+      )}
       <LeaderboardDialog
         open={leaderboardOpen}
         onOpenChange={setLeaderboardOpen}
         connectionId={connectionId}
         category={board.setup.category}
+        team={leaderboardVotes}
       />
       {blind && (
         <Alert tone="info" title="Blind comparison: the models are hidden.">
           Each prompt’s results are shuffled and named by place; cost and time are hidden too. Pick the best
-          result of each prompt, or a tie, then press Reveal to see who was who. Your votes feed the
-          Leaderboard.
+          result of each prompt, or a tie, then press Reveal to see who was who.{' '}
+          {team
+            ? 'Your votes feed the team’s Leaderboard. Reveal shows the models to you only: the others stay blind until they reveal.'
+            : 'Your votes feed the Leaderboard.'}
         </Alert>
       )}
       {shared && !blind && (
@@ -571,6 +814,7 @@ function BoardEditor({
         blind={blind}
         votes={votes}
         onVote={(rowId, candidates, winner) => void vote(rowId, candidates, winner)}
+        renderCellExtras={renderCellExtras}
       />
     </div>
   );

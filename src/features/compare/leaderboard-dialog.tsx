@@ -11,7 +11,9 @@ import { displayText } from '../../lib/untrusted-text';
 import { leaderboard, leaderboardCsv, listVotes, votedCategories, type Vote } from '../../model/boards/votes';
 
 // The Leaderboard (issue 16): every blind vote of this key on this device, per category: wins, losses,
-// ties, win rate and a Bradley-Terry rating with its 95 % interval (src/lib/rating-model.ts).
+// ties, win rate and a Bradley-Terry rating with its 95 % interval (src/lib/rating-model.ts). With the
+// team space on (issue 23): "Team" counts every member's votes (one per member per prompt), "Mine" this
+// member's, both from the team's shared votes.
 
 const th = 'px-2 py-1.5 text-xs font-medium text-slate-600 dark:text-slate-400';
 const td = 'px-2 py-1.5 text-right whitespace-nowrap tabular-nums';
@@ -21,23 +23,28 @@ export function LeaderboardDialog({
   onOpenChange,
   connectionId,
   category,
+  team,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   connectionId: string;
   /** The board's category: shown first when it has votes. */
   category: string;
+  /** The team space's votes (every member's, and this member's), when the board is a team board. */
+  team?: { team: readonly Vote[]; mine: readonly Vote[] } | null;
 }) {
-  const [votes, setVotes] = useState<Vote[] | null>(null);
+  const [own, setVotes] = useState<readonly Vote[] | null>(null);
   const [chosen, setChosen] = useState<string | null>(null);
+  const [scope, setScope] = useState<'team' | 'mine'>('team');
+  const votes = team ? team[scope] : own;
   useEffect(() => {
-    if (!open) return;
+    if (!open || team) return;
     let live = true;
     void listVotes(connectionId).then((all) => live && setVotes(all));
     return () => {
       live = false;
     };
-  }, [open, connectionId]);
+  }, [open, connectionId, team]);
 
   const categories = useMemo(() => votedCategories(votes ?? []), [votes]);
   const shown =
@@ -47,6 +54,26 @@ export function LeaderboardDialog({
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title="Leaderboard" wide>
+      {team && (
+        <div role="group" aria-label="Whose votes" className="mb-3 flex gap-1">
+          {(
+            [
+              ['team', 'Team'],
+              ['mine', 'Mine'],
+            ] as const
+          ).map(([value, label]) => (
+            <Button
+              key={value}
+              size="sm"
+              variant={scope === value ? 'primary' : 'secondary'}
+              aria-pressed={scope === value}
+              onClick={() => setScope(value)}
+            >
+              {label}
+            </Button>
+          ))}
+        </div>
+      )}
       {votes === null ? (
         <Spinner label="Reading the votes" />
       ) : categories.length === 0 ? (
@@ -138,10 +165,15 @@ export function LeaderboardDialog({
             </table>
           </div>
           <p className="text-xs text-slate-600 dark:text-slate-400">
-            {count} {count === 1 ? 'vote' : 'votes'} on this device for this key. A vote is one prompt of a
-            blind board: the pick wins against every other result of that prompt, a tie counts half to each.
-            The rating is a Bradley-Terry fit on the Elo scale (1500 is average); the interval narrows as
-            votes add up.
+            {count} {count === 1 ? 'vote' : 'votes'}{' '}
+            {team
+              ? scope === 'team'
+                ? 'of every member of the team (one per member per prompt).'
+                : 'of yours in the team space.'
+              : 'on this device for this key.'}{' '}
+            A vote is one prompt of a blind board: the pick wins against every other result of that prompt, a
+            tie counts half to each. The rating is a Bradley-Terry fit on the Elo scale (1500 is average); the
+            interval narrows as votes add up.
           </p>
         </div>
       )}

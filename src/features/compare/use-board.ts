@@ -7,6 +7,7 @@ import type { ModelType } from '../../../contract/category';
 import type { HistoryEntry } from '../../model/history/history-types';
 import type { HistoryStore } from '../../model/history/history-store';
 import type { Outbox } from '../../model/tasks/outbox';
+import type { TeamBoards } from '../../model/team/team-boards';
 import { newId, saveBoard, type Board, type BoardSetup } from '../../model/boards/boards';
 import {
   needsRun,
@@ -21,6 +22,8 @@ import {
 // A board's live state: its setup and cells (saved to IndexedDB as they change), the catalog models of
 // its category, a quote per cell, and each cell's task as the history knows it. Runs go through the
 // outbox with a key written to the board first, so a reload finds (and never re-pays) every cell.
+// A team board (issue 23) lives in the team's shared document instead: read from its store (so another
+// member's edit shows at once) and written there by diff; IndexedDB is then y-indexeddb's business.
 
 export interface CompareRunner {
   store: HistoryStore;
@@ -54,9 +57,17 @@ const noop = () => () => undefined;
 const worthSaving = (b: Board) =>
   b.setup.columns.length > 0 || b.setup.rows.some((r) => r.prompt.trim()) || Object.keys(b.cells).length > 0;
 
-export function useBoard(initial: Board, runner: CompareRunner | null, onFirstSave?: (board: Board) => void) {
+export function useBoard(
+  initial: Board,
+  runner: CompareRunner | null,
+  onFirstSave?: (board: Board) => void,
+  /** The team's boards when this board is (or, once it holds something, will be) a team board. */
+  shared?: TeamBoards | null,
+) {
   const { client, connectionId } = useApi();
-  const [board, setBoard] = useState(initial);
+  const [own, setBoard] = useState(initial);
+  const teamRecord = useSyncExternalStore(shared?.subscribe ?? noop, () => shared?.get(initial.id) ?? null);
+  const board = teamRecord?.board ?? own;
   const latest = useRef(board);
   useEffect(() => {
     latest.current = board;
@@ -66,17 +77,45 @@ export function useBoard(initial: Board, runner: CompareRunner | null, onFirstSa
   // favourite or a note is on disk before the user can reload.
   const firstSave = useRef(onFirstSave);
   useEffect(() => {
-    if (!worthSaving(board)) return;
+    if (shared || !worthSaving(board)) return;
     void saveBoard(board).then(() => {
       const once = firstSave.current;
       firstSave.current = undefined;
       once?.(board);
     });
-  }, [board]);
+  }, [board, shared]);
 
-  const update = useCallback((change: (b: Board) => Board) => {
-    setBoard((b) => ({ ...change(b), updatedAt: Date.now() }));
-  }, []);
+  /**
+   * A team board's change goes to the document at once (edits compose on what the store holds now, so
+   * two in one tick both land); a new board waits, as a local one does, until it holds something.
+   */
+  const commitShared = useCallback(
+    (next: Board) => {
+      if (!shared) return;
+      latest.current = next;
+      if (!shared.get(next.id) && !worthSaving(next)) {
+        setBoard(next);
+        return;
+      }
+      shared.save(next);
+      const once = firstSave.current;
+      firstSave.current = undefined;
+      once?.(next);
+    },
+    [shared],
+  );
+
+  const update = useCallback(
+    (change: (b: Board) => Board) => {
+      if (shared) {
+        const current = shared.get(latest.current.id)?.board ?? latest.current;
+        commitShared({ ...change(current), updatedAt: Date.now() });
+        return;
+      }
+      setBoard((b) => ({ ...change(b), updatedAt: Date.now() }));
+    },
+    [shared, commitShared],
+  );
   const setSetup = useCallback(
     (change: (s: BoardSetup) => BoardSetup) => update((b) => ({ ...b, setup: change(b.setup) })),
     [update],
@@ -154,11 +193,12 @@ export function useBoard(initial: Board, runner: CompareRunner | null, onFirstSa
     if (!runner) return;
     const keys = new Map(targets.map((c) => [c.key, newId()]));
     // The keys are on disk before any request leaves: a reload mid-run finds every cell's task.
+    const base = shared?.get(latest.current.id)?.board ?? latest.current;
     const next: Board = {
-      ...latest.current,
+      ...base,
       updatedAt: Date.now(),
       cells: {
-        ...latest.current.cells,
+        ...base.cells,
         ...Object.fromEntries(
           targets.map((c) => [
             c.key,
@@ -167,12 +207,15 @@ export function useBoard(initial: Board, runner: CompareRunner | null, onFirstSa
         ),
       },
     };
-    latest.current = next;
-    setBoard(next);
-    await saveBoard(next);
-    const once = firstSave.current;
-    firstSave.current = undefined;
-    once?.(next);
+    if (shared) commitShared(next);
+    else {
+      latest.current = next;
+      setBoard(next);
+      await saveBoard(next);
+      const once = firstSave.current;
+      firstSave.current = undefined;
+      once?.(next);
+    }
     setSendNotes((n) => Object.fromEntries(Object.entries(n).filter(([k]) => !keys.has(k))));
     await Promise.all(
       targets.map(async (c) => {
@@ -223,6 +266,8 @@ export function useBoard(initial: Board, runner: CompareRunner | null, onFirstSa
     runAll: () => runCells(toRun),
     rerun: (cell: CellView) => runCells([cell]),
     ready: runner !== null,
+    /** The team's record of this board (null: a local board, or a team board not saved yet). */
+    teamRecord,
   };
 }
 

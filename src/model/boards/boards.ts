@@ -5,13 +5,13 @@ import { db } from '../db';
 // Compare boards (product-notes §3 "Compare"): one prompt x many models, kept per connection in IndexedDB.
 // A board's setup (models, versions, params, prompts; never a key) also travels as a link.
 
-const ParamValueSchema = z.union([
+export const ParamValueSchema = z.union([
   z.string(),
   z.number(),
   z.boolean(),
   z.array(z.union([z.string(), z.number(), z.boolean()])),
 ]);
-const ParamsSchema = z.record(z.string(), ParamValueSchema);
+export const ParamsSchema = z.record(z.string(), ParamValueSchema);
 
 export const MAX_COLUMNS = 8;
 export const MIN_COLUMNS = 2;

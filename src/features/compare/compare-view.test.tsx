@@ -1,0 +1,318 @@
+import 'fake-indexeddb/auto';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import * as Y from 'yjs';
+import { applyAwarenessUpdate, encodeAwarenessUpdate } from 'y-protocols/awareness';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Me } from '../../../contract/me';
+import { getBoard, saveBoard, type Board } from '../../model/boards/boards';
+import type { Candidate } from '../../model/boards/votes';
+import { TeamBoards } from '../../model/team/team-boards';
+import { TeamSpace } from '../../model/team/team-space';
+import { TeamVotes } from '../../model/team/team-votes';
+import { fakeClient, renderWithApi } from '../../test/catalog-test-utils';
+import { freshDatabase } from '../../test/gallery-test-utils';
+import { CompareView, type BoardSource, type CompareTeam } from './compare-view';
+
+// The compare view with the team space on (issue 23): a board shared live between members. Each member
+// is a Y.Doc of their own, synced here by hand (as the provider would) inside act().
+
+const me = { id: 'user-1', credits: { balance: 5000, currency: 'credits' } } as unknown as Me;
+const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
+const LUMEN = { modelId: 'lumen-canvas', versionId: 'lumen-canvas-v2' };
+const AURORA = { modelId: 'northwind-aurora', versionId: 'northwind-aurora-1' };
+
+const board = (patch: Partial<Board> = {}): Board => ({
+  id: 'board-1',
+  connectionId: 'team',
+  name: 'Lighthouses',
+  createdAt: T0,
+  updatedAt: T0,
+  setup: {
+    category: 'image/default',
+    columns: [LUMEN, AURORA],
+    rows: [
+      { id: 'r1', prompt: 'a lighthouse in fog' },
+      { id: 'r2', prompt: 'a harbour at dawn' },
+    ],
+    shared: {},
+    perColumn: {},
+  },
+  cells: {},
+  favourites: {},
+  notes: {},
+  blind: false,
+  ...patch,
+});
+
+interface Member {
+  space: TeamSpace;
+  boards: TeamBoards;
+  votes: TeamVotes;
+}
+const members: Member[] = [];
+function member(id: string, name: string): Member {
+  const space = new TeamSpace(new Y.Doc(), id, () => T0);
+  space.awareness.setLocalStateField('member', { id, name });
+  const m = { space, boards: new TeamBoards(space), votes: new TeamVotes(space) };
+  members.push(m);
+  return m;
+}
+
+/** What the provider does: every document gets what it lacks, every presence is heard. */
+function sync(): void {
+  act(() => {
+    for (const a of members)
+      for (const b of members)
+        if (a !== b) {
+          Y.applyUpdate(
+            b.space.doc,
+            Y.encodeStateAsUpdate(a.space.doc, Y.encodeStateVector(b.space.doc)),
+            'remote',
+          );
+          applyAwarenessUpdate(
+            b.space.awareness,
+            encodeAwarenessUpdate(a.space.awareness, [a.space.awareness.clientID]),
+            'remote',
+          );
+        }
+  });
+}
+
+const NAMES: Record<string, string> = { 'member-a': 'Ada', 'member-b': 'Bea' };
+const teamOf = (m: Member): CompareTeam => ({
+  boards: m.boards,
+  votes: m.votes,
+  memberId: m.space.memberId,
+  memberName: (id) => NAMES[id] ?? '',
+});
+
+function renderView(team: CompareTeam | null, source: BoardSource = { kind: 'saved', id: 'board-1' }) {
+  const onOpen = vi.fn<(s: BoardSource) => void>();
+  const user = userEvent.setup();
+  renderWithApi(
+    <CompareView
+      source={source}
+      runner={null}
+      me={me}
+      renderParam={() => null}
+      onOpen={onOpen}
+      shareUrl={(e) => `https://studio.test/?board=${e}`}
+      team={team}
+      renderCellExtras={({ cellKey }) => <span data-testid="cell-extras">{cellKey}</span>}
+    />,
+    fakeClient().client,
+  );
+  return { user, onOpen };
+}
+
+const cand = (col: { modelId: string; versionId: string }, name: string): Candidate => ({
+  key: `${col.modelId}@${col.versionId}`,
+  modelId: col.modelId,
+  versionId: col.versionId,
+  name,
+  versionName: 'v',
+});
+
+beforeEach(async () => {
+  await freshDatabase();
+});
+afterEach(() => {
+  cleanup();
+  members.splice(0).forEach((m) => {
+    m.boards.destroy();
+    m.votes.destroy();
+    m.space.destroy();
+  });
+  vi.restoreAllMocks();
+});
+
+describe('CompareView with the team space on', () => {
+  it("shows another member's edit of the board, and lists the team's boards", async () => {
+    const a = member('member-a', 'Ada');
+    const b = member('member-b', 'Bea');
+    a.boards.save(board());
+    sync();
+    renderView(teamOf(a));
+    const name = await screen.findByLabelText('Board name');
+    expect(name).toHaveProperty('value', 'Lighthouses');
+    expect(within(screen.getByRole('list', { name: 'Team boards' })).getByText('Lighthouses')).toBeTruthy();
+    // The app's slot in each cell (two prompts by two models), told which cell it is in.
+    const extras = await screen.findAllByTestId('cell-extras');
+    expect(extras.map((e) => e.textContent)).toContain('r2|northwind-aurora@northwind-aurora-1');
+    expect(extras).toHaveLength(4);
+
+    const fromB = b.boards.get('board-1')!.board;
+    b.boards.save({
+      ...fromB,
+      name: 'Lighthouses <b>by Bea</b>',
+      setup: {
+        ...fromB.setup,
+        rows: fromB.setup.rows.map((r) => (r.id === 'r2' ? { ...r, prompt: 'a harbour at dusk' } : r)),
+      },
+    });
+    sync();
+    await waitFor(() => expect(name).toHaveProperty('value', 'Lighthouses <b>by Bea</b>'));
+    expect(screen.getByLabelText('Prompt 2')).toHaveProperty('value', 'a harbour at dusk');
+    // Untrusted text stays text.
+    expect(
+      within(screen.getByRole('list', { name: 'Team boards' })).getByText('Lighthouses <b>by Bea</b>'),
+    ).toBeTruthy();
+  });
+
+  it('writes this member’s edits to the team, and says who else has the board open', async () => {
+    const a = member('member-a', 'Ada');
+    const b = member('member-b', 'Bea');
+    a.boards.save(board());
+    sync();
+    const { user } = renderView(teamOf(a));
+    await screen.findByLabelText('Board name');
+    // This member's own presence is announced once the board is open.
+    expect(a.space.awareness.getLocalState()?.board).toBe('board-1');
+    expect(screen.getByTestId('board-viewers').textContent).toMatch(/No one else has it open/);
+
+    b.boards.setOpen('board-1');
+    sync();
+    await waitFor(() => expect(screen.getByTestId('board-viewers').textContent).toBe('Also open by Bea'));
+
+    await user.type(screen.getByLabelText('Prompt 1'), ', at night');
+    sync();
+    expect(b.boards.get('board-1')!.board.setup.rows[0]!.prompt).toBe('a lighthouse in fog, at night');
+
+    b.boards.setOpen(null);
+    sync();
+    await waitFor(() => expect(screen.getByTestId('board-viewers').textContent).toMatch(/No one else/));
+    cleanup();
+    expect(a.space.awareness.getLocalState()?.board).toBeNull();
+  });
+
+  it('Undo reverts this member’s own edit and leaves another member’s', async () => {
+    const a = member('member-a', 'Ada');
+    const b = member('member-b', 'Bea');
+    a.boards.save(board());
+    sync();
+    const { user } = renderView(teamOf(a));
+    const name = await screen.findByLabelText('Board name');
+    const undo = screen.getByRole('button', { name: 'Undo' });
+    expect(undo).toHaveProperty('disabled', true);
+
+    await user.type(name, ' 2');
+    const fromB = b.boards.get('board-1')!.board;
+    b.boards.save({
+      ...fromB,
+      setup: {
+        ...fromB.setup,
+        rows: fromB.setup.rows.map((r) => (r.id === 'r1' ? { ...r, prompt: 'by Bea' } : r)),
+      },
+    });
+    sync();
+    await waitFor(() => expect(screen.getByLabelText('Prompt 1')).toHaveProperty('value', 'by Bea'));
+
+    await user.click(undo);
+    expect(name).toHaveProperty('value', 'Lighthouses');
+    expect(screen.getByLabelText('Prompt 1')).toHaveProperty('value', 'by Bea');
+    sync();
+    expect(b.boards.get('board-1')!.board.name).toBe('Lighthouses');
+
+    // In a text field, Ctrl+Z is the field's own (the browser's); outside one, it is the board's.
+    await user.click(screen.getByLabelText('Prompt 2'));
+    await user.keyboard('{Control>}{Shift>}z{/Shift}{/Control}');
+    expect(name).toHaveProperty('value', 'Lighthouses');
+    act(() => (document.activeElement as HTMLElement | null)?.blur());
+    await user.keyboard('{Control>}{Shift>}z{/Shift}{/Control}');
+    expect(name).toHaveProperty('value', 'Lighthouses 2');
+  });
+
+  it('keeps a member blind after another member’s Reveal, until they reveal', async () => {
+    const a = member('member-a', 'Ada');
+    const b = member('member-b', 'Bea');
+    a.boards.save(board({ blind: true }));
+    sync();
+    act(() => b.boards.reveal('board-1'));
+    sync();
+    const { user } = renderView(teamOf(a));
+    const reveal = await screen.findByRole('button', { name: 'Reveal' });
+    expect(screen.queryByRole('list', { name: 'Chosen models' })).toBeNull();
+    await user.click(reveal);
+    expect(await screen.findByRole('button', { name: 'Blind' })).toBeTruthy();
+    expect(screen.getByRole('list', { name: 'Chosen models' })).toBeTruthy();
+    sync();
+    expect(b.boards.get('board-1')!.revealedBy).toEqual({ 'member-a': T0, 'member-b': T0 });
+  });
+
+  it('shows the team’s Leaderboard and this member’s with Team and Mine', async () => {
+    const a = member('member-a', 'Ada');
+    const b = member('member-b', 'Bea');
+    a.boards.save(board({ blind: true }));
+    const candidates = [cand(LUMEN, 'Lumen Canvas'), cand(AURORA, 'Aurora XL')];
+    const input = { boardId: 'board-1', category: 'image/default', candidates };
+    a.votes.vote({ ...input, rowId: 'r1', winner: candidates[0]!.key });
+    b.votes.vote({ ...input, rowId: 'r1', winner: candidates[1]!.key });
+    b.votes.vote({ ...input, rowId: 'r2', winner: candidates[1]!.key });
+    sync();
+    const { user } = renderView(teamOf(a));
+    await user.click(await screen.findByRole('button', { name: 'Leaderboard' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Leaderboard' });
+    const team = within(dialog).getByRole('button', { name: 'Team' });
+    expect(team.getAttribute('aria-pressed')).toBe('true');
+    expect(within(dialog).getByText(/3 votes of every member/)).toBeTruthy();
+    const aurora = within(dialog)
+      .getByRole('rowheader', { name: /Aurora XL/ })
+      .closest('tr')!;
+    expect(
+      within(aurora)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toContain('2');
+
+    await user.click(within(dialog).getByRole('button', { name: 'Mine' }));
+    expect(within(dialog).getByText(/1 vote of yours/)).toBeTruthy();
+    const lumen = within(dialog)
+      .getByRole('rowheader', { name: /Lumen Canvas/ })
+      .closest('tr')!;
+    expect(
+      within(lumen)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['1', expect.any(String), '1', '0', '0', '100%']);
+  });
+
+  it('makes a new board in the team once it holds something', async () => {
+    const a = member('member-a', 'Ada');
+    const { user, onOpen } = renderView(teamOf(a), { kind: 'new' });
+    await user.type(await screen.findByLabelText('Prompt 1'), 'a cat');
+    await waitFor(() => expect(a.boards.snapshot()).toHaveLength(1));
+    const made = a.boards.snapshot()[0]!;
+    expect(made.board.setup.rows[0]!.prompt).toBe('a cat');
+    expect(made.createdBy).toBe('member-a');
+    expect(onOpen).toHaveBeenCalledWith({ kind: 'saved', id: made.board.id });
+  });
+});
+
+describe('CompareView: boards on this device with the team space on', () => {
+  it('lists them under On this device, and Share to team puts a copy in the team', async () => {
+    const a = member('member-a', 'Ada');
+    await saveBoard(board({ id: 'local-1', connectionId: 'test-connection', name: 'Mine alone' }));
+    const { user, onOpen } = renderView(teamOf(a), { kind: 'new' });
+    const local = await screen.findByRole('list', { name: 'Boards on this device' });
+    expect(within(local).getByText('Mine alone')).toBeTruthy();
+    await user.click(within(local).getByRole('button', { name: 'Share to team: Mine alone' }));
+    const [shared] = a.boards.snapshot();
+    expect(shared?.board).toMatchObject({ name: 'Mine alone', setup: board().setup });
+    expect(shared?.board.id).not.toBe('local-1');
+    expect(onOpen).toHaveBeenLastCalledWith({ kind: 'saved', id: shared?.board.id });
+    expect(within(screen.getByRole('list', { name: 'Team boards' })).getByText('Mine alone')).toBeTruthy();
+    // The board on this device stays as it was.
+    expect(await getBoard('test-connection', 'local-1')).toMatchObject({ name: 'Mine alone' });
+  });
+});
+
+describe('CompareView with the team space off', () => {
+  it('keeps boards on this device and shows no team', async () => {
+    renderView(null, { kind: 'new' });
+    expect(await screen.findByText('Boards you build are saved here, on this device.')).toBeTruthy();
+    expect(screen.queryByRole('list', { name: 'Team boards' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
+    expect(screen.queryByTestId('board-viewers')).toBeNull();
+  });
+});
