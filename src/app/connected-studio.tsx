@@ -25,6 +25,8 @@ import { useGalleryStores } from './use-gallery-stores';
 import { useViewRoute } from './use-view-route';
 import { useTeamPresence, useTeamSpace } from './use-team-space';
 import { TeamSessionContext } from './team-context';
+import { useTeamViews } from './team-views';
+import { TeamCommentNotices } from '../features/comments/new-comment-notices';
 import type { TeamSpaceConfig } from '../../contract/team-room';
 import { MembersButton } from '../features/team/members-dialog';
 import { ShareEarlierDialog } from '../features/team/share-earlier-dialog';
@@ -81,21 +83,25 @@ function StudioForConnection({ initialMe, onDisconnect, teamSpace, teamToken }: 
   const { baseUrl, client, connectionId } = useApi();
   // The tasks' lifecycle (submit, re-send, poll, notices), followed whichever view is open.
   const runner = useTasks(me);
+
+  const compare = useCompareRoute();
+  // ?view=gallery or ?view=usage: a view in the place of the studio (and of a board) until closed.
+  const views = useViewRoute();
+  const gallery = useGalleryFilter();
+  const galleryStores = useGalleryStores(connectionId, runner?.store ?? null);
   // The team space: off until the member turns it on; its code loads then.
   const team = useTeamSpace({
     me,
     connectionId,
     baseUrl,
     history: runner?.store ?? null,
+    judgements: galleryStores?.judgements ?? null,
     config: teamSpace,
     token: teamToken,
   });
   const presence = useTeamPresence(team.session);
-  const compare = useCompareRoute();
-  // ?view=gallery or ?view=usage: a view in the place of the studio (and of a board) until closed.
-  const views = useViewRoute();
-  const gallery = useGalleryFilter();
-  const galleryStores = useGalleryStores(connectionId, runner?.store ?? null);
+  const teamViews = useTeamViews(team.session, presence.members, runner?.store ?? null);
+  const [openOutput, setOpenOutput] = useState<{ key: string; nonce: number } | null>(null);
   const comparison = useComparisonDraft();
   // Remix and "Use as input" from the gallery act on the form, which stays mounted (hidden) meanwhile.
   const workspace = useRef<WorkspaceActions>(null);
@@ -158,6 +164,21 @@ function StudioForConnection({ initialMe, onDisconnect, teamSpace, teamToken }: 
       {team.session && presence.status && (
         <TeamStatusLine status={presence.status} members={presence.members} />
       )}
+      {team.session && (
+        <div className="px-4 pt-2 empty:hidden">
+          <TeamCommentNotices
+            comments={team.session.comments}
+            memberId={team.session.memberId}
+            isMine={teamViews.isMine}
+            memberName={(id) => presence.members.find((m) => m.id === id)?.name ?? ''}
+            onOpen={(key) => {
+              if (compare.source) compare.go(null, { replace: true });
+              if (views.view !== 'gallery') views.go('gallery');
+              setOpenOutput({ key, nonce: Date.now() });
+            }}
+          />
+        </div>
+      )}
       <ShareEarlierDialog
         open={team.earlierCount > 0}
         taskCount={team.earlierCount}
@@ -182,7 +203,8 @@ function StudioForConnection({ initialMe, onDisconnect, teamSpace, teamToken }: 
             renderParam={renderParam}
             onOpen={(source: BoardSource) => compare.go(source, { replace: source.kind === 'saved' })}
             shareUrl={shareUrlFor}
-            team={null /* the team space's boards and votes, passed in once a member turns it on */}
+            team={teamViews.compare}
+            renderCellExtras={teamViews.renderCellExtras}
           />
         </Suspense>
       ) : (
@@ -207,6 +229,9 @@ function StudioForConnection({ initialMe, onDisconnect, teamSpace, teamToken }: 
                       workspace.current?.onUseAsInput(url, mediaType);
                     }}
                     onAddToComparison={addModelsToComparison}
+                    teamPicks={teamViews.teamPicks}
+                    renderOutputExtras={teamViews.renderOutputExtras}
+                    openOutput={openOutput}
                   />
                 ) : (
                   loading('Loading the gallery')

@@ -3,6 +3,7 @@ import type { Me } from '../../contract/me';
 import { memberIdOf, teamRoomOf, type TeamSpaceConfig } from '../../contract/team-room';
 import type { HistoryStore } from '../model/history/history-store';
 import type { TeamStatus } from '../model/team/team-connection';
+import type { LocalJudgements } from '../model/team/team-judgements';
 import type { Member } from '../model/team/team-members';
 import type { TeamSession } from '../model/team/team-session';
 import { readTeamSettings, sameApi, writeTeamSettings, type TeamSettings } from '../model/team/team-settings';
@@ -34,6 +35,7 @@ export function useTeamSpace({
   history,
   config,
   token,
+  judgements,
 }: {
   me: Me;
   connectionId: string;
@@ -42,6 +44,8 @@ export function useTeamSpace({
   config: TeamSpaceConfig | undefined;
   /** The API key, for the server's check against GET /me (kept by the connection, never stored). */
   token: () => string;
+  /** This device's stars and ratings (Team picks), once the gallery's stores are open. */
+  judgements: LocalJudgements | null;
 }): TeamSpaceState {
   const [settings, setSettings] = useState(() => readTeamSettings(connectionId));
   const [session, setSession] = useState<TeamSession | null>(null);
@@ -76,7 +80,8 @@ export function useTeamSpace({
   );
   const setName = useCallback((name: string) => update((s) => ({ ...s, name })), [update]);
 
-  const open = settings.on && availability.ok && history !== null && config !== undefined;
+  const open =
+    settings.on && availability.ok && history !== null && judgements !== null && config !== undefined;
   const room = teamRoomOf(me);
   const memberId = memberIdOf(me);
   const path = config?.path;
@@ -99,6 +104,7 @@ export function useTeamSpace({
         history,
         connectionId,
         sharedSince: sharedSince ?? Date.now(),
+        judgements,
       });
       await opened.start();
       if (!live) return;
@@ -110,7 +116,7 @@ export function useTeamSpace({
       setSession(null);
       void opened?.close();
     };
-  }, [open, history, path, connectionId, token, room, memberId, sharedSince, openingName]);
+  }, [open, history, judgements, path, connectionId, token, room, memberId, sharedSince, openingName]);
 
   useEffect(() => {
     if (session && settings.name) session.members.setName(settings.name);

@@ -2,7 +2,12 @@ import * as Y from 'yjs';
 import type { HistoryStore } from '../history/history-store';
 import type { HistoryEntry } from '../history/history-types';
 import { TeamConnection, type TeamConnectionOptions } from './team-connection';
+import type { LocalJudgements } from './team-judgements';
+import { TeamBoards } from './team-boards';
+import { TeamComments } from './team-comments';
+import { TeamJudgements } from './team-judgements';
 import { TeamLibrary } from './team-library';
+import { TeamVotes } from './team-votes';
 import { TeamMembers } from './team-members';
 import { TeamSpace } from './team-space';
 import { bridgeHistory, TeamTasks } from './team-tasks';
@@ -23,6 +28,8 @@ export interface TeamSessionOptions extends Omit<TeamConnectionOptions, 'localNa
   connectionId: string;
   /** Own tasks created since then are shared as they come (the member shares older ones on request). */
   sharedSince: number;
+  /** This device's stars and ratings: this member's go to the team (Team picks), from now on. */
+  judgements?: LocalJudgements | null;
   now?: () => number;
 }
 
@@ -32,7 +39,12 @@ export class TeamSession {
   readonly members: TeamMembers;
   readonly tasks: TeamTasks;
   readonly library: TeamLibrary;
+  readonly judgements: TeamJudgements;
+  readonly comments: TeamComments;
+  readonly boards: TeamBoards;
+  readonly votes: TeamVotes;
   private bridge: ReturnType<typeof bridgeHistory> | null = null;
+  private stopJudgements: () => void = () => undefined;
 
   constructor(private readonly options: TeamSessionOptions) {
     const now = options.now ?? Date.now;
@@ -44,6 +56,10 @@ export class TeamSession {
     this.members = new TeamMembers(this.space);
     this.tasks = new TeamTasks(this.space);
     this.library = new TeamLibrary(this.space);
+    this.judgements = new TeamJudgements(this.space);
+    this.comments = new TeamComments(this.space);
+    this.boards = new TeamBoards(this.space);
+    this.votes = new TeamVotes(this.space);
   }
 
   /** Reads this device's copy, joins under the display name, starts sharing, then connects. */
@@ -56,6 +72,13 @@ export class TeamSession {
       nameOf: this.members.nameOf,
       onNames: this.members.subscribe,
     });
+    this.bridgeJudgements(false);
+  }
+
+  private bridgeJudgements(shareExisting: boolean): void {
+    this.stopJudgements();
+    const local = this.options.judgements;
+    this.stopJudgements = local ? this.judgements.bridge(local, { shareExisting }) : () => undefined;
   }
 
   get memberId(): string {
@@ -67,12 +90,16 @@ export class TeamSession {
     return this.bridge?.earlier() ?? [];
   }
 
+  /** Shares this device's earlier tasks, and its stars and ratings, when the member says so. */
   shareEarlierTasks(): number {
+    this.bridgeJudgements(true);
     return this.bridge?.shareEarlier() ?? 0;
   }
 
   async close(): Promise<void> {
     this.bridge?.stop();
+    this.stopJudgements();
+    for (const store of [this.judgements, this.comments, this.boards, this.votes]) store.destroy();
     this.members.destroy();
     this.tasks.destroy();
     this.library.destroy();

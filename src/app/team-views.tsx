@@ -1,0 +1,78 @@
+import { useCallback, useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import { CommentsRegion } from '../features/comments/comments-region';
+import type { CompareTeam } from '../features/compare/compare-view';
+import type { RenderCellExtras } from '../features/compare/board-grid';
+import type { HistoryStore } from '../model/history/history-store';
+import { taskIdOfKey } from '../model/history/output-key';
+import type { TeamPicks } from '../model/team/team-judgements';
+import type { Member } from '../model/team/team-members';
+import type { TeamSession } from '../model/team/team-session';
+
+// What the views take of an open team session (features never import each other, so the app hands each
+// its part): Compare's boards and votes, the comments region in a board cell and in the Viewer, the
+// Gallery's Team picks, and which outputs are this member's (for new-comment notices).
+
+const noop = () => () => undefined;
+const nothing = () => undefined;
+
+export interface TeamViews {
+  compare: CompareTeam | null;
+  renderCellExtras: RenderCellExtras | undefined;
+  renderOutputExtras: ((outputKey: string) => ReactNode) | undefined;
+  teamPicks: TeamPicks | undefined;
+  /** Whether an output is this member's: made on this device, or on another of theirs. */
+  isMine: (outputKey: string) => boolean;
+}
+
+export function useTeamViews(
+  session: TeamSession | null,
+  members: readonly Member[],
+  history: HistoryStore | null,
+): TeamViews {
+  const nameOf = useCallback(
+    (id: string) => members.find((m) => m.id === id)?.name ?? '',
+    [members],
+  );
+  const mentionable = useMemo(() => members.map((m) => ({ id: m.id, name: m.name })), [members]);
+  const compare = useMemo<CompareTeam | null>(
+    () =>
+      session
+        ? { boards: session.boards, votes: session.votes, memberId: session.memberId, memberName: nameOf }
+        : null,
+    [session, nameOf],
+  );
+  const comments = useCallback(
+    (target: Parameters<typeof CommentsRegion>[0]['target']) =>
+      session ? (
+        <CommentsRegion
+          comments={session.comments}
+          target={target}
+          memberId={session.memberId}
+          memberName={nameOf}
+          members={mentionable}
+        />
+      ) : null,
+    [session, nameOf, mentionable],
+  );
+  const renderCellExtras = useMemo<RenderCellExtras | undefined>(
+    () =>
+      session ? (t) => comments({ kind: 'cell', boardId: t.boardId, cellKey: t.cellKey }) : undefined,
+    [session, comments],
+  );
+  const renderOutputExtras = useMemo(
+    () => (session ? (outputKey: string) => comments({ kind: 'output', outputKey }) : undefined),
+    [session, comments],
+  );
+  const picks = useSyncExternalStore(
+    session?.judgements.subscribe ?? noop,
+    session ? session.judgements.snapshot : nothing,
+  );
+  const isMine = useCallback(
+    (outputKey: string) => {
+      const entry = history?.get(taskIdOfKey(outputKey));
+      return entry !== undefined && !entry.by;
+    },
+    [history],
+  );
+  return { compare, renderCellExtras, renderOutputExtras, teamPicks: picks, isMine };
+}
