@@ -378,6 +378,11 @@ describe('keys checked again', () => {
       await new Promise((r) => setTimeout(r, 100));
       expect(c.closes).toEqual([]);
       expect(c.provider.isAuthenticated).toBe(true);
+      // Meanwhile a member admitted a moment ago gets back in; a key never seen is told to wait.
+      expect(await connect(stack.url, keys.team!, teamRoomOf(me.team!)).outcome).toBe('authenticated');
+      expect(await connect(stack.url, keys.personal!, teamRoomOf(me.personal!)).outcome).toBe(
+        'api-unavailable',
+      );
       answer = 'revoked';
       const refusedAgain = new Promise<string>((resolve) =>
         c.provider.on('authenticationFailed', ({ reason }: { reason: string }) => resolve(reason)),
