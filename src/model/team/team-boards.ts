@@ -533,11 +533,13 @@ export class TeamBoards {
       if (clientId === own) continue;
       const board = BoardFieldSchema.safeParse(state.board);
       const member = AwareMemberSchema.safeParse(state.member);
-      if (!board.success || !member.success || member.data.id === this.team.memberId) continue;
+      if (!board.success || !member.success) continue;
+      // The server stamps the id of the member it admitted: believed over what a client wrote.
+      const id = typeof state.memberId === 'string' && state.memberId ? state.memberId : member.data.id;
+      if (id === this.team.memberId) continue;
       const list = next.get(board.data) ?? [];
       // One member on two devices is one viewer.
-      if (!list.some((v) => v.memberId === member.data.id))
-        list.push({ memberId: member.data.id, name: member.data.name ?? '' });
+      if (!list.some((v) => v.memberId === id)) list.push({ memberId: id, name: member.data.name ?? '' });
       next.set(board.data, list);
     }
     const prev = this.presenceState;

@@ -13,8 +13,13 @@ const MemberRecordSchema = z.object({
   joinedAt: z.number(),
 });
 
-/** What a member's presence carries (awareness): who they are; the boards set what they have open. */
+/**
+ * What a member's presence carries (awareness): who they are; the boards set what they have open. The
+ * server stamps `memberId` with the member it admitted (scripts/team-space/): that id is believed, the
+ * one a client wrote in `member` only when there is none (a test's relay).
+ */
 const PresenceSchema = z.object({
+  memberId: z.optional(z.string().check(z.minLength(1))),
   member: z.object({ id: z.string().check(z.minLength(1)), name: z.string() }),
 });
 
@@ -81,7 +86,9 @@ export class TeamMembers {
     const online = new Map<string, string>();
     for (const state of this.team.awareness.getStates().values()) {
       const parsed = PresenceSchema.safeParse(state);
-      if (parsed.success) online.set(parsed.data.member.id, cleanName(parsed.data.member.name));
+      if (parsed.success) {
+        online.set(parsed.data.memberId ?? parsed.data.member.id, cleanName(parsed.data.member.name));
+      }
     }
     return online;
   }
