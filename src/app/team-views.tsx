@@ -29,10 +29,7 @@ export function useTeamViews(
   members: readonly Member[],
   history: HistoryStore | null,
 ): TeamViews {
-  const nameOf = useCallback(
-    (id: string) => members.find((m) => m.id === id)?.name ?? '',
-    [members],
-  );
+  const nameOf = useCallback((id: string) => members.find((m) => m.id === id)?.name ?? '', [members]);
   const mentionable = useMemo(() => members.map((m) => ({ id: m.id, name: m.name })), [members]);
   const compare = useMemo<CompareTeam | null>(
     () =>
@@ -55,8 +52,7 @@ export function useTeamViews(
     [session, nameOf, mentionable],
   );
   const renderCellExtras = useMemo<RenderCellExtras | undefined>(
-    () =>
-      session ? (t) => comments({ kind: 'cell', boardId: t.boardId, cellKey: t.cellKey }) : undefined,
+    () => (session ? (t) => comments({ kind: 'cell', boardId: t.boardId, cellKey: t.cellKey }) : undefined),
     [session, comments],
   );
   const renderOutputExtras = useMemo(

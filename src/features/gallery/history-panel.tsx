@@ -20,6 +20,7 @@ import { HistoryTransfer, type TransferNotice } from './history-transfer';
 import { SendingCard, TaskCard } from './task-card';
 import { TaskDetail } from './task-detail';
 import { MediaTypeSelect, MemberSelect, ModelSelect, StatusSelect } from './filter-selects';
+import { TeamQueue } from './team-queue';
 
 // The "History" region (product-notes §3, History and gallery): submits still sending, then every task of
 // this key newest first, filtered and searched, virtualised so 5,000 tasks stay smooth. Reads the
@@ -148,6 +149,8 @@ export function HistoryPanel({
           onClear={clear}
         />
       )}
+
+      {members.length > 0 && <TeamQueue entries={entries} />}
 
       {sending.length > 0 && (
         <ul aria-label="Sending" className="flex flex-col gap-2">

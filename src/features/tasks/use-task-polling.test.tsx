@@ -257,3 +257,25 @@ it('answers that arrive together reach the history as one change', async () => {
   expect(changes).toBe(1);
   queryClient.clear();
 });
+
+// Team space (docs/team-space.md): another member's task shows in this history and takes its place in
+// the pool's queue (so forecasts count it), but only the studio that made it polls it.
+it("the team's unfinished tasks join the schedule and are never polled here; this device's are", async () => {
+  const polled: string[] = [];
+  const fetch = vi.fn(async (input: RequestInfo | URL) => {
+    const id = /\/tasks\/([^/?]+)$/.exec(String(input))?.[1] ?? '';
+    polled.push(id);
+    return new Response(taskJson(id), { status: 200 });
+  });
+  const client = new ApiClient({ baseUrl: 'https://api.example/v1', apiKey: 'k', fetch });
+  const store = await HistoryStore.open(CONNECTION);
+  store.setTeamEntries([{ ...entryOf('theirs', Date.now() - 60_000), by: { id: 'key-b', name: 'Bo' } }]);
+  await store.put(entryOf('mine', Date.now() - 30_000));
+  const queryClient = renderPoller(client, store, new PollBudget());
+
+  await vi.waitFor(() => expect(store.get('mine')?.status).toBe('succeeded'), { timeout: 5_000 });
+  expect(taskForecast('theirs')).not.toBeNull();
+  expect(polled).toEqual(['mine']);
+  expect(store.get('theirs')?.status).toBe('queued');
+  queryClient.clear();
+});

@@ -125,7 +125,9 @@ export function useTaskPolling(store: HistoryStore | null, schedule: PollSchedul
       !isTerminal(e.status) || (e.completedAt !== null && e.completedAt > since);
     const since = Date.now() - RECENT_MS;
     const first: ScheduleTask[] = [];
-    for (const e of store.localList()) {
+    // The team's tasks too (team space): they take places in the same pool's first-in-first-out queue,
+    // so the forecasts of this device's tasks count them; they are never polled here (follow, below).
+    for (const e of store.list()) {
       synced.add(e);
       if (wanted(e, since)) first.push(scheduleTask(e));
     }
@@ -135,7 +137,7 @@ export function useTaskPolling(store: HistoryStore | null, schedule: PollSchedul
       if (!live) return;
       const recent = Date.now() - RECENT_MS;
       const changed: ScheduleTask[] = [];
-      for (const e of store.localList()) {
+      for (const e of store.list()) {
         if (synced.has(e)) continue;
         synced.add(e);
         if (wanted(e, recent)) changed.push(scheduleTask(e));
@@ -173,7 +175,8 @@ export function useTaskPolling(store: HistoryStore | null, schedule: PollSchedul
 
     async function pollOnce(taskId: string, signal: AbortSignal): Promise<Task> {
       const entry = store!.get(taskId);
-      if (!entry || !schedule) throw abortError();
+      // Another member's task (or this member's other device's) is polled by the studio that made it.
+      if (!entry || !schedule || !store!.isLocal(taskId)) throw abortError();
       await schedule.turn(scheduleTask(entry), signal);
       const sentAt = Date.now();
       try {
@@ -237,7 +240,7 @@ export function useTaskPolling(store: HistoryStore | null, schedule: PollSchedul
       ids = active;
       const polled = active.filter((id) => {
         const entry = store.get(id);
-        return entry !== undefined && !isTerminal(entry.status);
+        return entry !== undefined && !isTerminal(entry.status) && store.isLocal(id);
       });
       observer.setQueries(polled.map(queryOf));
     };

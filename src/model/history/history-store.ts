@@ -222,6 +222,11 @@ export class HistoryStore {
     return this.entries.get(taskId) ?? this.team.get(taskId);
   }
 
+  /** Whether the task is in this device's own history (not only the team's): only those are polled here. */
+  isLocal(taskId: string): boolean {
+    return this.entries.has(taskId);
+  }
+
   /** This device's unfinished tasks (the team's are polled by the studios that made them). */
   pending(): HistoryEntry[] {
     return this.localList().filter((e) => !isTerminal(e.status));

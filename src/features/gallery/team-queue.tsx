@@ -1,0 +1,65 @@
+import { useId, useMemo } from 'react';
+import { isTerminal } from '../../../contract/task';
+import type { HistoryEntry } from '../../model/history/history-types';
+import { formatCount } from '../../lib/format';
+import { displayText } from '../../lib/untrusted-text';
+import { StatusBadge } from './status-badge';
+import { useTaskForecast } from './use-task-forecast';
+
+// "Team queue" (team space): what the team's shared pool is busy with, first in first out, by whom, with
+// the forecast. The API lists no tasks, so this comes from the team history (every member's studio
+// shares what it submits); the poll schedule counts these tasks in the same queue (use-task-polling).
+
+const SHOWN_AT_MOST = 20;
+
+/** The unfinished tasks of the list, oldest first (the service runs them first in, first out). */
+export function teamQueueOf(entries: readonly HistoryEntry[]): HistoryEntry[] {
+  return entries.filter((e) => !isTerminal(e.status)).sort((a, b) => a.createdAt - b.createdAt);
+}
+
+export function TeamQueue({ entries }: { entries: readonly HistoryEntry[] }) {
+  const headingId = useId();
+  const queue = useMemo(() => teamQueueOf(entries), [entries]);
+  if (queue.length === 0) return null;
+  const running = queue.filter((e) => e.status === 'running').length;
+  return (
+    <section
+      aria-labelledby={headingId}
+      className="rounded-lg bg-white p-3 ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800"
+    >
+      <h3 id={headingId} className="text-xs font-semibold">
+        Team queue{' '}
+        <span className="font-normal text-slate-600 tabular-nums dark:text-slate-400">
+          {formatCount(running)} running, {formatCount(queue.length - running)} waiting
+        </span>
+      </h3>
+      <ol className="mt-2 flex flex-col gap-1.5">
+        {queue.slice(0, SHOWN_AT_MOST).map((e) => (
+          <QueueRow key={e.taskId} entry={e} />
+        ))}
+      </ol>
+      {queue.length > SHOWN_AT_MOST && (
+        <p className="mt-1.5 text-xs text-slate-600 dark:text-slate-400">
+          and {formatCount(queue.length - SHOWN_AT_MOST)} more
+        </p>
+      )}
+    </section>
+  );
+}
+
+function QueueRow({ entry }: { entry: HistoryEntry }) {
+  const forecast = useTaskForecast(entry.taskId, true, entry.status);
+  return (
+    <li className="flex min-w-0 items-center gap-2 text-xs" data-testid="team-queue-row">
+      <StatusBadge status={entry.status} />
+      <span dir="auto" className="min-w-0 flex-1 truncate">
+        <span className="font-medium">{entry.by ? displayText(entry.by.name) : 'You'}</span>
+        {' · '}
+        {displayText(entry.meta.title)}
+      </span>
+      {forecast && (
+        <span className="shrink-0 text-slate-600 tabular-nums dark:text-slate-400">{forecast}</span>
+      )}
+    </li>
+  );
+}
