@@ -60,8 +60,8 @@ interface ConnectedStudioProps {
   onDisconnect: () => void;
   /** The team-space server beside this studio, when there is one (/config.json). */
   teamSpace?: TeamSpaceConfig;
-  /** The key, for the team-space server's own check against GET /me. */
-  teamToken: () => string;
+  /** The key, for the team-space server's own check against GET /me (in memory only, as the client's). */
+  apiKey: string;
 }
 
 /**
@@ -78,9 +78,11 @@ export default function ConnectedStudio(props: ConnectedStudioProps) {
   );
 }
 
-function StudioForConnection({ initialMe, onDisconnect, teamSpace, teamToken }: ConnectedStudioProps) {
+function StudioForConnection({ initialMe, onDisconnect, teamSpace, apiKey }: ConnectedStudioProps) {
   const me = useMe(initialMe);
   const { baseUrl, client, connectionId } = useApi();
+  // The team-space server checks the key itself against GET /me: the provider reads it when it connects.
+  const teamToken = useCallback(() => apiKey, [apiKey]);
   // The tasks' lifecycle (submit, re-send, poll, notices), followed whichever view is open.
   const runner = useTasks(me);
 

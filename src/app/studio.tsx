@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useMemo } from 'react';
 import { ApiProvider, type ApiConnection } from '../api/api-context';
 import { Spinner } from '../components/spinner';
 import { ConnectPanel } from '../features/connect/connect-panel';
@@ -19,9 +19,6 @@ const loadConnectedStudio = () => import('./connected-studio');
 /** `config` is null until /config.json is read (the first render, which index.html holds prerendered). */
 export function Studio({ config }: { config: StudioConfig | null }) {
   const { state, connect, disconnect, storedBaseUrl } = useConnection();
-  // The team-space server checks the key itself against GET /me: the provider reads it when it connects.
-  const apiKey = state.status === 'connected' ? state.credentials.apiKey : '';
-  const teamToken = useCallback(() => apiKey, [apiKey]);
   const connectedStudio = useLoaded(loadConnectedStudio, state.status !== 'disconnected');
   const api = useMemo<ApiConnection | null>(
     () =>
@@ -41,7 +38,7 @@ export function Studio({ config }: { config: StudioConfig | null }) {
               initialMe={state.me}
               onDisconnect={disconnect}
               teamSpace={config?.teamSpace}
-              teamToken={teamToken}
+              apiKey={state.credentials.apiKey}
             />
           ) : (
             <div className="flex flex-1 items-center justify-center">
