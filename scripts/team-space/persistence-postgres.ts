@@ -19,6 +19,22 @@ export const DEFAULT_TABLE = 'team_space_documents';
 /** The table name goes into SQL text (identifiers cannot be query parameters), so only a plain name. */
 const PLAIN_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
+/**
+ * Both states in one document, encoded again. Through a Y.Doc rather than Y.mergeUpdates: merging the
+ * encoded updates keeps the content of every deleted item (a replaced task's old value) in the row for
+ * good, where a document garbage-collects it as Hocuspocus's own documents do.
+ */
+function union(stored: Uint8Array, state: Uint8Array): Uint8Array {
+  const doc = new Y.Doc();
+  try {
+    Y.applyUpdate(doc, stored);
+    Y.applyUpdate(doc, state);
+    return Y.encodeStateAsUpdate(doc);
+  } finally {
+    doc.destroy();
+  }
+}
+
 export class PostgresPersistence extends Database {
   readonly pool: pg.Pool;
   private readonly table: string;
@@ -34,18 +50,8 @@ export class PostgresPersistence extends Database {
     // The extension's two hooks, as its authors intend: it applies what fetch answers to the document on
     // load, and hands store the document's whole state (Y.encodeStateAsUpdate) after each debounce.
     this.configuration = {
-      fetch: async ({ documentName }) => {
-        await this.ensureTable();
-        const { rows } = await this.pool.query<{ state: Buffer }>(
-          `SELECT state FROM ${this.table} WHERE name = $1`,
-          [documentName],
-        );
-        return rows[0] ? new Uint8Array(rows[0].state) : null;
-      },
-      store: async ({ documentName, state }) => {
-        await this.ensureTable();
-        await this.merge(documentName, state);
-      },
+      fetch: ({ documentName }) => this.load(documentName),
+      store: ({ documentName, state }) => this.save(documentName, state),
     };
     // An idle connection that breaks (PostgreSQL restarted) is reported here; without a listener it would
     // crash the node. The next query opens a new one.
@@ -54,13 +60,24 @@ export class PostgresPersistence extends Database {
     );
   }
 
+  /** A document's stored state, or null for a room never stored. */
+  async load(documentName: string): Promise<Uint8Array | null> {
+    await this.ensureTable();
+    const { rows } = await this.pool.query<{ state: Buffer }>(
+      `SELECT state FROM ${this.table} WHERE name = $1`,
+      [documentName],
+    );
+    return rows[0] ? new Uint8Array(rows[0].state) : null;
+  }
+
   /**
    * Stores `state` merged with what the table already holds, under a per-document lock. Every node stores
    * its whole state, and Redis brings a node another node's edits one round trip later: a node a moment
    * behind could otherwise overwrite a row holding an edit it has not seen yet, and if that was the last
    * store of the room, the edit would be gone from the table. The merge keeps the union of every store.
    */
-  private async merge(documentName: string, state: Uint8Array): Promise<void> {
+  async save(documentName: string, state: Uint8Array): Promise<void> {
+    await this.ensureTable();
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
@@ -72,7 +89,7 @@ export class PostgresPersistence extends Database {
         `SELECT state FROM ${this.table} WHERE name = $1`,
         [documentName],
       );
-      const merged = rows[0] ? Y.mergeUpdates([new Uint8Array(rows[0].state), state]) : state;
+      const merged = rows[0] ? union(new Uint8Array(rows[0].state), state) : state;
       await client.query(
         `INSERT INTO ${this.table} (name, state, updated_at) VALUES ($1, $2, now())
          ON CONFLICT (name) DO UPDATE SET state = EXCLUDED.state, updated_at = EXCLUDED.updated_at`,
