@@ -2,9 +2,13 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startSandbox } from '../sandbox/src/server';
 import { checkHosts, createStudioServer, studioSettings } from './studio-server';
+import { DEFAULT_DATA_DIR } from './team-space/persistence-sqlite';
+import { createTeamSpace, DEFAULT_RECHECK_MS } from './team-space/team-space-server';
 
 // `npm start`: the built studio on PORT (4173) and a sandbox on SANDBOX_PORT (4010), with the studio's
-// Base URL defaulting to that sandbox through /config.json.
+// Base URL defaulting to that sandbox through /config.json, and the team space (issue 23) on /sync of
+// the studio's origin, its documents in TEAM_SPACE_DATA (default .data/team-space). TEAM_SPACE=off
+// leaves it out; TEAM_SPACE_RECHECK_MS sets how often connected keys are checked again.
 
 const num = (v: string | undefined, fallback: number) => (v ? Number(v) : fallback);
 const host = process.env.HOST ?? '127.0.0.1';
@@ -47,15 +51,28 @@ const settings = studioSettings(process.env, {
   origin: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
   sandbox,
 });
-const server = createStudioServer(settings, resolve('dist'));
+const teamSpace = settings.teamSpace
+  ? createTeamSpace({
+      apiBaseUrl: settings.teamSpace.apiBaseUrl,
+      dataDir: process.env.TEAM_SPACE_DATA || DEFAULT_DATA_DIR,
+      recheckMs: num(process.env.TEAM_SPACE_RECHECK_MS, DEFAULT_RECHECK_MS),
+    })
+  : undefined;
+const server = createStudioServer(settings, resolve('dist'), { teamSpace });
 server.listen(port, host, () => {
   console.log(`Media Studio at http://${host}:${port}  (sandbox API at ${sandbox.baseUrl})`);
   if (settings.proxy) console.log(`Forwarding the API's endpoints under /proxy/ to ${settings.proxy.target}`);
+  if (teamSpace) {
+    console.log(
+      `Team space at ws://${host}:${port}${teamSpace.path}  (keys checked against ${teamSpace.apiBaseUrl}; documents in ${teamSpace.dataFile})`,
+    );
+  } else console.log('Team space off (TEAM_SPACE=off)');
 });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     server.close();
-    void sandbox.close().then(() => process.exit(0));
+    // The team space first: its documents are stored before anything goes.
+    void (teamSpace?.close() ?? Promise.resolve()).then(() => sandbox.close()).then(() => process.exit(0));
   });
 }

@@ -5,8 +5,10 @@ import { compress } from 'hono/compress';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
+import type { TeamSpaceConfig } from '../contract/team-room';
 import { contentSecurityPolicy } from './csp';
 import { PROXY_PREFIX, proxyRequest, type ProxyOptions } from './proxy';
+import type { TeamSpace } from './team-space/team-space-server';
 
 // The `npm start` server without its sandbox: the built studio with its CSP, /config.json, and the
 // optional forwarding proxy. start.ts reads the environment and starts it; tests start it on a spare
@@ -18,13 +20,20 @@ export interface StudioConfigJson {
   sandboxKeysUrl?: string;
   /** The API origins the CSP lets the studio call (besides its own): the connect form warns outside them. */
   apiOrigins: string[];
+  /** Present when this server runs the team space (issue 23): its path and the API it checks keys against. */
+  teamSpace?: TeamSpaceConfig;
 }
 
 export interface StudioSettings {
   config: StudioConfigJson;
   csp: string;
   proxy?: ProxyOptions;
+  /** The team space's settings, unless TEAM_SPACE=off. */
+  teamSpace?: TeamSpaceConfig;
 }
+
+/** The team space's WebSocket path on the studio's origin. */
+export const TEAM_SPACE_PATH = '/sync';
 
 /** 30 s: the longest an API answer may keep the proxy waiting in silence before a 504. */
 export const DEFAULT_PROXY_TIMEOUT_MS = 30_000;
@@ -44,7 +53,9 @@ function originOf(value: string, setting: string): string {
  * The server's settings from the environment:
  * - STUDIO_BASE_URL: the Base URL the connect form starts with (default: the sandbox, or the proxy);
  * - STUDIO_API_ORIGINS: more API origins the studio may call (comma-separated), e.g. a staging service;
- * - STUDIO_PROXY_TARGET: the API host to forward /proxy/* to; STUDIO_PROXY_TIMEOUT_MS its silence limit.
+ * - STUDIO_PROXY_TARGET: the API host to forward /proxy/* to; STUDIO_PROXY_TIMEOUT_MS its silence limit;
+ * - TEAM_SPACE=off: no team space; TEAM_SPACE_API_URL: the API Base URL the team space checks keys
+ *   against (default: the studio's default Base URL).
  * The allowed origins are the CSP's connect-src (and img-src, media-src) and /config.json's apiOrigins.
  */
 export function studioSettings(
@@ -68,7 +79,17 @@ export function studioSettings(
       ...extra,
     ]),
   ];
-  const csp = contentSecurityPolicy(apiOrigins);
+  const teamSpace: TeamSpaceConfig | undefined =
+    env.TEAM_SPACE === 'off'
+      ? undefined
+      : {
+          path: TEAM_SPACE_PATH,
+          apiBaseUrl: (env.TEAM_SPACE_API_URL ?? defaultBaseUrl).replace(/\/+$/, ''),
+        };
+  if (teamSpace) originOf(teamSpace.apiBaseUrl, 'TEAM_SPACE_API_URL');
+  // CSP3 lets connect-src 'self' match ws: on the same host and port, but WebKit long did not: the
+  // team space's WebSocket origin is named as well.
+  const csp = contentSecurityPolicy(apiOrigins, teamSpace ? [webSocketOriginOf(where.origin)] : []);
   const config: StudioConfigJson = {
     defaultBaseUrl,
     apiOrigins,
@@ -78,8 +99,16 @@ export function studioSettings(
   };
   const timeoutMs = Number(env.STUDIO_PROXY_TIMEOUT_MS ?? DEFAULT_PROXY_TIMEOUT_MS);
   if (!(timeoutMs > 0)) throw new Error('STUDIO_PROXY_TIMEOUT_MS: a positive number of milliseconds.');
-  return { config, csp, ...(proxyTarget ? { proxy: { target: proxyTarget, csp, timeoutMs } } : {}) };
+  return {
+    config,
+    csp,
+    ...(proxyTarget ? { proxy: { target: proxyTarget, csp, timeoutMs } } : {}),
+    ...(teamSpace ? { teamSpace } : {}),
+  };
 }
+
+/** http://host:port -> ws://host:port (https -> wss). */
+const webSocketOriginOf = (origin: string) => origin.replace(/^http/, 'ws');
 
 const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|\[::1\]|localhost)$/i;
 
@@ -100,9 +129,18 @@ export function checkHosts(hosts: readonly string[], allowRemote: boolean): stri
   return `Warning: ${what} Allowed by --allow-remote; do not do this on a network you do not trust.`;
 }
 
-/** The studio's HTTP server (not yet listening). `distDir` holds the built studio. */
-export function createStudioServer(settings: StudioSettings, distDir: string): Server {
-  const { config, csp, proxy } = settings;
+/**
+ * The studio's HTTP server (not yet listening). `distDir` holds the built studio. With `teamSpace`
+ * (scripts/team-space/), WebSocket upgrades on its path go to it and /config.json says so.
+ */
+export function createStudioServer(
+  settings: StudioSettings,
+  distDir: string,
+  { teamSpace }: { teamSpace?: Pick<TeamSpace, 'handleUpgrade'> } = {},
+): Server {
+  const { csp, proxy } = settings;
+  const config: StudioConfigJson =
+    teamSpace && settings.teamSpace ? { ...settings.config, teamSpace: settings.teamSpace } : settings.config;
   const app = new Hono();
   // Content-Security-Policy (issue 7): no inline script, calls only to the allowed API origins, no
   // plugins, no <base>, never framed. Outputs may come from the service's CDN, so images and media
@@ -138,6 +176,10 @@ export function createStudioServer(settings: StudioSettings, distDir: string): S
       res.writeContinue();
       void studio(req, res);
     }
+  });
+  server.on('upgrade', (req, socket, head) => {
+    if (teamSpace && settings.teamSpace && teamSpace.handleUpgrade(req, socket, head)) return;
+    socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
   });
   return server;
 }

@@ -1,0 +1,485 @@
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
+import * as Y from 'yjs';
+import { teamRoomOf } from '../../contract/team-room';
+import { MeSchema, type Me } from '../../contract/me';
+import { startSandbox, type RunningSandbox } from '../../sandbox/src/server';
+import { createStudioServer, studioSettings } from '../studio-server';
+import { createTeamSpace, type TeamSpace, type TeamSpaceOptions } from './team-space-server';
+
+// The team-space server as `npm start` runs it: on /sync of a listening studio server, checking keys
+// against a real sandbox, persisting to SQLite in a temporary data folder. Clients are raw Hocuspocus
+// providers in Node (the `ws` package as their WebSocket), as a hostile client would be.
+
+let sandbox: RunningSandbox;
+/** The sandbox's demo keys, by name. */
+const keys: Record<string, string> = {};
+/** GET /me of each good key, by name. */
+const me: Record<string, Me> = {};
+let dist: string;
+/** Every line any logger or console printed while the tests ran. */
+const printed: string[] = [];
+
+interface Stack {
+  teamSpace: TeamSpace;
+  server: Server;
+  url: string;
+  dataDir: string;
+  /** Replaces the team space behind the same server (a restart), same data folder unless told. */
+  restart(options?: Partial<TeamSpaceOptions>): Promise<void>;
+  close(): Promise<void>;
+}
+const stacks: Stack[] = [];
+
+async function startStack(options: Partial<TeamSpaceOptions> = {}): Promise<Stack> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'team-space-'));
+  const make = (more: Partial<TeamSpaceOptions> = {}) =>
+    createTeamSpace({
+      apiBaseUrl: sandbox.baseUrl,
+      dataDir,
+      log: (line) => printed.push(line),
+      ...options,
+      ...more,
+    });
+  let current = make();
+  const settings = studioSettings({}, { origin: 'http://127.0.0.1:4173', sandbox });
+  const server = createStudioServer(settings, dist, {
+    teamSpace: { handleUpgrade: (req, socket, head) => current.handleUpgrade(req, socket, head) },
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const stack: Stack = {
+    get teamSpace() {
+      return current;
+    },
+    server,
+    url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/sync`,
+    dataDir,
+    async restart(more) {
+      await current.close();
+      current = make(more);
+    },
+    async close() {
+      await current.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+  stacks.push(stack);
+  return stack;
+}
+
+interface Client {
+  doc: Y.Doc;
+  provider: HocuspocusProvider;
+  socket: HocuspocusProviderWebsocket;
+  /** 'authenticated', or the reason of the refusal. */
+  outcome: Promise<string>;
+  synced: Promise<void>;
+  /** Close events the provider saw (the socket's, and the document's close message). */
+  closes: Array<{ code: number; reason: string }>;
+}
+const clients: Client[] = [];
+
+function connect(url: string, token: string, name: string): Client {
+  const doc = new Y.Doc();
+  // One attempt, no reconnection loop: each test says what it expects of a single connection.
+  const socket = new HocuspocusProviderWebsocket({ url, WebSocketPolyfill: WebSocket, maxAttempts: 1 });
+  const provider = new HocuspocusProvider({ websocketProvider: socket, name, token, document: doc });
+  provider.attach();
+  const closes: Client['closes'] = [];
+  provider.on('close', ({ event }: { event: { code: number; reason: string } }) =>
+    closes.push({ code: event.code, reason: String(event.reason) }),
+  );
+  const outcome = new Promise<string>((resolve) => {
+    provider.on('authenticated', () => resolve('authenticated'));
+    provider.on('authenticationFailed', ({ reason }: { reason: string }) => resolve(reason));
+  });
+  const synced = new Promise<void>((resolve) => provider.on('synced', () => resolve()));
+  const client = { doc, provider, socket, outcome, synced, closes };
+  clients.push(client);
+  return client;
+}
+
+function disconnect(client: Client) {
+  client.provider.destroy();
+  client.socket.destroy();
+}
+
+/** Resolves when `check()` holds; fails the test after `ms`. */
+async function until(check: () => boolean, what: string, ms = 5000) {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const getMe = async (key: string) =>
+  MeSchema.parse(
+    await (await fetch(`${sandbox.baseUrl}/me`, { headers: { Authorization: `Bearer ${key}` } })).json(),
+  );
+
+beforeAll(async () => {
+  for (const method of ['log', 'warn', 'error', 'info'] as const) {
+    const original = console[method].bind(console);
+    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+      printed.push(args.map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : String(a))).join(' '));
+      original(...args);
+    });
+  }
+  sandbox = await startSandbox({ port: 0, taskMs: 100 });
+  const list = (await (await fetch(`${sandbox.origin}/__sandbox/keys`)).json()) as Array<{
+    name: string;
+    key: string;
+  }>;
+  for (const { name, key } of list) keys[name] = key;
+  for (const name of ['team', 'team2', 'personal', 'personal2', 'expiring'])
+    me[name] = await getMe(keys[name]!);
+  dist = mkdtempSync(join(tmpdir(), 'studio-dist-'));
+  writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Media Studio</title>');
+});
+
+afterEach(() => {
+  for (const c of clients.splice(0)) disconnect(c);
+});
+
+afterAll(async () => {
+  for (const c of clients.splice(0)) disconnect(c);
+  for (const s of stacks.splice(0)) {
+    await s.close();
+    rmSync(s.dataDir, { recursive: true, force: true });
+  }
+  await sandbox?.close();
+  rmSync(dist, { recursive: true, force: true });
+  vi.restoreAllMocks();
+});
+
+describe('who gets in', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+
+  it('team and team2 land in the same room, the team’s; personal and personal2 in rooms of their own key', async () => {
+    expect(teamRoomOf(me.team!)).toBe(`team:${me.team!.team!.id}`);
+    expect(teamRoomOf(me.team2!)).toBe(teamRoomOf(me.team!));
+    expect(teamRoomOf(me.personal!)).toBe(`key:${me.personal!.key.id}`);
+    expect(teamRoomOf(me.personal2!)).not.toBe(teamRoomOf(me.personal!));
+    for (const name of ['team', 'team2', 'personal', 'personal2']) {
+      const c = connect(stack.url, keys[name]!, teamRoomOf(me[name]!));
+      expect(await c.outcome, name).toBe('authenticated');
+      await c.synced;
+    }
+    const rooms = [...stack.teamSpace.hocuspocus.documents.keys()].sort();
+    expect(rooms).toEqual([teamRoomOf(me.team!), teamRoomOf(me.personal!), teamRoomOf(me.personal2!)].sort());
+  });
+
+  it('each refused key is refused with its reason', async () => {
+    const cases: Array<[string, string]> = [
+      [keys.revoked!, 'key-invalid'],
+      [keys.expired!, 'key-invalid'],
+      [keys.banned!, 'account-banned'],
+      [keys.unbound!, 'key-unbound'],
+      // Malformed: refused without asking the API; well-formed but unknown: the API's 401.
+      ['not a key', 'key-invalid'],
+      ['', 'key-invalid'],
+      [`gm_live_${'x'.repeat(32)}`, 'key-invalid'],
+    ];
+    for (const [token, reason] of cases) {
+      const c = connect(stack.url, token, 'team:team_studio');
+      expect(await c.outcome, reason).toBe(reason);
+    }
+  });
+
+  it('a key naming any room but its own is refused: a personal key cannot enter the team’s room', async () => {
+    const attempts: Array<[string, string]> = [
+      ['personal', teamRoomOf(me.team!)],
+      ['personal', teamRoomOf(me.personal2!)],
+      ['team', teamRoomOf(me.personal!)],
+      ['team', `${teamRoomOf(me.team!)} `],
+      ['team', 'team:other_team'],
+    ];
+    for (const [name, room] of attempts) {
+      const c = connect(stack.url, keys[name]!, room);
+      expect(await c.outcome, `${name} -> ${room}`).toBe('wrong-room');
+    }
+    expect(stack.teamSpace.hocuspocus.documents.has('team:other_team')).toBe(false);
+  });
+
+  it('a reconnect storm asks /me once per key, not once per socket', async () => {
+    const storm = await startStack();
+    const before = (await fetchRequests()).filter((r) => r.path === '/v1/me').length;
+    const all = Array.from({ length: 10 }, () => connect(storm.url, keys.team2!, teamRoomOf(me.team2!)));
+    for (const c of all) expect(await c.outcome).toBe('authenticated');
+    const after = (await fetchRequests()).filter((r) => r.path === '/v1/me').length;
+    expect(after - before).toBe(1);
+  });
+});
+
+async function fetchRequests() {
+  return (await (await fetch(`${sandbox.origin}/__sandbox/requests`)).json()) as Array<{ path: string }>;
+}
+
+describe('rooms', () => {
+  it('an edit reaches the other members of the room, and never another room', async () => {
+    const stack = await startStack();
+    const a = connect(stack.url, keys.team!, teamRoomOf(me.team!));
+    const b = connect(stack.url, keys.team2!, teamRoomOf(me.team2!));
+    const p = connect(stack.url, keys.personal!, teamRoomOf(me.personal!));
+    await Promise.all([a.synced, b.synced, p.synced]);
+    const fromServer: Uint8Array[] = [];
+    p.doc.on('update', (u: Uint8Array, origin: unknown) => {
+      if (origin === p.provider) fromServer.push(u);
+    });
+    a.doc.getMap('boards').set('b1', 'from team');
+    await until(() => b.doc.getMap('boards').get('b1') === 'from team', 'team2 to see team’s edit');
+    p.doc.getMap('boards').set('p1', 'from personal');
+    await until(
+      () =>
+        stack.teamSpace.hocuspocus.documents.get(teamRoomOf(me.personal!))?.getMap('boards').has('p1') ===
+        true,
+      'the personal edit at the server',
+    );
+    // Give a stray broadcast every chance to arrive.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(b.doc.getMap('boards').has('p1')).toBe(false);
+    expect(a.doc.getMap('boards').has('p1')).toBe(false);
+    expect(p.doc.getMap('boards').has('b1')).toBe(false);
+    expect(fromServer, 'nothing reached the personal room from the team’s').toEqual([]);
+  });
+});
+
+describe('what the server keeps', () => {
+  it('a restart keeps the documents; no key is in any file it wrote, nor in any log line', async () => {
+    const stack = await startStack();
+    const a = connect(stack.url, keys.team!, teamRoomOf(me.team!));
+    const p = connect(stack.url, keys.personal!, teamRoomOf(me.personal!));
+    await Promise.all([a.synced, p.synced]);
+    a.doc.getMap('tasks').set('task_1', { model: 'flux', by: me.team!.key.id });
+    p.doc.getMap('tasks').set('task_2', { model: 'kling' });
+    await until(
+      () =>
+        stack.teamSpace.hocuspocus.documents.get(teamRoomOf(me.team!))?.getMap('tasks').has('task_1') ===
+        true,
+      'the edit at the server',
+    );
+    disconnect(a);
+    disconnect(p);
+    await stack.restart();
+
+    const b = connect(stack.url, keys.team2!, teamRoomOf(me.team2!));
+    await b.synced;
+    expect(b.doc.getMap('tasks').toJSON()).toEqual({ task_1: { model: 'flux', by: me.team!.key.id } });
+    const p2 = connect(stack.url, keys.personal2!, teamRoomOf(me.personal2!));
+    await p2.synced;
+    expect(p2.doc.getMap('tasks').size, 'personal2 has a room of its own').toBe(0);
+    disconnect(b);
+    disconnect(p2);
+    await stack.restart();
+
+    const files = filesUnder(stack.dataDir);
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const bytes = readFileSync(file);
+      for (const [name, key] of Object.entries(keys)) {
+        expect(bytes.includes(Buffer.from(key)), `${name}'s key in ${file}`).toBe(false);
+      }
+    }
+    expect(
+      printed.some((l) => l.includes('connect member=')),
+      'the log was captured',
+    ).toBe(true);
+    for (const line of printed) {
+      for (const [name, key] of Object.entries(keys))
+        expect(line.includes(key), `${name}'s key in "${line}"`).toBe(false);
+    }
+  });
+});
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+describe('keys checked again', () => {
+  it('a key that expires while connected is disconnected at the next check, with its reason', async () => {
+    const stack = await startStack({ recheckMs: 200 });
+    const c = connect(stack.url, keys.expiring!, teamRoomOf(me.expiring!));
+    expect(await c.outcome).toBe('authenticated');
+    await c.synced;
+    // The `expiring` key expires 3 days after the sandbox started: its clock moves 4 days on.
+    const res = await fetch(`${sandbox.origin}/__sandbox/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advanceMs: 4 * 86_400_000 }),
+    });
+    expect(res.ok).toBe(true);
+    try {
+      await until(() => c.closes.some((e) => e.reason === 'key-invalid'), 'the disconnection', 5000);
+      expect(c.closes).toContainEqual({ code: 4401, reason: 'key-invalid' });
+      expect(printed).toContainEqual(
+        `ended member=${me.expiring!.key.id} room=${teamRoomOf(me.expiring!)} reason=key-invalid`,
+      );
+    } finally {
+      await fetch(`${sandbox.origin}/__sandbox/reset`, { method: 'POST' });
+    }
+  });
+
+  it('while the API cannot be reached, nobody is put out; a key it then refuses is', async () => {
+    let answer: 'me' | 'down' | 'revoked' = 'me';
+    const fake = createServer((req, res) => {
+      if (answer === 'down') return req.socket.destroy();
+      if (answer === 'revoked') {
+        res.writeHead(401, { 'content-type': 'application/json' });
+        return res.end(
+          JSON.stringify({
+            error: { type: 'authentication_error', code: 'invalid_token', message: 'revoked' },
+          }),
+        );
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(me.team));
+    });
+    await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
+    try {
+      const stack = await startStack({
+        apiBaseUrl: `http://127.0.0.1:${(fake.address() as AddressInfo).port}/v1`,
+        recheckMs: 60_000,
+      });
+      const c = connect(stack.url, keys.team!, teamRoomOf(me.team!));
+      expect(await c.outcome).toBe('authenticated');
+      answer = 'down';
+      await stack.teamSpace.recheck();
+      await new Promise((r) => setTimeout(r, 100));
+      expect(c.closes).toEqual([]);
+      expect(c.provider.isAuthenticated).toBe(true);
+      answer = 'revoked';
+      await stack.teamSpace.recheck();
+      await until(() => c.closes.some((e) => e.reason === 'key-invalid'), 'the disconnection');
+    } finally {
+      fake.closeAllConnections();
+      fake.close();
+    }
+  });
+});
+
+describe('a hostile client', () => {
+  const limits = { maxMessageBytes: 64 * 1024, maxDocumentBytes: 256 * 1024 };
+
+  it('an oversized message is refused and the room is untouched', async () => {
+    const stack = await startStack({ limits });
+    const room = teamRoomOf(me.team!);
+    const good = connect(stack.url, keys.team2!, room);
+    const bad = connect(stack.url, keys.team!, room);
+    await Promise.all([good.synced, bad.synced]);
+    good.doc.getMap('boards').set('b1', 'kept');
+    await until(() => bad.doc.getMap('boards').get('b1') === 'kept', 'the first edit everywhere');
+    bad.doc.getMap('boards').set('huge', 'x'.repeat(100 * 1024));
+    await until(() => bad.closes.some((e) => e.reason === 'message-too-big'), 'the refusal');
+    expect(bad.closes).toContainEqual({ code: 1009, reason: 'message-too-big' });
+    disconnect(bad);
+    const server = stack.teamSpace.hocuspocus.documents.get(room)!;
+    expect(server.getMap('boards').has('huge')).toBe(false);
+    // The room goes on: the other member still syncs, and ends with the server's state.
+    good.doc.getMap('boards').set('b2', 'after');
+    await until(() => server.getMap('boards').get('b2') === 'after', 'a later edit at the server');
+    expect(Y.encodeStateAsUpdate(server)).toEqual(Y.encodeStateAsUpdate(good.doc));
+    expect(good.doc.getMap('boards').has('huge')).toBe(false);
+  });
+
+  it('updates that would grow the document past its limit are refused, the room untouched', async () => {
+    const stack = await startStack({ limits });
+    const room = teamRoomOf(me.team!);
+    const good = connect(stack.url, keys.team2!, room);
+    const bad = connect(stack.url, keys.team!, room);
+    await Promise.all([good.synced, bad.synced]);
+    const server = () => stack.teamSpace.hocuspocus.documents.get(room)!;
+    // Each under the message limit; together past the document's.
+    for (let i = 0; i < 8 && !bad.closes.length; i++) {
+      bad.doc.getMap('tasks').set(`t${i}`, `${i}`.repeat(40 * 1024));
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await until(() => bad.closes.some((e) => e.reason === 'document-too-big'), 'the refusal');
+    disconnect(bad);
+    const size = Y.encodeStateAsUpdate(server()).byteLength;
+    expect(size).toBeLessThanOrEqual(limits.maxDocumentBytes);
+    expect(server().getMap('tasks').size).toBeLessThan(8);
+    good.doc.getMap('boards').set('b', 'still syncing');
+    await until(() => server().getMap('boards').get('b') === 'still syncing', 'a later edit');
+    await until(
+      () => Buffer.from(Y.encodeStateAsUpdate(server())).equals(Buffer.from(Y.encodeStateAsUpdate(good.doc))),
+      'the member and the server to hold the same document',
+    );
+  });
+
+  it('garbage bytes end only the socket that sent them; the server goes on', async () => {
+    const stack = await startStack();
+    const garbage = [
+      Buffer.from([]),
+      Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]),
+      Buffer.from('not binary at all'),
+      Buffer.from([4, 0x74, 0x65, 0x61, 0x6d, 0, 0, 200, 1, 2, 3]),
+      Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)),
+    ];
+    for (const bytes of garbage) {
+      const ws = new WebSocket(stack.url);
+      await new Promise((r) => ws.once('open', r));
+      ws.send(bytes);
+      ws.send(bytes.toString('latin1'));
+      await new Promise((r) => setTimeout(r, 30));
+      ws.terminate();
+    }
+    // And from an authenticated member, after its room is open.
+    const bad = connect(stack.url, keys.team!, teamRoomOf(me.team!));
+    await bad.synced;
+    const raw = (bad.socket as unknown as { webSocket: WebSocket }).webSocket;
+    const name = Buffer.from(teamRoomOf(me.team!));
+    raw.send(
+      Buffer.concat([Buffer.from([name.length]), name, Buffer.from([0, 2, 0xff, 0xff, 0xff, 0x7f, 1])]),
+    );
+    raw.send(Buffer.concat([Buffer.from([name.length]), name, Buffer.from([0, 2, 5, 1, 2, 3, 4, 5])]));
+    raw.send(Buffer.concat([Buffer.from([name.length]), name, Buffer.from([1, 3, 9, 9, 9])]));
+    raw.send(Buffer.concat([Buffer.from([name.length]), name, Buffer.from([8])]));
+    await new Promise((r) => setTimeout(r, 200));
+    const good = connect(stack.url, keys.team2!, teamRoomOf(me.team2!));
+    expect(await good.outcome).toBe('authenticated');
+    await good.synced;
+  });
+
+  it('a flood of connections from one key, or from one address, is refused beyond the limit', async () => {
+    const stack = await startStack({ limits: { maxConnectionsPerKey: 3, maxConnectionsPerAddress: 8 } });
+    const room = teamRoomOf(me.team!);
+    const byKey = Array.from({ length: 5 }, () => connect(stack.url, keys.team!, room));
+    const outcomes = await Promise.all(byKey.map((c) => c.outcome));
+    expect(outcomes.filter((o) => o === 'authenticated')).toHaveLength(3);
+    expect(outcomes.filter((o) => o === 'too-many-connections')).toHaveLength(2);
+    // Another key of the team still gets in.
+    const other = connect(stack.url, keys.team2!, room);
+    expect(await other.outcome).toBe('authenticated');
+    // 6 sockets are open from this address; 2 more fit, then each is closed with the reason.
+    const closes = await Promise.all(
+      Array.from(
+        { length: 4 },
+        () =>
+          new Promise<{ code: number; reason: string } | 'open'>((resolve) => {
+            const ws = new WebSocket(stack.url);
+            ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() }));
+            ws.on('open', () => setTimeout(() => resolve('open'), 300));
+          }),
+      ),
+    );
+    expect(closes.filter((c) => c === 'open')).toHaveLength(2);
+    expect(closes.filter((c) => c !== 'open')).toEqual([
+      { code: 4429, reason: 'too-many-connections' },
+      { code: 4429, reason: 'too-many-connections' },
+    ]);
+  });
+});
