@@ -278,6 +278,9 @@ describe('two team-space nodes, one Redis, one PostgreSQL', () => {
   it('an edit through node A reaches a client of node B, and back', async () => {
     const onA = connectClient('onA', node('A').port);
     const onB = connectClient('onB', node('B').port);
+    // What a balancer's health check asks.
+    const health = await fetch(`http://127.0.0.1:${node('A').port}/health`);
+    expect([health.status, await health.text()]).toEqual([200, 'ok\n']);
     await Promise.all([synced(onA), synced(onB)]);
 
     edit(onA, 'direct');
@@ -359,7 +362,8 @@ describe('two team-space nodes, one Redis, one PostgreSQL', () => {
     expect(missingFrom(z.doc, all)).toEqual([]);
     expect(Y.encodeStateAsUpdate(z.doc)).toEqual(Y.encodeStateAsUpdate(x.doc));
     z.destroy();
-  });
+    // Its own steps wait up to 10 s each; on a loaded machine the whole may take longer than Vitest's 20 s.
+  }, 45_000);
 });
 
 describe('the PostgreSQL store', () => {

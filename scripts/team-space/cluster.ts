@@ -9,7 +9,8 @@ import { PostgresPersistence } from './persistence-postgres';
 // How the extension uses Redis (extension-redis/src/Redis.ts, 4.7): a room's messages go through the
 // pub/sub channel `<prefix>:<document name>`, replies to one node through `<prefix>#reply:<node id>`, and
 // a node storing a room holds the lock `<prefix>:<document name>:lock` (Redlock, lockTimeout) so two nodes
-// do not store at once; a node that cannot take it skips its store, the holder's covers the same state.
+// do not store at once. A node that cannot take it skips that store (Hocuspocus logs "Another instance is
+// already storing this document"): its changes reach the holder through Redis, whose next store has them.
 // Nothing is kept in Redis: it may restart empty.
 
 export interface ClusterSettings {
