@@ -1,6 +1,8 @@
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -364,6 +366,26 @@ describe('two team-space nodes, one Redis, one PostgreSQL', () => {
     z.destroy();
     // Its own steps wait up to 10 s each; on a loaded machine the whole may take longer than Vitest's 20 s.
   }, 45_000);
+
+  it('the key is in nothing the nodes printed, nor in any file PostgreSQL or Redis wrote', async () => {
+    // Everything PostgreSQL holds on disk now, WAL included.
+    const db = new pg.Client({ connectionString: postgres!.url });
+    await db.connect();
+    await db.query('CHECKPOINT');
+    await db.end();
+    const written = [postgres!.dir, redis!.dir].flatMap((dir) =>
+      readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => join(e.parentPath, e.name)),
+    );
+    // The search can see what was stored: the room's name is there.
+    expect(
+      written.some((file) => readFileSync(file).includes(room)),
+      'the room in PostgreSQL’s files',
+    ).toBe(true);
+    for (const file of written) expect(readFileSync(file).includes(token), file).toBe(false);
+    for (const n of nodes) expect(n.output().includes(token), `node ${n.name}'s output`).toBe(false);
+  });
 });
 
 describe('the PostgreSQL store', () => {

@@ -14,6 +14,8 @@ export interface RunningService {
   /** redis://… or postgres://…, for TEAM_SPACE_REDIS_URL / TEAM_SPACE_DATABASE_URL. */
   url: string;
   port: number;
+  /** The server's folder: every file it writes is under it. */
+  dir: string;
   /** Stops the server and deletes its folder. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -107,6 +109,7 @@ function service(
   return {
     url,
     port,
+    dir,
     stop: () =>
       (stopping ??= stopChild(child, signal).then(() => {
         running.delete(child);
