@@ -2,13 +2,13 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startSandbox } from '../sandbox/src/server';
 import { checkHosts, createStudioServer, studioSettings } from './studio-server';
-import { DEFAULT_DATA_DIR } from './team-space/persistence-sqlite';
-import { createTeamSpace, DEFAULT_RECHECK_MS } from './team-space/team-space-server';
+import { teamSpaceEnv } from './team-space/env';
+import { createTeamSpace } from './team-space/team-space-server';
 
 // `npm start`: the built studio on PORT (4173) and a sandbox on SANDBOX_PORT (4010), with the studio's
 // Base URL defaulting to that sandbox through /config.json, and the team space (issue 23) on /sync of
 // the studio's origin, its documents in TEAM_SPACE_DATA (default .data/team-space). TEAM_SPACE=off
-// leaves it out; TEAM_SPACE_RECHECK_MS sets how often connected keys are checked again.
+// leaves it out; its other settings are in scripts/team-space/env.ts.
 
 const num = (v: string | undefined, fallback: number) => (v ? Number(v) : fallback);
 const host = process.env.HOST ?? '127.0.0.1';
@@ -51,13 +51,16 @@ const settings = studioSettings(process.env, {
   origin: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
   sandbox,
 });
-const teamSpace = settings.teamSpace
-  ? createTeamSpace({
-      apiBaseUrl: settings.teamSpace.apiBaseUrl,
-      dataDir: process.env.TEAM_SPACE_DATA || DEFAULT_DATA_DIR,
-      recheckMs: num(process.env.TEAM_SPACE_RECHECK_MS, DEFAULT_RECHECK_MS),
-    })
-  : undefined;
+let teamSpace: ReturnType<typeof createTeamSpace> | undefined;
+try {
+  if (settings.teamSpace) {
+    teamSpace = createTeamSpace({ apiBaseUrl: settings.teamSpace.apiBaseUrl, ...teamSpaceEnv(process.env) });
+  }
+} catch (e) {
+  console.error((e as Error).message);
+  await sandbox.close();
+  process.exit(1);
+}
 const server = createStudioServer(settings, resolve('dist'), { teamSpace });
 server.listen(port, host, () => {
   console.log(`Media Studio at http://${host}:${port}  (sandbox API at ${sandbox.baseUrl})`);

@@ -440,6 +440,77 @@ describe('the allowed API origins', () => {
   });
 });
 
+describe('the team space (issue 23)', () => {
+  const where = {
+    origin: 'http://127.0.0.1:4173',
+    sandbox: { baseUrl: 'http://127.0.0.1:4010/v1', origin: 'http://127.0.0.1:4010' },
+  };
+  const connectSrc = (csp: string) => csp.split(';').find((d) => d.trim().startsWith('connect-src'))!;
+
+  it('checks keys against the default Base URL unless TEAM_SPACE_API_URL says otherwise; TEAM_SPACE=off has none', () => {
+    expect(studioSettings({}, where).teamSpace).toEqual({
+      path: '/sync',
+      apiBaseUrl: 'http://127.0.0.1:4010/v1',
+    });
+    expect(studioSettings({ TEAM_SPACE_API_URL: 'https://api.example.com/v1/' }, where).teamSpace).toEqual({
+      path: '/sync',
+      apiBaseUrl: 'https://api.example.com/v1',
+    });
+    expect(studioSettings({ TEAM_SPACE: 'off' }, where).teamSpace).toBeUndefined();
+    expect(() => studioSettings({ TEAM_SPACE_API_URL: 'api.example.com' }, where)).toThrow(
+      /TEAM_SPACE_API_URL/,
+    );
+  });
+
+  it("the CSP names the studio’s own ws: origin (WebKit did not match it by 'self')", () => {
+    expect(connectSrc(studioSettings({}, where).csp)).toContain('ws://127.0.0.1:4173');
+    expect(connectSrc(studioSettings({ TEAM_SPACE: 'off' }, where).csp)).not.toContain('ws:');
+  });
+
+  it('/config.json tells the studio only when the server runs it; other upgrades get a 404', async () => {
+    const settings = studioSettings({}, where);
+    const upgrades: string[] = [];
+    const server = createStudioServer(settings, dist, {
+      teamSpace: {
+        handleUpgrade: (req, socket) => {
+          if (req.url !== '/sync') return false;
+          upgrades.push(req.url);
+          socket.destroy();
+          return true;
+        },
+      },
+    });
+    const port = await listen(server);
+    try {
+      const config = await (await fetch(`http://127.0.0.1:${port}/config.json`)).json();
+      expect(config.teamSpace).toEqual({ path: '/sync', apiBaseUrl: 'http://127.0.0.1:4010/v1' });
+      const upgrade = (path: string) =>
+        new Promise<number | 'closed'>((resolve) => {
+          const req = request({
+            host: '127.0.0.1',
+            port,
+            path,
+            agent: false,
+            headers: { connection: 'Upgrade', upgrade: 'websocket' },
+          });
+          req.on('response', (res) => resolve(res.statusCode!));
+          req.on('error', () => resolve('closed'));
+          req.on('upgrade', () => resolve(101));
+          req.end();
+        });
+      expect(await upgrade('/elsewhere')).toBe(404);
+      expect(await upgrade('/sync')).toBe('closed');
+      expect(upgrades).toEqual(['/sync']);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+    // Without a team space attached, config.json does not mention one.
+    const plain = JSON.parse((await send('GET', '/config.json')).body);
+    expect(plain.teamSpace).toBeUndefined();
+  });
+});
+
 describe('HOST', () => {
   it('loopback is fine; anything else is refused unless --allow-remote, and then warned about', () => {
     expect(checkHosts(['127.0.0.1', 'localhost', '::1'], false)).toBeUndefined();

@@ -208,6 +208,15 @@ export function createTeamSpace(options: TeamSpaceOptions): TeamSpace {
       throw refusal('document-too-big');
     },
 
+    /**
+     * Presence is what a client says about itself, so the server signs it: every awareness state a
+     * connection sends carries that connection's member id, whatever the client put there. The studio
+     * reads "who is online" from `memberId`, which no client can claim for another member.
+     */
+    async beforeHandleAwareness({ states, context }) {
+      for (const state of states.values()) state.memberId = context?.memberId ?? null;
+    },
+
     async onChange({ document, update }) {
       sizes.grew(document, update.byteLength);
     },
@@ -299,7 +308,10 @@ export function createTeamSpace(options: TeamSpaceOptions): TeamSpace {
     }
   };
   const recheck = () => (rechecking ??= recheckOnce().finally(() => (rechecking = undefined)));
-  const timer = setInterval(() => void recheck(), options.recheckMs ?? DEFAULT_RECHECK_MS);
+  const timer = setInterval(
+    () => void recheck().catch((e: Error) => log(`re-check failed: ${e.message}`)),
+    options.recheckMs ?? DEFAULT_RECHECK_MS,
+  );
   timer.unref();
 
   const close = async () => {
