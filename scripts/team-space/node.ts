@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import { clusterExtensions, clusterSettings } from './cluster';
+import { teamSpaceEnv } from './env';
 import { createTeamSpace } from './team-space-server';
 
 // `npm run team-space:node`: one team-space node of a cluster (docs/team-space.md "On several machines"),
@@ -10,8 +11,9 @@ import { createTeamSpace } from './team-space-server';
 // - PORT (default 4600), HOST (default 127.0.0.1; 0.0.0.0 for a balancer on another machine);
 // - TEAM_SPACE_API_URL: the API's Base URL keys are checked against (GET /me), e.g. https://api.example.com/v1;
 // - TEAM_SPACE_REDIS_URL, TEAM_SPACE_DATABASE_URL: see cluster.ts;
-// - TEAM_SPACE_TRUST_PROXY=1: count connections per address by the balancer's X-Forwarded-For (without
-//   it, every socket comes from the balancer's address and shares one address's limit).
+// - TEAM_SPACE_TRUST_PROXY=1 (count connections per address by the balancer's X-Forwarded-For; without
+//   it every socket comes from the balancer's address), TEAM_SPACE_RECHECK_MS and the limits: env.ts, as
+//   for `npm start`.
 
 function fail(message: string): never {
   console.error(message);
@@ -19,8 +21,10 @@ function fail(message: string): never {
 }
 
 let settings: ReturnType<typeof clusterSettings>;
+let env: ReturnType<typeof teamSpaceEnv>;
 try {
   settings = clusterSettings(process.env);
+  env = teamSpaceEnv(process.env);
 } catch (error) {
   fail((error as Error).message);
 }
@@ -31,17 +35,21 @@ if (!apiBaseUrl || !/^https?:\/\//.test(apiBaseUrl)) {
   fail('TEAM_SPACE_API_URL: the API Base URL keys are checked against, e.g. https://api.example.com/v1.');
 }
 const host = process.env.HOST ?? '127.0.0.1';
-const port = Number(process.env.PORT ?? 4600);
+const port = Number(process.env.PORT || 4600);
+if (!Number.isInteger(port) || port < 0 || port > 65535)
+  fail(`PORT: a port number, not "${process.env.PORT}".`);
 
 const teamSpace = createTeamSpace({
   apiBaseUrl,
   extensions: clusterExtensions(settings),
-  trustProxy: process.env.TEAM_SPACE_TRUST_PROXY === '1',
+  recheckMs: env.recheckMs,
+  limits: env.limits,
+  trustProxy: env.trustProxy,
 });
 
 const server = createServer((req, res) => {
-  // For a balancer's health check: the node is up. (The rooms need Redis and PostgreSQL too; a node that
-  // cannot reach them refuses to load a room, and its clients retry, through the balancer, elsewhere.)
+  // For a balancer's health check: the process is up and listening (no more: Redis and PostgreSQL are
+  // shared by every node, so their trouble is not one node's to report).
   if (req.url === '/health') {
     res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
     return;
