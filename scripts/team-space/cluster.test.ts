@@ -244,14 +244,19 @@ async function storedDoc(): Promise<Y.Doc | undefined> {
 
 beforeAll(async () => {
   // Missing servers are an error (CI installs them): startRedis and startPostgres say what to install.
-  [redis, postgres, sandbox] = await Promise.all([startRedis(), startPostgres(), startSandbox({ port: 0 })]);
-  const keys = (await (await fetch(`${sandbox.origin}/__sandbox/keys`)).json()) as Array<{
+  // Those that did start are kept for afterAll to stop, whichever failed.
+  const [r, p, s] = await Promise.allSettled([startRedis(), startPostgres(), startSandbox({ port: 0 })]);
+  if (r.status === 'fulfilled') redis = r.value;
+  if (p.status === 'fulfilled') postgres = p.value;
+  if (s.status === 'fulfilled') sandbox = s.value;
+  for (const started of [r, p, s]) if (started.status === 'rejected') throw started.reason;
+  const keys = (await (await fetch(`${sandbox!.origin}/__sandbox/keys`)).json()) as Array<{
     name: string;
     key: string;
   }>;
   token = keys.find((k) => k.name === 'team')!.key;
   const me = (await (
-    await fetch(`${sandbox.baseUrl}/me`, { headers: { authorization: `Bearer ${token}` } })
+    await fetch(`${sandbox!.baseUrl}/me`, { headers: { authorization: `Bearer ${token}` } })
   ).json()) as { team?: { id: string } };
   expect(me.team, 'the sandbox’s `team` key is a team key').toBeDefined();
   room = `team:${me.team!.id}`;
