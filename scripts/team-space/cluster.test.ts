@@ -1,6 +1,7 @@
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,8 +10,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
 import { startSandbox, type RunningSandbox } from '../../sandbox/src/server';
-import { clusterSettings } from './cluster';
+import { clusterExtensions, clusterSettings } from './cluster';
 import { DEFAULT_TABLE, PostgresPersistence } from './persistence-postgres';
+import { createTeamSpace } from './team-space-server';
 import { sparePort, startPostgres, startRedis, type RunningService } from './test-services';
 
 // The team space on several machines (issue 23): two nodes (scripts/team-space/node.ts, each its own
@@ -30,6 +32,7 @@ const clients: Client[] = [];
 /** A team key of the sandbox, and the room its /me admits it to. */
 let token: string;
 let room: string;
+const keysByName = new Map<string, string>();
 
 // ---- the nodes -------------------------------------------------------------------------------------
 
@@ -171,7 +174,7 @@ interface Client {
 }
 
 /** A raw provider in Node (not the studio), as the studio connects: the key as token, the room's name. */
-function connectClient(name: string, port: number): Client {
+function connectClient(name: string, port: number, as = { name: room, token }): Client {
   const doc = new Y.Doc();
   const socket = new HocuspocusProviderWebsocket({
     url: `ws://127.0.0.1:${port}/sync`,
@@ -183,7 +186,7 @@ function connectClient(name: string, port: number): Client {
     factor: 1.5,
     jitter: false,
   });
-  const provider = new HocuspocusProvider({ websocketProvider: socket, name: room, token, document: doc });
+  const provider = new HocuspocusProvider({ websocketProvider: socket, ...as, document: doc });
   provider.attach();
   const client: Client = {
     name,
@@ -224,12 +227,12 @@ async function until(check: () => boolean, what: string, timeoutMs = 10_000): Pr
 const synced = (c: Client) => until(() => c.provider.isSynced, `${c.name} to sync`);
 
 /** The room's row in PostgreSQL, as a document. */
-async function storedDoc(): Promise<Y.Doc | undefined> {
+async function storedDoc(name = room): Promise<Y.Doc | undefined> {
   const db = new pg.Client({ connectionString: postgres!.url });
   await db.connect();
   try {
     const { rows } = await db.query<{ state: Buffer }>(`SELECT state FROM ${DEFAULT_TABLE} WHERE name = $1`, [
-      room,
+      name,
     ]);
     if (!rows[0]) return undefined;
     const doc = new Y.Doc();
@@ -254,7 +257,8 @@ beforeAll(async () => {
     name: string;
     key: string;
   }>;
-  token = keys.find((k) => k.name === 'team')!.key;
+  for (const k of keys) keysByName.set(k.name, k.key);
+  token = keysByName.get('team')!;
   const me = (await (
     await fetch(`${sandbox!.baseUrl}/me`, { headers: { authorization: `Bearer ${token}` } })
   ).json()) as { team?: { id: string } };
@@ -394,6 +398,66 @@ describe('two team-space nodes, one Redis, one PostgreSQL', () => {
 });
 
 describe('the PostgreSQL store', () => {
+  it('a node that closes while another node is storing the room still stores its last edit', async () => {
+    // In this process, so one node's store can be made slow: node B's takes 800 ms (Hocuspocus's Redis
+    // extension would have A skip its store meanwhile; cluster.ts). Its own room (a personal key's), so
+    // the rooms of the tests above play no part.
+    const personal = keysByName.get('personal')!;
+    const me = (await (
+      await fetch(`${sandbox!.baseUrl}/me`, { headers: { authorization: `Bearer ${personal}` } })
+    ).json()) as { key: { id: string } };
+    const personalRoom = `key:${me.key.id}`;
+    const settings = clusterSettings({
+      TEAM_SPACE_REDIS_URL: redis!.url,
+      TEAM_SPACE_DATABASE_URL: postgres!.url,
+    })!;
+    const started: Array<{ port: number; close(): Promise<void> }> = [];
+    const inProcessNode = async (saveDelayMs: number) => {
+      const extensions = clusterExtensions(settings);
+      const store = extensions.find((e) => e instanceof PostgresPersistence)!;
+      const save = store.save.bind(store);
+      store.save = async (name, state) => {
+        await new Promise((r) => setTimeout(r, saveDelayMs));
+        return save(name, state);
+      };
+      const teamSpace = createTeamSpace({ apiBaseUrl: sandbox!.baseUrl, extensions, log: () => undefined });
+      const http = createHttpServer();
+      http.on('upgrade', (req, socket, head) => {
+        if (!teamSpace.handleUpgrade(req, socket, head)) socket.destroy();
+      });
+      await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+      const node = {
+        port: (http.address() as { port: number }).port,
+        close: async () => {
+          await teamSpace.close();
+          http.close();
+        },
+      };
+      started.push(node);
+      return node;
+    };
+    try {
+      const [fast, slow] = await Promise.all([inProcessNode(0), inProcessNode(800)]);
+      const a = connectClient('a', fast.port, { name: personalRoom, token: personal });
+      const b = connectClient('b', slow.port, { name: personalRoom, token: personal });
+      await Promise.all([synced(a), synced(b)]);
+      edit(b, 'first');
+      // Hocuspocus stores 2 s after a room's last edit: B's store starts then, and lasts 800 ms.
+      await new Promise((r) => setTimeout(r, 2_200));
+      // Meanwhile, A's member edits and leaves at once: A stores on that last disconnect.
+      edit(a, 'last');
+      a.destroy();
+      // B's member leaves after A's edit has reached B through Redis.
+      await until(() => missingFrom(b.doc, a.wrote).length === 0, 'A’s last edit on B');
+      b.destroy();
+    } finally {
+      // Each node stores what it still has to, and unloads.
+      await Promise.all(started.map((n) => n.close()));
+    }
+    const stored = await storedDoc(personalRoom);
+    expect(stored && missingFrom(stored, ['a-last-0', 'b-first-0'])).toEqual([]);
+  }, 30_000);
+
   it('keeps what every node stored: a node a moment behind does not overwrite an edit it has not seen', async () => {
     // Two nodes' stores, each with its own pool, as two machines would be.
     const one = new PostgresPersistence({ connectionString: postgres!.url, table: 'store_test' });

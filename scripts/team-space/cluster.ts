@@ -7,11 +7,21 @@ import { PostgresPersistence } from './persistence-postgres';
 // awareness between the nodes that hold it, and one shared PostgreSQL keeps the documents.
 //
 // How the extension uses Redis (extension-redis/src/Redis.ts, 4.7): a room's messages go through the
-// pub/sub channel `<prefix>:<document name>`, replies to one node through `<prefix>#reply:<node id>`, and
-// a node storing a room holds the lock `<prefix>:<document name>:lock` (Redlock, lockTimeout) so two nodes
-// do not store at once. A node that cannot take it skips that store (Hocuspocus logs "Another instance is
-// already storing this document"): its changes reach the holder through Redis, whose next store has them.
+// pub/sub channel `<prefix>:<document name>`, replies to one node through `<prefix>#reply:<node id>`.
 // Nothing is kept in Redis: it may restart empty.
+
+/**
+ * Hocuspocus's Redis extension without its store lock. The extension takes `<prefix>:<room>:lock` around
+ * a node's store and, when another node holds it, skips that store ("Another instance is already storing
+ * this document"), trusting the other's. But that store encoded its document before this node's newest
+ * edit reached it through Redis, and a node never stores for edits that came through Redis: a member who
+ * edits and leaves while another node stores loses that edit from PostgreSQL once the room unloads
+ * (cluster.test.ts reproduces it). The lock only kept two stores from overwriting each other; ours cannot
+ * (PostgresPersistence merges under PostgreSQL's own lock), so every node stores what its clients sent.
+ */
+export class UnlockedRedis extends Redis {
+  override async onStoreDocument(): Promise<void> {}
+}
 
 export interface ClusterSettings {
   redis: { host: string; port: number; username?: string; password?: string; db?: number; tls: boolean };
@@ -68,9 +78,8 @@ export function clusterSettings(env: NodeJS.ProcessEnv): ClusterSettings | undef
 }
 
 /**
- * The Hocuspocus extensions of one node: Redis (priority 1000, so its store lock runs before the
- * database's store) and PostgreSQL. Hand them to createTeamSpace's `extensions`; Hocuspocus's destroy
- * closes their connections.
+ * The Hocuspocus extensions of one node: Redis (without its store lock, above) and PostgreSQL. Hand them
+ * to createTeamSpace's `extensions`; Hocuspocus's destroy closes their connections.
  */
 export function clusterExtensions(settings: ClusterSettings): Extension[] {
   const { host, port, username, password, db, tls } = settings.redis;
@@ -85,5 +94,5 @@ export function clusterExtensions(settings: ClusterSettings): Extension[] {
       ...(tls ? { tls: {} } : {}),
     },
   };
-  return [new Redis(redis), new PostgresPersistence({ connectionString: settings.databaseUrl })];
+  return [new UnlockedRedis(redis), new PostgresPersistence({ connectionString: settings.databaseUrl })];
 }
