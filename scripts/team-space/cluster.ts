@@ -13,8 +13,8 @@ import { PostgresPersistence } from './persistence-postgres';
 /**
  * Hocuspocus's Redis extension without its store lock. The extension takes `<prefix>:<room>:lock` around
  * a node's store and, when another node holds it, skips that store ("Another instance is already storing
- * this document"), trusting the other's. But that store encoded its document before this node's newest
- * edit reached it through Redis, and a node never stores for edits that came through Redis: a member who
+ * this document"), trusting the other's. But that store may have encoded its document before this node's
+ * newest edit reached it through Redis, and a node never stores for edits that came through Redis: one who
  * edits and leaves while another node stores loses that edit from PostgreSQL once the room unloads
  * (cluster.test.ts reproduces it). The lock only kept two stores from overwriting each other; ours cannot
  * (PostgresPersistence merges under PostgreSQL's own lock), so every node stores what its clients sent.
