@@ -322,6 +322,25 @@ function filesUnder(dir: string): string[] {
   });
 }
 
+describe('a restart with members connected', () => {
+  it('stores the last edit before it goes, and tells the members why they were closed', async () => {
+    const stack = await startStack();
+    const a = connect(stack.url, keys.team!, teamRoomOf(me.team!));
+    await a.synced;
+    a.doc.getMap('boards').set('last', 'edit just before the restart');
+    await until(
+      () =>
+        stack.teamSpace.hocuspocus.documents.get(teamRoomOf(me.team!))?.getMap('boards').has('last') === true,
+      'the edit at the server',
+    );
+    await stack.restart();
+    expect(a.closes).toContainEqual({ code: 1001, reason: 'server-closing' });
+    const b = connect(stack.url, keys.team2!, teamRoomOf(me.team2!));
+    await b.synced;
+    expect(b.doc.getMap('boards').get('last')).toBe('edit just before the restart');
+  });
+});
+
 describe('keys checked again', () => {
   it('a key that expires while connected is disconnected at the next check, with its reason', async () => {
     const stack = await startStack({ recheckMs: 200 });
@@ -378,6 +397,11 @@ describe('keys checked again', () => {
       await new Promise((r) => setTimeout(r, 100));
       expect(c.closes).toEqual([]);
       expect(c.provider.isAuthenticated).toBe(true);
+      // Meanwhile a member admitted a moment ago gets back in; a key never seen is told to wait.
+      expect(await connect(stack.url, keys.team!, teamRoomOf(me.team!)).outcome).toBe('authenticated');
+      expect(await connect(stack.url, keys.personal!, teamRoomOf(me.personal!)).outcome).toBe(
+        'api-unavailable',
+      );
       answer = 'revoked';
       const refusedAgain = new Promise<string>((resolve) =>
         c.provider.on('authenticationFailed', ({ reason }: { reason: string }) => resolve(reason)),
@@ -489,6 +513,12 @@ describe('a hostile client', () => {
     // Another key of the team still gets in.
     const other = connect(stack.url, keys.team2!, room);
     expect(await other.outcome).toBe('authenticated');
+    // A connection that ends gives its place back.
+    const seen = printed.length;
+    disconnect(byKey[outcomes.indexOf('authenticated')]!);
+    await until(() => printed.slice(seen).some((l) => l.startsWith('disconnect member=')), 'the disconnect');
+    const again = connect(stack.url, keys.team!, room);
+    expect(await again.outcome).toBe('authenticated');
     // 6 sockets are open from this address; 2 more fit, then each is closed with the reason.
     const closes = await Promise.all(
       Array.from(

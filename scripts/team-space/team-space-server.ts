@@ -159,7 +159,8 @@ export function createTeamSpace(options: TeamSpaceOptions): TeamSpace {
     async onAuthenticate({ token, documentName, context }) {
       const socket = context.socket;
       const result = await checker.check(token);
-      if (socket.closed || closing) throw refusal('server-closing');
+      // A socket not accepted by handleUpgrade (no state of ours) is never admitted.
+      if (!socket || socket.closed || closing) throw refusal('server-closing');
       if (result.kind !== 'admitted') {
         log(`refused reason=${result.reason} (${result.detail})`);
         throw refusal(result.reason);
