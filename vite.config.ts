@@ -66,13 +66,8 @@ export default defineConfig({
       {
         test: {
           name: 'sandbox',
-          // scripts/: the `npm start` server and its proxy, tested against a fake API; bench/: its results file.
-          include: [
-            'contract/**/*.test.ts',
-            'sandbox/**/*.test.ts',
-            'scripts/**/*.test.ts',
-            'bench/**/*.test.ts',
-          ],
+          // bench/: its results file. scripts/ is the tooling project's (below), not run twice.
+          include: ['contract/**/*.test.ts', 'sandbox/**/*.test.ts', 'bench/**/*.test.ts'],
           environment: 'node',
           testTimeout: 20_000,
           hookTimeout: 30_000,
@@ -81,9 +76,12 @@ export default defineConfig({
       {
         test: {
           name: 'tooling',
+          // scripts/: the `npm start` server, its proxy and the team-space server, against real servers
+          // (a sandbox, redis-server, PostgreSQL) or a fake API.
           include: ['scripts/**/*.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
     ],
