@@ -29,7 +29,6 @@ import { useTeamViews } from './team-views';
 import { TeamCommentNotices } from '../features/comments/new-comment-notices';
 import type { TeamSpaceConfig } from '../../contract/team-room';
 import { MembersButton } from '../features/team/members-dialog';
-import { ShareEarlierDialog } from '../features/team/share-earlier-dialog';
 import { TeamSpaceSettings } from '../features/team/team-space-settings';
 import { TeamStatusLine } from '../features/team/team-status-line';
 import { Workspace, type WorkspaceActions } from './workspace';
@@ -156,6 +155,7 @@ function StudioForConnection({ initialMe, onDisconnect, teamSpace, apiKey }: Con
               onToggle={team.setOn}
               name={team.settings.name || me.key.label}
               onName={team.setName}
+              earlier={team.session ? { count: team.earlierCount, onAnswer: team.answerEarlier } : null}
             />
           }
         />
@@ -181,12 +181,7 @@ function StudioForConnection({ initialMe, onDisconnect, teamSpace, apiKey }: Con
           />
         </div>
       )}
-      <ShareEarlierDialog
-        open={team.earlierCount > 0}
-        taskCount={team.earlierCount}
-        onShare={() => team.answerEarlier(true)}
-        onNotNow={() => team.answerEarlier(false)}
-      />
+
       <NetworkStatus health={client.health} />
       {views.view === 'usage' ? (
         <Suspense fallback={loading('Loading usage')}>

@@ -3,6 +3,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../components/button';
 import { Field, inputClass } from '../../components/field';
 import { cn } from '../../lib/cn';
+import { formatCount } from '../../lib/format';
 import { MAX_NAME_LENGTH } from '../../model/team/team-settings';
 
 // The Account dialog's team-space part (product-notes §3 "Team space"): switch "Team space" (off until the
@@ -17,12 +18,18 @@ export function TeamSpaceSettings({
   onToggle,
   name,
   onName,
+  earlier,
 }: {
   availability: TeamAvailability;
   on: boolean;
   onToggle: (on: boolean) => void;
   name: string;
   onName: (name: string) => void;
+  /**
+   * This device's tasks from before the team space was turned on, while the member has not said whether
+   * they go too: shared only when they say so, knowing how many.
+   */
+  earlier?: { count: number; onAnswer: (share: boolean) => void } | null;
 }) {
   const switchId = useId();
   const hintId = useId();
@@ -66,6 +73,9 @@ export function TeamSpaceSettings({
           <Switch.Thumb className="block size-5 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[1.375rem]" />
         </Switch.Root>
       </div>
+      {on && availability.ok && earlier && earlier.count > 0 && (
+        <ShareEarlier count={earlier.count} onAnswer={earlier.onAnswer} />
+      )}
       {on && availability.ok && (
         <form onSubmit={submit} className="flex items-end gap-2">
           <Field
@@ -93,5 +103,30 @@ export function TeamSpaceSettings({
         </form>
       )}
     </section>
+  );
+}
+
+/** The question of what was already here: new tasks are shared from now on; these only if the member says so. */
+function ShareEarlier({ count, onAnswer }: { count: number; onAnswer: (share: boolean) => void }) {
+  const tasks = `${formatCount(count)} ${count === 1 ? 'task' : 'tasks'}`;
+  return (
+    <div
+      role="group"
+      aria-label="Share what is already here"
+      className="rounded-lg bg-indigo-50 p-3 text-sm text-indigo-950 ring-1 ring-indigo-200 dark:bg-indigo-950 dark:text-indigo-50 dark:ring-indigo-800"
+    >
+      <p>
+        {tasks} (and your stars and ratings) made before you turned the team space on{' '}
+        {count === 1 ? 'is' : 'are'} on this device only. What you make from now on is shared.
+      </p>
+      <div className="mt-2 flex flex-wrap justify-end gap-2">
+        <Button size="sm" onClick={() => onAnswer(false)}>
+          Not now
+        </Button>
+        <Button size="sm" variant="primary" onClick={() => onAnswer(true)}>
+          Share {tasks}
+        </Button>
+      </div>
+    </div>
   );
 }

@@ -1,0 +1,84 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { expect, it, vi } from 'vitest';
+import { TeamSpaceSettings } from './team-space-settings';
+import { reasonText } from './team-reasons';
+import { teamStatusText } from './team-status-line';
+
+it('the switch "Team space" turns it on; "Display name" is saved; earlier tasks go only when the member says so', async () => {
+  const user = userEvent.setup();
+  const onToggle = vi.fn();
+  const onName = vi.fn();
+  const onAnswer = vi.fn();
+  const { rerender } = render(
+    <TeamSpaceSettings
+      availability={{ ok: true }}
+      on={false}
+      onToggle={onToggle}
+      name="Team key"
+      onName={onName}
+    />,
+  );
+  expect(screen.queryByLabelText('Display name')).toBeNull();
+  await user.click(screen.getByRole('switch', { name: 'Team space' }));
+  expect(onToggle).toHaveBeenCalledWith(true);
+
+  rerender(
+    <TeamSpaceSettings
+      availability={{ ok: true }}
+      on
+      onToggle={onToggle}
+      name="Team key"
+      onName={onName}
+      earlier={{ count: 12, onAnswer }}
+    />,
+  );
+  expect(screen.getByRole('switch', { name: 'Team space' })).toHaveAttribute('aria-checked', 'true');
+  const name = screen.getByLabelText('Display name');
+  await user.clear(name);
+  await user.type(name, 'Ana');
+  await user.click(screen.getByRole('button', { name: 'Save name' }));
+  expect(onName).toHaveBeenCalledWith('Ana');
+  const earlier = screen.getByRole('group', { name: 'Share what is already here' });
+  expect(earlier.textContent).toContain('12 tasks');
+  await user.click(screen.getByRole('button', { name: 'Share 12 tasks' }));
+  expect(onAnswer).toHaveBeenCalledWith(true);
+});
+
+it('says why the team space cannot be turned on here', () => {
+  render(
+    <TeamSpaceSettings
+      availability={{ ok: false, why: 'No team space runs beside this studio.' }}
+      on
+      onToggle={() => undefined}
+      name=""
+      onName={() => undefined}
+    />,
+  );
+  expect(screen.getByRole('switch', { name: 'Team space' })).toBeDisabled();
+  expect(screen.getByText('No team space runs beside this studio.')).toBeTruthy();
+  expect(screen.queryByLabelText('Display name')).toBeNull();
+});
+
+it('the status line says online with how many members, offline since when, or the refusal in plain words', () => {
+  const members = [
+    { id: 'a', name: 'Ana', online: true, you: true, joinedAt: 0 },
+    { id: 'b', name: 'Bo', online: false, you: false, joinedAt: 0 },
+  ];
+  expect(teamStatusText({ link: 'online', since: 0, reason: null, local: true }, members)).toBe(
+    'Team space online · 1 of 2 members online',
+  );
+  expect(
+    teamStatusText(
+      { link: 'offline', since: Date.UTC(2026, 0, 5, 9, 3), reason: null, local: true },
+      members,
+    ),
+  ).toMatch(
+    /^Team space offline since .+\. Your changes are kept on this device and shared when it is back\.$/,
+  );
+  expect(teamStatusText({ link: 'refused', since: 0, reason: 'account-banned', local: true }, members)).toBe(
+    reasonText('account-banned'),
+  );
+  expect(reasonText('key-invalid')).toMatch(/revoked, has expired or is not valid/);
+  expect(reasonText('<b>odd</b>')).toBe('The team space refused this key: <b>odd</b>');
+});
