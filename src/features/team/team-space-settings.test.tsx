@@ -1,9 +1,11 @@
-import { render, screen } from '@testing-library/react';
+import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { expect, it, vi } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import { TeamSpaceSettings } from './team-space-settings';
 import { reasonText } from './team-reasons';
 import { teamStatusText } from './team-status-line';
+
+afterEach(cleanup);
 
 it('the switch "Team space" turns it on; "Display name" is saved; earlier tasks go only when the member says so', async () => {
   const user = userEvent.setup();
@@ -33,7 +35,7 @@ it('the switch "Team space" turns it on; "Display name" is saved; earlier tasks 
       earlier={{ count: 12, onAnswer }}
     />,
   );
-  expect(screen.getByRole('switch', { name: 'Team space' })).toHaveAttribute('aria-checked', 'true');
+  expect(screen.getByRole('switch', { name: 'Team space' }).getAttribute('aria-checked')).toBe('true');
   const name = screen.getByLabelText('Display name');
   await user.clear(name);
   await user.type(name, 'Ana');
@@ -55,7 +57,7 @@ it('says why the team space cannot be turned on here', () => {
       onName={() => undefined}
     />,
   );
-  expect(screen.getByRole('switch', { name: 'Team space' })).toBeDisabled();
+  expect((screen.getByRole('switch', { name: 'Team space' }) as HTMLButtonElement).disabled).toBe(true);
   expect(screen.getByText('No team space runs beside this studio.')).toBeTruthy();
   expect(screen.queryByLabelText('Display name')).toBeNull();
 });
