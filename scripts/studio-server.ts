@@ -81,7 +81,7 @@ export function studioSettings(
   return { config, csp, ...(proxyTarget ? { proxy: { target: proxyTarget, csp, timeoutMs } } : {}) };
 }
 
-const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|\[::1\]|localhost)$/i;
+const LOOPBACK = /^(127(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}|::1|\[::1\]|localhost)$/i;
 
 /**
  * HOST other than loopback exposes the studio and the sandbox's control API (demo keys, faults, the

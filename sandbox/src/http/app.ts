@@ -94,6 +94,10 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
   app.use('/cdn/*', async (c, next) => {
     const origin = c.req.header('origin');
     const privateFile = c.req.path.startsWith('/cdn/uploads/');
+    // Uploads answer only at the sandbox's own names, like the control API: on a rebound DNS name a
+    // page would otherwise read them as same-origin, with no Origin to refuse.
+    const wrongHost = privateFile ? origins.checkHost(c.req.header('host')) : null;
+    if (wrongHost) return errorResponse(c, new SandboxError(403, 'origin_not_allowed', wrongHost));
     if (privateFile && origin !== undefined && !origins.allows(origin))
       return errorResponse(
         c,
