@@ -36,6 +36,7 @@ const sandbox = await startSandbox({
   dataDir: process.env.SANDBOX_DATA_DIR,
   // The studio's own origin may use the sandbox's control API (the connect form lists its demo keys).
   allowedOrigins: [`http://${host}:${port}`],
+  apiAnyOrigin: process.env.SANDBOX_API_ANY_ORIGIN === '1',
 });
 
 // The real service may refuse cross-origin calls from the studio's origin: STUDIO_PROXY_TARGET (its

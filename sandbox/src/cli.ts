@@ -11,6 +11,7 @@ const { values } = parseArgs({
     'public-url': { type: 'string' },
     'data-dir': { type: 'string' },
     'allow-origin': { type: 'string', multiple: true },
+    'api-any-origin': { type: 'boolean' },
   },
 });
 
@@ -38,12 +39,14 @@ const running = await startSandbox({
   rateLimits: process.env.SANDBOX_RATE_LIMITS !== 'off',
   dataDir: values['data-dir'] ?? process.env.SANDBOX_DATA_DIR,
   allowedOrigins,
+  apiAnyOrigin: values['api-any-origin'] === true || process.env.SANDBOX_API_ANY_ORIGIN === '1',
   mediaMemoryBytes: mib(process.env.SANDBOX_MEDIA_MEMORY_MB),
   mediaDiskBytes: mib(process.env.SANDBOX_MEDIA_DISK_MB),
 });
 
 console.log(`Sandbox API at ${running.baseUrl}  (demo keys: ${running.origin}/__sandbox/keys)`);
 console.log(`Control API open to this origin and: ${allowedOrigins.join(', ') || 'no other'}`);
+if (running.apiAnyOrigin) console.log('API open to every web origin (--api-any-origin)');
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { demoKeyValues, type DemoKeyValues } from './core/keys';
 import type { Sandbox, SandboxSnapshot } from './core/sandbox';
 
 // With a data folder (--data-dir / SANDBOX_DATA_DIR) the sandbox keeps its state across restarts:
@@ -11,6 +12,29 @@ export interface Persistence {
   /** Save soon (debounced); call after anything that may have changed state. */
   touch(): void;
   flush(): Promise<void>;
+}
+
+/**
+ * The demo keys of this data folder (keys.json): made at random the first time and kept, so they are
+ * stable across restarts and differ from every other install's. Readable by its owner only.
+ */
+export function loadDemoKeys(dataDir: string): DemoKeyValues {
+  const dir = resolve(dataDir);
+  const path = join(dir, 'keys.json');
+  let saved: unknown = {};
+  try {
+    saved = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    // None yet (or unreadable): new keys, saved below.
+  }
+  const values = demoKeyValues(saved);
+  if (JSON.stringify(values) !== JSON.stringify(saved)) {
+    mkdirSync(dir, { recursive: true });
+    const tmp = `${path}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(values, null, 2)}\n`, { mode: 0o600 });
+    renameSync(tmp, path);
+  }
+  return values;
 }
 
 /** Loads the saved state, if any, into a sandbox whose media folder is `dataDir`. */

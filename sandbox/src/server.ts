@@ -8,7 +8,7 @@ import { Sandbox } from './core/sandbox';
 import { createApp } from './http/app';
 import { OriginPolicy } from './http/origins';
 import { mediaWorks } from './media/works';
-import { attachPersistence } from './persistence';
+import { attachPersistence, loadDemoKeys } from './persistence';
 
 // Starts a listening sandbox. Used by the CLI, `npm start`, the HTTP tests (port 0) and the benchmark.
 
@@ -24,9 +24,12 @@ export interface SandboxOptions {
   dataDir?: string;
   /**
    * Web origins besides the sandbox's own that may use the control API (/__sandbox/*) and read
-   * uploads with fetch: the studio's origin (`npm start` passes it). Never `*`.
+   * uploads with fetch: the studio's origin (`npm start` passes it). Never `*`. The API (/v1) answers
+   * these origins too, and no other web page, unless `apiAnyOrigin`.
    */
   allowedOrigins?: string[];
+  /** The API (/v1) answers any web origin (`Access-Control-Allow-Origin: *`), for testing another client. */
+  apiAnyOrigin?: boolean;
   /** Bytes of media kept in memory (default 64 MiB) and on disk (default 2 GiB). */
   mediaMemoryBytes?: number;
   mediaDiskBytes?: number;
@@ -38,6 +41,8 @@ export interface RunningSandbox {
   origin: string;
   baseUrl: string;
   sandbox: Sandbox;
+  /** Whether /v1 answers every web origin (SandboxOptions.apiAnyOrigin). */
+  apiAnyOrigin: boolean;
   close(): Promise<void>;
 }
 
@@ -66,9 +71,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     mediaMemoryBytes: options.mediaMemoryBytes,
     mediaDiskBytes: options.mediaDiskBytes,
     works: mediaWorks,
+    demoKeys: options.dataDir ? loadDemoKeys(options.dataDir) : undefined,
   });
   const origins = new OriginPolicy();
   origins.setAllowed(options.allowedOrigins ?? []);
+  origins.apiAnyOrigin = options.apiAnyOrigin ?? false;
   let port = options.port ?? 4010;
   let closed = false;
 
@@ -147,6 +154,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     origin,
     baseUrl: `${origin}/v1`,
     sandbox,
+    apiAnyOrigin: origins.apiAnyOrigin,
     close: async () => {
       closed = true;
       clearTimeout(relisten);

@@ -1,14 +1,30 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { describe, expect, it } from 'vitest';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { hostnameOfHostHeader, isLoopbackHost } from '../src/hosts';
+import { startSandbox, type SandboxOptions } from '../src/server';
+import { spawnSandbox } from '../src/spawn-sandbox';
 import { makeImage } from './fixtures';
-import { useSandbox } from './harness';
+import { DEMO_KEY_NAMES, clientFor, fetchParsed, useSandbox } from './harness';
 
 // The second hostile pass against the sandbox (what SECURITY.md says it guarantees): each block is a
 // fault that pass found, and proves it holds.
 
 const STUDIO = 'http://127.0.0.1:5173';
+const EVIL = 'http://evil.example';
 const h = useSandbox({ allowedOrigins: [STUDIO] });
+
+const scratch = mkdtempSync(join(tmpdir(), 'sandbox-round-two-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** The demo keys of a sandbox started with these options, which is closed again. */
+async function keysOf(options: SandboxOptions): Promise<Record<string, string>> {
+  const client = await clientFor(await startSandbox({ port: 0, ...options }));
+  await client.running.close();
+  return client.keys;
+}
 
 /** A GET with a Host header of our choosing (fetch does not let a test set one). */
 function getWithHost(url: string, host: string) {
@@ -85,4 +101,79 @@ describe('1. rebound names', () => {
       expect((await getWithHost(uploadUrl, `${name}:${port}`)).status, name).toBe(200);
     }
   });
+});
+
+describe("2. demo keys and the API's origins", () => {
+  it('demo keys are random per run without a data folder, and per data folder, stable across its restarts', async () => {
+    const [a, b] = [await keysOf({}), await keysOf({})];
+    for (const name of DEMO_KEY_NAMES) {
+      expect(a[name], name).toMatch(/^gm_live_[A-Za-z0-9]{32}$/);
+      expect(b[name], name).not.toBe(a[name]);
+    }
+    const folder = join(scratch, 'keys-a');
+    const first = await keysOf({ dataDir: folder });
+    expect(await keysOf({ dataDir: folder })).toEqual(first);
+    const other = await keysOf({ dataDir: join(scratch, 'keys-b') });
+    for (const name of DEMO_KEY_NAMES) expect(other[name], name).not.toBe(first[name]);
+    expect(new Set(Object.values(first)).size).toBe(Object.keys(first).length);
+  });
+
+  it("/v1 answers the studio's origins and clients without an Origin; a page elsewhere is refused", async () => {
+    const me = (origin?: string) =>
+      fetchParsed(`${h.base}/me`, {
+        headers: { Authorization: `Bearer ${h.keys.personal}`, ...(origin ? { Origin: origin } : {}) },
+      });
+    const refused = await me(EVIL);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('origin_not_allowed');
+    expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+    const preflight = await fetchParsed(`${h.base}/tasks`, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: EVIL,
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization',
+      },
+    });
+    expect(preflight.status).toBe(403);
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    // Nothing was done for the refused page: the request log has only the allowed calls below.
+    for (const origin of [STUDIO, 'http://localhost:5173', h.origin]) {
+      const r = await me(origin);
+      expect(r.status, origin).toBe(200);
+      expect(r.headers.get('access-control-allow-origin'), origin).toBe(origin);
+      expect(r.headers.get('vary'), origin).toMatch(/origin/i);
+    }
+    const noOrigin = await me();
+    expect(noOrigin.status).toBe(200);
+    expect((await h.control('GET', '/requests')).body).toHaveLength(4);
+  });
+
+  it('--api-any-origin (or SANDBOX_API_ANY_ORIGIN=1) keeps `*` for another client', async () => {
+    const open = await clientFor(await startSandbox({ port: 0, apiAnyOrigin: true }));
+    try {
+      const r = await fetch(`${open.base}/me`, {
+        headers: { Authorization: `Bearer ${open.keys.personal}`, Origin: EVIL },
+      });
+      expect(r.status).toBe(200);
+      expect(r.headers.get('access-control-allow-origin')).toBe('*');
+      // The control API stays closed to it.
+      expect((await fetch(`${open.origin}/__sandbox/keys`, { headers: { Origin: EVIL } })).status).toBe(403);
+    } finally {
+      await open.running.close();
+    }
+    for (const [args, env] of [
+      [['--port', '0', '--api-any-origin'], {}],
+      [['--port', '0'], { SANDBOX_API_ANY_ORIGIN: '1' }],
+    ] as const) {
+      const { child, origin } = await spawnSandbox([...args], env);
+      try {
+        const r = await fetch(`${origin}/v1/me`, { headers: { Origin: EVIL } });
+        expect(r.status, args.join(' ')).toBe(401);
+        expect(r.headers.get('access-control-allow-origin')).toBe('*');
+      } finally {
+        child.kill('SIGTERM');
+      }
+    }
+  }, 60_000);
 });

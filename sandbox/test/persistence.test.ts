@@ -55,7 +55,7 @@ describe('data folder', () => {
     } finally {
       await second.running.close();
     }
-    expect(readdirSync(dir).sort()).toEqual(['renders', 'state.json', 'uploads']);
+    expect(readdirSync(dir).sort()).toEqual(['keys.json', 'renders', 'state.json', 'uploads']);
   });
 
   it('without a data folder, a restart starts fresh', async () => {

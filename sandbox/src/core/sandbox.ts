@@ -4,7 +4,7 @@ import { fixture as defaultFixture, validateFixture } from './catalog/fixture';
 import { Clock, isValidOffset } from './clock';
 import type { SandboxConfig } from './config';
 import { Describer } from './describe/describer';
-import type { KeyRecord } from './keys';
+import { demoKeyValues, type KeyRecord } from './keys';
 import { MEDIA_DEFAULTS, MediaStore, type MediaFile } from './media-store';
 import { RateLimiter, type RateGroup } from './rate-limit';
 import { Tasks, type TasksSnapshot } from './tasks';
@@ -47,7 +47,7 @@ export class Sandbox {
     validateFixture(fixture);
     const { clock, media } = this;
     this.catalog = new CatalogViews(fixture, config);
-    this.accounts = new Accounts(clock);
+    this.accounts = new Accounts(clock, demoKeyValues(config.demoKeys));
     this.uploads = new Uploads(clock, config, media);
     const { catalog: views, accounts, uploads } = this;
     this.tasks = new Tasks({ clock, config, media, views, accounts, uploads });

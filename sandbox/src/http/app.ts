@@ -75,12 +75,27 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
   const origins = controls.origins ?? new OriginPolicy();
   let log: RequestLogEntry[] = [];
 
-  // The API is public to every origin, as a service's would be: it answers nothing without a key,
-  // which a page on another origin does not have.
+  // The API answers the studio's origins (the sandbox's own and the allowed ones) and clients that are
+  // not web pages (no Origin: curl, Node, the proxy, Playwright's request context); a page elsewhere is
+  // refused before anything runs, preflights included, so it cannot spend a user's credits or push their
+  // uploads out of storage even if it learnt a key. --api-any-origin answers every origin with `*`
+  // (README: Origins).
+  app.use('/v1/*', async (c, next) => {
+    const origin = c.req.header('origin');
+    if (origins.allowsApi(origin)) return next();
+    return errorResponse(
+      c,
+      new SandboxError(
+        403,
+        'origin_not_allowed',
+        `Origin ${origin} may not call the sandbox's API. Allow it with --allow-origin (or --api-any-origin).`,
+      ),
+    );
+  });
   app.use(
     '/v1/*',
     cors({
-      origin: '*',
+      origin: (origin) => (origins.apiAnyOrigin ? '*' : origin),
       allowMethods: ['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS'],
       allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'Range'],
       exposeHeaders: ['Retry-After', 'Content-Length', 'Content-Range', 'Content-Type'],

@@ -35,6 +35,8 @@ export class OriginPolicy {
   private allowed = new Set<string>();
   private hostnames = new Set<string>();
   private anyHost = false;
+  /** The API (/v1) answers every web origin, not only these (--api-any-origin). */
+  apiAnyOrigin = false;
 
   /** Called once the port is known: the origins the sandbox itself is reached at. */
   setSelf(origins: string[], listenHost: string): void {
@@ -59,6 +61,11 @@ export class OriginPolicy {
   /** Same-origin or listed. */
   allows(origin: string): boolean {
     return this.own.has(origin) || this.allowed.has(origin);
+  }
+
+  /** Whether a web page on `origin` may call the API (/v1); clients that send no Origin always may. */
+  allowsApi(origin: string | undefined): boolean {
+    return origin === undefined || this.apiAnyOrigin || this.allows(origin);
   }
 
   /**
