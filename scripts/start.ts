@@ -1,14 +1,17 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { checkHosts, hostForListen, hostForUrl } from '../sandbox/src/hosts';
 import { startSandbox } from '../sandbox/src/server';
-import { checkHosts, createStudioServer, studioSettings } from './studio-server';
+import { createStudioServer, studioSettings } from './studio-server';
 
 // `npm start`: the built studio on PORT (4173) and a sandbox on SANDBOX_PORT (4010), with the studio's
 // Base URL defaulting to that sandbox through /config.json.
 
 const num = (v: string | undefined, fallback: number) => (v ? Number(v) : fallback);
-const host = process.env.HOST ?? '127.0.0.1';
+// An IPv6 HOST may come with or without brackets: listened on without them, written into URLs with them.
+const host = hostForListen(process.env.HOST ?? '127.0.0.1');
 const port = num(process.env.PORT, 4173);
+const origin = `http://${hostForUrl(host)}:${port}`;
 
 // Issue 14: a HOST other than loopback puts the sandbox's control API on the network; refused unless asked.
 try {
@@ -29,13 +32,13 @@ if (!existsSync('dist/index.html')) {
 
 const sandbox = await startSandbox({
   port: num(process.env.SANDBOX_PORT, 4010),
-  host: process.env.SANDBOX_HOST ?? host,
+  host: hostForListen(process.env.SANDBOX_HOST ?? host),
   publicUrl: process.env.SANDBOX_PUBLIC_URL,
   taskMs: process.env.SANDBOX_TASK_MS ? Number(process.env.SANDBOX_TASK_MS) : undefined,
   moderationMs: process.env.SANDBOX_MODERATION_MS ? Number(process.env.SANDBOX_MODERATION_MS) : undefined,
   dataDir: process.env.SANDBOX_DATA_DIR,
   // The studio's own origin may use the sandbox's control API (the connect form lists its demo keys).
-  allowedOrigins: [`http://${host}:${port}`],
+  allowedOrigins: [origin],
   apiAnyOrigin: process.env.SANDBOX_API_ANY_ORIGIN === '1',
 });
 
@@ -44,13 +47,10 @@ const sandbox = await startSandbox({
 // /proxy/ there (scripts/proxy.ts says what it guarantees), so the studio calls its own origin:
 // Base URL http://127.0.0.1:4173/proxy/v1. The key passes through in the Authorization header and is
 // never logged. STUDIO_API_ORIGINS lists more API origins the studio may call (scripts/studio-server.ts).
-const settings = studioSettings(process.env, {
-  origin: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-  sandbox,
-});
+const settings = studioSettings(process.env, { origin, sandbox });
 const server = createStudioServer(settings, resolve('dist'));
 server.listen(port, host, () => {
-  console.log(`Media Studio at http://${host}:${port}  (sandbox API at ${sandbox.baseUrl})`);
+  console.log(`Media Studio at ${origin}  (sandbox API at ${sandbox.baseUrl})`);
   if (settings.proxy) console.log(`Forwarding the API's endpoints under /proxy/ to ${settings.proxy.target}`);
 });
 

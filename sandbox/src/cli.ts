@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { checkHosts } from './hosts';
 import { startSandbox } from './server';
 
 // `npm run sandbox [-- --port N --host H --public-url U --data-dir D --allow-origin O ...]`;
@@ -12,6 +13,7 @@ const { values } = parseArgs({
     'data-dir': { type: 'string' },
     'allow-origin': { type: 'string', multiple: true },
     'api-any-origin': { type: 'boolean' },
+    'allow-remote': { type: 'boolean' },
   },
 });
 
@@ -30,9 +32,25 @@ const allowedOrigins = values['allow-origin']?.length
         .filter(Boolean)
     : ['http://127.0.0.1:5173', 'http://127.0.0.1:4173'];
 
+// As `npm start`: a host other than loopback puts the control API (keys, faults, clock) on the network,
+// so it is refused unless asked for, and then warned about.
+const host = values.host ?? process.env.SANDBOX_HOST ?? '127.0.0.1';
+try {
+  const warning = checkHosts(
+    [host],
+    values['allow-remote'] === true ||
+      process.env.STUDIO_ALLOW_REMOTE === '1' ||
+      process.env.SANDBOX_ALLOW_REMOTE === '1',
+  );
+  if (warning) console.warn(warning);
+} catch (e) {
+  console.error((e as Error).message);
+  process.exit(1);
+}
+
 const running = await startSandbox({
   port: num(values.port ?? process.env.SANDBOX_PORT) ?? 4010,
-  host: values.host ?? process.env.SANDBOX_HOST ?? '127.0.0.1',
+  host,
   publicUrl: values['public-url'] ?? process.env.SANDBOX_PUBLIC_URL,
   taskMs: num(process.env.SANDBOX_TASK_MS),
   moderationMs: num(process.env.SANDBOX_MODERATION_MS),

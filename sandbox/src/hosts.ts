@@ -26,3 +26,27 @@ export function hostnameOfHostHeader(host: string): string | null {
   const named = /^([a-z0-9.-]+)(?::(\d{1,5}))?$/.exec(value);
   return named ? named[1]! : null;
 }
+
+/** An IPv6 address in brackets, as a URL needs it (`::1` -> `[::1]`); other hosts as they are. */
+export const hostForUrl = (host: string): string =>
+  host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+
+/** A host to listen on: an IPv6 address without the brackets a URL gives it (`[::1]` -> `::1`). */
+export const hostForListen = (host: string): string => host.replace(/^\[(.*)\]$/, '$1');
+
+/**
+ * A host other than loopback exposes the studio and the sandbox's control API (demo keys, faults, the
+ * clock) to the network: refused unless asked for with --allow-remote (or STUDIO_ALLOW_REMOTE=1), and
+ * then warned about. Answers the warning to print, or throws the refusal.
+ */
+export function checkHosts(hosts: readonly string[], allowRemote: boolean): string | undefined {
+  const remote = [...new Set(hosts.filter((h) => !isLoopbackHost(h)))];
+  if (remote.length === 0) return undefined;
+  const what = `HOST ${remote.join(', ')} is not loopback: anyone on the network could use this studio and the sandbox's control API (its demo keys, faults and clock).`;
+  if (!allowRemote) {
+    throw new Error(
+      `${what} Refused. Use HOST=127.0.0.1, or, on a network you trust, add --allow-remote (or STUDIO_ALLOW_REMOTE=1).`,
+    );
+  }
+  return `Warning: ${what} Allowed by --allow-remote; do not do this on a network you do not trust.`;
+}

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Sandbox } from './core/sandbox';
 import { createApp } from './http/app';
+import { hostForListen, hostForUrl } from './hosts';
 import { OriginPolicy } from './http/origins';
 import { mediaWorks } from './media/works';
 import { attachPersistence, loadDemoKeys } from './persistence';
@@ -53,7 +54,7 @@ process.once('exit', () => {
 });
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const host = options.host ?? '127.0.0.1';
+  const host = hostForListen(options.host ?? '127.0.0.1');
   // Media bytes live on disk: in the data folder, or in a folder of our own deleted on close and exit.
   const tempDir = options.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'media-studio-sandbox-'));
   if (tempDir) tempDirs.add(tempDir);
@@ -147,7 +148,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   });
   if (options.keepAliveMs !== undefined) server.keepAliveTimeout = options.keepAliveMs;
   port = (server.address() as AddressInfo).port;
-  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const origin = `http://${hostForUrl(host)}:${port}`;
   sandbox.config.publicUrl = options.publicUrl ?? origin;
   origins.setSelf([origin, sandbox.config.publicUrl], host);
   return {

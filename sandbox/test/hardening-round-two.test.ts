@@ -1,9 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hostnameOfHostHeader, isLoopbackHost } from '../src/hosts';
+import { checkHosts, hostnameOfHostHeader, isLoopbackHost } from '../src/hosts';
 import { startSandbox, type SandboxOptions } from '../src/server';
 import { spawnSandbox } from '../src/spawn-sandbox';
 import { makeImage } from './fixtures';
@@ -18,6 +20,16 @@ const h = useSandbox({ allowedOrigins: [STUDIO] });
 
 const scratch = mkdtempSync(join(tmpdir(), 'sandbox-round-two-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** A port nobody listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => done(port));
+    });
+  });
+}
 
 /** The demo keys of a sandbox started with these options, which is closed again. */
 async function keysOf(options: SandboxOptions): Promise<Record<string, string>> {
@@ -176,4 +188,80 @@ describe("2. demo keys and the API's origins", () => {
       }
     }
   }, 60_000);
+});
+
+/** Runs a command line of ours to its first line of output or its exit: what it printed, and its exit code. */
+function runUntilListening(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd = process.cwd(),
+): Promise<{ code: number | null; out: string; err: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', resolve(script), ...args], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  return new Promise((done) => {
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (/ at http:\/\//.test(out)) done({ code: null, out, err, child });
+    });
+    child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+    child.once('exit', (code) => done({ code, out, err, child }));
+  });
+}
+
+describe('3. hosts', () => {
+  it('the HOST check is shared: exact loopback passes, anything else needs --allow-remote and is warned about', () => {
+    expect(checkHosts(['127.0.0.1', '127.0.0.2', 'localhost', '::1', '[::1]'], false)).toBeUndefined();
+    for (const host of ['0.0.0.0', '::', '127.0.0.1.nip.io', '127.999.0.1', '192.168.1.5'])
+      expect(() => checkHosts([host], false), host).toThrow(/--allow-remote/);
+    expect(checkHosts(['0.0.0.0'], true)).toMatch(/^Warning: .*control API/);
+  });
+
+  it('npm run sandbox -- --host 0.0.0.0 is refused unless --allow-remote, and then warned about', async () => {
+    const refused = await runUntilListening('sandbox/src/cli.ts', ['--port', '0', '--host', '0.0.0.0'], {});
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/not loopback.*--allow-remote/s);
+    const allowed = await runUntilListening(
+      'sandbox/src/cli.ts',
+      ['--port', '0', '--host', '0.0.0.0', '--allow-remote'],
+      {},
+    );
+    try {
+      expect(allowed.code).toBeNull();
+      expect(allowed.err).toMatch(/^Warning: /m);
+    } finally {
+      allowed.child.kill('SIGTERM');
+    }
+  }, 30_000);
+
+  it('HOST=::1 npm start listens, with the address in brackets in every URL', async () => {
+    // start.ts serves dist/ from its working folder: a stand-in build is enough here.
+    const cwd = join(scratch, 'studio');
+    mkdirSync(join(cwd, 'dist'), { recursive: true });
+    writeFileSync(join(cwd, 'dist', 'index.html'), '<!doctype html><title>studio</title>');
+    symlinkSync(resolve('node_modules'), join(cwd, 'node_modules')); // for --import tsx
+    const port = await freePort();
+    const started = await runUntilListening(
+      'scripts/start.ts',
+      [],
+      { HOST: '::1', PORT: String(port), SANDBOX_PORT: '0' },
+      cwd,
+    );
+    try {
+      expect(started.code, started.err).toBeNull();
+      expect(started.out).toContain(`Media Studio at http://[::1]:${port}`);
+      const config = await (await fetch(`http://[::1]:${port}/config.json`)).json();
+      expect(config.defaultBaseUrl).toMatch(/^http:\/\/\[::1\]:\d+\/v1$/);
+      // The studio's own origin may use the sandbox's API and control API.
+      const keys = await fetch(config.sandboxKeysUrl, { headers: { Origin: `http://[::1]:${port}` } });
+      expect(keys.status).toBe(200);
+    } finally {
+      started.child.kill('SIGTERM');
+    }
+  }, 30_000);
 });
