@@ -3,13 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Sandbox } from './core/sandbox';
 import { createApp } from './http/app';
 import { hostForListen, hostForUrl } from './hosts';
 import { OriginPolicy } from './http/origins';
 import { mediaWorks } from './media/works';
-import { attachPersistence, loadDemoKeys } from './persistence';
+import { attachPersistence, loadDemoKeys, sandboxFolderIn } from './persistence';
 
 // Starts a listening sandbox. Used by the CLI, `npm start`, the HTTP tests (port 0) and the benchmark.
 
@@ -56,7 +56,9 @@ process.once('exit', () => {
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = hostForListen(options.host ?? '127.0.0.1');
   // Media bytes live on disk: in the data folder, or in a folder of our own deleted on close and exit.
-  const tempDir = options.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'media-studio-sandbox-'));
+  // In a data folder, everything goes into a folder of the sandbox's own making inside it (README: Storage).
+  const ownDir = options.dataDir ? sandboxFolderIn(options.dataDir) : undefined;
+  const tempDir = ownDir ? undefined : mkdtempSync(join(tmpdir(), 'media-studio-sandbox-'));
   if (tempDir) tempDirs.add(tempDir);
   const removeTemp = () => {
     if (!tempDir) return;
@@ -68,11 +70,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     taskMs: options.taskMs ?? 4000,
     moderationMs: options.moderationMs ?? 6000,
     rateLimits: options.rateLimits,
-    mediaDir: options.dataDir ? resolve(options.dataDir) : tempDir!,
+    mediaDir: ownDir ?? tempDir!,
     mediaMemoryBytes: options.mediaMemoryBytes,
     mediaDiskBytes: options.mediaDiskBytes,
     works: mediaWorks,
-    demoKeys: options.dataDir ? loadDemoKeys(options.dataDir) : undefined,
+    demoKeys: ownDir ? loadDemoKeys(ownDir) : undefined,
   });
   const origins = new OriginPolicy();
   origins.setAllowed(options.allowedOrigins ?? []);
@@ -119,7 +121,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
 
   const app = createApp(sandbox, { outage, origins });
-  const persistence = options.dataDir ? attachPersistence(sandbox, options.dataDir) : undefined;
+  const persistence = ownDir ? attachPersistence(sandbox, ownDir) : undefined;
   const server = createAdaptorServer({
     hostname: host,
     fetch: async (req, env) => {

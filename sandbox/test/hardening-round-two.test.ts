@@ -1,15 +1,24 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkHosts, hostnameOfHostHeader, isLoopbackHost } from '../src/hosts';
+import { SANDBOX_FOLDER } from '../src/persistence';
 import { startSandbox, type SandboxOptions } from '../src/server';
 import { spawnSandbox } from '../src/spawn-sandbox';
 import { makeImage } from './fixtures';
-import { DEMO_KEY_NAMES, clientFor, fetchParsed, useSandbox } from './harness';
+import { DEMO_KEY_NAMES, clientFor, fetchParsed, promptOnlyTask, useSandbox, waitForTask } from './harness';
 
 // The second hostile pass against the sandbox (what SECURITY.md says it guarantees): each block is a
 // fault that pass found, and proves it holds.
@@ -263,5 +272,44 @@ describe('3. hosts', () => {
     } finally {
       started.child.kill('SIGTERM');
     }
+  }, 30_000);
+});
+
+describe('4. the data folder', () => {
+  it('keeps to a folder of its own, deletes only what it wrote, and starts whatever else lies there', async () => {
+    const dir = join(scratch, 'data');
+    const own = join(dir, SANDBOX_FOLDER);
+    // A person's files, some in folders named like the sandbox's own, and a folder among the uploads.
+    const theirs = ['notes.txt', 'renders/keep.txt', 'uploads/keep.txt'].map((f) => join(dir, f));
+    mkdirSync(join(dir, 'renders'), { recursive: true });
+    mkdirSync(join(dir, 'uploads', 'folder'), { recursive: true });
+    for (const file of theirs) writeFileSync(file, 'mine');
+
+    const round = async () => {
+      const sb = await clientFor(await startSandbox({ port: 0, taskMs: 100, dataDir: dir }));
+      try {
+        const up = await sb.api('POST', '/uploads', {
+          body: new Uint8Array(await makeImage()),
+          headers: { 'Content-Type': 'image/png' },
+        });
+        expect(up.status).toBe(200);
+        const task = await sb.api('POST', '/tasks', { json: await promptOnlyTask(sb) });
+        const done = await waitForTask(sb, task.body.taskId);
+        expect((await fetch(done.body.outputs[0].url)).status).toBe(200); // a render on disk
+        expect((await sb.control('POST', '/reset')).status).toBe(200);
+      } finally {
+        await sb.running.close();
+      }
+    };
+    await round();
+    // Inside its own folder too, what it did not write stays, a folder among the uploads included.
+    mkdirSync(join(own, 'uploads', 'upl_aFolder00000'), { recursive: true });
+    const alsoTheirs = ['renders/keep.txt', 'uploads/keep.txt', 'uploads/upl_aFolder00000/keep.txt'].map(
+      (f) => join(own, f),
+    );
+    for (const file of alsoTheirs) writeFileSync(file, 'mine');
+    await round();
+    for (const file of [...theirs, ...alsoTheirs]) expect(readFileSync(file, 'utf8'), file).toBe('mine');
+    expect(readdirSync(dir).sort()).toEqual([SANDBOX_FOLDER, 'notes.txt', 'renders', 'uploads']);
   }, 30_000);
 });
