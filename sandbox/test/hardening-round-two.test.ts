@@ -313,3 +313,25 @@ describe('4. the data folder', () => {
     expect(readdirSync(dir).sort()).toEqual([SANDBOX_FOLDER, 'notes.txt', 'renders', 'uploads']);
   }, 30_000);
 });
+
+describe('5. the request log', () => {
+  it('keeps a bounded entry per request, whatever its path, with only what the control API shows', async () => {
+    const long = `/v1/${'a'.repeat(8000)}`;
+    for (let i = 0; i < 300; i++) {
+      const r = await fetch(`${h.origin}${long}${i}`);
+      await r.arrayBuffer();
+      expect(r.status).toBe(404); // no such route, and no key sent
+    }
+    const r = await fetchParsed(`${h.origin}/__sandbox/requests`);
+    expect(r.body).toHaveLength(300);
+    // Each entry: when, method, a path cut short, status (and the key's name when it has one).
+    for (const entry of r.body) {
+      expect(Object.keys(entry).sort()).toEqual(['at', 'method', 'path', 'status']);
+      expect(entry.path.length).toBeLessThanOrEqual(201);
+      expect(entry.path.startsWith('/v1/aaaa')).toBe(true);
+      expect(Number.isNaN(Date.parse(entry.at))).toBe(false);
+    }
+    // 300 requests of 8 KB paths once made 2.4 MB of log; now a few hundred bytes each.
+    expect(r.text.length).toBeLessThan(300 * 300);
+  });
+});

@@ -16,8 +16,23 @@ import { serveMedia } from './media-route';
 
 type Env = { Bindings: Partial<HttpBindings> };
 
+/** One request as GET /__sandbox/requests shows it. */
 export interface RequestLogEntry {
   at: string;
+  method: string;
+  path: string;
+  status: number;
+  keyName?: string;
+}
+
+/**
+ * What the log keeps of a request: only what GET /__sandbox/requests shows (tests count polls, uploads
+ * and charges by method, path, status and key name), the time as a number, and the path cut to
+ * LOG_PATH_MAX characters: every id of the API fits, and a request with a 8 KB path (which needs no key)
+ * costs no more than any other.
+ */
+interface LoggedRequest {
+  at: number;
   method: string;
   path: string;
   status: number;
@@ -35,6 +50,7 @@ export interface AppControls {
 }
 
 const LOG_LIMIT = 10_000;
+const LOG_PATH_MAX = 200;
 const STATUS_CODES: Record<number, string> = {
   400: 'invalid_payload',
   401: 'invalid_token',
@@ -73,7 +89,7 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
   const app = new Hono<Env>();
   const faults = new FaultBook();
   const origins = controls.origins ?? new OriginPolicy();
-  let log: RequestLogEntry[] = [];
+  let log: LoggedRequest[] = [];
 
   // The API answers the studio's origins (the sandbox's own and the allowed ones) and clients that are
   // not web pages (no Origin: curl, Node, the proxy, Playwright's request context); a page elsewhere is
@@ -161,10 +177,11 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
 
   // Request log: what the tests count (polls, uploads, charges). Never records the key itself.
   app.use('/v1/*', async (c, next) => {
-    const entry: RequestLogEntry = {
-      at: new Date(sb.clock.now()).toISOString(),
+    const path = c.req.path;
+    const entry: LoggedRequest = {
+      at: sb.clock.now(),
       method: c.req.method,
-      path: c.req.path,
+      path: path.length > LOG_PATH_MAX ? `${path.slice(0, LOG_PATH_MAX)}…` : path,
       status: 0,
       keyName: sb.keyNameOf(c.req.header('authorization')),
     };
@@ -311,7 +328,9 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
     sb.settle();
     return c.json({ now: new Date(sb.clock.now()).toISOString() });
   });
-  control.get('/requests', (c) => c.json(log));
+  control.get('/requests', (c) =>
+    c.json(log.map((e): RequestLogEntry => ({ ...e, at: new Date(e.at).toISOString() }))),
+  );
   // Benchmarks: e.g. {"tasks.create": 2000} to queue a thousand tasks on one key without waiting
   // out 17 minutes of POST /tasks windows. Every key, until reset.
   control.post('/limits', async (c) => {
