@@ -335,3 +335,27 @@ describe('5. the request log', () => {
     expect(r.text.length).toBeLessThan(300 * 300);
   });
 });
+
+describe('6. POST /__sandbox/limits', () => {
+  it("takes JSON only, with a JSON Content-Type and the control API's small body limit", async () => {
+    const post = (headers: Record<string, string>, body: string) =>
+      fetchParsed(`${h.origin}/__sandbox/limits`, { method: 'POST', headers, body });
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const r = await post({ 'Content-Type': type }, '{"tasks.create":2000}');
+      expect(r.status, type).toBe(415);
+      expect(r.body.error.code).toBe('unsupported_media_type');
+    }
+    // A string body with no type given is sent as text/plain: refused too.
+    expect((await post({}, '{"tasks.create":2000}')).status).toBe(415);
+    const big = await post(
+      { 'Content-Type': 'application/json' },
+      `{"tasks.create":2000${' '.repeat(100_000)}}`,
+    );
+    expect(big.status).toBe(413);
+    expect(big.body.error.code).toBe('request_too_large');
+    // Nothing was changed by the refused bodies; a JSON one still works.
+    const ok = await h.control('POST', '/limits', { 'tasks.create': 70 });
+    expect(ok.status).toBe(200);
+    expect(ok.body['tasks.create']).toBe(70);
+  });
+});

@@ -334,7 +334,8 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
   // Benchmarks: e.g. {"tasks.create": 2000} to queue a thousand tasks on one key without waiting
   // out 17 minutes of POST /tasks windows. Every key, until reset.
   control.post('/limits', async (c) => {
-    const body = (await readJson(c)) as Record<string, unknown> | null;
+    // JSON only, small, like every control API body (README: Origins): no text/plain form post.
+    const body = (await controlJson(c)) as Record<string, unknown> | null;
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalidPayload('Expected an object.');
     const entries = Object.entries(body);
     for (const [group, value] of entries) {
