@@ -17,8 +17,16 @@ import { checkHosts, hostnameOfHostHeader, isLoopbackHost } from '../src/hosts';
 import { SANDBOX_FOLDER } from '../src/persistence';
 import { startSandbox, type SandboxOptions } from '../src/server';
 import { spawnSandbox } from '../src/spawn-sandbox';
-import { makeImage } from './fixtures';
-import { DEMO_KEY_NAMES, clientFor, fetchParsed, promptOnlyTask, useSandbox, waitForTask } from './harness';
+import { crc32, makeImage } from './fixtures';
+import {
+  DEMO_KEY_NAMES,
+  clientFor,
+  expectError,
+  fetchParsed,
+  promptOnlyTask,
+  useSandbox,
+  waitForTask,
+} from './harness';
 
 // The second hostile pass against the sandbox (what SECURITY.md says it guarantees): each block is a
 // fault that pass found, and proves it holds.
@@ -357,5 +365,42 @@ describe('6. POST /__sandbox/limits', () => {
     const ok = await h.control('POST', '/limits', { 'tasks.create': 70 });
     expect(ok.status).toBe(200);
     expect(ok.body['tasks.create']).toBe(70);
+  });
+});
+
+/** A PNG that declares width x height in its header (its IHDR rewritten, checksum and all) over a few real pixels. */
+async function pngDeclaring(width: number, height: number): Promise<Buffer> {
+  const png = Buffer.from(await makeImage({ width: 4, height: 4 }));
+  png.writeUInt32BE(width, 16);
+  png.writeUInt32BE(height, 20);
+  png.writeUInt32BE(crc32(png.subarray(12, 29)), 29); // CRC of "IHDR" and its 13 bytes of data
+  return png;
+}
+
+describe('7. image size', () => {
+  it('refuses a PNG over 50 million pixels from its header, before decoding it (400, spec shape)', async () => {
+    for (const [width, height] of [
+      [9999, 9999],
+      [8000, 8000],
+      [100_000, 1000],
+    ] as const) {
+      const started = performance.now();
+      const r = await h.api('POST', '/uploads', {
+        body: new Uint8Array(await pngDeclaring(width, height)),
+        headers: { 'Content-Type': 'image/png' },
+      });
+      expectError(r, 400, 'invalid_payload', 'invalid_request_error');
+      expect(r.body.error.message).toMatch(/50 million pixels/);
+      expect(r.body.error.param).toBe('Content-Type'); // as every refusal of what a file is
+      expect(r.body.error.maxPixels).toBe(50_000_000);
+      expect(performance.now() - started).toBeLessThan(500);
+    }
+    // Under the limit, the header is not enough: the pixels must decode.
+    const small = await h.api('POST', '/uploads', {
+      body: new Uint8Array(await pngDeclaring(5000, 5000)),
+      headers: { 'Content-Type': 'image/png' },
+    });
+    expectError(small, 400, 'invalid_payload');
+    expect(small.body.error.message).not.toMatch(/pixels/);
   });
 });

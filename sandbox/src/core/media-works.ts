@@ -6,8 +6,8 @@ import type { MediaProbe, MediaSpec, RenderedMedia } from './media-types';
 /** Whether uploaded bytes are what their Content-Type says (api-notes §4 POST /uploads). */
 export type UploadVerdict =
   | { ok: true; probe: MediaProbe }
-  /** Not of the type at all: refused at once (400). */
-  | { ok: false; reason: string }
+  /** Not of the type at all, or over a limit (`extra` then says which): refused at once (400). */
+  | { ok: false; reason: string; extra?: Record<string, unknown> }
   /** A video that has the right signature but cannot be read: it ends `errored` (api-notes §3). */
   | { ok: 'unreadable'; reason: string; probe: MediaProbe };
 

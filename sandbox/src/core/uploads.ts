@@ -117,7 +117,7 @@ export class Uploads {
     const kind = contentType.split('/')[0] as MediaKind;
     // The bytes must be what the Content-Type says (api-notes §4); a video that cannot be read ends errored.
     const verdict = await this.config.works.verifyUpload(bytes, contentType);
-    if (verdict.ok === false) throw invalidPayload(verdict.reason, 'Content-Type');
+    if (verdict.ok === false) throw invalidPayload(verdict.reason, 'Content-Type', verdict.extra);
     const blocked = bytes.includes(BLOCK_MARK);
     if (blocked && kind !== 'video') {
       throw new SandboxError(451, 'moderation_blocked', 'The file was rejected by content moderation.', {
