@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import {
   mkdirSync,
   mkdtempSync,
@@ -12,8 +12,10 @@ import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkHosts, hostnameOfHostHeader, isLoopbackHost } from '../src/hosts';
+import { FFMPEG_CONCURRENCY, ffmpegQueue } from '../src/media/ffmpeg';
 import { SANDBOX_FOLDER } from '../src/persistence';
 import { startSandbox, type SandboxOptions } from '../src/server';
 import { spawnSandbox } from '../src/spawn-sandbox';
@@ -24,6 +26,7 @@ import {
   expectError,
   fetchParsed,
   promptOnlyTask,
+  sleep,
   useSandbox,
   waitForTask,
 } from './harness';
@@ -31,6 +34,7 @@ import {
 // The second hostile pass against the sandbox (what SECURITY.md says it guarantees): each block is a
 // fault that pass found, and proves it holds.
 
+const run = promisify(execFile);
 const STUDIO = 'http://127.0.0.1:5173';
 const EVIL = 'http://evil.example';
 const h = useSandbox({ allowedOrigins: [STUDIO] });
@@ -403,4 +407,55 @@ describe('7. image size', () => {
     expectError(small, 400, 'invalid_payload');
     expect(small.body.error.message).not.toMatch(/pixels/);
   });
+});
+
+/** ffmpeg processes this test process runs now (counted by the system, not by the queue itself). */
+async function ffmpegChildren(): Promise<number> {
+  try {
+    const { stdout } = await run('pgrep', ['-c', '-x', '-P', String(process.pid), 'ffmpeg']);
+    return Number(stdout.trim());
+  } catch {
+    return 0; // pgrep exits 1 when it finds none
+  }
+}
+
+describe('8. renders under load', () => {
+  it(`20 video tasks never run more than ${FFMPEG_CONCURRENCY} ffmpeg processes at once, and all succeed`, async () => {
+    const models = await h.api('GET', '/models?type=video&subtype=text-ref', { key: 'team' });
+    const model = models.body.models.find(
+      (m: any) => !m.params.some((p: any) => p.required && p.id !== 'prompt'),
+    );
+    expect(model, 'a text-to-video model that needs only a prompt').toBeDefined();
+    let peak = 0;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        peak = Math.max(peak, await ffmpegChildren());
+        await sleep(25);
+      }
+    })();
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const r = await h.api('POST', '/tasks', {
+        key: 'team',
+        json: { interfaceId: model.id, versionId: model.versions[0].id, params: { prompt: `storm ${i}` } },
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      ids.push(r.body.taskId);
+    }
+    try {
+      // Every output made (a download waits for its render), the whole storm sampled.
+      for (const id of ids) {
+        const done = await waitForTask(h, id, 'team', 120_000);
+        expect(done.body.status).toBe('succeeded');
+        expect((await fetch(done.body.outputs[0].url)).status).toBe(200);
+      }
+    } finally {
+      sampling = false;
+      await sampler;
+    }
+    expect(peak).toBeGreaterThan(0);
+    expect(peak).toBeLessThanOrEqual(FFMPEG_CONCURRENCY);
+    expect(ffmpegQueue()).toEqual({ running: 0, waiting: 0 });
+  }, 180_000);
 });
