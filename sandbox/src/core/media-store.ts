@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RenderedMedia } from './media-types';
 
@@ -48,6 +48,8 @@ const RENDERS = 'renders';
  */
 const UPLOAD_NAME = /^upl_[A-Za-z0-9_-]{12}$/;
 const RENDER_NAME = /^[0-9a-f]{32}$/;
+/** An upload body being received (newUploadFile): moved into place once accepted, else deleted. */
+const PART_NAME = /^\.part-[0-9a-f]{16}$/;
 
 /** Where a path's bytes are kept: uploads/<id> (the upload id, as the data folder has always had them), renders/<hash of the path>. */
 function fileNameOf(path: string, upload: boolean): string {
@@ -88,6 +90,23 @@ export class MediaStore {
     mkdirSync(join(options.dir, UPLOADS), { recursive: true });
     mkdirSync(join(options.dir, RENDERS), { recursive: true });
     removeOwnFiles(join(options.dir, RENDERS), RENDER_NAME);
+    // Bodies a killed process was receiving.
+    removeOwnFiles(join(options.dir, UPLOADS), PART_NAME);
+  }
+
+  /** A new file name for an upload body to be streamed into (beside the uploads, so accepting it is a rename). */
+  newUploadFile(): string {
+    return join(this.options.dir, UPLOADS, `.part-${randomBytes(8).toString('hex')}`);
+  }
+
+  /** Moves a received upload's file (newUploadFile) into place. Its bytes are read from disk when asked for. */
+  async putUploadFile(path: string, contentType: string, file: string, size: number): Promise<void> {
+    const name = fileNameOf(path, true);
+    await rename(file, join(this.options.dir, name));
+    const old = this.entries.get(path);
+    if (old) this.forgetBytes(path, old);
+    this.entries.set(path, { upload: true, contentType, file: name, size });
+    this.stored(path, size);
   }
 
   /** Stores an upload's bytes (on disk, and in the cache). */

@@ -1,3 +1,4 @@
+import { rm, writeFile } from 'node:fs/promises';
 import { Accounts, type AccountsSnapshot } from './accounts';
 import { CatalogViews } from './catalog-views';
 import { fixture as defaultFixture, validateFixture } from './catalog/fixture';
@@ -8,7 +9,7 @@ import { demoKeyValues, type KeyRecord } from './keys';
 import { MEDIA_DEFAULTS, MediaStore, type MediaFile } from './media-store';
 import { RateLimiter, type RateGroup } from './rate-limit';
 import { Tasks, type TasksSnapshot } from './tasks';
-import { Uploads, type UploadRecord } from './uploads';
+import { UploadScanner, Uploads, type ReceivedUpload, type UploadRecord } from './uploads';
 
 // The sandbox's state and rules, with no HTTP: the routes in ../http call these methods and render
 // what they return or throw. Each subject has its own file (accounts.ts, catalog-views.ts, tasks.ts,
@@ -166,8 +167,21 @@ export class Sandbox {
     return this.uploads.checkHeaders(contentType, contentLength);
   }
 
-  createUpload(key: KeyRecord, contentType: string, bytes: Buffer) {
-    return this.uploads.create(key, contentType, bytes);
+  /**
+   * An upload: as the HTTP layer received it (streamed to a file, ReceivedUpload), or whole bytes (tests),
+   * which are written to such a file first.
+   */
+  async createUpload(key: KeyRecord, contentType: string, body: Buffer | ReceivedUpload) {
+    if (!Buffer.isBuffer(body)) return this.uploads.create(key, contentType, body);
+    const file = this.media.newUploadFile();
+    await writeFile(file, body);
+    try {
+      const scanner = new UploadScanner();
+      scanner.feed(body);
+      return await this.uploads.create(key, contentType, scanner.received(file));
+    } finally {
+      await rm(file, { force: true }); // moved into place when accepted
+    }
   }
 
   getUpload(key: KeyRecord, id: string) {

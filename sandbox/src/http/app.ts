@@ -1,12 +1,14 @@
 import type { HttpBindings } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
+import { rm } from 'node:fs/promises';
 import { cors } from 'hono/cors';
 import { UPLOAD_MAX_BYTES } from '../../../contract/upload';
 import { DAY_MS, MAX_CLOCK_OFFSET_MS } from '../core/clock';
 import { SandboxError, invalidPayload } from '../core/errors';
 import { RATE_LIMITS, type RateGroup } from '../core/rate-limit';
 import type { Sandbox } from '../core/sandbox';
-import { CONTROL_JSON_MAX_BYTES, readJson, readLimited } from './body';
+import { UploadScanner } from '../core/uploads';
+import { CONTROL_JSON_MAX_BYTES, readJson, streamToFile } from './body';
 import { FaultBook, parseFault } from './faults';
 import { OriginPolicy } from './origins';
 import { serveMedia } from './media-route';
@@ -264,9 +266,16 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
       c.req.header('content-type'),
       length ? Number(length) : undefined,
     );
-    const bytes = await readLimited(c, UPLOAD_MAX_BYTES, uploadTooLarge);
-    const result = await sb.createUpload(key, contentType, bytes);
-    return c.json(result.body, result.status as 200);
+    // The body goes to disk as it arrives, scanned on the way; the checks then read the file (README: Limits).
+    const file = sb.media.newUploadFile();
+    try {
+      const scanner = new UploadScanner();
+      await streamToFile(c, file, UPLOAD_MAX_BYTES, uploadTooLarge, (chunk) => scanner.feed(chunk));
+      const result = await sb.createUpload(key, contentType, scanner.received(file));
+      return c.json(result.body, result.status as 200);
+    } finally {
+      await rm(file, { force: true }); // moved into the media store when accepted; a refused one goes
+    }
   });
   v1.get('/uploads/:id', (c) => {
     const result = sb.getUpload(authed(c, 'uploads.get'), c.req.param('id'));

@@ -62,6 +62,16 @@ function release(): void {
 /** How busy the queue is (tests, the bench). */
 export const ffmpegQueue = () => ({ running, waiting: waiting.length });
 
+/** Runs other heavy media work (a full image decode) in the same queue, a slot at a time. */
+export async function inMediaQueue<T>(work: () => Promise<T>): Promise<T> {
+  await acquire();
+  try {
+    return await work();
+  } finally {
+    release();
+  }
+}
+
 /** Runs ffmpeg to completion (or kills it after timeoutMs), once a slot of the queue is free. Never rejects on a non-zero exit. */
 export async function runFfmpeg(args: readonly string[], timeoutMs: number): Promise<FfmpegResult> {
   const path = await ffmpegPath();
