@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { checkHosts, hostForListen, hostForUrl } from '../sandbox/src/hosts';
 import { startSandbox } from '../sandbox/src/server';
-import { checkHosts, createStudioServer, studioSettings } from './studio-server';
+import { createStudioServer, studioSettings } from './studio-server';
 import { teamSpaceEnv } from './team-space/env';
 import { createTeamSpace } from './team-space/team-space-server';
 
@@ -11,8 +12,10 @@ import { createTeamSpace } from './team-space/team-space-server';
 // leaves it out; its other settings are in scripts/team-space/env.ts.
 
 const num = (v: string | undefined, fallback: number) => (v ? Number(v) : fallback);
-const host = process.env.HOST ?? '127.0.0.1';
+// An IPv6 HOST may come with or without brackets: listened on without them, written into URLs with them.
+const host = hostForListen(process.env.HOST ?? '127.0.0.1');
 const port = num(process.env.PORT, 4173);
+const origin = `http://${hostForUrl(host)}:${port}`;
 
 // Issue 14: a HOST other than loopback puts the sandbox's control API on the network; refused unless asked.
 try {
@@ -33,13 +36,14 @@ if (!existsSync('dist/index.html')) {
 
 const sandbox = await startSandbox({
   port: num(process.env.SANDBOX_PORT, 4010),
-  host: process.env.SANDBOX_HOST ?? host,
+  host: hostForListen(process.env.SANDBOX_HOST ?? host),
   publicUrl: process.env.SANDBOX_PUBLIC_URL,
   taskMs: process.env.SANDBOX_TASK_MS ? Number(process.env.SANDBOX_TASK_MS) : undefined,
   moderationMs: process.env.SANDBOX_MODERATION_MS ? Number(process.env.SANDBOX_MODERATION_MS) : undefined,
   dataDir: process.env.SANDBOX_DATA_DIR,
   // The studio's own origin may use the sandbox's control API (the connect form lists its demo keys).
-  allowedOrigins: [`http://${host}:${port}`],
+  allowedOrigins: [origin],
+  apiAnyOrigin: process.env.SANDBOX_API_ANY_ORIGIN === '1',
 });
 
 // The real service may refuse cross-origin calls from the studio's origin: STUDIO_PROXY_TARGET (its
@@ -47,10 +51,7 @@ const sandbox = await startSandbox({
 // /proxy/ there (scripts/proxy.ts says what it guarantees), so the studio calls its own origin:
 // Base URL http://127.0.0.1:4173/proxy/v1. The key passes through in the Authorization header and is
 // never logged. STUDIO_API_ORIGINS lists more API origins the studio may call (scripts/studio-server.ts).
-const settings = studioSettings(process.env, {
-  origin: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-  sandbox,
-});
+const settings = studioSettings(process.env, { origin, sandbox });
 let teamSpace: ReturnType<typeof createTeamSpace> | undefined;
 try {
   if (settings.teamSpace) {
@@ -63,7 +64,7 @@ try {
 }
 const server = createStudioServer(settings, resolve('dist'), { teamSpace });
 server.listen(port, host, () => {
-  console.log(`Media Studio at http://${host}:${port}  (sandbox API at ${sandbox.baseUrl})`);
+  console.log(`Media Studio at ${origin}  (sandbox API at ${sandbox.baseUrl})`);
   if (settings.proxy) console.log(`Forwarding the API's endpoints under /proxy/ to ${settings.proxy.target}`);
   if (teamSpace) {
     console.log(

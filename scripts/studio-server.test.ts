@@ -516,6 +516,8 @@ describe('HOST', () => {
     expect(checkHosts(['127.0.0.1', 'localhost', '::1'], false)).toBeUndefined();
     expect(() => checkHosts(['0.0.0.0'], false)).toThrow(/--allow-remote/);
     expect(() => checkHosts(['127.0.0.1', '192.168.1.5'], false)).toThrow(/192\.168\.1\.5/);
+    // Exact loopback addresses only: valid octets, no rebound names.
+    expect(() => checkHosts(['127.999.0.1'], false)).toThrow(/127\.999/);
     expect(checkHosts(['0.0.0.0'], true)).toMatch(/^Warning: .*control API/);
   });
 

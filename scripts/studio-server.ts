@@ -110,24 +110,8 @@ export function studioSettings(
 /** http://host:port -> ws://host:port (https -> wss). */
 const webSocketOriginOf = (origin: string) => origin.replace(/^http/, 'ws');
 
-const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|\[::1\]|localhost)$/i;
-
-/**
- * HOST other than loopback exposes the studio and the sandbox's control API (demo keys, faults, the
- * clock) to the network: refused unless asked for with --allow-remote or STUDIO_ALLOW_REMOTE=1, and
- * then warned about. Answers the warning to print, or throws the refusal.
- */
-export function checkHosts(hosts: readonly string[], allowRemote: boolean): string | undefined {
-  const remote = [...new Set(hosts.filter((h) => !LOOPBACK.test(h)))];
-  if (remote.length === 0) return undefined;
-  const what = `HOST ${remote.join(', ')} is not loopback: anyone on the network could use this studio and the sandbox's control API (its demo keys, faults and clock).`;
-  if (!allowRemote) {
-    throw new Error(
-      `${what} Refused. Use HOST=127.0.0.1, or, on a network you trust, add --allow-remote (or STUDIO_ALLOW_REMOTE=1).`,
-    );
-  }
-  return `Warning: ${what} Allowed by --allow-remote; do not do this on a network you do not trust.`;
-}
+// The HOST check lives beside the sandbox, whose own command line uses it too.
+export { checkHosts } from '../sandbox/src/hosts';
 
 /**
  * The studio's HTTP server (not yet listening). `distDir` holds the built studio. With `teamSpace`

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { checkHosts } from './hosts';
 import { startSandbox } from './server';
 
 // `npm run sandbox [-- --port N --host H --public-url U --data-dir D --allow-origin O ...]`;
@@ -11,6 +12,8 @@ const { values } = parseArgs({
     'public-url': { type: 'string' },
     'data-dir': { type: 'string' },
     'allow-origin': { type: 'string', multiple: true },
+    'api-any-origin': { type: 'boolean' },
+    'allow-remote': { type: 'boolean' },
   },
 });
 
@@ -29,21 +32,39 @@ const allowedOrigins = values['allow-origin']?.length
         .filter(Boolean)
     : ['http://127.0.0.1:5173', 'http://127.0.0.1:4173'];
 
+// As `npm start`: a host other than loopback puts the control API (keys, faults, clock) on the network,
+// so it is refused unless asked for, and then warned about.
+const host = values.host ?? process.env.SANDBOX_HOST ?? '127.0.0.1';
+try {
+  const warning = checkHosts(
+    [host],
+    values['allow-remote'] === true ||
+      process.env.STUDIO_ALLOW_REMOTE === '1' ||
+      process.env.SANDBOX_ALLOW_REMOTE === '1',
+  );
+  if (warning) console.warn(warning);
+} catch (e) {
+  console.error((e as Error).message);
+  process.exit(1);
+}
+
 const running = await startSandbox({
   port: num(values.port ?? process.env.SANDBOX_PORT) ?? 4010,
-  host: values.host ?? process.env.SANDBOX_HOST ?? '127.0.0.1',
+  host,
   publicUrl: values['public-url'] ?? process.env.SANDBOX_PUBLIC_URL,
   taskMs: num(process.env.SANDBOX_TASK_MS),
   moderationMs: num(process.env.SANDBOX_MODERATION_MS),
   rateLimits: process.env.SANDBOX_RATE_LIMITS !== 'off',
   dataDir: values['data-dir'] ?? process.env.SANDBOX_DATA_DIR,
   allowedOrigins,
+  apiAnyOrigin: values['api-any-origin'] === true || process.env.SANDBOX_API_ANY_ORIGIN === '1',
   mediaMemoryBytes: mib(process.env.SANDBOX_MEDIA_MEMORY_MB),
   mediaDiskBytes: mib(process.env.SANDBOX_MEDIA_DISK_MB),
 });
 
 console.log(`Sandbox API at ${running.baseUrl}  (demo keys: ${running.origin}/__sandbox/keys)`);
 console.log(`Control API open to this origin and: ${allowedOrigins.join(', ') || 'no other'}`);
+if (running.apiAnyOrigin) console.log('API open to every web origin (--api-any-origin)');
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {

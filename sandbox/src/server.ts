@@ -3,12 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Sandbox } from './core/sandbox';
 import { createApp } from './http/app';
+import { hostForListen, hostForUrl } from './hosts';
 import { OriginPolicy } from './http/origins';
 import { mediaWorks } from './media/works';
-import { attachPersistence } from './persistence';
+import { attachPersistence, loadDemoKeys, sandboxFolderIn } from './persistence';
 
 // Starts a listening sandbox. Used by the CLI, `npm start`, the HTTP tests (port 0) and the benchmark.
 
@@ -24,9 +25,12 @@ export interface SandboxOptions {
   dataDir?: string;
   /**
    * Web origins besides the sandbox's own that may use the control API (/__sandbox/*) and read
-   * uploads with fetch: the studio's origin (`npm start` passes it). Never `*`.
+   * uploads with fetch: the studio's origin (`npm start` passes it). Never `*`. The API (/v1) answers
+   * these origins too, and no other web page, unless `apiAnyOrigin`.
    */
   allowedOrigins?: string[];
+  /** The API (/v1) answers any web origin (`Access-Control-Allow-Origin: *`), for testing another client. */
+  apiAnyOrigin?: boolean;
   /** Bytes of media kept in memory (default 64 MiB) and on disk (default 2 GiB). */
   mediaMemoryBytes?: number;
   mediaDiskBytes?: number;
@@ -38,6 +42,8 @@ export interface RunningSandbox {
   origin: string;
   baseUrl: string;
   sandbox: Sandbox;
+  /** Whether /v1 answers every web origin (SandboxOptions.apiAnyOrigin). */
+  apiAnyOrigin: boolean;
   close(): Promise<void>;
 }
 
@@ -48,9 +54,11 @@ process.once('exit', () => {
 });
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const host = options.host ?? '127.0.0.1';
+  const host = hostForListen(options.host ?? '127.0.0.1');
   // Media bytes live on disk: in the data folder, or in a folder of our own deleted on close and exit.
-  const tempDir = options.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'media-studio-sandbox-'));
+  // In a data folder, everything goes into a folder of the sandbox's own making inside it (README: Storage).
+  const ownDir = options.dataDir ? sandboxFolderIn(options.dataDir) : undefined;
+  const tempDir = ownDir ? undefined : mkdtempSync(join(tmpdir(), 'media-studio-sandbox-'));
   if (tempDir) tempDirs.add(tempDir);
   const removeTemp = () => {
     if (!tempDir) return;
@@ -62,13 +70,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     taskMs: options.taskMs ?? 4000,
     moderationMs: options.moderationMs ?? 6000,
     rateLimits: options.rateLimits,
-    mediaDir: options.dataDir ? resolve(options.dataDir) : tempDir!,
+    mediaDir: ownDir ?? tempDir!,
     mediaMemoryBytes: options.mediaMemoryBytes,
     mediaDiskBytes: options.mediaDiskBytes,
     works: mediaWorks,
+    demoKeys: ownDir ? loadDemoKeys(ownDir) : undefined,
   });
   const origins = new OriginPolicy();
   origins.setAllowed(options.allowedOrigins ?? []);
+  origins.apiAnyOrigin = options.apiAnyOrigin ?? false;
   let port = options.port ?? 4010;
   let closed = false;
 
@@ -111,7 +121,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
 
   const app = createApp(sandbox, { outage, origins });
-  const persistence = options.dataDir ? attachPersistence(sandbox, options.dataDir) : undefined;
+  const persistence = ownDir ? attachPersistence(sandbox, ownDir) : undefined;
   const server = createAdaptorServer({
     hostname: host,
     fetch: async (req, env) => {
@@ -140,13 +150,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   });
   if (options.keepAliveMs !== undefined) server.keepAliveTimeout = options.keepAliveMs;
   port = (server.address() as AddressInfo).port;
-  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const origin = `http://${hostForUrl(host)}:${port}`;
   sandbox.config.publicUrl = options.publicUrl ?? origin;
   origins.setSelf([origin, sandbox.config.publicUrl], host);
   return {
     origin,
     baseUrl: `${origin}/v1`,
     sandbox,
+    apiAnyOrigin: origins.apiAnyOrigin,
     close: async () => {
       closed = true;
       clearTimeout(relisten);

@@ -12,9 +12,11 @@ import {
 // api-notes §7 (one error shape, five type values), api-notes §8 (per-key 60-second rate limits, with the README's
 // decisions: GET /tasks/{id} 60, fixed windows, Retry-After = whole seconds left) and the README's CORS.
 
-const h = useSandbox();
+// The studio's origin (as npm start passes it); the API answers it, and no other page (origins.test.ts).
+const h = useSandbox({ allowedOrigins: ['http://127.0.0.1:5173'] });
 
 const ORIGIN = 'http://localhost:5173';
+const ELSEWHERE = 'http://elsewhere.example';
 
 let videoCache: Uint8Array<ArrayBuffer> | undefined;
 /** A real MP4: a video cover of the template catalog, fetched from the sandbox's CDN. */
@@ -379,7 +381,7 @@ describe('rate limits (api-notes §8, per key, 60-second windows)', () => {
     });
     expect(r.status).toBe(429);
     await r.json();
-    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    expect(r.headers.get('access-control-allow-origin')).toBe(ORIGIN);
     expect((r.headers.get('access-control-expose-headers') ?? '').toLowerCase()).toContain('retry-after');
   });
 });
@@ -396,7 +398,7 @@ describe('CORS (README)', () => {
     });
     await r.arrayBuffer();
     expect([200, 204]).toContain(r.status);
-    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    expect(r.headers.get('access-control-allow-origin')).toBe(ORIGIN);
     const methods = (r.headers.get('access-control-allow-methods') ?? '').toUpperCase().split(/\s*,\s*/);
     expect(methods).toContain('POST');
     const allowed = (r.headers.get('access-control-allow-headers') ?? '').toLowerCase();
@@ -423,12 +425,12 @@ describe('CORS (README)', () => {
       });
       await r.arrayBuffer();
       expect([200, 204], path).toContain(r.status);
-      expect(r.headers.get('access-control-allow-origin'), path).toBe('*');
+      expect(r.headers.get('access-control-allow-origin'), path).toBe(ORIGIN);
       expect((r.headers.get('access-control-allow-methods') ?? '').toUpperCase(), path).toContain(method);
     }
   });
 
-  it('API responses, errors included, allow any origin and expose Retry-After', async () => {
+  it("API responses, errors included, allow the studio's origin and expose Retry-After", async () => {
     for (const [path, key] of [
       ['/me', h.keys.personal],
       ['/me', undefined],
@@ -438,7 +440,7 @@ describe('CORS (README)', () => {
         headers: { Origin: ORIGIN, ...(key ? { Authorization: `Bearer ${key}` } : {}) },
       });
       await r.arrayBuffer();
-      expect(r.headers.get('access-control-allow-origin'), `${path} ${r.status}`).toBe('*');
+      expect(r.headers.get('access-control-allow-origin'), `${path} ${r.status}`).toBe(ORIGIN);
       const exposed = (r.headers.get('access-control-expose-headers') ?? '').toLowerCase().split(/\s*,\s*/);
       expect(exposed, `${path} ${r.status}`).toContain('retry-after');
     }
@@ -446,12 +448,12 @@ describe('CORS (README)', () => {
 
   it('catalog media (a media 404 included) allows any origin; the control API does not (see origins.test.ts)', async () => {
     const r = await fetch(`${h.origin}/cdn/catalog/brands/does-not-exist.png`, {
-      headers: { Origin: ORIGIN },
+      headers: { Origin: ELSEWHERE },
     });
     await r.arrayBuffer();
     expect(r.status).toBe(404);
     expect(r.headers.get('access-control-allow-origin')).toBe('*');
-    const control = await fetch(`${h.origin}/__sandbox/keys`, { headers: { Origin: ORIGIN } });
+    const control = await fetch(`${h.origin}/__sandbox/keys`, { headers: { Origin: ELSEWHERE } });
     await control.arrayBuffer();
     expect(control.status).toBe(403);
     expect(control.headers.get('access-control-allow-origin')).toBeNull();

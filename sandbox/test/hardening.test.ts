@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FAULT_LIMITS } from '../src/http/faults';
 import { CONTROL_JSON_MAX_BYTES, JSON_MAX_BYTES } from '../src/http/body';
+import { SANDBOX_FOLDER } from '../src/persistence';
 import { startSandbox } from '../src/server';
 import { balance, makeImage, makeVideo, makeWav, spentToday, upload } from './fixtures';
 import {
@@ -79,11 +80,14 @@ describe('1. clock overflow', () => {
       expect((await first.control('POST', '/clock', { advanceMs: 1e308 })).status).toBe(400);
       expect((await first.control('POST', '/reset')).status).toBe(200);
       await first.running.close();
-      const saved = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8'));
+      const saved = JSON.parse(readFileSync(join(dir, SANDBOX_FOLDER, 'state.json'), 'utf8'));
       expect(saved.clockOffsetMs).toBe(0);
 
       // A state written by an older sandbox with the broken offset.
-      writeFileSync(join(dir, 'state.json'), JSON.stringify({ ...saved, clockOffsetMs: 1e308 }));
+      writeFileSync(
+        join(dir, SANDBOX_FOLDER, 'state.json'),
+        JSON.stringify({ ...saved, clockOffsetMs: 1e308 }),
+      );
       const second = await clientFor(await startSandbox({ port: 0, dataDir: dir }));
       try {
         const clock = (await second.control('GET', '/clock')).body as { now: string };

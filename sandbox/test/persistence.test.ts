@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SANDBOX_FOLDER } from '../src/persistence';
 import { startSandbox, type SandboxOptions } from '../src/server';
 import { clientFor } from './harness';
 
@@ -55,7 +56,13 @@ describe('data folder', () => {
     } finally {
       await second.running.close();
     }
-    expect(readdirSync(dir).sort()).toEqual(['renders', 'state.json', 'uploads']);
+    expect(readdirSync(dir)).toEqual([SANDBOX_FOLDER]);
+    expect(readdirSync(join(dir, SANDBOX_FOLDER)).sort()).toEqual([
+      'keys.json',
+      'renders',
+      'state.json',
+      'uploads',
+    ]);
   });
 
   it('without a data folder, a restart starts fresh', async () => {

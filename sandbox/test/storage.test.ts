@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SANDBOX_FOLDER } from '../src/persistence';
 import { startSandbox } from '../src/server';
 import { makeImage } from './fixtures';
 import { clientFor, useSandbox, waitForTask, type Client } from './harness';
@@ -100,13 +101,14 @@ describe('reset and the data folder', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('reset deletes the uploaded files from the data folder; orphan files are deleted at start', async () => {
+    const own = join(dir, SANDBOX_FOLDER);
     const sb = await clientFor(await startSandbox({ port: 0, dataDir: dir }));
     try {
       await uploadPng(await makeImage(), sb);
-      expect(readdirSync(join(dir, 'uploads'))).toHaveLength(1);
+      expect(readdirSync(join(own, 'uploads'))).toHaveLength(1);
       expect((await sb.control('POST', '/reset')).status).toBe(200);
-      expect(readdirSync(join(dir, 'uploads'))).toEqual([]);
-      expect(readdirSync(join(dir, 'renders'))).toEqual([]);
+      expect(readdirSync(join(own, 'uploads'))).toEqual([]);
+      expect(readdirSync(join(own, 'renders'))).toEqual([]);
       await uploadPng(await makeImage(), sb);
     } finally {
       await sb.running.close();
@@ -114,16 +116,16 @@ describe('reset and the data folder', () => {
     // Saved with its record: kept across a restart.
     const second = await startSandbox({ port: 0, dataDir: dir });
     try {
-      expect(readdirSync(join(dir, 'uploads'))).toHaveLength(1);
+      expect(readdirSync(join(own, 'uploads'))).toHaveLength(1);
       await fetch(`${second.origin}/__sandbox/reset`, { method: 'POST' });
     } finally {
       await second.close();
     }
     // A file that no record names, as a crash between the write and the save leaves: deleted at start.
-    writeFileSync(join(dir, 'uploads', 'upl_stray'), 'left behind');
+    writeFileSync(join(own, 'uploads', 'upl_leftBehind00'), 'left behind');
     const third = await startSandbox({ port: 0, dataDir: dir });
     try {
-      expect(readdirSync(join(dir, 'uploads'))).toEqual([]);
+      expect(readdirSync(join(own, 'uploads'))).toEqual([]);
     } finally {
       await third.close();
     }

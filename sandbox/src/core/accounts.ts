@@ -6,6 +6,7 @@ import {
   createKeys,
   projectUnbound,
   type Account,
+  type DemoKeyValues,
   type KeyRecord,
 } from './keys';
 
@@ -33,7 +34,11 @@ export class Accounts {
   private keysById = new Map<string, KeyRecord>();
   private keyList: KeyRecord[] = [];
 
-  constructor(private readonly clock: Clock) {}
+  /** `keyValues`: the demo keys' values by name, fixed for the sandbox's life (a reset keeps them). */
+  constructor(
+    private readonly clock: Clock,
+    readonly keyValues: DemoKeyValues,
+  ) {}
 
   reset(): void {
     this.startedAt = this.clock.now();
@@ -43,7 +48,7 @@ export class Accounts {
   }
 
   private makeKeys(): void {
-    this.keyList = createKeys(this.startedAt);
+    this.keyList = createKeys(this.startedAt, this.keyValues);
     this.keysByValue = new Map(this.keyList.map((k) => [k.key, k]));
     this.keysById = new Map(this.keyList.map((k) => [k.id, k]));
   }

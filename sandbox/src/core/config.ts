@@ -16,6 +16,11 @@ export interface SandboxConfig {
   mediaMemoryBytes?: number;
   /** Bytes of media kept on disk (default 2 GiB); past it the oldest files go. */
   mediaDiskBytes?: number;
+  /**
+   * The demo keys' values by name (a data folder keeps them); any name missing or malformed gets a new
+   * random key (core/keys.ts).
+   */
+  demoKeys?: Record<string, string>;
   /** Rendering, probing and decoding: media/works.ts, handed in where the sandbox is built (server.ts). */
   works: MediaWorks;
 }

@@ -1,8 +1,10 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import { SandboxError } from './errors';
 
-// The demo accounts and keys of product-notes §4. Keys derive from their names, so they are stable across
-// restarts and resets and can be written in docs and tests.
+// The demo accounts and keys of product-notes §4. The key values are random, made for each install: a
+// web page elsewhere must not be able to know them (they were once derived from their names, the same
+// on every machine). With a data folder they are kept there and stay the same across restarts; without
+// one they are new each run. A reset keeps them. Tests and tools read them from GET /__sandbox/keys.
 
 export interface Account {
   id: string;
@@ -34,11 +36,34 @@ export const KEY_PREFIX = 'gm_';
 /** api-notes §5: a fixed prefix, then live_, then 32 characters. */
 export const KEY_PATTERN = /^gm_live_[A-Za-z0-9]{32}$/;
 
-export function demoKeyFor(name: string): string {
-  const digest = createHash('sha256').update(`media-studio-sandbox:${name}`).digest();
+/** A new random key of the api-notes §5 form (32 characters of 62: about 190 bits). */
+export function randomDemoKey(): string {
   let body = '';
-  for (let i = 0; i < 32; i++) body += ALPHABET[digest[i]! % ALPHABET.length];
+  for (let i = 0; i < 32; i++) body += ALPHABET[randomInt(ALPHABET.length)];
   return `${KEY_PREFIX}live_${body}`;
+}
+
+/** Key values by demo key name. */
+export type DemoKeyValues = Record<string, string>;
+
+/**
+ * The values for every demo key: those given (kept in a data folder) where they are well-formed and
+ * distinct, a new random one for any other name.
+ */
+export function demoKeyValues(saved: unknown = {}): DemoKeyValues {
+  const values: DemoKeyValues = {};
+  const seen = new Set<string>();
+  for (const { name } of KEYS) {
+    const given =
+      typeof saved === 'object' && saved !== null && Object.hasOwn(saved, name)
+        ? (saved as Record<string, unknown>)[name]
+        : undefined;
+    const value =
+      typeof given === 'string' && KEY_PATTERN.test(given) && !seen.has(given) ? given : randomDemoKey();
+    seen.add(value);
+    values[name] = value;
+  }
+  return values;
 }
 
 const DAY = 86_400_000;
@@ -142,9 +167,9 @@ export function createAccounts(): Map<string, Account> {
   return new Map(ACCOUNTS.map((a) => [a.id, { ...a }]));
 }
 
-export function createKeys(startedAt: number): KeyRecord[] {
+export function createKeys(startedAt: number, values: DemoKeyValues): KeyRecord[] {
   return KEYS.map((s, i) => {
-    const key = demoKeyFor(s.name);
+    const key = values[s.name]!;
     return {
       name: s.name,
       key,

@@ -1,5 +1,6 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RenderedMedia } from './media-types';
 
@@ -40,12 +41,37 @@ interface Entry {
 
 const UPLOADS = 'uploads';
 const RENDERS = 'renders';
+/**
+ * The names of the files the store writes: an upload's id (config.ts newId: upl_ and 12 base64url
+ * characters), a render's hashed path. Only files so named are ever deleted, so whatever else lies in
+ * the folder (a person's file, a folder) is left alone (README: Storage).
+ */
+const UPLOAD_NAME = /^upl_[A-Za-z0-9_-]{12}$/;
+const RENDER_NAME = /^[0-9a-f]{32}$/;
+/** An upload body being received (newUploadFile): moved into place once accepted, else deleted. */
+const PART_NAME = /^\.part-[0-9a-f]{16}$/;
 
-/** Where a path's bytes are kept: uploads/<id> (the upload id, as the data folder has always had them), renders/<path>. */
+/** Where a path's bytes are kept: uploads/<id> (the upload id, as the data folder has always had them), renders/<hash of the path>. */
 function fileNameOf(path: string, upload: boolean): string {
   const base = path.split('/').pop() ?? '';
   if (upload) return join(UPLOADS, base.replace(/\.[^.]*$/, '').replace(/[^\w-]/g, '_'));
-  return join(RENDERS, path.replace(/^\/cdn\//, '').replace(/[^\w.-]/g, '_'));
+  return join(RENDERS, createHash('sha256').update(path).digest('hex').slice(0, 32));
+}
+
+/** The files directly in `folder` whose names match `pattern` (never a folder). */
+function ownFiles(folder: string, pattern: RegExp): string[] {
+  try {
+    return readdirSync(folder, { withFileTypes: true })
+      .filter((entry) => entry.isFile() && pattern.test(entry.name))
+      .map((entry) => entry.name);
+  } catch {
+    return [];
+  }
+}
+
+/** Deletes the files of ours in `folder`, and nothing else. */
+function removeOwnFiles(folder: string, pattern: RegExp): void {
+  for (const name of ownFiles(folder, pattern)) rmSync(join(folder, name), { force: true });
 }
 
 export class MediaStore {
@@ -62,8 +88,25 @@ export class MediaStore {
   /** Uploads already in the folder stay (a restart adopts them); renders are a cache and start empty. */
   constructor(readonly options: MediaStoreOptions) {
     mkdirSync(join(options.dir, UPLOADS), { recursive: true });
-    rmSync(join(options.dir, RENDERS), { recursive: true, force: true });
     mkdirSync(join(options.dir, RENDERS), { recursive: true });
+    removeOwnFiles(join(options.dir, RENDERS), RENDER_NAME);
+    // Bodies a killed process was receiving.
+    removeOwnFiles(join(options.dir, UPLOADS), PART_NAME);
+  }
+
+  /** A new file name for an upload body to be streamed into (beside the uploads, so accepting it is a rename). */
+  newUploadFile(): string {
+    return join(this.options.dir, UPLOADS, `.part-${randomBytes(8).toString('hex')}`);
+  }
+
+  /** Moves a received upload's file (newUploadFile) into place. Its bytes are read from disk when asked for. */
+  async putUploadFile(path: string, contentType: string, file: string, size: number): Promise<void> {
+    const name = fileNameOf(path, true);
+    await rename(file, join(this.options.dir, name));
+    const old = this.entries.get(path);
+    if (old) this.forgetBytes(path, old);
+    this.entries.set(path, { upload: true, contentType, file: name, size });
+    this.stored(path, size);
   }
 
   /** Stores an upload's bytes (on disk, and in the cache). */
@@ -85,7 +128,9 @@ export class MediaStore {
     const name = fileNameOf(path, true);
     let size: number;
     try {
-      size = statSync(join(this.options.dir, name)).size;
+      const stat = statSync(join(this.options.dir, name));
+      if (!stat.isFile()) return false;
+      size = stat.size;
     } catch {
       return false;
     }
@@ -96,7 +141,7 @@ export class MediaStore {
 
   /** The names of the upload files in the folder (uploads/<id>), to find ones no record names. */
   uploadFileIds(): string[] {
-    return readdirSync(join(this.options.dir, UPLOADS));
+    return ownFiles(join(this.options.dir, UPLOADS), UPLOAD_NAME);
   }
 
   removeUploadFile(id: string): void {
@@ -206,11 +251,8 @@ export class MediaStore {
     this.cacheUsed = 0;
     this.onDisk.clear();
     this.diskUsed = 0;
-    for (const sub of [UPLOADS, RENDERS]) {
-      const folder = join(this.options.dir, sub);
-      rmSync(folder, { recursive: true, force: true });
-      mkdirSync(folder, { recursive: true });
-    }
+    removeOwnFiles(join(this.options.dir, UPLOADS), UPLOAD_NAME);
+    removeOwnFiles(join(this.options.dir, RENDERS), RENDER_NAME);
   }
 
   /** What the store holds now, for tests and the README's bounds. */

@@ -6,10 +6,18 @@ import type { MediaProbe, MediaSpec, RenderedMedia } from './media-types';
 /** Whether uploaded bytes are what their Content-Type says (api-notes §4 POST /uploads). */
 export type UploadVerdict =
   | { ok: true; probe: MediaProbe }
-  /** Not of the type at all: refused at once (400). */
-  | { ok: false; reason: string }
+  /** Not of the type at all, or over a limit (`extra` then says which): refused at once (400). */
+  | { ok: false; reason: string; extra?: Record<string, unknown> }
   /** A video that has the right signature but cannot be read: it ends `errored` (api-notes §3). */
   | { ok: 'unreadable'; reason: string; probe: MediaProbe };
+
+/** An upload body on disk, as the HTTP layer streamed it (core/uploads.ts ReceivedUpload). */
+export interface UploadFile {
+  path: string;
+  size: number;
+  /** Its first bytes (at most UPLOAD_HEAD_BYTES): enough for any file signature and a PNG's header. */
+  head: Buffer;
+}
 
 /** What an output's plan needs to know of its source image. */
 export interface SourceImage {
@@ -48,7 +56,8 @@ export interface MediaWorks {
   render(spec: MediaSpec): Promise<RenderedMedia>;
   /** A brand's logo carrying its initials. */
   renderLogo(seed: string, text: string): Promise<RenderedMedia>;
-  verifyUpload(bytes: Buffer, contentType: string): Promise<UploadVerdict>;
+  /** Reads the upload from its file (never the whole of it into memory); `head` is its first bytes. */
+  verifyUpload(upload: UploadFile, contentType: string): Promise<UploadVerdict>;
   inspectSource(bytes: Buffer, options: { opacity: boolean }): Promise<SourceImage>;
   /** Throws when the bytes are not a decodable image. */
   sampleImage(bytes: Buffer, maxSide: number): Promise<ImageSample>;

@@ -1,14 +1,15 @@
+import { rm, writeFile } from 'node:fs/promises';
 import { Accounts, type AccountsSnapshot } from './accounts';
 import { CatalogViews } from './catalog-views';
 import { fixture as defaultFixture, validateFixture } from './catalog/fixture';
 import { Clock, isValidOffset } from './clock';
 import type { SandboxConfig } from './config';
 import { Describer } from './describe/describer';
-import type { KeyRecord } from './keys';
+import { demoKeyValues, type KeyRecord } from './keys';
 import { MEDIA_DEFAULTS, MediaStore, type MediaFile } from './media-store';
 import { RateLimiter, type RateGroup } from './rate-limit';
 import { Tasks, type TasksSnapshot } from './tasks';
-import { Uploads, type UploadRecord } from './uploads';
+import { UploadScanner, Uploads, type ReceivedUpload, type UploadRecord } from './uploads';
 
 // The sandbox's state and rules, with no HTTP: the routes in ../http call these methods and render
 // what they return or throw. Each subject has its own file (accounts.ts, catalog-views.ts, tasks.ts,
@@ -47,7 +48,7 @@ export class Sandbox {
     validateFixture(fixture);
     const { clock, media } = this;
     this.catalog = new CatalogViews(fixture, config);
-    this.accounts = new Accounts(clock);
+    this.accounts = new Accounts(clock, demoKeyValues(config.demoKeys));
     this.uploads = new Uploads(clock, config, media);
     const { catalog: views, accounts, uploads } = this;
     this.tasks = new Tasks({ clock, config, media, views, accounts, uploads });
@@ -166,8 +167,21 @@ export class Sandbox {
     return this.uploads.checkHeaders(contentType, contentLength);
   }
 
-  createUpload(key: KeyRecord, contentType: string, bytes: Buffer) {
-    return this.uploads.create(key, contentType, bytes);
+  /**
+   * An upload: as the HTTP layer received it (streamed to a file, ReceivedUpload), or whole bytes (tests),
+   * which are written to such a file first.
+   */
+  async createUpload(key: KeyRecord, contentType: string, body: Buffer | ReceivedUpload) {
+    if (!Buffer.isBuffer(body)) return this.uploads.create(key, contentType, body);
+    const file = this.media.newUploadFile();
+    await writeFile(file, body);
+    try {
+      const scanner = new UploadScanner();
+      scanner.feed(body);
+      return await this.uploads.create(key, contentType, scanner.received(file));
+    } finally {
+      await rm(file, { force: true }); // moved into place when accepted
+    }
   }
 
   getUpload(key: KeyRecord, id: string) {

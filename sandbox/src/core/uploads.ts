@@ -5,6 +5,7 @@ import { absoluteUrl, newId, type SandboxConfig } from './config';
 import { SandboxError, invalidPayload } from './errors';
 import type { KeyRecord } from './keys';
 import type { MediaStore } from './media-store';
+import type { UploadFile } from './media-works';
 import type { MediaProbe } from './media-types';
 import type { MediaKind } from './params';
 
@@ -30,6 +31,45 @@ export interface UploadRecord {
 
 const BLOCK_MARK = Buffer.from('SANDBOX-BLOCK');
 const ERROR_MARK = Buffer.from('SANDBOX-ERROR');
+/** The first bytes of an upload kept in memory: every signature, and a PNG's header, fit. */
+export const UPLOAD_HEAD_BYTES = 64;
+
+/** An upload body as received: on disk in a file of the media store's (MediaStore.newUploadFile), scanned on the way. */
+export interface ReceivedUpload extends UploadFile {
+  /** Whether the bytes contain the sandbox's moderation triggers (README: Triggers). */
+  blockMark: boolean;
+  errorMark: boolean;
+}
+
+/**
+ * Reads an upload body chunk by chunk as it streams to disk, keeping only what the checks need: its size,
+ * its first bytes and whether the trigger texts occur (a marker split across two chunks included). So an
+ * upload costs a few bytes of memory however large it is (README: Limits).
+ */
+export class UploadScanner {
+  size = 0;
+  private head = Buffer.alloc(0);
+  private tail = Buffer.alloc(0);
+  private blockMark = false;
+  private errorMark = false;
+
+  feed(chunk: Uint8Array): void {
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    this.size += bytes.length;
+    if (this.head.length < UPLOAD_HEAD_BYTES)
+      this.head = Buffer.concat([this.head, bytes.subarray(0, UPLOAD_HEAD_BYTES - this.head.length)]);
+    const window = Buffer.concat([this.tail, bytes]);
+    this.blockMark ||= window.includes(BLOCK_MARK);
+    this.errorMark ||= window.includes(ERROR_MARK);
+    const keep = Math.max(BLOCK_MARK.length, ERROR_MARK.length) - 1;
+    this.tail = Buffer.from(window.subarray(Math.max(0, window.length - keep)));
+  }
+
+  received(path: string): ReceivedUpload {
+    const { size, head, blockMark, errorMark } = this;
+    return { path, size, head, blockMark, errorMark };
+  }
+}
 const MODERATION_LABELS = 'explicit_nudity,graphic_violence';
 const EXT_OF: Record<string, string> = {
   'image/png': 'png',
@@ -110,15 +150,19 @@ export class Uploads {
     return type;
   }
 
-  async create(key: KeyRecord, contentType: string, bytes: Buffer) {
+  /**
+   * Checks a received upload and keeps it: its file is moved into the media store (so the caller deletes
+   * it only when it is still there, that is when the upload was refused).
+   */
+  async create(key: KeyRecord, contentType: string, upload: ReceivedUpload) {
     requireProject(key);
-    if (bytes.length === 0) throw invalidPayload('The upload body is empty.');
-    if (bytes.length > UPLOAD_MAX_BYTES) throw fileTooLarge();
+    if (upload.size === 0) throw invalidPayload('The upload body is empty.');
+    if (upload.size > UPLOAD_MAX_BYTES) throw fileTooLarge();
     const kind = contentType.split('/')[0] as MediaKind;
     // The bytes must be what the Content-Type says (api-notes §4); a video that cannot be read ends errored.
-    const verdict = await this.config.works.verifyUpload(bytes, contentType);
-    if (verdict.ok === false) throw invalidPayload(verdict.reason, 'Content-Type');
-    const blocked = bytes.includes(BLOCK_MARK);
+    const verdict = await this.config.works.verifyUpload(upload, contentType);
+    if (verdict.ok === false) throw invalidPayload(verdict.reason, 'Content-Type', verdict.extra);
+    const blocked = upload.blockMark;
     if (blocked && kind !== 'video') {
       throw new SandboxError(451, 'moderation_blocked', 'The file was rejected by content moderation.', {
         extra: { labels: MODERATION_LABELS },
@@ -132,7 +176,7 @@ export class Uploads {
       keyId: key.id,
       kind,
       contentType,
-      size: bytes.length,
+      size: upload.size,
       path: `/cdn/uploads/${id}.${EXT_OF[contentType] ?? 'bin'}`,
       createdAt: now,
       decidedAt: kind === 'video' ? now + this.config.moderationMs : now,
@@ -140,13 +184,13 @@ export class Uploads {
         ? { status: 'blocked', labels: MODERATION_LABELS }
         : verdict.ok === 'unreadable'
           ? { status: 'errored', reason: verdict.reason }
-          : kind === 'video' && bytes.includes(ERROR_MARK)
+          : kind === 'video' && upload.errorMark
             ? { status: 'errored', reason: 'The video could not be decoded (sandbox SANDBOX-ERROR trigger).' }
             : { status: 'ready' },
       probe,
     };
     try {
-      await this.media.putUpload(record.path, { bytes, contentType });
+      await this.media.putUploadFile(record.path, contentType, upload.path, upload.size);
     } catch {
       throw new SandboxError(502, 'storage_upload_failed', 'The file could not be stored.');
     }

@@ -1,12 +1,14 @@
 import type { HttpBindings } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
+import { rm } from 'node:fs/promises';
 import { cors } from 'hono/cors';
 import { UPLOAD_MAX_BYTES } from '../../../contract/upload';
 import { DAY_MS, MAX_CLOCK_OFFSET_MS } from '../core/clock';
 import { SandboxError, invalidPayload } from '../core/errors';
 import { RATE_LIMITS, type RateGroup } from '../core/rate-limit';
 import type { Sandbox } from '../core/sandbox';
-import { CONTROL_JSON_MAX_BYTES, readJson, readLimited } from './body';
+import { UploadScanner } from '../core/uploads';
+import { CONTROL_JSON_MAX_BYTES, readJson, streamToFile } from './body';
 import { FaultBook, parseFault } from './faults';
 import { OriginPolicy } from './origins';
 import { serveMedia } from './media-route';
@@ -16,8 +18,23 @@ import { serveMedia } from './media-route';
 
 type Env = { Bindings: Partial<HttpBindings> };
 
+/** One request as GET /__sandbox/requests shows it. */
 export interface RequestLogEntry {
   at: string;
+  method: string;
+  path: string;
+  status: number;
+  keyName?: string;
+}
+
+/**
+ * What the log keeps of a request: only what GET /__sandbox/requests shows (tests count polls, uploads
+ * and charges by method, path, status and key name), the time as a number, and the path cut to
+ * LOG_PATH_MAX characters: every id of the API fits, and a request with a 8 KB path (which needs no key)
+ * costs no more than any other.
+ */
+interface LoggedRequest {
+  at: number;
   method: string;
   path: string;
   status: number;
@@ -35,6 +52,7 @@ export interface AppControls {
 }
 
 const LOG_LIMIT = 10_000;
+const LOG_PATH_MAX = 200;
 const STATUS_CODES: Record<number, string> = {
   400: 'invalid_payload',
   401: 'invalid_token',
@@ -73,14 +91,29 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
   const app = new Hono<Env>();
   const faults = new FaultBook();
   const origins = controls.origins ?? new OriginPolicy();
-  let log: RequestLogEntry[] = [];
+  let log: LoggedRequest[] = [];
 
-  // The API is public to every origin, as a service's would be: it answers nothing without a key,
-  // which a page on another origin does not have.
+  // The API answers the studio's origins (the sandbox's own and the allowed ones) and clients that are
+  // not web pages (no Origin: curl, Node, the proxy, Playwright's request context); a page elsewhere is
+  // refused before anything runs, preflights included, so it cannot spend a user's credits or push their
+  // uploads out of storage even if it learnt a key. --api-any-origin answers every origin with `*`
+  // (README: Origins).
+  app.use('/v1/*', async (c, next) => {
+    const origin = c.req.header('origin');
+    if (origins.allowsApi(origin)) return next();
+    return errorResponse(
+      c,
+      new SandboxError(
+        403,
+        'origin_not_allowed',
+        `Origin ${origin} may not call the sandbox's API. Allow it with --allow-origin (or --api-any-origin).`,
+      ),
+    );
+  });
   app.use(
     '/v1/*',
     cors({
-      origin: '*',
+      origin: (origin) => (origins.apiAnyOrigin ? '*' : origin),
       allowMethods: ['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS'],
       allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'Range'],
       exposeHeaders: ['Retry-After', 'Content-Length', 'Content-Range', 'Content-Type'],
@@ -94,6 +127,10 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
   app.use('/cdn/*', async (c, next) => {
     const origin = c.req.header('origin');
     const privateFile = c.req.path.startsWith('/cdn/uploads/');
+    // Uploads answer only at the sandbox's own names, like the control API: on a rebound DNS name a
+    // page would otherwise read them as same-origin, with no Origin to refuse.
+    const wrongHost = privateFile ? origins.checkHost(c.req.header('host')) : null;
+    if (wrongHost) return errorResponse(c, new SandboxError(403, 'origin_not_allowed', wrongHost));
     if (privateFile && origin !== undefined && !origins.allows(origin))
       return errorResponse(
         c,
@@ -142,10 +179,11 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
 
   // Request log: what the tests count (polls, uploads, charges). Never records the key itself.
   app.use('/v1/*', async (c, next) => {
-    const entry: RequestLogEntry = {
-      at: new Date(sb.clock.now()).toISOString(),
+    const path = c.req.path;
+    const entry: LoggedRequest = {
+      at: sb.clock.now(),
       method: c.req.method,
-      path: c.req.path,
+      path: path.length > LOG_PATH_MAX ? `${path.slice(0, LOG_PATH_MAX)}…` : path,
       status: 0,
       keyName: sb.keyNameOf(c.req.header('authorization')),
     };
@@ -228,9 +266,16 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
       c.req.header('content-type'),
       length ? Number(length) : undefined,
     );
-    const bytes = await readLimited(c, UPLOAD_MAX_BYTES, uploadTooLarge);
-    const result = await sb.createUpload(key, contentType, bytes);
-    return c.json(result.body, result.status as 200);
+    // The body goes to disk as it arrives, scanned on the way; the checks then read the file (README: Limits).
+    const file = sb.media.newUploadFile();
+    try {
+      const scanner = new UploadScanner();
+      await streamToFile(c, file, UPLOAD_MAX_BYTES, uploadTooLarge, (chunk) => scanner.feed(chunk));
+      const result = await sb.createUpload(key, contentType, scanner.received(file));
+      return c.json(result.body, result.status as 200);
+    } finally {
+      await rm(file, { force: true }); // moved into the media store when accepted; a refused one goes
+    }
   });
   v1.get('/uploads/:id', (c) => {
     const result = sb.getUpload(authed(c, 'uploads.get'), c.req.param('id'));
@@ -292,11 +337,14 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
     sb.settle();
     return c.json({ now: new Date(sb.clock.now()).toISOString() });
   });
-  control.get('/requests', (c) => c.json(log));
+  control.get('/requests', (c) =>
+    c.json(log.map((e): RequestLogEntry => ({ ...e, at: new Date(e.at).toISOString() }))),
+  );
   // Benchmarks: e.g. {"tasks.create": 2000} to queue a thousand tasks on one key without waiting
   // out 17 minutes of POST /tasks windows. Every key, until reset.
   control.post('/limits', async (c) => {
-    const body = (await readJson(c)) as Record<string, unknown> | null;
+    // JSON only, small, like every control API body (README: Origins): no text/plain form post.
+    const body = (await controlJson(c)) as Record<string, unknown> | null;
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalidPayload('Expected an object.');
     const entries = Object.entries(body);
     for (const [group, value] of entries) {

@@ -1,3 +1,4 @@
+import { open } from 'node:fs/promises';
 import type { Context } from 'hono';
 import { SandboxError, invalidPayload } from '../core/errors';
 
@@ -75,6 +76,46 @@ export async function readLimited(
     chunks.push(value);
   }
   return Buffer.concat(chunks, size);
+}
+
+/**
+ * Streams the body into `path` (a new file), refusing it (413 from `refuse`) once it passes `limit`
+ * bytes, and hands each chunk to `onChunk` on the way: memory holds one chunk at a time, whatever the
+ * body's size or the number of bodies at once. Each chunk is written before the next is read, so a
+ * client faster than the disk waits (backpressure).
+ */
+export async function streamToFile(
+  c: Context,
+  path: string,
+  limit: number,
+  refuse: () => SandboxError,
+  onChunk: (chunk: Uint8Array) => void,
+): Promise<number> {
+  const announced = c.req.header('content-length');
+  if (announced !== undefined && Number(announced) > limit) throw refuse();
+  const file = await open(path, 'wx');
+  let size = 0;
+  try {
+    const stream = c.req.raw.body;
+    if (!stream) return 0;
+    const reader = stream.getReader();
+    for (;;) {
+      const { done, value } = await reader.read().catch(() => {
+        throw invalidPayload('The request was interrupted before the whole body arrived.');
+      });
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await discardRest(reader, limit);
+        throw refuse();
+      }
+      onChunk(value);
+      await file.write(value);
+    }
+    return size;
+  } finally {
+    await file.close();
+  }
 }
 
 const isJsonType = (contentType: string | undefined) =>

@@ -3,10 +3,10 @@
 // which `npm start` does for the studio it serves. Loopback names are interchangeable:
 // http://127.0.0.1:4173 also allows http://localhost:4173 and http://[::1]:4173.
 
+import { hostnameOfHostHeader, isLoopbackHost } from '../hosts';
+
 const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
-
-const isLoopback = (hostname: string) => LOOPBACK.includes(hostname) || /^127\./.test(hostname);
 
 /** The serialized origin of a URL-ish string, or null when it is not an http(s) origin. */
 export function normalizeOrigin(value: string): string | null {
@@ -22,7 +22,7 @@ export function normalizeOrigin(value: string): string | null {
 /** An origin and, for a loopback host, the same origin under the other loopback names. */
 function withAliases(origin: string): string[] {
   const url = new URL(origin);
-  if (!isLoopback(url.hostname)) return [origin];
+  if (!isLoopbackHost(url.hostname)) return [origin];
   return LOOPBACK.map((name) => {
     const alias = new URL(origin);
     alias.hostname = name;
@@ -35,6 +35,8 @@ export class OriginPolicy {
   private allowed = new Set<string>();
   private hostnames = new Set<string>();
   private anyHost = false;
+  /** The API (/v1) answers every web origin, not only these (--api-any-origin). */
+  apiAnyOrigin = false;
 
   /** Called once the port is known: the origins the sandbox itself is reached at. */
   setSelf(origins: string[], listenHost: string): void {
@@ -61,6 +63,23 @@ export class OriginPolicy {
     return this.own.has(origin) || this.allowed.has(origin);
   }
 
+  /** Whether a web page on `origin` may call the API (/v1); clients that send no Origin always may. */
+  allowsApi(origin: string | undefined): boolean {
+    return origin === undefined || this.apiAnyOrigin || this.allows(origin);
+  }
+
+  /**
+   * Refuses a Host that is not a name the sandbox is reached at (its own, the public URL's, or an exact
+   * loopback name), so a page on a rebound DNS name is not served as same-origin. Any Host is accepted
+   * when listening on every interface (0.0.0.0, ::): the network names are not known then.
+   */
+  checkHost(host: string | undefined): string | null {
+    if (this.anyHost || host === undefined) return null;
+    const hostname = hostnameOfHostHeader(host);
+    if (hostname !== null && (this.hostnames.has(hostname) || isLoopbackHost(hostname))) return null;
+    return `The sandbox answers this only at ${[...this.hostnames].join(', ')}, not at host ${JSON.stringify(host.slice(0, 100))}.`;
+  }
+
   /**
    * Whether a request to the control API may be answered. A browser names the calling page in Origin
    * (every cross-origin request, and same-origin ones but GET/HEAD), or at least in Sec-Fetch-Site;
@@ -68,11 +87,8 @@ export class OriginPolicy {
    * sandbox is reached at, so a page on a rebound DNS name cannot call it as "same-origin".
    */
   check(headers: { origin?: string; host?: string; fetchSite?: string }): string | null {
-    if (!this.anyHost && headers.host !== undefined) {
-      const hostname = hostnameOf(headers.host);
-      if (hostname === null || (!this.hostnames.has(hostname) && !isLoopback(hostname)))
-        return `The control API answers only at ${[...this.hostnames].join(', ')}, not at host "${headers.host}".`;
-    }
+    const wrongHost = this.checkHost(headers.host);
+    if (wrongHost) return wrongHost;
     if (headers.origin !== undefined) {
       return this.allows(headers.origin)
         ? null
@@ -84,14 +100,6 @@ export class OriginPolicy {
       headers.fetchSite !== 'none'
     )
       return 'A page on another origin may not use the sandbox control API.';
-    return null;
-  }
-}
-
-function hostnameOf(host: string): string | null {
-  try {
-    return new URL(`http://${host}`).hostname;
-  } catch {
     return null;
   }
 }

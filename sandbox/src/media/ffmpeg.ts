@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access, chmod, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 
@@ -33,9 +33,57 @@ export interface FfmpegResult {
   log: string;
 }
 
-/** Runs ffmpeg to completion (or kills it after timeoutMs). Never rejects on a non-zero exit. */
+/**
+ * ffmpeg processes at once, in the whole process: about as many as the cores. Each render is CPU-bound,
+ * so more at once finish no sooner and starve the API (20 video tasks once started 20 ffmpeg processes);
+ * the others wait their turn in order. Probes of uploads go through the same queue.
+ */
+export const FFMPEG_CONCURRENCY = Math.max(1, availableParallelism());
+
+let running = 0;
+const waiting: Array<() => void> = [];
+
+/** Takes a slot, waiting in line for one. */
+function acquire(): Promise<void> {
+  if (running < FFMPEG_CONCURRENCY) {
+    running += 1;
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => waiting.push(resolve));
+}
+
+/** Hands the slot to the next in line, or frees it. */
+function release(): void {
+  const next = waiting.shift();
+  if (next) next();
+  else running -= 1;
+}
+
+/** How busy the queue is (tests, the bench). */
+export const ffmpegQueue = () => ({ running, waiting: waiting.length });
+
+/** Runs other heavy media work (a full image decode) in the same queue, a slot at a time. */
+export async function inMediaQueue<T>(work: () => Promise<T>): Promise<T> {
+  await acquire();
+  try {
+    return await work();
+  } finally {
+    release();
+  }
+}
+
+/** Runs ffmpeg to completion (or kills it after timeoutMs), once a slot of the queue is free. Never rejects on a non-zero exit. */
 export async function runFfmpeg(args: readonly string[], timeoutMs: number): Promise<FfmpegResult> {
   const path = await ffmpegPath();
+  await acquire();
+  try {
+    return await spawnFfmpeg(path, args, timeoutMs);
+  } finally {
+    release();
+  }
+}
+
+function spawnFfmpeg(path: string, args: readonly string[], timeoutMs: number): Promise<FfmpegResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(path, ['-hide_banner', '-nostdin', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
     let log = '';

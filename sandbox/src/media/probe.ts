@@ -10,7 +10,7 @@ import type { MediaProbe } from '../core/media-types';
 
 const TIMEOUT_MS = 15_000;
 
-async function probeImage(bytes: Buffer): Promise<MediaProbe> {
+async function probeImage(bytes: Buffer | string): Promise<MediaProbe> {
   const metadata = await sharp(bytes, { failOn: 'none' }).metadata();
   // autoOrient gives the size as displayed (EXIF rotation applied).
   const { width, height } = metadata.autoOrient;
@@ -64,19 +64,23 @@ async function probeWithFfmpeg(bytes: Buffer, withVideo: boolean): Promise<Media
   return withTempDir(async (dir) => {
     const path = join(dir, 'upload');
     await writeFile(path, bytes);
-    // ffmpeg exits non-zero here (no output file is given); the log is all that is wanted.
-    const { log } = await runFfmpeg(['-i', path], TIMEOUT_MS);
-    if (!/Stream #/.test(log)) return {};
-    const streams = streamKinds(log);
-    const { durationSec: headerDuration, ...video } = parseFfmpegLog(log);
-    const durationSec = headerDuration ?? (await measureDuration(path));
-    const probe: MediaProbe = { ...(withVideo ? video : {}), streams };
-    if (durationSec !== undefined) {
-      probe.durationSec = durationSec;
-      if (probe.fps) probe.frames = Math.round(durationSec * probe.fps);
-    }
-    return probe;
+    return probeFileWithFfmpeg(path, withVideo);
   });
+}
+
+async function probeFileWithFfmpeg(path: string, withVideo: boolean): Promise<MediaProbe> {
+  // ffmpeg exits non-zero here (no output file is given); the log is all that is wanted.
+  const { log } = await runFfmpeg(['-i', path], TIMEOUT_MS);
+  if (!/Stream #/.test(log)) return {};
+  const streams = streamKinds(log);
+  const { durationSec: headerDuration, ...video } = parseFfmpegLog(log);
+  const durationSec = headerDuration ?? (await measureDuration(path));
+  const probe: MediaProbe = { ...(withVideo ? video : {}), streams };
+  if (durationSec !== undefined) {
+    probe.durationSec = durationSec;
+    if (probe.fps) probe.frames = Math.round(durationSec * probe.fps);
+  }
+  return probe;
 }
 
 export async function probeMedia(bytes: Buffer, contentType: string): Promise<MediaProbe> {
@@ -85,6 +89,19 @@ export async function probeMedia(bytes: Buffer, contentType: string): Promise<Me
     if (type.startsWith('image/')) return await probeImage(bytes);
     if (type.startsWith('audio/')) return await probeWithFfmpeg(bytes, false);
     if (type.startsWith('video/')) return await probeWithFfmpeg(bytes, true);
+  } catch {
+    // Unreadable upload: fall through to the empty probe.
+  }
+  return {};
+}
+
+/** probeMedia of a file on disk (an upload as received), read by sharp or ffmpeg from there. */
+export async function probeMediaFile(path: string, contentType: string): Promise<MediaProbe> {
+  const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  try {
+    if (type.startsWith('image/')) return await probeImage(path);
+    if (type.startsWith('audio/')) return await probeFileWithFfmpeg(path, false);
+    if (type.startsWith('video/')) return await probeFileWithFfmpeg(path, true);
   } catch {
     // Unreadable upload: fall through to the empty probe.
   }
