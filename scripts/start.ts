@@ -68,7 +68,7 @@ server.listen(port, host, () => {
   if (settings.proxy) console.log(`Forwarding the API's endpoints under /proxy/ to ${settings.proxy.target}`);
   if (teamSpace) {
     console.log(
-      `Team space at ws://${host}:${port}${teamSpace.path}  (keys checked against ${teamSpace.apiBaseUrl}; documents in ${teamSpace.dataFile})`,
+      `Team space at ${origin.replace(/^http/, 'ws')}${teamSpace.path}  (keys checked against ${teamSpace.apiBaseUrl}; documents in ${teamSpace.dataFile})`,
     );
   } else console.log('Team space off (TEAM_SPACE=off)');
 });
