@@ -4,6 +4,7 @@ import { z } from 'zod/mini';
 import { Alert } from '../../components/alert';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
+import { WhoseSwitch, type Whose } from '../../components/whose-switch';
 import { Dialog } from '../../components/dialog';
 import { Field, inputClass } from '../../components/field';
 import { Segmented } from '../../components/segmented';
@@ -122,7 +123,7 @@ export function PresetsDialog({
   const all = useSyncExternalStore(store.subscribe, store.list);
   const teamSnapshot = useSyncExternalStore(team?.subscribe ?? noTeam, team?.snapshot ?? noTeamSnapshot);
   const [scope, setScope] = useState<'item' | 'all'>(item ? 'item' : 'all');
-  const [whose, setWhose] = useState<'mine' | 'team'>('mine');
+  const [whose, setWhose] = useState<Whose>('mine');
   const inScope = <T extends Pick<Preset, 'request'>>(list: readonly T[]): T[] =>
     scope === 'item' && item ? list.filter((p) => itemKeyOf(p.request) === item.key) : [...list];
   const shown = inScope(all);
@@ -230,17 +231,13 @@ export function PresetsDialog({
         <div className="flex flex-wrap items-center justify-between gap-2">
           <div className="flex flex-wrap items-center gap-2">
             {team && (
-              <Segmented
-                aria-label="Whose presets"
+              <WhoseSwitch
+                label="Whose presets"
                 value={whose}
-                onChange={(v) => {
-                  setWhose(v === 'team' ? 'team' : 'mine');
+                onChange={(w) => {
+                  setWhose(w);
                   setNotice(null);
                 }}
-                options={[
-                  { value: 'mine', label: 'Mine' },
-                  { value: 'team', label: 'Team' },
-                ]}
               />
             )}
             <span id={scopeLabel} className="text-sm font-medium">

@@ -2,8 +2,8 @@ import { Copy, Pin, PinOff, Trash2, UserMinus, Users } from 'lucide-react';
 import { useDeferredValue, useId, useMemo, useState, useSyncExternalStore } from 'react';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
+import { WhoseSwitch, type Whose } from '../../components/whose-switch';
 import { Dialog } from '../../components/dialog';
-import { Segmented } from '../../components/segmented';
 import { SearchField } from '../../components/search-field';
 import { formatCount } from '../../lib/format';
 import { displayText } from '../../lib/untrusted-text';
@@ -55,7 +55,7 @@ export function PromptLibraryDialog({
 }) {
   const all = useSyncExternalStore(library.subscribe, library.list);
   const teamSnapshot = useSyncExternalStore(team?.subscribe ?? noTeam, team?.snapshot ?? noTeamSnapshot);
-  const [whose, setWhose] = useState<'mine' | 'team'>('mine');
+  const [whose, setWhose] = useState<Whose>('mine');
   const [notice, setNotice] = useState<Notice | null>(null);
   const [query, setQuery] = useState('');
   const deferred = useDeferredValue(query);
@@ -116,17 +116,13 @@ export function PromptLibraryDialog({
     >
       <div className="flex flex-col gap-3">
         {team && (
-          <Segmented
-            aria-label="Whose prompts"
+          <WhoseSwitch
+            label="Whose prompts"
             value={whose}
-            onChange={(v) => {
-              setWhose(v === 'team' ? 'team' : 'mine');
+            onChange={(w) => {
+              setWhose(w);
               setNotice(null);
             }}
-            options={[
-              { value: 'mine', label: 'Mine' },
-              { value: 'team', label: 'Team' },
-            ]}
           />
         )}
         <SearchField
