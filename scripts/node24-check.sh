@@ -3,7 +3,7 @@
 # node-<platform>-<arch> package, which ships bin/node and include/node) and runs the typecheck and the
 # Node-side tests there. The checkout's own node_modules (built for the machine's Node 20) are not touched.
 #
-#   bash scripts/node24-check.sh            typecheck + the 'sandbox' project (contract/, sandbox/, scripts/, bench/)
+#   bash scripts/node24-check.sh            typecheck + the 'sandbox' and 'tooling' projects (contract/, sandbox/, bench/; scripts/)
 #   NODE24_UNIT=1 bash scripts/node24-check.sh   ... + the 'unit' project (src/, happy-dom)
 #   NODE24_SPEC=24.21.0 ...                 another version (default: the newest 24.x)
 #   NODE24_KEEP=1 ...                       keep the temporary folder (its path is printed)
@@ -83,7 +83,7 @@ cd "$tmp/src"
 step "npm ci" npm ci --no-audit --no-fund
 step "native modules load" check_native
 step "typecheck" npx tsc -p tsconfig.json --noEmit
-step "vitest --project sandbox" npx vitest run --project sandbox
+step "vitest --project sandbox --project tooling" npx vitest run --project sandbox --project tooling
 if [ "${NODE24_UNIT:-0}" = 1 ]; then
   step "vitest --project unit" npx vitest run --project unit
 fi
