@@ -62,6 +62,8 @@ function startServer(): ChildProcess {
       // Tasks run fast, as in the Playwright tests.
       SANDBOX_TASK_MS: '400',
       SANDBOX_MODERATION_MS: '1500',
+      // The team space's documents in a folder of this run's, not the checkout's .data/.
+      TEAM_SPACE_DATA: join(OUT, 'team-space'),
     },
   });
   server.stdout!.pipe(log);
