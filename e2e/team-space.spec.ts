@@ -419,6 +419,8 @@ for (const viewport of [
     const ben = await join(BEN);
     const ana = await join(ANA, { viewport });
     const page = ana.page;
+    // A task of Ben's: Ana's History and Gallery offer "By".
+    await ben.makeTask(uniquePrompt("Ben's lighthouse"));
     await ana.makeTask(prompt);
 
     const account = await ana.studio.openAccount();
