@@ -448,11 +448,14 @@ for (const viewport of [
     await page.getByRole('button', { name: 'Gallery', exact: true }).click();
 
     await ana.openCompare();
-    await ana.compare.getByLabel('Board name', { exact: true }).fill(uniquePrompt('Accessible board'));
+    const boardName = uniquePrompt('Accessible board');
+    await ana.compare.getByLabel('Board name', { exact: true }).fill(boardName);
     await ana.compare
       .getByRole('combobox', { name: 'Add model' })
       .selectOption({ label: 'Lumen Canvas · v2' });
-    await expect(ana.teamBoards).toBeVisible();
+    await expect(
+      ana.teamBoards.getByRole('button', { name: new RegExp(`^${escape(boardName)}`) }),
+    ).toContainText('1 model · 1 prompt');
     await expectNoSeriousViolations(page, 'compare with team boards');
 
     await ana.context.setOffline(true);
