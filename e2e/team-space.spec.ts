@@ -334,12 +334,15 @@ test('an edit made offline is merged on return, beside the edit the other member
 
   await ana.context.setOffline(true);
   await expect(ana.status).toHaveText(/^Team space offline since /, { timeout: 45_000 });
+  // Offline, Ana cannot know who else is online: only she counts.
+  await expect(ana.membersButton).toHaveAccessibleName('Members: 1 online');
   await ana.compare.getByLabel('Prompt 2', { exact: true }).fill('Written offline by Ana');
   await ben.compare.getByLabel('Prompt 1', { exact: true }).fill('A harbour at dawn, rewritten by Ben');
   await expect(ben.compare.getByLabel('Prompt 2', { exact: true })).toHaveValue('');
+  await expect(ana.compare.getByLabel('Prompt 1', { exact: true })).toHaveValue('A harbour at dawn');
 
   await ana.context.setOffline(false);
-  await expect(ana.status).toHaveText(/^Team space online/, { timeout: 45_000 });
+  await expect(ana.status).toHaveText('Team space online · 2 of 2 members online', { timeout: 45_000 });
   for (const m of [ana, ben]) {
     await expect(m.compare.getByLabel('Prompt 1', { exact: true })).toHaveValue(
       'A harbour at dawn, rewritten by Ben',
@@ -355,7 +358,9 @@ test('a key the team space refuses: the status line says why in plain words', as
   await expect(orphan.status).toHaveText(
     "This key's project was deleted: the team space does not admit it. Revoke it and create a key bound to an existing project.",
   );
+  // A refused key is in no team space: no "Members" to open.
   await expect(orphan.membersButton).toHaveCount(0);
+  await expectNoSeriousViolations(orphan.page, 'status line refused');
 });
 
 // --- Accessibility: axe on every screen of the team space -----------------------------------------
