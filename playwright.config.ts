@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM } from './scripts/chromium';
 
@@ -6,6 +9,11 @@ import { CHROMIUM } from './scripts/chromium';
 // share a machine). Tasks run fast (SANDBOX_TASK_MS) so tests never wait long.
 const STUDIO_PORT = Number(process.env.E2E_STUDIO_PORT ?? 4273);
 const SANDBOX_PORT = Number(process.env.E2E_SANDBOX_PORT ?? 4110);
+// The team space's documents (issue 23) go to a fresh folder per run, never into .data/: a run starts
+// with no team documents. The config is loaded again by each worker, which inherits the runner's
+// environment: the folder is made once, by the runner.
+process.env.E2E_TEAM_SPACE_DATA ??= mkdtempSync(join(tmpdir(), 'media-studio-e2e-team-'));
+const TEAM_SPACE_DATA = process.env.E2E_TEAM_SPACE_DATA;
 
 export default defineConfig({
   testDir: './e2e',
@@ -48,6 +56,7 @@ export default defineConfig({
       SANDBOX_PORT: String(SANDBOX_PORT),
       SANDBOX_TASK_MS: '400',
       SANDBOX_MODERATION_MS: '1500',
+      TEAM_SPACE_DATA,
     },
   },
 });

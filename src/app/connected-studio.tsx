@@ -147,7 +147,12 @@ function StudioForConnection({ initialMe, onDisconnect, teamSpace, apiKey }: Con
             views.go('usage');
           }}
           onDisconnect={onDisconnect}
-          teamButton={team.session ? <MembersButton members={presence.members} /> : null}
+          teamButton={
+            // A refused key is in no team space: no members to show (the status line says why).
+            team.session && presence.status?.link !== 'refused' ? (
+              <MembersButton members={presence.members} />
+            ) : null
+          }
           teamSettings={
             <TeamSpaceSettings
               availability={team.availability}

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { Me } from '../../contract/me';
 import { memberIdOf, teamRoomOf, type TeamSpaceConfig } from '../../contract/team-room';
 import type { HistoryStore } from '../model/history/history-store';
@@ -154,5 +154,15 @@ export function useTeamPresence(session: TeamSession | null): {
   const members = useSyncExternalStore(session?.members.subscribe ?? noop, () =>
     session ? session.members.snapshot() : NO_MEMBERS,
   );
-  return { status, members };
+  // Offline (or refused), who else is online is not known: the last presence heard may be stale (the
+  // browser said offline before the socket closed), so only this member counts as online.
+  const link = status?.link;
+  const shown = useMemo(
+    () =>
+      link === 'online' || link === undefined
+        ? members
+        : members.map((m) => (m.online && !m.you ? { ...m, online: false } : m)),
+    [link, members],
+  );
+  return { status, members: shown };
 }

@@ -314,7 +314,7 @@ function BoardListItem({
       >
         <span dir="auto">{displayText(b.name) || 'Untitled board'}</span>
         <span className="block text-xs font-normal text-slate-600 dark:text-slate-400">
-          {b.setup.columns.length} models · {b.setup.rows.length} prompts
+          {countOf(b.setup.columns.length, 'model')} · {countOf(b.setup.rows.length, 'prompt')}
         </span>
       </button>
       {onShare && (
@@ -333,6 +333,9 @@ function BoardListItem({
     </li>
   );
 }
+
+/** "1 model", "2 models". */
+const countOf = (n: number, noun: string) => `${n} ${n === 1 ? noun : `${noun}s`}`;
 
 const NO_VOTES: ReadonlyMap<string, Vote> = new Map();
 const NO_VIEWERS: readonly Viewer[] = [];

@@ -28,7 +28,7 @@ function Unavailable({ className }: { className?: string }) {
   return (
     <div
       className={cn(
-        'flex size-full flex-col items-center justify-center gap-1 bg-slate-100 p-2 text-center text-[11px] text-slate-500 dark:bg-slate-800 dark:text-slate-400',
+        'flex size-full flex-col items-center justify-center gap-1 bg-slate-100 p-2 text-center text-[11px] text-slate-600 dark:bg-slate-800 dark:text-slate-400',
         className,
       )}
     >

@@ -18,10 +18,11 @@ export function MembersButton({ members }: { members: readonly Member[] }) {
         variant="secondary"
         className="max-sm:px-2"
         onClick={() => setOpen(true)}
+        // The name holds the visible text ("Members 2"), as axe's label-content-name-mismatch asks.
         aria-label={`Members: ${online} online`}
       >
         <Users className="size-4" aria-hidden="true" />
-        <span className="hidden sm:inline">Members</span>
+        <span className="hidden sm:inline">Members</span>{' '}
         <span
           className="rounded-full bg-emerald-600 px-1.5 text-xs text-white tabular-nums"
           aria-hidden="true"

@@ -10,11 +10,15 @@ class FakeProvider implements ProviderLike {
   listeners = new Map<string, Listener[]>();
   disconnected = false;
   destroyed = false;
+  connects = 0;
   on(event: string, listener: Listener) {
     this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener]);
   }
   emit(event: string, payload: unknown) {
     for (const l of this.listeners.get(event) ?? []) l(payload as never);
+  }
+  connect() {
+    this.connects++;
   }
   disconnect() {
     this.disconnected = true;
@@ -24,7 +28,7 @@ class FakeProvider implements ProviderLike {
   }
 }
 
-function setup(options: { persistence?: PersistenceLike } = {}) {
+function setup(options: { persistence?: PersistenceLike; network?: EventTarget } = {}) {
   let now = 1_000;
   const space = member('key-a', () => now);
   const provider = new FakeProvider();
@@ -34,6 +38,7 @@ function setup(options: { persistence?: PersistenceLike } = {}) {
     token: () => 'not-a-real-key',
     localName: 'test',
     now: () => now,
+    network: options.network ?? null,
     createProvider: () => provider,
     createPersistence: () =>
       options.persistence ?? { whenSynced: Promise.resolve(), destroy: () => undefined },
@@ -59,6 +64,36 @@ describe('TeamConnection', () => {
     expect(connection.snapshot()).toMatchObject({ link: 'offline', since: 6_000 });
     provider.emit('synced', { state: true });
     expect(connection.snapshot()).toMatchObject({ link: 'online', reason: null });
+  });
+
+  it('the browser going offline shows at once; back online, it tries again at once, or is online if its socket lasted', async () => {
+    const network = new EventTarget();
+    const { provider, connection, tick } = setup({ network });
+    await connection.start();
+    provider.emit('status', { status: 'connected' });
+    provider.emit('synced', { state: true });
+    tick(1_000);
+    network.dispatchEvent(new Event('offline'));
+    expect(connection.snapshot()).toMatchObject({ link: 'offline', since: 2_000 });
+    // The socket outlived the blip: online again, with no new attempt.
+    network.dispatchEvent(new Event('online'));
+    expect(connection.snapshot().link).toBe('online');
+    expect(provider.connects).toBe(0);
+    // The provider noticed the drop and is retrying (an attempt may hang while offline): back online,
+    // a new attempt now.
+    network.dispatchEvent(new Event('offline'));
+    provider.emit('status', { status: 'disconnected' });
+    provider.emit('status', { status: 'connecting' });
+    network.dispatchEvent(new Event('online'));
+    expect(connection.snapshot().link).toBe('offline');
+    expect(provider.connects).toBe(1);
+    provider.emit('status', { status: 'connected' });
+    provider.emit('synced', { state: true });
+    expect(connection.snapshot().link).toBe('online');
+    // Closed: the network's events are no longer heard.
+    await connection.close();
+    network.dispatchEvent(new Event('offline'));
+    expect(connection.snapshot().link).toBe('online');
   });
 
   it('a refused key stops the attempts and says why; a transient refusal keeps them going', async () => {

@@ -39,6 +39,8 @@ export interface ProviderLike {
   on(event: 'synced', listener: (e: { state: boolean }) => void): unknown;
   on(event: 'authenticationFailed', listener: (e: { reason: string }) => void): unknown;
   on(event: 'close', listener: (e: { event: { code: number; reason: string } }) => void): unknown;
+  /** Tries to connect now (HocuspocusProvider: a new attempt unless a socket is open). */
+  connect(): unknown;
   disconnect(): void;
   destroy(): void;
 }
@@ -60,6 +62,8 @@ export interface TeamConnectionOptions {
   now?: () => number;
   createProvider?: (space: TeamSpace, options: TeamConnectionOptions) => ProviderLike;
   createPersistence?: (space: TeamSpace, name: string) => PersistenceLike;
+  /** Where the browser says the network went and came back ("offline", "online"): window by default. */
+  network?: EventTarget | null;
 }
 
 /** Close codes the server uses to turn a key away (Hocuspocus's Unauthorized and Forbidden). */
@@ -84,6 +88,9 @@ export class TeamConnection {
   private readonly persistence: PersistenceLike;
   private readonly now: () => number;
   private closed = false;
+  /** The provider's socket as it last said, and whether its document is synced over it. */
+  private socket: { status: string; synced: boolean } = { status: 'disconnected', synced: false };
+  private readonly network: EventTarget | null;
 
   constructor(
     readonly space: TeamSpace,
@@ -92,7 +99,27 @@ export class TeamConnection {
     this.now = options.now ?? Date.now;
     this.status = { link: 'connecting', since: this.now(), reason: null, local: false };
     this.persistence = (options.createPersistence ?? defaultPersistence)(space, options.localName);
+    this.network = options.network !== undefined ? options.network : (globalThis.window ?? null);
   }
+
+  /**
+   * The browser lost the network: offline now, not when the provider notices the silence (30 s and
+   * more). What is edited meanwhile is kept in this device's copy.
+   */
+  private readonly onOffline = () => {
+    if (this.status.link !== 'refused') this.set({ link: 'offline' });
+  };
+
+  /**
+   * The network is back: try now rather than at the end of the provider's back-off, whose attempt made
+   * while offline may never end (a socket that neither opens nor fails). A socket that outlived the
+   * blip is still synced: online again.
+   */
+  private readonly onOnline = () => {
+    if (this.status.link === 'refused' || !this.provider) return;
+    if (this.socket.status === 'connected' && this.socket.synced) this.set({ link: 'online', reason: null });
+    else void this.provider.connect();
+  };
 
   /**
    * Reads this device's copy first (so the team's data shows at once, online or not), upgrades it, then
@@ -106,11 +133,13 @@ export class TeamConnection {
     const provider = (this.options.createProvider ?? defaultProvider)(this.space, this.options);
     this.provider = provider;
     provider.on('status', ({ status }) => {
+      this.socket = { status, synced: status === 'connected' && this.socket.synced };
       if (this.status.link === 'refused') return;
       if (status === 'disconnected') this.set({ link: 'offline' });
       else if (status === 'connecting' && this.status.link !== 'offline') this.set({ link: 'connecting' });
     });
     provider.on('synced', ({ state }) => {
+      this.socket = { ...this.socket, synced: state };
       if (!state || this.status.link === 'refused') return;
       // What the server held is in: a document an older studio wrote is upgraded now.
       this.space.upgrade();
@@ -120,6 +149,8 @@ export class TeamConnection {
     provider.on('close', ({ event }) => {
       if (REFUSED_CODES.has(event.code)) this.refuse(event.reason);
     });
+    this.network?.addEventListener('offline', this.onOffline);
+    this.network?.addEventListener('online', this.onOnline);
   }
 
   /**
@@ -159,6 +190,8 @@ export class TeamConnection {
   /** Stops syncing; this device's copy stays in IndexedDB for the next time the team space is on. */
   async close(): Promise<void> {
     this.closed = true;
+    this.network?.removeEventListener('offline', this.onOffline);
+    this.network?.removeEventListener('online', this.onOnline);
     this.provider?.destroy();
     this.provider = null;
     await this.persistence.destroy();

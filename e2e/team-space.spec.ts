@@ -1,0 +1,472 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
+import {
+  SANDBOX_ORIGIN,
+  Studio,
+  expect,
+  test as base,
+  type DemoKeyName,
+  type LoggedRequest,
+} from './fixtures';
+import { History, TASK_TIMEOUT, generate, uniquePrompt } from './task-helpers';
+
+// Issue 23 "Team space" (docs/team-space.md; product-notes §3 "Team space", §5 names): members of one
+// team, each in a browser of their own, share tasks, boards, blind votes and comments live, through the
+// team-space server on the studio's /sync. The team's documents outlive a test (the server keeps them
+// for the whole run, in a fresh folder per run: playwright.config.ts), so each test finds its own things
+// by prompts and board names no other test uses, and never counts what earlier tests left.
+
+/** The team's demo keys with the names their members go by in these tests. */
+const ANA = { key: 'team', name: 'Ana' } as const;
+const BEN = { key: 'team2', name: 'Ben' } as const;
+
+/** One member: a browser context of their own, connected with a demo key, the team space on. */
+class Member {
+  readonly studio: Studio;
+  readonly history: History;
+
+  constructor(
+    readonly context: BrowserContext,
+    readonly page: Page,
+    keys: Record<string, string>,
+    readonly key: DemoKeyName,
+    readonly name: string,
+  ) {
+    this.studio = new Studio(page, keys);
+    this.history = new History(page);
+  }
+
+  /** The line under the header: online and how many members, offline since when, or refused. */
+  get status(): Locator {
+    return this.page.getByRole('status', { name: 'Team space', exact: true });
+  }
+
+  get membersButton(): Locator {
+    return this.page.getByRole('button', { name: /^Members: \d+ online$/ });
+  }
+
+  /**
+   * Connects, turns the team space on in the Account dialog and saves the display name; then waits
+   * until the team space is online (unless the server is expected to refuse the key).
+   */
+  async join({ online = true }: { online?: boolean } = {}): Promise<void> {
+    await this.studio.start(this.key);
+    const dialog = await this.studio.openAccount();
+    const toggle = dialog.getByRole('switch', { name: 'Team space', exact: true });
+    await toggle.click();
+    await expect(toggle).toBeChecked();
+    await dialog.getByLabel('Display name', { exact: true }).fill(this.name);
+    await dialog.getByRole('button', { name: 'Save name', exact: true }).click();
+    await expect(dialog.getByRole('button', { name: 'Saved', exact: true })).toBeDisabled();
+    await this.page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    if (online) await expect(this.status).toHaveText(/^Team space online/, { timeout: 15_000 });
+  }
+
+  /** Makes an image task with this prompt and waits until it has succeeded. */
+  async makeTask(prompt: string): Promise<void> {
+    if (!(await this.studio.form('Lumen Canvas').isVisible())) await this.studio.openModel('Lumen Canvas');
+    await generate(this.studio, prompt);
+    await this.history.expectStatus(this.history.card(prompt), 'succeeded', TASK_TIMEOUT);
+  }
+
+  /** The History's "By" select. */
+  get by(): Locator {
+    return this.history.region.getByRole('combobox', { name: 'By', exact: true });
+  }
+
+  /** Chooses a "By" option by the start of its label ("Ana" matches "Ana (3)"). */
+  async chooseBy(select: Locator, label: 'Everyone' | 'Me' | string): Promise<void> {
+    const options = await select.getByRole('option').allTextContents();
+    const option = options.find((o) => o === label || o.startsWith(`${label} (`));
+    expect(option, `"By" offers ${label} (it offers ${options.join(', ')})`).toBeDefined();
+    await select.selectOption({ label: option! });
+  }
+
+  get compare(): Locator {
+    return this.page.getByRole('region', { name: 'Compare', exact: true });
+  }
+
+  async openCompare(): Promise<void> {
+    await this.page.getByRole('button', { name: /^Compare/ }).click();
+    await expect(this.compare).toBeVisible();
+  }
+
+  get teamBoards(): Locator {
+    return this.page.getByRole('list', { name: 'Team boards', exact: true });
+  }
+
+  get gallery(): Locator {
+    return this.page.getByRole('main', { name: 'Gallery' });
+  }
+
+  async openGallery(): Promise<void> {
+    const button = this.page.getByRole('button', { name: 'Gallery', exact: true });
+    await button.click();
+    await expect(button).toHaveAttribute('aria-pressed', 'true');
+    await expect(this.gallery).toBeVisible();
+  }
+
+  get viewer(): Locator {
+    return this.page.getByRole('dialog', { name: 'Viewer' });
+  }
+
+  /** Opens the Viewer on the gallery tile whose name starts with the prompt. */
+  async view(prompt: string): Promise<Locator> {
+    await this.gallery.getByRole('searchbox', { name: 'Search prompts' }).fill(prompt);
+    await this.gallery.getByRole('button', { name: new RegExp(`^${escape(prompt)}`) }).click();
+    await expect(this.viewer).toBeVisible();
+    return this.viewer.getByRole('region', { name: 'Comments', exact: true });
+  }
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+type Join = (
+  who: { key: DemoKeyName; name: string },
+  options?: { viewport?: Viewport; online?: boolean },
+) => Promise<Member>;
+type Viewport = { width: number; height: number };
+
+const test = base.extend<{ join: Join }>({
+  join: async ({ browser, demoKeys }, use, testInfo) => {
+    const contexts: BrowserContext[] = [];
+    await use(async ({ key, name }, options = {}) => {
+      const context = await newContext(browser, testInfo.project.use.baseURL!, options.viewport);
+      contexts.push(context);
+      const member = new Member(context, await context.newPage(), demoKeys, key, name);
+      await member.join({ online: options.online ?? true });
+      return member;
+    });
+    for (const context of contexts) await context.close();
+  },
+});
+
+const newContext = (browser: Browser, baseURL: string, viewport?: Viewport) =>
+  browser.newContext({ baseURL, ...(viewport ? { viewport } : {}) });
+
+/** The sandbox's request log (GET /__sandbox/requests). */
+async function requestLog(page: Page): Promise<LoggedRequest[]> {
+  const res = await page.request.get(`${SANDBOX_ORIGIN}/__sandbox/requests`);
+  expect(res.ok()).toBe(true);
+  return (await res.json()) as LoggedRequest[];
+}
+
+test("a team member's task shows in the other member's History and Gallery by name, without a poll of it, and By filters Me / a member / Everyone", async ({
+  join,
+}) => {
+  const tag = uniquePrompt('shared');
+  const anasPrompt = `${tag} lighthouse by Ana`;
+  const bensPrompt = `${tag} ramen by Ben`;
+  const ana = await join(ANA);
+  const ben = await join(BEN);
+  await expect(ana.status).toHaveText('Team space online · 2 of 2 members online');
+  await expect(ben.membersButton).toHaveAccessibleName('Members: 2 online');
+
+  await ana.makeTask(anasPrompt);
+  const taskId = await ana.history.taskIdOf(ana.history.card(anasPrompt));
+  expect(taskId).toMatch(/^task_/);
+  await ben.makeTask(bensPrompt);
+
+  // Ben's History: Ana's task, finished, with her name; his own without one.
+  await ben.history.region.getByRole('searchbox', { name: 'Search prompts' }).fill(tag);
+  const anasCard = ben.history.card(anasPrompt);
+  await ben.history.expectStatus(anasCard, 'succeeded', 15_000);
+  await expect(anasCard.getByTestId('task-by')).toHaveText('by Ana');
+  await expect(ben.history.card(bensPrompt).getByTestId('task-by')).toHaveCount(0);
+
+  await ben.chooseBy(ben.by, 'Me');
+  await expect(ben.history.cards).toHaveCount(1);
+  await expect(ben.history.card(bensPrompt)).toHaveCount(1);
+  await ben.chooseBy(ben.by, 'Ana');
+  await expect(ben.history.cards).toHaveCount(1);
+  await expect(ben.history.card(anasPrompt)).toHaveCount(1);
+  await ben.chooseBy(ben.by, 'Everyone');
+  await expect(ben.history.cards).toHaveCount(2);
+
+  // Ben's Gallery: Ana's output, named with hers.
+  await ben.openGallery();
+  await ben.gallery.getByRole('searchbox', { name: 'Search prompts' }).fill(tag);
+  await expect(ben.gallery.getByRole('button', { name: `${anasPrompt}, by Ana` })).toBeVisible();
+  const galleryBy = ben.gallery.getByRole('combobox', { name: 'By', exact: true });
+  await ben.chooseBy(galleryBy, 'Me');
+  await expect(ben.gallery.getByRole('button', { name: `${anasPrompt}, by Ana` })).toBeHidden();
+  await expect(ben.gallery.getByRole('button', { name: bensPrompt, exact: true })).toBeVisible();
+  await ben.chooseBy(galleryBy, 'Everyone');
+  await expect(ben.gallery.getByRole('button', { name: `${anasPrompt}, by Ana` })).toBeVisible();
+
+  // Ben's studio never asked the API about Ana's task: the team space brought it, finished.
+  const log = await requestLog(ben.page);
+  expect(log.some((r) => r.keyName === 'team' && r.path === `/v1/tasks/${taskId}`)).toBe(true);
+  expect(log.filter((r) => r.keyName === 'team2' && r.path === `/v1/tasks/${taskId}`)).toEqual([]);
+});
+
+test("a personal key's team space holds none of the team's tasks, and it is online with 1 member", async ({
+  join,
+}) => {
+  const tag = uniquePrompt('team only');
+  const ana = await join(ANA);
+  await ana.makeTask(`${tag} team task`);
+  const pat = await join({ key: 'personal', name: 'Pat' });
+  await expect(pat.status).toHaveText('Team space online · 1 of 1 member online');
+  await expect(pat.membersButton).toHaveAccessibleName('Members: 1 online');
+  // Nothing of the team's: not the task just made, and no "By" (no other member's tasks at all).
+  await expect(pat.history.region.getByText(tag)).toHaveCount(0);
+  await expect(pat.by).toHaveCount(0);
+  await expect(pat.history.region.getByTestId('task-by')).toHaveCount(0);
+  await pat.membersButton.click();
+  const dialog = pat.page.getByRole('dialog', { name: 'Members' });
+  await expect(dialog.getByRole('listitem')).toHaveText(['Pat (you)online']);
+});
+
+test('a team board shows on the other side within seconds; edits and blind votes from both show on both, and the Leaderboard counts one vote per member', async ({
+  join,
+}) => {
+  test.setTimeout(120_000);
+  const boardName = uniquePrompt('Team board');
+  const ana = await join(ANA);
+  const ben = await join(BEN);
+
+  await ana.openCompare();
+  await ana.compare.getByLabel('Board name', { exact: true }).fill(boardName);
+  for (const label of ['Lumen Canvas · v2', 'Pop Diffusion · Pop 1'])
+    await ana.compare.getByRole('combobox', { name: 'Add model' }).selectOption({ label });
+
+  await ben.openCompare();
+  const bensItem = ben.teamBoards.getByRole('button', { name: new RegExp(`^${escape(boardName)}`) });
+  await expect(bensItem).toBeVisible({ timeout: 5_000 });
+  await bensItem.click();
+  await expect(ben.compare.getByLabel('Board name', { exact: true })).toHaveValue(boardName);
+
+  // One prompt each, at once: both prompts end on both sides.
+  await ana.compare.getByLabel('Prompt 1', { exact: true }).fill('A lighthouse on a cliff at dusk');
+  await ben.compare.getByRole('button', { name: 'Add prompt' }).click();
+  await ben.compare.getByLabel('Prompt 2', { exact: true }).fill('A bowl of ramen, top view');
+  for (const m of [ana, ben]) {
+    await expect(m.compare.getByLabel('Prompt 1', { exact: true })).toHaveValue(
+      'A lighthouse on a cliff at dusk',
+    );
+    await expect(m.compare.getByLabel('Prompt 2', { exact: true })).toHaveValue('A bowl of ramen, top view');
+  }
+  await expect(ana.compare.getByTestId('board-viewers')).toHaveText('Also open by Ben');
+
+  await ana.compare.getByRole('button', { name: /^Run all/ }).click();
+  for (const m of [ana, ben])
+    await expect(m.compare.locator('[data-cell-state="succeeded"]')).toHaveCount(4, { timeout: 30_000 });
+
+  await ana.compare.getByRole('button', { name: 'Blind', exact: true }).click();
+  for (const m of [ana, ben]) {
+    await expect(m.compare.getByRole('button', { name: 'Reveal', exact: true })).toBeVisible();
+    const best = m.compare
+      .getByRole('group', { name: 'Candidate A, prompt 1', exact: true })
+      .getByRole('button', { name: 'Best', exact: true });
+    await best.click();
+    await expect(best).toHaveAttribute('aria-pressed', 'true');
+  }
+
+  // Team: both votes (two models, no tie: each vote is one win and one loss); Mine: one.
+  const winsOf = async (m: Member, scope: 'Team' | 'Mine') => {
+    const dialog = m.page.getByRole('dialog', { name: 'Leaderboard' });
+    await dialog
+      .getByRole('group', { name: 'Whose votes' })
+      .getByRole('button', { name: scope, exact: true })
+      .click();
+    const table = dialog.getByRole('table', { name: /^Leaderboard of / });
+    const rows = await table.getByRole('row').all();
+    let wins = 0;
+    for (const row of rows.slice(1)) wins += Number(await row.getByRole('cell').nth(2).textContent());
+    return wins;
+  };
+  for (const m of [ana, ben]) {
+    await m.compare.getByRole('button', { name: 'Leaderboard', exact: true }).click();
+    await expect.poll(() => winsOf(m, 'Team'), { message: `${m.name}: Team` }).toBe(2);
+    await expect.poll(() => winsOf(m, 'Mine'), { message: `${m.name}: Mine` }).toBe(1);
+    await m.page.keyboard.press('Escape');
+  }
+});
+
+test('a comment on an output in the Viewer, a reply from the other member and Resolve show on both sides', async ({
+  join,
+}) => {
+  const prompt = uniquePrompt('commented lighthouse');
+  const ana = await join(ANA);
+  const ben = await join(BEN);
+  await ana.makeTask(prompt);
+
+  await ana.openGallery();
+  const anasComments = await ana.view(prompt);
+  await anasComments.getByRole('textbox', { name: 'Comment', exact: true }).fill('The sky is too green.');
+  await anasComments.getByRole('button', { name: 'Add comment', exact: true }).click();
+  await expect(anasComments.getByText('The sky is too green.')).toBeVisible();
+
+  await ben.openGallery();
+  const bensComments = await ben.view(prompt);
+  const bensThread = bensComments.getByRole('article', { name: 'Thread by Ana' });
+  await expect(bensThread).toContainText('The sky is too green.', { timeout: 5_000 });
+  await bensThread.getByRole('button', { name: 'Reply', exact: true }).click();
+  await bensThread.getByRole('textbox', { name: 'Reply', exact: true }).fill('Agreed, try dusk.');
+  await bensThread.getByRole('button', { name: 'Add reply', exact: true }).click();
+  await expect(bensThread.getByText('Agreed, try dusk.')).toBeVisible();
+
+  const anasThread = anasComments.getByRole('article', { name: 'Thread by Ana' });
+  await expect(anasThread).toContainText('Agreed, try dusk.');
+  await anasThread.getByRole('button', { name: 'Resolve', exact: true }).click();
+  for (const thread of [anasThread, bensThread]) {
+    await expect(thread).toContainText('Resolved by Ana');
+    await expect(thread.getByRole('button', { name: 'Reopen', exact: true })).toBeVisible();
+  }
+});
+
+test('an edit made offline is merged on return, beside the edit the other member made meanwhile', async ({
+  join,
+}) => {
+  const boardName = uniquePrompt('Offline board');
+  const ana = await join(ANA);
+  const ben = await join(BEN);
+  await ana.openCompare();
+  await ana.compare.getByLabel('Board name', { exact: true }).fill(boardName);
+  await ana.compare.getByRole('combobox', { name: 'Add model' }).selectOption({ label: 'Lumen Canvas · v2' });
+  await ana.compare.getByLabel('Prompt 1', { exact: true }).fill('A harbour at dawn');
+  await ana.compare.getByRole('button', { name: 'Add prompt' }).click();
+  await ben.openCompare();
+  await ben.teamBoards.getByRole('button', { name: new RegExp(`^${escape(boardName)}`) }).click();
+  await expect(ben.compare.getByLabel('Prompt 2', { exact: true })).toBeVisible();
+
+  await ana.context.setOffline(true);
+  await expect(ana.status).toHaveText(/^Team space offline since /, { timeout: 45_000 });
+  // Offline, Ana cannot know who else is online: only she counts.
+  await expect(ana.membersButton).toHaveAccessibleName('Members: 1 online');
+  await ana.compare.getByLabel('Prompt 2', { exact: true }).fill('Written offline by Ana');
+  await ben.compare.getByLabel('Prompt 1', { exact: true }).fill('A harbour at dawn, rewritten by Ben');
+  await expect(ben.compare.getByLabel('Prompt 2', { exact: true })).toHaveValue('');
+  await expect(ana.compare.getByLabel('Prompt 1', { exact: true })).toHaveValue('A harbour at dawn');
+
+  await ana.context.setOffline(false);
+  await expect(ana.status).toHaveText('Team space online · 2 of 2 members online', { timeout: 45_000 });
+  for (const m of [ana, ben]) {
+    await expect(m.compare.getByLabel('Prompt 1', { exact: true })).toHaveValue(
+      'A harbour at dawn, rewritten by Ben',
+    );
+    await expect(m.compare.getByLabel('Prompt 2', { exact: true })).toHaveValue('Written offline by Ana');
+  }
+});
+
+test('a key the team space refuses: the status line says why in plain words', async ({ join }) => {
+  // The orphan key connects to the studio (GET /me answers, its project is gone), but the team-space
+  // server does not admit a key whose project was deleted.
+  const orphan = await join({ key: 'unbound', name: 'Olga' }, { online: false });
+  await expect(orphan.status).toHaveText(
+    "This key's project was deleted: the team space does not admit it. Revoke it and create a key bound to an existing project.",
+  );
+  // A refused key is in no team space: no "Members" to open.
+  await expect(orphan.membersButton).toHaveCount(0);
+  await expectNoSeriousViolations(orphan.page, 'status line refused');
+});
+
+// --- Accessibility: axe on every screen of the team space -----------------------------------------
+
+const SCHEMES = ['light', 'dark'] as const;
+
+const backgroundIsDark = (page: Page) =>
+  page.evaluate(() => {
+    const shell = document.querySelector('#root > div') ?? document.body;
+    const ctx = document.createElement('canvas').getContext('2d')!;
+    ctx.fillStyle = getComputedStyle(shell).backgroundColor;
+    ctx.fillRect(0, 0, 1, 1);
+    const [r = 255, g = 255, b = 255] = ctx.getImageData(0, 0, 1, 1).data;
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b < 128;
+  });
+
+/** axe in light and dark (as a11y.spec.ts runs it); with SHOTS set, a screenshot of each. */
+async function expectNoSeriousViolations(page: Page, screen: string) {
+  for (const colorScheme of SCHEMES) {
+    await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
+    await expect.poll(() => backgroundIsDark(page)).toBe(colorScheme === 'dark');
+    await page.evaluate(() =>
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => {
+            const target = (a.effect as KeyframeEffect | null)?.target;
+            if (a.effect?.getComputedTiming().endTime === Infinity) return false;
+            return !target?.closest('details:not([open])');
+          })
+          .map((a) => a.finished.catch(() => undefined)),
+      ),
+    );
+    if (process.env.TEAM_SHOTS) {
+      const width = page.viewportSize()?.width ?? 0;
+      const file = `${screen.replace(/[^a-z0-9]+/gi, '-')}-${width}-${colorScheme}.png`;
+      await page.screenshot({ path: `${process.env.TEAM_SHOTS}/${file}` });
+    }
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    const serious = violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
+      }));
+    expect(serious, `${screen} (${colorScheme}): serious or critical axe violations`).toEqual([]);
+  }
+}
+
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+]) {
+  test(`axe finds no serious violation on the team space's screens at ${viewport.width} px, light and dark`, async ({
+    join,
+  }) => {
+    test.setTimeout(300_000);
+    const prompt = uniquePrompt('accessible lighthouse');
+    const ben = await join(BEN);
+    const ana = await join(ANA, { viewport });
+    const page = ana.page;
+    // A task of Ben's: Ana's History and Gallery offer "By".
+    await ben.makeTask(uniquePrompt("Ben's lighthouse"));
+    await ana.makeTask(prompt);
+
+    const account = await ana.studio.openAccount();
+    await expect(account.getByRole('switch', { name: 'Team space' })).toBeChecked();
+    await expectNoSeriousViolations(page, 'account dialog with the team space on');
+    await page.keyboard.press('Escape');
+
+    await ana.membersButton.click();
+    await expect(page.getByRole('dialog', { name: 'Members' }).getByRole('listitem')).toHaveCount(2);
+    await expectNoSeriousViolations(page, 'members dialog');
+    await page.keyboard.press('Escape');
+
+    await expect(ana.status).toHaveText(/^Team space online/);
+    await expect(ana.by).toBeVisible();
+    await expectNoSeriousViolations(page, 'history with By and the status line');
+
+    await ana.openGallery();
+    const comments = await ana.view(prompt);
+    await comments.getByRole('textbox', { name: 'Comment', exact: true }).fill('Lovely light.');
+    await comments.getByRole('button', { name: 'Add comment', exact: true }).click();
+    await expect(comments.getByText('Lovely light.')).toBeVisible();
+    await expectNoSeriousViolations(page, 'viewer with comments');
+    await page.keyboard.press('Escape');
+    await expect(ana.viewer).toBeHidden();
+    await page.getByRole('button', { name: 'Gallery', exact: true }).click();
+
+    await ana.openCompare();
+    const boardName = uniquePrompt('Accessible board');
+    await ana.compare.getByLabel('Board name', { exact: true }).fill(boardName);
+    await ana.compare
+      .getByRole('combobox', { name: 'Add model' })
+      .selectOption({ label: 'Lumen Canvas · v2' });
+    await expect(
+      ana.teamBoards.getByRole('button', { name: new RegExp(`^${escape(boardName)}`) }),
+    ).toContainText('1 model · 1 prompt');
+    await expectNoSeriousViolations(page, 'compare with team boards');
+
+    await ana.context.setOffline(true);
+    await expect(ana.status).toHaveText(/^Team space offline since /, { timeout: 45_000 });
+    await expectNoSeriousViolations(page, 'status line offline');
+    await ana.context.setOffline(false);
+    await expect(ben.status).toHaveText(/^Team space online/);
+  });
+}
