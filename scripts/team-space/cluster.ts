@@ -1,0 +1,89 @@
+import { Redis, type Configuration as RedisConfiguration } from '@hocuspocus/extension-redis';
+import type { Extension } from '@hocuspocus/server';
+import { PostgresPersistence } from './persistence-postgres';
+
+// The team space on several machines (issue 23, docs/team-space.md "On several machines"): every node
+// holds the rooms its clients use in memory, Hocuspocus's Redis extension relays each room's updates and
+// awareness between the nodes that hold it, and one shared PostgreSQL keeps the documents.
+//
+// How the extension uses Redis (extension-redis/src/Redis.ts, 4.7): a room's messages go through the
+// pub/sub channel `<prefix>:<document name>`, replies to one node through `<prefix>#reply:<node id>`, and
+// a node storing a room holds the lock `<prefix>:<document name>:lock` (Redlock, lockTimeout) so two nodes
+// do not store at once. A node that cannot take it skips that store (Hocuspocus logs "Another instance is
+// already storing this document"): its changes reach the holder through Redis, whose next store has them.
+// Nothing is kept in Redis: it may restart empty.
+
+export interface ClusterSettings {
+  redis: { host: string; port: number; username?: string; password?: string; db?: number; tls: boolean };
+  databaseUrl: string;
+}
+
+/** The key prefix in Redis, so a Redis shared with other applications keeps the team space apart. */
+export const REDIS_PREFIX = 'team-space';
+
+function parseRedisUrl(value: string): ClusterSettings['redis'] {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`TEAM_SPACE_REDIS_URL: "${value}" is not a URL (redis://host:6379).`);
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    throw new Error(`TEAM_SPACE_REDIS_URL: "${url.protocol}" is not redis: or rediss:.`);
+  }
+  const db = url.pathname.replace(/^\//, '');
+  if (db && !/^\d+$/.test(db)) throw new Error(`TEAM_SPACE_REDIS_URL: the database "${db}" is not a number.`);
+  return {
+    // URL keeps an IPv6 host in brackets; ioredis wants it bare.
+    host: url.hostname.replace(/^\[(.*)\]$/, '$1') || '127.0.0.1',
+    port: url.port ? Number(url.port) : 6379,
+    ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
+    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+    ...(db ? { db: Number(db) } : {}),
+    tls: url.protocol === 'rediss:',
+  };
+}
+
+/**
+ * The cluster's settings from the environment, or undefined when neither is set (one machine, SQLite):
+ * - TEAM_SPACE_REDIS_URL: redis://[user:password@]host[:port][/db] (rediss:// for TLS);
+ * - TEAM_SPACE_DATABASE_URL: postgres://user:password@host:port/database.
+ * One without the other is refused: nodes that share rooms but not storage (or the reverse) lose edits.
+ */
+export function clusterSettings(env: NodeJS.ProcessEnv): ClusterSettings | undefined {
+  const redisUrl = env.TEAM_SPACE_REDIS_URL?.trim();
+  const databaseUrl = env.TEAM_SPACE_DATABASE_URL?.trim();
+  if (!redisUrl && !databaseUrl) return undefined;
+  if (!redisUrl || !databaseUrl) {
+    throw new Error(
+      'TEAM_SPACE_REDIS_URL and TEAM_SPACE_DATABASE_URL go together: several nodes need both Redis (to share rooms) and PostgreSQL (to share documents).',
+    );
+  }
+  if (!/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new Error(
+      'TEAM_SPACE_DATABASE_URL: a postgres:// URL (postgres://user:password@host:5432/database).',
+    );
+  }
+  return { redis: parseRedisUrl(redisUrl), databaseUrl };
+}
+
+/**
+ * The Hocuspocus extensions of one node: Redis (priority 1000, so its store lock runs before the
+ * database's store) and PostgreSQL. Hand them to createTeamSpace's `extensions`; Hocuspocus's destroy
+ * closes their connections.
+ */
+export function clusterExtensions(settings: ClusterSettings): Extension[] {
+  const { host, port, username, password, db, tls } = settings.redis;
+  const redis: Partial<RedisConfiguration> = {
+    host,
+    port,
+    prefix: REDIS_PREFIX,
+    options: {
+      ...(username ? { username } : {}),
+      ...(password ? { password } : {}),
+      ...(db !== undefined ? { db } : {}),
+      ...(tls ? { tls: {} } : {}),
+    },
+  };
+  return [new Redis(redis), new PostgresPersistence({ connectionString: settings.databaseUrl })];
+}
