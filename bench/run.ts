@@ -5,6 +5,7 @@ import { RESULTS, print, record, updateReadme, type Figure } from './results-fil
 import { lighthouseScores } from './lighthouse';
 import { galleryAtScale } from './gallery-bench';
 import { historyAtScale, keyOf, launch, pollingSchedule, quoteTyping, type Ports } from './studio-bench';
+import { teamBench } from './team-bench';
 import { zipOfSandboxImages } from './zip-bench';
 import { sandboxLoad } from '../sandbox/bench/load';
 
@@ -81,6 +82,9 @@ if (['quote', 'history', 'gallery', 'zip', 'polling', 'lighthouse'].some(wanted)
     }
   }
 }
+
+// The team space (issue 23): its own servers and browser; what it measured so far is kept as it goes.
+if (wanted('team')) section('team', await teamBench((figures) => record('team', figures)));
 
 // The README shows every figure beside its target.
 await updateReadme();
