@@ -1,6 +1,14 @@
 import type { Browser } from '@playwright/test';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -240,7 +248,10 @@ async function joinScenario(browser: Browser): Promise<{ runs: JoinRun[]; docByt
   const studio = `http://127.0.0.1:${port}`;
   const sandboxOrigin = `http://127.0.0.1:${sandboxPort}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'team-bench-studio-'));
-  const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+  // With BENCH_TEAM_PROFILE the studio's server writes its CPU profile there when it stops.
+  const profile = process.env.BENCH_TEAM_PROFILE;
+  const profiling = profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : [];
+  const server = spawn(process.execPath, [...profiling, '--import', 'tsx', 'scripts/start.ts'], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -288,6 +299,9 @@ async function joinScenario(browser: Browser): Promise<{ runs: JoinRun[]; docByt
     for (let run = 0; run < RUNS; run++) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       const page = await context.newPage();
+      // With BENCH_TEAM_PROFILE: the team space's WebSocket traffic timed in the page (when it opened,
+      // when each message came and how big), to see what the join waits on.
+      if (process.env.BENCH_TEAM_PROFILE) await page.addInitScript(WS_TIMELINE);
       await page.goto(studio);
       await page.getByLabel('API key', { exact: true }).fill(keys.team!);
       await page.getByRole('button', { name: 'Connect', exact: true }).click();
@@ -301,12 +315,12 @@ async function joinScenario(browser: Browser): Promise<{ runs: JoinRun[]; docByt
         document.addEventListener('pointerdown', () => (w.__join.t0 ??= performance.now()), {
           capture: true,
         });
-        const check = () => {
+        // Inline callbacks: tsx names a `const f = () => ...` with a helper the page does not have.
+        new MutationObserver(() => {
           if (w.__join.t0 === undefined || w.__join.t1 !== undefined) return;
           const text = document.querySelector('[data-testid="history-count"]')?.textContent ?? '';
           if (text.includes(n)) w.__join.t1 = performance.now();
-        };
-        new MutationObserver(check).observe(document.body, {
+        }).observe(document.body, {
           subtree: true,
           childList: true,
           characterData: true,
@@ -317,6 +331,15 @@ async function joinScenario(browser: Browser): Promise<{ runs: JoinRun[]; docByt
               w.__join.longest = Math.max(w.__join.longest, e.duration);
         }).observe({ type: 'longtask' });
       }, JOIN_TASKS.toLocaleString('en-US'));
+      // BENCH_TEAM_PROFILE=<dir>: the page's CPU profile of the join, saved, and its heaviest functions
+      // printed (where the time goes; not part of the figures).
+      const profileDir = process.env.BENCH_TEAM_PROFILE;
+      const cdp = profileDir ? await context.newCDPSession(page) : undefined;
+      if (cdp) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+        await cdp.send('Profiler.start');
+      }
       await toggle.click();
       await page.waitForFunction(
         () => (window as unknown as { __join: { t1?: number } }).__join.t1 !== undefined,
@@ -328,6 +351,26 @@ async function joinScenario(browser: Browser): Promise<{ runs: JoinRun[]; docByt
       const j = await page.evaluate(
         () => (window as unknown as { __join: { t0: number; t1: number; longest: number } }).__join,
       );
+      if (cdp && profileDir) {
+        const { profile } = await cdp.send('Profiler.stop');
+        mkdirSync(profileDir, { recursive: true });
+        writeFileSync(join(profileDir, `join-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+        printHeaviest(profile);
+        const timeline = await page.evaluate(
+          () => (window as unknown as { __ws: Array<[number, string]> }).__ws ?? [],
+        );
+        const t0 = await page.evaluate(() => (window as unknown as { __join: { t0: number } }).__join.t0);
+        console.log(
+          `    WebSocket, ms after the click:\n${timeline
+            .map(
+              ([at, what]) =>
+                `      ${Math.round(at - t0)
+                  .toString()
+                  .padStart(6)}  ${what}`,
+            )
+            .join('\n')}`,
+        );
+      }
       await context.close();
       const shownMs = Math.round(j.t1 - j.t0);
       console.log(
@@ -345,6 +388,55 @@ async function joinScenario(browser: Browser): Promise<{ runs: JoinRun[]; docByt
     await sleep(1500);
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** In the page, before the studio loads: every WebSocket's open, sends and messages, timed. */
+const WS_TIMELINE = `(() => {
+  const log = (window.__ws = []);
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      log.push([performance.now(), 'new ' + args[0]]);
+      this.addEventListener('open', () => log.push([performance.now(), 'open']));
+      this.addEventListener('message', (e) =>
+        log.push([performance.now(), 'message ' + (e.data.byteLength ?? e.data.size ?? e.data.length) + ' B']),
+      );
+    }
+    send(data) {
+      log.push([performance.now(), 'send ' + (data.byteLength ?? data.length) + ' B']);
+      super.send(data);
+    }
+  };
+})();`;
+
+export interface CpuProfile {
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;
+  samples?: number[];
+  timeDeltas?: number[];
+}
+
+/** The functions with the most self time in a CPU profile, and the scripts with the most. */
+export function printHeaviest(profile: CpuProfile): void {
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+  const self = new Map<string, number>();
+  const byScript = new Map<string, number>();
+  const samples = profile.samples ?? [];
+  samples.forEach((id, i) => {
+    const frame = byNode.get(id)!;
+    const dt = (profile.timeDeltas?.[i] ?? 0) / 1000;
+    const script = frame.url.split('/').pop() || '(native)';
+    const name = `${frame.functionName || '(anonymous)'} ${script}:${frame.lineNumber + 1}`;
+    self.set(name, (self.get(name) ?? 0) + dt);
+    byScript.set(script, (byScript.get(script) ?? 0) + dt);
+  });
+  const top = (m: Map<string, number>, n: number) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, v]) => `      ${Math.round(v).toString().padStart(6)} ms  ${k}`)
+      .join('\n');
+  console.log(`    heaviest functions (self time):\n${top(self, 30)}\n    by script:\n${top(byScript, 10)}`);
 }
 
 // ---- 3. 50 members for 60 s -----------------------------------------------------------------------
