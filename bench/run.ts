@@ -84,7 +84,17 @@ if (['quote', 'history', 'gallery', 'zip', 'polling', 'lighthouse'].some(wanted)
 }
 
 // The team space (issue 23): its own servers and browser; what it measured so far is kept as it goes.
-if (wanted('team')) section('team', await teamBench((figures) => record('team', figures)));
+// BENCH_TEAM=latency,cluster runs some scenarios: their figures replace only their own.
+if (wanted('team')) {
+  const all = process.env.BENCH_TEAM && existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : {};
+  const kept = Object.fromEntries(
+    Object.entries((all.team ?? {}) as Record<string, Figure | string>).filter(
+      ([, f]) => typeof f !== 'string',
+    ),
+  ) as Record<string, Figure>;
+  const figures = await teamBench((partial) => record('team', { ...kept, ...partial }));
+  section('team', { ...kept, ...figures });
+}
 
 // The README shows every figure beside its target.
 await updateReadme();
