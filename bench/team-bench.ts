@@ -236,6 +236,14 @@ async function oneOutput(apiBaseUrl: string, key: string): Promise<{ url: string
 interface JoinRun {
   shownMs: number;
   longestTaskMs: number;
+  /** From the click until the team space's WebSocket was open (the chunk loaded, IndexedDB read, connected). */
+  socketMs: number;
+  /** From the socket's open until the room's content arrived: the key checked, the room loaded, encoded, sent. */
+  serverMs: number;
+  /** The largest message the server sent (the room's content, sync step 2), bytes. */
+  contentBytes: number;
+  /** From the room's content arriving until the History showed the count: applied, mapped, rendered. */
+  pageMs: number;
 }
 
 /**
@@ -303,9 +311,9 @@ async function joinScenario(browser: Browser): Promise<{ runs: JoinRun[]; docByt
     for (let run = 0; run < RUNS; run++) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       const page = await context.newPage();
-      // With BENCH_TEAM_PROFILE: the team space's WebSocket traffic timed in the page (when it opened,
-      // when each message came and how big), to see what the join waits on.
-      if (process.env.BENCH_TEAM_PROFILE) await page.addInitScript(WS_TIMELINE);
+      // The team space's WebSocket traffic timed in the page (when it was made, when each message came and
+      // how big): what the join waits on, in three parts (the note gives them).
+      await page.addInitScript(WS_TIMELINE);
       await page.goto(studio);
       await page.getByLabel('API key', { exact: true }).fill(keys.team!);
       await page.getByRole('button', { name: 'Connect', exact: true }).click();
@@ -360,27 +368,38 @@ async function joinScenario(browser: Browser): Promise<{ runs: JoinRun[]; docByt
         mkdirSync(profileDir, { recursive: true });
         writeFileSync(join(profileDir, `join-${Date.now()}.cpuprofile`), JSON.stringify(profile));
         printHeaviest(profile);
-        const timeline = await page.evaluate(
-          () => (window as unknown as { __ws: Array<[number, string]> }).__ws ?? [],
-        );
-        const t0 = await page.evaluate(() => (window as unknown as { __join: { t0: number } }).__join.t0);
+      }
+      const timeline = await page.evaluate(
+        () => (window as unknown as { __ws: Array<[number, string, number]> }).__ws ?? [],
+      );
+      const { t0, t1 } = j;
+      const opened = timeline.find(([, kind]) => kind === 'open')?.[0] ?? NaN;
+      const messages = timeline.filter(([, kind]) => kind === 'message');
+      const content = messages.reduce((a, b) => (b[2] > a[2] ? b : a), [NaN, 'message', 0]);
+      if (profileDir) {
         console.log(
           `    WebSocket, ms after the click:\n${timeline
             .map(
-              ([at, what]) =>
+              ([at, kind, bytes]) =>
                 `      ${Math.round(at - t0)
                   .toString()
-                  .padStart(6)}  ${what}`,
+                  .padStart(6)}  ${kind} ${bytes}`,
             )
             .join('\n')}`,
         );
       }
       await context.close();
-      const shownMs = Math.round(j.t1 - j.t0);
+      const shownMs = Math.round(t1 - t0);
+      const parts = {
+        socketMs: Math.round(opened - t0),
+        serverMs: Math.round(content[0] - opened),
+        contentBytes: content[2],
+        pageMs: Math.round(t1 - content[0]),
+      };
       console.log(
-        `    run ${run + 1}: 10,000 shown ${shownMs} ms after the switch, longest task ${Math.round(j.longest)} ms`,
+        `    run ${run + 1}: 10,000 shown ${shownMs} ms after the switch (socket open at ${parts.socketMs} ms, the room's content ${parts.serverMs} ms later, ${Math.round(parts.contentBytes / 1024)} KB, then ${parts.pageMs} ms in the page), longest task ${Math.round(j.longest)} ms`,
       );
-      runs.push({ shownMs, longestTaskMs: Math.round(j.longest) });
+      runs.push({ shownMs, longestTaskMs: Math.round(j.longest), ...parts });
     }
     return { runs, docBytes, tasks };
   } finally {
@@ -401,14 +420,14 @@ const WS_TIMELINE = `(() => {
   window.WebSocket = class extends Native {
     constructor(...args) {
       super(...args);
-      log.push([performance.now(), 'new ' + args[0]]);
-      this.addEventListener('open', () => log.push([performance.now(), 'open']));
+      log.push([performance.now(), 'new', 0]);
+      this.addEventListener('open', () => log.push([performance.now(), 'open', 0]));
       this.addEventListener('message', (e) =>
-        log.push([performance.now(), 'message ' + (e.data.byteLength ?? e.data.size ?? e.data.length) + ' B']),
+        log.push([performance.now(), 'message', e.data.byteLength ?? e.data.size ?? e.data.length]),
       );
     }
     send(data) {
-      log.push([performance.now(), 'send ' + (data.byteLength ?? data.length) + ' B']);
+      log.push([performance.now(), 'send', data.byteLength ?? data.length]);
       super.send(data);
     }
   };
@@ -841,13 +860,17 @@ export async function teamBench(progress: (figures: Record<string, Figure>) => v
       const { runs, docBytes, tasks } = await joinScenario(browser);
       const shown = spread(runs.map((r) => r.shownMs));
       const longest = spread(runs.map((r) => r.longestTaskMs));
+      const socket = spread(runs.map((r) => r.socketMs));
+      const serverPart = spread(runs.map((r) => r.serverMs));
+      const pagePart = spread(runs.map((r) => r.pageMs));
+      const contentKb = spread(runs.map((r) => r.contentBytes / 1024));
       done({
         joinHistory10k: {
           value: shown.value,
           unit: 'ms',
           target: '<= 2000',
           ok: shown.value <= 2000,
-          note: `the built studio in Chromium, key team, a fresh browser profile each run: from the "Team space" switch's click until History's count shows ${tasks.toLocaleString('en-US')} tasks shared by team2 (TeamTasks.share from Node); median of ${runs.length} runs, range ${shown.range} ms; longest main-thread task meanwhile ${longest.value} ms (${longest.range})`,
+          note: `the built studio in Chromium, key team, a fresh browser profile each run: from the "Team space" switch's click until History's count shows ${tasks.toLocaleString('en-US')} tasks shared by team2 (TeamTasks.share from Node); median of ${runs.length} runs, range ${shown.range} ms; longest main-thread task meanwhile ${longest.value} ms (${longest.range}). Where it goes (medians, ranges): ${socket.value} ms (${socket.range}) until the WebSocket is open (the team-session chunk, IndexedDB, the connection), ${serverPart.value} ms (${serverPart.range}) from there until the room's content arrives (the key checked against /me, the room loaded from SQLite, encoded and sent: ${contentKb.value} KB in one message), ${pagePart.value} ms (${pagePart.range}) from its arrival until the count shows (applied, TeamTasks, the history bridge, rendered)`,
         },
         joinDocumentSize: {
           value: Math.round(docBytes / 1024),
