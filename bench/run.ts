@@ -5,6 +5,7 @@ import { RESULTS, print, record, updateReadme, type Figure } from './results-fil
 import { lighthouseScores } from './lighthouse';
 import { galleryAtScale } from './gallery-bench';
 import { historyAtScale, keyOf, launch, pollingSchedule, quoteTyping, type Ports } from './studio-bench';
+import { teamBench } from './team-bench';
 import { zipOfSandboxImages } from './zip-bench';
 import { sandboxLoad } from '../sandbox/bench/load';
 
@@ -80,6 +81,19 @@ if (['quote', 'history', 'gallery', 'zip', 'polling', 'lighthouse'].some(wanted)
       // already gone: the README table is still written below
     }
   }
+}
+
+// The team space (issue 23): its own servers and browser; what it measured so far is kept as it goes.
+// BENCH_TEAM=latency,cluster runs some scenarios: their figures replace only their own.
+if (wanted('team')) {
+  const all = process.env.BENCH_TEAM && existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : {};
+  const kept = Object.fromEntries(
+    Object.entries((all.team ?? {}) as Record<string, Figure | string>).filter(
+      ([, f]) => typeof f !== 'string',
+    ),
+  ) as Record<string, Figure>;
+  const figures = await teamBench((partial) => record('team', { ...kept, ...partial }));
+  section('team', { ...kept, ...figures });
 }
 
 // The README shows every figure beside its target.

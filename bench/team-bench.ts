@@ -1,0 +1,906 @@
+import type { Browser } from '@playwright/test';
+import { spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import * as Y from 'yjs';
+import { startSandbox } from '../sandbox/src/server';
+import { startPostgres, startRedis } from '../scripts/team-space/test-services';
+import type { Board } from '../src/model/boards/boards';
+import type { HistoryEntry } from '../src/model/history/history-types';
+import { TEAM_CONNECTION } from '../src/model/team/team-boards';
+import { POP, popMeta } from '../e2e/pop-model';
+import { measureBundle } from './bundle';
+import type { Figure } from './results-file';
+import { launch } from './studio-bench';
+import {
+  canonical,
+  contentOf,
+  identityOf,
+  joinMember,
+  quantile,
+  sleep,
+  startTeamNode,
+  until,
+  type Identity,
+  type Member,
+  type TeamNode,
+} from './team-members';
+import { RUNS, spread } from './three-runs';
+
+// `npm run bench -- team` (issue 23, "Measured"): the team space under load. Each figure is the median
+// of RUNS (3) runs with its range, in the issue's scenario:
+// 1. a board edit seen by another member: one node, and two nodes sharing the room through Redis;
+// 2. a member joining a room of 10,000 team tasks, in the real studio in Chromium, until the History
+//    shows them;
+// 3. 50 headless members editing one room for 60 s: the same document everywhere at the end, the
+//    server's CPU and memory, memory per room;
+// 4. the first-load JavaScript (the bundle gate) and the team space's on-demand chunk.
+// Members in Node are the studio's own mapping (bench/team-members.ts); the server runs as a child
+// process (bench/team-node.ts), so what it costs is its own.
+
+const TEAM_KEYS = ['team', 'team2'] as const;
+
+async function demoKeys(sandboxOrigin: string): Promise<Record<string, string>> {
+  const keys = (await (await fetch(`${sandboxOrigin}/__sandbox/keys`)).json()) as Array<{
+    name: string;
+    key: string;
+  }>;
+  return Object.fromEntries(keys.map((k) => [k.name, k.key]));
+}
+
+const round1 = (x: number) => Math.round(x * 10) / 10;
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
+
+// ---- 1. a board edit seen by another member --------------------------------------------------------
+
+export const EDITS = 200;
+/** Between two edits: well above the delay measured, so each edit is timed alone, not behind a queue. */
+export const EDIT_SPACING_MS = 150;
+
+function benchBoard(id: string, now: number): Board {
+  return {
+    id,
+    connectionId: TEAM_CONNECTION,
+    name: 'Latency board',
+    createdAt: now,
+    updatedAt: now,
+    setup: {
+      category: 'image/default',
+      columns: [
+        { modelId: POP.interfaceId, versionId: POP.versionId },
+        { modelId: 'lumen-canvas', versionId: 'lumen-canvas-2' },
+      ],
+      rows: [
+        { id: 'row-1', prompt: 'a red fox curled up asleep in fresh snow' },
+        { id: 'row-2', prompt: 'a lighthouse at dusk' },
+      ],
+      shared: { seed: 1 },
+      perColumn: {},
+    },
+    cells: {},
+    favourites: {},
+    notes: {},
+    blind: false,
+  };
+}
+
+interface LatencyRun {
+  delays: number[];
+  lost: number;
+}
+
+/**
+ * One run: a writer (on `writerUrl`) and a reader (on `readerUrl`) join; the writer edits a row's prompt
+ * EDITS times, EDIT_SPACING_MS apart, each edit through TeamBoards.save (the studio's diff of a Board
+ * into the document); the delay is from just before save() until the reader's TeamBoards has told its
+ * subscribers and reads the new prompt back (what a view would render). Both in this process: one clock.
+ */
+async function latencyRun(writerUrl: string, readerUrl: string, writer: Identity, reader: Identity) {
+  const a = await joinMember(writerUrl, writer, 'Writer');
+  const b = await joinMember(readerUrl, reader, 'Reader');
+  try {
+    const id = `latency-${Date.now()}`;
+    a.boards.save(benchBoard(id, Date.now()));
+    await until(() => b.boards.get(id) !== null, 'the reader to see the board', 10_000);
+    const sent = new Map<number, number>();
+    const delays: number[] = [];
+    const seen = new Set<number>();
+    const off = b.boards.subscribe(() => {
+      const prompt = b.boards.get(id)?.board.setup.rows[0]?.prompt ?? '';
+      const m = /edit (\d+)$/.exec(prompt);
+      if (!m) return;
+      // Yjs applies one client's edits in order: the reader holding edit j holds every earlier one, so
+      // edits that came in one message with j (never the prompt on their own) arrived with it.
+      const now = performance.now();
+      for (let i = Number(m[1]); i >= 0 && !seen.has(i); i--) {
+        const at = sent.get(i);
+        if (at === undefined) continue;
+        seen.add(i);
+        delays.push(now - at);
+      }
+    });
+    for (let i = 0; i < EDITS; i++) {
+      const current = a.boards.get(id)!.board;
+      const [first, ...rest] = current.setup.rows;
+      const next: Board = {
+        ...current,
+        updatedAt: Date.now(),
+        setup: {
+          ...current.setup,
+          rows: [{ ...first!, prompt: `a red fox asleep in snow, edit ${i}` }, ...rest],
+        },
+      };
+      sent.set(i, performance.now());
+      a.boards.save(next);
+      await sleep(EDIT_SPACING_MS);
+    }
+    await until(() => seen.size === EDITS, 'the last edits', 5_000).catch(() => undefined);
+    off();
+    return { delays, lost: EDITS - seen.size } satisfies LatencyRun;
+  } finally {
+    a.leave();
+    b.leave();
+  }
+}
+
+function latencyFigures(
+  name: string,
+  runs: LatencyRun[],
+  targetP95: number,
+  what: string,
+): Record<string, Figure> {
+  const p50 = spread(runs.map((r) => quantile(r.delays, 0.5)));
+  const p95 = spread(runs.map((r) => quantile(r.delays, 0.95)));
+  const lost = runs.reduce((n, r) => n + r.lost, 0);
+  const of = `median of ${runs.length} runs of ${EDITS} edits ${EDIT_SPACING_MS} ms apart`;
+  return {
+    [`${name}.p50`]: {
+      value: p50.value,
+      unit: 'ms',
+      target: 'reported',
+      ok: true,
+      note: `${what}; ${of}, range ${p50.range} ms`,
+    },
+    [`${name}.p95`]: {
+      value: p95.value,
+      unit: 'ms',
+      target: `<= ${targetP95}`,
+      ok: p95.value <= targetP95 && lost === 0,
+      note: `${of}, range ${p95.range} ms; ${lost} edits never seen`,
+    },
+  };
+}
+
+// ---- 2. a member joining a room of 10,000 tasks -------------------------------------------------------
+
+export const JOIN_TASKS = 10_000;
+
+function seedEntries(count: number, output: { url: string }): HistoryEntry[] {
+  const now = Date.now();
+  const meta = {
+    ...popMeta({ estimatedSeconds: 4, credits: 2 }),
+    kind: 'model' as const,
+    mediaType: 'image' as const,
+  };
+  return Array.from({ length: count }, (_, i) => ({
+    taskId: `task_team_bench_${i}`,
+    connectionId: 'bench',
+    request: { ...POP, params: { prompt: `team bench prompt number ${i}` } },
+    meta,
+    status: 'succeeded' as const,
+    outputs: [output],
+    error: null,
+    creditsCharged: 2,
+    createdAt: now - i * 60_000,
+    completedAt: now - i * 60_000 + 4_000,
+    unseen: false,
+  }));
+}
+
+/** A task of the sandbox's, succeeded: its output is what every seeded card shows (a URL that loads). */
+async function oneOutput(apiBaseUrl: string, key: string): Promise<{ url: string }> {
+  const created = (await (
+    await fetch(`${apiBaseUrl}/tasks`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${key}`,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': `team-bench-${Date.now()}`,
+      },
+      body: JSON.stringify({ ...POP, params: { prompt: 'team bench' } }),
+    })
+  ).json()) as { taskId: string };
+  for (let i = 0; i < 120; i++) {
+    const task = (await (
+      await fetch(`${apiBaseUrl}/tasks/${created.taskId}`, { headers: { Authorization: `Bearer ${key}` } })
+    ).json()) as { status: string; outputs: Array<{ url: string }> };
+    if (task.status === 'succeeded') return { url: task.outputs[0]!.url };
+    await sleep(500);
+  }
+  throw new Error('The seed task did not succeed in a minute.');
+}
+
+interface JoinRun {
+  shownMs: number;
+  longestTaskMs: number;
+  /** From the click until the team space's WebSocket was open (the chunk loaded, IndexedDB read, connected). */
+  socketMs: number;
+  /** From the socket's open until the room's content arrived: the key checked, the room loaded, encoded, sent. */
+  serverMs: number;
+  /** The largest message the server sent (the room's content, sync step 2), bytes. */
+  contentBytes: number;
+  /** From the room's content arriving until the History showed the count: applied, mapped, rendered. */
+  pageMs: number;
+}
+
+/**
+ * The studio (scripts/start.ts: the built studio, its sandbox, the team space on /sync with SQLite) in a
+ * process group of its own; a member in Node on `team2` shares 10,000 tasks (TeamTasks.share, in
+ * transactions of 500 so no message passes the server's 2 MiB limit); then, RUNS times, a fresh browser
+ * context (no IndexedDB: everything comes from the server) connects with `team`, opens Account and
+ * turns "Team space" on. Timed in the page: from the switch's pointerdown until the History's count
+ * (data-testid history-count) says 10,000.
+ */
+async function joinScenario(browser: Browser): Promise<{ runs: JoinRun[]; docBytes: number; tasks: number }> {
+  const port = Number(process.env.BENCH_TEAM_STUDIO_PORT ?? 4961);
+  const sandboxPort = Number(process.env.BENCH_TEAM_SANDBOX_PORT ?? 4962);
+  const studio = `http://127.0.0.1:${port}`;
+  const sandboxOrigin = `http://127.0.0.1:${sandboxPort}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'team-bench-studio-'));
+  // With BENCH_TEAM_PROFILE the studio's server writes its CPU profile there when it stops.
+  const profile = process.env.BENCH_TEAM_PROFILE;
+  const profiling = profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : [];
+  const server = spawn(process.execPath, [...profiling, '--import', 'tsx', 'scripts/start.ts'], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      SANDBOX_PORT: String(sandboxPort),
+      SANDBOX_TASK_MS: '1000',
+      TEAM_SPACE_DATA: dataDir,
+      TEAM_SPACE_MAX_CONNECTIONS_PER_KEY: '500',
+      TEAM_SPACE_MAX_CONNECTIONS_PER_ADDRESS: '1000',
+    },
+    stdio: 'ignore',
+    detached: true,
+  });
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(`${studio}/config.json`)).ok) break;
+      } catch {
+        // not up yet
+      }
+      if (i > 120) throw new Error('The studio did not start.');
+      await sleep(500);
+    }
+    const config = (await (await fetch(`${studio}/config.json`)).json()) as {
+      teamSpace?: { path: string; apiBaseUrl: string };
+    };
+    if (!config.teamSpace) throw new Error('The studio runs no team space.');
+    const api = config.teamSpace.apiBaseUrl;
+    const keys = await demoKeys(sandboxOrigin);
+    const output = await oneOutput(api, keys.team2!);
+    const seeder = await joinMember(
+      `ws://127.0.0.1:${port}${config.teamSpace.path}`,
+      await identityOf(api, keys.team2!),
+      'Seeder',
+    );
+    const entries = seedEntries(JOIN_TASKS, output);
+    for (let i = 0; i < entries.length; i += 500) seeder.tasks.share(entries.slice(i, i + 500));
+    await until(seeder.caughtUp, 'the seeded tasks to reach the server', 120_000);
+    const docBytes = Y.encodeStateAsUpdate(seeder.space.doc).byteLength;
+    const tasks = seeder.tasks.snapshot().size;
+    seeder.leave();
+    // The room is stored and unloaded once its last member has gone: each join loads it from SQLite.
+    await sleep(3000);
+
+    const runs: JoinRun[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      // The team space's WebSocket traffic timed in the page (when it was made, when each message came and
+      // how big): what the join waits on, in three parts (the note gives them).
+      await page.addInitScript(WS_TIMELINE);
+      await page.goto(studio);
+      await page.getByLabel('API key', { exact: true }).fill(keys.team!);
+      await page.getByRole('button', { name: 'Connect', exact: true }).click();
+      await page.getByRole('tab', { name: 'Models' }).waitFor();
+      await page.getByRole('button', { name: /^Account:/ }).click();
+      const toggle = page.getByRole('switch', { name: 'Team space' });
+      await toggle.waitFor();
+      await page.evaluate((n) => {
+        const w = window as unknown as {
+          __join: { t0?: number; t1?: number; tasks: Array<[number, number]> };
+        };
+        w.__join = { tasks: [] };
+        document.addEventListener('pointerdown', () => (w.__join.t0 ??= performance.now()), {
+          capture: true,
+        });
+        // Inline callbacks: tsx names a `const f = () => ...` with a helper the page does not have.
+        new MutationObserver(() => {
+          if (w.__join.t0 === undefined || w.__join.t1 !== undefined) return;
+          const text = document.querySelector('[data-testid="history-count"]')?.textContent ?? '';
+          if (text.includes(n)) w.__join.t1 = performance.now();
+        }).observe(document.body, {
+          subtree: true,
+          childList: true,
+          characterData: true,
+        });
+        // Every long task, kept: its entry comes after it ends (after t1 for the task that showed the
+        // count), so which ones fall between the click and the count is decided when it is read.
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) w.__join.tasks.push([e.startTime, e.duration]);
+        }).observe({ type: 'longtask' });
+      }, JOIN_TASKS.toLocaleString('en-US'));
+      // BENCH_TEAM_PROFILE=<dir>: the page's CPU profile of the join, saved, and its heaviest functions
+      // printed (where the time goes; not part of the figures).
+      const profileDir = process.env.BENCH_TEAM_PROFILE;
+      const cdp = profileDir ? await context.newCDPSession(page) : undefined;
+      if (cdp) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+        await cdp.send('Profiler.start');
+      }
+      await toggle.click();
+      await page.waitForFunction(
+        () => (window as unknown as { __join: { t1?: number } }).__join.t1 !== undefined,
+        undefined,
+        { timeout: 120_000 },
+      );
+      // A long task that ended just before t1 is reported a moment after it.
+      await page.waitForTimeout(500);
+      const j = await page.evaluate(() => {
+        const { t0, t1, tasks } = (
+          window as unknown as { __join: { t0: number; t1: number; tasks: Array<[number, number]> } }
+        ).__join;
+        const longest = Math.max(0, ...tasks.filter(([at]) => at >= t0 && at <= t1).map(([, d]) => d));
+        return { t0, t1, longest };
+      });
+      if (cdp && profileDir) {
+        const { profile } = await cdp.send('Profiler.stop');
+        mkdirSync(profileDir, { recursive: true });
+        writeFileSync(join(profileDir, `join-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+        printHeaviest(profile);
+      }
+      const timeline = await page.evaluate(
+        () => (window as unknown as { __ws: Array<[number, string, number]> }).__ws ?? [],
+      );
+      const { t0, t1 } = j;
+      const opened = timeline.find(([, kind]) => kind === 'open')?.[0] ?? NaN;
+      const messages = timeline.filter(([, kind]) => kind === 'message');
+      const content = messages.reduce((a, b) => (b[2] > a[2] ? b : a), [NaN, 'message', 0]);
+      if (profileDir) {
+        console.log(
+          `    WebSocket, ms after the click:\n${timeline
+            .map(
+              ([at, kind, bytes]) =>
+                `      ${Math.round(at - t0)
+                  .toString()
+                  .padStart(6)}  ${kind} ${bytes}`,
+            )
+            .join('\n')}`,
+        );
+      }
+      await context.close();
+      const shownMs = Math.round(t1 - t0);
+      const parts = {
+        socketMs: Math.round(opened - t0),
+        serverMs: Math.round(content[0] - opened),
+        contentBytes: content[2],
+        pageMs: Math.round(t1 - content[0]),
+      };
+      console.log(
+        `    run ${run + 1}: 10,000 shown ${shownMs} ms after the switch (socket open at ${parts.socketMs} ms, the room's content ${parts.serverMs} ms later, ${Math.round(parts.contentBytes / 1024)} KB, then ${parts.pageMs} ms in the page), longest task ${Math.round(j.longest)} ms`,
+      );
+      runs.push({ shownMs, longestTaskMs: Math.round(j.longest), ...parts });
+    }
+    return { runs, docBytes, tasks };
+  } finally {
+    try {
+      process.kill(-server.pid!, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+    await sleep(1500);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** In the page, before the studio loads: every WebSocket's open, sends and messages, timed. */
+const WS_TIMELINE = `(() => {
+  const log = (window.__ws = []);
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      log.push([performance.now(), 'new', 0]);
+      this.addEventListener('open', () => log.push([performance.now(), 'open', 0]));
+      this.addEventListener('message', (e) =>
+        log.push([performance.now(), 'message', e.data.byteLength ?? e.data.size ?? e.data.length]),
+      );
+    }
+    send(data) {
+      log.push([performance.now(), 'send', data.byteLength ?? data.length]);
+      super.send(data);
+    }
+  };
+})();`;
+
+export interface CpuProfile {
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;
+  samples?: number[];
+  timeDeltas?: number[];
+}
+
+/** The functions with the most self time in a CPU profile, and the scripts with the most. */
+export function printHeaviest(profile: CpuProfile): void {
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+  const self = new Map<string, number>();
+  const byScript = new Map<string, number>();
+  const samples = profile.samples ?? [];
+  samples.forEach((id, i) => {
+    const frame = byNode.get(id)!;
+    const dt = (profile.timeDeltas?.[i] ?? 0) / 1000;
+    const script = frame.url.split('/').pop() || '(native)';
+    const name = `${frame.functionName || '(anonymous)'} ${script}:${frame.lineNumber + 1}`;
+    self.set(name, (self.get(name) ?? 0) + dt);
+    byScript.set(script, (byScript.get(script) ?? 0) + dt);
+  });
+  const top = (m: Map<string, number>, n: number) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, v]) => `      ${Math.round(v).toString().padStart(6)} ms  ${k}`)
+      .join('\n');
+  console.log(`    heaviest functions (self time):\n${top(self, 30)}\n    by script:\n${top(byScript, 10)}`);
+}
+
+// ---- 3. 50 members for 60 s -----------------------------------------------------------------------
+
+export const MEMBERS = 50;
+/** BENCH_TEAM_CHURN_MS shortens it while working on the bench; the note says what ran. */
+export const CHURN_MS = Number(process.env.BENCH_TEAM_CHURN_MS ?? 60_000);
+const BOARDS = 5;
+const WORDS = ['fox', 'snow', 'dawn', 'pine', 'neon', 'rain', 'glass', 'moss', 'ember', 'tide'];
+const pick = <T>(xs: readonly T[]): T => xs[Math.floor(Math.random() * xs.length)]!;
+
+interface ChurnRun {
+  edits: { board: number; comment: number; task: number };
+  /** From the last edit until every member's copy had the same state vector. */
+  convergedMs: number;
+  /** Members whose copy matches member 0's: state vector and content (and the server's). */
+  same: number;
+  /** Members whose encoded state is byte for byte member 0's. */
+  sameBytes: number;
+  serverMatches: boolean;
+  docBytes: number;
+  cpuSeconds: number;
+  rssMb: number;
+  peakRssMb: number;
+  roomKb: { rss: number; heap: number; n: number };
+}
+
+/**
+ * One member's edits for CHURN_MS: every 1-2 s one of a realistic mix, each through the studio's store:
+ * half board edits (TeamBoards.save of the member's current board with a prompt typed on, a note, or
+ * the seed changed), a quarter comments (TeamComments.add on an output or a cell, or a reply), a quarter
+ * tasks (TeamTasks.share of a task submitted, later of its result).
+ */
+async function memberLoop(m: Member, boardIds: string[], until: number, counts: ChurnRun['edits']) {
+  const own: HistoryEntry[] = [];
+  let n = 0;
+  for (;;) {
+    await sleep(1000 + Math.random() * 1000);
+    if (Date.now() >= until) return;
+    const roll = Math.random();
+    if (roll < 0.5) {
+      const current = m.boards.get(pick(boardIds))?.board;
+      if (!current) continue;
+      const kind = Math.random();
+      let next: Board;
+      if (kind < 0.6) {
+        const r = Math.floor(Math.random() * current.setup.rows.length);
+        const rows = current.setup.rows.map((row, i) =>
+          // A prompt kept short, as people type and trim: typing on, or starting over.
+          i === r
+            ? { ...row, prompt: row.prompt.length > 120 ? pick(WORDS) : `${row.prompt} ${pick(WORDS)}` }
+            : row,
+        );
+        next = { ...current, setup: { ...current.setup, rows } };
+      } else if (kind < 0.8) {
+        const cell = `${pick(current.setup.rows).id}|${POP.interfaceId}@${POP.versionId}`;
+        next = { ...current, notes: { ...current.notes, [cell]: `${m.name}: ${pick(WORDS)} ${n}` } };
+      } else {
+        next = { ...current, setup: { ...current.setup, shared: { ...current.setup.shared, seed: n } } };
+      }
+      m.boards.save({ ...next, updatedAt: Date.now() });
+      counts.board++;
+    } else if (roll < 0.75) {
+      const existing = m.comments.snapshot();
+      if (existing.length > 0 && Math.random() < 0.3)
+        m.comments.reply(pick(existing).id, `Agreed, ${pick(WORDS)}.`);
+      else if (Math.random() < 0.5)
+        m.comments.add(
+          { kind: 'output', outputKey: `task_team_bench_${Math.floor(Math.random() * 100)}#0` },
+          `The ${pick(WORDS)} is off here.`,
+        );
+      else
+        m.comments.add(
+          { kind: 'cell', boardId: pick(boardIds), cellKey: `row-1|${POP.interfaceId}@${POP.versionId}` },
+          `Try more ${pick(WORDS)}?`,
+        );
+      counts.comment++;
+    } else {
+      const pending = own.findIndex((e) => e.status === 'queued');
+      if (pending >= 0 && Math.random() < 0.5) {
+        own[pending] = {
+          ...own[pending]!,
+          status: 'succeeded',
+          outputs: [{ url: `https://cdn.example/${own[pending]!.taskId}.png` }],
+          creditsCharged: 2,
+          completedAt: Date.now(),
+        };
+      } else {
+        own.push({
+          taskId: `task_${m.name}_${n}`,
+          connectionId: 'bench',
+          request: { ...POP, params: { prompt: `${pick(WORDS)} ${pick(WORDS)}` } },
+          meta: { ...popMeta({ estimatedSeconds: 4, credits: 2 }), kind: 'model', mediaType: 'image' },
+          status: 'queued',
+          outputs: [],
+          error: null,
+          creditsCharged: null,
+          createdAt: Date.now(),
+          completedAt: null,
+          unseen: false,
+        });
+      }
+      m.tasks.share(own);
+      counts.task++;
+    }
+    n++;
+  }
+}
+
+const stateVector = (m: Member) => Buffer.from(Y.encodeStateVector(m.space.doc)).toString('base64');
+
+async function churnRun(apiBaseUrl: string, who: Identity[]): Promise<ChurnRun> {
+  const node = await startTeamNode(apiBaseUrl);
+  const members: Member[] = [];
+  try {
+    for (let i = 0; i < MEMBERS; i += 10) {
+      members.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(10, MEMBERS - i) }, (_, j) =>
+            joinMember(node.url, who[(i + j) % who.length]!, `member-${i + j}`),
+          ),
+        )),
+      );
+    }
+    const boardIds = Array.from({ length: BOARDS }, (_, i) => `churn-board-${i}`);
+    for (const id of boardIds) members[0]!.boards.save(benchBoard(id, Date.now()));
+    await until(
+      () => members.every((m) => boardIds.every((id) => m.boards.get(id))),
+      'every member to see the boards',
+    );
+
+    const before = await node.stats();
+    const t0 = Date.now();
+    const edits = { board: 0, comment: 0, task: 0 };
+    await Promise.all(members.map((m) => memberLoop(m, boardIds, t0 + CHURN_MS, edits)));
+    const after = await node.stats();
+    const peakRssMb = peakRss(node.pid);
+    const lastEdit = performance.now();
+    await until(
+      () => {
+        if (!members.every((m) => m.caughtUp())) return false;
+        const sv = stateVector(members[0]!);
+        return members.every((m) => stateVector(m) === sv);
+      },
+      'every member to hold the same document',
+      120_000,
+    );
+    const convergedMs = performance.now() - lastEdit;
+    const content = (m: Member) => JSON.stringify(canonical(contentOf(m.space.doc)));
+    const first = members[0]!;
+    const sv0 = stateVector(first);
+    const c0 = content(first);
+    const bytes0 = Buffer.from(Y.encodeStateAsUpdate(first.space.doc));
+    const same = members.filter((m) => stateVector(m) === sv0 && content(m) === c0).length;
+    const sameBytes = members.filter((m) =>
+      bytes0.equals(Buffer.from(Y.encodeStateAsUpdate(m.space.doc))),
+    ).length;
+    const room = who[0]!.room;
+    const there = (await (await fetch(`${node.http}/room?name=${encodeURIComponent(room)}`)).json()) as {
+      stateVector: string;
+      content: string;
+    } | null;
+    const serverMatches = there !== null && there.stateVector === sv0 && there.content === c0;
+    const copies = (await (
+      await fetch(`${node.http}/copies?of=${encodeURIComponent(room)}&n=20`, { method: 'POST' })
+    ).json()) as {
+      n: number;
+      before: { rss: number; heapUsed: number };
+      after: { rss: number; heapUsed: number };
+    };
+    return {
+      edits,
+      convergedMs,
+      same,
+      sameBytes,
+      serverMatches,
+      docBytes: bytes0.byteLength,
+      cpuSeconds: (after.cpuUserUs + after.cpuSystemUs - before.cpuUserUs - before.cpuSystemUs) / 1e6,
+      rssMb: after.rss / 2 ** 20,
+      peakRssMb,
+      roomKb: {
+        rss: (copies.after.rss - copies.before.rss) / copies.n / 1024,
+        heap: (copies.after.heapUsed - copies.before.heapUsed) / copies.n / 1024,
+        n: copies.n,
+      },
+    };
+  } finally {
+    for (const m of members) m.leave();
+    await node.stop();
+  }
+}
+
+/** The process's peak resident memory (VmHWM), MB. */
+function peakRss(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+// ---- 4. the bundle ----------------------------------------------------------------------------------
+
+/** The team session's chunk and every chunk it imports that the first load does not carry, gzipped. */
+function teamChunks(): { chunkKb: number; onDemandKb: number; files: string[]; initial: string[] } {
+  const dist = new URL('../dist/', import.meta.url);
+  const html = readFileSync(new URL('index.html', dist), 'utf8');
+  const initial = [
+    ...html.matchAll(
+      /<(?:script[^>]*\bsrc|link[^>]*rel="modulepreload"[^>]*\bhref)="\/?assets\/([^"]+\.js)"/g,
+    ),
+  ].map((m) => m[1]!);
+  const assets = readdirSync(new URL('assets/', dist));
+  const chunk = assets.find((f) => /^team-session-.*\.js$/.test(f));
+  if (!chunk) throw new Error('No team-session chunk in dist/assets: run `npm run build` first.');
+  const gz = (f: string) => gzipSync(readFileSync(new URL(`assets/${f}`, dist)), { level: 9 }).length / 1024;
+  // Static imports only (`from"./x.js"` and `import"./x.js"`): what loads with the chunk.
+  const seen = new Set<string>();
+  const walk = (f: string) => {
+    if (seen.has(f) || initial.includes(f)) return;
+    seen.add(f);
+    const code = readFileSync(new URL(`assets/${f}`, dist), 'utf8');
+    for (const m of code.matchAll(/(?:from|import)\s*"\.\/([^"]+\.js)"/g)) walk(m[1]!);
+  };
+  walk(chunk);
+  return {
+    chunkKb: gz(chunk),
+    onDemandKb: [...seen].reduce((s, f) => s + gz(f), 0),
+    files: [...seen],
+    initial,
+  };
+}
+
+// ---- all of it --------------------------------------------------------------------------------------
+
+/**
+ * The team bench; `progress` is handed the figures measured so far after each scenario (so a run cut
+ * short still leaves what it measured in bench/results.json).
+ */
+export async function teamBench(progress: (figures: Record<string, Figure>) => void = () => undefined) {
+  const figures: Record<string, Figure> = {};
+  const done = (more: Record<string, Figure>) => {
+    Object.assign(figures, more);
+    progress({ ...figures });
+  };
+  const loads: string[] = [`start ${load()}`];
+  const only = (process.env.BENCH_TEAM ?? 'bundle,latency,cluster,join,members').split(',');
+
+  if (only.includes('bundle')) {
+    const bundle = measureBundle().initialJsGzip!;
+    const team = teamChunks();
+    const teamInInitial = team.initial.some((f) => /team-session|yjs|hocuspocus/i.test(f));
+    done({
+      firstLoadJsGzip: {
+        ...bundle,
+        ok: bundle.ok && !teamInInitial,
+        note: `the bundle gate's figure; ${bundle.note}, none of them the team space's`,
+      },
+      teamSessionChunkGzip: {
+        value: round1(team.chunkKb),
+        unit: 'KB',
+        target: 'reported',
+        ok: true,
+        note: `loaded on demand when a member turns the team space on; with the chunks it imports that the first load lacks: ${round1(team.onDemandKb)} KB in ${team.files.length} files`,
+      },
+    });
+  }
+
+  if (only.some((s) => ['latency', 'cluster', 'members'].includes(s))) {
+    const sandbox = await startSandbox({ port: 0, taskMs: 1000 });
+    try {
+      const keys = await demoKeys(sandbox.origin);
+      const who = await Promise.all(TEAM_KEYS.map((k) => identityOf(sandbox.baseUrl, keys[k]!)));
+      const [writer, reader] = who as [Identity, Identity];
+
+      if (only.includes('latency')) {
+        console.log('  board edit, one node');
+        const node = await startTeamNode(sandbox.baseUrl);
+        const runs: LatencyRun[] = [];
+        try {
+          for (let run = 0; run < RUNS; run++) {
+            const r = await latencyRun(node.url, node.url, writer, reader);
+            console.log(
+              `    run ${run + 1}: p50 ${round1(quantile(r.delays, 0.5))} ms, p95 ${round1(quantile(r.delays, 0.95))} ms, ${r.lost} lost`,
+            );
+            runs.push(r);
+          }
+        } finally {
+          await node.stop();
+        }
+        done(
+          latencyFigures(
+            'boardEditOneNode',
+            runs,
+            250,
+            "writer and reader: the studio's TeamBoards over TeamSpace with a HocuspocusProvider in Node (ws), on keys team and team2, one node (SQLite)",
+          ),
+        );
+        loads.push(`after one node ${load()}`);
+      }
+
+      if (only.includes('cluster')) {
+        console.log('  board edit, two nodes through Redis');
+        const redis = await startRedis();
+        const postgres = await startPostgres();
+        const cluster = { TEAM_SPACE_REDIS_URL: redis.url, TEAM_SPACE_DATABASE_URL: postgres.url };
+        const nodes: TeamNode[] = [];
+        const runs: LatencyRun[] = [];
+        try {
+          nodes.push(
+            await startTeamNode(sandbox.baseUrl, cluster),
+            await startTeamNode(sandbox.baseUrl, cluster),
+          );
+          for (let run = 0; run < RUNS; run++) {
+            const r = await latencyRun(nodes[0]!.url, nodes[1]!.url, writer, reader);
+            console.log(
+              `    run ${run + 1}: p50 ${round1(quantile(r.delays, 0.5))} ms, p95 ${round1(quantile(r.delays, 0.95))} ms, ${r.lost} lost`,
+            );
+            runs.push(r);
+          }
+        } finally {
+          for (const n of nodes) await n.stop();
+          await redis.stop();
+          await postgres.stop();
+        }
+        done(
+          latencyFigures(
+            'boardEditTwoNodes',
+            runs,
+            500,
+            'as on one node, the writer on node A and the reader on node B: two team-space nodes (bench/team-node.ts with scripts/team-space/cluster.ts) sharing the room through a real redis-server, documents in a real PostgreSQL',
+          ),
+        );
+        loads.push(`after two nodes ${load()}`);
+      }
+
+      if (only.includes('members')) {
+        console.log(`  ${MEMBERS} members for ${CHURN_MS / 1000} s`);
+        const runs: ChurnRun[] = [];
+        for (let run = 0; run < RUNS; run++) {
+          const r = await churnRun(sandbox.baseUrl, who);
+          console.log(
+            `    run ${run + 1}: ${r.edits.board}+${r.edits.comment}+${r.edits.task} edits (board+comment+task), same document ${r.same}/${MEMBERS} (bytes ${r.sameBytes}/${MEMBERS}, server ${r.serverMatches}), converged ${Math.round(r.convergedMs)} ms after the last edit, doc ${Math.round(r.docBytes / 1024)} KB, server CPU ${round1(r.cpuSeconds)} s, RSS ${Math.round(r.rssMb)} MB (peak ${Math.round(r.peakRssMb)}), per room RSS ${Math.round(r.roomKb.rss)} KB heap ${Math.round(r.roomKb.heap)} KB`,
+          );
+          runs.push(r);
+          loads.push(`after members run ${run + 1} ${load()}`);
+        }
+        const of = `median of ${runs.length} runs`;
+        const editsPerRun = spread(runs.map((r) => r.edits.board + r.edits.comment + r.edits.task));
+        const cpu = spread(runs.map((r) => (r.cpuSeconds / (CHURN_MS / 1000)) * 100));
+        const rss = spread(runs.map((r) => r.rssMb));
+        const peak = spread(runs.map((r) => r.peakRssMb));
+        const room = spread(runs.map((r) => r.roomKb.rss));
+        const heap = spread(runs.map((r) => r.roomKb.heap));
+        const doc = spread(runs.map((r) => r.docBytes / 1024));
+        const converged = spread(runs.map((r) => r.convergedMs));
+        const allSame = runs.every((r) => r.same === MEMBERS && r.serverMatches);
+        const mix = runs[0]!.edits;
+        done({
+          'members50.sameDocument': {
+            value: Math.min(...runs.map((r) => r.same)),
+            unit: 'members',
+            target: `${MEMBERS} of ${MEMBERS}`,
+            ok: allSame,
+            note: `${MEMBERS} headless members (the studio's TeamMembers, TeamBoards, TeamTasks and TeamComments over TeamSpace, each its own Y.Doc and HocuspocusProvider in Node; ${MEMBERS / 2} on key team, ${MEMBERS / 2} on team2) editing one room for ${CHURN_MS / 1000} s, one edit each every 1-2 s (${editsPerRun.value} edits a run, ${editsPerRun.range}; run 1: ${mix.board} board, ${mix.comment} comment, ${mix.task} task): the fewest members of the runs whose state vector and content equal member 1's and the server's; byte-identical encoded state: ${runs.map((r) => r.sameBytes).join(', ')} of ${MEMBERS}; all the same ${converged.value} ms after the last edit (${converged.range})`,
+          },
+          'members50.serverCpu': {
+            value: cpu.value,
+            unit: '% core',
+            target: 'reported',
+            ok: true,
+            note: `the server process's user+system CPU over the ${CHURN_MS / 1000} s, as % of one core; ${of}, range ${cpu.range}`,
+          },
+          'members50.serverRss': {
+            value: rss.value,
+            unit: 'MB',
+            target: 'reported',
+            ok: true,
+            note: `resident memory of the server process at the end of the ${CHURN_MS / 1000} s (peak ${peak.value} MB, ${peak.range}); ${of}, range ${rss.range} MB; the room's document ${doc.value} KB (${doc.range})`,
+          },
+          'members50.memoryPerRoom': {
+            value: room.value,
+            unit: 'KB',
+            target: 'reported',
+            ok: true,
+            note: `RSS added per room with 20 more rooms loaded in the server, each holding the ${CHURN_MS / 1000}-s room's document, after a GC (heap ${heap.value} KB per room, ${heap.range}); ${of}, range ${room.range} KB`,
+          },
+        });
+      }
+    } finally {
+      await sandbox.close();
+    }
+  }
+
+  if (only.includes('join')) {
+    console.log(`  joining a room of ${JOIN_TASKS.toLocaleString('en-US')} tasks`);
+    if (!existsSync('dist/index.html')) throw new Error('No build: run `npm run build` first.');
+    const browser = await launch();
+    try {
+      const { runs, docBytes, tasks } = await joinScenario(browser);
+      const shown = spread(runs.map((r) => r.shownMs));
+      const longest = spread(runs.map((r) => r.longestTaskMs));
+      const socket = spread(runs.map((r) => r.socketMs));
+      const serverPart = spread(runs.map((r) => r.serverMs));
+      const pagePart = spread(runs.map((r) => r.pageMs));
+      const contentKb = spread(runs.map((r) => r.contentBytes / 1024));
+      done({
+        joinHistory10k: {
+          value: shown.value,
+          unit: 'ms',
+          target: '<= 2000',
+          ok: shown.value <= 2000,
+          note: `the built studio in Chromium, key team, a fresh browser profile each run: from the "Team space" switch's click until History's count shows ${tasks.toLocaleString('en-US')} tasks shared by team2 (TeamTasks.share from Node); median of ${runs.length} runs, range ${shown.range} ms; longest main-thread task meanwhile ${longest.value} ms (${longest.range}). Where it goes (medians, ranges): ${socket.value} ms (${socket.range}) until the WebSocket is open (the team-session chunk, IndexedDB, the connection), ${serverPart.value} ms (${serverPart.range}) from there until the room's content arrives (the key checked against /me, the room loaded from SQLite, encoded and sent: ${contentKb.value} KB in one message), ${pagePart.value} ms (${pagePart.range}) from its arrival until the count shows (applied, TeamTasks, the history bridge, rendered)`,
+        },
+        joinDocumentSize: {
+          value: Math.round(docBytes / 1024),
+          unit: 'KB',
+          target: 'reported',
+          ok: true,
+          note: `the room's encoded Yjs state (Y.encodeStateAsUpdate) with ${tasks.toLocaleString('en-US')} tasks, one output each`,
+        },
+      });
+      loads.push(`after join ${load()}`);
+    } finally {
+      await browser.close();
+    }
+  }
+  loads.push(`end ${load()}`);
+  done({
+    // A partial run (BENCH_TEAM) says which scenarios its load figures are of, beside the full run's.
+    [process.env.BENCH_TEAM ? `machineLoad.${only.join('+')}` : 'machineLoad']: {
+      value: Number(loadavg()[0]!.toFixed(1)),
+      unit: 'load',
+      target: 'reported',
+      ok: true,
+      note: `load average (1, 5, 15 min) on this machine's ${cpus().length} cores, shared with other work: ${loads.join('; ')}`,
+    },
+  });
+  return figures;
+}
