@@ -222,6 +222,27 @@ export class HistoryStore {
     return this.entries.get(taskId) ?? this.team.get(taskId);
   }
 
+  /**
+   * Some of the team's tasks changed (added or updated) and some left: the rest stay as they are (one
+   * notification). The same tasks at the same times keep the list's order without a sort.
+   */
+  changeTeamEntries(upserts: readonly HistoryEntry[], removed: readonly string[]): void {
+    let resort = removed.length > 0 || !this.sorted;
+    const replaced = new Map<string, HistoryEntry>();
+    for (const e of upserts) {
+      if (this.entries.has(e.taskId)) continue;
+      const before = this.team.get(e.taskId);
+      if (!before || before.createdAt !== e.createdAt) resort = true;
+      else replaced.set(e.taskId, e);
+      this.team.set(e.taskId, e);
+    }
+    for (const id of removed) this.team.delete(id);
+    if (resort) this.sorted = null;
+    else if (replaced.size === 0) return;
+    else this.sorted = this.sorted!.map((e) => replaced.get(e.taskId) ?? e);
+    this.notify();
+  }
+
   /** Whether the task is in this device's own history (not only the team's): only those are polled here. */
   isLocal(taskId: string): boolean {
     return this.entries.has(taskId);

@@ -157,3 +157,38 @@ describe('one member on two devices', () => {
     b.stop();
   });
 });
+
+describe('a big team history', () => {
+  beforeEach(freshDatabase);
+
+  it('a change of one record touches one entry of the history: the others stay the same objects, in order', async () => {
+    const a = member('key-a');
+    const b = member('key-b');
+    connect(a.doc, b.doc);
+    const tasksA = new TeamTasks(a);
+    tasksA.share(
+      Array.from({ length: 300 }, (_, i) =>
+        makeEntry(`t${i}`, { status: 'running', outputs: [], completedAt: null, createdAt: T0 + i }),
+      ),
+    );
+    const history = await HistoryStore.open('conn-b');
+    const bridge = bridgeHistory(history, new TeamTasks(b), { sharedSince: T0, nameOf: () => 'Ana' });
+    const before = history.list();
+    expect(before).toHaveLength(300);
+
+    tasksA.share([makeEntry('t7', { createdAt: T0 + 7 })]);
+    await flush();
+    const after = history.list();
+    expect(after).toHaveLength(300);
+    expect(after.map((e) => e.taskId)).toEqual(before.map((e) => e.taskId));
+    expect(after.filter((e, i) => e !== before[i]).map((e) => e.taskId)).toEqual(['t7']);
+    expect(history.get('t7')?.status).toBe('succeeded');
+
+    // A record gone from the document (unreadable now) leaves the history.
+    a.doc.getMap('tasks').set('t8', { taskId: 't8', broken: true });
+    await flush();
+    expect(history.get('t8')).toBeUndefined();
+    expect(history.list()).toHaveLength(299);
+    bridge.stop();
+  });
+});

@@ -67,16 +67,16 @@ const signature = (
 
 export class TeamTasks {
   private readonly map: Y.Map<unknown>;
-  private listeners = new Set<() => void>();
+  private listeners = new Set<(changed: ReadonlySet<string>) => void>();
   private parsed = new Map<string, TeamTask>();
-  private view: ReadonlyMap<string, TeamTask> = new Map();
+  /** The snapshot handed out, made again only when read after a change (a big room changes often). */
+  private view: ReadonlyMap<string, TeamTask> | null = null;
   readonly memberId: string;
 
   constructor(private readonly team: TeamContext) {
     this.map = rootMap(team.doc, ROOTS.tasks);
     this.memberId = team.memberId;
     for (const [id, raw] of this.map.entries()) this.take(id, raw);
-    this.view = new Map(this.parsed);
     this.map.observe(this.onChange);
   }
 
@@ -89,17 +89,23 @@ export class TeamTasks {
 
   private onChange = (event: Y.YMapEvent<unknown>): void => {
     for (const id of event.keysChanged) this.take(id, this.map.get(id));
-    this.view = new Map(this.parsed);
-    for (const l of this.listeners) l();
+    this.view = null;
+    for (const l of this.listeners) l(event.keysChanged);
   };
 
-  subscribe = (listener: () => void): (() => void) => {
+  /** Told of each change with the task ids it touched (a record added, changed or gone). */
+  subscribe = (listener: (changed: ReadonlySet<string>) => void): (() => void) => {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   };
 
   /** Every readable record, by task id (a new Map after each change). */
-  snapshot = (): ReadonlyMap<string, TeamTask> => this.view;
+  snapshot = (): ReadonlyMap<string, TeamTask> => (this.view ??= new Map(this.parsed));
+
+  /** One record, or undefined (absent, or unreadable). */
+  get(taskId: string): TeamTask | undefined {
+    return this.parsed.get(taskId);
+  }
 
   /**
    * Shares this member's entries (one transaction): each one the document lacks, or holds at an earlier
@@ -170,16 +176,38 @@ export function bridgeHistory(
       push();
     });
   };
+  // The team's records as this history shows them, by task id: kept between changes, so a change of a
+  // few records costs a few entries, not the whole team history (a team of 10,000 tasks writes often).
+  const shown = new Map<string, HistoryEntry>();
+  const entryOf = (task: TeamTask) =>
+    fromTeamTask(task, nameOf(task.by), history.connectionId, tasks.memberId);
+  let pending: Set<string> | 'all' = 'all';
   let pullQueued = false;
   const pull = () => {
     pullQueued = false;
-    const entries: HistoryEntry[] = [];
-    for (const task of tasks.snapshot().values()) {
-      entries.push(fromTeamTask(task, nameOf(task.by), history.connectionId, tasks.memberId));
+    const changed = pending;
+    pending = new Set();
+    if (changed === 'all') {
+      shown.clear();
+      for (const task of tasks.snapshot().values()) shown.set(task.taskId, entryOf(task));
+      history.setTeamEntries([...shown.values()]);
+      return;
     }
-    history.setTeamEntries(entries);
+    const upserts: HistoryEntry[] = [];
+    const removed: string[] = [];
+    for (const id of changed) {
+      const task = tasks.get(id);
+      if (task) {
+        const entry = entryOf(task);
+        shown.set(id, entry);
+        upserts.push(entry);
+      } else if (shown.delete(id)) removed.push(id);
+    }
+    history.changeTeamEntries(upserts, removed);
   };
-  const queuePull = () => {
+  const queuePull = (changed: ReadonlySet<string> | 'all') => {
+    if (changed === 'all' || pending === 'all') pending = 'all';
+    else for (const id of changed) pending.add(id);
     if (pullQueued) return;
     pullQueued = true;
     queueMicrotask(pull);
@@ -188,7 +216,8 @@ export function bridgeHistory(
   pull();
   const offHistory = history.subscribe(queuePush);
   const offTasks = tasks.subscribe(queuePull);
-  const offNames = onNames?.(queuePull) ?? (() => undefined);
+  // A rename shows on every task of its member.
+  const offNames = onNames?.(() => queuePull('all')) ?? (() => undefined);
   return {
     stop: () => {
       offHistory();
