@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Me } from './me';
-import { TEAM_SPACE_CLOSE_CODES, TEAM_SPACE_REASONS, TeamSpaceConfigSchema, teamRoomOf } from './team-room';
+import { TEAM_SPACE_CLOSE_CODES, TEAM_SPACE_REASONS, teamRoomOf } from './team-room';
+import { TeamSpaceConfigSchema } from './team-space-config';
 
 const key = (id: string): Me['key'] => ({
   id,

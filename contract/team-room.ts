@@ -1,4 +1,3 @@
-import { z } from 'zod/mini';
 import type { Me } from './me';
 
 // The team space's wire rules (issue 23, docs/team-space.md "Who gets in"), shared by the server
@@ -69,14 +68,3 @@ export const TEAM_SPACE_CLOSE_CODES = {
 
 export const isTeamSpaceReason = (value: unknown): value is TeamSpaceReason =>
   (TEAM_SPACE_REASONS as readonly unknown[]).includes(value);
-
-/**
- * What /config.json says when the studio's server runs a team space: the WebSocket path on the
- * studio's own origin, and the Base URL the server checks keys against (the studio offers the team
- * space only when its own Base URL is that one, since the server would refuse keys of another API).
- */
-export const TeamSpaceConfigSchema = z.object({
-  path: z.string(),
-  apiBaseUrl: z.string(),
-});
-export type TeamSpaceConfig = z.infer<typeof TeamSpaceConfigSchema>;

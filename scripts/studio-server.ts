@@ -5,7 +5,7 @@ import { compress } from 'hono/compress';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import type { TeamSpaceConfig } from '../contract/team-room';
+import type { TeamSpaceConfig } from '../contract/team-space-config';
 import { contentSecurityPolicy } from './csp';
 import { PROXY_PREFIX, proxyRequest, type ProxyOptions } from './proxy';
 import type { TeamSpace } from './team-space/team-space-server';

@@ -224,6 +224,12 @@ export class ApiClient {
     return { baseUrl: this.baseUrl };
   }
 
+  /**
+   * The key itself, for the one other party that must check it: the team-space server, which asks GET
+   * /me with it (the provider's token, sent in the WebSocket's first message). Nothing else reads it.
+   */
+  teamSpaceToken = (): string => this.#apiKey;
+
   // ---- account ---------------------------------------------------------------------------------
 
   /** GET /me. Also hands the key's own limits to the rate limiter (api-notes §8). */

@@ -1,7 +1,7 @@
 // The zod settings first: the API's schemas may not be loaded yet when /config.json is read (issue 17).
 import '../zod-config';
 import { z } from 'zod/mini';
-import { TeamSpaceConfigSchema } from '../../contract/team-room';
+import { TeamSpaceConfigSchema } from '../../contract/team-space-config';
 
 // /config.json as the studio reads it: a chunk of its own, loaded beside the file, so the validation
 // library is not evaluated with the first screen (issue 17, total blocking time).

@@ -27,7 +27,7 @@ import { useTeamPresence, useTeamSpace } from './use-team-space';
 import { TeamSessionContext } from './team-context';
 import { useTeamViews } from './team-views';
 import { TeamCommentNotices } from '../features/comments/new-comment-notices';
-import type { TeamSpaceConfig } from '../../contract/team-room';
+import type { StudioConfig } from './config';
 import { MembersButton } from '../features/team/members-dialog';
 import { TeamSpaceSettings } from '../features/team/team-space-settings';
 import { TeamStatusLine } from '../features/team/team-status-line';
@@ -57,10 +57,8 @@ const newQueryClient = () =>
 interface ConnectedStudioProps {
   initialMe: Me;
   onDisconnect: () => void;
-  /** The team-space server beside this studio, when there is one (/config.json). */
-  teamSpace?: TeamSpaceConfig;
-  /** The key, for the team-space server's own check against GET /me (in memory only, as the client's). */
-  apiKey: string;
+  /** /config.json: the team-space server beside this studio, when there is one. */
+  config: StudioConfig | null;
 }
 
 /**
@@ -77,11 +75,9 @@ export default function ConnectedStudio(props: ConnectedStudioProps) {
   );
 }
 
-function StudioForConnection({ initialMe, onDisconnect, teamSpace, apiKey }: ConnectedStudioProps) {
+function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudioProps) {
   const me = useMe(initialMe);
   const { baseUrl, client, connectionId } = useApi();
-  // The team-space server checks the key itself against GET /me: the provider reads it when it connects.
-  const teamToken = useCallback(() => apiKey, [apiKey]);
   // The tasks' lifecycle (submit, re-send, poll, notices), followed whichever view is open.
   const runner = useTasks(me);
 
@@ -97,8 +93,9 @@ function StudioForConnection({ initialMe, onDisconnect, teamSpace, apiKey }: Con
     baseUrl,
     history: runner?.store ?? null,
     judgements: galleryStores?.judgements ?? null,
-    config: teamSpace,
-    token: teamToken,
+    config: config?.teamSpace,
+    // The team-space server checks the key itself against GET /me: the provider reads it when it connects.
+    token: client.teamSpaceToken,
   });
   const presence = useTeamPresence(team.session);
   const teamViews = useTeamViews(team.session, presence.members, runner?.store ?? null);

@@ -37,8 +37,7 @@ export function Studio({ config }: { config: StudioConfig | null }) {
               key={state.connectionId}
               initialMe={state.me}
               onDisconnect={disconnect}
-              teamSpace={config?.teamSpace}
-              apiKey={state.credentials.apiKey}
+              config={config}
             />
           ) : (
             <div className="flex flex-1 items-center justify-center">

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { Me } from '../../contract/me';
-import { memberIdOf, teamRoomOf, type TeamSpaceConfig } from '../../contract/team-room';
+import { memberIdOf, teamRoomOf } from '../../contract/team-room';
+import type { TeamSpaceConfig } from '../../contract/team-space-config';
 import type { HistoryStore } from '../model/history/history-store';
 import type { TeamStatus } from '../model/team/team-connection';
 import type { LocalJudgements } from '../model/team/team-judgements';

@@ -11,6 +11,7 @@ import { DB_NAME, db, resetDbForTests } from '../../model/db';
 import { HistoryStore } from '../../model/history/history-store';
 import { PollBudget } from '../../model/tasks/poll-budget';
 import { PollSchedule, taskForecast } from '../../model/tasks/poll-schedule';
+import { setTeamEntries } from '../../model/team/team-tasks';
 import { useTaskPolling } from './use-task-polling';
 
 const CONNECTION = 'conn-poller';
@@ -269,7 +270,7 @@ it("the team's unfinished tasks join the schedule and are never polled here; thi
   });
   const client = new ApiClient({ baseUrl: 'https://api.example/v1', apiKey: 'k', fetch });
   const store = await HistoryStore.open(CONNECTION);
-  store.setTeamEntries([{ ...entryOf('theirs', Date.now() - 60_000), by: { id: 'key-b', name: 'Bo' } }]);
+  setTeamEntries(store, [{ ...entryOf('theirs', Date.now() - 60_000), by: { id: 'key-b', name: 'Bo' } }]);
   await store.put(entryOf('mine', Date.now() - 30_000));
   const queryClient = renderPoller(client, store, new PollBudget());
 

@@ -72,7 +72,7 @@ export class HistoryStore {
    * The team's tasks that this history lacks (team space, docs/team-space.md): shown beside this
    * device's own, by their member, never written to IndexedDB, never polled or exported from here.
    */
-  private team = new Map<string, HistoryEntry>();
+  readonly team = new Map<string, HistoryEntry>();
   private localSorted: HistoryEntry[] | null = null;
   private sorted: HistoryEntry[] | null = null;
   private listeners = new Set<() => void>();
@@ -172,15 +172,11 @@ export class HistoryStore {
   }
 
   /**
-   * The team's tasks this history lacks, in place of those given before (one notification). An entry
-   * this device has of its own is its own, whatever the team's copy says.
+   * The team's tasks changed (model/team/team-tasks.ts keeps `team`): `replaced`, when all that changed
+   * kept their times, keeps the list's order without a sort.
    */
-  setTeamEntries(entries: readonly HistoryEntry[]): void {
-    if (entries.length === 0 && this.team.size === 0) return;
-    const next = new Map<string, HistoryEntry>();
-    for (const e of entries) if (!this.entries.has(e.taskId)) next.set(e.taskId, e);
-    this.team = next;
-    this.sorted = null;
+  teamChanged(replaced?: ReadonlyMap<string, HistoryEntry>): void {
+    this.sorted = replaced && this.sorted ? this.sorted.map((e) => replaced.get(e.taskId) ?? e) : null;
     this.notify();
   }
 
@@ -220,27 +216,6 @@ export class HistoryStore {
 
   get(taskId: string): HistoryEntry | undefined {
     return this.entries.get(taskId) ?? this.team.get(taskId);
-  }
-
-  /**
-   * Some of the team's tasks changed (added or updated) and some left: the rest stay as they are (one
-   * notification). The same tasks at the same times keep the list's order without a sort.
-   */
-  changeTeamEntries(upserts: readonly HistoryEntry[], removed: readonly string[]): void {
-    let resort = removed.length > 0 || !this.sorted;
-    const replaced = new Map<string, HistoryEntry>();
-    for (const e of upserts) {
-      if (this.entries.has(e.taskId)) continue;
-      const before = this.team.get(e.taskId);
-      if (!before || before.createdAt !== e.createdAt) resort = true;
-      else replaced.set(e.taskId, e);
-      this.team.set(e.taskId, e);
-    }
-    for (const id of removed) this.team.delete(id);
-    if (resort) this.sorted = null;
-    else if (replaced.size === 0) return;
-    else this.sorted = this.sorted!.map((e) => replaced.get(e.taskId) ?? e);
-    this.notify();
   }
 
   /** Whether the task is in this device's own history (not only the team's): only those are polled here. */

@@ -52,13 +52,15 @@ export const HistoryEntrySchema = z.object({
   raw: z.optional(z.unknown()),
   /** The Idempotency-Key it was created with (a compare cell finds its task by it). */
   idempotencyKey: z.optional(z.string()),
-  /**
-   * Team space (issue 23): the member who made it, when it came from the team's shared document (another
-   * member, or this member's other device); absent for a task this device submitted. Such an entry is
-   * shown, never polled or re-sent here: its maker's studio polls it and shares what it sees.
-   */
-  by: z.optional(z.object({ id: z.string().check(z.minLength(1)), name: z.string() })),
   /** Finished while the user was not looking: counts toward the title badge. */
   unseen: z._default(z.boolean(), false),
 });
-export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
+export type HistoryEntry = z.infer<typeof HistoryEntrySchema> & {
+  /**
+   * Team space (docs/team-space.md): the member who made it, on a task that came from the team's shared
+   * document (another member's); absent on this device's own. Such an entry is shown, never written to
+   * this device's history, polled or re-sent here: its maker's studio polls it and shares what it sees.
+   * Not in the schema: nothing read from IndexedDB or a file carries it.
+   */
+  by?: { id: string; name: string };
+};

@@ -11,22 +11,9 @@ import { searchForSelection, selectionOfRequest, type ResolvedSelection, type Se
 // params are service-hosted URLs, never bytes) under a name. Reads are parsed, never trusted; a preset
 // made against older definitions applies what still fits (fitPreset) and says what it dropped.
 
-export const PresetSchema = z.object({
-  id: z.string().check(z.minLength(1), z.maxLength(200)),
-  connectionId: z.string().check(z.minLength(1)),
-  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
-  /** The model's, tool's or template's name when it was saved, to list presets across items. */
-  itemName: z._default(z.string().check(z.maxLength(500)), ''),
-  /** "image/default" for a model: saves the catalog a scan when the preset is applied. */
-  category: z.optional(z.string().check(z.maxLength(100))),
-  request: TaskRequestSchema,
-  createdAt: z.number(),
-  updatedAt: z.number(),
-});
-export type Preset = z.infer<typeof PresetSchema>;
-
-/** A preset as it leaves this device (an export, a share link): no connection. */
-export type PortablePreset = Omit<Preset, 'connectionId'>;
+// The record's schema has a module of its own: the team space reads presets without the selection code.
+export { PresetSchema, type Preset, type PortablePreset } from './preset-schema';
+import { PresetSchema, type Preset, type PortablePreset } from './preset-schema';
 
 const ExportSchema = z.object({
   format: z.literal('media-studio-presets'),

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_COLUMNS, MAX_ROWS, cellKey, columnKey, type Board, type Column } from '../boards/boards';
 import { ROOTS } from './team-doc';
 import { TeamSpace } from './team-space';
-import { TEAM_CONNECTION, TeamBoards, blankRowId, blindFor, setText } from './team-boards';
+import { TEAM_CONNECTION, TeamBoards, blankRowId, blindFor, setText, wellFormed } from './team-boards';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
 
@@ -533,4 +533,16 @@ describe('presence', () => {
     );
     expect(a.boards.viewers('board-1')).toEqual([]);
   });
+});
+
+it('half of a surrogate pair reads as U+FFFD on every copy, the one that made the edit too', () => {
+  const local = new Y.Doc();
+  const text = local.getText('t');
+  text.insert(0, 'a😀b');
+  text.delete(1, 1); // leaves the low half alone here; another copy receives it as U+FFFD (UTF-8)
+  const remote = new Y.Doc();
+  Y.applyUpdate(remote, Y.encodeStateAsUpdate(local));
+  expect(wellFormed(text.toString())).toBe(wellFormed(remote.getText('t').toString()));
+  expect(wellFormed('a\uDE00b')).toBe('a\uFFFDb');
+  expect(wellFormed('a😀b')).toBe('a😀b');
 });

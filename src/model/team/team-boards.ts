@@ -55,7 +55,15 @@ type Listener = () => void;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-const textOf = (v: unknown): string => (v instanceof Y.Text ? v.toString() : (str(v) ?? ''));
+/**
+ * Half of a surrogate pair (concurrent edits can leave one) reads as U+FFFD: that is what every other
+ * copy reads, because Yjs sends text as UTF-8, where a lone half cannot be written. Read raw, the copy
+ * that made the edit would show a different string from the rest.
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+export const wellFormed = (text: string): string => text.replace(LONE_SURROGATE, '\uFFFD');
+
+const textOf = (v: unknown): string => wellFormed(v instanceof Y.Text ? v.toString() : (str(v) ?? ''));
 
 function entriesOf(v: unknown): [string, unknown][] {
   return v instanceof Y.Map ? [...(v as Y.Map<unknown>).entries()] : [];

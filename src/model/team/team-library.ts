@@ -1,6 +1,7 @@
 import type * as Y from 'yjs';
 import { z } from 'zod/mini';
-import { PresetSchema, type NewPreset, type PortablePreset, type Preset } from '../library/presets';
+import { PresetSchema, type PortablePreset, type Preset } from '../library/preset-schema';
+import type { NewPreset } from '../library/presets';
 import {
   PROMPT_CAP,
   PromptRecordSchema,

@@ -13,13 +13,7 @@ import { ROOTS, rootMap, type TeamContext } from './team-doc';
 
 // What stays on the device that made a task: its connection (a hash of that device's key), the raw
 // answer of its last poll, its unseen mark.
-const {
-  connectionId: _connection,
-  raw: _raw,
-  unseen: _unseen,
-  by: _by,
-  ...shared
-} = HistoryEntrySchema.shape;
+const { connectionId: _connection, raw: _raw, unseen: _unseen, ...shared } = HistoryEntrySchema.shape;
 
 /** A record of the document: a history entry without what stays on the device that made it. */
 export const TeamTaskSchema = z.object({
@@ -134,6 +128,40 @@ export class TeamTasks {
   }
 }
 
+/**
+ * The team's tasks in this history, in place of those given before (one notification). An entry this
+ * device has of its own is its own, whatever the team's copy says.
+ */
+export function setTeamEntries(history: HistoryStore, entries: readonly HistoryEntry[]): void {
+  if (entries.length === 0 && history.team.size === 0) return;
+  history.team.clear();
+  for (const e of entries) if (!history.isLocal(e.taskId)) history.team.set(e.taskId, e);
+  history.teamChanged();
+}
+
+/**
+ * Some of the team's tasks changed (added or updated) and some left; the rest stay as they are. The
+ * same tasks at the same times keep the list's order without a sort.
+ */
+export function changeTeamEntries(
+  history: HistoryStore,
+  upserts: readonly HistoryEntry[],
+  removed: readonly string[],
+): void {
+  let resort = removed.length > 0;
+  const replaced = new Map<string, HistoryEntry>();
+  for (const e of upserts) {
+    if (history.isLocal(e.taskId)) continue;
+    const before = history.team.get(e.taskId);
+    if (!before || before.createdAt !== e.createdAt) resort = true;
+    else replaced.set(e.taskId, e);
+    history.team.set(e.taskId, e);
+  }
+  for (const id of removed) history.team.delete(id);
+  if (resort) history.teamChanged();
+  else if (replaced.size > 0) history.teamChanged(replaced);
+}
+
 export interface HistoryBridgeOptions {
   /** Own tasks created from this time on are shared as they come; older ones only by shareEarlier(). */
   sharedSince: number;
@@ -190,7 +218,7 @@ export function bridgeHistory(
     if (changed === 'all') {
       shown.clear();
       for (const task of tasks.snapshot().values()) shown.set(task.taskId, entryOf(task));
-      history.setTeamEntries([...shown.values()]);
+      setTeamEntries(history, [...shown.values()]);
       return;
     }
     const upserts: HistoryEntry[] = [];
@@ -203,7 +231,7 @@ export function bridgeHistory(
         upserts.push(entry);
       } else if (shown.delete(id)) removed.push(id);
     }
-    history.changeTeamEntries(upserts, removed);
+    changeTeamEntries(history, upserts, removed);
   };
   const queuePull = (changed: ReadonlySet<string> | 'all') => {
     if (changed === 'all' || pending === 'all') pending = 'all';
@@ -223,7 +251,7 @@ export function bridgeHistory(
       offHistory();
       offTasks();
       offNames();
-      history.setTeamEntries([]);
+      setTeamEntries(history, []);
     },
     earlier: () => own().filter((e) => e.createdAt < since),
     shareEarlier: () => {
