@@ -546,8 +546,10 @@ describe('9. upload memory', () => {
       for (const a of answers) expect(a.status, a.body).toBe(200);
       const after = memoryOf(child.pid!);
       const total = 4 * 64 * 1024 * 1024;
-      // Held in memory, the bodies alone were 256 MB more at the peak (and twice that while joined).
-      expect(after.peak - before.peak).toBeLessThan(total / 4);
+      // Held in memory, the bodies alone were 256 MB more at the peak (and twice that while joined: 531 MB
+      // measured). Streamed, the growth is the runtime's buffers: about 60 MB on Node 20, 69 MB seen on
+      // Node 24 on a loaded machine, so the bound is half the bodies, still far below the old growth.
+      expect(after.peak - before.peak).toBeLessThan(total / 2);
       const sizes = answers.map((a) => JSON.parse(a.body).size as number);
       expect(sizes).toEqual(Array(4).fill(44 + 64 * 1024 * 1024));
     } finally {
