@@ -1,6 +1,7 @@
 import { deleteDB } from 'idb';
 import { DB_NAME, db, resetDbForTests, type OutboxEntry } from '../model/db';
 import { HistoryStore } from '../model/history/history-store';
+import { setTeamEntries } from '../model/team/team-tasks';
 import type { HistoryEntry } from '../model/history/history-types';
 
 // Test helpers for the gallery: history entries shaped as the app writes them, a HistoryStore over a
@@ -72,16 +73,20 @@ export async function freshDatabase(): Promise<void> {
 /** A store holding `entries`, written in one transaction (through the store's own import). */
 export async function storeWith(entries: HistoryEntry[], connectionId = CONNECTION): Promise<HistoryStore> {
   const store = await HistoryStore.open(connectionId);
-  if (entries.length) {
+  // Another member's tasks (`by`) come from the team space, in memory, never from a file or the disk.
+  const own = entries.filter((e) => !e.by);
+  const team = entries.filter((e) => e.by);
+  if (own.length) {
     await store.importJson(
       JSON.stringify({
         format: 'media-studio-history',
         version: 1,
         exportedAt: new Date(T0).toISOString(),
-        tasks: entries,
+        tasks: own,
       }),
     );
   }
+  if (team.length) setTeamEntries(store, team);
   return store;
 }
 
