@@ -1,9 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { SANDBOX_ORIGIN, expect, test, type Studio } from './fixtures';
 import { mp4, png, withBlockMark } from './media-helpers';
 import { TASK_TIMEOUT, disconnect, generate, uniquePrompt } from './task-helpers';
 import { historyFile, importHistory, runCutout, seedImages } from './gallery-helpers';
+import { expectNoSeriousViolations } from './axe-helpers';
 
 // Accessibility (product-notes §3 "Everywhere": keyboard-only use works; dark mode follows the system):
 // axe finds no serious or critical violation on any screen or dialog of the studio, in light and in
@@ -13,56 +12,9 @@ import { historyFile, importHistory, runCutout, seedImages } from './gallery-hel
 // checked in both schemes: switching prefers-color-scheme restyles the page in place. Screens share a
 // test where one leads to the next, to keep the run short.
 
-const SCHEMES = ['light', 'dark'] as const;
-
 // Each screen runs axe twice (light, dark); axe 4.14 on a loaded 2-core machine can take tens of
 // seconds per run, so these tests get a time limit that measures nothing (the bench measures speed).
 test.describe.configure({ timeout: 240_000 });
-
-/** The page's own background, to be sure the scheme asked for is the one drawn. */
-const backgroundIsDark = (page: Page) =>
-  page.evaluate(() => {
-    const shell = document.querySelector('#root > div') ?? document.body;
-    // Painted on a canvas to read it as sRGB, whatever the colour space Tailwind wrote it in (oklch).
-    const ctx = document.createElement('canvas').getContext('2d')!;
-    ctx.fillStyle = getComputedStyle(shell).backgroundColor;
-    ctx.fillRect(0, 0, 1, 1);
-    const [r = 255, g = 255, b = 255] = ctx.getImageData(0, 0, 1, 1).data;
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b < 128;
-  });
-
-async function expectNoSeriousViolations(page: Page, screen: string) {
-  for (const colorScheme of SCHEMES) {
-    await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
-    await expect.poll(() => backgroundIsDark(page)).toBe(colorScheme === 'dark');
-    // Colours fade between schemes (transition-colors): axe must measure the end state, not a frame of it.
-    // (A transition cancelled meanwhile rejects `finished`: that is an end too.)
-    // Transitions inside a closed <details> are never rendered, so they never finish: those are left out.
-    await page.evaluate(() =>
-      Promise.all(
-        document
-          .getAnimations()
-          .filter((a) => {
-            const target = (a.effect as KeyframeEffect | null)?.target;
-            // A spinner's animation never ends: it is not a colour change to wait for.
-            if (a.effect?.getComputedTiming().endTime === Infinity) return false;
-            return !target?.closest('details:not([open])');
-          })
-          .map((a) => a.finished.catch(() => undefined)),
-      ),
-    );
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    const serious = violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({
-        id: v.id,
-        impact: v.impact,
-        help: v.help,
-        nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
-      }));
-    expect(serious, `${screen} (${colorScheme}): serious or critical axe violations`).toEqual([]);
-  }
-}
 
 test('the connect screen, with an error shown', async ({ studio, page }) => {
   await studio.goto();

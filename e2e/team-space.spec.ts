@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import {
   SANDBOX_ORIGIN,
@@ -9,6 +8,7 @@ import {
   type LoggedRequest,
 } from './fixtures';
 import { History, TASK_TIMEOUT, generate, uniquePrompt } from './task-helpers';
+import { expectNoSeriousViolations } from './axe-helpers';
 
 // Issue 23 "Team space" (docs/team-space.md; product-notes §3 "Team space", §5 names): members of one
 // team, each in a browser of their own, share tasks, boards, blind votes and comments live, through the
@@ -360,57 +360,14 @@ test('a key the team space refuses: the status line says why in plain words', as
   );
   // A refused key is in no team space: no "Members" to open.
   await expect(orphan.membersButton).toHaveCount(0);
-  await expectNoSeriousViolations(orphan.page, 'status line refused');
+  await teamAxe(orphan.page, 'status line refused');
 });
 
 // --- Accessibility: axe on every screen of the team space -----------------------------------------
 
-const SCHEMES = ['light', 'dark'] as const;
-
-const backgroundIsDark = (page: Page) =>
-  page.evaluate(() => {
-    const shell = document.querySelector('#root > div') ?? document.body;
-    const ctx = document.createElement('canvas').getContext('2d')!;
-    ctx.fillStyle = getComputedStyle(shell).backgroundColor;
-    ctx.fillRect(0, 0, 1, 1);
-    const [r = 255, g = 255, b = 255] = ctx.getImageData(0, 0, 1, 1).data;
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b < 128;
-  });
-
-/** axe in light and dark (as a11y.spec.ts runs it); with SHOTS set, a screenshot of each. */
-async function expectNoSeriousViolations(page: Page, screen: string) {
-  for (const colorScheme of SCHEMES) {
-    await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
-    await expect.poll(() => backgroundIsDark(page)).toBe(colorScheme === 'dark');
-    await page.evaluate(() =>
-      Promise.all(
-        document
-          .getAnimations()
-          .filter((a) => {
-            const target = (a.effect as KeyframeEffect | null)?.target;
-            if (a.effect?.getComputedTiming().endTime === Infinity) return false;
-            return !target?.closest('details:not([open])');
-          })
-          .map((a) => a.finished.catch(() => undefined)),
-      ),
-    );
-    if (process.env.TEAM_SHOTS) {
-      const width = page.viewportSize()?.width ?? 0;
-      const file = `${screen.replace(/[^a-z0-9]+/gi, '-')}-${width}-${colorScheme}.png`;
-      await page.screenshot({ path: `${process.env.TEAM_SHOTS}/${file}` });
-    }
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    const serious = violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({
-        id: v.id,
-        impact: v.impact,
-        help: v.help,
-        nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
-      }));
-    expect(serious, `${screen} (${colorScheme}): serious or critical axe violations`).toEqual([]);
-  }
-}
+/** axe in light and dark (axe-helpers.ts); with TEAM_SHOTS set, a screenshot of each into that folder. */
+const teamAxe = (page: Page, screen: string) =>
+  expectNoSeriousViolations(page, screen, { shotsDir: process.env.TEAM_SHOTS });
 
 for (const viewport of [
   { width: 1280, height: 800 },
@@ -430,24 +387,24 @@ for (const viewport of [
 
     const account = await ana.studio.openAccount();
     await expect(account.getByRole('switch', { name: 'Team space' })).toBeChecked();
-    await expectNoSeriousViolations(page, 'account dialog with the team space on');
+    await teamAxe(page, 'account dialog with the team space on');
     await page.keyboard.press('Escape');
 
     await ana.membersButton.click();
     await expect(page.getByRole('dialog', { name: 'Members' }).getByRole('listitem')).toHaveCount(2);
-    await expectNoSeriousViolations(page, 'members dialog');
+    await teamAxe(page, 'members dialog');
     await page.keyboard.press('Escape');
 
     await expect(ana.status).toHaveText(/^Team space online/);
     await expect(ana.by).toBeVisible();
-    await expectNoSeriousViolations(page, 'history with By and the status line');
+    await teamAxe(page, 'history with By and the status line');
 
     await ana.openGallery();
     const comments = await ana.view(prompt);
     await comments.getByRole('textbox', { name: 'Comment', exact: true }).fill('Lovely light.');
     await comments.getByRole('button', { name: 'Add comment', exact: true }).click();
     await expect(comments.getByText('Lovely light.')).toBeVisible();
-    await expectNoSeriousViolations(page, 'viewer with comments');
+    await teamAxe(page, 'viewer with comments');
     await page.keyboard.press('Escape');
     await expect(ana.viewer).toBeHidden();
     await page.getByRole('button', { name: 'Gallery', exact: true }).click();
@@ -461,11 +418,11 @@ for (const viewport of [
     await expect(
       ana.teamBoards.getByRole('button', { name: new RegExp(`^${escape(boardName)}`) }),
     ).toContainText('1 model · 1 prompt');
-    await expectNoSeriousViolations(page, 'compare with team boards');
+    await teamAxe(page, 'compare with team boards');
 
     await ana.context.setOffline(true);
     await expect(ana.status).toHaveText(/^Team space offline since /, { timeout: 45_000 });
-    await expectNoSeriousViolations(page, 'status line offline');
+    await teamAxe(page, 'status line offline');
     await ana.context.setOffline(false);
     await expect(ben.status).toHaveText(/^Team space online/);
   });
