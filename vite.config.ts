@@ -48,7 +48,8 @@ export default defineConfig({
   plugins: [react(), tailwindcss(), prerenderConnectScreen()],
   server: { host: '127.0.0.1', port: 5173 },
   preview: { host: '127.0.0.1', port: 4173 },
-  build: { target: 'es2022', sourcemap: true },
+  // Maps for an error tracker or a debugger, named by no chunk and not served (docs/testing.md).
+  build: { target: 'es2022', sourcemap: 'hidden' },
   test: {
     projects: [
       {

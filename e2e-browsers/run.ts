@@ -7,6 +7,13 @@ import { parseArgs } from 'node:util';
 import type { Driver } from './driver';
 import { launchFirefox } from './firefox';
 import { keyboardJourney, mainJourneys } from './journeys';
+import {
+  PLAY_IN_PAGE,
+  playArgs,
+  serveMediaSamples,
+  writeMediaSamples,
+  type PlayResult,
+} from './media-samples';
 import { BrowserPage } from './page';
 import { SandboxClient } from './sandbox-client';
 import { launchWebKit } from './webkit';
@@ -94,7 +101,13 @@ async function waitForServer(server: ChildProcess) {
   }
 }
 
-async function runBrowser(name: BrowserName, sandbox: SandboxClient): Promise<boolean> {
+/** The sandbox's video and audio from both ffmpeg builds, served apart from the studio. */
+interface Media {
+  origin: string;
+  samples: Awaited<ReturnType<typeof writeMediaSamples>>;
+}
+
+async function runBrowser(name: BrowserName, sandbox: SandboxClient, media: Media): Promise<boolean> {
   const started = Date.now();
   let driver: Driver;
   try {
@@ -125,6 +138,18 @@ async function runBrowser(name: BrowserName, sandbox: SandboxClient): Promise<bo
     };
     await mainJourneys(context);
     await keyboardJourney(context);
+    await context.step('video and audio made by the system ffmpeg and the bundled one play', async () => {
+      await driver.goto(`${media.origin}/`);
+      const results = await driver.evaluate<PlayResult[]>(
+        PLAY_IN_PAGE,
+        playArgs(media.origin, media.samples),
+      );
+      const failed = results.filter((r) => !r.ok);
+      if (failed.length > 0 || results.length !== media.samples.length)
+        throw new Error(
+          failed.map((r) => `${r.name}: ${r.detail}`).join('\n') || 'not every sample answered',
+        );
+    });
   } catch (e) {
     ok = false;
     const shot = join(OUT, `${name}-failure.png`);
@@ -157,7 +182,13 @@ try {
   await waitForServer(server);
   const config = (await (await fetch(`${STUDIO}/config.json`)).json()) as { defaultBaseUrl: string };
   const sandbox = new SandboxClient(new URL(config.defaultBaseUrl).origin);
-  for (const name of chosen) if (!(await runBrowser(name, sandbox))) failed.push(name);
+  const samples = await writeMediaSamples(join(OUT, 'media'));
+  const { origin, server: mediaServer } = await serveMediaSamples(join(OUT, 'media'));
+  try {
+    for (const name of chosen) if (!(await runBrowser(name, sandbox, { origin, samples }))) failed.push(name);
+  } finally {
+    mediaServer.close();
+  }
 } catch (e) {
   console.log(`✗ ${(e as Error).message}`);
   console.log(readFileSync(join(OUT, 'server.log'), 'utf8').slice(-2000));

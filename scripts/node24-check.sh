@@ -4,6 +4,7 @@
 # Node-side tests there. The checkout's own node_modules (built for the machine's Node 20) are not touched.
 #
 #   bash scripts/node24-check.sh            typecheck + the 'sandbox' and 'tooling' projects (contract/, sandbox/, bench/; scripts/)
+#                                           + an `npm start` smoke (scripts/start-smoke.ts)
 #   NODE24_UNIT=1 bash scripts/node24-check.sh   ... + the 'unit' project (src/, happy-dom)
 #   NODE24_SPEC=24.21.0 ...                 another version (default: the newest 24.x)
 #   NODE24_KEEP=1 ...                       keep the temporary folder (its path is printed)
@@ -87,6 +88,7 @@ step "vitest --project sandbox --project tooling" npx vitest run --project sandb
 if [ "${NODE24_UNIT:-0}" = 1 ]; then
   step "vitest --project unit" npx vitest run --project unit
 fi
+step "npm start smoke" npx tsx scripts/start-smoke.ts
 
 echo "[node24-check] Node $(node --version): all steps passed"
 printf '[node24-check]   %s\n' "${timings[@]}"

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import {
   createServer,
   request,
@@ -63,6 +63,9 @@ beforeAll(async () => {
   upstreamOrigin = `http://127.0.0.1:${await listen(upstream)}`;
   dist = mkdtempSync(join(tmpdir(), 'studio-dist-'));
   writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Media Studio</title>');
+  mkdirSync(join(dist, 'assets'));
+  writeFileSync(join(dist, 'assets', 'index-abc.js'), 'export {};');
+  writeFileSync(join(dist, 'assets', 'index-abc.js.map'), '{"version":3}');
   const settings = studioSettings(
     {
       STUDIO_PROXY_TARGET: upstreamOrigin,
@@ -236,6 +239,13 @@ describe('every proxied answer carries the security headers', () => {
     expect(page.status).toBe(200);
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
     expect(page.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('serves the chunks and never their source maps', async () => {
+    expect((await send('GET', '/assets/index-abc.js')).status).toBe(200);
+    const map = await send('GET', '/assets/index-abc.js.map');
+    expect(map.status).toBe(404);
+    expect(map.body).not.toContain('version');
   });
 });
 

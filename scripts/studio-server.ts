@@ -141,6 +141,9 @@ export function createStudioServer(
     await next();
     if (c.res.ok) c.header('Cache-Control', 'public, max-age=31536000, immutable');
   });
+  // Source maps are built beside the chunks for an error tracker or a debugger, and named by none of
+  // them ('hidden'): they are not served (docs/testing.md).
+  app.get('/assets/*', async (c, next) => (c.req.path.endsWith('.map') ? c.notFound() : next()));
   app.use('/*', serveStatic({ root: distDir }));
   // Single-page app: every other path is the studio itself.
   const indexHtml = readFileSync(join(distDir, 'index.html'), 'utf8');

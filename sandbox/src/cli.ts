@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { checkHosts } from './hosts';
 import { startSandbox } from './server';
+import { ffmpegBinary } from './media/ffmpeg';
 
 // `npm run sandbox [-- --port N --host H --public-url U --data-dir D --allow-origin O ...]`;
 // environment variables as in sandbox/README.md.
@@ -65,6 +66,8 @@ const running = await startSandbox({
 console.log(`Sandbox API at ${running.baseUrl}  (demo keys: ${running.origin}/__sandbox/keys)`);
 console.log(`Control API open to this origin and: ${allowedOrigins.join(', ') || 'no other'}`);
 if (running.apiAnyOrigin) console.log('API open to every web origin (--api-any-origin)');
+const ffmpeg = await ffmpegBinary();
+console.log(`Video and audio by the ${ffmpeg.source} ffmpeg (${ffmpeg.path}); FFMPEG_PATH chooses another`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {

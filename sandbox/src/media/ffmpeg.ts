@@ -1,6 +1,9 @@
-// Running the static ffmpeg shipped by @ffmpeg-installer (there is no ffprobe): video encoding,
-// audio transcoding and probing of uploads all go through here.
-import { spawn } from 'node:child_process';
+// Running ffmpeg: video encoding, audio transcoding and probing of uploads all go through here.
+//
+// Which binary: FFMPEG_PATH when set; else the system's ffmpeg when one is on PATH (a current release, with
+// every codec its distribution builds); else the static build shipped by @ffmpeg-installer, which works
+// everywhere but is from 2018. docs/sandbox-media.md says how to choose and what each one makes.
+import { spawn, spawnSync } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access, chmod, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -10,20 +13,56 @@ import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 /** Enough of ffmpeg's log to parse a probe or explain a failure. */
 const MAX_LOG_CHARS = 256 * 1024;
 
-let executable: Promise<string> | undefined;
+export type FfmpegSource = 'FFMPEG_PATH' | 'system' | 'bundled';
 
-/** The binary's path, made executable on first use: npm may have skipped the package's postinstall. */
-function ffmpegPath(): Promise<string> {
-  executable ??= (async () => {
-    const path = ffmpegInstaller.path;
-    try {
-      await access(path, constants.X_OK);
-    } catch {
-      await chmod(path, 0o755);
-    }
-    return path;
-  })();
-  return executable;
+export interface FfmpegChoice {
+  path: string;
+  source: FfmpegSource;
+}
+
+/** Whether `command -version` runs: a system ffmpeg that is there and works. */
+function runs(command: string): boolean {
+  const probe = spawnSync(command, ['-version'], { stdio: 'ignore', timeout: 10_000 });
+  return probe.status === 0;
+}
+
+/**
+ * The ffmpeg to run, from the environment. `FFMPEG_PATH=bundled` forces the shipped build (tests render
+ * with both); any other value is a path to a binary. `systemRuns` is for tests.
+ */
+export function chooseFfmpeg(
+  env: Record<string, string | undefined> = process.env,
+  systemRuns: (command: string) => boolean = runs,
+): FfmpegChoice {
+  const configured = env.FFMPEG_PATH?.trim();
+  if (configured === 'bundled') return { path: ffmpegInstaller.path, source: 'bundled' };
+  if (configured) return { path: configured, source: 'FFMPEG_PATH' };
+  if (systemRuns('ffmpeg')) return { path: 'ffmpeg', source: 'system' };
+  return { path: ffmpegInstaller.path, source: 'bundled' };
+}
+
+/** Chosen once per value of FFMPEG_PATH (tests render with both binaries in one process). */
+const chosen = new Map<string, Promise<FfmpegChoice>>();
+
+/** The binary to run; the shipped one made executable first (npm may have skipped its postinstall). */
+export function ffmpegBinary(): Promise<FfmpegChoice> {
+  const key = process.env.FFMPEG_PATH ?? '';
+  let choice = chosen.get(key);
+  if (!choice) {
+    choice = (async () => {
+      const picked = chooseFfmpeg();
+      if (picked.source === 'bundled') {
+        try {
+          await access(picked.path, constants.X_OK);
+        } catch {
+          await chmod(picked.path, 0o755);
+        }
+      }
+      return picked;
+    })();
+    chosen.set(key, choice);
+  }
+  return choice;
 }
 
 export interface FfmpegResult {
@@ -74,7 +113,7 @@ export async function inMediaQueue<T>(work: () => Promise<T>): Promise<T> {
 
 /** Runs ffmpeg to completion (or kills it after timeoutMs), once a slot of the queue is free. Never rejects on a non-zero exit. */
 export async function runFfmpeg(args: readonly string[], timeoutMs: number): Promise<FfmpegResult> {
-  const path = await ffmpegPath();
+  const { path } = await ffmpegBinary();
   await acquire();
   try {
     return await spawnFfmpeg(path, args, timeoutMs);
