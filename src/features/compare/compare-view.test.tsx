@@ -257,6 +257,10 @@ describe('CompareView with the team space on', () => {
     const team = within(dialog).getByRole('button', { name: 'Team' });
     expect(team.getAttribute('aria-pressed')).toBe('true');
     expect(within(dialog).getByText(/3 votes of every member/)).toBeTruthy();
+    // The interval is named for how it is computed.
+    expect(
+      within(dialog).getByRole('columnheader', { name: 'Rating (95 % bootstrap interval)' }),
+    ).toBeTruthy();
     const aurora = within(dialog)
       .getByRole('rowheader', { name: /Aurora XL/ })
       .closest('tr')!;
