@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ELO_BASE,
-  ELO_SCALE,
-  fitChoices,
-  rateChoices,
-  seededRandom,
-  solveSpd,
-  type Choice,
-} from './rating-model';
+import { ELO_BASE, ELO_SCALE, fitChoices, rateChoices, seededRandom, type Choice } from './rating-model';
 
 const times = (n: number, c: Choice): Choice[] => Array.from({ length: n }, () => c);
 const pick = (winner: string | null, ...candidates: string[]): Choice => ({ candidates, winner });
@@ -154,21 +146,5 @@ describe('seededRandom', () => {
     expect(Math.min(...many)).toBeGreaterThanOrEqual(0);
     expect(Math.max(...many)).toBeLessThan(1);
     expect(many.reduce((s, x) => s + x, 0) / many.length).toBeCloseTo(0.5, 1);
-  });
-});
-
-describe('solveSpd', () => {
-  it('solves a small symmetric positive definite system', () => {
-    const x = solveSpd(
-      [
-        [4, 2, 0],
-        [2, 5, 1],
-        [0, 1, 3],
-      ],
-      [2, 3, 4],
-    );
-    expect(4 * x[0]! + 2 * x[1]!).toBeCloseTo(2, 9);
-    expect(2 * x[0]! + 5 * x[1]! + x[2]!).toBeCloseTo(3, 9);
-    expect(x[1]! + 3 * x[2]!).toBeCloseTo(4, 9);
   });
 });

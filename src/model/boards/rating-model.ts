@@ -55,7 +55,7 @@ export function seededRandom(seed: number): () => number {
 }
 
 /** Solves A x = b for a symmetric positive definite A (Cholesky); A and b are left as they were. */
-export function solveSpd(a: readonly (readonly number[])[], b: readonly number[]): number[] {
+function solveSpd(a: readonly (readonly number[])[], b: readonly number[]): number[] {
   const n = b.length;
   const l = Array.from({ length: n }, () => new Array<number>(n).fill(0));
   for (let i = 0; i < n; i++) {
