@@ -56,6 +56,10 @@ test('three image models on two prompts: total quote, six cells, contact sheet, 
   await board.getByRole('button', { name: /^Run all/ }).click();
   await expect(cells(page)).toHaveCount(6);
   await expect(board.locator('[data-cell-state="succeeded"]')).toHaveCount(6, { timeout: 30_000 });
+  // The Boards list beside it follows the board, without a reload.
+  await expect(
+    page.getByRole('navigation', { name: 'Boards' }).locator('button[aria-current="true"]'),
+  ).toContainText('3 models · 2 prompts');
   const costs = await board.getByTestId('cell-cost').allTextContents();
   expect(costs).toHaveLength(6);
   expect(new Set(costs).size).toBe(3);

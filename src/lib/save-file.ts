@@ -15,12 +15,6 @@ export function saveBlob(blob: Blob, name: string): void {
   setTimeout(() => URL.revokeObjectURL(href), 60_000);
 }
 
-/** YYYY-MM-DD in local time. */
-export function localDate(date: Date = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
-
 /** CSV text as a download (UTF-8 with a byte order mark, so spreadsheets read accents right). */
 export const saveCsv = (csv: string, name: string): void =>
   saveBlob(new Blob(['\uFEFF', csv], { type: 'text/csv;charset=utf-8' }), name);

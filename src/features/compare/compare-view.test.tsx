@@ -3,6 +3,7 @@ import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import * as Y from 'yjs';
 import { applyAwarenessUpdate, encodeAwarenessUpdate } from 'y-protocols/awareness';
+import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Me } from '../../../contract/me';
 import { getBoard, saveBoard, type Board } from '../../model/boards/boards';
@@ -256,6 +257,10 @@ describe('CompareView with the team space on', () => {
     const team = within(dialog).getByRole('button', { name: 'Team' });
     expect(team.getAttribute('aria-pressed')).toBe('true');
     expect(within(dialog).getByText(/3 votes of every member/)).toBeTruthy();
+    // The interval is named for how it is computed.
+    expect(
+      within(dialog).getByRole('columnheader', { name: 'Rating (95 % bootstrap interval)' }),
+    ).toBeTruthy();
     const aurora = within(dialog)
       .getByRole('rowheader', { name: /Aurora XL/ })
       .closest('tr')!;
@@ -314,5 +319,68 @@ describe('CompareView with the team space off', () => {
     expect(screen.queryByRole('list', { name: 'Team boards' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
     expect(screen.queryByTestId('board-viewers')).toBeNull();
+  });
+});
+
+/** The view as the app holds it: a board's first save opens it by id, as the URL then names it. */
+function StatefulView({ team, first }: { team: CompareTeam | null; first: BoardSource }) {
+  const [source, setSource] = useState<BoardSource>(first);
+  return (
+    <CompareView
+      source={source}
+      runner={null}
+      me={me}
+      renderParam={() => null}
+      onOpen={setSource}
+      shareUrl={(e) => `https://studio.test/?board=${e}`}
+      team={team}
+    />
+  );
+}
+
+/** The setup line of the board named `name` in the list `list`. */
+const listedCounts = (list: HTMLElement, name: string) =>
+  within(list).getByText(name).closest('button')!.querySelector('span:last-child')!.textContent;
+
+describe('CompareView: the Boards list follows the board being edited', () => {
+  async function buildBoard(user: ReturnType<typeof userEvent.setup>, name: string) {
+    const boardName = await screen.findByLabelText('Board name');
+    await user.clear(boardName);
+    await user.type(boardName, name);
+    const add = screen.getByRole('combobox', { name: 'Add model' });
+    await waitFor(() => expect(add).toHaveProperty('disabled', false));
+    await user.selectOptions(add, 'lumen-canvas@lumen-canvas-v2');
+  }
+
+  async function growBoard(user: ReturnType<typeof userEvent.setup>) {
+    const add = screen.getByRole('combobox', { name: 'Add model' });
+    await user.selectOptions(add, 'lumen-canvas@lumen-canvas-v3');
+    await user.selectOptions(add, 'northwind-aurora@northwind-aurora-1');
+    await user.click(screen.getByRole('button', { name: 'Add prompt' }));
+    await user.type(screen.getByLabelText('Prompt 2'), 'a harbour at dawn');
+  }
+
+  it('updates a board on this device from "1 model · 1 prompt" to "3 models · 2 prompts" without a reload', async () => {
+    const user = userEvent.setup();
+    renderWithApi(<StatefulView team={null} first={{ kind: 'new' }} />, fakeClient().client);
+    await buildBoard(user, 'Harbours');
+    const list = await screen.findByRole('navigation', { name: 'Boards' });
+    await waitFor(() => expect(listedCounts(list, 'Harbours')).toBe('1 model · 1 prompt'));
+    await growBoard(user);
+    await waitFor(() => expect(listedCounts(list, 'Harbours')).toBe('3 models · 2 prompts'));
+    // A rename shows too, and what is listed is what is on disk.
+    await user.type(screen.getByLabelText('Board name'), ' at dawn');
+    await waitFor(() => expect(within(list).getByText('Harbours at dawn')).toBeTruthy());
+  });
+
+  it('updates a team board in the Team boards list without a reload', async () => {
+    const a = member('member-a', 'Ada');
+    const user = userEvent.setup();
+    renderWithApi(<StatefulView team={teamOf(a)} first={{ kind: 'new' }} />, fakeClient().client);
+    await buildBoard(user, 'Harbours');
+    const list = await screen.findByRole('list', { name: 'Team boards' });
+    await waitFor(() => expect(listedCounts(list, 'Harbours')).toBe('1 model · 1 prompt'));
+    await growBoard(user);
+    await waitFor(() => expect(listedCounts(list, 'Harbours')).toBe('3 models · 2 prompts'));
   });
 });

@@ -34,6 +34,7 @@ import {
   getBoard,
   listBoards,
   newId,
+  subscribeBoards,
   type Board,
   type BoardSetup,
   type Column,
@@ -128,7 +129,6 @@ export function CompareView(props: CompareViewProps) {
   const { connectionId } = useApi();
   const [loaded, setLoaded] = useState<{ id: string; board: Board | 'missing' } | null>(null);
   const [boards, setBoards] = useState<Board[]>([]);
-  const [listVersion, setListVersion] = useState(0);
 
   const sourceKey = JSON.stringify(source);
   // A new or shared board is made once per source (compared by value); a saved one is read from disk.
@@ -161,15 +161,28 @@ export function CompareView(props: CompareViewProps) {
   // With the team space on, a new board is made in the team; a saved one is the team's when it has it.
   const where: 'team' | 'local' = team && (teamRecord || !savedId) ? 'team' : 'local';
 
-  // A team board changes with every edit: the local list is read again when another board opens.
-  const listTrigger = where === 'team' && board !== null && board !== 'missing' ? board.id : board;
+  // The list on this device is read again after every save or delete of this connection's boards (the
+  // board being edited is saved on each change), so its names and counts follow the edits. Reads resolve
+  // in the order they were asked (IndexedDB orders its transactions); an older one never overwrites.
   useEffect(() => {
     let live = true;
-    void listBoards(connectionId).then((list) => live && setBoards(list));
+    let asked = 0;
+    let shown = 0;
+    const read = () => {
+      const n = ++asked;
+      void listBoards(connectionId).then((list) => {
+        if (!live || n < shown) return;
+        shown = n;
+        setBoards(list);
+      });
+    };
+    read();
+    const unsubscribe = subscribeBoards((changed) => changed === connectionId && read());
     return () => {
       live = false;
+      unsubscribe();
     };
-  }, [connectionId, listVersion, listTrigger]);
+  }, [connectionId]);
 
   return (
     <main className="grid flex-1 grid-cols-1 gap-4 p-4 lg:grid-cols-[260px_minmax(0,1fr)] lg:items-start">
@@ -235,7 +248,6 @@ export function CompareView(props: CompareViewProps) {
                 onDelete={(current) => {
                   if (!window.confirm(`Delete the board “${b.name}”? Its tasks stay in the history.`)) return;
                   void deleteBoard(connectionId, b.id).then(() => {
-                    setListVersion((v) => v + 1);
                     if (current) onOpen({ kind: 'new' });
                   });
                 }}

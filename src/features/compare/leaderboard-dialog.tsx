@@ -11,7 +11,8 @@ import { displayText } from '../../lib/untrusted-text';
 import { leaderboard, leaderboardCsv, listVotes, votedCategories, type Vote } from '../../model/boards/votes';
 
 // The Leaderboard (issue 16): every blind vote of this key on this device, per category: wins, losses,
-// ties, win rate and a Bradley-Terry rating with its 95 % interval (src/lib/rating-model.ts). With the
+// ties, win rate and a rating with its 95 % bootstrap interval (model/boards/rating-model.ts, the method
+// in docs/leaderboard.md). With the
 // team space on (issue 23): "Team" counts every member's votes (one per member per prompt), "Mine" this
 // member's, both from the team's shared votes.
 
@@ -121,7 +122,7 @@ export function LeaderboardDialog({
                     Model
                   </th>
                   <th scope="col" className={`${th} text-right`}>
-                    Rating (95% interval)
+                    Rating (95 % bootstrap interval)
                   </th>
                   <th scope="col" className={`${th} text-right`}>
                     Wins
@@ -171,9 +172,10 @@ export function LeaderboardDialog({
                 ? 'of every member of the team (one per member per prompt).'
                 : 'of yours in the team space.'
               : 'on this device for this key.'}{' '}
-            A vote is one prompt of a blind board: the pick wins against every other result of that prompt, a
-            tie counts half to each. The rating is a Bradley-Terry fit on the Elo scale (1500 is average); the
-            interval narrows as votes add up.
+            A vote is one prompt of a blind board: one choice among its results, or a tie, however many
+            results it had. The rating fits the choices (a Bradley-Terry model extended to a choice among
+            several, ties included) on the Elo scale, 1500 the average; the interval comes from refitting on
+            the votes drawn again at random (a bootstrap), and narrows as votes add up.
           </p>
         </div>
       )}

@@ -12,6 +12,7 @@ import {
 } from './gallery-filter';
 import { editSourceOf } from './edit-source';
 import { makeEntry } from '../../test/gallery-test-utils';
+import { inTimeZone } from '../../test/time-zone';
 
 const day = (d: number, h = 12) => new Date(2025, 5, d, h).getTime();
 const entries = [
@@ -87,6 +88,47 @@ describe('selectItems', () => {
     expect(keys({ sort: 'rating' })).toEqual(['t3#1', 't1#0', 't4#0', 't3#0', 't2#0']);
     expect(keys({ sort: 'credits' })).toEqual(['t3#0', 't3#1', 't1#0', 't4#0', 't2#0']);
     expect(keys({ sort: 'duration' })).toEqual(['t3#0', 't3#1', 't1#0', 't4#0', 't2#0']);
+  });
+});
+
+describe('selectItems: a date range over a daylight-saving change', () => {
+  const at = (taskId: string, createdAt: number) => makeEntry(taskId, { createdAt });
+  const range = (list: ReturnType<typeof at>[], from: string, to: string) =>
+    selectItems(list, { ...NO_GALLERY_FILTER, from, to }, new Map(), new Set(), galleryItemsOf).map(
+      (i) => i.entry.taskId,
+    );
+
+  describe('in America/New_York', () => {
+    inTimeZone('America/New_York');
+
+    it('keeps the last hour of 1 November (25 hours long) in a range ending that day', () => {
+      const list = [
+        at('next-day', new Date(2026, 10, 2, 0, 30).getTime()),
+        at('late', new Date(2026, 10, 1, 23, 30).getTime()),
+        at('noon', new Date(2026, 10, 1, 12).getTime()),
+      ];
+      expect(range(list, '2026-11-01', '2026-11-01')).toEqual(['late', 'noon']);
+    });
+
+    it('leaves the first hour of 9 March out of a range ending 8 March (23 hours long)', () => {
+      const list = [
+        at('next-day', new Date(2026, 2, 9, 0, 30).getTime()),
+        at('late', new Date(2026, 2, 8, 23, 30).getTime()),
+      ];
+      expect(range(list, '2026-03-08', '2026-03-08')).toEqual(['late']);
+    });
+  });
+
+  describe('in Europe/Berlin', () => {
+    inTimeZone('Europe/Berlin');
+
+    it('ends 25 October at the next midnight, not an hour early', () => {
+      const list = [
+        at('next-day', new Date(2026, 9, 26, 0, 10).getTime()),
+        at('late', new Date(2026, 9, 25, 23, 50).getTime()),
+      ];
+      expect(range(list, '2026-10-24', '2026-10-25')).toEqual(['late']);
+    });
   });
 });
 

@@ -3,6 +3,7 @@ import type { HiddenIds } from '../../model/history/hidden-tasks';
 import type { HistoryEntry } from '../../model/history/history-types';
 import type { Judgements } from '../../model/history/judgements';
 import type { TeamPicks } from '../../model/team/team-judgements';
+import { dayKey, dayStartOfKey, nextDayStart } from '../../lib/local-day';
 import type { GalleryItem } from './gallery-item';
 import { filterEntries, type HistoryFilter, type MediaType } from './history-filter';
 
@@ -128,12 +129,6 @@ export function encodeFilter(filter: GalleryFilter, search = ''): string {
 export const isGalleryFiltering = (f: GalleryFilter): boolean =>
   encodeFilter({ ...f, sort: 'newest', showHidden: false }) !== '';
 
-/** Local midnight of a YYYY-MM-DD day, in ms. */
-const dayStart = (day: string): number => {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return new Date(y, m - 1, d).getTime();
-};
-
 /** The categories in the history, for the category filter's choices. */
 export function categoryOptions(entries: readonly HistoryEntry[]): string[] {
   return [...new Set(entries.map((e) => e.meta.category).filter((c): c is string => !!c))].sort();
@@ -153,9 +148,9 @@ export function selectItems(
   toItems: (entries: HistoryEntry[]) => GalleryItem[],
   teamPicks?: TeamPicks,
 ): GalleryItem[] {
-  const from = filter.from ? dayStart(filter.from) : -Infinity;
-  // The end day is inclusive: up to the next midnight.
-  const to = filter.to ? dayStart(filter.to) + 86_400_000 : Infinity;
+  const from = filter.from ? dayStartOfKey(filter.from) : -Infinity;
+  // The end day is inclusive: up to the next day's start (23 or 25 hours later on a clock change).
+  const to = filter.to ? nextDayStart(dayStartOfKey(filter.to)) : Infinity;
   const tasks = filterEntries(entries, filter).filter(
     (e) =>
       (filter.showHidden || !hidden.has(e.taskId)) &&
@@ -206,18 +201,12 @@ export function sortItems(items: GalleryItem[], sort: GallerySort, judgements: J
   }
 }
 
-/** "2025-06-01": the local day of a time, for grouping by day. */
-export function localDay(ms: number): string {
-  const d = new Date(ms);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-}
-
 // The day of an entry, once per entry object (its tiles share it): 200,000 Dates per change otherwise.
 const days = new WeakMap<HistoryEntry, string>();
 function dayOf(entry: HistoryEntry): string {
   let day = days.get(entry);
   if (day === undefined) {
-    day = localDay(entry.createdAt);
+    day = dayKey(entry.createdAt);
     days.set(entry, day);
   }
   return day;

@@ -23,6 +23,7 @@ import { Select } from '../../components/select';
 import { categoryLabel } from '../../model/category-labels';
 import { cn } from '../../lib/cn';
 import { formatCount } from '../../lib/format';
+import { calendarDaysBetween, dayStartOfKey } from '../../lib/local-day';
 import type { HiddenTasks } from '../../model/history/hidden-tasks';
 import type { HistoryStore } from '../../model/history/history-store';
 import type { HistoryEntry } from '../../model/history/history-types';
@@ -116,11 +117,9 @@ const readTileSize = (): TileSize => {
 };
 
 function dayLabel(day: string): string {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  const date = new Date(y, m - 1, d);
+  const date = new Date(dayStartOfKey(day));
   const today = new Date();
-  today.setHours(0, 0, 0, 0);
-  const diff = Math.round((today.getTime() - date.getTime()) / 86_400_000);
+  const diff = calendarDaysBetween(date, today);
   if (diff === 0) return 'Today';
   if (diff === 1) return 'Yesterday';
   return date.toLocaleDateString(undefined, {

@@ -5,7 +5,8 @@ import { Button } from '../../components/button';
 import type { HistoryStore, ImportResult } from '../../model/history/history-store';
 import { cn } from '../../lib/cn';
 import { formatCount } from '../../lib/format';
-import { localDate, saveBlob } from '../../lib/save-file';
+import { dayKey } from '../../lib/local-day';
+import { saveBlob } from '../../lib/save-file';
 
 // Export the history to a JSON file and import one back (product-notes §3). The file holds the tasks and the
 // sections added to the store (stars and ratings, votes, presets...), never the key, nor the connection
@@ -16,7 +17,7 @@ export type TransferNotice = { tone: 'info' | 'error'; text: string };
 // A 50,000-task history with four outputs each is some 40-55 MB.
 const MAX_IMPORT_BYTES = 200 * 1024 * 1024;
 
-export const exportFileName = (date: Date = new Date()) => `media-studio-history-${localDate(date)}.json`;
+export const exportFileName = (date: Date = new Date()) => `media-studio-history-${dayKey(date)}.json`;
 
 export function importMessage({
   added,

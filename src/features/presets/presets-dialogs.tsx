@@ -12,7 +12,8 @@ import { cn } from '../../lib/cn';
 import { itemKeyOf, type Preset, type PresetStore } from '../../model/library/presets';
 // Types only: the team space's code (and Yjs) stays out of this chunk; the app hands the instance down.
 import type { TeamLibrary, TeamLibrarySnapshot, TeamPreset } from '../../model/team/team-library';
-import { localDate, saveBlob } from '../../lib/save-file';
+import { dayKey } from '../../lib/local-day';
+import { saveBlob } from '../../lib/save-file';
 import { displayText } from '../../lib/untrusted-text';
 
 // "Save preset" and "Presets" (product-notes §3): named form states of this key, listed for the open item or
@@ -140,7 +141,7 @@ export function PresetsDialog({
   const exportShown = () => {
     saveBlob(
       new Blob([store.exportJson(shown.map((p) => p.id))], { type: 'application/json' }),
-      `media-studio-presets-${localDate()}.json`,
+      `media-studio-presets-${dayKey()}.json`,
     );
     setNotice({
       tone: 'info',

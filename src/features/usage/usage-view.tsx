@@ -9,6 +9,7 @@ import { Select } from '../../components/select';
 import { Spinner } from '../../components/spinner';
 import { cn } from '../../lib/cn';
 import { categoryLabel } from '../../model/category-labels';
+import { dayKey } from '../../lib/local-day';
 import { saveCsv } from '../../lib/save-file';
 import { formatCount, formatCredits, formatSeconds } from '../../lib/format';
 import type { HistoryStore } from '../../model/history/history-store';
@@ -16,7 +17,6 @@ import type { HistoryEntry } from '../../model/history/history-types';
 import { displayText } from '../../lib/untrusted-text';
 import {
   creditsToday,
-  dayKey,
   hasTeamEntries,
   inRange,
   ownEntries,

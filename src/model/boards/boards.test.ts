@@ -10,6 +10,7 @@ import {
   getBoard,
   listBoards,
   saveBoard,
+  subscribeBoards,
   type Board,
   type BoardSetup,
 } from './boards';
@@ -112,6 +113,24 @@ describe('board storage', () => {
     expect((await listBoards(A)).map((b) => b.id)).toEqual(['b2']);
     expect((await listBoards(B)).map((b) => b.id)).toEqual(['b1']);
     await expect(deleteBoard(A, 'never-existed')).resolves.toBeUndefined();
+  });
+
+  it('announces each save and delete, once it is on disk, with the connection it changed', async () => {
+    const heard: { connectionId: string; ids: string[] }[] = [];
+    const unsubscribe = subscribeBoards((connectionId) => {
+      void listBoards(connectionId).then((list) => heard.push({ connectionId, ids: list.map((b) => b.id) }));
+    });
+    await saveBoard(board('b1', 1_000));
+    await saveBoard(board('b2', 2_000, { connectionId: B }));
+    await deleteBoard(A, 'b1');
+    unsubscribe();
+    await saveBoard(board('b3', 3_000));
+    await listBoards(A);
+    expect(heard).toEqual([
+      { connectionId: A, ids: ['b1'] },
+      { connectionId: B, ids: ['b2'] },
+      { connectionId: A, ids: [] },
+    ]);
   });
 });
 

@@ -95,12 +95,27 @@ export async function getBoard(connectionId: string, id: string): Promise<Board 
   return parsed.success ? parsed.data : null;
 }
 
+// Every save and delete is announced once it is on disk, so a list of boards shown beside the board being
+// edited reads again and never goes stale (a board is saved on every change; the list is a few records).
+type BoardsListener = (connectionId: string) => void;
+const boardsListeners = new Set<BoardsListener>();
+
+/** Calls `listener` with the connection whose boards changed, after each save or delete. */
+export function subscribeBoards(listener: BoardsListener): () => void {
+  boardsListeners.add(listener);
+  return () => boardsListeners.delete(listener);
+}
+
+const boardsChanged = (connectionId: string) => boardsListeners.forEach((l) => l(connectionId));
+
 export async function saveBoard(board: Board): Promise<void> {
   await (await db()).put('boards', board);
+  boardsChanged(board.connectionId);
 }
 
 export async function deleteBoard(connectionId: string, id: string): Promise<void> {
   await (await db()).delete('boards', [connectionId, id]);
+  boardsChanged(connectionId);
 }
 
 // ---- share links ----------------------------------------------------------------------------------

@@ -1,112 +1,150 @@
 import { describe, expect, it } from 'vitest';
-import { ELO_BASE, fitBradleyTerry, invert, type Comparison } from './rating-model';
+import { ELO_BASE, ELO_SCALE, fitChoices, rateChoices, seededRandom, type Choice } from './rating-model';
 
-const times = (n: number, c: Comparison): Comparison[] => Array.from({ length: n }, () => c);
-const byId = (ratings: ReturnType<typeof fitBradleyTerry>) => new Map(ratings.map((r) => [r.id, r]));
+const times = (n: number, c: Choice): Choice[] => Array.from({ length: n }, () => c);
+const pick = (winner: string | null, ...candidates: string[]): Choice => ({ candidates, winner });
+const byId = (ratings: ReturnType<typeof rateChoices>) => new Map(ratings.map((r) => [r.id, r]));
 
-describe('fitBradleyTerry', () => {
-  it('orders a transitive set of votes: A beats B, B beats C, A mostly beats C', () => {
+describe('fitChoices', () => {
+  it('matches the closed form for two models without ties (3 wins of 4: ln 3 apart)', () => {
+    const votes = [...times(3, pick('A', 'A', 'B')), pick('B', 'A', 'B')];
+    const { theta, tie } = fitChoices(['A', 'B'], votes, { priorVariance: 1e6 });
+    expect(theta[0]! - theta[1]!).toBeCloseTo(Math.log(3), 3);
+    expect(theta[0]! + theta[1]!).toBeCloseTo(0, 9);
+    // No vote was a tie: the tie parameter heads far down (held finite by the weak penalty).
+    expect(tie).toBeLessThan(-5);
+  });
+
+  it('matches the closed form for a choice among three: picks in proportion to e^θ', () => {
+    // Luce's choice model: picked 4, 2 and 1 times of 7 means strengths ln 4, ln 2, ln 1 (up to a shift).
     const votes = [
-      ...times(3, { a: 'A', b: 'B', score: 1 }),
-      ...times(3, { a: 'B', b: 'C', score: 1 }),
-      ...times(2, { a: 'A', b: 'C', score: 1 }),
-      { a: 'C', b: 'A', score: 1 } as const,
+      ...times(4, pick('A', 'A', 'B', 'C')),
+      ...times(2, pick('B', 'A', 'B', 'C')),
+      pick('C', 'A', 'B', 'C'),
     ];
-    expect(fitBradleyTerry(['C', 'B', 'A'], votes).map((r) => r.id)).toEqual(['A', 'B', 'C']);
+    const { theta } = fitChoices(['A', 'B', 'C'], votes, { priorVariance: 1e6 });
+    expect(theta[0]! - theta[2]!).toBeCloseTo(Math.log(4), 3);
+    expect(theta[1]! - theta[2]!).toBeCloseTo(Math.log(2), 3);
   });
 
-  it('the order follows the votes, not the order of the ids or of the votes', () => {
-    const votes = [...times(4, { a: 'x', b: 'y', score: 0 }), ...times(4, { a: 'z', b: 'y', score: 1 })];
-    const first = fitBradleyTerry(['x', 'y', 'z'], votes);
-    const second = fitBradleyTerry(['z', 'y', 'x'], [...votes].reverse());
-    expect(first.map((r) => r.id)).toEqual(second.map((r) => r.id));
-    expect(first[2]!.id).toBe('x');
-    for (const r of first) expect(byId(second).get(r.id)!.rating).toBeCloseTo(r.rating, 6);
+  it('learns how often voters tie: with equal strengths, P(tie) = ν / (k + ν)', () => {
+    // 2 ties in 8 votes on 3 equal models: ν / (3 + ν) = 1/4, so ν = 1.
+    const votes = [
+      ...times(2, pick(null, 'A', 'B', 'C')),
+      ...times(2, pick('A', 'A', 'B', 'C')),
+      ...times(2, pick('B', 'A', 'B', 'C')),
+      ...times(2, pick('C', 'A', 'B', 'C')),
+    ];
+    const { theta, tie } = fitChoices(['A', 'B', 'C'], votes, { priorVariance: 1e6 });
+    expect(tie).toBeCloseTo(0, 3);
+    for (const t of theta) expect(t).toBeCloseTo(0, 6);
   });
 
-  it('matches the closed form for two items (the prior pulls it a little toward even)', () => {
-    // 3 wins of 4: without a prior, θA − θB = ln 3 (about 191 Elo points apart).
-    const votes = [...times(3, { a: 'A', b: 'B', score: 1 }), { a: 'A', b: 'B', score: 0 } as const];
-    const r = byId(fitBradleyTerry(['A', 'B'], votes, { priorVariance: 1e6 }));
-    expect(r.get('A')!.rating - r.get('B')!.rating).toBeCloseTo((400 / Math.LN10) * Math.log(3), 3);
-    const shrunk = byId(fitBradleyTerry(['A', 'B'], votes));
-    const gap = shrunk.get('A')!.rating - shrunk.get('B')!.rating;
-    expect(gap).toBeGreaterThan(0);
-    expect(gap).toBeLessThan(191);
-  });
-
-  it('ties count as half a win each: two models that always tie rate the same', () => {
-    const r = fitBradleyTerry(['A', 'B'], times(6, { a: 'A', b: 'B', score: 0.5 }));
-    expect(r[0]!.rating).toBeCloseTo(ELO_BASE, 6);
-    expect(r[1]!.rating).toBeCloseTo(ELO_BASE, 6);
-    // One win and one loss rate the same as two ties.
-    const split = fitBradleyTerry(
+  it('ignores ids it was not asked about, a candidate named twice, and a vote left with one candidate', () => {
+    const clean = fitChoices(['A', 'B'], times(3, pick('A', 'A', 'B'))).theta;
+    const messy = fitChoices(
       ['A', 'B'],
       [
-        { a: 'A', b: 'B', score: 1 },
-        { a: 'A', b: 'B', score: 0 },
+        ...times(3, pick('A', 'A', 'B', 'A', 'nobody')),
+        pick('A', 'A', 'nobody'),
+        pick('nobody', 'A', 'B', 'nobody'),
       ],
-    );
-    const tied = fitBradleyTerry(['A', 'B'], times(2, { a: 'A', b: 'B', score: 0.5 }));
-    expect(split[0]!.rating).toBeCloseTo(tied[0]!.rating, 6);
-  });
-
-  it('a model that won every vote gets a finite rating', () => {
-    const r = fitBradleyTerry(['A', 'B'], times(20, { a: 'A', b: 'B', score: 1 }));
-    expect(Number.isFinite(r[0]!.rating)).toBe(true);
-    expect(r[0]!.id).toBe('A');
-  });
-
-  it('the confidence interval contains the rating and narrows with more votes', () => {
-    const few = byId(
-      fitBradleyTerry(['A', 'B'], [...times(2, { a: 'A', b: 'B', score: 1 }), { a: 'A', b: 'B', score: 0 }]),
-    );
-    const many = byId(
-      fitBradleyTerry(
-        ['A', 'B'],
-        [...times(20, { a: 'A', b: 'B', score: 1 }), ...times(10, { a: 'A', b: 'B', score: 0 })],
-      ),
-    );
-    for (const r of [...few.values(), ...many.values()]) {
-      expect(r.low).toBeLessThan(r.rating);
-      expect(r.high).toBeGreaterThan(r.rating);
-    }
-    const width = (r: { low: number; high: number }) => r.high - r.low;
-    expect(width(many.get('A')!)).toBeLessThan(width(few.get('A')!) * 0.6);
-    expect(many.get('A')!.comparisons).toBe(30);
-  });
-
-  it('an item without votes keeps the base rating and the widest interval; unknown ids are ignored', () => {
-    const r = byId(
-      fitBradleyTerry(
-        ['A', 'B', 'C'],
-        [
-          ...times(5, { a: 'A', b: 'B', score: 1 }),
-          { a: 'A', b: 'nobody', score: 1 },
-          { a: 'A', b: 'A', score: 1 },
-        ],
-      ),
-    );
-    expect(r.get('C')!.rating).toBeCloseTo(ELO_BASE, 6);
-    expect(r.get('C')!.comparisons).toBe(0);
-    expect(r.get('A')!.comparisons).toBe(5);
-    expect(r.get('C')!.high - r.get('C')!.low).toBeGreaterThan(r.get('A')!.high - r.get('A')!.low);
-  });
-
-  it('no items, no ratings', () => {
-    expect(fitBradleyTerry([], [])).toEqual([]);
+    ).theta;
+    expect(messy[0]).toBeCloseTo(clean[0]!, 9);
   });
 });
 
-describe('invert', () => {
-  it('inverts a small matrix', () => {
-    const inv = invert([
-      [4, 7],
-      [2, 6],
+describe('rateChoices', () => {
+  it('orders a transitive set of votes: A beats B, B beats C, A mostly beats C', () => {
+    const votes = [
+      ...times(3, pick('A', 'A', 'B')),
+      ...times(3, pick('B', 'B', 'C')),
+      ...times(2, pick('A', 'A', 'C')),
+      pick('C', 'A', 'C'),
+    ];
+    expect(rateChoices(['C', 'B', 'A'], votes).map((r) => r.id)).toEqual(['A', 'B', 'C']);
+  });
+
+  it('does not depend on the order of the ids or of the votes', () => {
+    const votes = [
+      ...times(4, pick('y', 'x', 'y')),
+      ...times(4, pick('z', 'z', 'y', 'x')),
+      pick(null, 'x', 'z'),
+    ];
+    const first = rateChoices(['x', 'y', 'z'], votes);
+    const second = byId(rateChoices(['z', 'y', 'x'], [...votes].reverse()));
+    expect(first.map((r) => r.id)).toEqual(['z', 'y', 'x']);
+    for (const r of first) expect(second.get(r.id)!.rating).toBeCloseTo(r.rating, 6);
+  });
+
+  it('centres ratings on 1500 on the Elo scale, and counts each model’s votes', () => {
+    const rows = rateChoices(['A', 'B', 'C'], [...times(5, pick('A', 'A', 'B', 'C')), pick('B', 'A', 'B')]);
+    expect(rows.reduce((a, r) => a + r.rating, 0) / 3).toBeCloseTo(ELO_BASE, 6);
+    const r = byId(rows);
+    expect(r.get('A')!.votes).toBe(6);
+    expect(r.get('C')!.votes).toBe(5);
+    const { theta } = fitChoices(
+      ['A', 'B', 'C'],
+      [...times(5, pick('A', 'A', 'B', 'C')), pick('B', 'A', 'B')],
+    );
+    expect(r.get('A')!.rating).toBeCloseTo(ELO_BASE + ELO_SCALE * theta[0]!, 6);
+  });
+
+  it('a model that won every vote gets a finite rating and interval', () => {
+    const [top] = rateChoices(['A', 'B'], times(20, pick('A', 'A', 'B')));
+    expect(top!.id).toBe('A');
+    for (const v of [top!.rating, top!.low, top!.high]) expect(Number.isFinite(v)).toBe(true);
+  });
+
+  it('the bootstrap interval holds the rating, narrows with more votes, and is the same for the same seed', () => {
+    const season = (n: number) => {
+      const random = seededRandom(n);
+      return Array.from({ length: n }, () => {
+        const u = random();
+        return u < 0.5
+          ? pick('A', 'A', 'B', 'C')
+          : u < 0.75
+            ? pick('B', 'A', 'B', 'C')
+            : u < 0.9
+              ? pick('C', 'A', 'B', 'C')
+              : pick(null, 'A', 'B', 'C');
+      });
+    };
+    const width = (r: { low: number; high: number }) => r.high - r.low;
+    const few = byId(rateChoices(['A', 'B', 'C'], season(30)));
+    const many = byId(rateChoices(['A', 'B', 'C'], season(300)));
+    for (const r of [...few.values(), ...many.values()]) {
+      expect(r.low).toBeLessThanOrEqual(r.rating);
+      expect(r.high).toBeGreaterThanOrEqual(r.rating);
+    }
+    // Ten times the votes: about a third of the width (1 / √10).
+    expect(width(many.get('A')!)).toBeLessThan(width(few.get('A')!) * 0.5);
+    expect(rateChoices(['A', 'B', 'C'], season(30))).toEqual([...few.values()]);
+    const reseeded = byId(rateChoices(['A', 'B', 'C'], season(30), { seed: 99 }));
+    expect(reseeded.get('A')!.low).not.toBe(few.get('A')!.low);
+    expect(reseeded.get('A')!.rating).toBe(few.get('A')!.rating);
+  });
+
+  it('no models, no ratings; no votes, every model at 1500', () => {
+    expect(rateChoices([], [])).toEqual([]);
+    expect(rateChoices(['A', 'B'], []).map((r) => [r.rating, r.low, r.high, r.votes])).toEqual([
+      [ELO_BASE, ELO_BASE, ELO_BASE, 0],
+      [ELO_BASE, ELO_BASE, ELO_BASE, 0],
     ]);
-    expect(inv[0]![0]).toBeCloseTo(0.6);
-    expect(inv[0]![1]).toBeCloseTo(-0.7);
-    expect(inv[1]![0]).toBeCloseTo(-0.2);
-    expect(inv[1]![1]).toBeCloseTo(0.4);
+  });
+});
+
+describe('seededRandom', () => {
+  it('repeats for a seed, differs between seeds, and stays in [0, 1) with a mean near 1/2', () => {
+    const a = seededRandom(42);
+    const b = seededRandom(42);
+    const c = seededRandom(43);
+    const first = Array.from({ length: 5 }, a);
+    expect(Array.from({ length: 5 }, b)).toEqual(first);
+    expect(Array.from({ length: 5 }, c)).not.toEqual(first);
+    const many = Array.from({ length: 10_000 }, a);
+    expect(Math.min(...many)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...many)).toBeLessThan(1);
+    expect(many.reduce((s, x) => s + x, 0) / many.length).toBeCloseTo(0.5, 1);
   });
 });

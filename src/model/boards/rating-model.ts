@@ -1,140 +1,315 @@
-// A Bradley-Terry rating of the models judged in blind comparisons (product-notes §3 "Compare", issue 16): each
-// model i has a strength θ_i, and P(i beats j) = 1 / (1 + e^(θ_j − θ_i)). The strengths are the
-// maximum a posteriori estimate under a weak normal prior (which keeps a model that won every vote
-// finite, and makes the fit well defined with any set of votes), found by Newton's method. The
-// confidence interval comes from the Fisher information at the estimate (the inverse of the negative
-// Hessian): it narrows as a model gets more votes. A tie counts as half a win for each side.
-// Ratings are shown on the familiar Elo scale: 1500 + θ · 400 / ln 10.
+// The ratings of the models judged in blind comparisons (product-notes §3 "Compare"); the method is
+// described in docs/leaderboard.md. In short: one vote is one choice among the k results of a prompt,
+// modelled as a whole (Luce's choice model, the Plackett-Luce model's first pick), with a tie as one
+// more option (Davidson's tie, for k results): with strengths θ and a tie parameter φ,
+//   P(result w is picked) = e^θw / D,   P(tie) = e^(φ + mean θ) / D,   D = Σ e^θj + e^(φ + mean θ),
+// the sums over the vote's k results. So a vote carries one vote's information whatever the board's
+// width (splitting it into pairwise games would make a tie among 8 worth 28 games and a pick worth 7).
+// The fit maximises the log-likelihood with a weak normal penalty (which keeps a model that won every
+// vote, or a season without ties, finite) by Newton's method; the log-likelihood is concave, so it
+// converges in a few steps. The interval is a percentile bootstrap over votes with a seeded generator:
+// the votes are drawn again with replacement, the model refitted, and each model's 2.5th and 97.5th
+// percentiles of its rating kept. Ratings are on the Elo scale, centred: 1500 + (θ − mean θ) · 400 / ln 10.
 
-export interface Comparison {
-  a: string;
-  b: string;
-  /** 1: a won, 0: b won, 0.5: a tie. */
-  score: 1 | 0 | 0.5;
+export const ELO_BASE = 1500;
+export const ELO_SCALE = 400 / Math.LN10;
+
+/** One vote: the results judged (by id) and the one picked, or null for a tie. */
+export interface Choice {
+  candidates: readonly string[];
+  winner: string | null;
 }
 
 export interface Rating {
   id: string;
-  /** On the Elo scale. */
+  /** On the Elo scale, 1500 the average of the models rated. */
   rating: number;
-  /** The 95 % confidence interval, same scale. */
+  /** The bootstrap interval (95 % unless asked otherwise), same scale. */
   low: number;
   high: number;
-  /** Standard error of θ (natural units). */
-  se: number;
-  /** Comparisons this item took part in. */
-  comparisons: number;
+  /** Votes this model took part in. */
+  votes: number;
 }
 
-export const ELO_BASE = 1500;
-export const ELO_SCALE = 400 / Math.LN10;
-const Z95 = 1.959964;
-
-export interface FitOptions {
-  /** Variance of the normal prior on each θ (natural units); smaller pulls ratings toward the base. */
+export interface RateOptions {
+  /** Bootstrap resamples of the votes. */
+  replicates?: number;
+  /** The seed of the resampling: the same votes give the same interval every time. */
+  seed?: number;
+  /** The interval's nominal coverage. */
+  level?: number;
+  /** Variance of the normal penalty on each θ and on φ (natural units); large is weak. */
   priorVariance?: number;
-  maxIterations?: number;
 }
 
-const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
+/** A small, fast, seeded generator (mulberry32): uniform in [0, 1). */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
-/** Inverts a symmetric positive definite matrix (Gauss-Jordan with partial pivoting). */
-export function invert(matrix: readonly (readonly number[])[]): number[][] {
-  const n = matrix.length;
-  const a = matrix.map((row, i) => [...row, ...Array.from({ length: n }, (_, j) => (i === j ? 1 : 0))]);
-  for (let col = 0; col < n; col++) {
-    let pivot = col;
-    for (let r = col + 1; r < n; r++) if (Math.abs(a[r]![col]!) > Math.abs(a[pivot]![col]!)) pivot = r;
-    [a[col], a[pivot]] = [a[pivot]!, a[col]!];
-    const p = a[col]![col]!;
-    if (Math.abs(p) < 1e-12) throw new Error('singular matrix');
-    for (let c = 0; c < 2 * n; c++) a[col]![c]! /= p;
-    for (let r = 0; r < n; r++) {
-      if (r === col) continue;
-      const f = a[r]![col]!;
-      if (f === 0) continue;
-      for (let c = 0; c < 2 * n; c++) a[r]![c]! -= f * a[col]![c]!;
+/** Solves A x = b for a symmetric positive definite A (Cholesky); A and b are left as they were. */
+function solveSpd(a: readonly (readonly number[])[], b: readonly number[]): number[] {
+  const n = b.length;
+  const l = Array.from({ length: n }, () => new Array<number>(n).fill(0));
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j <= i; j++) {
+      let sum = a[i]![j]!;
+      for (let k = 0; k < j; k++) sum -= l[i]![k]! * l[j]![k]!;
+      if (i === j) {
+        if (!(sum > 0)) throw new Error('matrix not positive definite');
+        l[i]![i] = Math.sqrt(sum);
+      } else l[i]![j] = sum / l[j]![j]!;
     }
   }
-  return a.map((row) => row.slice(n));
+  const y = new Array<number>(n).fill(0);
+  for (let i = 0; i < n; i++) {
+    let sum = b[i]!;
+    for (let k = 0; k < i; k++) sum -= l[i]![k]! * y[k]!;
+    y[i] = sum / l[i]![i]!;
+  }
+  const x = new Array<number>(n).fill(0);
+  for (let i = n - 1; i >= 0; i--) {
+    let sum = y[i]!;
+    for (let k = i + 1; k < n; k++) sum -= l[k]![i]! * x[k]!;
+    x[i] = sum / l[i]![i]!;
+  }
+  return x;
 }
 
 /**
- * The ratings of `ids` from `comparisons` (ones naming an id not in `ids`, or an item against itself,
- * are ignored), sorted best first; items without comparisons get the base rating and the prior's width.
+ * The votes grouped by the set of results judged: every vote of a set shares the likelihood's shape,
+ * so a fit costs per set, not per vote (a board's prompts usually share their columns).
  */
-export function fitBradleyTerry(
-  ids: readonly string[],
-  comparisons: readonly Comparison[],
-  { priorVariance = 4, maxIterations = 100 }: FitOptions = {},
-): Rating[] {
-  const index = new Map(ids.map((id, i) => [id, i]));
-  const games = comparisons.flatMap((c) => {
-    const i = index.get(c.a);
-    const j = index.get(c.b);
-    return i === undefined || j === undefined || i === j ? [] : [{ i, j, s: c.score }];
-  });
-  const n = ids.length;
-  const theta = new Array<number>(n).fill(0);
-  const counts = new Array<number>(n).fill(0);
-  for (const g of games) {
-    counts[g.i]!++;
-    counts[g.j]!++;
-  }
+interface ChoiceSets {
+  n: number;
+  sets: { members: number[] }[];
+  /** Per vote: its set and its outcome (the winner's place in the set's members, or members.length: tie). */
+  setOf: Int32Array;
+  outcomeOf: Int32Array;
+}
 
-  // Information matrix (the negative Hessian of the log posterior) at θ.
-  const information = () => {
-    const info = Array.from({ length: n }, (_, i) =>
-      Array.from({ length: n }, (_, j) => (i === j ? 1 / priorVariance : 0)),
-    );
-    for (const { i, j } of games) {
-      const p = sigmoid(theta[i]! - theta[j]!);
-      const w = p * (1 - p);
-      info[i]![i]! += w;
-      info[j]![j]! += w;
-      info[i]![j]! -= w;
-      info[j]![i]! -= w;
+function groupChoices(ids: readonly string[], choices: readonly Choice[]): ChoiceSets {
+  const index = new Map(ids.map((id, i) => [id, i]));
+  const sets: { members: number[] }[] = [];
+  const setIndex = new Map<string, number>();
+  const setOf: number[] = [];
+  const outcomeOf: number[] = [];
+  for (const c of choices) {
+    const members = [...new Set(c.candidates.flatMap((id) => index.get(id) ?? []))].sort((a, b) => a - b);
+    if (members.length < 2) continue;
+    const winner = c.winner === null ? -1 : (index.get(c.winner) ?? -2);
+    const place = winner === -1 ? members.length : members.indexOf(winner);
+    if (place < 0) continue;
+    const key = members.join(',');
+    let s = setIndex.get(key);
+    if (s === undefined) {
+      s = sets.length;
+      sets.push({ members });
+      setIndex.set(key, s);
     }
-    return info;
+    setOf.push(s);
+    outcomeOf.push(place);
+  }
+  return { n: ids.length, sets, setOf: Int32Array.from(setOf), outcomeOf: Int32Array.from(outcomeOf) };
+}
+
+/**
+ * The penalised maximum-likelihood strengths and tie parameter, x = [θ_0..θ_n−1, φ], given how many
+ * times each (set, outcome) was voted (`counts[s][o]`). `start` warms the Newton iterations.
+ */
+function fitCounts(
+  n: number,
+  sets: readonly { members: number[] }[],
+  counts: readonly Float64Array[],
+  priorVariance: number,
+  start?: readonly number[],
+): number[] {
+  const dim = n + 1;
+  const lambda = 1 / priorVariance;
+  const info = Array.from({ length: dim }, () => new Array<number>(dim).fill(0));
+  const grad = new Array<number>(dim).fill(0);
+  const mu = new Float64Array(dim);
+  const e = new Float64Array(dim);
+
+  /** The objective at v; with `derivatives`, also its gradient and information (in grad and info). */
+  const evaluate = (v: readonly number[], derivatives: boolean): number => {
+    let f = 0;
+    for (let i = 0; i < dim; i++) {
+      f -= (lambda / 2) * v[i]! * v[i]!;
+      if (!derivatives) continue;
+      grad[i] = -lambda * v[i]!;
+      const row = info[i]!;
+      row.fill(0);
+      row[i] = lambda;
+    }
+    for (let s = 0; s < sets.length; s++) {
+      const members = sets[s]!.members;
+      const c = counts[s]!;
+      const k = members.length;
+      let total = 0;
+      for (let o = 0; o <= k; o++) total += c[o]!;
+      if (total === 0) continue;
+      let meanTheta = 0;
+      for (let j = 0; j < k; j++) meanTheta += v[members[j]!]!;
+      meanTheta /= k;
+      const tieScore = v[n]! + meanTheta;
+      let top = tieScore;
+      for (let j = 0; j < k; j++) top = Math.max(top, v[members[j]!]!);
+      let d = Math.exp(tieScore - top);
+      const g = d;
+      for (let j = 0; j < k; j++) {
+        e[j] = Math.exp(v[members[j]!]! - top);
+        d += e[j]!;
+        f += c[j]! * v[members[j]!]!;
+      }
+      f += c[k]! * tieScore - total * (Math.log(d) + top);
+      if (!derivatives) continue;
+      const q = g / d;
+      for (let j = 0; j < k; j++) mu[j] = e[j]! / d + q / k;
+      // Gradient: what was chosen minus what the model expects. Information: the covariance of the
+      // chosen option's features (a result's own θ; a tie's mean θ and φ), times the votes.
+      const tieOfPair = q / (k * k);
+      for (let j = 0; j < k; j++) {
+        const m = members[j]!;
+        grad[m]! += c[j]! + c[k]! / k - total * mu[j]!;
+        const row = info[m]!;
+        row[m]! += total * (e[j]! / d + tieOfPair - mu[j]! * mu[j]!);
+        for (let jj = j + 1; jj < k; jj++) {
+          const l = members[jj]!;
+          const w = total * (tieOfPair - mu[j]! * mu[jj]!);
+          row[l]! += w;
+          info[l]![m]! += w;
+        }
+        const cross = total * (q / k - mu[j]! * q);
+        row[n]! += cross;
+        info[n]![m]! += cross;
+      }
+      grad[n]! += c[k]! - total * q;
+      info[n]![n]! += total * q * (1 - q);
+    }
+    return f;
   };
 
-  for (let iter = 0; iter < maxIterations; iter++) {
-    const grad = theta.map((t) => -t / priorVariance);
-    for (const { i, j, s } of games) {
-      const p = sigmoid(theta[i]! - theta[j]!);
-      grad[i]! += s - p;
-      grad[j]! -= s - p;
-    }
-    const inv = invert(information());
+  let x = start ? [...start] : new Array<number>(dim).fill(0);
+  let current = evaluate(x, true);
+  for (let iter = 0; iter < 100; iter++) {
+    const step = solveSpd(info, grad);
     let largest = 0;
-    for (let i = 0; i < n; i++) {
-      let step = 0;
-      for (let j = 0; j < n; j++) step += inv[i]![j]! * grad[j]!;
-      theta[i]! += step;
-      largest = Math.max(largest, Math.abs(step));
+    for (const s of step) largest = Math.max(largest, Math.abs(s));
+    if (largest < 1e-6) return x.map((v, i) => v + step[i]!);
+    // A full Newton step nearly always improves a concave objective; it is halved when it does not.
+    let scale = 1;
+    let next = x.map((v, i) => v + step[i]!);
+    let value = evaluate(next, true);
+    while (value < current - 1e-9 * Math.abs(current) && scale > 1e-6) {
+      scale /= 2;
+      next = x.map((v, i) => v + scale * step[i]!);
+      value = evaluate(next, true);
     }
-    if (largest < 1e-10) break;
+    x = next;
+    current = value;
   }
+  return x;
+}
 
-  // Only differences of strengths are learnt from votes: ratings are centred on their mean, and each
-  // interval is that of θ_i − mean(θ) (the prior's spread along the common direction drops out).
-  const cov = n ? invert(information()) : [];
-  const mean = theta.reduce((a, b) => a + b, 0) / (n || 1);
-  const rowMean = cov.map((row) => row.reduce((a, b) => a + b, 0) / n);
-  const allMean = rowMean.reduce((a, b) => a + b, 0) / (n || 1);
+const countsOf = (grouped: ChoiceSets, weightOf: (vote: number) => number): Float64Array[] => {
+  const counts = grouped.sets.map(({ members }) => new Float64Array(members.length + 1));
+  for (let v = 0; v < grouped.setOf.length; v++) {
+    const w = weightOf(v);
+    if (w) counts[grouped.setOf[v]!]![grouped.outcomeOf[v]!]! += w;
+  }
+  return counts;
+};
+
+const centredElo = (x: readonly number[], n: number): number[] => {
+  let mean = 0;
+  for (let i = 0; i < n; i++) mean += x[i]! / n;
+  return Array.from({ length: n }, (_, i) => ELO_BASE + ELO_SCALE * (x[i]! - mean));
+};
+
+/** The `p` quantile of sorted values, linearly interpolated between order statistics. */
+function quantile(sorted: readonly number[], p: number): number {
+  const at = (sorted.length - 1) * p;
+  const below = Math.floor(at);
+  const above = Math.min(sorted.length - 1, below + 1);
+  return sorted[below]! + (sorted[above]! - sorted[below]!) * (at - below);
+}
+
+/** The fitted strengths (centred, natural units) and tie parameter φ of `ids` from `choices`. */
+export function fitChoices(
+  ids: readonly string[],
+  choices: readonly Choice[],
+  { priorVariance = 16 }: { priorVariance?: number } = {},
+): { theta: number[]; tie: number } {
+  const grouped = groupChoices(ids, choices);
+  const x = fitCounts(
+    grouped.n,
+    grouped.sets,
+    countsOf(grouped, () => 1),
+    priorVariance,
+  );
+  const mean = ids.length ? x.slice(0, ids.length).reduce((a, b) => a + b, 0) / ids.length : 0;
+  return { theta: x.slice(0, ids.length).map((t) => t - mean), tie: x[ids.length]! };
+}
+
+/**
+ * The ratings of `ids` from `choices` (ids not in `ids` are ignored), best first, each with its
+ * percentile bootstrap interval over the votes.
+ */
+export function rateChoices(
+  ids: readonly string[],
+  choices: readonly Choice[],
+  { replicates = 200, seed = 1, level = 0.95, priorVariance = 16 }: RateOptions = {},
+): Rating[] {
+  const n = ids.length;
+  if (n === 0) return [];
+  const grouped = groupChoices(ids, choices);
+  const votes = new Array<number>(n).fill(0);
+  for (let v = 0; v < grouped.setOf.length; v++)
+    for (const m of grouped.sets[grouped.setOf[v]!]!.members) votes[m]!++;
+
+  const full = fitCounts(
+    n,
+    grouped.sets,
+    countsOf(grouped, () => 1),
+    priorVariance,
+  );
+  const rating = centredElo(full, n);
+
+  const total = grouped.setOf.length;
+  const draws = Array.from({ length: n }, () => new Array<number>(replicates));
+  const random = seededRandom(seed);
+  const weights = new Int32Array(total);
+  for (let r = 0; r < replicates; r++) {
+    weights.fill(0);
+    for (let d = 0; d < total; d++) weights[Math.floor(random() * total)]!++;
+    const x = fitCounts(
+      n,
+      grouped.sets,
+      countsOf(grouped, (v) => weights[v]!),
+      priorVariance,
+      full,
+    );
+    centredElo(x, n).forEach((e, i) => (draws[i]![r] = e));
+  }
+  const tail = (1 - level) / 2;
   return ids
     .map((id, i) => {
-      const variance = cov[i]![i]! - 2 * rowMean[i]! + allMean;
-      const se = Math.sqrt(Math.max(0, variance));
-      const rating = ELO_BASE + ELO_SCALE * (theta[i]! - mean);
+      const sorted = draws[i]!.sort((a, b) => a - b);
       return {
         id,
-        rating,
-        low: rating - Z95 * ELO_SCALE * se,
-        high: rating + Z95 * ELO_SCALE * se,
-        se,
-        comparisons: counts[i]!,
+        rating: rating[i]!,
+        low: replicates ? quantile(sorted, tail) : rating[i]!,
+        high: replicates ? quantile(sorted, 1 - tail) : rating[i]!,
+        votes: votes[i]!,
       };
     })
-    .sort((x, y) => y.rating - x.rating || x.id.localeCompare(y.id));
+    .sort((a, b) => b.rating - a.rating || a.id.localeCompare(b.id));
 }

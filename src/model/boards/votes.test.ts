@@ -3,7 +3,6 @@ import { deleteDB } from 'idb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DB_NAME, db, resetDbForTests } from '../db';
 import {
-  comparisonsOf,
   deleteVote,
   exportVotes,
   importVotes,
@@ -95,13 +94,27 @@ describe('vote store', () => {
 });
 
 describe('leaderboard', () => {
-  it('a winner beats every other candidate; a tie draws every pair', () => {
-    expect(comparisonsOf(vote(lumen))).toEqual([
-      { a: lumen.key, b: aurora.key, score: 1 },
-      { a: lumen.key, b: pop.key, score: 1 },
-    ]);
-    expect(comparisonsOf(vote(null))).toHaveLength(3);
-    expect(comparisonsOf(vote(null)).every((c) => c.score === 0.5)).toBe(true);
+  it('counts a vote once whatever the board’s width: a tie among 8 pulls two models together less than a tie between them alone', () => {
+    // Split into pairwise games, a tie among 8 was 28 draws (A with B, and each of them with 6 more)
+    // and pulled A and B together harder than their own tie; as one choice among 8 it says less about
+    // A against B than a tie between the two of them.
+    const eight = ['Lumen', 'Aurora', 'Pop', 'Dusk', 'Ember', 'Fjord', 'Glow', 'Haze'].map(cand);
+    const pair = [lumen, aurora];
+    const base = [
+      vote(lumen, pair),
+      vote(lumen, pair),
+      vote(lumen, pair),
+      vote(aurora, pair),
+      vote(null, eight),
+    ];
+    const gap = (votes: Vote[]) => {
+      const rows = new Map(leaderboard(votes, 'image/default').map((r) => [r.key, r.rating]));
+      return rows.get(lumen.key)! - rows.get(aurora.key)!;
+    };
+    const tieOfTwo = gap([...base, vote(null, pair)]);
+    const tieOfEight = gap([...base, vote(null, eight)]);
+    expect(gap(base)).toBeGreaterThan(tieOfTwo);
+    expect(tieOfEight).toBeGreaterThan(tieOfTwo);
   });
 
   it('counts wins, losses, ties and the win rate, and ranks by rating', () => {

@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 import { db } from '../db';
 import type { HistorySection } from '../history/history-store';
 import { toCsv } from '../../lib/csv-export';
-import { fitBradleyTerry, type Comparison } from './rating-model';
+import { rateChoices } from './rating-model';
 
 // Blind comparison votes (product-notes §3 "Compare", issue 16): on a blind board the user picks the best cell
 // of each row, or marks a tie. One vote per board row, kept per connection in the `votes` store (never
@@ -107,14 +107,6 @@ export interface LeaderboardRow {
   high: number;
 }
 
-/** Pairwise outcomes of one vote: the winner beat each other candidate; a tie is a draw of every pair. */
-export function comparisonsOf(vote: Vote): Comparison[] {
-  const keys = vote.candidates.map((c) => c.key);
-  if (vote.winner === null)
-    return keys.flatMap((a, i) => keys.slice(i + 1).map((b) => ({ a, b, score: 0.5 as const })));
-  return keys.filter((k) => k !== vote.winner).map((b) => ({ a: vote.winner!, b, score: 1 as const }));
-}
-
 /** The categories that have votes, in the order first voted. */
 export const votedCategories = (votes: readonly Vote[]): string[] => [
   ...new Set(votes.map((v) => v.category)),
@@ -149,7 +141,11 @@ export function leaderboard(votes: readonly Vote[], category: string): Leaderboa
       rows.set(c.key, row);
     }
   }
-  const ratings = fitBradleyTerry([...rows.keys()], inCategory.flatMap(comparisonsOf));
+  // One vote is one choice among its candidates (rating-model.ts, docs/leaderboard.md).
+  const ratings = rateChoices(
+    [...rows.keys()],
+    inCategory.map((v) => ({ candidates: v.candidates.map((c) => c.key), winner: v.winner })),
+  );
   return ratings.map((r) => {
     const row = rows.get(r.id)!;
     return {

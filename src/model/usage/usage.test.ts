@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { dayKey } from '../../lib/local-day';
+import { inTimeZone } from '../../test/time-zone';
 import type { HistoryEntry } from '../history/history-types';
 import {
   creditsToday,
-  dayKey,
   hasTeamEntries,
   niceTicks,
   ownEntries,
@@ -160,6 +161,24 @@ describe('summarize', () => {
   it('sums fractional credits without floating-point noise', () => {
     const { totals } = summarize([entry({ credits: 0.1 }), entry({ credits: 0.2 })], { now: NOW, days: 1 });
     expect(totals.credits).toBe(0.3);
+  });
+});
+
+describe('summarize over a daylight-saving change', () => {
+  inTimeZone('America/New_York');
+
+  it('gives 1 November (25 hours) one bar holding its last hour, and 2 November its own', () => {
+    const now = new Date(2026, 10, 3, 12).getTime();
+    const entries = [
+      entry({ credits: 1, at: new Date(2026, 10, 1, 23, 30).getTime() }),
+      entry({ credits: 2, at: new Date(2026, 10, 2, 0, 30).getTime() }),
+      entry({ credits: 4, at: new Date(2026, 9, 31, 23, 30).getTime() }),
+    ];
+    const { perDay, totals } = summarize(entries, { now, days: 3 });
+    expect(perDay.map((d) => d.day)).toEqual(['2026-11-01', '2026-11-02', '2026-11-03']);
+    expect(perDay.map((d) => d.credits)).toEqual([1, 2, 0]);
+    expect(perDay[1]!.start - perDay[0]!.start).toBe(25 * H);
+    expect(totals.credits).toBe(3);
   });
 });
 

@@ -1,4 +1,5 @@
 import { toCsv } from '../../lib/csv-export';
+import { dayKey, dayStart } from '../../lib/local-day';
 import type { HistoryEntry } from '../history/history-types';
 
 // Where the credits went (issue 16 "Usage"), computed from this device's history: per day, per model
@@ -12,20 +13,8 @@ import type { HistoryEntry } from '../history/history-types';
 // credits by member; what compares with this key's own figures (GET /me's spend today, the per-key
 // table) counts only this member's tasks (ownEntries).
 
-export const DAY_MS = 86_400_000;
-
-/** The local calendar day of a time, "2026-11-23". */
-export function dayKey(ms: number): string {
-  const d = new Date(ms);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-}
-
 /** Local midnight of the day `days` days before the day of `now` (0: today's midnight). */
-export function startOfDay(now: number, days = 0): number {
-  const d = new Date(now);
-  return new Date(d.getFullYear(), d.getMonth(), d.getDate() - days).getTime();
-}
+export const startOfDay = (now: number, days = 0): number => dayStart(now, -days);
 
 /** The 90th percentile, nearest-rank: the smallest value with at least 90 % of the values at or below it. */
 export function percentile(values: readonly number[], p: number): number | null {

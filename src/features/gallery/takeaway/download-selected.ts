@@ -1,5 +1,6 @@
 import type { GalleryItem } from '../gallery-item';
-import { localDate, saveBlob } from '../../../lib/save-file';
+import { dayKey } from '../../../lib/local-day';
+import { saveBlob } from '../../../lib/save-file';
 import { openZipSink, type ZipSink } from './zip-sink';
 import { writeZip, type WriteZipOptions, type ZipResult } from './zip-writer';
 
@@ -14,7 +15,7 @@ export interface DownloadSelectedResult extends ZipResult {
 }
 
 export const zipName = (count: number, date = new Date()): string =>
-  `media-studio-${count}-${count === 1 ? 'output' : 'outputs'}-${localDate(date)}.zip`;
+  `media-studio-${count}-${count === 1 ? 'output' : 'outputs'}-${dayKey(date)}.zip`;
 
 export interface DownloadSelectedOptions extends WriteZipOptions {
   /** Injected in tests; openZipSink otherwise. */
