@@ -362,6 +362,53 @@ test('multi-select: click, shift-click range, Ctrl+A; bulk Star; Hide with undo 
   await expect(page.getByRole('button', { name: /^Compare/ }).first()).toContainText('1');
 });
 
+test('keys inside the Viewer, Compare two and the download dialog stay there: Ctrl+A selects nothing behind, Escape cancels only the download', async ({
+  studio,
+  sandbox,
+  page,
+}) => {
+  const tasks = await seedImages(sandbox);
+  // Two outputs that never answer: their ZIP keeps running until it is cancelled.
+  const held = new Set([tasks[3]!.outputs[0]!.url, tasks[2]!.outputs[0]!.url]);
+  await page.route(
+    (u) => held.has(u.href),
+    () => undefined,
+  );
+  await seeded(studio, tasks);
+  const select = (name: string) => tile(page, name).getByRole('checkbox', { name: 'Select' });
+  const toolbar = gallery(page).getByRole('toolbar', { name: 'Selection' });
+  const count = toolbar.getByTestId('selection-count');
+  await select('gallery tile 4').click();
+  await select('gallery tile 3').click();
+  await expect(count).toHaveText('2 selected');
+
+  await opener(page, 'gallery tile 2').click();
+  await expect(viewer(page)).toBeVisible();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Escape');
+  await expect(viewer(page)).toBeHidden();
+  await expect(count).toHaveText('2 selected');
+
+  await toolbar.getByRole('button', { name: 'Compare two' }).click();
+  const compare = page.getByRole('dialog', { name: 'Compare two' });
+  await expect(compare).toBeVisible();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Escape');
+  await expect(compare).toBeHidden();
+  await expect(count).toHaveText('2 selected');
+
+  await toolbar.getByRole('button', { name: 'Download selected' }).click();
+  const running = page.getByRole('dialog', { name: 'Downloading 2 outputs as a ZIP' });
+  await expect(running.getByRole('button', { name: 'Cancel' })).toBeVisible();
+  await page.keyboard.press('ControlOrMeta+a');
+  await expect(count).toHaveText('2 selected');
+  await page.keyboard.press('Escape');
+  const ended = page.getByRole('dialog', { name: 'Download selected' });
+  await expect(ended).toContainText('Download cancelled. Nothing was saved.');
+  await expect(count).toHaveText('2 selected');
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+});
+
 test('an output URL that fails shows the reason and a Retry, in the tile and the viewer', async ({
   studio,
   sandbox,

@@ -224,6 +224,9 @@ export function GalleryView(props: GalleryViewProps) {
   }, []);
 
   const onKeyDown = (e: KeyboardEvent) => {
+    // React bubbles a portal's keydown up the component tree, so the Viewer's, Compare two's and the
+    // download dialog's keys arrive here too: they belong to that dialog, not to the grid behind it.
+    if (!(e.target instanceof Node) || !e.currentTarget.contains(e.target)) return;
     if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'a' && !isTyping(e.target)) {
       e.preventDefault();
       setSelection(selectAll(orderOf()));
