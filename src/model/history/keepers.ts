@@ -71,7 +71,7 @@ export interface KeepersDeps {
 export const KEEP_CONCURRENCY = 4;
 /** A failed save is not tried again before this; each failure after doubles it, up to KEEP_RETRY_MAX_MS. */
 export const KEEP_RETRY_MS = 60_000;
-export const KEEP_RETRY_MAX_MS = 6 * 3_600_000;
+const KEEP_RETRY_MAX_MS = 6 * 3_600_000;
 
 interface Remembered {
   failure: KeepFailure;

@@ -16,7 +16,7 @@ import { galleryItemsOf } from '../gallery-item';
 // and usually finds none: no pass over the history, no request.
 
 /** What the hook reads of the history: its changes, and a task by id. */
-export type HistoryLookup = Pick<HistoryStore, 'subscribe' | 'get'>;
+type HistoryLookup = Pick<HistoryStore, 'subscribe' | 'get'>;
 
 export function useKeepStarred(
   history: HistoryLookup,
