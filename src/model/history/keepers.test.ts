@@ -264,6 +264,24 @@ describe('KeepersStore', () => {
     expect(files.fetch).toHaveBeenCalledTimes(3);
   });
 
+  it('forgotten, then kept again while it waits its turn: it is kept', async () => {
+    let release = () => undefined as void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const fetch = vi.fn(async () => {
+      await gate;
+      return new Response('x');
+    });
+    const store = await KeepersStore.open(A, { fetch });
+    const first = Array.from({ length: KEEP_CONCURRENCY }, (_, i) => store.keep(item(`busy${i}`)));
+    void store.keep(item('t1'));
+    await store.forget('t1#0');
+    const again = store.keep(item('t1'));
+    release();
+    await Promise.all(first);
+    expect((await again).ok).toBe(true);
+    expect(store.has('t1#0')).toBe(true);
+  });
+
   it('forget() and clearFailure() let a remembered failure go: the next keep tries at once', async () => {
     const files = server({ [`${CDN}/t1-0.png`]: 'abc', [`${CDN}/t2-0.png`]: 'de' });
     const fetch = vi.fn(files.fetch);

@@ -101,6 +101,8 @@ export class KeepersStore {
   private state: KeepersSnapshot = { kept: new Map(), bytes: 0, saving: 0, failure: null };
   private listeners = new Set<() => void>();
   private inFlight = new Map<string, Promise<KeepResult>>();
+  /** In flight and not yet started (waiting its turn). */
+  private queued = new Set<string>();
   /** Saves waiting their turn, first come first served (`next` is the head: no shift of a long array). */
   private queue: Array<() => Promise<void>> = [];
   private next = 0;
@@ -189,14 +191,20 @@ export class KeepersStore {
     const known = this.state.kept.get(item.key);
     if (known) return Promise.resolve({ ok: true, info: known });
     const running = this.inFlight.get(item.key);
-    if (running) return running;
+    if (running) {
+      // Starred again while it waited its turn: the forget() in between no longer applies.
+      if (this.queued.has(item.key)) this.forgotten.delete(item.key);
+      return running;
+    }
     const remembered = this.failed.get(item.key);
     if (remembered && this.now() < remembered.retryAt)
       return Promise.resolve({ ok: false, failure: remembered.failure });
     if (remembered) remembered.retryAt = Infinity;
     this.forgotten.delete(item.key);
     const run = new Promise<KeepResult>((resolve) => {
+      this.queued.add(item.key);
       this.queue.push(async () => {
+        this.queued.delete(item.key);
         const result = await this.save(item).catch((error: unknown) =>
           this.fail(item.key, 'storage', `The output could not be saved on this device: ${reasonOf(error)}.`),
         );
