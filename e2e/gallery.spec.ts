@@ -362,6 +362,53 @@ test('multi-select: click, shift-click range, Ctrl+A; bulk Star; Hide with undo 
   await expect(page.getByRole('button', { name: /^Compare/ }).first()).toContainText('1');
 });
 
+test('keys inside the Viewer, Compare two and the download dialog stay there: Ctrl+A selects nothing behind, Escape cancels only the download', async ({
+  studio,
+  sandbox,
+  page,
+}) => {
+  const tasks = await seedImages(sandbox);
+  // Two outputs that never answer: their ZIP keeps running until it is cancelled.
+  const held = new Set([tasks[3]!.outputs[0]!.url, tasks[2]!.outputs[0]!.url]);
+  await page.route(
+    (u) => held.has(u.href),
+    () => undefined,
+  );
+  await seeded(studio, tasks);
+  const select = (name: string) => tile(page, name).getByRole('checkbox', { name: 'Select' });
+  const toolbar = gallery(page).getByRole('toolbar', { name: 'Selection' });
+  const count = toolbar.getByTestId('selection-count');
+  await select('gallery tile 4').click();
+  await select('gallery tile 3').click();
+  await expect(count).toHaveText('2 selected');
+
+  await opener(page, 'gallery tile 2').click();
+  await expect(viewer(page)).toBeVisible();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Escape');
+  await expect(viewer(page)).toBeHidden();
+  await expect(count).toHaveText('2 selected');
+
+  await toolbar.getByRole('button', { name: 'Compare two' }).click();
+  const compare = page.getByRole('dialog', { name: 'Compare two' });
+  await expect(compare).toBeVisible();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Escape');
+  await expect(compare).toBeHidden();
+  await expect(count).toHaveText('2 selected');
+
+  await toolbar.getByRole('button', { name: 'Download selected' }).click();
+  const running = page.getByRole('dialog', { name: 'Downloading 2 outputs as a ZIP' });
+  await expect(running.getByRole('button', { name: 'Cancel' })).toBeVisible();
+  await page.keyboard.press('ControlOrMeta+a');
+  await expect(count).toHaveText('2 selected');
+  await page.keyboard.press('Escape');
+  const ended = page.getByRole('dialog', { name: 'Download selected' });
+  await expect(ended).toContainText('Download cancelled. Nothing was saved.');
+  await expect(count).toHaveText('2 selected');
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+});
+
 test('an output URL that fails shows the reason and a Retry, in the tile and the viewer', async ({
   studio,
   sandbox,
@@ -448,12 +495,20 @@ test('Download selected: one ZIP of the selection, with real extensions, a manif
   expect(csv).not.toContain(demoKeys.personal);
 });
 
-test('a starred output is kept on this device: it still shows when its URL no longer answers', async ({
+test('a starred output is kept on this device: shown, downloaded and zipped from that copy when its URL no longer answers', async ({
   studio,
   sandbox,
   page,
 }) => {
   const { tasks, url } = await oneImage(sandbox);
+  // The tile loads a thumbnail, which is never kept: the copy is found by the output, not by a URL.
+  const thumbnail = `${url}${url.includes('?') ? '&' : '?'}thumbnail=1`;
+  tasks[0]!.outputs[0]!.thumbnailUrl = thumbnail;
+  await page.route(
+    (u) => u.href === thumbnail,
+    (route) => route.fulfill({ status: 404, body: 'gone' }),
+  );
+  const original = await (await page.request.get(url)).body();
   await seeded(studio, tasks);
   await tile(page, 'gallery tile 1').getByRole('button', { name: 'Star' }).click();
   const meter = gallery(page).getByRole('region', { name: 'Storage on this device' });
@@ -469,6 +524,32 @@ test('a starred output is kept on this device: it still shows when its URL no lo
   await expect.poll(() => image.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBeGreaterThan(0);
   expect(await image.getAttribute('src')).toMatch(/^blob:/);
   await expect(tile(page, 'gallery tile 1').getByTestId('media-failed')).toHaveCount(0);
+
+  // The Viewer's Download saves the kept bytes.
+  await opener(page, 'gallery tile 1').click();
+  const saving = page.waitForEvent('download');
+  await viewer(page).getByRole('button', { name: 'Download', exact: true }).click();
+  const saved = await saving;
+  expect(saved.suggestedFilename()).toMatch(/\.(png|jpg)$/);
+  expect(Buffer.compare(await readFile((await saved.path())!), original)).toBe(0);
+  await expect(viewer(page)).toContainText('from the copy kept on this device');
+  await page.keyboard.press('Escape');
+
+  // Download selected puts them in the ZIP.
+  await tile(page, 'gallery tile 1').getByRole('checkbox', { name: 'Select' }).click();
+  const zipping = page.waitForEvent('download');
+  await gallery(page)
+    .getByRole('toolbar', { name: 'Selection' })
+    .getByRole('button', { name: 'Download selected' })
+    .click();
+  const zip = unzipSync(new Uint8Array(await readFile((await (await zipping).path())!)));
+  const media = Object.keys(zip).filter((n) => n !== 'manifest.json' && n !== 'selection.csv');
+  expect(media).toHaveLength(1);
+  expect(Buffer.compare(Buffer.from(zip[media[0]!]!), original)).toBe(0);
+  const manifest = JSON.parse(strFromU8(zip['manifest.json']!)) as {
+    files: Array<{ status: string; from: string | null }>;
+  };
+  expect(manifest.files).toEqual([expect.objectContaining({ status: 'saved', from: 'kept-copy' })]);
 });
 
 export type { Locator };

@@ -12,6 +12,7 @@ import { KeyWarnings } from '../features/connect/account-panel';
 import { useMe } from '../features/connect/use-me';
 import { ParamInput } from '../features/forms/param-input';
 import type { ComparisonModel } from '../features/gallery/gallery-view';
+import { KeptCopyContext } from '../features/gallery/kept-copy-context';
 import { useTasks } from '../features/tasks/use-tasks';
 import { PromptLibraryProvider } from './creator-tools';
 import { Header } from './header';
@@ -238,14 +239,17 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
               </Suspense>
             )}
             <div hidden={galleryShown} className="contents">
-              <Workspace
-                me={me}
-                runner={runner}
-                galleryStores={galleryStores}
-                actions={workspace}
-                onAddToComparison={addToComparison}
-                draftCount={comparison.draft?.columns.length ?? 0}
-              />
+              {/* The History column's detail view downloads a starred output's kept copy too. */}
+              <KeptCopyContext.Provider value={galleryStores?.keepers ?? null}>
+                <Workspace
+                  me={me}
+                  runner={runner}
+                  galleryStores={galleryStores}
+                  actions={workspace}
+                  onAddToComparison={addToComparison}
+                  draftCount={comparison.draft?.columns.length ?? 0}
+                />
+              </KeptCopyContext.Provider>
             </div>
           </>
         </PromptLibraryProvider>

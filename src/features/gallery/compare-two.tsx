@@ -13,6 +13,8 @@ export interface CompareSide {
   label: string;
   url: string;
   mediaType: 'image' | 'video' | 'audio';
+  /** The output shown (`${taskId}#${index}`), when it is one: its kept copy stands in for a failed URL. */
+  keptKey?: string;
 }
 
 export type CompareMode = 'side' | 'slider';
@@ -148,10 +150,10 @@ function Pane({
 const LAYOUT_WIDTH = 'w-[1024px]';
 
 function Media({ side, fill }: { side: CompareSide; fill?: boolean }) {
-  const media = useMediaFailure(side.mediaType === 'image' ? undefined : side.url);
+  const media = useMediaFailure(side.mediaType === 'image' ? undefined : side.url, side.keptKey);
   const cls = cn('block max-w-none', fill ? 'size-full object-cover' : `${LAYOUT_WIDTH} h-auto`);
   if (side.mediaType === 'image')
-    return <SafeImage src={side.url} alt={side.label} lazy={false} className={cls} />;
+    return <SafeImage src={side.url} keptKey={side.keptKey} alt={side.label} lazy={false} className={cls} />;
   if (media.failed) return <MediaFailed reason={media.reason} onRetry={media.retry} />;
   if (side.mediaType === 'video') {
     return (
@@ -169,6 +171,6 @@ function Media({ side, fill }: { side: CompareSide; fill?: boolean }) {
     );
   }
   return (
-    <audio key={media.attempt} src={side.url} controls onError={media.onError} aria-label={side.label} />
+    <audio key={media.attempt} src={media.src} controls onError={media.onError} aria-label={side.label} />
   );
 }

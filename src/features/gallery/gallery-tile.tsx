@@ -97,15 +97,16 @@ export const GalleryTile = memo(function GalleryTile({
       {url && entry.meta.mediaType === 'image' && (
         <SafeImage
           src={safeMediaUrl(output?.thumbnailUrl) ?? url}
+          keptKey={item.key}
           alt=""
           compact
           className={cn('size-full object-cover', hidden && 'opacity-40')}
         />
       )}
       {url && entry.meta.mediaType === 'video' && (
-        <TileVideo url={url} poster={output?.thumbnailUrl} videoRef={videoRef} />
+        <TileVideo url={url} keptKey={item.key} poster={output?.thumbnailUrl} videoRef={videoRef} />
       )}
-      {url && entry.meta.mediaType === 'audio' && <TileAudio url={url} label={label} />}
+      {url && entry.meta.mediaType === 'audio' && <TileAudio url={url} keptKey={item.key} label={label} />}
       {!url && (
         <div
           className={cn(
@@ -233,14 +234,16 @@ function TileForecast({ taskId, status }: { taskId: string; status: TaskStatus }
 
 function TileVideo({
   url,
+  keptKey,
   poster,
   videoRef,
 }: {
   url: string;
+  keptKey: string;
   poster: string | undefined;
   videoRef: React.RefObject<HTMLVideoElement | null>;
 }) {
-  const media = useMediaFailure(url);
+  const media = useMediaFailure(url, keptKey);
   if (media.failed)
     return <MediaFailed reason={media.reason} onRetry={media.retry} compact label="Video could not load" />;
   return (
@@ -267,10 +270,10 @@ const formatClock = (seconds: number) => {
 };
 
 /** An audio tile: its duration, and a play button (above the tile's open button). */
-function TileAudio({ url, label }: { url: string; label: string }) {
+function TileAudio({ url, keptKey, label }: { url: string; keptKey: string; label: string }) {
   const { ref, playing, events, toggle } = usePlayback<HTMLAudioElement>();
   const [duration, setDuration] = useState<number | null>(null);
-  const media = useMediaFailure(url);
+  const media = useMediaFailure(url, keptKey);
   if (media.failed)
     return <MediaFailed reason={media.reason} onRetry={media.retry} compact label="Audio could not load" />;
   return (

@@ -59,10 +59,10 @@ import {
 } from './tile-selection';
 import { Viewer } from './viewer';
 import type { KeepersStore } from '../../model/history/keepers';
-import { KeptCopyContext } from './media-fallback';
+import { KeptCopyContext } from './kept-copy-context';
 import { DownloadSelectedButton } from './takeaway/download-selected-button';
 import { StorageMeter } from './takeaway/storage-meter';
-import { useKeepStarred, useKeptCopy } from './takeaway/use-keep-starred';
+import { useKeepStarred } from './takeaway/use-keep-starred';
 
 // The "Gallery" view (product-notes §3 "Gallery and viewer"): the same history as the History column, one tile
 // per output, newest first and grouped by day, filtered and sorted from the URL, virtualised by rows so
@@ -143,7 +143,9 @@ type Comparing = { before: CompareSide; after: CompareSide; mode: CompareMode };
 
 const sideOf = (item: GalleryItem): CompareSide | null => {
   const url = safeMediaUrl(item.output?.url);
-  return url ? { url, label: tileLabel(item), mediaType: item.entry.meta.mediaType } : null;
+  return url
+    ? { url, label: tileLabel(item), mediaType: item.entry.meta.mediaType, keptKey: item.key }
+    : null;
 };
 const sourceSide = (item: GalleryItem): CompareSide | null => {
   const url = editSourceOf(item.entry);
@@ -162,8 +164,7 @@ export function GalleryView(props: GalleryViewProps) {
     [props.filter, teamOn],
   );
   const deferred = useDeferredValue(filter);
-  useKeepStarred(entries, judgements, props.keepers);
-  const keptCopy = useKeptCopy(props.keepers);
+  useKeepStarred(history, judgements, props.keepers);
   const items = useMemo(
     () => selectItems(entries, deferred, judged, hiddenIds, galleryItemsOf, teamPicks),
     [entries, deferred, judged, hiddenIds, teamPicks],
@@ -223,6 +224,9 @@ export function GalleryView(props: GalleryViewProps) {
   }, []);
 
   const onKeyDown = (e: KeyboardEvent) => {
+    // React bubbles a portal's keydown up the component tree, so the Viewer's, Compare two's and the
+    // download dialog's keys arrive here too: they belong to that dialog, not to the grid behind it.
+    if (!(e.target instanceof Node) || !e.currentTarget.contains(e.target)) return;
     if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'a' && !isTyping(e.target)) {
       e.preventDefault();
       setSelection(selectAll(orderOf()));
@@ -310,7 +314,7 @@ export function GalleryView(props: GalleryViewProps) {
   const filtering = isGalleryFiltering(filter);
 
   return (
-    <KeptCopyContext.Provider value={props.keepers ? keptCopy : null}>
+    <KeptCopyContext.Provider value={props.keepers ?? null}>
       <main
         aria-label="Gallery"
         className="flex h-[calc(100dvh-3.5rem)] min-h-0 flex-col gap-3 p-3 sm:p-4"

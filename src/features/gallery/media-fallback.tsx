@@ -1,6 +1,7 @@
 import { ImageOff, RotateCw } from 'lucide-react';
-import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { useContext, useEffect, useState, type ReactNode } from 'react';
 import { cn } from '../../lib/cn';
+import { KeptCopyContext } from './kept-copy-context';
 
 // An output URL that fails to load shows why, and a "Retry", never the browser's broken image icon
 // (issue 12, Bad input and faults). The media element only says "error"; a HEAD request to the same URL
@@ -18,30 +19,25 @@ export async function failureReason(url: string): Promise<string> {
 }
 
 /**
- * Where a media element whose URL failed finds a copy kept on this device (a starred output: "Keep the
- * keepers"), as a URL to show instead; none outside the gallery.
- */
-export const KeptCopyContext = createContext<((url: string) => Promise<string | null>) | null>(null);
-
-/**
  * Tracks one media element's failure for a URL: its reason, and a retry that remounts the element. When
- * the output was kept on this device, `src` becomes the kept copy and the element is not failed.
+ * the output (`keptKey`, its `${taskId}#${index}`) was kept on this device, `src` becomes the kept copy
+ * and the element is not failed.
  */
-export function useMediaFailure(url: string | undefined) {
+export function useMediaFailure(url: string | undefined, keptKey?: string) {
   const [failure, setFailure] = useState<{ url: string; reason: string | null } | null>(null);
   const [attempt, setAttempt] = useState(0);
-  const keptFor = useContext(KeptCopyContext);
+  const keepers = useContext(KeptCopyContext);
   const [kept, setKept] = useState<{ url: string; src: string } | null>(null);
   useEffect(() => {
-    if (!failure || !keptFor) return;
+    if (!failure || !keepers || !keptKey) return;
     let live = true;
-    void keptFor(failure.url).then((src) => {
+    void keepers.objectUrlFor(keptKey).then((src) => {
       if (live && src) setKept({ url: failure.url, src });
     });
     return () => {
       live = false;
     };
-  }, [failure, keptFor]);
+  }, [failure, keepers, keptKey]);
   const keptSrc = kept !== null && kept.url === url ? kept.src : null;
   const failed = failure !== null && failure.url === url && keptSrc === null;
   useEffect(() => {
@@ -122,16 +118,19 @@ export function SafeImage({
   compact,
   onLoad,
   imgRef,
+  keptKey,
 }: {
   src: string;
   alt: string;
+  /** The output shown (`${taskId}#${index}`): its kept copy stands in when `src` fails. */
+  keptKey?: string;
   className?: string;
   lazy?: boolean;
   compact?: boolean;
   onLoad?: (img: HTMLImageElement) => void;
   imgRef?: (img: HTMLImageElement | null) => void;
 }) {
-  const media = useMediaFailure(src);
+  const media = useMediaFailure(src, keptKey);
   if (media.failed) {
     return (
       <MediaFailed

@@ -4,7 +4,9 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { CDN, freshDatabase, makeEntry, stubLayout, storeWith, T0 } from '../../test/gallery-test-utils';
+import type { KeepersStore } from '../../model/history/keepers';
 import { HistoryPanel } from './history-panel';
+import { KeptCopyContext } from './kept-copy-context';
 
 let restoreLayout: () => void = () => undefined;
 beforeEach(async () => {
@@ -42,12 +44,16 @@ const FAILED = makeEntry('task_failed', {
   params: { prompt: 'broken' },
 });
 
-async function openDetail(entry: HistoryEntry) {
+async function openDetail(entry: HistoryEntry, keepers: KeepersStore | null = null) {
   const store = await storeWith([SUCCEEDED, FAILED]);
   const onRemix = vi.fn<(entry: HistoryEntry) => void>();
   const onUseAsInput = vi.fn<(url: string, mediaType: 'image' | 'video' | 'audio') => void>();
   const user = userEvent.setup();
-  render(<HistoryPanel store={store} sending={[]} onRemix={onRemix} onUseAsInput={onUseAsInput} />);
+  render(
+    <KeptCopyContext.Provider value={keepers}>
+      <HistoryPanel store={store} sending={[]} onRemix={onRemix} onUseAsInput={onUseAsInput} />
+    </KeptCopyContext.Provider>,
+  );
   const region = screen.getByRole('region', { name: 'History' });
   const card = within(region)
     .getAllByTestId('task-card')
@@ -151,6 +157,39 @@ describe('TaskDetail', () => {
         .getByRole('link', { name: /Open it in a new tab/ })
         .getAttribute('href'),
     ).toBe(`${CDN}/render.jpg`);
+  });
+
+  it('a download whose URL fails saves the copy kept on this device, found by the output key', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('gone', { status: 410 })),
+    );
+    vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:kept');
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+    const saved: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    const blobFor = vi.fn(async (key: string) => (key === 'task_AbCdEfGh1234#0' ? new Blob(['png']) : null));
+    const keepers = {
+      blobFor,
+      snapshot: () => ({
+        kept: new Map([['task_AbCdEfGh1234#0', { contentType: 'image/png' }]]),
+        bytes: 3,
+        saving: 0,
+        failure: null,
+      }),
+    } as unknown as KeepersStore;
+    const { dialog, user } = await openDetail(SUCCEEDED, keepers);
+    await user.click(within(dialog).getByRole('button', { name: 'Download' }));
+    expect(
+      await within(dialog).findByText(
+        'Saved as lumen-canvas-AbCdEfGh.png, from the copy kept on this device (its URL did not answer)',
+      ),
+    ).toBeTruthy();
+    expect(saved).toEqual(['lumen-canvas-AbCdEfGh.png']);
+    expect(blobFor).toHaveBeenCalledWith('task_AbCdEfGh1234#0');
+    expect(within(dialog).queryByText('Could not download the file')).toBeNull();
   });
 
   it('"Copy URL" writes the output URL to the clipboard', async () => {

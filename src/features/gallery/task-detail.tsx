@@ -1,5 +1,5 @@
 import { Check, Copy, Download, ExternalLink, ImagePlus, RefreshCw } from 'lucide-react';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ParamValue } from '../../../contract/task';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
@@ -17,6 +17,9 @@ import { elapsedMs, etaText, formatDuration, formatTimestamp } from './task-timi
 import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
 import { useNow } from './use-now';
 import { isTerminal } from '../../../contract/task';
+import { outputKey } from '../../model/history/output-key';
+import { KeptCopyContext } from './kept-copy-context';
+import { downloadKept } from './takeaway/kept-output';
 
 // The detail view of one task (product-notes §3: all params, timings, the raw JSON, Download, Copy URL,
 // Use as input, Remix). Everything in it came from the service or an imported file: rendered as text.
@@ -47,7 +50,10 @@ export async function downloadOutput(
 }
 
 type DownloadState =
-  { kind: 'idle' } | { kind: 'busy' } | { kind: 'done'; name: string } | { kind: 'error'; message: string };
+  | { kind: 'idle' }
+  | { kind: 'busy' }
+  | { kind: 'done'; name: string; fromKeptCopy: boolean }
+  | { kind: 'error'; message: string };
 
 export function TaskDetail({ entry, open, onOpenChange, onRemix, onUseAsInput }: TaskDetailProps) {
   const output = outputOf(entry);
@@ -76,6 +82,7 @@ export function TaskDetail({ entry, open, onOpenChange, onRemix, onUseAsInput }:
           <OutputActions
             entry={entry}
             url={url}
+            keptKey={output ? outputKey(entry.taskId, 0) : undefined}
             onRemix={onRemix}
             onUseAsInput={onUseAsInput}
             onDone={() => onOpenChange(false)}
@@ -136,6 +143,7 @@ export function TaskEndNotice({ entry }: { entry: HistoryEntry }) {
 export function OutputActions({
   entry,
   url,
+  keptKey,
   onRemix,
   onUseAsInput,
   onDone,
@@ -143,6 +151,8 @@ export function OutputActions({
 }: {
   entry: HistoryEntry;
   url: string | undefined;
+  /** The output (`${taskId}#${index}`): when its URL fails, Download saves its copy kept on this device. */
+  keptKey?: string;
   onRemix: (entry: HistoryEntry) => void;
   onUseAsInput: (url: string, mediaType: MediaType) => void;
   onDone: () => void;
@@ -153,6 +163,7 @@ export function OutputActions({
   const [copied, setCopied] = useState<'idle' | 'copied' | 'failed'>('idle');
   const abort = useRef<AbortController | null>(null);
   useEffect(() => () => abort.current?.abort(), []);
+  const keepers = useContext(KeptCopyContext);
   // Another output shown: the outcomes of the previous one are not its own.
   const [shownUrl, setShownUrl] = useState(url);
   if (shownUrl !== url) {
@@ -169,10 +180,17 @@ export function OutputActions({
     setDownload({ kind: 'busy' });
     try {
       const name = await downloadOutput(entry, url, controller.signal);
-      setDownload({ kind: 'done', name });
+      setDownload({ kind: 'done', name, fromKeptCopy: false });
     } catch (error) {
       if (controller.signal.aborted) return;
-      setDownload({ kind: 'error', message: error instanceof Error ? error.message : String(error) });
+      // The URL failed (expired, or the file server is away): a starred output's copy kept here will do.
+      const kept =
+        keepers && keptKey
+          ? await downloadKept(keepers, keptKey, (type) => downloadName(entry, type)).catch(() => null)
+          : null;
+      if (controller.signal.aborted) return;
+      if (kept) setDownload({ kind: 'done', name: kept, fromKeptCopy: true });
+      else setDownload({ kind: 'error', message: error instanceof Error ? error.message : String(error) });
     }
   };
 
@@ -230,7 +248,10 @@ export function OutputActions({
           <p className="text-xs text-slate-500 dark:text-slate-400">Downloading…</p>
         )}
         {download.kind === 'done' && (
-          <p className="text-xs wrap-anywhere text-slate-500 dark:text-slate-400">Saved as {download.name}</p>
+          <p className="text-xs wrap-anywhere text-slate-500 dark:text-slate-400">
+            Saved as {download.name}
+            {download.fromKeptCopy && ', from the copy kept on this device (its URL did not answer)'}
+          </p>
         )}
         {copied === 'copied' && <p className="text-xs text-slate-500 dark:text-slate-400">URL copied.</p>}
         {copied === 'failed' && (

@@ -222,6 +222,7 @@ export function Viewer(props: ViewerProps) {
             <OutputActions
               entry={entry}
               url={url}
+              keptKey={output ? current.key : undefined}
               onRemix={props.onRemix}
               onUseAsInput={props.onUseAsInput}
               onDone={() => onClose(current)}
@@ -362,7 +363,7 @@ function OtherOutputs({ current, onShow }: { current: GalleryItem; onShow: (item
                 )}
               >
                 {src && entry.meta.mediaType === 'image' ? (
-                  <SafeImage src={src} alt="" compact className="size-full object-cover" />
+                  <SafeImage src={src} keptKey={item.key} alt="" compact className="size-full object-cover" />
                 ) : (
                   <span className="text-xs">{index + 1}</span>
                 )}
@@ -389,7 +390,7 @@ function Stage({
   loop: boolean;
 }) {
   const { entry } = item;
-  const media = useMediaFailure(url);
+  const media = useMediaFailure(url, item.key);
   const box = 'flex min-h-0 flex-1 items-center justify-center p-2';
   if (!url) {
     return (
@@ -409,7 +410,13 @@ function Stage({
         ref={zoom}
         className="min-h-0 flex-1 bg-[repeating-conic-gradient(rgb(148_163_184/0.15)_0_25%,transparent_0_50%)] bg-size-[20px_20px]"
       >
-        <SafeImage src={url} alt={tileLabel(item)} lazy={false} className="block max-w-none" />
+        <SafeImage
+          src={url}
+          keptKey={item.key}
+          alt={tileLabel(item)}
+          lazy={false}
+          className="block max-w-none"
+        />
       </ZoomStage>
     );
   }

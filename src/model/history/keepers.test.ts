@@ -4,7 +4,7 @@ import 'fake-indexeddb/auto';
 import { deleteDB } from 'idb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DB_NAME, db, resetDbForTests } from '../db';
-import { KeepersStore, QUOTA_MESSAGE, type KeepableOutput } from './keepers';
+import { KEEP_CONCURRENCY, KEEP_RETRY_MS, KeepersStore, QUOTA_MESSAGE, type KeepableOutput } from './keepers';
 
 const A = 'conn-a';
 const B = 'conn-b';
@@ -88,7 +88,7 @@ describe('KeepersStore', () => {
     await store.keep(item('t1'));
     expect(a.ok && b.ok).toBe(true);
     expect(files.fetch).toHaveBeenCalledTimes(1);
-    expect(store.snapshot().saving.size).toBe(0);
+    expect(store.snapshot().saving).toBe(0);
   });
 
   it('forget() removes the bytes and revokes the object URL', async () => {
@@ -136,7 +136,7 @@ describe('KeepersStore', () => {
       /storage for the studio is full.*starred but not saved/,
     );
     expect(store.has('t1#0')).toBe(false);
-    expect(store.snapshot().saving.size).toBe(0);
+    expect(store.snapshot().saving).toBe(0);
     await reload();
     expect((await KeepersStore.open(A)).has('t1#0')).toBe(false);
 
@@ -149,12 +149,14 @@ describe('KeepersStore', () => {
 
   it('a URL that no longer answers, or an item without output, is a failure with the reason', async () => {
     const files = server({});
-    const store = await KeepersStore.open(A, { fetch: files.fetch });
+    let now = 0;
+    const store = await KeepersStore.open(A, { fetch: files.fetch, now: () => now });
     expect(await store.keep(item('t9'))).toMatchObject({
       ok: false,
       failure: { reason: 'fetch', message: 'The output could not be saved on this device: Failed to fetch.' },
     });
     files.goDown();
+    now += KEEP_RETRY_MS;
     expect(await store.keep(item('t9'))).toMatchObject({
       ok: false,
       failure: { reason: 'fetch', message: expect.stringContaining('answered 410') },
@@ -184,5 +186,134 @@ describe('KeepersStore', () => {
     const store = await KeepersStore.open(A);
     expect([...store.snapshot().kept.keys()]).toEqual(['good#0']);
     expect(await store.blobFor('bad#0')).toBeNull();
+  });
+
+  it('saves a few at a time: 40 outputs kept at once fetch at most KEEP_CONCURRENCY at a time, and all are kept', async () => {
+    let open = 0;
+    let most = 0;
+    const fetch = vi.fn(async () => {
+      open += 1;
+      most = Math.max(most, open);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      open -= 1;
+      return new Response('bytes', { headers: { 'Content-Type': 'image/png' } });
+    });
+    const store = await KeepersStore.open(A, { fetch });
+    const items = Array.from({ length: 40 }, (_, i) => item(`t${i}`));
+    const results = items.map((i) => store.keep(i));
+    expect(fetch.mock.calls.length).toBeLessThanOrEqual(KEEP_CONCURRENCY);
+    expect(store.snapshot().saving).toBe(40);
+    expect((await Promise.all(results)).every((r) => r.ok)).toBe(true);
+    expect(most).toBe(KEEP_CONCURRENCY);
+    expect(fetch).toHaveBeenCalledTimes(40);
+    expect(store.snapshot().kept.size).toBe(40);
+    expect(store.snapshot().saving).toBe(0);
+  });
+
+  it('10,000 dead URLs kept at once: a few requests at a time, and asked again in their back-off, none', async () => {
+    let open = 0;
+    let most = 0;
+    const fetch = vi.fn(async () => {
+      open += 1;
+      most = Math.max(most, open);
+      await Promise.resolve();
+      open -= 1;
+      return new Response('gone', { status: 410 });
+    });
+    const store = await KeepersStore.open(A, { fetch });
+    const items = Array.from({ length: 10_000 }, (_, i) => item(`t${i}`));
+    const results = await Promise.all(items.map((i) => store.keep(i)));
+    expect(results.every((r) => !r.ok && r.failure.reason === 'fetch')).toBe(true);
+    expect(most).toBeLessThanOrEqual(KEEP_CONCURRENCY);
+    expect(fetch).toHaveBeenCalledTimes(10_000);
+    await Promise.all(items.map((i) => store.keep(i)));
+    expect(fetch).toHaveBeenCalledTimes(10_000);
+  });
+
+  it('a failed save is remembered: asked again in its back-off, no request and a dismissed alert stays dismissed; then retried, each wait doubling', async () => {
+    const files = server({});
+    files.goDown();
+    let now = 1_000;
+    const store = await KeepersStore.open(A, { fetch: files.fetch, now: () => now });
+    expect((await store.keep(item('t1'))).ok).toBe(false);
+    expect(store.snapshot().failure?.outputKey).toBe('t1#0');
+    store.dismissFailure();
+    // Every change of the history asks again: nothing is fetched, the alert stays away.
+    for (let i = 0; i < 20; i++) {
+      now += 1_000;
+      expect(await store.keep(item('t1'))).toMatchObject({ ok: false, failure: { reason: 'fetch' } });
+    }
+    expect(files.fetch).toHaveBeenCalledTimes(1);
+    expect(store.snapshot().failure).toBeNull();
+    expect(store.dueForRetry()).toEqual([]);
+
+    now = 1_000 + KEEP_RETRY_MS;
+    expect(store.dueForRetry()).toEqual(['t1#0']);
+    await store.keep(item('t1'));
+    expect(files.fetch).toHaveBeenCalledTimes(2);
+    // A retry that fails again is not news.
+    expect(store.snapshot().failure).toBeNull();
+    // The next wait is twice as long.
+    now += KEEP_RETRY_MS;
+    await store.keep(item('t1'));
+    expect(files.fetch).toHaveBeenCalledTimes(2);
+    expect(store.dueForRetry()).toEqual([]);
+    now += KEEP_RETRY_MS;
+    expect(store.dueForRetry()).toEqual(['t1#0']);
+    await store.keep(item('t1'));
+    expect(files.fetch).toHaveBeenCalledTimes(3);
+  });
+
+  it('forgotten, then kept again while it waits its turn: it is kept', async () => {
+    let release = () => undefined as void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const fetch = vi.fn(async () => {
+      await gate;
+      return new Response('x');
+    });
+    const store = await KeepersStore.open(A, { fetch });
+    const first = Array.from({ length: KEEP_CONCURRENCY }, (_, i) => store.keep(item(`busy${i}`)));
+    void store.keep(item('t1'));
+    await store.forget('t1#0');
+    const again = store.keep(item('t1'));
+    release();
+    await Promise.all(first);
+    expect((await again).ok).toBe(true);
+    expect(store.has('t1#0')).toBe(true);
+  });
+
+  it('forget() and clearFailure() let a remembered failure go: the next keep tries at once', async () => {
+    const files = server({ [`${CDN}/t1-0.png`]: 'abc', [`${CDN}/t2-0.png`]: 'de' });
+    const fetch = vi.fn(files.fetch);
+    fetch.mockResolvedValueOnce(new Response('full', { status: 503 }));
+    fetch.mockResolvedValueOnce(new Response('full', { status: 503 }));
+    const store = await KeepersStore.open(A, { fetch });
+    expect((await store.keep(item('t1'))).ok).toBe(false);
+    expect((await store.keep(item('t2'))).ok).toBe(false);
+    expect([...store.failedKeys()]).toEqual(['t1#0', 't2#0']);
+    await store.forget('t1#0');
+    store.clearFailure('t2#0');
+    expect([...store.failedKeys()]).toEqual([]);
+    expect((await store.keep(item('t1'))).ok).toBe(true);
+    expect((await store.keep(item('t2'))).ok).toBe(true);
+    expect(fetch).toHaveBeenCalledTimes(4);
+  });
+
+  it('forget() of an output waiting its turn: it is never fetched', async () => {
+    let release = () => undefined as void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const fetch = vi.fn(async () => {
+      await gate;
+      return new Response('x');
+    });
+    const store = await KeepersStore.open(A, { fetch });
+    const first = Array.from({ length: KEEP_CONCURRENCY }, (_, i) => store.keep(item(`busy${i}`)));
+    const waiting = store.keep(item('t1'));
+    await store.forget('t1#0');
+    release();
+    await Promise.all(first);
+    expect(await waiting).toMatchObject({ ok: false, failure: { reason: 'forgotten' } });
+    expect(fetch).toHaveBeenCalledTimes(KEEP_CONCURRENCY);
+    expect(store.has('t1#0')).toBe(false);
   });
 });

@@ -10,6 +10,11 @@ import { db } from '../db';
 //
 // keep() never throws: the star belongs to the judgements and stays whatever happens here. A failure
 // (storage full above all) is a result and is in the snapshot, for the storage meter to say.
+//
+// Saves take turns, a few at a time (a bulk Star of 10,000 outputs must not open 10,000 requests), and a
+// failed one is remembered: asked again before its back-off is over, keep() answers the same failure
+// without a request and without raising the alert again (an expired URL stays expired; the studio asks
+// on every change of the history, each poll answer among them).
 
 export const KeeperRecordSchema = z.object({
   connectionId: z.string().check(z.minLength(1)),
@@ -49,8 +54,8 @@ export interface KeepersSnapshot {
   kept: ReadonlyMap<string, KeeperInfo>;
   /** Bytes of every kept output of this connection. */
   bytes: number;
-  /** Output keys being fetched and saved right now. */
-  saving: ReadonlySet<string>;
+  /** How many outputs are being fetched and saved, or wait their turn (a count: no set copied per save). */
+  saving: number;
   /** The last keep that failed, until it is dismissed, retried or that output forgotten. */
   failure: KeepFailure | null;
 }
@@ -60,6 +65,19 @@ export interface KeepersDeps {
   /** navigator.storage.persist: asked once a first output is kept, so the browser does not evict it. */
   persist?: () => Promise<boolean>;
   now?: () => number;
+}
+
+/** Saves that run at once; the others wait their turn. */
+export const KEEP_CONCURRENCY = 4;
+/** A failed save is not tried again before this; each failure after doubles it, up to KEEP_RETRY_MAX_MS. */
+export const KEEP_RETRY_MS = 60_000;
+const KEEP_RETRY_MAX_MS = 6 * 3_600_000;
+
+interface Remembered {
+  failure: KeepFailure;
+  attempts: number;
+  /** Not tried again before then; Infinity while it is being tried. */
+  retryAt: number;
 }
 
 export const QUOTA_MESSAGE =
@@ -80,9 +98,19 @@ function infoOf({ blob: _b, connectionId: _c, ...info }: KeeperRecord): KeeperIn
 }
 
 export class KeepersStore {
-  private state: KeepersSnapshot = { kept: new Map(), bytes: 0, saving: new Set(), failure: null };
+  private state: KeepersSnapshot = { kept: new Map(), bytes: 0, saving: 0, failure: null };
   private listeners = new Set<() => void>();
   private inFlight = new Map<string, Promise<KeepResult>>();
+  /** In flight and not yet started (waiting its turn). */
+  private queued = new Set<string>();
+  /** Saves waiting their turn, first come first served (`next` is the head: no shift of a long array). */
+  private queue: Array<() => Promise<void>> = [];
+  private next = 0;
+  private running = 0;
+  /** Failed saves, by output key, until they succeed or the output is forgotten. */
+  private failed = new Map<string, Remembered>();
+  /** No remembered failure is due before this (it may be earlier than any: then a scan finds none). */
+  private earliestRetry = Infinity;
   private urls = new Map<string, string>();
   private asked = false;
   /** Outputs forgotten while their save was in flight: the save is undone when it lands. */
@@ -118,36 +146,112 @@ export class KeepersStore {
     return this.state.kept.has(outputKey);
   }
 
+  private now(): number {
+    return (this.deps.now ?? Date.now)();
+  }
+
+  /** Outputs whose save failed and is remembered (so an un-starred one can be let go). */
+  failedKeys(): Iterable<string> {
+    return this.failed.keys();
+  }
+
+  /** Lets a remembered failure go: the next keep() of that output tries at once (starred again). */
+  clearFailure(outputKey: string): void {
+    this.failed.delete(outputKey);
+    if (this.state.failure?.outputKey === outputKey) this.set({ failure: null });
+  }
+
+  /**
+   * The outputs whose failed save may be tried again now. Nothing is scanned before the earliest
+   * back-off ends, so asking on every change of the history costs nothing while none is due.
+   */
+  dueForRetry(): string[] {
+    const now = this.now();
+    if (now < this.earliestRetry) return [];
+    const due: string[] = [];
+    let earliest = Infinity;
+    for (const [key, remembered] of this.failed) {
+      if (remembered.retryAt <= now) due.push(key);
+      else earliest = Math.min(earliest, remembered.retryAt);
+    }
+    this.earliestRetry = earliest;
+    return due;
+  }
+
   private set(patch: Partial<KeepersSnapshot>): void {
     this.state = { ...this.state, ...patch };
     for (const l of this.listeners) l();
   }
 
-  /** Fetches the output and saves its bytes on this device. Never rejects: a failure is the result. */
+  /**
+   * Fetches the output and saves its bytes on this device, when its turn comes. Never rejects: a failure
+   * is the result. A failure remembered and still in its back-off is answered at once, without a request.
+   */
   keep(item: KeepableOutput): Promise<KeepResult> {
     const known = this.state.kept.get(item.key);
     if (known) return Promise.resolve({ ok: true, info: known });
     const running = this.inFlight.get(item.key);
-    if (running) return running;
-    const run = this.save(item).finally(() => {
-      this.inFlight.delete(item.key);
-      const saving = new Set(this.state.saving);
-      saving.delete(item.key);
-      this.set({ saving });
+    if (running) {
+      // Starred again while it waited its turn: the forget() in between no longer applies.
+      if (this.queued.has(item.key)) this.forgotten.delete(item.key);
+      return running;
+    }
+    const remembered = this.failed.get(item.key);
+    if (remembered && this.now() < remembered.retryAt)
+      return Promise.resolve({ ok: false, failure: remembered.failure });
+    if (remembered) remembered.retryAt = Infinity;
+    this.forgotten.delete(item.key);
+    const run = new Promise<KeepResult>((resolve) => {
+      this.queued.add(item.key);
+      this.queue.push(async () => {
+        this.queued.delete(item.key);
+        const result = await this.save(item).catch((error: unknown) =>
+          this.fail(item.key, 'storage', `The output could not be saved on this device: ${reasonOf(error)}.`),
+        );
+        this.inFlight.delete(item.key);
+        this.set({ saving: this.state.saving - 1 });
+        resolve(result);
+      });
     });
     this.inFlight.set(item.key, run);
-    this.set({ saving: new Set(this.state.saving).add(item.key) });
+    this.set({ saving: this.state.saving + 1 });
+    this.pump();
     return run;
+  }
+
+  /** Starts waiting saves while fewer than KEEP_CONCURRENCY run. */
+  private pump(): void {
+    while (this.running < KEEP_CONCURRENCY && this.next < this.queue.length) {
+      const job = this.queue[this.next]!;
+      this.next += 1;
+      this.running += 1;
+      void job().finally(() => {
+        this.running -= 1;
+        this.pump();
+      });
+    }
+    // The queue has run dry: drop the finished jobs rather than keep a 10,000-long array.
+    if (this.next === this.queue.length) {
+      this.queue = [];
+      this.next = 0;
+    }
   }
 
   private fail(outputKey: string, reason: KeepFailureReason, message: string): KeepResult {
     const failure = { outputKey, reason, message };
-    this.set({ failure });
+    const before = this.failed.get(outputKey);
+    const attempts = (before?.attempts ?? 0) + 1;
+    const retryAt = this.now() + Math.min(KEEP_RETRY_MS * 2 ** (attempts - 1), KEEP_RETRY_MAX_MS);
+    this.failed.set(outputKey, { failure, attempts, retryAt });
+    this.earliestRetry = Math.min(this.earliestRetry, retryAt);
+    // Only a first failure is news: a retry that fails again leaves a dismissed alert dismissed.
+    if (!before) this.set({ failure });
     return { ok: false, failure };
   }
 
   private async save(item: KeepableOutput): Promise<KeepResult> {
-    this.forgotten.delete(item.key);
+    // Forgotten while it waited its turn: nothing to fetch.
+    if (this.forgotten.delete(item.key)) return forgottenResult(item.key);
     if (!item.output) return this.fail(item.key, 'no-output', 'This task has no output to keep.');
     const fetchOutput = this.deps.fetch ?? globalThis.fetch.bind(globalThis);
     let blob: Blob;
@@ -179,7 +283,7 @@ export class KeepersStore {
       url: item.output.url,
       contentType,
       size: blob.size,
-      savedAt: (this.deps.now ?? Date.now)(),
+      savedAt: this.now(),
       blob,
     };
     try {
@@ -202,12 +306,10 @@ export class KeepersStore {
     }
     if (this.forgotten.delete(item.key)) {
       await (await db()).delete('keepers', [this.connectionId, item.key]);
-      return {
-        ok: false,
-        failure: { outputKey: item.key, reason: 'forgotten', message: 'Forgotten while it was being saved.' },
-      };
+      return forgottenResult(item.key);
     }
     const info = infoOf(record);
+    this.failed.delete(item.key);
     const kept = new Map(this.state.kept).set(item.key, info);
     const failure = this.state.failure?.outputKey === item.key ? null : this.state.failure;
     this.set({ kept, bytes: sum(kept), failure });
@@ -230,6 +332,7 @@ export class KeepersStore {
   /** Removes the saved bytes (the output was un-starred, or space is needed). */
   async forget(outputKey: string): Promise<void> {
     if (this.inFlight.has(outputKey)) this.forgotten.add(outputKey);
+    this.failed.delete(outputKey);
     await (await db()).delete('keepers', [this.connectionId, outputKey]);
     const url = this.urls.get(outputKey);
     if (url) URL.revokeObjectURL(url);
@@ -269,6 +372,11 @@ export class KeepersStore {
     this.listeners.clear();
   }
 }
+
+const forgottenResult = (outputKey: string): KeepResult => ({
+  ok: false,
+  failure: { outputKey, reason: 'forgotten', message: 'Forgotten while it was being saved.' },
+});
 
 function sum(kept: ReadonlyMap<string, KeeperInfo>): number {
   let bytes = 0;

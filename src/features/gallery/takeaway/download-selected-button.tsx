@@ -1,10 +1,12 @@
 import { Download } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useContext, useEffect, useRef, useState } from 'react';
 import { Button, type ButtonProps } from '../../../components/button';
 import type { GalleryItem } from '../gallery-item';
 import type { DownloadSelectedOptions, DownloadSelectedResult } from './download-selected';
 import { DownloadProgressDialog, type DownloadJob } from './download-progress-dialog';
 import { downloadErrorMessage } from './download-error';
+import { KeptCopyContext } from '../kept-copy-context';
+import { keptFile } from './kept-output';
 
 // "Download selected" (product-notes §5) for the gallery's selection toolbar: one ZIP of the selected outputs,
 // with a progress dialog and Cancel. The ZIP code (and client-zip) loads on the first click.
@@ -28,6 +30,7 @@ export function DownloadSelectedButton({ items, run, disabled, ...props }: Downl
   const [job, setJob] = useState<DownloadJob | null>(null);
   const controller = useRef<AbortController | null>(null);
   useEffect(() => () => controller.current?.abort(), []);
+  const keepers = useContext(KeptCopyContext);
 
   const start = async () => {
     const abort = new AbortController();
@@ -40,6 +43,8 @@ export function DownloadSelectedButton({ items, run, disabled, ...props }: Downl
       try {
         const result = await runDownload(selection, {
           signal: abort.signal,
+          // A starred output whose URL fails goes in from the copy kept on this device.
+          kept: keepers ? (item) => keptFile(keepers, item.key) : undefined,
           onProgress: (progress) => {
             if (!abort.signal.aborted) setJob({ kind: 'running', progress });
           },

@@ -1,34 +1,48 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { KeepersStore } from '../../../model/history/keepers';
-import { galleryItemsOf } from '../gallery-item';
+import { downloadName } from '../download-name';
 import { makeEntry } from '../../../test/gallery-test-utils';
-import { downloadKept } from './kept-output';
+import { downloadKept, keptFile } from './kept-output';
 
-const [item] = galleryItemsOf([makeEntry('task_AbCdEfGhIj', { params: { prompt: 'red fox' } })]);
+const entry = makeEntry('task_AbCdEfGhIj', { params: { prompt: 'red fox' } });
+const KEY = 'task_AbCdEfGhIj#0';
 
 function keepers(blob: Blob | null, contentType: string | null): KeepersStore {
   return {
-    blobFor: async () => blob,
+    blobFor: async (key: string) => (key === KEY ? blob : null),
     snapshot: () => ({
-      kept: new Map(blob ? [[item!.key, { contentType }]] : []),
+      kept: new Map(blob ? [[KEY, { contentType }]] : []),
       bytes: 0,
-      saving: new Set(),
+      saving: 0,
       failure: null,
     }),
   } as unknown as KeepersStore;
 }
 
 describe('downloadKept', () => {
-  it('saves the kept bytes named from model, prompt and id with the extension of the type it was served with', async () => {
+  it('saves the kept bytes, named from the type they were served with', async () => {
     const save = vi.fn();
     const blob = new Blob(['png']);
-    expect(await downloadKept(keepers(blob, 'image/png'), item!, save)).toBe(true);
-    expect(save).toHaveBeenCalledWith(blob, 'lumen-canvas-red-fox-AbCdEfGh.png');
+    const name = await downloadKept(
+      keepers(blob, 'image/png'),
+      KEY,
+      (type) => downloadName(entry, type),
+      save,
+    );
+    expect(name).toBe(downloadName(entry, 'image/png'));
+    expect(name).toMatch(/\.png$/);
+    expect(save).toHaveBeenCalledWith(blob, name);
   });
 
-  it('is false when the output is not kept here', async () => {
+  it('is null when the output is not kept here', async () => {
     const save = vi.fn();
-    expect(await downloadKept(keepers(null, null), item!, save)).toBe(false);
+    expect(await downloadKept(keepers(null, null), KEY, () => 'x', save)).toBeNull();
     expect(save).not.toHaveBeenCalled();
+  });
+
+  it("keptFile falls back on the blob's own type when the record has none", async () => {
+    const blob = new Blob(['a'], { type: 'image/webp' });
+    expect(await keptFile(keepers(blob, null), KEY)).toEqual({ blob, contentType: 'image/webp' });
+    expect(await keptFile(keepers(blob, null), 'other#0')).toBeNull();
   });
 });

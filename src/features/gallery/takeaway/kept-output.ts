@@ -1,20 +1,34 @@
 import type { KeepersStore } from '../../../model/history/keepers';
-import type { GalleryItem } from '../gallery-item';
-import { outputFileName } from '../download-name';
 import { saveBlob } from '../../../lib/save-file';
 
-// A kept output downloads from this device, named as the ZIP names it (model, prompt, task id and the
-// extension of the type it was served with), whether or not its URL still answers.
+// A kept output downloads from this device when its URL fails, whichever way it is downloaded (the
+// Viewer's or the detail view's Download, Download selected), named as that way names it, from the type
+// it was served with. Found by the output's key, never its URL.
 
-/** Saves the kept bytes of the item; false when they are not kept here. */
+export interface KeptFile {
+  blob: Blob;
+  /** The Content-Type the file server sent when it was kept. */
+  contentType: string | null;
+}
+
+/** The kept bytes of an output (`${taskId}#${index}`), or null when it is not kept here. */
+export async function keptFile(keepers: KeepersStore, outputKey: string): Promise<KeptFile | null> {
+  const blob = await keepers.blobFor(outputKey);
+  if (!blob) return null;
+  const contentType = keepers.snapshot().kept.get(outputKey)?.contentType ?? (blob.type || null);
+  return { blob, contentType };
+}
+
+/** Saves the kept bytes of an output named by `nameFor`; the name, or null when it is not kept here. */
 export async function downloadKept(
   keepers: KeepersStore,
-  item: GalleryItem,
+  outputKey: string,
+  nameFor: (contentType: string | null) => string,
   save: (blob: Blob, name: string) => void = saveBlob,
-): Promise<boolean> {
-  const blob = await keepers.blobFor(item.key);
-  if (!blob) return false;
-  const contentType = keepers.snapshot().kept.get(item.key)?.contentType ?? (blob.type || null);
-  save(blob, outputFileName({ entry: item.entry, index: item.index, url: item.output?.url }, contentType));
-  return true;
+): Promise<string | null> {
+  const file = await keptFile(keepers, outputKey);
+  if (!file) return null;
+  const name = nameFor(file.contentType);
+  save(file.blob, name);
+  return name;
 }

@@ -60,7 +60,7 @@ export function StorageMeter({ keepers, estimate }: StorageMeterProps) {
         {count === 0
           ? 'No starred output is kept on this device yet.'
           : `Kept on this device: ${formatCount(count)} starred ${count === 1 ? 'output' : 'outputs'}, ${formatBytes(snapshot.bytes)}.`}
-        {snapshot.saving.size > 0 && ` Saving ${formatCount(snapshot.saving.size)}…`}
+        {snapshot.saving > 0 && ` Saving ${formatCount(snapshot.saving)}…`}
       </p>
       {known && (
         <div>

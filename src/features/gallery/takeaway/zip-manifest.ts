@@ -34,6 +34,8 @@ export interface ManifestEntry {
   contentType: string | null;
   bytes: number | null;
   status: DownloadStatus;
+  /** Where the file's bytes came from: its URL, or (the URL failed) the copy kept on this device. */
+  from: 'url' | 'kept-copy' | null;
   /** Why the file is missing or incomplete. */
   error: string | null;
 }
@@ -64,6 +66,7 @@ export function manifestEntryFor(item: GalleryItem): ManifestEntry {
     contentType: null,
     bytes: null,
     status: item.output ? 'failed' : 'no-output',
+    from: null,
     error: item.output ? null : `The task has no output (${entry.status}).`,
   };
 }

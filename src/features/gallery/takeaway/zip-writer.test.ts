@@ -126,6 +126,30 @@ describe('writeZip', () => {
     expect(result.bytesWritten).toBe(sink.bytes().byteLength);
   });
 
+  it('takes an output whose URL fails from the copy kept on this device, found by its key, named from its type', async () => {
+    const items = itemsFor(3);
+    const server = fakeServer({ [`${CDN}/1.jpg`]: { bytes: bytesOf('fresh one'), type: 'image/jpeg' } });
+    // 0.jpg answers 404 and 2.jpg is not on the server either; only the first is kept here.
+    const kept = vi.fn(async (item: GalleryItem) =>
+      item.key === items[0]!.key ? { blob: new Blob(['kept webp bytes']), contentType: 'image/webp' } : null,
+    );
+    const sink = memorySink();
+    await writeZip(items, sink.writable, { fetch: server.fetch, kept });
+    const zip = unzipSync(sink.bytes());
+    expect(strFromU8(zip['lumen-canvas-picture-0-000zz.webp']!)).toBe('kept webp bytes');
+    expect(strFromU8(zip['lumen-canvas-picture-1-001zz.jpg']!)).toBe('fresh one');
+    // Asked only for the outputs whose URL failed.
+    expect(kept.mock.calls.map(([item]) => item.key)).toEqual([items[0]!.key, items[2]!.key]);
+    const manifest = JSON.parse(strFromU8(zip['manifest.json']!));
+    expect(manifest.files.map((f: { status: string; from: string | null }) => [f.status, f.from])).toEqual([
+      ['saved', 'kept-copy'],
+      ['saved', 'url'],
+      ['failed', null],
+    ]);
+    expect(manifest.files[0]).toMatchObject({ contentType: 'image/webp', bytes: 15, error: null });
+    expect(manifest.files[2].error).toBe('The file server answered 404 Not Found.');
+  });
+
   it('lists a failed download (HTTP error, network error, broken body) in the manifest and goes on', async () => {
     const items = itemsFor(5);
     const server = fakeServer({

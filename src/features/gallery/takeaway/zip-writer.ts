@@ -1,6 +1,7 @@
 import { makeZip } from 'client-zip';
 import type { GalleryItem } from '../gallery-item';
 import { outputFileName } from '../download-name';
+import type { KeptFile } from './kept-output';
 import {
   CSV_NAME,
   MANIFEST_NAME,
@@ -13,8 +14,9 @@ import {
 
 // Streams one ZIP of the selected outputs into a sink (a file on disk), one output at a time: each
 // response body flows through the ZIP stream to the sink before the next fetch starts, so memory holds
-// one chunk in flight, never the files. An output that cannot be fetched is listed in the manifest with
-// the reason and the rest go on; only the signal (Cancel) or the sink failing (disk full) stops it.
+// one chunk in flight, never the files. An output that cannot be fetched is taken from the copy kept on
+// this device when it was starred (read from disk the same way), else listed in the manifest with the
+// reason, and the rest go on; only the signal (Cancel) or the sink failing (disk full) stops it.
 //
 // client-zip writes the ZIP: it takes an async iterable of Responses/streams and gives back one
 // ReadableStream, pulling the next input only when the previous one is written (the one-at-a-time
@@ -44,6 +46,8 @@ export interface WriteZipOptions {
   now?: () => Date;
   /** Bytes-only progress is reported at most this often (file boundaries always are). */
   progressIntervalMs?: number;
+  /** The copy of an output kept on this device, for one whose URL fails; none when not given. */
+  kept?: (item: GalleryItem) => Promise<KeptFile | null>;
 }
 
 const reasonOf = (error: unknown): string =>
@@ -119,25 +123,37 @@ export async function writeZip(
         settle(entry);
         continue;
       }
-      let response: Response;
+      let body: ReadableStream<Uint8Array> | null = null;
+      let failure: string | null = null;
       try {
         // Output URLs are the service's CDN, not the API: no key, no cookies.
-        response = await fetchOutput(item.output.url, { signal, credentials: 'omit' });
+        const response = await fetchOutput(item.output.url, { signal, credentials: 'omit' });
+        if (response.ok && response.body) {
+          body = response.body;
+          entry.contentType = response.headers.get('content-type');
+          entry.from = 'url';
+        } else {
+          await response.body?.cancel().catch(() => undefined);
+          failure = response.ok
+            ? 'The file server sent no content.'
+            : `The file server answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`;
+        }
       } catch (error) {
         signal?.throwIfAborted();
-        entry.error = `The file could not be fetched: ${reasonOf(error)}`;
-        settle(entry);
-        continue;
+        failure = `The file could not be fetched: ${reasonOf(error)}`;
       }
-      if (!response.ok || !response.body) {
-        await response.body?.cancel().catch(() => undefined);
-        entry.error = response.ok
-          ? 'The file server sent no content.'
-          : `The file server answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`;
-        settle(entry);
-        continue;
+      if (!body) {
+        const copy = await options.kept?.(item).catch(() => null);
+        signal?.throwIfAborted();
+        if (!copy) {
+          entry.error = failure;
+          settle(entry);
+          continue;
+        }
+        body = copy.blob.stream();
+        entry.contentType = copy.contentType;
+        entry.from = 'kept-copy';
       }
-      entry.contentType = response.headers.get('content-type');
       entry.file = uniqueName(
         outputFileName({ entry: item.entry, index: item.index, url: item.output.url }, entry.contentType),
         taken,
@@ -148,7 +164,7 @@ export async function writeZip(
       yield {
         name: entry.file,
         lastModified,
-        input: guardedBody(response.body, entry, signal, () => report(false)),
+        input: guardedBody(body, entry, signal, () => report(false)),
       };
       settle(entry);
     }
