@@ -2,6 +2,7 @@
 import '../zod-config';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useRef, useState } from 'react';
+import { Toaster } from 'sonner';
 import type { Me } from '../../contract/me';
 import type { ParamDef } from '../../contract/param';
 import type { ParamValue } from '../../contract/task';
@@ -185,6 +186,8 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
       )}
 
       <NetworkStatus health={client.health} />
+      {/* The notices with "Undo" (the queue's Remove); one for the connected studio. */}
+      <Toaster position="bottom-center" />
       {views.view === 'usage' ? (
         <Suspense fallback={loading('Loading usage')}>
           <UsageView

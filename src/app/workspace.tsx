@@ -23,6 +23,7 @@ import { withMediaInput } from '../features/forms/media-input';
 import { MediaInput } from '../features/forms/media/media-input';
 import { ParamForm, type FormSnapshot } from '../features/forms/param-form';
 import { HistoryPanel } from '../features/gallery/history-panel';
+import { QueuePanel } from '../features/queue/queue-panel';
 import { QuoteView } from '../features/quote/quote-panel';
 import { useLiveQuote } from '../features/quote/use-live-quote';
 import { CopyRequestButton } from '../features/request/copy-request';
@@ -31,6 +32,7 @@ import { SubmitBar } from '../features/tasks/submit-bar';
 import { useSending, useSubmit, type TaskRunner } from '../features/tasks/use-tasks';
 import type { Column } from '../model/boards/boards';
 import type { HistoryEntry } from '../model/history/history-types';
+import type { QueueItem } from '../model/queue/queue';
 import { selectionOfPreset, withoutPresetParam, type Preset } from '../model/library/presets';
 import { selectionKey, selectionOfRequest, type ResolvedSelection, type Selection } from '../model/selection';
 import { taskMeta } from '../model/tasks/task-meta';
@@ -104,6 +106,7 @@ export function Workspace({
   const request = snapshot?.valid ? snapshot.request : null;
   const quote = useLiveQuote(request);
   const sending = useSending(runner?.outbox);
+  const held = useHeld(runner);
   const submitter = useSubmit(runner);
   const current = resolved.status === 'ready' ? resolved.resolved : undefined;
   const key = selectionKey(selection);
@@ -272,6 +275,7 @@ export function Workspace({
                   busy={submitter.busy}
                   result={submitter.result}
                   batch={submitter.batch}
+                  queued={submitter.queued}
                   disabled={!runner}
                   controls={batch.controls}
                 />
@@ -297,6 +301,15 @@ export function Workspace({
             </section>
           )}
         </div>
+        {runner && (
+          <div className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
+            <QueuePanel
+              queue={runner.queue}
+              balance={me.team?.creditBalance ?? me.user?.creditBalance ?? null}
+              capRemaining={me.key.creditsRemainingToday}
+            />
+          </div>
+        )}
         <div className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
           {runner ? (
             <>
@@ -304,6 +317,7 @@ export function Workspace({
               <HistoryPanel
                 store={runner.store}
                 sending={sending}
+                held={held}
                 onRemix={onRemix}
                 onUseAsInput={onUseAsInput}
                 hiddenTaskIds={hiddenTaskIds}
@@ -316,6 +330,14 @@ export function Workspace({
       </aside>
     </main>
   );
+}
+
+const NO_HELD_ITEMS: readonly QueueItem[] = [];
+const noHeld = () => ({ items: NO_HELD_ITEMS });
+
+/** The tasks held in this device's queue, in order (History shows them with their place). */
+function useHeld(runner: TaskRunner | null): readonly QueueItem[] {
+  return useSyncExternalStore(runner?.queue.subscribe ?? noSubscribe, runner?.queue.snapshot ?? noHeld).items;
 }
 
 const NO_IDS: ReadonlySet<string> = new Set();

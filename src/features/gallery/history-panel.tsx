@@ -30,6 +30,8 @@ export interface HistoryPanelProps {
   store: HistoryStore;
   /** Submits made that have had no answer yet (the outbox). */
   sending: OutboxEntry[];
+  /** Tasks held in this device's queue, in queue order (not sent: shown with their place). */
+  held?: readonly OutboxEntry[];
   onRemix: (entry: HistoryEntry) => void;
   onUseAsInput: (url: string, mediaType: MediaType) => void;
   /** Tasks hidden on this device (the gallery's "Hide"): left out of the list. */
@@ -45,10 +47,14 @@ const NO_FACETS: Facets = {
 };
 
 const NO_HIDDEN: ReadonlySet<string> = new Set();
+const NO_HELD: readonly OutboxEntry[] = [];
+/** Held tasks shown as cards (the Queue lists them all): a thousand held would crowd out the history. */
+const HELD_SHOWN = 20;
 
 export function HistoryPanel({
   store,
   sending,
+  held = NO_HELD,
   onRemix,
   onUseAsInput,
   hiddenTaskIds = NO_HIDDEN,
@@ -152,6 +158,21 @@ export function HistoryPanel({
 
       {members.length > 0 && <TeamQueue entries={entries} />}
 
+      {held.length > 0 && (
+        <ol aria-label="Held in your queue" className="flex flex-col gap-2">
+          {held.slice(0, HELD_SHOWN).map((s, i) => (
+            <li key={s.idempotencyKey}>
+              <SendingCard entry={s} place={i + 1} />
+            </li>
+          ))}
+          {held.length > HELD_SHOWN && (
+            <li className="text-xs text-slate-500 dark:text-slate-400">
+              and {held.length - HELD_SHOWN} more held in the Queue
+            </li>
+          )}
+        </ol>
+      )}
+
       {sending.length > 0 && (
         <ul aria-label="Sending" className="flex flex-col gap-2">
           {sending.map((s) => (
@@ -162,7 +183,7 @@ export function HistoryPanel({
         </ul>
       )}
 
-      {total === 0 && sending.length === 0 && (
+      {total === 0 && sending.length === 0 && held.length === 0 && (
         <div className="flex flex-col items-center gap-2 rounded-lg border border-dashed border-slate-300 px-4 py-8 text-center dark:border-slate-700">
           <GalleryVerticalEnd className="size-6 text-slate-400 dark:text-slate-500" aria-hidden="true" />
           <p className="text-sm font-medium">No tasks yet</p>

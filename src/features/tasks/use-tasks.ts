@@ -14,6 +14,7 @@ import { PollSchedule } from '../../model/tasks/poll-schedule';
 import { PresetStore } from '../../model/library/presets';
 import { PromptLibrary } from '../../model/library/prompt-library';
 import { createdEntry } from '../../model/tasks/created-entry';
+import { RELEASE_LEAD_MS, slotsToFill, TaskQueue } from '../../model/queue/queue';
 import { useFinishNotices } from './finish-notices';
 import { useTaskPolling } from './use-task-polling';
 
@@ -31,6 +32,19 @@ export interface TaskRunner {
   /** This key's presets and prompt library (local, in the history file too). */
   presets: PresetStore;
   prompts: PromptLibrary;
+  /** The tasks this device holds back until the pool is about to free a place (docs/queue.md). */
+  queue: TaskQueue;
+}
+
+/** How many held tasks the pool has room for now, by the schedule's forecast (docs/queue.md). */
+function freeSlots(schedule: PollSchedule, outbox: Outbox, store: HistoryStore): number {
+  const at = Date.now() + RELEASE_LEAD_MS;
+  return slotsToFill({
+    concurrency: schedule.concurrency,
+    busy: schedule.busyAt(at),
+    mineBusy: schedule.busyAt(at, (taskId) => store.isLocal(taskId)),
+    sending: outbox.entries().filter((e) => !e.expired).length,
+  });
 }
 
 export function useTasks(me: Pick<Me, 'limits' | 'team' | 'user'>): TaskRunner | null {
@@ -45,6 +59,8 @@ export function useTasks(me: Pick<Me, 'limits' | 'team' | 'user'>): TaskRunner |
     let cancelled = false;
     let outbox: Outbox | null = null;
     let schedule: PollSchedule | null = null;
+    let queue: TaskQueue | null = null;
+    let offQueue = (): void => undefined;
     // The service answers again after an outage: what waits in the outbox goes now, not at its back-off.
     const offRecovered = client.health.onRecovered(() => outbox?.resendWaiting());
     let removeSections = (): void => undefined;
@@ -85,14 +101,29 @@ export function useTasks(me: Pick<Me, 'limits' | 'team' | 'user'>): TaskRunner |
           void queryClient.invalidateQueries({ queryKey: meQueries.all() });
         },
       });
-      setRunner({ store, outbox, budget, schedule, presets, prompts });
+      const sender = outbox;
+      const poolSchedule = schedule;
+      queue = new TaskQueue({
+        connectionId,
+        submit: (request, meta, options) => sender.submit(request, meta, options),
+        freeSlots: () => freeSlots(poolSchedule, sender, store),
+        quote: (request) => client.quote(request),
+      });
+      // A place may have freed: a task finished or was answered, a send settled.
+      const kick = queue.kick;
+      const offs2 = [sender.subscribe(kick), store.subscribe(kick), poolSchedule.subscribe(kick)];
+      offQueue = () => offs2.forEach((off) => off());
+      setRunner({ store, outbox, budget, schedule, presets, prompts, queue });
       // A submit that never got an answer before a reload or crash is re-sent, identically.
       void outbox.resume();
+      void queue.start();
     });
     return () => {
       cancelled = true;
       offRecovered();
       removeSections();
+      offQueue();
+      queue?.dispose();
       outbox?.dispose();
       schedule?.stop();
       setRunner(null);
@@ -118,6 +149,8 @@ export interface SubmitState {
   result: SubmitResult | null;
   /** A batch: how many tasks it had and how many the service created. */
   batch: { size: number; created: number } | null;
+  /** How many tasks the last submit put in the queue (held, not sent yet); 0 when it sent them. */
+  queued?: number;
 }
 
 const IDLE: SubmitState = { busy: false, result: null, batch: null };
@@ -137,6 +170,14 @@ export function useSubmit(runner: TaskRunner | null) {
       if (!runner) return;
       setState({ busy: true, result: null, batch: null });
       void runner.prompts.record(prompts);
+      const list: readonly TaskRequest[] = Array.isArray(requests) ? requests : [requests as TaskRequest];
+      // What the queue would send this instant goes as before (its answer, a refused field, shows on the
+      // form); otherwise every task is held in the queue, its key written down, nothing charged yet.
+      if (!runner.queue.wouldSendNow(list.length)) {
+        await runner.queue.enqueue(list.map((request) => ({ request, meta })));
+        setState({ busy: false, result: null, batch: null, queued: list.length });
+        return;
+      }
       if (!Array.isArray(requests) || requests.length === 1) {
         const request = Array.isArray(requests) ? (requests[0] as TaskRequest) : (requests as TaskRequest);
         setState({ busy: false, result: await runner.outbox.submit(request, meta), batch: null });

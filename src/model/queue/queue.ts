@@ -233,6 +233,17 @@ export class TaskQueue {
     return this.current;
   };
 
+  /**
+   * Whether `count` new tasks would all be sent this instant: nothing held before them, the queue
+   * running, and room in the pool (or "send at once"). The caller then sends them as before.
+   */
+  wouldSendNow(count: number): boolean {
+    if (this.settings.paused || this.items.size > 0 || this.starting.size > 0) return false;
+    // A credit stop counts what the queue sends: everything goes through it then.
+    if (this.settings.stopAfterCredits !== null) return false;
+    return this.settings.sendAtOnce || this.deps.freeSlots() >= count;
+  }
+
   /** The 1-based place of a held task, or null. */
   placeOf(idempotencyKey: string): number | null {
     const i = this.snapshot().items.findIndex((item) => item.idempotencyKey === idempotencyKey);
