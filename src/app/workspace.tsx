@@ -333,7 +333,8 @@ export function Workspace({
 }
 
 const NO_HELD_ITEMS: readonly QueueItem[] = [];
-const noHeld = () => ({ items: NO_HELD_ITEMS });
+const NO_QUEUE = { items: NO_HELD_ITEMS };
+const noHeld = () => NO_QUEUE;
 
 /** The tasks held in this device's queue, in order (History shows them with their place). */
 function useHeld(runner: TaskRunner | null): readonly QueueItem[] {
