@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useApi } from '../../api/api-context';
 import { meQueries } from '../../api/queries/me-queries';
 import type { Me } from '../../../contract/me';
@@ -155,8 +155,22 @@ export interface SubmitState {
 
 const IDLE: SubmitState = { busy: false, result: null, batch: null };
 
+/** A batch's outcome: its first refusal, else its first unanswered send, else created. */
+function outcome(results: readonly SubmitResult[], size: number): SubmitState {
+  const result =
+    results.find((r) => r.kind === 'refused') ??
+    results.find((r) => r.kind === 'pending') ??
+    results[0] ??
+    null;
+  if (size === 1) return { busy: false, result, batch: null };
+  const created = results.filter((r) => r.kind === 'created').length;
+  return { busy: false, result, batch: { size, created } };
+}
+
 export function useSubmit(runner: TaskRunner | null) {
   const [state, setState] = useState<SubmitState>(IDLE);
+  /** The last click: a queued click's late outcome never overwrites a newer click's. */
+  const latest = useRef(0);
   /**
    * Sends one task, or a batch (several requests, one click: each its own Idempotency-Key, all written
    * to the outbox before the first is sent). The prompts sent go to the prompt library.
@@ -168,14 +182,20 @@ export function useSubmit(runner: TaskRunner | null) {
       { prompts = [] }: { prompts?: readonly string[] } = {},
     ) => {
       if (!runner) return;
+      const click = ++latest.current;
       setState({ busy: true, result: null, batch: null });
       void runner.prompts.record(prompts);
       const list: readonly TaskRequest[] = Array.isArray(requests) ? requests : [requests as TaskRequest];
       // What the queue would send this instant goes as before (its answer, a refused field, shows on the
       // form); otherwise every task is held in the queue, its key written down, nothing charged yet.
       if (!runner.queue.wouldSendNow(list.length)) {
-        await runner.queue.enqueue(list.map((request) => ({ request, meta })));
+        const keys = await runner.queue.enqueue(list.map((request) => ({ request, meta })));
         setState({ busy: false, result: null, batch: null, queued: list.length });
+        // Once the queue has sent them (the pool freed a place), the bar says what came of them.
+        const sent = (await Promise.all(keys.map((key) => runner.queue.settled(key)))).filter(
+          (r): r is SubmitResult => r !== null,
+        );
+        if (sent.length > 0 && latest.current === click) setState(outcome(sent, list.length));
         return;
       }
       if (!Array.isArray(requests) || requests.length === 1) {
@@ -184,16 +204,13 @@ export function useSubmit(runner: TaskRunner | null) {
         return;
       }
       const results = await runner.outbox.submitBatch(requests.map((request) => ({ request, meta })));
-      const result =
-        results.find((r) => r.kind === 'refused') ??
-        results.find((r) => r.kind === 'pending') ??
-        results[0] ??
-        null;
-      const created = results.filter((r) => r.kind === 'created').length;
-      setState({ busy: false, result, batch: { size: results.length, created } });
+      setState(outcome(results, results.length));
     },
     [runner],
   );
-  const clear = useCallback(() => setState(IDLE), []);
+  const clear = useCallback(() => {
+    latest.current += 1;
+    setState(IDLE);
+  }, []);
   return { ...state, submit, clear };
 }

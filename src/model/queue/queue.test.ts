@@ -166,6 +166,18 @@ describe('TaskQueue', () => {
     expect(h.sent.map((s) => s.key)).toEqual(keys);
   });
 
+  it('settled() answers what a queued task came to once sent, or null once removed', async () => {
+    const h = harness({ free: 0 });
+    const [a, b] = await hold(h.queue, ['a', 'b']);
+    const settledA = h.queue.settled(a!);
+    const settledB = h.queue.settled(b!);
+    await h.queue.remove([b!]);
+    expect(await settledB).toBeNull();
+    h.slots.free = 1;
+    h.queue.kick();
+    expect((await settledA)?.kind).toBe('created');
+  });
+
   it('pause holds everything; resume lets it go', async () => {
     const h = harness({ free: 0 });
     h.queue.pause();

@@ -192,6 +192,9 @@ export class TaskQueue {
   private current: QueueSnapshot | null = null;
   /** Tasks on their way out (price check, claim): they count as sending until the outbox has them. */
   private readonly starting = new Map<string, number>();
+  /** What each task queued by this tab came to once released (or null: removed), for settled(). */
+  private readonly outcomes = new Map<string, (result: SubmitResult | null) => void>();
+  private readonly outcomePromises = new Map<string, Promise<SubmitResult | null>>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private leader: boolean;
   private disposed = false;
@@ -352,9 +355,30 @@ export class TaskQueue {
       },
     }));
     await this.writeAll(added);
-    for (const item of added) this.items.set(item.idempotencyKey, item);
+    for (const item of added) {
+      this.items.set(item.idempotencyKey, item);
+      this.outcomePromises.set(
+        item.idempotencyKey,
+        new Promise((resolve) => this.outcomes.set(item.idempotencyKey, resolve)),
+      );
+    }
     this.changed();
     return added.map((item) => item.idempotencyKey);
+  }
+
+  /**
+   * What a task queued by this tab came to when it was sent: the outbox's result (created, refused,
+   * pending), or null when it was removed or another tab sent it. Null at once for a key it does not know.
+   */
+  settled(idempotencyKey: string): Promise<SubmitResult | null> {
+    return this.outcomePromises.get(idempotencyKey) ?? Promise.resolve(null);
+  }
+
+  private settle(idempotencyKey: string, result: SubmitResult | null): void {
+    const resolve = this.outcomes.get(idempotencyKey);
+    this.outcomes.delete(idempotencyKey);
+    this.outcomePromises.delete(idempotencyKey);
+    resolve?.(result);
   }
 
   // ---- the user's controls ------------------------------------------------------------------------
@@ -437,7 +461,10 @@ export class TaskQueue {
     } catch {
       // IndexedDB unavailable: removed here; a reload shows it again, still held and never sent.
     }
-    for (const item of removed) this.items.delete(item.idempotencyKey);
+    for (const item of removed) {
+      this.items.delete(item.idempotencyKey);
+      this.settle(item.idempotencyKey, null);
+    }
     this.changed();
     return removed;
   }
@@ -527,6 +554,7 @@ export class TaskQueue {
       if (!(await this.claim(key))) {
         // Another tab released (or removed) it.
         this.items.delete(key);
+        this.settle(key, null);
         this.changed(false);
         return null;
       }
@@ -538,6 +566,7 @@ export class TaskQueue {
       this.changed();
       const result = await sending;
       if (result.kind === 'refused') await this.refused(item, result.error);
+      this.settle(key, result);
       return result;
     } finally {
       if (this.starting.delete(key)) this.changed(false);
