@@ -77,9 +77,9 @@ export function QueuePanel({
   }, []);
 
   return (
-    <section aria-labelledby={`${hintId}-title`} className="flex flex-col gap-3" role="region">
+    <section aria-label="Queue" className="flex flex-col gap-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id={`${hintId}-title`} className="text-sm font-semibold">
+        <h2 className="text-sm font-semibold">
           Queue
           <span className="ms-1.5 font-normal text-slate-500 dark:text-slate-400">({items.length})</span>
         </h2>
