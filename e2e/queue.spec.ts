@@ -141,6 +141,8 @@ test('a reload mid-queue keeps what is held, then sends each task once', async (
 });
 
 test('the Queue is accessible, light and dark, at 1280 px and phone width', async ({ studio, page }) => {
+  // Four axe runs (two schemes, two widths) on a shared, loaded machine.
+  test.setTimeout(150_000);
   await pauseQueue(page);
   for (const p of [uniquePrompt('axe one'), uniquePrompt('axe two')]) await generateHeld(studio, p);
   await queueRegion(page).scrollIntoViewIfNeeded();
