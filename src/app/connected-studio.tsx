@@ -3,6 +3,7 @@ import '../zod-config';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useRef, useState } from 'react';
 import { Toaster } from 'sonner';
+import { useQueueShare } from './use-queue-share';
 import type { Me } from '../../contract/me';
 import type { ParamDef } from '../../contract/param';
 import type { ParamValue } from '../../contract/task';
@@ -99,6 +100,7 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
     token: client.teamSpaceToken,
   });
   const presence = useTeamPresence(team.session);
+  useQueueShare(team.session, runner?.queue ?? null);
   const teamViews = useTeamViews(team.session, presence.members, runner?.store ?? null);
   const [openOutput, setOpenOutput] = useState<{ key: string; nonce: number } | null>(null);
   const comparison = useComparisonDraft();

@@ -45,7 +45,9 @@ import {
   useFittedPreset,
   type FormPreset,
 } from './creator-tools';
+import { useTeamSession } from './team-context';
 import type { GalleryStores } from './use-gallery-stores';
+import { useTeamHeld } from './use-queue-share';
 import { useUrlSelection } from './use-url-selection';
 
 // The workspace (product-notes §3): the catalog, the form with its quote and submit bar, and the History
@@ -107,6 +109,7 @@ export function Workspace({
   const quote = useLiveQuote(request);
   const sending = useSending(runner?.outbox);
   const held = useHeld(runner);
+  const teamHeld = useTeamHeld(useTeamSession());
   const submitter = useSubmit(runner);
   const current = resolved.status === 'ready' ? resolved.resolved : undefined;
   const key = selectionKey(selection);
@@ -318,6 +321,7 @@ export function Workspace({
                 store={runner.store}
                 sending={sending}
                 held={held}
+                teamHeld={teamHeld}
                 onRemix={onRemix}
                 onUseAsInput={onUseAsInput}
                 hiddenTaskIds={hiddenTaskIds}

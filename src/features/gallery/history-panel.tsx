@@ -20,7 +20,7 @@ import { HistoryTransfer, type TransferNotice } from './history-transfer';
 import { SendingCard, TaskCard } from './task-card';
 import { TaskDetail } from './task-detail';
 import { MediaTypeSelect, MemberSelect, ModelSelect, StatusSelect } from './filter-selects';
-import { TeamQueue } from './team-queue';
+import { TeamQueue, type MemberHeld } from './team-queue';
 
 // The "History" region (product-notes §3, History and gallery): submits still sending, then every task of
 // this key newest first, filtered and searched, virtualised so 5,000 tasks stay smooth. Reads the
@@ -32,6 +32,8 @@ export interface HistoryPanelProps {
   sending: OutboxEntry[];
   /** Tasks held in this device's queue, in queue order (not sent: shown with their place). */
   held?: readonly OutboxEntry[];
+  /** With the team space: what each member holds in their queue (the team's queue shows it). */
+  teamHeld?: readonly MemberHeld[];
   onRemix: (entry: HistoryEntry) => void;
   onUseAsInput: (url: string, mediaType: MediaType) => void;
   /** Tasks hidden on this device (the gallery's "Hide"): left out of the list. */
@@ -55,6 +57,7 @@ export function HistoryPanel({
   store,
   sending,
   held = NO_HELD,
+  teamHeld,
   onRemix,
   onUseAsInput,
   hiddenTaskIds = NO_HIDDEN,
@@ -156,7 +159,7 @@ export function HistoryPanel({
         />
       )}
 
-      {members.length > 0 && <TeamQueue entries={entries} />}
+      {members.length > 0 && <TeamQueue entries={entries} held={teamHeld} />}
 
       {held.length > 0 && (
         <ol aria-label="Held in your queue" className="flex flex-col gap-2">

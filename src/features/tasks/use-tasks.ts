@@ -37,13 +37,19 @@ export interface TaskRunner {
 }
 
 /** How many held tasks the pool has room for now, by the schedule's forecast (docs/queue.md). */
-function freeSlots(schedule: PollSchedule, outbox: Outbox, store: HistoryStore): number {
+function freeSlots(
+  schedule: PollSchedule,
+  outbox: Outbox,
+  store: HistoryStore,
+  othersWaiting: number,
+): number {
   const at = Date.now() + RELEASE_LEAD_MS;
   return slotsToFill({
     concurrency: schedule.concurrency,
     busy: schedule.busyAt(at),
     mineBusy: schedule.busyAt(at, (taskId) => store.isLocal(taskId)),
     sending: outbox.entries().filter((e) => !e.expired).length,
+    othersWaiting,
   });
 }
 
@@ -106,7 +112,7 @@ export function useTasks(me: Pick<Me, 'limits' | 'team' | 'user'>): TaskRunner |
       queue = new TaskQueue({
         connectionId,
         submit: (request, meta, options) => sender.submit(request, meta, options),
-        freeSlots: () => freeSlots(poolSchedule, sender, store),
+        freeSlots: (othersWaiting) => freeSlots(poolSchedule, sender, store, othersWaiting),
         quote: (request) => client.quote(request),
       });
       // A place may have freed: a task finished or was answered, a send settled.

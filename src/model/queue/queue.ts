@@ -144,8 +144,11 @@ export interface QueueDeps {
     meta: HistoryEntry['meta'],
     options: { idempotencyKey: string },
   ) => Promise<SubmitResult>;
-  /** How many held tasks may go now (slotsToFill over the poll schedule's forecast). */
-  freeSlots: () => number;
+  /**
+   * How many held tasks may go now (slotsToFill over the poll schedule's forecast), given how many other
+   * members of the team hold tasks (0 without the team space).
+   */
+  freeSlots: (othersWaiting: number) => number;
   /** Prices a task again just before it goes (POST /quote); absent: no check. */
   quote?: (request: TaskRequest) => Promise<{ credits: number }>;
   newKey?: () => string;
@@ -198,6 +201,8 @@ export class TaskQueue {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private leader: boolean;
   private disposed = false;
+  /** How many other members hold tasks (the team space sets it; see docs/queue.md, "Teams"). */
+  private othersWaiting: () => number = () => 0;
   private pumping = false;
   private channel: BroadcastChannel | null = null;
   private offLeader: (() => void) | null = null;
@@ -244,7 +249,13 @@ export class TaskQueue {
     if (this.settings.paused || this.items.size > 0 || this.starting.size > 0) return false;
     // A credit stop counts what the queue sends: everything goes through it then.
     if (this.settings.stopAfterCredits !== null) return false;
-    return this.settings.sendAtOnce || this.deps.freeSlots() >= count;
+    return this.settings.sendAtOnce || this.deps.freeSlots(this.othersWaiting()) >= count;
+  }
+
+  /** Where the queue learns how many other members of the team hold tasks (fair share); null: none. */
+  setOthersWaiting(count: (() => number) | null): void {
+    this.othersWaiting = count ?? (() => 0);
+    this.kick();
   }
 
   /** The 1-based place of a held task, or null. */
@@ -508,7 +519,9 @@ export class TaskQueue {
       while (!this.disposed && this.leader && !this.settings.paused) {
         const next = this.eligible()[0];
         if (!next) break;
-        const room = this.settings.sendAtOnce ? Infinity : this.deps.freeSlots() - this.starting.size;
+        const room = this.settings.sendAtOnce
+          ? Infinity
+          : this.deps.freeSlots(this.othersWaiting()) - this.starting.size;
         if (room <= 0) break;
         const credits = next.held.credits ?? 0;
         const stop = this.settings.stopAfterCredits;
