@@ -3,7 +3,7 @@ import '../zod-config';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useRef, useState } from 'react';
 import { Toaster } from 'sonner';
-import { useQueueShare } from './use-queue-share';
+import { useHeldTasks, useQueueShare } from './use-queue-share';
 import type { Me } from '../../contract/me';
 import type { ParamDef } from '../../contract/param';
 import type { ParamValue } from '../../contract/task';
@@ -101,6 +101,7 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
   });
   const presence = useTeamPresence(team.session);
   useQueueShare(team.session, runner?.queue ?? null);
+  const galleryHeld = useHeldTasks(runner?.queue ?? null);
   const teamViews = useTeamViews(team.session, presence.members, runner?.store ?? null);
   const [openOutput, setOpenOutput] = useState<{ key: string; nonce: number } | null>(null);
   const comparison = useComparisonDraft();
@@ -219,6 +220,7 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
                 {runner && galleryStores && galleryModule ? (
                   <galleryModule.GalleryView
                     history={runner.store}
+                    held={galleryHeld}
                     judgements={galleryStores.judgements}
                     hidden={galleryStores.hidden}
                     keepers={galleryStores.keepers}

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
-import type { TaskQueue } from '../model/queue/queue';
+import type { QueueItem, TaskQueue } from '../model/queue/queue';
 import { heldByMember, onPresence, othersWaiting, publishHeld } from '../model/team/team-queue-share';
 import type { TeamSession } from '../model/team/team-session';
 
@@ -62,4 +62,12 @@ export function useTeamHeld(session: TeamSession | null): readonly MemberHeld[] 
     };
   }, [session]);
   return useSyncExternalStore(store?.subscribe ?? noSubscribe, store?.snapshot ?? (() => NONE));
+}
+
+const NO_ITEMS = { items: [] as readonly QueueItem[] };
+const noItems = () => NO_ITEMS;
+
+/** The tasks held in this device's queue, in order (History and Gallery show them as held). */
+export function useHeldTasks(queue: TaskQueue | null): readonly QueueItem[] {
+  return useSyncExternalStore(queue?.subscribe ?? noSubscribe, queue?.snapshot ?? noItems).items;
 }

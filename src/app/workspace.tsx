@@ -32,7 +32,6 @@ import { SubmitBar } from '../features/tasks/submit-bar';
 import { useSending, useSubmit, type TaskRunner } from '../features/tasks/use-tasks';
 import type { Column } from '../model/boards/boards';
 import type { HistoryEntry } from '../model/history/history-types';
-import type { QueueItem } from '../model/queue/queue';
 import { selectionOfPreset, withoutPresetParam, type Preset } from '../model/library/presets';
 import { selectionKey, selectionOfRequest, type ResolvedSelection, type Selection } from '../model/selection';
 import { taskMeta } from '../model/tasks/task-meta';
@@ -47,7 +46,7 @@ import {
 } from './creator-tools';
 import { useTeamSession } from './team-context';
 import type { GalleryStores } from './use-gallery-stores';
-import { useTeamHeld } from './use-queue-share';
+import { useHeldTasks, useTeamHeld } from './use-queue-share';
 import { useUrlSelection } from './use-url-selection';
 
 // The workspace (product-notes §3): the catalog, the form with its quote and submit bar, and the History
@@ -108,7 +107,7 @@ export function Workspace({
   const request = snapshot?.valid ? snapshot.request : null;
   const quote = useLiveQuote(request);
   const sending = useSending(runner?.outbox);
-  const held = useHeld(runner);
+  const held = useHeldTasks(runner?.queue ?? null);
   const teamHeld = useTeamHeld(useTeamSession());
   const submitter = useSubmit(runner);
   const current = resolved.status === 'ready' ? resolved.resolved : undefined;
@@ -334,15 +333,6 @@ export function Workspace({
       </aside>
     </main>
   );
-}
-
-const NO_HELD_ITEMS: readonly QueueItem[] = [];
-const NO_QUEUE = { items: NO_HELD_ITEMS };
-const noHeld = () => NO_QUEUE;
-
-/** The tasks held in this device's queue, in order (History shows them with their place). */
-function useHeld(runner: TaskRunner | null): readonly QueueItem[] {
-  return useSyncExternalStore(runner?.queue.subscribe ?? noSubscribe, runner?.queue.snapshot ?? noHeld).items;
 }
 
 const NO_IDS: ReadonlySet<string> = new Set();
