@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { deleteDB } from 'idb';
 import { Toaster } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { TaskCreated } from '../../../contract/task';
 import { DB_NAME, db, resetDbForTests } from '../../model/db';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { TaskQueue } from '../../model/queue/queue';
@@ -48,7 +49,8 @@ describe('QueuePanel', () => {
       connectionId: 'c',
       submit: async (request, _meta, { idempotencyKey }) => {
         sent.push(String(request.params.prompt));
-        return { kind: 'created', created: { taskId: `t${++n}`, status: 'queued' }, idempotencyKey };
+        const created = { taskId: `t${++n}`, status: 'queued' } as TaskCreated;
+        return { kind: 'created', created, idempotencyKey };
       },
       freeSlots: () => 0,
       storage: null,
