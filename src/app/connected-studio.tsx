@@ -2,6 +2,8 @@
 import '../zod-config';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useRef, useState } from 'react';
+import { Toaster } from 'sonner';
+import { useHeldTasks, useQueueShare } from './use-queue-share';
 import type { Me } from '../../contract/me';
 import type { ParamDef } from '../../contract/param';
 import type { ParamValue } from '../../contract/task';
@@ -99,6 +101,8 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
     token: client.teamSpaceToken,
   });
   const presence = useTeamPresence(team.session);
+  useQueueShare(team.session, runner?.queue ?? null);
+  const galleryHeld = useHeldTasks(runner?.queue ?? null);
   const teamViews = useTeamViews(team.session, presence.members, runner?.store ?? null);
   const [openOutput, setOpenOutput] = useState<{ key: string; nonce: number } | null>(null);
   const comparison = useComparisonDraft();
@@ -186,6 +190,8 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
       )}
 
       <NetworkStatus health={client.health} />
+      {/* The notices with "Undo" (the queue's Remove); one for the connected studio. */}
+      <Toaster position="bottom-center" />
       {views.view === 'usage' ? (
         <Suspense fallback={loading('Loading usage')}>
           <UsageView
@@ -215,6 +221,7 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
                 {runner && galleryStores && galleryModule ? (
                   <galleryModule.GalleryView
                     history={runner.store}
+                    held={galleryHeld}
                     judgements={galleryStores.judgements}
                     hidden={galleryStores.hidden}
                     keepers={galleryStores.keepers}

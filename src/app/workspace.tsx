@@ -23,6 +23,7 @@ import { withMediaInput } from '../features/forms/media-input';
 import { MediaInput } from '../features/forms/media/media-input';
 import { ParamForm, type FormSnapshot } from '../features/forms/param-form';
 import { HistoryPanel } from '../features/gallery/history-panel';
+import { QueuePanel } from '../features/queue/queue-panel';
 import { QuoteView } from '../features/quote/quote-panel';
 import { useLiveQuote } from '../features/quote/use-live-quote';
 import { CopyRequestButton } from '../features/request/copy-request';
@@ -43,7 +44,9 @@ import {
   useFittedPreset,
   type FormPreset,
 } from './creator-tools';
+import { useTeamSession } from './team-context';
 import type { GalleryStores } from './use-gallery-stores';
+import { useHeldTasks, useTeamHeld } from './use-queue-share';
 import { useUrlSelection } from './use-url-selection';
 
 // The workspace (product-notes §3): the catalog, the form with its quote and submit bar, and the History
@@ -104,6 +107,8 @@ export function Workspace({
   const request = snapshot?.valid ? snapshot.request : null;
   const quote = useLiveQuote(request);
   const sending = useSending(runner?.outbox);
+  const held = useHeldTasks(runner?.queue ?? null);
+  const teamHeld = useTeamHeld(useTeamSession());
   const submitter = useSubmit(runner);
   const current = resolved.status === 'ready' ? resolved.resolved : undefined;
   const key = selectionKey(selection);
@@ -272,6 +277,7 @@ export function Workspace({
                   busy={submitter.busy}
                   result={submitter.result}
                   batch={submitter.batch}
+                  queued={submitter.queued}
                   disabled={!runner}
                   controls={batch.controls}
                 />
@@ -297,6 +303,15 @@ export function Workspace({
             </section>
           )}
         </div>
+        {runner && (
+          <div className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
+            <QueuePanel
+              queue={runner.queue}
+              balance={me.team?.creditBalance ?? me.user?.creditBalance ?? null}
+              capRemaining={me.key.creditsRemainingToday}
+            />
+          </div>
+        )}
         <div className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
           {runner ? (
             <>
@@ -304,6 +319,8 @@ export function Workspace({
               <HistoryPanel
                 store={runner.store}
                 sending={sending}
+                held={held}
+                teamHeld={teamHeld}
                 onRemix={onRemix}
                 onUseAsInput={onUseAsInput}
                 hiddenTaskIds={hiddenTaskIds}

@@ -21,6 +21,23 @@ export interface OutboxEntry {
   lastError: string | null;
   /** The batch (one click, several tasks) it belongs to; also in meta, for the history. */
   batchId?: string;
+  /** Held back by the queue (model/queue/queue.ts): not sent yet, so never charged; the outbox leaves it. */
+  held?: HeldInfo;
+}
+
+/** A task the studio holds in its queue until the key's pool is about to free a place (docs/queue.md). */
+export interface HeldInfo {
+  /** Order in the queue: the lowest goes first. */
+  position: number;
+  /** Held by itself even when the queue runs. */
+  paused: boolean;
+  queuedAt: number;
+  /** The price quoted when it was queued (credits), or null when unknown. */
+  credits: number | null;
+  /** Why it cannot be sent (a refusal that would repeat): it waits for the user. */
+  blocked: string | null;
+  /** A higher price asked since it was queued: sent only once the user agrees. */
+  newPrice: number | null;
 }
 
 interface StudioDB extends DBSchema {

@@ -24,6 +24,8 @@ import { categoryLabel } from '../../model/category-labels';
 import { cn } from '../../lib/cn';
 import { formatCount } from '../../lib/format';
 import { calendarDaysBetween, dayStartOfKey } from '../../lib/local-day';
+import { displayText } from '../../lib/untrusted-text';
+import type { OutboxEntry } from '../../model/db';
 import type { HiddenTasks } from '../../model/history/hidden-tasks';
 import type { HistoryStore } from '../../model/history/history-store';
 import type { HistoryEntry } from '../../model/history/history-types';
@@ -103,6 +105,8 @@ export interface GalleryViewProps {
    * once its task is in the history, even when the filters leave it out.
    */
   openOutput?: { key: string; nonce: number } | null;
+  /** Tasks held in this device's queue, in order: not sent, so no outputs; shown as held, by place. */
+  held?: readonly OutboxEntry[];
 }
 
 const TILE_SIZES = { small: 140, medium: 200, large: 300 } as const;
@@ -334,6 +338,7 @@ export function GalleryView(props: GalleryViewProps) {
               : `${formatCount(items.length)} ${items.length === 1 ? 'output' : 'outputs'}`
           }
         />
+        {props.held && props.held.length > 0 && <HeldStrip held={props.held} />}
 
         {props.keepers && <StorageMeter keepers={props.keepers} />}
 
@@ -913,3 +918,32 @@ const GridRow = memo(function GridRow({
     </div>
   );
 });
+
+const HELD_SHOWN = 8;
+
+/** The queue's held tasks, as held with their place (they have no output, and no service status yet). */
+function HeldStrip({ held }: { held: readonly OutboxEntry[] }) {
+  return (
+    <section aria-label="Held in your queue" className="flex flex-wrap items-center gap-1.5 text-xs">
+      <span className="font-medium text-slate-700 dark:text-slate-300">
+        Held in your queue, not sent yet ({formatCount(held.length)}):
+      </span>
+      <ol className="contents">
+        {held.slice(0, HELD_SHOWN).map((e, i) => (
+          <li
+            key={e.idempotencyKey}
+            className="max-w-56 truncate rounded-full bg-slate-100 px-2 py-0.5 text-slate-700 dark:bg-slate-800 dark:text-slate-300"
+            dir="auto"
+          >
+            Held · place {i + 1} · {displayText(e.meta.title)}
+          </li>
+        ))}
+      </ol>
+      {held.length > HELD_SHOWN && (
+        <span className="text-slate-600 dark:text-slate-400">
+          and {formatCount(held.length - HELD_SHOWN)} more
+        </span>
+      )}
+    </section>
+  );
+}

@@ -20,7 +20,7 @@ import { HistoryTransfer, type TransferNotice } from './history-transfer';
 import { SendingCard, TaskCard } from './task-card';
 import { TaskDetail } from './task-detail';
 import { MediaTypeSelect, MemberSelect, ModelSelect, StatusSelect } from './filter-selects';
-import { TeamQueue } from './team-queue';
+import { TeamQueue, type MemberHeld } from './team-queue';
 
 // The "History" region (product-notes §3, History and gallery): submits still sending, then every task of
 // this key newest first, filtered and searched, virtualised so 5,000 tasks stay smooth. Reads the
@@ -30,6 +30,10 @@ export interface HistoryPanelProps {
   store: HistoryStore;
   /** Submits made that have had no answer yet (the outbox). */
   sending: OutboxEntry[];
+  /** Tasks held in this device's queue, in queue order (not sent: shown with their place). */
+  held?: readonly OutboxEntry[];
+  /** With the team space: what each member holds in their queue (the team's queue shows it). */
+  teamHeld?: readonly MemberHeld[];
   onRemix: (entry: HistoryEntry) => void;
   onUseAsInput: (url: string, mediaType: MediaType) => void;
   /** Tasks hidden on this device (the gallery's "Hide"): left out of the list. */
@@ -45,10 +49,15 @@ const NO_FACETS: Facets = {
 };
 
 const NO_HIDDEN: ReadonlySet<string> = new Set();
+const NO_HELD: readonly OutboxEntry[] = [];
+/** Held tasks shown as cards (the Queue lists them all): a thousand held would crowd out the history. */
+const HELD_SHOWN = 20;
 
 export function HistoryPanel({
   store,
   sending,
+  held = NO_HELD,
+  teamHeld,
   onRemix,
   onUseAsInput,
   hiddenTaskIds = NO_HIDDEN,
@@ -150,7 +159,22 @@ export function HistoryPanel({
         />
       )}
 
-      {members.length > 0 && <TeamQueue entries={entries} />}
+      {members.length > 0 && <TeamQueue entries={entries} held={teamHeld} />}
+
+      {held.length > 0 && (
+        <ol aria-label="Held in your queue" className="flex flex-col gap-2">
+          {held.slice(0, HELD_SHOWN).map((s, i) => (
+            <li key={s.idempotencyKey}>
+              <SendingCard entry={s} place={i + 1} />
+            </li>
+          ))}
+          {held.length > HELD_SHOWN && (
+            <li className="text-xs text-slate-500 dark:text-slate-400">
+              and {held.length - HELD_SHOWN} more held in the Queue
+            </li>
+          )}
+        </ol>
+      )}
 
       {sending.length > 0 && (
         <ul aria-label="Sending" className="flex flex-col gap-2">
@@ -162,7 +186,7 @@ export function HistoryPanel({
         </ul>
       )}
 
-      {total === 0 && sending.length === 0 && (
+      {total === 0 && sending.length === 0 && held.length === 0 && (
         <div className="flex flex-col items-center gap-2 rounded-lg border border-dashed border-slate-300 px-4 py-8 text-center dark:border-slate-700">
           <GalleryVerticalEnd className="size-6 text-slate-400 dark:text-slate-500" aria-hidden="true" />
           <p className="text-sm font-medium">No tasks yet</p>

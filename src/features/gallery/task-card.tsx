@@ -1,4 +1,4 @@
-import { AlertOctagon, Loader2, Send } from 'lucide-react';
+import { AlertOctagon, Hourglass, Loader2, Send } from 'lucide-react';
 import { Fragment, memo, useId, type ReactNode } from 'react';
 import { isTerminal } from '../../../contract/task';
 import { Badge } from '../../components/badge';
@@ -186,7 +186,11 @@ function CardError({ entry }: { entry: HistoryEntry }) {
  * A submit that has no answer yet (it is in the outbox). It is re-sent automatically with the same
  * Idempotency-Key, so it is created and charged at most once (product-notes §3, Submit).
  */
-export function SendingCard({ entry }: { entry: OutboxEntry }) {
+/**
+ * A submit with no answer yet, or (`place`) one held in this device's queue: not sent, so no service
+ * status; its place in the queue instead (docs/queue.md).
+ */
+export function SendingCard({ entry, place }: { entry: OutboxEntry; place?: number }) {
   const prompt = promptOf(entry.request.params);
   return (
     <div
@@ -194,7 +198,7 @@ export function SendingCard({ entry }: { entry: OutboxEntry }) {
         cardBase,
         'border border-dashed border-slate-300 bg-slate-50 dark:border-slate-700 dark:bg-slate-900/60',
       )}
-      data-testid="sending-card"
+      data-testid={place === undefined ? 'sending-card' : 'held-card'}
     >
       <div className="flex min-w-0 gap-3">
         <div className="flex size-20 shrink-0 items-center justify-center rounded-md bg-slate-100 text-slate-400 @sm:size-24 dark:bg-slate-800 dark:text-slate-500">
@@ -206,10 +210,17 @@ export function SendingCard({ entry }: { entry: OutboxEntry }) {
           </h3>
           <div className="flex min-w-0 items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400">
             <span className="inline-flex shrink-0">
-              <Badge tone="neutral">
-                <Loader2 className="size-3 shrink-0 motion-safe:animate-spin" aria-hidden="true" />
-                Sending…
-              </Badge>
+              {place === undefined ? (
+                <Badge tone="neutral">
+                  <Loader2 className="size-3 shrink-0 motion-safe:animate-spin" aria-hidden="true" />
+                  Sending…
+                </Badge>
+              ) : (
+                <Badge tone="neutral">
+                  <Hourglass className="size-3 shrink-0" aria-hidden="true" />
+                  Held · place {place}
+                </Badge>
+              )}
             </span>
             {entry.meta.subtitle && (
               <span dir="auto" className="min-w-0 truncate">
@@ -225,11 +236,17 @@ export function SendingCard({ entry }: { entry: OutboxEntry }) {
               {displayText(prompt)}
             </p>
           )}
-          <p className="text-xs text-slate-500 dark:text-slate-400">
-            No answer yet. It is re-sent automatically with the same Idempotency-Key, so it is charged at most
-            once.
-            {entry.attempts > 1 && ` Attempt ${entry.attempts}.`}
-          </p>
+          {place === undefined ? (
+            <p className="text-xs text-slate-500 dark:text-slate-400">
+              No answer yet. It is re-sent automatically with the same Idempotency-Key, so it is charged at
+              most once.
+              {entry.attempts > 1 && ` Attempt ${entry.attempts}.`}
+            </p>
+          ) : (
+            <p className="text-xs text-slate-500 dark:text-slate-400">
+              Held in your queue on this device: not sent, not charged yet.
+            </p>
+          )}
           {entry.lastError && (
             <p dir="auto" className="text-xs wrap-anywhere text-amber-800 dark:text-amber-300">
               Last try: {displayText(entry.lastError)}

@@ -38,3 +38,16 @@ it('shows nothing when the pool is idle', () => {
   const { container } = render(<TeamQueue entries={[makeEntry('done')]} />);
   expect(container.innerHTML).toBe('');
 });
+
+it('shows what each member holds in their queue, even with the pool idle', () => {
+  render(
+    <TeamQueue
+      entries={[makeEntry('done')]}
+      held={[
+        { name: 'Bo', held: 12, you: false },
+        { name: 'Ana', held: 3, you: true },
+      ]}
+    />,
+  );
+  expect(screen.getByTestId('team-queue-held').textContent).toBe('Held, not sent yet: Bo 12, You 3');
+});

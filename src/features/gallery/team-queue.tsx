@@ -17,10 +17,25 @@ export function teamQueueOf(entries: readonly HistoryEntry[]): HistoryEntry[] {
   return entries.filter((e) => !isTerminal(e.status)).sort((a, b) => a.createdAt - b.createdAt);
 }
 
-export function TeamQueue({ entries }: { entries: readonly HistoryEntry[] }) {
+/** What a member holds back in their studio's queue (not sent yet: the pool does not have it). */
+export interface MemberHeld {
+  name: string;
+  held: number;
+  you: boolean;
+}
+
+const NO_HELD: readonly MemberHeld[] = [];
+
+export function TeamQueue({
+  entries,
+  held = NO_HELD,
+}: {
+  entries: readonly HistoryEntry[];
+  held?: readonly MemberHeld[];
+}) {
   const headingId = useId();
   const queue = useMemo(() => teamQueueOf(entries), [entries]);
-  if (queue.length === 0) return null;
+  if (queue.length === 0 && held.length === 0) return null;
   const running = queue.filter((e) => e.status === 'running').length;
   return (
     <section
@@ -41,6 +56,12 @@ export function TeamQueue({ entries }: { entries: readonly HistoryEntry[] }) {
       {queue.length > SHOWN_AT_MOST && (
         <p className="mt-1.5 text-xs text-slate-600 dark:text-slate-400">
           and {formatCount(queue.length - SHOWN_AT_MOST)} more
+        </p>
+      )}
+      {held.length > 0 && (
+        <p className="mt-1.5 text-xs text-slate-600 dark:text-slate-400" data-testid="team-queue-held">
+          Held, not sent yet:{' '}
+          {held.map((m) => `${m.you ? 'You' : displayText(m.name)} ${formatCount(m.held)}`).join(', ')}
         </p>
       )}
     </section>

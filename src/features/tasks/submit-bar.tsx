@@ -30,8 +30,11 @@ export function SubmitBar({
   batch,
   disabled,
   controls,
+  queued = 0,
 }: {
   busy: boolean;
+  /** How many tasks the last click put in the queue (held on this device, not sent yet). */
+  queued?: number;
   result: SubmitResult | null;
   /** The last submit was a batch: its size and how many tasks were created. */
   batch?: { size: number; created: number } | null;
@@ -118,6 +121,11 @@ export function SubmitBar({
         {busy && (
           <span className="text-sm text-slate-600 dark:text-slate-400" role="status">
             Submitting…
+          </span>
+        )}
+        {queued > 0 && !busy && (
+          <span className="text-sm text-slate-700 dark:text-slate-300" role="status">
+            {plural(queued, 'task', 'tasks')} held in your queue: not sent or charged yet.
           </span>
         )}
         {result?.kind === 'created' && !busy && (

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useApi } from '../../api/api-context';
 import { meQueries } from '../../api/queries/me-queries';
 import type { Me } from '../../../contract/me';
@@ -14,6 +14,7 @@ import { PollSchedule } from '../../model/tasks/poll-schedule';
 import { PresetStore } from '../../model/library/presets';
 import { PromptLibrary } from '../../model/library/prompt-library';
 import { createdEntry } from '../../model/tasks/created-entry';
+import { RELEASE_LEAD_MS, slotsToFill, TaskQueue } from '../../model/queue/queue';
 import { useFinishNotices } from './finish-notices';
 import { useTaskPolling } from './use-task-polling';
 
@@ -31,6 +32,25 @@ export interface TaskRunner {
   /** This key's presets and prompt library (local, in the history file too). */
   presets: PresetStore;
   prompts: PromptLibrary;
+  /** The tasks this device holds back until the pool is about to free a place (docs/queue.md). */
+  queue: TaskQueue;
+}
+
+/** How many held tasks the pool has room for now, by the schedule's forecast (docs/queue.md). */
+function freeSlots(
+  schedule: PollSchedule,
+  outbox: Outbox,
+  store: HistoryStore,
+  othersWaiting: number,
+): number {
+  const at = Date.now() + RELEASE_LEAD_MS;
+  return slotsToFill({
+    concurrency: schedule.concurrency,
+    busy: schedule.busyAt(at),
+    mineBusy: schedule.busyAt(at, (taskId) => store.isLocal(taskId)),
+    sending: outbox.entries().filter((e) => !e.expired).length,
+    othersWaiting,
+  });
 }
 
 export function useTasks(me: Pick<Me, 'limits' | 'team' | 'user'>): TaskRunner | null {
@@ -45,6 +65,8 @@ export function useTasks(me: Pick<Me, 'limits' | 'team' | 'user'>): TaskRunner |
     let cancelled = false;
     let outbox: Outbox | null = null;
     let schedule: PollSchedule | null = null;
+    let queue: TaskQueue | null = null;
+    let offQueue = (): void => undefined;
     // The service answers again after an outage: what waits in the outbox goes now, not at its back-off.
     const offRecovered = client.health.onRecovered(() => outbox?.resendWaiting());
     let removeSections = (): void => undefined;
@@ -85,14 +107,29 @@ export function useTasks(me: Pick<Me, 'limits' | 'team' | 'user'>): TaskRunner |
           void queryClient.invalidateQueries({ queryKey: meQueries.all() });
         },
       });
-      setRunner({ store, outbox, budget, schedule, presets, prompts });
+      const sender = outbox;
+      const poolSchedule = schedule;
+      queue = new TaskQueue({
+        connectionId,
+        submit: (request, meta, options) => sender.submit(request, meta, options),
+        freeSlots: (othersWaiting) => freeSlots(poolSchedule, sender, store, othersWaiting),
+        quote: (request) => client.quote(request),
+      });
+      // A place may have freed: a task finished or was answered, a send settled.
+      const kick = queue.kick;
+      const offs2 = [sender.subscribe(kick), store.subscribe(kick), poolSchedule.subscribe(kick)];
+      offQueue = () => offs2.forEach((off) => off());
+      setRunner({ store, outbox, budget, schedule, presets, prompts, queue });
       // A submit that never got an answer before a reload or crash is re-sent, identically.
       void outbox.resume();
+      void queue.start();
     });
     return () => {
       cancelled = true;
       offRecovered();
       removeSections();
+      offQueue();
+      queue?.dispose();
       outbox?.dispose();
       schedule?.stop();
       setRunner(null);
@@ -118,12 +155,28 @@ export interface SubmitState {
   result: SubmitResult | null;
   /** A batch: how many tasks it had and how many the service created. */
   batch: { size: number; created: number } | null;
+  /** How many tasks the last submit put in the queue (held, not sent yet); 0 when it sent them. */
+  queued?: number;
 }
 
 const IDLE: SubmitState = { busy: false, result: null, batch: null };
 
+/** A batch's outcome: its first refusal, else its first unanswered send, else created. */
+function outcome(results: readonly SubmitResult[], size: number): SubmitState {
+  const result =
+    results.find((r) => r.kind === 'refused') ??
+    results.find((r) => r.kind === 'pending') ??
+    results[0] ??
+    null;
+  if (size === 1) return { busy: false, result, batch: null };
+  const created = results.filter((r) => r.kind === 'created').length;
+  return { busy: false, result, batch: { size, created } };
+}
+
 export function useSubmit(runner: TaskRunner | null) {
   const [state, setState] = useState<SubmitState>(IDLE);
+  /** The last click: a queued click's late outcome never overwrites a newer click's. */
+  const latest = useRef(0);
   /**
    * Sends one task, or a batch (several requests, one click: each its own Idempotency-Key, all written
    * to the outbox before the first is sent). The prompts sent go to the prompt library.
@@ -135,24 +188,35 @@ export function useSubmit(runner: TaskRunner | null) {
       { prompts = [] }: { prompts?: readonly string[] } = {},
     ) => {
       if (!runner) return;
+      const click = ++latest.current;
       setState({ busy: true, result: null, batch: null });
       void runner.prompts.record(prompts);
+      const list: readonly TaskRequest[] = Array.isArray(requests) ? requests : [requests as TaskRequest];
+      // What the queue would send this instant goes as before (its answer, a refused field, shows on the
+      // form); otherwise every task is held in the queue, its key written down, nothing charged yet.
+      if (!runner.queue.wouldSendNow(list.length)) {
+        const keys = await runner.queue.enqueue(list.map((request) => ({ request, meta })));
+        setState({ busy: false, result: null, batch: null, queued: list.length });
+        // Once the queue has sent them (the pool freed a place), the bar says what came of them.
+        const sent = (await Promise.all(keys.map((key) => runner.queue.settled(key)))).filter(
+          (r): r is SubmitResult => r !== null,
+        );
+        if (sent.length > 0 && latest.current === click) setState(outcome(sent, list.length));
+        return;
+      }
       if (!Array.isArray(requests) || requests.length === 1) {
         const request = Array.isArray(requests) ? (requests[0] as TaskRequest) : (requests as TaskRequest);
         setState({ busy: false, result: await runner.outbox.submit(request, meta), batch: null });
         return;
       }
       const results = await runner.outbox.submitBatch(requests.map((request) => ({ request, meta })));
-      const result =
-        results.find((r) => r.kind === 'refused') ??
-        results.find((r) => r.kind === 'pending') ??
-        results[0] ??
-        null;
-      const created = results.filter((r) => r.kind === 'created').length;
-      setState({ busy: false, result, batch: { size: results.length, created } });
+      setState(outcome(results, results.length));
     },
     [runner],
   );
-  const clear = useCallback(() => setState(IDLE), []);
+  const clear = useCallback(() => {
+    latest.current += 1;
+    setState(IDLE);
+  }, []);
   return { ...state, submit, clear };
 }

@@ -83,6 +83,7 @@ const StoredEntrySchema = z.object({
   lastAttemptAt: z.catch(z.nullable(z.number()), null),
   lastError: z.catch(z.nullable(z.string()), null),
   batchId: z.catch(z.optional(z.string()), undefined),
+  held: z.catch(z.optional(z.unknown()), undefined),
 });
 
 const toEntry = (item: OutboxItem): OutboxEntry => ({
@@ -235,9 +236,12 @@ export class Outbox {
       const parsed = StoredEntrySchema.safeParse(raw);
       // Not ours to send (unreadable, or another connection's): left as it is.
       if (!parsed.success || parsed.data.connectionId !== this.connectionId) continue;
+      // Held by the queue: never sent yet, and sent only when the queue releases it (model/queue/).
+      if (parsed.data.held !== undefined) continue;
       if (this.slots.has(parsed.data.idempotencyKey)) continue; // already known here (submitted or resumed)
+      const { held: _held, ...stored } = parsed.data;
       const item: OutboxItem = {
-        ...parsed.data,
+        ...stored,
         sending: false,
         nextAttemptAt: null,
         expired: this.isExpired(parsed.data.createdAt),

@@ -463,6 +463,19 @@ export class PollSchedule {
     return t.end;
   }
 
+  /**
+   * How many unfinished tasks the forecast still has queued or running at `at`: the queue sends a held
+   * task when this falls under the concurrency (docs/queue.md). `only` counts some of them (this device's).
+   */
+  busyAt(at: number, only?: (taskId: string) => boolean): number {
+    if (this.dirty) this.predict();
+    let n = 0;
+    for (const t of this.tasks.values()) {
+      if (!isTerminal(t.status) && t.end > at && (!only || only(t.id))) n++;
+    }
+    return n;
+  }
+
   /** Turns of the budget's window that first polls leave for corrections. */
   get reserve(): number {
     const limit = this.budget.perMinute;

@@ -1,0 +1,154 @@
+import type { Locator, Page, Request } from '@playwright/test';
+import { expectNoSeriousViolations } from './axe-helpers';
+import { expect, test, type Sandbox, type Studio } from './fixtures';
+import { TASK_TIMEOUT, uniquePrompt, type History } from './task-helpers';
+
+// "Your queue" (product-notes §3): tasks held on this device are not sent and not charged until the
+// queue lets them go; removed ones never are; they go in the queue's order; a reload loses none and
+// sends none twice.
+
+const queueRegion = (page: Page) => page.getByRole('region', { name: 'Queue', exact: true });
+const heldItems = (page: Page) =>
+  queueRegion(page).getByRole('list', { name: 'Held tasks' }).getByRole('listitem');
+const heldItem = (page: Page, prompt: string) => heldItems(page).filter({ hasText: prompt });
+
+/** Types a prompt and clicks Generate while the queue is paused: the task is held, not sent. */
+async function generateHeld(studio: Studio, prompt: string): Promise<void> {
+  await studio.prompt.fill(prompt);
+  await studio.page.getByRole('button', { name: 'Generate', exact: true }).click();
+  await expect(heldItem(studio.page, prompt)).toBeVisible();
+}
+
+const postsOfTasks = async (sandbox: Sandbox) =>
+  (await sandbox.requests()).filter((r) => r.method === 'POST' && r.path === '/v1/tasks');
+
+/** The prompts of POST /tasks as the page sends them, in order. */
+function recordTaskPosts(page: Page): string[] {
+  const prompts: string[] = [];
+  page.on('request', (r: Request) => {
+    if (r.method() !== 'POST' || !r.url().endsWith('/v1/tasks')) return;
+    const body = r.postDataJSON() as { params?: { prompt?: string } } | null;
+    prompts.push(String(body?.params?.prompt ?? ''));
+  });
+  return prompts;
+}
+
+async function pauseQueue(page: Page): Promise<void> {
+  await queueRegion(page).getByRole('button', { name: 'Pause queue' }).click();
+  await expect(queueRegion(page).getByRole('button', { name: 'Resume queue' })).toBeVisible();
+}
+
+async function expectSucceeded(history: History, prompts: readonly string[]): Promise<void> {
+  for (const p of prompts) await history.expectStatus(history.card(p), 'succeeded', TASK_TIMEOUT);
+}
+
+test.beforeEach(async ({ studio }) => {
+  await studio.start('personal');
+  await studio.openModel('Lumen Canvas', 'image/default');
+});
+
+test('paused: five clicks charge nothing; two removed; resumed: three charged', async ({
+  studio,
+  sandbox,
+  page,
+  history,
+}) => {
+  const prompts = [1, 2, 3, 4, 5].map((n) => uniquePrompt(`queued ${n}`));
+  await studio.prompt.fill(prompts[0]!);
+  const credits = await sandbox.agreedQuote(studio);
+  const before = await sandbox.balance();
+
+  await pauseQueue(page);
+  for (const p of prompts) await generateHeld(studio, p);
+  await expect(heldItems(page)).toHaveCount(5);
+  // Held, so never sent: the service has no request and the balance is whole.
+  expect(await postsOfTasks(sandbox)).toHaveLength(0);
+  expect(await sandbox.balance()).toBe(before);
+  // History shows them as held, with their place, not as a service status.
+  await expect(history.region.getByTestId('held-card')).toHaveCount(5);
+  await expect(history.region.getByText('Held · place 1', { exact: true })).toBeVisible();
+
+  for (const p of [prompts[1]!, prompts[3]!]) {
+    await heldItem(page, p).getByRole('button', { name: 'Remove', exact: true }).click();
+    await expect(heldItem(page, p)).toHaveCount(0);
+  }
+  // The notice offers Undo for what was removed.
+  await expect(page.getByRole('button', { name: 'Undo' }).first()).toBeVisible();
+  await expect(heldItems(page)).toHaveCount(3);
+
+  await queueRegion(page).getByRole('button', { name: 'Resume queue' }).click();
+  const kept = [prompts[0]!, prompts[2]!, prompts[4]!];
+  await expectSucceeded(history, kept);
+  await expect(heldItems(page)).toHaveCount(0);
+  expect(await postsOfTasks(sandbox)).toHaveLength(3);
+  expect(await sandbox.balance()).toBe(before - 3 * credits);
+  for (const p of [prompts[1]!, prompts[3]!]) await expect(history.card(p)).toHaveCount(0);
+});
+
+test('after a reorder the service receives the tasks in the queue order', async ({
+  studio,
+  sandbox,
+  page,
+  history,
+}) => {
+  const sent = recordTaskPosts(page);
+  const [a, b, c] = ['a', 'b', 'c'].map((n) => uniquePrompt(`order ${n}`)) as [string, string, string];
+  await pauseQueue(page);
+  for (const p of [a, b, c]) await generateHeld(studio, p);
+
+  // The keyboard: the last task's handle, ArrowUp twice, to the first place.
+  const handle: Locator = heldItem(page, c).getByRole('button', { name: /^Move / });
+  await handle.focus();
+  await page.keyboard.press('ArrowUp');
+  await expect(heldItems(page).nth(1)).toContainText(c);
+  await page.keyboard.press('ArrowUp');
+  await expect(heldItems(page).first()).toContainText(c);
+  await expect(queueRegion(page).getByRole('status')).toHaveText('Moved to place 1 of 3.');
+
+  await queueRegion(page).getByRole('button', { name: 'Resume queue' }).click();
+  await expectSucceeded(history, [a, b, c]);
+  expect(sent).toEqual([c, a, b]);
+  expect(await postsOfTasks(sandbox)).toHaveLength(3);
+});
+
+test('a reload mid-queue keeps what is held, then sends each task once', async ({
+  studio,
+  sandbox,
+  page,
+  history,
+}) => {
+  const prompts = [1, 2, 3].map((n) => uniquePrompt(`reload queue ${n}`));
+  await studio.prompt.fill(prompts[0]!);
+  const credits = await sandbox.agreedQuote(studio);
+  const before = await sandbox.balance();
+  await pauseQueue(page);
+  for (const p of prompts) await generateHeld(studio, p);
+
+  await page.reload();
+  await expect(studio.accountButton).toBeVisible();
+  // Still held after the reload, still paused, nothing sent.
+  await expect(heldItems(page)).toHaveCount(3);
+  expect(await postsOfTasks(sandbox)).toHaveLength(0);
+
+  // Resumed, then reloaded again while it sends: nothing lost, nothing charged twice.
+  await queueRegion(page).getByRole('button', { name: 'Resume queue' }).click();
+  await page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/v1/tasks'));
+  await page.reload();
+  await expect(studio.accountButton).toBeVisible();
+  await expectSucceeded(history, prompts);
+  await expect(history.cards).toHaveCount(3);
+  expect(await sandbox.balance()).toBe(before - 3 * credits);
+});
+
+test('the Queue is accessible, light and dark, at 1280 px and phone width', async ({ studio, page }) => {
+  // Four axe runs (two schemes, two widths) on a shared, loaded machine.
+  test.setTimeout(150_000);
+  await pauseQueue(page);
+  for (const p of [uniquePrompt('axe one'), uniquePrompt('axe two')]) await generateHeld(studio, p);
+  await queueRegion(page).scrollIntoViewIfNeeded();
+  await expectNoSeriousViolations(page, 'queue with held tasks');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await queueRegion(page).scrollIntoViewIfNeeded();
+  await expectNoSeriousViolations(page, 'queue with held tasks, phone width');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});

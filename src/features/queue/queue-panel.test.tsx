@@ -1,0 +1,111 @@
+import 'fake-indexeddb/auto';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { deleteDB } from 'idb';
+import { Toaster } from 'sonner';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { TaskCreated } from '../../../contract/task';
+import { DB_NAME, db, resetDbForTests } from '../../model/db';
+import type { HistoryEntry } from '../../model/history/history-types';
+import { TaskQueue } from '../../model/queue/queue';
+import { QueuePanel } from './queue-panel';
+
+const meta = (credits: number): HistoryEntry['meta'] => ({
+  title: 'Model One',
+  subtitle: 'v1',
+  kind: 'model',
+  mediaType: 'image',
+  category: 'image/default',
+  modelId: 'm1',
+  versionId: 'v1',
+  estimatedSeconds: 5,
+  quotedCredits: credits,
+});
+
+let queue: TaskQueue;
+let sent: string[];
+
+async function hold(prompts: string[], credits = 4): Promise<void> {
+  await act(async () => {
+    await queue.enqueue(
+      prompts.map((prompt) => ({
+        request: { interfaceId: 'm1', versionId: 'v1', params: { prompt } },
+        meta: meta(credits),
+      })),
+    );
+  });
+}
+
+const rows = () => within(screen.getByRole('list', { name: 'Held tasks' })).getAllByRole('listitem');
+const order = () => rows().map((r) => within(r).getByText(/^p\d$/).textContent);
+
+describe('QueuePanel', () => {
+  beforeEach(async () => {
+    (await db()).close();
+    resetDbForTests();
+    await deleteDB(DB_NAME);
+    sent = [];
+    let n = 0;
+    queue = new TaskQueue({
+      connectionId: 'c',
+      submit: async (request, _meta, { idempotencyKey }) => {
+        sent.push(String(request.params.prompt));
+        const created = { taskId: `t${++n}`, status: 'queued' } as TaskCreated;
+        return { kind: 'created', created, idempotencyKey };
+      },
+      freeSlots: () => 0,
+      storage: null,
+      leader: true,
+    });
+  });
+  afterEach(() => {
+    cleanup();
+    queue.dispose();
+  });
+
+  it('moves a task with ArrowUp/ArrowDown on its handle and says where it went', async () => {
+    render(<QueuePanel queue={queue} balance={100} capRemaining={null} />);
+    await hold(['p1', 'p2', 'p3']);
+    const handle = within(rows()[2]!).getByRole('button', { name: /^Move Model One, place 3 of 3/ });
+    await act(async () => {
+      fireEvent.keyDown(handle, { key: 'ArrowUp' });
+    });
+    expect(order()).toEqual(['p1', 'p3', 'p2']);
+    expect(screen.getByRole('status').textContent).toBe('Moved to place 2 of 3.');
+  });
+
+  it('Remove takes a task out unsent; Undo in the notice brings it back', async () => {
+    render(
+      <>
+        <QueuePanel queue={queue} balance={100} capRemaining={null} />
+        <Toaster />
+      </>,
+    );
+    await hold(['p1', 'p2']);
+    await act(async () => {
+      fireEvent.click(within(rows()[0]!).getByRole('button', { name: 'Remove' }));
+    });
+    await waitFor(() => expect(order()).toEqual(['p2']));
+    const undo = await screen.findByRole('button', { name: 'Undo' });
+    await act(async () => {
+      fireEvent.click(undo);
+    });
+    await waitFor(() => expect(order()).toEqual(['p1', 'p2']));
+    expect(sent).toEqual([]);
+  });
+
+  it("totals the held credits and marks the first task over today's cap", async () => {
+    render(<QueuePanel queue={queue} balance={100} capRemaining={6} />);
+    await hold(['p1', 'p2', 'p3']);
+    expect(screen.getByTestId('queue-cost').textContent).toContain('Held: 12 credits');
+    expect(within(rows()[1]!).queryByText("Would be refused: today's cap")).not.toBeNull();
+    expect(within(rows()[0]!).queryByText(/Would be refused/)).toBeNull();
+  });
+
+  it('Pause queue and Resume queue switch the queue', async () => {
+    render(<QueuePanel queue={queue} balance={null} capRemaining={null} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Pause queue' }));
+    expect(queue.snapshot().settings.paused).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Resume queue' }));
+    expect(queue.snapshot().settings.paused).toBe(false);
+  });
+});

@@ -1,0 +1,324 @@
+import { GripVertical, Pause, Play, Send, Trash2 } from 'lucide-react';
+import { memo, useCallback, useId, useRef, useState, useSyncExternalStore } from 'react';
+import { toast } from 'sonner';
+import { Alert } from '../../components/alert';
+import { Badge } from '../../components/badge';
+import { Button } from '../../components/button';
+import { inputClass } from '../../components/field';
+import { cn } from '../../lib/cn';
+import { displayText } from '../../lib/untrusted-text';
+import { formatCredits } from '../../lib/format';
+import { queueCost, type QueueCost, type QueueItem, type TaskQueue } from '../../model/queue/queue';
+
+// The "Queue" region (product-notes §3 "Your queue"; docs/queue.md): the tasks this device holds back
+// until the key's pool is about to free a place. Each can be moved (drag, or ArrowUp/ArrowDown on its
+// handle), paused, removed (never sent, never charged; with Undo) or sent now; the whole queue paused or
+// resumed. Its total stands against the balance and what is left under today's cap, the first task the
+// service would refuse marked, before anything is spent.
+
+export function useQueue(queue: TaskQueue) {
+  return useSyncExternalStore(queue.subscribe, queue.snapshot);
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+export function QueuePanel({
+  queue,
+  balance,
+  capRemaining,
+}: {
+  queue: TaskQueue;
+  /** The balance of the key's account (user or team), or null when unknown. */
+  balance: number | null;
+  /** Credits left under today's cap for this key, or null when it has no cap. */
+  capRemaining: number | null;
+}) {
+  const { items, settings, sentCredits } = useQueue(queue);
+  const cost = queueCost(items, { balance, capRemaining });
+  const [announcement, setAnnouncement] = useState('');
+  const hintId = useId();
+  const stopId = useId();
+  const dragged = useRef<string | null>(null);
+
+  const move = useCallback(
+    (key: string, to: number) => {
+      const total = queue.snapshot().items.length;
+      if (to < 0 || to >= total) return;
+      void queue.move(key, to);
+      setAnnouncement(`Moved to place ${to + 1} of ${total}.`);
+    },
+    [queue],
+  );
+
+  const remove = useCallback(
+    async (key: string) => {
+      const removed = await queue.remove([key]);
+      const first = removed[0];
+      if (!first) return;
+      toast(`Removed "${displayText(first.meta.title)}" from the queue: never sent, never charged.`, {
+        action: { label: 'Undo', onClick: () => void queue.restore(removed) },
+      });
+    },
+    [queue],
+  );
+
+  const onDrop = useCallback(
+    (target: string) => {
+      const key = dragged.current;
+      dragged.current = null;
+      if (!key || key === target) return;
+      const to = queue.snapshot().items.findIndex((item) => item.idempotencyKey === target);
+      if (to >= 0) move(key, to);
+    },
+    [queue, move],
+  );
+  const onDragStart = useCallback((key: string) => {
+    dragged.current = key;
+  }, []);
+
+  return (
+    <section aria-label="Queue" className="flex flex-col gap-3">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 className="text-sm font-semibold">
+          Queue
+          <span className="ms-1.5 font-normal text-slate-500 dark:text-slate-400">({items.length})</span>
+        </h2>
+        {settings.paused ? (
+          <Button size="sm" onClick={() => queue.resume()}>
+            <Play className="size-4" aria-hidden="true" />
+            Resume queue
+          </Button>
+        ) : (
+          <Button size="sm" onClick={() => queue.pause()}>
+            <Pause className="size-4" aria-hidden="true" />
+            Pause queue
+          </Button>
+        )}
+      </div>
+      {settings.pausedReason && (
+        <Alert tone="warning" title="The queue is paused">
+          {settings.pausedReason}
+        </Alert>
+      )}
+      <p className="text-xs text-slate-600 dark:text-slate-400">
+        {settings.sendAtOnce
+          ? 'Tasks are sent at once, as they are made.'
+          : 'Tasks wait here, on this device, until your pool is about to free a place: until then they are not sent and not charged.'}
+      </p>
+      {items.length > 0 && <CostLine cost={cost} balance={balance} capRemaining={capRemaining} />}
+      {items.length > 0 && (
+        <>
+          <p id={hintId} className="text-xs text-slate-500 dark:text-slate-400">
+            Drag a task, or focus its handle and press ArrowUp or ArrowDown, to change its place.
+          </p>
+          <ol aria-label="Held tasks" className="flex max-h-[28rem] flex-col gap-2 overflow-y-auto">
+            {items.map((item, i) => (
+              <QueueRow
+                key={item.idempotencyKey}
+                item={item}
+                index={i}
+                total={items.length}
+                refused={
+                  cost.firstRefused?.idempotencyKey === item.idempotencyKey ? cost.firstRefused.reason : null
+                }
+                hintId={hintId}
+                queue={queue}
+                onMove={move}
+                onRemove={remove}
+                onDragStart={onDragStart}
+                onDrop={onDrop}
+              />
+            ))}
+          </ol>
+        </>
+      )}
+      <div role="status" className="sr-only">
+        {announcement}
+      </div>
+      <details className="text-sm">
+        <summary className="cursor-pointer text-xs font-medium text-slate-700 dark:text-slate-300">
+          Queue settings
+        </summary>
+        <div className="mt-2 flex flex-col gap-2">
+          <label className="flex items-start gap-2">
+            <input
+              type="checkbox"
+              checked={settings.sendAtOnce}
+              onChange={(e) => queue.setSendAtOnce(e.target.checked)}
+              className="mt-0.5 size-4 accent-indigo-600"
+            />
+            <span>Send every task at once (no queue)</span>
+          </label>
+          <label htmlFor={stopId} className="text-xs font-medium">
+            Stop after this many credits this session
+          </label>
+          <input
+            id={stopId}
+            type="number"
+            min={0}
+            inputMode="decimal"
+            className={cn(inputClass, 'w-32')}
+            value={settings.stopAfterCredits ?? ''}
+            placeholder="No stop"
+            onChange={(e) => {
+              const n = e.target.value === '' ? null : Number(e.target.value);
+              queue.setStopAfterCredits(n === null || !Number.isFinite(n) || n < 0 ? null : n);
+            }}
+          />
+          <p className="text-xs text-slate-500 dark:text-slate-400">
+            Sent through the queue this session: {formatCredits(sentCredits)}.
+          </p>
+        </div>
+      </details>
+    </section>
+  );
+}
+
+function CostLine({
+  cost,
+  balance,
+  capRemaining,
+}: {
+  cost: QueueCost;
+  balance: number | null;
+  capRemaining: number | null;
+}) {
+  return (
+    <div className="flex flex-col gap-1 text-xs text-slate-700 dark:text-slate-300" data-testid="queue-cost">
+      <p>
+        Held: <strong>{formatCredits(cost.total)}</strong>
+        {cost.unpriced > 0 && ` (and ${plural(cost.unpriced, 'task', 'tasks')} of unknown price)`}
+        {balance !== null && <> · balance {formatCredits(balance)}</>}
+        {capRemaining !== null && <> · {formatCredits(capRemaining)} left under today&apos;s cap</>}
+      </p>
+      {cost.firstRefused && (
+        <p className="font-medium text-rose-700 dark:text-rose-300">
+          Not everything fits: the first task marked below would be refused (
+          {cost.firstRefused.reason === 'cap' ? "over today's cap" : 'over the balance'}).
+        </p>
+      )}
+    </div>
+  );
+}
+
+const QueueRow = memo(function QueueRow({
+  item,
+  index,
+  total,
+  refused,
+  hintId,
+  queue,
+  onMove,
+  onRemove,
+  onDragStart,
+  onDrop,
+}: {
+  item: QueueItem;
+  index: number;
+  total: number;
+  refused: 'cap' | 'balance' | null;
+  hintId: string;
+  queue: TaskQueue;
+  onMove: (key: string, to: number) => void;
+  onRemove: (key: string) => Promise<void>;
+  onDragStart: (key: string) => void;
+  onDrop: (key: string) => void;
+}) {
+  const key = item.idempotencyKey;
+  const { held } = item;
+  const prompt = typeof item.request.params.prompt === 'string' ? item.request.params.prompt : null;
+  const title = displayText(item.meta.title);
+  return (
+    <li
+      className={cn(
+        'flex gap-2 rounded-lg border border-slate-200 bg-slate-50 p-2 dark:border-slate-700 dark:bg-slate-900/60',
+        refused && 'border-rose-300 dark:border-rose-700',
+      )}
+      draggable
+      onDragStart={(e) => {
+        e.dataTransfer.effectAllowed = 'move';
+        onDragStart(key);
+      }}
+      onDragOver={(e) => e.preventDefault()}
+      onDrop={(e) => {
+        e.preventDefault();
+        onDrop(key);
+      }}
+      data-testid="queue-item"
+    >
+      <button
+        type="button"
+        className="flex h-8 w-6 shrink-0 cursor-grab items-center justify-center rounded text-slate-500 hover:bg-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-600 dark:text-slate-400 dark:hover:bg-slate-800"
+        aria-label={`Move ${title}, place ${index + 1} of ${total}`}
+        aria-describedby={hintId}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+            e.preventDefault();
+            onMove(key, index + (e.key === 'ArrowUp' ? -1 : 1));
+          }
+        }}
+      >
+        <GripVertical className="size-4" aria-hidden="true" />
+      </button>
+      <div className="flex min-w-0 flex-1 flex-col gap-1">
+        <div className="flex min-w-0 items-center gap-1.5 text-sm">
+          <span className="shrink-0 text-xs text-slate-500 tabular-nums dark:text-slate-400">
+            {index + 1}.
+          </span>
+          <span dir="auto" className="min-w-0 truncate font-medium">
+            {title}
+          </span>
+          {held.credits !== null && (
+            <span className="shrink-0 text-xs text-slate-600 dark:text-slate-400">
+              {formatCredits(held.credits)}
+            </span>
+          )}
+        </div>
+        {prompt && (
+          <p dir="auto" className="line-clamp-1 text-xs wrap-anywhere text-slate-700 dark:text-slate-300">
+            {displayText(prompt)}
+          </p>
+        )}
+        <div className="flex flex-wrap gap-1">
+          <Badge tone="neutral">Held · place {index + 1}</Badge>
+          {held.paused && <Badge tone="warning">Paused</Badge>}
+          {refused && (
+            <Badge tone="danger">
+              {refused === 'cap' ? "Would be refused: today's cap" : 'Would be refused: balance'}
+            </Badge>
+          )}
+        </div>
+        {held.blocked && <p className="text-xs text-rose-700 dark:text-rose-300">Not sent: {held.blocked}</p>}
+        {held.newPrice !== null && (
+          <div className="flex flex-wrap items-center gap-2 text-xs text-amber-900 dark:text-amber-200">
+            <span>
+              The price rose from {formatCredits(held.credits ?? 0)} to {formatCredits(held.newPrice)} since
+              it was queued.
+            </span>
+            <Button size="sm" onClick={() => void queue.acceptPrice(key)}>
+              Send at {formatCredits(held.newPrice)}
+            </Button>
+          </div>
+        )}
+        <div className="flex flex-wrap gap-1">
+          <Button size="sm" variant="ghost" onClick={() => void queue.sendNow(key)}>
+            <Send className="size-3.5" aria-hidden="true" />
+            Send now
+          </Button>
+          <Button size="sm" variant="ghost" onClick={() => void queue.setTaskPaused(key, !held.paused)}>
+            {held.paused ? (
+              <Play className="size-3.5" aria-hidden="true" />
+            ) : (
+              <Pause className="size-3.5" aria-hidden="true" />
+            )}
+            {held.paused ? 'Resume task' : 'Pause task'}
+          </Button>
+          <Button size="sm" variant="ghost" onClick={() => void onRemove(key)}>
+            <Trash2 className="size-3.5" aria-hidden="true" />
+            Remove
+          </Button>
+        </div>
+      </div>
+    </li>
+  );
+});

@@ -1,0 +1,413 @@
+import 'fake-indexeddb/auto';
+import { deleteDB } from 'idb';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../api/errors';
+import type { TaskCreated, TaskRequest } from '../../../contract/task';
+import { DB_NAME, db, resetDbForTests } from '../db';
+import type { HistoryEntry } from '../history/history-types';
+import { Outbox, type OutboxDeps } from '../tasks/outbox';
+import {
+  queueCost,
+  slotsToFill,
+  TaskQueue,
+  type QueueDeps,
+  type QueueItem,
+  type SettingsStorage,
+} from './queue';
+
+const CONN = 'conn-q';
+
+const req = (prompt: string): TaskRequest => ({ interfaceId: 'm1', versionId: 'v1', params: { prompt } });
+const meta = (credits: number | null = 4): HistoryEntry['meta'] => ({
+  title: 'Model One',
+  subtitle: 'v1',
+  kind: 'model',
+  mediaType: 'image',
+  category: 'image/default',
+  modelId: 'm1',
+  versionId: 'v1',
+  estimatedSeconds: 5,
+  quotedCredits: credits,
+});
+
+async function settle(): Promise<void> {
+  for (let i = 0; i < 60; i += 1) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+async function waitUntil(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 1_000; i += 1) {
+    if (check()) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  throw new Error(`Timed out waiting for ${what}`);
+}
+
+async function reloadPage(): Promise<void> {
+  (await db()).close();
+  resetDbForTests();
+}
+
+class MemoryStorage implements SettingsStorage {
+  map = new Map<string, string>();
+  getItem = (key: string) => this.map.get(key) ?? null;
+  setItem = (key: string, value: string) => void this.map.set(key, value);
+}
+
+const promptOf = (r: TaskRequest) => String(r.params.prompt);
+
+interface Harness {
+  queue: TaskQueue;
+  outbox: Outbox;
+  /** Prompts in the order POST /tasks received them, with their keys. */
+  sent: { prompt: string; key: string }[];
+  /** Free slots the pool has (the test plays the forecast). */
+  slots: { free: number };
+}
+
+const disposers: (() => void)[] = [];
+let keyCount = 0;
+
+function harness({
+  createTask,
+  quote,
+  storage = new MemoryStorage(),
+  free = 0,
+}: {
+  createTask?: OutboxDeps['createTask'];
+  quote?: QueueDeps['quote'];
+  storage?: SettingsStorage;
+  free?: number;
+} = {}): Harness {
+  const sent: Harness['sent'] = [];
+  let n = 0;
+  const outbox = new Outbox({
+    connectionId: CONN,
+    createTask:
+      createTask ??
+      (async (request, key) => {
+        sent.push({ prompt: promptOf(request), key });
+        return { taskId: `t-${++n}-${key}`, status: 'queued' } as TaskCreated;
+      }),
+    onCreated: async () => undefined,
+  });
+  const slots = { free };
+  const queue = new TaskQueue({
+    connectionId: CONN,
+    submit: (request, m, options) => {
+      // A slot the pool gives is taken by the task sent into it.
+      slots.free = Math.max(0, slots.free - 1);
+      return outbox.submit(request, m, options);
+    },
+    freeSlots: () => slots.free,
+    quote,
+    storage,
+    leader: true,
+    newKey: () => `k-${++keyCount}`,
+  });
+  disposers.push(
+    () => queue.dispose(),
+    () => outbox.dispose(),
+  );
+  return { queue, outbox, sent, slots };
+}
+
+const prompts = (items: readonly QueueItem[]) => items.map((i) => promptOf(i.request));
+
+async function hold(queue: TaskQueue, names: string[], credits = 4): Promise<string[]> {
+  return queue.enqueue(names.map((p) => ({ request: req(p), meta: meta(credits) })));
+}
+
+describe('TaskQueue', () => {
+  beforeEach(async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    keyCount = 0;
+    await reloadPage();
+    await deleteDB(DB_NAME);
+  });
+  afterEach(() => {
+    for (const off of disposers.splice(0)) off();
+    vi.useRealTimers();
+  });
+
+  it('holds tasks with their keys in the outbox store and sends none while the pool is full', async () => {
+    const h = harness({ free: 0 });
+    const keys = await hold(h.queue, ['a', 'b', 'c']);
+    await settle();
+    expect(h.sent).toEqual([]);
+    const stored = await (await db()).getAll('outbox');
+    expect(stored.map((e) => e.idempotencyKey).sort()).toEqual([...keys].sort());
+    expect(stored.every((e) => e.held !== undefined)).toBe(true);
+    // The outbox's own resume leaves held tasks alone: they are not sent by a reload.
+    await h.outbox.resume();
+    await settle();
+    expect(h.sent).toEqual([]);
+  });
+
+  it('sends in queue order as the pool frees places, no more than it has free', async () => {
+    const h = harness({ free: 2 });
+    await hold(h.queue, ['a', 'b', 'c', 'd']);
+    await waitUntil(() => h.sent.length === 2, 'two sent');
+    await settle();
+    expect(h.sent.map((s) => s.prompt)).toEqual(['a', 'b']);
+    h.slots.free = 1;
+    await vi.advanceTimersByTimeAsync(1_000);
+    await waitUntil(() => h.sent.length === 3, 'a third sent');
+    await settle();
+    expect(h.sent.map((s) => s.prompt)).toEqual(['a', 'b', 'c']);
+    expect(prompts(h.queue.snapshot().items)).toEqual(['d']);
+  });
+
+  it('sends each task with the Idempotency-Key it was given when queued', async () => {
+    const h = harness({ free: 0 });
+    const keys = await hold(h.queue, ['a', 'b']);
+    h.slots.free = 2;
+    h.queue.kick();
+    await waitUntil(() => h.sent.length === 2, 'both sent');
+    expect(h.sent.map((s) => s.key)).toEqual(keys);
+  });
+
+  it('settled() answers what a queued task came to once sent, or null once removed', async () => {
+    const h = harness({ free: 0 });
+    const [a, b] = await hold(h.queue, ['a', 'b']);
+    const settledA = h.queue.settled(a!);
+    const settledB = h.queue.settled(b!);
+    await h.queue.remove([b!]);
+    expect(await settledB).toBeNull();
+    h.slots.free = 1;
+    h.queue.kick();
+    expect((await settledA)?.kind).toBe('created');
+  });
+
+  it('pause holds everything; resume lets it go', async () => {
+    const h = harness({ free: 0 });
+    h.queue.pause();
+    await hold(h.queue, ['a', 'b', 'c']);
+    h.slots.free = 3;
+    await vi.advanceTimersByTimeAsync(3_000);
+    await settle();
+    expect(h.sent).toEqual([]);
+    h.queue.resume();
+    await waitUntil(() => h.sent.length === 3, 'all sent after resume');
+  });
+
+  it('reordering changes the order they are sent in, and survives a reload', async () => {
+    const storage = new MemoryStorage();
+    const h = harness({ free: 0, storage });
+    const [a, , c] = await hold(h.queue, ['a', 'b', 'c', 'd']);
+    await h.queue.move(c!, 0);
+    await h.queue.move(a!, 3);
+    expect(prompts(h.queue.snapshot().items)).toEqual(['c', 'b', 'd', 'a']);
+    h.queue.dispose();
+    await reloadPage();
+    const again = harness({ free: 4, storage });
+    await again.queue.start();
+    await waitUntil(() => again.sent.length === 4, 'all sent');
+    expect(again.sent.map((s) => s.prompt)).toEqual(['c', 'b', 'd', 'a']);
+  });
+
+  it('keeps order through many moves to the same place (positions spaced out again)', async () => {
+    const h = harness({ free: 0 });
+    const keys = await hold(h.queue, ['a', 'b', 'c']);
+    // Each move lands between the first two: the gap halves every time until it is spaced out anew.
+    for (let i = 0; i < 60; i += 1) await h.queue.move(keys[i % 2 === 0 ? 2 : 1]!, 1);
+    const order = prompts(h.queue.snapshot().items);
+    expect(order[0]).toBe('a');
+    expect(new Set(order).size).toBe(3);
+  });
+
+  it('a removed task is never sent; undo brings it back at its place with its key', async () => {
+    const h = harness({ free: 0 });
+    const [a, b, c] = await hold(h.queue, ['a', 'b', 'c']);
+    const removed = await h.queue.remove([b!]);
+    expect(prompts(h.queue.snapshot().items)).toEqual(['a', 'c']);
+    expect(await (await db()).get('outbox', b!)).toBeUndefined();
+    await h.queue.restore(removed);
+    expect(prompts(h.queue.snapshot().items)).toEqual(['a', 'b', 'c']);
+    await h.queue.remove([a!, c!]);
+    h.slots.free = 5;
+    h.queue.kick();
+    await waitUntil(() => h.sent.length === 1, 'the one left sent');
+    await settle();
+    expect(h.sent).toEqual([{ prompt: 'b', key: b }]);
+  });
+
+  it('Send now sends one task at once, past the pause and a full pool', async () => {
+    const h = harness({ free: 0 });
+    h.queue.pause();
+    const [, b] = await hold(h.queue, ['a', 'b']);
+    const result = await h.queue.sendNow(b!);
+    expect(result?.kind).toBe('created');
+    expect(h.sent.map((s) => s.prompt)).toEqual(['b']);
+    expect(prompts(h.queue.snapshot().items)).toEqual(['a']);
+  });
+
+  it('a paused task is passed over; the ones behind it go', async () => {
+    const h = harness({ free: 0 });
+    const [a] = await hold(h.queue, ['a', 'b']);
+    await h.queue.setTaskPaused(a!, true);
+    h.slots.free = 2;
+    h.queue.kick();
+    await waitUntil(() => h.sent.length === 1, 'b sent');
+    await settle();
+    expect(h.sent.map((s) => s.prompt)).toEqual(['b']);
+    expect(prompts(h.queue.snapshot().items)).toEqual(['a']);
+  });
+
+  it('a crash between send and answer: after the reload the task is re-sent with its key, once, and not held', async () => {
+    const storage = new MemoryStorage();
+    const keys: string[] = [];
+    // The first page sends and never hears back (the tab dies).
+    const first = harness({
+      free: 1,
+      storage,
+      createTask: (_r, key) => (keys.push(key), new Promise(() => {})),
+    });
+    await hold(first.queue, ['a', 'b']);
+    await waitUntil(() => keys.length === 1, 'a out');
+    first.queue.dispose();
+    first.outbox.dispose();
+    await reloadPage();
+    const second = harness({ free: 0, storage });
+    await second.queue.start();
+    await second.outbox.resume();
+    await settle();
+    expect(second.sent).toEqual([{ prompt: 'a', key: keys[0] }]);
+    expect(prompts(second.queue.snapshot().items)).toEqual(['b']);
+  });
+
+  it('two tabs of one key release each task once', async () => {
+    const storage = new MemoryStorage();
+    const one = harness({ free: 0, storage });
+    await hold(one.queue, ['a', 'b', 'c']);
+    const two = harness({ free: 0, storage });
+    await two.queue.start();
+    const all: string[] = [];
+    one.slots.free = 3;
+    two.slots.free = 3;
+    one.queue.kick();
+    two.queue.kick();
+    await waitUntil(() => one.sent.length + two.sent.length >= 3, 'all three sent');
+    await settle();
+    all.push(...one.sent.map((s) => s.prompt), ...two.sent.map((s) => s.prompt));
+    expect(all.sort()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('a 402 on sending puts the task back at its place and pauses the queue, saying why', async () => {
+    const h = harness({
+      free: 2,
+      createTask: async () => {
+        throw new ApiError({ status: 402, code: 'arrears', type: 'billing_error' });
+      },
+    });
+    const keys = await hold(h.queue, ['a', 'b']);
+    await waitUntil(() => h.queue.snapshot().settings.paused, 'paused');
+    await settle();
+    const { items, settings } = h.queue.snapshot();
+    expect(items.map((i) => i.idempotencyKey)).toEqual(keys);
+    expect(settings.pausedReason).toMatch(/Paused/);
+    expect((await (await db()).get('outbox', keys[0]!))?.held).toBeDefined();
+  });
+
+  it('a task refused as invalid stays held with the reason and is not tried again', async () => {
+    let calls = 0;
+    const h = harness({
+      free: 1,
+      createTask: async () => {
+        calls += 1;
+        throw new ApiError({ status: 400, code: 'invalid_payload', type: 'invalid_request_error' });
+      },
+    });
+    await hold(h.queue, ['a']);
+    await waitUntil(() => h.queue.snapshot().items[0]?.held.blocked != null, 'blocked');
+    await vi.advanceTimersByTimeAsync(5_000);
+    await settle();
+    expect(calls).toBe(1);
+    expect(h.queue.snapshot().settings.paused).toBe(false);
+  });
+
+  it('a model gone since queued (the quote refuses) stays held with the reason, unsent', async () => {
+    const h = harness({
+      free: 1,
+      quote: async () => {
+        throw new ApiError({ status: 404, code: 'unknown_model', type: 'invalid_request_error' });
+      },
+    });
+    await hold(h.queue, ['a']);
+    await waitUntil(() => h.queue.snapshot().items[0]?.held.blocked != null, 'blocked');
+    expect(h.sent).toEqual([]);
+  });
+
+  it('a price that rose since queued is asked about first, and sent once accepted', async () => {
+    const h = harness({ free: 1, quote: async () => ({ credits: 6 }) });
+    const [a] = await hold(h.queue, ['a'], 4);
+    await waitUntil(() => h.queue.snapshot().items[0]?.held.newPrice === 6, 'new price');
+    await vi.advanceTimersByTimeAsync(3_000);
+    await settle();
+    expect(h.sent).toEqual([]);
+    await h.queue.acceptPrice(a!);
+    await waitUntil(() => h.sent.length === 1, 'sent at the new price');
+  });
+
+  it('stops (pauses) before the credits sent this session would pass the limit', async () => {
+    const h = harness({ free: 10 });
+    h.queue.setStopAfterCredits(10);
+    await hold(h.queue, ['a', 'b', 'c'], 4);
+    await waitUntil(() => h.queue.snapshot().settings.paused, 'stopped');
+    await settle();
+    expect(h.sent.map((s) => s.prompt)).toEqual(['a', 'b']);
+    expect(h.queue.snapshot().sentCredits).toBe(8);
+  });
+
+  it('"send at once" sends everything whatever the pool', async () => {
+    const h = harness({ free: 0 });
+    h.queue.setSendAtOnce(true);
+    await hold(h.queue, ['a', 'b', 'c']);
+    await waitUntil(() => h.sent.length === 3, 'all sent');
+  });
+});
+
+describe('slotsToFill', () => {
+  it('fills the free slots of the pool, no more', () => {
+    expect(slotsToFill({ concurrency: 5, busy: 3, mineBusy: 3, sending: 0 })).toBe(2);
+    expect(slotsToFill({ concurrency: 5, busy: 4, mineBusy: 2, sending: 1 })).toBe(0);
+    expect(slotsToFill({ concurrency: 5, busy: 7, mineBusy: 0, sending: 0 })).toBe(0);
+  });
+
+  it('keeps to a fair share of a team pool while other members wait', () => {
+    // Pool of 6, two others waiting: a share of 2; this member has 1 running.
+    expect(slotsToFill({ concurrency: 6, busy: 2, mineBusy: 1, sending: 0, othersWaiting: 2 })).toBe(1);
+    expect(slotsToFill({ concurrency: 6, busy: 2, mineBusy: 2, sending: 0, othersWaiting: 2 })).toBe(0);
+    // Nobody else waiting: the whole free pool.
+    expect(slotsToFill({ concurrency: 6, busy: 2, mineBusy: 2, sending: 0, othersWaiting: 0 })).toBe(4);
+    // More members than slots: still one each.
+    expect(slotsToFill({ concurrency: 2, busy: 0, mineBusy: 0, sending: 0, othersWaiting: 5 })).toBe(1);
+  });
+});
+
+describe('queueCost', () => {
+  const item = (key: string, credits: number | null): QueueItem => ({
+    idempotencyKey: key,
+    connectionId: CONN,
+    request: req(key),
+    meta: meta(credits),
+    createdAt: 0,
+    attempts: 0,
+    lastAttemptAt: null,
+    lastError: null,
+    held: { position: 0, paused: false, queuedAt: 0, credits, blocked: null, newPrice: null },
+  });
+
+  it('totals the queue and marks the first task the cap or the balance would refuse', () => {
+    const items = [item('a', 4), item('b', null), item('c', 4), item('d', 4)];
+    expect(queueCost(items, { balance: 100, capRemaining: 10 })).toEqual({
+      total: 12,
+      unpriced: 1,
+      firstRefused: { idempotencyKey: 'd', reason: 'cap' },
+    });
+    expect(queueCost(items, { balance: 7, capRemaining: null }).firstRefused).toEqual({
+      idempotencyKey: 'c',
+      reason: 'balance',
+    });
+    expect(queueCost(items, { balance: 12, capRemaining: null }).firstRefused).toBeNull();
+  });
+});

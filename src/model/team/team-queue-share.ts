@@ -1,0 +1,53 @@
+import { z } from 'zod/mini';
+import type { TeamContext } from './team-doc';
+
+// The team's queue (docs/queue.md, "Teams"): each member's studio says in its presence (awareness, gone
+// when it leaves) how many tasks it holds back. The others read it to keep to their fair share of the
+// team's pool while someone else waits, and the team's queue shows it by member. Untrusted, like all
+// presence: parsed, and a member is the id the server stamped when there is one.
+
+const MAX_HELD = 100_000;
+
+const QueuePresenceSchema = z.object({
+  memberId: z.optional(z.string().check(z.minLength(1))),
+  member: z.optional(z.object({ id: z.string().check(z.minLength(1)) })),
+  queue: z.object({ held: z.int().check(z.nonnegative(), z.maximum(MAX_HELD)) }),
+});
+
+export interface HeldByMember {
+  memberId: string;
+  /** Tasks held, over all the member's devices online now. */
+  held: number;
+  you: boolean;
+}
+
+/** Tells the room how many tasks this device holds now. */
+export function publishHeld(team: TeamContext, held: number): void {
+  team.awareness.setLocalStateField('queue', { held: Math.max(0, Math.min(MAX_HELD, Math.trunc(held))) });
+}
+
+/** What each member online holds, most first; members holding nothing are left out. */
+export function heldByMember(team: TeamContext): HeldByMember[] {
+  const byMember = new Map<string, number>();
+  for (const state of team.awareness.getStates().values()) {
+    const parsed = QueuePresenceSchema.safeParse(state);
+    if (!parsed.success || parsed.data.queue.held === 0) continue;
+    const id = parsed.data.memberId ?? parsed.data.member?.id;
+    if (!id) continue;
+    byMember.set(id, (byMember.get(id) ?? 0) + parsed.data.queue.held);
+  }
+  return [...byMember]
+    .map(([memberId, held]) => ({ memberId, held, you: memberId === team.memberId }))
+    .sort((a, b) => b.held - a.held || a.memberId.localeCompare(b.memberId));
+}
+
+/** How many other members hold tasks now (the fair share divides the pool among them and this one). */
+export function othersWaiting(team: TeamContext): number {
+  return heldByMember(team).filter((m) => !m.you).length;
+}
+
+/** Calls `listener` when any member's presence changes (what they hold among it); returns the undo. */
+export function onPresence(team: TeamContext, listener: () => void): () => void {
+  team.awareness.on('change', listener);
+  return () => team.awareness.off('change', listener);
+}
