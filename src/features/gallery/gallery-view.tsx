@@ -40,6 +40,7 @@ import {
   categoryOptions,
   isGalleryFiltering,
   rowsOf,
+  runningFirst,
   selectItems,
   type GalleryFilter,
   type GalleryRow,
@@ -102,6 +103,8 @@ export interface GalleryViewProps {
    * once its task is in the history, even when the filters leave it out.
    */
   openOutput?: { key: string; nonce: number } | null;
+  /** Tasks still running before the rest (the phone's Results, docs/phone.md), in the sort's order. */
+  runningFirst?: boolean;
 }
 
 const TILE_SIZES = { small: 140, medium: 200, large: 300 } as const;
@@ -165,10 +168,10 @@ export function GalleryView(props: GalleryViewProps) {
   const deferred = useDeferredValue(filter);
   useKeepStarred(entries, judgements, props.keepers);
   const keptCopy = useKeptCopy(props.keepers);
-  const items = useMemo(
-    () => selectItems(entries, deferred, judged, hiddenIds, galleryItemsOf, teamPicks),
-    [entries, deferred, judged, hiddenIds, teamPicks],
-  );
+  const items = useMemo(() => {
+    const selected = selectItems(entries, deferred, judged, hiddenIds, galleryItemsOf, teamPicks);
+    return props.runningFirst ? runningFirst(selected) : selected;
+  }, [entries, deferred, judged, hiddenIds, teamPicks, props.runningFirst]);
   // The shown order of keys, built when a selection needs it (not on every change of the history:
   // 200,000 keys would be a long task each time a poll answers).
   const orderOf = useCallback(() => items.map((i) => i.key), [items]);
@@ -314,7 +317,8 @@ export function GalleryView(props: GalleryViewProps) {
     <KeptCopyContext.Provider value={props.keepers ? keptCopy : null}>
       <main
         aria-label="Gallery"
-        className="flex h-[calc(100dvh-3.5rem)] min-h-0 flex-col gap-3 p-3 sm:p-4"
+        // On a phone the bar of destinations (4 rem) is below it too.
+        className="flex h-[calc(100dvh-3.5rem)] min-h-0 flex-col gap-3 p-3 max-sm:h-[calc(100dvh-7.5rem-env(safe-area-inset-bottom))] sm:p-4"
         onKeyDown={onKeyDown}
       >
         <Toolbar
