@@ -7,7 +7,8 @@ import { TASK_TIMEOUT, generate, uniquePrompt } from './task-helpers';
 // The phone layout (docs/phone.md): below 640 px three destinations in a bar at the bottom, the catalog as
 // a sheet over the form, the quote above Generate; touch: tap, long press, swipe, pinch.
 
-const SHOTS = 'test-results/phone-shots';
+// Screenshots to look at (Playwright empties test-results/ at each run: PHONE_SHOTS can put them elsewhere).
+const SHOTS = process.env.PHONE_SHOTS ?? 'test-results/phone-shots';
 
 const destinations = (page: Page) => page.getByRole('navigation', { name: 'Destinations' });
 const destination = (page: Page, name: 'Create' | 'Results' | 'Compare') =>
