@@ -61,8 +61,9 @@ export function saveCredentials({
  */
 export function saveAccount(connectionId: string, me: unknown, remember: boolean) {
   const value = JSON.stringify({ connectionId, me });
-  const storage = () => (remember ? localStorage : sessionStorage);
-  safe(() => storage().setItem(ACCOUNT, value), undefined);
+  const [kept, other] = remember ? [localStorage, sessionStorage] : [sessionStorage, localStorage];
+  safe(() => kept.setItem(ACCOUNT, value), undefined);
+  safe(() => other.removeItem(ACCOUNT), undefined);
 }
 
 export function loadAccount(connectionId: string): unknown {
