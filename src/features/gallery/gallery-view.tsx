@@ -111,6 +111,7 @@ const TILE_SIZES = { small: 140, medium: 200, large: 300 } as const;
 type TileSize = keyof typeof TILE_SIZES;
 const TILE_SIZE_KEY = 'media-studio:gallery-tile-size';
 const GAP = 8;
+const NARROW_GRID = 600;
 const DAY_ROW = 40;
 
 const readTileSize = (): TileSize => {
@@ -755,7 +756,10 @@ function Grid({
     observer.observe(el);
     return () => observer.disconnect();
   }, []);
-  const columns = Math.max(1, Math.floor((width + GAP) / (tileSize + GAP)));
+  // A phone's grid (under 600 px) aims at tiles 0.6 as wide: S, M and L are then 3-4, 2-3 and 1-2
+  // columns there, not 2, 1 and 1 (one picture per screen).
+  const target = width > 0 && width < NARROW_GRID ? tileSize * 0.6 : tileSize;
+  const columns = Math.max(1, Math.floor((width + GAP) / (target + GAP)));
   const tile = width > 0 ? (width - GAP * (columns - 1)) / columns : tileSize;
   // Nothing to lay out before the width is known (the first render): rows are built once, for it.
   const rows = useMemo(
