@@ -1,10 +1,10 @@
 import { useSyncExternalStore } from 'react';
 
 /** The phone layout's width: below Tailwind's `sm` (40rem, 640 px), as the `max-sm:` classes. */
-export const PHONE_QUERY = '(max-width: 639.98px)';
+const PHONE_QUERY = '(max-width: 639.98px)';
 
 /** Whether a media query matches now, following its changes; false where there is no window (prerender). */
-export function useMediaQuery(query: string): boolean {
+function useMediaQuery(query: string): boolean {
   return useSyncExternalStore(
     (onChange) => {
       const list = window.matchMedia(query);
