@@ -88,7 +88,7 @@ test('the service worker keeps the app shell only: no API answer, no config, not
   // Calls of every kind first: the account, the catalog, a quote.
   await studio.openModel('Lumen Canvas');
   await studio.prompt.fill('A lighthouse at dusk');
-  await expect(studio.quote.getByTestId('quote-credits')).toBeVisible();
+  await expect(studio.quote.getByTestId('quote-credits')).toBeVisible({ timeout: 15_000 });
   await workerReady(page);
   await context.setOffline(true);
   await page.reload();
