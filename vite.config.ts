@@ -4,6 +4,7 @@ import { createServer, type Plugin, type ResolvedConfig } from 'vite';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 // Issue 17: the connect screen is painted before any JavaScript runs. After the client build, this
 // renders src/prerender.tsx with react-dom/server (loaded through Vite's SSR module loader, so nothing
@@ -26,6 +27,8 @@ function prerenderConnectScreen(): Plugin {
           logLevel: 'error',
           plugins: [react()],
           server: { middlewareMode: true, hmr: false, watch: null },
+          // Server rendering needs no pre-bundled dependencies (its scan would also trip on virtual modules).
+          optimizeDeps: { noDiscovery: true, include: [] },
           appType: 'custom',
         });
         try {
@@ -44,8 +47,56 @@ function prerenderConnectScreen(): Plugin {
   };
 }
 
+// The offline app shell (docs/offline.md): a Workbox service worker precaches the built files, so a studio
+// loaded once opens again without a network (its history, gallery, kept copies and drafts are in IndexedDB
+// and OPFS already). It caches nothing at run time: no API answer, no /config.json, nothing that carries a
+// key. 'prompt': a new version waits for "Reload to update", never swapped under a running form. The
+// studio registers it itself after the load event (src/app/service-worker.ts), so nothing is injected.
+const offlineShell = () =>
+  VitePWA({
+    registerType: 'prompt',
+    injectRegister: false,
+    manifest: {
+      name: 'Media Studio',
+      short_name: 'Media Studio',
+      description: 'A browser studio for generative images, video and audio.',
+      start_url: '/',
+      scope: '/',
+      display: 'standalone',
+      background_color: '#f8fafc',
+      theme_color: '#4f46e5',
+      icons: [
+        { src: '/pwa-192.png', sizes: '192x192', type: 'image/png' },
+        { src: '/pwa-512.png', sizes: '512x512', type: 'image/png' },
+        { src: '/pwa-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+      ],
+    },
+    workbox: {
+      // The app shell only: scripts, styles, the page and its pictures. Not *.json (config.json is the
+      // host's, read fresh), not source maps.
+      globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+      navigateFallback: '/index.html',
+      // A navigation to these is the server's, never the shell: the API proxy (/proxy, scripts/proxy.ts), the team space's socket,
+      // the sandbox's control paths, the config.
+      navigateFallbackDenylist: [
+        /^\/proxy(\/|$)/,
+        /^\/api(\/|$)/,
+        /^\/v1(\/|$)/,
+        /^\/sync(\/|$)/,
+        /^\/__/,
+        /^\/config\.json/,
+      ],
+      runtimeCaching: [],
+      cleanupOutdatedCaches: true,
+      // The first visit is not slowed: the worker takes over pages only from the next load on.
+      clientsClaim: false,
+      skipWaiting: false,
+    },
+  });
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), prerenderConnectScreen()],
+  // The prerender first: the worker's precache list then has the revision of the prerendered index.html.
+  plugins: [react(), tailwindcss(), prerenderConnectScreen(), offlineShell()],
   server: { host: '127.0.0.1', port: 5173 },
   preview: { host: '127.0.0.1', port: 4173 },
   // Maps for an error tracker or a debugger, named by no chunk and not served (docs/testing.md).

@@ -507,7 +507,8 @@ test.describe('the gallery (issue 12)', () => {
       };
       await studio.start('personal');
       await importHistory(page, historyFile([...tasks, cutout, broken]));
-      await page.getByRole('button', { name: 'Gallery', exact: true }).click();
+      // On a phone the Gallery is the bar's "Results" (docs/phone.md).
+      await page.getByRole('button', { name: width > 400 ? 'Gallery' : 'Results', exact: true }).click();
       const gallery = page.getByRole('main', { name: 'Gallery' });
       await expect(gallery.getByTestId('media-failed')).toContainText('404');
       await gallery.getByRole('button', { name: /^Filters/ }).click();

@@ -355,7 +355,15 @@ export class Studio {
     return dialog;
   }
 
+  /** On a phone the catalog is a sheet over the form, opened with "Choose model" (docs/phone.md). */
+  async showCatalog() {
+    const choose = this.page.getByRole('button', { name: 'Choose model', exact: true });
+    if (await choose.isVisible()) await choose.click();
+    await expect(this.catalog).toBeVisible();
+  }
+
   async chooseCategory(category: string) {
+    await this.showCatalog();
     await this.tab('Models').click();
     await this.category.selectOption(category);
   }
@@ -369,6 +377,7 @@ export class Studio {
   }
 
   async openTool(name: string) {
+    await this.showCatalog();
     await this.tab('AI tools').click();
     await this.card(name, this.panel('AI tools')).click();
     await expect(this.form(name)).toBeVisible();
@@ -376,6 +385,7 @@ export class Studio {
   }
 
   async openTemplate(name: string) {
+    await this.showCatalog();
     await this.tab('Templates').click();
     await this.card(name, this.panel('Templates')).click();
     await expect(this.form(name)).toBeVisible();

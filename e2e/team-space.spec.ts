@@ -101,9 +101,14 @@ class Member {
   }
 
   async openGallery(): Promise<void> {
-    const button = this.page.getByRole('button', { name: 'Gallery', exact: true });
+    // On a phone the Gallery is the bar's "Results" (docs/phone.md).
+    const bar = this.page.getByRole('navigation', { name: 'Destinations' });
+    const phone = await bar.isVisible();
+    const button = phone
+      ? bar.getByRole('button', { name: 'Results', exact: true })
+      : this.page.getByRole('button', { name: 'Gallery', exact: true });
     await button.click();
-    await expect(button).toHaveAttribute('aria-pressed', 'true');
+    await expect(button).toHaveAttribute(phone ? 'aria-current' : 'aria-pressed', phone ? 'page' : 'true');
     await expect(this.gallery).toBeVisible();
   }
 
@@ -407,7 +412,8 @@ for (const viewport of [
     await teamAxe(page, 'viewer with comments');
     await page.keyboard.press('Escape');
     await expect(ana.viewer).toBeHidden();
-    await page.getByRole('button', { name: 'Gallery', exact: true }).click();
+    // Out of the gallery: the header's toggle, or on a phone the bar's "Create".
+    await page.getByRole('button', { name: /^(Gallery|Create)$/ }).click();
 
     await ana.openCompare();
     const boardName = uniquePrompt('Accessible board');

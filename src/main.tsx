@@ -15,3 +15,12 @@ const app = (
 // 17, total blocking time); an event on the page before it is done hydrates at once, and replays.
 if (root.firstElementChild) startTransition(() => void hydrateRoot(root, app));
 else createRoot(root).render(app);
+
+// The offline app shell's service worker registers after the load event: its code (workbox-window) is a
+// chunk of its own, not part of the first load.
+const registerWorker = () =>
+  void import('./app/register-service-worker').then((m) => m.registerServiceWorker());
+if (import.meta.env.PROD) {
+  if (document.readyState === 'complete') registerWorker();
+  else window.addEventListener('load', registerWorker, { once: true });
+}

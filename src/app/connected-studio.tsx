@@ -35,6 +35,8 @@ import { MembersButton } from '../features/team/members-dialog';
 import { TeamSpaceSettings } from '../features/team/team-space-settings';
 import { TeamStatusLine } from '../features/team/team-status-line';
 import { Workspace, type WorkspaceActions } from './workspace';
+import { PhoneNav, type Destination } from './phone-nav';
+import { usePhone } from '../lib/use-media-query';
 
 // Everything after Connect: loaded on demand, so the first screen is only the connect form. Compare
 // boards, Usage and the gallery are chunks of their own, loaded when first opened.
@@ -110,6 +112,7 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
   const workspace = useRef<WorkspaceActions>(null);
   const galleryShown = views.view === 'gallery' && !compare.source;
   const galleryModule = useLoaded(loadGallery, galleryShown);
+  const phone = usePhone();
   const addToComparison = comparison.add;
   const addModelsToComparison = useCallback(
     (models: ComparisonModel[]) => {
@@ -123,26 +126,44 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
     ),
     [baseUrl],
   );
+  const onGallery = () => {
+    if (galleryShown) return views.go(null);
+    if (compare.source) compare.go(null, { replace: true });
+    views.go('gallery');
+  };
+  const compareShown = compare.source !== null && !views.view;
+  const onCompare = () => {
+    if (views.view) views.go(null, { replace: true });
+    if (compare.source && !views.view) return compare.go(null);
+    const draft = comparison.take();
+    compare.go(draft ? { kind: 'new', ...draft } : { kind: 'new' });
+  };
+  // The phone's bar: a destination already shown stays (a tap never toggles it away, as the header's do).
+  const destination: Destination | null = galleryShown
+    ? 'results'
+    : compareShown
+      ? 'compare'
+      : views.view
+        ? null
+        : 'create';
+  const onDestination = (next: Destination) => {
+    if (next === destination) return;
+    if (next === 'results') return onGallery();
+    if (next === 'compare') return onCompare();
+    if (compare.source) compare.go(null, { replace: views.view !== null });
+    if (views.view) views.go(null);
+  };
   return (
     <TeamSessionContext.Provider value={team.session}>
       <Header>
         <StudioNav
           me={me}
           galleryShown={galleryShown}
-          compareShown={compare.source !== null && !views.view}
+          compareShown={compareShown}
           usageShown={views.view === 'usage'}
           draftCount={comparison.draft && !compare.source ? comparison.draft.columns.length : null}
-          onGallery={() => {
-            if (galleryShown) return views.go(null);
-            if (compare.source) compare.go(null, { replace: true });
-            views.go('gallery');
-          }}
-          onCompare={() => {
-            if (views.view) views.go(null, { replace: true });
-            if (compare.source && !views.view) return compare.go(null);
-            const draft = comparison.take();
-            compare.go(draft ? { kind: 'new', ...draft } : { kind: 'new' });
-          }}
+          onGallery={onGallery}
+          onCompare={onCompare}
           onUsage={() => {
             if (views.view === 'usage') return views.go(null);
             if (compare.source) compare.go(null, { replace: true });
@@ -239,6 +260,7 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
                     teamPicks={teamViews.teamPicks}
                     renderOutputExtras={teamViews.renderOutputExtras}
                     openOutput={openOutput}
+                    runningFirst={phone}
                   />
                 ) : (
                   loading('Loading the gallery')
@@ -260,6 +282,17 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
             </div>
           </>
         </PromptLibraryProvider>
+      )}
+      {phone && (
+        <>
+          {/* Room for the bar, so the end of every screen can be scrolled above it. */}
+          <div aria-hidden="true" className="h-[calc(4rem+env(safe-area-inset-bottom))] shrink-0" />
+          <PhoneNav
+            current={destination}
+            onGo={onDestination}
+            draftCount={comparison.draft && !compare.source ? comparison.draft.columns.length : null}
+          />
+        </>
       )}
     </TeamSessionContext.Provider>
   );

@@ -5,6 +5,7 @@ import { Button } from '../components/button';
 import { Dialog } from '../components/dialog';
 import { AccountPanel } from '../features/connect/account-panel';
 import { balanceOf } from '../features/connect/account-facts';
+import { cn } from '../lib/cn';
 import { formatCredits } from '../lib/format';
 
 // The header's buttons once connected: the Gallery, Compare and Usage views, and the Account dialog.
@@ -36,7 +37,9 @@ function ScreenToggle({
   icon: Icon,
   label,
   children,
+  className,
 }: {
+  className?: string;
   shown: boolean;
   onClick: () => void;
   icon: ComponentType<{ className?: string; 'aria-hidden'?: 'true' }>;
@@ -46,7 +49,7 @@ function ScreenToggle({
   return (
     <Button
       variant={shown ? 'primary' : 'secondary'}
-      className="max-sm:px-2"
+      className={cn('max-sm:px-2', className)}
       aria-pressed={shown}
       onClick={onClick}
     >
@@ -74,8 +77,21 @@ export function StudioNav({
   const balance = balanceOf(me);
   return (
     <>
-      <ScreenToggle shown={galleryShown} onClick={onGallery} icon={Images} label="Gallery" />
-      <ScreenToggle shown={compareShown} onClick={onCompare} icon={GitCompareArrows} label="Compare">
+      {/* On a phone these two are destinations of the bar at the bottom (phone-nav.tsx). */}
+      <ScreenToggle
+        shown={galleryShown}
+        onClick={onGallery}
+        icon={Images}
+        label="Gallery"
+        className="max-sm:hidden"
+      />
+      <ScreenToggle
+        shown={compareShown}
+        onClick={onCompare}
+        icon={GitCompareArrows}
+        label="Compare"
+        className="max-sm:hidden"
+      >
         {draftCount !== null && (
           <span className="rounded-full bg-indigo-600 px-1.5 text-xs text-white tabular-nums">
             <span className="sr-only">(</span>

@@ -6,6 +6,7 @@ import { useConnection } from '../features/connect/use-connection';
 import { DEFAULT_BASE_URL, type StudioConfig } from './config';
 import { useLoaded } from '../lib/use-loaded';
 import { Header } from './header';
+import { UpdatePrompt } from './update-prompt';
 
 // The connected studio (catalog, forms, history, compare) is a chunk of its own: the first load is the
 // connect screen alone, and the rest arrives while the key is checked (fetched as connecting starts).
@@ -66,6 +67,7 @@ export function Studio({ config }: { config: StudioConfig | null }) {
             </main>
           </>
         )}
+        <UpdatePrompt />
       </div>
     </ApiProvider>
   );

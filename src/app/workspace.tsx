@@ -1,4 +1,4 @@
-import { Columns3, ScanText } from 'lucide-react';
+import { Columns3, LayoutGrid, ScanText } from 'lucide-react';
 import {
   lazy,
   Suspense,
@@ -15,6 +15,8 @@ import type { ParamValue } from '../../contract/task';
 import { useApi } from '../api/api-context';
 import { Alert } from '../components/alert';
 import { Button } from '../components/button';
+import { Dialog } from '../components/dialog';
+import { usePhone } from '../lib/use-media-query';
 import { Spinner } from '../components/spinner';
 import { CatalogPanel } from '../features/catalog/catalog-panel';
 import { useResolvedSelection } from '../features/catalog/use-resolved-selection';
@@ -125,12 +127,16 @@ export function Workspace({
     [liveSelection, select, submitter],
   );
 
+  // On a phone the catalog is a sheet over the form ("Choose model"), closed by a pick (docs/phone.md).
+  const phone = usePhone();
+  const [catalogOpen, setCatalogOpen] = useState(false);
   // Stable, so the (memoised) catalog does not re-render with every change of the form or the quote.
   const clearSubmit = submitter.clear;
   const onSelect = useCallback(
     (next: Selection) => {
       select(next);
       clearSubmit();
+      setCatalogOpen(false);
     },
     [select, clearSubmit],
   );
@@ -181,23 +187,56 @@ export function Workspace({
     };
   }, [current, snapshot, key, setPreset]);
 
+  const quoteView = current ? (
+    <QuoteView state={quote} me={me} invalid={request === null} tasks={batch.tasks} />
+  ) : (
+    <section aria-labelledby="quote-title">
+      <h2 id="quote-title" className="text-sm font-semibold">
+        Quote
+      </h2>
+      <p className="mt-2 text-sm text-slate-500 dark:text-slate-400">
+        The price appears here before you pay.
+      </p>
+    </section>
+  );
+
   return (
     // From lg three columns; the form, where the work is, stays the widest (at 1024 px fixed 340 px sides
     // left it 260 px, its fields cut short).
     <main className="grid flex-1 grid-cols-1 gap-4 p-4 lg:grid-cols-[304px_minmax(0,1fr)_304px] lg:items-start xl:grid-cols-[340px_minmax(0,1fr)_340px]">
-      <nav
-        aria-label="Catalog"
-        // Below lg the catalog sits above the form: a box of its own height that scrolls inside, so the
-        // form does not move down as the catalog loads (that was a 0.37 layout shift on a phone).
-        className="rounded-xl bg-white p-3 shadow-sm ring-1 ring-slate-200 max-lg:h-[min(34rem,70dvh)] max-lg:overflow-y-auto lg:sticky lg:top-[4.5rem] lg:max-h-[calc(100dvh-5.5rem)] lg:overflow-y-auto dark:bg-slate-900 dark:ring-slate-800"
-      >
-        <CatalogPanel selection={liveSelection} onSelect={onSelect} />
-      </nav>
+      {phone ? (
+        <Dialog open={catalogOpen} onOpenChange={setCatalogOpen} title="Choose a model" sheet>
+          <nav aria-label="Catalog">
+            <CatalogPanel selection={liveSelection} onSelect={onSelect} />
+          </nav>
+        </Dialog>
+      ) : (
+        <nav
+          aria-label="Catalog"
+          // Below lg the catalog sits above the form: a box of its own height that scrolls inside, so the
+          // form does not move down as the catalog loads (that was a 0.37 layout shift on a phone).
+          className="rounded-xl bg-white p-3 shadow-sm ring-1 ring-slate-200 max-lg:h-[min(34rem,70dvh)] max-lg:overflow-y-auto lg:sticky lg:top-[4.5rem] lg:max-h-[calc(100dvh-5.5rem)] lg:overflow-y-auto dark:bg-slate-900 dark:ring-slate-800"
+        >
+          <CatalogPanel selection={liveSelection} onSelect={onSelect} />
+        </nav>
+      )}
 
       <section
         aria-label="Form"
-        className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6 dark:bg-slate-900 dark:ring-slate-800"
+        // On a phone the form holds the first screen (under the header) from the start:
+        // the History below it then does not jump as the form loads (that was a 0.3 layout shift).
+        className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 max-sm:min-h-[calc(100dvh-4.5rem)] sm:p-6 dark:bg-slate-900 dark:ring-slate-800"
       >
+        {phone && (
+          <Button
+            variant={selection ? 'secondary' : 'primary'}
+            className="mb-3 w-full"
+            onClick={() => setCatalogOpen(true)}
+          >
+            <LayoutGrid className="size-4" aria-hidden="true" />
+            Choose model
+          </Button>
+        )}
         <div className="-mt-1 mb-3 flex flex-wrap justify-end gap-1 sm:-mt-3">
           <PresetButtons
             store={runner?.presets}
@@ -273,6 +312,8 @@ export function Workspace({
             }}
             footer={
               <div className="flex flex-wrap items-end justify-between gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
+                {/* On a phone the price is read where the button is pressed. */}
+                {phone && <div className="w-full">{quoteView}</div>}
                 <SubmitBar
                   busy={submitter.busy}
                   result={submitter.result}
@@ -289,20 +330,11 @@ export function Workspace({
       </section>
 
       <aside className="flex min-w-0 flex-col gap-4 lg:sticky lg:top-[4.5rem]">
-        <div className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
-          {current ? (
-            <QuoteView state={quote} me={me} invalid={request === null} tasks={batch.tasks} />
-          ) : (
-            <section aria-labelledby="quote-title">
-              <h2 id="quote-title" className="text-sm font-semibold">
-                Quote
-              </h2>
-              <p className="mt-2 text-sm text-slate-500 dark:text-slate-400">
-                The price appears here before you pay.
-              </p>
-            </section>
-          )}
-        </div>
+        {!phone && (
+          <div className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
+            {quoteView}
+          </div>
+        )}
         {runner && (
           <div className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
             <QueuePanel

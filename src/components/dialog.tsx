@@ -10,10 +10,12 @@ interface DialogProps {
   description?: ReactNode;
   children: ReactNode;
   wide?: boolean;
+  /** A sheet over the bottom of a phone's screen, in reach of a thumb, rather than a centred box. */
+  sheet?: boolean;
 }
 
 /** Modal dialog (Radix): focus trapped, Escape closes, focus returns to the opener. */
-export function Dialog({ open, onOpenChange, title, description, children, wide }: DialogProps) {
+export function Dialog({ open, onOpenChange, title, description, children, wide, sheet }: DialogProps) {
   // Dialogs here are opened by plain buttons, not a Radix Trigger, so Radix has no trigger to give the
   // focus back to on close (it would land on <body>): remember what had the focus when it opened.
   const opener = useRef<HTMLElement | null>(null);
@@ -23,9 +25,11 @@ export function Dialog({ open, onOpenChange, title, description, children, wide 
         <D.Overlay className="fixed inset-0 z-40 bg-slate-950/50 backdrop-blur-[2px]" />
         <D.Content
           className={cn(
-            'fixed top-1/2 left-1/2 z-50 max-h-[90vh] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto',
-            'rounded-xl bg-white p-5 shadow-2xl ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-700',
-            wide ? 'max-w-4xl' : 'max-w-lg',
+            sheet
+              ? 'fixed inset-x-0 bottom-0 z-50 max-h-[88dvh] overflow-y-auto rounded-t-2xl pb-[calc(1.25rem+env(safe-area-inset-bottom))]'
+              : 'fixed top-1/2 left-1/2 z-50 max-h-[90vh] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl',
+            'bg-white p-5 shadow-2xl ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-700',
+            !sheet && (wide ? 'max-w-4xl' : 'max-w-lg'),
           )}
           {...(description ? {} : { 'aria-describedby': undefined })}
           onOpenAutoFocus={() => {

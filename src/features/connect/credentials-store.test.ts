@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { forgetKey, loadCredentials, saveCredentials } from './credentials-store';
+import { forgetKey, loadAccount, loadCredentials, saveAccount, saveCredentials } from './credentials-store';
 
 const KEY = 'gm_live_abcdefghijklmnopqrstuvwxyz012345';
 
@@ -35,5 +35,24 @@ describe('credentials store', () => {
     localStorage.setItem('media-studio:base-url', 'javascript:alert(1)');
     sessionStorage.setItem('media-studio:api-key', 'has spaces in it');
     expect(loadCredentials()).toEqual({ baseUrl: null, apiKey: null, remember: false });
+  });
+
+  it('keeps the last account beside the key, for its connection only, and forgets it with the key', () => {
+    const me = { key: { label: 'Personal' } };
+    saveAccount('conn-a', me, false);
+    expect(localStorage.getItem('media-studio:account')).toBeNull();
+    expect(loadAccount('conn-a')).toEqual(me);
+    expect(loadAccount('conn-b')).toBeNull();
+    // Remembered: it moves to localStorage with the key, and leaves the tab's storage.
+    saveAccount('conn-a', me, true);
+    expect(sessionStorage.getItem('media-studio:account')).toBeNull();
+    expect(loadAccount('conn-a')).toEqual(me);
+    forgetKey();
+    expect(loadAccount('conn-a')).toBeNull();
+  });
+
+  it('reads a stored account that is not JSON as none', () => {
+    localStorage.setItem('media-studio:account', '{not json');
+    expect(loadAccount('conn-a')).toBeNull();
   });
 });

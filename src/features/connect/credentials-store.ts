@@ -4,6 +4,8 @@
 
 const BASE_URL = 'media-studio:base-url';
 const API_KEY = 'media-studio:api-key';
+/** The account GET /me last answered for the stored key: the studio opens with it when offline. */
+const ACCOUNT = 'media-studio:account';
 
 export interface StoredCredentials {
   baseUrl: string | null;
@@ -52,8 +54,38 @@ export function saveCredentials({
   }
 }
 
+/**
+ * The account (GET /me: the key's label, prefix, balance and limits, never the key itself) beside the key
+ * and in the same storage, so a reload without a network opens the studio, its history and gallery (docs/offline.md).
+ * Kept with the connection it belongs to; read back unparsed (key-check.ts parses it with the API's schema).
+ */
+export function saveAccount(connectionId: string, me: unknown, remember: boolean) {
+  const value = JSON.stringify({ connectionId, me });
+  const [kept, other] = remember ? [localStorage, sessionStorage] : [sessionStorage, localStorage];
+  safe(() => kept.setItem(ACCOUNT, value), undefined);
+  safe(() => other.removeItem(ACCOUNT), undefined);
+}
+
+export function loadAccount(connectionId: string): unknown {
+  for (const storage of [() => localStorage, () => sessionStorage]) {
+    const raw = safe(() => storage().getItem(ACCOUNT), null);
+    if (!raw) continue;
+    const stored = safe(() => JSON.parse(raw) as unknown, null);
+    if (
+      stored &&
+      typeof stored === 'object' &&
+      'connectionId' in stored &&
+      stored.connectionId === connectionId
+    )
+      return 'me' in stored ? stored.me : null;
+  }
+  return null;
+}
+
 /** Disconnect: the key is forgotten everywhere; the Base URL stays for next time. */
 export function forgetKey() {
+  safe(() => localStorage.removeItem(ACCOUNT), undefined);
+  safe(() => sessionStorage.removeItem(ACCOUNT), undefined);
   safe(() => localStorage.removeItem(API_KEY), undefined);
   safe(() => sessionStorage.removeItem(API_KEY), undefined);
 }

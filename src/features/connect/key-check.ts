@@ -2,7 +2,7 @@
 import '../../zod-config';
 import { ApiClient } from '../../api/client';
 import { toApiError } from '../../api/errors';
-import type { Me } from '../../../contract/me';
+import { MeSchema, type Me } from '../../../contract/me';
 import { HistoryStore } from '../../model/history/history-store';
 
 // Checking a key: GET /me with a new client, and meanwhile the key's history read from IndexedDB. A
@@ -14,14 +14,25 @@ export async function checkKey(
   credentials: { baseUrl: string; apiKey: string },
   connectionId: string,
   signal: AbortSignal,
+  /** The account last seen for this key (stored beside it): offline, the studio opens with it. */
+  lastAccount: unknown = null,
 ): Promise<{ client: ApiClient; me: Me }> {
   // While the key is checked, the history of this key is read from IndexedDB already.
   HistoryStore.preload(connectionId);
   const client = new ApiClient({ baseUrl: credentials.baseUrl, apiKey: credentials.apiKey });
+  const last = MeSchema.safeParse(lastAccount);
+  // Without a network the check cannot answer (and its retries would hold the screen for seconds): a key
+  // that connected before opens its studio offline, its history and gallery read from this device.
+  if (last.success && typeof navigator !== 'undefined' && navigator.onLine === false)
+    return { client, me: last.data };
   try {
     return { client, me: await client.me({ signal }) };
   } catch (err) {
+    const error = toApiError(err);
+    // No answer at all (not a refusal): the same, when the browser did not know it was offline.
+    if (last.success && error.status === 0 && error.code === 'network_error')
+      return { client, me: last.data };
     HistoryStore.dropPreload(connectionId);
-    throw toApiError(err);
+    throw error;
   }
 }

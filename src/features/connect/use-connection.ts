@@ -3,7 +3,7 @@ import type { ApiClient } from '../../api/client';
 import { connectionId } from '../../api/connection-id';
 import type { ApiError } from '../../api/errors';
 import type { Me } from '../../../contract/me';
-import { forgetKey, loadCredentials, saveCredentials } from './credentials-store';
+import { forgetKey, loadAccount, loadCredentials, saveAccount, saveCredentials } from './credentials-store';
 
 // GET /me and the API client are a chunk of their own (key-check.ts), fetched as connecting starts.
 const loadKeyCheck = () => import('./key-check');
@@ -95,9 +95,10 @@ export function useConnection() {
     const id = connectionId(pending.baseUrl, pending.apiKey);
     loadKeyCheck().then(
       ({ checkKey }) =>
-        checkKey(pending, id, controller.signal).then(
+        checkKey(pending, id, controller.signal, loadAccount(id)).then(
           ({ client, me }) => {
             saveCredentials({ baseUrl: client.baseUrl, apiKey: pending.apiKey, remember: pending.remember });
+            saveAccount(connectionId(client.baseUrl, pending.apiKey), me, pending.remember);
             // The studio's first render is large: as a transition, React renders it in slices and the
             // page stays responsive (no long task of the whole mount; issue 17, total blocking time).
             startTransition(() => dispatch({ type: 'connected', client, me }));

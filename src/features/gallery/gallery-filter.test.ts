@@ -7,6 +7,7 @@ import {
   encodeFilter,
   isGalleryFiltering,
   rowsOf,
+  runningFirst,
   selectItems,
   type GalleryFilter,
 } from './gallery-filter';
@@ -215,5 +216,28 @@ describe('editSourceOf', () => {
     expect(
       editSourceOf(makeEntry('e', { meta: { kind: 'tool' }, params: { image_url: 'javascript:alert(1)' } })),
     ).toBeNull();
+  });
+});
+
+describe('runningFirst', () => {
+  it('puts the tiles of running tasks first, each part keeping its order', () => {
+    const list = [
+      makeEntry('done-new', { createdAt: day(5) }),
+      makeEntry('run-a', { createdAt: day(4), status: 'running', outputs: [] }),
+      makeEntry('done-old', { createdAt: day(3) }),
+      makeEntry('run-b', { createdAt: day(2), status: 'queued', outputs: [] }),
+    ];
+    const items = galleryItemsOf(list);
+    expect(runningFirst(items).map((i) => i.entry.taskId)).toEqual([
+      'run-a',
+      'run-b',
+      'done-new',
+      'done-old',
+    ]);
+  });
+
+  it('gives the same list back when nothing runs', () => {
+    const items = galleryItemsOf(entries);
+    expect(runningFirst(items)).toBe(items);
   });
 });

@@ -1,4 +1,4 @@
-import { TASK_STATUSES, type TaskStatus } from '../../../contract/task';
+import { isTerminal, TASK_STATUSES, type TaskStatus } from '../../../contract/task';
 import type { HiddenIds } from '../../model/history/hidden-tasks';
 import type { HistoryEntry } from '../../model/history/history-types';
 import type { Judgements } from '../../model/history/judgements';
@@ -175,6 +175,13 @@ export function selectItems(
 }
 
 const durationOf = (e: HistoryEntry) => (e.completedAt === null ? -1 : e.completedAt - e.createdAt);
+
+/** The tiles of tasks still running first, then the rest, each part in the order given (stable). */
+export function runningFirst(items: GalleryItem[]): GalleryItem[] {
+  const running = items.filter((i) => !isTerminal(i.entry.status));
+  if (running.length === 0 || running.length === items.length) return items;
+  return [...running, ...items.filter((i) => isTerminal(i.entry.status))];
+}
 
 /** Items come newest first; the other sorts reorder them, ties staying newest first. */
 export function sortItems(items: GalleryItem[], sort: GallerySort, judgements: Judgements): GalleryItem[] {

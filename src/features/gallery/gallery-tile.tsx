@@ -12,6 +12,7 @@ import { MediaFailed, SafeImage, useMediaFailure } from './media-fallback';
 import { PlayToggle, usePlayback } from './play-toggle';
 import { StatusBadge, StatusIcon, STATUS_LOOK } from './status-badge';
 import { truncate } from './truncate';
+import { useLongPress } from '../../lib/use-long-press';
 
 // One output in the gallery grid: its picture (or a playable video or audio tile, or the task's status),
 // a checkbox "Select", a "Star" toggle and the rating, and a button over the whole tile that opens the
@@ -78,6 +79,8 @@ export const GalleryTile = memo(function GalleryTile({
   // A shift-click extends from the last tile clicked (React's change event of a checkbox is the click).
   const onCheckbox = (e: ChangeEvent<HTMLInputElement>) =>
     onSelect(item, 'shiftKey' in e.nativeEvent && (e.nativeEvent as MouseEvent).shiftKey);
+  // By touch, a long press on the tile selects it (or leaves the selection), as phones' galleries do.
+  const longPress = useLongPress(() => onSelect(item, false));
 
   return (
     <div
@@ -123,10 +126,11 @@ export const GalleryTile = memo(function GalleryTile({
       <button
         type="button"
         onClick={() => onOpen(item)}
+        {...longPress}
         aria-label={label}
         aria-haspopup="dialog"
         data-role="open"
-        className="absolute inset-0 rounded-lg focus-visible:outline-3 focus-visible:-outline-offset-3 focus-visible:outline-indigo-500"
+        className="absolute inset-0 rounded-lg select-none [-webkit-touch-callout:none] focus-visible:outline-3 focus-visible:-outline-offset-3 focus-visible:outline-indigo-500"
       />
 
       <div className="pointer-events-none absolute inset-x-0 bottom-0 flex items-end justify-between gap-1 bg-linear-to-t from-slate-950/75 to-transparent px-2 pt-6 pb-1.5 text-xs text-white">

@@ -43,6 +43,7 @@ import {
   categoryOptions,
   isGalleryFiltering,
   rowsOf,
+  runningFirst,
   selectItems,
   type GalleryFilter,
   type GalleryRow,
@@ -107,12 +108,15 @@ export interface GalleryViewProps {
   openOutput?: { key: string; nonce: number } | null;
   /** Tasks held in this device's queue, in order: not sent, so no outputs; shown as held, by place. */
   held?: readonly OutboxEntry[];
+  /** Tasks still running before the rest (the phone's Results, docs/phone.md), in the sort's order. */
+  runningFirst?: boolean;
 }
 
 const TILE_SIZES = { small: 140, medium: 200, large: 300 } as const;
 type TileSize = keyof typeof TILE_SIZES;
 const TILE_SIZE_KEY = 'media-studio:gallery-tile-size';
 const GAP = 8;
+const NARROW_GRID = 600;
 const DAY_ROW = 40;
 
 const readTileSize = (): TileSize => {
@@ -169,10 +173,10 @@ export function GalleryView(props: GalleryViewProps) {
   );
   const deferred = useDeferredValue(filter);
   useKeepStarred(history, judgements, props.keepers);
-  const items = useMemo(
-    () => selectItems(entries, deferred, judged, hiddenIds, galleryItemsOf, teamPicks),
-    [entries, deferred, judged, hiddenIds, teamPicks],
-  );
+  const items = useMemo(() => {
+    const selected = selectItems(entries, deferred, judged, hiddenIds, galleryItemsOf, teamPicks);
+    return props.runningFirst ? runningFirst(selected) : selected;
+  }, [entries, deferred, judged, hiddenIds, teamPicks, props.runningFirst]);
   // The shown order of keys, built when a selection needs it (not on every change of the history:
   // 200,000 keys would be a long task each time a poll answers).
   const orderOf = useCallback(() => items.map((i) => i.key), [items]);
@@ -321,7 +325,8 @@ export function GalleryView(props: GalleryViewProps) {
     <KeptCopyContext.Provider value={props.keepers ?? null}>
       <main
         aria-label="Gallery"
-        className="flex h-[calc(100dvh-3.5rem)] min-h-0 flex-col gap-3 p-3 sm:p-4"
+        // On a phone the bar of destinations (4 rem) is below it too.
+        className="flex h-[calc(100dvh-3.5rem)] min-h-0 flex-col gap-3 p-3 max-sm:h-[calc(100dvh-7.5rem-env(safe-area-inset-bottom))] sm:p-4"
         onKeyDown={onKeyDown}
       >
         <Toolbar
@@ -759,7 +764,10 @@ function Grid({
     observer.observe(el);
     return () => observer.disconnect();
   }, []);
-  const columns = Math.max(1, Math.floor((width + GAP) / (tileSize + GAP)));
+  // A phone's grid (under 600 px) aims at tiles 0.6 as wide: S, M and L are then 3-4, 2-3 and 1-2
+  // columns there, not 2, 1 and 1 (one picture per screen).
+  const target = width > 0 && width < NARROW_GRID ? tileSize * 0.6 : tileSize;
+  const columns = Math.max(1, Math.floor((width + GAP) / (target + GAP)));
   const tile = width > 0 ? (width - GAP * (columns - 1)) / columns : tileSize;
   // Nothing to lay out before the width is known (the first render): rows are built once, for it.
   const rows = useMemo(

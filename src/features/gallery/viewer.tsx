@@ -27,6 +27,7 @@ import { StatusBadge, StatusIcon, STATUS_LOOK } from './status-badge';
 import { OutputActions, ParamList, TaskEndNotice, Timings } from './task-detail';
 import { teamPickText, tileLabel } from './gallery-tile';
 import { ZoomStage, type ZoomApi } from './zoom-stage';
+import { useSwipe } from '../../lib/use-swipe';
 
 // The Viewer (product-notes §3 "Gallery and viewer"): one output full screen, ArrowLeft/ArrowRight through the
 // gallery's filtered set, zoom and pan for images, loop and frame step for video, every param and timing,
@@ -98,6 +99,10 @@ export function Viewer(props: ViewerProps) {
     v.pause();
     v.currentTime = Math.max(0, Math.min(v.duration || Infinity, v.currentTime + frames * FRAME_S));
   };
+
+  // A swipe turns to the previous or next output, as ArrowLeft/ArrowRight; on an image zoomed in, a finger
+  // pans it instead.
+  const swipe = useSwipe(go, () => zoom.current?.fitted() ?? true);
 
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.altKey || e.ctrlKey || e.metaKey || isTyping(e.target)) return;
@@ -173,7 +178,9 @@ export function Viewer(props: ViewerProps) {
                 </D.Close>
               </div>
             </div>
-            <Stage key={current.key} item={current} url={url} zoom={zoom} video={video} loop={loop} />
+            <div className="flex min-h-0 flex-1 flex-col" data-testid="viewer-stage" {...swipe}>
+              <Stage key={current.key} item={current} url={url} zoom={zoom} video={video} loop={loop} />
+            </div>
             {entry.meta.mediaType === 'video' && url && (
               <div role="group" aria-label="Video" className="flex justify-center gap-1 px-3 py-2">
                 <DarkButton label="Loop" pressed={loop} onClick={() => setLoop((l) => !l)}>

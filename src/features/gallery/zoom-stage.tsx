@@ -16,6 +16,8 @@ export interface ZoomApi {
   zoomOut: () => void;
   /** Moves to another stage's transform (compare: zoom and pan kept in sync). */
   follow: (state: ZoomState) => void;
+  /** Whether the whole image is in view (at "Fit" or smaller): a swipe then turns to the next. */
+  fitted: () => boolean;
 }
 
 export interface ZoomState {
@@ -60,6 +62,18 @@ export function ZoomStage({
       const current = lib.current?.state;
       if (!current || near(current, state)) return;
       void lib.current?.setTransform(state.positionX, state.positionY, state.scale, 0);
+    },
+    fitted: () => {
+      const r = lib.current;
+      const wrapper = r?.instance.wrapperComponent;
+      const content = r?.instance.contentComponent;
+      if (!r || !wrapper || !content || !content.offsetWidth || !content.offsetHeight) return true;
+      // The content is laid out at its natural size (transforms leave offsetWidth alone).
+      const fit = Math.min(
+        wrapper.clientWidth / content.offsetWidth,
+        wrapper.clientHeight / content.offsetHeight,
+      );
+      return r.state.scale <= fit * 1.02;
     },
   };
   useImperativeHandle(ref, () => api);
