@@ -6,6 +6,7 @@ import type { Me } from '../../contract/me';
 import type { ParamDef } from '../../contract/param';
 import type { ParamValue } from '../../contract/task';
 import { useApi } from '../api/api-context';
+import { NoticeArea } from '../components/notice-area';
 import { Spinner } from '../components/spinner';
 import type { BoardSource } from '../features/compare/compare-view';
 import { KeyWarnings } from '../features/connect/account-panel';
@@ -185,6 +186,7 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
       )}
 
       <NetworkStatus health={client.health} />
+      <NoticeArea />
       {views.view === 'usage' ? (
         <Suspense fallback={loading('Loading usage')}>
           <UsageView

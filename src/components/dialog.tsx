@@ -2,6 +2,7 @@ import { Dialog as D } from 'radix-ui';
 import { X } from 'lucide-react';
 import { useRef, type ReactNode } from 'react';
 import { cn } from '../lib/cn';
+import { NoticeArea } from './notice-area';
 
 interface DialogProps {
   open: boolean;
@@ -54,6 +55,7 @@ export function Dialog({ open, onOpenChange, title, description, children, wide 
             </D.Close>
           </div>
           {children}
+          <NoticeArea inDialog />
         </D.Content>
       </D.Portal>
     </D.Root>
