@@ -20,6 +20,7 @@ import type { ParamDef } from '../../../contract/param';
 import type { ParamValue } from '../../../contract/task';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
+import { notifyUndo } from '../../components/notices';
 import { Field, inputClass } from '../../components/field';
 import { Select } from '../../components/select';
 import { Spinner } from '../../components/spinner';
@@ -34,6 +35,7 @@ import {
   getBoard,
   listBoards,
   newId,
+  saveBoard,
   type Board,
   type BoardSetup,
   type Column,
@@ -203,9 +205,15 @@ export function CompareView(props: CompareViewProps) {
                     current={board !== null && board !== 'missing' && board.id === b.id}
                     onOpen={() => onOpen({ kind: 'saved', id: b.id })}
                     onDelete={(current) => {
-                      if (!window.confirm(`Delete the board “${b.name}” for everyone in the team?`)) return;
-                      team.boards.delete(b.id);
+                      const undo = team.boards.delete(b.id);
                       if (current) onOpen({ kind: 'new' });
+                      notifyUndo(
+                        `Deleted the board “${displayText(b.name)}” for everyone in the team.`,
+                        undo,
+                        {
+                          undone: `Restored the board “${displayText(b.name)}”.`,
+                        },
+                      );
                     }}
                   />
                 ))}
@@ -233,10 +241,14 @@ export function CompareView(props: CompareViewProps) {
                 current={board !== null && board !== 'missing' && board.id === b.id}
                 onOpen={() => onOpen({ kind: 'saved', id: b.id })}
                 onDelete={(current) => {
-                  if (!window.confirm(`Delete the board “${b.name}”? Its tasks stay in the history.`)) return;
                   void deleteBoard(connectionId, b.id).then(() => {
                     setListVersion((v) => v + 1);
                     if (current) onOpen({ kind: 'new' });
+                    notifyUndo(
+                      `Deleted the board “${displayText(b.name)}”. Its tasks stay in the history.`,
+                      () => saveBoard(b).then(() => setListVersion((v) => v + 1)),
+                      { undone: `Restored the board “${displayText(b.name)}”.` },
+                    );
                   });
                 }}
                 onShare={

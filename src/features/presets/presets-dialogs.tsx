@@ -208,13 +208,7 @@ export function PresetsDialog({
       <div className="flex flex-col gap-3">
         <div className="flex flex-wrap items-center justify-between gap-2">
           <div className="flex flex-wrap items-center gap-2">
-            {team && (
-              <WhoseSwitch
-                label="Whose presets"
-                value={whose}
-                onChange={setWhose}
-              />
-            )}
+            {team && <WhoseSwitch label="Whose presets" value={whose} onChange={setWhose} />}
             <span id={scopeLabel} className="text-sm font-medium">
               Show
             </span>

@@ -109,13 +109,7 @@ export function PromptLibraryDialog({
       wide
     >
       <div className="flex flex-col gap-3">
-        {team && (
-          <WhoseSwitch
-            label="Whose prompts"
-            value={whose}
-            onChange={setWhose}
-          />
-        )}
+        {team && <WhoseSwitch label="Whose prompts" value={whose} onChange={setWhose} />}
         <SearchField
           value={query}
           onChange={(e) => setQuery(e.target.value)}
