@@ -7,6 +7,7 @@ import type { ParamDef } from '../../contract/param';
 import type { ParamValue } from '../../contract/task';
 import { useApi } from '../api/api-context';
 import { NoticeArea } from '../components/notice-area';
+import { ShortcutsDialog } from '../components/shortcuts-dialog';
 import { Spinner } from '../components/spinner';
 import type { BoardSource } from '../features/compare/compare-view';
 import { KeyWarnings } from '../features/connect/account-panel';
@@ -187,6 +188,11 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
 
       <NetworkStatus health={client.health} />
       <NoticeArea />
+      <ShortcutsDialog
+        screen={
+          views.view === 'usage' ? 'usage' : compare.source ? 'compare' : galleryShown ? 'gallery' : 'studio'
+        }
+      />
       {views.view === 'usage' ? (
         <Suspense fallback={loading('Loading usage')}>
           <UsageView

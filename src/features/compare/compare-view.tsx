@@ -21,6 +21,7 @@ import type { ParamValue } from '../../../contract/task';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { notifyUndo } from '../../components/notices';
+import { shortcutFor } from '../../components/shortcuts';
 import { Field, inputClass } from '../../components/field';
 import { Select } from '../../components/select';
 import { Spinner } from '../../components/spinner';
@@ -355,10 +356,6 @@ const NO_HISTORY = { canUndo: false, canRedo: false };
 const noHistory = () => NO_HISTORY;
 
 /** Ctrl/Cmd+Z in a text field undoes that field's typing (the browser's), not the board's. */
-const isTextField = (target: EventTarget | null): boolean =>
-  target instanceof HTMLElement &&
-  (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
-
 function BoardEditor({
   initial,
   runner,
@@ -407,10 +404,10 @@ function BoardEditor({
   useEffect(() => {
     if (!history) return;
     const onKey = (e: KeyboardEvent) => {
-      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.key.toLowerCase() !== 'z' || isTextField(e.target))
-        return;
+      const shortcut = shortcutFor(['compare.undo', 'compare.redo'], e);
+      if (!shortcut) return;
       e.preventDefault();
-      if (e.shiftKey) history.redo();
+      if (shortcut === 'compare.redo') history.redo();
       else history.undo();
     };
     window.addEventListener('keydown', onKey);

@@ -16,6 +16,7 @@ import {
 } from 'react';
 import { Button } from '../../components/button';
 import { notify, notifyError, notifyUndo } from '../../components/notices';
+import { shortcutFor } from '../../components/shortcuts';
 import { inputClass } from '../../components/field';
 import { SearchField } from '../../components/search-field';
 import { Segmented } from '../../components/segmented';
@@ -133,12 +134,6 @@ function dayLabel(day: string): string {
 
 const NO_ITEMS: GalleryItem[] = [];
 
-const isTyping = (target: EventTarget) =>
-  target instanceof HTMLElement &&
-  (target.isContentEditable ||
-    /^(TEXTAREA|SELECT)$/.test(target.tagName) ||
-    (target instanceof HTMLInputElement && target.type !== 'checkbox'));
-
 type Comparing = { before: CompareSide; after: CompareSide; mode: CompareMode };
 
 const sideOf = (item: GalleryItem): CompareSide | null => {
@@ -222,10 +217,11 @@ export function GalleryView(props: GalleryViewProps) {
   }, []);
 
   const onKeyDown = (e: KeyboardEvent) => {
-    if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'a' && !isTyping(e.target)) {
+    const shortcut = shortcutFor(['gallery.selectAll', 'gallery.clearSelection'], e);
+    if (shortcut === 'gallery.selectAll') {
       e.preventDefault();
       setSelection(selectAll(orderOf()));
-    } else if (e.key === 'Escape' && selection.keys.size > 0 && !isTyping(e.target)) {
+    } else if (shortcut === 'gallery.clearSelection' && selection.keys.size > 0) {
       setSelection(EMPTY_SELECTION);
     }
   };
