@@ -360,7 +360,9 @@ test('multi-select: click, shift-click range, Ctrl+A; bulk Star; Hide with undo 
   // Add to comparison sends the selection's models to Compare.
   await expect(select('gallery tile 4')).toBeChecked();
   await toolbar.getByRole('button', { name: 'Add to comparison' }).click();
-  await expect(gallery(page).getByText(/Added 1 model of .* to the comparison/)).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: /^Notices/ }).getByText(/Added 1 model of .* to the comparison/),
+  ).toBeVisible();
   await expect(page.getByRole('button', { name: /^Compare/ }).first()).toContainText('1');
 });
 

@@ -24,8 +24,8 @@ export function Dialog({ open, onOpenChange, title, description, children, wide 
         <D.Overlay className="fixed inset-0 z-40 bg-slate-950/50 backdrop-blur-[2px]" />
         <D.Content
           className={cn(
-            'fixed top-1/2 left-1/2 z-50 max-h-[90vh] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto',
-            'rounded-xl bg-white p-5 shadow-2xl ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-700',
+            'fixed top-1/2 left-1/2 z-50 flex max-h-[90vh] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 flex-col',
+            'rounded-xl bg-white shadow-2xl ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-700',
             wide ? 'max-w-4xl' : 'max-w-lg',
           )}
           {...(description ? {} : { 'aria-describedby': undefined })}
@@ -38,23 +38,26 @@ export function Dialog({ open, onOpenChange, title, description, children, wide 
             opener.current = null;
           }}
         >
-          <div className="mb-4 flex items-start justify-between gap-4">
-            <div>
-              <D.Title className="text-base font-semibold text-slate-900 dark:text-white">{title}</D.Title>
-              {description && (
-                <D.Description className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-                  {description}
-                </D.Description>
-              )}
+          {/* The content scrolls inside; the notices stay over the dialog's top, in view wherever it is scrolled. */}
+          <div className="min-h-0 overflow-y-auto p-5">
+            <div className="mb-4 flex items-start justify-between gap-4">
+              <div>
+                <D.Title className="text-base font-semibold text-slate-900 dark:text-white">{title}</D.Title>
+                {description && (
+                  <D.Description className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+                    {description}
+                  </D.Description>
+                )}
+              </div>
+              <D.Close
+                className="rounded-md p-1 text-slate-500 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-slate-800"
+                aria-label="Close"
+              >
+                <X className="size-4" aria-hidden="true" />
+              </D.Close>
             </div>
-            <D.Close
-              className="rounded-md p-1 text-slate-500 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-slate-800"
-              aria-label="Close"
-            >
-              <X className="size-4" aria-hidden="true" />
-            </D.Close>
+            {children}
           </div>
-          {children}
           <NoticeArea inDialog />
         </D.Content>
       </D.Portal>

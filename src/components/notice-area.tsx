@@ -18,7 +18,8 @@ export function NoticeArea({ inDialog = false }: { inDialog?: boolean }) {
     <Toaster
       {...(id ? { id } : {})}
       theme={theme}
-      position="bottom-right"
+      // In a dialog, over its title: the rows and buttons below stay free to use.
+      position={inDialog ? 'top-center' : 'bottom-right'}
       closeButton
       containerAriaLabel="Notices"
       toastOptions={{ closeButtonAriaLabel: 'Dismiss' }}
