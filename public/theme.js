@@ -3,6 +3,6 @@
 try {
   var theme = localStorage.getItem('media-studio:theme');
   if (theme === 'light' || theme === 'dark') document.documentElement.setAttribute('data-theme', theme);
-} catch (e) {
+} catch {
   // Storage refused: the system's theme, which the CSS follows by itself.
 }
