@@ -198,7 +198,7 @@ test('the submit bar refused and waiting, failed and cancelled cards with their 
     mimeType: 'application/json',
     buffer: Buffer.from('{ not json'),
   });
-  await expect(history.region.getByRole('alert')).toContainText('Could not import');
+  await expect(page.getByRole('region', { name: /^Notices/ })).toContainText('Could not import');
   await expectNoSeriousViolations(
     page,
     'a submit with no answer, History filtered to nothing, an import error',

@@ -196,7 +196,7 @@ test('a failed cell reruns alone; favourites and notes are kept; a board can be 
   await expect(cell.getByRole('button', { name: 'Favourite' })).toHaveAttribute('aria-pressed', 'true');
   await expect(cell.getByRole('textbox', { name: /^Note on/ })).toHaveValue('too dark');
 
-  page.once('dialog', (d) => void d.accept());
+  // No confirm box: deleted at once, with Undo in the notice.
   await page
     .getByRole('navigation', { name: 'Boards' })
     .getByRole('button', { name: 'Delete board Kites' })
@@ -204,6 +204,7 @@ test('a failed cell reruns alone; favourites and notes are kept; a board can be 
   await expect(
     page.getByRole('navigation', { name: 'Boards' }).getByRole('button', { name: /Kites/ }),
   ).toHaveCount(0);
+  await expect(page.getByText('Deleted the board “Kites”. Its tasks stay in the history.')).toBeVisible();
 });
 
 test('beside a long board, the Boards list stays in view as the page scrolls', async ({ studio, page }) => {

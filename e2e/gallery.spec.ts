@@ -325,9 +325,11 @@ test('multi-select: click, shift-click range, Ctrl+A; bulk Star; Hide with undo 
   await select('gallery tile 4').click();
   await select('gallery tile 3').click();
   await toolbar.getByRole('button', { name: 'Hide' }).click();
-  await expect(gallery(page).getByText('2 tasks hidden on this device.')).toBeVisible();
+  // The notice (with its Undo) is the studio's one notice area, outside the Gallery region.
+  const notices = page.getByRole('region', { name: /^Notices/ });
+  await expect(notices.getByText('2 tasks hidden on this device.')).toBeVisible();
   await expect(gallery(page).getByTestId('gallery-count')).toHaveText('3 outputs');
-  await gallery(page).getByRole('button', { name: 'Undo' }).click();
+  await notices.getByRole('button', { name: 'Undo' }).click();
   await expect(gallery(page).getByTestId('gallery-count')).toHaveText('5 outputs');
 
   await select('gallery tile 4').click();
@@ -358,7 +360,9 @@ test('multi-select: click, shift-click range, Ctrl+A; bulk Star; Hide with undo 
   // Add to comparison sends the selection's models to Compare.
   await expect(select('gallery tile 4')).toBeChecked();
   await toolbar.getByRole('button', { name: 'Add to comparison' }).click();
-  await expect(gallery(page).getByText(/Added 1 model of .* to the comparison/)).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: /^Notices/ }).getByText(/Added 1 model of .* to the comparison/),
+  ).toBeVisible();
   await expect(page.getByRole('button', { name: /^Compare/ }).first()).toContainText('1');
 });
 

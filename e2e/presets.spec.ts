@@ -125,7 +125,7 @@ test.describe('presets', () => {
       mimeType: 'application/json',
       buffer: Buffer.from(JSON.stringify(old)),
     });
-    await expect(dialog.getByRole('status')).toHaveText('Imported 1 preset (0 skipped).');
+    await expect(dialog.getByText('Imported 1 preset (0 skipped).')).toBeVisible();
     await dialog.getByRole('button', { name: 'Apply Old one' }).click();
     const notice = page.getByRole('status').filter({ hasText: 'Preset "Old one" applied, without' });
     await expect(notice).toBeVisible();
@@ -151,7 +151,7 @@ test.describe('presets', () => {
     ).toEqual(['Lighthouse, renamed', 'Old one']);
     expect(text).not.toContain(studio.keyOf('personal'));
     await dialog.getByRole('button', { name: 'Delete Old one' }).click();
-    await expect(dialog.getByRole('listitem')).toHaveCount(1);
+    await expect(dialog.getByRole('list', { name: 'Saved presets' }).getByRole('listitem')).toHaveCount(1);
   });
 
   test('a share link carries the preset, not the key, and opens the item with it', async ({
@@ -168,7 +168,7 @@ test.describe('presets', () => {
     await savePreset(page, 'Castle');
     const dialog = await openPresets(page);
     await dialog.getByRole('button', { name: 'Copy link' }).click();
-    await expect(dialog.getByRole('status')).toContainText('Link to "Castle" copied');
+    await expect(dialog.getByText('Link to "Castle" copied')).toBeVisible();
     const link = await page.evaluate(() => navigator.clipboard.readText());
     expect(link).not.toContain(studio.keyOf('personal'));
     expect(new URL(link).searchParams.get('model')).toBe('lumen-canvas');

@@ -2,12 +2,13 @@
 import '../zod-config';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useRef, useState } from 'react';
-import { Toaster } from 'sonner';
 import { useHeldTasks, useQueueShare } from './use-queue-share';
 import type { Me } from '../../contract/me';
 import type { ParamDef } from '../../contract/param';
 import type { ParamValue } from '../../contract/task';
 import { useApi } from '../api/api-context';
+import { NoticeArea } from '../components/notice-area';
+import { ShortcutsDialog } from '../components/shortcuts-dialog';
 import { Spinner } from '../components/spinner';
 import type { BoardSource } from '../features/compare/compare-view';
 import { KeyWarnings } from '../features/connect/account-panel';
@@ -211,8 +212,12 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
       )}
 
       <NetworkStatus health={client.health} />
-      {/* The notices with "Undo" (the queue's Remove); one for the connected studio. */}
-      <Toaster position="bottom-center" />
+      <NoticeArea />
+      <ShortcutsDialog
+        screen={
+          views.view === 'usage' ? 'usage' : compare.source ? 'compare' : galleryShown ? 'gallery' : 'studio'
+        }
+      />
       {views.view === 'usage' ? (
         <Suspense fallback={loading('Loading usage')}>
           <UsageView

@@ -4,6 +4,7 @@ import type { Me } from '../../contract/me';
 import { Button } from '../components/button';
 import { Dialog } from '../components/dialog';
 import { AccountPanel } from '../features/connect/account-panel';
+import { ThemeChoice } from '../components/theme-choice';
 import { balanceOf } from '../features/connect/account-facts';
 import { cn } from '../lib/cn';
 import { formatCredits } from '../lib/format';
@@ -125,6 +126,9 @@ export function StudioNav({
           }}
         />
         {teamSettings && <div className="mt-4">{teamSettings}</div>}
+        <div className="mt-4">
+          <ThemeChoice />
+        </div>
       </Dialog>
     </>
   );

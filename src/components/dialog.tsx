@@ -2,6 +2,7 @@ import { Dialog as D } from 'radix-ui';
 import { X } from 'lucide-react';
 import { useRef, type ReactNode } from 'react';
 import { cn } from '../lib/cn';
+import { NoticeArea } from './notice-area';
 
 interface DialogProps {
   open: boolean;
@@ -26,9 +27,9 @@ export function Dialog({ open, onOpenChange, title, description, children, wide,
         <D.Content
           className={cn(
             sheet
-              ? 'fixed inset-x-0 bottom-0 z-50 max-h-[88dvh] overflow-y-auto rounded-t-2xl pb-[calc(1.25rem+env(safe-area-inset-bottom))]'
-              : 'fixed top-1/2 left-1/2 z-50 max-h-[90vh] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl',
-            'bg-white p-5 shadow-2xl ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-700',
+              ? 'fixed inset-x-0 bottom-0 z-50 flex max-h-[88dvh] flex-col rounded-t-2xl'
+              : 'fixed top-1/2 left-1/2 z-50 flex max-h-[90vh] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 flex-col rounded-xl',
+            'bg-white shadow-2xl ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-700',
             !sheet && (wide ? 'max-w-4xl' : 'max-w-lg'),
           )}
           {...(description ? {} : { 'aria-describedby': undefined })}
@@ -41,23 +42,32 @@ export function Dialog({ open, onOpenChange, title, description, children, wide,
             opener.current = null;
           }}
         >
-          <div className="mb-4 flex items-start justify-between gap-4">
-            <div>
-              <D.Title className="text-base font-semibold text-slate-900 dark:text-white">{title}</D.Title>
-              {description && (
-                <D.Description className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-                  {description}
-                </D.Description>
-              )}
+          {/* The content scrolls inside; the notices stay over the dialog's top, in view wherever it is scrolled. */}
+          <div
+            className={cn(
+              'min-h-0 overflow-y-auto p-5',
+              sheet && 'pb-[calc(1.25rem+env(safe-area-inset-bottom))]',
+            )}
+          >
+            <div className="mb-4 flex items-start justify-between gap-4">
+              <div>
+                <D.Title className="text-base font-semibold text-slate-900 dark:text-white">{title}</D.Title>
+                {description && (
+                  <D.Description className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+                    {description}
+                  </D.Description>
+                )}
+              </div>
+              <D.Close
+                className="rounded-md p-1 text-slate-500 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-slate-800"
+                aria-label="Close"
+              >
+                <X className="size-4" aria-hidden="true" />
+              </D.Close>
             </div>
-            <D.Close
-              className="rounded-md p-1 text-slate-500 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-slate-800"
-              aria-label="Close"
-            >
-              <X className="size-4" aria-hidden="true" />
-            </D.Close>
+            {children}
           </div>
-          {children}
+          <NoticeArea inDialog />
         </D.Content>
       </D.Portal>
     </D.Root>

@@ -1,6 +1,7 @@
 import { Boxes, LayoutTemplate, Search, Wand2, X } from 'lucide-react';
 import { Tabs } from 'radix-ui';
 import { memo, useId, useState } from 'react';
+import { shortcutFor } from '../../components/shortcuts';
 import { inputClass } from '../../components/field';
 import { cn } from '../../lib/cn';
 import type { Selection } from '../../model/selection';
@@ -136,7 +137,7 @@ export const CatalogPanel = memo(function CatalogPanel({
             value={query}
             onChange={(e) => setQuery(e.target.value)}
             onKeyDown={(e) => {
-              if (e.key === 'Escape' && query) {
+              if (shortcutFor(['studio.clearSearch'], e) && query) {
                 e.preventDefault();
                 clearSearch();
               }

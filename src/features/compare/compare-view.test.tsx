@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import * as Y from 'yjs';
 import { applyAwarenessUpdate, encodeAwarenessUpdate } from 'y-protocols/awareness';
 import { useState } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { Me } from '../../../contract/me';
 import { getBoard, saveBoard, type Board } from '../../model/boards/boards';
 import type { Candidate } from '../../model/boards/votes';
@@ -13,6 +13,7 @@ import { TeamSpace } from '../../model/team/team-space';
 import { TeamVotes } from '../../model/team/team-votes';
 import { fakeClient, renderWithApi } from '../../test/catalog-test-utils';
 import { freshDatabase } from '../../test/gallery-test-utils';
+import { NoticeArea } from '../../components/notice-area';
 import { CompareView, type BoardSource, type CompareTeam } from './compare-view';
 
 // The compare view with the team space on (issue 23): a board shared live between members. Each member
@@ -104,6 +105,8 @@ function renderView(team: CompareTeam | null, source: BoardSource = { kind: 'sav
     />,
     fakeClient().client,
   );
+  // The studio's notice area, as the app mounts it beside the view.
+  renderWithApi(<NoticeArea />, fakeClient().client);
   return { user, onOpen };
 }
 
@@ -382,5 +385,46 @@ describe('CompareView: the Boards list follows the board being edited', () => {
     await waitFor(() => expect(listedCounts(list, 'Harbours')).toBe('1 model · 1 prompt'));
     await growBoard(user);
     await waitFor(() => expect(listedCounts(list, 'Harbours')).toBe('3 models · 2 prompts'));
+  });
+});
+
+describe('CompareView: Delete board', () => {
+  it('deletes a board on this device at once, and Undo in the notice puts it back', async () => {
+    const kept = board({ id: 'local-1', connectionId: 'test-connection', name: 'Kites' });
+    await saveBoard(kept);
+    const { user } = renderView(null, { kind: 'new' });
+    await user.click(await screen.findByRole('button', { name: 'Delete board Kites' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Delete board Kites' })).toBeNull());
+    expect(await getBoard('test-connection', 'local-1')).toBeNull();
+    const notice = within(screen.getByRole('region', { name: /^Notices/ }))
+      .getByText('Deleted the board “Kites”. Its tasks stay in the history.')
+      .closest('li')!;
+    await user.click(within(notice).getByRole('button', { name: 'Undo' }));
+    expect(await screen.findByRole('button', { name: 'Delete board Kites' })).toBeTruthy();
+    expect(await getBoard('test-connection', 'local-1')).toEqual(kept);
+  });
+
+  it('deletes a team board for everyone, without a confirm box, and Undo brings it back for everyone', async () => {
+    // A confirm box would refuse (happy-dom has none): the board is gone only if none is asked.
+    const confirm = vi.fn(() => false);
+    vi.stubGlobal('confirm', confirm);
+    onTestFinished(() => void vi.unstubAllGlobals());
+    const a = member('member-a', 'Ada');
+    const b = member('member-b', 'Bea');
+    a.boards.save(board({ name: 'Kites' }));
+    sync();
+    const before = b.boards.get('board-1');
+    const { user, onOpen } = renderView(teamOf(a));
+    await user.click(await screen.findByRole('button', { name: 'Delete board Kites' }));
+    sync();
+    expect(b.boards.get('board-1')).toBeNull();
+    expect(onOpen).toHaveBeenLastCalledWith({ kind: 'new' });
+    const notice = within(screen.getByRole('region', { name: /^Notices/ }))
+      .getByText('Deleted the board “Kites” for everyone in the team.')
+      .closest('li')!;
+    await user.click(within(notice).getByRole('button', { name: 'Undo' }));
+    sync();
+    expect(b.boards.get('board-1')).toEqual(before);
+    expect(confirm).not.toHaveBeenCalled();
   });
 });

@@ -20,6 +20,8 @@ import type { ParamDef } from '../../../contract/param';
 import type { ParamValue } from '../../../contract/task';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
+import { notifyUndo } from '../../components/notices';
+import { shortcutFor } from '../../components/shortcuts';
 import { Field, inputClass } from '../../components/field';
 import { Select } from '../../components/select';
 import { Spinner } from '../../components/spinner';
@@ -34,6 +36,7 @@ import {
   getBoard,
   listBoards,
   newId,
+  saveBoard,
   subscribeBoards,
   type Board,
   type BoardSetup,
@@ -216,9 +219,15 @@ export function CompareView(props: CompareViewProps) {
                     current={board !== null && board !== 'missing' && board.id === b.id}
                     onOpen={() => onOpen({ kind: 'saved', id: b.id })}
                     onDelete={(current) => {
-                      if (!window.confirm(`Delete the board “${b.name}” for everyone in the team?`)) return;
-                      team.boards.delete(b.id);
+                      const undo = team.boards.delete(b.id);
                       if (current) onOpen({ kind: 'new' });
+                      notifyUndo(
+                        `Deleted the board “${displayText(b.name)}” for everyone in the team.`,
+                        undo,
+                        {
+                          undone: `Restored the board “${displayText(b.name)}”.`,
+                        },
+                      );
                     }}
                   />
                 ))}
@@ -246,9 +255,13 @@ export function CompareView(props: CompareViewProps) {
                 current={board !== null && board !== 'missing' && board.id === b.id}
                 onOpen={() => onOpen({ kind: 'saved', id: b.id })}
                 onDelete={(current) => {
-                  if (!window.confirm(`Delete the board “${b.name}”? Its tasks stay in the history.`)) return;
                   void deleteBoard(connectionId, b.id).then(() => {
                     if (current) onOpen({ kind: 'new' });
+                    notifyUndo(
+                      `Deleted the board “${displayText(b.name)}”. Its tasks stay in the history.`,
+                      () => saveBoard(b),
+                      { undone: `Restored the board “${displayText(b.name)}”.` },
+                    );
                   });
                 }}
                 onShare={
@@ -355,10 +368,6 @@ const NO_HISTORY = { canUndo: false, canRedo: false };
 const noHistory = () => NO_HISTORY;
 
 /** Ctrl/Cmd+Z in a text field undoes that field's typing (the browser's), not the board's. */
-const isTextField = (target: EventTarget | null): boolean =>
-  target instanceof HTMLElement &&
-  (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
-
 function BoardEditor({
   initial,
   runner,
@@ -407,10 +416,10 @@ function BoardEditor({
   useEffect(() => {
     if (!history) return;
     const onKey = (e: KeyboardEvent) => {
-      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.key.toLowerCase() !== 'z' || isTextField(e.target))
-        return;
+      const shortcut = shortcutFor(['compare.undo', 'compare.redo'], e);
+      if (!shortcut) return;
       e.preventDefault();
-      if (e.shiftKey) history.redo();
+      if (shortcut === 'compare.redo') history.redo();
       else history.undo();
     };
     window.addEventListener('keydown', onKey);

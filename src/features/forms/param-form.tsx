@@ -12,6 +12,7 @@ import {
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert } from '../../components/alert';
+import { shortcutFor } from '../../components/shortcuts';
 import { Field } from '../../components/field';
 import { Select } from '../../components/select';
 import { fieldErrors, type ApiError } from '../../api/errors';
@@ -174,7 +175,7 @@ function ParamFormBody({
   const submit = form.handleSubmit((values) => onSubmit?.(snapshotOf(values).request));
   const onKeyDown = (e: KeyboardEvent<HTMLFormElement>) => {
     if (e.key !== 'Enter' || e.nativeEvent.isComposing) return;
-    if (e.metaKey || e.ctrlKey) {
+    if (shortcutFor(['studio.generate'], e)) {
       e.preventDefault();
       if (onSubmit) void submit();
     } else if (submitsImplicitly(e.target)) {

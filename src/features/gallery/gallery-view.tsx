@@ -14,8 +14,9 @@ import {
   type KeyboardEvent,
   type ReactNode,
 } from 'react';
-import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
+import { notify, notifyError, notifyUndo } from '../../components/notices';
+import { shortcutFor } from '../../components/shortcuts';
 import { inputClass } from '../../components/field';
 import { SearchField } from '../../components/search-field';
 import { Segmented } from '../../components/segmented';
@@ -140,13 +141,6 @@ function dayLabel(day: string): string {
 
 const NO_ITEMS: GalleryItem[] = [];
 
-const isTyping = (target: EventTarget) =>
-  target instanceof HTMLElement &&
-  (target.isContentEditable ||
-    /^(TEXTAREA|SELECT)$/.test(target.tagName) ||
-    (target instanceof HTMLInputElement && target.type !== 'checkbox'));
-
-type Notice = { tone: 'info' | 'error'; text: string; undoHide?: string[] };
 type Comparing = { before: CompareSide; after: CompareSide; mode: CompareMode };
 
 const sideOf = (item: GalleryItem): CompareSide | null => {
@@ -210,7 +204,6 @@ export function GalleryView(props: GalleryViewProps) {
     }
   }
   const [comparing, setComparing] = useState<Comparing | null>(null);
-  const [notice, setNotice] = useState<Notice | null>(null);
   const [tileSize, setTileSizeState] = useState<TileSize>(readTileSize);
   const setTileSize = (size: TileSize) => {
     setTileSizeState(size);
@@ -235,10 +228,11 @@ export function GalleryView(props: GalleryViewProps) {
     // React bubbles a portal's keydown up the component tree, so the Viewer's, Compare two's and the
     // download dialog's keys arrive here too: they belong to that dialog, not to the grid behind it.
     if (!(e.target instanceof Node) || !e.currentTarget.contains(e.target)) return;
-    if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'a' && !isTyping(e.target)) {
+    const shortcut = shortcutFor(['gallery.selectAll', 'gallery.clearSelection'], e);
+    if (shortcut === 'gallery.selectAll') {
       e.preventDefault();
       setSelection(selectAll(orderOf()));
-    } else if (e.key === 'Escape' && selection.keys.size > 0 && !isTyping(e.target)) {
+    } else if (shortcut === 'gallery.clearSelection' && selection.keys.size > 0) {
       setSelection(EMPTY_SELECTION);
     }
   };
@@ -248,19 +242,16 @@ export function GalleryView(props: GalleryViewProps) {
     const ids = taskIdsOf(selected).filter((id) => !hiddenIds.has(id));
     void hidden.hide(ids);
     setSelection(EMPTY_SELECTION);
-    setNotice({
-      tone: 'info',
-      text: `${formatCount(ids.length)} ${ids.length === 1 ? 'task' : 'tasks'} hidden on this device.`,
-      undoHide: ids,
-    });
+    notifyUndo(
+      `${formatCount(ids.length)} ${ids.length === 1 ? 'task' : 'tasks'} hidden on this device.`,
+      () => hidden.unhide(ids),
+      { undone: `${formatCount(ids.length)} ${ids.length === 1 ? 'task' : 'tasks'} shown again.` },
+    );
   };
   const showSelected = () => {
     const ids = taskIdsOf(selected).filter((id) => hiddenIds.has(id));
     void hidden.unhide(ids);
-    setNotice({
-      tone: 'info',
-      text: `${formatCount(ids.length)} ${ids.length === 1 ? 'task' : 'tasks'} shown again.`,
-    });
+    notify(`${formatCount(ids.length)} ${ids.length === 1 ? 'task' : 'tasks'} shown again.`);
   };
   const starSelected = () => {
     const withOutput = selected.filter((i) => i.output);
@@ -279,10 +270,7 @@ export function GalleryView(props: GalleryViewProps) {
     }
     const list = [...models.values()];
     if (list.length === 0) {
-      setNotice({
-        tone: 'error',
-        text: 'None of the selected outputs was made by a model: nothing to compare.',
-      });
+      notifyError('None of the selected outputs was made by a model: nothing to compare.');
       return;
     }
     // Compare runs one category at a time: the one most of the selection is in.
@@ -292,10 +280,9 @@ export function GalleryView(props: GalleryViewProps) {
     const chosen = list.filter((m) => m.category === category).slice(0, 8);
     props.onAddToComparison(chosen);
     const left = list.length - chosen.length;
-    setNotice({
-      tone: 'info',
-      text: `Added ${chosen.length} ${chosen.length === 1 ? 'model' : 'models'} of ${categoryLabel(category)} to the comparison: open Compare to run them.${left ? ` ${left} left out (another category, or over 8).` : ''}`,
-    });
+    notify(
+      `Added ${chosen.length} ${chosen.length === 1 ? 'model' : 'models'} of ${categoryLabel(category)} to the comparison: open Compare to run them.${left ? ` ${left} left out (another category, or over 8).` : ''}`,
+    );
   };
 
   const compareTarget = useMemo((): Comparing | null => {
@@ -346,33 +333,6 @@ export function GalleryView(props: GalleryViewProps) {
         {props.held && props.held.length > 0 && <HeldStrip held={props.held} />}
 
         {props.keepers && <StorageMeter keepers={props.keepers} />}
-
-        {notice && (
-          <div className="relative">
-            <Alert tone={notice.tone} title={notice.text} className="pr-28" />
-            <div className="absolute top-1.5 right-2 flex gap-1">
-              {notice.undoHide && (
-                <Button
-                  size="sm"
-                  onClick={() => {
-                    void hidden.unhide(notice.undoHide ?? []);
-                    setNotice(null);
-                  }}
-                >
-                  Undo
-                </Button>
-              )}
-              <button
-                type="button"
-                onClick={() => setNotice(null)}
-                aria-label="Dismiss"
-                className="rounded-md p-1.5 opacity-70 hover:opacity-100 focus-visible:outline-2 focus-visible:outline-indigo-500"
-              >
-                <X className="size-4" aria-hidden="true" />
-              </button>
-            </div>
-          </div>
-        )}
 
         {selection.keys.size > 0 && (
           <div

@@ -14,6 +14,7 @@ import {
   storeWith,
   T0,
 } from '../../test/gallery-test-utils';
+import { NoticeArea } from '../../components/notice-area';
 import { HistoryPanel } from './history-panel';
 
 let restoreLayout: () => void = () => undefined;
@@ -32,7 +33,10 @@ function renderPanel(store: HistoryStore, sending: OutboxEntry[] = []) {
   const onUseAsInput = vi.fn<(url: string, mediaType: 'image' | 'video' | 'audio') => void>();
   const user = userEvent.setup();
   const view = render(
-    <HistoryPanel store={store} sending={sending} onRemix={onRemix} onUseAsInput={onUseAsInput} />,
+    <>
+      <HistoryPanel store={store} sending={sending} onRemix={onRemix} onUseAsInput={onUseAsInput} />
+      <NoticeArea />
+    </>,
   );
   return { view, user, onRemix, onUseAsInput, region: screen.getByRole('region', { name: 'History' }) };
 }
@@ -293,7 +297,7 @@ describe('HistoryPanel: export and import', () => {
     const second = renderPanel(fresh);
     const input = within(second.region).getByLabelText<HTMLInputElement>('Import history file');
     await second.user.upload(input, new File([text], 'history.json', { type: 'application/json' }));
-    expect(await within(second.region).findByText('Imported 6 tasks (0 skipped)')).toBeTruthy();
+    expect(await screen.findByText('Imported 6 tasks (0 skipped)')).toBeTruthy();
     const strip = ({ connectionId: _c, unseen: _u, ...rest }: HistoryEntry) => rest;
     expect(fresh.list().map(strip)).toEqual(store.list().map(strip));
     expect(cards(second.region).map((c) => c.dataset.taskId)).toEqual(store.list().map((e) => e.taskId));
@@ -310,13 +314,13 @@ describe('HistoryPanel: export and import', () => {
       tasks: [makeEntry('task_ok'), { taskId: 'broken' }],
     });
     await user.upload(input, new File([file], 'h.json', { type: 'application/json' }));
-    expect(await within(region).findByText('Imported 1 task (1 skipped)')).toBeTruthy();
+    expect(await screen.findByText('Imported 1 task (1 skipped)')).toBeTruthy();
 
     await user.upload(input, new File(['{not json'], 'bad.json', { type: 'application/json' }));
-    expect(await within(region).findByText('Could not import: the file is not valid JSON.')).toBeTruthy();
+    expect(await screen.findByText('Could not import: the file is not valid JSON.')).toBeTruthy();
     await user.upload(input, new File(['{"tasks": []}'], 'other.json', { type: 'application/json' }));
     expect(
-      await within(region).findByText('Could not import: the file is not a Media Studio history export.'),
+      await screen.findByText('Could not import: the file is not a Media Studio history export.'),
     ).toBeTruthy();
   });
 });

@@ -1,7 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { GalleryVerticalEnd, X } from 'lucide-react';
 import { useCallback, useDeferredValue, useId, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { SearchField } from '../../components/search-field';
 import type { OutboxEntry } from '../../model/db';
@@ -16,7 +15,7 @@ import {
   type HistoryFilter,
   type MediaType,
 } from './history-filter';
-import { HistoryTransfer, type TransferNotice } from './history-transfer';
+import { HistoryTransfer } from './history-transfer';
 import { SendingCard, TaskCard } from './task-card';
 import { TaskDetail } from './task-detail';
 import { MediaTypeSelect, MemberSelect, ModelSelect, StatusSelect } from './filter-selects';
@@ -97,7 +96,6 @@ export function HistoryPanel({
       card?.querySelector<HTMLElement>('h3 button')?.focus();
     }, 0);
   }, [openId]);
-  const [notice, setNotice] = useState<TransferNotice | null>(null);
   const clear = () => {
     setFacets(NO_FACETS);
     setQuery('');
@@ -129,22 +127,8 @@ export function HistoryPanel({
             {countText}
           </span>
         </div>
-        <HistoryTransfer store={store} canExport={all.length > 0} onNotice={setNotice} />
+        <HistoryTransfer store={store} canExport={all.length > 0} />
       </div>
-
-      {notice && (
-        <div className="relative">
-          <Alert tone={notice.tone} title={notice.text} className="pr-9" />
-          <button
-            type="button"
-            onClick={() => setNotice(null)}
-            aria-label="Dismiss"
-            className="absolute top-2 right-2 rounded-md p-1 opacity-70 hover:opacity-100 focus-visible:outline-2 focus-visible:outline-indigo-500"
-          >
-            <X className="size-3.5" aria-hidden="true" />
-          </button>
-        </div>
-      )}
 
       {total > 0 && (
         <Filters

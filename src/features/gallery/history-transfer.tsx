@@ -2,6 +2,7 @@ import { FileDown, FileUp } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { z } from 'zod/mini';
 import { Button } from '../../components/button';
+import { notify, notifyError } from '../../components/notices';
 import type { HistoryStore, ImportResult } from '../../model/history/history-store';
 import { cn } from '../../lib/cn';
 import { formatCount } from '../../lib/format';
@@ -11,8 +12,6 @@ import { saveBlob } from '../../lib/save-file';
 // Export the history to a JSON file and import one back (product-notes §3). The file holds the tasks and the
 // sections added to the store (stars and ratings, votes, presets...), never the key, nor the connection
 // it was made with.
-
-export type TransferNotice = { tone: 'info' | 'error'; text: string };
 
 // A 50,000-task history with four outputs each is some 40-55 MB.
 const MAX_IMPORT_BYTES = 200 * 1024 * 1024;
@@ -44,15 +43,7 @@ function importError(error: unknown): string {
   return `Could not import: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-export function HistoryTransfer({
-  store,
-  canExport,
-  onNotice,
-}: {
-  store: HistoryStore;
-  canExport: boolean;
-  onNotice: (notice: TransferNotice | null) => void;
-}) {
+export function HistoryTransfer({ store, canExport }: { store: HistoryStore; canExport: boolean }) {
   const input = useRef<HTMLInputElement>(null);
   // Tasks written of the file's, while an import runs (the file is read and parsed first: 0 of n).
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
@@ -62,7 +53,6 @@ export function HistoryTransfer({
     void store
       .exportFile()
       .then((json) => saveBlob(new Blob([json], { type: 'application/json' }), exportFileName()));
-    onNotice(null);
   };
 
   const onFile = async (file: File | undefined) => {
@@ -70,11 +60,10 @@ export function HistoryTransfer({
     try {
       if (file.size > MAX_IMPORT_BYTES) throw new Error('the file is larger than 200 MB.');
       setProgress({ done: 0, total: 0 });
-      onNotice(null);
       const result = await store.importFile(file, (done, total) => setProgress({ done, total }));
-      onNotice({ tone: 'info', text: importMessage(result) });
+      notify(importMessage(result));
     } catch (error) {
-      onNotice({ tone: 'error', text: importError(error) });
+      notifyError(importError(error));
     } finally {
       setProgress(null);
       // The same file can be chosen again.

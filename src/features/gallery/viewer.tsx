@@ -13,6 +13,8 @@ import {
 } from 'lucide-react';
 import { Fragment, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Button } from '../../components/button';
+import { ShortcutList } from '../../components/shortcut-list';
+import { shortcutFor, shortcutsOf, type ShortcutId } from '../../components/shortcuts';
 import type { Judgements } from '../../model/history/judgements';
 import type { TeamPick } from '../../model/team/team-judgements';
 import { cn } from '../../lib/cn';
@@ -37,20 +39,23 @@ import { useSwipe } from '../../lib/use-swipe';
 /** Frame step when the file's frame rate is unknown: the sandbox and most services render 24-30 fps. */
 const FRAME_S = 1 / 30;
 
-export const SHORTCUTS: Array<[string, string]> = [
-  ['← / →', 'Previous / next output'],
-  ['S', 'Star or unstar'],
-  ['1 – 5', 'Rate (the same number again clears)'],
-  ['0', 'Clear the rating'],
-  ['F', 'Fit the image'],
-  ['A', 'Image at 100%'],
-  ['+ / −', 'Zoom in / out'],
-  ['L', 'Loop the video'],
-  [', / .', 'Video: previous / next frame'],
-  ['C', 'Compare with the source (edits)'],
-  ['?', 'Show or hide these shortcuts'],
-  ['Esc', 'Close the viewer'],
-];
+/** The Viewer's keys (Escape closes it through the dialog itself). */
+const VIEWER_KEYS = [
+  'help',
+  'viewer.previous',
+  'viewer.next',
+  'viewer.star',
+  'viewer.rate',
+  'viewer.clearRating',
+  'viewer.fit',
+  'viewer.actual',
+  'viewer.zoomIn',
+  'viewer.zoomOut',
+  'viewer.loop',
+  'viewer.previousFrame',
+  'viewer.nextFrame',
+  'viewer.compareSource',
+] as const satisfies readonly ShortcutId[];
 
 export interface ViewerProps {
   items: GalleryItem[];
@@ -71,11 +76,6 @@ export interface ViewerProps {
   /** More of the side panel for the output shown: the app puts the team's comments here. */
   renderOutputExtras?: (outputKey: string) => ReactNode;
 }
-
-const isTyping = (target: EventTarget) =>
-  target instanceof HTMLElement &&
-  (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) &&
-  !(target instanceof HTMLInputElement && target.type === 'checkbox');
 
 export function Viewer(props: ViewerProps) {
   const { items, index, onIndex, current, judgements, onToggleStar, onRate, onClose } = props;
@@ -105,33 +105,49 @@ export function Viewer(props: ViewerProps) {
   const swipe = useSwipe(go, () => zoom.current?.fitted() ?? true);
 
   const onKeyDown = (e: KeyboardEvent) => {
-    if (e.altKey || e.ctrlKey || e.metaKey || isTyping(e.target)) return;
     const onMedia = e.target instanceof HTMLMediaElement;
-    const key = e.key;
     const handled = (() => {
-      if (key === 'ArrowLeft' && !onMedia) return (go(-1), true);
-      if (key === 'ArrowRight' && !onMedia) return (go(1), true);
-      if (key === '?') return (setHelp((h) => !h), true);
+      switch (shortcutFor(VIEWER_KEYS, e)) {
+        case 'viewer.previous':
+          return !onMedia && (go(-1), true);
+        case 'viewer.next':
+          return !onMedia && (go(1), true);
+        case 'help':
+          return (setHelp((h) => !h), true);
+        default:
+          break;
+      }
       if (!output) return false;
-      if (key === 's' || key === 'S') return (onToggleStar(current), true);
-      if (/^[1-5]$/.test(key)) {
-        const r = Number(key);
-        return (onRate(current, judgement?.rating === r ? null : r), true);
+      const image = entry.meta.mediaType === 'image';
+      const video = entry.meta.mediaType === 'video';
+      switch (shortcutFor(VIEWER_KEYS, e)) {
+        case 'viewer.star':
+          return (onToggleStar(current), true);
+        case 'viewer.rate': {
+          const r = Number(e.key);
+          return (onRate(current, judgement?.rating === r ? null : r), true);
+        }
+        case 'viewer.clearRating':
+          return (onRate(current, null), true);
+        case 'viewer.fit':
+          return image && (zoom.current?.fit(), true);
+        case 'viewer.actual':
+          return image && (zoom.current?.actual(), true);
+        case 'viewer.zoomIn':
+          return image && (zoom.current?.zoomIn(), true);
+        case 'viewer.zoomOut':
+          return image && (zoom.current?.zoomOut(), true);
+        case 'viewer.loop':
+          return video && (setLoop((l) => !l), true);
+        case 'viewer.previousFrame':
+          return video && (step(-1), true);
+        case 'viewer.nextFrame':
+          return video && (step(1), true);
+        case 'viewer.compareSource':
+          return !!source && (props.onCompareSource(current), true);
+        default:
+          return false;
       }
-      if (key === '0') return (onRate(current, null), true);
-      if (entry.meta.mediaType === 'image') {
-        if (key === 'f' || key === 'F') return (zoom.current?.fit(), true);
-        if (key === 'a' || key === 'A') return (zoom.current?.actual(), true);
-        if (key === '+' || key === '=') return (zoom.current?.zoomIn(), true);
-        if (key === '-') return (zoom.current?.zoomOut(), true);
-      }
-      if (entry.meta.mediaType === 'video') {
-        if (key === 'l' || key === 'L') return (setLoop((l) => !l), true);
-        if (key === ',') return (step(-1), true);
-        if (key === '.') return (step(1), true);
-      }
-      if ((key === 'c' || key === 'C') && source) return (props.onCompareSource(current), true);
-      return false;
     })();
     if (handled) {
       e.preventDefault();
@@ -489,18 +505,7 @@ function Shortcuts({ onClose }: { onClose: () => void }) {
           <X className="size-4" aria-hidden="true" />
         </button>
       </div>
-      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-        {SHORTCUTS.map(([keys, what]) => (
-          <div key={keys} className="contents">
-            <dt>
-              <kbd className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs dark:bg-slate-800">
-                {keys}
-              </kbd>
-            </dt>
-            <dd className="text-slate-700 dark:text-slate-300">{what}</dd>
-          </div>
-        ))}
-      </dl>
+      <ShortcutList shortcuts={shortcutsOf('viewer')} />
     </section>
   );
 }

@@ -70,6 +70,22 @@ async function setup({ withTeam = true } = {}) {
   return { store, me, other, onApply, user: userEvent.setup() };
 }
 
+describe('PresetsDialog: Delete', () => {
+  it('deletes a preset at once and puts it back, same id and all, with the notice’s Undo', async () => {
+    const { user, store } = await setup({ withTeam: false });
+    const [before] = store.list();
+    await user.click(screen.getByRole('button', { name: 'Delete Wide lighthouse' }));
+    expect(await screen.findByText(/No presets yet/)).toBeTruthy();
+    const dialog = screen.getByRole('dialog', { name: 'Presets' });
+    expect(within(dialog).getByText('Deleted "Wide lighthouse".')).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Undo' }));
+    const list = await screen.findByRole('list', { name: 'Saved presets' });
+    expect(within(list).getByRole('heading', { name: 'Wide lighthouse' })).toBeTruthy();
+    expect(store.list()).toEqual([before]);
+    expect(await within(dialog).findByText('Restored "Wide lighthouse".')).toBeTruthy();
+  });
+});
+
 describe('PresetsDialog without the team space', () => {
   it('shows only this key’s presets, with no Mine / Team switch and no sharing', async () => {
     await setup({ withTeam: false });

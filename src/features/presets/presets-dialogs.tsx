@@ -1,11 +1,11 @@
 import { Copy, FileDown, FileUp, Link2, Pencil, Trash2, Users, UserMinus } from 'lucide-react';
 import { useId, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { z } from 'zod/mini';
-import { Alert } from '../../components/alert';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
 import { WhoseSwitch, type Whose } from '../../components/whose-switch';
 import { Dialog } from '../../components/dialog';
+import { notify, notifyError, notifyUndo } from '../../components/notices';
 import { Field, inputClass } from '../../components/field';
 import { Segmented } from '../../components/segmented';
 import { cn } from '../../lib/cn';
@@ -90,8 +90,6 @@ export interface PresetsDialogProps {
   team?: TeamLibrary | undefined;
 }
 
-type Notice = { tone: 'info' | 'error'; text: string };
-
 const noTeam = () => () => undefined;
 const NO_TEAM: TeamLibrarySnapshot = { presets: [], prompts: [] };
 const noTeamSnapshot = () => NO_TEAM;
@@ -132,7 +130,6 @@ export function PresetsDialog({
   // What this member shares, by id: a Mine row says so, offers "Stop sharing", and "Update on team"
   // once the preset was changed here (renamed, saved again) after it was shared.
   const sharedUpdatedAt = new Map(teamSnapshot.presets.filter((p) => p.mine).map((p) => [p.id, p.updatedAt]));
-  const [notice, setNotice] = useState<Notice | null>(null);
   const [link, setLink] = useState<{ id: string; url: string } | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const scopeLabel = useId();
@@ -143,28 +140,20 @@ export function PresetsDialog({
       new Blob([store.exportJson(shown.map((p) => p.id))], { type: 'application/json' }),
       `media-studio-presets-${dayKey()}.json`,
     );
-    setNotice({
-      tone: 'info',
-      text: `Exported ${shown.length} ${shown.length === 1 ? 'preset' : 'presets'}.`,
-    });
+    notify(`Exported ${shown.length} ${shown.length === 1 ? 'preset' : 'presets'}.`);
   };
   const importFile = async (file: File | undefined) => {
     if (!file) return;
     try {
       if (file.size > MAX_IMPORT_BYTES) throw new Error('the file is larger than 5 MB.');
       const { added, skipped } = await store.importJson(await file.text());
-      setNotice({
-        tone: 'info',
-        text: `Imported ${added} ${added === 1 ? 'preset' : 'presets'} (${skipped} skipped).`,
-      });
+      notify(`Imported ${added} ${added === 1 ? 'preset' : 'presets'} (${skipped} skipped).`);
     } catch (error) {
-      setNotice({
-        tone: 'error',
-        text:
-          error instanceof SyntaxError || error instanceof z.core.$ZodError
-            ? 'Could not import: the file is not a Media Studio presets export.'
-            : `Could not import: ${error instanceof Error ? error.message : String(error)}`,
-      });
+      notifyError(
+        error instanceof SyntaxError || error instanceof z.core.$ZodError
+          ? 'Could not import: the file is not a Media Studio presets export.'
+          : `Could not import: ${error instanceof Error ? error.message : String(error)}`,
+      );
     } finally {
       if (fileInput.current) fileInput.current.value = '';
     }
@@ -174,46 +163,35 @@ export function PresetsDialog({
     try {
       await navigator.clipboard.writeText(url);
       setLink(null);
-      setNotice({
-        tone: 'info',
-        text: `Link to "${preset.name}" copied. It carries the preset, never your key.`,
-      });
+      notify(`Link to "${preset.name}" copied. It carries the preset, never your key.`);
     } catch {
       // No clipboard (permissions, an insecure origin): the link is shown to copy by hand.
       setLink({ id: preset.id, url });
-      setNotice(null);
     }
   };
   const share = (preset: Preset) => {
     if (!team) return;
     const again = sharedUpdatedAt.has(preset.id);
     const result = team.sharePreset(preset);
-    setNotice(
-      result.ok
-        ? {
-            tone: 'info',
-            text: again ? `Updated "${preset.name}" on the team.` : `Shared "${preset.name}" with the team.`,
-          }
-        : {
-            tone: 'error',
-            text:
-              result.reason === 'taken'
-                ? `Could not share "${preset.name}": another member's preset has the same id.`
-                : `Could not share "${preset.name}": it is too large to share.`,
-          },
-    );
+    if (result.ok)
+      notify(again ? `Updated "${preset.name}" on the team.` : `Shared "${preset.name}" with the team.`);
+    else
+      notifyError(
+        result.reason === 'taken'
+          ? `Could not share "${preset.name}": another member's preset has the same id.`
+          : `Could not share "${preset.name}": it is too large to share.`,
+      );
   };
   const unshare = (id: string, name: string) => {
-    if (team?.unsharePreset(id)) setNotice({ tone: 'info', text: `Stopped sharing "${displayText(name)}".` });
+    if (team?.unsharePreset(id)) notify(`Stopped sharing "${displayText(name)}".`);
   };
   const copyToMine = async (preset: TeamPreset) => {
     if (!team) return;
     const replaced = store.forItem(itemKeyOf(preset.request)).some((p) => p.name === preset.name.trim());
     await store.save(team.presetToSave(preset));
-    setNotice({
-      tone: 'info',
-      text: `Copied "${displayText(preset.name)}" to Mine${replaced ? ', in place of yours of the same name' : ''}.`,
-    });
+    notify(
+      `Copied "${displayText(preset.name)}" to Mine${replaced ? ', in place of yours of the same name' : ''}.`,
+    );
   };
 
   return (
@@ -231,16 +209,7 @@ export function PresetsDialog({
       <div className="flex flex-col gap-3">
         <div className="flex flex-wrap items-center justify-between gap-2">
           <div className="flex flex-wrap items-center gap-2">
-            {team && (
-              <WhoseSwitch
-                label="Whose presets"
-                value={whose}
-                onChange={(w) => {
-                  setWhose(w);
-                  setNotice(null);
-                }}
-              />
-            )}
+            {team && <WhoseSwitch label="Whose presets" value={whose} onChange={setWhose} />}
             <span id={scopeLabel} className="text-sm font-medium">
               Show
             </span>
@@ -277,7 +246,6 @@ export function PresetsDialog({
             </div>
           )}
         </div>
-        {notice && <Alert tone={notice.tone} title={notice.text} />}
         {showingTeam ? (
           teamShown.length === 0 ? (
             <p className={emptyClass}>
@@ -324,8 +292,12 @@ export function PresetsDialog({
                 }}
                 onRename={(name) => store.rename(preset.id, name)}
                 onDelete={() => {
-                  void store.remove(preset.id);
-                  setNotice({ tone: 'info', text: `Deleted "${preset.name}".` });
+                  void store.remove(preset.id).then((removed) => {
+                    if (removed)
+                      notifyUndo(`Deleted "${preset.name}".`, () => store.restore(removed), {
+                        undone: `Restored "${preset.name}".`,
+                      });
+                  });
                 }}
                 onCopyLink={() => void copyLink(preset)}
                 link={link?.id === preset.id ? link.url : null}

@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { deleteDB } from 'idb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -67,6 +67,18 @@ describe('PromptLibraryDialog without the team space', () => {
     expect(screen.queryByRole('radiogroup', { name: 'Whose prompts' })).toBeNull();
     expect(screen.getByText('a red fox in the snow')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /Share to team/ })).toBeNull();
+  });
+});
+
+describe('PromptLibraryDialog: Remove', () => {
+  it('removes a prompt at once and puts it back with the notice’s Undo, inside the dialog', async () => {
+    const { user, library } = await setup({ withTeam: false });
+    await user.click(screen.getByRole('button', { name: 'Remove: a red fox in the snow' }));
+    await waitFor(() => expect(screen.queryByText('a red fox in the snow')).toBeNull());
+    const dialog = screen.getByRole('dialog', { name: 'Prompt library' });
+    await user.click(await within(dialog).findByRole('button', { name: 'Undo' }));
+    expect(await within(dialog).findByText('a red fox in the snow')).toBeTruthy();
+    expect(library.list().map((r) => r.text)).toEqual(['a red fox in the snow']);
   });
 });
 

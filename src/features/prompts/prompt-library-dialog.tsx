@@ -1,9 +1,9 @@
 import { Copy, Pin, PinOff, Trash2, UserMinus, Users } from 'lucide-react';
 import { useDeferredValue, useId, useMemo, useState, useSyncExternalStore } from 'react';
-import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { WhoseSwitch, type Whose } from '../../components/whose-switch';
 import { Dialog } from '../../components/dialog';
+import { notify, notifyError, notifyUndo } from '../../components/notices';
 import { SearchField } from '../../components/search-field';
 import { formatCount } from '../../lib/format';
 import { displayText } from '../../lib/untrusted-text';
@@ -37,8 +37,6 @@ const rowClass =
 const textClass = 'line-clamp-4 text-sm wrap-anywhere whitespace-pre-wrap text-slate-800 dark:text-slate-200';
 const factClass = 'text-xs text-slate-600 tabular-nums dark:text-slate-400';
 
-type Notice = { tone: 'info' | 'error'; text: string };
-
 export function PromptLibraryDialog({
   library,
   open,
@@ -56,7 +54,6 @@ export function PromptLibraryDialog({
   const all = useSyncExternalStore(library.subscribe, library.list);
   const teamSnapshot = useSyncExternalStore(team?.subscribe ?? noTeam, team?.snapshot ?? noTeamSnapshot);
   const [whose, setWhose] = useState<Whose>('mine');
-  const [notice, setNotice] = useState<Notice | null>(null);
   const [query, setQuery] = useState('');
   const deferred = useDeferredValue(query);
   // `all` changes whenever the library does, so the search follows pins and removals.
@@ -76,25 +73,22 @@ export function PromptLibraryDialog({
     if (!team) return;
     if (sharedBy.get(record.text)?.mine) {
       team.unsharePrompt(record.text);
-      setNotice({ tone: 'info', text: `Stopped sharing “${short(record.text)}”.` });
+      notify(`Stopped sharing “${short(record.text)}”.`);
       return;
     }
     const result = team.sharePrompt(record);
-    setNotice(
-      result.ok
-        ? { tone: 'info', text: `Shared “${short(record.text)}” with the team.` }
-        : {
-            tone: 'error',
-            text: `Could not share “${short(record.text)}”: ${
-              result.reason === 'taken' ? 'another member already shares it' : 'it cannot be shared'
-            }.`,
-          },
-    );
+    if (result.ok) notify(`Shared “${short(record.text)}” with the team.`);
+    else
+      notifyError(
+        `Could not share “${short(record.text)}”: ${
+          result.reason === 'taken' ? 'another member already shares it' : 'it cannot be shared'
+        }.`,
+      );
   };
   const copyToMine = async (prompt: TeamPrompt) => {
     if (!team) return;
     await library.importPortable([team.promptToSave(prompt)]);
-    setNotice({ tone: 'info', text: `Copied “${short(prompt.text)}” to Mine.` });
+    notify(`Copied “${short(prompt.text)}” to Mine.`);
   };
   const use = (text: string) => {
     onPick(text);
@@ -115,16 +109,7 @@ export function PromptLibraryDialog({
       wide
     >
       <div className="flex flex-col gap-3">
-        {team && (
-          <WhoseSwitch
-            label="Whose prompts"
-            value={whose}
-            onChange={(w) => {
-              setWhose(w);
-              setNotice(null);
-            }}
-          />
-        )}
+        {team && <WhoseSwitch label="Whose prompts" value={whose} onChange={setWhose} />}
         <SearchField
           value={query}
           onChange={(e) => setQuery(e.target.value)}
@@ -141,7 +126,6 @@ export function PromptLibraryDialog({
               ? 'No prompts yet: each prompt you send is kept here.'
               : `${formatCount(found.length)} of ${formatCount(all.length)} prompts`}
         </p>
-        {notice && <Alert tone={notice.tone} title={notice.text} />}
         {showingTeam && teamFound.length > 0 && (
           <ul aria-label="Team prompts" className="flex flex-col gap-2">
             {teamFound.slice(0, SHOWN_AT_MOST).map((prompt) => (
@@ -248,7 +232,14 @@ export function PromptLibraryDialog({
                       variant="ghost"
                       aria-label={`Remove: ${short(record.text)}`}
                       title="Remove from the library"
-                      onClick={() => void library.remove(record.text)}
+                      onClick={() =>
+                        void library.remove(record.text).then((removed) => {
+                          if (removed)
+                            notifyUndo(`Removed “${short(record.text)}”.`, () => library.restore(removed), {
+                              undone: `Restored “${short(record.text)}”.`,
+                            });
+                        })
+                      }
                     >
                       <Trash2 className="size-4" aria-hidden="true" />
                     </Button>

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { deleteDB } from 'idb';
-import { Toaster } from 'sonner';
+import { NoticeArea } from '../../components/notice-area';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TaskCreated } from '../../../contract/task';
 import { DB_NAME, db, resetDbForTests } from '../../model/db';
@@ -77,7 +77,7 @@ describe('QueuePanel', () => {
     render(
       <>
         <QueuePanel queue={queue} balance={100} capRemaining={null} />
-        <Toaster />
+        <NoticeArea />
       </>,
     );
     await hold(['p1', 'p2']);

@@ -1,6 +1,5 @@
 import { GripVertical, Pause, Play, Send, Trash2 } from 'lucide-react';
 import { memo, useCallback, useId, useRef, useState, useSyncExternalStore } from 'react';
-import { toast } from 'sonner';
 import { Alert } from '../../components/alert';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
@@ -9,6 +8,7 @@ import { cn } from '../../lib/cn';
 import { displayText } from '../../lib/untrusted-text';
 import { formatCredits } from '../../lib/format';
 import { queueCost, type QueueCost, type QueueItem, type TaskQueue } from '../../model/queue/queue';
+import { notifyUndo } from '../../components/notices';
 
 // The "Queue" region (product-notes §3 "Your queue"; docs/queue.md): the tasks this device holds back
 // until the key's pool is about to free a place. Each can be moved (drag, or ArrowUp/ArrowDown on its
@@ -55,9 +55,10 @@ export function QueuePanel({
       const removed = await queue.remove([key]);
       const first = removed[0];
       if (!first) return;
-      toast(`Removed "${displayText(first.meta.title)}" from the queue: never sent, never charged.`, {
-        action: { label: 'Undo', onClick: () => void queue.restore(removed) },
-      });
+      notifyUndo(
+        `Removed "${displayText(first.meta.title)}" from the queue: never sent, never charged.`,
+        () => queue.restore(removed),
+      );
     },
     [queue],
   );

@@ -151,6 +151,20 @@ describe('PresetStore', () => {
     expect((await open()).list().map((p) => p.name)).toEqual(['Tool']);
   });
 
+  it('puts a deleted preset back as it was, across a reload (Undo)', async () => {
+    const store = await open();
+    const wide = await store.save({ name: 'Wide', itemName: 'Lumen Canvas', request: request() });
+    const removed = await store.remove(wide.id);
+    expect(removed).toEqual(wide);
+    expect(store.list()).toEqual([]);
+    expect(await store.remove(wide.id)).toBeUndefined();
+    await store.restore(removed!);
+    expect(store.list()).toEqual([wide]);
+    (await db()).close();
+    resetDbForTests();
+    expect((await open()).list()).toEqual([wide]);
+  });
+
   it('skips records that do not parse', async () => {
     await (await db()).put('presets', { connectionId: A, id: 'bad', name: '' });
     expect((await open()).list()).toEqual([]);

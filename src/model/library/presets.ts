@@ -243,14 +243,23 @@ export class PresetStore {
     await this.write({ ...preset, name: trimmed, updatedAt: this.now() });
   }
 
-  async remove(id: string): Promise<void> {
-    if (!this.byId.delete(id)) return;
+  /** Deletes a preset; returns it as it was, for `restore` (an "Undo"). */
+  async remove(id: string): Promise<Preset | undefined> {
+    const removed = this.byId.get(id);
+    if (!removed) return undefined;
+    this.byId.delete(id);
     this.changed();
     try {
       await (await db()).delete('presets', [this.connectionId, id]);
     } catch {
       // See write.
     }
+    return removed;
+  }
+
+  /** Puts back a preset `remove` returned, as it was (its id, name and dates). */
+  async restore(preset: Preset): Promise<void> {
+    await this.write(PresetSchema.parse({ ...preset, connectionId: this.connectionId }));
   }
 
   /** The presets as they leave this device (an export file, the history export): no connection. */

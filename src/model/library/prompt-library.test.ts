@@ -71,6 +71,29 @@ describe('PromptLibrary', () => {
     expect((await open()).list().map((r) => r.text)).toEqual(['old favourite']);
   });
 
+  it('puts a removed prompt back with its uses, dates and pin, across a reload (Undo)', async () => {
+    const library = await open();
+    await library.record(['a red fox', 'a red fox']);
+    await library.pin('a red fox', true);
+    const before = library.list()[0];
+    const removed = await library.remove('a red fox');
+    expect(removed).toEqual(before);
+    expect(library.list()).toEqual([]);
+    await library.restore(removed!);
+    await reload();
+    expect((await open()).list()).toEqual([before]);
+  });
+
+  it('does not undo a prompt sent again since it was removed', async () => {
+    const library = await open();
+    await library.record(['a red fox']);
+    const removed = await library.remove('a red fox');
+    clock = 2_000;
+    await library.record(['a red fox']);
+    await library.restore(removed!);
+    expect(library.list()).toEqual([expect.objectContaining({ uses: 1, firstUsedAt: 2_000 })]);
+  });
+
   it('imports without duplicating, merging uses and pins; skips unreadable items', async () => {
     const library = await open();
     await library.record(['a red fox']);

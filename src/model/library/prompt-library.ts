@@ -130,14 +130,27 @@ export class PromptLibrary {
     await this.persist([next]);
   }
 
-  async remove(text: string): Promise<void> {
-    if (!this.byText.delete(text)) return;
+  /** Deletes a prompt; returns it as it was, for `restore` (an "Undo"). */
+  async remove(text: string): Promise<PromptRecord | undefined> {
+    const removed = this.byText.get(text);
+    if (!removed) return undefined;
+    this.byText.delete(text);
     this.changed();
     try {
       await (await db()).delete('prompts', [this.connectionId, text]);
     } catch {
       // See persist.
     }
+    return removed;
+  }
+
+  /** Puts back a prompt `remove` returned, with its uses, dates and pin; one used since is left as it is. */
+  async restore(record: PromptRecord): Promise<void> {
+    if (this.byText.has(record.text)) return;
+    const next = { ...record, connectionId: this.connectionId };
+    this.byText.set(next.text, next);
+    this.changed();
+    await this.persist([next]);
   }
 
   /** The library as it leaves this device (the history export): no connection. */

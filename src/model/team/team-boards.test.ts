@@ -168,6 +168,34 @@ describe('a board in the document and back', () => {
     expect(boards.snapshot()).toEqual([]);
   });
 
+  it('puts a deleted board back whole for every member when the deletion is undone', () => {
+    const a = member('member-a');
+    const b = member('member-b');
+    a.boards.save(sampleBoard());
+    a.boards.reveal('board-1');
+    syncAll([a.team.doc, b.team.doc]);
+    const before = a.boards.get('board-1');
+    const undo = a.boards.delete('board-1');
+    syncAll([a.team.doc, b.team.doc]);
+    expect(b.boards.get('board-1')).toBeNull();
+    undo();
+    syncAll([a.team.doc, b.team.doc]);
+    expect(a.boards.get('board-1')).toEqual(before);
+    expect(b.boards.get('board-1')).toEqual(before);
+    expect(before?.revealedBy).toHaveProperty('member-a');
+  });
+
+  it('undoes only the deletion: an edit of another board made since stays', () => {
+    const { boards } = member('member-a');
+    boards.save(sampleBoard());
+    boards.save(sampleBoard({ id: 'board-2', name: 'Second' }));
+    const undo = boards.delete('board-1');
+    boards.save({ ...boards.get('board-2')!.board, name: 'Second, renamed' });
+    undo();
+    expect(boards.get('board-1')?.board.name).toBe('Lighthouses');
+    expect(boards.get('board-2')?.board.name).toBe('Second, renamed');
+  });
+
   it('types a prompt as text edits, never splitting a surrogate pair', () => {
     const doc = new Y.Doc();
     const text = doc.getText('t');

@@ -464,8 +464,19 @@ export class TeamBoards {
     return copy;
   }
 
-  delete(id: string): void {
-    this.team.transact(() => this.root.delete(id));
+  /**
+   * Deletes a board for everyone; returns what puts it back (an "Undo"): Yjs's own undo of that one
+   * deletion, which brings the board back whole, with the cells and reveals it had, as one more edit.
+   */
+  delete(id: string): () => void {
+    if (!this.root.has(id)) return () => undefined;
+    const origin = { member: this.team.memberId, deleting: id };
+    const manager = new Y.UndoManager(this.root, { trackedOrigins: new Set([origin]) });
+    this.team.doc.transact(() => this.root.delete(id), origin);
+    return () => {
+      manager.undo();
+      manager.destroy();
+    };
   }
 
   /** This member reveals a blind board to themself; the others stay blind until they do. */

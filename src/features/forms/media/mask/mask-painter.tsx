@@ -13,6 +13,7 @@ import { Alert } from '../../../../components/alert';
 import { Button } from '../../../../components/button';
 import { Spinner } from '../../../../components/spinner';
 import { cn } from '../../../../lib/cn';
+import { shortcutFor } from '../../../../components/shortcuts';
 import {
   brushRange,
   canUndo,
@@ -185,7 +186,7 @@ function Painter({ sourceUrl, label, onDone, onCancel, busy = false }: MaskPaint
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    if ((e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 'z') {
+    if (shortcutFor(['studio.maskUndo'], e)) {
       e.preventDefault();
       doUndo();
     }

@@ -1,0 +1,33 @@
+import { useEffect, useState } from 'react';
+import { Dialog } from './dialog';
+import { ShortcutList } from './shortcut-list';
+import { shortcutFor, shortcutsOf, type ShortcutScreen } from './shortcuts';
+
+/**
+ * "?" anywhere (outside a field) shows "Keyboard shortcuts": the shortcuts of the screen in view, from
+ * the one list (shortcuts.ts). The Viewer keeps its own panel, over the output, and takes its "?" first.
+ */
+export function ShortcutsDialog({ screen }: { screen: Exclude<ShortcutScreen, 'everywhere' | 'viewer'> }) {
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || !shortcutFor(['help'], e)) return;
+      e.preventDefault();
+      setOpen((o) => !o);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+  return (
+    <Dialog open={open} onOpenChange={setOpen} title="Keyboard shortcuts" description={DESCRIPTIONS[screen]}>
+      <ShortcutList shortcuts={shortcutsOf(screen)} />
+    </Dialog>
+  );
+}
+
+const DESCRIPTIONS: Record<Exclude<ShortcutScreen, 'everywhere' | 'viewer'>, string> = {
+  studio: 'On the studio. None of them works while you type in a field, but those of a field.',
+  gallery: 'On the gallery. The Viewer lists its own with "?".',
+  compare: 'On the compare boards. None of them works while you type in a field.',
+  usage: 'On the usage view.',
+};

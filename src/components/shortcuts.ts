@@ -1,0 +1,151 @@
+import { isTypingTarget } from '../lib/typing';
+
+// Every keyboard shortcut of the studio, in one list: the screen it works on, its keys as shown, what it
+// does, and the test of a key event. Handlers ask `shortcutFor` which of theirs a key press is (it is
+// never one while typing in a field, unless the shortcut is meant for a field); "?" shows the list of
+// the screen in view ("Keyboard shortcuts", shortcuts-dialog.tsx).
+
+export type ShortcutScreen = 'everywhere' | 'studio' | 'gallery' | 'viewer' | 'compare' | 'usage';
+
+/** What a key event carries that a shortcut looks at (a React or a DOM event). */
+export interface KeyPress {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  altKey: boolean;
+  shiftKey: boolean;
+  target: EventTarget | null;
+}
+
+export interface Shortcut {
+  screen: ShortcutScreen;
+  /** As shown in the list. */
+  keys: string;
+  description: string;
+  matches: (e: KeyPress) => boolean;
+  /** A shortcut of a field (Ctrl+Enter sends the form from it): it works while typing there. */
+  inField?: boolean;
+}
+
+const plain = (e: KeyPress) => !e.ctrlKey && !e.metaKey && !e.altKey;
+const command = (e: KeyPress) => (e.ctrlKey || e.metaKey) && !e.altKey;
+const key =
+  (...keys: string[]) =>
+  (e: KeyPress) =>
+    plain(e) && keys.includes(e.key);
+
+export const SHORTCUTS = {
+  help: {
+    screen: 'everywhere',
+    keys: '?',
+    description: 'Show or hide these shortcuts',
+    matches: key('?'),
+  },
+
+  'studio.generate': {
+    screen: 'studio',
+    keys: 'Ctrl / ⌘ + Enter',
+    description: 'Generate, from any field of the form',
+    matches: (e) => command(e) && e.key === 'Enter',
+    inField: true,
+  },
+  'studio.clearSearch': {
+    screen: 'studio',
+    keys: 'Esc',
+    description: 'Clear the catalog search, in it',
+    matches: key('Escape'),
+    inField: true,
+  },
+  'studio.maskUndo': {
+    screen: 'studio',
+    keys: 'Ctrl / ⌘ + Z',
+    description: 'Undo the last stroke of a mask',
+    matches: (e) => command(e) && !e.shiftKey && e.key.toLowerCase() === 'z',
+    // From the brush size slider too: the painter has nothing to type in, and a slider has no undo.
+    inField: true,
+  },
+
+  'gallery.selectAll': {
+    screen: 'gallery',
+    keys: 'Ctrl / ⌘ + A',
+    description: 'Select every output shown',
+    matches: (e) => command(e) && e.key.toLowerCase() === 'a',
+  },
+  'gallery.clearSelection': {
+    screen: 'gallery',
+    keys: 'Esc',
+    description: 'Clear the selection',
+    matches: key('Escape'),
+  },
+
+  'viewer.previous': {
+    screen: 'viewer',
+    keys: '← / →',
+    description: 'Previous / next output',
+    matches: key('ArrowLeft'),
+  },
+  'viewer.next': { screen: 'viewer', keys: '', description: '', matches: key('ArrowRight') },
+  'viewer.star': { screen: 'viewer', keys: 'S', description: 'Star or unstar', matches: key('s', 'S') },
+  'viewer.rate': {
+    screen: 'viewer',
+    keys: '1 – 5',
+    description: 'Rate (the same number again clears)',
+    matches: (e) => plain(e) && /^[1-5]$/.test(e.key),
+  },
+  'viewer.clearRating': { screen: 'viewer', keys: '0', description: 'Clear the rating', matches: key('0') },
+  'viewer.fit': { screen: 'viewer', keys: 'F', description: 'Fit the image', matches: key('f', 'F') },
+  'viewer.actual': { screen: 'viewer', keys: 'A', description: 'Image at 100%', matches: key('a', 'A') },
+  'viewer.zoomIn': { screen: 'viewer', keys: '+ / −', description: 'Zoom in / out', matches: key('+', '=') },
+  'viewer.zoomOut': { screen: 'viewer', keys: '', description: '', matches: key('-') },
+  'viewer.loop': { screen: 'viewer', keys: 'L', description: 'Loop the video', matches: key('l', 'L') },
+  'viewer.previousFrame': {
+    screen: 'viewer',
+    keys: ', / .',
+    description: 'Video: previous / next frame',
+    matches: key(','),
+  },
+  'viewer.nextFrame': { screen: 'viewer', keys: '', description: '', matches: key('.') },
+  'viewer.compareSource': {
+    screen: 'viewer',
+    keys: 'C',
+    description: 'Compare with the source (edits)',
+    matches: key('c', 'C'),
+  },
+  'viewer.close': { screen: 'viewer', keys: 'Esc', description: 'Close the viewer', matches: key('Escape') },
+
+  'compare.undo': {
+    screen: 'compare',
+    keys: 'Ctrl / ⌘ + Z',
+    description: 'Undo your last edit of a team board',
+    matches: (e) => command(e) && !e.shiftKey && e.key.toLowerCase() === 'z',
+  },
+  'compare.redo': {
+    screen: 'compare',
+    keys: 'Ctrl / ⌘ + Shift + Z',
+    description: 'Redo it',
+    matches: (e) => command(e) && e.shiftKey && e.key.toLowerCase() === 'z',
+  },
+} satisfies Record<string, Shortcut>;
+
+export type ShortcutId = keyof typeof SHORTCUTS;
+
+/** Which of `ids` the key press is, if any; none while typing in a field (but a field's own). */
+export function shortcutFor<Id extends ShortcutId>(ids: readonly Id[], e: KeyPress): Id | null {
+  const typing = isTypingTarget(e.target);
+  for (const id of ids) {
+    const s: Shortcut = SHORTCUTS[id];
+    if ((!typing || s.inField) && s.matches(e)) return id;
+  }
+  return null;
+}
+
+/**
+ * The list shown for a screen: its own shortcuts, then those that work everywhere. Entries without
+ * keys are the second half of a pair shown as one line ("← / →").
+ */
+export function shortcutsOf(screen: Exclude<ShortcutScreen, 'everywhere'>): Shortcut[] {
+  const all: Shortcut[] = Object.values(SHORTCUTS);
+  return [...all.filter((s) => s.screen === screen), ...all.filter((s) => s.screen === 'everywhere')].filter(
+    (s) => s.keys,
+  );
+}
