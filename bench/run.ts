@@ -48,7 +48,8 @@ function section(name: string, figures: Record<string, Figure>) {
  * while this worktree builds again.
  */
 async function withStudio(taskMs: number, work: (browser: Browser) => Promise<void>): Promise<void> {
-  const server = spawn('npx', ['tsx', fileURLToPath(new URL('../scripts/start.ts', import.meta.url))], {
+  const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+  const server = spawn(here('../node_modules/.bin/tsx'), [here('../scripts/start.ts')], {
     env: { ...process.env, PORT: STUDIO_PORT, SANDBOX_PORT, SANDBOX_TASK_MS: String(taskMs) },
     cwd: process.env.BENCH_STUDIO_DIR ?? process.cwd(),
     stdio: 'ignore',
