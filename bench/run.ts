@@ -62,7 +62,8 @@ async function withStudio(taskMs: number, work: (browser: Browser) => Promise<vo
       } catch {
         // not up yet
       }
-      if (i > 120) throw new Error('The studio did not start.');
+      // A loaded machine may take minutes to compile and start it.
+      if (i > 600) throw new Error('The studio did not start in 5 minutes.');
       await new Promise((r) => setTimeout(r, 500));
     }
     const browser = await launch();

@@ -458,7 +458,12 @@ function summarise(
   };
   const med = stat((r) => median(r.delays) / 1000);
   const p95 = stat((r) => quantile(r.delays, 0.95) / 1000);
-  const perTask = stat((r) => r.polls / Math.max(1, r.finished));
+  // Two decimals: the target of the specified load is 1.05.
+  const perTask = (() => {
+    const xs = runs.map((r) => r.polls / Math.max(1, r.finished));
+    const r2 = (x: number) => Math.round(x * 100) / 100;
+    return { value: r2(median(xs)), range: `${r2(Math.min(...xs))}-${r2(Math.max(...xs))}` };
+  })();
   const limited = stat((r) => r.limited);
   const shown = stat((r) => r.allShownAfterMs / 1000);
   const load = loadRange(runs.map((r) => r.load));
