@@ -531,6 +531,24 @@ describe('PollSchedule', () => {
     expect(followed[1]!.polls).toHaveLength(1);
   });
 
+  it('with no estimate, tasks shorter than the default guess are predicted by the first one seen finished', async () => {
+    // Runs of 0.5 s from creation (as the end-to-end tests' sandbox); no estimate: the guess is 3 s.
+    const service = new FakeService(5, () => 500);
+    const schedule = new PollSchedule({ budget: new PollBudget(), concurrency: 5, confirmed: true });
+    const first = taskOf(service.create('a', T0).id, T0, null);
+    schedule.sync([first]);
+    const followed = [follow(schedule, service, first)];
+    await vi.advanceTimersByTimeAsync(4_000);
+    expect(followed[0]!.detectedAt).toBe(T0 + 3_000 + POLL_LAG_MS);
+    // Later tasks of the model: polled just after their 0.5 s, not 3 s on.
+    const at = Date.now();
+    const later = taskOf(service.create('b', at).id, at, null);
+    schedule.sync([first, later]);
+    followed.push(follow(schedule, service, later));
+    await vi.advanceTimersByTimeAsync(4_000);
+    expect(followed[1]!.polls).toEqual([at + 500 + POLL_LAG_MS]);
+  });
+
   it('1,000 queued tasks: each is polled near its turn, under the budget', async () => {
     const budget = new PollBudget();
     const service = new FakeService(5, () => 4_000, 1_000);

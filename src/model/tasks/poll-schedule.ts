@@ -503,17 +503,18 @@ export class PollSchedule {
   // ---- learning --------------------------------------------------------------------------------------
 
   /**
-   * A run's time: as learned for the model; before that, the estimate (or what other models ran), but
-   * never less than a learned creation-to-finish time, which a run from a free slot took in full. An
-   * estimate that is too short makes every poll early, and a missed poll is a turn of the budget that
-   * every later task waits for; one that is long by the dispatch costs a second of delay until a run
-   * of its own is learned.
+   * A run's time: as learned for the model; before that, the estimate, but never less than a learned
+   * creation-to-finish time, which a run from a free slot took in full. An estimate that is too short
+   * makes every poll early, and a missed poll is a turn of the budget that every later task waits for;
+   * one that is long by the dispatch costs a second of delay until a run of its own is learned. With
+   * no estimate, that creation-to-finish time itself, then what other models ran, then the default.
    */
   private runSeconds(t: Tracked): number {
     const learned = this.learnedRunSeconds(t.model);
     if (learned !== null) return learned;
-    const guess = t.estimate ?? this.learnedRunSeconds('') ?? DEFAULT_RUN_SECONDS;
-    return Math.max(guess, this.medianOf(this.latencySamples, t.model) ?? 0);
+    const latency = this.medianOf(this.latencySamples, t.model);
+    const guess = t.estimate ?? latency ?? this.learnedRunSeconds('') ?? DEFAULT_RUN_SECONDS;
+    return Math.max(guess, latency ?? 0);
   }
 
   /** From creation to finish with a free slot: the learned latency, else the estimate, never under a run. */
