@@ -1,20 +1,48 @@
 import type { Browser, Page } from '@playwright/test';
+import sharp from 'sharp';
 import type { Figure } from './results-file';
 import { jsHeapUsedMb, longestTaskWhileScrolling, recordLongTasks } from './page-metrics';
 import { historyFileOnDisk, keyOf, type Ports } from './studio-bench';
-import { HISTORY_TASKS, RUNS, spread } from './three-runs';
+import { HISTORY_TASKS, RUNS, loadAverage, loadRange, spread } from './three-runs';
 
 // The gallery at scale (issue 12, Measured; issue 17: ten times the history): 50,000 tasks with 4
 // outputs each (200,000 tiles; BENCH_HISTORY_TASKS changes it) imported as a history file (the import's
 // time), then a reload straight into the gallery: the time from navigation to the first tiles with
-// their images, the longest main-thread task while scrolling through them, and the JS heap. Targets:
+// their images, the longest main-thread task while scrolling through them, and the JS heap. The tiles
+// show thousands of distinct images (BENCH_GALLERY_IMAGES), so decoding them is part of the scroll. Targets:
 // import under 10 s, first tiles under 1 s, no task over 50 ms; each the median of three runs.
 
 const POP = { interfaceId: 'pixelmoss-pop', versionId: 'pixelmoss-pop-1' };
 
-async function realOutputs(ports: Ports, key: string, count: number): Promise<string[]> {
-  const ids: string[] = [];
-  for (let i = 0; i < count; i++) {
+/** Distinct images in the gallery bench: BENCH_GALLERY_IMAGES (every tile's image is decoded as it scrolls in). */
+const DISTINCT_IMAGES = Number(process.env.BENCH_GALLERY_IMAGES ?? 4000);
+
+const control = (ports: Ports, path: string, body: unknown) =>
+  fetch(`${ports.sandbox}/__sandbox/${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+/**
+ * `count` distinct outputs of the sandbox (one task each, different prompts: different pictures), each
+ * fetched once so the sandbox has rendered it before anything is measured. The POST and GET /tasks
+ * limits are lifted for this (until the next reset), and the sandbox's clock moved past the queue's
+ * end, so they exist in a minute or two instead of the hours a pool of 3 would take.
+ */
+async function realOutputs(
+  ports: Ports,
+  key: string,
+  count: number,
+): Promise<{ urls: string[]; bytes: number; size: string }> {
+  await control(ports, 'limits', { 'tasks.create': count + 100, 'tasks.get': count + 100 });
+  const inBatches = async <T>(n: number, make: (i: number) => Promise<T>): Promise<T[]> => {
+    const out: T[] = [];
+    for (let i = 0; i < n; i += 25)
+      out.push(...(await Promise.all(Array.from({ length: Math.min(25, n - i) }, (_, j) => make(i + j)))));
+    return out;
+  };
+  const ids = await inBatches(count, async (i) => {
     const res = await fetch(`${ports.sandbox}/v1/tasks`, {
       method: 'POST',
       headers: {
@@ -24,23 +52,26 @@ async function realOutputs(ports: Ports, key: string, count: number): Promise<st
       },
       body: JSON.stringify({ ...POP, params: { prompt: `gallery bench ${i}` } }),
     });
-    ids.push(((await res.json()) as { taskId: string }).taskId);
-  }
-  const urls: string[] = [];
-  for (const id of ids) {
-    for (let tries = 0; ; tries++) {
-      const task = (await (
-        await fetch(`${ports.sandbox}/v1/tasks/${id}`, { headers: { Authorization: `Bearer ${key}` } })
-      ).json()) as { status: string; outputs: Array<{ url: string }> };
-      if (task.status === 'succeeded') {
-        urls.push(task.outputs[0]!.url);
-        break;
-      }
-      if (tries > 240) throw new Error(`Task ${id} did not succeed in 2 minutes.`);
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-  return urls;
+    if (!res.ok) throw new Error(`POST /tasks answered ${res.status}`);
+    return ((await res.json()) as { taskId: string }).taskId;
+  });
+  // A pool of 3 or more running 4 s tasks (and a dispatch each): the last is done by then.
+  await control(ports, 'clock', { advanceMs: Math.ceil(count / 3) * 6_000 + 60_000 });
+  const urls = await inBatches(count, async (i) => {
+    const task = (await (
+      await fetch(`${ports.sandbox}/v1/tasks/${ids[i]}`, { headers: { Authorization: `Bearer ${key}` } })
+    ).json()) as { status: string; outputs: Array<{ url: string }> };
+    if (task.status !== 'succeeded') throw new Error(`Task ${ids[i]} is ${task.status}, not succeeded.`);
+    return task.outputs[0]!.url;
+  });
+  const bodies = await inBatches(count, async (i) => {
+    const res = await fetch(urls[i]!);
+    if (!res.ok) throw new Error(`${urls[i]} answered ${res.status}`);
+    return Buffer.from(await res.arrayBuffer());
+  });
+  const bytes = bodies.reduce((n, b) => n + b.length, 0);
+  const meta = await sharp(bodies[0]!).metadata();
+  return { urls, bytes, size: `${meta.width}x${meta.height} ${meta.format}` };
 }
 
 /** A history export (the studio's own format) of `count` tasks with `perTask` outputs each. */
@@ -83,6 +114,8 @@ interface GalleryRun {
   scrolledPx: number;
   tilesInDom: number;
   heapMb: number;
+  /** The machine's 1-minute load average at the run's end. */
+  load: number;
 }
 
 /**
@@ -187,9 +220,10 @@ async function galleryRun(browser: Browser, ports: Ports, key: string, file: str
     scrolledPx,
     tilesInDom,
     heapMb,
+    load: loadAverage(),
   };
   console.log(
-    `    run: import ${importMs} ms (heap peak ${Math.round(peakMb)} MB, ${Math.round(beforeMb)} MB before), first tiles ${firstTilesMs} ms, longest task ${Math.round(longest)} ms, heap ${Math.round(heapMb)} MB`,
+    `    run: import ${importMs} ms (heap peak ${Math.round(peakMb)} MB, ${Math.round(beforeMb)} MB before), first tiles ${firstTilesMs} ms, longest task ${Math.round(longest)} ms, heap ${Math.round(heapMb)} MB, load ${run.load}`,
   );
   return run;
 }
@@ -202,8 +236,18 @@ export async function galleryAtScale(
 ): Promise<Record<string, Figure>> {
   await fetch(`${ports.sandbox}/__sandbox/reset`, { method: 'POST' });
   const key = await keyOf(ports, 'personal');
-  // A few real outputs, reused: the browser loads and caches them as it would real results.
-  const urls = await realOutputs(ports, key, 8);
+  // Thousands of distinct real outputs: the tiles scrolled past have images the page has not decoded yet.
+  const made = Date.now();
+  // Made on the team's key (its balance pays for thousands; the personal key's does not).
+  const {
+    urls,
+    bytes,
+    size: imageSize,
+  } = await realOutputs(ports, await keyOf(ports, 'team'), DISTINCT_IMAGES);
+  console.log(
+    `    ${urls.length} distinct images (${imageSize}, ${Math.round(bytes / urls.length / 1000)} KB each) made in ${Math.round((Date.now() - made) / 1000)} s`,
+  );
+  const images = `${urls.length.toLocaleString('en-US')} distinct images (${imageSize}, ${Math.round(bytes / urls.length / 1000)} KB each on average), each on every ${urls.length.toLocaleString('en-US')}th tile`;
   const json = JSON.stringify(galleryHistoryFile(urls, count, perTask));
   const file = historyFileOnDisk(json);
   const outputs = count * perTask;
@@ -217,41 +261,42 @@ export async function galleryAtScale(
   const heap = spread(runs.map((r) => r.heapMb));
   const importPeak = spread(runs.map((r) => r.importPeakMb));
   const importGrowth = spread(runs.map((r) => r.importGrowthMb));
+  const load = loadRange(runs.map((r) => r.load));
   return {
     galleryImportTime: {
       value: imp.value,
       unit: 'ms',
       target: '< 10000',
       ok: imp.value < 10_000,
-      note: `${size} (${(json.length / 1e6).toFixed(0)} MB file), ${of}, range ${imp.range} ms`,
+      note: `${size} (${(json.length / 1e6).toFixed(0)} MB file), ${of}, range ${imp.range} ms; ${load}`,
     },
     galleryImportPeakHeap: {
       value: importPeak.value,
       unit: 'MB',
       target: 'reported',
       ok: true,
-      note: `the JS heap's highest sample while the file is imported (every 50 ms), ${of}, range ${importPeak.range} MB; ${importGrowth.value} MB (${importGrowth.range}) over the heap before it`,
+      note: `the JS heap's highest sample while the file is imported (every 50 ms), ${of}, range ${importPeak.range} MB; ${importGrowth.value} MB (${importGrowth.range}) over the heap before it; ${load}`,
     },
     galleryFirstTilesAfterReload: {
       value: first.value,
       unit: 'ms',
       target: '< 1000',
       ok: first.value < 1000,
-      note: `${size}, ${of}, range ${first.range} ms`,
+      note: `${size}, ${images}; ${of}, range ${first.range} ms; ${load}`,
     },
     galleryLongestTaskWhileScrolling: {
       value: longest.value,
       unit: 'ms',
       target: '<= 50',
       ok: longest.value <= 50,
-      note: `${of}, range ${longest.range} ms; ${Math.round(runs[0]!.scrolledPx).toLocaleString('en-US')} px scrolled by wheel, ${runs[0]!.tilesInDom} tiles in the DOM`,
+      note: `${of}, range ${longest.range} ms; ${Math.round(runs[0]!.scrolledPx).toLocaleString('en-US')} px scrolled by wheel, ${runs[0]!.tilesInDom} tiles in the DOM; ${images}; ${load}`,
     },
     galleryJsHeapUsed: {
       value: heap.value,
       unit: 'MB',
       target: 'reported',
       ok: true,
-      note: `after a GC, ${of}, range ${heap.range} MB`,
+      note: `after a GC, ${of}, range ${heap.range} MB; ${load}`,
     },
   };
 }

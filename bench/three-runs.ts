@@ -1,6 +1,8 @@
 // Each scale figure is the median of three runs with its range (issue 17), so it never passes, or
 // fails, by luck. The machine may be shared: the range says how much it moved.
 
+import { loadavg } from 'node:os';
+
 export const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
 export function median(xs: readonly number[]): number {
@@ -17,3 +19,13 @@ export function spread(xs: readonly number[]): { value: number; range: string } 
 
 /** The history size of the scale benches: BENCH_HISTORY_TASKS (issue 17: 50,000 tasks, 4 outputs each). */
 export const HISTORY_TASKS = Number(process.env.BENCH_HISTORY_TASKS ?? 50_000);
+
+/** The machine's 1-minute load average now, to one decimal: recorded beside each run's figures. */
+export function loadAverage(): number {
+  return Math.round(loadavg()[0]! * 10) / 10;
+}
+
+/** "load 1.2-3.4" (the 1-minute load average at the end of each run), for a figure's note. */
+export function loadRange(loads: readonly number[]): string {
+  return `load average ${Math.min(...loads)}-${Math.max(...loads)} (2 cores)`;
+}

@@ -173,7 +173,7 @@ test('the viewer: arrows through the filtered set, zoom Fit and 100%, shortcuts,
   await expect(opener(page, 'gallery tile 2')).toBeFocused();
 });
 
-test('star and rating, by button and by key, survive a reload and travel in the export', async ({
+test('star and rating, by button and by key, survive a reload, drive the starred and minimum-rating filters, and travel in the export', async ({
   studio,
   sandbox,
   page,
@@ -212,12 +212,29 @@ test('star and rating, by button and by key, survive a reload and travel in the 
   ).toHaveAttribute('aria-pressed', 'true');
   await page.keyboard.press('Escape');
 
-  // The starred filter, from the URL too.
+  // The starred filter: the two starred of the three, in the URL and from it after a reload.
+  const count = gallery(page).getByTestId('gallery-count');
+  await expect(count).toHaveText('3 outputs');
   await gallery(page)
     .getByRole('button', { name: /^Filters/ })
     .click();
+  await gallery(page).getByRole('checkbox', { name: 'Starred only' }).check();
+  await expect(count).toHaveText('2 of 3 outputs');
+  expect(page.url()).toContain('starred=1');
+  await page.reload();
+  await expect(count).toHaveText('2 of 3 outputs');
+  // The panel opens by itself with a filter active; its button says how many.
+  await expect(gallery(page).getByRole('button', { name: /^Filters\s*\(\s*1 active\)$/ })).toHaveAttribute(
+    'aria-expanded',
+    'true',
+  );
+  await expect(gallery(page).getByRole('checkbox', { name: 'Starred only' })).toBeChecked();
+  await gallery(page).getByRole('checkbox', { name: 'Starred only' }).uncheck();
+  await expect(count).toHaveText('3 outputs');
+
+  // The minimum rating: of the ratings 4 and 2, only the 4 is at least 3.
   await gallery(page).getByRole('combobox', { name: 'Minimum rating' }).selectOption('3');
-  await expect(gallery(page).getByTestId('gallery-count')).toHaveText('1 of 3 outputs');
+  await expect(count).toHaveText('1 of 3 outputs');
   expect(page.url()).toContain('rating=3');
 
   // The export carries them.

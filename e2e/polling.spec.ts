@@ -2,14 +2,16 @@ import { expect, test } from './fixtures';
 
 // Issue 13, product-notes §3 "History": results arrive when they exist. Twenty Generate clicks on the team
 // key (a pool of 5, so most wait in the queue): every card shows its result, and the studio saw each
-// task finished within the bench's targets (median 3 s, 95th percentile 6 s) plus a margin, measured
-// as the bench does, from the sandbox's own request log against each task's completedAt. The bench
-// (npm run bench -- polling), not this test, holds the exact figures.
+// task finished soon after it did, measured as the bench does, from the sandbox's own request log against
+// each task's completedAt. The tests' tasks are short (SANDBOX_TASK_MS, 0.4 s runs), so the bounds are
+// in units of one task's creation-to-finish time, read from the log: a poller that did not aim at each
+// predicted finish (polling every few seconds, or backing off) would see them seconds late and fail
+// them. The bench (npm run bench -- polling), with 4 and 5 s tasks, holds the real figures.
 
 const COUNT = 20;
-/** Targets plus a margin for a loaded test machine. */
-const MEDIAN_BOUND_MS = 3_000 + 2_000;
-const EACH_BOUND_MS = 6_000 + 4_000;
+/** A poll goes 0.3 s after a predicted finish (POLL_LAG_MS); a loaded machine adds to every delay. */
+const LAG_MS = 300;
+const LOAD_MARGIN_MS = 700;
 
 // Tall enough for the (virtualised) History to have all twenty cards in the DOM.
 test.use({ viewport: { width: 1280, height: 4_000 } });
@@ -19,7 +21,7 @@ test('20 Generate clicks on the team key: every card shows its result within sec
   page,
   history,
   sandbox,
-}) => {
+}, testInfo) => {
   test.setTimeout(120_000);
   await studio.start('team');
   await studio.openModel('Pop Diffusion', 'image/default');
@@ -62,16 +64,32 @@ test('20 Generate clicks on the team key: every card shows its result within sec
   }
   expect(lastPoll.size).toBe(COUNT);
   const delays: number[] = [];
+  const runs: number[] = [];
   for (const [id, seenAt] of lastPoll) {
-    const task = (await sandbox.task(id, 'team')) as unknown as { status: string; completedAt: string };
+    const task = (await sandbox.task(id, 'team')) as unknown as {
+      status: string;
+      createdAt: string;
+      completedAt: string;
+    };
     expect(task.status).toBe('succeeded');
     delays.push(seenAt - Date.parse(task.completedAt));
+    runs.push(Date.parse(task.completedAt) - Date.parse(task.createdAt));
   }
   delays.sort((a, b) => a - b);
+  // One task's time from creation to finish with a free slot: the shortest of the twenty.
+  const taskMs = Math.min(...runs);
+  const median = delays[Math.floor(COUNT / 2)]!;
+  testInfo.annotations.push({
+    type: 'delays',
+    description: `task ${taskMs} ms; delays ${delays.join(', ')} ms`,
+  });
   expect(delays[0]).toBeGreaterThanOrEqual(-50); // never "seen" before it finished
-  expect(delays[Math.floor(COUNT / 2)]).toBeLessThanOrEqual(MEDIAN_BOUND_MS);
-  expect(delays.at(-1)).toBeLessThanOrEqual(EACH_BOUND_MS);
-  // Polls are spent where a finish is likely: far under the one-a-second budget's 60 a minute.
+  // Half of them seen within the poll's lag and one task's time (plus the machine's load)...
+  expect(median).toBeLessThanOrEqual(LAG_MS + taskMs + LOAD_MARGIN_MS);
+  // ...and every one within two tasks' time of it: a poll that missed is corrected within a run.
+  expect(delays.at(-1)).toBeLessThanOrEqual(LAG_MS + 2 * taskMs + 2 * LOAD_MARGIN_MS);
+  // Polls are spent where a finish is likely: about one a task (a few probe the pool's size and
+  // correct a miss), not one every second per task.
   const polls = studioLog.filter((r) => r.method === 'GET' && /^\/v1\/tasks\//.test(r.path)).length;
-  expect(polls).toBeLessThanOrEqual(COUNT * 2);
+  expect(polls).toBeLessThanOrEqual(COUNT * 1.5);
 });

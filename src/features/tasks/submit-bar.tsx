@@ -6,6 +6,7 @@ import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { inputClass } from '../../components/field';
 import { cn } from '../../lib/cn';
+import { useSubmitWaitText } from './use-submit-wait';
 
 export interface BatchControls {
   runs: number;
@@ -48,6 +49,7 @@ export function SubmitBar({
   const prompts = expanded && !expanded.tooMany ? expanded.prompts.length : 1;
   const runs = controls?.runs ?? 1;
   const tasks = prompts * runs;
+  const waitText = useSubmitWaitText(busy);
   return (
     <div className="flex min-w-0 flex-col gap-3">
       {controls && controls.refusals.length > 0 && (
@@ -120,7 +122,7 @@ export function SubmitBar({
         </span>
         {busy && (
           <span className="text-sm text-slate-600 dark:text-slate-400" role="status">
-            Submitting…
+            {waitText ?? 'Submitting…'}
           </span>
         )}
         {queued > 0 && !busy && (

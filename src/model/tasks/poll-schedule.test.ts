@@ -458,6 +458,97 @@ describe('PollSchedule', () => {
     expect(quantile(d, 0.95)).toBeLessThanOrEqual(10_000);
   });
 
+  // The load polling was specified with: 5 s tasks, the team's pool of 5, 100 clicks at POST /tasks'
+  // 60 a minute (60 at once, 40 when the window opens). The pool finishes one task a second, exactly the
+  // budget: a poll spent early is a turn every later task waits for. The quote's estimate is the
+  // sandbox's creation-to-finish time (6.25 s: a 1.25 s dispatch and the run), one left from shorter
+  // tasks (4 s), or none for a model with no history (the schedule guesses 3 s). An estimate that was
+  // too short used to cost 1.18-1.28 polls a task and a p95 delay of 17-28 s here.
+  it.each([
+    { estimate: 6.25, pollsPerTask: 1.05 },
+    { estimate: 4, pollsPerTask: 1.05 },
+    { estimate: null, pollsPerTask: 1.07 },
+    { estimate: 9, pollsPerTask: 1.05 },
+  ])(
+    'the specified load (5 s tasks, a pool of 5, 100 clicks at 60 a minute), estimate $estimate: at most $pollsPerTask polls a task, delay median <= 3 s, p95 <= 10 s',
+    async ({ estimate, pollsPerTask }) => {
+      const budget = new PollBudget();
+      const service = new FakeService(5, () => 5_000, 1_250);
+      const schedule = new PollSchedule({ budget, concurrency: 3 });
+      const clicks = (prefix: string, n: number) =>
+        Array.from({ length: n }, (_, i) => {
+          const at = Date.now() + i * 100;
+          return taskOf(service.create(`${prefix}${i}`, at).id, at, estimate);
+        });
+      const first = clicks('a', 60);
+      schedule.sync(first);
+      const followed = first.map((t) => follow(schedule, service, t));
+      await vi.advanceTimersByTimeAsync(61_000);
+      const later = clicks('b', 40);
+      schedule.sync([...first, ...later]);
+      followed.push(...later.map((t) => follow(schedule, service, t)));
+      await vi.advanceTimersByTimeAsync(240_000);
+
+      expect(followed.every((f) => f.detectedAt !== undefined)).toBe(true);
+      const polls = followed.flatMap((f) => f.polls);
+      expect(maxInAnyWindow(polls)).toBeLessThanOrEqual(60);
+      expect(polls.length / 100).toBeLessThanOrEqual(pollsPerTask);
+      const d = delays(followed);
+      expect(quantile(d, 0.5)).toBeLessThanOrEqual(3_000);
+      expect(quantile(d, 0.95)).toBeLessThanOrEqual(10_000);
+    },
+  );
+
+  it('a run longer than predicted: the tasks of the same model behind the first one found running late wait for its next poll', async () => {
+    // Five start together, estimated at 2 s, running 5 s: only the first is polled until one finishes.
+    const service = new FakeService(5, () => 5_000);
+    const schedule = new PollSchedule({ budget: new PollBudget(), concurrency: 5, confirmed: true });
+    const tasks = Array.from({ length: 5 }, (_, i) =>
+      taskOf(service.create(`t${i}`, T0 + i * 100).id, T0 + i * 100, 2),
+    );
+    schedule.sync(tasks);
+    const followed = tasks.map((t) => follow(schedule, service, t));
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(followed.every((f) => f.detectedAt !== undefined)).toBe(true);
+    // The first is polled until it is done; each of the others once, after it.
+    expect(followed.slice(1).map((f) => f.polls.length)).toEqual([1, 1, 1, 1]);
+    const firstDone = followed[0]!.detectedAt!;
+    for (const f of followed.slice(1)) expect(f.polls[0]).toBeGreaterThanOrEqual(firstDone);
+  });
+
+  it("before a run of its own is learned, a model's run is predicted no shorter than a creation-to-finish time seen", async () => {
+    // One slot; the estimate says 2 s; the first task takes 6 s from its creation.
+    const service = new FakeService(1, () => 6_000);
+    const schedule = new PollSchedule({ budget: new PollBudget(), concurrency: 1, confirmed: true });
+    const a = taskOf(service.create('a', T0).id, T0, 2);
+    const b = taskOf(service.create('b', T0 + 100).id, T0 + 100, 2);
+    schedule.sync([a, b]);
+    const followed = [a, b].map((t) => follow(schedule, service, t));
+    await vi.advanceTimersByTimeAsync(30_000);
+    // b started when a finished (T0 + 6 s) and ran 6 s: its one poll went after that, not at the
+    // estimate's 2 s on.
+    expect(followed[1]!.polls[0]).toBe(T0 + 12_000 + POLL_LAG_MS);
+    expect(followed[1]!.polls).toHaveLength(1);
+  });
+
+  it('with no estimate, tasks shorter than the default guess are predicted by the first one seen finished', async () => {
+    // Runs of 0.5 s from creation (as the end-to-end tests' sandbox); no estimate: the guess is 3 s.
+    const service = new FakeService(5, () => 500);
+    const schedule = new PollSchedule({ budget: new PollBudget(), concurrency: 5, confirmed: true });
+    const first = taskOf(service.create('a', T0).id, T0, null);
+    schedule.sync([first]);
+    const followed = [follow(schedule, service, first)];
+    await vi.advanceTimersByTimeAsync(4_000);
+    expect(followed[0]!.detectedAt).toBe(T0 + 3_000 + POLL_LAG_MS);
+    // Later tasks of the model: polled just after their 0.5 s, not 3 s on.
+    const at = Date.now();
+    const later = taskOf(service.create('b', at).id, at, null);
+    schedule.sync([first, later]);
+    followed.push(follow(schedule, service, later));
+    await vi.advanceTimersByTimeAsync(4_000);
+    expect(followed[1]!.polls).toEqual([at + 500 + POLL_LAG_MS]);
+  });
+
   it('1,000 queued tasks: each is polled near its turn, under the budget', async () => {
     const budget = new PollBudget();
     const service = new FakeService(5, () => 4_000, 1_000);

@@ -515,8 +515,19 @@ export class PollSchedule {
 
   // ---- learning --------------------------------------------------------------------------------------
 
+  /**
+   * A run's time: as learned for the model; before that, the estimate, but never less than a learned
+   * creation-to-finish time, which a run from a free slot took in full. An estimate that is too short
+   * makes every poll early, and a missed poll is a turn of the budget that every later task waits for;
+   * one that is long by the dispatch costs a second of delay until a run of its own is learned. With
+   * no estimate, that creation-to-finish time itself, then what other models ran, then the default.
+   */
   private runSeconds(t: Tracked): number {
-    return this.learnedRunSeconds(t.model) ?? t.estimate ?? this.learnedRunSeconds('') ?? DEFAULT_RUN_SECONDS;
+    const learned = this.learnedRunSeconds(t.model);
+    if (learned !== null) return learned;
+    const latency = this.medianOf(this.latencySamples, t.model);
+    const guess = t.estimate ?? latency ?? this.learnedRunSeconds('') ?? DEFAULT_RUN_SECONDS;
+    return Math.max(guess, latency ?? 0);
   }
 
   /** From creation to finish with a free slot: the learned latency, else the estimate, never under a run. */
@@ -643,6 +654,8 @@ export class PollSchedule {
     let floor = -Infinity;
     let rank = 0;
     let lastStart = -Infinity;
+    /** Per model, the predicted ends of tasks found unfinished past their prediction, by run time. */
+    const lateAhead = new Map<string, Array<{ run: number; end: number }>>();
     this.pendingStarts = [];
     this.probeId = null;
     for (const t of order) {
@@ -676,6 +689,19 @@ export class PollSchedule {
       let end = start + run;
       if (t.lastUnfinishedAt !== null && end <= t.lastUnfinishedAt) {
         end = t.lastUnfinishedAt + this.lateStep(run, t.late);
+      }
+      // A task of the same model ahead in the queue, predicted to run no longer, was found unfinished
+      // past its prediction: the run takes longer than predicted, and this one, started no sooner,
+      // finishes no sooner. It is polled only after that one's next poll has answered (which moves it
+      // again if that one is still running), instead of missing as that one did: a missed poll is a
+      // turn of the budget that every later task waits for.
+      for (const ahead of lateAhead.get(t.model) ?? [])
+        if (ahead.run <= run) end = Math.max(end, ahead.end + POLL_LAG_MS);
+      if (t.late > 0 && t.status === 'running') {
+        const list = lateAhead.get(t.model) ?? [];
+        const same = list.find((x) => x.run === run);
+        if (same) same.end = Math.max(same.end, end);
+        else lateAhead.set(t.model, [...list, { run, end }]);
       }
       t.start = start;
       t.end = end;
