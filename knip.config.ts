@@ -8,7 +8,6 @@ const config: KnipConfig = {
   entry: [
     // Rendered into index.html at build time by vite.config.ts (ssrLoadModule, by path).
     'src/prerender.tsx',
-    'sandbox/src/cli.ts',
     'sandbox/bench/*.ts',
     'scripts/*.ts',
     'scripts/team-space/*.ts',
@@ -16,7 +15,6 @@ const config: KnipConfig = {
     'bench/*.ts',
     'bench/zip-page/main.ts',
     'e2e/**/*.ts',
-    'e2e-browsers/run.ts',
   ],
   project: [
     'src/**/*.{ts,tsx}',

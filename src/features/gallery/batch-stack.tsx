@@ -20,7 +20,7 @@ import { truncate } from './truncate';
 // list puts the focus back on the stack.
 
 /** "3 succeeded, 1 running": the batch's statuses, most common first. */
-export function statusSummary(entries: readonly HistoryEntry[]): string {
+function statusSummary(entries: readonly HistoryEntry[]): string {
   const counts = new Map<TaskStatus, number>();
   for (const e of entries) counts.set(e.status, (counts.get(e.status) ?? 0) + 1);
   return [...counts]

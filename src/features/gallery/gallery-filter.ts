@@ -182,7 +182,7 @@ export function selectItems(
 const durationOf = (e: HistoryEntry) => (e.completedAt === null ? -1 : e.completedAt - e.createdAt);
 
 /** Items come newest first; the other sorts reorder them, ties staying newest first. */
-export function sortItems(items: GalleryItem[], sort: GallerySort, judgements: Judgements): GalleryItem[] {
+function sortItems(items: GalleryItem[], sort: GallerySort, judgements: Judgements): GalleryItem[] {
   switch (sort) {
     case 'newest':
       return items;
@@ -207,7 +207,7 @@ export function sortItems(items: GalleryItem[], sort: GallerySort, judgements: J
 }
 
 /** "2025-06-01": the local day of a time, for grouping by day. */
-export function localDay(ms: number): string {
+function localDay(ms: number): string {
   const d = new Date(ms);
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }

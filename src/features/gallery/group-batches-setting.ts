@@ -21,7 +21,7 @@ function subscribe(listener: () => void) {
   };
 }
 
-export function setGroupBatches(on: boolean): void {
+function setGroupBatches(on: boolean): void {
   if (on) globalThis.localStorage?.setItem(KEY, '1');
   else globalThis.localStorage?.removeItem(KEY);
   for (const listener of listeners) listener();

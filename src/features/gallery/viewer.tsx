@@ -36,7 +36,7 @@ import { ZoomStage, type ZoomApi } from './zoom-stage';
 /** Frame step when the file's frame rate is unknown: the sandbox and most services render 24-30 fps. */
 const FRAME_S = 1 / 30;
 
-export const SHORTCUTS: Array<[string, string]> = [
+const SHORTCUTS: Array<[string, string]> = [
   ['← / →', 'Previous / next output'],
   ['S', 'Star or unstar'],
   ['1 – 5', 'Rate (the same number again clears)'],
@@ -300,7 +300,7 @@ function Prompt({ entry }: { entry: HistoryEntry }) {
 }
 
 /** "Star" and the 1-5 rating (buttons named "1" to "5" in the group "Rating"). */
-export function Judging({
+function Judging({
   starred,
   rating,
   onStar,

@@ -27,7 +27,7 @@ export interface Rating {
 }
 
 export const ELO_BASE = 1500;
-export const ELO_SCALE = 400 / Math.LN10;
+const ELO_SCALE = 400 / Math.LN10;
 const Z95 = 1.959964;
 
 export interface FitOptions {

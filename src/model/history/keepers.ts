@@ -11,7 +11,7 @@ import { db } from '../db';
 // keep() never throws: the star belongs to the judgements and stays whatever happens here. A failure
 // (storage full above all) is a result and is in the snapshot, for the storage meter to say.
 
-export const KeeperRecordSchema = z.object({
+const KeeperRecordSchema = z.object({
   connectionId: z.string().check(z.minLength(1)),
   outputKey: z.string().check(z.minLength(1)),
   taskId: z.string().check(z.minLength(1)),
@@ -21,10 +21,10 @@ export const KeeperRecordSchema = z.object({
   savedAt: z.number(),
   blob: z.instanceof(Blob),
 });
-export type KeeperRecord = z.infer<typeof KeeperRecordSchema>;
+type KeeperRecord = z.infer<typeof KeeperRecordSchema>;
 
 /** What the snapshot says of a kept output (its bytes are read on demand). */
-export type KeeperInfo = Omit<KeeperRecord, 'blob' | 'connectionId'>;
+type KeeperInfo = Omit<KeeperRecord, 'blob' | 'connectionId'>;
 
 /** An output to keep: a GalleryItem fits (structurally; lib knows no features). */
 export interface KeepableOutput {
@@ -37,7 +37,7 @@ export interface KeepableOutput {
 /** forgotten: forget() came while it was being saved (un-starred at once); nothing is kept. */
 export type KeepFailureReason = 'quota' | 'fetch' | 'storage' | 'no-output' | 'forgotten';
 
-export interface KeepFailure {
+interface KeepFailure {
   outputKey: string;
   reason: KeepFailureReason;
   message: string;

@@ -11,7 +11,7 @@ import { toCsv } from '../../../lib/csv-export';
  * file. incomplete: the connection broke mid-file; the ZIP holds the part received. no-output: the task
  * has no output (queued, running, failed or cancelled).
  */
-export type DownloadStatus = 'saved' | 'failed' | 'incomplete' | 'no-output';
+type DownloadStatus = 'saved' | 'failed' | 'incomplete' | 'no-output';
 
 export interface ManifestEntry {
   /** The file's name in the ZIP; null when there is no file. */
