@@ -10,14 +10,15 @@ import type { Figure } from './results-file';
 import { keyOf, type Ports } from './studio-bench';
 
 // "Download selected" at the size of a real selection (issue 12): a ZIP of 200 sandbox images, made in
-// Chromium by the studio's own modules (bench/zip-page, built here with Vite: the gallery that will hold
-// the button is not wired yet, and no test entry ships in the studio). Measured: the time from start to
+// Chromium by the studio's own modules (bench/zip-page, built here with Vite: the ZIP writer alone, without
+// the gallery around it, and no test entry ships in the studio). Measured: the time from start to
 // the finished download, and the page's peak heap growth while it runs, sampled through CDP: V8's heap
 // plus ArrayBuffer backing stores, where fetched bytes would pile up if they were held. Target: the heap
 // grows by less than the ZIP's size (the files are streamed to disk one at a time, never all held).
 
 const PAGE_ROOT = fileURLToPath(new URL('./zip-page/', import.meta.url));
-/** Full-size images (2048 px, 0.3 to 1.5 MB each as the style varies), as a creator's selection would be. */
+/** 2K images (2048 px) in five styles, as a creator's selection would be: the sandbox renders them at
+ * about 140 KB each (27.2 MB for 200, bench/results.json). */
 const MODEL = { interfaceId: 'lumen-canvas', versionId: 'lumen-canvas-v2' };
 const STYLES = ['photographic', 'watercolor', 'anime', 'oil-painting', 'pixel-art'];
 const paramsOf = (i: number) => ({

@@ -3,10 +3,8 @@ import { MediaTypeSchema, ModelTypeSchema } from './category';
 import { ParamDefSchema } from './param';
 
 export const PRICE_UNITS = ['image', 'second', 'frame', '1k_chars', 'call'] as const;
-export const PriceUnitSchema = z.enum(PRICE_UNITS);
-export type PriceUnit = z.infer<typeof PriceUnitSchema>;
 
-export const TypicalPriceSchema = z.object({
+const TypicalPriceSchema = z.object({
   typicalCredits: z.number().check(z.nonnegative()),
   // Tolerant: a new unit from the server must not break the catalog; the UI falls back to the raw word.
   unit: z.string(),
@@ -14,14 +12,14 @@ export const TypicalPriceSchema = z.object({
 });
 export type TypicalPrice = z.infer<typeof TypicalPriceSchema>;
 
-export const VersionSchema = z.object({
+const VersionSchema = z.object({
   id: z.string().check(z.minLength(1)),
   name: z.string(),
   typicalPrice: z.optional(z.nullable(TypicalPriceSchema)),
 });
 export type Version = z.infer<typeof VersionSchema>;
 
-export const BrandSchema = z.object({
+const BrandSchema = z.object({
   id: z.string(),
   name: z.string(),
   logo: z.optional(z.string()),

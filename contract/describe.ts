@@ -3,11 +3,6 @@ import { z } from 'zod/mini';
 export const DESCRIBE_LANGUAGES = ['en', 'zh', 'zh-TW', 'ja', 'fr', 'es', 'de', 'pt', 'ru'] as const;
 export type DescribeLanguage = (typeof DESCRIBE_LANGUAGES)[number];
 
-export const DescribeRequestSchema = z.object({
-  imageUrl: z.string(),
-  language: z.optional(z.string()),
-});
-
 export const ImageDescriptionSchema = z.object({
   credits: z.number(),
   overallDescription: z.string().check(z.minLength(1)),

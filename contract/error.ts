@@ -17,4 +17,3 @@ export const ErrorBodySchema = z.object({
     param: z.optional(z.string()),
   }),
 });
-export type ErrorBody = z.infer<typeof ErrorBodySchema>;

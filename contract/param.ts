@@ -32,7 +32,7 @@ export const OPTION_PARAM_TYPES: readonly string[] = [
 /** Param types whose values are service-hosted media URLs (api-notes §2: foreign URLs go through POST /uploads). */
 export const MEDIA_PARAM_TYPES: readonly string[] = MEDIA_TYPES;
 
-export const ParamOptionSchema = z.union([
+const ParamOptionSchema = z.union([
   z.string(),
   z.object({
     value: z.union([z.string(), z.number(), z.boolean()]),
@@ -42,7 +42,7 @@ export const ParamOptionSchema = z.union([
 ]);
 export type ParamOption = z.infer<typeof ParamOptionSchema>;
 
-export const ParamConstraintsSchema = z.object({
+const ParamConstraintsSchema = z.object({
   maxCount: z.optional(z.int().check(z.positive())),
   maxLength: z.optional(z.int().check(z.positive())),
   min: z.optional(z.number()),

@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 
-export const QuoteBreakdownSchema = z.object({
+const QuoteBreakdownSchema = z.object({
   pricingKey: z.string(),
   base: z.number(),
   multiplier: z.number(),

@@ -3,10 +3,10 @@ import { z } from 'zod/mini';
 export const TASK_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 export const TaskStatusSchema = z.enum(TASK_STATUSES);
 export type TaskStatus = z.infer<typeof TaskStatusSchema>;
-export const TERMINAL_STATUSES: readonly TaskStatus[] = ['succeeded', 'failed', 'cancelled'];
+const TERMINAL_STATUSES: readonly TaskStatus[] = ['succeeded', 'failed', 'cancelled'];
 export const isTerminal = (s: TaskStatus) => TERMINAL_STATUSES.includes(s);
 
-export const ParamValueSchema = z.union([
+const ParamValueSchema = z.union([
   z.string(),
   z.number(),
   z.boolean(),

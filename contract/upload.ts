@@ -18,23 +18,23 @@ export type UploadContentType = (typeof UPLOAD_CONTENT_TYPES)[number];
 export const UPLOAD_MAX_BYTES = 100 * 1024 * 1024;
 
 // api-notes §2 "Upload" and api-notes §3 upload states: one shape per status.
-export const UploadReadySchema = z.object({
+const UploadReadySchema = z.object({
   status: z.literal('ready'),
   url: z.string(),
   size: z.optional(z.number()),
   contentType: z.string(),
 });
-export const UploadProcessingSchema = z.object({
+const UploadProcessingSchema = z.object({
   status: z.literal('processing'),
   uploadId: z.string(),
   pollUrl: z.string(),
 });
-export const UploadBlockedSchema = z.object({
+const UploadBlockedSchema = z.object({
   status: z.literal('blocked'),
   labels: z.string(),
   error: z.optional(z.string()),
 });
-export const UploadErroredSchema = z.object({
+const UploadErroredSchema = z.object({
   status: z.literal('errored'),
   reason: z.string(),
 });

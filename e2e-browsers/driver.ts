@@ -31,4 +31,4 @@ export interface Driver {
   close(): Promise<void>;
 }
 
-export type KeyName = 'Tab' | 'Enter' | 'Escape' | 'End';
+type KeyName = 'Tab' | 'Enter' | 'Escape' | 'End';

@@ -4,7 +4,7 @@ import type { Driver } from './driver';
 
 // Firefox ESR (Debian's firefox-esr) through Puppeteer over WebDriver BiDi.
 
-export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
+const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 
 export async function launchFirefox(): Promise<Driver> {
   const browser: Browser = await puppeteer.launch({

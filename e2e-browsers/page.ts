@@ -69,7 +69,7 @@ const showStep = (s: Step): string => {
           : `css ${s.css}`;
   return `${base}${s.has ? ` (with ${showStep(s.has)})` : ''}`;
 };
-export const showTarget = (t: Target) => t.map(showStep).join(' > ');
+const showTarget = (t: Target) => t.map(showStep).join(' > ');
 
 /** RegExps travel to the page as {source, flags}. */
 const wire = (s: Step): unknown => {
@@ -97,12 +97,12 @@ interface Violation {
  */
 const KNOWN = [{ id: 'label-content-name-mismatch', node: /^button\[aria-label="Account: [^"]*"\]:/ }];
 
-export class TimeoutError extends Error {}
+class TimeoutError extends Error {}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Calls `attempt` until it answers a value (not undefined), or fails with `what` and the last state seen. */
-export async function poll<T>(
+async function poll<T>(
   what: string,
   attempt: () => Promise<{ value: T } | { seen: string }>,
   timeoutMs: number,

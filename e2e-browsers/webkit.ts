@@ -15,9 +15,9 @@ import type { Driver } from './driver';
 // WebKitGTK (Debian's webkit2gtk-driver and libwebkit2gtk-4.1) through Selenium and WebKitWebDriver.
 // Its MiniBrowser has no headless mode: without a DISPLAY it runs on an Xvfb of its own.
 
-export const WEBKIT_DRIVER = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
+const WEBKIT_DRIVER = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
 /** Debian installs it under the architecture's library folder (libwebkit2gtk-4.1-0). */
-export function miniBrowserPath(): string {
+function miniBrowserPath(): string {
   if (process.env.WEBKIT_MINIBROWSER_PATH) return process.env.WEBKIT_MINIBROWSER_PATH;
   const found = readdirSync('/usr/lib')
     .flatMap((dir) => ['4.1', '4.0'].map((v) => `/usr/lib/${dir}/webkit2gtk-${v}/MiniBrowser`))

@@ -198,7 +198,7 @@ export const MIME_OF: Record<Sniffed, string[]> = {
   unknown: [],
 };
 
-export const mimeOf = (contentType: string | null) => (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+const mimeOf = (contentType: string | null) => (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 
 // ---------------------------------------------------------------- API helpers
 
@@ -289,7 +289,7 @@ export async function quote(h: Harness, body: unknown, key = 'personal') {
 }
 
 /** Submits, expects 200, moves the clock until the task is terminal and returns the final status response. */
-export async function runTask(h: Harness, body: unknown, key = 'personal') {
+async function runTask(h: Harness, body: unknown, key = 'personal') {
   const r = await submit(h, body, key);
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return finish(h, r.body.taskId as string, key);

@@ -34,7 +34,7 @@ export type Harness = Client;
 type Any = any;
 
 /** The body as JSON when it is JSON, else its text. */
-export function parseBody(text: string): Any {
+function parseBody(text: string): Any {
   try {
     return JSON.parse(text);
   } catch {

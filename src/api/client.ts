@@ -52,7 +52,7 @@ import {
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** A 100 MB upload on a slow line takes minutes; the 30 s default would cut it off. */
-export const UPLOAD_TIMEOUT_MS = 10 * 60_000;
+const UPLOAD_TIMEOUT_MS = 10 * 60_000;
 
 /** The parts of XMLHttpRequest the upload uses (so tests can pass a small fake). */
 export interface XhrLike {

@@ -46,22 +46,20 @@ export type SpecErrorCode = (typeof SPEC_ERROR_CODES)[number];
  * injected fault (sandbox/src/http/app.ts). Each has an entry too, so no code the sandbox can send
  * falls through to the server's bare text (errors-sandbox.test.ts checks this against its source).
  */
-export const HTTP_ERROR_CODES = [
-  'not_found',
-  'permission_denied',
-  'conflict',
-  'unprocessable',
-  'internal_error',
-  'bad_gateway',
-  'service_unavailable',
-  'gateway_timeout',
-  'injected_fault',
-  'request_too_large',
-  'unsupported_media_type',
-  'range_not_satisfiable',
-  'origin_not_allowed',
-] as const;
-export type HttpErrorCode = (typeof HTTP_ERROR_CODES)[number];
+export type HttpErrorCode =
+  | 'not_found'
+  | 'permission_denied'
+  | 'conflict'
+  | 'unprocessable'
+  | 'internal_error'
+  | 'bad_gateway'
+  | 'service_unavailable'
+  | 'gateway_timeout'
+  | 'injected_fault'
+  | 'request_too_large'
+  | 'unsupported_media_type'
+  | 'range_not_satisfiable'
+  | 'origin_not_allowed';
 
 /**
  * api-notes §7 "503 (various): no enabled provider for the model" has no stable code; a 503 whose code is not
@@ -70,7 +68,7 @@ export type HttpErrorCode = (typeof HTTP_ERROR_CODES)[number];
 export const NO_PROVIDER_CODE = 'no_enabled_provider';
 
 /** The type given to failures made on the client side (the spec's type values describe server errors). */
-export const CLIENT_ERROR_TYPE = 'client_error';
+const CLIENT_ERROR_TYPE = 'client_error';
 
 export interface ApiErrorInit {
   status: number;

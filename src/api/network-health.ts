@@ -31,7 +31,7 @@ export type HealthState =
 type Trouble = Extract<HealthState, { kind: 'unreachable' | 'failing' | 'rate-limited' }>;
 
 /** What one attempt came to, by the error it ended with (undefined: an answer that ends trouble). */
-export function troubleOf(error: ApiError | undefined, now: number): Trouble | null {
+function troubleOf(error: ApiError | undefined, now: number): Trouble | null {
   if (!error || error.code === 'aborted') return null;
   if (error.status === 0) return { kind: 'unreachable', since: now, status: 0, retryAt: null };
   if (error.status === 502 || error.status === 503 || error.status === 504)

@@ -9,19 +9,17 @@ import type { Me } from '../../contract/me';
 // stricter of the two. A small margin absorbs the transit time between our clock and the server's.
 // Waiters are served first come, first served per group.
 
-export const ENDPOINT_GROUPS = [
-  'tasks.create',
-  'tasks.get',
-  'uploads.create',
-  'uploads.get',
-  'me',
-  'quote',
-  'ai-tools',
-  'templates',
-  'describe',
-  'models',
-] as const;
-export type EndpointGroup = (typeof ENDPOINT_GROUPS)[number];
+export type EndpointGroup =
+  | 'tasks.create'
+  | 'tasks.get'
+  | 'uploads.create'
+  | 'uploads.get'
+  | 'me'
+  | 'quote'
+  | 'ai-tools'
+  | 'templates'
+  | 'describe'
+  | 'models';
 
 /** api-notes §8, per key and minute; null = no fixed limit. */
 export const DEFAULT_LIMITS: Readonly<Record<EndpointGroup, number | null>> = {
@@ -39,7 +37,7 @@ export const DEFAULT_LIMITS: Readonly<Record<EndpointGroup, number | null>> = {
 };
 
 export const WINDOW_MS = 60_000;
-export const DEFAULT_MARGIN_MS = 1_000;
+const DEFAULT_MARGIN_MS = 1_000;
 
 /** Schedules fn after ms; returns a function that cancels it. */
 export type SetTimer = (fn: () => void, ms: number) => () => void;

@@ -50,6 +50,9 @@ const UsageView = lazy(() => import('../features/usage/usage-view').then((m) => 
 const loadGallery = () => import('../features/gallery/gallery-view');
 // A reload or link into the gallery fetches its chunk now, beside the history read, not after it.
 if (new URLSearchParams(window.location.search).get('view') === 'gallery') void preloadModule(loadGallery);
+// A "Download selected" ZIP whose tab closed before removing it stays in the private file system:
+// removed when the studio starts (a small chunk of its own, read after Connect).
+void import('../features/gallery/takeaway/zip-sink').then((m) => m.removeLeftoverZips());
 const loading = (label: string) => (
   <div className="flex flex-1 items-center justify-center p-8">
     <Spinner label={label} />

@@ -34,7 +34,7 @@ const PromptLibraryDialog = lazy(() =>
   import('../features/prompts/prompt-library-dialog').then((m) => ({ default: m.PromptLibraryDialog })),
 );
 
-export const itemNameOf = (target: ResolvedSelection): string =>
+const itemNameOf = (target: ResolvedSelection): string =>
   target.kind === 'model'
     ? target.model.name
     : target.kind === 'tool'

@@ -11,10 +11,7 @@ const KEPT = 'Your submits and uploads are kept and nothing is charged twice.';
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
-export function healthMessage(
-  state: HealthState,
-  now: number,
-): { tone: 'trouble' | 'ok'; text: string } | null {
+function healthMessage(state: HealthState, now: number): { tone: 'trouble' | 'ok'; text: string } | null {
   const retry = (retryAt: number | null) =>
     retryAt !== null && retryAt > now
       ? `Retrying in ${seconds(retryAt - now)} s.`

@@ -10,7 +10,7 @@ const PARAM = 'view';
 export type StudioView = 'gallery' | 'usage';
 const VIEWS: readonly StudioView[] = ['gallery', 'usage'];
 
-export const viewOf = (search: string): StudioView | null => {
+const viewOf = (search: string): StudioView | null => {
   const value = new URLSearchParams(search).get(PARAM);
   return VIEWS.find((v) => v === value) ?? null;
 };

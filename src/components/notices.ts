@@ -22,7 +22,7 @@ const where = () => {
 /** How long a notice stays (sonner pauses the count while the pointer or the focus is on it). */
 const NOTICE_MS = 6_000;
 /** An undo waits longer: time to read what happened and reach the button from the keyboard (Alt+T). */
-export const UNDO_MS = 10_000;
+const UNDO_MS = 10_000;
 
 /** A notice that says what happened; `id` replaces an earlier notice of the same id. */
 export function notify(text: string, { id }: { id?: string } = {}): void {

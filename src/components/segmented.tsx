@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { cn } from '../lib/cn';
 
-export interface SegmentOption {
+interface SegmentOption {
   value: string;
   label: string;
 }

@@ -7,6 +7,7 @@ describe('csv', () => {
     expect(csvField('a, b')).toBe('"a, b"');
     expect(csvField('say "hi"')).toBe('"say ""hi"""');
     expect(csvField('two\nlines')).toBe('"two\nlines"');
+    expect(csvField('cr\rhere')).toBe('"cr\rhere"');
     expect(csvField(' padded ')).toBe('" padded "');
   });
 
@@ -24,7 +25,10 @@ describe('csv', () => {
     expect(csvField('-2')).toBe("'-2");
     expect(csvField('@SUM(A1)')).toBe("'@SUM(A1)");
     expect(csvField('\tcmd')).toBe("'\tcmd");
+    // A carriage return first is guarded, then quoted (it is a line break).
+    expect(csvField('\rx')).toBe(`"'\rx"`);
     expect(csvField('a=b')).toBe('a=b');
+    expect(csvField('x-1')).toBe('x-1');
   });
 
   it('joins rows with CRLF, header first', () => {

@@ -44,3 +44,30 @@ export const formatDateTime = (ms: number): string =>
     hour: 'numeric',
     minute: '2-digit',
   });
+
+const BYTE_UNITS = ['KB', 'MB', 'GB', 'TB'] as const;
+const ONE_DECIMAL = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+/**
+ * A size as read: "512 bytes", "1.5 KB", "38.1 MB", "572 MB" (one decimal under 100). Binary units
+ * (1 KB = 1,024 bytes), because the API's limits are: its "100 MB" upload limit is 100 x 1,024 x 1,024
+ * bytes (contract/upload.ts), so a file at the limit shows as "100 MB", never "104.9 MB"; Chromium's
+ * downloads and Windows count the same way.
+ */
+export function formatBytes(bytes: number): string {
+  const n = Number.isFinite(bytes) ? Math.max(0, Math.round(bytes)) : 0;
+  if (n < 1024) return `${formatCount(n)} ${n === 1 ? 'byte' : 'bytes'}`;
+  let value = n / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  // 1023.96 KB rounds to "1,024.0 KB" at one decimal: show it as the next unit's 1.0 instead.
+  if (Number(value.toFixed(1)) >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  const text = value >= 100 ? formatCount(Math.round(value)) : ONE_DECIMAL.format(value);
+  return `${text} ${BYTE_UNITS[unit]}`;
+}

@@ -17,7 +17,7 @@ export type CategoryKey = Category extends infer C
 
 export const DEFAULT_CATEGORY: CategoryKey = 'image/default';
 
-export const TYPE_LABELS: Record<ModelType, string> = { image: 'Image', video: 'Video', audio: 'Audio' };
+const TYPE_LABELS: Record<ModelType, string> = { image: 'Image', video: 'Video', audio: 'Audio' };
 
 /** Short name of each subType, and its purpose as api-notes §1 words it. */
 const CATEGORY_INFO: Record<CategoryKey, { name: string; purpose: string }> = {
@@ -42,7 +42,7 @@ const CATEGORY_INFO: Record<CategoryKey, { name: string; purpose: string }> = {
   'audio/music': { name: 'Music', purpose: 'Music from text.' },
 };
 
-export const CATEGORY_KEYS: readonly CategoryKey[] = CATEGORIES.map((c) => categoryKey(c) as CategoryKey);
+const CATEGORY_KEYS: readonly CategoryKey[] = CATEGORIES.map((c) => categoryKey(c) as CategoryKey);
 
 export const isCategoryKey = (key: string | undefined): key is CategoryKey =>
   key !== undefined && Object.hasOwn(CATEGORY_INFO, key);

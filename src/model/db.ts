@@ -82,7 +82,7 @@ interface StudioDB extends DBSchema {
  * that owns a store parses what it reads with its own zod schema (reads are never trusted), so the
  * database layer needs to know no more of it than its key.
  */
-export type StoredRecord<K extends string> = { connectionId: string } & { [P in K]: string } & Record<
+type StoredRecord<K extends string> = { connectionId: string } & { [P in K]: string } & Record<
     string,
     unknown
   >;

@@ -23,7 +23,7 @@ interface ModelInit {
   versions?: Array<[id: string, name: string, credits: number, unit: string]>;
 }
 
-export function makeModel(init: ModelInit): Model {
+function makeModel(init: ModelInit): Model {
   const [type, subType] = init.category.split('/') as [Model['type'], string];
   return {
     id: init.id,
@@ -46,7 +46,7 @@ export function makeModel(init: ModelInit): Model {
   };
 }
 
-export const MODELS: Record<string, Model[]> = {
+const MODELS: Record<string, Model[]> = {
   'image/default': [
     makeModel({
       id: 'lumen-canvas',
@@ -130,7 +130,7 @@ export const MODELS: Record<string, Model[]> = {
   ],
 };
 
-export const TOOLS: AiTool[] = [
+const TOOLS: AiTool[] = [
   {
     slug: 'remove-background',
     name: 'Remove background',
@@ -176,7 +176,7 @@ export const ATTACK = {
   svgTag: '"><svg onload=alert(1)>',
 } as const;
 
-export const TEMPLATES: Template[] = [
+const TEMPLATES: Template[] = [
   template({
     slug: 'neon-city-poster',
     name: 'Neon city poster',
@@ -220,7 +220,7 @@ export const TEMPLATES: Template[] = [
   }),
 ];
 
-export const notFound = (code: 'unknown_ai_tool' | 'unknown_template') =>
+const notFound = (code: 'unknown_ai_tool' | 'unknown_template') =>
   new ApiError({ status: 404, code, type: 'invalid_request_error' });
 
 const list = <T,>(items: T[], skipped: SkippedEntry[] = []): ListResult<T> => ({ items, skipped });

@@ -4,7 +4,7 @@ export type ErrorType =
   'authentication_error' | 'permission_error' | 'invalid_request_error' | 'rate_limit_error' | 'api_error';
 
 /** The spec names the type values but not which status gets which; this is the sandbox's mapping (README). */
-export function errorTypeFor(status: number): ErrorType {
+function errorTypeFor(status: number): ErrorType {
   if (status === 401) return 'authentication_error';
   if (status === 403) return 'permission_error';
   if (status === 429) return 'rate_limit_error';

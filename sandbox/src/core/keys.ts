@@ -32,12 +32,12 @@ export interface KeyRecord {
 }
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-export const KEY_PREFIX = 'gm_';
+const KEY_PREFIX = 'gm_';
 /** api-notes §5: a fixed prefix, then live_, then 32 characters. */
-export const KEY_PATTERN = /^gm_live_[A-Za-z0-9]{32}$/;
+const KEY_PATTERN = /^gm_live_[A-Za-z0-9]{32}$/;
 
 /** A new random key of the api-notes §5 form (32 characters of 62: about 190 bits). */
-export function randomDemoKey(): string {
+function randomDemoKey(): string {
   let body = '';
   for (let i = 0; i < 32; i++) body += ALPHABET[randomInt(ALPHABET.length)];
   return `${KEY_PREFIX}live_${body}`;

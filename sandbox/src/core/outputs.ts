@@ -24,7 +24,7 @@ export interface OutputPlan {
 }
 
 /** A prompt containing this makes an image-svg output that carries a script and an onload handler (README: Triggers). */
-export const SVG_SCRIPT_TRIGGER = '[svg-script]';
+const SVG_SCRIPT_TRIGGER = '[svg-script]';
 
 const SOURCE_TYPES = ['image', 'image_url', 'image_urls', 'first_frame'];
 const IMAGE_RES: Record<string, number> = { '512': 512, '768': 768, '1K': 1024, '2K': 2048, '4K': 4096 };

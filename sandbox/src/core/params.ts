@@ -1,10 +1,10 @@
-import { MEDIA_PARAM_TYPES, optionValue, type ParamDef } from '../../../contract/param';
+import { optionValue, type ParamDef } from '../../../contract/param';
 import type { ParamValue } from '../../../contract/task';
 import { SandboxError, invalidPayload } from './errors';
 
 // api-notes §4 POST /tasks and api-notes §8 "Other limits": the checks on params, in the order the service makes them.
 
-export const LIMITS = {
+const LIMITS = {
   maxKeys: 50,
   maxString: 2000,
   maxArray: 20,
@@ -229,5 +229,3 @@ function checkMediaUrl(id: string, name: string, value: unknown, kind: MediaKind
       id,
     );
 }
-
-export const isMediaParam = (def: ParamDef) => MEDIA_PARAM_TYPES.includes(def.type);

@@ -34,7 +34,7 @@ export const toNumber = (v: unknown): number | undefined => {
   return undefined;
 };
 
-export function unitCount(rule: PricingRule, params: Params, inputs: InputMediaFacts): number {
+function unitCount(rule: PricingRule, params: Params, inputs: InputMediaFacts): number {
   const u = rule.units;
   switch (u.kind) {
     case 'flat':

@@ -18,7 +18,6 @@ import { UploadScanner, Uploads, type ReceivedUpload, type UploadRecord } from '
 // from `clock`, so everything moves when tests move it.
 
 export type { SandboxConfig } from './config';
-export type { UploadRecord } from './uploads';
 
 /** Everything that survives a restart when the sandbox has a data folder (media bytes are stored beside it). */
 export interface SandboxSnapshot extends AccountsSnapshot, TasksSnapshot {

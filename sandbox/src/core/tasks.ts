@@ -40,7 +40,7 @@ export interface TaskRecord {
 }
 
 /** A task as saved: its model by id, its charge by its index in the accounts' charges. */
-export type SavedTask = Omit<TaskRecord, 'model' | 'charge'> & { modelId: string; chargeIndex: number };
+type SavedTask = Omit<TaskRecord, 'model' | 'charge'> & { modelId: string; chargeIndex: number };
 
 export interface TasksSnapshot {
   tasks: SavedTask[];

@@ -16,7 +16,7 @@ export const JSON_MAX_BYTES = 2.5 * 1024 * 1024;
 /** Control API bodies are small (a fault is at most a 16 KiB body plus a few fields). */
 export const CONTROL_JSON_MAX_BYTES = 64 * 1024;
 
-export const tooLarge = (limit: number, what = 'request body') =>
+const tooLarge = (limit: number, what = 'request body') =>
   new SandboxError(
     413,
     'request_too_large',
@@ -50,7 +50,7 @@ async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, limi
 }
 
 /** Reads the whole body, refusing it (413 from `refuse`) once it passes `limit` bytes. */
-export async function readLimited(
+async function readLimited(
   c: Context,
   limit: number,
   refuse: () => SandboxError = () => tooLarge(limit),

@@ -9,7 +9,7 @@ const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
 
 /** The serialized origin of a URL-ish string, or null when it is not an http(s) origin. */
-export function normalizeOrigin(value: string): string | null {
+function normalizeOrigin(value: string): string | null {
   try {
     const url = new URL(value.trim());
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;

@@ -10,7 +10,7 @@ import type { AudioSpec, RenderedMedia } from '../core/media-types';
 const TIMEOUT_MS = 60_000;
 
 /** A canonical 44-byte-header RIFF/WAVE file: PCM, mono, 16-bit. */
-export function encodeWav(samples: Float32Array, sampleRate: number): Buffer {
+function encodeWav(samples: Float32Array, sampleRate: number): Buffer {
   const dataBytes = samples.length * 2;
   const wav = Buffer.alloc(44 + dataBytes);
   wav.write('RIFF', 0, 'ascii');

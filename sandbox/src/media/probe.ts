@@ -52,7 +52,7 @@ async function measureDuration(path: string): Promise<number | undefined> {
 }
 
 /** The kinds of stream ffmpeg found in its log (cover art is not a video). */
-export function streamKinds(log: string): { audio: boolean; video: boolean } {
+function streamKinds(log: string): { audio: boolean; video: boolean } {
   const lines = log.split('\n').filter((line) => /Stream #/.test(line));
   return {
     audio: lines.some((line) => /: Audio: /.test(line)),

@@ -10,10 +10,10 @@ import type { UploadFile, UploadVerdict } from '../core/media-works';
  * Images larger than this many pixels are refused (a decompression bomb fits in a small PNG: a 97 KB
  * 9999 x 9999 one cost 0.9 s of CPU to decode), by the size their header declares, before any decoding.
  */
-export const MAX_IMAGE_PIXELS = 50_000_000;
+const MAX_IMAGE_PIXELS = 50_000_000;
 
 /** The width and height a PNG declares in its IHDR chunk (bytes 16-24, right after the signature). */
-export function pngSize(bytes: Buffer): { width: number; height: number } | null {
+function pngSize(bytes: Buffer): { width: number; height: number } | null {
   if (bytes.length < 24 || ascii(bytes, 12, 16) !== 'IHDR') return null;
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }

@@ -21,7 +21,7 @@ const FILTERS: Array<{ value: ToolFilter; label: string }> = [
   { value: 'video', label: 'Video' },
 ];
 
-export const isToolFilter = (value: string): value is ToolFilter => FILTERS.some((f) => f.value === value);
+const isToolFilter = (value: string): value is ToolFilter => FILTERS.some((f) => f.value === value);
 
 export interface AiToolsTabProps {
   selection: Selection | null;
@@ -81,15 +81,7 @@ export function AiToolsTab({
   );
 }
 
-export function AiToolCard({
-  tool,
-  selected,
-  onSelect,
-}: {
-  tool: AiTool;
-  selected: boolean;
-  onSelect: () => void;
-}) {
+function AiToolCard({ tool, selected, onSelect }: { tool: AiTool; selected: boolean; onSelect: () => void }) {
   const price = formatTypicalPrice(tool.typicalPrice);
   return (
     <button

@@ -51,7 +51,7 @@ const prefersReducedMotion = () =>
   typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 /** A gallery tile. A video cover plays while the pointer is over the tile or it has keyboard focus. */
-export function TemplateCard({
+function TemplateCard({
   template,
   selected,
   onSelect,

@@ -23,7 +23,7 @@ const IDLE: ResolvedSelectionState = { status: 'idle' };
 const LOADING: ResolvedSelectionState = { status: 'loading' };
 
 /** The version asked for when the model has it, else the model's first version. */
-export const pickVersionId = (model: Model, versionId?: string): string =>
+const pickVersionId = (model: Model, versionId?: string): string =>
   (versionId !== undefined && model.versions.some((v) => v.id === versionId)
     ? versionId
     : model.versions[0]?.id) ?? '';

@@ -25,7 +25,7 @@ const NONE: readonly TeamComment[] = [];
 const idle = () => () => undefined;
 const nothing = () => NONE;
 
-export interface CommentNoticesOptions {
+interface CommentNoticesOptions {
   /** The room's comments, or null while the team space is off. */
   comments: TeamComments | null;
   memberId: string;
@@ -43,7 +43,7 @@ export interface CommentNoticesState {
 }
 
 /** The notices of new comments for this member, following the room's comments by subscription. */
-export function useCommentNotices({
+function useCommentNotices({
   comments,
   memberId,
   isMine,
@@ -91,7 +91,7 @@ const excerpt = (body: string) => {
   return text.length > 120 ? `${text.slice(0, 119)}…` : text;
 };
 
-export interface CommentNoticeListProps {
+interface CommentNoticeListProps {
   notices: readonly CommentNotice[];
   memberName: (memberId: string) => string;
   /** Opens the output a comment is on (the Viewer, with its comments). */
@@ -100,7 +100,7 @@ export interface CommentNoticeListProps {
 }
 
 /** The notice itself: how many, the newest few, "Open output" on each, and "Dismiss" for all. */
-export function CommentNoticeList({ notices, memberName, onOpen, onSeen }: CommentNoticeListProps) {
+function CommentNoticeList({ notices, memberName, onOpen, onSeen }: CommentNoticeListProps) {
   useBrowserNotifications(notices, memberName);
   if (notices.length === 0) return null;
   const shown = notices.slice(-3).reverse();

@@ -51,7 +51,7 @@ export interface BlindProps {
 }
 
 /** What a cell's extras are about: the board's cell and, once it has a result, that output. */
-export interface CellTarget {
+interface CellTarget {
   boardId: string;
   cellKey: string;
   /** `${taskId}#0`, the output the cell shows (model/history/output-key.ts). */

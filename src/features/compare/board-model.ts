@@ -1,14 +1,7 @@
 import type { Model } from '../../../contract/catalog';
 import type { ParamDef } from '../../../contract/param';
 import type { ParamValue, TaskRequest } from '../../../contract/task';
-import {
-  cellKey,
-  columnKey,
-  type Board,
-  type BoardSetup,
-  type Column,
-  type Row,
-} from '../../model/boards/boards';
+import { cellKey, columnKey, type BoardSetup, type Column, type Row } from '../../model/boards/boards';
 import { taskRequest } from '../../model/selection';
 
 // The pure rules of a compare board (product-notes §3 "Compare"): which params the chosen models share,
@@ -139,8 +132,6 @@ export function sumQuotes(
 
 export const defaultBoardName = (now: number): string =>
   `Board · ${new Date(now).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })}`;
-
-export type { Board };
 
 // ---- blind comparison (issue 16) -------------------------------------------------------------------
 

@@ -63,7 +63,7 @@ import { useBoard, type BoardState, type CompareRunner } from './use-board';
 // in the team, and blind votes count in the team's Leaderboard. The team's stores come in as props and
 // are imported here as types only: the team space's code (and Yjs) loads on demand, never with this view.
 
-export type RenderParam = (
+type RenderParam = (
   def: ParamDef,
   value: ParamValue | undefined,
   onChange: (v: ParamValue | undefined) => void,

@@ -2,7 +2,7 @@
 // row of model names, a label column of prompts, one tile per cell. Outputs are drawn through <img>
 // with crossOrigin (the service's CDN answers CORS), so the canvas stays exportable.
 
-export const SHEET = {
+const SHEET = {
   pad: 24,
   title: 40,
   header: 52,
@@ -12,7 +12,7 @@ export const SHEET = {
   gap: 12,
 } as const;
 
-export function sheetSize(rows: number, cols: number): { width: number; height: number } {
+function sheetSize(rows: number, cols: number): { width: number; height: number } {
   const { pad, title, header, label, tile, caption, gap } = SHEET;
   return {
     width: pad * 2 + label + cols * (tile + gap),
@@ -20,7 +20,7 @@ export function sheetSize(rows: number, cols: number): { width: number; height: 
   };
 }
 
-export interface SheetCell {
+interface SheetCell {
   kind: 'image' | 'video' | 'audio';
   /** What to draw: the image, or a video's poster; null when there is none (not run, failed, audio). */
   pictureUrl: string | null;

@@ -217,8 +217,10 @@ export function useBoard(
       once?.(next);
     }
     setSendNotes((n) => Object.fromEntries(Object.entries(n).filter(([k]) => !keys.has(k))));
+    // A run of several cells is one batch in the history, as Runs and Variations are ("Group batches").
+    const batchId = targets.length > 1 ? newId() : undefined;
     await Promise.all(
-      targets.map(async (c) => {
+      targets.map(async (c, i) => {
         const result = await runner.outbox.submit(
           c.request,
           {
@@ -231,6 +233,7 @@ export function useBoard(
             versionId: c.col.column.versionId,
             estimatedSeconds: c.quote?.estimatedSeconds ?? null,
             quotedCredits: c.quote?.credits ?? null,
+            ...(batchId && { batchId, batchIndex: i + 1, batchSize: targets.length }),
           },
           { idempotencyKey: keys.get(c.key)! },
         );

@@ -12,7 +12,7 @@ const loadKeyCheck = () => import('./key-check');
  * Why a connection failed, as the connect screen says it: an ApiError, or the studio's own code that
  * could not be loaded (the network went away before the key could be checked).
  */
-export type ConnectError = Pick<ApiError, 'status' | 'message' | 'remedy'>;
+type ConnectError = Pick<ApiError, 'status' | 'message' | 'remedy'>;
 const NOT_LOADED: ConnectError = {
   status: 0,
   message: 'The studio could not load what it needs to connect.',
@@ -34,7 +34,7 @@ export type ConnectionState =
   | { status: 'connecting'; credentials: Credentials }
   | { status: 'connected'; credentials: Credentials; client: ApiClient; connectionId: string; me: Me };
 
-export type ConnectionEvent =
+type ConnectionEvent =
   | { type: 'connect'; credentials: Credentials }
   /** The stored key, after the first render: only while nothing else has happened. */
   | { type: 'restore'; credentials: Credentials }
@@ -42,7 +42,7 @@ export type ConnectionEvent =
   | { type: 'failed'; error: ConnectError }
   | { type: 'disconnect' };
 
-export function connectionReducer(state: ConnectionState, event: ConnectionEvent): ConnectionState {
+function connectionReducer(state: ConnectionState, event: ConnectionEvent): ConnectionState {
   switch (event.type) {
     case 'connect':
       return { status: 'connecting', credentials: event.credentials };

@@ -50,7 +50,7 @@ export function descriptionRows(description: ImageDescription): DescriptionRow[]
 }
 
 /** Each language under its own name (a reader of Japanese looks for 日本語, not "Japanese"). */
-export const LANGUAGE_NAMES: Record<DescribeLanguage, string> = {
+const LANGUAGE_NAMES: Record<DescribeLanguage, string> = {
   en: 'English',
   zh: '中文 (简体)',
   'zh-TW': '中文 (繁體)',

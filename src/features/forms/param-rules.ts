@@ -6,9 +6,9 @@ import { optionValue, type ParamDef } from '../../../contract/param';
 // type takes which rule is said once, in param-types.tsx; schema-builder.ts assembles the form's schema.
 
 // api-notes §4 POST /tasks and api-notes §8 "Other limits".
-export const PROMPT_CAP = 10_000;
-export const STRING_CAP = 2_000;
-export const ARRAY_CAP = 20;
+const PROMPT_CAP = 10_000;
+const STRING_CAP = 2_000;
+const ARRAY_CAP = 20;
 export const PARAMS_KEYS_CAP = 50;
 
 export const MISSING_MESSAGE = 'This field is required.';

@@ -184,7 +184,7 @@ export function runningFirst(items: GalleryItem[]): GalleryItem[] {
 }
 
 /** Items come newest first; the other sorts reorder them, ties staying newest first. */
-export function sortItems(items: GalleryItem[], sort: GallerySort, judgements: Judgements): GalleryItem[] {
+function sortItems(items: GalleryItem[], sort: GallerySort, judgements: Judgements): GalleryItem[] {
   switch (sort) {
     case 'newest':
       return items;
@@ -219,22 +219,28 @@ function dayOf(entry: HistoryEntry): string {
   return day;
 }
 
-export type GalleryRow =
+export type GalleryRow<T extends RowCell = GalleryItem> =
   | { kind: 'day'; key: string; label: string; count: number }
-  | { kind: 'tiles'; key: string; items: GalleryItem[]; first: number };
+  | { kind: 'tiles'; key: string; items: T[]; first: number };
+
+/** What a row holds: a tile, or a batch's stack ("Group batches"), each with its task for the day. */
+export interface RowCell {
+  key: string;
+  entry: HistoryEntry;
+}
 
 /**
  * The virtual list's rows: a heading per day, then that day's tiles `columns` to a row (newest and
  * oldest sorts; the other sorts are one run of tiles without headings). `first` is the index of the
  * row's first tile in `items`.
  */
-export function rowsOf(
-  items: GalleryItem[],
+export function rowsOf<T extends RowCell>(
+  items: T[],
   columns: number,
   byDay: boolean,
   dayLabel: (day: string) => string,
-): GalleryRow[] {
-  const rows: GalleryRow[] = [];
+): GalleryRow<T>[] {
+  const rows: GalleryRow<T>[] = [];
   const cols = Math.max(1, columns);
   let start = 0;
   while (start < items.length) {

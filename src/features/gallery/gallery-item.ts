@@ -8,7 +8,7 @@ export { outputKey };
 // The gallery's unit: one tile per output of a task (the API returns at most one today, but the field
 // is a list), or one tile for a task that has no output (queued, running, failed, cancelled).
 
-export type TaskOutput = z.infer<typeof TaskOutputSchema>;
+type TaskOutput = z.infer<typeof TaskOutputSchema>;
 
 export interface GalleryItem {
   /** Stable id of the tile: `${taskId}#${index}` (index 0 for a task without outputs). */

@@ -62,6 +62,17 @@ import {
   type TileSelection,
 } from './tile-selection';
 import { Viewer } from './viewer';
+import { BatchStackTile } from './batch-stack';
+import {
+  batchIdOf,
+  batchOrder,
+  isStack,
+  stackCells,
+  stackKey,
+  type BatchStack,
+  type Cell,
+} from './batch-stacks';
+import { useGroupBatches } from './group-batches-setting';
 import type { KeepersStore } from '../../model/history/keepers';
 import { KeptCopyContext } from './kept-copy-context';
 import { DownloadSelectedButton } from './takeaway/download-selected-button';
@@ -140,6 +151,15 @@ function dayLabel(day: string): string {
 }
 
 const NO_ITEMS: GalleryItem[] = [];
+const NO_KEYS: ReadonlySet<string> = new Set();
+const NO_ITEMS_SET: ReadonlySet<GalleryItem> = new Set();
+
+/** A cell of the grid: a tile, or a batch's stack ("Group batches"). */
+type GridCell = Cell<GalleryItem>;
+const itemBatch = (item: GalleryItem) => batchIdOf(item.entry);
+const stackKeyOf = (item: GalleryItem) => stackKey(itemBatch(item) ?? '');
+const rowsHold = (rows: GalleryRow<GridCell>[], key: string) =>
+  rows.some((row) => row.kind === 'tiles' && row.items.some((c) => c.key === key));
 
 type Comparing = { before: CompareSide; after: CompareSide; mode: CompareMode };
 
@@ -167,10 +187,14 @@ export function GalleryView(props: GalleryViewProps) {
   );
   const deferred = useDeferredValue(filter);
   useKeepStarred(history, judgements, props.keepers);
+  const [grouped, setGrouped] = useGroupBatches();
+  // Grouped, a batch's tiles sit together where its best one falls under the sort (the grid shows them
+  // as one stack): the Viewer and range selection then go through them in that order too.
   const items = useMemo(() => {
     const selected = selectItems(entries, deferred, judged, hiddenIds, galleryItemsOf, teamPicks);
-    return props.runningFirst ? runningFirst(selected) : selected;
-  }, [entries, deferred, judged, hiddenIds, teamPicks, props.runningFirst]);
+    const ordered = props.runningFirst ? runningFirst(selected) : selected;
+    return grouped ? batchOrder(ordered, itemBatch) : ordered;
+  }, [entries, deferred, judged, hiddenIds, teamPicks, props.runningFirst, grouped]);
   // The shown order of keys, built when a selection needs it (not on every change of the history:
   // 200,000 keys would be a long task each time a poll answers).
   const orderOf = useCallback(() => items.map((i) => i.key), [items]);
@@ -324,6 +348,8 @@ export function GalleryView(props: GalleryViewProps) {
           onTileSize={setTileSize}
           hiddenCount={hiddenIds.size}
           teamOn={teamOn}
+          grouped={grouped}
+          onGrouped={setGrouped}
           count={
             filtering || filter.showHidden
               ? `${formatCount(items.length)} of ${formatCount(totalOutputs)} outputs`
@@ -402,8 +428,9 @@ export function GalleryView(props: GalleryViewProps) {
         ) : (
           <Grid
             ref={grid}
-            key={`${tileSize}|${filter.sort}`}
+            key={`${tileSize}|${filter.sort}|${grouped}`}
             items={items}
+            grouped={grouped}
             byDay={deferred.sort === 'newest' || deferred.sort === 'oldest'}
             tileSize={TILE_SIZES[tileSize]}
             judged={judged}
@@ -469,6 +496,8 @@ function Toolbar({
   onTileSize,
   hiddenCount,
   teamOn,
+  grouped,
+  onGrouped,
   count,
 }: {
   entries: HistoryEntry[];
@@ -479,6 +508,9 @@ function Toolbar({
   hiddenCount: number;
   /** The team space is on: the "Team picks" filter is offered. */
   teamOn: boolean;
+  /** "Group batches": each batch one stack. */
+  grouped: boolean;
+  onGrouped: (on: boolean) => void;
   count: string;
 }) {
   const [open, setOpen] = useState(() => isGalleryFiltering({ ...filter, query: '' }));
@@ -538,6 +570,15 @@ function Toolbar({
             </option>
           ))}
         </Select>
+        <label className="flex items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            checked={grouped}
+            onChange={(e) => onGrouped(e.target.checked)}
+            className="size-4 accent-indigo-600"
+          />
+          Group batches
+        </label>
         <Button aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((o) => !o)}>
           <SlidersHorizontal className="size-4" aria-hidden="true" />
           Filters
@@ -656,6 +697,8 @@ interface GridApi {
 
 interface GridProps {
   items: GalleryItem[];
+  /** "Group batches": each batch of two or more tiles is one stack, opened in place. */
+  grouped: boolean;
   byDay: boolean;
   tileSize: number;
   judged: ReturnType<JudgementStore['snapshot']>;
@@ -700,6 +743,7 @@ function DateBound({
 /** Rows of tiles (and day headings), only those in and near view in the DOM. */
 function Grid({
   items,
+  grouped,
   byDay,
   tileSize,
   judged,
@@ -729,10 +773,16 @@ function Grid({
   const target = width > 0 && width < NARROW_GRID ? tileSize * 0.6 : tileSize;
   const columns = Math.max(1, Math.floor((width + GAP) / (target + GAP)));
   const tile = width > 0 ? (width - GAP * (columns - 1)) / columns : tileSize;
+  // The stacks opened in place (their keys); a stack's members follow it in the rows.
+  const [openStacks, setOpenStacks] = useState<ReadonlySet<string>>(NO_KEYS);
+  const { cells, opened } = useMemo(
+    () => (grouped ? stackCells(items, openStacks) : { cells: items as GridCell[], opened: NO_ITEMS_SET }),
+    [items, grouped, openStacks],
+  );
   // Nothing to lay out before the width is known (the first render): rows are built once, for it.
   const rows = useMemo(
-    () => (width > 0 ? rowsOf(items, columns, byDay, dayLabel) : []),
-    [items, columns, byDay, width],
+    () => (width > 0 ? rowsOf(cells, columns, byDay, dayLabel) : []),
+    [cells, columns, byDay, width],
   );
   // The row of a tile, found when the focus goes back to it (no map of every key per change).
   const rowOfKey = (key: string) =>
@@ -771,14 +821,41 @@ function Grid({
   useEffect(() => {
     tryFocus();
   });
+  const focusTile = (key: string) => {
+    pendingFocus.current = key;
+    const row = rowOfKey(key);
+    if (row >= 0) virtualizer.scrollToIndex(row, { align: 'auto' });
+    requestAnimationFrame(() => requestAnimationFrame(tryFocus));
+  };
   useImperativeHandle(ref, () => ({
+    // A tile inside a closed stack is not in the grid: the focus goes to its stack.
     focusTile: (key) => {
-      pendingFocus.current = key;
-      const row = rowOfKey(key);
-      if (row >= 0) virtualizer.scrollToIndex(row, { align: 'auto' });
-      requestAnimationFrame(() => requestAnimationFrame(tryFocus));
+      const batch = grouped ? items.find((i) => i.key === key) : undefined;
+      const stack = batch && itemBatch(batch);
+      focusTile(stack && !rowsHold(rows, key) && rowsHold(rows, stackKey(stack)) ? stackKey(stack) : key);
     },
   }));
+  const onToggleStack = useCallback((stack: BatchStack) => {
+    setOpenStacks((keys) => {
+      const next = new Set(keys);
+      if (!next.delete(stack.key)) next.add(stack.key);
+      return next;
+    });
+  }, []);
+  // Escape on an opened stack or one of its tiles closes it and gives the focus back to the stack.
+  const onCellKeyDown = (e: KeyboardEvent, cell: GridCell) => {
+    if (e.key !== 'Escape' || e.defaultPrevented) return;
+    const key = isStack(cell) ? (cell.open ? cell.key : null) : opened.has(cell) ? stackKeyOf(cell) : null;
+    if (!key) return;
+    // Handled here: the gallery's own Escape (clearing the selection) waits for the next one.
+    e.stopPropagation();
+    setOpenStacks((keys) => {
+      const next = new Set(keys);
+      next.delete(key);
+      return next;
+    });
+    focusTile(key);
+  };
 
   return (
     <div
@@ -798,7 +875,10 @@ function Grid({
               size={v.size}
               columns={columns}
               tile={tile}
-              setSize={items.length}
+              setSize={cells.length}
+              opened={opened}
+              onToggleStack={onToggleStack}
+              onCellKeyDown={onCellKeyDown}
               judged={judged}
               teamPicks={teamPicks}
               hiddenIds={hiddenIds}
@@ -815,13 +895,17 @@ function Grid({
 }
 
 interface GridRowProps {
-  row: GalleryRow;
+  row: GalleryRow<GridCell>;
   start: number;
   size: number;
   columns: number;
   tile: number;
   /** How many tiles the grid shows (aria-setsize). */
   setSize: number;
+  /** Tiles shown inside an open stack (drawn as its members). */
+  opened: ReadonlySet<GridCell>;
+  onToggleStack: (stack: BatchStack) => void;
+  onCellKeyDown: (e: KeyboardEvent, cell: GridCell) => void;
   judged: ReturnType<JudgementStore['snapshot']>;
   teamPicks: TeamPicks | undefined;
   hiddenIds: ReadonlySet<string>;
@@ -842,6 +926,9 @@ const GridRow = memo(function GridRow({
   columns,
   tile,
   setSize,
+  opened,
+  onToggleStack,
+  onCellKeyDown,
   judged,
   teamPicks,
   hiddenIds,
@@ -868,17 +955,29 @@ const GridRow = memo(function GridRow({
           style={{ gridTemplateColumns: `repeat(${columns}, ${tile}px)`, gap: GAP, height: tile }}
         >
           {row.items.map((item, i) => (
-            <li key={item.key} aria-setsize={setSize} aria-posinset={row.first + i + 1}>
-              <GalleryTile
-                item={item}
-                judgement={judged.get(item.key)}
-                teamPick={teamPicks?.get(item.key)}
-                selected={selection.has(item.key)}
-                hidden={hiddenIds.has(item.entry.taskId)}
-                onOpen={onOpen}
-                onSelect={onSelect}
-                onToggleStar={onToggleStar}
-              />
+            <li
+              key={item.key}
+              aria-setsize={setSize}
+              aria-posinset={row.first + i + 1}
+              onKeyDown={(e) => onCellKeyDown(e, item)}
+              // A tile of an open stack: set off from the tiles around it.
+              className={cn(opened.has(item) && 'rounded-lg bg-indigo-100 p-1 dark:bg-indigo-950')}
+              data-in-stack={!isStack(item) && opened.has(item) ? stackKeyOf(item) : undefined}
+            >
+              {isStack(item) ? (
+                <BatchStackTile stack={item} onToggle={onToggleStack} />
+              ) : (
+                <GalleryTile
+                  item={item}
+                  judgement={judged.get(item.key)}
+                  teamPick={teamPicks?.get(item.key)}
+                  selected={selection.has(item.key)}
+                  hidden={hiddenIds.has(item.entry.taskId)}
+                  onOpen={onOpen}
+                  onSelect={onSelect}
+                  onToggleStar={onToggleStar}
+                />
+              )}
             </li>
           ))}
         </ul>

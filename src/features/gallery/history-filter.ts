@@ -30,7 +30,7 @@ export const NO_FILTER: HistoryFilter = {
 
 const byMember = (member: string | undefined) => member !== undefined && member !== 'all';
 
-export const isFiltering = (f: HistoryFilter) =>
+const isFiltering = (f: HistoryFilter) =>
   f.status !== 'all' ||
   f.mediaType !== 'all' ||
   f.model !== 'all' ||
@@ -38,7 +38,7 @@ export const isFiltering = (f: HistoryFilter) =>
   byMember(f.member);
 
 /** Whether the entry was made by the member the "By" filter names (a task without `by` is this member's). */
-export function madeBy(entry: HistoryEntry, member: string | undefined): boolean {
+function madeBy(entry: HistoryEntry, member: string | undefined): boolean {
   if (!byMember(member)) return true;
   return member === 'me' ? !entry.by : entry.by?.id === member;
 }

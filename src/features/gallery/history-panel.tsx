@@ -1,11 +1,21 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { GalleryVerticalEnd, X } from 'lucide-react';
-import { useCallback, useDeferredValue, useId, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import {
+  useCallback,
+  useDeferredValue,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type KeyboardEvent,
+} from 'react';
 import { Button } from '../../components/button';
 import { SearchField } from '../../components/search-field';
 import type { OutboxEntry } from '../../model/db';
 import type { HistoryStore } from '../../model/history/history-store';
 import type { HistoryEntry } from '../../model/history/history-types';
+import { cn } from '../../lib/cn';
 import { formatCount } from '../../lib/format';
 import {
   filterEntries,
@@ -20,6 +30,9 @@ import { SendingCard, TaskCard } from './task-card';
 import { TaskDetail } from './task-detail';
 import { MediaTypeSelect, MemberSelect, ModelSelect, StatusSelect } from './filter-selects';
 import { TeamQueue, type MemberHeld } from './team-queue';
+import { BatchStackCard } from './batch-stack';
+import { batchIdOf, isStack, stackCells, stackKey, type BatchStack, type Cell } from './batch-stacks';
+import { useGroupBatches } from './group-batches-setting';
 
 // The "History" region (product-notes §3, History and gallery): submits still sending, then every task of
 // this key newest first, filtered and searched, virtualised so 5,000 tasks stay smooth. Reads the
@@ -76,6 +89,7 @@ export function HistoryPanel({
     [entries, facets, deferredQuery],
   );
   const filtering = shown !== entries;
+  const [grouped, setGrouped] = useGroupBatches();
   const models = useMemo(() => modelOptions(entries), [entries]);
   const members = useMemo(() => memberOptions(entries), [entries]);
   const [openId, setOpenId] = useState<string | null>(null);
@@ -140,6 +154,8 @@ export function HistoryPanel({
           members={members}
           filtering={filtering || query !== ''}
           onClear={clear}
+          grouped={grouped}
+          onGrouped={setGrouped}
         />
       )}
 
@@ -191,8 +207,9 @@ export function HistoryPanel({
       {shown.length > 0 && (
         // A new filter starts at the top of its results.
         <VirtualTaskList
-          key={`${facets.status}|${facets.mediaType}|${facets.model}|${facets.member}|${deferredQuery}`}
+          key={`${facets.status}|${facets.mediaType}|${facets.model}|${facets.member}|${deferredQuery}|${grouped}`}
           entries={shown}
+          grouped={grouped}
           onOpen={onOpen}
         />
       )}
@@ -221,6 +238,8 @@ function Filters({
   members,
   filtering,
   onClear,
+  grouped,
+  onGrouped,
 }: {
   facets: Facets;
   onFacets: (next: Facets) => void;
@@ -231,6 +250,9 @@ function Filters({
   members: Array<{ id: string; name: string; count: number }>;
   filtering: boolean;
   onClear: () => void;
+  /** "Group batches": each batch one stack, opened in place. */
+  grouped: boolean;
+  onGrouped: (on: boolean) => void;
 }) {
   return (
     <div role="search" aria-label="Filter history" className="flex flex-col gap-2">
@@ -274,6 +296,15 @@ function Filters({
           )}
         </div>
       </div>
+      <label className="flex items-center gap-2 text-sm">
+        <input
+          type="checkbox"
+          checked={grouped}
+          onChange={(e) => onGrouped(e.target.checked)}
+          className="size-4 accent-indigo-600"
+        />
+        Group batches
+      </label>
     </div>
   );
 }
@@ -281,23 +312,43 @@ function Filters({
 const ESTIMATED_CARD_PX = 120;
 const CARD_GAP_PX = 8;
 const estimateCard = () => ESTIMATED_CARD_PX;
+const NO_KEYS: ReadonlySet<string> = new Set();
+const NO_ENTRIES: ReadonlySet<HistoryEntry> = new Set();
+const cellKey = (cell: Cell<HistoryEntry>) => (isStack(cell) ? cell.key : cell.taskId);
 
 /** Only the cards in (and near) view are in the DOM; heights are measured as they render. */
 function VirtualTaskList({
   entries,
+  grouped,
   onOpen,
 }: {
   entries: HistoryEntry[];
+  grouped: boolean;
   onOpen: (entry: HistoryEntry) => void;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
+  // "Group batches": the stacks opened in place (their keys); a stack's cards follow it.
+  const [openStacks, setOpenStacks] = useState<ReadonlySet<string>>(NO_KEYS);
+  const { cells, opened } = useMemo(
+    () =>
+      grouped
+        ? stackCells(entries, openStacks)
+        : { cells: entries as Cell<HistoryEntry>[], opened: NO_ENTRIES },
+    [entries, grouped, openStacks],
+  );
   // The same function from render to render: a new one would make the virtualizer lay out every one of
   // the 50,000 cards again on each scroll frame (its measurements are kept while getItemKey is the same).
-  const getItemKey = useCallback((index: number) => entries[index]?.taskId ?? index, [entries]);
+  const getItemKey = useCallback(
+    (index: number) => {
+      const cell = cells[index];
+      return cell ? cellKey(cell) : index;
+    },
+    [cells],
+  );
   // The studio does not build with React Compiler; the virtualizer re-renders this list itself.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
-    count: entries.length,
+    count: cells.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: estimateCard,
     getItemKey,
@@ -306,6 +357,38 @@ function VirtualTaskList({
     // React 19: measuring inside a layout effect must not flushSync.
     useFlushSync: false,
   });
+  const onToggle = useCallback((stack: BatchStack<HistoryEntry>) => {
+    setOpenStacks((keys) => {
+      const next = new Set(keys);
+      if (!next.delete(stack.key)) next.add(stack.key);
+      return next;
+    });
+  }, []);
+  // Escape on an opened stack or one of its cards closes it, and the focus goes back to the stack.
+  const onCellKeyDown = (e: KeyboardEvent, cell: Cell<HistoryEntry>) => {
+    if (e.key !== 'Escape' || e.defaultPrevented) return;
+    const batch = isStack(cell)
+      ? cell.open
+        ? cell.batchId
+        : undefined
+      : opened.has(cell) && batchIdOf(cell);
+    if (!batch) return;
+    e.stopPropagation();
+    const key = stackKey(batch);
+    setOpenStacks((keys) => {
+      const next = new Set(keys);
+      next.delete(key);
+      return next;
+    });
+    const index = cells.findIndex((c) => isStack(c) && c.key === key);
+    if (index >= 0) virtualizer.scrollToIndex(index, { align: 'auto' });
+    const focus = () =>
+      [...(scrollRef.current?.querySelectorAll<HTMLElement>('[data-testid="batch-stack"]') ?? [])]
+        .find((el) => el.dataset.key === key)
+        ?.querySelector<HTMLElement>('[data-role="open"]')
+        ?.focus();
+    requestAnimationFrame(() => requestAnimationFrame(focus));
+  };
   return (
     <div
       ref={scrollRef}
@@ -314,19 +397,30 @@ function VirtualTaskList({
     >
       <ul aria-label="Tasks" className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((item) => {
-          const entry = entries[item.index];
-          if (!entry) return null;
+          const cell = cells[item.index];
+          if (!cell) return null;
+          const inStack = !isStack(cell) && opened.has(cell);
           return (
             <li
               key={item.key}
               data-index={item.index}
               ref={virtualizer.measureElement}
-              aria-setsize={entries.length}
+              aria-setsize={cells.length}
               aria-posinset={item.index + 1}
-              className="absolute top-0 left-0 w-full"
+              // A card of an open stack is set in under it.
+              className={cn(
+                'absolute top-0 left-0 w-full',
+                inStack && 'border-s-4 border-indigo-300 ps-3 dark:border-indigo-800',
+              )}
               style={{ transform: `translateY(${item.start}px)` }}
+              onKeyDown={(e) => onCellKeyDown(e, cell)}
+              data-in-stack={inStack ? stackKey(batchIdOf(cell) ?? '') : undefined}
             >
-              <TaskCard entry={entry} onOpen={onOpen} />
+              {isStack(cell) ? (
+                <BatchStackCard stack={cell} onToggle={onToggle} />
+              ) : (
+                <TaskCard entry={cell} onOpen={onOpen} />
+              )}
             </li>
           );
         })}

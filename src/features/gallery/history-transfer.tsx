@@ -16,7 +16,7 @@ import { saveBlob } from '../../lib/save-file';
 // A 50,000-task history with four outputs each is some 40-55 MB.
 const MAX_IMPORT_BYTES = 200 * 1024 * 1024;
 
-export const exportFileName = (date: Date = new Date()) => `media-studio-history-${dayKey(date)}.json`;
+const exportFileName = (date: Date = new Date()) => `media-studio-history-${dayKey(date)}.json`;
 
 export function importMessage({
   added,

@@ -36,6 +36,7 @@ vi.mock(import('./takeaway/zip-sink'), async (original) => ({
     writable: new WritableStream<Uint8Array>({ write: (chunk) => void zipChunks.push(chunk) }),
     finish: async () => new File([], 'unused.zip'),
     discard: async () => undefined,
+    handedOver: () => undefined,
   }),
 }));
 

@@ -7,7 +7,7 @@ import { KeptCopyContext } from './kept-copy-context';
 // (issue 12, Bad input and faults). The media element only says "error"; a HEAD request to the same URL
 // (the CDN allows CORS, and sends no key) tells the reason: the status, or that it did not answer.
 
-export async function failureReason(url: string): Promise<string> {
+async function failureReason(url: string): Promise<string> {
   try {
     const response = await fetch(url, { method: 'HEAD', credentials: 'omit', cache: 'no-store' });
     if (!response.ok)

@@ -19,7 +19,7 @@ export function outputOf(entry: HistoryEntry): Output | null {
 }
 
 /** Alt text: the prompt (shortened), else what made it. */
-export function altFor(entry: HistoryEntry): string {
+function altFor(entry: HistoryEntry): string {
   const prompt = promptOf(entry.request.params);
   return prompt ? truncate(displayText(prompt), 160) : `Output of ${displayText(entry.meta.title)}`;
 }

@@ -36,11 +36,7 @@ export interface TaskDetailProps {
  * Fetches the output and saves it named from the response's real Content-Type (api-notes §2: the URL's
  * extension is not reliable). Output URLs are the service's CDN, not the API: no key is sent.
  */
-export async function downloadOutput(
-  entry: HistoryEntry,
-  url: string,
-  signal?: AbortSignal,
-): Promise<string> {
+async function downloadOutput(entry: HistoryEntry, url: string, signal?: AbortSignal): Promise<string> {
   const response = await fetch(url, { signal, credentials: 'omit' });
   if (!response.ok) throw new Error(`The file server answered ${response.status}.`);
   const blob = await response.blob();
@@ -278,7 +274,7 @@ export function OutputActions({
 }
 
 /** The last answer of GET /tasks/{id} as sent; the entry itself (minus local bookkeeping) until there is one. */
-export function rawJson(entry: HistoryEntry): string {
+function rawJson(entry: HistoryEntry): string {
   if (entry.raw !== undefined) return JSON.stringify(entry.raw, null, 2);
   const { connectionId: _c, unseen: _u, raw: _r, ...rest } = entry;
   return JSON.stringify(rest, null, 2);

@@ -324,7 +324,7 @@ function Prompt({ entry }: { entry: HistoryEntry }) {
 }
 
 /** "Star" and the 1-5 rating (buttons named "1" to "5" in the group "Rating"). */
-export function Judging({
+function Judging({
   starred,
   rating,
   onStar,

@@ -26,7 +26,7 @@ const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 /** The team's list is other members' writing: a flood of shares is cut, not rendered whole. */
 const SHOWN_AT_MOST = 200;
 
-export function SavePresetDialog({
+function SavePresetDialog({
   open,
   onOpenChange,
   itemName,

@@ -16,7 +16,7 @@ import { notifyUndo } from '../../components/notices';
 // resumed. Its total stands against the balance and what is left under today's cap, the first task the
 // service would refuse marked, before anything is spent.
 
-export function useQueue(queue: TaskQueue) {
+function useQueue(queue: TaskQueue) {
   return useSyncExternalStore(queue.subscribe, queue.snapshot);
 }
 

@@ -1,13 +1,10 @@
 import { Clock, Loader2 } from 'lucide-react';
 import type { Me } from '../../../contract/me';
-import type { TaskRequest } from '../../../contract/task';
 import { Alert } from '../../components/alert';
 import { cn } from '../../lib/cn';
 import { formatCredits, formatSeconds } from '../../lib/format';
 import type { QuoteState } from './quote-scheduler';
-import { useLiveQuote } from './use-live-quote';
 
-export { quoteWarnings, type QuoteWarning } from '../../model/quote-warnings';
 import { QuoteWarningList } from '../../components/quote-warning-list';
 import { quoteWarnings } from '../../model/quote-warnings';
 import { batchRefusals, batchTotal } from '../../model/tasks/batch';
@@ -20,11 +17,6 @@ const BREAKDOWN_LABELS: Array<[keyof NonNullable<QuoteState['quote']>['breakdown
   ['basePrice', 'Base price'],
   ['minPriceApplied', 'Minimum price applied'],
 ];
-
-export function QuotePanel({ request, me }: { request: TaskRequest | null; me: Me | undefined }) {
-  const state = useLiveQuote(request);
-  return <QuoteView state={state} me={me} invalid={request === null} />;
-}
 
 export function QuoteView({
   state,

@@ -38,7 +38,7 @@ export function requestKey(request: TaskRequest): string {
 }
 
 // Long enough that typing at a normal pace (8 keys a second, or slower on a busy machine) sends one request.
-export const QUOTE_DEBOUNCE_MS = 750;
+const QUOTE_DEBOUNCE_MS = 750;
 
 export class QuoteScheduler {
   private state: QuoteState = { quote: null, stale: false, loading: false, error: null };

@@ -75,7 +75,7 @@ export function useFinishNotices(store: HistoryStore | null) {
   }, [store]);
 }
 
-export async function askNotificationPermission(): Promise<NotificationPermission | 'unsupported'> {
+async function askNotificationPermission(): Promise<NotificationPermission | 'unsupported'> {
   if (!('Notification' in window)) return 'unsupported';
   return Notification.permission === 'default' ? Notification.requestPermission() : Notification.permission;
 }

@@ -142,7 +142,7 @@ export function SubmitBar({
   );
 }
 
-export const clampRuns = (n: number): number =>
+const clampRuns = (n: number): number =>
   Number.isFinite(n) ? Math.min(MAX_RUNS, Math.max(1, Math.trunc(n))) : 1;
 
 /** A spin button (1-10); what is typed may be empty for a moment, and settles on blur. */

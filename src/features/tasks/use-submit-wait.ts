@@ -6,7 +6,7 @@ import type { RateLimiter } from '../../api/rate-limiter';
 // rate limiter holds the request until the window has room, so the user is told why nothing is sent yet
 // and when it will be, rather than seeing "Submitting…" for up to a minute.
 
-export interface SubmitWait {
+interface SubmitWait {
   /** The key's POST /tasks limit per minute. */
   perMinute: number;
   /** When the waiting request goes, from now (ms). */
@@ -14,7 +14,7 @@ export interface SubmitWait {
 }
 
 /** A request of POST /tasks waits in the limiter for the window: its limit and how long it waits. */
-export function submitWait(limiter: RateLimiter): SubmitWait | null {
+function submitWait(limiter: RateLimiter): SubmitWait | null {
   const perMinute = limiter.limitOf('tasks.create');
   if (perMinute === null || limiter.pending('tasks.create') === 0) return null;
   const inMs = limiter.waitMs('tasks.create');

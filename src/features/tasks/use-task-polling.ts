@@ -24,7 +24,7 @@ const REFETCH_TICK_MS = 200; // the query function itself waits for the task's t
 const RECENT_MS = 10 * 60_000;
 
 /** A history entry as the schedule sees it: when, what ran, the estimate, the last status. */
-export function scheduleTask(entry: HistoryEntry): ScheduleTask {
+function scheduleTask(entry: HistoryEntry): ScheduleTask {
   const r = entry.request;
   return {
     taskId: entry.taskId,
@@ -47,7 +47,7 @@ const toMs = (iso: string | null): number | null => {
 };
 
 /** Poll answers that arrive this close together reach the history as one change (one write, one render). */
-export const ANSWER_BATCH_MS = 50;
+const ANSWER_BATCH_MS = 50;
 
 interface Answer {
   task: Task;

@@ -42,7 +42,7 @@ export function MembersButton({ members }: { members: readonly Member[] }) {
   );
 }
 
-export function MembersList({ members }: { members: readonly Member[] }) {
+function MembersList({ members }: { members: readonly Member[] }) {
   if (members.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">No one yet.</p>;
   return (
     <ul aria-label="Members" className="flex flex-col divide-y divide-slate-200 dark:divide-slate-800">

@@ -11,7 +11,7 @@ export const ParamValueSchema = z.union([
   z.boolean(),
   z.array(z.union([z.string(), z.number(), z.boolean()])),
 ]);
-export const ParamsSchema = z.record(z.string(), ParamValueSchema);
+const ParamsSchema = z.record(z.string(), ParamValueSchema);
 
 export const MAX_COLUMNS = 8;
 export const MIN_COLUMNS = 2;
@@ -22,10 +22,10 @@ export const ColumnSchema = z.object({
   versionId: z.string().check(z.minLength(1)),
 });
 export type Column = z.infer<typeof ColumnSchema>;
-export const RowSchema = z.object({ id: z.string().check(z.minLength(1)), prompt: z.string() });
+const RowSchema = z.object({ id: z.string().check(z.minLength(1)), prompt: z.string() });
 export type Row = z.infer<typeof RowSchema>;
 
-export const BoardSetupSchema = z.object({
+const BoardSetupSchema = z.object({
   /** "image/default": every column is a model of this category. */
   category: z.string().check(z.minLength(1)),
   columns: z.array(ColumnSchema).check(z.maxLength(MAX_COLUMNS)),

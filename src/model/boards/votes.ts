@@ -8,7 +8,7 @@ import { rateChoices } from './rating-model';
 // of each row, or marks a tie. One vote per board row, kept per connection in the `votes` store (never
 // the key), read back through zod. Every vote of a category feeds its leaderboard.
 
-export const CandidateSchema = z.object({
+const CandidateSchema = z.object({
   /** The board's column key: `${modelId}@${versionId}`. */
   key: z.string().check(z.minLength(1)),
   modelId: z.string().check(z.minLength(1)),

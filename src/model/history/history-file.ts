@@ -9,7 +9,7 @@ import { HistoryEntrySchema, type HistoryEntry } from './history-types';
 // after each page.
 
 /** The file's frame (here, not in history-types: the first load does not carry it). */
-export const HistoryExportSchema = z.object({
+const HistoryExportSchema = z.object({
   format: z.literal('media-studio-history'),
   version: z.literal(1),
   exportedAt: z.string(),

@@ -5,7 +5,7 @@ import { HistoryEntrySchema, type HistoryEntry } from './history-types';
 import { indexOfKey, taskIdOfKey } from './output-key';
 
 /** What a section kept of a file's records, and skipped (unreadable, or for outputs this history lacks). */
-export interface SectionImport {
+interface SectionImport {
   kept: number;
   skipped: number;
 }

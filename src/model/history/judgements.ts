@@ -7,10 +7,10 @@ import type { HistorySection } from './history-store';
 // (store `judgements`, key [connectionId, outputKey], outputKey `${taskId}#${index}`). A plain store:
 // subscribe/snapshot for useSyncExternalStore; every read (database or imported file) is parsed.
 
-export const RatingSchema = z.int().check(z.gte(1), z.lte(5));
+const RatingSchema = z.int().check(z.gte(1), z.lte(5));
 
 /** One output's judgement as kept and as exported (without the connection). */
-export const JudgementSchema = z.object({
+const JudgementSchema = z.object({
   outputKey: z.string().check(z.regex(/^.+#\d+$/)),
   starred: z._default(z.boolean(), false),
   rating: z._default(z.nullable(RatingSchema), null),

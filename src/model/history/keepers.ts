@@ -16,7 +16,7 @@ import { db } from '../db';
 // without a request and without raising the alert again (an expired URL stays expired; the studio asks
 // on every change of the history, each poll answer among them).
 
-export const KeeperRecordSchema = z.object({
+const KeeperRecordSchema = z.object({
   connectionId: z.string().check(z.minLength(1)),
   outputKey: z.string().check(z.minLength(1)),
   taskId: z.string().check(z.minLength(1)),
@@ -26,10 +26,10 @@ export const KeeperRecordSchema = z.object({
   savedAt: z.number(),
   blob: z.instanceof(Blob),
 });
-export type KeeperRecord = z.infer<typeof KeeperRecordSchema>;
+type KeeperRecord = z.infer<typeof KeeperRecordSchema>;
 
 /** What the snapshot says of a kept output (its bytes are read on demand). */
-export type KeeperInfo = Omit<KeeperRecord, 'blob' | 'connectionId'>;
+type KeeperInfo = Omit<KeeperRecord, 'blob' | 'connectionId'>;
 
 /** An output to keep: a GalleryItem fits (structurally; lib knows no features). */
 export interface KeepableOutput {
@@ -42,7 +42,7 @@ export interface KeepableOutput {
 /** forgotten: forget() came while it was being saved (un-starred at once); nothing is kept. */
 export type KeepFailureReason = 'quota' | 'fetch' | 'storage' | 'no-output' | 'forgotten';
 
-export interface KeepFailure {
+interface KeepFailure {
   outputKey: string;
   reason: KeepFailureReason;
   message: string;

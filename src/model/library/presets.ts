@@ -12,7 +12,7 @@ import { searchForSelection, selectionOfRequest, type ResolvedSelection, type Se
 // made against older definitions applies what still fits (fitPreset) and says what it dropped.
 
 // The record's schema has a module of its own: the team space reads presets without the selection code.
-export { PresetSchema, type Preset, type PortablePreset } from './preset-schema';
+export { type Preset, type PortablePreset } from './preset-schema';
 import { PresetSchema, type Preset, type PortablePreset } from './preset-schema';
 
 const ExportSchema = z.object({
@@ -100,7 +100,7 @@ export function fitPreset(request: TaskRequest, defs: readonly ParamDef[], targe
 // ---------------------------------------------------------------------------------------------------
 // Share links: the preset in the URL, beside the selection (never the key)
 
-export const PRESET_PARAM = 'preset';
+const PRESET_PARAM = 'preset';
 
 const SharedSchema = z.object({
   name: PresetSchema.shape.name,

@@ -9,7 +9,7 @@ import { HistoryEntrySchema } from '../history/history-types';
 
 export type MediaKind = 'image' | 'video' | 'audio';
 
-export const UploadRecordSchema = z.object({
+const UploadRecordSchema = z.object({
   connectionId: z.string().check(z.minLength(1)),
   url: z.string().check(z.minLength(1)),
   kind: z.enum(['image', 'video', 'audio']),

@@ -14,7 +14,7 @@ import type { SubmitResult } from '../tasks/outbox';
 // holds: re-sent with its key after a crash, charged at most once.
 
 /** How often the queue looks at the pool while it holds tasks (and after each change it hears of). */
-export const QUEUE_TICK_MS = 1_000;
+const QUEUE_TICK_MS = 1_000;
 /** "About to free a place": a task the forecast has finishing within this lead no longer holds a slot. */
 export const RELEASE_LEAD_MS = 1_500;
 
@@ -32,7 +32,7 @@ export interface QueueSettings {
   stopAfterCredits: number | null;
 }
 
-export const DEFAULT_SETTINGS: QueueSettings = {
+const DEFAULT_SETTINGS: QueueSettings = {
   paused: false,
   pausedReason: null,
   sendAtOnce: false,

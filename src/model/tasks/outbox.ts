@@ -17,8 +17,8 @@ import { HistoryEntrySchema, type HistoryEntry } from '../history/history-types'
 // user to check or discard.
 
 /** Waits before re-sending after the 1st, 2nd and 3rd attempt without an answer; then RESEND_STEADY_MS. */
-export const RESEND_DELAYS_MS: readonly number[] = [5_000, 15_000, 30_000];
-export const RESEND_STEADY_MS = 60_000;
+const RESEND_DELAYS_MS: readonly number[] = [5_000, 15_000, 30_000];
+const RESEND_STEADY_MS = 60_000;
 /** api-notes §8: idempotency keys are kept 24 h; an hour of margin for clocks and the last attempt in flight. */
 export const RESEND_WINDOW_MS = 23 * 60 * 60_000;
 

@@ -13,8 +13,8 @@ import { abortError } from '../../api/errors';
 
 export const POLL_WINDOW_MS = 60_000;
 /** api-notes §8: GET /tasks/{id} is "60 in another place"; GET /me limits.tasksPerMin replaces it when known. */
-export const DEFAULT_POLLS_PER_MINUTE = 60;
-export const DEFAULT_POLL_MARGIN_MS = 1_000;
+const DEFAULT_POLLS_PER_MINUTE = 60;
+const DEFAULT_POLL_MARGIN_MS = 1_000;
 
 export type TimerHandle = ReturnType<typeof setTimeout>;
 export type SetTimer = (fn: () => void, ms: number) => TimerHandle;

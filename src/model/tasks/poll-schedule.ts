@@ -23,28 +23,28 @@ import type { ClearTimer, PollBudget, SetTimer, TimerHandle } from './poll-budge
 /** A poll goes this long after the predicted finish (clock and transit between us and the service). */
 export const POLL_LAG_MS = 300;
 /** Never two polls of one task closer than this. */
-export const MIN_POLL_GAP_MS = 1_000;
+const MIN_POLL_GAP_MS = 1_000;
 /** Steps after a poll that found a task unfinished past its predicted finish: a fifth of a run, doubling. */
-export const LATE_STEP_MIN_MS = 1_000;
-export const LATE_STEP_MAX_MS = 15_000;
+const LATE_STEP_MIN_MS = 1_000;
+const LATE_STEP_MAX_MS = 15_000;
 /** A probe of the queue's head goes at least this long after it could have started with one more slot. */
-export const PROBE_DELAY_MS = 700;
+const PROBE_DELAY_MS = 700;
 /**
  * The run time guessed for a task with no estimate and nothing learned yet (api-notes §2: estimatedSeconds is
  * null for a model with no history): short, so the first poll is early; a late task is looked at again
  * after growing steps, and its finish teaches the real time.
  */
-export const DEFAULT_RUN_SECONDS = 3;
+const DEFAULT_RUN_SECONDS = 3;
 /** api-notes §8: a personal key's default concurrency; a team pool starts there too and is learned. */
 export const DEFAULT_CONCURRENCY = 3;
-export const MIN_RESERVE = 2;
+const MIN_RESERVE = 2;
 /**
  * The poller keeps a query only for tasks whose poll is due within this lead (or under way), at most
  * ACTIVE_MAX of them: a thousand queued tasks are a thousand predictions, not a thousand observers.
  */
-export const ACTIVE_LEAD_MS = 2_000;
-export const ACTIVE_MAX = 30;
-export const MAX_RESERVE_SHARE = 0.25;
+const ACTIVE_LEAD_MS = 2_000;
+const ACTIVE_MAX = 30;
+const MAX_RESERVE_SHARE = 0.25;
 /** Learned run and latency times: the median of this many recent samples per model. */
 const SAMPLES = 9;
 /**
@@ -52,7 +52,7 @@ const SAMPLES = 9;
  * start, waits for a slot, not for a dispatch: the tasks ahead of it that may still run bound the
  * concurrency from above.
  */
-export const QUEUED_GRACE_MS = 2_000;
+const QUEUED_GRACE_MS = 2_000;
 /** Finished tasks that freed a slot this long before the oldest unfinished one was created are forgotten. */
 const FORGET_AFTER_MS = 10 * 60_000;
 

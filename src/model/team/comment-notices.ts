@@ -18,12 +18,12 @@ export interface SeenMark {
   recent: ReadonlyArray<readonly [string, number]>;
 }
 
-export const SeenMarkSchema = z.object({
+const SeenMarkSchema = z.object({
   upTo: z.number(),
   recent: z._default(z.array(z.tuple([z.string(), z.number()])).check(z.maxLength(5_000)), []),
 });
 
-export type NoticeReason = 'your-output' | 'mention';
+type NoticeReason = 'your-output' | 'mention';
 
 export interface CommentNotice {
   comment: TeamComment;

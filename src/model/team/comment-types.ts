@@ -24,7 +24,7 @@ export const CommentTargetSchema = z.discriminatedUnion('kind', [
 export type CommentTarget = z.infer<typeof CommentTargetSchema>;
 
 /** Resolved or reopened, by whom and when: one value, so concurrent resolve and reopen keep one whole. */
-export const ResolutionSchema = z.object({ resolved: z.boolean(), by: Id, at: z.number() });
+const ResolutionSchema = z.object({ resolved: z.boolean(), by: Id, at: z.number() });
 export type Resolution = z.infer<typeof ResolutionSchema>;
 
 export const TeamCommentSchema = z.object({
@@ -54,14 +54,10 @@ export interface CommentThread {
   resolution: Resolution | null;
 }
 
-export const sameTarget = (a: CommentTarget, b: CommentTarget): boolean =>
+const sameTarget = (a: CommentTarget, b: CommentTarget): boolean =>
   a.kind === 'output'
     ? b.kind === 'output' && a.outputKey === b.outputKey
     : b.kind === 'cell' && a.boardId === b.boardId && a.cellKey === b.cellKey;
-
-/** A string key for a target (for maps and React keys). */
-export const targetKey = (t: CommentTarget): string =>
-  t.kind === 'output' ? `output:${t.outputKey}` : `cell:${t.boardId}:${t.cellKey}`;
 
 /**
  * The threads on one target, oldest first, replies in time order. A reply whose first comment is

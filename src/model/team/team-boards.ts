@@ -90,7 +90,7 @@ function stringsOf(v: unknown): Record<string, string> {
  * rows): those are read leniently (duplicates dropped, limits applied, an empty board given one blank
  * row with an id every member derives alike) rather than losing the whole board.
  */
-export function readBoard(map: Y.Map<unknown>): TeamBoard | null {
+function readBoard(map: Y.Map<unknown>): TeamBoard | null {
   const id = str(map.get('id'));
   if (!id) return null;
   const columns: Column[] = [];
@@ -288,7 +288,7 @@ function rowMap(row: { id: string; prompt: string }): Y.Map<unknown> {
  * Writes into `map` what differs between it and `board` (inside the caller's transaction); the cells
  * too unless `cells` is false (TeamBoards writes them apart, out of the member's undo history).
  */
-export function writeBoard(
+function writeBoard(
   map: Y.Map<unknown>,
   board: Board,
   createdBy?: string,

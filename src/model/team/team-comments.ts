@@ -22,7 +22,7 @@ import { ROOTS, rootMap, type TeamContext } from './team-doc';
 export class CommentInputError extends Error {}
 
 /** The body as it is kept: trimmed, not empty, at most MAX_COMMENT_LENGTH characters. */
-export function cleanBody(body: string): string {
+function cleanBody(body: string): string {
   const text = body.trim();
   if (!text) throw new CommentInputError('A comment needs some text.');
   if (text.length > MAX_COMMENT_LENGTH)

@@ -10,7 +10,7 @@ import type { TeamSpace } from './team-space';
 // since when, or refused and why. The API key is the provider's token: sent in the WebSocket's first
 // message, never in a URL.
 
-export type TeamLink =
+type TeamLink =
   /** Opening: this device's copy is being read, or the server not reached yet. */
   | 'connecting'
   /** Connected, authenticated and in step with the server. */

@@ -11,7 +11,7 @@ import { ROOTS, rootMap, type TeamContext } from './team-doc';
 // "Team picks": per output, who starred it and the average rating.
 
 /** What one member thinks of one output, as the document holds it. */
-export const TeamJudgementSchema = z.object({
+const TeamJudgementSchema = z.object({
   starred: z._default(z.boolean(), false),
   rating: z._default(z.nullable(z.int().check(z.gte(1), z.lte(5))), null),
   updatedAt: z._default(z.number(), 0),
@@ -21,7 +21,7 @@ export type TeamJudgement = z.infer<typeof TeamJudgementSchema>;
 const OUTPUT_KEY = /^.+#\d+$/;
 const MAX_KEY = 400;
 
-export const judgementKey = (memberId: string, outputKey: string): string => `${memberId}|${outputKey}`;
+const judgementKey = (memberId: string, outputKey: string): string => `${memberId}|${outputKey}`;
 
 /** The member and output of a key, or null for a key this studio did not write (a member id has no "|"). */
 export function parseJudgementKey(key: string): { memberId: string; outputKey: string } | null {
@@ -209,7 +209,7 @@ export interface BridgeOptions {
  * devices (the same member id) is written to the local store. Where both hold a judgement when the
  * bridge starts, the newer one (updatedAt) wins. Returns the function that stops it.
  */
-export function bridgeJudgements(
+function bridgeJudgements(
   team: TeamJudgements,
   ctx: TeamContext,
   local: LocalJudgements,

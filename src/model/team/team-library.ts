@@ -31,19 +31,19 @@ import { ROOTS, rootMap, type TeamContext } from './team-doc';
 /** A preset larger than this, serialized, is skipped unread: params are otherwise unbounded. */
 export const MAX_PRESET_CHARS = 64 * 1024;
 /** A display name longer than this is not shown (the member shows as unnamed). */
-export const MAX_MEMBER_NAME = 100;
+const MAX_MEMBER_NAME = 100;
 
 const MemberIdSchema = z.string().check(z.minLength(1), z.maxLength(200));
 
 /** A preset as the team holds it: the portable preset, who shared it and when. */
-export const TeamPresetRecordSchema = z.extend(z.omit(PresetSchema, { connectionId: true }), {
+const TeamPresetRecordSchema = z.extend(z.omit(PresetSchema, { connectionId: true }), {
   by: MemberIdSchema,
   sharedAt: z.number(),
 });
 export type TeamPresetRecord = z.infer<typeof TeamPresetRecordSchema>;
 
 /** A prompt as the team holds it, under its text (promptKey). */
-export const TeamPromptRecordSchema = z.object({
+const TeamPromptRecordSchema = z.object({
   text: PromptRecordSchema.shape.text,
   by: MemberIdSchema,
   sharedAt: z.number(),

@@ -143,7 +143,7 @@ export function setTeamEntries(history: HistoryStore, entries: readonly HistoryE
  * Some of the team's tasks changed (added or updated) and some left; the rest stay as they are. The
  * same tasks at the same times keep the list's order without a sort.
  */
-export function changeTeamEntries(
+function changeTeamEntries(
   history: HistoryStore,
   upserts: readonly HistoryEntry[],
   removed: readonly string[],

@@ -17,7 +17,7 @@ import { ROOTS, rootMap, type TeamContext } from './team-doc';
 // fields disagree with its key (a hostile client writing under another member's key) is not counted.
 
 /** A vote as the team keeps it: the Vote without this device's connection, with its member. */
-export const TeamVoteSchema = z.extend(z.omit(VoteSchema, { connectionId: true }), {
+const TeamVoteSchema = z.extend(z.omit(VoteSchema, { connectionId: true }), {
   memberId: z.string().check(z.minLength(1)),
 });
 export type TeamVote = z.infer<typeof TeamVoteSchema>;

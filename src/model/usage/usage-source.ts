@@ -21,7 +21,7 @@ export async function knownConnections(): Promise<string[]> {
 }
 
 /** One connection's tasks, read through the byConnection index and parsed (never trusted). */
-export async function historyOf(connectionId: string): Promise<HistoryEntry[]> {
+async function historyOf(connectionId: string): Promise<HistoryEntry[]> {
   const range = IDBKeyRange.bound([connectionId, -Infinity], [connectionId, Infinity]);
   const raw = await (await db()).getAllFromIndex('tasks', 'byConnection', range);
   return raw.flatMap((r) => {

@@ -28,16 +28,16 @@ const mean = (values: readonly number[]): number | null =>
   values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
 
 /** The credits a task cost: charged when reported, else 0 (see pending). */
-export const creditsOf = (e: HistoryEntry): number => e.creditsCharged ?? 0;
+const creditsOf = (e: HistoryEntry): number => e.creditsCharged ?? 0;
 
 /** Seconds from creation to completion of a succeeded task, else null. */
-export const secondsOf = (e: HistoryEntry): number | null =>
+const secondsOf = (e: HistoryEntry): number | null =>
   e.status === 'succeeded' && e.completedAt !== null
     ? Math.max(0, (e.completedAt - e.createdAt) / 1000)
     : null;
 
 /** What ran: a model version, a tool or a template; the key groups its tasks. */
-export function subjectOf(e: HistoryEntry): { key: string; name: string; detail: string; kind: string } {
+function subjectOf(e: HistoryEntry): { key: string; name: string; detail: string; kind: string } {
   const { request, meta } = e;
   if (request.interfaceId)
     return {
@@ -68,7 +68,7 @@ export interface Totals {
   costPerOutput: number | null;
 }
 
-export interface ModelUsage extends Totals {
+interface ModelUsage extends Totals {
   key: string;
   name: string;
   detail: string;
@@ -78,7 +78,7 @@ export interface ModelUsage extends Totals {
   p90Seconds: number | null;
 }
 
-export interface CategoryUsage extends Totals {
+interface CategoryUsage extends Totals {
   category: string;
 }
 
@@ -212,13 +212,13 @@ export interface CurrentMember {
 }
 
 /** A display name longer than this is cut (it is another member's untrusted text, in tables and CSV). */
-export const MEMBER_NAME_MAX = 100;
+const MEMBER_NAME_MAX = 100;
 
 /** Whether the history holds tasks shared from the team space (entries made by a member, `by`). */
 export const hasTeamEntries = (entries: readonly HistoryEntry[]): boolean => entries.some((e) => e.by);
 
 /** Made by this member: on this device (no `by`) or on another device of theirs (their own id). */
-export const isOwn = (e: HistoryEntry, me: CurrentMember): boolean => !e.by || e.by.id === me.id;
+const isOwn = (e: HistoryEntry, me: CurrentMember): boolean => !e.by || e.by.id === me.id;
 
 /** This member's own tasks: what the service's figures for this key (GET /me) compare with. */
 export const ownEntries = (entries: readonly HistoryEntry[], me: CurrentMember): HistoryEntry[] =>
@@ -231,7 +231,7 @@ function memberName(name: string | undefined): string {
 }
 
 /** Who made a task: its `by`, else this member (their own tasks, from any of their devices, are "You"). */
-export function memberOf(e: HistoryEntry, me: CurrentMember): { id: string; name: string; you: boolean } {
+function memberOf(e: HistoryEntry, me: CurrentMember): { id: string; name: string; you: boolean } {
   const { by } = e;
   if (!by || by.id === me.id)
     return { id: me.id, name: me.name?.trim() ? memberName(me.name) : 'You', you: true };

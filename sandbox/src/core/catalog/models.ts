@@ -23,7 +23,7 @@ import type { FixtureModel } from './types';
 
 const brand = (id: string, name: string) => ({ id, name, logo: brandLogo(id) });
 
-export const BRANDS = {
+const BRANDS = {
   lumen: brand('lumen-labs', 'Lumen Labs'),
   northwind: brand('northwind-ai', 'Northwind AI'),
   vireo: brand('vireo-studio', 'Vireo Studio'),

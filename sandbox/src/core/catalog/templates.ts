@@ -6,7 +6,7 @@ import { aspectRatio, enumParam, media, param, templateCover } from './param-def
 import type { FixtureTemplate } from './types';
 
 /** 2,400 characters without a space or a break opportunity. */
-export const LONG_UNBROKEN_NAME = `Endless${'Zoom'.repeat(598)}!`;
+const LONG_UNBROKEN_NAME = `Endless${'Zoom'.repeat(598)}!`;
 
 const LONG_SUMMARY = Array.from(
   { length: 30 },

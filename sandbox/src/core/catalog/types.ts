@@ -34,8 +34,8 @@ export interface PricingRule {
   surcharges?: Record<string, Record<string, number>>;
 }
 
-export type OutputKind = 'image' | 'svg' | 'video' | 'audio';
-export type AudioStyle = 'speech' | 'music' | 'sfx';
+type OutputKind = 'image' | 'svg' | 'video' | 'audio';
+type AudioStyle = 'speech' | 'music' | 'sfx';
 
 /** How the sandbox renders a task's output for a model. */
 export interface OutputRule {
@@ -74,7 +74,7 @@ export interface FixtureAiTool extends AiTool {
   optIn: boolean;
 }
 
-export type TemplateStatus = 'approved' | 'draft' | 'pending' | 'rejected';
+type TemplateStatus = 'approved' | 'draft' | 'pending' | 'rejected';
 
 export interface FixtureTemplate extends Template {
   modelId: string;

@@ -11,7 +11,7 @@ const UNSET_ITEM = '__unset__';
 const BOX = 32;
 
 /** Width over height of "16:9", "16/9", "16x9" or "1.5"; null for anything else ("auto", "match_input"). */
-export function parseRatio(text: string): number | null {
+function parseRatio(text: string): number | null {
   const pair = /^\s*(\d+(?:\.\d+)?)\s*[:/x×]\s*(\d+(?:\.\d+)?)\s*$/i.exec(text);
   if (pair) {
     const w = Number(pair[1]);

@@ -13,7 +13,7 @@ const textOf = (value: ParamFieldProps['value']) =>
   value === undefined || Array.isArray(value) ? '' : String(value);
 
 /** "12 / 4,000", red past the limit; read to screen readers as part of the field's description. */
-export function CharacterCounter({ id, length, limit }: { id: string; length: number; limit: number }) {
+function CharacterCounter({ id, length, limit }: { id: string; length: number; limit: number }) {
   const over = length > limit;
   return (
     <span id={id} className={cn(over && 'font-semibold text-rose-700 dark:text-rose-400')}>

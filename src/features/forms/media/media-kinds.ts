@@ -102,9 +102,3 @@ export function refusalFor(file: { size: number }, type: FileType, kind: MediaKi
   }
   return null;
 }
-
-export const formatBytes = (n: number): string => {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(0)} KB`;
-  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
-};

@@ -8,7 +8,7 @@ type Recording =
   | { phase: 'recording'; startedAt: number }
   | { phase: 'denied'; message: string };
 
-export const canRecord = (): boolean =>
+const canRecord = (): boolean =>
   typeof window !== 'undefined' &&
   typeof window.MediaRecorder === 'function' &&
   typeof navigator.mediaDevices?.getUserMedia === 'function';

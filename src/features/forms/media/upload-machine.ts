@@ -40,9 +40,7 @@ export type UploadAction =
 
 export const IDLE: UploadState = { phase: 'idle' };
 
-export const isInFlight = (
-  s: UploadState,
-): s is Extract<UploadState, { phase: 'uploading' | 'processing' }> =>
+const isInFlight = (s: UploadState): s is Extract<UploadState, { phase: 'uploading' | 'processing' }> =>
   s.phase === 'uploading' || s.phase === 'processing';
 
 /** api-notes §3: labels come as one comma-separated string. */

@@ -2,7 +2,7 @@ import { Ban, CheckCircle2, Loader2, ShieldAlert, XCircle } from 'lucide-react';
 import { Button } from '../../../components/button';
 import type { ReactNode } from 'react';
 import { cn } from '../../../lib/cn';
-import { formatBytes } from './media-kinds';
+import { formatBytes } from '../../../lib/format';
 import type { UploadState } from './upload-machine';
 
 function Line({

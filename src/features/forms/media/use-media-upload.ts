@@ -2,7 +2,7 @@ import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { useOptionalApi } from '../../../api/api-context';
 import { rememberUpload } from '../../../model/library/upload-library';
 import { fileTypeOf, refusalFor, type MediaKind } from './media-kinds';
-import { IDLE, isInFlight, runUpload, uploadReducer, type UploadState } from './upload-machine';
+import { IDLE, runUpload, uploadReducer, type UploadState } from './upload-machine';
 
 // The React side of one media field's upload: the reducer's state, the checks made before any
 // request, the run (upload-machine.ts), cancel, and the upload library entry once the file is ready.
@@ -86,5 +86,3 @@ export function useMediaUpload(kind: MediaKind, onReady: (url: string) => void):
 
   return { state, available: client !== undefined, start, cancel, reset };
 }
-
-export { isInFlight };

@@ -1,9 +1,8 @@
 import { Dialog } from '../../../components/dialog';
 import { Button } from '../../../components/button';
 import { Alert } from '../../../components/alert';
-import { formatCount } from '../../../lib/format';
+import { formatBytes, formatCount } from '../../../lib/format';
 import { displayText } from '../../../lib/untrusted-text';
-import { formatBytes } from './format-bytes';
 import type { DownloadSelectedResult } from './download-selected';
 import type { ZipProgress } from './zip-writer';
 

@@ -49,7 +49,7 @@ describe('DownloadSelectedButton', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Downloading 4 outputs as a ZIP' });
     expect(job.run).toHaveBeenCalledWith(items, expect.anything());
 
-    job.progress(1, 2_500_000, 1);
+    job.progress(1, 2.5 * 2 ** 20, 1);
     const bar = await within(dialog).findByRole('progressbar', { name: 'ZIP progress' });
     await vi.waitFor(() => expect(bar.getAttribute('aria-valuenow')).toBe('1'));
     expect(bar.getAttribute('aria-valuemax')).toBe('4');
@@ -91,7 +91,7 @@ describe('DownloadSelectedButton', () => {
     entries[1] = { ...entries[1]!, status: 'saved', file: 'b.png' };
     entries[2] = { ...entries[2]!, status: 'failed', error: 'The file server answered 404.' };
     entries[3] = { ...entries[3]!, status: 'saved', file: 'd.png' };
-    job.finish({ entries, bytesWritten: 12_345, name: 'media-studio-4-outputs.zip', kind: 'private-file' });
+    job.finish({ entries, bytesWritten: 12_595, name: 'media-studio-4-outputs.zip', kind: 'private-file' });
     const dialog = await screen.findByRole('dialog', { name: 'Download selected' });
     expect(
       await within(dialog).findByText(/Downloaded media-studio-4-outputs\.zip \(12\.3 KB\): 3 files/),

@@ -14,21 +14,23 @@ const items = galleryItemsOf([
 function sink() {
   const chunks: Uint8Array<ArrayBuffer>[] = [];
   const discard = vi.fn(async () => undefined);
+  const handedOver = vi.fn();
   const value: ZipSink = {
     kind: 'private-file',
     writable: new WritableStream<Uint8Array<ArrayBuffer>>({
       write: (c) => void chunks.push(c),
     }) as WritableStream<Uint8Array>,
     finish: async () => new File(chunks, 'x.zip'),
+    handedOver,
     discard,
   };
-  return { value, discard };
+  return { value, discard, handedOver };
 }
 
 describe('downloadSelected', () => {
-  it('writes the ZIP into the sink, then downloads the file it made', async () => {
+  it('writes the ZIP into the sink, downloads the file it made, then lets the sink remove it', async () => {
     const target = sink();
-    const save = vi.fn();
+    const save = vi.fn((_file: Blob, _name: string) => expect(target.handedOver).not.toHaveBeenCalled());
     const fetch = vi.fn(async () => new Response('img', { headers: { 'Content-Type': 'image/png' } }));
     const result = await downloadSelected(items, { openSink: async () => target.value, save, fetch });
     expect(result.name).toBe(zipName(2));
@@ -38,6 +40,7 @@ describe('downloadSelected', () => {
     const zip = unzipSync(new Uint8Array(await (file as Blob).arrayBuffer()));
     expect(Object.keys(zip)).toHaveLength(4);
     expect(target.discard).not.toHaveBeenCalled();
+    expect(target.handedOver).toHaveBeenCalledTimes(1);
   });
 
   it('removes the half-written file when cancelled, and downloads nothing', async () => {
@@ -53,6 +56,7 @@ describe('downloadSelected', () => {
     ).rejects.toMatchObject({ name: 'AbortError' });
     expect(target.discard).toHaveBeenCalled();
     expect(save).not.toHaveBeenCalled();
+    expect(target.handedOver).not.toHaveBeenCalled();
   });
 
   it('names the ZIP with the count and the date', () => {
@@ -70,6 +74,7 @@ describe('downloadSelected', () => {
         },
       }),
       finish: async () => null,
+      handedOver: vi.fn(),
       discard,
     };
     const fetch = vi.fn(async () => new Response('img', { headers: { 'Content-Type': 'image/png' } }));

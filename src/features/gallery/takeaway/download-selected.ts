@@ -39,6 +39,9 @@ export async function downloadSelected(
     throw error;
   }
   const file = await sink.finish();
-  if (file) save(file, name);
+  if (file) {
+    save(file, name);
+    sink.handedOver();
+  }
   return { ...result, name, kind: sink.kind };
 }

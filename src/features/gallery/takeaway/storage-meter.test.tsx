@@ -26,27 +26,27 @@ const files = async (url: string | URL | Request) =>
 describe('StorageMeter', () => {
   it('shows what is kept and the space used against the quota, following each keep', async () => {
     const keepers = await KeepersStore.open(CONNECTION, { fetch: files, persist: async () => true });
-    let usage = 40_000_000;
-    const estimate = vi.fn(async () => ({ usage, quota: 1_200_000_000 }));
+    let usage = 40 * 2 ** 20;
+    const estimate = vi.fn(async () => ({ usage, quota: 1.2 * 2 ** 30 }));
     render(<StorageMeter keepers={keepers} estimate={estimate} />);
     const region = screen.getByRole('region', { name: 'Storage on this device' });
     expect(region.textContent).toContain('No starred output is kept on this device yet.');
     const meter = await within(region).findByRole('meter', { name: 'Storage used' });
     expect(meter.getAttribute('aria-valuetext')).toBe('40.0 MB of 1.2 GB (3%)');
 
-    usage = 600_000_000;
+    usage = 0.6 * 2 ** 30;
     await act(() => keepers.keep(one!));
     await act(() => keepers.keep(two!));
-    expect(region.textContent).toContain('Kept on this device: 2 starred outputs, 4.0 KB.');
+    expect(region.textContent).toContain('Kept on this device: 2 starred outputs, 3.9 KB.');
     await vi.waitFor(() => expect(meter.getAttribute('aria-valuenow')).toBe('50'));
     expect(region.textContent).toContain(
-      'The studio uses 600 MB of the 1.2 GB this browser allows it (50%).',
+      'The studio uses 614 MB of the 1.2 GB this browser allows it (50%).',
     );
   });
 
   it('says clearly when storage is full; the message can be dismissed', async () => {
     const keepers = await KeepersStore.open(CONNECTION, { fetch: files, persist: async () => true });
-    const estimate = async () => ({ usage: 1_199_000_000, quota: 1_200_000_000 });
+    const estimate = async () => ({ usage: 1_199_000_000, quota: 1.2 * 2 ** 30 });
     render(<StorageMeter keepers={keepers} estimate={estimate} />);
     expect(await screen.findByText('Storage is nearly full')).toBeTruthy();
     vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementationOnce(() => {

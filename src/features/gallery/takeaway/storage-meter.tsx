@@ -1,9 +1,8 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { Alert } from '../../../components/alert';
 import { Button } from '../../../components/button';
-import { formatCount } from '../../../lib/format';
+import { formatBytes, formatCount } from '../../../lib/format';
 import type { KeepersStore } from '../../../model/history/keepers';
-import { formatBytes } from './format-bytes';
 
 // How much of this device the kept (starred) outputs take, against what the browser lets the studio
 // use (navigator.storage.estimate()), and why the last keep failed when it did: storage full above all.

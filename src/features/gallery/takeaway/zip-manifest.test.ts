@@ -2,15 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { galleryItemsOf } from '../gallery-item';
 import { makeEntry, T0 } from '../../../test/gallery-test-utils';
 import { outputFileName } from '../download-name';
-import {
-  csvCell,
-  guardFormula,
-  manifestEntryFor,
-  manifestJson,
-  selectionCsv,
-  uniqueName,
-  type ManifestEntry,
-} from './zip-manifest';
+import { manifestEntryFor, manifestJson, selectionCsv, uniqueName, type ManifestEntry } from './zip-manifest';
 
 const teapot = makeEntry('task_AbCdEfGhIjKl', {
   params: { prompt: 'A glass teapot, "studio" light', seed: 42 },
@@ -54,31 +46,6 @@ describe('uniqueName', () => {
     expect(uniqueName('A.png', taken)).toBe('A (2).png');
     expect(uniqueName('a.png', taken)).toBe('a (3).png');
     expect(uniqueName('b', taken)).toBe('b');
-  });
-});
-
-describe('CSV cells', () => {
-  it('quotes cells with commas, quotes and line breaks, doubling the quotes (RFC 4180)', () => {
-    expect(csvCell('plain')).toBe('plain');
-    expect(csvCell('a, b')).toBe('"a, b"');
-    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
-    expect(csvCell('two\nlines')).toBe('"two\nlines"');
-    expect(csvCell('cr\rhere')).toBe('"cr\rhere"');
-    expect(csvCell(null)).toBe('');
-    expect(csvCell(12.5)).toBe('12.5');
-  });
-
-  it.each(['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx'])(
-    'guards %j against formula injection with a leading apostrophe',
-    (text) => {
-      expect(guardFormula(text)).toBe(`'${text}`);
-    },
-  );
-
-  it('guards before quoting, and leaves ordinary text alone', () => {
-    expect(csvCell('=HYPERLINK("http://evil","x")')).toBe(`"'=HYPERLINK(""http://evil"",""x"")"`);
-    expect(guardFormula('a = b')).toBe('a = b');
-    expect(guardFormula('x-1')).toBe('x-1');
   });
 });
 

@@ -1,5 +1,6 @@
 import type { GalleryItem } from '../gallery-item';
 import { promptOf } from '../download-name';
+import { toCsv } from '../../../lib/csv-export';
 
 // What a "Download selected" ZIP says about itself: manifest.json (every selected item, and what became
 // of its download) and selection.csv (prompts, params, credits and URLs, for a spreadsheet). Pure: the
@@ -10,7 +11,7 @@ import { promptOf } from '../download-name';
  * file. incomplete: the connection broke mid-file; the ZIP holds the part received. no-output: the task
  * has no output (queued, running, failed or cancelled).
  */
-export type DownloadStatus = 'saved' | 'failed' | 'incomplete' | 'no-output';
+type DownloadStatus = 'saved' | 'failed' | 'incomplete' | 'no-output';
 
 export interface ManifestEntry {
   /** The file's name in the ZIP; null when there is no file. */
@@ -92,23 +93,6 @@ export function manifestJson(entries: readonly ManifestEntry[], createdAt: Date)
   );
 }
 
-/**
- * A spreadsheet program runs a cell that starts with = + - @ (or a tab or carriage return, which some
- * strip before looking) as a formula: a prompt like `=HYPERLINK(...)` would become a live link or worse
- * (OWASP "CSV injection"). Such a cell gets a leading apostrophe, which shows it as text.
- */
-export function guardFormula(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-}
-
-/** RFC 4180: a cell with a quote, comma or line break is quoted, its quotes doubled. */
-export function csvCell(value: string | number | null): string {
-  if (value === null) return '';
-  if (typeof value === 'number') return String(value);
-  const text = guardFormula(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
 const CSV_COLUMNS = [
   'file',
   'status',
@@ -123,26 +107,25 @@ const CSV_COLUMNS = [
   'error',
 ] as const;
 
-/** The CSV: a header, one row per item, CRLF line ends, a BOM so spreadsheets read it as UTF-8. */
+/**
+ * The CSV: a header, one row per item, through the studio's one CSV writer (RFC 4180, formulas guarded:
+ * prompts are the user's text), with a BOM so spreadsheets read it as UTF-8.
+ */
 export function selectionCsv(entries: readonly ManifestEntry[]): string {
-  const rows = entries.map((e) =>
-    [
-      e.file,
-      e.status,
-      e.taskId,
-      e.outputIndex,
-      e.kind,
-      [e.title, e.subtitle].filter(Boolean).join(' '),
-      e.prompt,
-      JSON.stringify(e.params),
-      e.creditsCharged,
-      e.url,
-      e.error,
-    ]
-      .map(csvCell)
-      .join(','),
-  );
-  return `\uFEFF${[CSV_COLUMNS.join(','), ...rows].join('\r\n')}\r\n`;
+  const rows = entries.map((e) => [
+    e.file,
+    e.status,
+    e.taskId,
+    e.outputIndex,
+    e.kind,
+    [e.title, e.subtitle].filter(Boolean).join(' '),
+    e.prompt,
+    JSON.stringify(e.params),
+    e.creditsCharged,
+    e.url,
+    e.error,
+  ]);
+  return `\uFEFF${toCsv(CSV_COLUMNS, rows)}`;
 }
 
 /** `name.png`, then `name (2).png`, `name (3).png`: no two entries of a ZIP share a name. */

@@ -1,13 +1,27 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openZipSink, ZipSinkDeclinedError, ZipSinkUnavailableError } from './zip-sink';
+import {
+  handOverMs,
+  openZipSink,
+  removeLeftoverZips,
+  ZipSinkDeclinedError,
+  ZipSinkUnavailableError,
+} from './zip-sink';
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
 
 /** A private file system in memory: one folder of files, each written through createWritable. */
-function fakeOpfs(initial: Record<string, number> = {}) {
+function fakeOpfs(initial: Record<string, number | { lastModified: number; size: number }> = {}) {
   const files = new Map<string, { bytes: Uint8Array<ArrayBuffer>; lastModified: number }>();
-  for (const [name, lastModified] of Object.entries(initial))
-    files.set(name, { bytes: new Uint8Array(), lastModified });
+  for (const [name, at] of Object.entries(initial))
+    files.set(
+      name,
+      typeof at === 'number'
+        ? { bytes: new Uint8Array(), lastModified: at }
+        : { bytes: new Uint8Array(at.size), lastModified: at.lastModified },
+    );
   const handle = (name: string) => ({
     createWritable: async () => {
       const chunks: Uint8Array[] = [];
@@ -56,7 +70,7 @@ const write = async (writable: WritableStream<Uint8Array>, text: string) => {
 describe('openZipSink', () => {
   it('writes into a private file and hands back that file; old finished ZIPs are removed, recent ones kept', async () => {
     const now = Date.now();
-    const opfs = fakeOpfs({ 'old.zip': now - 60 * 60_000, 'recent.zip': now - 60_000 });
+    const opfs = fakeOpfs({ 'old.zip': now - 60 * 60_000, 'recent.zip': now - 10_000 });
     vi.stubGlobal('navigator', { ...navigator, storage: { getDirectory: opfs.getDirectory } });
     const sink = await openZipSink('media-studio-2-outputs.zip');
     expect(sink.kind).toBe('private-file');
@@ -66,6 +80,51 @@ describe('openZipSink', () => {
     await vi.waitFor(() => expect(opfs.files.has('old.zip')).toBe(false));
     expect(opfs.files.has('recent.zip')).toBe(true);
     expect([...opfs.files.keys()].some((n) => n.endsWith('-media-studio-2-outputs.zip'))).toBe(true);
+  });
+
+  it('removes the private file once its download is handed over, after the time the browser needs to copy it', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    const opfs = fakeOpfs();
+    vi.stubGlobal('navigator', { ...navigator, storage: { getDirectory: opfs.getDirectory } });
+    const sink = await openZipSink('e.zip');
+    await write(sink.writable, 'zip bytes');
+    const file = await sink.finish();
+    expect(opfs.files.size).toBe(1);
+    sink.handedOver();
+    // Still there while the browser may be copying it: a File from the private file system reads it.
+    await vi.advanceTimersByTimeAsync(handOverMs(file!.size) - 1);
+    expect(opfs.files.size).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await vi.waitFor(() => expect(opfs.files.size).toBe(0));
+  });
+
+  it('gives a large file more time: a minute, and its copy at 10 MB/s', () => {
+    expect(handOverMs(0)).toBe(60_000);
+    expect(handOverMs(1_000_000_000)).toBe(160_000);
+  });
+
+  it('removes, at start, the ZIPs a closed tab left, but not one another tab may still be copying', async () => {
+    const now = Date.now();
+    const opfs = fakeOpfs({
+      'left-an-hour-ago.zip': now - 60 * 60_000,
+      // Both finished 61 s ago: the small one's copy took at most 60.1 s, the 20 MB one's may take 62 s.
+      'left-61-s-ago-small.zip': { lastModified: now - 61_000, size: 1_000 },
+      'copying-61-s-ago-20-mb.zip': { lastModified: now - 61_000, size: 20_000_000 },
+      'just-finished.zip': now - 5_000,
+    });
+    vi.stubGlobal('navigator', { ...navigator, storage: { getDirectory: opfs.getDirectory } });
+    await removeLeftoverZips(now);
+    expect([...opfs.files.keys()].sort()).toEqual(['copying-61-s-ago-20-mb.zip', 'just-finished.zip']);
+  });
+
+  it('removing leftovers is quiet where the private file system is refused or missing', async () => {
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      storage: { getDirectory: async () => Promise.reject(new DOMException('private', 'SecurityError')) },
+    });
+    await expect(removeLeftoverZips()).resolves.toBeUndefined();
+    vi.stubGlobal('navigator', { ...navigator, storage: undefined });
+    await expect(removeLeftoverZips()).resolves.toBeUndefined();
   });
 
   it('discard() removes the private file of a cancelled ZIP', async () => {

@@ -4,12 +4,21 @@
 // ordinary download like every other one in the studio. Else the save dialog (showSaveFilePicker), which
 // writes straight to the file the user picks. Else the browser has no way to write a large file as it
 // is made, and the studio says so rather than buffering a ZIP of unknown size in memory.
+//
+// A private file is removed once its download has been handed over (with the time the browser needs
+// to copy it to Downloads), and files left by a tab closed before that are removed when the studio
+// starts and before each export: the private file system never keeps ZIPs the user already has.
 
 export interface ZipSink {
   kind: 'private-file' | 'save-dialog';
   writable: WritableStream<Uint8Array>;
   /** After the ZIP is written: the file to download (private file), or null (already saved). */
   finish(): Promise<File | null>;
+  /**
+   * The finished file has been handed to the browser's download: it is removed as soon as the browser
+   * has had time to copy it (see handOverMs). Nothing to do for a file the user chose.
+   */
+  handedOver(): void;
   /** After a cancel or failure: removes what was written. */
   discard(): Promise<void>;
 }
@@ -40,24 +49,41 @@ interface SaveFilePickerWindow {
 }
 
 const EXPORT_DIR = 'zip-exports';
-/**
- * A finished ZIP stays in the private folder while the browser copies it to Downloads (deleting it
- * sooner would break that copy); the next export removes those older than this.
- */
-const KEEP_FINISHED_MS = 30 * 60_000;
 
-async function removeStaleExports(dir: FileSystemDirectoryHandle, keep: string, now: number) {
+/**
+ * How long a finished ZIP must stay after its download is handed over. The download reads the private
+ * file while it copies it to Downloads (a File from the private file system is backed by it: removed
+ * sooner, the copy fails): a minute to start, and time to copy at 10 MB/s, slower than any disk.
+ */
+export const handOverMs = (bytes: number): number => 60_000 + Math.ceil(bytes / 10_000);
+
+async function removeFinished(dir: FileSystemDirectoryHandle, now: number, keep?: string) {
   const names: string[] = [];
-  // entries() is in every browser with OPFS, not yet in TypeScript's DOM types.
+  // keys() is in every browser with OPFS, not yet in TypeScript's DOM types.
   const iterable = dir as unknown as { keys(): AsyncIterable<string> };
   for await (const name of iterable.keys()) if (name !== keep) names.push(name);
   for (const name of names) {
     try {
       const file = await (await dir.getFileHandle(name)).getFile();
-      if (now - file.lastModified > KEEP_FINISHED_MS) await dir.removeEntry(name);
+      // Younger than its hand-over time: another tab's download may still be copying it.
+      if (now - file.lastModified > handOverMs(file.size)) await dir.removeEntry(name);
     } catch {
       // Another tab may be writing or removing it: leave it.
     }
+  }
+}
+
+/** Removes the ZIPs earlier visits left in the private file system (a tab closed before their removal). */
+export async function removeLeftoverZips(now = Date.now()): Promise<void> {
+  const storage = globalThis.navigator?.storage;
+  if (typeof storage?.getDirectory !== 'function') return;
+  try {
+    const root = await storage.getDirectory();
+    // No folder, no leftovers: nothing is created just to be looked at.
+    const dir = await root.getDirectoryHandle(EXPORT_DIR).catch(() => null);
+    if (dir) await removeFinished(dir, now);
+  } catch {
+    // Private browsing refuses the private file system: nothing was left there either.
   }
 }
 
@@ -80,15 +106,22 @@ async function privateFileSink(name: string): Promise<ZipSink | null> {
     // Private browsing (Firefox) refuses the private file system: try the next way.
     return null;
   }
-  void removeStaleExports(dir, unique, Date.now());
+  void removeFinished(dir, Date.now(), unique);
+  let size = 0;
+  const remove = async () => {
+    await dir.removeEntry(unique).catch(() => undefined);
+  };
   return {
     kind: 'private-file',
     writable,
     // A File backed by the private file on disk: downloading it reads the disk, not memory.
-    finish: () => handle.getFile(),
-    discard: async () => {
-      await dir.removeEntry(unique).catch(() => undefined);
+    finish: async () => {
+      const file = await handle.getFile();
+      size = file.size;
+      return file;
     },
+    handedOver: () => void setTimeout(() => void remove(), handOverMs(size)),
+    discard: remove,
   };
 }
 
@@ -110,6 +143,7 @@ async function saveDialogSink(name: string): Promise<ZipSink | null> {
     kind: 'save-dialog',
     writable,
     finish: async () => null,
+    handedOver: () => undefined,
     // An aborted writable leaves the chosen file as it was; there is nothing more to remove.
     discard: async () => undefined,
   };

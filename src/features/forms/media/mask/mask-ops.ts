@@ -112,7 +112,7 @@ export function shouldAppend(last: Point | undefined, next: Point, minDistance: 
 /** Minimum spacing between kept points for a brush of `size` image pixels. */
 export const minPointSpacing = (size: number): number => Math.max(0.5, size / 10);
 
-export const BRUSH_MIN = 1;
+const BRUSH_MIN = 1;
 export const BRUSH_MAX = 500;
 
 export interface BrushRange {

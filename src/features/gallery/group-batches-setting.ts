@@ -1,0 +1,33 @@
+import { useSyncExternalStore } from 'react';
+
+// "Group batches" is one setting of this browser, shared by the gallery's toolbar and the History's
+// filters (turned on in one, the other follows) and remembered across reloads, like the tile size.
+
+const KEY = 'media-studio:group-batches';
+const listeners = new Set<() => void>();
+
+const read = (): boolean => globalThis.localStorage?.getItem(KEY) === '1';
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  // Another tab's change arrives as a storage event.
+  const onStorage = (e: StorageEvent) => {
+    if (e.key === KEY) listener();
+  };
+  globalThis.addEventListener?.('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    globalThis.removeEventListener?.('storage', onStorage);
+  };
+}
+
+function setGroupBatches(on: boolean): void {
+  if (on) globalThis.localStorage?.setItem(KEY, '1');
+  else globalThis.localStorage?.removeItem(KEY);
+  for (const listener of listeners) listener();
+}
+
+/** Whether batches are shown as stacks, and the setter. */
+export function useGroupBatches(): [boolean, (on: boolean) => void] {
+  return [useSyncExternalStore(subscribe, read, () => false), setGroupBatches];
+}

@@ -1,0 +1,157 @@
+import 'fake-indexeddb/auto';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { HiddenTasks } from '../../model/history/hidden-tasks';
+import type { HistoryEntry } from '../../model/history/history-types';
+import { JudgementStore } from '../../model/history/judgements';
+import {
+  CONNECTION,
+  freshDatabase,
+  makeEntry,
+  stubLayout,
+  storeWith,
+  T0,
+} from '../../test/gallery-test-utils';
+import { NO_GALLERY_FILTER } from './gallery-filter';
+import { GalleryView } from './gallery-view';
+import { HistoryPanel } from './history-panel';
+
+// "Group batches" in the Gallery's toolbar and the History's filters: a batch (one click's tasks) is one
+// stack with its count, placed by its best member under the sort, opened in place with the keyboard, and
+// closed again with Escape, the focus back on the stack. The setting is remembered.
+
+// A batch of three whose credits (9, 1, 5) put it first, last and in the middle by "Most credits", and
+// two tasks made alone (charged 7 and 3).
+const batch = (n: number, credits: number) =>
+  makeEntry(`b${n}`, {
+    createdAt: T0 + 100 + n,
+    creditsCharged: credits,
+    params: { prompt: `variation ${n}` },
+    meta: { batchId: 'B1', batchIndex: n, batchSize: 3 },
+  });
+const entries: HistoryEntry[] = [
+  makeEntry('s1', { createdAt: T0 + 500, creditsCharged: 7, params: { prompt: 'alone one' } }),
+  batch(3, 5),
+  batch(2, 1),
+  batch(1, 9),
+  makeEntry('s2', { createdAt: T0, creditsCharged: 3, params: { prompt: 'alone two' } }),
+];
+
+let restoreLayout: () => void = () => undefined;
+let restoreWidth: () => void = () => undefined;
+beforeEach(async () => {
+  await freshDatabase();
+  localStorage.clear();
+  restoreLayout = stubLayout(2_000);
+  // The grid's own width decides its columns: 1,000 px, five tiles a row.
+  const width = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientWidth');
+  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 1_000 });
+  restoreWidth = () => {
+    if (width) Object.defineProperty(HTMLElement.prototype, 'clientWidth', width);
+    else delete (HTMLElement.prototype as unknown as Record<string, unknown>).clientWidth;
+  };
+});
+afterEach(() => {
+  cleanup();
+  restoreLayout();
+  restoreWidth();
+});
+
+async function renderGallery() {
+  const history = await storeWith(entries);
+  const judgements = await JudgementStore.open(CONNECTION);
+  const hidden = await HiddenTasks.open(CONNECTION);
+  return render(
+    <GalleryView
+      history={history}
+      judgements={judgements}
+      hidden={hidden}
+      filter={{ ...NO_GALLERY_FILTER, sort: 'credits' }}
+      onFilter={vi.fn()}
+      onRemix={vi.fn()}
+      onUseAsInput={vi.fn()}
+      onAddToComparison={vi.fn()}
+    />,
+  );
+}
+
+/** The grid's cells in order: a tile's task id, or "stack" for a batch's stack. */
+const gridOrder = () =>
+  [...screen.getByTestId('gallery-scroll').querySelectorAll<HTMLElement>('[data-key]')].map((el) =>
+    el.dataset.testid === 'batch-stack' ? 'stack' : el.dataset.key!.split('#')[0],
+  );
+
+describe('Group batches in the gallery', () => {
+  it('shows one stack with its count where the best member falls, opens it in place and closes it with Escape', async () => {
+    const user = userEvent.setup();
+    await renderGallery();
+    await waitFor(() => expect(gridOrder()).toEqual(['b1', 's1', 'b3', 's2', 'b2']));
+
+    await user.click(screen.getByRole('checkbox', { name: 'Group batches' }));
+    await waitFor(() => expect(gridOrder()).toEqual(['stack', 's1', 's2']));
+    const stack = screen.getByRole('button', { name: /^Batch of 3: variation 1/ });
+    expect(stack.getAttribute('aria-expanded')).toBe('false');
+    expect(within(screen.getByTestId('batch-stack')).getByTestId('batch-count').textContent).toContain('3');
+
+    // Opened with the keyboard: its members follow it, best first, and the rest keep their places.
+    stack.focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(gridOrder()).toEqual(['stack', 'b1', 'b3', 'b2', 's1', 's2']));
+    expect(stack.getAttribute('aria-expanded')).toBe('true');
+
+    // Escape on a member closes the stack and gives the focus back to it.
+    await user.tab();
+    expect(document.activeElement?.closest('[data-key]')?.getAttribute('data-key')).toBe('b1#0');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(gridOrder()).toEqual(['stack', 's1', 's2']));
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: /^Batch of 3/ })),
+    );
+    expect(screen.getByRole('button', { name: /^Batch of 3/ }).getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('is remembered: a gallery shown again groups from the start', async () => {
+    const user = userEvent.setup();
+    const first = await renderGallery();
+    await user.click(await screen.findByRole('checkbox', { name: 'Group batches' }));
+    first.unmount();
+    await renderGallery();
+    expect((screen.getByRole('checkbox', { name: 'Group batches' }) as HTMLInputElement).checked).toBe(true);
+    await waitFor(() => expect(gridOrder()).toEqual(['stack', 's1', 's2']));
+  });
+});
+
+describe('Group batches in the History', () => {
+  it('shows the batch as one card that opens in place and closes with Escape, focus back on it', async () => {
+    const user = userEvent.setup();
+    render(
+      <HistoryPanel store={await storeWith(entries)} sending={[]} onRemix={vi.fn()} onUseAsInput={vi.fn()} />,
+    );
+    const region = screen.getByRole('region', { name: 'History' });
+    const cards = () =>
+      [...region.querySelectorAll<HTMLElement>('[data-testid="task-card"], [data-testid="batch-stack"]')].map(
+        (el) => el.dataset.taskId ?? 'stack',
+      );
+    await waitFor(() => expect(cards()).toEqual(['s1', 'b3', 'b2', 'b1', 's2']));
+
+    await user.click(within(region).getByRole('checkbox', { name: 'Group batches' }));
+    await waitFor(() => expect(cards()).toEqual(['s1', 'stack', 's2']));
+    const stack = within(region).getByRole('button', { name: 'Batch of 3: Lumen Canvas' });
+    expect(within(region).getByTestId('batch-stack').textContent).toContain('3 tasks');
+
+    await user.click(stack);
+    await waitFor(() => expect(cards()).toEqual(['s1', 'stack', 'b3', 'b2', 'b1', 's2']));
+    expect(stack.getAttribute('aria-expanded')).toBe('true');
+
+    const member = region.querySelector<HTMLElement>('[data-task-id="b2"] h3 button')!;
+    member.focus();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(cards()).toEqual(['s1', 'stack', 's2']));
+    await waitFor(() =>
+      expect(document.activeElement).toBe(
+        within(region).getByRole('button', { name: 'Batch of 3: Lumen Canvas' }),
+      ),
+    );
+  });
+});
