@@ -5,9 +5,11 @@ import { RESULTS, print, record, updateReadme, type Figure } from './results-fil
 import { lighthouseScores } from './lighthouse';
 import { galleryAtScale } from './gallery-bench';
 import { historyAtScale, keyOf, launch, pollingSchedule, quoteTyping, type Ports } from './studio-bench';
+import { soak } from './soak';
 import { teamBench } from './team-bench';
 import { zipOfSandboxImages } from './zip-bench';
 import { sandboxLoad } from '../sandbox/bench/load';
+import { sandboxStorms } from '../sandbox/bench/storms';
 
 // `npm run bench`: every benchmark of issue 7 that this harness has, printed and written to
 // bench/results.json. Needs a build (`npm run build`); starts its own studio and sandbox on spare ports.
@@ -22,7 +24,12 @@ const ports: Ports = {
 // BENCH_POLLING=20,1000 runs some of the polling scenarios (20, 100, 1000); their figures replace
 // only their own in bench/results.json.
 const pollingScenarios = (process.env.BENCH_POLLING ?? '20,100,1000').split(',').map((x) => x.trim());
-const only = process.argv.slice(2);
+// `--minutes N`: the soak's length (default 30).
+const args = process.argv.slice(2);
+const minutesAt = args.indexOf('--minutes');
+const soakMinutes = minutesAt === -1 ? 30 : Number(args[minutesAt + 1]);
+if (!(soakMinutes > 0)) throw new Error('--minutes: a positive number of minutes.');
+const only = args.filter((_a, i) => minutesAt === -1 || (i !== minutesAt && i !== minutesAt + 1));
 const wanted = (name: string) => only.length === 0 || only.includes(name);
 
 function section(name: string, figures: Record<string, Figure>) {
@@ -33,7 +40,18 @@ function section(name: string, figures: Record<string, Figure>) {
 if (wanted('bundle')) section('bundle', measureBundle());
 
 // The sandbox alone, in a child process of its own (sandbox/bench/load.ts).
-if (wanted('sandbox')) section('sandbox', await sandboxLoad());
+// BENCH_SANDBOX=storms runs only the storms (ten 100 MB uploads, a render storm) and keeps the other figures.
+if (wanted('sandbox')) {
+  const stormsOnly = process.env.BENCH_SANDBOX === 'storms';
+  const all = stormsOnly && existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : {};
+  const kept = Object.fromEntries(
+    Object.entries((all.sandbox ?? {}) as Record<string, Figure | string>).filter(
+      ([, f]) => typeof f !== 'string',
+    ),
+  ) as Record<string, Figure>;
+  const load = stormsOnly ? kept : await sandboxLoad();
+  section('sandbox', { ...load, ...(await sandboxStorms()) });
+}
 
 if (['quote', 'history', 'gallery', 'zip', 'polling', 'lighthouse'].some(wanted)) {
   const server = spawn('npx', ['tsx', 'scripts/start.ts'], {
@@ -95,6 +113,10 @@ if (wanted('team')) {
   const figures = await teamBench((partial) => record('team', { ...kept, ...partial }));
   section('team', { ...kept, ...figures });
 }
+
+// The soak (issue 26): a scripted creator under a fault a minute; its own studio server and sandbox on
+// the bench's ports. Only when asked for by name: it takes half an hour.
+if (only.includes('soak')) section('soak', await soak({ minutes: soakMinutes, ports }));
 
 // The README shows every figure beside its target.
 await updateReadme();
