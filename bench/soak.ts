@@ -116,6 +116,8 @@ class Creator {
   async connect(key: string) {
     await this.page.goto(this.ports.studio);
     await this.page.getByLabel('API key', { exact: true }).fill(key);
+    // Remembered, so that a reload comes back connected, as a creator's studio does.
+    await this.page.getByRole('checkbox', { name: /Remember this key on this device/ }).check();
     await this.page.getByRole('button', { name: 'Connect', exact: true }).click();
     await this.page.getByRole('button', { name: /^Account: / }).waitFor();
   }
@@ -160,18 +162,16 @@ class Creator {
       });
   }
 
-  /** Star: the newest output in the Gallery's viewer. */
+  /** Star: the newest output that has one, by its tile's Star toggle in the Gallery. */
   async star() {
     const galleryButton = this.page.getByRole('button', { name: 'Gallery', exact: true });
     await galleryButton.click();
     const gallery = this.page.getByRole('main', { name: 'Gallery' });
-    await gallery.getByTestId('gallery-tile').first().getByRole('button').first().click();
-    const viewer = this.page.getByRole('dialog', { name: 'Viewer' });
-    const star = viewer.getByRole('button', { name: 'Star', exact: true });
+    const starButton = this.page.getByRole('button', { name: 'Star', exact: true });
+    const tile = gallery.getByTestId('gallery-tile').filter({ has: starButton }).first();
+    const star = tile.getByRole('button', { name: 'Star', exact: true });
     if ((await star.getAttribute('aria-pressed')) !== 'true') await star.click();
-    await viewer.locator('[aria-pressed="true"]').first().waitFor();
-    await this.page.keyboard.press('Escape');
-    await viewer.waitFor({ state: 'hidden' });
+    await tile.locator('button[aria-label="Star"][aria-pressed="true"]').waitFor();
     await galleryButton.click();
   }
 
@@ -199,9 +199,11 @@ class Creator {
 
   /** The history as the studio exports it: every task id it holds. */
   async exportedTaskIds(): Promise<Set<string>> {
-    const download = this.page.waitForEvent('download');
-    await this.page.getByRole('button', { name: 'Export history to a JSON file' }).click();
-    const path = await (await download).path();
+    const [download] = await Promise.all([
+      this.page.waitForEvent('download'),
+      this.page.getByRole('button', { name: 'Export history to a JSON file' }).click(),
+    ]);
+    const path = await download.path();
     const file = JSON.parse(readFileSync(path, 'utf8')) as { tasks: Array<{ taskId: string }> };
     return new Set(file.tasks.map((t) => t.taskId));
   }
