@@ -40,4 +40,6 @@ process.on('message', (message: { keyName: string }) => {
   };
   process.send!(state);
 });
+// The soak went away (even by a crash): so does its sandbox.
+process.on('disconnect', () => process.exit(0));
 process.send!('ready');
