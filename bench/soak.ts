@@ -192,8 +192,10 @@ class Creator {
       .waitFor({ timeout: STEP_TIMEOUT_MS });
   }
 
+  /** Reload: the studio opened afresh at its address (the Compare view's own address is left). */
   async reload() {
-    await this.page.reload();
+    await this.page.goto(this.ports.studio);
+    await this.page.getByRole('button', { name: /^Account: / }).waitFor({ timeout: STEP_TIMEOUT_MS });
     await this.history.waitFor({ timeout: STEP_TIMEOUT_MS });
   }
 

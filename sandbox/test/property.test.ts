@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RATE_LIMITS } from '../src/core/rate-limit';
 import { JSON_MAX_BYTES } from '../src/http/body';
 import { makeImage, makeWav, withMarker } from './fixtures';
 import { DEMO_KEY_NAMES, ERROR_TYPES, UPLOAD_TYPES, useSandbox } from './harness';
@@ -646,4 +647,89 @@ describe('property: the HTTP surface keeps its invariants', () => {
       },
     );
   }, 120_000);
+  it('the rest of the control API: reset, limits, outage and the request log, with generated bodies', async () => {
+    const groups = Object.keys(RATE_LIMITS);
+    const limitsBody = fc.dictionary(
+      fc.oneof(fc.constantFrom(...groups), anyText),
+      fc.oneof(fc.integer({ min: 1, max: 5000 }), number, anyText, fc.jsonValue({ maxDepth: 2 })),
+      { maxKeys: 4 },
+    );
+    const outageBody = fc.record(
+      {
+        // Valid ones are short (the property waits each out); the rest are refused.
+        durationMs: fc.oneof(
+          { weight: 2, arbitrary: fc.integer({ min: 1, max: 150 }) },
+          { weight: 3, arbitrary: fc.oneof(number, anyText, fc.constantFrom(0, -5, 600_001, 1.5)) },
+        ),
+      },
+      { requiredKeys: [] },
+    );
+    let outages = 0;
+    await property(
+      'control-rest',
+      300,
+      fc
+        .oneof(
+          fc.record({
+            method: fc.constant('POST'),
+            url: fc.constant(`${h.origin}/__sandbox/limits`),
+            headers: headerArb,
+            body: jsonBody(() => limitsBody),
+          }),
+          fc.record({
+            method: fc.constant('POST'),
+            url: fc.constant(`${h.origin}/__sandbox/outage`),
+            // Often a well-formed call, so that some outages happen.
+            headers: fc.oneof(headerArb, fc.constant({ contentType: 'application/json' })),
+            body: jsonBody(() => outageBody),
+          }),
+          fc.record({
+            method: fc.constant('POST'),
+            url: fc.constant(`${h.origin}/__sandbox/reset`),
+            headers: headerArb,
+            body: fc.option(
+              jsonBody(() => fc.jsonValue({ maxDepth: 2 })),
+              { nil: undefined },
+            ),
+          }),
+          fc.record({
+            method: fc.constantFrom('GET', 'PUT', 'PATCH', 'DELETE'),
+            url: fc.constantFrom(
+              ...['requests', 'limits', 'outage', 'reset'].map((p) => `${h.origin}/__sandbox/${p}`),
+            ),
+            headers: headerArb,
+          }),
+        )
+        .map((req) => req as Sent),
+      async (req, a) => {
+        if (req.url.endsWith('/limits') && req.method === 'POST' && a.status === 200) {
+          // Every group reported, each an integer >= 1.
+          expect(Object.keys(a.body).sort()).toEqual([...groups].sort());
+          for (const v of Object.values(a.body)) expect(Number.isInteger(v) && (v as number) >= 1).toBe(true);
+        }
+        if (req.url.endsWith('/requests') && req.method === 'GET' && a.status === 200) {
+          expect(Array.isArray(a.body)).toBe(true);
+          for (const e of a.body as Array<Record<string, unknown>>)
+            expect(
+              Object.keys(e).every((k) => ['at', 'method', 'path', 'status', 'keyName'].includes(k)),
+            ).toBe(true);
+        }
+        if (req.url.endsWith('/outage') && req.method === 'POST' && a.status === 200) {
+          outages++;
+          // Down, then back: wait until the sandbox answers again before the next input.
+          const until = Date.now() + 10_000;
+          for (;;) {
+            await new Promise((r) => setTimeout(r, 100));
+            const up = await fetch(`${h.origin}/__sandbox/keys`).then(
+              (r) => r.ok,
+              () => false,
+            );
+            if (up) break;
+            if (Date.now() > until) throw new Error('the sandbox did not come back after an outage');
+          }
+        }
+      },
+    );
+    expect(outages, 'some generated outages were valid and came and went').toBeGreaterThan(0);
+  }, 180_000);
 });
