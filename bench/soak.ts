@@ -203,7 +203,7 @@ class Creator {
   async exportedTaskIds(): Promise<Set<string>> {
     const [download] = await Promise.all([
       this.page.waitForEvent('download'),
-      this.page.getByRole('button', { name: 'Export history to a JSON file' }).click(),
+      this.history.getByRole('button', { name: 'Export', exact: true }).click(),
     ]);
     const path = await download.path();
     const file = JSON.parse(readFileSync(path, 'utf8')) as { tasks: Array<{ taskId: string }> };
@@ -211,7 +211,7 @@ class Creator {
   }
 }
 
-export interface SoakOptions {
+interface SoakOptions {
   minutes: number;
   ports: Ports;
   distDir?: string;
@@ -326,7 +326,10 @@ export async function soak({
     for (let i = 0; i < 12; i++) {
       await page.waitForTimeout(5_000);
       await creator.reload().catch(() => undefined);
-      studioIds = await creator.exportedTaskIds().catch(() => studioIds);
+      studioIds = await creator.exportedTaskIds().catch((e: unknown) => {
+        log(`  export failed: ${String(e).split('\n')[0]}`);
+        return studioIds;
+      });
       end = await stateOf(child);
       lost = end.tasks.filter((t) => !studioIds.has(t.id)).map((t) => t.id);
       if (lost.length === 0) break;
