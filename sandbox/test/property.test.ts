@@ -1,5 +1,7 @@
 import fc from 'fast-check';
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UPLOAD_MAX_BYTES } from '../../contract/upload';
 import { RATE_LIMITS } from '../src/core/rate-limit';
 import { JSON_MAX_BYTES } from '../src/http/body';
 import { makeImage, makeWav, withMarker } from './fixtures';
@@ -731,5 +733,68 @@ describe('property: the HTTP surface keeps its invariants', () => {
       },
     );
     expect(outages, 'some generated outages were valid and came and went').toBeGreaterThan(0);
+  }, 180_000);
+  it('POST /uploads over the wire: announced, chunked, over the limit, with Expect: the answer always arrives', async () => {
+    const url = new URL(v1('/uploads'));
+    let answered = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          framing: fc.constantFrom('exact', 'chunked', 'over-limit', 'over-limit-expect'),
+          type: fc.constantFrom(...UPLOAD_TYPES, 'text/plain'),
+          body: fc.oneof(
+            fc.constantFrom(world.png, world.wav, withMarker(world.png, 'SANDBOX-BLOCK')),
+            fc.uint8Array({ maxLength: 200_000 }).map((b) => Buffer.from(b)),
+          ),
+          overBy: fc.integer({ min: 1, max: 10 ** 9 }),
+        }),
+        async ({ framing, type, body, overBy }) => {
+          requests += 1;
+          counts.uploadsWire = (counts.uploadsWire ?? 0) + 1;
+          const headers: Record<string, string | number> = {
+            Authorization: `Bearer ${h.keys.team}`,
+            'Content-Type': type,
+          };
+          if (framing === 'exact') headers['Content-Length'] = body.length;
+          if (framing.startsWith('over-limit')) headers['Content-Length'] = UPLOAD_MAX_BYTES + overBy;
+          if (framing === 'over-limit-expect') headers.Expect = '100-continue';
+          const a = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+            const req = request(
+              {
+                host: url.hostname,
+                port: url.port,
+                path: url.pathname,
+                method: 'POST',
+                headers,
+                agent: false,
+              },
+              (res) => {
+                let text = '';
+                res.on('data', (c: Buffer) => (text += c));
+                res.on('end', () => resolve({ status: res.statusCode!, text }));
+              },
+            );
+            req.on('error', reject);
+            if (framing === 'over-limit-expect') req.on('continue', () => req.end(body));
+            else if (framing === 'over-limit')
+              req.write(body); // and never the rest: the answer must not wait
+            else req.end(body);
+          });
+          checkAnswer({ method: 'POST', url: url.href, headers: {} } as Sent, {
+            status: a.status,
+            headers: new globalThis.Headers(),
+            body: JSON.parse(a.text),
+            text: a.text,
+          });
+          // The type is checked first (400), then the announced size (413), before any byte is read.
+          if (framing.startsWith('over-limit'))
+            expect(a.status, a.text).toBe(type === 'text/plain' ? 400 : 413);
+          if (++answered % 20 === 0) await advance(61_000); // 30 uploads a minute
+        },
+      ),
+      { numRuns: runs(120), seed: SEED },
+    );
+    expect(answered).toBeGreaterThanOrEqual(runs(120));
+    await stillAlive();
   }, 180_000);
 });
