@@ -13,11 +13,13 @@ import {
   type PollingScenario,
   type Ports,
 } from './studio-bench';
+import { soak } from './soak';
 import type { Browser } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
 import { teamBench } from './team-bench';
 import { zipOfSandboxImages } from './zip-bench';
 import { sandboxLoad } from '../sandbox/bench/load';
+import { sandboxStorms } from '../sandbox/bench/storms';
 
 // `npm run bench`: every benchmark of issue 7 that this harness has, printed and written to
 // bench/results.json. Needs a build (`npm run build`); starts its own studio and sandbox on spare ports.
@@ -34,7 +36,12 @@ const ports: Ports = {
 const pollingScenarios = (process.env.BENCH_POLLING ?? '20,100,100at5s,1000')
   .split(',')
   .map((x) => x.trim()) as PollingScenario[];
-const only = process.argv.slice(2);
+// `--minutes N`: the soak's length (default 30).
+const args = process.argv.slice(2);
+const minutesAt = args.indexOf('--minutes');
+const soakMinutes = minutesAt === -1 ? 30 : Number(args[minutesAt + 1]);
+if (!(soakMinutes > 0)) throw new Error('--minutes: a positive number of minutes.');
+const only = args.filter((_a, i) => minutesAt === -1 || (i !== minutesAt && i !== minutesAt + 1));
 const wanted = (name: string) => only.length === 0 || only.includes(name);
 
 function section(name: string, figures: Record<string, Figure>) {
@@ -99,7 +106,18 @@ function pollingSection(figures: Record<string, Figure>) {
 if (wanted('bundle')) section('bundle', measureBundle());
 
 // The sandbox alone, in a child process of its own (sandbox/bench/load.ts).
-if (wanted('sandbox')) section('sandbox', await sandboxLoad());
+// BENCH_SANDBOX=storms runs only the storms (ten 100 MB uploads, a render storm) and keeps the other figures.
+if (wanted('sandbox')) {
+  const stormsOnly = process.env.BENCH_SANDBOX === 'storms';
+  const all = stormsOnly && existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : {};
+  const kept = Object.fromEntries(
+    Object.entries((all.sandbox ?? {}) as Record<string, Figure | string>).filter(
+      ([, f]) => typeof f !== 'string',
+    ),
+  ) as Record<string, Figure>;
+  const load = stormsOnly ? kept : await sandboxLoad();
+  section('sandbox', { ...load, ...(await sandboxStorms()) });
+}
 
 const at4s = pollingScenarios.filter((s) => s !== '100at5s');
 if (['quote', 'history', 'gallery', 'zip', 'lighthouse'].some(wanted) || (wanted('polling') && at4s.length)) {
@@ -132,6 +150,10 @@ if (wanted('team')) {
   const figures = await teamBench((partial) => record('team', { ...kept, ...partial }));
   section('team', { ...kept, ...figures });
 }
+
+// The soak: a scripted creator under a fault a minute; its own studio server and sandbox on the bench's
+// ports. Only when asked for by name: it takes half an hour.
+if (only.includes('soak')) section('soak', await soak({ minutes: soakMinutes, ports }));
 
 // The README shows every figure beside its target.
 await updateReadme();

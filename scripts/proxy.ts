@@ -6,6 +6,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { lingeringClose } from '../sandbox/src/http/lingering-close';
 
 /**
  * The `npm start` server's forwarding proxy (STUDIO_PROXY_TARGET): the studio on its own origin calls
@@ -205,6 +206,9 @@ export function proxyRequest(
   });
   upstream.on('error', () => fail(502, 'bad_gateway', 'The API could not be reached.'));
   let bodySent = false;
+  /** Whether the client's whole body went to the API. */
+  let bodyDone = false;
+  req.once('end', () => (bodyDone = true));
   let expectTimer: NodeJS.Timeout | undefined;
   const sendBody = () => {
     clearTimeout(expectTimer);
@@ -227,13 +231,25 @@ export function proxyRequest(
     }
     done = true;
     clearTimeout(expectTimer);
+    // Answered before the whole body went (api-notes §8: a 413 is decided from Content-Length): the
+    // answer is final, nothing more goes to the API, and the rest of the client's body is read and
+    // dropped after the answer, so that the client reads the answer rather than a reset connection.
+    const early = hasBody && !bodyDone;
+    if (early) {
+      req.unpipe(upstream);
+      req.resume();
+      lingeringClose(req, res);
+    }
     setSecurityHeaders(res, csp);
     res.writeHead(status, answerHeaders(answer.headers));
     answer.pipe(res);
-    answer.on('error', () => res.destroy());
-    // Answered before asking for the body (Expect): the request is over without it.
+    answer.on('error', () => {
+      // The API may close its side once it has answered early: a whole answer is still whole.
+      if (!answer.complete) res.destroy();
+    });
+    // Answered early: the request to the API is over without the rest of the body.
     answer.on('end', () => {
-      if (hasBody && !bodySent) upstream.destroy();
+      if (early) upstream.destroy();
     });
     // The client left: nobody reads the rest.
     res.on('close', () => {

@@ -1,11 +1,12 @@
 import { createAdaptorServer } from '@hono/node-server';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { IncomingMessage, ServerResponse, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Sandbox } from './core/sandbox';
 import { createApp } from './http/app';
+import { lingeringClose } from './http/lingering-close';
 import { hostForListen, hostForUrl } from './hosts';
 import { OriginPolicy } from './http/origins';
 import { mediaWorks } from './media/works';
@@ -126,6 +127,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     hostname: host,
     fetch: async (req, env) => {
       const res = await app.fetch(req, env);
+      // Answered before the whole body arrived (an early 413, a 401...): see lingering-close.ts.
+      if (env.incoming instanceof IncomingMessage && env.outgoing instanceof ServerResponse)
+        if (!env.incoming.complete) lingeringClose(env.incoming, env.outgoing);
       if (down && 'shouldKeepAlive' in env.outgoing) env.outgoing.shouldKeepAlive = false;
       if (persistence && req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS')
         persistence.touch();

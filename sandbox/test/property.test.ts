@@ -1,5 +1,8 @@
 import fc from 'fast-check';
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UPLOAD_MAX_BYTES } from '../../contract/upload';
+import { RATE_LIMITS } from '../src/core/rate-limit';
 import { JSON_MAX_BYTES } from '../src/http/body';
 import { makeImage, makeWav, withMarker } from './fixtures';
 import { DEMO_KEY_NAMES, ERROR_TYPES, UPLOAD_TYPES, useSandbox } from './harness';
@@ -685,6 +688,163 @@ describe('property: the HTTP surface keeps its invariants', () => {
           }
         },
       );
+    },
+    TEST_TIMEOUT_MS,
+  );
+  it(
+    'the rest of the control API: reset, limits, outage and the request log, with generated bodies',
+    async () => {
+      const groups = Object.keys(RATE_LIMITS);
+      const limitsBody = fc.dictionary(
+        fc.oneof(fc.constantFrom(...groups), anyText),
+        fc.oneof(fc.integer({ min: 1, max: 5000 }), number, anyText, fc.jsonValue({ maxDepth: 2 })),
+        { maxKeys: 4 },
+      );
+      const outageBody = fc.record(
+        {
+          // Valid ones are short (the property waits each out); the rest are refused.
+          durationMs: fc.oneof(
+            { weight: 2, arbitrary: fc.integer({ min: 1, max: 150 }) },
+            { weight: 3, arbitrary: fc.oneof(number, anyText, fc.constantFrom(0, -5, 600_001, 1.5)) },
+          ),
+        },
+        { requiredKeys: [] },
+      );
+      let outages = 0;
+      await property(
+        'control-rest',
+        300,
+        fc
+          .oneof(
+            fc.record({
+              method: fc.constant('POST'),
+              url: fc.constant(`${h.origin}/__sandbox/limits`),
+              headers: headerArb,
+              body: jsonBody(() => limitsBody),
+            }),
+            fc.record({
+              method: fc.constant('POST'),
+              url: fc.constant(`${h.origin}/__sandbox/outage`),
+              // Often a well-formed call, so that some outages happen.
+              headers: fc.oneof(headerArb, fc.constant({ contentType: 'application/json' })),
+              body: jsonBody(() => outageBody),
+            }),
+            fc.record({
+              method: fc.constant('POST'),
+              url: fc.constant(`${h.origin}/__sandbox/reset`),
+              headers: headerArb,
+              body: fc.option(
+                jsonBody(() => fc.jsonValue({ maxDepth: 2 })),
+                { nil: undefined },
+              ),
+            }),
+            fc.record({
+              method: fc.constantFrom('GET', 'PUT', 'PATCH', 'DELETE'),
+              url: fc.constantFrom(
+                ...['requests', 'limits', 'outage', 'reset'].map((p) => `${h.origin}/__sandbox/${p}`),
+              ),
+              headers: headerArb,
+            }),
+          )
+          .map((req) => req as Sent),
+        async (req, a) => {
+          if (req.url.endsWith('/limits') && req.method === 'POST' && a.status === 200) {
+            // Every group reported, each an integer >= 1.
+            expect(Object.keys(a.body).sort()).toEqual([...groups].sort());
+            for (const v of Object.values(a.body))
+              expect(Number.isInteger(v) && (v as number) >= 1).toBe(true);
+          }
+          if (req.url.endsWith('/requests') && req.method === 'GET' && a.status === 200) {
+            expect(Array.isArray(a.body)).toBe(true);
+            for (const e of a.body as Array<Record<string, unknown>>)
+              expect(
+                Object.keys(e).every((k) => ['at', 'method', 'path', 'status', 'keyName'].includes(k)),
+              ).toBe(true);
+          }
+          if (req.url.endsWith('/outage') && req.method === 'POST' && a.status === 200) {
+            outages++;
+            // Down, then back: wait until the sandbox answers again before the next input.
+            const until = Date.now() + 10_000;
+            for (;;) {
+              await new Promise((r) => setTimeout(r, 100));
+              const up = await fetch(`${h.origin}/__sandbox/keys`).then(
+                (r) => r.ok,
+                () => false,
+              );
+              if (up) break;
+              if (Date.now() > until) throw new Error('the sandbox did not come back after an outage');
+            }
+          }
+        },
+      );
+      expect(outages, 'some generated outages were valid and came and went').toBeGreaterThan(0);
+    },
+    TEST_TIMEOUT_MS,
+  );
+  it(
+    'POST /uploads over the wire: announced, chunked, over the limit, with Expect: the answer always arrives',
+    async () => {
+      const url = new URL(v1('/uploads'));
+      let answered = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.record({
+            framing: fc.constantFrom('exact', 'chunked', 'over-limit', 'over-limit-expect'),
+            type: fc.constantFrom(...UPLOAD_TYPES, 'text/plain'),
+            body: fc.oneof(
+              fc.constantFrom(world.png, world.wav, withMarker(world.png, 'SANDBOX-BLOCK')),
+              fc.uint8Array({ maxLength: 200_000 }).map((b) => Buffer.from(b)),
+            ),
+            overBy: fc.integer({ min: 1, max: 10 ** 9 }),
+          }),
+          async ({ framing, type, body, overBy }) => {
+            requests += 1;
+            counts.uploadsWire = (counts.uploadsWire ?? 0) + 1;
+            const headers: Record<string, string | number> = {
+              Authorization: `Bearer ${h.keys.team}`,
+              'Content-Type': type,
+            };
+            if (framing === 'exact') headers['Content-Length'] = body.length;
+            if (framing.startsWith('over-limit')) headers['Content-Length'] = UPLOAD_MAX_BYTES + overBy;
+            if (framing === 'over-limit-expect') headers.Expect = '100-continue';
+            const a = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+              const req = request(
+                {
+                  host: url.hostname,
+                  port: url.port,
+                  path: url.pathname,
+                  method: 'POST',
+                  headers,
+                  agent: false,
+                },
+                (res) => {
+                  let text = '';
+                  res.on('data', (c: Buffer) => (text += c));
+                  res.on('end', () => resolve({ status: res.statusCode!, text }));
+                },
+              );
+              req.on('error', reject);
+              if (framing === 'over-limit-expect') req.on('continue', () => req.end(body));
+              else if (framing === 'over-limit')
+                req.write(body); // and never the rest: the answer must not wait
+              else req.end(body);
+            });
+            checkAnswer({ method: 'POST', url: url.href, headers: {} } as Sent, {
+              status: a.status,
+              headers: new globalThis.Headers(),
+              body: JSON.parse(a.text),
+              text: a.text,
+            });
+            // The type is checked first (400), then the announced size (413), before any byte is read.
+            if (framing.startsWith('over-limit'))
+              expect(a.status, a.text).toBe(type === 'text/plain' ? 400 : 413);
+            if (++answered % 20 === 0) await advance(61_000); // 30 uploads a minute
+          },
+        ),
+        { numRuns: runs(120), seed: SEED },
+      );
+      expect(answered).toBeGreaterThanOrEqual(runs(120));
+      await stillAlive();
     },
     TEST_TIMEOUT_MS,
   );

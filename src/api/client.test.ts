@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiClient, DEFAULT_TIMEOUT_MS, type ClientRetryInfo, type XhrLike } from './client';
+import {
+  ApiClient,
+  DEFAULT_TIMEOUT_MS,
+  UPLOAD_RESEND_MAX_BYTES,
+  type ClientRetryInfo,
+  type XhrLike,
+} from './client';
 import { ApiError } from './errors';
 import { RateLimiter } from './rate-limiter';
 import { toCurl, toFetchCode } from './request-code';
@@ -657,6 +663,59 @@ describe('uploads', () => {
     controller.abort();
     expect(await result).toMatchObject({ code: 'aborted' });
     expect(FakeXhr.last?.aborted).toBe(true);
+  });
+
+  describe('a failure whose effect is unknown never re-sends a large file', () => {
+    const large = new Blob([new Uint8Array(UPLOAD_RESEND_MAX_BYTES + 1)], { type: 'image/png' });
+    const small = new Blob([new Uint8Array(UPLOAD_RESEND_MAX_BYTES)], { type: 'image/png' });
+    const failing = (answer: () => Promise<Response>) => vi.fn<typeof globalThis.fetch>(answer);
+    const settle = async <T>(p: Promise<T>) => {
+      const result = p.catch((e: unknown) => e);
+      await vi.advanceTimersByTimeAsync(30_000);
+      return result;
+    };
+
+    it.each([
+      ['502', async () => apiError(502, 'bad_gateway')],
+      ['504', async () => new Response('Gateway Timeout', { status: 504 })],
+      ['a dropped connection', networkFailure],
+    ])('a file over the re-send size is sent once after %s', async (_name, answer) => {
+      const fetch = failing(answer);
+      await settle(makeClient(fetch).uploadFile(large, 'image/png'));
+      expect(fetch).toHaveBeenCalledTimes(1);
+    });
+
+    it('a 413 is final, whatever the size', async () => {
+      const fetch = failing(async () => apiError(413, 'file_too_large'));
+      expect(await settle(makeClient(fetch).uploadFile(small, 'image/png'))).toMatchObject({ status: 413 });
+      expect(fetch).toHaveBeenCalledTimes(1);
+    });
+
+    it('a small file is sent again once after a 502, not on the whole schedule', async () => {
+      const fetch = failing(async () => apiError(502, 'bad_gateway'));
+      expect(await settle(makeClient(fetch).uploadFile(small, 'image/png'))).toMatchObject({ status: 502 });
+      expect(fetch).toHaveBeenCalledTimes(2);
+    });
+
+    it('429 and 503 (nothing kept) are still retried on schedule, and a repeat after them is not spent', async () => {
+      const fetch = vi
+        .fn<typeof globalThis.fetch>()
+        .mockImplementationOnce(async () => apiError(503, 'no_provider'))
+        .mockImplementationOnce(async () => apiError(429, 'rate_limited'))
+        .mockImplementationOnce(async () => apiError(502, 'bad_gateway'))
+        .mockImplementation(async () =>
+          json(200, {
+            status: 'ready',
+            url: 'https://cdn.example.test/u.png',
+            size: 1,
+            contentType: 'image/png',
+          }),
+        );
+      await expect(settle(makeClient(fetch).uploadFile(small, 'image/png'))).resolves.toMatchObject({
+        status: 'ready',
+      });
+      expect(fetch).toHaveBeenCalledTimes(4);
+    });
   });
 
   it('reads every poll state of GET /uploads/{id}', async () => {

@@ -53,6 +53,14 @@ import {
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** A 100 MB upload on a slow line takes minutes; the 30 s default would cut it off. */
 const UPLOAD_TIMEOUT_MS = 10 * 60_000;
+/**
+ * The largest upload sent again, once, after a failure whose effect is unknown (no answer, 502, 504).
+ * A larger one is never re-sent by itself: such a failure of a large body is most often a refusal the
+ * path lost on the way (a proxy that saw the connection reset after an early 413) or a link that cannot
+ * carry it, and each attempt costs the whole file again; the person sees the failure and retries. 429 and
+ * 503, which the API answers before it keeps anything, are retried on schedule whatever the size.
+ */
+export const UPLOAD_RESEND_MAX_BYTES = 8 * 1024 * 1024;
 
 /** The parts of XMLHttpRequest the upload uses (so tests can pass a small fake). */
 export interface XhrLike {
@@ -153,6 +161,8 @@ interface Call<T> {
    * connection, timeout, 502, 504). False for charging POSTs without an Idempotency-Key.
    */
   repeatable: boolean;
+  /** With `repeatable`, how many repeats after such a failure (default: the whole retry schedule). */
+  maxRepeats?: number;
   timeoutMs?: number;
   onProgress?: (progress: UploadProgress) => void;
   parse: (json: unknown, status: number) => T;
@@ -391,8 +401,8 @@ export class ApiClient {
    * POST /uploads: the Blob itself as the raw body with its true Content-Type (api-notes §4), streamed by
    * the browser, never read into memory here. 200 ready (image, audio) or 202 processing (video).
    * With onProgress it goes through XMLHttpRequest, the only browser API that reports upload progress.
-   * Retried per api-notes §7 even after a dropped connection: a repeat can at worst store the file twice;
-   * nothing is charged.
+   * Retried per api-notes §7 (429, 503); after a dropped connection, 502 or 504 only a small file is sent
+   * again, once (UPLOAD_RESEND_MAX_BYTES): a repeat can at worst store the file twice; nothing is charged.
    */
   uploadFile(
     file: Blob,
@@ -405,7 +415,8 @@ export class ApiClient {
         path: '/uploads',
         group: 'uploads.create',
         body: { kind: 'blob', blob: file, contentType },
-        repeatable: true,
+        repeatable: file.size <= UPLOAD_RESEND_MAX_BYTES,
+        maxRepeats: 1,
         timeoutMs: UPLOAD_TIMEOUT_MS,
         onProgress: options.onProgress,
         parse: parseWith(UploadCreatedSchema),
@@ -471,11 +482,13 @@ export class ApiClient {
 
   #run<T>(call: Call<T>, options: RequestOptions): Promise<T> {
     const { signal } = options;
+    let repeats = 0;
+    const mayRepeat = () => call.repeatable && (call.maxRepeats === undefined || repeats++ < call.maxRepeats);
     return withRetry(() => this.#attempt(call, options), {
       signal,
       sleep: this.#sleep,
       now: this.#now,
-      shouldRetry: (error) => isRetryable(error) && (call.repeatable || provesNoEffect(error)),
+      shouldRetry: (error) => isRetryable(error) && (provesNoEffect(error) || mayRepeat()),
       onRetry: (info) => {
         this.health.retrying(info.retryAt);
         const full: ClientRetryInfo = { ...info, method: call.method, path: call.path };

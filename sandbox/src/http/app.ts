@@ -262,10 +262,9 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
     const key = authed(c, 'uploads.create');
     const length = c.req.header('content-length');
     // api-notes §8: 413 is decided from Content-Length before a byte of the body is read.
-    const contentType = sb.checkUploadHeaders(
-      c.req.header('content-type'),
-      length ? Number(length) : undefined,
-    );
+    const contentType = sb.checkUploadHeaders(c.req.header('content-type'), undefined);
+    // The refusal closes the connection (the body stays unread), as the JSON routes' does.
+    if (length && Number(length) > UPLOAD_MAX_BYTES) throw uploadTooLarge();
     // The body goes to disk as it arrives, scanned on the way; the checks then read the file (README: Limits).
     const file = sb.media.newUploadFile();
     try {
