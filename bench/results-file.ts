@@ -44,7 +44,7 @@ export function print(section: string, figures: Record<string, Figure>): void {
   }
 }
 
-const README = new URL('../README.md', import.meta.url);
+const TABLE_FILE = new URL('../docs/benchmarks.md', import.meta.url);
 const START = '<!-- bench:start -->';
 const END = '<!-- bench:end -->';
 
@@ -64,13 +64,13 @@ export function resultsTable(all: Results = JSON.parse(readFileSync(RESULTS, 'ut
   return rows.join('\n');
 }
 
-/** Writes the table into the README between its bench markers, formatted as `npm run lint` wants it. */
+/** Writes the table into docs/benchmarks.md between its bench markers, formatted as `npm run lint` wants it. */
 export async function updateReadme(): Promise<void> {
-  const text = readFileSync(README, 'utf8');
+  const text = readFileSync(TABLE_FILE, 'utf8');
   const from = text.indexOf(START);
   const to = text.indexOf(END);
-  if (from < 0 || to < from) throw new Error(`README.md has no ${START} ... ${END} section`);
+  if (from < 0 || to < from) throw new Error(`docs/benchmarks.md has no ${START} ... ${END} section`);
   const next = `${text.slice(0, from + START.length)}\n${resultsTable()}\n${text.slice(to)}`;
-  const options = (await prettier.resolveConfig(README)) ?? {};
-  writeFileSync(README, await prettier.format(next, { ...options, parser: 'markdown' }));
+  const options = (await prettier.resolveConfig(TABLE_FILE)) ?? {};
+  writeFileSync(TABLE_FILE, await prettier.format(next, { ...options, parser: 'markdown' }));
 }

@@ -83,7 +83,7 @@ async function withStudio(taskMs: number, work: (browser: Browser) => Promise<vo
     try {
       process.kill(-server.pid!, 'SIGTERM');
     } catch {
-      // already gone: the README table is still written below
+      // already gone: the table in docs/benchmarks.md is still written below
     }
     // The ports free again before the next studio starts.
     await new Promise((r) => setTimeout(r, 2_000));
@@ -155,5 +155,5 @@ if (wanted('team')) {
 // ports. Only when asked for by name: it takes half an hour.
 if (only.includes('soak')) section('soak', await soak({ minutes: soakMinutes, ports }));
 
-// The README shows every figure beside its target.
+// docs/benchmarks.md shows every figure beside its target.
 await updateReadme();

@@ -1,5 +1,5 @@
 /**
- * The studio's Content-Security-Policy, for `npm start` and for any static host (README): scripts only
+ * The studio's Content-Security-Policy, for `npm start` and for any static host (docs/deploying.md): scripts only
  * from the studio's own origin, API calls only to the given origins (and the team space's WebSocket
  * origin, the studio's own as ws:), no plugins, no <base>, no framing.
  * Styles allow 'unsafe-inline' for the <style> Radix injects while a dialog locks scrolling.
