@@ -9,8 +9,8 @@ import { CHROMIUM } from './scripts/chromium';
 // share a machine). Tasks run fast (SANDBOX_TASK_MS) so tests never wait long.
 const STUDIO_PORT = Number(process.env.E2E_STUDIO_PORT ?? 4273);
 const SANDBOX_PORT = Number(process.env.E2E_SANDBOX_PORT ?? 4110);
-// The team space's documents (issue 23) go to a fresh folder per run, never into .data/: a run starts
-// with no team documents. The config is loaded again by each worker, which inherits the runner's
+// The team space's documents (docs/team-space.md) go to a fresh folder per run, never into .data/: a run
+// starts with no team documents. The config is loaded again by each worker, which inherits the runner's
 // environment: the folder is made once, by the runner.
 process.env.E2E_TEAM_SPACE_DATA ??= mkdtempSync(join(tmpdir(), 'media-studio-e2e-team-'));
 const TEAM_SPACE_DATA = process.env.E2E_TEAM_SPACE_DATA;

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { print, record, type Figure } from './results-file';
 
-// Bundle size (issue 7): the JavaScript a first visit downloads (the entry module and what index.html
-// preloads), gzipped, and all of it. Deterministic, so `--check` gates CI at 100 KB.
+// Bundle size (docs/benchmarks.md): the JavaScript a first visit downloads (the entry module and what
+// index.html preloads), gzipped, and all of it. Deterministic, so `--check` gates CI at 100 KB.
 
 export const INITIAL_LIMIT_KB = 100;
 

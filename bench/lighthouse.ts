@@ -8,12 +8,12 @@ import { CHROMIUM } from '../scripts/chromium';
 import type { Figure } from './results-file';
 import type { Ports } from './studio-bench';
 
-// Lighthouse (issue 7) on the built studio against its sandbox, with Debian's Chromium: performance,
-// accessibility and best practices, for the first screen (connect) and for the connected studio with a
-// model form open. Lighthouse drives a tab of a Chromium that Playwright started with a debugging port;
-// for the connected page the key is remembered in that profile first (disableStorageReset keeps it).
+// Lighthouse (docs/benchmarks.md) on the built studio against its sandbox, with Debian's Chromium:
+// performance, accessibility and best practices, for the first screen (connect) and for the connected studio
+// with a model form open. Lighthouse drives a tab of a Chromium that Playwright started with a debugging
+// port; for the connected page the key is remembered in that profile first (disableStorageReset keeps it).
 // Each page and preset is audited three times (LIGHTHOUSE_RUNS): every figure is the median, with the
-// range in its note, so none passes or fails by luck (issue 17). Besides the 0-100 scores: the connect
+// range in its note, so none passes or fails by luck. Besides the 0-100 scores: the connect
 // screen's first contentful paint, and the studio's layout shift and blocking time, on the phone preset.
 
 // LIGHTHOUSE_DEBUG_PORT moves Chromium's debugging port (two runs on one machine).
@@ -27,14 +27,14 @@ type Category = (typeof CATEGORIES)[number];
 type Page = 'connect' | 'studio';
 type Preset = 'mobile' | 'desktop';
 
-/** Score targets; issue 17 raised the phone's: 100 for the (prerendered) connect screen, 98 for the studio. */
+/** Score targets, the phone's raised: 100 for the (prerendered) connect screen, 98 for the studio. */
 function scoreTarget(page: Page, preset: Preset, category: Category): number {
   if (category !== 'performance') return 100;
   if (preset === 'desktop') return 95;
   return page === 'connect' ? 100 : 98;
 }
 
-/** Timing figures of the phone preset (issue 17), from Lighthouse's audits; `scale` turns ms into the unit. */
+/** Timing figures of the phone preset, from Lighthouse's audits; `scale` turns ms into the unit. */
 const METRICS: Record<
   Page,
   Array<{ audit: string; name: string; unit: string; max: number; scale: number }>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resultsTable, verdict, type Figure } from './results-file';
 
-// Issue 14: a figure that is only reported (no target) must never show as "met".
+// A figure that is only reported (no target) must never show as "met".
 
 const figure = (f: Partial<Figure>): Figure => ({ value: 1, unit: 'KB', target: '<= 2 KB', ok: true, ...f });
 

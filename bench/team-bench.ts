@@ -37,7 +37,7 @@ import {
 } from './team-members';
 import { RUNS, spread } from './three-runs';
 
-// `npm run bench -- team` (issue 23, "Measured"): the team space under load. Each figure is the median
+// `npm run bench -- team` (docs/benchmarks.md): the team space under load. Each figure is the median
 // of RUNS (3) runs with its range, in the issue's scenario:
 // 1. a board edit seen by another member: one node, and two nodes sharing the room through Redis;
 // 2. a member joining a room of 10,000 team tasks, in the real studio in Chromium, until the History

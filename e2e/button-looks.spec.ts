@@ -4,7 +4,7 @@ import { expect, test } from './fixtures';
 import { dropFiles, dropZoneOf, png } from './media-helpers';
 import { History, generate, uniquePrompt } from './task-helpers';
 
-// Issue 15 item 8: three class overrides used to lose to the Button's own classes (cn only joins
+// Three class overrides used to lose to the Button's own classes (cn only joins
 // strings, and Tailwind's stylesheet order decides), so they never showed. Measured as rendered.
 
 test.beforeEach(async ({ studio }) => {

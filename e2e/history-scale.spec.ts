@@ -3,7 +3,7 @@ import { expect, test } from './fixtures';
 import { popMeta, runPop } from './gallery-helpers';
 import { POP } from './pop-model';
 
-// Ten times the history (issue 17): a large history file shows its import's progress, and after a
+// Ten times the history: a large history file shows its import's progress, and after a
 // reload (the newest page first, the older pages read in the background) the History's and the
 // Gallery's filters and sort still see every task. Speed is the bench's (bench/gallery-bench.ts).
 

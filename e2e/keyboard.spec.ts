@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { expectImageLoaded } from './task-helpers';
 
-// product-notes §3 "Everywhere" and issue 7: keyboard-only use works. Connect, pick a model, fill the form,
+// product-notes §3 "Everywhere": keyboard-only use works. Connect, pick a model, fill the form,
 // read the quote, generate and open the result with Tab, arrows, Enter, Escape and typing alone; the
 // mouse is never used.
 

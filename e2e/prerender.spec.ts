@@ -1,6 +1,6 @@
 import { SANDBOX_BASE_URL, expect, test } from './fixtures';
 
-// Issue 17: the connect screen is in the built index.html (prerendered at build time), painted before
+// The connect screen is in the built index.html (prerendered at build time), painted before
 // any JavaScript runs, and then taken over by React (hydrated: the same nodes, no mismatch).
 
 test.describe('the prerendered connect screen', () => {

@@ -3,7 +3,7 @@ import { SANDBOX_ORIGIN, expect, test, type Fault, type Sandbox, type Studio } f
 import { png, pngSize, uploadRequests } from './media-helpers';
 import { History, expectImageLoaded, uniquePrompt } from './task-helpers';
 
-// Faults (issue 7; product-notes §3 "Submit", "Uploads", "History and gallery"): dropped connections before
+// Faults (product-notes §3 "Submit", "Uploads", "History and gallery"): dropped connections before
 // and after the effect, 503s, 429s, a stall and an outage. In each: no double charge, no lost task or
 // upload, and a clear message (the "Connection" line) while the studio recovers.
 
@@ -96,7 +96,7 @@ for (const drop of ['before', 'after'] as const) {
   });
 }
 
-// Issue 14: the outbox's re-send after a reload (outbox.resume()) must be what sends the click, not a
+// The outbox's re-send after a reload (outbox.resume()) must be what sends the click, not a
 // reload that may or may not beat the answer. Each drop comes only after HOLD_MS, so nothing can answer
 // the page before the reload (two drops: Chromium re-sends once by itself, and that one is held too);
 // after it, only the reloaded page's outbox knows the request and its Idempotency-Key.

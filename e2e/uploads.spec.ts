@@ -11,7 +11,7 @@ import {
   withBlockMark,
 } from './media-helpers';
 
-// product-notes §3 "Uploads" and the media rows of "The form engine" (issue 5): every media param is a
+// product-notes §3 "Uploads" and the media rows of "The form engine": every media param is a
 // drop zone that checks files before any request, uploads with progress, waits out video moderation,
 // and reuses earlier uploads without sending them again.
 

@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { creditsText, expect, test, type DemoKeyName, type Sandbox, type Studio } from './fixtures';
 import { History, TASK_TIMEOUT, disconnect, generate, uniquePrompt } from './task-helpers';
 
-// Issue 16 "Usage": where the credits went, from this device's history. The totals must equal what the
+// product-notes §3, usage: where the credits went, from this device's history. The totals must equal what the
 // sandbox charged (its GET /me spend and its tasks' creditsCharged), the chart has its table, the CSV
 // has one line per task, and every key used on this device has its line (by label, never the key).
 

@@ -2,7 +2,7 @@ import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { describe, expect, it } from 'vitest';
 import FlakyReporter, { flakyReport } from './flaky-reporter';
 
-// Issue 14: CI retries hide flaky tests; the run's output ends with the ones that needed a retry.
+// CI retries hide flaky tests; the run's output ends with the ones that needed a retry.
 
 function testCase(
   title: string,

@@ -1,7 +1,7 @@
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 
 /**
- * A Playwright reporter that ends the run with the tests that passed only on a retry (issue 14: CI
+ * A Playwright reporter that ends the run with the tests that passed only on a retry (because CI
  * retries once, and a retried test otherwise looks like any other pass). Also counted as flaky in the
  * list reporter's summary line, but that line does not say which, nor what failed first.
  */

@@ -7,8 +7,8 @@ import { teamSpaceEnv } from './team-space/env';
 import { createTeamSpace } from './team-space/team-space-server';
 
 // `npm start`: the built studio on PORT (4173) and a sandbox on SANDBOX_PORT (4010), with the studio's
-// Base URL defaulting to that sandbox through /config.json, and the team space (issue 23) on /sync of
-// the studio's origin, its documents in TEAM_SPACE_DATA (default .data/team-space). TEAM_SPACE=off
+// Base URL defaulting to that sandbox through /config.json, and the team space (docs/team-space.md) on /sync
+// of the studio's origin, its documents in TEAM_SPACE_DATA (default .data/team-space). TEAM_SPACE=off
 // leaves it out; its other settings are in scripts/team-space/env.ts.
 
 const num = (v: string | undefined, fallback: number) => (v ? Number(v) : fallback);
@@ -17,7 +17,7 @@ const host = hostForListen(process.env.HOST ?? '127.0.0.1');
 const port = num(process.env.PORT, 4173);
 const origin = `http://${hostForUrl(host)}:${port}`;
 
-// Issue 14: a HOST other than loopback puts the sandbox's control API on the network; refused unless asked.
+// A HOST other than loopback puts the sandbox's control API on the network; refused unless asked.
 try {
   const warning = checkHosts(
     [host, process.env.SANDBOX_HOST ?? host],

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkHosts, createStudioServer, studioSettings } from './studio-server';
 
-// The `npm start` server and its proxy (issue 14, items 11-13), started here against a fake API: a tiny
+// The `npm start` server and its proxy (docs/deploying.md), started here against a fake API: a tiny
 // HTTP server that records what reaches it and answers as each test tells it to.
 
 interface Seen {
@@ -450,7 +450,7 @@ describe('the allowed API origins', () => {
   });
 });
 
-describe('the team space (issue 23)', () => {
+describe('the team space on /sync', () => {
   const where = {
     origin: 'http://127.0.0.1:4173',
     sandbox: { baseUrl: 'http://127.0.0.1:4010/v1', origin: 'http://127.0.0.1:4010' },

@@ -20,7 +20,10 @@ export interface StudioConfigJson {
   sandboxKeysUrl?: string;
   /** The API origins the CSP lets the studio call (besides its own): the connect form warns outside them. */
   apiOrigins: string[];
-  /** Present when this server runs the team space (issue 23): its path and the API it checks keys against. */
+  /**
+   * Present when this server runs the team space (docs/team-space.md): its path and the API it checks keys
+   * against.
+   */
   teamSpace?: TeamSpaceConfig;
 }
 
@@ -126,7 +129,7 @@ export function createStudioServer(
   const config: StudioConfigJson =
     teamSpace && settings.teamSpace ? { ...settings.config, teamSpace: settings.teamSpace } : settings.config;
   const app = new Hono();
-  // Content-Security-Policy (issue 7): no inline script, calls only to the allowed API origins, no
+  // Content-Security-Policy (docs/deploying.md): no inline script, calls only to the allowed API origins, no
   // plugins, no <base>, never framed. Outputs may come from the service's CDN, so images and media
   // also load over https.
   app.use('*', async (c, next) => {

@@ -5,7 +5,7 @@ import { Agent, request } from 'node:http';
 import sharp from 'sharp';
 import { spawnSandbox } from '../src/spawn-sandbox';
 
-// The sandbox under load (issue 17, item 4), on a sandbox of its own started as a child process
+// The sandbox under load (docs/benchmarks.md), on a sandbox of its own started as a child process
 // (`node --import tsx sandbox/src/cli.ts`), so its resident memory is that process's own (VmRSS and its
 // peak VmHWM from /proc), not the client's:
 //   - requests per second on GET /tasks/{id} and on POST /tasks: a closed loop of CONCURRENCY requests

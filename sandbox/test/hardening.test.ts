@@ -18,7 +18,7 @@ import {
   type ApiResponse,
 } from './harness';
 
-// Issue 14, "Sandbox": one regression test (or more) per fault an adversarial pass found.
+// One regression test (or more) per fault an adversarial pass found.
 
 const h = useSandbox();
 

@@ -5,7 +5,7 @@ import { spawnSandbox } from '../src/spawn-sandbox';
 import { makeImage } from './fixtures';
 import { fetchParsed, useSandbox, waitForTask } from './harness';
 
-// Issue 14, item 3: the control API answers only its own origin and the allowed ones (the studio's),
+// The control API answers only its own origin and the allowed ones (the studio's),
 // never `*`; its bodies are JSON only, so a page elsewhere cannot send one without a preflight, and the
 // preflight is refused. Uploaded files are readable by fetch only from those origins; outputs by any.
 

@@ -7,7 +7,7 @@ import { startSandbox } from '../src/server';
 import { makeImage } from './fixtures';
 import { clientFor, useSandbox, waitForTask, type Client } from './harness';
 
-// Issue 14, item 8: media is bounded. Bytes live on disk (the data folder, or a temporary folder of
+// Media is bounded (sandbox/README.md). Bytes live on disk (the data folder, or a temporary folder of
 // the sandbox's own); memory holds a least-recently-used cache of at most `mediaMemoryBytes`; the disk
 // holds at most `mediaDiskBytes`, the oldest files going first. Reset deletes the files.
 

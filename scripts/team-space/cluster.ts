@@ -2,7 +2,7 @@ import { Redis, type Configuration as RedisConfiguration } from '@hocuspocus/ext
 import type { Extension } from '@hocuspocus/server';
 import { PostgresPersistence } from './persistence-postgres';
 
-// The team space on several machines (issue 23, docs/team-space.md "On several machines"): every node
+// The team space on several machines (docs/team-space.md "On several machines"): every node
 // holds the rooms its clients use in memory, Hocuspocus's Redis extension relays each room's updates and
 // awareness between the nodes that hold it, and one shared PostgreSQL keeps the documents.
 //

@@ -1,5 +1,5 @@
-// Bounds on what one client can cost the server (issue 23, "Bounded"): the size of one WebSocket
-// message, the size of a room's document, and how many sockets one key or one address holds.
+// Bounds on what one client can cost the server (docs/team-space.md "Settings, limits and reasons"): the size
+// of one WebSocket message, the size of a room's document, and how many sockets one key or one address holds.
 
 export interface Limits {
   /** One WebSocket message (default 2 MiB). See DEFAULT_LIMITS for why not smaller. */

@@ -2,8 +2,9 @@ import { Database } from '@hocuspocus/extension-database';
 import pg from 'pg';
 import * as Y from 'yjs';
 
-// The team space's documents in one shared PostgreSQL (issue 23, several nodes): Hocuspocus's Database
-// extension, given a fetch and a store over one table, one row per document holding its whole Yjs state.
+// The team space's documents in one shared PostgreSQL (docs/deploying.md, several nodes): Hocuspocus's
+// Database extension, given a fetch and a store over one table, one row per document holding its whole Yjs
+// state.
 
 export interface PostgresPersistenceOptions {
   /** postgres://user:password@host:port/database, as `pg` reads it. */

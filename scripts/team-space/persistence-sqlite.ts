@@ -2,7 +2,7 @@ import { SQLite } from '@hocuspocus/extension-sqlite';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-// The embedded default (issue 23): every room's document in one SQLite file in the data folder,
+// The embedded default (docs/team-space.md): every room's document in one SQLite file in the data folder,
 // through Hocuspocus's own SQLite extension (better-sqlite3, which builds on this machine's Node 20).
 // A cluster passes its PostgreSQL extension to createTeamSpace instead (persistence-postgres.ts).
 

@@ -16,7 +16,7 @@ import {
 import { sqlitePersistence, type SqlitePersistence } from './persistence-sqlite';
 import { admissionOf, mayOpen } from './rooms';
 
-// The team-space server (issue 23, docs/team-space.md): Hocuspocus on one path of an existing HTTP
+// The team-space server (docs/team-space.md): Hocuspocus on one path of an existing HTTP
 // server (the studio's, so the studio's origin and CSP cover it), with our rules around it: who gets
 // in (auth.ts, rooms.ts), what one client may cost (limits.ts), where documents are kept (SQLite by
 // default; a cluster node passes its own extensions). Sockets are accepted with `ws` in noServer mode:

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 
-// Real redis-server and PostgreSQL for the team space's cluster test (issue 23: "a real redis-server and a
-// real PostgreSQL started by the test"), from Debian's packages, each in a temp folder of its own, on a
+// Real redis-server and PostgreSQL for the team space's cluster test (docs/deploying.md): a real redis-server
+// and a real PostgreSQL started by the test, from Debian's packages, each in a temp folder of its own, on a
 // spare port, gone after stop(). .ci/run installs the packages; a machine without them gets an error that
 // says what to install, never a skipped test.
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_TABLE, errorFromResponse } from './errors';
 
-// The message table checked against the sandbox, not against itself (issue 14): every error code the
+// The message table checked against the sandbox, not against itself (api-notes §7): every error code the
 // sandbox's source can send has an entry of its own, and each message names that code's situation, in
 // the words of api-notes §7's "Cause" column. A code added to the sandbox without an entry here fails this.
 

@@ -1,10 +1,11 @@
-// The zod settings first: the API's schemas may not be loaded yet when /config.json is read (issue 17).
+// The zod settings first: the API's schemas may not be loaded yet when /config.json is read (the first screen
+// loads no API schema).
 import '../zod-config';
 import { z } from 'zod/mini';
 import { TeamSpaceConfigSchema } from '../../contract/team-space-config';
 
 // /config.json as the studio reads it: a chunk of its own, loaded beside the file, so the validation
-// library is not evaluated with the first screen (issue 17, total blocking time).
+// library is not evaluated with the first screen (to keep total blocking time low).
 export const ConfigSchema = z.object({
   /** Absent: config.ts's DEFAULT_BASE_URL. */
   defaultBaseUrl: z.optional(z.string()),

@@ -6,9 +6,9 @@ import type { Me } from '../../contract/me';
 import { fakeClient, renderWithApi } from '../test/catalog-test-utils';
 import { Workspace, type WorkspaceActions } from './workspace';
 
-// Issue 17: the workspace renders the form of a newly picked model as a transition (a deferred copy of
-// the selection and its resolved target). The selection, its key and its target are deferred as one
-// value, so the form on screen, and the draft it keeps, always belong to the same model.
+// No long task on a model switch: the workspace renders the form of a newly picked model as a transition (a
+// deferred copy of the selection and its resolved target). The selection, its key and its target are deferred
+// as one value, so the form on screen, and the draft it keeps, always belong to the same model.
 
 const me: Me = {
   id: 'user-1',

@@ -3,7 +3,7 @@ import { fixture } from './catalog/fixture';
 import { planOutput } from './outputs';
 import { price } from './pricing';
 
-// Values a request chooses are looked up as own entries only (issue 14, item 9).
+// Values a request chooses are looked up as own entries only ("__proto__" and the like are not prices).
 
 const PROTO = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'];
 const none = { durationSec: () => undefined, frames: () => undefined };

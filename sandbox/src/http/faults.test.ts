@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FaultBook, globMatch, parseFault } from './faults';
 
-// The fault book's glob matching and its checks (issue 14, items 5 and 7).
+// The fault book's glob matching and its checks (sandbox/README.md).
 
 /** The old matcher, a regular expression: right, but it backtracks (the reference for correctness). */
 const reference = (glob: string, path: string) =>

@@ -64,7 +64,7 @@ export function ModelsTab({
   const current = parseCategory(category) ?? CATEGORIES[0];
 
   const list = useQuery(catalogQueries.models(client, connectionId, current.type, current.subType));
-  // The cards of an answer are rendered as a transition (issue 17, total blocking time): the render
+  // The cards of an answer are rendered as a transition (to keep total blocking time low): the render
   // that the answer itself causes is cheap (still "Loading", or the cards already shown), the cards follow
   // in slices. The answer is deferred with its category, so a card is never listed under another one.
   const shown = useDeferredValue(useMemo(() => ({ category, data: list.data }), [category, list.data]));

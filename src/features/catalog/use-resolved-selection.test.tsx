@@ -42,7 +42,7 @@ describe('useResolvedSelection', () => {
     expect(fake.listModels).toHaveBeenCalledTimes(13);
   });
 
-  it('finds a model of the first category, linked without one, with that one request (issue 17)', async () => {
+  it('finds a model of the first category, linked without one, with that one request', async () => {
     const { result, fake } = resolve({
       kind: 'model',
       modelId: 'lumen-canvas',

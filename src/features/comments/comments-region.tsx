@@ -16,7 +16,7 @@ import { splitMentions, type MemberName } from '../../model/team/mentions';
 import type { TeamComments } from '../../model/team/team-comments';
 import { relativeTime, useClock } from './relative-time';
 
-// Region "Comments" (issue 23, "What a team shares" 6; product-notes §5 names "Comments", "Add comment",
+// Region "Comments" (docs/team-space.md; product-notes §5 names "Comments", "Add comment",
 // "Resolve"): the threads on one output (in the Viewer) or one board cell, replies, "@Display name"
 // mentions and Resolve / Reopen. Display names and bodies are other members' untrusted text: rendered
 // as React text only (never HTML), without bidi controls. The store comes from the app as a prop (the

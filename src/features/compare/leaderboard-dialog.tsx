@@ -10,11 +10,11 @@ import { saveCsv } from '../../lib/save-file';
 import { displayText } from '../../lib/untrusted-text';
 import { leaderboard, leaderboardCsv, listVotes, votedCategories, type Vote } from '../../model/boards/votes';
 
-// The Leaderboard (issue 16): every blind vote of this key on this device, per category: wins, losses,
-// ties, win rate and a rating with its 95 % bootstrap interval (model/boards/rating-model.ts, the method
-// in docs/leaderboard.md). With the
-// team space on (issue 23): "Team" counts every member's votes (one per member per prompt), "Mine" this
-// member's, both from the team's shared votes.
+// The Leaderboard (docs/leaderboard.md): every blind vote of this key on this device, per category: wins,
+// losses, ties, win rate and a rating with its 95 % bootstrap interval (model/boards/rating-model.ts, the
+// method in docs/leaderboard.md). With the
+// team space on (docs/team-space.md): "Team" counts every member's votes (one per member per prompt), "Mine"
+// this member's, both from the team's shared votes.
 
 const th = 'px-2 py-1.5 text-xs font-medium text-slate-600 dark:text-slate-400';
 const td = 'px-2 py-1.5 text-right whitespace-nowrap tabular-nums';

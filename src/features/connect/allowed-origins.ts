@@ -1,6 +1,6 @@
-// Issue 14: the studio's Content-Security-Policy lets it call only some API origins (its connect-src),
-// which /config.json lists as apiOrigins. A Base URL outside them would fail as "could not be reached"
-// with the reason only in the console, so the connect form says so before, with the remedy.
+// docs/deploying.md: the studio's Content-Security-Policy lets it call only some API origins (its
+// connect-src), which /config.json lists as apiOrigins. A Base URL outside them would fail as "could not be
+// reached" with the reason only in the console, so the connect form says so before, with the remedy.
 
 const originOf = (url: string): string | undefined => {
   try {

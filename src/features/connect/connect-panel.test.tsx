@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConnectPanel } from './connect-panel';
 
-// Issue 14: a Base URL the studio's CSP would block is told on the form, with the remedy, before the
+// docs/deploying.md: a Base URL the studio's CSP would block is told on the form, with the remedy, before the
 // browser turns it into "could not be reached".
 
 afterEach(cleanup);

@@ -234,7 +234,7 @@ export function ConnectPanel({
   );
 }
 
-/** The Base URL is outside what the CSP allows: say so, and how to allow it (issue 14). */
+/** The Base URL is outside what the CSP allows: say so, and how to allow it (docs/deploying.md). */
 function BlockedOriginNote({ origin, allowed }: { origin: string; allowed: readonly string[] }) {
   const code = 'rounded bg-amber-100 px-1 font-mono text-[12px] break-all dark:bg-amber-900/60';
   return (

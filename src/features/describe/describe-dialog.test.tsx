@@ -369,8 +369,9 @@ describe('DescribeImageDialog: while running', () => {
     });
     watch.observe(t.dialog(), { subtree: true, childList: true, characterData: true });
     answer.resolve(json(200, DESCRIPTION));
-    // No timed wait (issue 14): the late answer is already resolved when the new image is described,
-    // so by the time the new result shows, the late one has had every chance to show first.
+    // No timed wait (a loaded machine must not fail it): the late answer is already resolved when the new
+    // image is described, so by the time the new result shows, the late one has had every chance to show
+    // first.
     await t.user.click(t.describeButton());
     expect(await within(t.dialog()).findByText(other.overallDescription)).toBeTruthy();
     watch.disconnect();

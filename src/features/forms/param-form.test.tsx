@@ -531,7 +531,7 @@ describe('uploads', () => {
   });
 });
 
-describe('ParamForm: its first fields first, the others in the next frame (issue 17)', () => {
+describe('ParamForm: its first fields first, the others in the next frame', () => {
   it('draws the first three fields, then the others; what sits under them waits; no value is missing', async () => {
     const model = fixtureModel('lumen-canvas');
     const target = modelTarget(model);

@@ -84,7 +84,7 @@ describe('GalleryTile', () => {
     expect(badge.textContent).toContain('Batch: task 2 of 3');
   });
 
-  // Issue 13: a tile of an unfinished task says what the poll schedule knows, as a History card does.
+  // docs/queue.md: a tile of an unfinished task says what the poll schedule knows, as a History card does.
   it("shows the schedule's forecast on a queued task's tile", () => {
     vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
     const now = Date.parse('2025-06-01T12:00:00Z');

@@ -10,7 +10,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-// Issue 13: a card says what the poll schedule knows, beside the spec's status word.
+// docs/queue.md: a card says what the poll schedule knows, beside the spec's status word.
 it("shows the schedule's forecast beside the status, and the estimate-only ETA when nothing follows the task", () => {
   vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
   const now = Date.parse('2025-06-01T12:00:00Z');

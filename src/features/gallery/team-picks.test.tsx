@@ -16,7 +16,7 @@ import {
 import { NO_GALLERY_FILTER, type GalleryFilter } from './gallery-filter';
 import { GalleryView, type GalleryViewProps } from './gallery-view';
 
-// The Gallery with the team space on (issue 23, "What a team shares" 5): "Team picks" shows what any
+// The Gallery with the team space on (docs/team-space.md): "Team picks" shows what any
 // member starred, each tile with how many starred it and the average rating; the Viewer has a slot for
 // the output's comments, and a notice can open an output in it.
 

@@ -14,7 +14,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-// Issue 13, 1,000 tasks queued with the page responsive: a live card reads the time (elapsed) and
+// 1,000 tasks queued with the page responsive (docs/queue.md): a live card reads the time (elapsed) and
 // its forecast; both count down on one clock, so the card renders once a second, not once per clock.
 it('a live card with a forecast renders once a second', async () => {
   const schedule = new PollSchedule({ budget: new PollBudget(), concurrency: 1, confirmed: true });

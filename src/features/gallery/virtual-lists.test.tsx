@@ -16,7 +16,7 @@ import { GalleryView } from './gallery-view';
 import { NO_GALLERY_FILTER } from './gallery-filter';
 import { HistoryPanel } from './history-panel';
 
-// The History list and the Gallery grid while they scroll (issue 17: 50,000 tasks, no long task). The
+// The History list and the Gallery grid while they scroll (50,000 tasks, no long task). The
 // virtualizer keeps where every row goes (50,000 cards, some 50,000 rows of tiles) as long as its
 // getItemKey is the same function; a new one on a render makes it place every row again, and a scroll
 // frame is a render. These tests record what each render gives the virtualizer.

@@ -51,7 +51,7 @@ const done = (taskId: string, createdAt: number): Task => ({
   completedAt: new Date(createdAt + 1_000).toISOString(),
 });
 
-// Issue 13, 1,000 tasks queued with the page responsive: the notices live in useTasks, whose host is
+// 1,000 tasks queued with the page responsive (docs/queue.md): the notices live in useTasks, whose host is
 // the whole studio; the history changing (each poll's answer) must not render it.
 it('badges the title and notifies for a task that finished unseen, without rendering its host', async () => {
   const shown: string[] = [];

@@ -41,8 +41,8 @@ const taskJson = (taskId: string) =>
     completedAt: new Date().toISOString(),
   });
 
-// Issue 7, the API unreachable while tasks are polled: when it answers again, a task whose poll is
-// waiting out the client's retry delay (up to 9 s, api-notes §7) or its back-off (up to 15 s) is read at once.
+// The API unreachable while tasks are polled: when it answers again, a task whose poll is waiting out
+// the client's retry delay (up to 9 s, api-notes §7) or its back-off (up to 15 s) is read at once.
 it('when the service answers again, a poll waiting out its retry is sent at once', async () => {
   let up = false;
   const polled: string[] = [];
@@ -98,8 +98,8 @@ it('when the service answers again, a poll waiting out its retry is sent at once
   // Another request gets an answer: the service is back, and t1 is polled now.
   up = true;
   await client.getTask('t2');
-  // No real-time bound (issue 14): the retry delay above never ends by itself, so t1 can only be read
-  // through the recovery; the wait is generous for a loaded machine and measures nothing.
+  // No real-time bound (a loaded CI machine must not fail it): the retry delay above never ends by itself, so
+  // t1 can only be read through the recovery; the wait is generous for a loaded machine and measures nothing.
   await vi.waitFor(() => expect(store.get('t1')?.status).toBe('succeeded'), { timeout: 15_000 });
   expect(polled).toContain('t1');
   expect(store.get('t1')?.outputs).toEqual([{ url: 'https://cdn.example/t1.png' }]);
@@ -144,7 +144,7 @@ function renderPoller(client: ApiClient, store: HistoryStore, budget: PollBudget
 const errorJson = (code: string) =>
   JSON.stringify({ error: { message: 'no', type: 'invalid_request_error', code } });
 
-// Issue 13: 404 unknown_task (another key's id, or a task the service forgot) was untested.
+// api-notes §7: 404 unknown_task (another key's id, or a task the service forgot) was untested.
 it('unknown_task: the card ends failed with that code, and the task is polled once', async () => {
   const polled: string[] = [];
   const fetch = vi.fn(async (input: RequestInfo | URL) => {
@@ -163,7 +163,7 @@ it('unknown_task: the card ends failed with that code, and the task is polled on
   queryClient.clear();
 });
 
-// Issue 13: a 429 pauses the whole budget for its Retry-After (was untested).
+// api-notes §8: a 429 pauses the whole budget for its Retry-After (was untested).
 it('a 429 on one task pauses every poll of the connection for its Retry-After', async () => {
   const polled: Array<[string, number]> = [];
   const fetch = vi.fn(async (input: RequestInfo | URL) => {
@@ -198,7 +198,7 @@ it('a 429 on one task pauses every poll of the connection for its Retry-After', 
   queryClient.clear();
 });
 
-// Issue 13, 1,000 tasks queued with the page responsive: polling lives in useTasks, whose host is the
+// 1,000 tasks queued with the page responsive (docs/queue.md): polling lives in useTasks, whose host is the
 // whole studio; a poll's answer, or the set of tasks about to be polled changing, must not render it.
 it('polls and records answers without rendering its host again', async () => {
   const fetch = vi.fn(async (input: RequestInfo | URL) => {

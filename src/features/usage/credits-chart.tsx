@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { formatCredits } from '../../lib/format';
 import { niceTicks, type DayUsage } from '../../model/usage/usage';
 
-// Credits per day as a bar chart (issue 16 "Usage": a real chart, with axes, labels and ticks, and a
+// Credits per day as a bar chart (product-notes §3, usage: a real chart, with axes, labels and ticks, and a
 // table alternative). Hand-written SVG: a charting library would outweigh the whole view. The SVG is one
 // image with a summary as its name; the same numbers are in a table below it, for screen readers and
 // for anyone who wants the figures.

@@ -37,13 +37,13 @@ import {
 } from '../../model/usage/usage-source';
 import { CreditsChart } from './credits-chart';
 
-// The Usage view (issue 16 "Usage"): where this key's credits went, from this device's history: per day
-// (a chart and its table), per model, per category and per key; outputs, failures, time per model, cost
-// per output; today's spend against the key's daily cap (GET /me); a CSV of the tasks behind it.
-// With the team space (issue 23, item 8) the history also holds the team's tasks made through the studio
-// (entries with `by`): every figure counts them, "By member" splits them, and what compares with this
-// key's own figures (GET /me's spend today, "Per key") counts only this member's own tasks. Without team
-// entries the view is the single user's, unchanged.
+// The Usage view (product-notes §3 "Presets, batches, prompt library, usage"): where this key's credits went,
+// from this device's history: per day (a chart and its table), per model, per category and per key; outputs,
+// failures, time per model, cost per output; today's spend against the key's daily cap (GET /me); a CSV of
+// the tasks behind it. With the team space (docs/team-space.md) the history also holds the team's tasks made
+// through the studio (entries with `by`): every figure counts them, "By member" splits them, and what
+// compares with this key's own figures (GET /me's spend today, "Per key") counts only this member's own
+// tasks. Without team entries the view is the single user's, unchanged.
 
 const PERIODS = [
   { days: 7, label: 'Last 7 days' },

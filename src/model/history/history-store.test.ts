@@ -139,7 +139,7 @@ describe('HistoryStore', () => {
     expect(store.pending()).toEqual([]);
   });
 
-  // Issue 13 (1,000 tasks queued, the page responsive): the answers of a burst of polls are one change.
+  // 1,000 tasks queued must leave the page responsive: the answers of a burst of polls are one change.
   it('applyTasks records several answers as one change: one notification, one write, all kept', async () => {
     const store = await HistoryStore.open(A);
     const createdAt = Date.parse('2025-06-01T12:00:00.000Z');
@@ -516,7 +516,7 @@ describe('HistoryStore', () => {
   });
 });
 
-describe('HistoryStore at scale (issue 17: read by index and in pages)', () => {
+describe('HistoryStore at scale (read by index and in pages)', () => {
   beforeEach(freshDatabase);
 
   /** `n` tasks written straight into IndexedDB (as an earlier session left them), t0 oldest. */

@@ -2,7 +2,7 @@ import { isTerminal } from '../../../contract/task';
 import { entrySignature, type HistoryStore } from './history-store';
 import { HistoryEntrySchema, type HistoryEntry } from './history-types';
 
-// Tabs open on one connection share its history and its one GET /tasks budget (issue 13: "tasks from
+// Tabs open on one connection share its history and its one GET /tasks budget (docs/queue.md: "tasks from
 // other tabs ... join the same schedule"; api-notes §8: the limit is per key, not per tab):
 // - shareHistory(): every change a tab makes to its history (a submit, a poll's answer, an import) is
 //   told to the other tabs (BroadcastChannel), which take it into theirs;

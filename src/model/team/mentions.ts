@@ -1,4 +1,4 @@
-// Mentions in a comment ("@Display name", issue 23 "What a team shares" 6), resolved against the
+// Mentions in a comment ("@Display name", docs/team-space.md), resolved against the
 // members the caller knows. Display names are untrusted text chosen by each member: they may hold
 // spaces, punctuation or markup, so they are matched as plain strings (never as patterns) and only
 // ever returned as text. No Yjs here: the comments view loads it without the team space's engine.

@@ -1,7 +1,7 @@
 import type * as Y from 'yjs';
 import type { Awareness } from 'y-protocols/awareness';
 
-// The team space's shared document (issue 23, docs/team-space.md): one Yjs document per room, a team's
+// The team space's shared document (docs/team-space.md): one Yjs document per room, a team's
 // (every key of the team) or one personal key's (one person's devices). This module names its parts and
 // keeps its schema version; each part's mapping to the studio's model lives in a module of its own
 // beside this one (team-tasks.ts, team-boards.ts, ...). No merge logic of ours: Yjs merges.

@@ -230,7 +230,7 @@ describe('usageCsv', () => {
   });
 });
 
-describe('team usage (issue 23, item 8)', () => {
+describe("team usage: the team space's tasks counted per member", () => {
   const me = { id: 'key_me' };
   const bea = { id: 'key_bea', name: 'Bea' };
   const team = () => [
