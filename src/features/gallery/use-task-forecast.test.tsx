@@ -14,8 +14,9 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-// 1,000 tasks queued with the page responsive (docs/queue.md): a live card reads the time (elapsed) and
-// its forecast; both count down on one clock, so the card renders once a second, not once per clock.
+// 1,000 tasks queued with the page responsive (docs/benchmarks.md "polling"): a live card reads the time
+// (elapsed) and its forecast; both count down on one clock, so the card renders once a second, not once per
+// clock.
 it('a live card with a forecast renders once a second', async () => {
   const schedule = new PollSchedule({ budget: new PollBudget(), concurrency: 1, confirmed: true });
   const unregister = registerSchedule(schedule);

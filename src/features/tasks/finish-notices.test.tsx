@@ -51,8 +51,8 @@ const done = (taskId: string, createdAt: number): Task => ({
   completedAt: new Date(createdAt + 1_000).toISOString(),
 });
 
-// 1,000 tasks queued with the page responsive (docs/queue.md): the notices live in useTasks, whose host is
-// the whole studio; the history changing (each poll's answer) must not render it.
+// 1,000 tasks queued with the page responsive (docs/benchmarks.md "polling"): the notices live in useTasks,
+// whose host is the whole studio; the history changing (each poll's answer) must not render it.
 it('badges the title and notifies for a task that finished unseen, without rendering its host', async () => {
   const shown: string[] = [];
   class FakeNotification {

@@ -198,8 +198,9 @@ it('a 429 on one task pauses every poll of the connection for its Retry-After', 
   queryClient.clear();
 });
 
-// 1,000 tasks queued with the page responsive (docs/queue.md): polling lives in useTasks, whose host is the
-// whole studio; a poll's answer, or the set of tasks about to be polled changing, must not render it.
+// 1,000 tasks queued with the page responsive (docs/benchmarks.md "polling"): polling lives in useTasks,
+// whose host is the whole studio; a poll's answer, or the set of tasks about to be polled changing, must not
+// render it.
 it('polls and records answers without rendering its host again', async () => {
   const fetch = vi.fn(async (input: RequestInfo | URL) => {
     const id = /\/tasks\/([^/?]+)$/.exec(String(input))?.[1] ?? '';

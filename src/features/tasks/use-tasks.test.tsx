@@ -11,7 +11,7 @@ import { loadLearning, saveLearning } from '../../model/tasks/poll-learning';
 import { useTasks } from './use-tasks';
 
 // useTasks starts the connection's poll schedule from GET /me and from what earlier sessions of the
-// connection learned, and keeps what it learns (docs/queue.md).
+// connection learned, and keeps what it learns (api-notes §8, concurrency).
 
 const CONNECTION = 'conn-use-tasks';
 const limits = { tasksPerMin: 60, uploadsPerMin: 30, uploadPollPerMin: 120 };

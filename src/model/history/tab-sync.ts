@@ -2,8 +2,8 @@ import { isTerminal } from '../../../contract/task';
 import { entrySignature, type HistoryStore } from './history-store';
 import { HistoryEntrySchema, type HistoryEntry } from './history-types';
 
-// Tabs open on one connection share its history and its one GET /tasks budget (docs/queue.md: "tasks from
-// other tabs ... join the same schedule"; api-notes §8: the limit is per key, not per tab):
+// Tabs open on one connection share its history and its one GET /tasks budget (tasks from other
+// tabs join the same schedule; api-notes §8: the limit is per key, not per tab):
 // - shareHistory(): every change a tab makes to its history (a submit, a poll's answer, an import) is
 //   told to the other tabs (BroadcastChannel), which take it into theirs;
 // - pollerLeadership(): one tab at a time polls, the holder of the connection's Web Lock; when it

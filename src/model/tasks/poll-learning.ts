@@ -2,8 +2,8 @@ import { z } from 'zod/mini';
 import type { Me } from '../../../contract/me';
 import { DEFAULT_CONCURRENCY, type LearnedState } from './poll-schedule';
 
-// Where the poll schedule starts from (docs/queue.md): what GET /me says of the key, then what earlier
-// sessions of the same connection learned (kept in localStorage under the connection id, a hash of
+// Where the poll schedule starts from (api-notes §8, concurrency): what GET /me says of the key, then what
+// earlier sessions of the same connection learned (kept in localStorage under the connection id, a hash of
 // base URL and key, never the key itself).
 
 /**
