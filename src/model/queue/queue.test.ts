@@ -337,6 +337,36 @@ describe('TaskQueue', () => {
     expect(h.sent).toEqual([]);
   });
 
+  it('a held task whose upload is gone stays held with the reason, unsent again, after a reload too', async () => {
+    const storage = new MemoryStorage();
+    let calls = 0;
+    const goneUpload = async (): Promise<TaskCreated> => {
+      calls += 1;
+      throw new ApiError({ status: 404, code: 'unknown_upload', type: 'invalid_request_error' });
+    };
+    const h = harness({ free: 1, storage, createTask: goneUpload });
+    const [key] = await hold(h.queue, ['a']);
+    await waitUntil(() => h.queue.snapshot().items[0]?.held.blocked != null, 'blocked');
+    const reason = h.queue.snapshot().items[0]!.held.blocked!;
+    expect(reason).toMatch(/upload was not found/);
+    expect(reason).toMatch(/upload the file again/);
+    await vi.advanceTimersByTimeAsync(5_000);
+    await settle();
+    expect(calls).toBe(1);
+    expect(h.queue.snapshot().settings.paused).toBe(false);
+    // The reason is written down with the task: a reload shows it held, with its key, and sends nothing.
+    h.queue.dispose();
+    await reloadPage();
+    const again = harness({ free: 1, storage, createTask: goneUpload });
+    await again.queue.start();
+    await vi.advanceTimersByTimeAsync(3_000);
+    await settle();
+    expect(calls).toBe(1);
+    const [item] = again.queue.snapshot().items;
+    expect(item?.idempotencyKey).toBe(key);
+    expect(item?.held.blocked).toBe(reason);
+  });
+
   it('a price that rose since queued is asked about first, and sent once accepted', async () => {
     const h = harness({ free: 1, quote: async () => ({ credits: 6 }) });
     const [a] = await hold(h.queue, ['a'], 4);
