@@ -9,6 +9,7 @@ import { Outbox, type OutboxDeps } from '../tasks/outbox';
 import {
   queueCost,
   slotsToFill,
+  submitThroughQueue,
   TaskQueue,
   type QueueDeps,
   type QueueItem,
@@ -393,6 +394,66 @@ describe('TaskQueue', () => {
     h.queue.setSendAtOnce(true);
     await hold(h.queue, ['a', 'b', 'c']);
     await waitUntil(() => h.sent.length === 3, 'all sent');
+  });
+});
+
+describe("submitThroughQueue (a Compare board's run, keys written down first)", () => {
+  beforeEach(async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    keyCount = 0;
+    await reloadPage();
+    await deleteDB(DB_NAME);
+  });
+  afterEach(() => {
+    for (const off of disposers.splice(0)) off();
+    vi.useRealTimers();
+  });
+
+  const cells = (names: string[]) =>
+    names.map((p) => ({ request: req(p), meta: meta(2), idempotencyKey: `cell-${p}` }));
+  const submitOf = (h: Harness) => (r: TaskRequest, m: HistoryEntry['meta'], o: { idempotencyKey: string }) =>
+    h.outbox.submit(r, m, o);
+
+  it('holds the cells with their own keys while the pool is full, and sends them with those keys as it frees', async () => {
+    const h = harness({ free: 0 });
+    const { held, results } = await submitThroughQueue(h.queue, submitOf(h), cells(['a', 'b', 'c']));
+    await settle();
+    expect(held).toBe(true);
+    expect(h.sent).toEqual([]);
+    const items = h.queue.snapshot().items;
+    expect(items.map((i) => i.idempotencyKey)).toEqual(['cell-a', 'cell-b', 'cell-c']);
+    // Cells are separate tasks in the history, not a batch.
+    expect(items.every((i) => i.meta.batchId === undefined && i.batchId === undefined)).toBe(true);
+    h.slots.free = 2;
+    h.queue.kick();
+    await waitUntil(() => h.sent.length === 2, 'two sent');
+    await settle();
+    expect(h.sent).toEqual([
+      { prompt: 'a', key: 'cell-a' },
+      { prompt: 'b', key: 'cell-b' },
+    ]);
+    const [a, b] = await Promise.all(results.slice(0, 2));
+    expect([a?.kind, b?.kind]).toEqual(['created', 'created']);
+    await h.queue.remove(['cell-c']);
+    expect(await results[2]).toBeNull();
+  });
+
+  it('sends at once, with the keys, when the pool has room for them all', async () => {
+    const h = harness({ free: 3 });
+    const { held, results } = await submitThroughQueue(h.queue, submitOf(h), cells(['a', 'b']));
+    expect(held).toBe(false);
+    expect((await Promise.all(results)).map((r) => r?.kind)).toEqual(['created', 'created']);
+    expect(h.sent.map((s) => s.key)).toEqual(['cell-a', 'cell-b']);
+    expect(h.queue.snapshot().items).toEqual([]);
+  });
+
+  it('sends every cell at once, whatever the pool, under "Send every task at once"', async () => {
+    const h = harness({ free: 0 });
+    h.queue.setSendAtOnce(true);
+    const { held, results } = await submitThroughQueue(h.queue, submitOf(h), cells(['a', 'b', 'c']));
+    expect(held).toBe(false);
+    await Promise.all(results);
+    expect(h.sent.map((s) => s.key)).toEqual(['cell-a', 'cell-b', 'cell-c']);
   });
 });
 
