@@ -205,6 +205,10 @@ async function heldRun(browser: Browser, ports: Ports): Promise<{ longest: numbe
     await page.keyboard.press('ArrowDown');
     await page.waitForTimeout(100);
   }
+  // A figure from moves that never happened would mean nothing: the moved task is at place 11, focused.
+  const focused = await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
+  if (!new RegExp(`, place 11 of ${HELD}$`).test(focused))
+    throw new Error(`The keyboard moves did not land (focus on "${focused}").`);
   // Remove: ten tasks, one after another.
   for (let i = 0; i < 10; i++) {
     await items.first().getByRole('button', { name: 'Remove', exact: true }).click();
