@@ -464,6 +464,12 @@ describe('slotsToFill', () => {
     expect(slotsToFill({ concurrency: 5, busy: 7, mineBusy: 0, sending: 0 })).toBe(0);
   });
 
+  it('offers one slot more than a concurrency still guessed, so a larger pool can show itself', () => {
+    expect(slotsToFill({ concurrency: 3, confirmed: false, busy: 3, mineBusy: 3, sending: 0 })).toBe(1);
+    expect(slotsToFill({ concurrency: 3, confirmed: true, busy: 3, mineBusy: 3, sending: 0 })).toBe(0);
+    expect(slotsToFill({ concurrency: 5, confirmed: false, busy: 0, mineBusy: 0, sending: 0 })).toBe(6);
+  });
+
   it('keeps to a fair share of a team pool while other members wait', () => {
     // Pool of 6, two others waiting: a share of 2; this member has 1 running.
     expect(slotsToFill({ concurrency: 6, busy: 2, mineBusy: 1, sending: 0, othersWaiting: 2 })).toBe(1);

@@ -83,18 +83,26 @@ export interface SettingsStorage {
  * waiting, this one included, at least one slot each (docs/queue.md).
  */
 export function slotsToFill({
-  concurrency,
+  concurrency: believed,
+  confirmed = true,
   busy,
   mineBusy,
   sending,
   othersWaiting = 0,
 }: {
   concurrency: number;
+  /**
+   * Whether the pool's concurrency was seen at its limit. A guess (a team's pool starts at 3 and is
+   * learned) gets one slot more: the schedule learns a larger pool only from more tasks running at once
+   * than it believed, so a queue that never sent more would keep the pool at the guess for good.
+   */
+  confirmed?: boolean;
   busy: number;
   mineBusy: number;
   sending: number;
   othersWaiting?: number;
 }): number {
+  const concurrency = confirmed ? believed : believed + 1;
   let free = concurrency - busy - sending;
   if (othersWaiting > 0) {
     const share = Math.max(1, Math.floor(concurrency / (othersWaiting + 1)));
