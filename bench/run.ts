@@ -69,7 +69,12 @@ if (['quote', 'history', 'gallery', 'zip', 'polling', 'lighthouse', 'queue'].som
       // BENCH_QUEUE=makespan or =held runs one of the two.
       if (wanted('queue')) {
         const part = process.env.BENCH_QUEUE;
+        // One part run alone keeps the other's figures.
+        const earlier =
+          part && existsSync(RESULTS) ? (JSON.parse(readFileSync(RESULTS, 'utf8')).queue ?? {}) : {};
+        const { measuredAt: _at, ...kept } = earlier as Record<string, Figure | string>;
         section('queue', {
+          ...(kept as Record<string, Figure>),
           ...(part !== 'held' ? await queueMakespan(browser, ports) : {}),
           ...(part !== 'makespan' ? await queueHeld(browser, ports) : {}),
         });
