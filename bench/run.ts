@@ -18,10 +18,11 @@ import type { Browser } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
 import { teamBench } from './team-bench';
 import { zipOfSandboxImages } from './zip-bench';
+import { queueHeld, queueMakespan } from './queue-bench';
 import { sandboxLoad } from '../sandbox/bench/load';
 import { sandboxStorms } from '../sandbox/bench/storms';
 
-// `npm run bench`: every benchmark of issue 7 that this harness has, printed and written to
+// `npm run bench`: every benchmark this harness has, printed and written to
 // bench/results.json. Needs a build (`npm run build`); starts its own studio and sandbox on spare ports.
 
 // Spare ports of its own; BENCH_STUDIO_PORT / BENCH_SANDBOX_PORT move them (two runs on one machine).
@@ -138,7 +139,23 @@ if (wanted('polling') && pollingScenarios.includes('100at5s')) {
   );
 }
 
-// The team space (issue 23): its own servers and browser; what it measured so far is kept as it goes.
+// The queue (docs/queue.md) on 5 s tasks, the load it was specified with. BENCH_QUEUE=makespan or =held runs one of
+// the two; one part run alone keeps the other's figures.
+if (wanted('queue')) {
+  await withStudio(5000, async (browser) => {
+    const part = process.env.BENCH_QUEUE;
+    const earlier =
+      part && existsSync(RESULTS) ? (JSON.parse(readFileSync(RESULTS, 'utf8')).queue ?? {}) : {};
+    const { measuredAt: _at, ...kept } = earlier as Record<string, Figure | string>;
+    section('queue', {
+      ...(kept as Record<string, Figure>),
+      ...(part !== 'held' ? await queueMakespan(browser, ports) : {}),
+      ...(part !== 'makespan' ? await queueHeld(browser, ports) : {}),
+    });
+  });
+}
+
+// The team space (docs/team-space.md): its own servers and browser; what it measured so far is kept as it goes.
 // BENCH_TEAM=latency,cluster runs some scenarios: their figures replace only their own.
 if (wanted('team')) {
   const all = process.env.BENCH_TEAM && existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : {};

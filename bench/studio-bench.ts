@@ -26,9 +26,9 @@ export async function launch(): Promise<Browser> {
   return chromium.launch(CHROMIUM);
 }
 
-const requests = async (ports: Ports): Promise<Logged[]> =>
+export const requests = async (ports: Ports): Promise<Logged[]> =>
   (await (await fetch(`${ports.sandbox}/__sandbox/requests`)).json()) as Logged[];
-const reset = async (ports: Ports) => {
+export const reset = async (ports: Ports) => {
   await fetch(`${ports.sandbox}/__sandbox/reset`, { method: 'POST' });
 };
 export async function keyOf(ports: Ports, name: string): Promise<string> {
@@ -39,7 +39,7 @@ export async function keyOf(ports: Ports, name: string): Promise<string> {
   return keys.find((k) => k.name === name)!.key;
 }
 
-async function connect(page: Page, ports: Ports, keyName: string) {
+export async function connect(page: Page, ports: Ports, keyName: string) {
   await page.goto(ports.studio);
   await page.getByLabel('API key', { exact: true }).fill(await keyOf(ports, keyName));
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
@@ -163,11 +163,11 @@ export async function quoteTyping(browser: Browser, ports: Ports): Promise<Recor
 // stops polling a task once it has seen it finished) against the task's completedAt, both on the
 // sandbox's clock. Polls per finished task are always reported beside the delay.
 
-interface LoggedAt extends Logged {
+export interface LoggedAt extends Logged {
   at: string;
 }
 
-interface StudioTask {
+export interface StudioTask {
   taskId: string;
   status: string;
   createdAt: number;
@@ -227,7 +227,7 @@ const unfinished = (tasks: StudioTask[]) =>
   tasks.filter((t) => t.status === 'queued' || t.status === 'running').length;
 
 /** Three tasks on the team's other key, so the quote has an estimate (api-notes §2: the median of recent runs). */
-async function warmUp(ports: Ports): Promise<void> {
+export async function warmUp(ports: Ports): Promise<void> {
   const warmKey = await keyOf(ports, 'team2');
   const warm = await Promise.all(
     [0, 1, 2].map(
@@ -248,7 +248,7 @@ async function quoteOf(ports: Ports, key: string) {
 }
 
 /** What the log says about the studio's polls of these tasks (the studio's key only). */
-function measure(log: LoggedAt[], tasks: StudioTask[], keyName: string) {
+export function measure(log: LoggedAt[], tasks: StudioTask[], keyName: string) {
   const lastPoll = new Map<string, number>();
   let polls = 0;
   let limited = 0;
@@ -269,7 +269,7 @@ function measure(log: LoggedAt[], tasks: StudioTask[], keyName: string) {
   return { delays, polls, limited };
 }
 
-async function waitAllFinished(
+export async function waitAllFinished(
   page: Page,
   count: number,
   timeoutMs: number,

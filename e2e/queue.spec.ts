@@ -152,3 +152,26 @@ test('the Queue is accessible, light and dark, at 1280 px and phone width', asyn
   await expectNoSeriousViolations(page, 'queue with held tasks, phone width');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });
+
+test('Compare: Run all with the queue paused holds every cell and sends nothing; resumed, both are sent', async ({
+  page,
+  sandbox,
+}) => {
+  await pauseQueue(page);
+  await page.getByRole('button', { name: /^Compare/ }).click();
+  const board = page.getByRole('region', { name: 'Compare', exact: true });
+  for (const label of ['Lumen Canvas · v2', 'Pop Diffusion · Pop 1'])
+    await board.getByRole('combobox', { name: 'Add model' }).selectOption({ label });
+  await board.getByLabel('Prompt 1', { exact: true }).fill(uniquePrompt('compare held'));
+  await board.getByRole('button', { name: /^Run all/ }).click();
+  await expect(
+    board.getByText('Held in your queue until the pool has room; nothing is charged yet.'),
+  ).toHaveCount(2);
+  expect(await postsOfTasks(sandbox)).toHaveLength(0);
+  // Back in the studio, the Queue holds them; resumed, each is sent once.
+  await page.getByRole('button', { name: /^Compare/ }).click();
+  await expect(heldItems(page)).toHaveCount(2);
+  await queueRegion(page).getByRole('button', { name: 'Resume queue' }).click();
+  await expect(heldItems(page)).toHaveCount(0, { timeout: TASK_TIMEOUT });
+  await expect.poll(async () => (await postsOfTasks(sandbox)).length, { timeout: TASK_TIMEOUT }).toBe(2);
+});

@@ -7,6 +7,7 @@ import type { ModelType } from '../../../contract/category';
 import type { HistoryEntry } from '../../model/history/history-types';
 import type { HistoryStore } from '../../model/history/history-store';
 import type { Outbox } from '../../model/tasks/outbox';
+import { submitThroughQueue, type TaskQueue } from '../../model/queue/queue';
 import type { TeamBoards } from '../../model/team/team-boards';
 import { newId, saveBoard, type Board, type BoardSetup } from '../../model/boards/boards';
 import {
@@ -21,14 +22,18 @@ import {
 
 // A board's live state: its setup and cells (saved to IndexedDB as they change), the catalog models of
 // its category, a quote per cell, and each cell's task as the history knows it. Runs go through the
-// outbox with a key written to the board first, so a reload finds (and never re-pays) every cell.
+// queue (then the outbox) with a key written to the board first, so a reload finds (and never re-pays) every cell.
 // A team board (issue 23) lives in the team's shared document instead: read from its store (so another
 // member's edit shows at once) and written there by diff; IndexedDB is then y-indexeddb's business.
 
 export interface CompareRunner {
   store: HistoryStore;
   outbox: Outbox;
+  queue: TaskQueue;
 }
+
+const HELD_NOTE = 'Held in your queue until the pool has room; nothing is charged yet.';
+const REMOVED_NOTE = 'Removed from your queue before it was sent; nothing was charged.';
 
 export interface CellView extends PlannedCell {
   entry: HistoryEntry | null;
@@ -52,6 +57,8 @@ function useDebounced<T>(value: T, ms: number): T {
 
 const EMPTY: HistoryEntry[] = [];
 const noop = () => () => undefined;
+const NO_QUEUE = { items: [] as readonly { idempotencyKey: string }[] };
+const noQueue = () => NO_QUEUE;
 
 /** A board is saved once it holds something: an untouched new board leaves no trace. */
 const worthSaving = (b: Board) =>
@@ -150,6 +157,8 @@ export function useBoard(
 
   const history = useSyncExternalStore(runner?.store.subscribe ?? noop, runner?.store.list ?? (() => EMPTY));
   const [sendNotes, setSendNotes] = useState<Record<string, { refused: boolean; text: string }>>({});
+  const queued = useSyncExternalStore(runner?.queue.subscribe ?? noop, runner?.queue.snapshot ?? noQueue);
+  const heldKeys = useMemo(() => new Set(queued.items.map((item) => item.idempotencyKey)), [queued]);
 
   const cells: CellView[] = planned.map((cell) => {
     const run = board.cells[cell.key];
@@ -175,7 +184,8 @@ export function useBoard(
       state,
       quote: cell.problem ? undefined : q?.quote,
       quoteError: q?.error ?? null,
-      sendNote: sendNotes[cell.key]?.text ?? null,
+      sendNote:
+        run && !entry && heldKeys.has(run.idempotencyKey) ? HELD_NOTE : (sendNotes[cell.key]?.text ?? null),
     };
   });
 
@@ -219,25 +229,38 @@ export function useBoard(
     setSendNotes((n) => Object.fromEntries(Object.entries(n).filter(([k]) => !keys.has(k))));
     // A run of several cells is one batch in the history, as Runs and Variations are ("Group batches").
     const batchId = targets.length > 1 ? newId() : undefined;
+    // Through the queue, as Generate sends: at once when it would send them now, otherwise held with
+    // the keys written above (nothing charged) until the pool has room (docs/queue.md).
+    const { results } = await submitThroughQueue(
+      runner.queue,
+      (request, meta, options) => runner.outbox.submit(request, meta, options),
+      targets.map((c, i) => ({
+        request: c.request,
+        meta: {
+          title: c.col.model.name,
+          subtitle: c.col.versionName,
+          kind: 'model',
+          mediaType: c.col.model.type,
+          category: `${c.col.model.type}/${c.col.model.subType}`,
+          modelId: c.col.model.id,
+          versionId: c.col.column.versionId,
+          estimatedSeconds: c.quote?.estimatedSeconds ?? null,
+          quotedCredits: c.quote?.credits ?? null,
+          ...(batchId && { batchId, batchIndex: i + 1, batchSize: targets.length }),
+        },
+        idempotencyKey: keys.get(c.key)!,
+      })),
+    );
     await Promise.all(
       targets.map(async (c, i) => {
-        const result = await runner.outbox.submit(
-          c.request,
-          {
-            title: c.col.model.name,
-            subtitle: c.col.versionName,
-            kind: 'model',
-            mediaType: c.col.model.type,
-            category: `${c.col.model.type}/${c.col.model.subType}`,
-            modelId: c.col.model.id,
-            versionId: c.col.column.versionId,
-            estimatedSeconds: c.quote?.estimatedSeconds ?? null,
-            quotedCredits: c.quote?.credits ?? null,
-            ...(batchId && { batchId, batchIndex: i + 1, batchSize: targets.length }),
-          },
-          { idempotencyKey: keys.get(c.key)! },
-        );
+        const result = await results[i];
+        if (!result) {
+          // Removed from the queue before it went: never sent, never charged, so the cell can run again.
+          setSendNotes((n) => ({ ...n, [c.key]: { refused: true, text: REMOVED_NOTE } }));
+          return;
+        }
         if (result.kind === 'created') {
+          setSendNotes((n) => Object.fromEntries(Object.entries(n).filter(([k]) => k !== c.key)));
           update((b) => {
             const cell = b.cells[c.key];
             if (!cell || cell.idempotencyKey !== result.idempotencyKey) return b;

@@ -7,7 +7,8 @@ import type { TaskCreated } from '../../../contract/task';
 import { DB_NAME, db, resetDbForTests } from '../../model/db';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { TaskQueue } from '../../model/queue/queue';
-import { QueuePanel } from './queue-panel';
+import { stubLayout } from '../../test/gallery-test-utils';
+import { QueuePanel, VIRTUAL_FROM } from './queue-panel';
 
 const meta = (credits: number): HistoryEntry['meta'] => ({
   title: 'Model One',
@@ -60,6 +61,41 @@ describe('QueuePanel', () => {
   afterEach(() => {
     cleanup();
     queue.dispose();
+  });
+
+  it('a long queue renders only the rows in view, and a task moved by keyboard keeps its focused handle', async () => {
+    const restore = stubLayout(600, 120);
+    try {
+      render(<QueuePanel queue={queue} balance={null} capRemaining={null} />);
+      const total = VIRTUAL_FROM * 10;
+      await act(async () => {
+        await queue.enqueue(
+          Array.from({ length: total }, (_, i) => ({
+            request: { interfaceId: 'm1', versionId: 'v1', params: { prompt: `q${i + 1}` } },
+            meta: meta(1),
+          })),
+        );
+      });
+      await waitFor(() => expect(rows().length).toBeGreaterThan(0));
+      expect(rows().length).toBeLessThan(30);
+      expect(rows()[0]!.getAttribute('aria-setsize')).toBe(String(total));
+      const handle = within(rows()[0]!).getByRole('button', { name: `Move Model One, place 1 of ${total}` });
+      handle.focus();
+      for (let i = 0; i < 3; i += 1) {
+        await act(async () => {
+          fireEvent.keyDown(document.activeElement!, { key: 'ArrowDown' });
+        });
+      }
+      await waitFor(() =>
+        expect(document.activeElement?.getAttribute('aria-label')).toBe(
+          `Move Model One, place 4 of ${total}`,
+        ),
+      );
+      expect(queue.snapshot().items[3]!.request.params.prompt).toBe('q1');
+      expect(screen.getByRole('status').textContent).toBe(`Moved to place 4 of ${total}.`);
+    } finally {
+      restore();
+    }
   });
 
   it('moves a task with ArrowUp/ArrowDown on its handle and says where it went', async () => {

@@ -1,5 +1,6 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { GripVertical, Pause, Play, Send, Trash2 } from 'lucide-react';
-import { memo, useCallback, useId, useRef, useState, useSyncExternalStore } from 'react';
+import { memo, useCallback, useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
 import { Alert } from '../../components/alert';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
@@ -39,11 +40,14 @@ export function QueuePanel({
   const hintId = useId();
   const stopId = useId();
   const dragged = useRef<string | null>(null);
+  /** The task last moved by keyboard: a long (virtualised) list keeps it in view, its handle focused. */
+  const [lastMoved, setLastMoved] = useState<string | null>(null);
 
   const move = useCallback(
     (key: string, to: number) => {
       const total = queue.snapshot().items.length;
       if (to < 0 || to >= total) return;
+      setLastMoved(key);
       void queue.move(key, to);
       setAnnouncement(`Moved to place ${to + 1} of ${total}.`);
     },
@@ -76,6 +80,22 @@ export function QueuePanel({
   const onDragStart = useCallback((key: string) => {
     dragged.current = key;
   }, []);
+  const row = (item: QueueItem, i: number, virtual?: VirtualPlace) => (
+    <QueueRow
+      key={item.idempotencyKey}
+      item={item}
+      index={i}
+      total={items.length}
+      refused={cost.firstRefused?.idempotencyKey === item.idempotencyKey ? cost.firstRefused.reason : null}
+      hintId={hintId}
+      queue={queue}
+      onMove={move}
+      onRemove={remove}
+      onDragStart={onDragStart}
+      onDrop={onDrop}
+      virtual={virtual}
+    />
+  );
 
   return (
     <section aria-label="Queue" className="flex flex-col gap-3">
@@ -112,25 +132,13 @@ export function QueuePanel({
           <p id={hintId} className="text-xs text-slate-500 dark:text-slate-400">
             Drag a task, or focus its handle and press ArrowUp or ArrowDown, to change its place.
           </p>
-          <ol aria-label="Held tasks" className="flex max-h-[28rem] flex-col gap-2 overflow-y-auto">
-            {items.map((item, i) => (
-              <QueueRow
-                key={item.idempotencyKey}
-                item={item}
-                index={i}
-                total={items.length}
-                refused={
-                  cost.firstRefused?.idempotencyKey === item.idempotencyKey ? cost.firstRefused.reason : null
-                }
-                hintId={hintId}
-                queue={queue}
-                onMove={move}
-                onRemove={remove}
-                onDragStart={onDragStart}
-                onDrop={onDrop}
-              />
-            ))}
-          </ol>
+          {items.length > VIRTUAL_FROM ? (
+            <VirtualHeldList items={items} follow={lastMoved} renderRow={row} />
+          ) : (
+            <ol aria-label="Held tasks" className="flex max-h-[28rem] flex-col gap-2 overflow-y-auto">
+              {items.map((item, i) => row(item, i))}
+            </ol>
+          )}
         </>
       )}
       <div role="status" className="sr-only">
@@ -202,6 +210,65 @@ function CostLine({
   );
 }
 
+/**
+ * From this many held tasks on, the list renders only the rows in view (and a few around them): a
+ * thousand rows rendered again on every move or removal take the main thread for hundreds of ms.
+ */
+export const VIRTUAL_FROM = 100;
+const ROW_GAP_PX = 8;
+const estimateRow = () => 120;
+
+interface VirtualPlace {
+  measure: (el: Element | null) => void;
+  start: number;
+}
+
+function VirtualHeldList({
+  items,
+  follow,
+  renderRow,
+}: {
+  items: readonly QueueItem[];
+  /** A task to keep in view as it moves (the one moved by keyboard, whose handle has the focus). */
+  follow: string | null;
+  renderRow: (item: QueueItem, index: number, virtual: VirtualPlace) => React.ReactNode;
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const getItemKey = useCallback((i: number) => items[i]?.idempotencyKey ?? i, [items]);
+  // The virtualizer is read afresh on each render (its rows move with the scroll), as in the History list.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: estimateRow,
+    getItemKey,
+    gap: ROW_GAP_PX,
+    overscan: 6,
+    // React 19: measuring inside a layout effect must not flushSync.
+    useFlushSync: false,
+  });
+  const followIndex = follow === null ? -1 : items.findIndex((item) => item.idempotencyKey === follow);
+  useEffect(() => {
+    if (followIndex >= 0) virtualizer.scrollToIndex(followIndex, { align: 'auto' });
+  }, [followIndex, virtualizer]);
+  return (
+    <div
+      ref={scrollRef}
+      className="max-h-[28rem] overflow-y-auto overscroll-contain"
+      data-testid="queue-scroll"
+    >
+      <ol aria-label="Held tasks" className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((v) => {
+          const item = items[v.index];
+          return item
+            ? renderRow(item, v.index, { measure: virtualizer.measureElement, start: v.start })
+            : null;
+        })}
+      </ol>
+    </div>
+  );
+}
+
 const QueueRow = memo(function QueueRow({
   item,
   index,
@@ -213,6 +280,7 @@ const QueueRow = memo(function QueueRow({
   onRemove,
   onDragStart,
   onDrop,
+  virtual,
 }: {
   item: QueueItem;
   index: number;
@@ -224,6 +292,7 @@ const QueueRow = memo(function QueueRow({
   onRemove: (key: string) => Promise<void>;
   onDragStart: (key: string) => void;
   onDrop: (key: string) => void;
+  virtual?: VirtualPlace | undefined;
 }) {
   const key = item.idempotencyKey;
   const { held } = item;
@@ -234,7 +303,15 @@ const QueueRow = memo(function QueueRow({
       className={cn(
         'flex gap-2 rounded-lg border border-slate-200 bg-slate-50 p-2 dark:border-slate-700 dark:bg-slate-900/60',
         refused && 'border-rose-300 dark:border-rose-700',
+        virtual && 'absolute top-0 left-0 w-full',
       )}
+      {...(virtual && {
+        ref: virtual.measure,
+        'data-index': index,
+        'aria-setsize': total,
+        'aria-posinset': index + 1,
+        style: { transform: `translateY(${virtual.start}px)` },
+      })}
       draggable
       onDragStart={(e) => {
         e.dataTransfer.effectAllowed = 'move';

@@ -46,6 +46,7 @@ function freeSlots(
   const at = Date.now() + RELEASE_LEAD_MS;
   return slotsToFill({
     concurrency: schedule.concurrency,
+    confirmed: schedule.confirmed,
     busy: schedule.busyAt(at),
     mineBusy: schedule.busyAt(at, (taskId) => store.isLocal(taskId)),
     sending: outbox.entries().filter((e) => !e.expired).length,

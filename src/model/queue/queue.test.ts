@@ -9,6 +9,7 @@ import { Outbox, type OutboxDeps } from '../tasks/outbox';
 import {
   queueCost,
   slotsToFill,
+  submitThroughQueue,
   TaskQueue,
   type QueueDeps,
   type QueueItem,
@@ -337,6 +338,36 @@ describe('TaskQueue', () => {
     expect(h.sent).toEqual([]);
   });
 
+  it('a held task whose upload is gone stays held with the reason, unsent again, after a reload too', async () => {
+    const storage = new MemoryStorage();
+    let calls = 0;
+    const goneUpload = async (): Promise<TaskCreated> => {
+      calls += 1;
+      throw new ApiError({ status: 404, code: 'unknown_upload', type: 'invalid_request_error' });
+    };
+    const h = harness({ free: 1, storage, createTask: goneUpload });
+    const [key] = await hold(h.queue, ['a']);
+    await waitUntil(() => h.queue.snapshot().items[0]?.held.blocked != null, 'blocked');
+    const reason = h.queue.snapshot().items[0]!.held.blocked!;
+    expect(reason).toMatch(/upload was not found/);
+    expect(reason).toMatch(/upload the file again/);
+    await vi.advanceTimersByTimeAsync(5_000);
+    await settle();
+    expect(calls).toBe(1);
+    expect(h.queue.snapshot().settings.paused).toBe(false);
+    // The reason is written down with the task: a reload shows it held, with its key, and sends nothing.
+    h.queue.dispose();
+    await reloadPage();
+    const again = harness({ free: 1, storage, createTask: goneUpload });
+    await again.queue.start();
+    await vi.advanceTimersByTimeAsync(3_000);
+    await settle();
+    expect(calls).toBe(1);
+    const [item] = again.queue.snapshot().items;
+    expect(item?.idempotencyKey).toBe(key);
+    expect(item?.held.blocked).toBe(reason);
+  });
+
   it('a price that rose since queued is asked about first, and sent once accepted', async () => {
     const h = harness({ free: 1, quote: async () => ({ credits: 6 }) });
     const [a] = await hold(h.queue, ['a'], 4);
@@ -366,11 +397,77 @@ describe('TaskQueue', () => {
   });
 });
 
+describe("submitThroughQueue (a Compare board's run, keys written down first)", () => {
+  beforeEach(async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    keyCount = 0;
+    await reloadPage();
+    await deleteDB(DB_NAME);
+  });
+  afterEach(() => {
+    for (const off of disposers.splice(0)) off();
+    vi.useRealTimers();
+  });
+
+  const cells = (names: string[]) =>
+    names.map((p) => ({ request: req(p), meta: meta(2), idempotencyKey: `cell-${p}` }));
+  const submitOf = (h: Harness) => (r: TaskRequest, m: HistoryEntry['meta'], o: { idempotencyKey: string }) =>
+    h.outbox.submit(r, m, o);
+
+  it('holds the cells with their own keys while the pool is full, and sends them with those keys as it frees', async () => {
+    const h = harness({ free: 0 });
+    const { held, results } = await submitThroughQueue(h.queue, submitOf(h), cells(['a', 'b', 'c']));
+    await settle();
+    expect(held).toBe(true);
+    expect(h.sent).toEqual([]);
+    const items = h.queue.snapshot().items;
+    expect(items.map((i) => i.idempotencyKey)).toEqual(['cell-a', 'cell-b', 'cell-c']);
+    // Cells are separate tasks in the history, not a batch.
+    expect(items.every((i) => i.meta.batchId === undefined && i.batchId === undefined)).toBe(true);
+    h.slots.free = 2;
+    h.queue.kick();
+    await waitUntil(() => h.sent.length === 2, 'two sent');
+    await settle();
+    expect(h.sent).toEqual([
+      { prompt: 'a', key: 'cell-a' },
+      { prompt: 'b', key: 'cell-b' },
+    ]);
+    const [a, b] = await Promise.all(results.slice(0, 2));
+    expect([a?.kind, b?.kind]).toEqual(['created', 'created']);
+    await h.queue.remove(['cell-c']);
+    expect(await results[2]).toBeNull();
+  });
+
+  it('sends at once, with the keys, when the pool has room for them all', async () => {
+    const h = harness({ free: 3 });
+    const { held, results } = await submitThroughQueue(h.queue, submitOf(h), cells(['a', 'b']));
+    expect(held).toBe(false);
+    expect((await Promise.all(results)).map((r) => r?.kind)).toEqual(['created', 'created']);
+    expect(h.sent.map((s) => s.key)).toEqual(['cell-a', 'cell-b']);
+    expect(h.queue.snapshot().items).toEqual([]);
+  });
+
+  it('sends every cell at once, whatever the pool, under "Send every task at once"', async () => {
+    const h = harness({ free: 0 });
+    h.queue.setSendAtOnce(true);
+    const { held, results } = await submitThroughQueue(h.queue, submitOf(h), cells(['a', 'b', 'c']));
+    expect(held).toBe(false);
+    await Promise.all(results);
+    expect(h.sent.map((s) => s.key)).toEqual(['cell-a', 'cell-b', 'cell-c']);
+  });
+});
+
 describe('slotsToFill', () => {
   it('fills the free slots of the pool, no more', () => {
     expect(slotsToFill({ concurrency: 5, busy: 3, mineBusy: 3, sending: 0 })).toBe(2);
     expect(slotsToFill({ concurrency: 5, busy: 4, mineBusy: 2, sending: 1 })).toBe(0);
     expect(slotsToFill({ concurrency: 5, busy: 7, mineBusy: 0, sending: 0 })).toBe(0);
+  });
+
+  it('offers one slot more than a concurrency still guessed, so a larger pool can show itself', () => {
+    expect(slotsToFill({ concurrency: 3, confirmed: false, busy: 3, mineBusy: 3, sending: 0 })).toBe(1);
+    expect(slotsToFill({ concurrency: 3, confirmed: true, busy: 3, mineBusy: 3, sending: 0 })).toBe(0);
+    expect(slotsToFill({ concurrency: 5, confirmed: false, busy: 0, mineBusy: 0, sending: 0 })).toBe(6);
   });
 
   it('keeps to a fair share of a team pool while other members wait', () => {

@@ -83,18 +83,26 @@ export interface SettingsStorage {
  * waiting, this one included, at least one slot each (docs/queue.md).
  */
 export function slotsToFill({
-  concurrency,
+  concurrency: believed,
+  confirmed = true,
   busy,
   mineBusy,
   sending,
   othersWaiting = 0,
 }: {
   concurrency: number;
+  /**
+   * Whether the pool's concurrency was seen at its limit. A guess (a team's pool starts at 3 and is
+   * learned) gets one slot more: the schedule learns a larger pool only from more tasks running at once
+   * than it believed, so a queue that never sent more would keep the pool at the guess for good.
+   */
+  confirmed?: boolean;
   busy: number;
   mineBusy: number;
   sending: number;
   othersWaiting?: number;
 }): number {
+  const concurrency = confirmed ? believed : believed + 1;
   let free = concurrency - busy - sending;
   if (othersWaiting > 0) {
     const share = Math.max(1, Math.floor(concurrency / (othersWaiting + 1)));
@@ -134,6 +142,34 @@ export function queueCost(
       firstRefused = { idempotencyKey: item.idempotencyKey, reason: 'balance' };
   }
   return { total, unpriced, firstRefused };
+}
+
+/** The outbox's part in submitThroughQueue (Outbox.submit). */
+export type KeyedSubmit = (
+  request: TaskRequest,
+  meta: HistoryEntry['meta'],
+  options: { idempotencyKey: string },
+) => Promise<SubmitResult>;
+
+/**
+ * Sends tasks whose keys the caller has already written down (a Compare board's cells) the way Generate
+ * sends: at once when the queue would send them this instant (nothing held, room in the pool, or "send
+ * every task at once"), otherwise held in the queue with those keys, nothing charged yet. `held` says
+ * which it was; `results` resolve to each task's outcome once sent (null: removed before it went).
+ */
+export async function submitThroughQueue(
+  queue: TaskQueue,
+  submit: KeyedSubmit,
+  tasks: ReadonlyArray<{ request: TaskRequest; meta: HistoryEntry['meta']; idempotencyKey: string }>,
+): Promise<{ held: boolean; results: Promise<SubmitResult | null>[] }> {
+  if (queue.wouldSendNow(tasks.length)) {
+    return {
+      held: false,
+      results: tasks.map((t) => submit(t.request, t.meta, { idempotencyKey: t.idempotencyKey })),
+    };
+  }
+  const keys = await queue.enqueue(tasks, { asBatch: false });
+  return { held: true, results: keys.map((key) => queue.settled(key)) };
 }
 
 export interface QueueDeps {
@@ -335,17 +371,19 @@ export class TaskQueue {
   /**
    * Holds tasks at the end of the queue, each with a fresh Idempotency-Key, all written down in one
    * transaction before this resolves. `credits` is each task's quoted price (for the queue's total and
-   * the check that the price has not risen when it goes). Returns the keys.
+   * the check that the price has not risen when it goes). A task may bring the key its caller already
+   * wrote down (a Compare board's cell); `asBatch: false` keeps several tasks apart in the history.
+   * Returns the keys.
    */
   async enqueue(
-    tasks: ReadonlyArray<{ request: TaskRequest; meta: HistoryEntry['meta'] }>,
-    { batchId }: { batchId?: string } = {},
+    tasks: ReadonlyArray<{ request: TaskRequest; meta: HistoryEntry['meta']; idempotencyKey?: string }>,
+    { batchId, asBatch = true }: { batchId?: string; asBatch?: boolean } = {},
   ): Promise<string[]> {
     const at = this.now();
     const last = this.snapshot().items.at(-1)?.held.position ?? 0;
-    const batch = tasks.length > 1 ? (batchId ?? this.newKey()) : undefined;
-    const added: QueueItem[] = tasks.map(({ request, meta }, i) => ({
-      idempotencyKey: this.newKey(),
+    const batch = asBatch && tasks.length > 1 ? (batchId ?? this.newKey()) : undefined;
+    const added: QueueItem[] = tasks.map(({ request, meta, idempotencyKey }, i) => ({
+      idempotencyKey: idempotencyKey ?? this.newKey(),
       connectionId: this.connectionId,
       request: structuredClone(request),
       meta: batch
