@@ -6,9 +6,10 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
-// Issue 17: the connect screen is painted before any JavaScript runs. After the client build, this
-// renders src/prerender.tsx with react-dom/server (loaded through Vite's SSR module loader, so nothing
-// is written but index.html) into dist/index.html's root element; src/main.tsx hydrates it.
+// The connect screen is painted before any JavaScript runs (docs/benchmarks.md "lighthouse"). After the
+// client build, this renders src/prerender.tsx with react-dom/server (loaded through Vite's SSR module
+// loader, so nothing is written but index.html) into dist/index.html's root element; src/main.tsx
+// hydrates it.
 function prerenderConnectScreen(): Plugin {
   const rootElement = '<div id="root"></div>';
   let config: ResolvedConfig;

@@ -5,9 +5,9 @@ import { jsHeapUsedMb, longestTaskWhileScrolling, recordLongTasks } from './page
 import { historyFileOnDisk, keyOf, type Ports } from './studio-bench';
 import { HISTORY_TASKS, RUNS, loadAverage, loadRange, spread } from './three-runs';
 
-// The gallery at scale (issue 12, Measured; issue 17: ten times the history): 50,000 tasks with 4
-// outputs each (200,000 tiles; BENCH_HISTORY_TASKS changes it) imported as a history file (the import's
-// time), then a reload straight into the gallery: the time from navigation to the first tiles with
+// The gallery at scale (docs/benchmarks.md "gallery"; ten times the 5,000 tasks of product-notes §3
+// "History and gallery"): 50,000 tasks with 4 outputs each (200,000 tiles; BENCH_HISTORY_TASKS changes it) imported as a history file (the
+// import's time), then a reload straight into the gallery: the time from navigation to the first tiles with
 // their images, the longest main-thread task while scrolling through them, and the JS heap. The tiles
 // show thousands of distinct images (BENCH_GALLERY_IMAGES), so decoding them is part of the scroll. Targets:
 // import under 10 s, first tiles under 1 s, no task over 50 ms; each the median of three runs.

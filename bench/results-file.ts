@@ -18,7 +18,8 @@ export const REPORTED = 'reported';
 
 /**
  * Whether a figure met its target, as the table and the console say it: a figure that is only reported
- * has no target, so it never shows as met (issue 14), whatever `ok` its bench script set.
+ * has no target, so it never shows as met (a table that said "met" of it would claim a target nobody set),
+ * whatever `ok` its bench script set.
  */
 export function verdict(f: Figure): 'yes' | 'no' | 'not measured' | 'no target' {
   if (f.target.trim().toLowerCase() === REPORTED) return 'no target';

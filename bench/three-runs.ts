@@ -1,4 +1,4 @@
-// Each scale figure is the median of three runs with its range (issue 17), so it never passes, or
+// Each scale figure is the median of three runs with its range (docs/benchmarks.md), so it never passes, or
 // fails, by luck. The machine may be shared: the range says how much it moved.
 
 import { loadavg } from 'node:os';
@@ -17,7 +17,10 @@ export function spread(xs: readonly number[]): { value: number; range: string } 
   return { value: r(median(xs)), range: `${r(Math.min(...xs))}-${r(Math.max(...xs))}` };
 }
 
-/** The history size of the scale benches: BENCH_HISTORY_TASKS (issue 17: 50,000 tasks, 4 outputs each). */
+/**
+ * The history size of the scale benches: BENCH_HISTORY_TASKS (docs/benchmarks.md "history": 50,000 tasks,
+ * 4 outputs each).
+ */
 export const HISTORY_TASKS = Number(process.env.BENCH_HISTORY_TASKS ?? 50_000);
 
 /** The machine's 1-minute load average now, to one decimal: recorded beside each run's figures. */

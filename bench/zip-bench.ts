@@ -9,10 +9,10 @@ import { build } from 'vite';
 import type { Figure } from './results-file';
 import { keyOf, type Ports } from './studio-bench';
 
-// "Download selected" at the size of a real selection (issue 12): a ZIP of 200 sandbox images, made in
-// Chromium by the studio's own modules (bench/zip-page, built here with Vite: the ZIP writer alone, without
-// the gallery around it, and no test entry ships in the studio). Measured: the time from start to
-// the finished download, and the page's peak heap growth while it runs, sampled through CDP: V8's heap
+// "Download selected" at the size of a real selection (docs/benchmarks.md "zip"): a ZIP of 200 sandbox
+// images, made in Chromium by the studio's own modules (bench/zip-page, built here with Vite: the ZIP writer
+// alone, without the gallery around it, and no test entry ships in the studio). Measured: the time from start
+// to the finished download, and the page's peak heap growth while it runs, sampled through CDP: V8's heap
 // plus ArrayBuffer backing stores, where fetched bytes would pile up if they were held. Target: the heap
 // grows by less than the ZIP's size (the files are streamed to disk one at a time, never all held).
 

@@ -91,7 +91,7 @@ interface Violation {
 }
 
 /**
- * Violations already filed and being fixed elsewhere, each on exactly its element. Issue 14 item 14:
+ * Violations already filed and being fixed elsewhere, each on exactly its element. One so far:
  * the header's account button shows "Personal key 5,000 credits" but is named "Account: Personal key"
  * (WCAG 2.5.3). Remove this entry once that fix is merged.
  */

@@ -435,7 +435,7 @@ test('the Connection line while the service cannot be reached', async ({ studio,
   await sandbox.waitUntilUp();
 });
 
-test.describe('Usage, a blind board and the Leaderboard (issue 16)', () => {
+test.describe('Usage, a blind board and the Leaderboard', () => {
   for (const size of [
     { name: 'desktop', width: 1280, height: 900 },
     { name: 'phone', width: 390, height: 844 },
@@ -487,7 +487,7 @@ test.describe('Usage, a blind board and the Leaderboard (issue 16)', () => {
   }
 });
 
-test.describe('the gallery (issue 12)', () => {
+test.describe('the gallery', () => {
   // The gallery with a selection, the Viewer with its shortcuts, Compare two on the slider and side by
   // side, and a failed output's placeholder; at 1280 px and at phone width, light and dark.
   for (const width of [1280, 390]) {

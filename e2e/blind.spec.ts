@@ -3,9 +3,9 @@ import type { Locator, Page } from '@playwright/test';
 import { blindOrder } from '../src/features/compare/board-model';
 import { expect, test } from './fixtures';
 
-// Issue 16 "Blind comparison": on a compare board, Blind hides every model name from the page (text,
-// labels, attributes, URLs) and shuffles each row's columns, the same way after a reload; the user
-// picks the best of each row or a tie; Reveal shows who was who; the votes feed the Leaderboard.
+// Blind comparison (product-notes §3 "Compare"): on a compare board, Blind hides every model name from the
+// page (text, labels, attributes, URLs) and shuffles each row's columns, the same way after a reload; the
+// user picks the best of each row or a tie; Reveal shows who was who; the votes feed the Leaderboard.
 
 const compareRegion = (page: Page) => page.getByRole('region', { name: 'Compare', exact: true });
 

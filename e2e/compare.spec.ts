@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { Studio, creditsText, expect, test } from './fixtures';
 import { pngSize } from './media-helpers';
 
-// product-notes §3 "Compare" (issue 6): one prompt through several models, side by side, with the total
+// product-notes §3 "Compare": one prompt through several models, side by side, with the total
 // quote before running, one task per cell, a contact sheet, saved boards and shareable setups.
 
 const compareRegion = (page: Page) => page.getByRole('region', { name: 'Compare', exact: true });

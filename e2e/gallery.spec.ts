@@ -4,7 +4,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import { expect, test, type Sandbox, type Studio } from './fixtures';
 import { historyFile, importHistory, runCutout, seedImages, type Seeded } from './gallery-helpers';
 
-// The gallery (issue 12; product-notes §3 "Gallery and viewer"): tiles per output, the Viewer by keyboard,
+// The gallery (product-notes §3 "Gallery and viewer"): tiles per output, the Viewer by keyboard,
 // zoom, judging that survives a reload, before/after on an edit, multi-select, hide and undo, and a
 // failed output URL shown as a placeholder with Retry.
 

@@ -1,12 +1,12 @@
 import { expect, test } from './fixtures';
 
-// Issue 13, product-notes §3 "History": results arrive when they exist. Twenty Generate clicks on the team
-// key (a pool of 5, so most wait in the queue): every card shows its result, and the studio saw each
-// task finished soon after it did, measured as the bench does, from the sandbox's own request log against
-// each task's completedAt. The tests' tasks are short (SANDBOX_TASK_MS, 0.4 s runs), so the bounds are
-// in units of one task's creation-to-finish time, read from the log: a poller that did not aim at each
-// predicted finish (polling every few seconds, or backing off) would see them seconds late and fail
-// them. The bench (npm run bench -- polling), with 4 and 5 s tasks, holds the real figures.
+// product-notes §3 "History and gallery", docs/benchmarks.md "polling": results arrive when they exist.
+// Twenty Generate clicks on the team key (a pool of 5, so most wait in the queue): every card shows its
+// result, and the studio saw each task finished soon after it did, measured as the bench does, from the
+// sandbox's own request log against each task's completedAt. The tests' tasks are short (SANDBOX_TASK_MS, 0.4 s
+// runs), so the bounds are in units of one task's creation-to-finish time, read from the log: a poller that
+// did not aim at each predicted finish (polling every few seconds, or backing off) would see them seconds
+// late and fail them. The bench (npm run bench -- polling), with 4 and 5 s tasks, holds the real figures.
 
 const COUNT = 20;
 /** A poll goes 0.3 s after a predicted finish (POLL_LAG_MS); a loaded machine adds to every delay. */

@@ -10,7 +10,7 @@ import {
 import { History, TASK_TIMEOUT, generate, uniquePrompt } from './task-helpers';
 import { expectNoSeriousViolations } from './axe-helpers';
 
-// Issue 23 "Team space" (docs/team-space.md; product-notes §3 "Team space", §5 names): members of one
+// The team space (docs/team-space.md): members of one
 // team, each in a browser of their own, share tasks, boards, blind votes and comments live, through the
 // team-space server on the studio's /sync. The team's documents outlive a test (the server keeps them
 // for the whole run, in a fresh folder per run: playwright.config.ts), so each test finds its own things

@@ -12,7 +12,7 @@ import { lingeringClose } from '../sandbox/src/http/lingering-close';
  * The `npm start` server's forwarding proxy (STUDIO_PROXY_TARGET): the studio on its own origin calls
  * /proxy/v1/..., and this forwards the call to the API when the service refuses cross-origin calls.
  *
- * It runs on the origin that holds a remembered key, so it forwards as little as it can (issue 14):
+ * It runs on the origin that holds a remembered key, so it forwards as little as it can (docs/deploying.md):
  * - only the API's own endpoints (api-notes §4), method and path, nothing else on the target host;
  * - an allow-list of request headers (the key's Authorization, never Cookie, Proxy-Authorization or a
  *   hop-by-hop header) and of answer headers (never Set-Cookie);
@@ -117,8 +117,8 @@ export function answerHeaders(upstream: IncomingHttpHeaders): OutgoingHttpHeader
 }
 
 /**
- * On every answer (issue 14): two policies, the studio's and `sandbox` (a document answered here gets an
- * opaque origin), and nosniff. The API's own values of these headers are never passed back.
+ * On every answer (docs/deploying.md): two policies, the studio's and `sandbox` (a document answered here
+ * gets an opaque origin), and nosniff. The API's own values of these headers are never passed back.
  */
 function setSecurityHeaders(res: ServerResponse, csp: string) {
   res.setHeader('Content-Security-Policy', [csp, 'sandbox']);

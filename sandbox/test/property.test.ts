@@ -7,7 +7,7 @@ import { JSON_MAX_BYTES } from '../src/http/body';
 import { makeImage, makeWav, withMarker } from './fixtures';
 import { DEMO_KEY_NAMES, ERROR_TYPES, UPLOAD_TYPES, useSandbox } from './harness';
 
-// Issue 14, "Going further": a property-based test of the sandbox's HTTP surface. For each endpoint,
+// A property-based test of the sandbox's HTTP surface. For each endpoint,
 // fast-check generates requests (bodies, headers, paths: junk, near-valid and valid) and every answer
 // must keep these invariants:
 //   - never a 5xx (no faults or outages are left pending here: a fault the test adds is cleared at once);

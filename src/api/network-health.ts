@@ -1,8 +1,8 @@
 import type { ApiError } from './errors';
 
 // How the service is answering right now, as the client sees it, for one line the whole studio shows
-// while it recovers (issue 7: "a clear message while it recovers"). The client reports every attempt;
-// this module keeps no React and no timers of its own: the view asks for the state at a given time.
+// while it recovers, so nobody takes a slow or absent service for a broken studio. The client reports every
+// attempt; this module keeps no React and no timers of its own: the view asks for the state at a given time.
 //
 // - unreachable: the last attempt got no HTTP answer (connection refused, dropped, timed out);
 // - failing: the last answer was a 502/503/504 (api-notes §7 retries those too);

@@ -45,8 +45,9 @@ const CompareView = lazy(() =>
   import('../features/compare/compare-view').then((m) => ({ default: m.CompareView })),
 );
 const UsageView = lazy(() => import('../features/usage/usage-view').then((m) => ({ default: m.UsageView })));
-// The gallery (issue 12): a chunk of its own, with its viewer, compare-two and zoom library. Held as
-// state (useLoaded), not React.lazy: a lazy view's reveal waits out React's 300 ms Suspense throttle.
+// The gallery (product-notes §3 "Gallery and viewer"): a chunk of its own, with its viewer, compare-two and
+// zoom library. Held as state (useLoaded), not React.lazy: a lazy view's reveal waits out React's 300 ms
+// Suspense throttle.
 const loadGallery = () => import('../features/gallery/gallery-view');
 // A reload or link into the gallery fetches its chunk now, beside the history read, not after it.
 if (new URLSearchParams(window.location.search).get('view') === 'gallery') void preloadModule(loadGallery);

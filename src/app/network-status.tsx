@@ -4,8 +4,8 @@ import type { HealthState, NetworkHealth } from '../api/network-health';
 import { cn } from '../lib/cn';
 
 // One line, on every view, while the service cannot be reached, fails, asks us to wait or is slow, and
-// a moment after it answers again (issue 7: "a clear message while it recovers"). Nothing is lost
-// meanwhile: submits wait in the outbox, polls resume, uploads retry; the line says so.
+// a moment after it answers again, so a slow or absent service is not taken for a broken studio. Nothing is
+// lost meanwhile: submits wait in the outbox, polls resume, uploads retry; the line says so.
 
 const KEPT = 'Your submits and uploads are kept and nothing is charged twice.';
 

@@ -82,11 +82,12 @@ export function Workspace({
   const { baseUrl } = useApi();
   const [liveSelection, select] = useUrlSelection();
   const liveResolved = useResolvedSelection(liveSelection);
-  // The form shows a deferred copy of the selection and what it resolved to (issue 17, total blocking
-  // time): when the catalog answers, or another model is picked, the catalog's highlight follows at once
-  // and the form for it is rendered as a transition, in slices, not in one long task. The selection, its
-  // key and its resolved target are one value, deferred together, so the form's key, its target and so
-  // its draft always belong to the same model: nothing typed is ever shown under, or saved to, another.
+  // The form shows a deferred copy of the selection and what it resolved to (total blocking
+  // time, docs/benchmarks.md "lighthouse"): when the catalog answers, or another model is picked, the
+  // catalog's highlight follows at once and the form for it is rendered as a transition, in slices, not in
+  // one long task. The selection, its key and its resolved target are one value, deferred together, so the
+  // form's key, its target and so its draft always belong to the same model: nothing typed is ever shown
+  // under, or saved to, another.
   const shown = useDeferredValue(
     useMemo(() => ({ selection: liveSelection, resolved: liveResolved }), [liveSelection, liveResolved]),
   );

@@ -22,7 +22,8 @@ interface SegmentedProps {
  * the radio), invisible: the option draws it, from the radio's state (`has-checked:`,
  * `has-focus-visible:`), and its text names it. Native radios of one name are one tab stop that the arrow keys move and check.
  * Not Radix's RadioGroup: inside a form, each of its radios measures itself as it mounts, a forced
- * layout and a second render in the task that shows the form (issue 17, total blocking time).
+ * layout and a second render in the task that shows the form (total blocking time, docs/benchmarks.md
+ * "lighthouse").
  */
 export function RadioInput({
   name,

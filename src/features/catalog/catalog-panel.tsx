@@ -161,7 +161,8 @@ export const CatalogPanel = memo(function CatalogPanel({
 
         {/* The open tab's panel, drawn here rather than with Tabs.Content: Radix's Presence there reads the
             panel's computed style as it mounts, a forced layout of the whole catalog (it is a size
-            container) in the task that shows the studio (issue 17, total blocking time). */}
+            container) in the task that shows the studio (total blocking time, docs/benchmarks.md
+            "lighthouse"). */}
         <div
           role="tabpanel"
           id={panelId(tab)}

@@ -59,7 +59,8 @@ export function useResolvedSelection(selection: Selection | null): ResolvedSelec
 
   // 2. When there is no usable hint, or the model is not where the hint says: the first category (the
   // catalog's default, whose list the catalog shows anyway) first, then every other one. A link to a
-  // model of the default category costs one request, not 13 (issue 17, total blocking time).
+  // model of the default category costs one request, not 13 (total blocking time, docs/benchmarks.md
+  // "lighthouse").
   const scan =
     modelSel !== null && (hinted === undefined || (hintedQuery.isSuccess && inHinted === undefined));
   const first = CATEGORIES[0];

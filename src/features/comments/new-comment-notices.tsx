@@ -15,9 +15,9 @@ import {
 import type { TeamComment } from '../../model/team/comment-types';
 import type { TeamComments } from '../../model/team/team-comments';
 
-// "A member is told of new comments on their results" (issue 23, "What a team shares" 6): the comments by
-// others on this member's outputs, and mentions of them, that they have not seen, as the studio's one
-// kind of notice (an Alert, as the Gallery's), each with a button to open the output; and a browser
+// "A member is told of new comments on their results" (docs/team-space.md "Judgements and comments"): the
+// comments by others on this member's outputs, and mentions of them, that they have not seen, as the studio's
+// one kind of notice (an Alert, as the Gallery's), each with a button to open the output; and a browser
 // notification, as finished tasks have (features/tasks/finish-notices.tsx), when the member allowed
 // them and looks elsewhere. What was seen is kept on this device per member (model/team/comment-notices.ts).
 

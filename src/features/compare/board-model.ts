@@ -133,7 +133,7 @@ export function sumQuotes(
 export const defaultBoardName = (now: number): string =>
   `Board · ${new Date(now).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })}`;
 
-// ---- blind comparison (issue 16) -------------------------------------------------------------------
+// ---- blind comparison (product-notes §3 "Compare") --------------------------------------------------
 
 /** FNV-1a 32-bit of a string: the seed of a row's shuffle. */
 function hash32(text: string): number {

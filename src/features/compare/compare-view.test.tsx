@@ -16,8 +16,8 @@ import { freshDatabase } from '../../test/gallery-test-utils';
 import { NoticeArea } from '../../components/notice-area';
 import { CompareView, type BoardSource, type CompareTeam } from './compare-view';
 
-// The compare view with the team space on (issue 23): a board shared live between members. Each member
-// is a Y.Doc of their own, synced here by hand (as the provider would) inside act().
+// The compare view with the team space on (docs/team-space.md): a board shared live between members. Each
+// member is a Y.Doc of their own, synced here by hand (as the provider would) inside act().
 
 const me = { id: 'user-1', credits: { balance: 5000, currency: 'credits' } } as unknown as Me;
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);

@@ -59,8 +59,8 @@ import { useBoard, type BoardState, type CompareRunner } from './use-board';
 
 // product-notes §3 "Compare": boards listed, opened, deleted; a board's setup (models, versions, shared and
 // per-model params, prompts) above its grid; the total quote before running; share link and export.
-// With the team space on (issue 23) the team's boards are listed and edited live, new boards are made
-// in the team, and blind votes count in the team's Leaderboard. The team's stores come in as props and
+// With the team space on (docs/team-space.md) the team's boards are listed and edited live, new boards are
+// made in the team, and blind votes count in the team's Leaderboard. The team's stores come in as props and
 // are imported here as types only: the team space's code (and Yjs) loads on demand, never with this view.
 
 type RenderParam = (

@@ -1,4 +1,5 @@
-// The zod settings first: this module is the first of the API's schemas to load (issue 17).
+// The zod settings first: this module is the first of the API's schemas to load, so the settings
+// (no eval, which the Content-Security-Policy forbids) hold for every schema after it.
 import '../../zod-config';
 import { ApiClient } from '../../api/client';
 import { toApiError } from '../../api/errors';
@@ -7,7 +8,8 @@ import { HistoryStore } from '../../model/history/history-store';
 
 // Checking a key: GET /me with a new client, and meanwhile the key's history read from IndexedDB. A
 // chunk of its own, loaded as connecting starts: the API client, its errors and the API's schemas are
-// not evaluated on the first screen, which is only the connect form (issue 17, total blocking time).
+// not evaluated on the first screen, which is only the connect form (total blocking time, docs/benchmarks.md
+// "lighthouse").
 
 /** The client and the account, or the ApiError that refused the key; `connectionId` names its history. */
 export async function checkKey(

@@ -100,7 +100,8 @@ export function useConnection() {
             saveCredentials({ baseUrl: client.baseUrl, apiKey: pending.apiKey, remember: pending.remember });
             saveAccount(connectionId(client.baseUrl, pending.apiKey), me, pending.remember);
             // The studio's first render is large: as a transition, React renders it in slices and the
-            // page stays responsive (no long task of the whole mount; issue 17, total blocking time).
+            // page stays responsive (no long task of the whole mount; total blocking time,
+            // docs/benchmarks.md).
             startTransition(() => dispatch({ type: 'connected', client, me }));
           },
           (error: ApiError) => {

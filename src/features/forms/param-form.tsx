@@ -156,8 +156,8 @@ function ParamFormBody({
   useEffect(() => subscribe({ formState: { values: true }, callback: () => emit() }), [subscribe]);
   // On mount, and when the version (the request) or the rules change. Not urgent: what the parent renders
   // with the snapshot (the quote, the submit bar) follows as a transition, in slices, not in the task that
-  // mounted the form (issue 17, total blocking time). Typing emits urgently, and React applies updates in
-  // order, so this first snapshot never overwrites a later one.
+  // mounted the form (total blocking time, docs/benchmarks.md). Typing emits urgently, and React applies
+  // updates in order, so this first snapshot never overwrites a later one.
   useEffect(() => startTransition(() => emit()), [target, schema]);
 
   // Server errors back onto their fields (product-notes §3): each param of missing_required_params, the
@@ -190,11 +190,11 @@ function ParamFormBody({
   const sourceImage = sourceDef && typeof sourceValue === 'string' && sourceValue ? sourceValue : undefined;
   const promptId = promptDefOf(target)?.id;
   // The fields re-render on their own (each Controller follows its value): kept as they are when only
-  // the footer, the server error or the parent's callbacks change (issue 17, total blocking time).
+  // the footer, the server error or the parent's callbacks change (total blocking time, docs/benchmarks.md).
   const { control } = form;
   // The first fields come with the form, the others in the next frame, as a transition: showing a form
-  // is two smaller tasks, not one long one (issue 17, total blocking time). What sits under the fields
-  // (the notes, the footer) waits for them, so nothing on screen moves down as they arrive. The values
+  // is two smaller tasks, not one long one (total blocking time, docs/benchmarks.md). What sits under the
+  // fields (the notes, the footer) waits for them, so nothing on screen moves down as they arrive. The values
   // of fields not drawn yet are in the form already (its defaults): the snapshot and a submit have them.
   const [allShown, setAllShown] = useState(spec.defs.length <= FIRST_FIELDS);
   useEffect(() => {

@@ -4,8 +4,9 @@ import { cn } from '../../lib/cn';
 import { KeptCopyContext } from './kept-copy-context';
 
 // An output URL that fails to load shows why, and a "Retry", never the browser's broken image icon
-// (issue 12, Bad input and faults). The media element only says "error"; a HEAD request to the same URL
-// (the CDN allows CORS, and sends no key) tells the reason: the status, or that it did not answer.
+// (a broken icon says nothing of why, nor that trying again may work). The media element only says "error"; a
+// HEAD request to the same URL (the CDN allows CORS, and sends no key) tells the reason: the status, or that
+// it did not answer.
 
 async function failureReason(url: string): Promise<string> {
   try {

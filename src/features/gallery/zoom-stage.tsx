@@ -4,10 +4,10 @@ import { TransformComponent, TransformWrapper, type ReactZoomPanPinchRef } from 
 import { Button } from '../../components/button';
 import { cn } from '../../lib/cn';
 
-// Zoom and pan for images (issue 12: wheel, pinch, "Fit", "100%"), on react-zoom-pan-pinch: a small,
-// maintained library that already does wheel, pinch, pan, double-click and their inertia right, which a
-// hand-written version would take long to match. The content is laid out at its natural size, so a
-// scale of 1 is exactly 100% and "Fit" is the library's fitToView.
+// Zoom and pan for images (product-notes §3 "Gallery and viewer"; wheel, pinch, "Fit", "100%"), on
+// react-zoom-pan-pinch: a small, maintained library that already does wheel, pinch, pan, double-click and
+// their inertia right, which a hand-written version would take long to match. The content is laid out at its
+// natural size, so a scale of 1 is exactly 100% and "Fit" is the library's fitToView.
 
 export interface ZoomApi {
   fit: () => void;

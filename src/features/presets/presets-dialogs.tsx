@@ -19,8 +19,8 @@ import { displayText } from '../../lib/untrusted-text';
 // "Save preset" and "Presets" (product-notes §3): named form states of this key, listed for the open item or
 // across items; applied, renamed, deleted, exported and imported as JSON, shared by a link that carries
 // the preset (never the key). Loaded on demand, the first time either is opened. With the team space on
-// (issue 23, item 7), "Mine" / "Team": Mine is this key's presets, each shareable to the team; Team is
-// what the members shared, applied as it is or copied into Mine.
+// (docs/team-space.md, `presets`), "Mine" / "Team": Mine is this key's presets, each shareable to the team;
+// Team is what the members shared, applied as it is or copied into Mine.
 
 const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 /** The team's list is other members' writing: a flood of shares is cut, not rendered whole. */

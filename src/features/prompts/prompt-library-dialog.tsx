@@ -12,7 +12,7 @@ import { matchesQuery, type PromptLibrary } from '../../model/library/prompt-lib
 import type { TeamLibrary, TeamLibrarySnapshot, TeamPrompt } from '../../model/team/team-library';
 
 // "Prompt library" (product-notes §3): every prompt sent with this key, searchable, favourites pinned first.
-// Loaded on demand, the first time a prompt field opens it. With the team space on (issue 23, item 7),
+// Loaded on demand, the first time a prompt field opens it. With the team space on (docs/team-space.md),
 // "Mine" / "Team": Mine is this key's library, each prompt shareable to the team; Team is what the
 // members shared, used as it is or copied into Mine.
 

@@ -59,7 +59,10 @@ export const BoardSchema = z.object({
   /** The favourite column key of each row. */
   favourites: z._default(z.record(z.string(), z.string()), {}),
   notes: z._default(z.record(z.string(), z.string()), {}),
-  /** Blind comparison (issue 16): model names hidden and each row's columns shuffled until Reveal. */
+  /**
+   * Blind comparison (product-notes §3 "Compare"): model names hidden and each row's columns shuffled until
+   * Reveal.
+   */
   blind: z._default(z.boolean(), false),
 });
 export type Board = z.infer<typeof BoardSchema>;

@@ -4,7 +4,7 @@ import type { HistorySection } from '../history/history-store';
 import { toCsv } from '../../lib/csv-export';
 import { rateChoices } from './rating-model';
 
-// Blind comparison votes (product-notes §3 "Compare", issue 16): on a blind board the user picks the best cell
+// Blind comparison votes (product-notes §3 "Compare"): on a blind board the user picks the best cell
 // of each row, or marks a tie. One vote per board row, kept per connection in the `votes` store (never
 // the key), read back through zod. Every vote of a category feeds its leaderboard.
 

@@ -383,8 +383,8 @@ describe('PollSchedule', () => {
     expect(g.polls).toHaveLength(1);
   });
 
-  // Issue 13, 1,000 tasks queued with the page responsive: the history's changes are given as they
-  // come (update), not as the whole history each time.
+  // 1,000 tasks queued with the page responsive (docs/benchmarks.md "polling"): the history's changes are
+  // given as they come (update), not as the whole history each time.
   it('update() takes in the changed tasks only: new ones join, finished ones free their slot, the rest stay', () => {
     const schedule = new PollSchedule({ budget: new PollBudget(), concurrency: 1 });
     schedule.confirmed = true;

@@ -2,9 +2,9 @@ import { abortError } from '../../api/errors';
 import { isTerminal, type TaskStatus } from '../../../contract/task';
 import type { ClearTimer, PollBudget, SetTimer, TimerHandle } from './poll-budget';
 
-// When each unfinished task is polled (product-notes §3, issue 13: "each poll is spent where a finish is
-// likely"). The service runs a key's tasks first in, first out, at most `concurrency` at once (api-notes §8:
-// personal keys the user's setting, default 3; team keys a shared pool), each for about its quote's
+// When each unfinished task is polled (product-notes §3 "History and gallery": "Polls go where a finish
+// is likely"). The service runs a key's tasks first in, first out, at most `concurrency` at once (api-notes
+// §8: personal keys the user's setting, default 3; team keys a shared pool), each for about its quote's
 // estimate. So the schedule simulates that queue: every unfinished task of the connection (submitted
 // here, in another tab, imported, or left from before a reload) gets a predicted start and finish, and
 // its poll is due just after the predicted finish. What each poll shows corrects the simulation:

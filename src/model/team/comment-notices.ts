@@ -1,8 +1,8 @@
 import { z } from 'zod/mini';
 import type { TeamComment } from './comment-types';
 
-// "A member is told of new comments on their results" (issue 23, "What a team shares" 6): which of the
-// room's comments this member has not been told of yet, pure, from the comments, which outputs are
+// "A member is told of new comments on their results" (docs/team-space.md "Judgements and comments"): which
+// of the room's comments this member has not been told of yet, pure, from the comments, which outputs are
 // this member's (the caller knows: the team history says who made a task) and what they have seen.
 // What they have seen is a mark kept on this device per member: a time, plus the ids seen shortly
 // before it, because createdAt comes from the author's clock and clocks disagree; a comment stamped a

@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 
-// What a comment is (issue 23, "What a team shares" 6), as the studio reads it from the team's
+// What a comment is (docs/team-space.md "Judgements and comments"), as the studio reads it from the team's
 // document: the schema every value is parsed with (another member's studio or a hostile client wrote
 // it) and the plain types the views use. No Yjs here, so the comments view and the notices load
 // without the team space's engine; team-comments.ts maps these onto the document.

@@ -14,7 +14,7 @@ import {
 } from '../boards/boards';
 import { ROOTS, rootMap, type TeamContext } from './team-doc';
 
-// Compare boards shared by a team (issue 23, "What a team shares" 3; docs/team-space.md). Each board is a
+// Compare boards shared by a team (docs/team-space.md, `boards`). Each board is a
 // Y.Map under the `boards` root, split into parts fine enough that two members' concurrent edits of
 // different parts both survive the merge (Yjs merges; we only choose the shape):
 //

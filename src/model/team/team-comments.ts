@@ -12,8 +12,8 @@ import {
 } from './comment-types';
 import { ROOTS, rootMap, type TeamContext } from './team-doc';
 
-// Comments in the team space (issue 23, "What a team shares" 6): one Y.Map per comment under its id in
-// the `comments` root (docs/team-space.md). A comment's own fields are written once, by its author;
+// Comments in the team space (docs/team-space.md "Judgements and comments"): one Y.Map per comment under its
+// id in the `comments` root (docs/team-space.md). A comment's own fields are written once, by its author;
 // the thread's state (`resolution`, on its first comment) is written by anyone, so it is a key of that
 // Y.Map: a concurrent resolve and reopen end as one of the two (Yjs's last writer), whole, on every
 // copy. Replies are comments with a parentId (one level), so two members replying at once add two

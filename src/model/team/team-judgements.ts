@@ -3,9 +3,9 @@ import type * as Y from 'yjs';
 import type { Judgement, Judgements } from '../history/judgements';
 import { ROOTS, rootMap, type TeamContext } from './team-doc';
 
-// Stars and ratings in the team space (issue 23, "What a team shares" 5): each member's own judgement
-// of an output stays theirs, under `${memberId}|${outputKey}` in the `judgements` root, written only by
-// that member (a plain value: the last write wins); a blank judgement is deleted. The Gallery keeps
+// Stars and ratings in the team space (docs/team-space.md "Judgements and comments"): each member's own
+// judgement of an output stays theirs, under `${memberId}|${outputKey}` in the `judgements` root, written
+// only by that member (a plain value: the last write wins); a blank judgement is deleted. The Gallery keeps
 // using the local JudgementStore; bridgeJudgements mirrors it into the document, both ways (another of
 // this member's devices, in a personal room, changes it too). TeamJudgements reads everyone's into
 // "Team picks": per output, who starred it and the average rating.
@@ -196,8 +196,8 @@ export interface LocalJudgements {
 
 export interface BridgeOptions {
   /**
-   * Share what this device judged before the bridge started (issue 23: what is already on a device is
-   * shared only when the member says so). Off: only changes from now on go to the team, and the
+   * Share what this device judged before the bridge started (docs/team-space.md: what is already on a
+   * device is shared only when the member says so). Off: only changes from now on go to the team, and the
    * member's judgements from the document still come back to this device.
    */
   shareExisting?: boolean;

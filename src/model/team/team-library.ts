@@ -11,7 +11,7 @@ import {
 } from '../library/prompt-library';
 import { ROOTS, rootMap, type TeamContext } from './team-doc';
 
-// The team's library (issue 23 "What a team shares" 7, docs/team-space.md): presets and prompts a member
+// The team's library (docs/team-space.md, `presets` and `prompts`): presets and prompts a member
 // shared to the team. Each is a plain JSON value that only its author writes, under its id in `presets`
 // and under its text (promptKey) in `prompts`: the last write wins, and Yjs merges the rest. "Mine" stays
 // the local PresetStore and PromptLibrary; a team item is copied into them by the caller, from the

@@ -10,7 +10,7 @@ import {
 } from '../boards/votes';
 import { ROOTS, rootMap, type TeamContext } from './team-doc';
 
-// Blind votes shared by a team (issue 23, "What a team shares" 4; docs/team-space.md): one member's vote
+// Blind votes shared by a team (docs/team-space.md, `votes`): one member's vote
 // on one row of a team board, a plain JSON value under `${boardId}|${rowId}|${memberId}` in the `votes`
 // root. Only its member writes it (the key names them), so a vote needs no merge: the last write of that
 // member wins. The key also makes "one vote per member per row" hold by construction; a value whose

@@ -2,9 +2,10 @@ import { z } from 'zod/mini';
 import { db } from '../db';
 import { HistoryEntrySchema, type HistoryEntry } from '../history/history-types';
 
-// What the Usage view reads (issue 16 "Usage"): the task history of every connection (key) known on
-// this device, from the tasks store, and the public label and prefix of the keys used here. Neither
-// holds a key: a connection id is a one-way hash of base URL + key, and GET /me shows label and prefix.
+// What the Usage view reads (product-notes §3 "Presets, batches, prompt library, usage"): the task history of
+// every connection (key) known on this device, from the tasks store, and the public label and prefix of the
+// keys used here. Neither holds a key: a connection id is a one-way hash of base URL + key, and GET /me shows
+// label and prefix.
 
 /** Every connection id that has tasks on this device (one cursor jump per connection). */
 export async function knownConnections(): Promise<string[]> {

@@ -2,15 +2,15 @@ import { toCsv } from '../../lib/csv-export';
 import { dayKey, dayStart } from '../../lib/local-day';
 import type { HistoryEntry } from '../history/history-types';
 
-// Where the credits went (issue 16 "Usage"), computed from this device's history: per day, per model
-// (or tool, or template), per category and per key; outputs made, failure rate, time per model, cost
-// per output. Pure functions over history entries, no React; days are the user's local calendar days.
-// Credits are what the service reports as charged (creditsCharged); a task still running has not
-// reported its charge yet and counts as pending.
+// Where the credits went (product-notes §3 "Presets, batches, prompt library, usage"), computed from this
+// device's history: per day, per model (or tool, or template), per category and per key; outputs made,
+// failure rate, time per model, cost per output. Pure functions over history entries, no React; days are the
+// user's local calendar days. Credits are what the service reports as charged (creditsCharged); a task still
+// running has not reported its charge yet and counts as pending.
 //
-// Team space (issue 23, item 8): the history also holds the team's tasks made through the studio, each
-// with `by` (the member who made it). Every aggregate counts them; perMember and perMemberModel split the
-// credits by member; what compares with this key's own figures (GET /me's spend today, the per-key
+// Team space (docs/team-space.md, `tasks`): the history also holds the team's tasks made through the studio,
+// each with `by` (the member who made it). Every aggregate counts them; perMember and perMemberModel split
+// the credits by member; what compares with this key's own figures (GET /me's spend today, the per-key
 // table) counts only this member's tasks (ownEntries).
 
 /** Local midnight of the day `days` days before the day of `now` (0: today's midnight). */
