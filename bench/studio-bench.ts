@@ -7,7 +7,7 @@ import type { Figure } from './results-file';
 import { jsHeapUsedMb, longestTaskWhileScrolling, recordLongTasks } from './page-metrics';
 import { HISTORY_TASKS, RUNS, loadAverage, loadRange, spread } from './three-runs';
 
-// Benchmarks that drive the built studio in Chromium against its sandbox (issue 7): quote requests
+// Benchmarks that drive the built studio in Chromium against its sandbox (docs/benchmarks.md): quote requests
 // while typing, and polling efficiency with 100 tasks in flight. Figures, not pass/fail tests.
 
 export interface Ports {
@@ -157,7 +157,7 @@ export async function quoteTyping(browser: Browser, ports: Ports): Promise<Recor
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Polling (issue 13): results arrive when they exist. Each scenario runs three times on a reset
+// Polling (docs/benchmarks.md "polling"): results arrive when they exist. Each scenario runs three times on a reset
 // sandbox; the figures are the median of the three runs, with their range. The detection delay of a
 // task is measured from the sandbox's own request log: the studio's last GET /tasks/{id} of a task (it
 // stops polling a task once it has seen it finished) against the task's completedAt, both on the
@@ -543,7 +543,7 @@ function summarise(
 export type PollingScenario = '20' | '100' | '1000' | '100at5s';
 
 /**
- * Issue 13's polling figures: 20 and 100 Generate clicks on the team key, and 1,000 queued tasks (the
+ * The polling figures (docs/benchmarks.md): 20 and 100 Generate clicks on the team key, and 1,000 queued tasks (the
  * sandbox's 4 s tasks); and the scenario polling was specified with: 100 clicks on 5 s tasks, where the
  * pool of 5 finishes one task a second, exactly the poll budget. Each the median of three runs with
  * their range. `only` picks scenarios; `taskMs` is the sandbox's (each scenario needs its own).
@@ -619,7 +619,7 @@ export async function pollingSchedule(
 }
 
 /**
- * History at scale (issue 17: ten times the history): 50,000 finished tasks of 4 outputs each
+ * History at scale (ten times the 5,000 tasks of product-notes §3 "History and gallery"): 50,000 finished tasks of 4 outputs each
  * (BENCH_HISTORY_TASKS changes it) imported, then a reload: the time from navigation until the history
  * lists them and answers, the longest main-thread task while scrolling through them, and the JS heap.
  * Targets: under 1 s, no task over 50 ms; each the median of three runs with its range.

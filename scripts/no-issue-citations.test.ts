@@ -9,15 +9,6 @@ import { describe, expect, it } from 'vitest';
 // open a ticket. This scans every tracked file of the source folders and the root's *.ts and lists each line
 // that cites one.
 
-// TEMPORARY: files another engineer is editing on a branch not yet merged (the queue work), left out of the
-// sweep so the two branches merge cleanly. Their citations are still to be rewritten; empty this list once
-// that branch is merged and they are.
-const BEING_EDITED_ELSEWHERE: readonly string[] = [
-  'bench/run.ts',
-  'bench/studio-bench.ts',
-  'src/features/compare/use-board.ts',
-];
-
 const ISSUE_CITATION = /[Ii]ssues? #?[0-9]+|#[0-9]+ item|\(#[0-9]+\)/;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -27,7 +18,7 @@ const scanned = ['src', 'sandbox', 'scripts', 'e2e', 'e2e-browsers', 'bench', 'c
 function citations(): string[] {
   const files = execFileSync('git', ['ls-files', '-z', '--', ...scanned], { cwd: root, encoding: 'utf8' })
     .split('\0')
-    .filter((file) => file !== '' && file !== self && !BEING_EDITED_ELSEWHERE.includes(file));
+    .filter((file) => file !== '' && file !== self);
   const found: string[] = [];
   for (const file of files) {
     const buffer = readFileSync(join(root, file));

@@ -23,7 +23,7 @@ import {
 // A board's live state: its setup and cells (saved to IndexedDB as they change), the catalog models of
 // its category, a quote per cell, and each cell's task as the history knows it. Runs go through the
 // queue (then the outbox) with a key written to the board first, so a reload finds (and never re-pays) every cell.
-// A team board (issue 23) lives in the team's shared document instead: read from its store (so another
+// A team board (docs/team-space.md) lives in the team's shared document instead: read from its store (so another
 // member's edit shows at once) and written there by diff; IndexedDB is then y-indexeddb's business.
 
 export interface CompareRunner {
