@@ -86,8 +86,9 @@ test('20 Generate clicks on the team key: every card shows its result within sec
   expect(delays[0]).toBeGreaterThanOrEqual(-50); // never "seen" before it finished
   // Half of them seen within the poll's lag and one task's time (plus the machine's load)...
   expect(median).toBeLessThanOrEqual(LAG_MS + taskMs + LOAD_MARGIN_MS);
-  // ...and every one within two tasks' time of it: a poll that missed is corrected within a run.
-  expect(delays.at(-1)).toBeLessThanOrEqual(LAG_MS + 2 * taskMs + 2 * LOAD_MARGIN_MS);
+  // ...and every one within a few tasks' time of it: a poll that missed is corrected within a run or two
+  // (a poller that backed off to seconds would not be; one late poll on a loaded machine may be).
+  expect(delays.at(-1)).toBeLessThanOrEqual(LAG_MS + 4 * taskMs + 2 * LOAD_MARGIN_MS);
   // Polls are spent where a finish is likely: about one a task (a few probe the pool's size and
   // correct a miss), not one every second per task.
   const polls = studioLog.filter((r) => r.method === 'GET' && /^\/v1\/tasks\//.test(r.path)).length;
