@@ -337,7 +337,9 @@ test('export then import gives back the same history', async ({ studio, page, hi
   const chooser = page.waitForEvent('filechooser');
   await history.region.getByRole('button', { name: 'Import', exact: true }).click();
   await (await chooser).setFiles(saved);
-  await expect(history.region.getByText('Imported 2 tasks (0 skipped)', { exact: true })).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: /^Notices/ }).getByText('Imported 2 tasks (0 skipped)', { exact: true }),
+  ).toBeVisible();
 
   await expect(history.cards).toHaveCount(2);
   expect(await history.summary()).toEqual(exported);
