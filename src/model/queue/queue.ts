@@ -1,9 +1,9 @@
 import { z } from 'zod/mini';
 import { toApiError, type ApiError } from '../../api/errors';
-import { TaskRequestSchema, type TaskRequest } from '../../../contract/task';
+import type { TaskRequest } from '../../../contract/task';
 import { db, type HeldInfo, type OutboxEntry } from '../db';
-import { HistoryEntrySchema, type HistoryEntry } from '../history/history-types';
-import type { SubmitResult } from '../tasks/outbox';
+import type { HistoryEntry } from '../history/history-types';
+import { StoredEntrySchema, type SubmitResult } from '../tasks/outbox';
 
 // The queue of one connection (docs/queue.md). The service charges a task when it is created and cannot
 // cancel one, so the studio holds tasks back on this device and sends each only when the key's pool is
@@ -55,19 +55,8 @@ const HeldSchema = z.object({
   newPrice: z.catch(z.nullable(z.number()), null),
 });
 
-/** What IndexedDB hands back is parsed, never trusted; the request stays whole (it is sent as it is). */
-const StoredItemSchema = z.object({
-  idempotencyKey: z.string().check(z.minLength(1), z.maxLength(256)),
-  connectionId: z.string().check(z.minLength(1)),
-  request: z.looseObject(TaskRequestSchema.shape),
-  meta: HistoryEntrySchema.shape.meta,
-  createdAt: z.number(),
-  attempts: z.catch(z.int().check(z.nonnegative()), 0),
-  lastAttemptAt: z.catch(z.nullable(z.number()), null),
-  lastError: z.catch(z.nullable(z.string()), null),
-  batchId: z.catch(z.optional(z.string()), undefined),
-  held: HeldSchema,
-});
+/** The outbox's stored entry (parsed, never trusted; the request kept whole), with its hold read strictly. */
+const StoredItemSchema = z.extend(StoredEntrySchema, { held: HeldSchema });
 
 /** Where the settings of a connection's queue are kept (localStorage by default: small, shared by tabs). */
 export interface SettingsStorage {

@@ -73,7 +73,7 @@ export function outcomeUnknown(error: ApiError): boolean {
  * What IndexedDB hands back is parsed, never trusted. The request keeps any field it was sent
  * with (loose): a re-send must be the identical request, never one stripped by a schema.
  */
-const StoredEntrySchema = z.object({
+export const StoredEntrySchema = z.object({
   idempotencyKey: z.string().check(z.minLength(1), z.maxLength(256)),
   connectionId: z.string().check(z.minLength(1)),
   request: z.looseObject(TaskRequestSchema.shape),
