@@ -35,6 +35,10 @@ test('a batch of Variations is one stack under "Most credits", opened in place a
 
   await studio.prompt.fill(`a {red|blue|green} fox ${tag}`);
   await page.getByRole('checkbox', { name: 'Variations' }).check();
+  // A batch is sent only at a settled price (else "not known yet: wait for the quote"): the Quote's batch
+  // line, settled for this prompt, comes first.
+  await expect(page.getByText(/^Batch: 3 tasks/)).toBeVisible();
+  await expect(page.getByTestId('quote-stale')).toBeHidden();
   await page.getByRole('button', { name: 'Generate', exact: true }).click();
   // Sent at once, or held by the queue until the key's pool has room and then sent: either way the
   // History has the three once they are created (held tasks are not in its count).
