@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { linguiPlugins } from './scripts/i18n/vite-lingui';
 
 // The connect screen is painted before any JavaScript runs (docs/benchmarks.md "lighthouse"). After the
 // client build, this renders src/prerender.tsx with react-dom/server (loaded through Vite's SSR module
@@ -26,7 +27,7 @@ function prerenderConnectScreen(): Plugin {
           configFile: false,
           root: config.root,
           logLevel: 'error',
-          plugins: [react()],
+          plugins: [...linguiPlugins(), react()],
           server: { middlewareMode: true, hmr: false, watch: null },
           // Server rendering needs no pre-bundled dependencies (its scan would also trip on virtual modules).
           optimizeDeps: { noDiscovery: true, include: [] },
@@ -97,7 +98,7 @@ const offlineShell = () =>
 
 export default defineConfig({
   // The prerender first: the worker's precache list then has the revision of the prerendered index.html.
-  plugins: [react(), tailwindcss(), prerenderConnectScreen(), offlineShell()],
+  plugins: [...linguiPlugins(), react(), tailwindcss(), prerenderConnectScreen(), offlineShell()],
   server: { host: '127.0.0.1', port: 5173 },
   preview: { host: '127.0.0.1', port: 4173 },
   // Maps for an error tracker or a debugger, named by no chunk and not served (docs/testing.md).

@@ -1,6 +1,7 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { activateEnglish, activateLanguage, startingLanguage } from './lib/i18n/i18n';
 import './index.css';
 
 const root = document.getElementById('root')!;
@@ -13,8 +14,21 @@ const app = (
 // server's index.html has an empty root: render into it. The page is already painted and usable, so the
 // hydration is a transition: React does it in slices of a few milliseconds, not in one long task (issue
 // 17, total blocking time); an event on the page before it is done hydrates at once, and replays.
-if (root.firstElementChild) startTransition(() => void hydrateRoot(root, app));
-else createRoot(root).render(app);
+// In another language than English, its catalog first; the English prerendered page (hidden meanwhile,
+// public/before-paint.js) is replaced, not hydrated.
+const language = startingLanguage();
+if (language === 'en') {
+  activateEnglish();
+  if (root.firstElementChild) startTransition(() => void hydrateRoot(root, app));
+  else createRoot(root).render(app);
+} else {
+  void activateLanguage(language)
+    .catch(activateEnglish) // its catalog could not load (offline before it was cached): English
+    .then(() => {
+      root.replaceChildren();
+      createRoot(root).render(app);
+    });
+}
 
 // The offline app shell's service worker registers after the load event: its code (workbox-window) is a
 // chunk of its own, not part of the first load.

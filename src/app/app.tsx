@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { I18nProvider } from '@lingui/react';
 import { useEffect, useState } from 'react';
 import { loadConfig, type StudioConfig } from './config';
 import { Studio } from './studio';
@@ -8,5 +10,10 @@ export function App() {
     void loadConfig().then(setConfig);
   }, []);
   // Until /config.json is read, the connect screen as prerendered into index.html (scripts/prerender.ts).
-  return <Studio config={config} />;
+  // Every message follows the studio's language (src/lib/i18n/i18n.ts activates it before the first render).
+  return (
+    <I18nProvider i18n={i18n}>
+      <Studio config={config} />
+    </I18nProvider>
+  );
 }

@@ -4,6 +4,7 @@ import type { Me } from '../../contract/me';
 import { Button } from '../components/button';
 import { Dialog } from '../components/dialog';
 import { AccountPanel } from '../features/connect/account-panel';
+import { LanguageChoice } from '../components/language-choice';
 import { ThemeChoice } from '../components/theme-choice';
 import { balanceOf } from '../features/connect/account-facts';
 import { cn } from '../lib/cn';
@@ -126,8 +127,9 @@ export function StudioNav({
           }}
         />
         {teamSettings && <div className="mt-4">{teamSettings}</div>}
-        <div className="mt-4">
+        <div className="mt-4 flex flex-col gap-3">
           <ThemeChoice />
+          <LanguageChoice />
         </div>
       </Dialog>
     </>

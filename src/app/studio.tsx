@@ -1,6 +1,8 @@
+import { Trans } from '@lingui/react/macro';
 import { useMemo } from 'react';
 import { ApiProvider, type ApiConnection } from '../api/api-context';
 import { Spinner } from '../components/spinner';
+import { LanguageChoice } from '../components/language-choice';
 import { ConnectPanel } from '../features/connect/connect-panel';
 import { useConnection } from '../features/connect/use-connection';
 import { DEFAULT_BASE_URL, type StudioConfig } from './config';
@@ -50,10 +52,14 @@ export function Studio({ config }: { config: StudioConfig | null }) {
             <Header />
             <main className="flex flex-1 flex-col items-center justify-center gap-6 px-4 py-10">
               <div className="max-w-md text-center">
-                <h2 className="text-2xl font-semibold tracking-tight">Make images, video and sound</h2>
+                <h2 className="text-2xl font-semibold tracking-tight">
+                  <Trans>Make images, video and sound</Trans>
+                </h2>
                 <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
-                  Browse models, AI tools and templates, see the price before you pay, and compare results
-                  side by side.
+                  <Trans>
+                    Browse models, AI tools and templates, see the price before you pay, and compare results
+                    side by side.
+                  </Trans>
                 </p>
               </div>
               <ConnectPanel
@@ -64,6 +70,7 @@ export function Studio({ config }: { config: StudioConfig | null }) {
                 onConnect={connect}
                 awaitingConfig={config === null}
               />
+              <LanguageChoice className="w-full max-w-md" />
             </main>
           </>
         )}

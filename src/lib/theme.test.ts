@@ -8,9 +8,9 @@ afterEach(() => {
   document.documentElement.removeAttribute('data-theme');
 });
 
-/** public/theme.js as the page runs it: a classic script, before the first paint. */
+/** public/before-paint.js as the page runs it: a classic script, before the first paint. */
 const runBootScript = () =>
-  new Function(readFileSync(resolve(__dirname, '../../public/theme.js'), 'utf8'))() as void;
+  new Function(readFileSync(resolve(__dirname, '../../public/before-paint.js'), 'utf8'))() as void;
 
 describe('theme', () => {
   it('is System until one is chosen, and System for anything stored that is not a theme', () => {

@@ -2,13 +2,13 @@ import { useSyncExternalStore } from 'react';
 
 // The studio's colour theme: the system's, or light or dark whatever the system says. The choice is kept
 // in localStorage and drawn as `data-theme` on <html> (none for System: the CSS then follows
-// prefers-color-scheme, JavaScript or not). public/theme.js, a blocking script in <head>, sets the same
+// prefers-color-scheme, JavaScript or not). public/before-paint.js, a blocking script in <head>, sets the same
 // attribute from the same key before the first paint; this module keeps it up to date afterwards.
 // src/index.css defines Tailwind's `dark:` variant over it.
 
 export const THEMES = ['system', 'light', 'dark'] as const;
 export type Theme = (typeof THEMES)[number];
-/** The localStorage key: public/theme.js reads the same one. */
+/** The localStorage key: public/before-paint.js reads the same one. */
 export const THEME_KEY = 'media-studio:theme';
 
 const isTheme = (value: unknown): value is Theme => THEMES.includes(value as Theme);

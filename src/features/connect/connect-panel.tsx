@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Eye, EyeOff, KeyRound, PlugZap } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Alert } from '../../components/alert';
@@ -33,6 +34,7 @@ export function ConnectPanel({
   onConnect,
   awaitingConfig = false,
 }: ConnectPanelProps) {
+  const { t } = useLingui();
   const pending = state.status === 'connecting' ? state.credentials : null;
   const [baseUrl, setBaseUrl] = useState(pending?.baseUrl ?? defaultBaseUrl);
   const [apiKey, setApiKey] = useState(pending?.apiKey ?? '');
@@ -98,7 +100,7 @@ export function ConnectPanel({
 
   const urlProblem =
     baseUrl.trim() && !/^https?:\/\/[^\s]+$/.test(baseUrl.trim())
-      ? 'Enter a URL starting with http:// or https://'
+      ? t`Enter a URL starting with http:// or https://`
       : undefined;
   const blocked =
     urlProblem || !apiOrigins ? undefined : blockedOrigin(baseUrl, apiOrigins, window.location.origin);
@@ -115,13 +117,15 @@ export function ConnectPanel({
         </span>
         <div>
           <h2 id="connect-title" className="text-base font-semibold">
-            Connect to the API
+            <Trans>Connect to the API</Trans>
           </h2>
-          <p className="text-sm text-slate-600 dark:text-slate-400">Your key stays in this browser.</p>
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            <Trans>Your key stays in this browser.</Trans>
+          </p>
         </div>
       </div>
 
-      <Field label="Base URL" error={urlProblem}>
+      <Field label={t`Base URL`} error={urlProblem}>
         {(p) => (
           <input
             {...p}
@@ -139,7 +143,7 @@ export function ConnectPanel({
       </Field>
       {blocked && <BlockedOriginNote origin={blocked} allowed={apiOrigins ?? []} />}
 
-      <Field label="API key" description="Sent only in the Authorization header, never in a URL.">
+      <Field label={t`API key`} description={t`Sent only in the Authorization header, never in a URL.`}>
         {(p) => (
           <div className="flex gap-2">
             <input
@@ -156,7 +160,7 @@ export function ConnectPanel({
             />
             <Button
               variant="secondary"
-              aria-label={showKey ? 'Hide key' : 'Show key'}
+              aria-label={showKey ? t`Hide key` : t`Show key`}
               aria-pressed={showKey}
               onClick={() => setShowKey((s) => !s)}
             >
@@ -175,8 +179,8 @@ export function ConnectPanel({
       {(awaitingConfig || demoKeys === null || demoKeys.length > 0) && (
         <div className={awaitingConfig ? 'invisible' : undefined} aria-hidden={awaitingConfig || undefined}>
           <Field
-            label="Sandbox demo key"
-            description="This studio runs with a local sandbox: pick a demo key to try it."
+            label={t`Sandbox demo key`}
+            description={t`This studio runs with a local sandbox: pick a demo key to try it.`}
           >
             {(p) => (
               <select
@@ -186,7 +190,7 @@ export function ConnectPanel({
                 value={demoKeys?.find((k) => k.key === apiKey)?.name ?? ''}
                 onChange={(e) => setApiKey(demoKeys?.find((k) => k.name === e.target.value)?.key ?? apiKey)}
               >
-                <option value="">{demoKeys === null ? 'Loading demo keys…' : 'Choose a demo key…'}</option>
+                <option value="">{demoKeys === null ? t`Loading demo keys…` : t`Choose a demo key…`}</option>
                 {demoKeys?.map((k) => (
                   <option key={k.name} value={k.name}>
                     {k.name}
@@ -208,9 +212,9 @@ export function ConnectPanel({
           onChange={(e) => setRemember(e.target.checked)}
         />
         <span>
-          Remember this key on this device
+          <Trans>Remember this key on this device</Trans>
           <span className="block text-xs text-slate-500 dark:text-slate-400">
-            Off: the key is forgotten when this tab closes.
+            <Trans>Off: the key is forgotten when this tab closes.</Trans>
           </span>
         </span>
       </label>
@@ -228,7 +232,7 @@ export function ConnectPanel({
         disabled={!!pending || !apiKey.trim() || !!urlProblem || awaitingConfig}
       >
         <KeyRound className="size-4" aria-hidden="true" />
-        {pending ? 'Connecting…' : 'Connect'}
+        {pending ? t`Connecting…` : t`Connect`}
       </Button>
     </form>
   );

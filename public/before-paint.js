@@ -1,0 +1,60 @@
+// Drawn on <html> before the first paint: the colour theme and the language chosen in the studio. A
+// blocking script from the studio's own origin (the Content-Security-Policy allows no inline script), one
+// request for both.
+
+// The theme (src/lib/theme.ts).
+try {
+  var theme = localStorage.getItem('media-studio:theme');
+  if (theme === 'light' || theme === 'dark') document.documentElement.setAttribute('data-theme', theme);
+} catch {
+  // Storage refused: the system's theme, which the CSS follows by itself.
+}
+
+// The language (src/lib/i18n/i18n.ts, docs/i18n.md): the one chosen on this
+// device (localStorage, written by src/lib/i18n/i18n.ts), else the first of the browser's languages the
+// studio speaks, else English. It sets `lang` and `dir`, which the studio reads as its starting
+// language. The connect screen in index.html is prerendered in English: in another language it stays
+// hidden (`data-language-pending`, src/index.css) until the studio has drawn it in that language, so
+// English never flashes first.
+(function () {
+  var SUPPORTED = ['en', 'zh-CN', 'ja', 'ko', 'es', 'fr', 'de', 'pt-BR', 'ar'];
+  var KEY = 'media-studio:language';
+  // A tag the studio speaks for a browser language: exact, else by its language (pt-PT → pt-BR,
+  // zh-Hans-SG → zh-CN). Chinese in traditional script is not simplified Chinese: no match.
+  function match(tag) {
+    var lower = String(tag).toLowerCase();
+    for (var i = 0; i < SUPPORTED.length; i++) if (SUPPORTED[i].toLowerCase() === lower) return SUPPORTED[i];
+    var base = lower.split('-')[0];
+    if (base === 'zh' && /-(hant|tw|hk|mo)(-|$)/.test(lower)) return null;
+    for (var j = 0; j < SUPPORTED.length; j++)
+      if (SUPPORTED[j].toLowerCase().split('-')[0] === base) return SUPPORTED[j];
+    return null;
+  }
+  function choose() {
+    try {
+      var stored = localStorage.getItem(KEY);
+      // 'pseudo' is the test pseudo-locale: chosen only by being stored.
+      if (stored === 'pseudo' || SUPPORTED.indexOf(stored) !== -1) return stored;
+    } catch (e) {
+      // Storage refused: the browser's languages.
+    }
+    var wanted =
+      navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language];
+    for (var k = 0; k < wanted.length; k++) {
+      var found = wanted[k] && match(wanted[k]);
+      if (found) return found;
+    }
+    return 'en';
+  }
+  var language = choose();
+  var root = document.documentElement;
+  root.lang = language;
+  root.dir = language === 'ar' ? 'rtl' : 'ltr';
+  if (language !== 'en') {
+    root.setAttribute('data-language-pending', '');
+    // Never hidden for good: should the studio's script not run, the English page after a moment.
+    setTimeout(function () {
+      root.removeAttribute('data-language-pending');
+    }, 4000);
+  }
+})();
