@@ -5,6 +5,11 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import importX from 'eslint-plugin-import-x';
 import globals from 'globals';
+import lingui from 'eslint-plugin-lingui';
+
+// The parts of src/ whose every text goes through the catalogs (docs/i18n.md): a string shown to a person
+// there must be a message. Grows folder by folder until it is all of src/.
+const LOCALISED = ['src/features/connect/**', 'src/components/language-choice.tsx', 'src/app/studio.tsx'];
 
 // Every folder under src/features is a feature; the boundary rule below covers new ones automatically.
 const FEATURES = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
@@ -170,5 +175,65 @@ export default defineConfig(
     files: ['src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
+  },
+  {
+    // Messages (docs/i18n.md): `t` only where it runs when the text is shown, whole sentences, named
+    // placeholders.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', 'src/test/**', 'src/test-setup.ts'],
+    ...lingui.configs['flat/recommended'],
+  },
+  {
+    files: LOCALISED,
+    ignores: ['**/*.test.{ts,tsx}'],
+    plugins: { lingui },
+    rules: {
+      'lingui/no-unlocalized-strings': [
+        'error',
+        {
+          ignore: [
+            // Not words: URLs, paths, CSS values, key names, units alone, punctuation.
+            '^[^A-Za-z]*$',
+            '^(https?:)?//',
+            '^[a-z][a-z0-9]*([-_:./][a-z0-9]+)+$',
+            // One lower-case word: a union's member, an event or key name ('connecting', 'keydown').
+            '^[a-z][a-zA-Z0-9]*$',
+            // Class lists: lower-case tokens, one with a hyphen at least ('rounded bg-amber-100 px-1').
+            '^(?=.*-)[a-z0-9:/.\\[\\]_% -]+$',
+          ],
+          ignoreNames: [
+            {
+              regex: {
+                pattern:
+                  '^(className|class|id|htmlFor|type|role|key|name|rel|target|href|src|inputMode|autoComplete|variant|size|tone|data-.*|aria-(labelledby|describedby|controls|live|haspopup|current|hidden|expanded|pressed|selected|checked|modal|orientation|sort|autocomplete|busy|atomic|relevant|owns|activedescendant|invalid|required|valuemin|valuemax|valuenow))$',
+              },
+            },
+            { regex: { pattern: '^[A-Z_0-9]+$' } },
+          ],
+          ignoreFunctions: [
+            'cn',
+            'clsx',
+            'console.*',
+            'Error',
+            'new Error',
+            'fetch',
+            'URL',
+            'new URL',
+            'require',
+            'import',
+            'querySelector',
+            '*.querySelector',
+            'addEventListener',
+            '*.addEventListener',
+            'removeEventListener',
+            '*.removeEventListener',
+            'setAttribute',
+            '*.setAttribute',
+            'localStorage.*',
+            'sessionStorage.*',
+          ],
+        },
+      ],
+    },
   },
 );

@@ -1,4 +1,4 @@
-import { Trans } from '@lingui/react/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMemo } from 'react';
 import { ApiProvider, type ApiConnection } from '../api/api-context';
 import { Spinner } from '../components/spinner';
@@ -21,6 +21,7 @@ const loadConnectedStudio = () => import('./connected-studio');
 
 /** `config` is null until /config.json is read (the first render, which index.html holds prerendered). */
 export function Studio({ config }: { config: StudioConfig | null }) {
+  const { t } = useLingui();
   const { state, connect, disconnect, storedBaseUrl } = useConnection();
   const connectedStudio = useLoaded(loadConnectedStudio, state.status !== 'disconnected');
   const api = useMemo<ApiConnection | null>(
@@ -44,7 +45,7 @@ export function Studio({ config }: { config: StudioConfig | null }) {
             />
           ) : (
             <div className="flex flex-1 items-center justify-center">
-              <Spinner label="Loading the studio" />
+              <Spinner label={t`Loading the studio`} />
             </div>
           )
         ) : (

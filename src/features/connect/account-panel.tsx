@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { LogOut } from 'lucide-react';
 import type { Me } from '../../../contract/me';
 import { Alert } from '../../components/alert';
@@ -9,14 +11,20 @@ import { useMe } from './use-me';
 
 /** Plain-language warnings about the key itself, shown where they cannot be missed. */
 export function KeyWarnings({ me }: { me: Me }) {
+  const { t } = useLingui();
   const left = daysLeft(me.key.expiresAt);
   const unbound = isUnbound(me);
+  const expiry = me.key.expiresAt
+    ? new Date(me.key.expiresAt).toLocaleDateString('en-US', { dateStyle: 'medium' })
+    : '';
   return (
     <>
       {unbound && (
-        <Alert tone="error" title="This key's project has been deleted.">
-          It can no longer create tasks or uploads. Revoke it and create a new key bound to an existing
-          project.
+        <Alert tone="error" title={t`This key's project has been deleted.`}>
+          <Trans>
+            It can no longer create tasks or uploads. Revoke it and create a new key bound to an existing
+            project.
+          </Trans>
         </Alert>
       )}
       {left !== null && left < 7 && (
@@ -24,12 +32,11 @@ export function KeyWarnings({ me }: { me: Me }) {
           tone="warning"
           title={
             left === 0
-              ? 'This key expires today.'
-              : `This key expires in ${left} day${left === 1 ? '' : 's'}.`
+              ? t`This key expires today.`
+              : plural(left, { one: 'This key expires in # day.', other: 'This key expires in # days.' })
           }
         >
-          Create a new key before{' '}
-          {new Date(me.key.expiresAt!).toLocaleDateString('en-US', { dateStyle: 'medium' })} to keep working.
+          <Trans>Create a new key before {expiry} to keep working.</Trans>
         </Alert>
       )}
     </>
@@ -38,11 +45,14 @@ export function KeyWarnings({ me }: { me: Me }) {
 
 /** The account after connecting: who, how much, how long, and the limits (product-notes §3). */
 export function AccountPanel({ initial, onDisconnect }: { initial: Me; onDisconnect: () => void }) {
+  const { t } = useLingui();
   const me = useMe(initial);
   const balance = balanceOf(me);
   const { key } = me;
   const cap = key.dailyCreditCap;
   const unbound = isUnbound(me);
+  const remainingToday =
+    cap === null ? '' : formatCredits(key.creditsRemainingToday ?? Math.max(0, cap - key.creditsSpentToday));
 
   return (
     <section aria-labelledby="account-title" className="flex flex-col gap-4 text-sm">
@@ -55,22 +65,24 @@ export function AccountPanel({ initial, onDisconnect }: { initial: Me; onDisconn
         </div>
         <Button variant="secondary" size="sm" onClick={onDisconnect}>
           <LogOut className="size-3.5" aria-hidden="true" />
-          Disconnect
+          <Trans>Disconnect</Trans>
         </Button>
       </div>
 
       <dl className="grid grid-cols-2 gap-3">
         <div className="rounded-lg bg-slate-50 p-3 dark:bg-slate-800/60">
           <dt className="text-xs text-slate-500 dark:text-slate-400">
-            {balance?.owner === 'team' ? 'Team balance' : 'Balance'}
+            {balance?.owner === 'team' ? t`Team balance` : t`Balance`}
           </dt>
           <dd className="mt-0.5 text-lg font-semibold tabular-nums" data-testid="balance">
             {balance ? formatCredits(balance.amount) : '—'}
           </dd>
         </div>
         <div className="rounded-lg bg-slate-50 p-3 dark:bg-slate-800/60">
-          <dt className="text-xs text-slate-500 dark:text-slate-400">Project</dt>
-          <dd className="mt-0.5 truncate font-medium">{unbound ? 'Deleted' : (me.project.name ?? '—')}</dd>
+          <dt className="text-xs text-slate-500 dark:text-slate-400">
+            <Trans>Project</Trans>
+          </dt>
+          <dd className="mt-0.5 truncate font-medium">{unbound ? t`Deleted` : (me.project.name ?? '—')}</dd>
         </div>
       </dl>
 
@@ -78,8 +90,7 @@ export function AccountPanel({ initial, onDisconnect }: { initial: Me; onDisconn
         <div>
           <CapMeter spent={key.creditsSpentToday} cap={cap} />
           <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-            {formatCredits(key.creditsRemainingToday ?? Math.max(0, cap - key.creditsSpentToday))} left today
-            (resets at midnight UTC)
+            <Trans>{remainingToday} left today (resets at midnight UTC)</Trans>
           </p>
         </div>
       )}
@@ -87,11 +98,19 @@ export function AccountPanel({ initial, onDisconnect }: { initial: Me; onDisconn
       <KeyWarnings me={me} />
 
       <div>
-        <h4 className="text-xs font-medium text-slate-500 dark:text-slate-400">Limits per minute</h4>
+        <h4 className="text-xs font-medium text-slate-500 dark:text-slate-400">
+          <Trans>Limits per minute</Trans>
+        </h4>
         <ul className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-xs">
-          <li>{me.limits.tasksPerMin} tasks</li>
-          <li>{me.limits.uploadsPerMin} uploads</li>
-          <li>{me.limits.uploadPollPerMin} upload checks</li>
+          <li>
+            <Plural value={me.limits.tasksPerMin} one="# task" other="# tasks" />
+          </li>
+          <li>
+            <Plural value={me.limits.uploadsPerMin} one="# upload" other="# uploads" />
+          </li>
+          <li>
+            <Plural value={me.limits.uploadPollPerMin} one="# upload check" other="# upload checks" />
+          </li>
         </ul>
       </div>
     </section>

@@ -153,6 +153,7 @@ export function ConnectPanel({
               type={showKey ? 'text' : 'password'}
               autoComplete="off"
               spellCheck={false}
+              // eslint-disable-next-line lingui/no-unlocalized-strings -- a key's format, in every language
               placeholder="gm_live_…"
               value={apiKey}
               onChange={(e) => setApiKey(e.target.value)}
@@ -240,18 +241,32 @@ export function ConnectPanel({
 
 /** The Base URL is outside what the CSP allows: say so, and how to allow it (docs/deploying.md). */
 function BlockedOriginNote({ origin, allowed }: { origin: string; allowed: readonly string[] }) {
+  const { t } = useLingui();
   const code = 'rounded bg-amber-100 px-1 font-mono text-[12px] break-all dark:bg-amber-900/60';
+  const others = allowed.join(', ');
   return (
-    <Alert tone="warning" title={`This studio is not allowed to call ${origin}`}>
+    <Alert tone="warning" title={t`This studio is not allowed to call ${origin}`}>
       <p>
-        Its Content-Security-Policy lets it call only its own origin
-        {allowed.length > 0 ? ` and ${allowed.join(', ')}` : ''}, so the browser would block the connection.
+        {allowed.length > 0 ? (
+          <Trans>
+            Its Content-Security-Policy lets it call only its own origin and {others}, so the browser would
+            block the connection.
+          </Trans>
+        ) : (
+          <Trans>
+            Its Content-Security-Policy lets it call only its own origin, so the browser would block the
+            connection.
+          </Trans>
+        )}
       </p>
       <p className="mt-1">
-        To allow it, start the studio with <code className={code}>STUDIO_API_ORIGINS={origin} npm start</code>
-        , or on a static host add it to <code className={code}>apiOrigins</code> in config.json and to
-        connect-src in the Content-Security-Policy header. If the service refuses cross-origin calls, forward
-        it instead: <code className={code}>STUDIO_PROXY_TARGET={origin} npm start</code>.
+        <Trans>
+          To allow it, start the studio with{' '}
+          <code className={code}>STUDIO_API_ORIGINS={origin} npm start</code>, or on a static host add it to{' '}
+          <code className={code}>apiOrigins</code> in config.json and to connect-src in the
+          Content-Security-Policy header. If the service refuses cross-origin calls, forward it instead:{' '}
+          <code className={code}>STUDIO_PROXY_TARGET={origin} npm start</code>.
+        </Trans>
       </p>
     </Alert>
   );

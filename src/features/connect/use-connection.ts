@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { startTransition, useCallback, useEffect, useReducer, useSyncExternalStore } from 'react';
 import type { ApiClient } from '../../api/client';
 import { connectionId } from '../../api/connection-id';
@@ -13,11 +14,11 @@ const loadKeyCheck = () => import('./key-check');
  * could not be loaded (the network went away before the key could be checked).
  */
 type ConnectError = Pick<ApiError, 'status' | 'message' | 'remedy'>;
-const NOT_LOADED: ConnectError = {
+const notLoaded = (): ConnectError => ({
   status: 0,
-  message: 'The studio could not load what it needs to connect.',
-  remedy: 'Check your network connection, then reload the page.',
-};
+  message: t`The studio could not load what it needs to connect.`,
+  remedy: t`Check your network connection, then reload the page.`,
+});
 
 // The connection as one discriminated union (several steps are one union and a pure reducer).
 // Connecting means GET /me answered: only then is the key stored (sessionStorage, or localStorage if
@@ -112,7 +113,7 @@ export function useConnection() {
           },
         ),
       () => {
-        if (!controller.signal.aborted) dispatch({ type: 'failed', error: NOT_LOADED });
+        if (!controller.signal.aborted) dispatch({ type: 'failed', error: notLoaded() });
       },
     );
     return () => controller.abort();
