@@ -49,6 +49,7 @@ export function AccountPanel({ initial, onDisconnect }: { initial: Me; onDisconn
   const me = useMe(initial);
   const balance = balanceOf(me);
   const { key } = me;
+  const { tasksPerMin, uploadsPerMin, uploadPollPerMin } = me.limits;
   const cap = key.dailyCreditCap;
   const unbound = isUnbound(me);
   const remainingToday =
@@ -103,13 +104,13 @@ export function AccountPanel({ initial, onDisconnect }: { initial: Me; onDisconn
         </h4>
         <ul className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-xs">
           <li>
-            <Plural value={me.limits.tasksPerMin} one="# task" other="# tasks" />
+            <Plural value={tasksPerMin} one="# task" other="# tasks" />
           </li>
           <li>
-            <Plural value={me.limits.uploadsPerMin} one="# upload" other="# uploads" />
+            <Plural value={uploadsPerMin} one="# upload" other="# uploads" />
           </li>
           <li>
-            <Plural value={me.limits.uploadPollPerMin} one="# upload check" other="# upload checks" />
+            <Plural value={uploadPollPerMin} one="# upload check" other="# upload checks" />
           </li>
         </ul>
       </div>

@@ -1,0 +1,57 @@
+import { expect, test } from './fixtures';
+import { expectNoSeriousViolations } from './axe-helpers';
+
+// The studio's language (docs/i18n.md): first from the browser's languages, chosen with "Language" on the
+// connect screen or in the account dialog, remembered on this device; <html lang dir> follow it, and the
+// prerendered (English) connect screen never shows before the chosen language.
+
+test.describe('a browser in Japanese', () => {
+  test.use({ locale: 'ja-JP' });
+
+  test('opens the connect screen in Japanese, with the English prerendered page never shown first', async ({
+    page,
+  }) => {
+    // With the studio's script held back, the page as built (English) stays hidden.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/assets/index-*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    // (A module script holds DOMContentLoaded back: the page is looked at as soon as it is parsed.)
+    await page.goto('/', { waitUntil: 'commit' });
+    await expect(page.locator('#connect-title')).toHaveText('Connect to the API'); // the prerendered page, there…
+    await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
+    await expect(page.locator('#connect-title')).toBeHidden(); // …but not shown
+    release();
+    await expect(page.getByRole('heading', { name: 'API に接続' })).toBeVisible();
+    await expect(page.getByRole('button', { name: '接続', exact: true })).toBeVisible();
+    await expect(page.getByLabel('言語')).toHaveValue('ja');
+  });
+});
+
+test('Language on the connect screen: Arabic right to left, remembered after a reload, English again', async ({
+  studio,
+  page,
+}) => {
+  await studio.goto();
+  await page.getByLabel('Language').selectOption('ar');
+  await expect(page.getByRole('heading', { name: 'الاتصال بواجهة API' })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ar');
+  await expectNoSeriousViolations(page, 'connect screen in Arabic');
+
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'الاتصال بواجهة API' })).toBeVisible();
+  await page.getByLabel('اللغة').selectOption('en');
+  await expect(page.getByRole('heading', { name: 'Connect to the API' })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
+});
+
+test('Language in the account dialog changes the studio around it', async ({ studio, page }) => {
+  await studio.start('personal');
+  const account = await studio.openAccount();
+  await account.getByLabel('Language').selectOption('ja');
+  await expect(account.getByRole('button', { name: '接続を解除' })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
+});
