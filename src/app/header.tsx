@@ -11,7 +11,9 @@ export function Header({ children }: { children?: ReactNode }) {
         </span>
         {/* With the studio's buttons, below lg the logo alone, so they fit on one line with it (at 768 px
             the name wrapped to two lines); on a phone always. The heading stays for assistive tech. */}
+        {/* The studio's name, the same in every language. */}
         <h1
+          translate="no"
           className={cn(
             'text-base font-semibold tracking-tight whitespace-nowrap',
             children ? 'max-lg:sr-only' : 'max-sm:sr-only',
