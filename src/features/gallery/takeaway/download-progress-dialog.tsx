@@ -75,7 +75,6 @@ function Done({ result, onClose }: { result: DownloadSelectedResult; onClose: ()
   const saved = result.entries.filter((e) => e.status === 'saved').length;
   const problems = result.entries.filter((e) => e.status === 'failed' || e.status === 'incomplete');
   const noOutput = result.entries.filter((e) => e.status === 'no-output').length;
-  const { t } = useLingui();
   const name = result.name;
   const size = formatBytes(result.bytesWritten);
   const savedCount = formatCount(saved);
