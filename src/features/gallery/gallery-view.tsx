@@ -269,15 +269,16 @@ export function GalleryView(props: GalleryViewProps) {
     const ids = taskIdsOf(selected).filter((id) => !hiddenIds.has(id));
     void hidden.hide(ids);
     setSelection(EMPTY_SELECTION);
-    const count = formatCount(ids.length);
+    const tasks = ids.length;
+    const count = formatCount(tasks);
     notifyUndo(
-      plural(ids.length, {
+      plural(tasks, {
         one: `${count} task hidden on this device.`,
         other: `${count} tasks hidden on this device.`,
       }),
       () => hidden.unhide(ids),
       {
-        undone: plural(ids.length, {
+        undone: plural(tasks, {
           one: `${count} task shown again.`,
           other: `${count} tasks shown again.`,
         }),
@@ -287,8 +288,9 @@ export function GalleryView(props: GalleryViewProps) {
   const showSelected = () => {
     const ids = taskIdsOf(selected).filter((id) => hiddenIds.has(id));
     void hidden.unhide(ids);
-    const count = formatCount(ids.length);
-    notify(plural(ids.length, { one: `${count} task shown again.`, other: `${count} tasks shown again.` }));
+    const tasks = ids.length;
+    const count = formatCount(tasks);
+    notify(plural(tasks, { one: `${count} task shown again.`, other: `${count} tasks shown again.` }));
   };
   const starSelected = () => {
     const withOutput = selected.filter((i) => i.output);
@@ -318,13 +320,14 @@ export function GalleryView(props: GalleryViewProps) {
     props.onAddToComparison(chosen);
     const left = list.length - chosen.length;
     const categoryName = categoryLabel(category);
+    const added = chosen.length;
     notify(
       left
-        ? plural(chosen.length, {
+        ? plural(added, {
             one: `Added # model of ${categoryName} to the comparison: open Compare to run them. ${left} left out (another category, or over 8).`,
             other: `Added # models of ${categoryName} to the comparison: open Compare to run them. ${left} left out (another category, or over 8).`,
           })
-        : plural(chosen.length, {
+        : plural(added, {
             one: `Added # model of ${categoryName} to the comparison: open Compare to run them.`,
             other: `Added # models of ${categoryName} to the comparison: open Compare to run them.`,
           }),
@@ -353,7 +356,8 @@ export function GalleryView(props: GalleryViewProps) {
     [items, viewing],
   );
   const filtering = isGalleryFiltering(filter);
-  const shownCount = formatCount(items.length);
+  const shown = items.length;
+  const shownCount = formatCount(shown);
   const totalCount = formatCount(totalOutputs);
   const selectedCount = formatCount(selection.keys.size);
 
@@ -378,7 +382,7 @@ export function GalleryView(props: GalleryViewProps) {
           count={
             filtering || filter.showHidden
               ? t`${shownCount} of ${totalCount} outputs`
-              : plural(items.length, { one: `${shownCount} output`, other: `${shownCount} outputs` })
+              : plural(shown, { one: `${shownCount} output`, other: `${shownCount} outputs` })
           }
         />
         {props.held && props.held.length > 0 && <HeldStrip held={props.held} />}

@@ -79,7 +79,8 @@ function Done({ result, onClose }: { result: DownloadSelectedResult; onClose: ()
   const size = formatBytes(result.bytesWritten);
   const savedCount = formatCount(saved);
   const noOutputCount = formatCount(noOutput);
-  const problemCount = formatCount(problems.length);
+  const failedFiles = problems.length;
+  const problemCount = formatCount(failedFiles);
   const summary =
     result.kind === 'save-dialog'
       ? plural(saved, {
@@ -104,7 +105,7 @@ function Done({ result, onClose }: { result: DownloadSelectedResult; onClose: ()
         <Alert
           tone="warning"
           live={false}
-          title={plural(problems.length, {
+          title={plural(failedFiles, {
             one: `${problemCount} file could not be downloaded in full`,
             other: `${problemCount} files could not be downloaded in full`,
           })}
