@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 import { AudioLines, ChevronDown, ChevronRight, Film, Layers } from 'lucide-react';
 import { memo, useId } from 'react';
 import type { TaskStatus } from '../../../contract/task';
@@ -44,7 +46,9 @@ export const BatchStackTile = memo(function BatchStackTile({ stack, onToggle }: 
   const { entry, output } = best;
   const url = safeMediaUrl(output?.url);
   const poster = safeMediaUrl(output?.thumbnailUrl);
+  const { t } = useLingui();
   const n = stack.members.length;
+  const label = tileLabel(best);
   const statuses = statusSummary(stack.members.map((m) => m.entry));
   const statusId = useId();
   return (
@@ -84,7 +88,7 @@ export const BatchStackTile = memo(function BatchStackTile({ stack, onToggle }: 
         type="button"
         onClick={() => onToggle(stack)}
         aria-expanded={stack.open}
-        aria-label={`Batch of ${n}: ${tileLabel(best)}`}
+        aria-label={t`Batch of ${n}: ${label}`}
         aria-describedby={statusId}
         data-role="open"
         className="absolute inset-0 rounded-lg focus-visible:outline-3 focus-visible:-outline-offset-3 focus-visible:outline-indigo-500"
@@ -122,7 +126,10 @@ export interface BatchStackCardProps {
 /** The History's stack: the newest member's card face, the count and the batch's statuses. */
 export const BatchStackCard = memo(function BatchStackCard({ stack, onToggle }: BatchStackCardProps) {
   const { entry } = stack;
+  const { t } = useLingui();
   const n = stack.members.length;
+  const count = formatCount(n);
+  const title = displayText(entry.meta.title);
   const prompt = promptOf(entry.request.params);
   const statuses = statusSummary(stack.members);
   const statusId = useId();
@@ -144,7 +151,7 @@ export const BatchStackCard = memo(function BatchStackCard({ stack, onToggle }: 
             type="button"
             onClick={() => onToggle(stack)}
             aria-expanded={stack.open}
-            aria-label={`Batch of ${n}: ${displayText(entry.meta.title)}`}
+            aria-label={t`Batch of ${n}: ${title}`}
             aria-describedby={statusId}
             data-role="open"
             className={cn(
@@ -166,7 +173,7 @@ export const BatchStackCard = memo(function BatchStackCard({ stack, onToggle }: 
         <p className="flex items-center gap-1 text-xs text-slate-600 dark:text-slate-400">
           <Layers className="size-3.5 shrink-0" aria-hidden="true" />
           <span className="tabular-nums" data-testid="batch-count">
-            {formatCount(n)} tasks
+            {plural(n, { one: `${count} task`, other: `${count} tasks` })}
           </span>
           <span aria-hidden="true">·</span>
           <span id={statusId} className="truncate">

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Dialog as D } from 'radix-ui';
 import { X } from 'lucide-react';
 import { useRef, useState } from 'react';
@@ -30,6 +31,9 @@ export function CompareTwo({
   initialMode: CompareMode;
   onClose: () => void;
 }) {
+  const { t } = useLingui();
+  const beforeLabel = before.label;
+  const afterLabel = after.label;
   const [mode, setMode] = useState<CompareMode>(initialMode);
   const [split, setSplit] = useState(50);
   const left = useRef<ZoomApi>(null);
@@ -48,18 +52,18 @@ export function CompareTwo({
           className="fixed inset-0 z-50 flex flex-col bg-slate-950 text-white"
         >
           <div className="flex flex-wrap items-center gap-3 bg-white px-3 py-2 text-slate-900 dark:bg-slate-900 dark:text-slate-100">
-            <D.Title className="text-sm font-semibold">Compare two</D.Title>
+            <D.Title className="text-sm font-semibold">{t`Compare two`}</D.Title>
             <Segmented
-              aria-label="Layout"
+              aria-label={t`Layout`}
               value={mode}
               onChange={(v) => setMode(v as CompareMode)}
               options={[
-                { value: 'side', label: 'Side by side' },
-                { value: 'slider', label: 'Slider' },
+                { value: 'side', label: t`Side by side` },
+                { value: 'slider', label: t`Slider` },
               ]}
             />
             <D.Close
-              aria-label="Close"
+              aria-label={t`Close`}
               className="ml-auto rounded-md p-1.5 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-slate-800"
             >
               <X className="size-5" aria-hidden="true" />
@@ -67,12 +71,24 @@ export function CompareTwo({
           </div>
           {mode === 'side' ? (
             <div className="grid min-h-0 flex-1 grid-rows-2 gap-1 sm:grid-cols-2 sm:grid-rows-1">
-              <Pane side={before} caption="Before" stage={left} onTransform={followRight} />
-              <Pane side={after} caption="After" stage={right} onTransform={followLeft} />
+              <Pane
+                side={before}
+                caption={t`Before: ${beforeLabel}`}
+                zoomLabel={t`Zoom before`}
+                stage={left}
+                onTransform={followRight}
+              />
+              <Pane
+                side={after}
+                caption={t`After: ${afterLabel}`}
+                zoomLabel={t`Zoom after`}
+                stage={right}
+                onTransform={followLeft}
+              />
             </div>
           ) : (
             <div className="relative flex min-h-0 flex-1 flex-col">
-              <ZoomStage ref={left} className="min-h-0 flex-1" label="Zoom">
+              <ZoomStage ref={left} className="min-h-0 flex-1" label={t`Zoom`}>
                 <div className="relative" data-testid="before-after">
                   <Media side={before} />
                   <div className="absolute inset-0" style={{ clipPath: `inset(0 0 0 ${split}%)` }}>
@@ -87,7 +103,7 @@ export function CompareTwo({
               </ZoomStage>
               <div className="flex items-center gap-3 bg-white px-4 py-2 text-sm text-slate-900 dark:bg-slate-900 dark:text-slate-100">
                 <span dir="auto" className="max-w-[35%] truncate">
-                  Before: {before.label}
+                  {t`Before: ${beforeLabel}`}
                 </span>
                 <input
                   type="range"
@@ -96,12 +112,12 @@ export function CompareTwo({
                   step={1}
                   value={split}
                   onChange={(e) => setSplit(Number(e.target.value))}
-                  aria-label="Before and after"
-                  aria-valuetext={`${split}% before`}
+                  aria-label={t`Before and after`}
+                  aria-valuetext={t`${split}% before`}
                   className="min-w-0 flex-1 accent-indigo-600"
                 />
                 <span dir="auto" className="max-w-[35%] truncate">
-                  After: {after.label}
+                  {t`After: ${afterLabel}`}
                 </span>
               </div>
             </div>
@@ -115,29 +131,27 @@ export function CompareTwo({
 function Pane({
   side,
   caption,
+  zoomLabel,
   stage,
   onTransform,
 }: {
   side: CompareSide;
+  /** "Before: …" or "After: …", under the pane. */
   caption: string;
+  zoomLabel: string;
   stage: React.RefObject<ZoomApi | null>;
   onTransform: (state: ZoomState) => void;
 }) {
   return (
     <figure className="relative flex min-h-0 flex-col">
-      <ZoomStage
-        ref={stage}
-        onTransform={onTransform}
-        className="min-h-0 flex-1"
-        label={`Zoom ${caption.toLowerCase()}`}
-      >
+      <ZoomStage ref={stage} onTransform={onTransform} className="min-h-0 flex-1" label={zoomLabel}>
         <Media side={side} />
       </ZoomStage>
       <figcaption
         dir="auto"
         className="truncate bg-white px-3 py-1 text-xs text-slate-900 dark:bg-slate-900 dark:text-slate-100"
       >
-        {caption}: {side.label}
+        {caption}
       </figcaption>
     </figure>
   );

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { isTerminal } from '../../../contract/task';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { formatCredits } from '../../lib/format';
@@ -7,5 +8,7 @@ export function creditsText(entry: HistoryEntry): string | null {
   const settled = isTerminal(entry.status) && entry.creditsCharged !== null;
   if (settled) return formatCredits(entry.creditsCharged ?? 0);
   const quoted = entry.meta.quotedCredits ?? entry.creditsCharged;
-  return quoted === null ? null : `~${formatCredits(quoted)} quoted`;
+  if (quoted === null) return null;
+  const amount = formatCredits(quoted);
+  return t`~${amount} quoted`;
 }

@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 import { TASK_STATUSES, type TaskStatus } from '../../../contract/task';
 import { Select } from '../../components/select';
 import { displayText } from '../../lib/untrusted-text';
@@ -6,6 +9,11 @@ import type { MediaType } from './history-filter';
 // The filter selects shared by the Gallery and the History: status, media type and model.
 
 const MEDIA_TYPES: readonly MediaType[] = ['image', 'video', 'audio'];
+const MEDIA_TYPE_LABELS: Record<MediaType, MessageDescriptor> = {
+  image: msg({ message: 'image', comment: 'media type, in a filter' }),
+  video: msg({ message: 'video', comment: 'media type, in a filter' }),
+  audio: msg({ message: 'audio', comment: 'media type, in a filter' }),
+};
 
 export function StatusSelect({
   value,
@@ -14,13 +22,15 @@ export function StatusSelect({
   value: TaskStatus | 'all';
   onChange: (v: TaskStatus | 'all') => void;
 }) {
+  const { t } = useLingui();
+  // The statuses are the spec's own words, as the status badge shows them (status-badge.tsx).
   return (
     <Select
-      aria-label="Status"
+      aria-label={t`Status`}
       value={value}
       onChange={(e) => onChange(e.target.value as TaskStatus | 'all')}
     >
-      <option value="all">All statuses</option>
+      <option value="all">{t`All statuses`}</option>
       {TASK_STATUSES.map((s) => (
         <option key={s} value={s}>
           {s}
@@ -37,16 +47,17 @@ export function MediaTypeSelect({
   value: MediaType | 'all';
   onChange: (v: MediaType | 'all') => void;
 }) {
+  const { t, i18n } = useLingui();
   return (
     <Select
-      aria-label="Media type"
+      aria-label={t`Media type`}
       value={value}
       onChange={(e) => onChange(e.target.value as MediaType | 'all')}
     >
-      <option value="all">All media</option>
+      <option value="all">{t`All media`}</option>
       {MEDIA_TYPES.map((m) => (
         <option key={m} value={m}>
-          {m}
+          {i18n._(MEDIA_TYPE_LABELS[m])}
         </option>
       ))}
     </Select>
@@ -65,9 +76,15 @@ export function ModelSelect({
   models: ReadonlyArray<{ title: string; count: number }>;
   className?: string;
 }) {
+  const { t } = useLingui();
   return (
-    <Select aria-label="Model" className={className} value={value} onChange={(e) => onChange(e.target.value)}>
-      <option value="all">All models</option>
+    <Select
+      aria-label={t`Model`}
+      className={className}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+    >
+      <option value="all">{t`All models`}</option>
       {models.map((m) => (
         <option key={m.title} value={m.title}>
           {`${displayText(m.title)} (${m.count})`}
@@ -95,17 +112,23 @@ export function MemberSelect({
   members: ReadonlyArray<{ id: string; name: string; count: number }>;
   className?: string;
 }) {
+  const { t } = useLingui();
   return (
-    <Select aria-label="By" className={className} value={value} onChange={(e) => onChange(e.target.value)}>
-      <option value="all">Everyone</option>
-      <option value="me">Me</option>
+    <Select
+      aria-label={t({ message: 'By', comment: 'filter: whose tasks (team space)' })}
+      className={className}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+    >
+      <option value="all">{t`Everyone`}</option>
+      <option value="me">{t`Me`}</option>
       {members.map((m) => (
         <option key={m.id} value={m.id}>
           {`${displayText(m.name)} (${m.count})`}
         </option>
       ))}
       {value !== 'all' && value !== 'me' && !members.some((m) => m.id === value) && (
-        <option value={value}>A member (0)</option>
+        <option value={value}>{t`A member (0)`}</option>
       )}
     </Select>
   );

@@ -1,3 +1,5 @@
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
 import { isTerminal, TASK_STATUSES, type TaskStatus } from '../../../contract/task';
 import type { HiddenIds } from '../../model/history/hidden-tasks';
 import type { HistoryEntry } from '../../model/history/history-types';
@@ -14,12 +16,12 @@ import { filterEntries, type HistoryFilter, type MediaType } from './history-fil
 
 export const SORTS = ['newest', 'oldest', 'rating', 'credits', 'duration'] as const;
 export type GallerySort = (typeof SORTS)[number];
-export const SORT_LABELS: Record<GallerySort, string> = {
-  newest: 'Newest first',
-  oldest: 'Oldest first',
-  rating: 'Best rated',
-  credits: 'Most credits',
-  duration: 'Longest run',
+export const SORT_LABELS: Record<GallerySort, MessageDescriptor> = {
+  newest: msg`Newest first`,
+  oldest: msg`Oldest first`,
+  rating: msg`Best rated`,
+  credits: msg`Most credits`,
+  duration: msg`Longest run`,
 };
 
 export interface GalleryFilter extends HistoryFilter {

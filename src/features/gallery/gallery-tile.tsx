@@ -1,3 +1,5 @@
+import { t as tNow } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { AudioLines, Star, Users } from 'lucide-react';
 import { isTerminal, type TaskStatus } from '../../../contract/task';
 import { useTaskForecast } from './use-task-forecast';
@@ -23,10 +25,17 @@ export function tileLabel(item: GalleryItem): string {
   const { entry } = item;
   const prompt = promptOf(entry.request.params);
   const text = prompt ? truncate(displayText(prompt), 120) : displayText(entry.meta.title);
-  const which = entry.outputs.length > 1 ? ` (output ${item.index + 1} of ${entry.outputs.length})` : '';
-  const status = item.output ? '' : `, ${entry.status}`;
-  const by = entry.by ? `, by ${displayText(entry.by.name)}` : '';
-  return `${text}${which}${status}${by}`;
+  // Each part wraps the label so far: a translation can put it where its language does.
+  const position = item.index + 1;
+  const outputs = entry.outputs.length;
+  const which = outputs > 1 ? tNow`${text} (output ${position} of ${outputs})` : text;
+  // The status is the spec's own word (status-badge.tsx), as the badge shows it.
+  const status = entry.status;
+  const withStatus = item.output
+    ? which
+    : tNow({ message: `${which}, ${status}`, comment: "a tile's name, then its task's status" });
+  const name = entry.by ? displayText(entry.by.name) : '';
+  return entry.by ? tNow`${withStatus}, by ${name}` : withStatus;
 }
 
 /** An average rating as read: one decimal at most ("4.5", "4"). */
@@ -36,8 +45,8 @@ const formatAverage = (n: number) => String(Math.round(n * 10) / 10);
 export function teamPickText(pick: TeamPick): string {
   const stars = pick.starredBy.length;
   const average = pick.averageRating === null ? null : formatAverage(pick.averageRating);
-  if (stars === 0) return average === null ? '' : `Average rating ${average}`;
-  return `Starred by ${stars}${average === null ? '' : `, average ${average}`}`;
+  if (stars === 0) return average === null ? '' : tNow`Average rating ${average}`;
+  return average === null ? tNow`Starred by ${stars}` : tNow`Starred by ${stars}, average ${average}`;
 }
 
 export interface GalleryTileProps {
@@ -62,6 +71,7 @@ export const GalleryTile = memo(function GalleryTile({
   onSelect,
   onToggleStar,
 }: GalleryTileProps) {
+  const { t } = useLingui();
   const { entry, output } = item;
   const url = safeMediaUrl(output?.url);
   const videoRef = useRef<HTMLVideoElement>(null);
@@ -75,6 +85,9 @@ export const GalleryTile = memo(function GalleryTile({
     }
   };
   const label = tileLabel(item);
+  const batchIndex = entry.meta.batchIndex;
+  const batchSize = entry.meta.batchSize;
+  const rating = judgement?.rating;
   const starred = judgement?.starred === true;
   // A shift-click extends from the last tile clicked (React's change event of a checkbox is the click).
   const onCheckbox = (e: ChangeEvent<HTMLInputElement>) =>
@@ -155,7 +168,9 @@ export const GalleryTile = memo(function GalleryTile({
               {entry.meta.batchIndex}/{entry.meta.batchSize}
             </span>
             <span className="sr-only">
-              Batch: task {entry.meta.batchIndex} of {entry.meta.batchSize}
+              <Trans>
+                Batch: task {batchIndex} of {batchSize}
+              </Trans>
             </span>
           </span>
         )}
@@ -177,14 +192,14 @@ export const GalleryTile = memo(function GalleryTile({
           </span>
         )}
         {judgement?.rating ? (
-          <span className="shrink-0 tabular-nums" aria-label={`Rated ${judgement.rating} of 5`}>
+          <span className="shrink-0 tabular-nums" aria-label={t`Rated ${rating} of 5`}>
             {'★'.repeat(judgement.rating)}
           </span>
         ) : null}
       </div>
       {hidden && (
         <span className="pointer-events-none absolute top-2 left-1/2 -translate-x-1/2 rounded bg-slate-900/80 px-1.5 text-[11px] font-medium text-white">
-          Hidden
+          <Trans>Hidden</Trans>
         </span>
       )}
 
@@ -197,7 +212,7 @@ export const GalleryTile = memo(function GalleryTile({
       >
         <input
           type="checkbox"
-          aria-label="Select"
+          aria-label={t`Select`}
           aria-describedby={undefined}
           title={label}
           checked={selected}
@@ -208,9 +223,9 @@ export const GalleryTile = memo(function GalleryTile({
       {output && (
         <button
           type="button"
-          aria-label="Star"
+          aria-label={t`Star`}
           aria-pressed={starred}
-          title={starred ? 'Starred' : 'Star'}
+          title={starred ? t`Starred` : t`Star`}
           onClick={() => onToggleStar(item)}
           className={cn(
             'absolute top-1.5 right-1.5 z-20 grid size-7 place-items-center rounded-md bg-white/90 text-slate-700 shadow-sm focus-visible:outline-2 focus-visible:outline-indigo-500 dark:bg-slate-900/90 dark:text-slate-200',
@@ -247,9 +262,12 @@ function TileVideo({
   poster: string | undefined;
   videoRef: React.RefObject<HTMLVideoElement | null>;
 }) {
+  const { t } = useLingui();
   const media = useMediaFailure(url, keptKey);
   if (media.failed)
-    return <MediaFailed reason={media.reason} onRetry={media.retry} compact label="Video could not load" />;
+    return (
+      <MediaFailed reason={media.reason} onRetry={media.retry} compact label={t`Video could not load`} />
+    );
   return (
     <video
       key={media.attempt}
@@ -277,9 +295,12 @@ const formatClock = (seconds: number) => {
 function TileAudio({ url, keptKey, label }: { url: string; keptKey: string; label: string }) {
   const { ref, playing, events, toggle } = usePlayback<HTMLAudioElement>();
   const [duration, setDuration] = useState<number | null>(null);
+  const { t } = useLingui();
   const media = useMediaFailure(url, keptKey);
   if (media.failed)
-    return <MediaFailed reason={media.reason} onRetry={media.retry} compact label="Audio could not load" />;
+    return (
+      <MediaFailed reason={media.reason} onRetry={media.retry} compact label={t`Audio could not load`} />
+    );
   return (
     <div
       className={cn('flex size-full flex-col items-center justify-center gap-2', STATUS_LOOK.succeeded.tile)}

@@ -1,3 +1,5 @@
+import { plural, t as tNow } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Columns2, Columns3, EyeOff, Eye, Images, SlidersHorizontal, Star, X } from 'lucide-react';
 import {
@@ -140,8 +142,8 @@ function dayLabel(day: string): string {
   const date = new Date(dayStartOfKey(day));
   const today = new Date();
   const diff = calendarDaysBetween(date, today);
-  if (diff === 0) return 'Today';
-  if (diff === 1) return 'Yesterday';
+  if (diff === 0) return tNow`Today`;
+  if (diff === 1) return tNow`Yesterday`;
   return date.toLocaleDateString(undefined, {
     weekday: 'long',
     day: 'numeric',
@@ -171,10 +173,11 @@ const sideOf = (item: GalleryItem): CompareSide | null => {
 };
 const sourceSide = (item: GalleryItem): CompareSide | null => {
   const url = editSourceOf(item.entry);
-  return url ? { url, label: 'Source', mediaType: item.entry.meta.mediaType } : null;
+  return url ? { url, label: tNow`Source`, mediaType: item.entry.meta.mediaType } : null;
 };
 
 export function GalleryView(props: GalleryViewProps) {
+  const { t, i18n } = useLingui();
   const { history, judgements, hidden, onFilter, teamPicks } = props;
   const entries = useSyncExternalStore(history.subscribe, history.list);
   const judged = useSyncExternalStore(judgements.subscribe, judgements.snapshot);
@@ -266,16 +269,28 @@ export function GalleryView(props: GalleryViewProps) {
     const ids = taskIdsOf(selected).filter((id) => !hiddenIds.has(id));
     void hidden.hide(ids);
     setSelection(EMPTY_SELECTION);
+    const tasks = ids.length;
+    const count = formatCount(tasks);
     notifyUndo(
-      `${formatCount(ids.length)} ${ids.length === 1 ? 'task' : 'tasks'} hidden on this device.`,
+      plural(tasks, {
+        one: `${count} task hidden on this device.`,
+        other: `${count} tasks hidden on this device.`,
+      }),
       () => hidden.unhide(ids),
-      { undone: `${formatCount(ids.length)} ${ids.length === 1 ? 'task' : 'tasks'} shown again.` },
+      {
+        undone: plural(tasks, {
+          one: `${count} task shown again.`,
+          other: `${count} tasks shown again.`,
+        }),
+      },
     );
   };
   const showSelected = () => {
     const ids = taskIdsOf(selected).filter((id) => hiddenIds.has(id));
     void hidden.unhide(ids);
-    notify(`${formatCount(ids.length)} ${ids.length === 1 ? 'task' : 'tasks'} shown again.`);
+    const tasks = ids.length;
+    const count = formatCount(tasks);
+    notify(plural(tasks, { one: `${count} task shown again.`, other: `${count} tasks shown again.` }));
   };
   const starSelected = () => {
     const withOutput = selected.filter((i) => i.output);
@@ -294,7 +309,7 @@ export function GalleryView(props: GalleryViewProps) {
     }
     const list = [...models.values()];
     if (list.length === 0) {
-      notifyError('None of the selected outputs was made by a model: nothing to compare.');
+      notifyError(t`None of the selected outputs was made by a model: nothing to compare.`);
       return;
     }
     // Compare runs one category at a time: the one most of the selection is in.
@@ -304,8 +319,18 @@ export function GalleryView(props: GalleryViewProps) {
     const chosen = list.filter((m) => m.category === category).slice(0, 8);
     props.onAddToComparison(chosen);
     const left = list.length - chosen.length;
+    const categoryName = categoryLabel(category);
+    const added = chosen.length;
     notify(
-      `Added ${chosen.length} ${chosen.length === 1 ? 'model' : 'models'} of ${categoryLabel(category)} to the comparison: open Compare to run them.${left ? ` ${left} left out (another category, or over 8).` : ''}`,
+      left
+        ? plural(added, {
+            one: `Added # model of ${categoryName} to the comparison: open Compare to run them. ${left} left out (another category, or over 8).`,
+            other: `Added # models of ${categoryName} to the comparison: open Compare to run them. ${left} left out (another category, or over 8).`,
+          })
+        : plural(added, {
+            one: `Added # model of ${categoryName} to the comparison: open Compare to run them.`,
+            other: `Added # models of ${categoryName} to the comparison: open Compare to run them.`,
+          }),
     );
   };
 
@@ -331,11 +356,15 @@ export function GalleryView(props: GalleryViewProps) {
     [items, viewing],
   );
   const filtering = isGalleryFiltering(filter);
+  const shown = items.length;
+  const shownCount = formatCount(shown);
+  const totalCount = formatCount(totalOutputs);
+  const selectedCount = formatCount(selection.keys.size);
 
   return (
     <KeptCopyContext.Provider value={props.keepers ?? null}>
       <main
-        aria-label="Gallery"
+        aria-label={t`Gallery`}
         // On a phone the bar of destinations (4 rem) is below it too.
         className="flex h-[calc(100dvh-3.5rem)] min-h-0 flex-col gap-3 p-3 max-sm:h-[calc(100dvh-7.5rem-env(safe-area-inset-bottom))] sm:p-4"
         onKeyDown={onKeyDown}
@@ -352,8 +381,8 @@ export function GalleryView(props: GalleryViewProps) {
           onGrouped={setGrouped}
           count={
             filtering || filter.showHidden
-              ? `${formatCount(items.length)} of ${formatCount(totalOutputs)} outputs`
-              : `${formatCount(items.length)} ${items.length === 1 ? 'output' : 'outputs'}`
+              ? t`${shownCount} of ${totalCount} outputs`
+              : plural(shown, { one: `${shownCount} output`, other: `${shownCount} outputs` })
           }
         />
         {props.held && props.held.length > 0 && <HeldStrip held={props.held} />}
@@ -363,44 +392,44 @@ export function GalleryView(props: GalleryViewProps) {
         {selection.keys.size > 0 && (
           <div
             role="toolbar"
-            aria-label="Selection"
+            aria-label={t`Selection`}
             className="flex flex-wrap items-center gap-2 rounded-lg bg-indigo-50 px-3 py-2 text-sm ring-1 ring-indigo-200 dark:bg-indigo-950/50 dark:ring-indigo-900"
           >
             <span className="font-medium tabular-nums" data-testid="selection-count" aria-live="polite">
-              {formatCount(selection.keys.size)} selected
+              <Trans>{selectedCount} selected</Trans>
             </span>
             <Button size="sm" onClick={starSelected}>
               <Star className="size-4" aria-hidden="true" />
-              Star selected
+              <Trans>Star selected</Trans>
             </Button>
             {selected.some((i) => !hiddenIds.has(i.entry.taskId)) && (
               <Button
                 size="sm"
                 onClick={hideSelected}
-                title="Hide from this device's history (the service keeps them)"
+                title={t`Hide from this device's history (the service keeps them)`}
               >
                 <EyeOff className="size-4" aria-hidden="true" />
-                Hide
+                <Trans>Hide</Trans>
               </Button>
             )}
             {selected.some((i) => hiddenIds.has(i.entry.taskId)) && (
               <Button size="sm" onClick={showSelected}>
                 <Eye className="size-4" aria-hidden="true" />
-                Show again
+                <Trans>Show again</Trans>
               </Button>
             )}
             <Button size="sm" onClick={addToComparison}>
               <Columns3 className="size-4" aria-hidden="true" />
-              Add to comparison
+              <Trans>Add to comparison</Trans>
             </Button>
             <Button
               size="sm"
               disabled={!compareTarget}
               onClick={() => compareTarget && setComparing(compareTarget)}
-              title="Two outputs, or one edit and its source"
+              title={t`Two outputs, or one edit and its source`}
             >
               <Columns2 className="size-4" aria-hidden="true" />
-              Compare two
+              <Trans>Compare two</Trans>
             </Button>
             <DownloadSelectedButton size="sm" items={selected} />
             {props.extraActions?.(selected)}
@@ -410,25 +439,25 @@ export function GalleryView(props: GalleryViewProps) {
               className="ml-auto"
               onClick={() => setSelection(EMPTY_SELECTION)}
             >
-              Clear selection
+              <Trans>Clear selection</Trans>
             </Button>
           </div>
         )}
 
         {entries.length === 0 ? (
-          <Empty title="No outputs yet">
-            What you generate appears here, newest first, and stays on this device.
+          <Empty title={t`No outputs yet`}>
+            <Trans>What you generate appears here, newest first, and stays on this device.</Trans>
           </Empty>
         ) : items.length === 0 ? (
-          <Empty title="No outputs match these filters">
+          <Empty title={t`No outputs match these filters`}>
             <Button size="sm" onClick={() => onFilter({ ...NO_GALLERY_FILTER, sort: filter.sort })}>
-              Clear filters
+              <Trans>Clear filters</Trans>
             </Button>
           </Empty>
         ) : (
           <Grid
             ref={grid}
-            key={`${tileSize}|${filter.sort}|${grouped}`}
+            key={`${tileSize}|${filter.sort}|${grouped}|${i18n.locale}`}
             items={items}
             grouped={grouped}
             byDay={deferred.sort === 'newest' || deferred.sort === 'oldest'}
@@ -513,6 +542,7 @@ function Toolbar({
   onGrouped: (on: boolean) => void;
   count: string;
 }) {
+  const { t, i18n } = useLingui();
   const [open, setOpen] = useState(() => isGalleryFiltering({ ...filter, query: '' }));
   const models = useMemo(() => modelOptions(entries), [entries]);
   const members = useMemo(() => memberOptions(entries), [entries]);
@@ -531,11 +561,14 @@ function Toolbar({
     filter.teamPicks,
   ].filter(Boolean).length;
   const panelId = 'gallery-filters';
+  const hiddenTasks = formatCount(hiddenCount);
 
   return (
-    <div role="search" aria-label="Filter gallery" className="flex flex-col gap-2">
+    <div role="search" aria-label={t`Filter gallery`} className="flex flex-col gap-2">
       <div className="flex flex-wrap items-center gap-2">
-        <h2 className="text-base font-semibold">Gallery</h2>
+        <h2 className="text-base font-semibold">
+          <Trans>Gallery</Trans>
+        </h2>
         <span
           className="text-xs text-slate-600 tabular-nums dark:text-slate-400"
           aria-live="polite"
@@ -547,8 +580,8 @@ function Toolbar({
           className="min-w-40 flex-1 sm:max-w-sm"
           value={filter.query}
           onChange={(e) => set({ query: e.target.value })}
-          placeholder="Search prompts"
-          aria-label="Search prompts"
+          placeholder={t`Search prompts`}
+          aria-label={t`Search prompts`}
         />
         {(members.length > 0 || (filter.member ?? 'all') !== 'all') && (
           <MemberSelect
@@ -559,14 +592,14 @@ function Toolbar({
           />
         )}
         <Select
-          aria-label="Sort"
+          aria-label={t`Sort`}
           value={filter.sort}
           onChange={(e) => set({ sort: e.target.value as GallerySort })}
           className="w-40"
         >
           {SORTS.map((s) => (
             <option key={s} value={s}>
-              {SORT_LABELS[s]}
+              {i18n._(SORT_LABELS[s])}
             </option>
           ))}
         </Select>
@@ -577,31 +610,33 @@ function Toolbar({
             onChange={(e) => onGrouped(e.target.checked)}
             className="size-4 accent-indigo-600"
           />
-          Group batches
+          <Trans>Group batches</Trans>
         </label>
         <Button aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((o) => !o)}>
           <SlidersHorizontal className="size-4" aria-hidden="true" />
-          Filters
+          <Trans>Filters</Trans>
           {active > 0 && (
             <span className="rounded-full bg-indigo-600 px-1.5 text-xs text-white tabular-nums">
-              <span className="sr-only">(</span>
-              {active}
-              <span className="sr-only"> active)</span>
+              <Trans>
+                <span className="sr-only">(</span>
+                {active}
+                <span className="sr-only"> active)</span>
+              </Trans>
             </span>
           )}
         </Button>
         <div className="flex items-center gap-2 sm:ml-auto">
           <span id="tile-size-label" className="text-xs text-slate-600 dark:text-slate-400">
-            Tile size
+            <Trans>Tile size</Trans>
           </span>
           <Segmented
             aria-labelledby="tile-size-label"
             value={tileSize}
             onChange={(v) => onTileSize(v as TileSize)}
             options={[
-              { value: 'small', label: 'S' },
-              { value: 'medium', label: 'M' },
-              { value: 'large', label: 'L' },
+              { value: 'small', label: t({ message: 'S', comment: 'tile size: small' }) },
+              { value: 'medium', label: t({ message: 'M', comment: 'tile size: medium' }) },
+              { value: 'large', label: t({ message: 'L', comment: 'tile size: large' }) },
             ]}
           />
         </div>
@@ -615,11 +650,11 @@ function Toolbar({
           <MediaTypeSelect value={filter.mediaType} onChange={(mediaType) => set({ mediaType })} />
           <ModelSelect value={filter.model} onChange={(model) => set({ model })} models={models} />
           <Select
-            aria-label="Category filter"
+            aria-label={t`Category filter`}
             value={filter.category}
             onChange={(e) => set({ category: e.target.value })}
           >
-            <option value="all">All categories</option>
+            <option value="all">{t`All categories`}</option>
             {categories.map((c) => (
               <option key={c} value={c}>
                 {categoryLabel(c)}
@@ -630,20 +665,30 @@ function Toolbar({
             )}
           </Select>
           <Select
-            aria-label="Minimum rating"
+            aria-label={t`Minimum rating`}
             value={String(filter.minRating)}
             onChange={(e) => set({ minRating: Number(e.target.value) })}
           >
-            <option value="0">Any rating</option>
+            <option value="0">{t`Any rating`}</option>
             {[1, 2, 3, 4, 5].map((r) => (
               <option key={r} value={r}>
-                {r === 5 ? '5 only' : `${r} or more`}
+                {r === 5 ? t`5 only` : t`${r} or more`}
               </option>
             ))}
           </Select>
           <div className="col-span-2 grid grid-cols-2 gap-2 sm:col-span-1">
-            <DateBound label="From" value={filter.from} max={filter.to} onChange={(from) => set({ from })} />
-            <DateBound label="To" value={filter.to} min={filter.from} onChange={(to) => set({ to })} />
+            <DateBound
+              label={t({ message: 'From', comment: 'the first day of a date range' })}
+              value={filter.from}
+              max={filter.to}
+              onChange={(from) => set({ from })}
+            />
+            <DateBound
+              label={t({ message: 'To', comment: 'the last day of a date range' })}
+              value={filter.to}
+              min={filter.from}
+              onChange={(to) => set({ to })}
+            />
           </div>
           <div className="flex flex-col gap-1 text-sm">
             <label className="flex items-center gap-2">
@@ -653,7 +698,7 @@ function Toolbar({
                 onChange={(e) => set({ starred: e.target.checked })}
                 className="size-4 accent-indigo-600"
               />
-              Starred only
+              <Trans>Starred only</Trans>
             </label>
             {teamOn && (
               <label className="flex items-center gap-2">
@@ -663,7 +708,7 @@ function Toolbar({
                   onChange={(e) => set({ teamPicks: e.target.checked })}
                   className="size-4 accent-indigo-600"
                 />
-                Team picks
+                <Trans>Team picks</Trans>
               </label>
             )}
             <label className="flex items-center gap-2">
@@ -673,7 +718,7 @@ function Toolbar({
                 onChange={(e) => set({ showHidden: e.target.checked })}
                 className="size-4 accent-indigo-600"
               />
-              Show hidden tasks ({formatCount(hiddenCount)})
+              <Trans>Show hidden tasks ({hiddenTasks})</Trans>
             </label>
           </div>
           <Button
@@ -682,7 +727,7 @@ function Toolbar({
             disabled={!isGalleryFiltering(filter) && !filter.showHidden}
           >
             <X className="size-4" aria-hidden="true" />
-            Clear filters
+            <Trans>Clear filters</Trans>
           </Button>
         </div>
       )}
@@ -990,25 +1035,32 @@ const HELD_SHOWN = 8;
 
 /** The queue's held tasks, as held with their place (they have no output, and no service status yet). */
 function HeldStrip({ held }: { held: readonly OutboxEntry[] }) {
+  const { t } = useLingui();
+  const heldCount = formatCount(held.length);
+  const more = formatCount(held.length - HELD_SHOWN);
   return (
-    <section aria-label="Held in your queue" className="flex flex-wrap items-center gap-1.5 text-xs">
+    <section aria-label={t`Held in your queue`} className="flex flex-wrap items-center gap-1.5 text-xs">
       <span className="font-medium text-slate-700 dark:text-slate-300">
-        Held in your queue, not sent yet ({formatCount(held.length)}):
+        <Trans>Held in your queue, not sent yet ({heldCount}):</Trans>
       </span>
       <ol className="contents">
-        {held.slice(0, HELD_SHOWN).map((e, i) => (
-          <li
-            key={e.idempotencyKey}
-            className="max-w-56 truncate rounded-full bg-slate-100 px-2 py-0.5 text-slate-700 dark:bg-slate-800 dark:text-slate-300"
-            dir="auto"
-          >
-            Held · place {i + 1} · {displayText(e.meta.title)}
-          </li>
-        ))}
+        {held.slice(0, HELD_SHOWN).map((e, i) => {
+          const place = i + 1;
+          const title = displayText(e.meta.title);
+          return (
+            <li
+              key={e.idempotencyKey}
+              className="max-w-56 truncate rounded-full bg-slate-100 px-2 py-0.5 text-slate-700 dark:bg-slate-800 dark:text-slate-300"
+              dir="auto"
+            >
+              {t`Held · place ${place} · ${title}`}
+            </li>
+          );
+        })}
       </ol>
       {held.length > HELD_SHOWN && (
         <span className="text-slate-600 dark:text-slate-400">
-          and {formatCount(held.length - HELD_SHOWN)} more
+          <Trans>and {more} more</Trans>
         </span>
       )}
     </section>

@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { GalleryVerticalEnd, X } from 'lucide-react';
 import {
@@ -74,6 +76,7 @@ export function HistoryPanel({
   onUseAsInput,
   hiddenTaskIds = NO_HIDDEN,
 }: HistoryPanelProps) {
+  const { t } = useLingui();
   const headingId = useId();
   const all = useSyncExternalStore(store.subscribe, store.list);
   const entries = useMemo(
@@ -119,18 +122,22 @@ export function HistoryPanel({
   const total = store.complete
     ? entries.length
     : Math.max(entries.length, store.size() - (all.length - entries.length));
+  const shownTasks = formatCount(shown.length);
+  const totalTasks = formatCount(total);
   const count = filtering
-    ? `${formatCount(shown.length)} of ${formatCount(total)} tasks`
-    : `${formatCount(total)} ${total === 1 ? 'task' : 'tasks'}`;
+    ? t`${shownTasks} of ${totalTasks} tasks`
+    : plural(total, { one: `${totalTasks} task`, other: `${totalTasks} tasks` });
   const hiddenCount = all.length - entries.length;
-  const countText = hiddenCount > 0 ? `${count} · ${formatCount(hiddenCount)} hidden` : count;
+  const hiddenTasks = formatCount(hiddenCount);
+  const countText = hiddenCount > 0 ? t`${count} · ${hiddenTasks} hidden` : count;
+  const moreHeld = held.length - HELD_SHOWN;
 
   return (
     <section ref={sectionRef} aria-labelledby={headingId} className="@container flex min-w-0 flex-col gap-3">
       <div className="flex items-center justify-between gap-2">
         <div className="flex min-w-0 items-baseline gap-2">
           <h2 id={headingId} className="text-sm font-semibold">
-            History
+            <Trans>History</Trans>
           </h2>
           <span
             className="truncate text-xs text-slate-500 tabular-nums dark:text-slate-400"
@@ -162,7 +169,7 @@ export function HistoryPanel({
       {members.length > 0 && <TeamQueue entries={entries} held={teamHeld} />}
 
       {held.length > 0 && (
-        <ol aria-label="Held in your queue" className="flex flex-col gap-2">
+        <ol aria-label={t`Held in your queue`} className="flex flex-col gap-2">
           {held.slice(0, HELD_SHOWN).map((s, i) => (
             <li key={s.idempotencyKey}>
               <SendingCard entry={s} place={i + 1} />
@@ -170,14 +177,14 @@ export function HistoryPanel({
           ))}
           {held.length > HELD_SHOWN && (
             <li className="text-xs text-slate-500 dark:text-slate-400">
-              and {held.length - HELD_SHOWN} more held in the Queue
+              <Trans>and {moreHeld} more held in the Queue</Trans>
             </li>
           )}
         </ol>
       )}
 
       {sending.length > 0 && (
-        <ul aria-label="Sending" className="flex flex-col gap-2">
+        <ul aria-label={t`Sending`} className="flex flex-col gap-2">
           {sending.map((s) => (
             <li key={s.idempotencyKey}>
               <SendingCard entry={s} />
@@ -189,18 +196,24 @@ export function HistoryPanel({
       {total === 0 && sending.length === 0 && held.length === 0 && (
         <div className="flex flex-col items-center gap-2 rounded-lg border border-dashed border-slate-300 px-4 py-8 text-center dark:border-slate-700">
           <GalleryVerticalEnd className="size-6 text-slate-400 dark:text-slate-500" aria-hidden="true" />
-          <p className="text-sm font-medium">No tasks yet</p>
+          <p className="text-sm font-medium">
+            <Trans>No tasks yet</Trans>
+          </p>
           <p className="max-w-60 text-xs text-slate-500 dark:text-slate-400">
-            What you generate appears here, newest first, and stays on this device. Import a history file to
-            bring back an earlier one.
+            <Trans>
+              What you generate appears here, newest first, and stays on this device. Import a history file to
+              bring back an earlier one.
+            </Trans>
           </p>
         </div>
       )}
       {total > 0 && shown.length === 0 && (
         <div className="flex flex-col items-center gap-2 rounded-lg border border-dashed border-slate-300 px-4 py-6 text-center dark:border-slate-700">
-          <p className="text-sm text-slate-600 dark:text-slate-300">No tasks match these filters.</p>
+          <p className="text-sm text-slate-600 dark:text-slate-300">
+            <Trans>No tasks match these filters.</Trans>
+          </p>
           <Button size="sm" onClick={clear}>
-            Clear filters
+            <Trans>Clear filters</Trans>
           </Button>
         </div>
       )}
@@ -254,13 +267,14 @@ function Filters({
   grouped: boolean;
   onGrouped: (on: boolean) => void;
 }) {
+  const { t } = useLingui();
   return (
-    <div role="search" aria-label="Filter history" className="flex flex-col gap-2">
+    <div role="search" aria-label={t`Filter history`} className="flex flex-col gap-2">
       <SearchField
         value={query}
         onChange={(e) => onQuery(e.target.value)}
-        placeholder="Search prompts"
-        aria-label="Search prompts"
+        placeholder={t`Search prompts`}
+        aria-label={t`Search prompts`}
       />
       <div className="grid grid-cols-2 gap-2 @md:grid-cols-[1fr_1fr_1.4fr]">
         <StatusSelect value={facets.status} onChange={(status) => onFacets({ ...facets, status })} />
@@ -288,8 +302,8 @@ function Filters({
               variant="ghost"
               size="icon"
               onClick={onClear}
-              aria-label="Clear filters"
-              title="Clear filters"
+              aria-label={t`Clear filters`}
+              title={t`Clear filters`}
             >
               <X className="size-4" aria-hidden="true" />
             </Button>
@@ -303,7 +317,7 @@ function Filters({
           onChange={(e) => onGrouped(e.target.checked)}
           className="size-4 accent-indigo-600"
         />
-        Group batches
+        <Trans>Group batches</Trans>
       </label>
     </div>
   );
@@ -326,6 +340,7 @@ function VirtualTaskList({
   grouped: boolean;
   onOpen: (entry: HistoryEntry) => void;
 }) {
+  const { t } = useLingui();
   const scrollRef = useRef<HTMLDivElement>(null);
   // "Group batches": the stacks opened in place (their keys); a stack's cards follow it.
   const [openStacks, setOpenStacks] = useState<ReadonlySet<string>>(NO_KEYS);
@@ -395,7 +410,7 @@ function VirtualTaskList({
       className="-mx-1 max-h-[70vh] overflow-y-auto overscroll-contain px-1 py-1"
       data-testid="history-scroll"
     >
-      <ul aria-label="Tasks" className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+      <ul aria-label={t`Tasks`} className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((item) => {
           const cell = cells[item.index];
           if (!cell) return null;

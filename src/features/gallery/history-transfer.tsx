@@ -1,3 +1,5 @@
+import { plural, t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { FileDown, FileUp } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { z } from 'zod/mini';
@@ -26,24 +28,26 @@ export function importMessage({
 }: Pick<ImportResult, 'added' | 'updated' | 'skipped'> & Partial<ImportResult>) {
   const n = added + updated;
   const { kept: judgementsKept = 0, skipped: judgementsSkipped = 0 } = sections.judgements ?? {};
-  const tasks = `Imported ${n} ${n === 1 ? 'task' : 'tasks'} (${skipped} skipped)`;
-  if (judgementsKept === 0 && judgementsSkipped === 0) return tasks;
-  const kept = `${judgementsKept} ${judgementsKept === 1 ? 'star or rating' : 'stars and ratings'}`;
+  // The counts as they are (no grouping), as this message has always shown them.
+  if (judgementsKept === 0 && judgementsSkipped === 0)
+    return t`Imported ${plural(n, { one: `${n} task`, other: `${n} tasks` })} (${skipped} skipped)`;
   return judgementsSkipped
-    ? `${tasks}, and ${kept}; ${judgementsSkipped} skipped (for outputs not in this history)`
-    : `${tasks}, and ${kept}`;
+    ? t`Imported ${plural(n, { one: `${n} task`, other: `${n} tasks` })} (${skipped} skipped), and ${plural(judgementsKept, { one: `${judgementsKept} star or rating`, other: `${judgementsKept} stars and ratings` })}; ${judgementsSkipped} skipped (for outputs not in this history)`
+    : t`Imported ${plural(n, { one: `${n} task`, other: `${n} tasks` })} (${skipped} skipped), and ${plural(judgementsKept, { one: `${judgementsKept} star or rating`, other: `${judgementsKept} stars and ratings` })}`;
 }
 
 function importError(error: unknown): string {
-  if (error instanceof SyntaxError) return 'Could not import: the file is not valid JSON.';
+  if (error instanceof SyntaxError) return t`Could not import: the file is not valid JSON.`;
   // The history file is parsed with zod/mini: its errors are core $ZodErrors, not classic ZodErrors.
   if (error instanceof z.core.$ZodError) {
-    return 'Could not import: the file is not a Media Studio history export.';
+    return t`Could not import: the file is not a Media Studio history export.`;
   }
-  return `Could not import: ${error instanceof Error ? error.message : String(error)}`;
+  const message = error instanceof Error ? error.message : String(error);
+  return t`Could not import: ${message}`;
 }
 
 export function HistoryTransfer({ store, canExport }: { store: HistoryStore; canExport: boolean }) {
+  const { t } = useLingui();
   const input = useRef<HTMLInputElement>(null);
   // Tasks written of the file's, while an import runs (the file is read and parsed first: 0 of n).
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
@@ -58,7 +62,7 @@ export function HistoryTransfer({ store, canExport }: { store: HistoryStore; can
   const onFile = async (file: File | undefined) => {
     if (!file) return;
     try {
-      if (file.size > MAX_IMPORT_BYTES) throw new Error('the file is larger than 200 MB.');
+      if (file.size > MAX_IMPORT_BYTES) throw new Error(t`the file is larger than 200 MB.`);
       setProgress({ done: 0, total: 0 });
       const result = await store.importFile(file, (done, total) => setProgress({ done, total }));
       notify(importMessage(result));
@@ -81,26 +85,30 @@ export function HistoryTransfer({ store, canExport }: { store: HistoryStore; can
         variant="ghost"
         onClick={onExport}
         disabled={!canExport}
-        title="Export history to a JSON file"
+        title={t`Export history to a JSON file`}
       >
         <FileDown className="size-4" aria-hidden="true" />
-        <span className={label}>Export</span>
+        <span className={label}>
+          <Trans>Export</Trans>
+        </span>
       </Button>
       <Button
         size="sm"
         variant="ghost"
         onClick={() => input.current?.click()}
         disabled={progress !== null}
-        title="Import a history JSON file"
+        title={t`Import a history JSON file`}
       >
         <FileUp className="size-4" aria-hidden="true" />
-        <span className={label}>Import</span>
+        <span className={label}>
+          <Trans>Import</Trans>
+        </span>
       </Button>
       <input
         ref={input}
         type="file"
         accept="application/json,.json"
-        aria-label="Import history file"
+        aria-label={t`Import history file`}
         tabIndex={-1}
         className="sr-only"
         onChange={(e) => void onFile(e.currentTarget.files?.[0])}
@@ -111,18 +119,19 @@ export function HistoryTransfer({ store, canExport }: { store: HistoryStore; can
 
 /** The import's progress: tasks written of the file's (indeterminate while the file is read). */
 function ImportProgress({ done, total }: { done: number; total: number }) {
+  const { t } = useLingui();
   const percent = total > 0 ? Math.round((done / total) * 100) : null;
+  const doneTasks = formatCount(done);
+  const totalTasks = formatCount(total);
   return (
     <div
       role="progressbar"
-      aria-label="Importing history"
+      aria-label={t`Importing history`}
       aria-valuemin={0}
       aria-valuemax={100}
       aria-valuenow={percent ?? undefined}
-      aria-valuetext={total > 0 ? `${formatCount(done)} of ${formatCount(total)} tasks` : 'Reading the file'}
-      title={
-        total > 0 ? `Importing: ${formatCount(done)} of ${formatCount(total)} tasks` : 'Reading the file'
-      }
+      aria-valuetext={total > 0 ? t`${doneTasks} of ${totalTasks} tasks` : t`Reading the file`}
+      title={total > 0 ? t`Importing: ${doneTasks} of ${totalTasks} tasks` : t`Reading the file`}
       className="mx-1 h-1.5 w-16 overflow-hidden rounded-full bg-slate-200 @[19rem]:w-24 dark:bg-slate-700"
     >
       <div

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { ImageOff, RotateCw } from 'lucide-react';
 import { useContext, useEffect, useState, type ReactNode } from 'react';
 import { cn } from '../../lib/cn';
@@ -11,11 +13,15 @@ import { KeptCopyContext } from './kept-copy-context';
 async function failureReason(url: string): Promise<string> {
   try {
     const response = await fetch(url, { method: 'HEAD', credentials: 'omit', cache: 'no-store' });
+    // The status text is the server's own words, shown as sent.
+    const { status, statusText } = response;
     if (!response.ok)
-      return `The file server answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`;
-    return 'The file arrived but could not be shown.';
+      return statusText
+        ? t`The file server answered ${status} ${statusText}.`
+        : t`The file server answered ${status}.`;
+    return t`The file arrived but could not be shown.`;
   } catch {
-    return 'The file server did not answer.';
+    return t`The file server did not answer.`;
   }
 }
 
@@ -84,10 +90,11 @@ export function MediaFailed({
   /** What could not load, e.g. "Image". */
   label?: ReactNode;
 }) {
+  const { t } = useLingui();
   return (
     <div
       role="group"
-      aria-label="Could not load"
+      aria-label={t`Could not load`}
       data-testid="media-failed"
       className={cn(
         // Above a tile's open button, which still takes the clicks around the Retry.
@@ -96,15 +103,15 @@ export function MediaFailed({
       )}
     >
       <ImageOff className={compact ? 'size-4' : 'size-6'} aria-hidden="true" />
-      <p className="font-medium">{label ?? 'Could not load'}</p>
-      <p className={cn('wrap-anywhere', compact && 'line-clamp-2')}>{reason ?? 'Finding out why…'}</p>
+      <p className="font-medium">{label ?? t`Could not load`}</p>
+      <p className={cn('wrap-anywhere', compact && 'line-clamp-2')}>{reason ?? t`Finding out why…`}</p>
       <button
         type="button"
         onClick={onRetry}
         className="pointer-events-auto inline-flex items-center gap-1 rounded-md bg-white px-2 py-1 font-medium text-slate-800 ring-1 ring-slate-300 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:bg-slate-900 dark:text-slate-100 dark:ring-slate-600"
       >
         <RotateCw className="size-3" aria-hidden="true" />
-        Retry
+        <Trans>Retry</Trans>
       </button>
     </div>
   );
@@ -131,6 +138,7 @@ export function SafeImage({
   onLoad?: (img: HTMLImageElement) => void;
   imgRef?: (img: HTMLImageElement | null) => void;
 }) {
+  const { t } = useLingui();
   const media = useMediaFailure(src, keptKey);
   if (media.failed) {
     return (
@@ -138,7 +146,7 @@ export function SafeImage({
         reason={media.reason}
         onRetry={media.retry}
         compact={compact}
-        label="Image could not load"
+        label={t`Image could not load`}
       />
     );
   }

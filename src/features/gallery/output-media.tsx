@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { AudioLines, ImageOff } from 'lucide-react';
 import { useState } from 'react';
 import type { HistoryEntry } from '../../model/history/history-types';
@@ -21,7 +23,19 @@ export function outputOf(entry: HistoryEntry): Output | null {
 /** Alt text: the prompt (shortened), else what made it. */
 function altFor(entry: HistoryEntry): string {
   const prompt = promptOf(entry.request.params);
-  return prompt ? truncate(displayText(prompt), 160) : `Output of ${displayText(entry.meta.title)}`;
+  const title = displayText(entry.meta.title);
+  return prompt ? truncate(displayText(prompt), 160) : t`Output of ${title}`;
+}
+
+/** A video element's name: its alt text, said to be a video. */
+function videoLabel(entry: HistoryEntry): string {
+  const alt = altFor(entry);
+  return t`Video: ${alt}`;
+}
+
+function audioLabel(entry: HistoryEntry): string {
+  const alt = altFor(entry);
+  return t`Audio: ${alt}`;
 }
 
 function Unavailable({ className }: { className?: string }) {
@@ -33,7 +47,7 @@ function Unavailable({ className }: { className?: string }) {
       )}
     >
       <ImageOff className="size-5" aria-hidden="true" />
-      Preview unavailable
+      <Trans>Preview unavailable</Trans>
     </div>
   );
 }
@@ -109,7 +123,7 @@ function CardVideo({
         // With a poster nothing loads until it is played; without one, its first frame shows.
         preload={poster ? 'none' : 'metadata'}
         playsInline
-        aria-label={`Video: ${altFor(entry)}`}
+        aria-label={videoLabel(entry)}
         {...events}
         className="size-full object-cover"
       />
@@ -134,7 +148,7 @@ export function CardAudio({ entry }: { entry: HistoryEntry }) {
       controls
       // Its length shows before it is played ("0:30", not "0:00 / 0:00").
       preload="metadata"
-      aria-label={`Audio: ${altFor(entry)}`}
+      aria-label={audioLabel(entry)}
       className="relative z-10 h-9 w-full dark:scheme-dark"
     />
   );
@@ -145,6 +159,7 @@ export function LargeOutput({ entry }: { entry: HistoryEntry }) {
   const output = outputOf(entry);
   const url = safeMediaUrl(output?.url);
   if (!output || !url) {
+    const status = entry.status;
     return (
       <div
         className={cn(
@@ -154,7 +169,7 @@ export function LargeOutput({ entry }: { entry: HistoryEntry }) {
       >
         <StatusIcon status={entry.status} className="size-8" />
         <span className="text-slate-600 dark:text-slate-300">
-          {entry.status === 'succeeded' ? 'No output to show' : `No output: ${entry.status}`}
+          {entry.status === 'succeeded' ? t`No output to show` : t`No output: ${status}`}
         </span>
       </div>
     );
@@ -179,7 +194,7 @@ export function LargeOutput({ entry }: { entry: HistoryEntry }) {
           controls
           preload="metadata"
           playsInline
-          aria-label={`Video: ${altFor(entry)}`}
+          aria-label={videoLabel(entry)}
           className="max-h-[60vh] w-full rounded-lg bg-black"
         />
       );
@@ -191,7 +206,7 @@ export function LargeOutput({ entry }: { entry: HistoryEntry }) {
             src={url}
             controls
             preload="metadata"
-            aria-label={`Audio: ${altFor(entry)}`}
+            aria-label={audioLabel(entry)}
             className="w-full dark:scheme-dark"
           />
         </div>

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Pause, Play } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { cn } from '../../lib/cn';
@@ -46,11 +47,12 @@ export function PlayToggle({
   onToggle: () => void;
   className: string;
 }) {
+  const { t } = useLingui();
   return (
     <button
       type="button"
-      aria-label={playing ? 'Pause' : 'Play'}
-      title={`${playing ? 'Pause' : 'Play'}: ${label}`}
+      aria-label={playing ? t`Pause` : t`Play`}
+      title={playing ? t`Pause: ${label}` : t`Play: ${label}`}
       onClick={onToggle}
       className={cn(
         'z-20 grid size-9 place-items-center rounded-full bg-white text-slate-900 shadow ring-1 ring-slate-300 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:bg-slate-900 dark:text-white dark:ring-slate-600',

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { AlertOctagon, Hourglass, Loader2, Send } from 'lucide-react';
 import { Fragment, memo, useId, type ReactNode } from 'react';
 import { isTerminal } from '../../../contract/task';
@@ -26,6 +27,7 @@ export interface TaskCardProps {
 }
 
 export const TaskCard = memo(function TaskCard({ entry, onOpen }: TaskCardProps) {
+  const { t } = useLingui();
   const id = useId();
   const live = !isTerminal(entry.status);
   const now = useNow(live);
@@ -38,6 +40,7 @@ export const TaskCard = memo(function TaskCard({ entry, onOpen }: TaskCardProps)
   const credits = creditsText(entry);
   const statusId = `${id}-status`;
   const promptId = `${id}-prompt`;
+  const byName = entry.by ? displayText(entry.by.name) : '';
 
   return (
     <div
@@ -77,7 +80,7 @@ export const TaskCard = memo(function TaskCard({ entry, onOpen }: TaskCardProps)
             {entry.by && (
               // Team space: another member's task (a name is untrusted text).
               <span dir="auto" className="max-w-28 shrink-0 truncate font-medium" data-testid="task-by">
-                by {displayText(entry.by.name)}
+                <Trans>by {byName}</Trans>
               </span>
             )}
             {entry.meta.subtitle && (
@@ -87,7 +90,8 @@ export const TaskCard = memo(function TaskCard({ entry, onOpen }: TaskCardProps)
             )}
             {entry.unseen && (
               <span className="ml-auto shrink-0 font-medium text-indigo-600 dark:text-indigo-400">
-                <span aria-hidden="true">● </span>new
+                <span aria-hidden="true">● </span>
+                <Trans>new</Trans>
               </span>
             )}
           </div>
@@ -100,14 +104,16 @@ export const TaskCard = memo(function TaskCard({ entry, onOpen }: TaskCardProps)
               {displayText(prompt)}
             </p>
           ) : (
-            <p className="text-[13px] text-slate-500 italic dark:text-slate-400">No prompt</p>
+            <p className="text-[13px] text-slate-500 italic dark:text-slate-400">
+              <Trans>No prompt</Trans>
+            </p>
           )}
           <MetaLine
             items={[
               <time key="when" dateTime={new Date(entry.createdAt).toISOString()}>
                 {formatWhen(entry.createdAt)}
               </time>,
-              elapsed && <span key="elapsed">{live ? `${elapsed} so far` : `took ${elapsed}`}</span>,
+              elapsed && <span key="elapsed">{live ? t`${elapsed} so far` : t`took ${elapsed}`}</span>,
               // In this line, which wraps, not beside the badge: with a batch badge and the version that
               // row would run out of the card.
               forecast ? (
@@ -128,7 +134,9 @@ export const TaskCard = memo(function TaskCard({ entry, onOpen }: TaskCardProps)
       </div>
       {entry.status === 'failed' && <CardError entry={entry} />}
       {entry.status === 'cancelled' && (
-        <p className="text-xs text-slate-500 dark:text-slate-400">Cancelled before it finished; no output.</p>
+        <p className="text-xs text-slate-500 dark:text-slate-400">
+          <Trans>Cancelled before it finished; no output.</Trans>
+        </p>
       )}
       <CardAudio entry={entry} />
     </div>
@@ -138,14 +146,19 @@ export const TaskCard = memo(function TaskCard({ entry, onOpen }: TaskCardProps)
 /** One of the tasks a single click made ("Runs", "Variations"): its place in that batch. */
 function BatchBadge({ meta }: { meta: HistoryEntry['meta'] }) {
   if (!meta.batchId || !meta.batchSize || meta.batchSize < 2) return null;
+  const { batchIndex, batchSize } = meta;
   return (
     <span className="inline-flex shrink-0" data-testid="batch-badge" data-batch-id={meta.batchId}>
       <Badge tone="accent">
         <span aria-hidden="true">
-          Batch {meta.batchIndex}/{meta.batchSize}
+          <Trans>
+            Batch {batchIndex}/{batchSize}
+          </Trans>
         </span>
         <span className="sr-only">
-          Batch: task {meta.batchIndex} of {meta.batchSize}
+          <Trans>
+            Batch: task {batchIndex} of {batchSize}
+          </Trans>
         </span>
       </Badge>
     </span>
@@ -169,13 +182,14 @@ function MetaLine({ items, end }: { items: ReactNode[]; end?: ReactNode }) {
 }
 
 function CardError({ entry }: { entry: HistoryEntry }) {
+  const { t } = useLingui();
   return (
     <div className="flex gap-1.5 rounded-md bg-rose-50 px-2 py-1.5 text-xs text-rose-900 dark:bg-rose-950/50 dark:text-rose-100">
       <AlertOctagon className="mt-px size-3.5 shrink-0" aria-hidden="true" />
       <div className="min-w-0 wrap-anywhere">
         <p className="font-mono font-semibold">{entry.error?.code ?? 'unknown_error'}</p>
         <p dir="auto" className="line-clamp-3">
-          {displayText(entry.error?.message ?? 'The task failed without a reason.')}
+          {displayText(entry.error?.message ?? t`The task failed without a reason.`)}
         </p>
       </div>
     </div>
@@ -192,6 +206,8 @@ function CardError({ entry }: { entry: HistoryEntry }) {
  */
 export function SendingCard({ entry, place }: { entry: OutboxEntry; place?: number }) {
   const prompt = promptOf(entry.request.params);
+  const attempts = entry.attempts;
+  const lastError = entry.lastError ? displayText(entry.lastError) : '';
   return (
     <div
       className={cn(
@@ -213,12 +229,12 @@ export function SendingCard({ entry, place }: { entry: OutboxEntry; place?: numb
               {place === undefined ? (
                 <Badge tone="neutral">
                   <Loader2 className="size-3 shrink-0 motion-safe:animate-spin" aria-hidden="true" />
-                  Sending…
+                  <Trans>Sending…</Trans>
                 </Badge>
               ) : (
                 <Badge tone="neutral">
                   <Hourglass className="size-3 shrink-0" aria-hidden="true" />
-                  Held · place {place}
+                  <Trans>Held · place {place}</Trans>
                 </Badge>
               )}
             </span>
@@ -238,18 +254,26 @@ export function SendingCard({ entry, place }: { entry: OutboxEntry; place?: numb
           )}
           {place === undefined ? (
             <p className="text-xs text-slate-500 dark:text-slate-400">
-              No answer yet. It is re-sent automatically with the same Idempotency-Key, so it is charged at
-              most once.
-              {entry.attempts > 1 && ` Attempt ${entry.attempts}.`}
+              {attempts > 1 ? (
+                <Trans>
+                  No answer yet. It is re-sent automatically with the same Idempotency-Key, so it is charged
+                  at most once. Attempt {attempts}.
+                </Trans>
+              ) : (
+                <Trans>
+                  No answer yet. It is re-sent automatically with the same Idempotency-Key, so it is charged
+                  at most once.
+                </Trans>
+              )}
             </p>
           ) : (
             <p className="text-xs text-slate-500 dark:text-slate-400">
-              Held in your queue on this device: not sent, not charged yet.
+              <Trans>Held in your queue on this device: not sent, not charged yet.</Trans>
             </p>
           )}
           {entry.lastError && (
             <p dir="auto" className="text-xs wrap-anywhere text-amber-800 dark:text-amber-300">
-              Last try: {displayText(entry.lastError)}
+              <Trans>Last try: {lastError}</Trans>
             </p>
           )}
         </div>

@@ -1,3 +1,5 @@
+import { t as tNow } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Check, Copy, Download, ExternalLink, ImagePlus, RefreshCw } from 'lucide-react';
 import { useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ParamValue } from '../../../contract/task';
@@ -38,7 +40,10 @@ export interface TaskDetailProps {
  */
 async function downloadOutput(entry: HistoryEntry, url: string, signal?: AbortSignal): Promise<string> {
   const response = await fetch(url, { signal, credentials: 'omit' });
-  if (!response.ok) throw new Error(`The file server answered ${response.status}.`);
+  if (!response.ok) {
+    const status = response.status;
+    throw new Error(tNow`The file server answered ${status}.`);
+  }
   const blob = await response.blob();
   const name = downloadName(entry, response.headers.get('content-type'));
   saveBlob(blob, name);
@@ -52,6 +57,7 @@ type DownloadState =
   | { kind: 'error'; message: string };
 
 export function TaskDetail({ entry, open, onOpenChange, onRemix, onUseAsInput }: TaskDetailProps) {
+  const { t } = useLingui();
   const output = outputOf(entry);
   const url = safeMediaUrl(output?.url);
   return (
@@ -87,13 +93,13 @@ export function TaskDetail({ entry, open, onOpenChange, onRemix, onUseAsInput }:
         </div>
       </div>
 
-      <DetailSection title="Params">
+      <DetailSection title={t`Params`}>
         <ParamList entry={entry} />
       </DetailSection>
 
       <details className="group mt-4 rounded-lg ring-1 ring-slate-200 dark:ring-slate-800">
         <summary className="cursor-pointer rounded-lg px-3 py-2 text-sm font-semibold select-none focus-visible:outline-2 focus-visible:outline-indigo-500">
-          Raw JSON
+          <Trans>Raw JSON</Trans>
         </summary>
         <pre
           className="max-h-80 overflow-auto border-t border-slate-200 p-3 font-mono text-xs leading-relaxed whitespace-pre-wrap wrap-anywhere text-slate-700 dark:border-slate-800 dark:text-slate-300"
@@ -108,6 +114,7 @@ export function TaskDetail({ entry, open, onOpenChange, onRemix, onUseAsInput }:
 
 /** Why a task has no output: its error, or that it was cancelled. */
 export function TaskEndNotice({ entry }: { entry: HistoryEntry }) {
+  const { t } = useLingui();
   if (entry.status === 'failed') {
     return (
       <Alert
@@ -116,15 +123,15 @@ export function TaskEndNotice({ entry }: { entry: HistoryEntry }) {
         live={false}
       >
         <span dir="auto" className="wrap-anywhere">
-          {displayText(entry.error?.message ?? 'The task failed without a reason.')}
+          {displayText(entry.error?.message ?? t`The task failed without a reason.`)}
         </span>
       </Alert>
     );
   }
   if (entry.status === 'cancelled') {
     return (
-      <Alert tone="info" title="This task was cancelled" live={false}>
-        It ended before producing an output. Remix runs it again with the same params.
+      <Alert tone="info" title={t`This task was cancelled`} live={false}>
+        <Trans>It ended before producing an output. Remix runs it again with the same params.</Trans>
       </Alert>
     );
   }
@@ -155,6 +162,7 @@ export function OutputActions({
   /** More buttons in the same row. */
   children?: ReactNode;
 }) {
+  const { t } = useLingui();
   const [download, setDownload] = useState<DownloadState>({ kind: 'idle' });
   const [copied, setCopied] = useState<'idle' | 'copied' | 'failed'>('idle');
   const abort = useRef<AbortController | null>(null);
@@ -200,6 +208,7 @@ export function OutputActions({
     }
   };
 
+  const savedName = download.kind === 'done' ? download.name : '';
   return (
     <>
       <div className="flex flex-wrap gap-2">
@@ -207,7 +216,7 @@ export function OutputActions({
           <>
             <Button variant="primary" onClick={() => void onDownload()} disabled={download.kind === 'busy'}>
               <Download className="size-4" aria-hidden="true" />
-              Download
+              <Trans>Download</Trans>
             </Button>
             <Button onClick={() => void onCopy()}>
               {copied === 'copied' ? (
@@ -215,7 +224,7 @@ export function OutputActions({
               ) : (
                 <Copy className="size-4" aria-hidden="true" />
               )}
-              Copy URL
+              <Trans>Copy URL</Trans>
             </Button>
             <Button
               onClick={() => {
@@ -224,7 +233,7 @@ export function OutputActions({
               }}
             >
               <ImagePlus className="size-4" aria-hidden="true" />
-              Use as input
+              <Trans>Use as input</Trans>
             </Button>
           </>
         )}
@@ -235,29 +244,38 @@ export function OutputActions({
           }}
         >
           <RefreshCw className="size-4" aria-hidden="true" />
-          Remix
+          <Trans>Remix</Trans>
         </Button>
         {children}
       </div>
       <div aria-live="polite" className="empty:hidden">
         {download.kind === 'busy' && (
-          <p className="text-xs text-slate-500 dark:text-slate-400">Downloading…</p>
+          <p className="text-xs text-slate-500 dark:text-slate-400">
+            <Trans>Downloading…</Trans>
+          </p>
         )}
         {download.kind === 'done' && (
           <p className="text-xs wrap-anywhere text-slate-500 dark:text-slate-400">
-            Saved as {download.name}
-            {download.fromKeptCopy && ', from the copy kept on this device (its URL did not answer)'}
+            {download.fromKeptCopy ? (
+              <Trans>Saved as {savedName}, from the copy kept on this device (its URL did not answer)</Trans>
+            ) : (
+              <Trans>Saved as {savedName}</Trans>
+            )}
           </p>
         )}
-        {copied === 'copied' && <p className="text-xs text-slate-500 dark:text-slate-400">URL copied.</p>}
+        {copied === 'copied' && (
+          <p className="text-xs text-slate-500 dark:text-slate-400">
+            <Trans>URL copied.</Trans>
+          </p>
+        )}
         {copied === 'failed' && (
           <p className="text-xs text-rose-700 dark:text-rose-400">
-            Could not copy: the clipboard is not available.
+            <Trans>Could not copy: the clipboard is not available.</Trans>
           </p>
         )}
       </div>
       {download.kind === 'error' && url && (
-        <Alert tone="error" title="Could not download the file">
+        <Alert tone="error" title={t`Could not download the file`}>
           <p className="wrap-anywhere">{download.message}</p>
           <a
             href={url}
@@ -265,7 +283,9 @@ export function OutputActions({
             rel="noopener noreferrer"
             className="mt-1 inline-flex items-center gap-1 font-medium underline"
           >
-            Open it in a new tab <ExternalLink className="size-3" aria-hidden="true" />
+            <Trans>
+              Open it in a new tab <ExternalLink className="size-3" aria-hidden="true" />
+            </Trans>
           </a>
         </Alert>
       )}
@@ -328,6 +348,7 @@ function Row({
 
 /** Every param, by its exact key (a dotted id such as "audio.voice" is one key, not a path). */
 export function ParamList({ entry }: { entry: HistoryEntry }) {
+  const { t } = useLingui();
   const { request } = entry;
   const selector: Array<[string, string | undefined]> = [
     ['interfaceId', request.interfaceId],
@@ -354,7 +375,7 @@ export function ParamList({ entry }: { entry: HistoryEntry }) {
         </Row>
       ))}
       {params.length === 0 && (
-        <p className="px-3 py-2 text-sm text-slate-500 dark:text-slate-400">No params.</p>
+        <p className="px-3 py-2 text-sm text-slate-500 dark:text-slate-400">{t`No params.`}</p>
       )}
     </dl>
   );
@@ -367,26 +388,28 @@ export function Timings({ entry }: { entry: HistoryEntry }) {
   const eta = etaText(entry, now);
   const estimate = entry.meta.estimatedSeconds;
   const credits = creditsText(entry);
+  const { t } = useLingui();
+  const estimateText = estimate === null ? '' : formatSeconds(estimate);
   return (
     <dl className="divide-y divide-slate-100 rounded-lg text-sm ring-1 ring-slate-200 tabular-nums dark:divide-slate-800 dark:ring-slate-800">
-      <Row narrow term="Created">
+      <Row narrow term={t`Created`}>
         {formatTimestamp(entry.createdAt)}
       </Row>
-      <Row narrow term="Completed">
-        {formatTimestamp(entry.completedAt) ?? (live ? 'not yet' : 'unknown')}
+      <Row narrow term={t({ message: 'Completed', comment: 'when the task ended' })}>
+        {formatTimestamp(entry.completedAt) ?? (live ? t`not yet` : t`unknown`)}
       </Row>
-      <Row narrow term={live ? 'Elapsed' : 'Duration'}>
-        {duration ?? 'unknown'}
+      <Row narrow term={live ? t`Elapsed` : t`Duration`}>
+        {duration ?? t`unknown`}
       </Row>
-      <Row narrow term="Estimate">
-        {estimate === null ? 'none (no recent runs)' : `${formatSeconds(estimate)} (from the quote)`}
+      <Row narrow term={t`Estimate`}>
+        {estimate === null ? t`none (no recent runs)` : t`${estimateText} (from the quote)`}
         {eta && <span className="block text-xs text-sky-700 dark:text-sky-300">{eta}</span>}
       </Row>
-      <Row narrow term="Credits">
-        {credits ?? 'unknown'}
+      <Row narrow term={t`Credits`}>
+        {credits ?? t`unknown`}
       </Row>
       {entry.meta.quotedCredits !== null && (
-        <Row narrow term="Quoted">
+        <Row narrow term={t({ message: 'Quoted', comment: 'the credits the quote said before the run' })}>
           {formatCredits(entry.meta.quotedCredits)}
         </Row>
       )}

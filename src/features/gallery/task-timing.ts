@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { isTerminal } from '../../../contract/task';
 import { formatSeconds } from '../../lib/format';
 import type { HistoryEntry } from '../../model/history/history-types';
@@ -19,8 +20,12 @@ export function etaText(entry: Timed, now: number): string | null {
   const estimate = entry.meta.estimatedSeconds;
   if (isTerminal(entry.status) || estimate === null) return null;
   const left = estimate - Math.max(0, now - entry.createdAt) / 1000;
-  if (left >= 1) return `about ${formatSeconds(left)} left`;
-  return `longer than the usual ${formatSeconds(estimate)}`;
+  if (left >= 1) {
+    const remaining = formatSeconds(left);
+    return t`about ${remaining} left`;
+  }
+  const usual = formatSeconds(estimate);
+  return t`longer than the usual ${usual}`;
 }
 
 export function formatDuration(ms: number | null): string | null {

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useMemo } from 'react';
 import { isTerminal } from '../../../contract/task';
 import type { HistoryEntry } from '../../model/history/history-types';
@@ -33,19 +34,25 @@ export function TeamQueue({
   entries: readonly HistoryEntry[];
   held?: readonly MemberHeld[];
 }) {
+  const { t } = useLingui();
   const headingId = useId();
   const queue = useMemo(() => teamQueueOf(entries), [entries]);
   if (queue.length === 0 && held.length === 0) return null;
   const running = queue.filter((e) => e.status === 'running').length;
+  const runningCount = formatCount(running);
+  const waitingCount = formatCount(queue.length - running);
+  const more = formatCount(queue.length - SHOWN_AT_MOST);
   return (
     <section
       aria-labelledby={headingId}
       className="rounded-lg bg-white p-3 ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800"
     >
       <h3 id={headingId} className="text-xs font-semibold">
-        Team queue{' '}
+        <Trans>Team queue</Trans>{' '}
         <span className="font-normal text-slate-600 tabular-nums dark:text-slate-400">
-          {formatCount(running)} running, {formatCount(queue.length - running)} waiting
+          <Trans>
+            {runningCount} running, {waitingCount} waiting
+          </Trans>
         </span>
       </h3>
       <ol className="mt-2 flex flex-col gap-1.5">
@@ -55,13 +62,13 @@ export function TeamQueue({
       </ol>
       {queue.length > SHOWN_AT_MOST && (
         <p className="mt-1.5 text-xs text-slate-600 dark:text-slate-400">
-          and {formatCount(queue.length - SHOWN_AT_MOST)} more
+          <Trans>and {more} more</Trans>
         </p>
       )}
       {held.length > 0 && (
         <p className="mt-1.5 text-xs text-slate-600 dark:text-slate-400" data-testid="team-queue-held">
-          Held, not sent yet:{' '}
-          {held.map((m) => `${m.you ? 'You' : displayText(m.name)} ${formatCount(m.held)}`).join(', ')}
+          <Trans>Held, not sent yet:</Trans>{' '}
+          {held.map((m) => `${m.you ? t`You` : displayText(m.name)} ${formatCount(m.held)}`).join(', ')}
         </p>
       )}
     </section>
@@ -69,12 +76,13 @@ export function TeamQueue({
 }
 
 function QueueRow({ entry }: { entry: HistoryEntry }) {
+  const { t } = useLingui();
   const forecast = useTaskForecast(entry.taskId, true, entry.status);
   return (
     <li className="flex min-w-0 items-center gap-2 text-xs" data-testid="team-queue-row">
       <StatusBadge status={entry.status} />
       <span dir="auto" className="min-w-0 flex-1 truncate">
-        <span className="font-medium">{entry.by ? displayText(entry.by.name) : 'You'}</span>
+        <span className="font-medium">{entry.by ? displayText(entry.by.name) : t`You`}</span>
         {' · '}
         {displayText(entry.meta.title)}
       </span>

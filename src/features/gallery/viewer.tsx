@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Dialog as D } from 'radix-ui';
 import {
   AudioLines,
@@ -78,6 +79,7 @@ export interface ViewerProps {
 }
 
 export function Viewer(props: ViewerProps) {
+  const { t } = useLingui();
   const { items, index, onIndex, current, judgements, onToggleStar, onRate, onClose } = props;
   const [help, setHelp] = useState(false);
   const [loop, setLoop] = useState(true);
@@ -88,6 +90,9 @@ export function Viewer(props: ViewerProps) {
   const judgement = judgements.get(current.key);
   const source = editSourceOf(entry);
   const inSet = index >= 0;
+  const position = index + 1;
+  const total = items.length;
+  const teamText = props.teamPick ? teamPickText(props.teamPick) : '';
   const go = (delta: number) => {
     if (!inSet || items.length === 0) return;
     const next = index + delta;
@@ -173,22 +178,28 @@ export function Viewer(props: ViewerProps) {
         >
           <div className="relative flex min-h-[60dvh] min-w-0 flex-1 flex-col bg-slate-950 lg:min-h-0">
             <div className="flex items-center gap-2 px-3 py-2 text-white">
-              <D.Title className="text-sm font-semibold">Viewer</D.Title>
+              <D.Title className="text-sm font-semibold">
+                <Trans>Viewer</Trans>
+              </D.Title>
               <span className="text-xs text-slate-300 tabular-nums" data-testid="viewer-position">
-                {inSet ? `${index + 1} of ${items.length}` : 'not in the filtered set'}
+                {inSet ? t`${position} of ${total}` : t`not in the filtered set`}
               </span>
               <div className="ml-auto flex items-center gap-1">
-                <DarkButton label="Previous" onClick={() => go(-1)} disabled={!inSet || index === 0}>
+                <DarkButton label={t`Previous`} onClick={() => go(-1)} disabled={!inSet || index === 0}>
                   <ChevronLeft className="size-5" aria-hidden="true" />
                 </DarkButton>
-                <DarkButton label="Next" onClick={() => go(1)} disabled={!inSet || index >= items.length - 1}>
+                <DarkButton
+                  label={t`Next`}
+                  onClick={() => go(1)}
+                  disabled={!inSet || index >= items.length - 1}
+                >
                   <ChevronRight className="size-5" aria-hidden="true" />
                 </DarkButton>
-                <DarkButton label="Keyboard shortcuts" onClick={() => setHelp((h) => !h)} pressed={help}>
+                <DarkButton label={t`Keyboard shortcuts`} onClick={() => setHelp((h) => !h)} pressed={help}>
                   <Keyboard className="size-5" aria-hidden="true" />
                 </DarkButton>
                 <D.Close asChild>
-                  <DarkButton label="Close">
+                  <DarkButton label={t`Close`}>
                     <X className="size-5" aria-hidden="true" />
                   </DarkButton>
                 </D.Close>
@@ -198,14 +209,14 @@ export function Viewer(props: ViewerProps) {
               <Stage key={current.key} item={current} url={url} zoom={zoom} video={video} loop={loop} />
             </div>
             {entry.meta.mediaType === 'video' && url && (
-              <div role="group" aria-label="Video" className="flex justify-center gap-1 px-3 py-2">
-                <DarkButton label="Loop" pressed={loop} onClick={() => setLoop((l) => !l)}>
+              <div role="group" aria-label={t`Video`} className="flex justify-center gap-1 px-3 py-2">
+                <DarkButton label={t`Loop`} pressed={loop} onClick={() => setLoop((l) => !l)}>
                   <Repeat className="size-4" aria-hidden="true" />
                 </DarkButton>
-                <DarkButton label="Previous frame" onClick={() => step(-1)}>
+                <DarkButton label={t`Previous frame`} onClick={() => step(-1)}>
                   <SkipBack className="size-4" aria-hidden="true" />
                 </DarkButton>
-                <DarkButton label="Next frame" onClick={() => step(1)}>
+                <DarkButton label={t`Next frame`} onClick={() => step(1)}>
                   <SkipForward className="size-4" aria-hidden="true" />
                 </DarkButton>
               </div>
@@ -214,7 +225,7 @@ export function Viewer(props: ViewerProps) {
           </div>
 
           <aside
-            aria-label="Details"
+            aria-label={t`Details`}
             className="flex w-full shrink-0 flex-col gap-4 p-4 lg:w-96 lg:overflow-y-auto"
           >
             <div>
@@ -236,9 +247,9 @@ export function Viewer(props: ViewerProps) {
                 onRate={(r) => onRate(current, r)}
               />
             )}
-            {props.teamPick && teamPickText(props.teamPick) && (
+            {teamText && (
               <p className="text-sm text-slate-700 dark:text-slate-300" data-testid="viewer-team-pick">
-                Team: {teamPickText(props.teamPick)}
+                {t`Team: ${teamText}`}
               </p>
             )}
             <TaskEndNotice entry={entry} />
@@ -251,9 +262,9 @@ export function Viewer(props: ViewerProps) {
               onDone={() => onClose(current)}
             >
               {source && url && (
-                <Button onClick={() => props.onCompareSource(current)} title="Compare with the source (C)">
+                <Button onClick={() => props.onCompareSource(current)} title={t`Compare with the source (C)`}>
                   <Columns2 className="size-4" aria-hidden="true" />
-                  Compare with source
+                  <Trans>Compare with source</Trans>
                 </Button>
               )}
             </OutputActions>
@@ -263,11 +274,15 @@ export function Viewer(props: ViewerProps) {
               <Fragment key={current.key}>{props.renderOutputExtras(current.key)}</Fragment>
             )}
             <section>
-              <h3 className="mb-2 text-sm font-semibold">Timing</h3>
+              <h3 className="mb-2 text-sm font-semibold">
+                <Trans>Timing</Trans>
+              </h3>
               <Timings entry={entry} />
             </section>
             <section>
-              <h3 className="mb-2 text-sm font-semibold">Params</h3>
+              <h3 className="mb-2 text-sm font-semibold">
+                <Trans>Params</Trans>
+              </h3>
               <ParamList entry={entry} />
             </section>
           </aside>
@@ -335,19 +350,20 @@ function Judging({
   onStar: () => void;
   onRate: (rating: number | null) => void;
 }) {
+  const { t } = useLingui();
   return (
     <div className="flex flex-wrap items-center gap-3">
-      <Button aria-pressed={starred} onClick={onStar} title="Star (S)">
+      <Button aria-pressed={starred} onClick={onStar} title={t`Star (S)`}>
         <Star className={cn('size-4', starred && 'fill-amber-400 text-amber-500')} aria-hidden="true" />
-        Star
+        <Trans>Star</Trans>
       </Button>
-      <div role="group" aria-label="Rating" className="flex items-center gap-0.5">
+      <div role="group" aria-label={t`Rating`} className="flex items-center gap-0.5">
         {[1, 2, 3, 4, 5].map((r) => (
           <button
             key={r}
             type="button"
             aria-pressed={rating === r}
-            title={`Rate ${r} of 5 (${r})`}
+            title={t`Rate ${r} of 5 (${r})`}
             onClick={() => onRate(rating === r ? null : r)}
             className={cn(
               'grid size-8 place-items-center rounded-md text-sm font-semibold ring-1 ring-slate-300 ring-inset focus-visible:outline-2 focus-visible:outline-indigo-500 dark:ring-slate-600',
@@ -365,19 +381,24 @@ function Judging({
 }
 
 function OtherOutputs({ current, onShow }: { current: GalleryItem; onShow: (item: GalleryItem) => void }) {
+  const { t } = useLingui();
   const { entry } = current;
+  const outputs = entry.outputs.length;
   return (
     <section>
-      <h3 className="mb-2 text-sm font-semibold">This task’s outputs</h3>
+      <h3 className="mb-2 text-sm font-semibold">
+        <Trans>This task’s outputs</Trans>
+      </h3>
       <ul className="flex flex-wrap gap-2">
         {entry.outputs.map((output, index) => {
           const item: GalleryItem = { key: outputKey(entry.taskId, index), entry, output, index };
           const src = safeMediaUrl(output.thumbnailUrl ?? output.url);
+          const position = index + 1;
           return (
             <li key={item.key}>
               <button
                 type="button"
-                aria-label={`Output ${index + 1} of ${entry.outputs.length}`}
+                aria-label={t`Output ${position} of ${outputs}`}
                 aria-current={index === current.index ? 'true' : undefined}
                 onClick={() => onShow(item)}
                 className={cn(
@@ -412,7 +433,10 @@ function Stage({
   video: React.RefObject<HTMLVideoElement | null>;
   loop: boolean;
 }) {
+  const { t } = useLingui();
   const { entry } = item;
+  const status = entry.status;
+  const label = tileLabel(item);
   const media = useMediaFailure(url, item.key);
   const box = 'flex min-h-0 flex-1 items-center justify-center p-2';
   if (!url) {
@@ -422,7 +446,7 @@ function Stage({
           className={cn('flex flex-col items-center gap-2 rounded-lg p-8', STATUS_LOOK[entry.status].tile)}
         >
           <StatusIcon status={entry.status} className="size-10" />
-          <span>{entry.status === 'succeeded' ? 'No output to show' : `No output: ${entry.status}`}</span>
+          <span>{entry.status === 'succeeded' ? t`No output to show` : t`No output: ${status}`}</span>
         </div>
       </div>
     );
@@ -433,13 +457,7 @@ function Stage({
         ref={zoom}
         className="min-h-0 flex-1 bg-[repeating-conic-gradient(rgb(148_163_184/0.15)_0_25%,transparent_0_50%)] bg-size-[20px_20px]"
       >
-        <SafeImage
-          src={url}
-          keptKey={item.key}
-          alt={tileLabel(item)}
-          lazy={false}
-          className="block max-w-none"
-        />
+        <SafeImage src={url} keptKey={item.key} alt={label} lazy={false} className="block max-w-none" />
       </ZoomStage>
     );
   }
@@ -447,7 +465,7 @@ function Stage({
     return (
       <div className={box}>
         <div className="h-56 w-80 max-w-full overflow-hidden rounded-lg">
-          <MediaFailed reason={media.reason} onRetry={media.retry} label="Could not load" />
+          <MediaFailed reason={media.reason} onRetry={media.retry} label={t`Could not load`} />
         </div>
       </div>
     );
@@ -466,7 +484,7 @@ function Stage({
           loop={loop}
           playsInline
           onError={media.onError}
-          aria-label={`Video: ${tileLabel(item)}`}
+          aria-label={t`Video: ${label}`}
           className="max-h-full max-w-full"
         />
       </div>
@@ -481,7 +499,7 @@ function Stage({
         controls
         preload="metadata"
         onError={media.onError}
-        aria-label={`Audio: ${tileLabel(item)}`}
+        aria-label={t`Audio: ${label}`}
         className="w-full max-w-md scheme-dark"
       />
     </div>
@@ -489,17 +507,20 @@ function Stage({
 }
 
 function Shortcuts({ onClose }: { onClose: () => void }) {
+  const { t } = useLingui();
   return (
     <section
-      aria-label="Keyboard shortcuts"
+      aria-label={t`Keyboard shortcuts`}
       className="absolute top-14 right-3 z-20 w-72 rounded-xl bg-white p-4 text-slate-900 shadow-2xl ring-1 ring-slate-200 dark:bg-slate-900 dark:text-slate-100 dark:ring-slate-700"
     >
       <div className="mb-2 flex items-center justify-between">
-        <h2 className="text-sm font-semibold">Keyboard shortcuts</h2>
+        <h2 className="text-sm font-semibold">
+          <Trans>Keyboard shortcuts</Trans>
+        </h2>
         <button
           type="button"
           onClick={onClose}
-          aria-label="Hide shortcuts"
+          aria-label={t`Hide shortcuts`}
           className="rounded-md p-1 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-slate-800"
         >
           <X className="size-4" aria-hidden="true" />

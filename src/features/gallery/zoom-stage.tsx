@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Maximize, Minus, Plus, Scan } from 'lucide-react';
 import { useImperativeHandle, useRef, useState, type ReactNode, type Ref } from 'react';
 import { TransformComponent, TransformWrapper, type ReactZoomPanPinchRef } from 'react-zoom-pan-pinch';
@@ -43,14 +44,8 @@ export interface ZoomStageProps {
   ref?: Ref<ZoomApi>;
 }
 
-export function ZoomStage({
-  children,
-  className,
-  onTransform,
-  controls = true,
-  label = 'Zoom',
-  ref,
-}: ZoomStageProps) {
+export function ZoomStage({ children, className, onTransform, controls = true, label, ref }: ZoomStageProps) {
+  const { t } = useLingui();
   const lib = useRef<ReactZoomPanPinchRef | null>(null);
   const [scale, setScale] = useState<number | null>(null);
   const api: ZoomApi = {
@@ -101,23 +96,35 @@ export function ZoomStage({
       {controls && (
         <div
           role="group"
-          aria-label={label}
+          aria-label={label ?? t`Zoom`}
           className="absolute bottom-3 left-1/2 z-10 flex -translate-x-1/2 items-center gap-1 rounded-lg bg-white/95 p-1 text-slate-900 shadow-lg dark:text-slate-100 ring-1 ring-slate-300 dark:bg-slate-900/95 dark:ring-slate-700"
         >
-          <Button size="sm" variant="ghost" aria-label="Zoom out" title="Zoom out (-)" onClick={api.zoomOut}>
+          <Button
+            size="sm"
+            variant="ghost"
+            aria-label={t`Zoom out`}
+            title={t`Zoom out (-)`}
+            onClick={api.zoomOut}
+          >
             <Minus className="size-4" aria-hidden="true" />
           </Button>
           <span className="w-12 text-center text-xs tabular-nums" data-testid="zoom-level" aria-live="polite">
             {scale === null ? '' : `${Math.round(scale * 100)}%`}
           </span>
-          <Button size="sm" variant="ghost" aria-label="Zoom in" title="Zoom in (+)" onClick={api.zoomIn}>
+          <Button
+            size="sm"
+            variant="ghost"
+            aria-label={t`Zoom in`}
+            title={t`Zoom in (+)`}
+            onClick={api.zoomIn}
+          >
             <Plus className="size-4" aria-hidden="true" />
           </Button>
-          <Button size="sm" variant="ghost" onClick={api.fit} title="Fit (F)">
+          <Button size="sm" variant="ghost" onClick={api.fit} title={t`Fit (F)`}>
             <Maximize className="size-4" aria-hidden="true" />
-            Fit
+            <Trans>Fit</Trans>
           </Button>
-          <Button size="sm" variant="ghost" onClick={api.actual} title="Actual size (A)">
+          <Button size="sm" variant="ghost" onClick={api.actual} title={t`Actual size (A)`}>
             <Scan className="size-4" aria-hidden="true" />
             100%
           </Button>

@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Dialog } from '../../../components/dialog';
 import { Button } from '../../../components/button';
 import { Alert } from '../../../components/alert';
@@ -26,13 +28,18 @@ const MAX_FAILURES_SHOWN = 5;
 function Running({ progress, onCancel }: { progress: ZipProgress; onCancel: () => void }) {
   const { filesDone, filesTotal, bytesWritten, failed } = progress;
   const percent = filesTotal ? Math.round((filesDone / filesTotal) * 100) : 0;
-  const summary = `${formatCount(filesDone)} of ${formatCount(filesTotal)} files, ${formatBytes(bytesWritten)}`;
+  const { t } = useLingui();
+  const doneCount = formatCount(filesDone);
+  const totalCount = formatCount(filesTotal);
+  const bytes = formatBytes(bytesWritten);
+  const failedCount = formatCount(failed);
+  const summary = t`${doneCount} of ${totalCount} files, ${bytes}`;
   return (
     <div className="space-y-4">
       <div>
         <div
           role="progressbar"
-          aria-label="ZIP progress"
+          aria-label={t`ZIP progress`}
           aria-valuemin={0}
           aria-valuemax={filesTotal}
           aria-valuenow={filesDone}
@@ -46,15 +53,19 @@ function Running({ progress, onCancel }: { progress: ZipProgress; onCancel: () =
         </div>
         <p className="mt-2 text-sm text-slate-700 tabular-nums dark:text-slate-300">
           {summary}
-          {failed > 0 && ` · ${formatCount(failed)} failed (listed in manifest.json)`}
+          {failed > 0 && t` · ${failedCount} failed (listed in manifest.json)`}
         </p>
       </div>
       <p className="text-[13px] text-slate-600 dark:text-slate-400">
-        The outputs are fetched one at a time and written straight to disk, so any number of them fits; a
-        large selection takes a while.
+        <Trans>
+          The outputs are fetched one at a time and written straight to disk, so any number of them fits; a
+          large selection takes a while.
+        </Trans>
       </p>
       <div className="flex justify-end">
-        <Button onClick={onCancel}>Cancel</Button>
+        <Button onClick={onCancel}>
+          <Trans>Cancel</Trans>
+        </Button>
       </div>
     </div>
   );
@@ -64,20 +75,40 @@ function Done({ result, onClose }: { result: DownloadSelectedResult; onClose: ()
   const saved = result.entries.filter((e) => e.status === 'saved').length;
   const problems = result.entries.filter((e) => e.status === 'failed' || e.status === 'incomplete');
   const noOutput = result.entries.filter((e) => e.status === 'no-output').length;
+  const name = result.name;
+  const size = formatBytes(result.bytesWritten);
+  const savedCount = formatCount(saved);
+  const noOutputCount = formatCount(noOutput);
+  const failedFiles = problems.length;
+  const problemCount = formatCount(failedFiles);
+  const summary =
+    result.kind === 'save-dialog'
+      ? plural(saved, {
+          one: `Saved ${name} (${size}): ${savedCount} file, manifest.json and selection.csv.`,
+          other: `Saved ${name} (${size}): ${savedCount} files, manifest.json and selection.csv.`,
+        })
+      : plural(saved, {
+          one: `Downloaded ${name} (${size}): ${savedCount} file, manifest.json and selection.csv.`,
+          other: `Downloaded ${name} (${size}): ${savedCount} files, manifest.json and selection.csv.`,
+        });
   return (
     <div className="space-y-4">
       <p className="text-sm text-slate-700 dark:text-slate-300" role="status">
-        {result.kind === 'save-dialog' ? 'Saved' : 'Downloaded'} {result.name} (
-        {formatBytes(result.bytesWritten)}
-        ): {formatCount(saved)} {saved === 1 ? 'file' : 'files'}, manifest.json and selection.csv.
+        {summary}
         {noOutput > 0 &&
-          ` ${formatCount(noOutput)} selected ${noOutput === 1 ? 'task has' : 'tasks have'} no output.`}
+          ` ${plural(noOutput, {
+            one: `${noOutputCount} selected task has no output.`,
+            other: `${noOutputCount} selected tasks have no output.`,
+          })}`}
       </p>
       {problems.length > 0 && (
         <Alert
           tone="warning"
           live={false}
-          title={`${formatCount(problems.length)} ${problems.length === 1 ? 'file' : 'files'} could not be downloaded in full`}
+          title={plural(failedFiles, {
+            one: `${problemCount} file could not be downloaded in full`,
+            other: `${problemCount} files could not be downloaded in full`,
+          })}
         >
           <ul className="list-disc space-y-0.5 pl-4">
             {problems.slice(0, MAX_FAILURES_SHOWN).map((e) => (
@@ -86,7 +117,9 @@ function Done({ result, onClose }: { result: DownloadSelectedResult; onClose: ()
               </li>
             ))}
           </ul>
-          <p className="mt-1">Every one is listed in manifest.json with the reason.</p>
+          <p className="mt-1">
+            <Trans>Every one is listed in manifest.json with the reason.</Trans>
+          </p>
         </Alert>
       )}
       <DoneButton onClose={onClose} />
@@ -99,7 +132,7 @@ function DoneButton({ onClose }: { onClose: () => void }) {
     <div className="flex justify-end">
       {/* The Cancel button it replaces had the focus: it moves here, not to the page behind. */}
       <Button variant="primary" onClick={onClose} autoFocus>
-        Done
+        <Trans>Done</Trans>
       </Button>
     </div>
   );
@@ -115,16 +148,22 @@ function Ended({ tone, title, onClose }: { tone: 'info' | 'error'; title: string
 }
 
 export function DownloadProgressDialog({ job, onClose }: DownloadProgressDialogProps) {
+  const { t } = useLingui();
+  const total = job?.kind === 'running' ? job.progress.filesTotal : 0;
+  const totalCount = formatCount(total);
   const title =
     job?.kind === 'running'
-      ? `Downloading ${formatCount(job.progress.filesTotal)} ${job.progress.filesTotal === 1 ? 'output' : 'outputs'} as a ZIP`
-      : 'Download selected';
+      ? plural(total, {
+          one: `Downloading ${totalCount} output as a ZIP`,
+          other: `Downloading ${totalCount} outputs as a ZIP`,
+        })
+      : t`Download selected`;
   return (
     <Dialog open={job !== null} onOpenChange={(open) => !open && onClose()} title={title}>
       {job?.kind === 'running' && <Running progress={job.progress} onCancel={onClose} />}
       {job?.kind === 'done' && <Done result={job.result} onClose={onClose} />}
       {job?.kind === 'cancelled' && (
-        <Ended tone="info" title="Download cancelled. Nothing was saved." onClose={onClose} />
+        <Ended tone="info" title={t`Download cancelled. Nothing was saved.`} onClose={onClose} />
       )}
       {job?.kind === 'error' && <Ended tone="error" title={job.message} onClose={onClose} />}
     </Dialog>

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { Download } from 'lucide-react';
 import { useContext, useEffect, useRef, useState } from 'react';
 import { Button, type ButtonProps } from '../../../components/button';
@@ -60,7 +62,8 @@ export function DownloadSelectedButton({ items, run, disabled, ...props }: Downl
         }
       }
     } catch (error) {
-      setJob({ kind: 'error', message: `The download could not start: ${String(error)}` });
+      const reason = String(error);
+      setJob({ kind: 'error', message: t`The download could not start: ${reason}` });
     } finally {
       if (controller.current === abort) controller.current = null;
     }
@@ -83,7 +86,7 @@ export function DownloadSelectedButton({ items, run, disabled, ...props }: Downl
         onClick={() => void start()}
       >
         <Download className="size-4" aria-hidden="true" />
-        Download selected
+        <Trans>Download selected</Trans>
       </Button>
       <DownloadProgressDialog job={job} onClose={onClose} />
     </>

@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { Alert } from '../../../components/alert';
 import { Button } from '../../../components/button';
@@ -52,24 +54,34 @@ export function StorageMeter({ keepers, estimate }: StorageMeterProps) {
   const share = known ? Math.min(1, usage / quota) : 0;
   const percent = Math.round(share * 100);
   const failure = snapshot.failure;
+  const { t } = useLingui();
+  const keptCount = formatCount(count);
+  const keptBytes = formatBytes(snapshot.bytes);
+  const savingCount = formatCount(snapshot.saving);
+  const used = known ? formatBytes(usage) : '';
+  const allowed = known ? formatBytes(quota) : '';
+  const failureMessage = failure?.message;
 
   return (
-    <section aria-label="Storage on this device" className="space-y-2 text-sm">
+    <section aria-label={t`Storage on this device`} className="space-y-2 text-sm">
       <p className="text-slate-700 dark:text-slate-300">
         {count === 0
-          ? 'No starred output is kept on this device yet.'
-          : `Kept on this device: ${formatCount(count)} starred ${count === 1 ? 'output' : 'outputs'}, ${formatBytes(snapshot.bytes)}.`}
-        {snapshot.saving > 0 && ` Saving ${formatCount(snapshot.saving)}…`}
+          ? t`No starred output is kept on this device yet.`
+          : plural(count, {
+              one: `Kept on this device: ${keptCount} starred output, ${keptBytes}.`,
+              other: `Kept on this device: ${keptCount} starred outputs, ${keptBytes}.`,
+            })}
+        {snapshot.saving > 0 && t` Saving ${savingCount}…`}
       </p>
       {known && (
         <div>
           <div
             role="meter"
-            aria-label="Storage used"
+            aria-label={t`Storage used`}
             aria-valuemin={0}
             aria-valuemax={100}
             aria-valuenow={percent}
-            aria-valuetext={`${formatBytes(usage)} of ${formatBytes(quota)} (${percent}%)`}
+            aria-valuetext={t`${used} of ${allowed} (${percent}%)`}
             className="h-2 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700"
           >
             <div
@@ -82,30 +94,31 @@ export function StorageMeter({ keepers, estimate }: StorageMeterProps) {
             />
           </div>
           <p className="mt-1 text-[13px] text-slate-600 tabular-nums dark:text-slate-400">
-            The studio uses {formatBytes(usage)} of the {formatBytes(quota)} this browser allows it ({percent}
-            %).
+            <Trans>
+              The studio uses {used} of the {allowed} this browser allows it ({percent}%).
+            </Trans>
           </p>
         </div>
       )}
       {failure?.reason === 'quota' ? (
-        <Alert tone="error" title="Storage is full">
+        <Alert tone="error" title={t`Storage is full`}>
           <p>{failure.message}</p>
           <Button size="sm" className="mt-2" onClick={() => keepers.dismissFailure()}>
-            Dismiss
+            <Trans>Dismiss</Trans>
           </Button>
         </Alert>
       ) : failure && failure.reason !== 'forgotten' ? (
-        <Alert tone="warning" title="Not kept on this device">
-          <p>{failure.message} The output is still starred.</p>
+        <Alert tone="warning" title={t`Not kept on this device`}>
+          <p>{t`${failureMessage} The output is still starred.`}</p>
           <Button size="sm" className="mt-2" onClick={() => keepers.dismissFailure()}>
-            Dismiss
+            <Trans>Dismiss</Trans>
           </Button>
         </Alert>
       ) : (
         known &&
         share >= NEARLY_FULL && (
-          <Alert tone="warning" live={false} title="Storage is nearly full">
-            New starred outputs may not fit; forget kept outputs you no longer need.
+          <Alert tone="warning" live={false} title={t`Storage is nearly full`}>
+            <Trans>New starred outputs may not fit; forget kept outputs you no longer need.</Trans>
           </Alert>
         )
       )}

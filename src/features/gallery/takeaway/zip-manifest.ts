@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type { GalleryItem } from '../gallery-item';
 import { promptOf } from '../download-name';
 import { toCsv } from '../../../lib/csv-export';
@@ -47,6 +48,7 @@ export const CSV_NAME = 'selection.csv';
 /** The entry of one item before its download is tried (status 'no-output' when it has nothing to fetch). */
 export function manifestEntryFor(item: GalleryItem): ManifestEntry {
   const { entry } = item;
+  const status = entry.status;
   return {
     file: null,
     taskId: entry.taskId,
@@ -68,7 +70,7 @@ export function manifestEntryFor(item: GalleryItem): ManifestEntry {
     bytes: null,
     status: item.output ? 'failed' : 'no-output',
     from: null,
-    error: item.output ? null : `The task has no output (${entry.status}).`,
+    error: item.output ? null : t`The task has no output (${status}).`,
   };
 }
 

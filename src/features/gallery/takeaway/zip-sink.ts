@@ -9,6 +9,8 @@
 // to copy it to Downloads), and files left by a tab closed before that are removed when the studio
 // starts and before each export: the private file system never keeps ZIPs the user already has.
 
+import { t } from '@lingui/core/macro';
+
 export interface ZipSink {
   kind: 'private-file' | 'save-dialog';
   writable: WritableStream<Uint8Array>;
@@ -26,8 +28,7 @@ export interface ZipSink {
 export class ZipSinkUnavailableError extends Error {
   constructor() {
     super(
-      'This browser cannot write a large file to disk as it is made, so it cannot download a selection as one ZIP. ' +
-        'Use a recent Chrome, Edge, Firefox or Safari, or download the outputs one by one.',
+      t`This browser cannot write a large file to disk as it is made, so it cannot download a selection as one ZIP. Use a recent Chrome, Edge, Firefox or Safari, or download the outputs one by one.`,
     );
     this.name = 'ZipSinkUnavailableError';
   }
@@ -36,7 +37,7 @@ export class ZipSinkUnavailableError extends Error {
 /** The user closed the save dialog without choosing a file. */
 export class ZipSinkDeclinedError extends Error {
   constructor() {
-    super('No file was chosen.');
+    super(t`No file was chosen.`);
     this.name = 'ZipSinkDeclinedError';
   }
 }

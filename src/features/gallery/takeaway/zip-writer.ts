@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { makeZip } from 'client-zip';
 import type { GalleryItem } from '../gallery-item';
 import { outputFileName } from '../download-name';
@@ -73,7 +74,9 @@ function guardedBody(
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
         entry.status = 'incomplete';
-        entry.error = `The connection broke after ${entry.bytes} bytes: ${reasonOf(error)}`;
+        const bytes = String(entry.bytes);
+        const reason = reasonOf(error);
+        entry.error = t`The connection broke after ${bytes} bytes: ${reason}`;
         controller.close();
         return;
       }
@@ -134,13 +137,18 @@ export async function writeZip(
           entry.from = 'url';
         } else {
           await response.body?.cancel().catch(() => undefined);
+          // The status text is the server's own words, kept as sent.
+          const { status, statusText } = response;
           failure = response.ok
-            ? 'The file server sent no content.'
-            : `The file server answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`;
+            ? t`The file server sent no content.`
+            : statusText
+              ? t`The file server answered ${status} ${statusText}.`
+              : t`The file server answered ${status}.`;
         }
       } catch (error) {
         signal?.throwIfAborted();
-        failure = `The file could not be fetched: ${reasonOf(error)}`;
+        const reason = reasonOf(error);
+        failure = t`The file could not be fetched: ${reason}`;
       }
       if (!body) {
         const copy = await options.kept?.(item).catch(() => null);
