@@ -1,0 +1,8 @@
+import { useSyncExternalStore } from 'react';
+import { getLocale, subscribeLocale } from './locale';
+
+/**
+ * The active locale (locale.ts). A component that shows a formatted number, date or size calls it, so
+ * it renders again in the new language when the locale changes, even where its props did not.
+ */
+export const useLocale = (): string => useSyncExternalStore(subscribeLocale, getLocale);
