@@ -4,6 +4,7 @@ import { memo, useId, useState } from 'react';
 import { shortcutFor } from '../../components/shortcuts';
 import { inputClass } from '../../components/field';
 import { cn } from '../../lib/cn';
+import { useLocale } from '../../lib/use-locale';
 import type { Selection } from '../../model/selection';
 import { AiToolsTab, type ToolFilter } from './ai-tools-tab';
 import { searchTerms } from './catalog-search';
@@ -55,6 +56,8 @@ export const CatalogPanel = memo(function CatalogPanel({
   onSelect,
   className,
 }: CatalogPanelProps) {
+  // Memoised: its parent's render in a new locale does not reach it, so it listens itself.
+  useLocale();
   const searchId = useId();
   const [query, setQuery] = useState('');
   const [toolFilter, setToolFilter] = useState<ToolFilter>('all');

@@ -47,7 +47,7 @@ import type { Candidate, Vote } from '../../model/boards/votes';
 import type { TeamBoard, TeamBoards, Viewer } from '../../model/team/team-boards';
 import type { TeamVotes } from '../../model/team/team-votes';
 import { displayText } from '../../lib/untrusted-text';
-import { formatCredits } from '../../lib/format';
+import { formatCredits, formatList } from '../../lib/format';
 import { QuoteWarningList } from '../../components/quote-warning-list';
 import { quoteWarnings } from '../../model/quote-warnings';
 import { BoardGrid, cellCost, cellSeconds, cellStatus, type RenderCellExtras } from './board-grid';
@@ -594,9 +594,9 @@ function BoardEditor({
           ) : (
             <span dir="auto">
               Also open by{' '}
-              {viewers
-                .map((v) => displayText(team.memberName(v.memberId) || v.name || 'a member'))
-                .join(', ')}
+              {formatList(
+                viewers.map((v) => displayText(team.memberName(v.memberId) || v.name || 'a member')),
+              )}
             </span>
           )}
         </p>

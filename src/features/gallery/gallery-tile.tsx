@@ -13,6 +13,8 @@ import { PlayToggle, usePlayback } from './play-toggle';
 import { StatusBadge, StatusIcon, STATUS_LOOK } from './status-badge';
 import { truncate } from './truncate';
 import { useLongPress } from '../../lib/use-long-press';
+import { formatClock, formatOneDecimal } from '../../lib/format';
+import { useLocale } from '../../lib/use-locale';
 
 // One output in the gallery grid: its picture (or a playable video or audio tile, or the task's status),
 // a checkbox "Select", a "Star" toggle and the rating, and a button over the whole tile that opens the
@@ -30,7 +32,7 @@ export function tileLabel(item: GalleryItem): string {
 }
 
 /** An average rating as read: one decimal at most ("4.5", "4"). */
-const formatAverage = (n: number) => String(Math.round(n * 10) / 10);
+const formatAverage = formatOneDecimal;
 
 /** What the team thinks of an output, in words: "Starred by 2, average 4.5". */
 export function teamPickText(pick: TeamPick): string {
@@ -62,6 +64,8 @@ export const GalleryTile = memo(function GalleryTile({
   onSelect,
   onToggleStar,
 }: GalleryTileProps) {
+  // Memoised: its parent's render in a new locale does not reach it, so it listens itself.
+  useLocale();
   const { entry, output } = item;
   const url = safeMediaUrl(output?.url);
   const videoRef = useRef<HTMLVideoElement>(null);
@@ -267,11 +271,6 @@ function TileVideo({
     />
   );
 }
-
-const formatClock = (seconds: number) => {
-  const s = Math.round(seconds);
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-};
 
 /** An audio tile: its duration, and a play button (above the tile's open button). */
 function TileAudio({ url, keptKey, label }: { url: string; keptKey: string; label: string }) {

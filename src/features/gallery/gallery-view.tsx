@@ -23,7 +23,8 @@ import { Segmented } from '../../components/segmented';
 import { Select } from '../../components/select';
 import { categoryLabel } from '../../model/category-labels';
 import { cn } from '../../lib/cn';
-import { formatCount } from '../../lib/format';
+import { formatCount, formatDate } from '../../lib/format';
+import { useLocale } from '../../lib/use-locale';
 import { calendarDaysBetween, dayStartOfKey } from '../../lib/local-day';
 import { displayText } from '../../lib/untrusted-text';
 import type { OutboxEntry } from '../../model/db';
@@ -142,7 +143,7 @@ function dayLabel(day: string): string {
   const diff = calendarDaysBetween(date, today);
   if (diff === 0) return 'Today';
   if (diff === 1) return 'Yesterday';
-  return date.toLocaleDateString(undefined, {
+  return formatDate(date, {
     weekday: 'long',
     day: 'numeric',
     month: 'long',
@@ -937,6 +938,8 @@ const GridRow = memo(function GridRow({
   onSelect,
   onToggleStar,
 }: GridRowProps) {
+  // Memoised: its parent's render in a new locale does not reach it, so it listens itself.
+  useLocale();
   return (
     <div
       className="absolute top-0 left-0 w-full"

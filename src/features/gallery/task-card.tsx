@@ -5,6 +5,7 @@ import { Badge } from '../../components/badge';
 import type { OutboxEntry } from '../../model/db';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { cn } from '../../lib/cn';
+import { useLocale } from '../../lib/use-locale';
 import { creditsText } from './credits-text';
 import { promptOf } from './history-filter';
 import { CardAudio, CardThumb } from './output-media';
@@ -26,6 +27,8 @@ export interface TaskCardProps {
 }
 
 export const TaskCard = memo(function TaskCard({ entry, onOpen }: TaskCardProps) {
+  // Memoised: its parent's render in a new locale does not reach it, so it listens itself.
+  useLocale();
   const id = useId();
   const live = !isTerminal(entry.status);
   const now = useNow(live);

@@ -8,6 +8,7 @@ import { inputClass } from '../../components/field';
 import { cn } from '../../lib/cn';
 import { displayText } from '../../lib/untrusted-text';
 import { formatCredits } from '../../lib/format';
+import { useLocale } from '../../lib/use-locale';
 import { queueCost, type QueueCost, type QueueItem, type TaskQueue } from '../../model/queue/queue';
 import { notifyUndo } from '../../components/notices';
 
@@ -294,6 +295,8 @@ const QueueRow = memo(function QueueRow({
   onDrop: (key: string) => void;
   virtual?: VirtualPlace | undefined;
 }) {
+  // Memoised: its parent's render in a new locale does not reach it, so it listens itself.
+  useLocale();
   const key = item.idempotencyKey;
   const { held } = item;
   const prompt = typeof item.request.params.prompt === 'string' ? item.request.params.prompt : null;

@@ -6,6 +6,8 @@ import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { inputClass } from '../../components/field';
 import { cn } from '../../lib/cn';
+import { formatCount } from '../../lib/format';
+import { useLocale } from '../../lib/use-locale';
 import { useSubmitWaitText } from './use-submit-wait';
 
 export interface BatchControls {
@@ -186,11 +188,11 @@ function RunsInput({
 
 /** The prompts a batch will send, shown before anything is sent. */
 function VariationList({ expanded, runs }: { expanded: Variations; runs: number }) {
+  useLocale();
   if (expanded.tooMany) {
     return (
       <p className="text-sm font-medium text-rose-700 dark:text-rose-400" role="alert">
-        {expanded.count.toLocaleString('en-US')} combinations: at most {MAX_BATCH_TASKS}. Remove some
-        alternatives.
+        {formatCount(expanded.count)} combinations: at most {MAX_BATCH_TASKS}. Remove some alternatives.
       </p>
     );
   }

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { formatCredits } from '../../lib/format';
+import { formatCount, formatCredits, formatDate } from '../../lib/format';
+import { useLocale } from '../../lib/use-locale';
 import { niceTicks, type DayUsage } from '../../model/usage/usage';
 
 // Credits per day as a bar chart (product-notes §3, usage: a real chart, with axes, labels and ticks, and a
@@ -11,12 +12,13 @@ const HEIGHT = 220;
 const M = { top: 12, right: 12, bottom: 40, left: 52 };
 
 const dayLabel = (start: number, long = false) =>
-  new Date(start).toLocaleDateString(
-    'en-US',
+  formatDate(
+    start,
     long ? { weekday: 'short', month: 'short', day: 'numeric' } : { month: 'short', day: 'numeric' },
   );
 
 export function CreditsChart({ days, title }: { days: readonly DayUsage[]; title: string }) {
+  useLocale();
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(640);
   const tableId = useId();
@@ -81,7 +83,7 @@ export function CreditsChart({ days, title }: { days: readonly DayUsage[]; title
                 dominantBaseline="middle"
                 className="fill-slate-600 tabular-nums dark:fill-slate-400"
               >
-                {t.toLocaleString('en-US')}
+                {formatCount(t)}
               </text>
             </g>
           ))}
@@ -188,7 +190,7 @@ export function CreditsChart({ days, title }: { days: readonly DayUsage[]; title
                 <th scope="row" className="py-1 font-normal">
                   {dayLabel(d.start, true)}
                 </th>
-                <td className="py-1 text-right">{d.tasks.toLocaleString('en-US')}</td>
+                <td className="py-1 text-right">{formatCount(d.tasks)}</td>
                 <td className="py-1 text-right">{formatCredits(d.credits)}</td>
               </tr>
             ))}

@@ -11,7 +11,7 @@ import { cn } from '../../lib/cn';
 import { categoryLabel } from '../../model/category-labels';
 import { dayKey } from '../../lib/local-day';
 import { saveCsv } from '../../lib/save-file';
-import { formatCount, formatCredits, formatSeconds } from '../../lib/format';
+import { formatCount, formatCredits, formatPercent, formatSeconds } from '../../lib/format';
 import type { HistoryStore } from '../../model/history/history-store';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { displayText } from '../../lib/untrusted-text';
@@ -51,8 +51,7 @@ const PERIODS = [
   { days: 90, label: 'Last 90 days' },
 ] as const;
 
-const percent = (rate: number | null) =>
-  rate === null ? '—' : `${(rate * 100).toFixed(rate < 0.1 && rate > 0 ? 1 : 0)}%`;
+const percent = (rate: number | null) => (rate === null ? '—' : formatPercent(rate));
 const credits = (n: number | null) => (n === null ? '—' : formatCredits(n));
 const seconds = (s: number | null) => (s === null ? '—' : formatSeconds(s));
 
