@@ -56,7 +56,7 @@ export function AccountPanel({ initial, onDisconnect }: { initial: Me; onDisconn
           <p className="font-mono text-xs text-slate-500 dark:text-slate-400">{key.prefix}…</p>
         </div>
         <Button variant="secondary" size="sm" onClick={onDisconnect}>
-          <LogOut className="size-3.5" aria-hidden="true" />
+          <LogOut className="size-3.5 rtl:-scale-x-100" aria-hidden="true" />
           Disconnect
         </Button>
       </div>

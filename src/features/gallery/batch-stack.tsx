@@ -95,7 +95,7 @@ export const BatchStackTile = memo(function BatchStackTile({ stack, onToggle }: 
         {statuses}
       </span>
       <span
-        className="pointer-events-none absolute top-1.5 right-1.5 flex items-center gap-1 rounded-md bg-slate-900/80 px-1.5 py-0.5 text-xs font-medium text-white tabular-nums"
+        className="pointer-events-none absolute top-1.5 end-1.5 flex items-center gap-1 rounded-md bg-slate-900/80 px-1.5 py-0.5 text-xs font-medium text-white tabular-nums"
         aria-hidden="true"
         data-testid="batch-count"
       >
@@ -109,7 +109,7 @@ export const BatchStackTile = memo(function BatchStackTile({ stack, onToggle }: 
         {stack.open ? (
           <ChevronDown className="size-4 shrink-0" aria-hidden="true" />
         ) : (
-          <ChevronRight className="size-4 shrink-0 rtl:rotate-180" aria-hidden="true" />
+          <ChevronRight className="size-4 shrink-0 rtl:-scale-x-100" aria-hidden="true" />
         )}
       </div>
     </div>
@@ -152,7 +152,7 @@ export const BatchStackCard = memo(function BatchStackCard({ stack, onToggle }: 
             aria-describedby={statusId}
             data-role="open"
             className={cn(
-              'flex max-w-full items-center gap-1 text-left text-slate-900 dark:text-slate-100',
+              'flex max-w-full items-center gap-1 text-start text-slate-900 dark:text-slate-100',
               'after:absolute after:inset-0 after:rounded-lg after:content-[""]',
               'focus-visible:outline-none focus-visible:after:outline-2 focus-visible:after:outline-offset-2 focus-visible:after:outline-indigo-500',
             )}
@@ -160,7 +160,7 @@ export const BatchStackCard = memo(function BatchStackCard({ stack, onToggle }: 
             {stack.open ? (
               <ChevronDown className="size-4 shrink-0" aria-hidden="true" />
             ) : (
-              <ChevronRight className="size-4 shrink-0 rtl:rotate-180" aria-hidden="true" />
+              <ChevronRight className="size-4 shrink-0 rtl:-scale-x-100" aria-hidden="true" />
             )}
             <span dir="auto" className="truncate">
               {displayText(entry.meta.title)}

@@ -186,6 +186,7 @@ export const GalleryTile = memo(function GalleryTile({
           </span>
         ) : null}
       </div>
+      {/* Centred (left-1/2 with the physical -translate-x-1/2): the same in both directions. */}
       {hidden && (
         <span className="pointer-events-none absolute top-2 left-1/2 -translate-x-1/2 rounded bg-slate-900/80 px-1.5 text-[11px] font-medium text-white">
           Hidden
@@ -194,7 +195,7 @@ export const GalleryTile = memo(function GalleryTile({
 
       <label
         className={cn(
-          'absolute top-1.5 left-1.5 z-20 grid size-7 cursor-pointer place-items-center rounded-md bg-white/90 shadow-sm dark:bg-slate-900/90',
+          'absolute top-1.5 start-1.5 z-20 grid size-7 cursor-pointer place-items-center rounded-md bg-white/90 shadow-sm dark:bg-slate-900/90',
           !selected &&
             'opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 pointer-coarse:opacity-100',
         )}
@@ -217,7 +218,7 @@ export const GalleryTile = memo(function GalleryTile({
           title={starred ? 'Starred' : 'Star'}
           onClick={() => onToggleStar(item)}
           className={cn(
-            'absolute top-1.5 right-1.5 z-20 grid size-7 place-items-center rounded-md bg-white/90 text-slate-700 shadow-sm focus-visible:outline-2 focus-visible:outline-indigo-500 dark:bg-slate-900/90 dark:text-slate-200',
+            'absolute top-1.5 end-1.5 z-20 grid size-7 place-items-center rounded-md bg-white/90 text-slate-700 shadow-sm focus-visible:outline-2 focus-visible:outline-indigo-500 dark:bg-slate-900/90 dark:text-slate-200',
             !starred &&
               'opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 pointer-coarse:opacity-100',
           )}

@@ -408,7 +408,7 @@ export function GalleryView(props: GalleryViewProps) {
             <Button
               size="sm"
               variant="ghost"
-              className="ml-auto"
+              className="ms-auto"
               onClick={() => setSelection(EMPTY_SELECTION)}
             >
               Clear selection
@@ -591,7 +591,7 @@ function Toolbar({
             </span>
           )}
         </Button>
-        <div className="flex items-center gap-2 sm:ml-auto">
+        <div className="flex items-center gap-2 sm:ms-auto">
           <span id="tile-size-label" className="text-xs text-slate-600 dark:text-slate-400">
             Tile size
           </span>
@@ -942,7 +942,7 @@ const GridRow = memo(function GridRow({
   useLocale();
   return (
     <div
-      className="absolute top-0 left-0 w-full"
+      className="absolute top-0 start-0 w-full"
       style={{ transform: `translateY(${start}px)`, height: size }}
     >
       {row.kind === 'day' ? (

@@ -374,7 +374,7 @@ function PresetRow({
           <p className="text-xs text-slate-600 dark:text-slate-400">
             <PresetFacts preset={preset} /> · saved {formatNumericDate(preset.updatedAt)}
             {sharing?.shared && (
-              <Badge tone="accent" className="ml-1.5">
+              <Badge tone="accent" className="ms-1.5">
                 Shared with the team
               </Badge>
             )}

@@ -193,7 +193,7 @@ export function PromptLibraryDialog({
                     {record.text}
                   </p>
                   <div className="flex shrink-0 items-center gap-1">
-                    <span className={`mr-1 ${factClass}`}>
+                    <span className={`me-1 ${factClass}`}>
                       {record.uses === 1 ? 'used once' : `used ${formatCount(record.uses)}×`}
                     </span>
                     {team && (

@@ -56,7 +56,7 @@ export function SubmitBar({
     <div className="flex min-w-0 flex-col gap-3">
       {controls && controls.refusals.length > 0 && (
         <Alert tone="error" title="Batch not sent: nothing was charged">
-          <ul className="list-disc pl-4">
+          <ul className="list-disc ps-4">
             {controls.refusals.map((text) => (
               <li key={text}>{text}</li>
             ))}
@@ -210,7 +210,7 @@ function VariationList({ expanded, runs }: { expanded: Variations; runs: number 
         aria-label="Prompts to send"
         // Scrolls when long: reachable by keyboard.
         tabIndex={0}
-        className="mt-1 max-h-40 list-decimal overflow-y-auto pl-6 text-xs text-slate-700 dark:text-slate-300"
+        className="mt-1 max-h-40 list-decimal overflow-y-auto ps-6 text-xs text-slate-700 dark:text-slate-300"
       >
         {expanded.prompts.map((p, i) => (
           <li key={i} dir="auto" className="wrap-anywhere">

@@ -9,6 +9,8 @@ import { niceTicks, type DayUsage } from '../../model/usage/usage';
 // for anyone who wants the figures.
 
 const HEIGHT = 220;
+// SVG coordinates: the value axis stays on the left and days run left to right in every direction,
+// as charts' axes are not mirrored.
 const M = { top: 12, right: 12, bottom: 40, left: 52 };
 
 const dayLabel = (start: number, long = false) =>
@@ -169,17 +171,17 @@ export function CreditsChart({ days, title }: { days: readonly DayUsage[]; title
         }
         tabIndex={showTable ? 0 : undefined}
       >
-        <table id={tableId} className="w-full text-left text-sm tabular-nums">
+        <table id={tableId} className="w-full text-start text-sm tabular-nums [:where(&_th)]:text-start">
           <caption className="sr-only">{title}</caption>
           <thead>
             <tr className="text-xs text-slate-600 dark:text-slate-400">
               <th scope="col" className="py-1 font-medium">
                 Day
               </th>
-              <th scope="col" className="py-1 text-right font-medium">
+              <th scope="col" className="py-1 text-end font-medium">
                 Tasks
               </th>
-              <th scope="col" className="py-1 text-right font-medium">
+              <th scope="col" className="py-1 text-end font-medium">
                 Credits
               </th>
             </tr>
@@ -190,8 +192,8 @@ export function CreditsChart({ days, title }: { days: readonly DayUsage[]; title
                 <th scope="row" className="py-1 font-normal">
                   {dayLabel(d.start, true)}
                 </th>
-                <td className="py-1 text-right">{formatCount(d.tasks)}</td>
-                <td className="py-1 text-right">{formatCredits(d.credits)}</td>
+                <td className="py-1 text-end">{formatCount(d.tasks)}</td>
+                <td className="py-1 text-end">{formatCredits(d.credits)}</td>
               </tr>
             ))}
           </tbody>
