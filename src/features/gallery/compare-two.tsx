@@ -87,7 +87,12 @@ export function CompareTwo({
                   />
                 </div>
               </ZoomStage>
-              <div className="flex items-center gap-3 bg-white px-4 py-2 text-sm text-slate-900 dark:bg-slate-900 dark:text-slate-100">
+              {/* Left to right like the image above it: the range's value is the clip's inset from the
+                  image's left edge, so under RTL a mirrored range would put its thumb opposite the line. */}
+              <div
+                dir="ltr"
+                className="flex items-center gap-3 bg-white px-4 py-2 text-sm text-slate-900 dark:bg-slate-900 dark:text-slate-100"
+              >
                 <span dir="auto" className="max-w-[35%] truncate">
                   Before: {before.label}
                 </span>

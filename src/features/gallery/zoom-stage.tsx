@@ -94,7 +94,13 @@ export function ZoomStage({
           onTransform?.(state);
         }}
       >
-        <TransformComponent wrapperClass="!size-full min-h-0 flex-1" contentClass="">
+        {/* Left to right in every direction: the library places the image with physical x offsets, and
+            an image is never mirrored (in RTL the content box started at the right, off its fit). */}
+        <TransformComponent
+          wrapperClass="!size-full min-h-0 flex-1"
+          contentClass=""
+          wrapperProps={{ dir: 'ltr' }}
+        >
           {children}
         </TransformComponent>
       </TransformWrapper>
