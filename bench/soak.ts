@@ -10,7 +10,8 @@ import type { Figure } from './results-file';
 import type { SoakSandboxState } from './soak-sandbox';
 import type { Ports } from './studio-bench';
 
-// `npm run bench -- soak [--minutes N]` (default 30): a scripted creator in Chromium against the
+// `npm run bench -- soak [--minutes N]` (default 30; SOAK_SHOTS=<folder> keeps a screenshot of each
+// failed step): a scripted creator in Chromium against the
 // sandbox, round after round of generate, upload, star, compare and reload, while a fault is injected
 // every minute in turn: dropped connections, a run of 503s, a 429 storm, an outage, a stall
 // (the sandbox's control API, sandbox/README.md). At the end, with the faults cleared and the studio
@@ -302,6 +303,10 @@ export async function soak({
         log(`  ${name} failed in round ${round}: ${String(e).split('\n')[0]}`);
         // Back to a known place: the studio's page, reloaded (an outage may still be on).
         await page.keyboard.press('Escape').catch(() => undefined);
+        if (process.env.SOAK_SHOTS)
+          await page
+            .screenshot({ path: `${process.env.SOAK_SHOTS}/${round}-${name}.png` })
+            .catch(() => undefined);
       }
     };
     while (Date.now() < deadline) {
@@ -331,7 +336,10 @@ export async function soak({
         return studioIds;
       });
       end = await stateOf(child);
-      lost = end.tasks.filter((t) => !studioIds.has(t.id)).map((t) => t.id);
+      lost = end.tasks
+        .filter((t) => !studioIds.has(t.id))
+        // Which step made it (its prompt names the step and round), to find where it was lost.
+        .map((t) => `${t.id} (${t.modelId}, "${t.prompt}")`);
       if (lost.length === 0) break;
     }
     const byIntent = new Map<string, number>();

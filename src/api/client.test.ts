@@ -523,6 +523,32 @@ describe('createTask', () => {
   });
 });
 
+describe('createTask after an attempt of unknown outcome', () => {
+  it('a dropped connection then a 429 on every retry: the outcome stays unknown (the task may exist), not a refusal', async () => {
+    const fetch = vi
+      .fn<typeof globalThis.fetch>()
+      .mockImplementationOnce(networkFailure)
+      .mockImplementation(async () => apiError(429, 'rate_limited', {}, { 'Retry-After': '1' }));
+    const result = makeClient(fetch)
+      .createTask(BODY, { idempotencyKey: 'idem-7' })
+      .catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(fetch).toHaveBeenCalledTimes(4);
+    expect(await result).toMatchObject({ status: 0, code: 'network_error' });
+  });
+
+  it('a 429 alone is still the refusal it is: nothing was created', async () => {
+    const fetch = vi.fn<typeof globalThis.fetch>(async () =>
+      apiError(429, 'rate_limited', {}, { 'Retry-After': '1' }),
+    );
+    const result = makeClient(fetch)
+      .createTask(BODY, { idempotencyKey: 'idem-8' })
+      .catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(await result).toMatchObject({ status: 429 });
+  });
+});
+
 describe('describeImage', () => {
   it('is not retried after a network failure (it charges a credit and has no key)', async () => {
     const fetch = vi.fn<typeof globalThis.fetch>(networkFailure);

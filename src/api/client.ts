@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { normaliseBaseUrl } from './base-url';
 import {
   abortError,
+  type ApiError,
   clientError,
   toApiError,
   errorFromResponse,
@@ -484,7 +485,23 @@ export class ApiClient {
     const { signal } = options;
     let repeats = 0;
     const mayRepeat = () => call.repeatable && (call.maxRepeats === undefined || repeats++ < call.maxRepeats);
-    return withRetry(() => this.#attempt(call, options), {
+    // An attempt that may have taken effect (no answer, a 502 or 504) followed by one refused before
+    // the service looked at the request (429, 503: refused before the Idempotency-Key's replay) leaves
+    // the call's outcome unknown: the first may have created, and charged, the task. The call then fails
+    // with that first, unknown outcome, so its caller keeps the request and re-sends it with its key,
+    // rather than take the refusal for proof that nothing happened.
+    let unknownOutcome: ApiError | undefined;
+    const attempt = async () => {
+      try {
+        return await this.#attempt(call, options);
+      } catch (thrown) {
+        const error = toApiError(thrown);
+        if (call.repeatable && (error.status === 0 || error.status >= 500) && !provesNoEffect(error))
+          unknownOutcome ??= error;
+        throw thrown;
+      }
+    };
+    return withRetry(attempt, {
       signal,
       sleep: this.#sleep,
       now: this.#now,
@@ -495,6 +512,8 @@ export class ApiClient {
         this.#onRetry?.(full);
         options.onRetry?.(full);
       },
+    }).catch((thrown: unknown) => {
+      throw unknownOutcome && provesNoEffect(thrown) ? unknownOutcome : thrown;
     });
   }
 

@@ -6,6 +6,7 @@ import { Button } from '../../components/button';
 import { Field, inputClass } from '../../components/field';
 import { blockedOrigin } from './allowed-origins';
 import type { ConnectionState, Credentials } from './use-connection';
+import { formatList } from '../../lib/format';
 
 interface DemoKey {
   name: string;
@@ -243,7 +244,7 @@ export function ConnectPanel({
 function BlockedOriginNote({ origin, allowed }: { origin: string; allowed: readonly string[] }) {
   const { t } = useLingui();
   const code = 'rounded bg-amber-100 px-1 font-mono text-[12px] break-all dark:bg-amber-900/60';
-  const others = allowed.join(', ');
+  const others = formatList(allowed);
   return (
     <Alert tone="warning" title={t`This studio is not allowed to call ${origin}`}>
       <p>

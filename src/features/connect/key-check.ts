@@ -31,9 +31,13 @@ export async function checkKey(
     return { client, me: await client.me({ signal }) };
   } catch (err) {
     const error = toApiError(err);
-    // No answer at all (not a refusal): the same, when the browser did not know it was offline.
-    if (last.success && error.status === 0 && error.code === 'network_error')
-      return { client, me: last.data };
+    // No answer at all, or a service that answers but cannot serve now (its rate limit after every
+    // retry, a 5xx): the key was not refused, so a key that connected before opens its studio as when
+    // offline, and the account is read again once the service answers (useMe). Left on the connect
+    // screen instead, a reload during a rate-limit storm would wait for a click that never comes.
+    const transient =
+      (error.status === 0 && error.code === 'network_error') || error.status === 429 || error.status >= 500;
+    if (last.success && transient) return { client, me: last.data };
     HistoryStore.dropPreload(connectionId);
     throw error;
   }

@@ -2,7 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useMemo } from 'react';
 import { isTerminal } from '../../../contract/task';
 import type { HistoryEntry } from '../../model/history/history-types';
-import { formatCount } from '../../lib/format';
+import { formatCount, formatList } from '../../lib/format';
 import { displayText } from '../../lib/untrusted-text';
 import { StatusBadge } from './status-badge';
 import { useTaskForecast } from './use-task-forecast';
@@ -68,7 +68,7 @@ export function TeamQueue({
       {held.length > 0 && (
         <p className="mt-1.5 text-xs text-slate-600 dark:text-slate-400" data-testid="team-queue-held">
           <Trans>Held, not sent yet:</Trans>{' '}
-          {held.map((m) => `${m.you ? t`You` : displayText(m.name)} ${formatCount(m.held)}`).join(', ')}
+          {formatList(held.map((m) => `${m.you ? t`You` : displayText(m.name)} ${formatCount(m.held)}`))}
         </p>
       )}
     </section>

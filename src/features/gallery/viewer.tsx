@@ -184,16 +184,16 @@ export function Viewer(props: ViewerProps) {
               <span className="text-xs text-slate-300 tabular-nums" data-testid="viewer-position">
                 {inSet ? t`${position} of ${total}` : t`not in the filtered set`}
               </span>
-              <div className="ml-auto flex items-center gap-1">
+              <div className="ms-auto flex items-center gap-1">
                 <DarkButton label={t`Previous`} onClick={() => go(-1)} disabled={!inSet || index === 0}>
-                  <ChevronLeft className="size-5" aria-hidden="true" />
+                  <ChevronLeft className="size-5 rtl:-scale-x-100" aria-hidden="true" />
                 </DarkButton>
                 <DarkButton
                   label={t`Next`}
                   onClick={() => go(1)}
                   disabled={!inSet || index >= items.length - 1}
                 >
-                  <ChevronRight className="size-5" aria-hidden="true" />
+                  <ChevronRight className="size-5 rtl:-scale-x-100" aria-hidden="true" />
                 </DarkButton>
                 <DarkButton label={t`Keyboard shortcuts`} onClick={() => setHelp((h) => !h)} pressed={help}>
                   <Keyboard className="size-5" aria-hidden="true" />
@@ -511,7 +511,7 @@ function Shortcuts({ onClose }: { onClose: () => void }) {
   return (
     <section
       aria-label={t`Keyboard shortcuts`}
-      className="absolute top-14 right-3 z-20 w-72 rounded-xl bg-white p-4 text-slate-900 shadow-2xl ring-1 ring-slate-200 dark:bg-slate-900 dark:text-slate-100 dark:ring-slate-700"
+      className="absolute top-14 end-3 z-20 w-72 rounded-xl bg-white p-4 text-slate-900 shadow-2xl ring-1 ring-slate-200 dark:bg-slate-900 dark:text-slate-100 dark:ring-slate-700"
     >
       <div className="mb-2 flex items-center justify-between">
         <h2 className="text-sm font-semibold">

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { activateEnglish, activateLanguage, chooseLanguage, LANGUAGE_KEY, startingLanguage } from './i18n';
+import { getLocale } from '../locale';
 import { LANGUAGES } from './languages';
 
 const bootScript = readFileSync(resolve(__dirname, '../../../public/before-paint.js'), 'utf8');
@@ -66,6 +67,7 @@ describe('choosing a language', () => {
     await chooseLanguage('ar');
     expect(i18n.locale).toBe('ar');
     expect([root.lang, root.dir]).toEqual(['ar', 'rtl']);
+    expect(getLocale()).toBe('ar'); // numbers and dates too
     expect(root.hasAttribute('data-language-pending')).toBe(false);
     expect(localStorage.getItem(LANGUAGE_KEY)).toBe('ar');
   });

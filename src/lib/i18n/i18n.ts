@@ -1,5 +1,6 @@
 import { i18n, type Messages } from '@lingui/core';
 import { useSyncExternalStore } from 'react';
+import { setLocale } from '../locale';
 import { directionOf, intlLocaleOf, isLanguage, type Language } from './languages';
 
 // The studio's language at run time (docs/i18n.md), through Lingui's one `i18n` instance.
@@ -36,6 +37,8 @@ const documentRoot = (): HTMLElement | undefined => globalThis.document?.documen
 
 function apply(language: Language, messages: Messages, root: HTMLElement | undefined) {
   i18n.loadAndActivate({ locale: language, locales: intlLocaleOf(language), messages });
+  // Numbers, dates and lists in the same language (lib/format.ts).
+  setLocale(intlLocaleOf(language));
   if (!root) return;
   root.lang = language;
   root.dir = directionOf(language);

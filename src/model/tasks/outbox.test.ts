@@ -257,6 +257,35 @@ describe('Outbox', () => {
     expect(await stored('key-1')).toBeDefined();
   });
 
+  it.each([
+    ['a 429', refusal(429, 'rate_limited')],
+    ['a 503', refusal(503, 'service_unavailable')],
+  ])(
+    'a re-send refused by %s (before the service read its key) keeps the entry: the first attempt may have made the task',
+    async (_name, error) => {
+      const answers: (() => TaskCreated)[] = [
+        () => {
+          throw clientError('network_error');
+        },
+        () => {
+          throw error;
+        },
+        () => created('task_3', { idempotent: true }),
+      ];
+      const createTask = vi.fn<CreateTask>(async () => answers.shift()!());
+      const onCreated = vi.fn<OnCreated>(async () => {});
+      const outbox = makeOutbox(createTask, onCreated);
+      expect((await outbox.submit(request(), meta)).kind).toBe('pending');
+      await vi.advanceTimersByTimeAsync(5_000);
+      await waitUntil(() => createTask.mock.calls.length === 2, 'the re-send');
+      await waitUntil(async () => (await stored('key-1'))?.attempts === 2, 'the refused re-send to settle');
+      expect(outbox.entries()).toMatchObject([{ idempotencyKey: 'key-1' }]);
+      await vi.advanceTimersByTimeAsync(15_000);
+      await waitUntil(() => onCreated.mock.calls.length === 1, 'the replayed task to be recorded');
+      expect(onCreated.mock.calls[0]?.[1]).toEqual(created('task_3', { idempotent: true }));
+    },
+  );
+
   it('backs off 5 s, 15 s, 30 s, then every 60 s', async () => {
     const sentAt: number[] = [];
     const createTask = vi.fn<CreateTask>(async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { toApiError, type ApiError } from '../../api/errors';
+import { provesNoEffect, toApiError, type ApiError } from '../../api/errors';
 import { TaskRequestSchema, type TaskCreated, type TaskRequest } from '../../../contract/task';
 import { db, type OutboxEntry } from '../db';
 import { HistoryEntrySchema, type HistoryEntry } from '../history/history-types';
@@ -351,7 +351,11 @@ export class Outbox {
       created = await this.deps.createTask(structuredClone(slot.item.request), key);
     } catch (thrown) {
       const error = toApiError(thrown);
-      if (!outcomeUnknown(error)) {
+      // A re-send (an earlier attempt had no clear answer, or the tab closed while it was out) refused
+      // before the service looked at its key (429, 503) proves nothing about that earlier attempt: the
+      // task may exist, so the entry stays and is sent again with its key until an answer says.
+      const earlierMayExist = slot.item.attempts > 1 && provesNoEffect(error);
+      if (!outcomeUnknown(error) && !earlierMayExist) {
         // Refused: nothing was created, so there is nothing to re-send.
         this.forget(slot);
         await this.deleteStored(key);
