@@ -282,14 +282,14 @@ export function PresetNotice({ applied }: { applied: { name: string; dropped: Dr
   return (
     <div className="relative mb-4">
       {applied.dropped.length === 0 ? (
-        <Alert tone="info" title={`Preset "${name}" applied.`} className="pe-9" />
+        <Alert tone="info" title={`Preset "${name}" applied.`} className="pr-9" />
       ) : (
         <Alert
           tone="warning"
           title={`Preset "${name}" applied, without what no longer fits:`}
-          className="pe-9"
+          className="pr-9"
         >
-          <ul className="list-disc ps-4" aria-label="Dropped from the preset">
+          <ul className="list-disc pl-4" aria-label="Dropped from the preset">
             {applied.dropped.map((d) => (
               <li key={d.id}>
                 <span className="font-medium">{d.id}</span>: {d.reason}
@@ -302,7 +302,7 @@ export function PresetNotice({ applied }: { applied: { name: string; dropped: Dr
         type="button"
         onClick={() => setDismissed(true)}
         aria-label="Dismiss"
-        className="absolute top-2 end-2 rounded-md p-1 opacity-70 hover:opacity-100 focus-visible:outline-2 focus-visible:outline-indigo-500"
+        className="absolute top-2 right-2 rounded-md p-1 opacity-70 hover:opacity-100 focus-visible:outline-2 focus-visible:outline-indigo-500"
       >
         <X className="size-3.5" aria-hidden="true" />
       </button>

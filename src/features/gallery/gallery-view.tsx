@@ -23,8 +23,7 @@ import { Segmented } from '../../components/segmented';
 import { Select } from '../../components/select';
 import { categoryLabel } from '../../model/category-labels';
 import { cn } from '../../lib/cn';
-import { formatCount, formatDate } from '../../lib/format';
-import { useLocale } from '../../lib/use-locale';
+import { formatCount } from '../../lib/format';
 import { calendarDaysBetween, dayStartOfKey } from '../../lib/local-day';
 import { displayText } from '../../lib/untrusted-text';
 import type { OutboxEntry } from '../../model/db';
@@ -143,7 +142,7 @@ function dayLabel(day: string): string {
   const diff = calendarDaysBetween(date, today);
   if (diff === 0) return 'Today';
   if (diff === 1) return 'Yesterday';
-  return formatDate(date, {
+  return date.toLocaleDateString(undefined, {
     weekday: 'long',
     day: 'numeric',
     month: 'long',
@@ -408,7 +407,7 @@ export function GalleryView(props: GalleryViewProps) {
             <Button
               size="sm"
               variant="ghost"
-              className="ms-auto"
+              className="ml-auto"
               onClick={() => setSelection(EMPTY_SELECTION)}
             >
               Clear selection
@@ -591,7 +590,7 @@ function Toolbar({
             </span>
           )}
         </Button>
-        <div className="flex items-center gap-2 sm:ms-auto">
+        <div className="flex items-center gap-2 sm:ml-auto">
           <span id="tile-size-label" className="text-xs text-slate-600 dark:text-slate-400">
             Tile size
           </span>
@@ -938,11 +937,9 @@ const GridRow = memo(function GridRow({
   onSelect,
   onToggleStar,
 }: GridRowProps) {
-  // Memoised: its parent's render in a new locale does not reach it, so it listens itself.
-  useLocale();
   return (
     <div
-      className="absolute top-0 start-0 w-full"
+      className="absolute top-0 left-0 w-full"
       style={{ transform: `translateY(${start}px)`, height: size }}
     >
       {row.kind === 'day' ? (
