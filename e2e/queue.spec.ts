@@ -1,4 +1,4 @@
-import type { Locator, Page, Request } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expectNoSeriousViolations } from './axe-helpers';
 import { expect, test, type Sandbox, type Studio } from './fixtures';
 import { TASK_TIMEOUT, uniquePrompt, type History } from './task-helpers';
@@ -22,16 +22,9 @@ async function generateHeld(studio: Studio, prompt: string): Promise<void> {
 const postsOfTasks = async (sandbox: Sandbox) =>
   (await sandbox.requests()).filter((r) => r.method === 'POST' && r.path === '/v1/tasks');
 
-/** The prompts of POST /tasks as the page sends them, in order. */
-function recordTaskPosts(page: Page): string[] {
-  const prompts: string[] = [];
-  page.on('request', (r: Request) => {
-    if (r.method() !== 'POST' || !r.url().endsWith('/v1/tasks')) return;
-    const body = r.postDataJSON() as { params?: { prompt?: string } } | null;
-    prompts.push(String(body?.params?.prompt ?? ''));
-  });
-  return prompts;
-}
+/** The prompts of the tasks the sandbox made, in the order their POST /tasks reached it (its request log). */
+const promptsReceived = async (sandbox: Sandbox) =>
+  (await postsOfTasks(sandbox)).flatMap((r) => (r.created ? [r.created.prompt] : []));
 
 async function pauseQueue(page: Page): Promise<void> {
   await queueRegion(page).getByRole('button', { name: 'Pause queue' }).click();
@@ -91,7 +84,6 @@ test('after a reorder the service receives the tasks in the queue order', async 
   page,
   history,
 }) => {
-  const sent = recordTaskPosts(page);
   const [a, b, c] = ['a', 'b', 'c'].map((n) => uniquePrompt(`order ${n}`)) as [string, string, string];
   await pauseQueue(page);
   for (const p of [a, b, c]) await generateHeld(studio, p);
@@ -107,7 +99,8 @@ test('after a reorder the service receives the tasks in the queue order', async 
 
   await queueRegion(page).getByRole('button', { name: 'Resume queue' }).click();
   await expectSucceeded(history, [a, b, c]);
-  expect(sent).toEqual([c, a, b]);
+  // As the sandbox received them: each prompt in its log, in the order the service made the tasks.
+  expect(await promptsReceived(sandbox)).toEqual([c, a, b]);
   expect(await postsOfTasks(sandbox)).toHaveLength(3);
 });
 
