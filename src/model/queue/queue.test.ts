@@ -464,10 +464,11 @@ describe('slotsToFill', () => {
     expect(slotsToFill({ concurrency: 5, busy: 7, mineBusy: 0, sending: 0 })).toBe(0);
   });
 
-  it('offers one slot more than a concurrency still guessed, so a larger pool can show itself', () => {
-    expect(slotsToFill({ concurrency: 3, confirmed: false, busy: 3, mineBusy: 3, sending: 0 })).toBe(1);
+  it('offers half as many slots again (at least one) while the concurrency is a guess, so a larger pool shows itself soon', () => {
+    expect(slotsToFill({ concurrency: 3, confirmed: false, busy: 3, mineBusy: 3, sending: 0 })).toBe(2);
     expect(slotsToFill({ concurrency: 3, confirmed: true, busy: 3, mineBusy: 3, sending: 0 })).toBe(0);
-    expect(slotsToFill({ concurrency: 5, confirmed: false, busy: 0, mineBusy: 0, sending: 0 })).toBe(6);
+    expect(slotsToFill({ concurrency: 5, confirmed: false, busy: 0, mineBusy: 0, sending: 0 })).toBe(8);
+    expect(slotsToFill({ concurrency: 1, confirmed: false, busy: 1, mineBusy: 1, sending: 0 })).toBe(1);
   });
 
   it('keeps to a fair share of a team pool while other members wait', () => {
