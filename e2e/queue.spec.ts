@@ -168,3 +168,42 @@ test('Compare: Run all with the queue paused holds every cell and sends nothing;
   await expect(heldItems(page)).toHaveCount(0, { timeout: TASK_TIMEOUT });
   await expect.poll(async () => (await postsOfTasks(sandbox)).length, { timeout: TASK_TIMEOUT }).toBe(2);
 });
+
+test('Compare: cells held, then removed from the Queue after a reload, are not sent and can run again', async ({
+  page,
+  sandbox,
+  studio,
+}) => {
+  await pauseQueue(page);
+  await page.getByRole('button', { name: /^Compare/ }).click();
+  const board = page.getByRole('region', { name: 'Compare', exact: true });
+  for (const label of ['Lumen Canvas · v2', 'Pop Diffusion · Pop 1'])
+    await board.getByRole('combobox', { name: 'Add model' }).selectOption({ label });
+  await board.getByLabel('Prompt 1', { exact: true }).fill(uniquePrompt('compare removed'));
+  await board.getByRole('button', { name: /^Run all/ }).click();
+  await expect(
+    board.getByText('Held in your queue until the pool has room; nothing is charged yet.'),
+  ).toHaveCount(2);
+
+  const boardUrl = page.url();
+  // The page that held them is gone: no answer of that run can tell the board what became of them.
+  await page.reload();
+  await expect(studio.accountButton).toBeVisible();
+  await expect(board).toBeVisible();
+  await page.getByRole('button', { name: /^Compare/ }).click();
+  await expect(heldItems(page)).toHaveCount(2);
+  for (let i = 0; i < 2; i++)
+    await heldItems(page).first().getByRole('button', { name: 'Remove', exact: true }).click();
+  await expect(heldItems(page)).toHaveCount(0);
+
+  // The board again, by its address (the URL names it).
+  await page.goto(boardUrl);
+  await expect(board).toBeVisible();
+  // Never sent, so not "sending" for good: each cell says so and can run again.
+  await expect(board.getByTestId('cell-status')).toHaveText(['not sent', 'not sent']);
+  await expect(
+    board.getByText('Not sent: removed from your queue or refused; nothing was charged.'),
+  ).toHaveCount(2);
+  await expect(board.getByRole('button', { name: /^Run all/ })).toBeEnabled();
+  expect(await postsOfTasks(sandbox)).toHaveLength(0);
+});

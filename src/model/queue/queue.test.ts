@@ -232,6 +232,22 @@ describe('TaskQueue', () => {
     expect(h.sent).toEqual([{ prompt: 'b', key: b }]);
   });
 
+  it('unsent() names the keys neither held nor on their way: removed ones, not held or sent ones', async () => {
+    const h = harness({ free: 0, createTask: () => new Promise<TaskCreated>(() => undefined) });
+    const [a, b, c] = await hold(h.queue, ['a', 'b', 'c']);
+    await h.queue.remove([b!]);
+    // a goes and is not answered yet: on its way, an ordinary outbox entry.
+    void h.queue.sendNow(a!);
+    await waitUntil(() => h.outbox.entries().length === 1, 'a on its way');
+    expect(await h.queue.unsent([a!, b!, c!, 'never-queued'])).toEqual([b, 'never-queued']);
+    // The same after a reload, from another page of the connection.
+    h.queue.dispose();
+    await reloadPage();
+    const again = harness({ free: 0 });
+    await again.queue.start();
+    expect(await again.queue.unsent([a!, b!, c!])).toEqual([b]);
+  });
+
   it('Send now sends one task at once, past the pause and a full pool', async () => {
     const h = harness({ free: 0 });
     h.queue.pause();

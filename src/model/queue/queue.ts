@@ -432,6 +432,25 @@ export class TaskQueue {
     resolve?.(result);
   }
 
+  /**
+   * Of these keys (tasks a caller wrote down before queueing them: a Compare board's cells), those that
+   * are neither held nor on their way: IndexedDB's outbox store, which every tab of the connection shares
+   * and which keeps a task from the moment it is queued until its answer is recorded in the history, has
+   * no entry with the key. A key that is in neither that store nor the history was never sent (removed
+   * from the queue, or refused): nothing was charged for it. Null: IndexedDB could not be read, so
+   * nothing can be told.
+   */
+  async unsent(keys: readonly string[]): Promise<string[] | null> {
+    try {
+      const tx = (await db()).transaction('outbox', 'readonly');
+      const found = await Promise.all(keys.map((key) => tx.store.getKey(key)));
+      await tx.done;
+      return keys.filter((key, i) => found[i] === undefined && !this.starting.has(key));
+    } catch {
+      return null;
+    }
+  }
+
   // ---- the user's controls ------------------------------------------------------------------------
 
   pause(reason: string | null = null): void {
