@@ -176,7 +176,10 @@ export function HistoryPanel({
         />
       )}
 
-      {members.length > 0 && <TeamQueue entries={entries} held={teamHeld} />}
+      {/* Another member holding tasks shows it too, before any of their tasks is in this history. */}
+      {(members.length > 0 || teamHeld?.some((m) => !m.you && m.held > 0)) && (
+        <TeamQueue entries={entries} held={teamHeld} />
+      )}
 
       {held.length > 0 && (
         <ol aria-label="Held in your queue" className="flex flex-col gap-2">
