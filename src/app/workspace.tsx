@@ -48,7 +48,7 @@ import {
 } from './creator-tools';
 import { useTeamSession } from './team-context';
 import type { GalleryStores } from './use-gallery-stores';
-import { useHeldTasks, useTeamHeld } from './use-queue-share';
+import { useTeamHeld } from './use-queue-share';
 import { useUrlSelection } from './use-url-selection';
 
 // The workspace (product-notes §3): the catalog, the form with its quote and submit bar, and the History
@@ -110,7 +110,6 @@ export function Workspace({
   const request = snapshot?.valid ? snapshot.request : null;
   const quote = useLiveQuote(request);
   const sending = useSending(runner?.outbox);
-  const held = useHeldTasks(runner?.queue ?? null);
   const teamHeld = useTeamHeld(useTeamSession());
   const submitter = useSubmit(runner);
   const current = resolved.status === 'ready' ? resolved.resolved : undefined;
@@ -352,7 +351,7 @@ export function Workspace({
               <HistoryPanel
                 store={runner.store}
                 sending={sending}
-                held={held}
+                heldFrom={runner.queue}
                 teamHeld={teamHeld}
                 onRemix={onRemix}
                 onUseAsInput={onUseAsInput}
