@@ -40,10 +40,10 @@ import { taskMeta } from '../model/tasks/task-meta';
 import {
   formPreset,
   PresetButtons,
-  PresetNotice,
   presetOfLink,
   useBatch,
   useFittedPreset,
+  usePresetNotice,
   type FormPreset,
 } from './creator-tools';
 import { useTeamSession } from './team-context';
@@ -115,6 +115,7 @@ export function Workspace({
   const current = resolved.status === 'ready' ? resolved.resolved : undefined;
   const key = selectionKey(selection);
   const fitted = useFittedPreset(preset, key, current);
+  usePresetNotice(fitted.applied, preset?.nonce);
   const batch = useBatch(current, snapshot?.request ?? null);
   const onApplyPreset = useCallback(
     (p: Preset) => {
@@ -292,7 +293,6 @@ export function Workspace({
             {resolved.error.remedy}
           </Alert>
         )}
-        {current && fitted.applied && <PresetNotice key={preset?.nonce} applied={fitted.applied} />}
         {current && (
           <ParamForm
             key={preset?.for === key ? `${key}#${preset.nonce}` : key}
