@@ -2,8 +2,8 @@ import type { Browser, Page } from '@playwright/test';
 import { loadavg } from 'node:os';
 import type { Figure } from './results-file';
 import {
-  connect,
   measure,
+  openPopForm,
   requests,
   reset,
   waitAllFinished,
@@ -26,24 +26,6 @@ const POOL = 5;
 
 const load = () => Math.round(loadavg()[0]! * 100) / 100;
 const queueRegion = (page: Page) => page.getByRole('region', { name: 'Queue', exact: true });
-
-async function openPop(page: Page, ports: Ports): Promise<void> {
-  await connect(page, ports, 'team');
-  await page.getByRole('combobox', { name: 'Category', exact: true }).selectOption('image/default');
-  await page
-    .getByRole('tabpanel', { name: 'Models', exact: true })
-    .getByRole('listitem')
-    .filter({ has: page.getByText('Pop Diffusion', { exact: true }) })
-    .getByRole('button')
-    .click();
-  await page.getByRole('textbox', { name: 'Prompt', exact: true }).fill('bench: a red fox in snow');
-  await page
-    .getByRole('region', { name: 'Quote', exact: true })
-    .getByText(/credits/)
-    .first()
-    .waitFor();
-  await page.waitForTimeout(500);
-}
 
 /** The sandbox's run of a task (SANDBOX_TASK_MS, as run.ts starts it for the queue) and its dispatch (a quarter). */
 const RUN_MS = 5_000;
@@ -92,7 +74,7 @@ async function makespanRun(browser: Browser, ports: Ports, atOnce: boolean): Pro
   await reset(ports);
   await warmUp(ports);
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await openPop(page, ports);
+  await openPopForm(page, ports);
   const sendAtOnce = page.getByRole('checkbox', { name: 'Send every task at once (no queue)' });
   await queueRegion(page).getByText('Queue settings').click();
   await sendAtOnce.setChecked(atOnce);
@@ -238,7 +220,7 @@ async function heldRun(browser: Browser, ports: Ports): Promise<{ longest: numbe
       for (const e of list.getEntries()) w.__longest = Math.max(w.__longest, e.duration);
     }).observe({ type: 'longtask', buffered: true });
   });
-  await openPop(page, ports);
+  await openPopForm(page, ports);
   await queueRegion(page).getByRole('button', { name: 'Pause queue' }).click();
   await page.getByRole('button', { name: 'Generate', exact: true }).click();
   const items = queueRegion(page).getByTestId('queue-item');
