@@ -11,6 +11,31 @@ const FEATURES = readdirSync(new URL('./src/features', import.meta.url), { withF
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
 
+// The Intl constructors that take a locale, and the toLocale*String methods of numbers and dates.
+const INTL = `callee.object.name='Intl'][callee.property.name=/^(NumberFormat|DateTimeFormat|RelativeTimeFormat|ListFormat|PluralRules|Collator|Segmenter|DisplayNames|DurationFormat)$/`;
+const TO_LOCALE = `callee.property.name=/^toLocale(Date|Time)?String$/`;
+const FIXED_LOCALE = `arguments.0.type=/^(Literal|TemplateLiteral|ArrayExpression)$/`;
+const LOCALE_RULES = [
+  ...['NewExpression', 'CallExpression'].flatMap((node) => [
+    {
+      selector: `${node}[${INTL}][${FIXED_LOCALE}]`,
+      message: 'A locale written in the code: format through src/lib/format.ts, in the studio locale.',
+    },
+    {
+      selector: `${node}[${INTL}]:matches([arguments.length=0], [arguments.0.type='Identifier'][arguments.0.name='undefined'])`,
+      message: 'No locale follows the browser, not the studio: format through src/lib/format.ts.',
+    },
+  ]),
+  {
+    selector: `CallExpression[${TO_LOCALE}][${FIXED_LOCALE}]`,
+    message: 'A locale written in the code: format through src/lib/format.ts, in the studio locale.',
+  },
+  {
+    selector: `CallExpression[${TO_LOCALE}]:matches([arguments.length=0], [arguments.0.type='Identifier'][arguments.0.name='undefined'])`,
+    message: 'toLocale*String without a locale follows the browser, not the studio: use src/lib/format.ts.',
+  },
+];
+
 export default defineConfig(
   { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', 'bench/results.json'] },
   js.configs.recommended,
@@ -124,6 +149,16 @@ export default defineConfig(
           ],
         },
       ],
+    },
+  },
+  {
+    // No locale written in the code: numbers and dates are
+    // formatted in the studio's locale by lib/format.ts. A literal locale ignores the user's language; no
+    // locale at all (or undefined) follows the browser's, not the studio's.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': ['error', ...LOCALE_RULES],
     },
   },
   {

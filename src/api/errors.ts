@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { ErrorBodySchema } from '../../contract/error';
+import { formatList } from '../lib/format';
 
 // The one error type of the API boundary ("Errors become one ApiError class"). Every failure the
 // client can meet, an api-notes §7 error body, a body it cannot read, a dropped connection, a timeout or an
@@ -362,7 +363,7 @@ export const ERROR_TABLE: Record<
     return {
       message:
         ids.length > 0
-          ? `Some required inputs are missing: ${ids.join(', ')}.`
+          ? `Some required inputs are missing: ${formatList(ids)}.`
           : 'Some required inputs are missing.',
       remedy: 'Fill in the marked fields and submit again.',
     };
@@ -461,12 +462,7 @@ export const ERROR_TABLE: Record<
     if (ctx.status === 451) {
       return {
         message: `The uploaded file was rejected by content moderation${
-          labels
-            ? ` (labels: ${labels
-                .split(',')
-                .map((l) => l.trim())
-                .join(', ')})`
-            : ''
+          labels ? ` (labels: ${formatList(labels.split(',').map((l) => l.trim()))})` : ''
         }.`,
         remedy: 'Use a different file.',
       };

@@ -52,7 +52,7 @@ export function PhoneNav({
                 >
                   <Icon className="size-5" aria-hidden="true" />
                   {id === 'compare' && draftCount ? (
-                    <span className="absolute -top-1 right-1 rounded-full bg-indigo-600 px-1.5 text-[11px] leading-4 text-white tabular-nums">
+                    <span className="absolute -top-1 end-1 rounded-full bg-indigo-600 px-1.5 text-[11px] leading-4 text-white tabular-nums">
                       <span className="sr-only">(</span>
                       {draftCount}
                       <span className="sr-only"> models added)</span>

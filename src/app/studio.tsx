@@ -5,6 +5,7 @@ import { ConnectPanel } from '../features/connect/connect-panel';
 import { useConnection } from '../features/connect/use-connection';
 import { DEFAULT_BASE_URL, type StudioConfig } from './config';
 import { useLoaded } from '../lib/use-loaded';
+import { useLocale } from '../lib/use-locale';
 import { Header } from './header';
 import { UpdatePrompt } from './update-prompt';
 
@@ -19,6 +20,9 @@ const loadConnectedStudio = () => import('./connected-studio');
 
 /** `config` is null until /config.json is read (the first render, which index.html holds prerendered). */
 export function Studio({ config }: { config: StudioConfig | null }) {
+  // A new locale renders the whole studio again, so every number and date on screen is rewritten in it
+  // (format.ts reads the locale at each call); memoised components listen themselves.
+  useLocale();
   const { state, connect, disconnect, storedBaseUrl } = useConnection();
   const connectedStudio = useLoaded(loadConnectedStudio, state.status !== 'disconnected');
   const api = useMemo<ApiConnection | null>(

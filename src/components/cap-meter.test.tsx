@@ -1,6 +1,13 @@
-import { render, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { getLocale, setLocale } from '../lib/locale';
 import { CapMeter } from './cap-meter';
+
+const initialLocale = getLocale();
+afterEach(() => {
+  cleanup();
+  setLocale(initialLocale);
+});
 
 describe('CapMeter', () => {
   it('names the meter, shows the spend against the cap, and warns from 70 % and 90 % of it', () => {
@@ -22,5 +29,12 @@ describe('CapMeter', () => {
     );
     const [a, b] = screen.getAllByRole('meter', { name: 'Spent today, against the daily cap' });
     expect(a!.getAttribute('aria-labelledby')).not.toBe(b!.getAttribute('aria-labelledby'));
+  });
+
+  it('writes its figures again in a new locale, without new props', () => {
+    render(<CapMeter spent={4996} cap={5000} testId="cap" />);
+    expect(screen.getByTestId('cap').textContent).toBe('4,996 / 5,000');
+    act(() => setLocale('de-DE'));
+    expect(screen.getByTestId('cap').textContent).toBe('4.996 / 5.000');
   });
 });

@@ -1,14 +1,17 @@
 import { useId } from 'react';
+import { formatCount } from '../lib/format';
+import { useLocale } from '../lib/use-locale';
 
 /** Today's spend against a daily cap: the figures, and a meter that warns near the cap. */
 export function CapMeter({ spent, cap, testId }: { spent: number; cap: number; testId?: string }) {
   const id = useId();
+  useLocale();
   return (
     <>
       <div className="flex justify-between gap-2 text-xs">
         <span id={id}>Spent today, against the daily cap</span>
         <span className="tabular-nums" data-testid={testId}>
-          {spent.toLocaleString('en-US')} / {cap.toLocaleString('en-US')}
+          {formatCount(spent)} / {formatCount(cap)}
         </span>
       </div>
       <meter

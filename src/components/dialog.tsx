@@ -28,7 +28,8 @@ export function Dialog({ open, onOpenChange, title, description, children, wide,
           className={cn(
             sheet
               ? 'fixed inset-x-0 bottom-0 z-50 flex max-h-[88dvh] flex-col rounded-t-2xl'
-              : 'fixed top-1/2 left-1/2 z-50 flex max-h-[90vh] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 flex-col rounded-xl',
+              : // Centred: left-1/2 pairs with the physical -translate-x-1/2; start-1/2 would move it off centre in RTL.
+                'fixed top-1/2 left-1/2 z-50 flex max-h-[90vh] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 flex-col rounded-xl',
             'bg-white shadow-2xl ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-700',
             !sheet && (wide ? 'max-w-4xl' : 'max-w-lg'),
           )}

@@ -38,18 +38,18 @@ export function FieldGroup({
           aside floats beside it; the legend stays the first child, so it still names the group. */}
       <legend
         id={labelId}
-        className="float-left mb-1.5 max-w-full text-sm font-medium text-slate-800 dark:text-slate-200"
+        className="float-start mb-1.5 max-w-full text-sm font-medium text-slate-800 dark:text-slate-200"
       >
         {label}
       </legend>
       {/* Outside the legend, so the group's accessible name is the label alone. */}
       {required && (
-        <span className="float-left ml-0.5 text-sm text-rose-600 dark:text-rose-400" aria-hidden="true">
+        <span className="float-start ms-0.5 text-sm text-rose-600 dark:text-rose-400" aria-hidden="true">
           *
         </span>
       )}
       {aside !== undefined && (
-        <span className="float-right ml-2 text-xs text-slate-500 tabular-nums dark:text-slate-400">
+        <span className="float-end ms-2 text-xs text-slate-500 tabular-nums dark:text-slate-400">
           {aside}
         </span>
       )}

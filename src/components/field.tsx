@@ -40,7 +40,7 @@ export function Field({ label, description, error, required, aside, children, cl
           {label}
         </label>
         {required && (
-          <span className="ml-0.5 text-sm text-rose-600 dark:text-rose-400" aria-hidden="true">
+          <span className="ms-0.5 text-sm text-rose-600 dark:text-rose-400" aria-hidden="true">
             *
           </span>
         )}

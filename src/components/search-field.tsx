@@ -8,10 +8,10 @@ export function SearchField({ className, ...props }: Omit<ComponentProps<'input'
   return (
     <div className={cn('relative', className)}>
       <Search
-        className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-slate-400"
+        className="pointer-events-none absolute top-1/2 start-2.5 size-4 -translate-y-1/2 text-slate-400"
         aria-hidden="true"
       />
-      <input type="search" className={cn(inputClass, 'pl-8')} {...props} />
+      <input type="search" className={cn(inputClass, 'ps-8')} {...props} />
     </div>
   );
 }

@@ -7,11 +7,11 @@ import { inputClass } from './field';
 export function Select({ className, children, ...props }: ComponentProps<'select'>) {
   return (
     <div className={cn('relative', className)}>
-      <select className={cn(inputClass, 'cursor-pointer appearance-none truncate pr-9')} {...props}>
+      <select className={cn(inputClass, 'cursor-pointer appearance-none truncate pe-9')} {...props}>
         {children}
       </select>
       <ChevronDown
-        className="pointer-events-none absolute top-1/2 right-3 size-4 -translate-y-1/2 text-slate-500 dark:text-slate-400"
+        className="pointer-events-none absolute top-1/2 end-3 size-4 -translate-y-1/2 text-slate-500 dark:text-slate-400"
         aria-hidden="true"
       />
     </div>

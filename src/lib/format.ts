@@ -1,19 +1,72 @@
-// Numbers as people read them in the studio.
+import { getLocale } from './locale';
+
+// Numbers, dates, sizes, durations and lists as people read them in the studio: every one through Intl,
+// in the studio's locale (locale.ts), never a locale written in the code (a lint rule in eslint.config.js
+// refuses one). The words around them ("credits", "s", "min", "bytes") are messages, translated with the
+// rest of the studio's text.
+
+// Each formatter is made once per locale and options: an Intl constructor (and toLocaleString, which
+// makes one on every call) costs a long list (every card and day heading that scrolls into view) more
+// than the rest of its render.
+const formatters = new Map<
+  string,
+  Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat | Intl.ListFormat
+>();
+
+function cached<
+  F extends Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat | Intl.ListFormat,
+>(kind: string, options: object | undefined, make: (locale: string) => F): F {
+  const locale = getLocale();
+  const key = `${kind}|${locale}|${options ? JSON.stringify(options) : ''}`;
+  let found = formatters.get(key) as F | undefined;
+  if (!found) formatters.set(key, (found = make(locale)));
+  return found;
+}
+
+/** The studio locale's number format for these options. */
+export const numberFormat = (options?: Intl.NumberFormatOptions): Intl.NumberFormat =>
+  cached('number', options, (locale) => new Intl.NumberFormat(locale, options));
+
+/** The studio locale's date and time format for these options. */
+export const dateTimeFormat = (options?: Intl.DateTimeFormatOptions): Intl.DateTimeFormat =>
+  cached('date', options, (locale) => new Intl.DateTimeFormat(locale, options));
+
+/** A count with thousands grouped as the locale groups them: "5,000" in English, "5.000" in German. */
+export const formatCount = (n: number): string => numberFormat().format(n);
+
+/** A date, a time or both, as the options ask, in the studio's locale. */
+export const formatDate = (ms: number | Date, options: Intl.DateTimeFormatOptions): string =>
+  dateTimeFormat(options).format(ms);
+
+/** "5 minutes ago", "yesterday", "in 2 hours" (numeric: 'auto' says "yesterday" rather than "1 day ago"). */
+export const formatRelative = (value: number, unit: Intl.RelativeTimeFormatUnit): string =>
+  cached('relative', undefined, (locale) => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' })).format(
+    value,
+    unit,
+  );
+
+const LIST_STYLES = {
+  /** "a, b, and c": items that all hold. */
+  and: { type: 'conjunction', style: 'long' },
+  /** "a, b, or c": one of them. */
+  or: { type: 'disjunction', style: 'long' },
+  /** "a, b, c": a plain enumeration, the locale's separator with no word. */
+  plain: { type: 'unit', style: 'short' },
+} as const satisfies Record<string, Intl.ListFormatOptions>;
+
+/** Words joined as the locale joins a list: formatList(['a', 'b', 'c'], 'and') is "a, b, and c" in English. */
+export const formatList = (items: readonly string[], kind: keyof typeof LIST_STYLES = 'plain'): string =>
+  cached('list', LIST_STYLES[kind], (locale) => new Intl.ListFormat(locale, LIST_STYLES[kind])).format(items);
 
 const UNIT_LABELS: Record<string, string> = {
   image: 'image',
   second: 'second',
   frame: 'frame',
-  '1k_chars': '1,000 characters',
   call: 'call',
 };
 
-// One formatter, made once: toLocaleString makes a new one on every call, which costs a long list
-// (every card and day heading that scrolls into view) more than the rest of its render.
-const COUNT = new Intl.NumberFormat('en-US');
-
-/** A count with thousands grouped: "5,000". */
-export const formatCount = (n: number): string => COUNT.format(n);
+const unitLabel = (unit: string) =>
+  unit === '1k_chars' ? `${formatCount(1000)} characters` : (UNIT_LABELS[unit] ?? unit);
 
 export function formatCredits(n: number): string {
   const rounded = Number.isInteger(n) ? n : Math.round(n * 100) / 100;
@@ -25,34 +78,42 @@ export function formatTypicalPrice(
   p: { typicalCredits: number; unit: string } | null | undefined,
 ): string | null {
   if (!p) return null;
-  return `~${formatCredits(p.typicalCredits)} / ${UNIT_LABELS[p.unit] ?? p.unit}`;
+  return `~${formatCredits(p.typicalCredits)} / ${unitLabel(p.unit)}`;
 }
 
+/**
+ * A duration: "<1 s", "42 s", "2 min 5 s". The digits are the locale's; the unit words stay messages:
+ * Intl's own short units read "42 sec" in English, and Intl.DurationFormat is not in every browser the
+ * studio supports (Firefox ESR) nor in Node 20.
+ */
 export function formatSeconds(s: number): string {
-  if (s < 1) return '<1 s';
-  if (s < 60) return `${Math.round(s)} s`;
+  if (s < 1) return `<${formatCount(1)} s`;
+  if (s < 60) return `${formatCount(Math.round(s))} s`;
   const m = Math.floor(s / 60);
   const rest = Math.round(s % 60);
-  return rest ? `${m} min ${rest} s` : `${m} min`;
+  return rest ? `${formatCount(m)} min ${formatCount(rest)} s` : `${formatCount(m)} min`;
 }
 
-/** A short date and time in the user's locale, e.g. "Nov 22, 2:05 PM". */
-export const formatDateTime = (ms: number): string =>
-  new Date(ms).toLocaleString(undefined, {
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-  });
+const DATE_TIME: Intl.DateTimeFormatOptions = {
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+};
+
+/** A short date and time in the studio's locale, e.g. "Nov 22, 2:05 PM". */
+export const formatDateTime = (ms: number): string => formatDate(ms, DATE_TIME);
 
 const BYTE_UNITS = ['KB', 'MB', 'GB', 'TB'] as const;
-const ONE_DECIMAL = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const ONE_DECIMAL: Intl.NumberFormatOptions = { minimumFractionDigits: 1, maximumFractionDigits: 1 };
 
 /**
  * A size as read: "512 bytes", "1.5 KB", "38.1 MB", "572 MB" (one decimal under 100). Binary units
  * (1 KB = 1,024 bytes), because the API's limits are: its "100 MB" upload limit is 100 x 1,024 x 1,024
  * bytes (contract/upload.ts), so a file at the limit shows as "100 MB", never "104.9 MB"; Chromium's
- * downloads and Windows count the same way.
+ * downloads and Windows count the same way. The number is the locale's ("1,5 KB" in French); the unit
+ * stays KB, MB...: Intl's byte units are the decimal ones (its "kilobyte" is 1,000 bytes, written "kB"),
+ * so they would name a binary size wrongly.
  */
 export function formatBytes(bytes: number): string {
   const n = Number.isFinite(bytes) ? Math.max(0, Math.round(bytes)) : 0;
@@ -68,6 +129,34 @@ export function formatBytes(bytes: number): string {
     value /= 1024;
     unit += 1;
   }
-  const text = value >= 100 ? formatCount(Math.round(value)) : ONE_DECIMAL.format(value);
+  const text = value >= 100 ? formatCount(Math.round(value)) : numberFormat(ONE_DECIMAL).format(value);
   return `${text} ${BYTE_UNITS[unit]}`;
+}
+
+const NUMERIC_DATE: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'numeric', day: 'numeric' };
+
+/** A date in digits, as the locale writes it: "11/26/2026" in American English, "26.11.2026" in German. */
+export const formatNumericDate = (ms: number): string => formatDate(ms, NUMERIC_DATE);
+
+const TWO_DIGITS: Intl.NumberFormatOptions = { minimumIntegerDigits: 2 };
+
+/** A media clock, minutes and seconds: "1:05", in the locale's digits. */
+export function formatClock(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  return `${formatCount(Math.floor(s / 60))}:${numberFormat(TWO_DIGITS).format(s % 60)}`;
+}
+
+const ONE_DECIMAL_AT_MOST: Intl.NumberFormatOptions = { maximumFractionDigits: 1 };
+
+/** A number to one decimal at most: "4.5", "4" (an average rating). */
+export const formatOneDecimal = (n: number): string => numberFormat(ONE_DECIMAL_AT_MOST).format(n);
+
+/** A share as a percentage: "12%", one decimal under 10 % ("4.5%") so a small share is not "0%". */
+export function formatPercent(rate: number): string {
+  const digits = rate < 0.1 && rate > 0 ? 1 : 0;
+  return numberFormat({
+    style: 'percent',
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(rate);
 }

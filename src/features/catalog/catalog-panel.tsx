@@ -4,6 +4,7 @@ import { memo, useId, useState } from 'react';
 import { shortcutFor } from '../../components/shortcuts';
 import { inputClass } from '../../components/field';
 import { cn } from '../../lib/cn';
+import { useLocale } from '../../lib/use-locale';
 import type { Selection } from '../../model/selection';
 import { AiToolsTab, type ToolFilter } from './ai-tools-tab';
 import { searchTerms } from './catalog-search';
@@ -55,6 +56,8 @@ export const CatalogPanel = memo(function CatalogPanel({
   onSelect,
   className,
 }: CatalogPanelProps) {
+  // Memoised: its parent's render in a new locale does not reach it, so it listens itself.
+  useLocale();
   const searchId = useId();
   const [query, setQuery] = useState('');
   const [toolFilter, setToolFilter] = useState<ToolFilter>('all');
@@ -128,7 +131,7 @@ export const CatalogPanel = memo(function CatalogPanel({
             Search catalog
           </label>
           <Search
-            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400"
+            className="pointer-events-none absolute top-1/2 start-3 size-4 -translate-y-1/2 text-slate-400"
             aria-hidden="true"
           />
           <input
@@ -145,14 +148,14 @@ export const CatalogPanel = memo(function CatalogPanel({
             placeholder={PLACEHOLDERS[tab]}
             autoComplete="off"
             spellCheck={false}
-            className={cn(inputClass, 'pr-9 pl-9 [&::-webkit-search-cancel-button]:hidden')}
+            className={cn(inputClass, 'pe-9 ps-9 [&::-webkit-search-cancel-button]:hidden')}
           />
           {query && (
             <button
               type="button"
               onClick={clearSearch}
               aria-label="Clear search"
-              className="absolute top-1/2 right-2 -translate-y-1/2 rounded-md p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-700 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-slate-800 dark:hover:text-slate-200"
+              className="absolute top-1/2 end-2 -translate-y-1/2 rounded-md p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-700 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-slate-800 dark:hover:text-slate-200"
             >
               <X className="size-4" aria-hidden="true" />
             </button>

@@ -23,6 +23,7 @@ import { matchesSearch, modelSearchFields } from './catalog-search';
 import { CatalogList, type CatalogListProps } from './catalog-list';
 import { CatalogError, CatalogLoading } from './catalog-states';
 import { ModelCard } from './model-card';
+import { formatList } from '../../lib/format';
 
 export interface ModelsTabProps {
   selection: Selection | null;
@@ -137,7 +138,7 @@ export function ModelsTab({
         {failure && (
           <Alert tone="warning" title={failure.message}>
             {failure.remedy && <p>{failure.remedy}</p>}
-            <p>Not searched: {failed.map((f) => categoryLabel(categoryKey(f.c))).join(', ')}.</p>
+            <p>Not searched: {formatList(failed.map((f) => categoryLabel(categoryKey(f.c))))}.</p>
             <Button size="sm" className="mt-2" onClick={() => failed.forEach((f) => void f.q.refetch())}>
               Try again
             </Button>

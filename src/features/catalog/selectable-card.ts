@@ -7,7 +7,7 @@ import type { Selection } from '../../model/selection';
  */
 export const selectableCardClass = (extra?: string) =>
   cn(
-    'group w-full min-w-0 rounded-xl bg-white text-left ring-1 ring-slate-200 transition',
+    'group w-full min-w-0 rounded-xl bg-white text-start ring-1 ring-slate-200 transition',
     'hover:ring-slate-300 hover:shadow-sm dark:bg-slate-900 dark:ring-slate-800 dark:hover:ring-slate-700',
     'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500',
     'aria-[current=true]:bg-indigo-50/60 aria-[current=true]:ring-2 aria-[current=true]:ring-indigo-500',

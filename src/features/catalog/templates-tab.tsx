@@ -78,13 +78,13 @@ function TemplateCard({
       <span className="relative block aspect-[4/3] w-full overflow-hidden bg-slate-100 dark:bg-slate-800">
         <CoverMedia url={template.coverUrl} playing={(hovered || focused) && !prefersReducedMotion()} />
         {video && (
-          <span className="absolute right-1.5 bottom-1.5 rounded bg-slate-950/60 p-0.5 text-white">
+          <span className="absolute end-1.5 bottom-1.5 rounded bg-slate-950/60 p-0.5 text-white">
             <Film className="size-3" aria-hidden="true" />
             <span className="sr-only">Video</span>
           </span>
         )}
         {selected && (
-          <span className="absolute top-1.5 right-1.5 rounded-full bg-indigo-600 p-0.5 text-white shadow">
+          <span className="absolute top-1.5 end-1.5 rounded-full bg-indigo-600 p-0.5 text-white shadow">
             <Check className="size-3" aria-hidden="true" />
           </span>
         )}

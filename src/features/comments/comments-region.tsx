@@ -141,7 +141,7 @@ function Thread({
       {replies.length > 0 && (
         <ul
           aria-label="Replies"
-          className="flex flex-col gap-2 border-l-2 border-slate-200 pl-3 dark:border-slate-700"
+          className="flex flex-col gap-2 border-s-2 border-slate-200 ps-3 dark:border-slate-700"
         >
           {replies.map((reply) => (
             <li key={reply.id}>
@@ -248,7 +248,7 @@ function CommentBody({
             onClick={() => comments.delete(comment.id)}
             aria-label="Delete comment"
             title="Delete comment"
-            className="ml-auto rounded-md p-1 text-slate-600 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-slate-400 dark:hover:bg-slate-800"
+            className="ms-auto rounded-md p-1 text-slate-600 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-slate-400 dark:hover:bg-slate-800"
           >
             <Trash2 className="size-3.5" aria-hidden="true" />
           </button>

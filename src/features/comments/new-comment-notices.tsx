@@ -113,7 +113,7 @@ function CommentNoticeList({ notices, memberName, onOpen, onSeen }: CommentNotic
       : `${notices.length} new comments${mentions ? ` (${mentions} mentioning you)` : ''}`;
   return (
     <div className="relative" data-testid="comment-notices">
-      <Alert title={title} className="pr-12">
+      <Alert title={title} className="pe-12">
         <ul className="mt-1 flex flex-col gap-1.5">
           {shown.map((n) => (
             <li key={n.comment.id} className="flex flex-wrap items-center gap-2">
@@ -147,7 +147,7 @@ function CommentNoticeList({ notices, memberName, onOpen, onSeen }: CommentNotic
         type="button"
         onClick={() => onSeen(notices)}
         aria-label="Dismiss"
-        className="absolute top-1.5 right-2 rounded-md p-1.5 opacity-70 hover:opacity-100 focus-visible:outline-2 focus-visible:outline-indigo-500"
+        className="absolute top-1.5 end-2 rounded-md p-1.5 opacity-70 hover:opacity-100 focus-visible:outline-2 focus-visible:outline-indigo-500"
       >
         <X className="size-4" aria-hidden="true" />
       </button>

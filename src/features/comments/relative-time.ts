@@ -1,9 +1,8 @@
 import { useEffect, useState } from 'react';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, formatRelative } from '../../lib/format';
 
 // "3 minutes ago" for a comment's time, and a clock that moves it on while the comments are open.
 
-const RELATIVE = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
 const STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
   ['minute', 60],
   ['hour', 3_600],
@@ -19,7 +18,7 @@ export function relativeTime(ms: number, now: number): string {
   let unit: Intl.RelativeTimeFormatUnit = 'minute';
   let size = 60;
   for (const [u, s] of STEPS) if (-seconds >= s) [unit, size] = [u, s];
-  return RELATIVE.format(Math.round(seconds / size), unit);
+  return formatRelative(Math.round(seconds / size), unit);
 }
 
 /** The time now, moved on every 30 seconds while the component is shown. */

@@ -154,7 +154,7 @@ export function BoardGrid({
             <tr>
               <th
                 scope="col"
-                className="w-44 text-left align-bottom text-xs font-medium text-slate-500 dark:text-slate-400"
+                className="w-44 text-start align-bottom text-xs font-medium text-slate-500 dark:text-slate-400"
               >
                 Prompt
               </th>
@@ -163,7 +163,7 @@ export function BoardGrid({
                   <th
                     key={i}
                     scope="col"
-                    className="text-left align-bottom font-semibold text-slate-900 dark:text-white"
+                    className="text-start align-bottom font-semibold text-slate-900 dark:text-white"
                   >
                     {blindLabel(i)}
                   </th>
@@ -172,7 +172,7 @@ export function BoardGrid({
                 columns.map((col) => {
                   const sum = totals.byColumn.get(col.key);
                   return (
-                    <th key={col.key} scope="col" className="text-left align-bottom font-normal">
+                    <th key={col.key} scope="col" className="text-start align-bottom font-normal">
                       <span className="block font-semibold text-slate-900 dark:text-white">
                         {col.model.name}
                       </span>
@@ -203,7 +203,7 @@ export function BoardGrid({
                 <tr key={row.id}>
                   <th
                     scope="row"
-                    className="max-w-44 text-left align-top text-xs font-normal text-slate-700 dark:text-slate-300"
+                    className="max-w-44 text-start align-top text-xs font-normal text-slate-700 dark:text-slate-300"
                   >
                     <span className="mb-1 block font-medium text-slate-500 dark:text-slate-400">
                       Prompt {r + 1}

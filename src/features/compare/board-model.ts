@@ -3,6 +3,7 @@ import type { ParamDef } from '../../../contract/param';
 import type { ParamValue, TaskRequest } from '../../../contract/task';
 import { cellKey, columnKey, type BoardSetup, type Column, type Row } from '../../model/boards/boards';
 import { taskRequest } from '../../model/selection';
+import { formatDateTime } from '../../lib/format';
 
 // The pure rules of a compare board (product-notes §3 "Compare"): which params the chosen models share,
 // the exact POST /tasks body of each cell, and what a run would cost.
@@ -130,8 +131,7 @@ export function sumQuotes(
   return { total, byColumn };
 }
 
-export const defaultBoardName = (now: number): string =>
-  `Board · ${new Date(now).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })}`;
+export const defaultBoardName = (now: number): string => `Board · ${formatDateTime(now)}`;
 
 // ---- blind comparison (product-notes §3 "Compare") --------------------------------------------------
 

@@ -47,7 +47,7 @@ import type { Candidate, Vote } from '../../model/boards/votes';
 import type { TeamBoard, TeamBoards, Viewer } from '../../model/team/team-boards';
 import type { TeamVotes } from '../../model/team/team-votes';
 import { displayText } from '../../lib/untrusted-text';
-import { formatCredits } from '../../lib/format';
+import { formatCredits, formatList } from '../../lib/format';
 import { QuoteWarningList } from '../../components/quote-warning-list';
 import { quoteWarnings } from '../../model/quote-warnings';
 import { BoardGrid, cellCost, cellSeconds, cellStatus, type RenderCellExtras } from './board-grid';
@@ -335,7 +335,7 @@ function BoardListItem({
         type="button"
         aria-current={current ? 'true' : undefined}
         onClick={onOpen}
-        className="min-w-0 flex-1 truncate rounded-md px-2 py-1.5 text-left text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 aria-[current=true]:bg-indigo-50 aria-[current=true]:font-medium dark:hover:bg-slate-800 dark:aria-[current=true]:bg-indigo-950/50"
+        className="min-w-0 flex-1 truncate rounded-md px-2 py-1.5 text-start text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 aria-[current=true]:bg-indigo-50 aria-[current=true]:font-medium dark:hover:bg-slate-800 dark:aria-[current=true]:bg-indigo-950/50"
       >
         <span dir="auto">{displayText(b.name) || 'Untitled board'}</span>
         <span className="block text-xs font-normal text-slate-600 dark:text-slate-400">
@@ -564,7 +564,7 @@ function BoardEditor({
               onClick={history.undo}
               title="Undo your last edit of this board (Ctrl+Z); the others’ edits stay"
             >
-              <Undo2 className="size-4" aria-hidden="true" />
+              <Undo2 className="size-4 rtl:-scale-x-100" aria-hidden="true" />
               Undo
             </Button>
             <Button
@@ -573,7 +573,7 @@ function BoardEditor({
               onClick={history.redo}
               title="Redo your edit (Shift+Ctrl+Z)"
             >
-              <Redo2 className="size-4" aria-hidden="true" />
+              <Redo2 className="size-4 rtl:-scale-x-100" aria-hidden="true" />
               Redo
             </Button>
           </>
@@ -594,9 +594,9 @@ function BoardEditor({
           ) : (
             <span dir="auto">
               Also open by{' '}
-              {viewers
-                .map((v) => displayText(team.memberName(v.memberId) || v.name || 'a member'))
-                .join(', ')}
+              {formatList(
+                viewers.map((v) => displayText(team.memberName(v.memberId) || v.name || 'a member')),
+              )}
             </span>
           )}
         </p>
@@ -694,7 +694,7 @@ function BoardEditor({
               {columns.map((c) => (
                 <li
                   key={c.key}
-                  className="flex items-center gap-1 rounded-full bg-indigo-50 py-1 pr-1 pl-3 text-sm text-indigo-900 ring-1 ring-indigo-200 ring-inset dark:bg-indigo-950/50 dark:text-indigo-100 dark:ring-indigo-900"
+                  className="flex items-center gap-1 rounded-full bg-indigo-50 py-1 pe-1 ps-3 text-sm text-indigo-900 ring-1 ring-indigo-200 ring-inset dark:bg-indigo-950/50 dark:text-indigo-100 dark:ring-indigo-900"
                 >
                   {c.model.name} · {c.versionName}
                   <button

@@ -17,7 +17,7 @@ import { leaderboard, leaderboardCsv, listVotes, votedCategories, type Vote } fr
 // this member's, both from the team's shared votes.
 
 const th = 'px-2 py-1.5 text-xs font-medium text-slate-600 dark:text-slate-400';
-const td = 'px-2 py-1.5 text-right whitespace-nowrap tabular-nums';
+const td = 'px-2 py-1.5 text-end whitespace-nowrap tabular-nums';
 
 export function LeaderboardDialog({
   open,
@@ -109,7 +109,7 @@ export function LeaderboardDialog({
             className="overflow-x-auto rounded focus-visible:outline-2 focus-visible:outline-indigo-500"
             tabIndex={0}
           >
-            <table className="w-full min-w-[36rem] text-left text-sm">
+            <table className="w-full min-w-[36rem] text-start text-sm [:where(&_th)]:text-start">
               <caption className="sr-only">
                 Leaderboard of {shown ? categoryLabel(shown) : ''}, from {count} votes
               </caption>
@@ -121,19 +121,19 @@ export function LeaderboardDialog({
                   <th scope="col" className={th}>
                     Model
                   </th>
-                  <th scope="col" className={`${th} text-right`}>
+                  <th scope="col" className={`${th} text-end`}>
                     Rating (95 % bootstrap interval)
                   </th>
-                  <th scope="col" className={`${th} text-right`}>
+                  <th scope="col" className={`${th} text-end`}>
                     Wins
                   </th>
-                  <th scope="col" className={`${th} text-right`}>
+                  <th scope="col" className={`${th} text-end`}>
                     Losses
                   </th>
-                  <th scope="col" className={`${th} text-right`}>
+                  <th scope="col" className={`${th} text-end`}>
                     Ties
                   </th>
-                  <th scope="col" className={`${th} text-right`}>
+                  <th scope="col" className={`${th} text-end`}>
                     Win rate
                   </th>
                 </tr>

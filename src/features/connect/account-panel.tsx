@@ -3,12 +3,14 @@ import type { Me } from '../../../contract/me';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { CapMeter } from '../../components/cap-meter';
-import { formatCredits } from '../../lib/format';
+import { formatCredits, formatDate } from '../../lib/format';
+import { useLocale } from '../../lib/use-locale';
 import { balanceOf, daysLeft, isUnbound } from './account-facts';
 import { useMe } from './use-me';
 
 /** Plain-language warnings about the key itself, shown where they cannot be missed. */
 export function KeyWarnings({ me }: { me: Me }) {
+  useLocale();
   const left = daysLeft(me.key.expiresAt);
   const unbound = isUnbound(me);
   return (
@@ -28,8 +30,8 @@ export function KeyWarnings({ me }: { me: Me }) {
               : `This key expires in ${left} day${left === 1 ? '' : 's'}.`
           }
         >
-          Create a new key before{' '}
-          {new Date(me.key.expiresAt!).toLocaleDateString('en-US', { dateStyle: 'medium' })} to keep working.
+          Create a new key before {formatDate(new Date(me.key.expiresAt!), { dateStyle: 'medium' })} to keep
+          working.
         </Alert>
       )}
     </>
@@ -54,7 +56,7 @@ export function AccountPanel({ initial, onDisconnect }: { initial: Me; onDisconn
           <p className="font-mono text-xs text-slate-500 dark:text-slate-400">{key.prefix}…</p>
         </div>
         <Button variant="secondary" size="sm" onClick={onDisconnect}>
-          <LogOut className="size-3.5" aria-hidden="true" />
+          <LogOut className="size-3.5 rtl:-scale-x-100" aria-hidden="true" />
           Disconnect
         </Button>
       </div>

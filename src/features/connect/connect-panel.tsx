@@ -5,6 +5,7 @@ import { Button } from '../../components/button';
 import { Field, inputClass } from '../../components/field';
 import { blockedOrigin } from './allowed-origins';
 import type { ConnectionState, Credentials } from './use-connection';
+import { formatList } from '../../lib/format';
 
 interface DemoKey {
   name: string;
@@ -241,7 +242,7 @@ function BlockedOriginNote({ origin, allowed }: { origin: string; allowed: reado
     <Alert tone="warning" title={`This studio is not allowed to call ${origin}`}>
       <p>
         Its Content-Security-Policy lets it call only its own origin
-        {allowed.length > 0 ? ` and ${allowed.join(', ')}` : ''}, so the browser would block the connection.
+        {allowed.length > 0 ? ` and ${formatList(allowed)}` : ''}, so the browser would block the connection.
       </p>
       <p className="mt-1">
         To allow it, start the studio with <code className={code}>STUDIO_API_ORIGINS={origin} npm start</code>

@@ -281,7 +281,7 @@ function ParamFormBody({
           {formError && <Alert tone="error" title={formError} />}
           {elsewhere.length > 0 && (
             <Alert tone="error" title="The service refused inputs this form does not show">
-              <ul className="list-disc pl-4">
+              <ul className="list-disc ps-4">
                 {elsewhere.map(([id, message]) => (
                   <li key={id}>
                     <span className="font-medium">{id}</span>: {message}

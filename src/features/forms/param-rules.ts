@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { optionValue, type ParamDef } from '../../../contract/param';
+import { formatCount } from '../../lib/format';
 
 // The form engine's rules (product-notes §3 "The form engine"), pure and with no React: the limits, the field
 // names, what a definition allows, hosted media URLs, and one zod rule per kind of value. Which param
@@ -27,8 +28,6 @@ export interface PromptRules {
   promptRequired: boolean;
   promptMaxLength?: number;
 }
-
-const fmt = (n: number) => n.toLocaleString('en-US');
 
 /** The field's label: its displayName, or its id when it has none (product-notes §5). */
 export const paramLabel = (def: ParamDef): string => def.displayName?.trim() || def.id;
@@ -170,12 +169,13 @@ const optionalChecked = <T extends FormValue>(
 
 function checkRange(def: ParamDef, n: number, ctx: Issues) {
   const { min, max } = def.constraints ?? {};
-  if (min !== undefined && n < min) issue(ctx, `At least ${fmt(min)}.`);
-  if (max !== undefined && n > max) issue(ctx, `At most ${fmt(max)}.`);
+  if (min !== undefined && n < min) issue(ctx, `At least ${formatCount(min)}.`);
+  if (max !== undefined && n > max) issue(ctx, `At most ${formatCount(max)}.`);
 }
 
 const checkLength = (v: string, limit: number, ctx: Issues) => {
-  if (v.length > limit) issue(ctx, `At most ${fmt(limit)} characters (now ${fmt(v.length)}).`);
+  if (v.length > limit)
+    issue(ctx, `At most ${formatCount(limit)} characters (now ${formatCount(v.length)}).`);
 };
 
 export const textRule: Rule = (def) => {
@@ -217,9 +217,9 @@ export const mediaListRule: Rule = (def, { isHosted }) => {
       if (def.required) issue(ctx, MISSING_MESSAGE);
       return;
     }
-    if (urls.length > max) issue(ctx, `At most ${fmt(max)} ${max === 1 ? 'file' : 'files'}.`);
+    if (urls.length > max) issue(ctx, `At most ${formatCount(max)} ${max === 1 ? 'file' : 'files'}.`);
     if (urls.some((u) => u.length > STRING_CAP))
-      issue(ctx, `Each URL is at most ${fmt(STRING_CAP)} characters.`);
+      issue(ctx, `Each URL is at most ${formatCount(STRING_CAP)} characters.`);
     if (urls.some((u) => !isHosted(u))) issue(ctx, HOSTED_ONLY_MESSAGE);
   });
 };

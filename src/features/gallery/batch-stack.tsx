@@ -3,7 +3,8 @@ import { memo, useId } from 'react';
 import type { TaskStatus } from '../../../contract/task';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { cn } from '../../lib/cn';
-import { formatCount } from '../../lib/format';
+import { formatCount, formatList } from '../../lib/format';
+import { useLocale } from '../../lib/use-locale';
 import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
 import type { BatchStack } from './batch-stacks';
 import type { GalleryItem } from './gallery-item';
@@ -23,10 +24,9 @@ import { truncate } from './truncate';
 function statusSummary(entries: readonly HistoryEntry[]): string {
   const counts = new Map<TaskStatus, number>();
   for (const e of entries) counts.set(e.status, (counts.get(e.status) ?? 0) + 1);
-  return [...counts]
-    .sort((a, b) => b[1] - a[1])
-    .map(([status, n]) => `${formatCount(n)} ${status}`)
-    .join(', ');
+  return formatList(
+    [...counts].sort((a, b) => b[1] - a[1]).map(([status, n]) => `${formatCount(n)} ${status}`),
+  );
 }
 
 const stackLook =
@@ -40,6 +40,8 @@ export interface BatchStackTileProps {
 
 /** The gallery's stack: the best member's picture, the count, and the button that opens it in place. */
 export const BatchStackTile = memo(function BatchStackTile({ stack, onToggle }: BatchStackTileProps) {
+  // Memoised: its parent's render in a new locale does not reach it, so it listens itself.
+  useLocale();
   const best = stack.members[0]!;
   const { entry, output } = best;
   const url = safeMediaUrl(output?.url);
@@ -93,7 +95,7 @@ export const BatchStackTile = memo(function BatchStackTile({ stack, onToggle }: 
         {statuses}
       </span>
       <span
-        className="pointer-events-none absolute top-1.5 right-1.5 flex items-center gap-1 rounded-md bg-slate-900/80 px-1.5 py-0.5 text-xs font-medium text-white tabular-nums"
+        className="pointer-events-none absolute top-1.5 end-1.5 flex items-center gap-1 rounded-md bg-slate-900/80 px-1.5 py-0.5 text-xs font-medium text-white tabular-nums"
         aria-hidden="true"
         data-testid="batch-count"
       >
@@ -107,7 +109,7 @@ export const BatchStackTile = memo(function BatchStackTile({ stack, onToggle }: 
         {stack.open ? (
           <ChevronDown className="size-4 shrink-0" aria-hidden="true" />
         ) : (
-          <ChevronRight className="size-4 shrink-0 rtl:rotate-180" aria-hidden="true" />
+          <ChevronRight className="size-4 shrink-0 rtl:-scale-x-100" aria-hidden="true" />
         )}
       </div>
     </div>
@@ -121,6 +123,8 @@ export interface BatchStackCardProps {
 
 /** The History's stack: the newest member's card face, the count and the batch's statuses. */
 export const BatchStackCard = memo(function BatchStackCard({ stack, onToggle }: BatchStackCardProps) {
+  // Memoised: its parent's render in a new locale does not reach it, so it listens itself.
+  useLocale();
   const { entry } = stack;
   const n = stack.members.length;
   const prompt = promptOf(entry.request.params);
@@ -148,7 +152,7 @@ export const BatchStackCard = memo(function BatchStackCard({ stack, onToggle }: 
             aria-describedby={statusId}
             data-role="open"
             className={cn(
-              'flex max-w-full items-center gap-1 text-left text-slate-900 dark:text-slate-100',
+              'flex max-w-full items-center gap-1 text-start text-slate-900 dark:text-slate-100',
               'after:absolute after:inset-0 after:rounded-lg after:content-[""]',
               'focus-visible:outline-none focus-visible:after:outline-2 focus-visible:after:outline-offset-2 focus-visible:after:outline-indigo-500',
             )}
@@ -156,7 +160,7 @@ export const BatchStackCard = memo(function BatchStackCard({ stack, onToggle }: 
             {stack.open ? (
               <ChevronDown className="size-4 shrink-0" aria-hidden="true" />
             ) : (
-              <ChevronRight className="size-4 shrink-0 rtl:rotate-180" aria-hidden="true" />
+              <ChevronRight className="size-4 shrink-0 rtl:-scale-x-100" aria-hidden="true" />
             )}
             <span dir="auto" className="truncate">
               {displayText(entry.meta.title)}

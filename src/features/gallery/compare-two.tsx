@@ -60,7 +60,7 @@ export function CompareTwo({
             />
             <D.Close
               aria-label="Close"
-              className="ml-auto rounded-md p-1.5 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-slate-800"
+              className="ms-auto rounded-md p-1.5 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-slate-800"
             >
               <X className="size-5" aria-hidden="true" />
             </D.Close>
@@ -78,6 +78,8 @@ export function CompareTwo({
                   <div className="absolute inset-0" style={{ clipPath: `inset(0 0 0 ${split}%)` }}>
                     <Media side={after} fill />
                   </div>
+                  {/* Physical left: the line sits where the clip-path's inset cuts the image, both measured
+                      from the image's left edge (pixel geometry, not the reading direction). */}
                   <div
                     aria-hidden="true"
                     className="pointer-events-none absolute inset-y-0 w-0.5 bg-white shadow-[0_0_0_1px_rgb(15_23_42/0.6)]"
@@ -85,7 +87,12 @@ export function CompareTwo({
                   />
                 </div>
               </ZoomStage>
-              <div className="flex items-center gap-3 bg-white px-4 py-2 text-sm text-slate-900 dark:bg-slate-900 dark:text-slate-100">
+              {/* Left to right like the image above it: the range's value is the clip's inset from the
+                  image's left edge, so under RTL a mirrored range would put its thumb opposite the line. */}
+              <div
+                dir="ltr"
+                className="flex items-center gap-3 bg-white px-4 py-2 text-sm text-slate-900 dark:bg-slate-900 dark:text-slate-100"
+              >
                 <span dir="auto" className="max-w-[35%] truncate">
                   Before: {before.label}
                 </span>

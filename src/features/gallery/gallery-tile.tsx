@@ -13,6 +13,8 @@ import { PlayToggle, usePlayback } from './play-toggle';
 import { StatusBadge, StatusIcon, STATUS_LOOK } from './status-badge';
 import { truncate } from './truncate';
 import { useLongPress } from '../../lib/use-long-press';
+import { formatClock, formatOneDecimal } from '../../lib/format';
+import { useLocale } from '../../lib/use-locale';
 
 // One output in the gallery grid: its picture (or a playable video or audio tile, or the task's status),
 // a checkbox "Select", a "Star" toggle and the rating, and a button over the whole tile that opens the
@@ -30,7 +32,7 @@ export function tileLabel(item: GalleryItem): string {
 }
 
 /** An average rating as read: one decimal at most ("4.5", "4"). */
-const formatAverage = (n: number) => String(Math.round(n * 10) / 10);
+const formatAverage = formatOneDecimal;
 
 /** What the team thinks of an output, in words: "Starred by 2, average 4.5". */
 export function teamPickText(pick: TeamPick): string {
@@ -62,6 +64,8 @@ export const GalleryTile = memo(function GalleryTile({
   onSelect,
   onToggleStar,
 }: GalleryTileProps) {
+  // Memoised: its parent's render in a new locale does not reach it, so it listens itself.
+  useLocale();
   const { entry, output } = item;
   const url = safeMediaUrl(output?.url);
   const videoRef = useRef<HTMLVideoElement>(null);
@@ -182,6 +186,7 @@ export const GalleryTile = memo(function GalleryTile({
           </span>
         ) : null}
       </div>
+      {/* Centred (left-1/2 with the physical -translate-x-1/2): the same in both directions. */}
       {hidden && (
         <span className="pointer-events-none absolute top-2 left-1/2 -translate-x-1/2 rounded bg-slate-900/80 px-1.5 text-[11px] font-medium text-white">
           Hidden
@@ -190,7 +195,7 @@ export const GalleryTile = memo(function GalleryTile({
 
       <label
         className={cn(
-          'absolute top-1.5 left-1.5 z-20 grid size-7 cursor-pointer place-items-center rounded-md bg-white/90 shadow-sm dark:bg-slate-900/90',
+          'absolute top-1.5 start-1.5 z-20 grid size-7 cursor-pointer place-items-center rounded-md bg-white/90 shadow-sm dark:bg-slate-900/90',
           !selected &&
             'opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 pointer-coarse:opacity-100',
         )}
@@ -213,7 +218,7 @@ export const GalleryTile = memo(function GalleryTile({
           title={starred ? 'Starred' : 'Star'}
           onClick={() => onToggleStar(item)}
           className={cn(
-            'absolute top-1.5 right-1.5 z-20 grid size-7 place-items-center rounded-md bg-white/90 text-slate-700 shadow-sm focus-visible:outline-2 focus-visible:outline-indigo-500 dark:bg-slate-900/90 dark:text-slate-200',
+            'absolute top-1.5 end-1.5 z-20 grid size-7 place-items-center rounded-md bg-white/90 text-slate-700 shadow-sm focus-visible:outline-2 focus-visible:outline-indigo-500 dark:bg-slate-900/90 dark:text-slate-200',
             !starred &&
               'opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 pointer-coarse:opacity-100',
           )}
@@ -267,11 +272,6 @@ function TileVideo({
     />
   );
 }
-
-const formatClock = (seconds: number) => {
-  const s = Math.round(seconds);
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-};
 
 /** An audio tile: its duration, and a play button (above the tile's open button). */
 function TileAudio({ url, keptKey, label }: { url: string; keptKey: string; label: string }) {

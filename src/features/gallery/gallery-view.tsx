@@ -23,7 +23,8 @@ import { Segmented } from '../../components/segmented';
 import { Select } from '../../components/select';
 import { categoryLabel } from '../../model/category-labels';
 import { cn } from '../../lib/cn';
-import { formatCount } from '../../lib/format';
+import { formatCount, formatDate } from '../../lib/format';
+import { useLocale } from '../../lib/use-locale';
 import { calendarDaysBetween, dayStartOfKey } from '../../lib/local-day';
 import { displayText } from '../../lib/untrusted-text';
 import type { OutboxEntry } from '../../model/db';
@@ -142,7 +143,7 @@ function dayLabel(day: string): string {
   const diff = calendarDaysBetween(date, today);
   if (diff === 0) return 'Today';
   if (diff === 1) return 'Yesterday';
-  return date.toLocaleDateString(undefined, {
+  return formatDate(date, {
     weekday: 'long',
     day: 'numeric',
     month: 'long',
@@ -407,7 +408,7 @@ export function GalleryView(props: GalleryViewProps) {
             <Button
               size="sm"
               variant="ghost"
-              className="ml-auto"
+              className="ms-auto"
               onClick={() => setSelection(EMPTY_SELECTION)}
             >
               Clear selection
@@ -590,7 +591,7 @@ function Toolbar({
             </span>
           )}
         </Button>
-        <div className="flex items-center gap-2 sm:ml-auto">
+        <div className="flex items-center gap-2 sm:ms-auto">
           <span id="tile-size-label" className="text-xs text-slate-600 dark:text-slate-400">
             Tile size
           </span>
@@ -937,9 +938,11 @@ const GridRow = memo(function GridRow({
   onSelect,
   onToggleStar,
 }: GridRowProps) {
+  // Memoised: its parent's render in a new locale does not reach it, so it listens itself.
+  useLocale();
   return (
     <div
-      className="absolute top-0 left-0 w-full"
+      className="absolute top-0 start-0 w-full"
       style={{ transform: `translateY(${start}px)`, height: size }}
     >
       {row.kind === 'day' ? (

@@ -429,7 +429,7 @@ function VirtualTaskList({
               aria-posinset={item.index + 1}
               // A card of an open stack is set in under it.
               className={cn(
-                'absolute top-0 left-0 w-full',
+                'absolute top-0 start-0 w-full',
                 inStack && 'border-s-4 border-indigo-300 ps-3 dark:border-indigo-800',
               )}
               style={{ transform: `translateY(${item.start}px)` }}

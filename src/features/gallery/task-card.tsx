@@ -5,6 +5,7 @@ import { Badge } from '../../components/badge';
 import type { OutboxEntry } from '../../model/db';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { cn } from '../../lib/cn';
+import { useLocale } from '../../lib/use-locale';
 import { creditsText } from './credits-text';
 import { promptOf } from './history-filter';
 import { CardAudio, CardThumb } from './output-media';
@@ -26,6 +27,8 @@ export interface TaskCardProps {
 }
 
 export const TaskCard = memo(function TaskCard({ entry, onOpen }: TaskCardProps) {
+  // Memoised: its parent's render in a new locale does not reach it, so it listens itself.
+  useLocale();
   const id = useId();
   const live = !isTerminal(entry.status);
   const now = useNow(live);
@@ -62,7 +65,7 @@ export const TaskCard = memo(function TaskCard({ entry, onOpen }: TaskCardProps)
               aria-describedby={prompt ? `${statusId} ${promptId}` : statusId}
               aria-haspopup="dialog"
               className={cn(
-                'block max-w-full truncate text-left text-slate-900 dark:text-slate-100',
+                'block max-w-full truncate text-start text-slate-900 dark:text-slate-100',
                 // Stretched over the whole card, so a click anywhere opens the detail view.
                 'after:absolute after:inset-0 after:rounded-lg after:content-[""]',
                 'focus-visible:outline-none focus-visible:after:outline-2 focus-visible:after:outline-offset-2 focus-visible:after:outline-indigo-500',
@@ -86,7 +89,7 @@ export const TaskCard = memo(function TaskCard({ entry, onOpen }: TaskCardProps)
               </span>
             )}
             {entry.unseen && (
-              <span className="ml-auto shrink-0 font-medium text-indigo-600 dark:text-indigo-400">
+              <span className="ms-auto shrink-0 font-medium text-indigo-600 dark:text-indigo-400">
                 <span aria-hidden="true">● </span>new
               </span>
             )}
@@ -163,7 +166,7 @@ function MetaLine({ items, end }: { items: ReactNode[]; end?: ReactNode }) {
           {item}
         </Fragment>
       ))}
-      {end && <span className="ml-auto pl-1.5 font-medium text-slate-600 dark:text-slate-300">{end}</span>}
+      {end && <span className="ms-auto ps-1.5 font-medium text-slate-600 dark:text-slate-300">{end}</span>}
     </p>
   );
 }
@@ -202,7 +205,7 @@ export function SendingCard({ entry, place }: { entry: OutboxEntry; place?: numb
     >
       <div className="flex min-w-0 gap-3">
         <div className="flex size-20 shrink-0 items-center justify-center rounded-md bg-slate-100 text-slate-400 @sm:size-24 dark:bg-slate-800 dark:text-slate-500">
-          <Send className="size-6" aria-hidden="true" />
+          <Send className="size-6 rtl:-scale-x-100" aria-hidden="true" />
         </div>
         <div className="flex min-w-0 flex-1 flex-col gap-1">
           <h3 dir="auto" className="min-w-0 truncate text-sm leading-5 font-medium">

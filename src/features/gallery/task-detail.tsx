@@ -6,7 +6,7 @@ import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { cn } from '../../lib/cn';
-import { formatCredits, formatSeconds } from '../../lib/format';
+import { formatCredits, formatList, formatSeconds } from '../../lib/format';
 import { downloadName } from './download-name';
 import type { MediaType } from './history-filter';
 import { LargeOutput, outputOf } from './output-media';
@@ -290,7 +290,7 @@ function DetailSection({ title, children }: { title: string; children: ReactNode
 }
 
 const formatValue = (value: ParamValue): string =>
-  Array.isArray(value) ? value.map(String).join(', ') : String(value);
+  Array.isArray(value) ? formatList(value.map(String)) : String(value);
 
 function Row({
   term,

@@ -1,5 +1,5 @@
 import { isTerminal } from '../../../contract/task';
-import { formatSeconds } from '../../lib/format';
+import { dateTimeFormat, formatDate, formatSeconds } from '../../lib/format';
 import type { HistoryEntry } from '../../model/history/history-types';
 
 // Times shown on a card and in the detail view: pure, `now` is passed in (a shared ticker drives it).
@@ -30,33 +30,27 @@ export function formatDuration(ms: number | null): string | null {
 const sameDay = (a: Date, b: Date) =>
   a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
 
-// The formats of formatWhen(), made once: every live card formats its time each second, and a
-// toLocale*String call with options builds a new formatter each time.
-let whenFormats: Record<'time' | 'dayTime' | 'date', Intl.DateTimeFormat> | null = null;
-const whenFormat = () =>
-  (whenFormats ??= {
-    time: new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' }),
-    dayTime: new Intl.DateTimeFormat(undefined, {
-      day: 'numeric',
-      month: 'short',
-      hour: '2-digit',
-      minute: '2-digit',
-    }),
-    date: new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' }),
-  });
+// The formats of formatWhen(): every live card formats its time each second, so they come from
+// format.ts's cache of formatters per locale, never a new toLocaleString each time.
+const WHEN: Record<'time' | 'dayTime' | 'date', Intl.DateTimeFormatOptions> = {
+  time: { hour: 'numeric', minute: '2-digit' },
+  dayTime: { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' },
+  date: { day: 'numeric', month: 'short', year: 'numeric' },
+};
+const whenFormat = (kind: keyof typeof WHEN) => dateTimeFormat(WHEN[kind]);
 
 /** A short "when": the time today, the day and time this year, else the date. */
 export function formatWhen(ms: number, now: number = Date.now()): string {
   const date = new Date(ms);
   const today = new Date(now);
-  if (sameDay(date, today)) return whenFormat().time.format(date);
-  if (date.getFullYear() === today.getFullYear()) return whenFormat().dayTime.format(date);
-  return whenFormat().date.format(date);
+  if (sameDay(date, today)) return whenFormat('time').format(date);
+  if (date.getFullYear() === today.getFullYear()) return whenFormat('dayTime').format(date);
+  return whenFormat('date').format(date);
 }
+
+const TIMESTAMP: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'medium' };
 
 /** The full date and time, for the detail view. */
 export function formatTimestamp(ms: number | null): string | null {
-  return ms === null
-    ? null
-    : new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+  return ms === null ? null : formatDate(ms, TIMESTAMP);
 }

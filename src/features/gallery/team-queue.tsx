@@ -1,7 +1,7 @@
 import { useId, useMemo } from 'react';
 import { isTerminal } from '../../../contract/task';
 import type { HistoryEntry } from '../../model/history/history-types';
-import { formatCount } from '../../lib/format';
+import { formatCount, formatList } from '../../lib/format';
 import { displayText } from '../../lib/untrusted-text';
 import { StatusBadge } from './status-badge';
 import { useTaskForecast } from './use-task-forecast';
@@ -61,7 +61,7 @@ export function TeamQueue({
       {held.length > 0 && (
         <p className="mt-1.5 text-xs text-slate-600 dark:text-slate-400" data-testid="team-queue-held">
           Held, not sent yet:{' '}
-          {held.map((m) => `${m.you ? 'You' : displayText(m.name)} ${formatCount(m.held)}`).join(', ')}
+          {formatList(held.map((m) => `${m.you ? 'You' : displayText(m.name)} ${formatCount(m.held)}`))}
         </p>
       )}
     </section>

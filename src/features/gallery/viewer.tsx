@@ -177,12 +177,12 @@ export function Viewer(props: ViewerProps) {
               <span className="text-xs text-slate-300 tabular-nums" data-testid="viewer-position">
                 {inSet ? `${index + 1} of ${items.length}` : 'not in the filtered set'}
               </span>
-              <div className="ml-auto flex items-center gap-1">
+              <div className="ms-auto flex items-center gap-1">
                 <DarkButton label="Previous" onClick={() => go(-1)} disabled={!inSet || index === 0}>
-                  <ChevronLeft className="size-5" aria-hidden="true" />
+                  <ChevronLeft className="size-5 rtl:-scale-x-100" aria-hidden="true" />
                 </DarkButton>
                 <DarkButton label="Next" onClick={() => go(1)} disabled={!inSet || index >= items.length - 1}>
-                  <ChevronRight className="size-5" aria-hidden="true" />
+                  <ChevronRight className="size-5 rtl:-scale-x-100" aria-hidden="true" />
                 </DarkButton>
                 <DarkButton label="Keyboard shortcuts" onClick={() => setHelp((h) => !h)} pressed={help}>
                   <Keyboard className="size-5" aria-hidden="true" />
@@ -492,7 +492,7 @@ function Shortcuts({ onClose }: { onClose: () => void }) {
   return (
     <section
       aria-label="Keyboard shortcuts"
-      className="absolute top-14 right-3 z-20 w-72 rounded-xl bg-white p-4 text-slate-900 shadow-2xl ring-1 ring-slate-200 dark:bg-slate-900 dark:text-slate-100 dark:ring-slate-700"
+      className="absolute top-14 end-3 z-20 w-72 rounded-xl bg-white p-4 text-slate-900 shadow-2xl ring-1 ring-slate-200 dark:bg-slate-900 dark:text-slate-100 dark:ring-slate-700"
     >
       <div className="mb-2 flex items-center justify-between">
         <h2 className="text-sm font-semibold">Keyboard shortcuts</h2>

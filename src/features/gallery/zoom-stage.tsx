@@ -94,12 +94,19 @@ export function ZoomStage({
           onTransform?.(state);
         }}
       >
-        <TransformComponent wrapperClass="!size-full min-h-0 flex-1" contentClass="">
+        {/* Left to right in every direction: the library places the image with physical x offsets, and
+            an image is never mirrored (in RTL the content box started at the right, off its fit). */}
+        <TransformComponent
+          wrapperClass="!size-full min-h-0 flex-1"
+          contentClass=""
+          wrapperProps={{ dir: 'ltr' }}
+        >
           {children}
         </TransformComponent>
       </TransformWrapper>
       {controls && (
         <div
+          // Centred under the image (left-1/2 with the physical -translate-x-1/2): the same either way.
           role="group"
           aria-label={label}
           className="absolute bottom-3 left-1/2 z-10 flex -translate-x-1/2 items-center gap-1 rounded-lg bg-white/95 p-1 text-slate-900 shadow-lg dark:text-slate-100 ring-1 ring-slate-300 dark:bg-slate-900/95 dark:ring-slate-700"

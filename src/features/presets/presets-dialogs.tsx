@@ -9,6 +9,8 @@ import { notify, notifyError, notifyUndo } from '../../components/notices';
 import { Field, inputClass } from '../../components/field';
 import { Segmented } from '../../components/segmented';
 import { cn } from '../../lib/cn';
+import { formatNumericDate } from '../../lib/format';
+import { useLocale } from '../../lib/use-locale';
 import { itemKeyOf, type Preset, type PresetStore } from '../../model/library/presets';
 // Types only: the team space's code (and Yjs) stays out of this chunk; the app hands the instance down.
 import type { TeamLibrary, TeamLibrarySnapshot, TeamPreset } from '../../model/team/team-library';
@@ -355,6 +357,7 @@ function PresetRow({
   /** With the team space on: whether this member shares it, and the actions. */
   sharing?: { shared: boolean; stale: boolean; onShare: () => void; onUnshare: () => void };
 }) {
+  useLocale();
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(preset.name);
   const headingId = useId();
@@ -369,9 +372,9 @@ function PresetRow({
             {displayText(preset.name)}
           </h3>
           <p className="text-xs text-slate-600 dark:text-slate-400">
-            <PresetFacts preset={preset} /> · saved {new Date(preset.updatedAt).toLocaleDateString()}
+            <PresetFacts preset={preset} /> · saved {formatNumericDate(preset.updatedAt)}
             {sharing?.shared && (
-              <Badge tone="accent" className="ml-1.5">
+              <Badge tone="accent" className="ms-1.5">
                 Shared with the team
               </Badge>
             )}
@@ -476,6 +479,7 @@ function TeamPresetRow({
   /** Only for this member's own shares. */
   onUnshare: (() => void) | undefined;
 }) {
+  useLocale();
   const headingId = useId();
   return (
     <li
@@ -491,7 +495,7 @@ function TeamPresetRow({
           <span dir="auto" className="font-medium">
             {sharerName(preset)}
           </span>{' '}
-          on {new Date(preset.sharedAt).toLocaleDateString()}
+          on {formatNumericDate(preset.sharedAt)}
         </p>
       </div>
       <div className="flex flex-wrap gap-1">

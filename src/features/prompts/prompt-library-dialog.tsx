@@ -5,7 +5,8 @@ import { WhoseSwitch, type Whose } from '../../components/whose-switch';
 import { Dialog } from '../../components/dialog';
 import { notify, notifyError, notifyUndo } from '../../components/notices';
 import { SearchField } from '../../components/search-field';
-import { formatCount } from '../../lib/format';
+import { formatCount, formatNumericDate } from '../../lib/format';
+import { useLocale } from '../../lib/use-locale';
 import { displayText } from '../../lib/untrusted-text';
 import { matchesQuery, type PromptLibrary } from '../../model/library/prompt-library';
 // Types only: the team space's code (and Yjs) stays out of this chunk; the app hands the instance down.
@@ -51,6 +52,7 @@ export function PromptLibraryDialog({
   /** The team's shared library, when the team space is on: adds "Mine" / "Team". */
   team?: TeamLibrary | undefined;
 }) {
+  useLocale();
   const all = useSyncExternalStore(library.subscribe, library.list);
   const teamSnapshot = useSyncExternalStore(team?.subscribe ?? noTeam, team?.snapshot ?? noTeamSnapshot);
   const [whose, setWhose] = useState<Whose>('mine');
@@ -139,7 +141,7 @@ export function PromptLibraryDialog({
                     <span dir="auto" className="font-medium">
                       {sharerName(prompt)}
                     </span>{' '}
-                    on {new Date(prompt.sharedAt).toLocaleDateString()}
+                    on {formatNumericDate(prompt.sharedAt)}
                   </p>
                 </div>
                 <div className="flex shrink-0 flex-wrap items-center gap-1">
@@ -191,7 +193,7 @@ export function PromptLibraryDialog({
                     {record.text}
                   </p>
                   <div className="flex shrink-0 items-center gap-1">
-                    <span className={`mr-1 ${factClass}`}>
+                    <span className={`me-1 ${factClass}`}>
                       {record.uses === 1 ? 'used once' : `used ${formatCount(record.uses)}×`}
                     </span>
                     {team && (

@@ -8,6 +8,7 @@ import { inputClass } from '../../components/field';
 import { cn } from '../../lib/cn';
 import { displayText } from '../../lib/untrusted-text';
 import { formatCredits } from '../../lib/format';
+import { useLocale } from '../../lib/use-locale';
 import { queueCost, type QueueCost, type QueueItem, type TaskQueue } from '../../model/queue/queue';
 import { notifyUndo } from '../../components/notices';
 
@@ -294,6 +295,8 @@ const QueueRow = memo(function QueueRow({
   onDrop: (key: string) => void;
   virtual?: VirtualPlace | undefined;
 }) {
+  // Memoised: its parent's render in a new locale does not reach it, so it listens itself.
+  useLocale();
   const key = item.idempotencyKey;
   const { held } = item;
   const prompt = typeof item.request.params.prompt === 'string' ? item.request.params.prompt : null;
@@ -303,7 +306,7 @@ const QueueRow = memo(function QueueRow({
       className={cn(
         'flex gap-2 rounded-lg border border-slate-200 bg-slate-50 p-2 dark:border-slate-700 dark:bg-slate-900/60',
         refused && 'border-rose-300 dark:border-rose-700',
-        virtual && 'absolute top-0 left-0 w-full',
+        virtual && 'absolute top-0 start-0 w-full',
       )}
       {...(virtual && {
         ref: virtual.measure,
@@ -380,7 +383,7 @@ const QueueRow = memo(function QueueRow({
         )}
         <div className="flex flex-wrap gap-1">
           <Button size="sm" variant="ghost" onClick={() => void queue.sendNow(key)}>
-            <Send className="size-3.5" aria-hidden="true" />
+            <Send className="size-3.5 rtl:-scale-x-100" aria-hidden="true" />
             Send now
           </Button>
           <Button size="sm" variant="ghost" onClick={() => void queue.setTaskPaused(key, !held.paused)}>

@@ -91,7 +91,7 @@ export function QuoteView({
               {BREAKDOWN_LABELS.map(([k, label]) => (
                 <div key={k} className="contents">
                   <dt className="text-slate-500 dark:text-slate-400">{label}</dt>
-                  <dd className="truncate text-right font-mono tabular-nums" data-testid={`breakdown-${k}`}>
+                  <dd className="truncate text-end font-mono tabular-nums" data-testid={`breakdown-${k}`}>
                     {String(quote.breakdown[k])}
                   </dd>
                 </div>

@@ -6,6 +6,8 @@ import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { inputClass } from '../../components/field';
 import { cn } from '../../lib/cn';
+import { formatCount } from '../../lib/format';
+import { useLocale } from '../../lib/use-locale';
 import { useSubmitWaitText } from './use-submit-wait';
 
 export interface BatchControls {
@@ -54,7 +56,7 @@ export function SubmitBar({
     <div className="flex min-w-0 flex-col gap-3">
       {controls && controls.refusals.length > 0 && (
         <Alert tone="error" title="Batch not sent: nothing was charged">
-          <ul className="list-disc pl-4">
+          <ul className="list-disc ps-4">
             {controls.refusals.map((text) => (
               <li key={text}>{text}</li>
             ))}
@@ -186,11 +188,11 @@ function RunsInput({
 
 /** The prompts a batch will send, shown before anything is sent. */
 function VariationList({ expanded, runs }: { expanded: Variations; runs: number }) {
+  useLocale();
   if (expanded.tooMany) {
     return (
       <p className="text-sm font-medium text-rose-700 dark:text-rose-400" role="alert">
-        {expanded.count.toLocaleString('en-US')} combinations: at most {MAX_BATCH_TASKS}. Remove some
-        alternatives.
+        {formatCount(expanded.count)} combinations: at most {MAX_BATCH_TASKS}. Remove some alternatives.
       </p>
     );
   }
@@ -208,7 +210,7 @@ function VariationList({ expanded, runs }: { expanded: Variations; runs: number 
         aria-label="Prompts to send"
         // Scrolls when long: reachable by keyboard.
         tabIndex={0}
-        className="mt-1 max-h-40 list-decimal overflow-y-auto pl-6 text-xs text-slate-700 dark:text-slate-300"
+        className="mt-1 max-h-40 list-decimal overflow-y-auto ps-6 text-xs text-slate-700 dark:text-slate-300"
       >
         {expanded.prompts.map((p, i) => (
           <li key={i} dir="auto" className="wrap-anywhere">

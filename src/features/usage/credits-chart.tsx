@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { formatCredits } from '../../lib/format';
+import { formatCount, formatCredits, formatDate } from '../../lib/format';
+import { useLocale } from '../../lib/use-locale';
 import { niceTicks, type DayUsage } from '../../model/usage/usage';
 
 // Credits per day as a bar chart (product-notes §3, usage: a real chart, with axes, labels and ticks, and a
@@ -8,15 +9,18 @@ import { niceTicks, type DayUsage } from '../../model/usage/usage';
 // for anyone who wants the figures.
 
 const HEIGHT = 220;
+// SVG coordinates: the value axis stays on the left and days run left to right in every direction,
+// as charts' axes are not mirrored.
 const M = { top: 12, right: 12, bottom: 40, left: 52 };
 
 const dayLabel = (start: number, long = false) =>
-  new Date(start).toLocaleDateString(
-    'en-US',
+  formatDate(
+    start,
     long ? { weekday: 'short', month: 'short', day: 'numeric' } : { month: 'short', day: 'numeric' },
   );
 
 export function CreditsChart({ days, title }: { days: readonly DayUsage[]; title: string }) {
+  useLocale();
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(640);
   const tableId = useId();
@@ -81,7 +85,7 @@ export function CreditsChart({ days, title }: { days: readonly DayUsage[]; title
                 dominantBaseline="middle"
                 className="fill-slate-600 tabular-nums dark:fill-slate-400"
               >
-                {t.toLocaleString('en-US')}
+                {formatCount(t)}
               </text>
             </g>
           ))}
@@ -167,17 +171,17 @@ export function CreditsChart({ days, title }: { days: readonly DayUsage[]; title
         }
         tabIndex={showTable ? 0 : undefined}
       >
-        <table id={tableId} className="w-full text-left text-sm tabular-nums">
+        <table id={tableId} className="w-full text-start text-sm tabular-nums [:where(&_th)]:text-start">
           <caption className="sr-only">{title}</caption>
           <thead>
             <tr className="text-xs text-slate-600 dark:text-slate-400">
               <th scope="col" className="py-1 font-medium">
                 Day
               </th>
-              <th scope="col" className="py-1 text-right font-medium">
+              <th scope="col" className="py-1 text-end font-medium">
                 Tasks
               </th>
-              <th scope="col" className="py-1 text-right font-medium">
+              <th scope="col" className="py-1 text-end font-medium">
                 Credits
               </th>
             </tr>
@@ -188,8 +192,8 @@ export function CreditsChart({ days, title }: { days: readonly DayUsage[]; title
                 <th scope="row" className="py-1 font-normal">
                   {dayLabel(d.start, true)}
                 </th>
-                <td className="py-1 text-right">{d.tasks.toLocaleString('en-US')}</td>
-                <td className="py-1 text-right">{formatCredits(d.credits)}</td>
+                <td className="py-1 text-end">{formatCount(d.tasks)}</td>
+                <td className="py-1 text-end">{formatCredits(d.credits)}</td>
               </tr>
             ))}
           </tbody>

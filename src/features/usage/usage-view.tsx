@@ -11,7 +11,7 @@ import { cn } from '../../lib/cn';
 import { categoryLabel } from '../../model/category-labels';
 import { dayKey } from '../../lib/local-day';
 import { saveCsv } from '../../lib/save-file';
-import { formatCount, formatCredits, formatSeconds } from '../../lib/format';
+import { formatCount, formatCredits, formatPercent, formatSeconds } from '../../lib/format';
 import type { HistoryStore } from '../../model/history/history-store';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { displayText } from '../../lib/untrusted-text';
@@ -51,8 +51,7 @@ const PERIODS = [
   { days: 90, label: 'Last 90 days' },
 ] as const;
 
-const percent = (rate: number | null) =>
-  rate === null ? '—' : `${(rate * 100).toFixed(rate < 0.1 && rate > 0 ? 1 : 0)}%`;
+const percent = (rate: number | null) => (rate === null ? '—' : formatPercent(rate));
 const credits = (n: number | null) => (n === null ? '—' : formatCredits(n));
 const seconds = (s: number | null) => (s === null ? '—' : formatSeconds(s));
 
@@ -64,7 +63,7 @@ const card =
 // A table wider than a phone scrolls sideways: its box takes the focus, so a keyboard can scroll it.
 const scroller = 'mt-2 overflow-x-auto rounded focus-visible:outline-2 focus-visible:outline-indigo-500';
 const th = 'px-2 py-1.5 text-xs font-medium text-slate-600 dark:text-slate-400';
-const td = 'px-2 py-1.5 text-right whitespace-nowrap tabular-nums';
+const td = 'px-2 py-1.5 text-end whitespace-nowrap tabular-nums';
 const tr = 'border-t border-slate-100 dark:border-slate-800';
 const rowHead = 'px-2 py-1.5 font-normal';
 
@@ -369,12 +368,12 @@ export function UsageView({
                         {known ? displayText(known.label) : `Another key ${i + 1}`}
                       </span>
                       {known && (
-                        <span className="ml-1 font-mono text-xs text-slate-600 dark:text-slate-400">
+                        <span className="ms-1 font-mono text-xs text-slate-600 dark:text-slate-400">
                           {displayText(known.prefix)}…
                         </span>
                       )}
                       {k.connectionId === connectionId && (
-                        <span className="ml-1 text-xs text-slate-600 dark:text-slate-400">(this key)</span>
+                        <span className="ms-1 text-xs text-slate-600 dark:text-slate-400">(this key)</span>
                       )}
                     </th>
                     <td className={td}>{formatCount(k.tasks)}</td>
@@ -399,7 +398,7 @@ function MemberName({ name, you }: { name: string; you: boolean }) {
         {displayText(name)}
       </span>
       {you && name !== 'You' && (
-        <span className="ml-1 text-xs text-slate-600 dark:text-slate-400">(you)</span>
+        <span className="ms-1 text-xs text-slate-600 dark:text-slate-400">(you)</span>
       )}
     </>
   );
@@ -479,12 +478,12 @@ function UsageTable({
 }) {
   return (
     <div className={scroller} tabIndex={0}>
-      <table className={cn('w-full text-left text-sm', className)}>
+      <table className={cn('w-full text-start text-sm [:where(&_th)]:text-start', className)}>
         <caption className="sr-only">{caption}</caption>
         <thead>
           <tr>
             {columns.map((name, i) => (
-              <th key={name} scope="col" className={i < textColumns ? th : `${th} text-right`}>
+              <th key={name} scope="col" className={i < textColumns ? th : `${th} text-end`}>
                 {name}
               </th>
             ))}

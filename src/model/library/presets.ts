@@ -14,6 +14,7 @@ import { searchForSelection, selectionOfRequest, type ResolvedSelection, type Se
 // The record's schema has a module of its own: the team space reads presets without the selection code.
 export { type Preset, type PortablePreset } from './preset-schema';
 import { PresetSchema, type Preset, type PortablePreset } from './preset-schema';
+import { formatList } from '../../lib/format';
 
 const ExportSchema = z.object({
   format: z.literal('media-studio-presets'),
@@ -48,7 +49,7 @@ export interface Fit {
 }
 
 const shown = (v: ParamValue) => {
-  const text = Array.isArray(v) ? v.join(', ') : String(v);
+  const text = Array.isArray(v) ? formatList(v.map(String)) : String(v);
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 };
 

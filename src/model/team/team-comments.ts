@@ -1,4 +1,5 @@
 import * as Y from 'yjs';
+import { formatCount } from '../../lib/format';
 import { parseMentions, type MemberName } from './mentions';
 import {
   CommentTargetSchema,
@@ -26,9 +27,7 @@ function cleanBody(body: string): string {
   const text = body.trim();
   if (!text) throw new CommentInputError('A comment needs some text.');
   if (text.length > MAX_COMMENT_LENGTH)
-    throw new CommentInputError(
-      `A comment has at most ${MAX_COMMENT_LENGTH.toLocaleString('en-US')} characters.`,
-    );
+    throw new CommentInputError(`A comment has at most ${formatCount(MAX_COMMENT_LENGTH)} characters.`);
   return text;
 }
 

@@ -127,7 +127,7 @@ export function MediaListField(props: ParamFieldProps) {
                     <Button
                       variant="secondary"
                       size="icon-sm"
-                      className="absolute top-1 right-1 shadow"
+                      className="absolute top-1 end-1 shadow"
                       aria-label={`Remove ${label.text} ${i + 1}`}
                       disabled={disabled}
                       onClick={() => remove(i)}
@@ -135,7 +135,7 @@ export function MediaListField(props: ParamFieldProps) {
                       <X className="size-3.5" aria-hidden="true" />
                     </Button>
                     {list.length > 1 && (
-                      <div className="absolute bottom-1 left-1 flex gap-1">
+                      <div className="absolute bottom-1 start-1 flex gap-1">
                         <Button
                           variant="secondary"
                           size="icon-sm"
@@ -144,7 +144,7 @@ export function MediaListField(props: ParamFieldProps) {
                           disabled={disabled || i === 0}
                           onClick={() => move(i, -1)}
                         >
-                          <ChevronLeft className="size-3.5" aria-hidden="true" />
+                          <ChevronLeft className="size-3.5 rtl:-scale-x-100" aria-hidden="true" />
                         </Button>
                         <Button
                           variant="secondary"
@@ -154,7 +154,7 @@ export function MediaListField(props: ParamFieldProps) {
                           disabled={disabled || i === list.length - 1}
                           onClick={() => move(i, 1)}
                         >
-                          <ChevronRight className="size-3.5" aria-hidden="true" />
+                          <ChevronRight className="size-3.5 rtl:-scale-x-100" aria-hidden="true" />
                         </Button>
                       </div>
                     )}

@@ -3,25 +3,27 @@ import { useId, type KeyboardEvent, type ReactNode } from 'react';
 import { Button } from '../../../components/button';
 import { Field, inputClass } from '../../../components/field';
 import { cn } from '../../../lib/cn';
+import { formatCount } from '../../../lib/format';
+import { useLocale } from '../../../lib/use-locale';
 import { textLimit } from '../param-rules';
 import type { ParamFieldProps } from './field-props';
 import { paramDescription, useParamLabel } from './param-label';
 import { usePromptTools } from '../prompt-tools';
 
-const fmt = (n: number) => n.toLocaleString('en-US');
 const textOf = (value: ParamFieldProps['value']) =>
   value === undefined || Array.isArray(value) ? '' : String(value);
 
 /** "12 / 4,000", red past the limit; read to screen readers as part of the field's description. */
 function CharacterCounter({ id, length, limit }: { id: string; length: number; limit: number }) {
+  useLocale();
   const over = length > limit;
   return (
     <span id={id} className={cn(over && 'font-semibold text-rose-700 dark:text-rose-400')}>
       <span aria-hidden="true">
-        {fmt(length)} / {fmt(limit)}
+        {formatCount(length)} / {formatCount(limit)}
       </span>
       <span className="sr-only">
-        {fmt(length)} of {fmt(limit)} characters{over ? ', over the limit' : ''}
+        {formatCount(length)} of {formatCount(limit)} characters{over ? ', over the limit' : ''}
       </span>
     </span>
   );

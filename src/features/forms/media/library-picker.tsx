@@ -93,7 +93,7 @@ export function LibraryPicker({
                     onPick(item.url);
                     setOpen(false);
                   }}
-                  className="group flex w-full flex-col overflow-hidden rounded-lg bg-white text-left ring-1 ring-slate-200 hover:ring-indigo-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:bg-slate-900 dark:ring-slate-700"
+                  className="group flex w-full flex-col overflow-hidden rounded-lg bg-white text-start ring-1 ring-slate-200 hover:ring-indigo-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:bg-slate-900 dark:ring-slate-700"
                 >
                   <LibraryThumb item={item} />
                   {/* Named by its visible text (WCAG 2.5.3, label in name): "Use room.png Upload · …". */}

@@ -4,6 +4,7 @@ import { UPLOAD_MAX_BYTES } from '../../../../contract/upload';
 // eleven content types, 100 MB at most, and the Content-Type must be the file's true type).
 
 import type { MediaKind } from '../../../model/library/upload-library';
+import { formatList } from '../../../lib/format';
 export type { MediaKind };
 
 export const ACCEPTED_TYPES: Record<MediaKind, readonly string[]> = {
@@ -27,7 +28,7 @@ const TYPE_NAMES: Record<string, string> = {
 };
 
 export const acceptedNames = (kind: MediaKind): string =>
-  ACCEPTED_TYPES[kind].map((t) => TYPE_NAMES[t] ?? t).join(', ');
+  formatList(ACCEPTED_TYPES[kind].map((t) => TYPE_NAMES[t] ?? t));
 
 /** Browsers name some types differently from the spec's list. */
 const ALIASES: Record<string, string> = {

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Mic, Square } from 'lucide-react';
 import { Button } from '../../../components/button';
+import { formatClock } from '../../../lib/format';
 
 type Recording =
   | { phase: 'idle' }
@@ -102,9 +103,7 @@ export function RecorderButton({
         <Button size="sm" variant="danger" onClick={stop} aria-describedby={describedBy}>
           <Square className="size-3.5" aria-hidden="true" />
           Stop recording
-          <span className="tabular-nums">
-            {Math.floor(seconds / 60)}:{String(seconds % 60).padStart(2, '0')}
-          </span>
+          <span className="tabular-nums">{formatClock(seconds)}</span>
         </Button>
       ) : (
         <Button

@@ -2,7 +2,7 @@ import { Ban, CheckCircle2, Loader2, ShieldAlert, XCircle } from 'lucide-react';
 import { Button } from '../../../components/button';
 import type { ReactNode } from 'react';
 import { cn } from '../../../lib/cn';
-import { formatBytes } from '../../../lib/format';
+import { formatBytes, formatList } from '../../../lib/format';
 import type { UploadState } from './upload-machine';
 
 function Line({
@@ -109,7 +109,7 @@ function renderPhase(state: UploadState): ReactNode {
           {state.labels.length > 0 ? (
             <>
               {' '}
-              (labels: <span className="font-medium">{state.labels.join(', ')}</span>)
+              (labels: <span className="font-medium">{formatList(state.labels)}</span>)
             </>
           ) : null}
           . Use a different file.

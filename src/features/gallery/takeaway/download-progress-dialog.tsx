@@ -79,7 +79,7 @@ function Done({ result, onClose }: { result: DownloadSelectedResult; onClose: ()
           live={false}
           title={`${formatCount(problems.length)} ${problems.length === 1 ? 'file' : 'files'} could not be downloaded in full`}
         >
-          <ul className="list-disc space-y-0.5 pl-4">
+          <ul className="list-disc space-y-0.5 ps-4">
             {problems.slice(0, MAX_FAILURES_SHOWN).map((e) => (
               <li key={`${e.taskId}#${e.outputIndex}`} className="break-words">
                 {displayText(e.title)} ({e.taskId}): {e.error}

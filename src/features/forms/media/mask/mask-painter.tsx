@@ -286,7 +286,7 @@ function Painter({ sourceUrl, label, onDone, onCancel, busy = false }: MaskPaint
             aria-keyshortcuts="Control+Z Meta+Z"
             onClick={doUndo}
           >
-            <Undo2 className="size-4" aria-hidden="true" />
+            <Undo2 className="size-4 rtl:-scale-x-100" aria-hidden="true" />
             Undo
           </Button>
         </div>
@@ -307,7 +307,7 @@ function Painter({ sourceUrl, label, onDone, onCancel, busy = false }: MaskPaint
       <div className="flex justify-center rounded-lg bg-slate-100 p-2 ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-700">
         {image.status === 'loading' && (
           <p role="status" className="self-center py-8 text-sm text-slate-600 dark:text-slate-400">
-            <Spinner className="mr-2 inline" /> Loading image…
+            <Spinner className="me-2 inline" /> Loading image…
           </p>
         )}
         {image.status === 'error' && (
@@ -368,7 +368,7 @@ function Painter({ sourceUrl, label, onDone, onCancel, busy = false }: MaskPaint
 
       <div className="flex flex-wrap items-center justify-end gap-2">
         {ready && !usable && (
-          <p id={hintId} className="mr-auto text-sm text-slate-600 dark:text-slate-400">
+          <p id={hintId} className="me-auto text-sm text-slate-600 dark:text-slate-400">
             Paint over the area to change, or use Invert, to enable “Use mask”.
           </p>
         )}
