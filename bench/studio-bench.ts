@@ -286,14 +286,10 @@ export async function waitAllFinished(
 }
 
 /**
- * `count` tasks on the team key (a pool of 5, 4 s runs), made by clicking Generate as a user would:
- * Pop Diffusion's form, a prompt, then Generate again as soon as it is enabled (POST /tasks allows 60
- * a minute, so the 61st click waits for the window, as the studio's rate limiter makes it).
+ * Connected on the team key, with Pop Diffusion's form open and a prompt typed: Generate is one click
+ * away, its quote (with the estimate) in.
  */
-async function clickRun(browser: Browser, ports: Ports, count: number): Promise<PollingRun> {
-  await reset(ports);
-  await warmUp(ports);
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+export async function openPopForm(page: Page, ports: Ports): Promise<void> {
   await connect(page, ports, 'team');
   await page.getByRole('combobox', { name: 'Category', exact: true }).selectOption('image/default');
   await page
@@ -303,13 +299,24 @@ async function clickRun(browser: Browser, ports: Ports, count: number): Promise<
     .getByRole('button')
     .click();
   await page.getByRole('textbox', { name: 'Prompt', exact: true }).fill('bench: a red fox in snow');
-  // The quote (with its estimate) is in before the first click.
   await page
     .getByRole('region', { name: 'Quote', exact: true })
     .getByText(/credits/)
     .first()
     .waitFor();
   await page.waitForTimeout(500);
+}
+
+/**
+ * `count` tasks on the team key (a pool of 5, 4 s runs), made by clicking Generate as a user would:
+ * Pop Diffusion's form, a prompt, then Generate again as soon as it is enabled (POST /tasks allows 60
+ * a minute, so the 61st click waits for the window, as the studio's rate limiter makes it).
+ */
+async function clickRun(browser: Browser, ports: Ports, count: number): Promise<PollingRun> {
+  await reset(ports);
+  await warmUp(ports);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await openPopForm(page, ports);
   const from = (await requests(ports)).length;
   const generate = page.getByRole('button', { name: 'Generate', exact: true });
   const firstClick = Date.now();

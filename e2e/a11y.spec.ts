@@ -595,7 +595,9 @@ test.describe('presets, batches and the prompt library', () => {
       await expect(presets.getByRole('textbox', { name: 'New name' })).toBeVisible();
       await expectNoSeriousViolations(page, `Presets dialog at ${width} px`);
       await presets.getByRole('button', { name: 'Apply Dusk' }).click();
-      await expect(page.getByRole('status').filter({ hasText: 'Preset "Dusk" applied.' })).toBeVisible();
+      await expect(
+        page.getByRole('region', { name: /^Notices/ }).getByText('Preset "Dusk" applied.'),
+      ).toBeVisible();
 
       await form.getByRole('button', { name: 'Prompt library' }).click();
       const library = page.getByRole('dialog', { name: 'Prompt library' });

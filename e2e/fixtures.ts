@@ -77,6 +77,8 @@ export interface LoggedRequest {
   path: string;
   status: number;
   keyName?: string;
+  /** POST /v1/tasks that made a task: its id and its prompt (cut at 200 characters). */
+  created?: { taskId: string; prompt: string };
 }
 
 export type TaskStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';

@@ -71,7 +71,7 @@ test.describe('presets', () => {
     await dialog.getByRole('button', { name: 'Apply Wide watercolour' }).click();
     await expect(dialog).toBeHidden();
     await expect(
-      page.getByRole('status').filter({ hasText: 'Preset "Wide watercolour" applied.' }),
+      page.getByRole('region', { name: /^Notices/ }).getByText('Preset "Wide watercolour" applied.'),
     ).toBeVisible();
     await expect(version).toHaveValue('lumen-canvas-v3');
     await expect(radios('Style').getByRole('radio', { name: 'Watercolor', exact: true })).toBeChecked();
@@ -127,7 +127,10 @@ test.describe('presets', () => {
     });
     await expect(dialog.getByText('Imported 1 preset (0 skipped).')).toBeVisible();
     await dialog.getByRole('button', { name: 'Apply Old one' }).click();
-    const notice = page.getByRole('status').filter({ hasText: 'Preset "Old one" applied, without' });
+    const notice = page
+      .getByRole('region', { name: /^Notices/ })
+      .getByRole('listitem')
+      .filter({ hasText: 'Preset "Old one" applied, without' });
     await expect(notice).toBeVisible();
     const dropped = notice.getByRole('list', { name: 'Dropped from the preset' });
     await expect(dropped).toContainText('version: version "lumen-canvas-v1" is no longer offered');
@@ -177,7 +180,9 @@ test.describe('presets', () => {
     await studio.openTool('Style transfer');
     await page.goto(link);
     await expect(studio.form('Lumen Canvas')).toBeVisible();
-    await expect(page.getByRole('status').filter({ hasText: 'Preset "Castle" applied.' })).toBeVisible();
+    await expect(
+      page.getByRole('region', { name: /^Notices/ }).getByText('Preset "Castle" applied.'),
+    ).toBeVisible();
     expect(await studio.requestBody()).toEqual(saved);
     // Applied once: the link's preset leaves the address bar.
     expect(new URL(page.url()).searchParams.get('preset')).toBeNull();

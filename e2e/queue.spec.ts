@@ -1,4 +1,4 @@
-import type { Locator, Page, Request } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expectNoSeriousViolations } from './axe-helpers';
 import { expect, test, type Sandbox, type Studio } from './fixtures';
 import { TASK_TIMEOUT, uniquePrompt, type History } from './task-helpers';
@@ -22,16 +22,9 @@ async function generateHeld(studio: Studio, prompt: string): Promise<void> {
 const postsOfTasks = async (sandbox: Sandbox) =>
   (await sandbox.requests()).filter((r) => r.method === 'POST' && r.path === '/v1/tasks');
 
-/** The prompts of POST /tasks as the page sends them, in order. */
-function recordTaskPosts(page: Page): string[] {
-  const prompts: string[] = [];
-  page.on('request', (r: Request) => {
-    if (r.method() !== 'POST' || !r.url().endsWith('/v1/tasks')) return;
-    const body = r.postDataJSON() as { params?: { prompt?: string } } | null;
-    prompts.push(String(body?.params?.prompt ?? ''));
-  });
-  return prompts;
-}
+/** The prompts of the tasks the sandbox made, in the order their POST /tasks reached it (its request log). */
+const promptsReceived = async (sandbox: Sandbox) =>
+  (await postsOfTasks(sandbox)).flatMap((r) => (r.created ? [r.created.prompt] : []));
 
 async function pauseQueue(page: Page): Promise<void> {
   await queueRegion(page).getByRole('button', { name: 'Pause queue' }).click();
@@ -91,7 +84,6 @@ test('after a reorder the service receives the tasks in the queue order', async 
   page,
   history,
 }) => {
-  const sent = recordTaskPosts(page);
   const [a, b, c] = ['a', 'b', 'c'].map((n) => uniquePrompt(`order ${n}`)) as [string, string, string];
   await pauseQueue(page);
   for (const p of [a, b, c]) await generateHeld(studio, p);
@@ -107,7 +99,8 @@ test('after a reorder the service receives the tasks in the queue order', async 
 
   await queueRegion(page).getByRole('button', { name: 'Resume queue' }).click();
   await expectSucceeded(history, [a, b, c]);
-  expect(sent).toEqual([c, a, b]);
+  // As the sandbox received them: each prompt in its log, in the order the service made the tasks.
+  expect(await promptsReceived(sandbox)).toEqual([c, a, b]);
   expect(await postsOfTasks(sandbox)).toHaveLength(3);
 });
 
@@ -174,4 +167,43 @@ test('Compare: Run all with the queue paused holds every cell and sends nothing;
   await queueRegion(page).getByRole('button', { name: 'Resume queue' }).click();
   await expect(heldItems(page)).toHaveCount(0, { timeout: TASK_TIMEOUT });
   await expect.poll(async () => (await postsOfTasks(sandbox)).length, { timeout: TASK_TIMEOUT }).toBe(2);
+});
+
+test('Compare: cells held, then removed from the Queue after a reload, are not sent and can run again', async ({
+  page,
+  sandbox,
+  studio,
+}) => {
+  await pauseQueue(page);
+  await page.getByRole('button', { name: /^Compare/ }).click();
+  const board = page.getByRole('region', { name: 'Compare', exact: true });
+  for (const label of ['Lumen Canvas · v2', 'Pop Diffusion · Pop 1'])
+    await board.getByRole('combobox', { name: 'Add model' }).selectOption({ label });
+  await board.getByLabel('Prompt 1', { exact: true }).fill(uniquePrompt('compare removed'));
+  await board.getByRole('button', { name: /^Run all/ }).click();
+  await expect(
+    board.getByText('Held in your queue until the pool has room; nothing is charged yet.'),
+  ).toHaveCount(2);
+
+  const boardUrl = page.url();
+  // The page that held them is gone: no answer of that run can tell the board what became of them.
+  await page.reload();
+  await expect(studio.accountButton).toBeVisible();
+  await expect(board).toBeVisible();
+  await page.getByRole('button', { name: /^Compare/ }).click();
+  await expect(heldItems(page)).toHaveCount(2);
+  for (let i = 0; i < 2; i++)
+    await heldItems(page).first().getByRole('button', { name: 'Remove', exact: true }).click();
+  await expect(heldItems(page)).toHaveCount(0);
+
+  // The board again, by its address (the URL names it).
+  await page.goto(boardUrl);
+  await expect(board).toBeVisible();
+  // Never sent, so not "sending" for good: each cell says so and can run again.
+  await expect(board.getByTestId('cell-status')).toHaveText(['not sent', 'not sent']);
+  await expect(
+    board.getByText('Not sent: removed from your queue or refused; nothing was charged.'),
+  ).toHaveCount(2);
+  await expect(board.getByRole('button', { name: /^Run all/ })).toBeEnabled();
+  expect(await postsOfTasks(sandbox)).toHaveLength(0);
 });

@@ -433,3 +433,29 @@ for (const viewport of [
     await expect(ben.status).toHaveText(/^Team space online/);
   });
 }
+
+test("the team's queue: each member sees what the other holds in their own queue, by name", async ({
+  join,
+}) => {
+  const ana = await join(ANA);
+  const ben = await join(BEN);
+  const hold = async (m: Member, count: number) => {
+    const queue = m.page.getByRole('region', { name: 'Queue', exact: true });
+    await m.studio.openModel('Lumen Canvas');
+    await queue.getByRole('button', { name: 'Pause queue' }).click();
+    await expect(queue.getByRole('button', { name: 'Resume queue' })).toBeVisible();
+    for (let i = 0; i < count; i++) {
+      const prompt = uniquePrompt(`team held ${m.name} ${i}`);
+      await m.studio.prompt.fill(prompt);
+      await m.page.getByRole('button', { name: 'Generate', exact: true }).click();
+      await expect(queue.getByRole('list', { name: 'Held tasks' }).getByText(prompt)).toBeVisible();
+    }
+  };
+  await hold(ana, 2);
+  await hold(ben, 3);
+  const held = (m: Member) => m.history.region.getByTestId('team-queue-held');
+  await expect(held(ana)).toContainText('Ben 3', { timeout: 15_000 });
+  await expect(held(ana)).toContainText('You 2');
+  await expect(held(ben)).toContainText('Ana 2', { timeout: 15_000 });
+  await expect(held(ben)).toContainText('You 3');
+});

@@ -139,7 +139,10 @@ test('a previous upload is reused from the library without a new POST /uploads',
   expect(await uploadRequests(sandbox)).toBe(1);
 });
 
-test('image_urls takes several files, reorders and removes them, up to its maximum', async ({ studio }) => {
+test('image_urls takes several files, reorders and removes them, up to its maximum', async ({
+  studio,
+  page,
+}) => {
   const form = await studio.openModel('Lumen Canvas', 'image/default');
   await studio.prompt.fill('a quiet harbour');
   const group = form.getByRole('group', { name: 'Style references' });
@@ -162,7 +165,9 @@ test('image_urls takes several files, reorders and removes them, up to its maxim
     await png(40, 40, 'e.png'),
     await png(40, 40, 'f.png'),
   ]);
-  await expect(group.getByText('Only 2 more files fit; the rest were skipped.')).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: /^Notices/ }).getByText('Only 2 more files fit; the rest were skipped.'),
+  ).toBeVisible();
   await expect(group.getByText('4 of 4 files')).toBeAttached();
 });
 

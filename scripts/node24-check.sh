@@ -84,13 +84,7 @@ cd "$tmp/src"
 step "npm ci" npm ci --no-audit --no-fund
 step "native modules load" check_native
 step "typecheck" npx tsc -p tsconfig.json --noEmit
-# Under Node 24 the worker running the team-space server's tests (team-space-server.test.ts, fuzz.test.ts)
-# dies on a native assertion (node::RemoveEnvironmentCleanupHook, "env != nullptr"), the fuzz suite every
-# time and the server's suite some runs; both start a sandbox, whose early-answer close patches a socket's
-# destroySoon (sandbox/src/http/lingering-close.ts, new), and SQLite through better-sqlite3. Not understood
-# yet: left out here, with the fault written down in docs/testing.md; both run under Node 20 in npm test.
-step "vitest --project sandbox --project tooling" npx vitest run --project sandbox --project tooling \
-  --exclude scripts/team-space/fuzz.test.ts --exclude scripts/team-space/team-space-server.test.ts
+step "vitest --project sandbox --project tooling" npx vitest run --project sandbox --project tooling
 if [ "${NODE24_UNIT:-0}" = 1 ]; then
   step "vitest --project unit" npx vitest run --project unit
 fi

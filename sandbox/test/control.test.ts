@@ -318,6 +318,27 @@ describe('GET /__sandbox/requests', () => {
   });
 });
 
+describe('GET /__sandbox/requests: the tasks POST /v1/tasks made', () => {
+  it('shows each created task with its id and its prompt, cut at 200 characters, in the order they came', async () => {
+    const first = await pricedTask(h, 'first in line');
+    const long = await pricedTask(h, `second ${'x'.repeat(3_000)}`);
+    await h.control('POST', '/reset');
+    const a = await h.api('POST', '/tasks', { key: 'team2', json: first.body });
+    const b = await h.api('POST', '/tasks', { key: 'team2', json: long.body });
+    // A refused one made nothing: it carries no task.
+    expect((await h.api('POST', '/tasks', { key: 'team2', json: { model: 'nope' } })).status).toBe(400);
+    expect((await h.api('GET', `/tasks/${a.body.taskId}`, { key: 'team2' })).status).toBe(200);
+
+    const log = (await h.control('GET', '/requests')).body as any[];
+    expect(log.map((e) => e.created ?? null)).toEqual([
+      { taskId: a.body.taskId, prompt: 'first in line' },
+      { taskId: b.body.taskId, prompt: `second ${'x'.repeat(193)}` },
+      null,
+      null,
+    ]);
+  });
+});
+
 describe('POST /__sandbox/clock', () => {
   it('moves GET /__sandbox/clock forward and answers {now}', async () => {
     const before = Date.parse((await h.control('GET', '/clock')).body.now);

@@ -109,13 +109,14 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
   });
   const presence = useTeamPresence(team.session);
   useQueueShare(team.session, runner?.queue ?? null);
-  const galleryHeld = useHeldTasks(runner?.queue ?? null);
   const teamViews = useTeamViews(team.session, presence.members, runner?.store ?? null);
   const [openOutput, setOpenOutput] = useState<{ key: string; nonce: number } | null>(null);
   const comparison = useComparisonDraft();
   // Remix and "Use as input" from the gallery act on the form, which stays mounted (hidden) meanwhile.
   const workspace = useRef<WorkspaceActions>(null);
   const galleryShown = views.view === 'gallery' && !compare.source;
+  // Read only while the gallery shows it: a queue change then renders nothing else here.
+  const galleryHeld = useHeldTasks(galleryShown ? (runner?.queue ?? null) : null);
   const galleryModule = useLoaded(loadGallery, galleryShown);
   const phone = usePhone();
   const addToComparison = comparison.add;

@@ -1,9 +1,9 @@
-import { Bookmark, BookmarkPlus, X } from 'lucide-react';
-import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
+import { Bookmark, BookmarkPlus } from 'lucide-react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Me } from '../../contract/me';
 import type { TaskRequest } from '../../contract/task';
-import { Alert } from '../components/alert';
 import { Button } from '../components/button';
+import { notify, notifyWarning } from '../components/notices';
 import { formTarget, promptDefOf } from '../features/forms/form-target';
 import { PromptToolsContext, type PromptTools } from '../features/forms/prompt-tools';
 import type { QuoteState } from '../features/quote/quote-scheduler';
@@ -274,38 +274,37 @@ export function useBatch(current: ResolvedSelection | undefined, request: TaskRe
   return { tasks, plan, controls, promptsOf, clearRefusals: () => setRefusals([]) };
 }
 
-/** Says that a preset was applied, and what of it no longer fits the item. */
-export function PresetNotice({ applied }: { applied: { name: string; dropped: Dropped[] } }) {
-  const [dismissed, setDismissed] = useState(false);
-  if (dismissed) return null;
-  const name = displayText(applied.name);
-  return (
-    <div className="relative mb-4">
-      {applied.dropped.length === 0 ? (
-        <Alert tone="info" title={`Preset "${name}" applied.`} className="pe-9" />
-      ) : (
-        <Alert
-          tone="warning"
-          title={`Preset "${name}" applied, without what no longer fits:`}
-          className="pe-9"
-        >
-          <ul className="list-disc ps-4" aria-label="Dropped from the preset">
-            {applied.dropped.map((d) => (
-              <li key={d.id}>
-                <span className="font-medium">{d.id}</span>: {d.reason}
-              </li>
-            ))}
-          </ul>
-        </Alert>
-      )}
-      <button
-        type="button"
-        onClick={() => setDismissed(true)}
-        aria-label="Dismiss"
-        className="absolute top-2 end-2 rounded-md p-1 opacity-70 hover:opacity-100 focus-visible:outline-2 focus-visible:outline-indigo-500"
-      >
-        <X className="size-3.5" aria-hidden="true" />
-      </button>
-    </div>
-  );
+/**
+ * Says, once per application (its nonce), that a preset was applied, and what of it no longer fits the
+ * item, through the one notice system. The fit is worked out again when the catalog is refetched, so the
+ * nonce, not the fit's identity, decides whether it was already said.
+ */
+export function usePresetNotice(
+  applied: { name: string; dropped: Dropped[] } | null,
+  nonce: number | undefined,
+) {
+  const said = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (!applied || nonce === undefined || said.current === nonce) return;
+    said.current = nonce;
+    const name = displayText(applied.name);
+    if (applied.dropped.length === 0) {
+      notify(`Preset "${name}" applied.`, { id: PRESET_NOTICE });
+      return;
+    }
+    notifyWarning(`Preset "${name}" applied, without what no longer fits:`, {
+      id: PRESET_NOTICE,
+      detail: (
+        <ul className="list-disc ps-4" aria-label="Dropped from the preset">
+          {applied.dropped.map((d) => (
+            <li key={d.id}>
+              <span className="font-medium">{d.id}</span>: {d.reason}
+            </li>
+          ))}
+        </ul>
+      ),
+    });
+  }, [applied, nonce]);
 }
+/** A preset applied replaces the notice of the one applied before. */
+const PRESET_NOTICE = 'preset-applied';

@@ -40,15 +40,15 @@ import { taskMeta } from '../model/tasks/task-meta';
 import {
   formPreset,
   PresetButtons,
-  PresetNotice,
   presetOfLink,
   useBatch,
   useFittedPreset,
+  usePresetNotice,
   type FormPreset,
 } from './creator-tools';
 import { useTeamSession } from './team-context';
 import type { GalleryStores } from './use-gallery-stores';
-import { useHeldTasks, useTeamHeld } from './use-queue-share';
+import { useTeamHeld } from './use-queue-share';
 import { useUrlSelection } from './use-url-selection';
 
 // The workspace (product-notes §3): the catalog, the form with its quote and submit bar, and the History
@@ -110,12 +110,12 @@ export function Workspace({
   const request = snapshot?.valid ? snapshot.request : null;
   const quote = useLiveQuote(request);
   const sending = useSending(runner?.outbox);
-  const held = useHeldTasks(runner?.queue ?? null);
   const teamHeld = useTeamHeld(useTeamSession());
   const submitter = useSubmit(runner);
   const current = resolved.status === 'ready' ? resolved.resolved : undefined;
   const key = selectionKey(selection);
   const fitted = useFittedPreset(preset, key, current);
+  usePresetNotice(fitted.applied, preset?.nonce);
   const batch = useBatch(current, snapshot?.request ?? null);
   const onApplyPreset = useCallback(
     (p: Preset) => {
@@ -293,7 +293,6 @@ export function Workspace({
             {resolved.error.remedy}
           </Alert>
         )}
-        {current && fitted.applied && <PresetNotice key={preset?.nonce} applied={fitted.applied} />}
         {current && (
           <ParamForm
             key={preset?.for === key ? `${key}#${preset.nonce}` : key}
@@ -352,7 +351,7 @@ export function Workspace({
               <HistoryPanel
                 store={runner.store}
                 sending={sending}
-                held={held}
+                heldFrom={runner.queue}
                 teamHeld={teamHeld}
                 onRemix={onRemix}
                 onUseAsInput={onUseAsInput}

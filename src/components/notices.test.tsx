@@ -1,11 +1,14 @@
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { act, cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Dialog } from './dialog';
 import { NoticeArea } from './notice-area';
-import { notify, notifyUndo } from './notices';
+import { notify, notifyUndo, notifyWarning } from './notices';
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 
 const noticeOf = async (text: string) => (await screen.findByText(text)).closest('li')!;
 
@@ -44,5 +47,31 @@ describe('notices', () => {
     notify('On the page.');
     expect(await screen.findByText('On the page.')).toBeTruthy();
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('keeps a warning, with the list it carries, past the time a plain notice goes, until dismissed', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
+    render(<NoticeArea />);
+    notify('Said and gone.');
+    notifyWarning('Applied, without:', {
+      detail: (
+        <ul aria-label="Left out">
+          <li>style</li>
+        </ul>
+      ),
+    });
+    const warning = await noticeOf('Applied, without:');
+    expect(within(warning).getByRole('list', { name: 'Left out' }).textContent).toBe('style');
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(30_000);
+    });
+    expect(screen.queryByText('Said and gone.')).toBeNull();
+    expect(screen.getByText('Applied, without:')).toBeTruthy();
+    await user.click(within(warning).getByRole('button', { name: 'Dismiss' }));
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(1_000);
+    });
+    expect(screen.queryByText('Applied, without:')).toBeNull();
   });
 });

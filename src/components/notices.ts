@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { toast } from 'sonner';
 
 // The studio's one notice system (sonner, drawn by <NoticeArea/> in notice-area.tsx). Nothing else
@@ -27,6 +28,20 @@ const UNDO_MS = 10_000;
 /** A notice that says what happened; `id` replaces an earlier notice of the same id. */
 export function notify(text: string, { id }: { id?: string } = {}): void {
   toast(text, { ...where(), duration: NOTICE_MS, ...(id ? { id } : {}) });
+}
+
+/**
+ * Something was done, but not all of it as asked (a preset applied without what no longer fits, files
+ * skipped): said as a warning, with what was left out as `detail`, and kept until dismissed or replaced,
+ * since what it lists is read at the reader's pace.
+ */
+export function notifyWarning(text: string, { id, detail }: { id?: string; detail?: ReactNode } = {}): void {
+  toast.warning(text, {
+    ...where(),
+    duration: Infinity,
+    ...(id ? { id } : {}),
+    ...(detail ? { description: detail } : {}),
+  });
 }
 
 /** Something failed: said as an error and kept until dismissed or replaced. */

@@ -16,7 +16,14 @@ import { serveMedia } from './media-route';
 // The HTTP face of the sandbox: api-notes §4 routes under /v1, the CDN under /cdn, the control API under
 // /__sandbox (product-notes §4). Every refusal leaves here in the one api-notes §7 error shape.
 
-type Env = { Bindings: Partial<HttpBindings> };
+/** `created`: what the request log keeps of the task a POST /v1/tasks made (or answered again). */
+type Env = { Bindings: Partial<HttpBindings>; Variables: { created?: CreatedTask } };
+
+/** The task a POST /v1/tasks made: its id, and its prompt cut to LOG_PROMPT_MAX characters. */
+interface CreatedTask {
+  taskId: string;
+  prompt: string;
+}
 
 /** One request as GET /__sandbox/requests shows it. */
 export interface RequestLogEntry {
@@ -25,13 +32,16 @@ export interface RequestLogEntry {
   path: string;
   status: number;
   keyName?: string;
+  /** POST /v1/tasks answered 200: the task's id and prompt (cut), so a test can see the order they came in. */
+  created?: CreatedTask;
 }
 
 /**
  * What the log keeps of a request: only what GET /__sandbox/requests shows (tests count polls, uploads
  * and charges by method, path, status and key name), the time as a number, and the path cut to
  * LOG_PATH_MAX characters: every id of the API fits, and a request with a 8 KB path (which needs no key)
- * costs no more than any other.
+ * costs no more than any other. A task made by POST /v1/tasks adds its id and its prompt cut to
+ * LOG_PROMPT_MAX characters (a 10,000-character prompt costs the log no more than a short one).
  */
 interface LoggedRequest {
   at: number;
@@ -39,6 +49,7 @@ interface LoggedRequest {
   path: string;
   status: number;
   keyName?: string;
+  created?: CreatedTask;
 }
 
 export interface AppControls {
@@ -53,6 +64,7 @@ export interface AppControls {
 
 const LOG_LIMIT = 10_000;
 const LOG_PATH_MAX = 200;
+const LOG_PROMPT_MAX = 200;
 const STATUS_CODES: Record<number, string> = {
   400: 'invalid_payload',
   401: 'invalid_token',
@@ -191,6 +203,8 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
       await next();
     } finally {
       entry.status = c.res.status;
+      const created = c.get('created');
+      if (created && entry.status === 200) entry.created = created;
       if (c.req.method !== 'OPTIONS') log.push(entry);
       if (log.length > LOG_LIMIT) log = log.slice(-LOG_LIMIT / 2);
     }
@@ -255,7 +269,13 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
   v1.post('/tasks', async (c) => {
     const key = authed(c, 'tasks.create');
     const body = await readJson(c);
-    return c.json(sb.submitTask(key, body, c.req.header('idempotency-key')));
+    const task = sb.submitTask(key, body, c.req.header('idempotency-key'));
+    const prompt = (body as { params?: { prompt?: unknown } } | null)?.params?.prompt;
+    c.set('created', {
+      taskId: task.taskId,
+      prompt: typeof prompt === 'string' ? prompt.slice(0, LOG_PROMPT_MAX) : '',
+    });
+    return c.json(task);
   });
   v1.get('/tasks/:id', async (c) => c.json(await sb.getTask(authed(c, 'tasks.get'), c.req.param('id'))));
   v1.post('/uploads', async (c) => {

@@ -34,6 +34,8 @@ export interface CompareRunner {
 
 const HELD_NOTE = 'Held in your queue until the pool has room; nothing is charged yet.';
 const REMOVED_NOTE = 'Removed from your queue before it was sent; nothing was charged.';
+/** A cell whose task is neither held, nor on its way, nor in the history (found so after a reload). */
+const NOT_SENT_NOTE = 'Not sent: removed from your queue or refused; nothing was charged.';
 
 export interface CellView extends PlannedCell {
   entry: HistoryEntry | null;
@@ -158,6 +160,8 @@ export function useBoard(
   const history = useSyncExternalStore(runner?.store.subscribe ?? noop, runner?.store.list ?? (() => EMPTY));
   const [sendNotes, setSendNotes] = useState<Record<string, { refused: boolean; text: string }>>({});
   const queued = useSyncExternalStore(runner?.queue.subscribe ?? noop, runner?.queue.snapshot ?? noQueue);
+  /** Keys of the cells this board is sending now (from the board's write until every answer). */
+  const sending = useRef(new Set<string>());
   const heldKeys = useMemo(() => new Set(queued.items.map((item) => item.idempotencyKey)), [queued]);
 
   const cells: CellView[] = planned.map((cell) => {
@@ -192,6 +196,42 @@ export function useBoard(
   // A reload can leave a cell with a key but no task id: the history names the task created with
   // that key (the lookup above), so nothing needs writing back.
 
+  // A cell whose task was held, then removed from the queue after the run that held it was gone (a
+  // reload, another tab): no answer will come for it, so it would say "sending" for good. A key that
+  // the whole history lacks and that IndexedDB's outbox store (held and unanswered tasks alike, shared
+  // by every tab) does not have was never sent: the cell can run again (a run of this page still on its
+  // way is left alone). Only this device's board: a team board's cells may be another member's, held on
+  // their device.
+  const waiting = shared
+    ? []
+    : cells.flatMap((c) => {
+        const run = board.cells[c.key];
+        return run && c.state === 'active' && c.sendNote === null ? [`${c.key}\n${run.idempotencyKey}`] : [];
+      });
+  const waitingKey = waiting.join('\n\n');
+  useEffect(() => {
+    if (!runner || waitingKey === '') return;
+    let cancelled = false;
+    const pairs = waitingKey.split('\n\n').map((pair) => pair.split('\n') as [string, string]);
+    void (async () => {
+      await runner.store.whenLoaded();
+      const unsent = await runner.queue.unsent(pairs.map(([, key]) => key));
+      if (cancelled || !unsent) return;
+      const inHistory = new Set(runner.store.list().map((e) => e.idempotencyKey));
+      const gone = pairs.filter(
+        ([, key]) => unsent.includes(key) && !inHistory.has(key) && !sending.current.has(key),
+      );
+      if (gone.length === 0) return;
+      setSendNotes((n) => ({
+        ...n,
+        ...Object.fromEntries(gone.map(([cellKey]) => [cellKey, { refused: true, text: NOT_SENT_NOTE }])),
+      }));
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [runner, waitingKey]);
+
   const totals = sumQuotes(cells, (c) => quoteByBody.get(c.body)?.quote?.credits);
   const toRun = cells.filter((c) => !c.problem && needsRun(c.state));
   const runTotal = toRun.reduce<number | null>(
@@ -202,6 +242,15 @@ export function useBoard(
   const runCells = async (targets: CellView[]) => {
     if (!runner) return;
     const keys = new Map(targets.map((c) => [c.key, newId()]));
+    for (const key of keys.values()) sending.current.add(key);
+    try {
+      await sendCells(runner, targets, keys);
+    } finally {
+      for (const key of keys.values()) sending.current.delete(key);
+    }
+  };
+
+  const sendCells = async (runner: CompareRunner, targets: CellView[], keys: Map<string, string>) => {
     // The keys are on disk before any request leaves: a reload mid-run finds every cell's task.
     const base = shared?.get(latest.current.id)?.board ?? latest.current;
     const next: Board = {

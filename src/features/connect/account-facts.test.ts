@@ -1,23 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Me } from '../../../contract/me';
+import { sampleMe } from '../../test/me';
 import { balanceOf, daysLeft, isUnbound } from './account-facts';
 
-const me = (over: Partial<Me> = {}): Me => ({
-  key: {
-    id: 'k1',
-    prefix: 'sk_live_ab',
-    label: 'Laptop',
-    createdAt: '2026-01-01T00:00:00Z',
-    expiresAt: null,
-    dailyCreditCap: null,
-    creditsSpentToday: 0,
-    creditsRemainingToday: null,
-  },
-  project: { id: 'p1', name: 'Posters', bound: true },
-  user: { creditBalance: 120 },
-  limits: { tasksPerMin: 10, uploadsPerMin: 5, uploadPollPerMin: 60 },
-  ...over,
-});
+const me = sampleMe;
 
 describe('balanceOf', () => {
   it("is the team's balance for a team key and the user's otherwise", () => {

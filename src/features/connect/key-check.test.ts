@@ -1,23 +1,9 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Me } from '../../../contract/me';
+import { sampleMe } from '../../test/me';
 import { checkKey } from './key-check';
 
-const LAST: Me = {
-  key: {
-    id: 'k1',
-    prefix: 'sk_live_ab',
-    label: 'Laptop',
-    createdAt: '2026-01-01T00:00:00Z',
-    expiresAt: null,
-    dailyCreditCap: null,
-    creditsSpentToday: 0,
-    creditsRemainingToday: null,
-  },
-  project: { id: 'p1', name: 'Posters', bound: true },
-  user: { creditBalance: 120 },
-  limits: { tasksPerMin: 10, uploadsPerMin: 5, uploadPollPerMin: 60 },
-};
+const LAST = sampleMe();
 
 /** GET /me always answers `status` with the API's error body (Retry-After 0: retries without waiting). */
 function serviceAnswers(status: number, code: string) {

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiProvider } from '../../api/api-context';
 import { ApiClient } from '../../api/client';
 import { ApiError } from '../../api/errors';
+import { NoticeArea } from '../../components/notice-area';
 import type { Model } from '../../../contract/catalog';
 import type { TaskRequest } from '../../../contract/task';
 import type { ResolvedSelection } from '../../model/selection';
@@ -474,6 +475,53 @@ describe('uploads', () => {
     const group = screen.getByRole('group', { name: 'Image to upscale' });
     await user.upload(within(group).getByLabelText('Upload file'), png());
     expect(await within(group).findByText('violence, gore')).toBeTruthy();
+  });
+
+  it('takes what fits of several files in a list field and says in the Notices that the rest were skipped', async () => {
+    const user = userEvent.setup();
+    const client = fakeClient();
+    let n = 0;
+    const upload = vi.spyOn(client, 'uploadFile').mockImplementation(async () => {
+      n += 1;
+      return { status: 'ready', url: hosted(`ref${n}.png`), contentType: 'image/png', size: 11 };
+    });
+    render(<NoticeArea />);
+    const { last } = renderForm({ target: modelTarget(everyTypeModel()) }, client);
+    const group = screen.getByRole('group', { name: 'Style references' });
+    await user.upload(within(group).getByLabelText('Upload file'), [
+      png(),
+      png(),
+      png(),
+      png(),
+      png(),
+      png(),
+    ]);
+    const notices = screen.getByRole('region', { name: /^Notices/ });
+    expect(await within(notices).findByText('Only 4 more files fit; the rest were skipped.')).toBeTruthy();
+    await vi.waitFor(() => expect(within(group).getByText('4 of 4 files')).toBeTruthy());
+    expect(upload).toHaveBeenCalledTimes(4);
+    expect(Object.values(last().request.params).find(Array.isArray)).toEqual(
+      [1, 2, 3, 4].map((i) => hosted(`ref${i}.png`)),
+    );
+    // The field keeps no message of its own for it.
+    expect(within(group).queryByText(/the rest were skipped/)).toBeNull();
+  });
+
+  it('refuses a pasted URL the service does not host beside the list field’s input, not as a notice', async () => {
+    const user = userEvent.setup();
+    render(<NoticeArea />);
+    renderForm({ target: modelTarget(everyTypeModel()) });
+    const group = screen.getByRole('group', { name: 'Style references' });
+    const url = within(group).getByRole('textbox', { name: 'Style references' });
+    await user.type(url, FOREIGN);
+    await user.click(within(group).getByRole('button', { name: 'Add' }));
+    const error = within(group).getByRole('alert');
+    expect(error.textContent).toBe('Upload the file first: only files hosted by the service are accepted');
+    expect(url.getAttribute('aria-invalid')).toBe('true');
+    expect(url.getAttribute('aria-describedby')?.split(' ')).toContain(error.id);
+    expect(within(group).getByText('0 of 4 files')).toBeTruthy();
+    await user.type(url, 'x');
+    expect(within(group).queryByRole('alert')).toBeNull();
   });
 
   it('refuses a file of the wrong type before any request', async () => {

@@ -1,19 +1,9 @@
 import 'fake-indexeddb/auto';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HiddenTasks } from '../../model/history/hidden-tasks';
-import { JudgementStore } from '../../model/history/judgements';
-import {
-  CONNECTION,
-  freshDatabase,
-  makeEntry,
-  stubLayout,
-  storeWith,
-  T0,
-} from '../../test/gallery-test-utils';
-import { NO_GALLERY_FILTER } from './gallery-filter';
-import { GalleryView } from './gallery-view';
+import { describe, expect, it, vi } from 'vitest';
+import { makeEntry, T0 } from '../../test/gallery-test-utils';
+import { renderGallery, setUpGalleryTests } from '../../test/gallery-view-setup';
 
 // The Viewer, Compare two and the download dialog are portals: React sends their keydowns up the
 // component tree, through the gallery. Ctrl/Cmd+A and Escape there belong to the dialog, never to the
@@ -27,39 +17,13 @@ vi.mock('./takeaway/download-selected', () => ({
     ),
 }));
 
-let restore: Array<() => void> = [];
-beforeEach(async () => {
-  await freshDatabase();
-  restore.push(stubLayout());
-  const width = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientWidth');
-  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 1_000 });
-  restore.push(() => {
-    if (width) Object.defineProperty(HTMLElement.prototype, 'clientWidth', width);
-    else delete (HTMLElement.prototype as unknown as Record<string, unknown>).clientWidth;
-  });
-});
-afterEach(() => {
-  cleanup();
-  for (const r of restore) r();
-  restore = [];
-});
+setUpGalleryTests();
 
 async function gallery() {
   const entries = ['t1', 't2', 't3', 't4'].map((id, i) =>
     makeEntry(id, { createdAt: T0 + i * 60_000, params: { prompt: `prompt of ${id}` } }),
   );
-  render(
-    <GalleryView
-      history={await storeWith(entries)}
-      judgements={await JudgementStore.open(CONNECTION)}
-      hidden={await HiddenTasks.open(CONNECTION)}
-      filter={NO_GALLERY_FILTER}
-      onFilter={vi.fn()}
-      onRemix={vi.fn()}
-      onUseAsInput={vi.fn()}
-      onAddToComparison={vi.fn()}
-    />,
-  );
+  await renderGallery(entries);
   await screen.findAllByTestId('gallery-tile');
   const user = userEvent.setup();
   const tileOf = (key: string) => screen.getAllByTestId('gallery-tile').find((t) => t.dataset.key === key)!;

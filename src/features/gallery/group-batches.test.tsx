@@ -1,20 +1,11 @@
 import 'fake-indexeddb/auto';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HiddenTasks } from '../../model/history/hidden-tasks';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HistoryEntry } from '../../model/history/history-types';
-import { JudgementStore } from '../../model/history/judgements';
-import {
-  CONNECTION,
-  freshDatabase,
-  makeEntry,
-  stubLayout,
-  storeWith,
-  T0,
-} from '../../test/gallery-test-utils';
+import { makeEntry, storeWith, T0 } from '../../test/gallery-test-utils';
+import { renderGallery as renderGalleryView, setUpGalleryTests } from '../../test/gallery-view-setup';
 import { NO_GALLERY_FILTER } from './gallery-filter';
-import { GalleryView } from './gallery-view';
 import { HistoryPanel } from './history-panel';
 
 // "Group batches" in the Gallery's toolbar and the History's filters: a batch (one click's tasks) is one
@@ -38,43 +29,11 @@ const entries: HistoryEntry[] = [
   makeEntry('s2', { createdAt: T0, creditsCharged: 3, params: { prompt: 'alone two' } }),
 ];
 
-let restoreLayout: () => void = () => undefined;
-let restoreWidth: () => void = () => undefined;
-beforeEach(async () => {
-  await freshDatabase();
-  localStorage.clear();
-  restoreLayout = stubLayout(2_000);
-  // The grid's own width decides its columns: 1,000 px, five tiles a row.
-  const width = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientWidth');
-  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 1_000 });
-  restoreWidth = () => {
-    if (width) Object.defineProperty(HTMLElement.prototype, 'clientWidth', width);
-    else delete (HTMLElement.prototype as unknown as Record<string, unknown>).clientWidth;
-  };
-});
-afterEach(() => {
-  cleanup();
-  restoreLayout();
-  restoreWidth();
-});
+// A viewport tall enough for every card; the grid 1,000 px wide, five tiles a row.
+setUpGalleryTests(2_000);
+beforeEach(() => localStorage.clear());
 
-async function renderGallery() {
-  const history = await storeWith(entries);
-  const judgements = await JudgementStore.open(CONNECTION);
-  const hidden = await HiddenTasks.open(CONNECTION);
-  return render(
-    <GalleryView
-      history={history}
-      judgements={judgements}
-      hidden={hidden}
-      filter={{ ...NO_GALLERY_FILTER, sort: 'credits' }}
-      onFilter={vi.fn()}
-      onRemix={vi.fn()}
-      onUseAsInput={vi.fn()}
-      onAddToComparison={vi.fn()}
-    />,
-  );
-}
+const renderGallery = () => renderGalleryView(entries, { filter: { ...NO_GALLERY_FILTER, sort: 'credits' } });
 
 /** The grid's cells in order: a tile's task id, or "stack" for a batch's stack. */
 const gridOrder = () =>

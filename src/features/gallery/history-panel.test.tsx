@@ -324,3 +324,45 @@ describe('HistoryPanel: export and import', () => {
     ).toBeTruthy();
   });
 });
+
+describe('HistoryPanel: held tasks read from the queue itself', () => {
+  it('shows them with their places and follows each change, without rendering its parent again', async () => {
+    let items: readonly OutboxEntry[] = [makeSending('k1', 'first held'), makeSending('k2', 'second held')];
+    let snapshot = { items };
+    const listeners = new Set<() => void>();
+    const source = {
+      subscribe: (listener: () => void) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      snapshot: () => snapshot,
+    };
+    const store = await storeWith([]);
+    const parentRenders = vi.fn();
+    function Parent() {
+      parentRenders();
+      return (
+        <HistoryPanel store={store} sending={[]} heldFrom={source} onRemix={vi.fn()} onUseAsInput={vi.fn()} />
+      );
+    }
+    render(<Parent />);
+    const region = screen.getByRole('region', { name: 'History' });
+    expect(
+      within(region)
+        .getAllByTestId('held-card')
+        .map((c) => c.textContent),
+    ).toEqual([expect.stringContaining('first held'), expect.stringContaining('second held')]);
+    const before = parentRenders.mock.calls.length;
+
+    // A move in the queue: the second goes first.
+    items = [items[1]!, items[0]!];
+    snapshot = { items };
+    act(() => listeners.forEach((l) => l()));
+    expect(within(region).getAllByTestId('held-card')[0]!.textContent).toContain('second held');
+    expect(
+      within(region).getByText('Held · place 1', { exact: true }).closest('[data-testid="held-card"]')!
+        .textContent,
+    ).toContain('second held');
+    expect(parentRenders.mock.calls.length).toBe(before);
+  });
+});

@@ -46,6 +46,11 @@ export interface HistoryPanelProps {
   sending: OutboxEntry[];
   /** Tasks held in this device's queue, in queue order (not sent: shown with their place). */
   held?: readonly OutboxEntry[];
+  /**
+   * Or the queue itself, read here: a change of the queue (a move, a removal among a thousand held)
+   * then renders this panel alone, not the whole workspace around it.
+   */
+  heldFrom?: HeldSource | null;
   /** With the team space: what each member holds in their queue (the team's queue shows it). */
   teamHeld?: readonly MemberHeld[];
   onRemix: (entry: HistoryEntry) => void;
@@ -64,13 +69,21 @@ const NO_FACETS: Facets = {
 
 const NO_HIDDEN: ReadonlySet<string> = new Set();
 const NO_HELD: readonly OutboxEntry[] = [];
+const noSubscribe = () => () => undefined;
+
+/** What the panel reads of the queue (TaskQueue is one): its held tasks, in order, and their changes. */
+export interface HeldSource {
+  subscribe: (listener: () => void) => () => void;
+  snapshot: () => { items: readonly OutboxEntry[] };
+}
 /** Held tasks shown as cards (the Queue lists them all): a thousand held would crowd out the history. */
 const HELD_SHOWN = 20;
 
 export function HistoryPanel({
   store,
   sending,
-  held = NO_HELD,
+  held: heldGiven = NO_HELD,
+  heldFrom = null,
   teamHeld,
   onRemix,
   onUseAsInput,
@@ -78,6 +91,10 @@ export function HistoryPanel({
 }: HistoryPanelProps) {
   const { t } = useLingui();
   const headingId = useId();
+  const held = useSyncExternalStore(
+    heldFrom?.subscribe ?? noSubscribe,
+    heldFrom ? () => heldFrom.snapshot().items : () => heldGiven,
+  );
   const all = useSyncExternalStore(store.subscribe, store.list);
   const entries = useMemo(
     () => (hiddenTaskIds.size ? all.filter((e) => !hiddenTaskIds.has(e.taskId)) : all),
@@ -166,7 +183,10 @@ export function HistoryPanel({
         />
       )}
 
-      {members.length > 0 && <TeamQueue entries={entries} held={teamHeld} />}
+      {/* Another member holding tasks shows it too, before any of their tasks is in this history. */}
+      {(members.length > 0 || teamHeld?.some((m) => !m.you && m.held > 0)) && (
+        <TeamQueue entries={entries} held={teamHeld} />
+      )}
 
       {held.length > 0 && (
         <ol aria-label={t`Held in your queue`} className="flex flex-col gap-2">

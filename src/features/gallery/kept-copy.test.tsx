@@ -1,25 +1,14 @@
 import 'fake-indexeddb/auto';
 import { Blob as NodeBlob } from 'node:buffer';
 import { strFromU8, unzipSync } from 'fflate';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HiddenTasks } from '../../model/history/hidden-tasks';
-import { JudgementStore } from '../../model/history/judgements';
 import { KeepersStore } from '../../model/history/keepers';
 import { saveBlob } from '../../lib/save-file';
-import {
-  CDN,
-  CONNECTION,
-  freshDatabase,
-  makeEntry,
-  stubLayout,
-  storeWith,
-  T0,
-} from '../../test/gallery-test-utils';
+import { CDN, CONNECTION, makeEntry, T0 } from '../../test/gallery-test-utils';
+import { renderGallery, setUpGalleryTests } from '../../test/gallery-view-setup';
 import { downloadName } from './download-name';
-import { NO_GALLERY_FILTER } from './gallery-filter';
-import { GalleryView } from './gallery-view';
 
 // A starred output's copy kept on this device stands in wherever its URL fails: shown in its tile (which
 // loads the thumbnail's URL, not the output's), downloaded by the Viewer's Download and put in the ZIP of
@@ -44,9 +33,8 @@ const OUTPUT = `${CDN}/t1.png`;
 const THUMBNAIL = `${CDN}/t1-thumb.jpg`;
 const KEPT = 'the kept webp bytes';
 
-let restore: Array<() => void> = [];
-beforeEach(async () => {
-  await freshDatabase();
+setUpGalleryTests();
+beforeEach(() => {
   zipChunks.length = 0;
   vi.mocked(saveBlob).mockClear();
   // Every output URL (and its thumbnail) has expired.
@@ -54,19 +42,8 @@ beforeEach(async () => {
     'fetch',
     vi.fn(async () => new Response('gone', { status: 410 })),
   );
-  restore.push(stubLayout(), () => vi.unstubAllGlobals());
-  const width = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientWidth');
-  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 1_000 });
-  restore.push(() => {
-    if (width) Object.defineProperty(HTMLElement.prototype, 'clientWidth', width);
-    else delete (HTMLElement.prototype as unknown as Record<string, unknown>).clientWidth;
-  });
 });
-afterEach(() => {
-  cleanup();
-  for (const r of restore) r();
-  restore = [];
-});
+afterEach(() => vi.unstubAllGlobals());
 
 async function gallery() {
   const entries = [
@@ -81,19 +58,7 @@ async function gallery() {
     .spyOn(keepers, 'objectUrlFor')
     .mockImplementation(async (key) => (key === 't1#0' ? 'blob:kept-t1' : null));
   vi.spyOn(keepers, 'blobFor').mockImplementation(async (key) => (key === 't1#0' ? kept : null));
-  render(
-    <GalleryView
-      history={await storeWith(entries)}
-      judgements={await JudgementStore.open(CONNECTION)}
-      hidden={await HiddenTasks.open(CONNECTION)}
-      keepers={keepers}
-      filter={NO_GALLERY_FILTER}
-      onFilter={vi.fn()}
-      onRemix={vi.fn()}
-      onUseAsInput={vi.fn()}
-      onAddToComparison={vi.fn()}
-    />,
-  );
+  await renderGallery(entries, { keepers });
   await screen.findAllByTestId('gallery-tile');
   const tile = screen.getAllByTestId('gallery-tile').find((t) => t.dataset.key === 't1#0')!;
   return { tile, kept, objectUrlFor, entry: entries[0]!, user: userEvent.setup() };

@@ -1,65 +1,31 @@
 import 'fake-indexeddb/auto';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HiddenTasks } from '../../model/history/hidden-tasks';
-import { JudgementStore } from '../../model/history/judgements';
+import { describe, expect, it, vi } from 'vitest';
 import type { TeamPicks } from '../../model/team/team-judgements';
-import {
-  CONNECTION,
-  freshDatabase,
-  makeEntry,
-  stubLayout,
-  storeWith,
-  T0,
-} from '../../test/gallery-test-utils';
-import { NO_GALLERY_FILTER, type GalleryFilter } from './gallery-filter';
+import { makeEntry, T0 } from '../../test/gallery-test-utils';
+import { renderGallery, setUpGalleryTests } from '../../test/gallery-view-setup';
+import { NO_GALLERY_FILTER } from './gallery-filter';
 import { GalleryView, type GalleryViewProps } from './gallery-view';
 
 // The Gallery with the team space on (docs/team-space.md): "Team picks" shows what any
 // member starred, each tile with how many starred it and the average rating; the Viewer has a slot for
 // the output's comments, and a notice can open an output in it.
 
-let restore: Array<() => void> = [];
-beforeEach(async () => {
-  await freshDatabase();
-  restore.push(stubLayout());
-  const width = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientWidth');
-  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 1_000 });
-  restore.push(() => {
-    if (width) Object.defineProperty(HTMLElement.prototype, 'clientWidth', width);
-    else delete (HTMLElement.prototype as unknown as Record<string, unknown>).clientWidth;
-  });
-});
-afterEach(() => {
-  cleanup();
-  for (const r of restore) r();
-  restore = [];
-});
+setUpGalleryTests();
 
 const PICKS: TeamPicks = new Map([
   ['t2#0', { outputKey: 't2#0', starredBy: ['key_ann', 'key_bob'], averageRating: 4.5, ratings: 2 }],
   ['t3#0', { outputKey: 't3#0', starredBy: [], averageRating: 2, ratings: 1 }],
 ]);
 
-async function gallery(props: Partial<GalleryViewProps> & { filter?: GalleryFilter } = {}) {
+async function gallery(props: Partial<GalleryViewProps> = {}) {
   const entries = ['t1', 't2', 't3'].map((id, i) =>
     makeEntry(id, { createdAt: T0 + i * 60_000, params: { prompt: `prompt of ${id}` } }),
   );
-  const all: GalleryViewProps = {
-    history: await storeWith(entries),
-    judgements: await JudgementStore.open(CONNECTION),
-    hidden: await HiddenTasks.open(CONNECTION),
-    filter: NO_GALLERY_FILTER,
-    onFilter: vi.fn(),
-    onRemix: vi.fn(),
-    onUseAsInput: vi.fn(),
-    onAddToComparison: vi.fn(),
-    ...props,
-  };
-  const view = render(<GalleryView {...all} />);
+  const view = await renderGallery(entries, props);
   await screen.findAllByTestId('gallery-tile');
-  return { ...view, props: all };
+  return view;
 }
 
 const tileKeys = () => screen.getAllByTestId('gallery-tile').map((t) => t.dataset.key);

@@ -2,18 +2,8 @@ import 'fake-indexeddb/auto';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type * as ReactVirtual from '@tanstack/react-virtual';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HiddenTasks } from '../../model/history/hidden-tasks';
-import { JudgementStore } from '../../model/history/judgements';
-import {
-  CONNECTION,
-  freshDatabase,
-  makeEntry,
-  stubLayout,
-  storeWith,
-  T0,
-} from '../../test/gallery-test-utils';
-import { GalleryView } from './gallery-view';
-import { NO_GALLERY_FILTER } from './gallery-filter';
+import { freshDatabase, makeEntry, stubLayout, storeWith, T0 } from '../../test/gallery-test-utils';
+import { renderGallery, stubGridWidth } from '../../test/gallery-view-setup';
 import { HistoryPanel } from './history-panel';
 
 // The History list and the Gallery grid while they scroll (50,000 tasks, no long task). The
@@ -93,24 +83,9 @@ describe('virtual lists while scrolling', () => {
 
   it('Gallery: every scroll frame gives the virtualizer the same getItemKey and estimateSize', async () => {
     // The grid's own width decides its columns: 1,000 px, five 192 px tiles a row.
-    const width = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientWidth');
-    Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 1_000 });
+    const restoreWidth = stubGridWidth();
     try {
-      const history = await storeWith(many(2_000));
-      const judgements = await JudgementStore.open(CONNECTION);
-      const hidden = await HiddenTasks.open(CONNECTION);
-      render(
-        <GalleryView
-          history={history}
-          judgements={judgements}
-          hidden={hidden}
-          filter={NO_GALLERY_FILTER}
-          onFilter={vi.fn()}
-          onRemix={vi.fn()}
-          onUseAsInput={vi.fn()}
-          onAddToComparison={vi.fn()}
-        />,
-      );
+      await renderGallery(many(2_000));
       const scroller = await screen.findByTestId('gallery-scroll');
       const first = () => screen.getAllByTestId('gallery-tile')[0]?.dataset.key;
       await waitFor(() => expect(first()).toBeDefined());
@@ -125,8 +100,7 @@ describe('virtual lists while scrolling', () => {
       expect(new Set(keys).size).toBe(1);
       expect(new Set(seen.estimateSize.slice(from)).size).toBe(1);
     } finally {
-      if (width) Object.defineProperty(HTMLElement.prototype, 'clientWidth', width);
-      else delete (HTMLElement.prototype as unknown as Record<string, unknown>).clientWidth;
+      restoreWidth();
     }
   });
 });

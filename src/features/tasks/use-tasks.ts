@@ -14,7 +14,7 @@ import { PollSchedule } from '../../model/tasks/poll-schedule';
 import { PresetStore } from '../../model/library/presets';
 import { PromptLibrary } from '../../model/library/prompt-library';
 import { createdEntry } from '../../model/tasks/created-entry';
-import { RELEASE_LEAD_MS, slotsToFill, TaskQueue } from '../../model/queue/queue';
+import { DISPATCH_GUESS_MS, RELEASE_LEAD_MS, slotsToFill, TaskQueue } from '../../model/queue/queue';
 import { useFinishNotices } from './finish-notices';
 import { useTaskPolling } from './use-task-polling';
 
@@ -43,7 +43,8 @@ function freeSlots(
   store: HistoryStore,
   othersWaiting: number,
 ): number {
-  const at = Date.now() + RELEASE_LEAD_MS;
+  // A task sent now starts a dispatch later at the earliest: sent that much before the slot frees.
+  const at = Date.now() + RELEASE_LEAD_MS + (schedule.dispatchMs() ?? DISPATCH_GUESS_MS);
   return slotsToFill({
     concurrency: schedule.concurrency,
     confirmed: schedule.confirmed,

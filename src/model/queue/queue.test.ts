@@ -232,6 +232,22 @@ describe('TaskQueue', () => {
     expect(h.sent).toEqual([{ prompt: 'b', key: b }]);
   });
 
+  it('unsent() names the keys neither held nor on their way: removed ones, not held or sent ones', async () => {
+    const h = harness({ free: 0, createTask: () => new Promise<TaskCreated>(() => undefined) });
+    const [a, b, c] = await hold(h.queue, ['a', 'b', 'c']);
+    await h.queue.remove([b!]);
+    // a goes and is not answered yet: on its way, an ordinary outbox entry.
+    void h.queue.sendNow(a!);
+    await waitUntil(() => h.outbox.entries().length === 1, 'a on its way');
+    expect(await h.queue.unsent([a!, b!, c!, 'never-queued'])).toEqual([b, 'never-queued']);
+    // The same after a reload, from another page of the connection.
+    h.queue.dispose();
+    await reloadPage();
+    const again = harness({ free: 0 });
+    await again.queue.start();
+    expect(await again.queue.unsent([a!, b!, c!])).toEqual([b]);
+  });
+
   it('Send now sends one task at once, past the pause and a full pool', async () => {
     const h = harness({ free: 0 });
     h.queue.pause();
@@ -464,10 +480,11 @@ describe('slotsToFill', () => {
     expect(slotsToFill({ concurrency: 5, busy: 7, mineBusy: 0, sending: 0 })).toBe(0);
   });
 
-  it('offers one slot more than a concurrency still guessed, so a larger pool can show itself', () => {
-    expect(slotsToFill({ concurrency: 3, confirmed: false, busy: 3, mineBusy: 3, sending: 0 })).toBe(1);
+  it('offers half as many slots again (at least one) while the concurrency is a guess, so a larger pool shows itself soon', () => {
+    expect(slotsToFill({ concurrency: 3, confirmed: false, busy: 3, mineBusy: 3, sending: 0 })).toBe(2);
     expect(slotsToFill({ concurrency: 3, confirmed: true, busy: 3, mineBusy: 3, sending: 0 })).toBe(0);
-    expect(slotsToFill({ concurrency: 5, confirmed: false, busy: 0, mineBusy: 0, sending: 0 })).toBe(6);
+    expect(slotsToFill({ concurrency: 5, confirmed: false, busy: 0, mineBusy: 0, sending: 0 })).toBe(8);
+    expect(slotsToFill({ concurrency: 1, confirmed: false, busy: 1, mineBusy: 1, sending: 0 })).toBe(1);
   });
 
   it('keeps to a fair share of a team pool while other members wait', () => {

@@ -15,8 +15,18 @@ import { StoredEntrySchema, type SubmitResult } from '../tasks/outbox';
 
 /** How often the queue looks at the pool while it holds tasks (and after each change it hears of). */
 const QUEUE_TICK_MS = 1_000;
-/** "About to free a place": a task the forecast has finishing within this lead no longer holds a slot. */
+/**
+ * "About to free a place": a task the forecast has finishing within this lead no longer holds a slot. It
+ * covers a tick and the send itself (the price asked again, the claim, POST /tasks); the queue adds the
+ * service's dispatch to it (a task sent to a free slot starts that much later).
+ */
 export const RELEASE_LEAD_MS = 1_500;
+/**
+ * The dispatch assumed until the poll schedule has learned it (PollSchedule.dispatchMs: it needs a task
+ * that found a slot free to finish, a run after the first sends). Too long sends a task that much early
+ * (it waits at the service, charged, no longer removable); too short leaves a slot idle by the shortfall.
+ */
+export const DISPATCH_GUESS_MS = 1_500;
 
 export interface QueueItem extends OutboxEntry {
   held: HeldInfo;
@@ -82,8 +92,11 @@ export function slotsToFill({
   concurrency: number;
   /**
    * Whether the pool's concurrency was seen at its limit. A guess (a team's pool starts at 3 and is
-   * learned) gets one slot more: the schedule learns a larger pool only from more tasks running at once
-   * than it believed, so a queue that never sent more would keep the pool at the guess for good.
+   * learned) is offered half as many slots again (at least one more): the schedule learns a larger pool
+   * only from more tasks running at once than it believed, so a queue that never sent more would keep the
+   * pool at the guess for good, and one slot more at a time would take a poll round per slot to learn it
+   * (a pool of 8 from 3: five rounds, each leaving a slot idle; by half again: three). What it costs: a
+   * few tasks sent a run early, until the first one seen waiting confirms the pool.
    */
   confirmed?: boolean;
   busy: number;
@@ -91,7 +104,7 @@ export function slotsToFill({
   sending: number;
   othersWaiting?: number;
 }): number {
-  const concurrency = confirmed ? believed : believed + 1;
+  const concurrency = confirmed ? believed : believed + Math.max(1, Math.ceil(believed / 2));
   let free = concurrency - busy - sending;
   if (othersWaiting > 0) {
     const share = Math.max(1, Math.floor(concurrency / (othersWaiting + 1)));
@@ -417,6 +430,25 @@ export class TaskQueue {
     this.outcomes.delete(idempotencyKey);
     this.outcomePromises.delete(idempotencyKey);
     resolve?.(result);
+  }
+
+  /**
+   * Of these keys (tasks a caller wrote down before queueing them: a Compare board's cells), those that
+   * are neither held nor on their way: IndexedDB's outbox store, which every tab of the connection shares
+   * and which keeps a task from the moment it is queued until its answer is recorded in the history, has
+   * no entry with the key. A key that is in neither that store nor the history was never sent (removed
+   * from the queue, or refused): nothing was charged for it. Null: IndexedDB could not be read, so
+   * nothing can be told.
+   */
+  async unsent(keys: readonly string[]): Promise<string[] | null> {
+    try {
+      const tx = (await db()).transaction('outbox', 'readonly');
+      const found = await Promise.all(keys.map((key) => tx.store.getKey(key)));
+      await tx.done;
+      return keys.filter((key, i) => found[i] === undefined && !this.starting.has(key));
+    } catch {
+      return null;
+    }
   }
 
   // ---- the user's controls ------------------------------------------------------------------------

@@ -33,4 +33,19 @@ describe('PollSchedule.busyAt', () => {
     expect(schedule.busyAt(T0 + 1_000)).toBe(2);
     schedule.stop();
   });
+
+  it('learns the dispatch: a creation-to-finish from a free slot less the run of a task that waited for one', () => {
+    const schedule = new PollSchedule({ budget: new PollBudget(), concurrency: 1, confirmed: true });
+    schedule.sync([taskOf('a', T0, 5), taskOf('b', T0 + 10, 5)]);
+    // Nothing finished yet: not known.
+    expect(schedule.dispatchMs()).toBeNull();
+    // a found the slot free: 6.25 s from its creation to its finish.
+    schedule.observe('a', { status: 'succeeded', completedAt: T0 + 6_250 }, T0 + 6_300);
+    expect(schedule.dispatchMs()).toBeNull();
+    // b waited for that slot and ran 5 s from a's finish: the dispatch was the other 1.25 s.
+    schedule.observe('b', { status: 'succeeded', completedAt: T0 + 11_250 }, T0 + 11_300);
+    expect(schedule.dispatchMs()).toBe(1_250);
+    expect(schedule.dispatchMs('pop')).toBe(1_250);
+    schedule.stop();
+  });
 });

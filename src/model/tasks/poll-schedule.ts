@@ -483,6 +483,18 @@ export class PollSchedule {
     return Math.min(Math.max(MIN_RESERVE, Math.ceil(limit * this.missRate)), max, Math.max(0, limit - 1));
   }
 
+  /**
+   * How long the service takes from a task's creation to its start when a slot is free (its dispatch), ms:
+   * the learned creation-to-finish time of a task that found a slot free, less the learned run, for the
+   * model (any model's with none given). Null until both are learned. The queue sends a held task this
+   * much earlier, so it starts as the slot frees rather than a dispatch later (docs/queue.md).
+   */
+  dispatchMs(model = ''): number | null {
+    const latency = this.medianOf(this.latencySamples, model);
+    const run = this.learnedRunSeconds(model);
+    return latency === null || run === null ? null : Math.max(0, Math.round((latency - run) * 1000));
+  }
+
   /** The learned run time of a model's task (seconds), or null before any was seen. */
   learnedRunSeconds(model = ''): number | null {
     return this.medianOf(this.runSamples, model);

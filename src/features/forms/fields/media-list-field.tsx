@@ -3,6 +3,7 @@ import { ChevronLeft, ChevronRight, Plus, X } from 'lucide-react';
 import { Button } from '../../../components/button';
 import { inputClass } from '../../../components/field';
 import { FieldGroup } from '../../../components/field-group';
+import { notifyWarning } from '../../../components/notices';
 import { cn } from '../../../lib/cn';
 import { LibraryPicker } from '../media/library-picker';
 import { MediaDropzone } from '../media/media-dropzone';
@@ -26,7 +27,9 @@ export function MediaListField(props: ParamFieldProps) {
   const max = listLimit(def);
   const full = list.length >= max;
   const [draft, setDraft] = useState('');
-  const [notice, setNotice] = useState<string | null>(null);
+  // A URL typed but refused stays beside its input (a field's error, not a notice).
+  const [urlError, setUrlError] = useState<string | null>(null);
+  const urlErrorId = useId();
   const origins = hostedOriginsFor(baseUrl);
 
   // Uploads finish one after another: each appends to the latest list, not the one of its render.
@@ -50,21 +53,19 @@ export function MediaListField(props: ParamFieldProps) {
     const url = draft.trim();
     if (!url) return;
     if (!isHostedUrl(url, origins)) {
-      setNotice(HOSTED_ONLY_MESSAGE);
+      setUrlError(HOSTED_ONLY_MESSAGE);
       return;
     }
-    setNotice(null);
+    setUrlError(null);
     append(url);
     setDraft('');
   };
 
   const uploadFiles = async (files: File[]) => {
     const room = max - latest.current.length;
-    setNotice(
-      files.length > room
-        ? `Only ${room} more ${room === 1 ? 'file fits' : 'files fit'}; the rest were skipped.`
-        : null,
-    );
+    if (files.length > room) {
+      notifyWarning(`Only ${room} more ${room === 1 ? 'file fits' : 'files fit'}; the rest were skipped.`);
+    }
     stopped.current = false;
     for (const file of files.slice(0, Math.max(room, 0))) {
       if (stopped.current) break;
@@ -185,7 +186,10 @@ export function MediaListField(props: ParamFieldProps) {
             <input
               {...control}
               aria-labelledby={label.id}
-              aria-describedby={[control['aria-describedby'], hintId].filter(Boolean).join(' ')}
+              aria-describedby={[control['aria-describedby'], hintId, urlError ? urlErrorId : undefined]
+                .filter(Boolean)
+                .join(' ')}
+              aria-invalid={urlError ? true : control['aria-invalid']}
               type="url"
               inputMode="url"
               autoComplete="off"
@@ -196,7 +200,7 @@ export function MediaListField(props: ParamFieldProps) {
               onBlur={onBlur}
               onChange={(e) => {
                 setDraft(e.target.value);
-                setNotice(null);
+                setUrlError(null);
               }}
               onKeyDown={(e) => {
                 if (e.key === 'Enter' && !e.metaKey && !e.ctrlKey) {
@@ -215,9 +219,9 @@ export function MediaListField(props: ParamFieldProps) {
           <p id={hintId} className="text-xs text-slate-500 dark:text-slate-400">
             {full ? `The maximum of ${max} is reached; remove one to add another.` : `Up to ${max} images.`}
           </p>
-          {notice && (
-            <p role="alert" className="text-xs font-medium text-rose-700 dark:text-rose-400">
-              {notice}
+          {urlError && (
+            <p id={urlErrorId} role="alert" className="text-xs font-medium text-rose-700 dark:text-rose-400">
+              {urlError}
             </p>
           )}
           <UploadStatus

@@ -1,0 +1,55 @@
+import { cleanup, render } from '@testing-library/react';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { NO_GALLERY_FILTER } from '../features/gallery/gallery-filter';
+import { GalleryView, type GalleryViewProps } from '../features/gallery/gallery-view';
+import { HiddenTasks } from '../model/history/hidden-tasks';
+import type { HistoryEntry } from '../model/history/history-types';
+import { JudgementStore } from '../model/history/judgements';
+import { CONNECTION, freshDatabase, stubLayout, storeWith } from './gallery-test-utils';
+
+// The Gallery as its component tests render it: a fresh database before each test, a laid-out viewport
+// (happy-dom lays nothing out), and the view over real stores for the entries given.
+
+/** The grid's own width decides its columns; happy-dom says 0. Returns the restore function. */
+export function stubGridWidth(width = 1_000): () => void {
+  const proto = HTMLElement.prototype;
+  const saved = Object.getOwnPropertyDescriptor(proto, 'clientWidth');
+  Object.defineProperty(proto, 'clientWidth', { configurable: true, get: () => width });
+  return () => {
+    if (saved) Object.defineProperty(proto, 'clientWidth', saved);
+    else delete (proto as unknown as Record<string, unknown>).clientWidth;
+  };
+}
+
+/**
+ * Before each test of the file: a fresh database, a viewport of `viewport` px with 120 px cards, and a
+ * 1,000 px grid (five tiles a row); after it, the render unmounted and the layout restored.
+ */
+export function setUpGalleryTests(viewport?: number): void {
+  let restore: Array<() => void> = [];
+  beforeEach(async () => {
+    await freshDatabase();
+    restore = [stubLayout(viewport), stubGridWidth()];
+  });
+  afterEach(() => {
+    cleanup();
+    for (const r of restore) r();
+    restore = [];
+  });
+}
+
+/** The Gallery over `entries`, with fresh judgements and hidden tasks, the handlers spies; `props` win. */
+export async function renderGallery(entries: HistoryEntry[], props: Partial<GalleryViewProps> = {}) {
+  const all: GalleryViewProps = {
+    history: await storeWith(entries),
+    judgements: await JudgementStore.open(CONNECTION),
+    hidden: await HiddenTasks.open(CONNECTION),
+    filter: NO_GALLERY_FILTER,
+    onFilter: vi.fn(),
+    onRemix: vi.fn(),
+    onUseAsInput: vi.fn(),
+    onAddToComparison: vi.fn(),
+    ...props,
+  };
+  return { ...render(<GalleryView {...all} />), props: all };
+}
