@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState } from 'react';
 import { ChevronLeft, ChevronRight, Plus, X } from 'lucide-react';
 import { Button } from '../../../components/button';
@@ -8,7 +10,7 @@ import { LibraryPicker } from '../media/library-picker';
 import { MediaDropzone } from '../media/media-dropzone';
 import { UploadStatus } from '../media/upload-status';
 import { useMediaUpload } from '../media/use-media-upload';
-import { HOSTED_ONLY_MESSAGE, hostedOriginsFor, isHostedUrl, listLimit } from '../param-rules';
+import { hostedOnlyMessage, hostedOriginsFor, isHostedUrl, listLimit } from '../param-rules';
 import type { ParamFieldProps } from './field-props';
 import { groupFocusRef } from './param-label';
 import { useMediaField } from './use-media-field';
@@ -19,12 +21,15 @@ import { useMediaField } from './use-media-field';
  */
 export function MediaListField(props: ParamFieldProps) {
   const { def, value, onChange, onBlur, inputRef, baseUrl, onHostedUrl, disabled } = props;
+  const { t } = useLingui();
   const field = useMediaField(props);
   const { label, kind } = field;
+  const labelText = label.text;
   const hintId = useId();
   const list = Array.isArray(value) ? value : [];
   const max = listLimit(def);
   const full = list.length >= max;
+  const count = list.length;
   const [draft, setDraft] = useState('');
   const [notice, setNotice] = useState<string | null>(null);
   const origins = hostedOriginsFor(baseUrl);
@@ -50,7 +55,7 @@ export function MediaListField(props: ParamFieldProps) {
     const url = draft.trim();
     if (!url) return;
     if (!isHostedUrl(url, origins)) {
-      setNotice(HOSTED_ONLY_MESSAGE);
+      setNotice(hostedOnlyMessage());
       return;
     }
     setNotice(null);
@@ -62,7 +67,10 @@ export function MediaListField(props: ParamFieldProps) {
     const room = max - latest.current.length;
     setNotice(
       files.length > room
-        ? `Only ${room} more ${room === 1 ? 'file fits' : 'files fit'}; the rest were skipped.`
+        ? plural(room, {
+            one: 'Only # more file fits; the rest were skipped.',
+            other: 'Only # more files fit; the rest were skipped.',
+          })
         : null,
     );
     stopped.current = false;
@@ -89,7 +97,7 @@ export function MediaListField(props: ParamFieldProps) {
             {list.length} / {max}
           </span>
           <span className="sr-only">
-            {list.length} of {max} files
+            <Plural value={max} one={`${count} of # file`} other={`${count} of # files`} />
           </span>
         </>
       }
@@ -99,10 +107,11 @@ export function MediaListField(props: ParamFieldProps) {
           {list.length > 0 && (
             <ul
               className="grid grid-cols-[repeat(auto-fill,minmax(6.5rem,1fr))] gap-2"
-              aria-label={`${label.text}: chosen files`}
+              aria-label={t`${labelText}: chosen files`}
             >
               {list.map((url, i) => {
                 const hosted = isHostedUrl(url, origins);
+                const position = i + 1;
                 return (
                   <li
                     key={`${i}:${url}`}
@@ -114,7 +123,7 @@ export function MediaListField(props: ParamFieldProps) {
                     {hosted ? (
                       <img
                         src={url}
-                        alt={`${label.text} ${i + 1}`}
+                        alt={t`${labelText} ${position}`}
                         loading="lazy"
                         className="aspect-square w-full object-cover"
                       />
@@ -127,7 +136,7 @@ export function MediaListField(props: ParamFieldProps) {
                       variant="secondary"
                       size="icon-sm"
                       className="absolute top-1 right-1 shadow"
-                      aria-label={`Remove ${label.text} ${i + 1}`}
+                      aria-label={t`Remove ${labelText} ${position}`}
                       disabled={disabled}
                       onClick={() => remove(i)}
                     >
@@ -139,7 +148,7 @@ export function MediaListField(props: ParamFieldProps) {
                           variant="secondary"
                           size="icon-sm"
                           className="shadow"
-                          aria-label={`Move ${label.text} ${i + 1} earlier`}
+                          aria-label={t`Move ${labelText} ${position} earlier`}
                           disabled={disabled || i === 0}
                           onClick={() => move(i, -1)}
                         >
@@ -149,7 +158,7 @@ export function MediaListField(props: ParamFieldProps) {
                           variant="secondary"
                           size="icon-sm"
                           className="shadow"
-                          aria-label={`Move ${label.text} ${i + 1} later`}
+                          aria-label={t`Move ${labelText} ${position} later`}
                           disabled={disabled || i === list.length - 1}
                           onClick={() => move(i, 1)}
                         >
@@ -190,7 +199,7 @@ export function MediaListField(props: ParamFieldProps) {
               inputMode="url"
               autoComplete="off"
               spellCheck={false}
-              placeholder={full ? 'Maximum reached' : '…or paste a service-hosted URL'}
+              placeholder={full ? t`Maximum reached` : t`…or paste a service-hosted URL`}
               value={draft}
               disabled={disabled || full}
               onBlur={onBlur}
@@ -209,11 +218,15 @@ export function MediaListField(props: ParamFieldProps) {
             />
             <Button onClick={addDraft} disabled={disabled || full || draft.trim() === ''}>
               <Plus className="size-4" aria-hidden="true" />
-              Add
+              <Trans>Add</Trans>
             </Button>
           </div>
           <p id={hintId} className="text-xs text-slate-500 dark:text-slate-400">
-            {full ? `The maximum of ${max} is reached; remove one to add another.` : `Up to ${max} images.`}
+            {full ? (
+              <Trans>The maximum of {max} is reached; remove one to add another.</Trans>
+            ) : (
+              <Plural value={max} one="Up to # image." other="Up to # images." />
+            )}
           </p>
           {notice && (
             <p role="alert" className="text-xs font-medium text-rose-700 dark:text-rose-400">

@@ -1,3 +1,4 @@
+import { Plural, Trans } from '@lingui/react/macro';
 import { Library } from 'lucide-react';
 import { useId, type KeyboardEvent, type ReactNode } from 'react';
 import { Button } from '../../../components/button';
@@ -15,13 +16,23 @@ const textOf = (value: ParamFieldProps['value']) =>
 /** "12 / 4,000", red past the limit; read to screen readers as part of the field's description. */
 function CharacterCounter({ id, length, limit }: { id: string; length: number; limit: number }) {
   const over = length > limit;
+  const now = fmt(length);
+  const most = fmt(limit);
   return (
     <span id={id} className={cn(over && 'font-semibold text-rose-700 dark:text-rose-400')}>
       <span aria-hidden="true">
         {fmt(length)} / {fmt(limit)}
       </span>
       <span className="sr-only">
-        {fmt(length)} of {fmt(limit)} characters{over ? ', over the limit' : ''}
+        {over ? (
+          <Plural
+            value={limit}
+            one={`${now} of ${most} character, over the limit`}
+            other={`${now} of ${most} characters, over the limit`}
+          />
+        ) : (
+          <Plural value={limit} one={`${now} of ${most} character`} other={`${now} of ${most} characters`} />
+        )}
       </span>
     </span>
   );
@@ -108,7 +119,7 @@ function TextControl({
                 onClick={() => promptTools.openLibrary((picked) => onChange(picked))}
               >
                 <Library className="size-3.5" aria-hidden="true" />
-                Prompt library
+                <Trans>Prompt library</Trans>
               </Button>
             </div>
           </>
