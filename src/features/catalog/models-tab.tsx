@@ -1,3 +1,4 @@
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useId, useMemo } from 'react';
 import { useApi } from '../../api/api-context';
@@ -58,6 +59,7 @@ export function ModelsTab({
   terms,
   onClearSearch,
 }: ModelsTabProps) {
+  const { t } = useLingui();
   const { client, connectionId } = useApi();
   const selectId = useId();
   const searching = terms.length > 0;
@@ -123,23 +125,30 @@ export function ModelsTab({
     );
     const skipped = everywhere.reduce((n, q) => n + (q.data?.skipped.length ?? 0), 0);
     const failure = failed[0] ? toApiError(failed[0].q.error) : undefined;
+    const notSearched = failed.map((f) => categoryLabel(categoryKey(f.c))).join(', ');
     body = (
       <>
         <p className="text-xs text-slate-500 dark:text-slate-400" aria-live="polite">
           {pending ? (
             <span className="inline-flex items-center gap-1.5">
-              <Spinner className="size-3" /> Searching all 13 categories…
+              <Spinner className="size-3" /> <Trans>Searching all 13 categories…</Trans>
             </span>
           ) : (
-            `${hits.length === 1 ? '1 model matches' : `${hits.length} models match`} across all categories.`
+            <Plural
+              value={hits.length}
+              one="# model matches across all categories."
+              other="# models match across all categories."
+            />
           )}
         </p>
         {failure && (
           <Alert tone="warning" title={failure.message}>
             {failure.remedy && <p>{failure.remedy}</p>}
-            <p>Not searched: {failed.map((f) => categoryLabel(categoryKey(f.c))).join(', ')}.</p>
+            <p>
+              <Trans>Not searched: {notSearched}.</Trans>
+            </p>
             <Button size="sm" className="mt-2" onClick={() => failed.forEach((f) => void f.q.refetch())}>
-              Try again
+              <Trans>Try again</Trans>
             </Button>
           </Alert>
         )}
@@ -148,7 +157,7 @@ export function ModelsTab({
             terms,
             onClear: onClearSearch,
             // While categories load, or when some failed (the alert says so), no "nothing matches".
-            noMatch: pending || failure ? null : 'No model matches your search in any category.',
+            noMatch: pending || failure ? null : t`No model matches your search in any category.`,
           },
           skipped,
         })}
@@ -157,10 +166,10 @@ export function ModelsTab({
   } else if (list.isError) {
     body = <CatalogError error={list.error} onRetry={() => void list.refetch()} />;
   } else if (list.isPending || !shown.data) {
-    body = <CatalogLoading label="Loading models…" />;
+    body = <CatalogLoading label={t`Loading models…`} />;
   } else {
     body = entryList(entriesOf(shown.category, shown.data.items), {
-      none: 'No models are available in this category yet.',
+      none: t`No models are available in this category yet.`,
       skipped: shown.data.skipped,
     });
   }
@@ -170,7 +179,7 @@ export function ModelsTab({
     <div className="flex flex-col gap-3">
       <div className="flex flex-col gap-1.5">
         <label htmlFor={selectId} className="text-sm font-medium text-slate-800 dark:text-slate-200">
-          Category
+          <Trans>Category</Trans>
         </label>
         <select
           id={selectId}
@@ -193,7 +202,7 @@ export function ModelsTab({
         </select>
         {purpose && (
           <p id={`${selectId}-purpose`} className="text-xs text-slate-500 dark:text-slate-400">
-            {searching ? 'The search looks through every category.' : purpose}
+            {searching ? t`The search looks through every category.` : purpose}
           </p>
         )}
       </div>
