@@ -119,6 +119,7 @@ export function ModelsTab({
       return c && q.data ? entriesOf(categoryKey(c), q.data.items) : [];
     });
     const hits = loaded.filter((e) => matchesSearch(modelSearchFields(e.model), terms));
+    const matches = hits.length;
     const pending = everywhere.some((q) => q.isPending);
     const failed = everywhere.flatMap((q, i) =>
       q.isError && CATEGORIES[i] ? [{ q, c: CATEGORIES[i] }] : [],
@@ -135,7 +136,7 @@ export function ModelsTab({
             </span>
           ) : (
             <Plural
-              value={hits.length}
+              value={matches}
               one="# model matches across all categories."
               other="# models match across all categories."
             />

@@ -1,4 +1,3 @@
-import { plural, ph } from '@lingui/core/macro';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Sparkles } from 'lucide-react';
 import { useId, useState } from 'react';
@@ -50,6 +49,8 @@ export function SubmitBar({
   const prompts = expanded && !expanded.tooMany ? expanded.prompts.length : 1;
   const runs = controls?.runs ?? 1;
   const tasks = prompts * runs;
+  const batchSize = batch?.size ?? 0;
+  const created = batch?.created ?? 0;
   const waitText = useSubmitWaitText(busy);
   // Literal braces are the placeholder's value, not message text (docs/i18n.md).
   const alternatives = '{a|b|c}';
@@ -145,12 +146,15 @@ export function SubmitBar({
         )}
         {result?.kind === 'created' && !busy && (
           <span className="text-sm text-emerald-700 dark:text-emerald-400" role="status">
-            {batch && batch.size > 1
-              ? plural(batch.size, {
-                  one: `Queued ${ph({ created: batch.created })} of # task: see History.`,
-                  other: `Queued ${ph({ created: batch.created })} of # tasks: see History.`,
-                })
-              : t`Queued: see History.`}
+            {batchSize > 1 ? (
+              <Plural
+                value={batchSize}
+                one={`Queued ${created} of # task: see History.`}
+                other={`Queued ${created} of # tasks: see History.`}
+              />
+            ) : (
+              t`Queued: see History.`
+            )}
           </span>
         )}
       </div>
