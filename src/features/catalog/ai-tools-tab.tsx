@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { Check } from 'lucide-react';
 import { useApi } from '../../api/api-context';
@@ -15,10 +18,10 @@ import { selectableCardClass, slugCard } from './selectable-card';
 
 export type ToolFilter = 'all' | MediaType;
 
-const FILTERS: Array<{ value: ToolFilter; label: string }> = [
-  { value: 'all', label: 'All' },
-  { value: 'image', label: 'Image' },
-  { value: 'video', label: 'Video' },
+const FILTERS: Array<{ value: ToolFilter; label: MessageDescriptor }> = [
+  { value: 'all', label: msg`All` },
+  { value: 'image', label: msg`Image` },
+  { value: 'video', label: msg`Video` },
 ];
 
 const isToolFilter = (value: string): value is ToolFilter => FILTERS.some((f) => f.value === value);
@@ -40,6 +43,7 @@ export function AiToolsTab({
   terms,
   onClearSearch,
 }: AiToolsTabProps) {
+  const { t, i18n } = useLingui();
   const { client, connectionId } = useApi();
   // The filter is the service's own: GET /ai-tools?type=image|video, nothing for All (api-notes §4).
   const list = useQuery(catalogQueries.aiTools(client, connectionId, filter === 'all' ? undefined : filter));
@@ -47,7 +51,7 @@ export function AiToolsTab({
 
   let body;
   if (list.isPending) {
-    body = <CatalogLoading label="Loading AI tools…" />;
+    body = <CatalogLoading label={t`Loading AI tools…`} />;
   } else if (list.isError) {
     body = <CatalogError error={list.error} onRetry={() => void list.refetch()} />;
   } else {
@@ -57,8 +61,14 @@ export function AiToolsTab({
         items={tools}
         keyOf={(tool) => tool.slug}
         columns="grid-cols-1 @2xl:grid-cols-2"
-        search={{ terms, onClear: onClearSearch, noMatch: 'No AI tool matches your search.' }}
-        none={`No AI tools are available${filter === 'all' ? '' : ` for ${filter}`}.`}
+        search={{ terms, onClear: onClearSearch, noMatch: t`No AI tool matches your search.` }}
+        none={
+          filter === 'all'
+            ? t`No AI tools are available.`
+            : filter === 'image'
+              ? t`No AI tools are available for image.`
+              : t`No AI tools are available for video.`
+        }
         skipped={list.data.skipped}
       >
         {(tool) => <AiToolCard tool={tool} {...cardOf(tool.slug)} />}
@@ -69,12 +79,12 @@ export function AiToolsTab({
   return (
     <div className="flex flex-col gap-3">
       <Segmented
-        aria-label="AI tool type"
+        aria-label={t`AI tool type`}
         value={filter}
         onChange={(value) => {
           if (isToolFilter(value)) onFilterChange(value);
         }}
-        options={FILTERS}
+        options={FILTERS.map((f) => ({ value: f.value, label: i18n._(f.label) }))}
       />
       {body}
     </div>

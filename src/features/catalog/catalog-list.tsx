@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import type { SkippedEntry } from '../../api/client';
 import { Button } from '../../components/button';
@@ -50,7 +51,7 @@ export function CatalogList<T>({
       <CatalogEmpty
         action={
           <Button size="sm" variant="ghost" onClick={search.onClear}>
-            Clear search
+            <Trans>Clear search</Trans>
           </Button>
         }
       >

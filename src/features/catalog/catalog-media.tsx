@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { ImageOff } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Badge } from '../../components/badge';
@@ -143,7 +144,11 @@ export function TagList({ tags, max = 4 }: { tags: readonly string[]; max?: numb
           </span>
         </Badge>
       ))}
-      {rest > 0 && <Badge className="font-normal">+{rest} more</Badge>}
+      {rest > 0 && (
+        <Badge className="font-normal">
+          <Trans>+{rest} more</Trans>
+        </Badge>
+      )}
     </span>
   );
 }

@@ -1,10 +1,12 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Boxes, LayoutTemplate, Search, Wand2, X } from 'lucide-react';
 import { Tabs } from 'radix-ui';
 import { memo, useId, useState } from 'react';
 import { shortcutFor } from '../../components/shortcuts';
 import { inputClass } from '../../components/field';
 import { cn } from '../../lib/cn';
-import { useLocale } from '../../lib/use-locale';
 import type { Selection } from '../../model/selection';
 import { AiToolsTab, type ToolFilter } from './ai-tools-tab';
 import { searchTerms } from './catalog-search';
@@ -36,10 +38,10 @@ const TAB_FOR_KIND: Record<Selection['kind'], TabValue> = {
 const isTabValue = (value: string): value is TabValue =>
   value === 'models' || value === 'tools' || value === 'templates';
 
-const PLACEHOLDERS: Record<TabValue, string> = {
-  models: 'Name, brand, tag or description',
-  tools: 'Name, tag or summary',
-  templates: 'Name, tag or summary',
+const PLACEHOLDERS: Record<TabValue, MessageDescriptor> = {
+  models: msg`Name, brand, tag or description`,
+  tools: msg`Name, tag or summary`,
+  templates: msg`Name, tag or summary`,
 };
 
 const triggerClass = cn(
@@ -56,8 +58,7 @@ export const CatalogPanel = memo(function CatalogPanel({
   onSelect,
   className,
 }: CatalogPanelProps) {
-  // Memoised: its parent's render in a new locale does not reach it, so it listens itself.
-  useLocale();
+  const { t, i18n } = useLingui();
   const searchId = useId();
   const [query, setQuery] = useState('');
   const [toolFilter, setToolFilter] = useState<ToolFilter>('all');
@@ -109,26 +110,32 @@ export const CatalogPanel = memo(function CatalogPanel({
         className="flex min-w-0 flex-col gap-3"
       >
         <Tabs.List
-          aria-label="Catalog sections"
+          aria-label={t`Catalog sections`}
           className="grid grid-cols-3 gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800/80"
         >
           <Tabs.Trigger value="models" className={triggerClass} {...tabIds('models')}>
             <Boxes className="hidden size-4 shrink-0 @sm:block" aria-hidden="true" />
-            <span className="truncate">Models</span>
+            <span className="truncate">
+              <Trans>Models</Trans>
+            </span>
           </Tabs.Trigger>
           <Tabs.Trigger value="tools" className={triggerClass} {...tabIds('tools')}>
             <Wand2 className="hidden size-4 shrink-0 @sm:block" aria-hidden="true" />
-            <span className="truncate">AI tools</span>
+            <span className="truncate">
+              <Trans>AI tools</Trans>
+            </span>
           </Tabs.Trigger>
           <Tabs.Trigger value="templates" className={triggerClass} {...tabIds('templates')}>
             <LayoutTemplate className="hidden size-4 shrink-0 @sm:block" aria-hidden="true" />
-            <span className="truncate">Templates</span>
+            <span className="truncate">
+              <Trans>Templates</Trans>
+            </span>
           </Tabs.Trigger>
         </Tabs.List>
 
         <div role="search" className="relative">
           <label htmlFor={searchId} className="sr-only">
-            Search catalog
+            <Trans>Search catalog</Trans>
           </label>
           <Search
             className="pointer-events-none absolute top-1/2 start-3 size-4 -translate-y-1/2 text-slate-400"
@@ -145,7 +152,7 @@ export const CatalogPanel = memo(function CatalogPanel({
                 clearSearch();
               }
             }}
-            placeholder={PLACEHOLDERS[tab]}
+            placeholder={i18n._(PLACEHOLDERS[tab])}
             autoComplete="off"
             spellCheck={false}
             className={cn(inputClass, 'pe-9 ps-9 [&::-webkit-search-cancel-button]:hidden')}
@@ -154,7 +161,7 @@ export const CatalogPanel = memo(function CatalogPanel({
             <button
               type="button"
               onClick={clearSearch}
-              aria-label="Clear search"
+              aria-label={t`Clear search`}
               className="absolute top-1/2 end-2 -translate-y-1/2 rounded-md p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-700 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-slate-800 dark:hover:text-slate-200"
             >
               <X className="size-4" aria-hidden="true" />

@@ -1,3 +1,4 @@
+import { Plural, Trans } from '@lingui/react/macro';
 import { EyeOff, RotateCcw, SearchX } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { SkippedEntry } from '../../api/client';
@@ -48,7 +49,7 @@ export function CatalogError({
       {onRetry && (
         <Button size="sm" variant="secondary" className="mt-2" onClick={onRetry}>
           <RotateCcw className="size-3.5" aria-hidden="true" />
-          Try again
+          <Trans>Try again</Trans>
         </Button>
       )}
     </Alert>
@@ -72,9 +73,11 @@ export function SkippedNotice({ skipped }: { skipped: readonly SkippedEntry[] | 
   return (
     <p className="flex items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400">
       <EyeOff className="size-3.5 shrink-0" aria-hidden="true" />
-      {count === 1
-        ? '1 entry could not be read and is hidden.'
-        : `${count} entries could not be read and are hidden.`}
+      <Plural
+        value={count}
+        one="# entry could not be read and is hidden."
+        other="# entries could not be read and are hidden."
+      />
     </p>
   );
 }

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Check, Sparkles } from 'lucide-react';
 import type { Model } from '../../../contract/catalog';
 import { Badge } from '../../components/badge';
@@ -26,6 +27,7 @@ export function ModelCard({
   categoryLabel,
   onSelect,
 }: ModelCardProps) {
+  const { t } = useLingui();
   return (
     <button
       type="button"
@@ -42,7 +44,7 @@ export function ModelCard({
         {recommended && (
           <Badge tone="success" className="shrink-0">
             <Sparkles className="size-3" aria-hidden="true" />
-            Recommended
+            <Trans>Recommended</Trans>
           </Badge>
         )}
         {selected && (
@@ -82,10 +84,14 @@ export function ModelCard({
                 }
               >
                 <CatalogText text={version.name} className="truncate" />
-                {current && <span className="sr-only">(selected version)</span>}
+                {current && (
+                  <span className="sr-only">
+                    <Trans>(selected version)</Trans>
+                  </span>
+                )}
               </span>
               <span className="shrink-0 text-slate-600 tabular-nums dark:text-slate-400">
-                {price ?? 'price on quote'}
+                {price ?? t`price on quote`}
               </span>
             </span>
           );

@@ -1,3 +1,4 @@
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useId, useMemo } from 'react';
 import { useApi } from '../../api/api-context';
@@ -59,6 +60,7 @@ export function ModelsTab({
   terms,
   onClearSearch,
 }: ModelsTabProps) {
+  const { t } = useLingui();
   const { client, connectionId } = useApi();
   const selectId = useId();
   const searching = terms.length > 0;
@@ -118,29 +120,37 @@ export function ModelsTab({
       return c && q.data ? entriesOf(categoryKey(c), q.data.items) : [];
     });
     const hits = loaded.filter((e) => matchesSearch(modelSearchFields(e.model), terms));
+    const matches = hits.length;
     const pending = everywhere.some((q) => q.isPending);
     const failed = everywhere.flatMap((q, i) =>
       q.isError && CATEGORIES[i] ? [{ q, c: CATEGORIES[i] }] : [],
     );
     const skipped = everywhere.reduce((n, q) => n + (q.data?.skipped.length ?? 0), 0);
     const failure = failed[0] ? toApiError(failed[0].q.error) : undefined;
+    const notSearched = formatList(failed.map((f) => categoryLabel(categoryKey(f.c))));
     body = (
       <>
         <p className="text-xs text-slate-500 dark:text-slate-400" aria-live="polite">
           {pending ? (
             <span className="inline-flex items-center gap-1.5">
-              <Spinner className="size-3" /> Searching all 13 categories…
+              <Spinner className="size-3" /> <Trans>Searching all 13 categories…</Trans>
             </span>
           ) : (
-            `${hits.length === 1 ? '1 model matches' : `${hits.length} models match`} across all categories.`
+            <Plural
+              value={matches}
+              one="# model matches across all categories."
+              other="# models match across all categories."
+            />
           )}
         </p>
         {failure && (
           <Alert tone="warning" title={failure.message}>
             {failure.remedy && <p>{failure.remedy}</p>}
-            <p>Not searched: {formatList(failed.map((f) => categoryLabel(categoryKey(f.c))))}.</p>
+            <p>
+              <Trans>Not searched: {notSearched}.</Trans>
+            </p>
             <Button size="sm" className="mt-2" onClick={() => failed.forEach((f) => void f.q.refetch())}>
-              Try again
+              <Trans>Try again</Trans>
             </Button>
           </Alert>
         )}
@@ -149,7 +159,7 @@ export function ModelsTab({
             terms,
             onClear: onClearSearch,
             // While categories load, or when some failed (the alert says so), no "nothing matches".
-            noMatch: pending || failure ? null : 'No model matches your search in any category.',
+            noMatch: pending || failure ? null : t`No model matches your search in any category.`,
           },
           skipped,
         })}
@@ -158,10 +168,10 @@ export function ModelsTab({
   } else if (list.isError) {
     body = <CatalogError error={list.error} onRetry={() => void list.refetch()} />;
   } else if (list.isPending || !shown.data) {
-    body = <CatalogLoading label="Loading models…" />;
+    body = <CatalogLoading label={t`Loading models…`} />;
   } else {
     body = entryList(entriesOf(shown.category, shown.data.items), {
-      none: 'No models are available in this category yet.',
+      none: t`No models are available in this category yet.`,
       skipped: shown.data.skipped,
     });
   }
@@ -171,7 +181,7 @@ export function ModelsTab({
     <div className="flex flex-col gap-3">
       <div className="flex flex-col gap-1.5">
         <label htmlFor={selectId} className="text-sm font-medium text-slate-800 dark:text-slate-200">
-          Category
+          <Trans>Category</Trans>
         </label>
         <select
           id={selectId}
@@ -194,7 +204,7 @@ export function ModelsTab({
         </select>
         {purpose && (
           <p id={`${selectId}-purpose`} className="text-xs text-slate-500 dark:text-slate-400">
-            {searching ? 'The search looks through every category.' : purpose}
+            {searching ? t`The search looks through every category.` : purpose}
           </p>
         )}
       </div>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { BadgeCheck, Check, Film, Users } from 'lucide-react';
 import { useState } from 'react';
@@ -23,11 +24,12 @@ export interface TemplatesTabProps {
 
 /** The template gallery, in the service's order (api-notes §2: "in gallery order"), never re-sorted. */
 export function TemplatesTab({ selection, onSelect, terms, onClearSearch }: TemplatesTabProps) {
+  const { t } = useLingui();
   const { client, connectionId } = useApi();
   const list = useQuery(catalogQueries.templates(client, connectionId));
   const cardOf = slugCard(selection, 'template', onSelect);
 
-  if (list.isPending) return <CatalogLoading label="Loading templates…" />;
+  if (list.isPending) return <CatalogLoading label={t`Loading templates…`} />;
   if (list.isError) return <CatalogError error={list.error} onRetry={() => void list.refetch()} />;
 
   const templates = list.data.items.filter((t) => matchesSearch(templateSearchFields(t), terms));
@@ -37,8 +39,8 @@ export function TemplatesTab({ selection, onSelect, terms, onClearSearch }: Temp
         items={templates}
         keyOf={(template) => template.slug}
         columns="grid-cols-2 @xl:grid-cols-3 @4xl:grid-cols-4"
-        search={{ terms, onClear: onClearSearch, noMatch: 'No template matches your search.' }}
-        none="No templates are published yet."
+        search={{ terms, onClear: onClearSearch, noMatch: t`No template matches your search.` }}
+        none={t`No templates are published yet.`}
         skipped={list.data.skipped}
       >
         {(template) => <TemplateCard template={template} {...cardOf(template.slug)} />}
@@ -80,7 +82,9 @@ function TemplateCard({
         {video && (
           <span className="absolute end-1.5 bottom-1.5 rounded bg-slate-950/60 p-0.5 text-white">
             <Film className="size-3" aria-hidden="true" />
-            <span className="sr-only">Video</span>
+            <span className="sr-only">
+              <Trans>Video</Trans>
+            </span>
           </span>
         )}
         {selected && (
@@ -94,12 +98,12 @@ function TemplateCard({
           {template.official ? (
             <Badge tone="accent">
               <BadgeCheck className="size-3" aria-hidden="true" />
-              Official
+              <Trans>Official</Trans>
             </Badge>
           ) : (
             <Badge tone="neutral">
               <Users className="size-3" aria-hidden="true" />
-              Community
+              <Trans>Community</Trans>
             </Badge>
           )}
         </span>

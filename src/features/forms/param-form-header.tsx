@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import { Badge } from '../../components/badge';
 import type { ResolvedSelection } from '../../model/selection';
@@ -8,6 +9,7 @@ const LONG_TEXT = 280;
 
 /** Untrusted catalog text, clamped when long, with a toggle; rendered as text only. */
 function Blurb({ text: raw }: { text: string }) {
+  const { t } = useLingui();
   const [open, setOpen] = useState(false);
   const text = displayText(raw);
   if (!text.trim()) return null;
@@ -27,7 +29,7 @@ function Blurb({ text: raw }: { text: string }) {
           aria-expanded={open}
           className="mt-1 text-xs font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300"
         >
-          {open ? 'Show less' : 'Show more'}
+          {open ? t`Show less` : t`Show more`}
         </button>
       )}
     </div>
@@ -54,20 +56,30 @@ export function ParamFormHeader({ target, titleId }: { target: ResolvedSelection
           ),
         };
       }
-      case 'tool':
+      case 'tool': {
+        const { mediaType } = target.tool;
         return {
           name: target.tool.name,
           text: target.tool.summary,
-          meta: <Badge tone="accent">AI tool · {target.tool.mediaType}</Badge>,
+          meta: (
+            <Badge tone="accent">
+              <Trans>AI tool · {mediaType}</Trans>
+            </Badge>
+          ),
         };
+      }
       case 'template':
         return {
           name: target.template.name,
           text: target.template.summary,
           meta: target.template.official ? (
-            <Badge tone="success">Official</Badge>
+            <Badge tone="success">
+              <Trans>Official</Trans>
+            </Badge>
           ) : (
-            <Badge tone="neutral">Community</Badge>
+            <Badge tone="neutral">
+              <Trans>Community</Trans>
+            </Badge>
           ),
         };
     }

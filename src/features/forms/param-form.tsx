@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import {
   startTransition,
   useEffect,
@@ -110,6 +111,7 @@ function ParamFormBody({
   spec,
   storageKey,
 }: ParamFormProps & { spec: FormTarget; storageKey: string }) {
+  const { t } = useLingui();
   const titleId = useId();
   const [learnt] = useState(originRegistry);
   const schema = useMemo(
@@ -246,7 +248,7 @@ function ParamFormBody({
 
       <div className="flex flex-col gap-5">
         {target.kind === 'model' && (
-          <Field label="Version">
+          <Field label={t`Version`}>
             {(control) => (
               <Select
                 {...control}
@@ -271,7 +273,11 @@ function ParamFormBody({
 
         {spec.defs.length === 0 && (
           <p className="rounded-lg bg-slate-50 p-3 text-sm text-slate-600 ring-1 ring-slate-200 ring-inset dark:bg-slate-900 dark:text-slate-400 dark:ring-slate-800">
-            Nothing to set: this {target.kind === 'tool' ? 'tool' : 'template'} runs as it is.
+            {target.kind === 'tool' ? (
+              <Trans>Nothing to set: this tool runs as it is.</Trans>
+            ) : (
+              <Trans>Nothing to set: this template runs as it is.</Trans>
+            )}
           </p>
         )}
       </div>
@@ -280,11 +286,13 @@ function ParamFormBody({
         <>
           {formError && <Alert tone="error" title={formError} />}
           {elsewhere.length > 0 && (
-            <Alert tone="error" title="The service refused inputs this form does not show">
+            <Alert tone="error" title={t`The service refused inputs this form does not show`}>
               <ul className="list-disc ps-4">
                 {elsewhere.map(([id, message]) => (
                   <li key={id}>
-                    <span className="font-medium">{id}</span>: {message}
+                    <Trans>
+                      <span className="font-medium">{id}</span>: {message}
+                    </Trans>
                   </li>
                 ))}
               </ul>
@@ -298,13 +306,13 @@ function ParamFormBody({
                   <span aria-hidden="true" className="text-rose-600 dark:text-rose-400">
                     *
                   </span>{' '}
-                  Required.{' '}
+                  <Trans>Required.</Trans>{' '}
                 </>
               )}
               {onSubmit && (
-                <>
+                <Trans>
                   Press <Kbd>Ctrl</Kbd>+<Kbd>Enter</Kbd> (<Kbd>⌘</Kbd>+<Kbd>Enter</Kbd>) to submit.
-                </>
+                </Trans>
               )}
             </p>
           )}

@@ -1,3 +1,4 @@
+import { plural, t } from '@lingui/core/macro';
 import { z } from 'zod/mini';
 import { optionValue, type ParamDef } from '../../../contract/param';
 import { formatCount } from '../../lib/format';
@@ -12,9 +13,11 @@ const STRING_CAP = 2_000;
 const ARRAY_CAP = 20;
 export const PARAMS_KEYS_CAP = 50;
 
-export const MISSING_MESSAGE = 'This field is required.';
-export const HOSTED_ONLY_MESSAGE = 'Upload the file first: only files hosted by the service are accepted';
-export const NOT_AN_OPTION_MESSAGE = 'Choose one of the listed options.';
+// Messages are made when a value is checked (in the studio's language then), never at load.
+export const missingMessage = (): string => t`This field is required.`;
+export const hostedOnlyMessage = (): string =>
+  t`Upload the file first: only files hosted by the service are accepted`;
+export const notAnOptionMessage = (): string => t`Choose one of the listed options.`;
 
 /** Where a form-wide error (too many params) is reported, beside the per-param ids. */
 export const FORM_ERROR_KEY = '_form';
@@ -63,7 +66,7 @@ export function paramIdOf(name: string): string | null {
 const promptDef = (rules: PromptRules): ParamDef => ({
   id: 'prompt',
   type: 'long_text',
-  displayName: 'Prompt',
+  displayName: t`Prompt`,
   required: rules.promptRequired,
   ...(rules.promptMaxLength === undefined ? {} : { maxLength: rules.promptMaxLength }),
 });
@@ -80,7 +83,7 @@ export function formDefs(defs: readonly ParamDef[], prompt?: PromptRules): Param
   if (!own) return [promptDef(prompt), ...unique];
   const merged: ParamDef = {
     ...own,
-    displayName: own.displayName ?? 'Prompt',
+    displayName: own.displayName ?? t`Prompt`,
     required: own.required || prompt.promptRequired,
     maxLength: Math.min(own.maxLength ?? PROMPT_CAP, prompt.promptMaxLength ?? PROMPT_CAP),
   };
@@ -169,20 +172,29 @@ const optionalChecked = <T extends FormValue>(
 
 function checkRange(def: ParamDef, n: number, ctx: Issues) {
   const { min, max } = def.constraints ?? {};
-  if (min !== undefined && n < min) issue(ctx, `At least ${formatCount(min)}.`);
-  if (max !== undefined && n > max) issue(ctx, `At most ${formatCount(max)}.`);
+  if (min !== undefined && n < min) {
+    const least = formatCount(min);
+    issue(ctx, t`At least ${least}.`);
+  }
+  if (max !== undefined && n > max) {
+    const most = formatCount(max);
+    issue(ctx, t`At most ${most}.`);
+  }
 }
 
 const checkLength = (v: string, limit: number, ctx: Issues) => {
-  if (v.length > limit)
-    issue(ctx, `At most ${formatCount(limit)} characters (now ${formatCount(v.length)}).`);
+  if (v.length > limit) {
+    const most = formatCount(limit);
+    const now = formatCount(v.length);
+    issue(ctx, t`At most ${most} characters (now ${now}).`);
+  }
 };
 
 export const textRule: Rule = (def) => {
   const limit = textLimit(def);
   return optionalChecked(z.string(), (v, ctx) => {
     if (v !== undefined) checkLength(v, limit, ctx);
-    if (def.required && isBlank(v)) issue(ctx, MISSING_MESSAGE);
+    if (def.required && isBlank(v)) issue(ctx, missingMessage());
   });
 };
 
@@ -190,10 +202,10 @@ export const choiceRule: Rule = (def) => {
   const allowed = choiceValues(def);
   return optionalChecked(scalar, (v, ctx) => {
     if (v === undefined || v === '') {
-      if (def.required) issue(ctx, MISSING_MESSAGE);
+      if (def.required) issue(ctx, missingMessage());
       return;
     }
-    if (allowed.length > 0 && !allowed.some((a) => a === v)) issue(ctx, NOT_AN_OPTION_MESSAGE);
+    if (allowed.length > 0 && !allowed.some((a) => a === v)) issue(ctx, notAnOptionMessage());
     if (typeof v === 'string') checkLength(v, STRING_CAP, ctx);
     if (typeof v === 'number') checkRange(def, v, ctx);
   });
@@ -202,11 +214,11 @@ export const choiceRule: Rule = (def) => {
 export const mediaRule: Rule = (def, { isHosted }) =>
   optionalChecked(z.string(), (v, ctx) => {
     if (v === undefined || v.trim() === '') {
-      if (def.required) issue(ctx, MISSING_MESSAGE);
+      if (def.required) issue(ctx, missingMessage());
       return;
     }
     checkLength(v, STRING_CAP, ctx);
-    if (!isHosted(v)) issue(ctx, HOSTED_ONLY_MESSAGE);
+    if (!isHosted(v)) issue(ctx, hostedOnlyMessage());
   });
 
 export const mediaListRule: Rule = (def, { isHosted }) => {
@@ -214,13 +226,18 @@ export const mediaListRule: Rule = (def, { isHosted }) => {
   return optionalChecked(z.array(z.string()), (v, ctx) => {
     const urls = (v ?? []).filter((u) => u.trim() !== '');
     if (urls.length === 0) {
-      if (def.required) issue(ctx, MISSING_MESSAGE);
+      if (def.required) issue(ctx, missingMessage());
       return;
     }
-    if (urls.length > max) issue(ctx, `At most ${formatCount(max)} ${max === 1 ? 'file' : 'files'}.`);
-    if (urls.some((u) => u.length > STRING_CAP))
-      issue(ctx, `Each URL is at most ${formatCount(STRING_CAP)} characters.`);
-    if (urls.some((u) => !isHosted(u))) issue(ctx, HOSTED_ONLY_MESSAGE);
+    if (urls.length > max) {
+      const most = formatCount(max);
+      issue(ctx, plural(max, { one: `At most ${most} file.`, other: `At most ${most} files.` }));
+    }
+    if (urls.some((u) => u.length > STRING_CAP)) {
+      const most = formatCount(STRING_CAP);
+      issue(ctx, t`Each URL is at most ${most} characters.`);
+    }
+    if (urls.some((u) => !isHosted(u))) issue(ctx, hostedOnlyMessage());
   });
 };
 
@@ -228,17 +245,17 @@ export const voiceRule: Rule = (def, { isHosted }) => {
   const allowed = choiceValues(def);
   return optionalChecked(scalar, (v, ctx) => {
     if (v === undefined || v === '') {
-      if (def.required) issue(ctx, MISSING_MESSAGE);
+      if (def.required) issue(ctx, missingMessage());
       return;
     }
     if (allowed.some((a) => a === v)) return;
     // api-notes §2 lists voice among the media-URL types: a voice may be a service-hosted audio file.
     if (typeof v === 'string' && looksLikeUrl(v)) {
       checkLength(v, STRING_CAP, ctx);
-      if (!isHosted(v)) issue(ctx, HOSTED_ONLY_MESSAGE);
+      if (!isHosted(v)) issue(ctx, hostedOnlyMessage());
       return;
     }
-    if (allowed.length > 0) issue(ctx, NOT_AN_OPTION_MESSAGE);
+    if (allowed.length > 0) issue(ctx, notAnOptionMessage());
     else if (typeof v === 'string') checkLength(v, STRING_CAP, ctx);
   });
 };
@@ -249,15 +266,15 @@ export const unknownRule: Rule = (def) => {
   return optionalChecked(scalar, (v, ctx) => {
     const text = v === undefined ? '' : String(v);
     if (text.trim() === '') {
-      if (def.required) issue(ctx, MISSING_MESSAGE);
+      if (def.required) issue(ctx, missingMessage());
       return;
     }
     checkLength(text, STRING_CAP, ctx);
     if (kind === 'number') {
       const n = Number(text);
-      if (!Number.isFinite(n)) issue(ctx, 'Enter a number.');
+      if (!Number.isFinite(n)) issue(ctx, t`Enter a number.`);
       else checkRange(def, n, ctx);
     }
-    if (kind === 'boolean' && text !== 'true' && text !== 'false') issue(ctx, 'Enter true or false.');
+    if (kind === 'boolean' && text !== 'true' && text !== 'false') issue(ctx, t`Enter true or false.`);
   });
 };

@@ -11,7 +11,7 @@ import {
 } from '../../../contract/param';
 import { acceptedNames, type MediaKind } from './media/media-kinds';
 import { withMediaInput } from './media-input';
-import { fieldName, MISSING_MESSAGE } from './param-rules';
+import { fieldName, missingMessage } from './param-rules';
 import { isKnownParamType, ParamField, paramTypeOf, UNKNOWN_TYPE } from './param-types';
 import { buildParamSchema, emptyValue, normaliseValue, toParamValue, validateValues } from './schema-builder';
 import { BASE_URL, hosted } from '../../test/sandbox-catalog';
@@ -117,7 +117,7 @@ describe('the param type table', () => {
       });
       const required = defOf(type, true);
       expect(validateValues(buildParamSchema([required], { baseUrl: BASE_URL }), values).errors).toEqual({
-        [required.id]: MISSING_MESSAGE,
+        [required.id]: missingMessage(),
       });
     },
   );

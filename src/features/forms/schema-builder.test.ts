@@ -4,10 +4,10 @@ import {
   fieldName,
   formDefs,
   FORM_ERROR_KEY,
-  HOSTED_ONLY_MESSAGE,
+  hostedOnlyMessage,
   isHostedUrl,
-  MISSING_MESSAGE,
-  NOT_AN_OPTION_MESSAGE,
+  missingMessage,
+  notAnOptionMessage,
   paramIdOf,
   paramLabel,
   textLimit,
@@ -121,12 +121,12 @@ describe('defaults and required', () => {
       def('e', 'enum', { required: true, options: ['a'] }),
     ];
     expect(errorOf(defs, { t: '', m: '', l: [], e: '' })).toEqual({
-      t: MISSING_MESSAGE,
-      m: MISSING_MESSAGE,
-      l: MISSING_MESSAGE,
-      e: MISSING_MESSAGE,
+      t: missingMessage(),
+      m: missingMessage(),
+      l: missingMessage(),
+      e: missingMessage(),
     });
-    expect(errorOf(defs, { t: '   ' }).t).toBe(MISSING_MESSAGE);
+    expect(errorOf(defs, { t: '   ' }).t).toBe(missingMessage());
     expect(errorOf(defs, { t: 'x', m: hosted('a.png'), l: [hosted('b.png')], e: 'a' })).toEqual({});
   });
 
@@ -161,7 +161,7 @@ describe('prompt', () => {
 
   it('is required when the model says so, optional otherwise', () => {
     expect(errorOf([], { prompt: '' }, { promptRequired: true, promptMaxLength: 100 }).prompt).toBe(
-      MISSING_MESSAGE,
+      missingMessage(),
     );
     expect(errorOf([], { prompt: '' }, { promptRequired: false, promptMaxLength: 100 })).toEqual({});
   });
@@ -227,13 +227,13 @@ describe('enum, aspect_ratio, resolution', () => {
   it('accept only listed options given as {value, label}', () => {
     const style = fixtureParam('style');
     expect(errorOf([style], { style: 'anime' })).toEqual({});
-    expect(errorOf([style], { style: 'Anime' }).style).toBe(NOT_AN_OPTION_MESSAGE);
+    expect(errorOf([style], { style: 'Anime' }).style).toBe(notAnOptionMessage());
   });
 
   it('accept only listed options given as plain strings', () => {
     const fill = fixtureParam('fill_mode');
     expect(errorOf([fill], { fill_mode: 'extend' })).toEqual({});
-    expect(errorOf([fill], { fill_mode: 'shrink' }).fill_mode).toBe(NOT_AN_OPTION_MESSAGE);
+    expect(errorOf([fill], { fill_mode: 'shrink' }).fill_mode).toBe(notAnOptionMessage());
   });
 
   it('accept only values listed in enumValues', () => {
@@ -241,7 +241,7 @@ describe('enum, aspect_ratio, resolution', () => {
     expect(guidance.enumValues).toEqual(['low', 'medium', 'high']);
     expect(errorOf([guidance], { 'advanced.guidance': 'high' })).toEqual({});
     expect(errorOf([guidance], { 'advanced.guidance': 'max' })['advanced.guidance']).toBe(
-      NOT_AN_OPTION_MESSAGE,
+      notAnOptionMessage(),
     );
   });
 
@@ -254,15 +254,15 @@ describe('enum, aspect_ratio, resolution', () => {
     expect(params).toEqual({ feather: 24, num_images: 1 });
     expect(typeof params.num_images).toBe('number');
     // The string "24" is not the option 24 (the server compares typed values).
-    expect(errorOf([feather], { feather: '24' }).feather).toBe(NOT_AN_OPTION_MESSAGE);
+    expect(errorOf([feather], { feather: '24' }).feather).toBe(notAnOptionMessage());
   });
 
   it('check aspect_ratio and resolution against their options', () => {
     const defs = [fixtureParam('aspect_ratio'), fixtureParam('resolution')];
     expect(errorOf(defs, { aspect_ratio: '21:9', resolution: '2K' })).toEqual({});
     expect(errorOf(defs, { aspect_ratio: '5:4', resolution: '8K' })).toEqual({
-      aspect_ratio: NOT_AN_OPTION_MESSAGE,
-      resolution: NOT_AN_OPTION_MESSAGE,
+      aspect_ratio: notAnOptionMessage(),
+      resolution: notAnOptionMessage(),
     });
   });
 
@@ -294,7 +294,7 @@ describe('media', () => {
       'file:///tmp/a.png',
       'javascript:alert(1)',
     ]) {
-      expect(errorOf([image], { image_url: url }).image_url, url).toBe(HOSTED_ONLY_MESSAGE);
+      expect(errorOf([image], { image_url: url }).image_url, url).toBe(hostedOnlyMessage());
     }
   });
 
@@ -309,9 +309,9 @@ describe('media', () => {
       'audio_url',
       'voice',
     ]) {
-      expect(errorOf([def('m', type)], { m: FOREIGN }).m, type).toBe(HOSTED_ONLY_MESSAGE);
+      expect(errorOf([def('m', type)], { m: FOREIGN }).m, type).toBe(hostedOnlyMessage());
     }
-    expect(errorOf([def('m', 'image_urls')], { m: [hosted('a.png'), FOREIGN] }).m).toBe(HOSTED_ONLY_MESSAGE);
+    expect(errorOf([def('m', 'image_urls')], { m: [hosted('a.png'), FOREIGN] }).m).toBe(hostedOnlyMessage());
   });
 
   it('accepts origins learnt at run time (an upload answered from a CDN)', () => {
@@ -343,7 +343,7 @@ describe('media', () => {
     const voice = fixtureParam('voice', 'voice');
     expect(errorOf([voice], { voice: 'bram' })).toEqual({});
     expect(errorOf([voice], { voice: hosted('me.mp3') })).toEqual({});
-    expect(errorOf([voice], { voice: 'zed' }).voice).toBe(NOT_AN_OPTION_MESSAGE);
+    expect(errorOf([voice], { voice: 'zed' }).voice).toBe(notAnOptionMessage());
   });
 });
 

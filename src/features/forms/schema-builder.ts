@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { z } from 'zod/mini';
 import type { ParamDef } from '../../../contract/param';
 import type { ParamValue } from '../../../contract/task';
@@ -65,7 +66,7 @@ export function buildParamSchema(defs: readonly ParamDef[], options: SchemaOptio
         refine.addIssue({
           code: 'custom',
           path: [FORM_ERROR_KEY],
-          message: `At most ${PARAMS_KEYS_CAP} parameters can be sent; this form would send ${count}. Clear some optional fields.`,
+          message: t`At most ${PARAMS_KEYS_CAP} parameters can be sent; this form would send ${count}. Clear some optional fields.`,
         });
       }
     }),

@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Clock, Loader2 } from 'lucide-react';
 import type { Me } from '../../../contract/me';
 import { Alert } from '../../components/alert';
@@ -9,13 +12,13 @@ import { QuoteWarningList } from '../../components/quote-warning-list';
 import { quoteWarnings } from '../../model/quote-warnings';
 import { batchRefusals, batchTotal } from '../../model/tasks/batch';
 
-const BREAKDOWN_LABELS: Array<[keyof NonNullable<QuoteState['quote']>['breakdown'], string]> = [
-  ['pricingKey', 'Pricing'],
-  ['base', 'Base'],
-  ['multiplier', 'Multiplier'],
-  ['surcharges', 'Surcharges'],
-  ['basePrice', 'Base price'],
-  ['minPriceApplied', 'Minimum price applied'],
+const BREAKDOWN_LABELS: Array<[keyof NonNullable<QuoteState['quote']>['breakdown'], MessageDescriptor]> = [
+  ['pricingKey', msg`Pricing`],
+  ['base', msg`Base`],
+  ['multiplier', msg`Multiplier`],
+  ['surcharges', msg`Surcharges`],
+  ['basePrice', msg`Base price`],
+  ['minPriceApplied', msg`Minimum price applied`],
 ];
 
 export function QuoteView({
@@ -30,7 +33,10 @@ export function QuoteView({
   /** A batch ("Runs", "Variations"): the total of this many tasks is shown and checked. */
   tasks?: number;
 }) {
+  const { t, i18n } = useLingui();
   const { quote, stale, loading, error } = state;
+  const price = quote ? formatCredits(quote.credits) : '';
+  const seconds = quote?.estimatedSeconds == null ? '' : formatSeconds(quote.estimatedSeconds);
   const warnings =
     quote && !stale
       ? tasks > 1
@@ -43,7 +49,7 @@ export function QuoteView({
     <section aria-labelledby="quote-title" className="flex flex-col gap-3" aria-busy={loading}>
       <div className="flex items-center justify-between">
         <h2 id="quote-title" className="text-sm font-semibold">
-          Quote
+          <Trans>Quote</Trans>
         </h2>
         {(loading || stale) && !invalid && (
           <span
@@ -51,7 +57,7 @@ export function QuoteView({
             data-testid="quote-stale"
           >
             <Loader2 className="size-3 animate-spin" aria-hidden="true" />
-            updating
+            <Trans>updating</Trans>
           </span>
         )}
       </div>
@@ -70,7 +76,11 @@ export function QuoteView({
           {tasks > 1 && (
             <p className="mt-1 text-sm" data-testid="quote-batch">
               <span className="text-slate-600 dark:text-slate-400">
-                Batch: {tasks} tasks × {formatCredits(quote.credits)} ={' '}
+                <Plural
+                  value={tasks}
+                  one={`Batch: # task × ${price} =`}
+                  other={`Batch: # tasks × ${price} =`}
+                />{' '}
               </span>
               <span className="font-semibold tabular-nums" data-testid="quote-batch-total">
                 {formatCredits(batchTotal(quote.credits, tasks))}
@@ -80,17 +90,17 @@ export function QuoteView({
           <p className="mt-1 flex items-center gap-1 text-xs text-slate-500 dark:text-slate-400">
             <Clock className="size-3" aria-hidden="true" />
             {quote.estimatedSeconds === null
-              ? 'No timing yet for this model'
-              : `About ${formatSeconds(quote.estimatedSeconds)} to generate`}
+              ? t`No timing yet for this model`
+              : t`About ${seconds} to generate`}
           </p>
           <details className="mt-3 text-xs">
             <summary className="cursor-pointer text-slate-600 select-none dark:text-slate-400">
-              Price breakdown
+              <Trans>Price breakdown</Trans>
             </summary>
             <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
               {BREAKDOWN_LABELS.map(([k, label]) => (
                 <div key={k} className="contents">
-                  <dt className="text-slate-500 dark:text-slate-400">{label}</dt>
+                  <dt className="text-slate-500 dark:text-slate-400">{i18n._(label)}</dt>
                   <dd className="truncate text-end font-mono tabular-nums" data-testid={`breakdown-${k}`}>
                     {String(quote.breakdown[k])}
                   </dd>
@@ -102,14 +112,16 @@ export function QuoteView({
       ) : (
         <p className="text-sm text-slate-500 dark:text-slate-400">
           {invalid
-            ? 'Complete the required fields to see the price.'
+            ? t`Complete the required fields to see the price.`
             : loading
-              ? 'Pricing…'
-              : 'No price yet.'}
+              ? t`Pricing…`
+              : t`No price yet.`}
         </p>
       )}
       {invalid && quote && (
-        <p className="text-xs text-slate-500 dark:text-slate-400">Fix the form to update the price.</p>
+        <p className="text-xs text-slate-500 dark:text-slate-400">
+          <Trans>Fix the form to update the price.</Trans>
+        </p>
       )}
       {error && (
         <Alert tone="error" title={error.message}>

@@ -1,3 +1,5 @@
+import { ph } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Check, Code2, Copy } from 'lucide-react';
 import { Tabs } from 'radix-ui';
 import { useState } from 'react';
@@ -11,6 +13,7 @@ import { Dialog } from '../../components/dialog';
 // with the key replaced by $API_KEY. Every request is inspectable.
 
 function CopyButton({ text, label }: { text: string; label: string }) {
+  const { t } = useLingui();
   const [copied, setCopied] = useState(false);
   return (
     <Button
@@ -28,12 +31,13 @@ function CopyButton({ text, label }: { text: string; label: string }) {
       ) : (
         <Copy className="size-3.5" aria-hidden="true" />
       )}
-      {copied ? 'Copied' : label}
+      {copied ? t`Copied` : label}
     </Button>
   );
 }
 
 export function CopyRequestButton({ request }: { request: TaskRequest | null }) {
+  const { t } = useLingui();
   const { client } = useApi();
   const [open, setOpen] = useState(false);
   const description = request ? client.describeRequest(request) : null;
@@ -47,18 +51,18 @@ export function CopyRequestButton({ request }: { request: TaskRequest | null }) 
     <>
       <Button variant="ghost" onClick={() => setOpen(true)} disabled={!request}>
         <Code2 className="size-4" aria-hidden="true" />
-        Copy request
+        <Trans>Copy request</Trans>
       </Button>
       <Dialog
         open={open}
         onOpenChange={setOpen}
         wide
-        title="Copy request"
-        description="The exact POST /tasks this form sends. Set API_KEY in your shell or code; the key is never included."
+        title={t`Copy request`}
+        description={t`The exact POST /tasks this form sends. Set API_KEY in your shell or code; the key is never included.`}
       >
         <Tabs.Root defaultValue="curl">
           <Tabs.List
-            aria-label="Format"
+            aria-label={t`Format`}
             className="mb-3 flex gap-1 border-b border-slate-200 dark:border-slate-700"
           >
             {variants.map((v) => (
@@ -81,7 +85,7 @@ export function CopyRequestButton({ request }: { request: TaskRequest | null }) 
                 {v.code}
               </pre>
               <div className="flex justify-end">
-                <CopyButton text={v.code} label={`Copy ${v.label}`} />
+                <CopyButton text={v.code} label={t`Copy ${ph({ format: v.label })}`} />
               </div>
             </Tabs.Content>
           ))}

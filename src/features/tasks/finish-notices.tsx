@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { Bell } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Button } from '../../components/button';
@@ -37,7 +39,9 @@ export function useFinishNotices(store: HistoryStore | null) {
           'Notification' in window &&
           Notification.permission === 'granted'
         ) {
-          new Notification(`Task ${e.status}: ${e.meta.title}`, {
+          const { status } = e;
+          const { title } = e.meta;
+          new Notification(t`Task ${status}: ${title}`, {
             body:
               typeof e.request.params.prompt === 'string' ? e.request.params.prompt.slice(0, 120) : undefined,
             tag: e.taskId,
@@ -94,7 +98,7 @@ export function NotifyButton() {
       onClick={() => void askNotificationPermission().then(setPermission)}
     >
       <Bell className="size-3.5" aria-hidden="true" />
-      Notify me when tasks finish
+      <Trans>Notify me when tasks finish</Trans>
     </Button>
   );
 }

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { ApiProvider } from '../../api/api-context';
 import { ApiClient } from '../../api/client';
 import { SubmitBar } from './submit-bar';
-import { sendingIn } from './use-submit-wait';
+import { submitWaitText } from './use-submit-wait';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -53,9 +53,10 @@ it('a submit not held by the limit shows "Submitting…"', () => {
 });
 
 it('counts down in whole seconds up to 10, then in steps of 5', () => {
-  expect(sendingIn(56_000)).toBe('sending in 60 s');
-  expect(sendingIn(12_300)).toBe('sending in 15 s');
-  expect(sendingIn(10_000)).toBe('sending in 10 s');
-  expect(sendingIn(2_100)).toBe('sending in 3 s');
-  expect(sendingIn(0)).toBe('sending in 1 s');
+  const wait = "Waiting for the service's limit of 60 tasks a minute: ";
+  expect(submitWaitText(60, 56_000)).toBe(`${wait}sending in 60 s`);
+  expect(submitWaitText(60, 12_300)).toBe(`${wait}sending in 15 s`);
+  expect(submitWaitText(60, 10_000)).toBe(`${wait}sending in 10 s`);
+  expect(submitWaitText(60, 2_100)).toBe(`${wait}sending in 3 s`);
+  expect(submitWaitText(60, 0)).toBe(`${wait}sending in 1 s`);
 });

@@ -1,3 +1,4 @@
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Sparkles } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { SubmitResult } from '../../model/tasks/outbox';
@@ -7,7 +8,6 @@ import { Button } from '../../components/button';
 import { inputClass } from '../../components/field';
 import { cn } from '../../lib/cn';
 import { formatCount } from '../../lib/format';
-import { useLocale } from '../../lib/use-locale';
 import { useSubmitWaitText } from './use-submit-wait';
 
 export interface BatchControls {
@@ -23,8 +23,6 @@ export interface BatchControls {
   /** Why the last click sent nothing (a batch over the cap or balance), with the numbers. */
   refusals: readonly string[];
 }
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** "Generate" (a submit button of the form it sits in), "Runs", "Variations", and the last submit's outcome. */
 export function SubmitBar({
@@ -44,6 +42,7 @@ export function SubmitBar({
   disabled?: boolean;
   controls?: BatchControls;
 }) {
+  const { t } = useLingui();
   const runsId = useId();
   const variationsHelpId = useId();
   const variations = controls?.variations;
@@ -51,11 +50,15 @@ export function SubmitBar({
   const prompts = expanded && !expanded.tooMany ? expanded.prompts.length : 1;
   const runs = controls?.runs ?? 1;
   const tasks = prompts * runs;
+  const batchSize = batch?.size ?? 0;
+  const created = batch?.created ?? 0;
   const waitText = useSubmitWaitText(busy);
+  // Literal braces are the placeholder's value, not message text (docs/i18n.md).
+  const alternatives = '{a|b|c}';
   return (
     <div className="flex min-w-0 flex-col gap-3">
       {controls && controls.refusals.length > 0 && (
-        <Alert tone="error" title="Batch not sent: nothing was charged">
+        <Alert tone="error" title={t`Batch not sent: nothing was charged`}>
           <ul className="list-disc ps-4">
             {controls.refusals.map((text) => (
               <li key={text}>{text}</li>
@@ -69,9 +72,11 @@ export function SubmitBar({
         </Alert>
       )}
       {result?.kind === 'pending' && (
-        <Alert tone="warning" title="No answer from the service yet.">
-          Your request is saved and will be re-sent with the same Idempotency-Key, so it is charged at most
-          once.
+        <Alert tone="warning" title={t`No answer from the service yet.`}>
+          <Trans>
+            Your request is saved and will be re-sent with the same Idempotency-Key, so it is charged at most
+            once.
+          </Trans>
         </Alert>
       )}
       {variations && (
@@ -85,10 +90,14 @@ export function SubmitBar({
               className="mt-0.5 size-4 accent-indigo-600"
             />
             <span>
-              <span className="font-medium">Variations</span>
+              <span className="font-medium">
+                <Trans>Variations</Trans>
+              </span>
               <span id={variationsHelpId} className="block text-xs text-slate-500 dark:text-slate-400">
-                The prompt is read as one prompt per line; <code>{'{a|b|c}'}</code> tries each alternative,
-                every combination (at most {MAX_BATCH_TASKS}).
+                <Trans>
+                  The prompt is read as one prompt per line; <code>{alternatives}</code> tries each
+                  alternative, every combination (at most {MAX_BATCH_TASKS}).
+                </Trans>
               </span>
             </span>
           </label>
@@ -104,19 +113,19 @@ export function SubmitBar({
           aria-keyshortcuts="Control+Enter Meta+Enter"
         >
           <Sparkles className="size-4" aria-hidden="true" />
-          Generate
+          <Trans>Generate</Trans>
         </Button>
         {controls && (
           <span className="flex items-center gap-2">
             <label htmlFor={runsId} className="text-sm font-medium">
-              Runs
+              <Trans>Runs</Trans>
             </label>
             <RunsInput id={runsId} runs={controls.runs} onRunsChange={controls.onRunsChange} />
           </span>
         )}
         {tasks > 1 && (
           <span className="text-sm text-slate-600 dark:text-slate-400" data-testid="batch-size">
-            {plural(tasks, 'task', 'tasks')} in one click
+            <Plural value={tasks} one="# task in one click" other="# tasks in one click" />
           </span>
         )}
         <span className="hidden text-xs text-slate-500 sm:inline dark:text-slate-400" aria-hidden="true">
@@ -124,19 +133,29 @@ export function SubmitBar({
         </span>
         {busy && (
           <span className="text-sm text-slate-600 dark:text-slate-400" role="status">
-            {waitText ?? 'Submitting…'}
+            {waitText ?? t`Submitting…`}
           </span>
         )}
         {queued > 0 && !busy && (
           <span className="text-sm text-slate-700 dark:text-slate-300" role="status">
-            {plural(queued, 'task', 'tasks')} held in your queue: not sent or charged yet.
+            <Plural
+              value={queued}
+              one="# task held in your queue: not sent or charged yet."
+              other="# tasks held in your queue: not sent or charged yet."
+            />
           </span>
         )}
         {result?.kind === 'created' && !busy && (
           <span className="text-sm text-emerald-700 dark:text-emerald-400" role="status">
-            {batch && batch.size > 1
-              ? `Queued ${batch.created} of ${plural(batch.size, 'task', 'tasks')}: see History.`
-              : 'Queued: see History.'}
+            {batchSize > 1 ? (
+              <Plural
+                value={batchSize}
+                one={`Queued ${created} of # task: see History.`}
+                other={`Queued ${created} of # tasks: see History.`}
+              />
+            ) : (
+              t`Queued: see History.`
+            )}
           </span>
         )}
       </div>
@@ -188,26 +207,41 @@ function RunsInput({
 
 /** The prompts a batch will send, shown before anything is sent. */
 function VariationList({ expanded, runs }: { expanded: Variations; runs: number }) {
-  useLocale();
+  const { t } = useLingui();
   if (expanded.tooMany) {
+    const count = formatCount(expanded.count);
     return (
       <p className="text-sm font-medium text-rose-700 dark:text-rose-400" role="alert">
-        {formatCount(expanded.count)} combinations: at most {MAX_BATCH_TASKS}. Remove some alternatives.
+        <Trans>
+          {count} combinations: at most {MAX_BATCH_TASKS}. Remove some alternatives.
+        </Trans>
       </p>
     );
   }
   if (expanded.count === 0) {
-    return <p className="text-sm text-slate-600 dark:text-slate-400">Write at least one prompt.</p>;
+    return (
+      <p className="text-sm text-slate-600 dark:text-slate-400">
+        <Trans>Write at least one prompt.</Trans>
+      </p>
+    );
   }
   const n = expanded.prompts.length;
+  const total = n * runs;
   return (
     <div className="rounded-lg bg-slate-50 p-2 ring-1 ring-slate-200 ring-inset dark:bg-slate-900 dark:ring-slate-800">
       <p className="text-xs font-medium text-slate-700 dark:text-slate-300" data-testid="variation-count">
-        {plural(n, 'prompt', 'prompts')}
-        {runs > 1 ? ` × ${runs} runs = ${n * runs} tasks` : ''}
+        {runs > 1 ? (
+          <Plural
+            value={n}
+            one={`# prompt × ${runs} runs = ${total} tasks`}
+            other={`# prompts × ${runs} runs = ${total} tasks`}
+          />
+        ) : (
+          <Plural value={n} one="# prompt" other="# prompts" />
+        )}
       </p>
       <ol
-        aria-label="Prompts to send"
+        aria-label={t`Prompts to send`}
         // Scrolls when long: reachable by keyboard.
         tabIndex={0}
         className="mt-1 max-h-40 list-decimal overflow-y-auto ps-6 text-xs text-slate-700 dark:text-slate-300"

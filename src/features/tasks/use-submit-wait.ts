@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useCallback, useSyncExternalStore } from 'react';
 import { useOptionalApi } from '../../api/api-context';
 import type { RateLimiter } from '../../api/rate-limiter';
@@ -22,12 +23,14 @@ function submitWait(limiter: RateLimiter): SubmitWait | null {
 }
 
 /**
- * "sending in 12 s": whole seconds up to 10, then in steps of 5 (a status region is read out on each
- * change; once a second would be a stream of announcements).
+ * "Waiting for the service's limit of 60 tasks a minute: sending in 12 s": whole seconds up to 10, then
+ * in steps of 5 (a status region is read out on each change; once a second would be a stream of
+ * announcements). One sentence, so a language can order it as it needs.
  */
-export function sendingIn(ms: number): string {
-  const seconds = Math.max(1, Math.ceil(ms / 1000));
-  return `sending in ${seconds <= 10 ? seconds : Math.ceil(seconds / 5) * 5} s`;
+export function submitWaitText(perMinute: number, ms: number): string {
+  const whole = Math.max(1, Math.ceil(ms / 1000));
+  const seconds = whole <= 10 ? whole : Math.ceil(whole / 5) * 5;
+  return t`Waiting for the service's limit of ${perMinute} tasks a minute: sending in ${seconds} s`;
 }
 
 /**
@@ -47,8 +50,6 @@ export function useSubmitWaitText(busy: boolean): string | null {
   );
   return useSyncExternalStore(subscribe, () => {
     const wait = busy && limiter ? submitWait(limiter) : null;
-    return wait
-      ? `Waiting for the service's limit of ${wait.perMinute} tasks a minute: ${sendingIn(wait.inMs)}`
-      : null;
+    return wait ? submitWaitText(wait.perMinute, wait.inMs) : null;
   });
 }

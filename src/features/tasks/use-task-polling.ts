@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { QueriesObserver, useQueryClient, type QueryObserverOptions } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useApi } from '../../api/api-context';
@@ -202,7 +203,7 @@ export function useTaskPolling(store: HistoryStore | null, schedule: PollSchedul
             taskId,
             status: 'failed',
             outputs: [],
-            error: { code: 'unknown_task', message: 'The service no longer knows this task for this key.' },
+            error: { code: 'unknown_task', message: t`The service no longer knows this task for this key.` },
             creditsCharged: entry.creditsCharged ?? 0,
             createdAt: new Date(entry.createdAt).toISOString(),
             completedAt: null,

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { useId, useMemo } from 'react';
 import { FieldGroup } from '../../../components/field-group';
 import { RadioInput } from '../../../components/segmented';
@@ -43,6 +44,7 @@ function RatioBox({ ratio }: { ratio: number | null }) {
 /** aspect_ratio: radio boxes drawn to each ratio, in a fieldset named by the label; arrow keys move. */
 export function AspectRatioField(props: ParamFieldProps) {
   const { def, value, onChange, inputRef, error, disabled } = props;
+  const { t } = useLingui();
   const label = useParamLabel(def);
   const name = useId();
   const choices = useMemo(() => choicesOf(def), [def]);
@@ -51,7 +53,7 @@ export function AspectRatioField(props: ParamFieldProps) {
   const current = keyOf(choices, value);
   const checkedKey = current === UNSET_KEY ? (unset ? UNSET_ITEM : '') : current;
   const items = [
-    ...(unset ? [{ key: UNSET_ITEM, label: 'Not set', ratio: null }] : []),
+    ...(unset ? [{ key: UNSET_ITEM, label: t`Not set`, ratio: null }] : []),
     ...choices.map((c) => ({ key: c.key, label: c.label, ratio: parseRatio(String(c.value)) })),
   ];
   return (

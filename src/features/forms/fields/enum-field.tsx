@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { useMemo } from 'react';
 import { Field } from '../../../components/field';
 import { FieldGroup } from '../../../components/field-group';
@@ -8,13 +9,13 @@ import type { ParamFieldProps } from './field-props';
 import { groupFocusRef, paramDescription, useParamLabel } from './param-label';
 import { TextField } from './text-field';
 
-const UNSET_LABEL = 'Not set';
 /** Radix radio items cannot carry an empty value. */
 const UNSET_SEGMENT = '__unset__';
 
 /** A native select of the choices (any number, long labels), with "Not set" when the field may be empty. */
 export function ChoiceSelect({ choices, ...props }: ParamFieldProps & { choices: readonly Choice[] }) {
   const { def, value, onChange, onBlur, inputRef, error, disabled } = props;
+  const { t } = useLingui();
   const label = useParamLabel(def);
   const current = keyOf(choices, value);
   const unset = allowsUnset(def) || current === UNSET_KEY;
@@ -31,7 +32,7 @@ export function ChoiceSelect({ choices, ...props }: ParamFieldProps & { choices:
         >
           {unset && (
             <option value={UNSET_KEY}>
-              {current === UNSET_KEY && !allowsUnset(def) ? 'Choose…' : UNSET_LABEL}
+              {current === UNSET_KEY && !allowsUnset(def) ? t`Choose…` : t`Not set`}
             </option>
           )}
           {choices.map((c) => (
@@ -48,11 +49,12 @@ export function ChoiceSelect({ choices, ...props }: ParamFieldProps & { choices:
 /** All choices at once as a segmented radio group, inside a fieldset named by the label. */
 export function ChoiceSegmented({ choices, ...props }: ParamFieldProps & { choices: readonly Choice[] }) {
   const { def, value, onChange, inputRef, error, disabled } = props;
+  const { t } = useLingui();
   const label = useParamLabel(def);
   const unset = allowsUnset(def);
   const current = keyOf(choices, value);
   const options = [
-    ...(unset ? [{ value: UNSET_SEGMENT, label: UNSET_LABEL }] : []),
+    ...(unset ? [{ value: UNSET_SEGMENT, label: t`Not set` }] : []),
     ...choices.map((c) => ({ value: c.key, label: c.label })),
   ];
   return (

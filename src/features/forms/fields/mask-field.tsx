@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { lazy, Suspense, useState } from 'react';
 import { Brush } from 'lucide-react';
 import { Button } from '../../../components/button';
@@ -20,8 +21,10 @@ const MaskPainter = lazy(() => import('../media/mask/mask-painter'));
  */
 export function MaskField(props: ParamFieldProps) {
   const { def, disabled, sourceImage } = props;
+  const { t } = useLingui();
   const field = useMediaField(props);
   const { label } = field;
+  const labelText = label.text;
   const [painting, setPainting] = useState(false);
 
   const paintButton = (upload: MediaUpload) => (
@@ -30,14 +33,14 @@ export function MaskField(props: ParamFieldProps) {
         size="sm"
         disabled={disabled || !sourceImage || !upload.available}
         onClick={() => setPainting(true)}
-        title={sourceImage ? undefined : 'Choose the image to edit first'}
+        title={sourceImage ? undefined : t`Choose the image to edit first`}
       >
         <Brush className="size-3.5" aria-hidden="true" />
-        Paint mask
+        <Trans>Paint mask</Trans>
       </Button>
-      <Dialog open={painting} onOpenChange={setPainting} wide title={`Paint ${label.text}`}>
+      <Dialog open={painting} onOpenChange={setPainting} wide title={t`Paint ${labelText}`}>
         {sourceImage && (
-          <Suspense fallback={<Spinner label="Loading the painter" />}>
+          <Suspense fallback={<Spinner label={t`Loading the painter`} />}>
             <MaskPainter
               sourceUrl={sourceImage}
               label={label.text}
@@ -62,7 +65,7 @@ export function MaskField(props: ParamFieldProps) {
           {paramDescription(def)}
           {!sourceImage && (
             <span className="block">
-              Choose the image to edit first to paint over it, or upload a mask file.
+              <Trans>Choose the image to edit first to paint over it, or upload a mask file.</Trans>
             </span>
           )}
         </>

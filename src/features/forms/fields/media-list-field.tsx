@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState } from 'react';
 import { ChevronLeft, ChevronRight, Plus, X } from 'lucide-react';
 import { Button } from '../../../components/button';
@@ -9,7 +11,7 @@ import { LibraryPicker } from '../media/library-picker';
 import { MediaDropzone } from '../media/media-dropzone';
 import { UploadStatus } from '../media/upload-status';
 import { useMediaUpload } from '../media/use-media-upload';
-import { HOSTED_ONLY_MESSAGE, hostedOriginsFor, isHostedUrl, listLimit } from '../param-rules';
+import { hostedOnlyMessage, hostedOriginsFor, isHostedUrl, listLimit } from '../param-rules';
 import type { ParamFieldProps } from './field-props';
 import { groupFocusRef } from './param-label';
 import { useMediaField } from './use-media-field';
@@ -20,12 +22,15 @@ import { useMediaField } from './use-media-field';
  */
 export function MediaListField(props: ParamFieldProps) {
   const { def, value, onChange, onBlur, inputRef, baseUrl, onHostedUrl, disabled } = props;
+  const { t } = useLingui();
   const field = useMediaField(props);
   const { label, kind } = field;
+  const labelText = label.text;
   const hintId = useId();
   const list = Array.isArray(value) ? value : [];
   const max = listLimit(def);
   const full = list.length >= max;
+  const count = list.length;
   const [draft, setDraft] = useState('');
   // A URL typed but refused stays beside its input (a field's error, not a notice).
   const [urlError, setUrlError] = useState<string | null>(null);
@@ -53,7 +58,7 @@ export function MediaListField(props: ParamFieldProps) {
     const url = draft.trim();
     if (!url) return;
     if (!isHostedUrl(url, origins)) {
-      setUrlError(HOSTED_ONLY_MESSAGE);
+      setUrlError(hostedOnlyMessage());
       return;
     }
     setUrlError(null);
@@ -64,7 +69,12 @@ export function MediaListField(props: ParamFieldProps) {
   const uploadFiles = async (files: File[]) => {
     const room = max - latest.current.length;
     if (files.length > room) {
-      notifyWarning(`Only ${room} more ${room === 1 ? 'file fits' : 'files fit'}; the rest were skipped.`);
+      notifyWarning(
+        plural(room, {
+          one: 'Only # more file fits; the rest were skipped.',
+          other: 'Only # more files fit; the rest were skipped.',
+        }),
+      );
     }
     stopped.current = false;
     for (const file of files.slice(0, Math.max(room, 0))) {
@@ -90,7 +100,7 @@ export function MediaListField(props: ParamFieldProps) {
             {list.length} / {max}
           </span>
           <span className="sr-only">
-            {list.length} of {max} files
+            <Plural value={max} one={`${count} of # file`} other={`${count} of # files`} />
           </span>
         </>
       }
@@ -100,10 +110,11 @@ export function MediaListField(props: ParamFieldProps) {
           {list.length > 0 && (
             <ul
               className="grid grid-cols-[repeat(auto-fill,minmax(6.5rem,1fr))] gap-2"
-              aria-label={`${label.text}: chosen files`}
+              aria-label={t`${labelText}: chosen files`}
             >
               {list.map((url, i) => {
                 const hosted = isHostedUrl(url, origins);
+                const position = i + 1;
                 return (
                   <li
                     key={`${i}:${url}`}
@@ -115,7 +126,7 @@ export function MediaListField(props: ParamFieldProps) {
                     {hosted ? (
                       <img
                         src={url}
-                        alt={`${label.text} ${i + 1}`}
+                        alt={t`${labelText} ${position}`}
                         loading="lazy"
                         className="aspect-square w-full object-cover"
                       />
@@ -128,7 +139,7 @@ export function MediaListField(props: ParamFieldProps) {
                       variant="secondary"
                       size="icon-sm"
                       className="absolute top-1 end-1 shadow"
-                      aria-label={`Remove ${label.text} ${i + 1}`}
+                      aria-label={t`Remove ${labelText} ${position}`}
                       disabled={disabled}
                       onClick={() => remove(i)}
                     >
@@ -140,7 +151,7 @@ export function MediaListField(props: ParamFieldProps) {
                           variant="secondary"
                           size="icon-sm"
                           className="shadow"
-                          aria-label={`Move ${label.text} ${i + 1} earlier`}
+                          aria-label={t`Move ${labelText} ${position} earlier`}
                           disabled={disabled || i === 0}
                           onClick={() => move(i, -1)}
                         >
@@ -150,7 +161,7 @@ export function MediaListField(props: ParamFieldProps) {
                           variant="secondary"
                           size="icon-sm"
                           className="shadow"
-                          aria-label={`Move ${label.text} ${i + 1} later`}
+                          aria-label={t`Move ${labelText} ${position} later`}
                           disabled={disabled || i === list.length - 1}
                           onClick={() => move(i, 1)}
                         >
@@ -194,7 +205,7 @@ export function MediaListField(props: ParamFieldProps) {
               inputMode="url"
               autoComplete="off"
               spellCheck={false}
-              placeholder={full ? 'Maximum reached' : '…or paste a service-hosted URL'}
+              placeholder={full ? t`Maximum reached` : t`…or paste a service-hosted URL`}
               value={draft}
               disabled={disabled || full}
               onBlur={onBlur}
@@ -213,11 +224,15 @@ export function MediaListField(props: ParamFieldProps) {
             />
             <Button onClick={addDraft} disabled={disabled || full || draft.trim() === ''}>
               <Plus className="size-4" aria-hidden="true" />
-              Add
+              <Trans>Add</Trans>
             </Button>
           </div>
           <p id={hintId} className="text-xs text-slate-500 dark:text-slate-400">
-            {full ? `The maximum of ${max} is reached; remove one to add another.` : `Up to ${max} images.`}
+            {full ? (
+              <Trans>The maximum of {max} is reached; remove one to add another.</Trans>
+            ) : (
+              <Plural value={max} one="Up to # image." other="Up to # images." />
+            )}
           </p>
           {urlError && (
             <p id={urlErrorId} role="alert" className="text-xs font-medium text-rose-700 dark:text-rose-400">

@@ -1,3 +1,4 @@
+import { Plural, Trans } from '@lingui/react/macro';
 import { Library } from 'lucide-react';
 import { useId, type KeyboardEvent, type ReactNode } from 'react';
 import { Button } from '../../../components/button';
@@ -17,13 +18,23 @@ const textOf = (value: ParamFieldProps['value']) =>
 function CharacterCounter({ id, length, limit }: { id: string; length: number; limit: number }) {
   useLocale();
   const over = length > limit;
+  const now = formatCount(length);
+  const most = formatCount(limit);
   return (
     <span id={id} className={cn(over && 'font-semibold text-rose-700 dark:text-rose-400')}>
       <span aria-hidden="true">
         {formatCount(length)} / {formatCount(limit)}
       </span>
       <span className="sr-only">
-        {formatCount(length)} of {formatCount(limit)} characters{over ? ', over the limit' : ''}
+        {over ? (
+          <Plural
+            value={limit}
+            one={`${now} of ${most} character, over the limit`}
+            other={`${now} of ${most} characters, over the limit`}
+          />
+        ) : (
+          <Plural value={limit} one={`${now} of ${most} character`} other={`${now} of ${most} characters`} />
+        )}
       </span>
     </span>
   );
@@ -110,7 +121,7 @@ function TextControl({
                 onClick={() => promptTools.openLibrary((picked) => onChange(picked))}
               >
                 <Library className="size-3.5" aria-hidden="true" />
-                Prompt library
+                <Trans>Prompt library</Trans>
               </Button>
             </div>
           </>

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { Info } from 'lucide-react';
 import type { ParamFieldProps } from './field-props';
 import { TextField } from './text-field';
@@ -8,13 +9,16 @@ import { TextField } from './text-field';
  * min/max say it is one).
  */
 export function UnknownTypeField(props: ParamFieldProps) {
+  const { type } = props.def;
   return (
     <TextField
       {...props}
       note={
         <span className="mt-1 flex items-center gap-1 text-amber-700 dark:text-amber-400">
           <Info className="size-3.5 shrink-0" aria-hidden="true" />
-          <span>{`unrecognised parameter type ${props.def.type}`}</span>
+          <span>
+            <Trans>unrecognised parameter type {type}</Trans>
+          </span>
         </span>
       }
     />

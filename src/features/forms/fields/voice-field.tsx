@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Play, Square } from 'lucide-react';
 import { Button } from '../../../components/button';
@@ -23,6 +24,7 @@ const resolvePreview = (url: string, baseUrl: string): string | null => {
 /** Plays a voice's preview through an <audio> element; stops when pressed again or unmounted. */
 function VoicePreviewButton({ url, voice }: { url: string; voice: string }) {
   const audio = useRef<HTMLAudioElement>(null);
+  const { t } = useLingui();
   const [playing, setPlaying] = useState(false);
   useEffect(() => {
     const element = audio.current;
@@ -52,7 +54,7 @@ function VoicePreviewButton({ url, voice }: { url: string; voice: string }) {
       />
       <Button
         onClick={toggle}
-        aria-label={`${playing ? 'Stop' : 'Play'} preview of ${voice}`}
+        aria-label={playing ? t`Stop preview of ${voice}` : t`Play preview of ${voice}`}
         aria-pressed={playing}
       >
         {playing ? (
@@ -60,7 +62,7 @@ function VoicePreviewButton({ url, voice }: { url: string; voice: string }) {
         ) : (
           <Play className="size-3.5" aria-hidden="true" />
         )}
-        Preview
+        <Trans>Preview</Trans>
       </Button>
     </>
   );
@@ -72,8 +74,10 @@ function VoicePreviewButton({ url, voice }: { url: string; voice: string }) {
  */
 export function VoiceField(props: ParamFieldProps) {
   const { def, value, onChange, onBlur, inputRef, baseUrl, disabled } = props;
+  const { t } = useLingui();
   const field = useMediaField(props);
   const { label } = field;
+  const labelText = label.text;
   const customLabelId = useId();
   const customId = useId();
   const choices = useMemo(() => choicesOf(def), [def]);
@@ -104,21 +108,21 @@ export function VoiceField(props: ParamFieldProps) {
               }}
             >
               {(selectedKey === UNSET_KEY || allowsUnset(def)) && (
-                <option value={UNSET_KEY}>{allowsUnset(def) ? 'Not set' : 'Choose a voice…'}</option>
+                <option value={UNSET_KEY}>{allowsUnset(def) ? t`Not set` : t`Choose a voice…`}</option>
               )}
               {choices.map((c) => (
                 <option key={c.key} value={c.key}>
                   {c.label}
                 </option>
               ))}
-              <option value={CUSTOM_KEY}>Custom voice (audio file)…</option>
+              <option value={CUSTOM_KEY}>{t`Custom voice (audio file)…`}</option>
             </Select>
             {preview && selected && <VoicePreviewButton key={preview} url={preview} voice={selected.label} />}
           </div>
           {custom && (
             <div className="flex flex-col gap-1.5 rounded-lg bg-slate-50 p-3 ring-1 ring-slate-200 ring-inset dark:bg-slate-900/60 dark:ring-slate-700">
               <span id={customLabelId} className="text-xs font-medium text-slate-700 dark:text-slate-300">
-                {label.text}: audio URL
+                <Trans>{labelText}: audio URL</Trans>
               </span>
               <MediaInput
                 {...field.input({
@@ -128,7 +132,7 @@ export function VoiceField(props: ParamFieldProps) {
                 })}
                 // The select above is the field's focus target; this input has a label of its own.
                 inputRef={undefined}
-                label={{ id: customLabelId, text: `${label.text} audio` }}
+                label={{ id: customLabelId, text: t`${labelText} audio` }}
               />
             </div>
           )}

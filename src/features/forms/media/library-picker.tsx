@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, ph } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useState } from 'react';
 import { FileAudio, Library } from 'lucide-react';
 import { Button } from '../../../components/button';
@@ -9,7 +12,20 @@ import type { MediaKind } from './media-kinds';
 
 type Loaded = { status: 'loading' } | { status: 'ready'; items: LibraryItem[] } | { status: 'error' };
 
-const NOUN: Record<MediaKind, string> = { image: 'images', video: 'videos', audio: 'audio files' };
+const TEXTS: Record<MediaKind, { title: MessageDescriptor; empty: MessageDescriptor }> = {
+  image: {
+    title: msg`Library: images`,
+    empty: msg`No images yet. Files you upload and the results of your tasks appear here.`,
+  },
+  video: {
+    title: msg`Library: videos`,
+    empty: msg`No videos yet. Files you upload and the results of your tasks appear here.`,
+  },
+  audio: {
+    title: msg`Library: audio files`,
+    empty: msg`No audio files yet. Files you upload and the results of your tasks appear here.`,
+  },
+};
 
 /**
  * "From library": this key's earlier uploads and the results of its finished tasks, of the field's
@@ -30,6 +46,7 @@ export function LibraryPicker({
   onPick: (url: string) => void;
   disabled?: boolean;
 }) {
+  const { t, i18n } = useLingui();
   const api = useOptionalApi();
   const connectionId = api?.connectionId;
   const [open, setOpen] = useState(false);
@@ -60,30 +77,32 @@ export function LibraryPicker({
         }}
       >
         <Library className="size-3.5" aria-hidden="true" />
-        From library
+        <Trans>From library</Trans>
       </Button>
       <Dialog
         open={open}
         onOpenChange={setOpen}
         wide
-        title={`Library: ${NOUN[kind]}`}
-        description={`Your uploads and results with this key. Choosing one fills “${fieldLabel}” without uploading again.`}
+        title={i18n._(TEXTS[kind].title)}
+        description={t`Your uploads and results with this key. Choosing one fills “${fieldLabel}” without uploading again.`}
       >
         {loaded.status === 'loading' && (
-          <p className="text-sm text-slate-500 dark:text-slate-400">Loading…</p>
+          <p className="text-sm text-slate-500 dark:text-slate-400">
+            <Trans>Loading…</Trans>
+          </p>
         )}
         {loaded.status === 'error' && (
-          <p className="text-sm text-rose-700 dark:text-rose-400">The library could not be read.</p>
+          <p className="text-sm text-rose-700 dark:text-rose-400">
+            <Trans>The library could not be read.</Trans>
+          </p>
         )}
         {loaded.status === 'ready' && loaded.items.length === 0 && (
-          <p className="text-sm text-slate-600 dark:text-slate-400">
-            No {NOUN[kind]} yet. Files you upload and the results of your tasks appear here.
-          </p>
+          <p className="text-sm text-slate-600 dark:text-slate-400">{i18n._(TEXTS[kind].empty)}</p>
         )}
         {loaded.status === 'ready' && loaded.items.length > 0 && (
           <ul
             className="grid grid-cols-[repeat(auto-fill,minmax(8.5rem,1fr))] gap-3"
-            aria-label="Library items"
+            aria-label={t`Library items`}
           >
             {loaded.items.map((item) => (
               <li key={item.url}>
@@ -97,13 +116,15 @@ export function LibraryPicker({
                 >
                   <LibraryThumb item={item} />
                   {/* Named by its visible text (WCAG 2.5.3, label in name): "Use room.png Upload · …". */}
-                  <span className="sr-only">Use </span>
-                  <span className="truncate px-2 pt-1.5 text-xs font-medium text-slate-800 dark:text-slate-200">
-                    {item.title}
-                  </span>{' '}
-                  <span className="px-2 pb-1.5 text-[11px] text-slate-500 dark:text-slate-400">
-                    {item.detail} · {formatDateTime(item.createdAt)}
-                  </span>
+                  <Trans>
+                    <span className="sr-only">Use </span>
+                    <span className="truncate px-2 pt-1.5 text-xs font-medium text-slate-800 dark:text-slate-200">
+                      {ph({ title: item.title })}
+                    </span>{' '}
+                    <span className="px-2 pb-1.5 text-[11px] text-slate-500 dark:text-slate-400">
+                      {ph({ detail: item.detail })} · {ph({ when: formatDateTime(item.createdAt) })}
+                    </span>
+                  </Trans>
                 </button>
               </li>
             ))}

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useDropzone } from 'react-dropzone';
 import { ImagePlus, Upload } from 'lucide-react';
 import type { ReactNode } from 'react';
@@ -32,6 +33,8 @@ export function MediaDropzone({
   /** A one-line zone when the field already holds a file (drop or paste still replace it). */
   compact?: boolean;
 }) {
+  const { t } = useLingui();
+  const names = acceptedNames(kind);
   const { getRootProps, getInputProps, open, isDragActive } = useDropzone({
     accept: acceptMap(kind),
     multiple,
@@ -58,18 +61,24 @@ export function MediaDropzone({
         ),
       })}
     >
-      <input {...getInputProps({ 'aria-label': 'Upload file', 'aria-describedby': describedBy })} />
+      <input {...getInputProps({ 'aria-label': t`Upload file`, 'aria-describedby': describedBy })} />
       {!compact && (
         <ImagePlus className="size-5 shrink-0 text-slate-400 dark:text-slate-500" aria-hidden="true" />
       )}
       <p className="min-w-48 flex-1 text-slate-600 dark:text-slate-400">
         {isDragActive ? (
-          <span className="font-medium text-indigo-700 dark:text-indigo-300">Drop to upload</span>
+          <span className="font-medium text-indigo-700 dark:text-indigo-300">
+            <Trans>Drop to upload</Trans>
+          </span>
         ) : (
           <>
-            {compact ? 'Drop or paste to replace.' : `Drop ${multiple ? 'files' : 'a file'} here or paste.`}{' '}
+            {compact
+              ? t`Drop or paste to replace.`
+              : multiple
+                ? t`Drop files here or paste.`
+                : t`Drop a file here or paste.`}{' '}
             <span className="text-xs text-slate-500 dark:text-slate-400">
-              {acceptedNames(kind)}, up to 100 MB.
+              <Trans>{names}, up to 100 MB.</Trans>
             </span>
           </>
         )}
@@ -77,7 +86,7 @@ export function MediaDropzone({
       <div className="flex flex-wrap gap-2">
         <Button size="sm" onClick={open} disabled={disabled} aria-describedby={describedBy}>
           <Upload className="size-3.5" aria-hidden="true" />
-          Browse files
+          <Trans>Browse files</Trans>
         </Button>
         {children}
       </div>

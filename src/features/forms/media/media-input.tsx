@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import { X } from 'lucide-react';
 import { Button } from '../../../components/button';
@@ -50,6 +51,8 @@ export function MediaInput({
   recordable,
   actions,
 }: MediaInputProps) {
+  const { t } = useLingui();
+  const labelText = label.text;
   const upload = useMediaUpload(kind, (url) => {
     onHostedUrl?.(url);
     onChange(url);
@@ -74,7 +77,7 @@ export function MediaInput({
           <Button
             variant="ghost"
             size="sm"
-            aria-label={`Remove ${label.text}`}
+            aria-label={t`Remove ${labelText}`}
             disabled={disabled}
             onClick={() => {
               upload.reset();
@@ -118,7 +121,7 @@ export function MediaInput({
         inputMode="url"
         autoComplete="off"
         spellCheck={false}
-        placeholder="…or paste a service-hosted URL"
+        placeholder={t`…or paste a service-hosted URL`}
         value={value}
         disabled={disabled}
         onBlur={onBlur}
@@ -129,7 +132,9 @@ export function MediaInput({
         className={inputClass}
       />
       {!upload.available && (
-        <p className="text-xs text-slate-500 dark:text-slate-400">Connect to the API to upload files.</p>
+        <p className="text-xs text-slate-500 dark:text-slate-400">
+          <Trans>Connect to the API to upload files.</Trans>
+        </p>
       )}
       <UploadStatus state={state} onCancel={upload.cancel} />
     </div>

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { UPLOAD_MAX_BYTES } from '../../../../contract/upload';
 
 // Which files a media param takes, and the checks made before any request (api-notes §4 POST /uploads:
@@ -87,19 +88,20 @@ export async function fileTypeOf(file: Blob, kind: MediaKind): Promise<FileType>
 
 /** Why this file cannot go to this field, before any request; null when it can. */
 export function refusalFor(file: { size: number }, type: FileType, kind: MediaKind): string | null {
-  if (file.size === 0) return 'The file is empty.';
-  if (file.size > UPLOAD_MAX_BYTES) return 'The file is larger than the 100 MB limit.';
+  if (file.size === 0) return t`The file is empty.`;
+  if (file.size > UPLOAD_MAX_BYTES) return t`The file is larger than the 100 MB limit.`;
   const accepted = ACCEPTED_TYPES[kind];
   const shown = type.sniffed ?? type.declared;
   if (!accepted.includes(type.sniffed ?? '')) {
     // Named like an accepted type, but the bytes are something else (a renamed document, a broken file).
-    const why =
-      !type.sniffed && accepted.includes(type.declared)
-        ? ` (its contents are not ${TYPE_NAMES[type.declared] ?? type.declared})`
-        : shown
-          ? ` (${shown})`
-          : '';
-    return `This file type is not accepted here${why}. Accepted: ${acceptedNames(kind)}.`;
+    const names = acceptedNames(kind);
+    if (!type.sniffed && accepted.includes(type.declared)) {
+      const declared = TYPE_NAMES[type.declared] ?? type.declared;
+      return t`This file type is not accepted here (its contents are not ${declared}). Accepted: ${names}.`;
+    }
+    return shown
+      ? t`This file type is not accepted here (${shown}). Accepted: ${names}.`
+      : t`This file type is not accepted here. Accepted: ${names}.`;
   }
   return null;
 }

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useRef, useState } from 'react';
 import { Mic, Square } from 'lucide-react';
 import { Button } from '../../../components/button';
@@ -32,6 +33,7 @@ export function RecorderButton({
   onRecorded: (file: File) => void;
   disabled?: boolean;
 }) {
+  const { t } = useLingui();
   const [state, setState] = useState<Recording>({ phase: 'idle' });
   const [now, setNow] = useState(0);
   const recorder = useRef<MediaRecorder | null>(null);
@@ -69,7 +71,7 @@ export function RecorderButton({
     } catch {
       setState({
         phase: 'denied',
-        message: 'The microphone is not available: allow it in the browser, or upload a recording instead.',
+        message: t`The microphone is not available: allow it in the browser, or upload a recording instead.`,
       });
       return;
     }
@@ -102,7 +104,7 @@ export function RecorderButton({
       {state.phase === 'recording' ? (
         <Button size="sm" variant="danger" onClick={stop} aria-describedby={describedBy}>
           <Square className="size-3.5" aria-hidden="true" />
-          Stop recording
+          <Trans>Stop recording</Trans>
           <span className="tabular-nums">{formatClock(seconds)}</span>
         </Button>
       ) : (
@@ -111,10 +113,10 @@ export function RecorderButton({
           onClick={() => void start()}
           disabled={disabled || state.phase === 'asking'}
           aria-describedby={describedBy}
-          title="Record from the microphone"
+          title={t`Record from the microphone`}
         >
           <Mic className="size-3.5" aria-hidden="true" />
-          Record
+          <Trans>Record</Trans>
         </Button>
       )}
       {state.phase === 'denied' && (

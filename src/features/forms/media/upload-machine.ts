@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type { ApiClient } from '../../../api/client';
 import { ApiError, toApiError } from '../../../api/errors';
 import type { Upload, UploadCreated } from '../../../../contract/upload';
@@ -52,9 +53,6 @@ export const splitLabels = (labels: unknown): string[] =>
         .filter(Boolean)
     : [];
 
-const DEADLINE_MESSAGE = 'The video is still being checked after 30 minutes.';
-const DEADLINE_REMEDY = 'Try uploading it again later, or use a shorter clip.';
-
 /** Where an answer of GET /uploads/{id} leaves a processing upload. */
 function settle(fileName: string, upload: Upload): UploadState | null {
   switch (upload.status) {
@@ -103,7 +101,12 @@ export function uploadReducer(state: UploadState, action: UploadAction): UploadS
       return settle(state.fileName, action.upload) ?? { ...state, polls: state.polls + 1 };
     case 'tick':
       return state.phase === 'processing' && action.now - state.startedAt >= POLL_DEADLINE_MS
-        ? { phase: 'failed', fileName: state.fileName, message: DEADLINE_MESSAGE, remedy: DEADLINE_REMEDY }
+        ? {
+            phase: 'failed',
+            fileName: state.fileName,
+            message: t`The video is still being checked after 30 minutes.`,
+            remedy: t`Try uploading it again later, or use a shorter clip.`,
+          }
         : state;
     case 'blocked':
       return isInFlight(state)

@@ -1,3 +1,5 @@
+import { ph } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Ban, CheckCircle2, Loader2, ShieldAlert, XCircle } from 'lucide-react';
 import { Button } from '../../../components/button';
 import type { ReactNode } from 'react';
@@ -34,6 +36,7 @@ const bad = <XCircle className="mt-px size-3.5 shrink-0" aria-hidden="true" />;
 
 /** Where an upload stands: progress, processing (video moderation), ready, blocked with labels, errors. */
 export function UploadStatus({ state, onCancel }: { state: UploadState; onCancel?: () => void }) {
+  const { t } = useLingui();
   const cancellable = onCancel && (state.phase === 'uploading' || state.phase === 'processing');
   return (
     // Hidden while there is nothing to say. Not with CSS `:has(> :empty)`: WebKitGTK 2.50 never
@@ -41,24 +44,26 @@ export function UploadStatus({ state, onCancel }: { state: UploadState; onCancel
     <div className="flex items-start gap-2" hidden={state.phase === 'idle'}>
       {/* One polite live region: each phase change is announced, progress ticks are not re-read. */}
       <div role="status" aria-live="polite" className="min-w-0 flex-1 empty:hidden">
-        {renderPhase(state)}
+        <Phase state={state} />
       </div>
       {cancellable && (
         <Button
           size="sm"
           variant="ghost"
           onClick={onCancel}
-          aria-label={`Cancel upload of ${state.fileName}`}
+          aria-label={t`Cancel upload of ${ph({ fileName: state.fileName })}`}
         >
           <Ban className="size-3.5" aria-hidden="true" />
-          Cancel
+          <Trans>Cancel</Trans>
         </Button>
       )}
     </div>
   );
 }
 
-function renderPhase(state: UploadState): ReactNode {
+function Phase({ state }: { state: UploadState }): ReactNode {
+  const { t } = useLingui();
+  const fileName = state.phase === 'idle' ? '' : state.fileName;
   switch (state.phase) {
     case 'idle':
       return null;
@@ -71,20 +76,24 @@ function renderPhase(state: UploadState): ReactNode {
       );
     case 'uploading': {
       const pct = state.total > 0 ? Math.round((state.loaded / state.total) * 100) : 0;
+      const loaded = formatBytes(state.loaded);
+      const total = formatBytes(state.total);
       return (
         <div className="space-y-1">
           <Line tone="muted" icon={spin}>
-            Uploading <span className="font-medium">{state.fileName}</span>… {pct}%
-            <span className="text-slate-500 dark:text-slate-400">
-              {' '}
-              ({formatBytes(state.loaded)} of {formatBytes(state.total)})
-            </span>
+            <Trans>
+              Uploading <span className="font-medium">{fileName}</span>… {pct}%
+              <span className="text-slate-500 dark:text-slate-400">
+                {' '}
+                ({loaded} of {total})
+              </span>
+            </Trans>
           </Line>
           <progress
             className="block h-1.5 w-full overflow-hidden rounded-full bg-slate-200 accent-indigo-600 [&::-moz-progress-bar]:bg-indigo-600 [&::-webkit-progress-bar]:bg-slate-200 [&::-webkit-progress-value]:bg-indigo-600 dark:bg-slate-700 dark:[&::-webkit-progress-bar]:bg-slate-700"
             max={100}
             value={pct}
-            aria-label={`Uploading ${state.fileName}`}
+            aria-label={t`Uploading ${fileName}`}
           />
         </div>
       );
@@ -92,41 +101,56 @@ function renderPhase(state: UploadState): ReactNode {
     case 'processing':
       return (
         <Line tone="muted" icon={spin}>
-          <span className="font-medium">{state.fileName}</span> uploaded; processing (the video is being
-          checked). This can take a few minutes.
+          <Trans>
+            <span className="font-medium">{fileName}</span> uploaded; processing (the video is being checked).
+            This can take a few minutes.
+          </Trans>
         </Line>
       );
     case 'ready':
       return (
         <Line tone="ok" icon={<CheckCircle2 className="mt-px size-3.5 shrink-0" aria-hidden="true" />}>
-          <span className="font-medium">{state.fileName}</span> is ready.
+          <Trans>
+            <span className="font-medium">{fileName}</span> is ready.
+          </Trans>
         </Line>
       );
-    case 'blocked':
+    case 'blocked': {
+      const labels = state.labels.length > 0 ? formatList(state.labels) : null;
       return (
         <Line tone="bad" icon={<ShieldAlert className="mt-px size-3.5 shrink-0" aria-hidden="true" />}>
-          <span className="font-medium">{state.fileName}</span> was blocked by content moderation
-          {state.labels.length > 0 ? (
-            <>
-              {' '}
-              (labels: <span className="font-medium">{formatList(state.labels)}</span>)
-            </>
-          ) : null}
-          . Use a different file.
+          {labels ? (
+            <Trans>
+              <span className="font-medium">{fileName}</span> was blocked by content moderation (labels:{' '}
+              <span className="font-medium">{labels}</span>). Use a different file.
+            </Trans>
+          ) : (
+            <Trans>
+              <span className="font-medium">{fileName}</span> was blocked by content moderation. Use a
+              different file.
+            </Trans>
+          )}
         </Line>
       );
+    }
     case 'cancelled':
       return (
         <Line tone="muted" icon={<Ban className="mt-px size-3.5 shrink-0" aria-hidden="true" />}>
-          Upload of <span className="font-medium">{state.fileName}</span> cancelled.
+          <Trans>
+            Upload of <span className="font-medium">{fileName}</span> cancelled.
+          </Trans>
         </Line>
       );
-    case 'errored':
+    case 'errored': {
+      const { reason } = state;
       return (
         <Line tone="bad" icon={bad}>
-          <span className="font-medium">{state.fileName}</span> could not be processed: {state.reason}
+          <Trans>
+            <span className="font-medium">{fileName}</span> could not be processed: {reason}
+          </Trans>
         </Line>
       );
+    }
     case 'failed':
       return (
         <Line tone="bad" icon={bad}>

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { useOptionalApi } from '../../../api/api-context';
 import { rememberUpload } from '../../../model/library/upload-library';
@@ -43,7 +44,7 @@ export function useMediaUpload(kind: MediaKind, onReady: (url: string) => void):
         dispatch({
           type: 'refuse',
           fileName: file.name,
-          message: refusal ?? 'Connect to the API to upload files.',
+          message: refusal ?? t`Connect to the API to upload files.`,
         });
         return null;
       }

@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import {
   useEffect,
   useId,
@@ -73,6 +75,7 @@ const TOGGLE_ON = cn(
 );
 
 function Painter({ sourceUrl, label, onDone, onCancel, busy = false }: MaskPainterProps) {
+  const { t } = useLingui();
   const [image, setImage] = useState<ImageState>({ status: 'loading' });
   const [actions, setActions] = useState<MaskAction[]>([]);
   const [tool, setTool] = useState<StrokeMode>('brush');
@@ -200,7 +203,7 @@ function Painter({ sourceUrl, label, onDone, onCancel, busy = false }: MaskPaint
       const blob = await exportMask(state, image.width, image.height);
       onDone(new File([blob], 'mask.png', { type: 'image/png' }));
     } catch (err) {
-      setExportError(err instanceof Error ? err.message : 'Could not make the mask.');
+      setExportError(err instanceof Error ? err.message : t`Could not make the mask.`);
     } finally {
       setExporting(false);
     }
@@ -211,11 +214,11 @@ function Painter({ sourceUrl, label, onDone, onCancel, busy = false }: MaskPaint
       ref={rootRef}
       tabIndex={-1}
       role="group"
-      aria-label={`Mask for ${label}`}
+      aria-label={t`Mask for ${label}`}
       onKeyDown={onKeyDown}
       className="flex flex-col gap-3 outline-none"
     >
-      <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Mask tools">
+      <div className="flex flex-wrap items-center gap-2" role="group" aria-label={t`Mask tools`}>
         <div className="flex gap-1">
           <Button
             size="sm"
@@ -225,7 +228,7 @@ function Painter({ sourceUrl, label, onDone, onCancel, busy = false }: MaskPaint
             className={TOGGLE_ON}
           >
             <Brush className="size-4" aria-hidden="true" />
-            Brush
+            <Trans>Brush</Trans>
           </Button>
           <Button
             size="sm"
@@ -235,12 +238,12 @@ function Painter({ sourceUrl, label, onDone, onCancel, busy = false }: MaskPaint
             className={TOGGLE_ON}
           >
             <Eraser className="size-4" aria-hidden="true" />
-            Eraser
+            <Trans>Eraser</Trans>
           </Button>
         </div>
         <div className="flex items-center gap-2">
           <label htmlFor={sizeId} className="text-sm font-medium text-slate-700 dark:text-slate-300">
-            Brush size
+            <Trans>Brush size</Trans>
           </label>
           <input
             id={sizeId}
@@ -250,7 +253,7 @@ function Painter({ sourceUrl, label, onDone, onCancel, busy = false }: MaskPaint
             step={range.step}
             value={brushSize}
             disabled={locked}
-            aria-valuetext={`${brushSize} ${brushSize === 1 ? 'pixel' : 'pixels'}`}
+            aria-valuetext={plural(brushSize, { one: '# pixel', other: '# pixels' })}
             onChange={(e) => setChosenSize(Number(e.target.value))}
             className="w-28 accent-indigo-600 disabled:opacity-60 dark:accent-indigo-400"
           />
@@ -258,7 +261,7 @@ function Painter({ sourceUrl, label, onDone, onCancel, busy = false }: MaskPaint
             htmlFor={sizeId}
             className="min-w-14 text-sm text-slate-700 tabular-nums dark:text-slate-300"
           >
-            {brushSize} px
+            <Trans>{brushSize} px</Trans>
           </output>
         </div>
         <div className="flex flex-wrap gap-1">
@@ -270,7 +273,7 @@ function Painter({ sourceUrl, label, onDone, onCancel, busy = false }: MaskPaint
             className={TOGGLE_ON}
           >
             <Contrast className="size-4" aria-hidden="true" />
-            Invert
+            <Trans>Invert</Trans>
           </Button>
           <Button
             size="sm"
@@ -278,7 +281,7 @@ function Painter({ sourceUrl, label, onDone, onCancel, busy = false }: MaskPaint
             onClick={() => commit((prev) => push(prev, { kind: 'clear' }))}
           >
             <Trash2 className="size-4" aria-hidden="true" />
-            Clear
+            <Trans>Clear</Trans>
           </Button>
           <Button
             size="sm"
@@ -287,7 +290,7 @@ function Painter({ sourceUrl, label, onDone, onCancel, busy = false }: MaskPaint
             onClick={doUndo}
           >
             <Undo2 className="size-4 rtl:-scale-x-100" aria-hidden="true" />
-            Undo
+            <Trans>Undo</Trans>
           </Button>
         </div>
       </div>
@@ -298,41 +301,42 @@ function Painter({ sourceUrl, label, onDone, onCancel, busy = false }: MaskPaint
           className="mt-1 inline-block size-3 shrink-0 rounded-sm bg-rose-500/60 ring-1 ring-rose-600"
         />
         <span>
-          Painted (shown in red) = area to change. The uploaded mask is white where you painted and black
-          elsewhere. Invert swaps them: the red then covers everything you did not paint, and that is what
-          changes.
+          <Trans>
+            Painted (shown in red) = area to change. The uploaded mask is white where you painted and black
+            elsewhere. Invert swaps them: the red then covers everything you did not paint, and that is what
+            changes.
+          </Trans>
         </span>
       </p>
 
       <div className="flex justify-center rounded-lg bg-slate-100 p-2 ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-700">
         {image.status === 'loading' && (
           <p role="status" className="self-center py-8 text-sm text-slate-600 dark:text-slate-400">
-            <Spinner className="me-2 inline" /> Loading image…
+            <Spinner className="me-2 inline" /> <Trans>Loading image…</Trans>
           </p>
         )}
         {image.status === 'error' && (
-          <Alert tone="error" title="The image could not be loaded, so there is nothing to paint on.">
+          <Alert tone="error" title={t`The image could not be loaded, so there is nothing to paint on.`}>
             {image.message}
           </Alert>
         )}
         <div className={cn('max-w-full', ready ? 'grid' : 'hidden')}>
           <img
             src={sourceUrl}
-            alt={`Source for ${label}`}
+            alt={t`Source for ${label}`}
             draggable={false}
             onLoad={(e) => {
               const { naturalWidth, naturalHeight } = e.currentTarget;
               setImage(
                 naturalWidth > 0 && naturalHeight > 0
                   ? { status: 'ready', width: naturalWidth, height: naturalHeight }
-                  : { status: 'error', message: 'The image has no pixel size (is it an SVG without one?).' },
+                  : { status: 'error', message: t`The image has no pixel size (is it an SVG without one?).` },
               );
             }}
             onError={() =>
               setImage({
                 status: 'error',
-                message:
-                  'Check that the file is an image and that its URL is still reachable, then try again.',
+                message: t`Check that the file is an image and that its URL is still reachable, then try again.`,
               })
             }
             className={cn(
@@ -346,7 +350,7 @@ function Painter({ sourceUrl, label, onDone, onCancel, busy = false }: MaskPaint
               ref={canvasRef}
               width={image.width}
               height={image.height}
-              aria-label="Mask painting area"
+              aria-label={t`Mask painting area`}
               aria-describedby={legendId}
               onPointerDown={onPointerDown}
               onPointerMove={onPointerMove}
@@ -361,7 +365,7 @@ function Painter({ sourceUrl, label, onDone, onCancel, busy = false }: MaskPaint
       </div>
 
       {exportError && (
-        <Alert tone="error" title="The mask could not be made.">
+        <Alert tone="error" title={t`The mask could not be made.`}>
           {exportError}
         </Alert>
       )}
@@ -369,11 +373,11 @@ function Painter({ sourceUrl, label, onDone, onCancel, busy = false }: MaskPaint
       <div className="flex flex-wrap items-center justify-end gap-2">
         {ready && !usable && (
           <p id={hintId} className="me-auto text-sm text-slate-600 dark:text-slate-400">
-            Paint over the area to change, or use Invert, to enable “Use mask”.
+            <Trans>Paint over the area to change, or use Invert, to enable “Use mask”.</Trans>
           </p>
         )}
         <Button variant="secondary" onClick={onCancel} disabled={exporting}>
-          Cancel
+          <Trans>Cancel</Trans>
         </Button>
         <Button
           variant="primary"
@@ -382,7 +386,7 @@ function Painter({ sourceUrl, label, onDone, onCancel, busy = false }: MaskPaint
           onClick={() => void submitMask()}
         >
           {(busy || exporting) && <Spinner className="text-white" />}
-          Use mask
+          <Trans>Use mask</Trans>
         </Button>
       </div>
     </div>

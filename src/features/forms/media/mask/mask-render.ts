@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type { MaskState, Stroke } from './mask-ops';
 
 /** What the user sees over painted pixels (rose-500 at 55%). */
@@ -56,7 +57,7 @@ function newCanvas(
   canvas.width = width;
   canvas.height = height;
   const ctx = canvas.getContext('2d');
-  if (!ctx) throw new Error('This browser cannot draw the mask (no 2D canvas).');
+  if (!ctx) throw new Error(t`This browser cannot draw the mask (no 2D canvas).`);
   return { canvas, ctx };
 }
 
@@ -84,7 +85,7 @@ export async function exportMask(state: MaskState, width: number, height: number
   return new Promise<Blob>((resolve, reject) => {
     out.canvas.toBlob((blob) => {
       if (blob) resolve(blob);
-      else reject(new Error('Could not encode the mask as PNG.'));
+      else reject(new Error(t`Could not encode the mask as PNG.`));
     }, 'image/png');
   });
 }
