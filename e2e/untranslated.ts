@@ -36,3 +36,29 @@ export function untranslatedWords(page: Page): Promise<string[]> {
     return [...found].sort();
   });
 }
+
+/**
+ * The studio's own texts (buttons, tabs, labels, headings, table headers) that are cut off: their text is
+ * wider than their box while the box hides what overflows or ends it in an ellipsis. What the person or
+ * the service wrote (`translate="no"`: prompts, names) may be cut on purpose and is left out.
+ */
+export function cutOrOverflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const selector = 'button, a, label, h1, h2, h3, h4, th, legend, dt, [role="tab"], [role="menuitem"]';
+    for (const el of document.querySelectorAll<HTMLElement>(selector)) {
+      if (el.closest('[translate="no"], [aria-hidden="true"]') || el.querySelector('[translate="no"]'))
+        continue;
+      const rects = el.getClientRects();
+      if (rects.length === 0) continue;
+      const style = getComputedStyle(el);
+      if (style.visibility === 'hidden') continue;
+      const hides = style.overflowX !== 'visible' || style.textOverflow === 'ellipsis';
+      if (hides && el.scrollWidth > el.clientWidth + 1)
+        found.push(
+          `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 60)}" (${el.scrollWidth} > ${el.clientWidth})`,
+        );
+    }
+    return found;
+  });
+}
