@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import linguiConfig from '../lingui.config';
 import { print, record, type Figure } from './results-file';
 
 // Bundle size (docs/benchmarks.md): the JavaScript a first visit downloads (the entry module and what
@@ -20,7 +21,25 @@ export function measureBundle(): Record<string, Figure> {
   const initialKb = initial.reduce((sum, f) => sum + gz(f), 0);
   const totalKb = all.reduce((sum, f) => sum + gz(`assets/${f}`), 0);
   const round = (n: number) => Math.round(n * 10) / 10;
+  // Each language's catalog is a chunk of its own (src/lib/i18n/i18n.ts), loaded only when it is chosen.
+  const catalogs = Object.fromEntries(
+    linguiConfig.locales
+      .filter((tag) => tag !== linguiConfig.sourceLocale)
+      .flatMap((tag) => {
+        const file = all.find((f) => f.startsWith(`${tag}-`) && /^[\w-]+-[\w-]{8}\.js$/.test(f));
+        if (!file) return [];
+        const figure: Figure = {
+          value: round(gz(`assets/${file}`)),
+          unit: 'KB',
+          target: 'reported',
+          ok: true,
+          note: `the ${tag} catalog, loaded when that language is chosen`,
+        };
+        return [[`catalog.${tag}`, figure]];
+      }),
+  );
   return {
+    ...catalogs,
     initialJsGzip: {
       value: round(initialKb),
       unit: 'KB',
