@@ -15,8 +15,11 @@ describe('PhoneNav', () => {
 
   it('shows the models waiting for a board as a count, said in the singular for one', () => {
     const { rerender } = render(<PhoneNav current="create" onGo={vi.fn()} draftCount={1} />);
+    // On screen the count alone: the rest is for screen readers (sr-only).
+    expect(screen.getAllByRole('button')[2]!.textContent).toBe('(1 model added)Compare');
     expect(screen.getByRole('button', { name: /\(\s?1 model added\)\s?Compare/ })).toBeTruthy();
     rerender(<PhoneNav current="create" onGo={vi.fn()} draftCount={3} />);
+    expect(screen.getAllByRole('button')[2]!.textContent).toBe('(3 models added)Compare');
     expect(screen.getByRole('button', { name: /\(\s?3 models added\)\s?Compare/ })).toBeTruthy();
   });
 });

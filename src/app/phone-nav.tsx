@@ -1,6 +1,6 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { Plural, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { GitCompareArrows, Images, SquarePen, type LucideIcon } from 'lucide-react';
 import { cn } from '../lib/cn';
 
@@ -82,22 +82,13 @@ export function PhoneNav({
 /** The count alone on screen; "(2 models added)" in the button's name. */
 export function DraftCount({ count }: { count: number }) {
   return (
-    <Plural
-      value={count}
-      one={
-        <>
-          <span className="sr-only">(</span>
-          {count}
-          <span className="sr-only"> model added)</span>
-        </>
-      }
-      other={
-        <>
-          <span className="sr-only">(</span>
-          {count}
-          <span className="sr-only"> models added)</span>
-        </>
-      }
-    />
+    <Trans>
+      <span className="sr-only">(</span>
+      {count}
+      <span className="sr-only">
+        {' '}
+        <Plural value={count} one="model added" other="models added" />)
+      </span>
+    </Trans>
   );
 }
