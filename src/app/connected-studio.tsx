@@ -1,5 +1,6 @@
 // The zod settings before any of the API's schemas is built (see zod-config.ts).
 import '../zod-config';
+import { useLingui } from '@lingui/react/macro';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useRef, useState } from 'react';
 import { useHeldTasks, useQueueShare } from './use-queue-share';
@@ -86,6 +87,7 @@ export default function ConnectedStudio(props: ConnectedStudioProps) {
 }
 
 function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudioProps) {
+  const { t } = useLingui();
   const me = useMe(initialMe);
   const { baseUrl, client, connectionId } = useApi();
   // The tasks' lifecycle (submit, re-send, poll, notices), followed whichever view is open.
@@ -224,7 +226,7 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
         }
       />
       {views.view === 'usage' ? (
-        <Suspense fallback={loading('Loading usage')}>
+        <Suspense fallback={loading(t`Loading usage`)}>
           <UsageView
             me={me}
             store={runner?.store ?? null}
@@ -232,7 +234,7 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
           />
         </Suspense>
       ) : compare.source ? (
-        <Suspense fallback={loading('Loading compare boards')}>
+        <Suspense fallback={loading(t`Loading compare boards`)}>
           <CompareView
             source={compare.source}
             runner={runner}
@@ -248,7 +250,7 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
         <PromptLibraryProvider library={runner?.prompts ?? null}>
           <>
             {galleryShown && (
-              <Suspense fallback={loading('Loading the gallery')}>
+              <Suspense fallback={loading(t`Loading the gallery`)}>
                 {runner && galleryStores && galleryModule ? (
                   <galleryModule.GalleryView
                     history={runner.store}
@@ -273,7 +275,7 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
                     runningFirst={phone}
                   />
                 ) : (
-                  loading('Loading the gallery')
+                  loading(t`Loading the gallery`)
                 )}
               </Suspense>
             )}

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { Bookmark, BookmarkPlus } from 'lucide-react';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Me } from '../../contract/me';
@@ -175,11 +177,11 @@ export function PresetButtons({
     <>
       <Button variant="ghost" size="sm" disabled={!current || !request} onClick={() => show('save')}>
         <BookmarkPlus className="size-4" aria-hidden="true" />
-        Save preset
+        <Trans>Save preset</Trans>
       </Button>
       <Button variant="ghost" size="sm" onClick={() => show('list')}>
         <Bookmark className="size-4" aria-hidden="true" />
-        Presets
+        <Trans>Presets</Trans>
       </Button>
       {loaded && (
         <Suspense fallback={null}>
@@ -232,7 +234,7 @@ export function useBatch(current: ResolvedSelection | undefined, request: TaskRe
     if (requests.length > 1) {
       if (!quote.quote || quote.stale) {
         setRefusals([
-          'The price of this batch is not known yet: wait for the quote, then press Generate again.',
+          t`The price of this batch is not known yet: wait for the quote, then press Generate again.`,
         ]);
         return null;
       }
@@ -289,13 +291,13 @@ export function usePresetNotice(
     said.current = nonce;
     const name = displayText(applied.name);
     if (applied.dropped.length === 0) {
-      notify(`Preset "${name}" applied.`, { id: PRESET_NOTICE });
+      notify(t`Preset "${name}" applied.`, { id: PRESET_NOTICE });
       return;
     }
-    notifyWarning(`Preset "${name}" applied, without what no longer fits:`, {
+    notifyWarning(t`Preset "${name}" applied, without what no longer fits:`, {
       id: PRESET_NOTICE,
       detail: (
-        <ul className="list-disc ps-4" aria-label="Dropped from the preset">
+        <ul className="list-disc ps-4" aria-label={t`Dropped from the preset`}>
           {applied.dropped.map((d) => (
             <li key={d.id}>
               <span className="font-medium">{d.id}</span>: {d.reason}

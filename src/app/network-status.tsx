@@ -1,43 +1,63 @@
+import { t } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react';
 import { CheckCircle2, Hourglass, WifiOff } from 'lucide-react';
 import { useCallback, useSyncExternalStore } from 'react';
 import type { HealthState, NetworkHealth } from '../api/network-health';
 import { cn } from '../lib/cn';
+import { formatCount } from '../lib/format';
 
 // One line, on every view, while the service cannot be reached, fails, asks us to wait or is slow, and
 // a moment after it answers again, so a slow or absent service is not taken for a broken studio. Nothing is
 // lost meanwhile: submits wait in the outbox, polls resume, uploads retry; the line says so.
 
-const KEPT = 'Your submits and uploads are kept and nothing is charged twice.';
+/** Whole seconds, at least 1, in the studio's language. */
+const seconds = (ms: number) => formatCount(Math.max(1, Math.ceil(ms / 1000)));
 
-const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
-
+// Each message is whole sentences in one piece (a translation may order or join them its own way), read
+// in the studio's language when the line is drawn.
 function healthMessage(state: HealthState, now: number): { tone: 'trouble' | 'ok'; text: string } | null {
-  const retry = (retryAt: number | null) =>
-    retryAt !== null && retryAt > now
-      ? `Retrying in ${seconds(retryAt - now)} s.`
-      : 'The studio keeps trying.';
+  const retryIn = (retryAt: number | null) =>
+    retryAt !== null && retryAt > now ? seconds(retryAt - now) : null;
   switch (state.kind) {
     case 'ok':
       return null;
-    case 'unreachable':
-      return { tone: 'trouble', text: `Can't reach the service. ${retry(state.retryAt)} ${KEPT}` };
-    case 'failing':
+    case 'unreachable': {
+      const wait = retryIn(state.retryAt);
       return {
         tone: 'trouble',
-        text: `The service is having trouble (HTTP ${state.status}). ${retry(state.retryAt)} ${KEPT}`,
+        text:
+          wait !== null
+            ? t`Can't reach the service. Retrying in ${wait} s. Your submits and uploads are kept and nothing is charged twice.`
+            : t`Can't reach the service. The studio keeps trying. Your submits and uploads are kept and nothing is charged twice.`,
       };
-    case 'rate-limited':
+    }
+    case 'failing': {
+      const wait = retryIn(state.retryAt);
+      const status = String(state.status);
       return {
         tone: 'trouble',
-        text: `Too many requests this minute: waiting ${seconds(state.until - now)} s before the next one.`,
+        text:
+          wait !== null
+            ? t`The service is having trouble (HTTP ${status}). Retrying in ${wait} s. Your submits and uploads are kept and nothing is charged twice.`
+            : t`The service is having trouble (HTTP ${status}). The studio keeps trying. Your submits and uploads are kept and nothing is charged twice.`,
       };
-    case 'slow':
+    }
+    case 'rate-limited': {
+      const wait = seconds(state.until - now);
       return {
         tone: 'trouble',
-        text: `The service is slow to answer (waiting ${seconds(now - state.since)} s). ${KEPT}`,
+        text: t`Too many requests this minute: waiting ${wait} s before the next one.`,
       };
+    }
+    case 'slow': {
+      const waited = seconds(now - state.since);
+      return {
+        tone: 'trouble',
+        text: t`The service is slow to answer (waiting ${waited} s). Your submits and uploads are kept and nothing is charged twice.`,
+      };
+    }
     case 'recovered':
-      return { tone: 'ok', text: 'The service is answering again.' };
+      return { tone: 'ok', text: t`The service is answering again.` };
   }
 }
 
@@ -46,6 +66,8 @@ function healthMessage(state: HealthState, now: number): { tone: 'trouble' | 'ok
  * and once a second for the countdowns (a cheap read; the string stays equal while nothing moves).
  */
 function useHealthMessage(health: NetworkHealth): { kind: HealthState['kind']; text: string; tone: string } {
+  // Drawn again when the studio's language changes: the message is read (in it) at each render.
+  useLingui();
   const subscribe = useCallback(
     (onChange: () => void) => {
       const off = health.subscribe(onChange);
@@ -74,7 +96,7 @@ export function NetworkStatus({ health }: { health: NetworkHealth }) {
     // Always in the page, so a screen reader hears the message when it appears.
     <div
       role="status"
-      aria-label="Connection"
+      aria-label={t`Connection`}
       className="pointer-events-none fixed inset-x-0 bottom-4 z-40 flex justify-center px-4"
     >
       {message.text && (

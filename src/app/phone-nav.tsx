@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { GitCompareArrows, Images, SquarePen, type LucideIcon } from 'lucide-react';
 import { cn } from '../lib/cn';
 
@@ -6,10 +9,18 @@ import { cn } from '../lib/cn';
 
 export type Destination = 'create' | 'results' | 'compare';
 
-const DESTINATIONS: Array<{ id: Destination; label: string; icon: LucideIcon }> = [
-  { id: 'create', label: 'Create', icon: SquarePen },
-  { id: 'results', label: 'Results', icon: Images },
-  { id: 'compare', label: 'Compare', icon: GitCompareArrows },
+const DESTINATIONS: Array<{ id: Destination; label: MessageDescriptor; icon: LucideIcon }> = [
+  { id: 'create', label: msg({ message: 'Create', comment: 'phone navigation: the form' }), icon: SquarePen },
+  {
+    id: 'results',
+    label: msg({ message: 'Results', comment: 'phone navigation: the gallery' }),
+    icon: Images,
+  },
+  {
+    id: 'compare',
+    label: msg({ message: 'Compare', comment: 'phone navigation: the compare boards' }),
+    icon: GitCompareArrows,
+  },
 ];
 
 export function PhoneNav({
@@ -23,9 +34,10 @@ export function PhoneNav({
   /** Models added with "Add to comparison", waiting for the next new board. */
   draftCount: number | null;
 }) {
+  const { i18n, t } = useLingui();
   return (
     <nav
-      aria-label="Destinations"
+      aria-label={t`Destinations`}
       className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-200 bg-white/95 pb-[env(safe-area-inset-bottom)] backdrop-blur dark:border-slate-800 dark:bg-slate-950/95"
     >
       <ul className="grid grid-cols-3">
@@ -53,18 +65,30 @@ export function PhoneNav({
                   <Icon className="size-5" aria-hidden="true" />
                   {id === 'compare' && draftCount ? (
                     <span className="absolute -top-1 end-1 rounded-full bg-indigo-600 px-1.5 text-[11px] leading-4 text-white tabular-nums">
-                      <span className="sr-only">(</span>
-                      {draftCount}
-                      <span className="sr-only"> models added)</span>
+                      <DraftCount count={draftCount} />
                     </span>
                   ) : null}
                 </span>
-                {label}
+                {i18n._(label)}
               </button>
             </li>
           );
         })}
       </ul>
     </nav>
+  );
+}
+
+/** The count alone on screen; "(2 models added)" in the button's name. */
+export function DraftCount({ count }: { count: number }) {
+  return (
+    <Trans>
+      <span className="sr-only">(</span>
+      {count}
+      <span className="sr-only">
+        {' '}
+        <Plural value={count} one="model added" other="models added" />)
+      </span>
+    </Trans>
   );
 }

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { ChartColumn, GitCompareArrows, Images, UserRound } from 'lucide-react';
 import { useState, type ComponentType, type ReactNode } from 'react';
 import type { Me } from '../../contract/me';
@@ -9,6 +10,7 @@ import { ThemeChoice } from '../components/theme-choice';
 import { balanceOf } from '../features/connect/account-facts';
 import { cn } from '../lib/cn';
 import { formatCredits } from '../lib/format';
+import { DraftCount } from './phone-nav';
 
 // The header's buttons once connected: the Gallery, Compare and Usage views, and the Account dialog.
 
@@ -75,8 +77,11 @@ export function StudioNav({
   teamButton,
   teamSettings,
 }: StudioNavProps) {
+  const { t } = useLingui();
   const [accountOpen, setAccountOpen] = useState(false);
   const balance = balanceOf(me);
+  const keyName = me.key.label;
+  const credits = balance ? formatCredits(balance.amount) : null;
   return (
     <>
       {/* On a phone these two are destinations of the bar at the bottom (phone-nav.tsx). */}
@@ -84,41 +89,39 @@ export function StudioNav({
         shown={galleryShown}
         onClick={onGallery}
         icon={Images}
-        label="Gallery"
+        label={t`Gallery`}
         className="max-sm:hidden"
       />
       <ScreenToggle
         shown={compareShown}
         onClick={onCompare}
         icon={GitCompareArrows}
-        label="Compare"
+        label={t`Compare`}
         className="max-sm:hidden"
       >
         {draftCount !== null && (
           <span className="rounded-full bg-indigo-600 px-1.5 text-xs text-white tabular-nums">
-            <span className="sr-only">(</span>
-            {draftCount}
-            <span className="sr-only"> models added)</span>
+            <DraftCount count={draftCount} />
           </span>
         )}
       </ScreenToggle>
-      <ScreenToggle shown={usageShown} onClick={onUsage} icon={ChartColumn} label="Usage" />
+      <ScreenToggle shown={usageShown} onClick={onUsage} icon={ChartColumn} label={t`Usage`} />
       {teamButton}
       <Button
         variant="secondary"
         className="max-sm:px-2"
         onClick={() => setAccountOpen(true)}
         // The name holds the visible text (label and balance), as axe's label-content-name-mismatch asks.
-        aria-label={`Account: ${me.key.label}${balance ? ` ${formatCredits(balance.amount)}` : ''}`}
+        aria-label={credits !== null ? t`Account: ${keyName} ${credits}` : t`Account: ${keyName}`}
       >
         {/* On a phone the balance alone: the header's buttons then fit 390 px. */}
         <UserRound className="size-4 max-sm:hidden" aria-hidden="true" />
         <span className="hidden max-w-40 truncate sm:inline">{me.key.label}</span>{' '}
         <span className="font-semibold tabular-nums" data-testid="header-balance">
-          {balance ? formatCredits(balance.amount) : ''}
+          {credits ?? ''}
         </span>
       </Button>
-      <Dialog open={accountOpen} onOpenChange={setAccountOpen} title="Account">
+      <Dialog open={accountOpen} onOpenChange={setAccountOpen} title={t`Account`}>
         <AccountPanel
           initial={me}
           onDisconnect={() => {

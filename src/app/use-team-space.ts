@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { Me } from '../../contract/me';
 import { memberIdOf, teamRoomOf } from '../../contract/team-room';
@@ -48,15 +49,17 @@ export function useTeamSpace({
   /** This device's stars and ratings (Team picks), once the gallery's stores are open. */
   judgements: LocalJudgements | null;
 }): TeamSpaceState {
+  const { t } = useLingui();
   const [settings, setSettings] = useState(() => readTeamSettings(connectionId));
   const [session, setSession] = useState<TeamSession | null>(null);
   const [earlierCount, setEarlierCount] = useState(0);
+  const teamApi = config?.apiBaseUrl ?? '';
   const availability: TeamAvailability = !config
-    ? { ok: false, why: 'No team space runs beside this studio.' }
+    ? { ok: false, why: t`No team space runs beside this studio.` }
     : !sameApi(baseUrl, config.apiBaseUrl)
       ? {
           ok: false,
-          why: `The team space beside this studio admits keys of ${config.apiBaseUrl}; this key is for ${baseUrl}.`,
+          why: t`The team space beside this studio admits keys of ${teamApi}; this key is for ${baseUrl}.`,
         }
       : { ok: true };
 

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Columns3, LayoutGrid, ScanText } from 'lucide-react';
 import {
   lazy,
@@ -79,6 +80,7 @@ export function Workspace({
   onAddToComparison: (category: string, column: Column) => void;
   draftCount: number;
 }) {
+  const { t } = useLingui();
   const { baseUrl } = useApi();
   const [liveSelection, select] = useUrlSelection();
   const liveResolved = useResolvedSelection(liveSelection);
@@ -193,10 +195,10 @@ export function Workspace({
   ) : (
     <section aria-labelledby="quote-title">
       <h2 id="quote-title" className="text-sm font-semibold">
-        Quote
+        <Trans>Quote</Trans>
       </h2>
       <p className="mt-2 text-sm text-slate-500 dark:text-slate-400">
-        The price appears here before you pay.
+        <Trans>The price appears here before you pay.</Trans>
       </p>
     </section>
   );
@@ -206,14 +208,14 @@ export function Workspace({
     // left it 260 px, its fields cut short).
     <main className="grid flex-1 grid-cols-1 gap-4 p-4 lg:grid-cols-[304px_minmax(0,1fr)_304px] lg:items-start xl:grid-cols-[340px_minmax(0,1fr)_340px]">
       {phone ? (
-        <Dialog open={catalogOpen} onOpenChange={setCatalogOpen} title="Choose a model" sheet>
-          <nav aria-label="Catalog">
+        <Dialog open={catalogOpen} onOpenChange={setCatalogOpen} title={t`Choose a model`} sheet>
+          <nav aria-label={t`Catalog`}>
             <CatalogPanel selection={liveSelection} onSelect={onSelect} />
           </nav>
         </Dialog>
       ) : (
         <nav
-          aria-label="Catalog"
+          aria-label={t`Catalog`}
           // Below lg the catalog sits above the form: a box of its own height that scrolls inside, so the
           // form does not move down as the catalog loads (that was a 0.37 layout shift on a phone).
           className="rounded-xl bg-white p-3 shadow-sm ring-1 ring-slate-200 max-lg:h-[min(34rem,70dvh)] max-lg:overflow-y-auto lg:sticky lg:top-[4.5rem] lg:max-h-[calc(100dvh-5.5rem)] lg:overflow-y-auto dark:bg-slate-900 dark:ring-slate-800"
@@ -223,7 +225,7 @@ export function Workspace({
       )}
 
       <section
-        aria-label="Form"
+        aria-label={t`Form`}
         // On a phone the form holds the first screen (under the header) from the start:
         // the History below it then does not jump as the form loads (that was a 0.3 layout shift).
         className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 max-sm:min-h-[calc(100dvh-4.5rem)] sm:p-6 dark:bg-slate-900 dark:ring-slate-800"
@@ -235,7 +237,7 @@ export function Workspace({
             onClick={() => setCatalogOpen(true)}
           >
             <LayoutGrid className="size-4" aria-hidden="true" />
-            Choose model
+            <Trans>Choose model</Trans>
           </Button>
         )}
         <div className="-mt-1 mb-3 flex flex-wrap justify-end gap-1 sm:-mt-3">
@@ -257,7 +259,7 @@ export function Workspace({
               }
             >
               <Columns3 className="size-4" aria-hidden="true" />
-              Add to comparison
+              <Trans>Add to comparison</Trans>
               {draftCount > 0 && (
                 <span className="text-xs text-slate-500 dark:text-slate-400">({draftCount})</span>
               )}
@@ -265,7 +267,7 @@ export function Workspace({
           )}
           <Button variant="ghost" size="sm" onClick={() => setDescribing(true)}>
             <ScanText className="size-4" aria-hidden="true" />
-            Describe image
+            <Trans>Describe image</Trans>
           </Button>
         </div>
         {describeLoaded && (
@@ -280,12 +282,12 @@ export function Workspace({
         )}
         {!selection && (
           <div className="py-16 text-center text-sm text-slate-500 dark:text-slate-400">
-            Pick a model, an AI tool or a template to start.
+            <Trans>Pick a model, an AI tool or a template to start.</Trans>
           </div>
         )}
         {selection && resolved.status === 'loading' && (
           <div className="flex justify-center py-16">
-            <Spinner label="Loading" />
+            <Spinner label={t`Loading`} />
           </div>
         )}
         {resolved.status === 'error' && resolved.error && (
@@ -359,7 +361,7 @@ export function Workspace({
               />
             </>
           ) : (
-            <Spinner label="Loading history" />
+            <Spinner label={t`Loading history`} />
           )}
         </div>
       </aside>

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { useId } from 'react';
 import { formatCount } from '../lib/format';
 import { useLocale } from '../lib/use-locale';
@@ -9,7 +10,9 @@ export function CapMeter({ spent, cap, testId }: { spent: number; cap: number; t
   return (
     <>
       <div className="flex justify-between gap-2 text-xs">
-        <span id={id}>Spent today, against the daily cap</span>
+        <span id={id}>
+          <Trans>Spent today, against the daily cap</Trans>
+        </span>
         <span className="tabular-nums" data-testid={testId}>
           {formatCount(spent)} / {formatCount(cap)}
         </span>

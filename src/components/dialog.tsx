@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Dialog as D } from 'radix-ui';
 import { X } from 'lucide-react';
 import { useRef, type ReactNode } from 'react';
@@ -20,6 +21,7 @@ export function Dialog({ open, onOpenChange, title, description, children, wide,
   // Dialogs here are opened by plain buttons, not a Radix Trigger, so Radix has no trigger to give the
   // focus back to on close (it would land on <body>): remember what had the focus when it opened.
   const opener = useRef<HTMLElement | null>(null);
+  const { t } = useLingui();
   return (
     <D.Root open={open} onOpenChange={onOpenChange}>
       <D.Portal>
@@ -61,7 +63,7 @@ export function Dialog({ open, onOpenChange, title, description, children, wide,
               </div>
               <D.Close
                 className="rounded-md p-1 text-slate-500 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-slate-800"
-                aria-label="Close"
+                aria-label={t`Close`}
               >
                 <X className="size-4" aria-hidden="true" />
               </D.Close>

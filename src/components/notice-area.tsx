@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { useEffect, useId } from 'react';
 import { Toaster } from 'sonner';
 import { useTheme } from '../lib/theme';
@@ -10,6 +11,7 @@ import { openNoticeArea } from './notices';
  * focus, stops its motion under prefers-reduced-motion, and follows the theme chosen.
  */
 export function NoticeArea({ inDialog = false }: { inDialog?: boolean }) {
+  const { t } = useLingui();
   const theme = useTheme();
   const reactId = useId();
   const id = inDialog ? `dialog${reactId}` : undefined;
@@ -21,8 +23,8 @@ export function NoticeArea({ inDialog = false }: { inDialog?: boolean }) {
       // In a dialog, over its title: the rows and buttons below stay free to use.
       position={inDialog ? 'top-center' : 'bottom-right'}
       closeButton
-      containerAriaLabel="Notices"
-      toastOptions={{ closeButtonAriaLabel: 'Dismiss' }}
+      containerAriaLabel={t`Notices`}
+      toastOptions={{ closeButtonAriaLabel: t`Dismiss` }}
     />
   );
 }

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type { ReactNode } from 'react';
 import { toast } from 'sonner';
 
@@ -61,7 +62,7 @@ export function notifyError(text: string, { id, detail }: { id?: string; detail?
 export function notifyUndo(
   text: string,
   undo: () => void | Promise<void>,
-  { undone = 'Undone.', label = 'Undo' }: { undone?: string; label?: string } = {},
+  { undone = t`Undone.`, label = t`Undo` }: { undone?: string; label?: string } = {},
 ): void {
   toast(text, {
     ...where(),
@@ -74,7 +75,7 @@ export function notifyUndo(
             await undo();
             notify(undone);
           } catch {
-            notifyError('Could not undo.');
+            notifyError(t`Could not undo.`);
           }
         })();
       },

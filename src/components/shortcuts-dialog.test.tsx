@@ -1,9 +1,14 @@
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { i18n } from '@lingui/core';
+import { act, cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ShortcutsDialog } from './shortcuts-dialog';
+import { SHORTCUTS } from './shortcuts';
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  i18n.loadAndActivate({ locale: 'en', messages: {} });
+});
 
 describe('ShortcutsDialog', () => {
   it('opens with "?" and lists the shortcuts of the screen in view; "?" again closes it', async () => {
@@ -41,5 +46,24 @@ describe('ShortcutsDialog', () => {
     await user.keyboard('what?');
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Prompt' }).value).toBe('what?');
+  });
+
+  it('shows the title and each shortcut’s description in the studio’s language, and follows a change', async () => {
+    const user = userEvent.setup();
+    render(<ShortcutsDialog screen="gallery" />);
+    await user.keyboard('?');
+    expect(screen.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeTruthy();
+    const selectAll = SHORTCUTS['gallery.selectAll'].description;
+    act(() => {
+      i18n.loadAndActivate({
+        locale: 'fr',
+        messages: { [selectAll.id]: 'Sélectionner tout ce qui est affiché' },
+      });
+    });
+    const dialog = screen.getByRole('dialog');
+    expect(within(dialog).getByText('Sélectionner tout ce qui est affiché')).toBeTruthy();
+    expect(within(dialog).queryByText('Select every output shown')).toBeNull();
+    // A message the catalog lacks falls back to its English.
+    expect(within(dialog).getByText('Clear the selection')).toBeTruthy();
   });
 });

@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 import { useEffect, useState } from 'react';
 import { Dialog } from './dialog';
 import { ShortcutList } from './shortcut-list';
@@ -8,6 +11,7 @@ import { shortcutFor, shortcutsOf, type ShortcutScreen } from './shortcuts';
  * the one list (shortcuts.ts). The Viewer keeps its own panel, over the output, and takes its "?" first.
  */
 export function ShortcutsDialog({ screen }: { screen: Exclude<ShortcutScreen, 'everywhere' | 'viewer'> }) {
+  const { i18n, t } = useLingui();
   const [open, setOpen] = useState(false);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -19,15 +23,20 @@ export function ShortcutsDialog({ screen }: { screen: Exclude<ShortcutScreen, 'e
     return () => window.removeEventListener('keydown', onKey);
   }, []);
   return (
-    <Dialog open={open} onOpenChange={setOpen} title="Keyboard shortcuts" description={DESCRIPTIONS[screen]}>
+    <Dialog
+      open={open}
+      onOpenChange={setOpen}
+      title={t`Keyboard shortcuts`}
+      description={i18n._(DESCRIPTIONS[screen])}
+    >
       <ShortcutList shortcuts={shortcutsOf(screen)} />
     </Dialog>
   );
 }
 
-const DESCRIPTIONS: Record<Exclude<ShortcutScreen, 'everywhere' | 'viewer'>, string> = {
-  studio: 'On the studio. None of them works while you type in a field, but those of a field.',
-  gallery: 'On the gallery. The Viewer lists its own with "?".',
-  compare: 'On the compare boards. None of them works while you type in a field.',
-  usage: 'On the usage view.',
+const DESCRIPTIONS: Record<Exclude<ShortcutScreen, 'everywhere' | 'viewer'>, MessageDescriptor> = {
+  studio: msg`On the studio. None of them works while you type in a field, but those of a field.`,
+  gallery: msg`On the gallery. The Viewer lists its own with "?".`,
+  compare: msg`On the compare boards. None of them works while you type in a field.`,
+  usage: msg`On the usage view.`,
 };

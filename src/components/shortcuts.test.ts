@@ -1,3 +1,4 @@
+import { i18n } from '@lingui/core';
 import { describe, expect, it } from 'vitest';
 import { SHORTCUTS, shortcutFor, shortcutsOf, type KeyPress, type Shortcut } from './shortcuts';
 
@@ -43,13 +44,18 @@ describe('shortcutsOf', () => {
   it('lists a screen’s own shortcuts, then "?", and no other screen’s', () => {
     const gallery = shortcutsOf('gallery');
     expect(gallery.map((s) => s.keys)).toEqual(['Ctrl / ⌘ + A', 'Esc', '?']);
-    expect(shortcutsOf('viewer').map((s) => s.description)).toContain('Star or unstar');
-    expect(shortcutsOf('studio').map((s) => s.description)).not.toContain('Star or unstar');
+    const described = (screen: 'viewer' | 'studio') =>
+      shortcutsOf(screen).map((s) => (s.description ? i18n._(s.description) : ''));
+    expect(described('viewer')).toContain('Star or unstar');
+    expect(described('studio')).not.toContain('Star or unstar');
     expect(shortcutsOf('usage').map((s) => s.keys)).toEqual(['?']);
   });
 
   it('gives every shortcut listed its keys and a description', () => {
     const all: Shortcut[] = Object.values(SHORTCUTS);
-    for (const s of all.filter((x) => x.keys)) expect(s.description).not.toBe('');
+    for (const s of all.filter((x) => x.keys)) {
+      expect(s.description).toBeDefined();
+      if (s.description) expect(i18n._(s.description)).not.toBe('');
+    }
   });
 });

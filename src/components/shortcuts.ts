@@ -1,3 +1,5 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import { isTypingTarget } from '../lib/typing';
 
 // Every keyboard shortcut of the studio, in one list: the screen it works on, its keys as shown, what it
@@ -21,7 +23,8 @@ export interface Shortcut {
   screen: ShortcutScreen;
   /** As shown in the list. */
   keys: string;
-  description: string;
+  /** What it does, in the studio's language when shown (`i18n._`); none for the second half of a pair. */
+  description?: MessageDescriptor;
   matches: (e: KeyPress) => boolean;
   /** A shortcut of a field (Ctrl+Enter sends the form from it): it works while typing there. */
   inField?: boolean;
@@ -38,28 +41,28 @@ export const SHORTCUTS = {
   help: {
     screen: 'everywhere',
     keys: '?',
-    description: 'Show or hide these shortcuts',
+    description: msg`Show or hide these shortcuts`,
     matches: key('?'),
   },
 
   'studio.generate': {
     screen: 'studio',
     keys: 'Ctrl / ⌘ + Enter',
-    description: 'Generate, from any field of the form',
+    description: msg`Generate, from any field of the form`,
     matches: (e) => command(e) && e.key === 'Enter',
     inField: true,
   },
   'studio.clearSearch': {
     screen: 'studio',
     keys: 'Esc',
-    description: 'Clear the catalog search, in it',
+    description: msg`Clear the catalog search, in it`,
     matches: key('Escape'),
     inField: true,
   },
   'studio.maskUndo': {
     screen: 'studio',
     keys: 'Ctrl / ⌘ + Z',
-    description: 'Undo the last stroke of a mask',
+    description: msg`Undo the last stroke of a mask`,
     matches: (e) => command(e) && !e.shiftKey && e.key.toLowerCase() === 'z',
     // From the brush size slider too: the painter has nothing to type in, and a slider has no undo.
     inField: true,
@@ -68,61 +71,76 @@ export const SHORTCUTS = {
   'gallery.selectAll': {
     screen: 'gallery',
     keys: 'Ctrl / ⌘ + A',
-    description: 'Select every output shown',
+    description: msg`Select every output shown`,
     matches: (e) => command(e) && e.key.toLowerCase() === 'a',
   },
   'gallery.clearSelection': {
     screen: 'gallery',
     keys: 'Esc',
-    description: 'Clear the selection',
+    description: msg`Clear the selection`,
     matches: key('Escape'),
   },
 
   'viewer.previous': {
     screen: 'viewer',
     keys: '← / →',
-    description: 'Previous / next output',
+    description: msg`Previous / next output`,
     matches: key('ArrowLeft'),
   },
-  'viewer.next': { screen: 'viewer', keys: '', description: '', matches: key('ArrowRight') },
-  'viewer.star': { screen: 'viewer', keys: 'S', description: 'Star or unstar', matches: key('s', 'S') },
+  'viewer.next': { screen: 'viewer', keys: '', matches: key('ArrowRight') },
+  'viewer.star': { screen: 'viewer', keys: 'S', description: msg`Star or unstar`, matches: key('s', 'S') },
   'viewer.rate': {
     screen: 'viewer',
     keys: '1 – 5',
-    description: 'Rate (the same number again clears)',
+    description: msg`Rate (the same number again clears)`,
     matches: (e) => plain(e) && /^[1-5]$/.test(e.key),
   },
-  'viewer.clearRating': { screen: 'viewer', keys: '0', description: 'Clear the rating', matches: key('0') },
-  'viewer.fit': { screen: 'viewer', keys: 'F', description: 'Fit the image', matches: key('f', 'F') },
-  'viewer.actual': { screen: 'viewer', keys: 'A', description: 'Image at 100%', matches: key('a', 'A') },
-  'viewer.zoomIn': { screen: 'viewer', keys: '+ / −', description: 'Zoom in / out', matches: key('+', '=') },
-  'viewer.zoomOut': { screen: 'viewer', keys: '', description: '', matches: key('-') },
-  'viewer.loop': { screen: 'viewer', keys: 'L', description: 'Loop the video', matches: key('l', 'L') },
+  'viewer.clearRating': {
+    screen: 'viewer',
+    keys: '0',
+    description: msg`Clear the rating`,
+    matches: key('0'),
+  },
+  'viewer.fit': { screen: 'viewer', keys: 'F', description: msg`Fit the image`, matches: key('f', 'F') },
+  'viewer.actual': { screen: 'viewer', keys: 'A', description: msg`Image at 100%`, matches: key('a', 'A') },
+  'viewer.zoomIn': {
+    screen: 'viewer',
+    keys: '+ / −',
+    description: msg`Zoom in / out`,
+    matches: key('+', '='),
+  },
+  'viewer.zoomOut': { screen: 'viewer', keys: '', matches: key('-') },
+  'viewer.loop': { screen: 'viewer', keys: 'L', description: msg`Loop the video`, matches: key('l', 'L') },
   'viewer.previousFrame': {
     screen: 'viewer',
     keys: ', / .',
-    description: 'Video: previous / next frame',
+    description: msg`Video: previous / next frame`,
     matches: key(','),
   },
-  'viewer.nextFrame': { screen: 'viewer', keys: '', description: '', matches: key('.') },
+  'viewer.nextFrame': { screen: 'viewer', keys: '', matches: key('.') },
   'viewer.compareSource': {
     screen: 'viewer',
     keys: 'C',
-    description: 'Compare with the source (edits)',
+    description: msg`Compare with the source (edits)`,
     matches: key('c', 'C'),
   },
-  'viewer.close': { screen: 'viewer', keys: 'Esc', description: 'Close the viewer', matches: key('Escape') },
+  'viewer.close': {
+    screen: 'viewer',
+    keys: 'Esc',
+    description: msg`Close the viewer`,
+    matches: key('Escape'),
+  },
 
   'compare.undo': {
     screen: 'compare',
     keys: 'Ctrl / ⌘ + Z',
-    description: 'Undo your last edit of a team board',
+    description: msg`Undo your last edit of a team board`,
     matches: (e) => command(e) && !e.shiftKey && e.key.toLowerCase() === 'z',
   },
   'compare.redo': {
     screen: 'compare',
     keys: 'Ctrl / ⌘ + Shift + Z',
-    description: 'Redo it',
+    description: msg`Redo it`,
     matches: (e) => command(e) && e.shiftKey && e.key.toLowerCase() === 'z',
   },
 } satisfies Record<string, Shortcut>;

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Segmented } from './segmented';
 
 // "Mine" / "Team" over a list the team space shares (presets, the prompt library): what this device
@@ -15,14 +16,18 @@ export function WhoseSwitch({
   value: Whose;
   onChange: (whose: Whose) => void;
 }) {
+  const { t } = useLingui();
   return (
     <Segmented
       aria-label={label}
       value={value}
       onChange={(v) => onChange(v === 'team' ? 'team' : 'mine')}
       options={[
-        { value: 'mine', label: 'Mine' },
-        { value: 'team', label: 'Team' },
+        {
+          value: 'mine',
+          label: t({ message: 'Mine', comment: 'what this device keeps, beside the team’s' }),
+        },
+        { value: 'team', label: t({ message: 'Team', comment: 'what the team space shares' }) },
       ]}
     />
   );
