@@ -35,7 +35,7 @@ export function ShortcutsDialog({ screen }: { screen: Exclude<ShortcutScreen, 'e
 }
 
 const DESCRIPTIONS: Record<Exclude<ShortcutScreen, 'everywhere' | 'viewer'>, MessageDescriptor> = {
-  studio: msg`On the studio. None of them works while you type in a field, but those of a field.`,
+  studio: msg`On the studio. None of them works while you type in a field, except a field's own.`,
   gallery: msg`On the gallery. The Viewer lists its own with "?".`,
   compare: msg`On the compare boards. None of them works while you type in a field.`,
   usage: msg`On the usage view.`,

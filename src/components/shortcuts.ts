@@ -55,7 +55,7 @@ export const SHORTCUTS = {
   'studio.clearSearch': {
     screen: 'studio',
     keys: 'Esc',
-    description: msg`Clear the catalog search, in it`,
+    description: msg`Clear the catalog search (in the search field)`,
     matches: key('Escape'),
     inField: true,
   },

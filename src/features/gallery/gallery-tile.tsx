@@ -1,4 +1,4 @@
-import { t as tNow } from '@lingui/core/macro';
+import { plural, t as tNow } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { AudioLines, Star, Users } from 'lucide-react';
 import { isTerminal, type TaskStatus } from '../../../contract/task';
@@ -48,7 +48,10 @@ export function teamPickText(pick: TeamPick): string {
   const stars = pick.starredBy.length;
   const average = pick.averageRating === null ? null : formatAverage(pick.averageRating);
   if (stars === 0) return average === null ? '' : tNow`Average rating ${average}`;
-  return average === null ? tNow`Starred by ${stars}` : tNow`Starred by ${stars}, average ${average}`;
+  // A plural though the English needs none: other languages agree the words with the count.
+  return average === null
+    ? plural(stars, { one: 'Starred by #', other: 'Starred by #' })
+    : plural(stars, { one: `Starred by #, average ${average}`, other: `Starred by #, average ${average}` });
 }
 
 export interface GalleryTileProps {

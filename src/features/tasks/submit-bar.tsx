@@ -209,12 +209,14 @@ function RunsInput({
 function VariationList({ expanded, runs }: { expanded: Variations; runs: number }) {
   const { t } = useLingui();
   if (expanded.tooMany) {
-    const count = formatCount(expanded.count);
+    const most = formatCount(MAX_BATCH_TASKS);
     return (
       <p className="text-sm font-medium text-rose-700 dark:text-rose-400" role="alert">
-        <Trans>
-          {count} combinations: at most {MAX_BATCH_TASKS}. Remove some alternatives.
-        </Trans>
+        <Plural
+          value={expanded.count}
+          one={`# combination: at most ${most}. Remove some alternatives.`}
+          other={`# combinations: at most ${most}. Remove some alternatives.`}
+        />
       </p>
     );
   }
