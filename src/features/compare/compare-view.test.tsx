@@ -13,6 +13,7 @@ import { TeamSpace } from '../../model/team/team-space';
 import { TeamVotes } from '../../model/team/team-votes';
 import { fakeClient, renderWithApi } from '../../test/catalog-test-utils';
 import { freshDatabase } from '../../test/gallery-test-utils';
+import { speak, speakEnglish } from '../../test/i18n-test-utils';
 import { NoticeArea } from '../../components/notice-area';
 import { CompareView, type BoardSource, type CompareTeam } from './compare-view';
 
@@ -426,5 +427,49 @@ describe('CompareView: Delete board', () => {
     sync();
     expect(b.boards.get('board-1')).toEqual(before);
     expect(confirm).not.toHaveBeenCalled();
+  });
+});
+
+describe('CompareView in the studio’s language', () => {
+  afterEach(() => act(() => speakEnglish()));
+
+  /** A board on this device with one cell that cannot run (no prompt) and a model this key cannot see. */
+  const unready = () =>
+    saveBoard(
+      board({
+        id: 'local-1',
+        connectionId: 'test-connection',
+        setup: {
+          category: 'image/default',
+          columns: [LUMEN, { modelId: 'retired', versionId: 'retired-1' }],
+          rows: [{ id: 'r1', prompt: '' }],
+          shared: {},
+          perColumn: {},
+        },
+      }),
+    );
+
+  it('says one cell and one model in the singular', async () => {
+    await unready();
+    renderView(null, { kind: 'saved', id: 'local-1' });
+    expect(await screen.findByText('1 model of this board is not in the catalog for this key.')).toBeTruthy();
+    expect(screen.getByText(/ 1 cell cannot run yet\.$/)).toBeTruthy();
+  });
+
+  it('follows a change of language, the problems of its cells too', async () => {
+    await unready();
+    renderView(null, { kind: 'saved', id: 'local-1' });
+    await waitFor(() => expect(screen.getByTestId('cell-status').textContent).toBe('Needs a prompt'));
+    act(() =>
+      speak({
+        'Needs a prompt': 'Il manque le prompt',
+        'Run all': 'Tout lancer',
+        '{problems, plural, one {# cell cannot run yet.} other {# cells cannot run yet.}}':
+          '{problems, plural, one {# case ne peut pas partir.} other {# cases ne peuvent pas partir.}}',
+      }),
+    );
+    expect(screen.getByTestId('cell-status').textContent).toBe('Il manque le prompt');
+    expect(screen.getByRole('button', { name: 'Tout lancer' })).toBeTruthy();
+    expect(screen.getByText(/ 1 case ne peut pas partir\.$/)).toBeTruthy();
   });
 });
