@@ -9,14 +9,8 @@ import { formatCredits, formatSeconds } from '../../lib/format';
 import { cellKey } from '../../model/boards/boards';
 import { outputKey } from '../../model/history/output-key';
 import type { Candidate, Vote } from '../../model/boards/votes';
-import {
-  blindLabel,
-  blindOrder,
-  identifyingNames,
-  scrubNames,
-  urlNamesModel,
-  type BoardColumn,
-} from './board-model';
+import { blindLabel, identifyingNames, scrubNames, urlNamesModel, type BoardColumn } from './board-model';
+import { blindOrder } from './blind-order';
 import type { BoardState, CellView } from './use-board';
 
 // The board itself (product-notes §3 "Compare"): a table, one column per model and one row per prompt.

@@ -5,7 +5,6 @@ import type { BoardSetup, Row } from '../../model/boards/boards';
 import { speak, speakEnglish } from '../../test/i18n-test-utils';
 import {
   blindLabel,
-  blindOrder,
   identifyingNames,
   scrubNames,
   urlNamesModel,
@@ -20,6 +19,7 @@ import {
   type CellRunState,
   type PlannedCell,
 } from './board-model';
+import { blindOrder } from './blind-order';
 
 const def = (id: string, type: string, extra: Partial<ParamDef> = {}): ParamDef => ({
   id,
