@@ -16,6 +16,7 @@ import { freshDatabase } from '../../test/gallery-test-utils';
 import { speak, speakEnglish } from '../../test/i18n-test-utils';
 import { NoticeArea } from '../../components/notice-area';
 import { CompareView, type BoardSource, type CompareTeam } from './compare-view';
+import type { CompareRunner } from './use-board';
 
 // The compare view with the team space on (docs/team-space.md): a board shared live between members. Each
 // member is a Y.Doc of their own, synced here by hand (as the provider would) inside act().
@@ -430,6 +431,9 @@ describe('CompareView: Delete board', () => {
   });
 });
 
+const HELD = { items: [{ idempotencyKey: 'key-1' }] };
+const NO_TASKS: never[] = [];
+
 describe('CompareView in the studio’s language', () => {
   afterEach(() => act(() => speakEnglish()));
 
@@ -471,5 +475,39 @@ describe('CompareView in the studio’s language', () => {
     expect(screen.getByTestId('cell-status').textContent).toBe('Il manque le prompt');
     expect(screen.getByRole('button', { name: 'Tout lancer' })).toBeTruthy();
     expect(screen.getByText(/ 1 case ne peut pas partir\.$/)).toBeTruthy();
+  });
+
+  it('says a cell held in the queue in the language of the moment', async () => {
+    await saveBoard(
+      board({
+        id: 'local-1',
+        connectionId: 'test-connection',
+        cells: { 'r1|lumen-canvas@lumen-canvas-v2': { idempotencyKey: 'key-1', request: '{}', runAt: T0 } },
+      }),
+    );
+    // What the board reads of the runner: an empty history, and the cell's task held in the queue.
+    const runner = {
+      store: { subscribe: () => () => undefined, list: () => NO_TASKS, whenLoaded: async () => undefined },
+      queue: {
+        subscribe: () => () => undefined,
+        snapshot: () => HELD,
+        unsent: async () => null,
+      },
+    } as unknown as CompareRunner;
+    renderWithApi(
+      <CompareView
+        source={{ kind: 'saved', id: 'local-1' }}
+        runner={runner}
+        me={me}
+        renderParam={() => null}
+        onOpen={() => undefined}
+        shareUrl={(e) => e}
+      />,
+      fakeClient().client,
+    );
+    const held = 'Held in your queue until the pool has room; nothing is charged yet.';
+    expect(await screen.findByText(held)).toBeTruthy();
+    act(() => speak({ [held]: 'Gardée dans ta file ; rien n’est encore facturé.' }));
+    expect(screen.getByText('Gardée dans ta file ; rien n’est encore facturé.')).toBeTruthy();
   });
 });
