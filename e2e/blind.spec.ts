@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from '@playwright/test';
-import { blindOrder } from '../src/features/compare/board-model';
+import { blindOrder } from '../src/features/compare/blind-order';
 import { expect, test } from './fixtures';
 
 // Blind comparison (product-notes §3 "Compare"): on a compare board, Blind hides every model name from the

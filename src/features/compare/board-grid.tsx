@@ -1,3 +1,6 @@
+import { i18n } from '@lingui/core';
+import { msg, ph } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Award, Equal, Pause, Play, RotateCcw, Star, StickyNote } from 'lucide-react';
 import { Button } from '../../components/button';
@@ -6,14 +9,8 @@ import { formatCredits, formatSeconds } from '../../lib/format';
 import { cellKey } from '../../model/boards/boards';
 import { outputKey } from '../../model/history/output-key';
 import type { Candidate, Vote } from '../../model/boards/votes';
-import {
-  blindLabel,
-  blindOrder,
-  identifyingNames,
-  scrubNames,
-  urlNamesModel,
-  type BoardColumn,
-} from './board-model';
+import { blindLabel, identifyingNames, scrubNames, urlNamesModel, type BoardColumn } from './board-model';
+import { blindOrder } from './blind-order';
 import type { BoardState, CellView } from './use-board';
 
 // The board itself (product-notes §3 "Compare"): a table, one column per model and one row per prompt.
@@ -32,14 +29,22 @@ export const cellCost = (cell: CellView): { credits: number; charged: boolean } 
   return cell.quote ? { credits: cell.quote.credits, charged: false } : null;
 };
 
+const CELL_STATUS = {
+  never: msg`not run`,
+  changed: msg`changed since run`,
+  notSent: msg`not sent`,
+  sending: msg`sending`,
+};
+
+/** A task's own status is the spec's word (as the Gallery's badge shows it); the studio's words are messages. */
 export const cellStatus = (cell: CellView): string =>
   cell.problem
     ? cell.problem
     : cell.state === 'never'
-      ? 'not run'
+      ? i18n._(CELL_STATUS.never)
       : cell.state === 'changed'
-        ? 'changed since run'
-        : (cell.entry?.status ?? (cell.sendNote ? 'not sent' : 'sending'));
+        ? i18n._(CELL_STATUS.changed)
+        : (cell.entry?.status ?? i18n._(cell.sendNote ? CELL_STATUS.notSent : CELL_STATUS.sending));
 
 export interface BlindProps {
   /** Names hidden and each row shuffled (until Reveal). */
@@ -75,6 +80,7 @@ export function BoardGrid({
   onVote,
   renderCellExtras,
 }: { state: BoardState; renderCellExtras?: RenderCellExtras } & BlindProps) {
+  const { t } = useLingui();
   const { board, columns, cells, update, totals } = state;
   const names = blind ? identifyingNames(columns) : [];
   const [zoom, setZoom] = useState(1);
@@ -115,7 +121,7 @@ export function BoardGrid({
       <div className="flex flex-wrap items-center gap-3">
         {hasImages && (
           <label className="flex items-center gap-2 text-sm">
-            Zoom
+            <Trans>Zoom</Trans>
             <input
               type="range"
               min={1}
@@ -134,11 +140,11 @@ export function BoardGrid({
           <>
             <Button size="sm" onClick={playAll}>
               <Play className="size-3.5" aria-hidden="true" />
-              Play all
+              <Trans>Play all</Trans>
             </Button>
             <Button size="sm" onClick={pauseAll}>
               <Pause className="size-3.5" aria-hidden="true" />
-              Pause all
+              <Trans>Pause all</Trans>
             </Button>
           </>
         )}
@@ -149,14 +155,16 @@ export function BoardGrid({
           className="w-full table-fixed border-separate border-spacing-2 text-sm"
           style={{ minWidth: `${11 + columns.length * 14}rem` }}
         >
-          <caption className="sr-only">Results: one column per model, one row per prompt</caption>
+          <caption className="sr-only">
+            <Trans>Results: one column per model, one row per prompt</Trans>
+          </caption>
           <thead>
             <tr>
               <th
                 scope="col"
                 className="w-44 text-start align-bottom text-xs font-medium text-slate-500 dark:text-slate-400"
               >
-                Prompt
+                <Trans>Prompt</Trans>
               </th>
               {blind &&
                 columns.map((col, i) => (
@@ -183,7 +191,7 @@ export function BoardGrid({
                         className="block text-xs text-slate-600 tabular-nums dark:text-slate-400"
                         data-testid="column-quote"
                       >
-                        {sum == null ? 'Quote pending' : formatCredits(sum)}
+                        {sum == null ? t`Quote pending` : formatCredits(sum)}
                       </span>
                     </th>
                   );
@@ -199,6 +207,11 @@ export function BoardGrid({
               const canVote = blind && judged.length >= 2;
               const vote = votes.get(row.id);
               const candidates = judged.map((c) => candidateOf(c.col));
+              const promptNumber = r + 1;
+              const votedFor =
+                vote && vote.winner !== null
+                  ? blindLabel(order.findIndex((c) => c.key === vote.winner))
+                  : null;
               return (
                 <tr key={row.id}>
                   <th
@@ -206,46 +219,46 @@ export function BoardGrid({
                     className="max-w-44 text-start align-top text-xs font-normal text-slate-700 dark:text-slate-300"
                   >
                     <span className="mb-1 block font-medium text-slate-500 dark:text-slate-400">
-                      Prompt {r + 1}
+                      <Trans>Prompt {promptNumber}</Trans>
                     </span>
                     <span className="line-clamp-6 break-words whitespace-pre-line">
-                      {row.prompt || '(no prompt)'}
+                      {row.prompt || t`(no prompt)`}
                     </span>
                     {blind && (
                       <span className="mt-2 flex flex-col items-start gap-1">
                         <span data-testid="row-vote">
                           {vote
                             ? vote.winner === null
-                              ? 'Your vote: a tie'
-                              : `Your vote: ${blindLabel(order.findIndex((c) => c.key === vote.winner))}`
+                              ? t`Your vote: a tie`
+                              : t`Your vote: ${votedFor}`
                             : canVote
-                              ? 'Pick the best result, or a tie.'
-                              : 'Votes open when two results are in.'}
+                              ? t`Pick the best result, or a tie.`
+                              : t`Votes open when two results are in.`}
                         </span>
                         <Button
                           size="sm"
                           variant="ghost"
                           aria-pressed={vote?.winner === null}
                           disabled={!canVote}
-                          aria-label={`Tie, prompt ${r + 1}`}
+                          aria-label={t`Tie, prompt ${promptNumber}`}
                           onClick={() => onVote(row.id, candidates, null)}
                         >
                           <Equal className="size-3.5" aria-hidden="true" />
-                          Tie
+                          <Trans comment="A vote: no result of this prompt is better">Tie</Trans>
                         </Button>
                       </span>
                     )}
                     {!blind && vote && (
                       <span className="mt-2 block font-medium" data-testid="row-vote">
-                        {vote.winner === null ? 'Voted a tie (blind)' : 'Voted in blind: see the badge'}
+                        {vote.winner === null ? t`Voted a tie (blind)` : t`Voted in blind: see the badge`}
                       </span>
                     )}
                   </th>
                   {order.map((col, i) => {
                     const cell = rowCells[i];
                     const label = blind
-                      ? `${blindLabel(i)}, prompt ${r + 1}`
-                      : `${col.model.name} ${col.versionName}, prompt ${r + 1}`;
+                      ? t`${ph({ candidate: blindLabel(i) })}, prompt ${promptNumber}`
+                      : t`${ph({ model: col.model.name })} ${ph({ version: col.versionName })}, prompt ${promptNumber}`;
                     return (
                       <td key={blind ? i : col.key} className="align-top">
                         {cell && (
@@ -333,12 +346,13 @@ function CellCard({
   /** The app's per-cell extras (rendered as given, below the note). */
   extras?: ReactNode;
 }) {
+  const { t } = useLingui();
   const [noteOpen, setNoteOpen] = useState(note !== '');
   const output = cell.state === 'succeeded' ? cell.entry?.outputs[0] : undefined;
   const cost = cellCost(cell);
   const seconds = cellSeconds(cell);
   const blind = blindNames !== null;
-  const text = (t: string) => (blind ? scrubNames(t, blindNames) : t);
+  const text = (s: string) => (blind ? scrubNames(s, blindNames) : s);
   const status = text(cellStatus(cell));
   const type = cell.col.model.type;
   // An output URL that names its model (some services put it in the path) is shown from a copy.
@@ -355,7 +369,7 @@ function CellCard({
       >
         <img
           src={outputUrl}
-          alt={`Result of ${label}`}
+          alt={t`Result of ${label}`}
           style={{ width: `${zoom * 100}%`, height: `${zoom * 100}%` }}
           className="max-w-none object-contain"
         />
@@ -370,7 +384,7 @@ function CellCard({
         muted
         playsInline
         preload="metadata"
-        aria-label={`Result of ${label}`}
+        aria-label={t`Result of ${label}`}
         className="aspect-square w-full rounded-lg bg-slate-950 object-contain"
       />
     );
@@ -381,7 +395,7 @@ function CellCard({
           src={outputUrl}
           controls
           preload="metadata"
-          aria-label={`Result of ${label}`}
+          aria-label={t`Result of ${label}`}
           className="w-full"
         />
       </div>
@@ -422,7 +436,7 @@ function CellCard({
         {best && !blind && (
           <span className="inline-flex items-center gap-1 rounded-full bg-amber-100 px-2 font-medium text-amber-900 dark:bg-amber-950 dark:text-amber-200">
             <Award className="size-3" aria-hidden="true" />
-            Voted best (blind)
+            <Trans>Voted best (blind)</Trans>
           </span>
         )}
       </div>
@@ -436,7 +450,7 @@ function CellCard({
             onClick={onBest}
           >
             <Award className="size-3.5" aria-hidden="true" />
-            Best
+            <Trans comment="A vote: this result is the best of its prompt">Best</Trans>
           </Button>
         )}
         {!blind && (
@@ -447,23 +461,23 @@ function CellCard({
             onClick={onFavourite}
           >
             <Star className={cn('size-3.5', favourite && 'fill-current')} aria-hidden="true" />
-            Favourite
+            <Trans>Favourite</Trans>
           </Button>
         )}
         <Button variant="ghost" size="sm" aria-expanded={noteOpen} onClick={() => setNoteOpen((o) => !o)}>
           <StickyNote className="size-3.5" aria-hidden="true" />
-          Note
+          <Trans comment="noun: a note written on this result">Note</Trans>
         </Button>
         {cell.state === 'failed' && !cell.problem && (
           <Button size="sm" onClick={onRerun}>
             <RotateCcw className="size-3.5" aria-hidden="true" />
-            Rerun
+            <Trans>Rerun</Trans>
           </Button>
         )}
       </div>
       {noteOpen && (
         <textarea
-          aria-label={`Note on ${label}`}
+          aria-label={t`Note on ${label}`}
           value={note}
           onChange={(e) => onNote(e.target.value)}
           rows={2}

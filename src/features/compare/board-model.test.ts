@@ -1,10 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Model } from '../../../contract/catalog';
 import type { ParamDef } from '../../../contract/param';
 import type { BoardSetup, Row } from '../../model/boards/boards';
+import { speak, speakEnglish } from '../../test/i18n-test-utils';
 import {
   blindLabel,
-  blindOrder,
   identifyingNames,
   scrubNames,
   urlNamesModel,
@@ -19,6 +19,7 @@ import {
   type CellRunState,
   type PlannedCell,
 } from './board-model';
+import { blindOrder } from './blind-order';
 
 const def = (id: string, type: string, extra: Partial<ParamDef> = {}): ParamDef => ({
   id,
@@ -233,6 +234,8 @@ describe('cellRequest', () => {
   });
 });
 
+afterEach(speakEnglish);
+
 describe('cellProblem', () => {
   const needsPrompt = model('needs-prompt', [PROMPT], { promptRequired: true, promptMaxLength: 10 });
 
@@ -287,6 +290,20 @@ describe('cellProblem', () => {
     const c = col(strict);
     const setup = setupOf({ perColumn: { 'strict@v1': { refs: [] } } });
     expect(cellProblem(c, cellRequest(setup, c, row('p')))).toBe('Needs References');
+  });
+
+  it('says why in the studio’s language, naming the param as the service does', () => {
+    speak({ 'Needs a prompt': 'Il manque le prompt', 'Needs {param}': 'Il manque « {param} »' });
+    const strict = model(
+      'strict',
+      [PROMPT, def('image', 'image', { required: true, displayName: 'Source image' })],
+      {
+        promptRequired: true,
+      },
+    );
+    const c = col(strict);
+    expect(cellProblem(c, cellRequest(setupOf(), c, row('')))).toBe('Il manque le prompt');
+    expect(cellProblem(c, cellRequest(setupOf(), c, row('p')))).toBe('Il manque « Source image »');
   });
 });
 
@@ -434,6 +451,11 @@ describe('blind comparison', () => {
     expect([0, 1, 7].map(blindLabel)).toEqual(['Candidate A', 'Candidate B', 'Candidate H']);
   });
 
+  it('names cells by place in the studio’s language', () => {
+    speak({ 'Candidate {letter}': 'Candidat {letter}' });
+    expect([0, 2].map(blindLabel)).toEqual(['Candidat A', 'Candidat C']);
+  });
+
   const cols = [
     col(model('alpha', [], { name: 'Lumen Canvas', brand: { id: 'b', name: 'Lumenworks' } })),
     col(model('beta', [], { name: 'Aurora XL' }), 'v2'),
@@ -463,6 +485,14 @@ describe('blind comparison', () => {
       '(hidden) could not run; try (hidden).',
     );
     expect(scrubNames('A plain message', names)).toBe('A plain message');
+  });
+
+  it('puts the studio’s word in place of a name as it is written, even with a $ in it', () => {
+    // `$&` in a replacement string would put the name itself back.
+    speak({ '(hidden)': '($& masqué)' });
+    expect(scrubNames('Lumen Canvas could not run.', identifyingNames(cols))).toBe(
+      '($& masqué) could not run.',
+    );
   });
 
   it('tells a URL that names its model', () => {

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type { Model } from '../../../contract/catalog';
 import type { ParamDef } from '../../../contract/param';
 import type { ParamValue, TaskRequest } from '../../../contract/task';
@@ -72,12 +73,15 @@ export function cellRequest(
 /** Why a cell cannot run yet (a required prompt or param is empty), or null. */
 export function cellProblem(col: BoardColumn, request: TaskRequest): string | null {
   const p = request.params;
-  if (col.model.promptRequired && !p.prompt) return 'Needs a prompt';
+  if (col.model.promptRequired && !p.prompt) return t`Needs a prompt`;
   const prompt = typeof p.prompt === 'string' ? p.prompt : '';
-  if (col.model.promptMaxLength !== undefined && prompt.length > col.model.promptMaxLength)
-    return `Prompt over ${col.model.promptMaxLength} characters`;
+  const max = col.model.promptMaxLength;
+  if (max !== undefined && prompt.length > max) return t`Prompt over ${max} characters`;
   const missing = paramsOf(col.model).find((d) => d.required && !isSet(p[d.id]) && d.default === undefined);
-  return missing ? `Needs ${missing.displayName?.trim() || missing.id}` : null;
+  if (!missing) return null;
+  // The param's name as the service gives it (or its id): not translated.
+  const param = missing.displayName?.trim() || missing.id;
+  return t`Needs ${param}`;
 }
 
 export interface PlannedCell {
@@ -131,48 +135,21 @@ export function sumQuotes(
   return { total, byColumn };
 }
 
-export const defaultBoardName = (now: number): string => `Board · ${formatDateTime(now)}`;
+export const defaultBoardName = (now: number): string => {
+  const when = formatDateTime(now);
+  return t`Board · ${when}`;
+};
 
 // ---- blind comparison (product-notes §3 "Compare") --------------------------------------------------
 
-/** FNV-1a 32-bit of a string: the seed of a row's shuffle. */
-function hash32(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
-}
-
-/** mulberry32: a small seeded generator, enough to shuffle a handful of columns. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/**
- * The order a blind board shows a row's columns in: a Fisher-Yates shuffle seeded by board and row,
- * so every row has its own order and a reload shows the same one.
- */
-export function blindOrder<T>(boardId: string, rowId: string, items: readonly T[]): T[] {
-  const random = seeded(hash32(`${boardId}|${rowId}`));
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-}
-
 /** "Candidate A", "Candidate B"…: a blind cell's name, by its place in the row. */
-export const blindLabel = (index: number): string => `Candidate ${String.fromCharCode(65 + index)}`;
+export const blindLabel = (index: number): string => {
+  const letter = String.fromCharCode(65 + index);
+  return t({
+    message: `Candidate ${letter}`,
+    comment: 'A hidden model on a blind board, named by a letter: A, B, C…',
+  });
+};
 
 /** Every string that would name a column's model: names, ids, version names and ids, brand. */
 export function identifyingNames(columns: readonly BoardColumn[]): string[] {
@@ -192,8 +169,10 @@ export function identifyingNames(columns: readonly BoardColumn[]): string[] {
 /** Text (an error message, a URL) with every identifying name replaced: nothing in it names a model. */
 export function scrubNames(text: string, names: readonly string[]): string {
   let out = text;
+  // Given through a function, so a translation holding `$` is put in as written, not read as a pattern.
+  const hidden = t({ message: '(hidden)', comment: 'In place of a model name on a blind board' });
   for (const name of names)
-    out = out.replace(new RegExp(name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '(hidden)');
+    out = out.replace(new RegExp(name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), () => hidden);
   return out;
 }
 

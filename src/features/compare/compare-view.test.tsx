@@ -13,8 +13,10 @@ import { TeamSpace } from '../../model/team/team-space';
 import { TeamVotes } from '../../model/team/team-votes';
 import { fakeClient, renderWithApi } from '../../test/catalog-test-utils';
 import { freshDatabase } from '../../test/gallery-test-utils';
+import { speak, speakEnglish } from '../../test/i18n-test-utils';
 import { NoticeArea } from '../../components/notice-area';
 import { CompareView, type BoardSource, type CompareTeam } from './compare-view';
+import type { CompareRunner } from './use-board';
 
 // The compare view with the team space on (docs/team-space.md): a board shared live between members. Each
 // member is a Y.Doc of their own, synced here by hand (as the provider would) inside act().
@@ -426,5 +428,86 @@ describe('CompareView: Delete board', () => {
     sync();
     expect(b.boards.get('board-1')).toEqual(before);
     expect(confirm).not.toHaveBeenCalled();
+  });
+});
+
+const HELD = { items: [{ idempotencyKey: 'key-1' }] };
+const NO_TASKS: never[] = [];
+
+describe('CompareView in the studio’s language', () => {
+  afterEach(() => act(() => speakEnglish()));
+
+  /** A board on this device with one cell that cannot run (no prompt) and a model this key cannot see. */
+  const unready = () =>
+    saveBoard(
+      board({
+        id: 'local-1',
+        connectionId: 'test-connection',
+        setup: {
+          category: 'image/default',
+          columns: [LUMEN, { modelId: 'retired', versionId: 'retired-1' }],
+          rows: [{ id: 'r1', prompt: '' }],
+          shared: {},
+          perColumn: {},
+        },
+      }),
+    );
+
+  it('says one cell and one model in the singular', async () => {
+    await unready();
+    renderView(null, { kind: 'saved', id: 'local-1' });
+    expect(await screen.findByText('1 model of this board is not in the catalog for this key.')).toBeTruthy();
+    expect(screen.getByText(/ 1 cell cannot run yet\.$/)).toBeTruthy();
+  });
+
+  it('follows a change of language, the problems of its cells too', async () => {
+    await unready();
+    renderView(null, { kind: 'saved', id: 'local-1' });
+    await waitFor(() => expect(screen.getByTestId('cell-status').textContent).toBe('Needs a prompt'));
+    act(() =>
+      speak({
+        'Needs a prompt': 'Il manque le prompt',
+        'Run all': 'Tout lancer',
+        '{problems, plural, one {# cell cannot run yet.} other {# cells cannot run yet.}}':
+          '{problems, plural, one {# case ne peut pas partir.} other {# cases ne peuvent pas partir.}}',
+      }),
+    );
+    expect(screen.getByTestId('cell-status').textContent).toBe('Il manque le prompt');
+    expect(screen.getByRole('button', { name: 'Tout lancer' })).toBeTruthy();
+    expect(screen.getByText(/ 1 case ne peut pas partir\.$/)).toBeTruthy();
+  });
+
+  it('says a cell held in the queue in the language of the moment', async () => {
+    await saveBoard(
+      board({
+        id: 'local-1',
+        connectionId: 'test-connection',
+        cells: { 'r1|lumen-canvas@lumen-canvas-v2': { idempotencyKey: 'key-1', request: '{}', runAt: T0 } },
+      }),
+    );
+    // What the board reads of the runner: an empty history, and the cell's task held in the queue.
+    const runner = {
+      store: { subscribe: () => () => undefined, list: () => NO_TASKS, whenLoaded: async () => undefined },
+      queue: {
+        subscribe: () => () => undefined,
+        snapshot: () => HELD,
+        unsent: async () => null,
+      },
+    } as unknown as CompareRunner;
+    renderWithApi(
+      <CompareView
+        source={{ kind: 'saved', id: 'local-1' }}
+        runner={runner}
+        me={me}
+        renderParam={() => null}
+        onOpen={() => undefined}
+        shareUrl={(e) => e}
+      />,
+      fakeClient().client,
+    );
+    const held = 'Held in your queue until the pool has room; nothing is charged yet.';
+    expect(await screen.findByText(held)).toBeTruthy();
+    act(() => speak({ [held]: 'Gardée dans ta file ; rien n’est encore facturé.' }));
+    expect(screen.getByText('Gardée dans ta file ; rien n’est encore facturé.')).toBeTruthy();
   });
 });

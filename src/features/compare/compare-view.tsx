@@ -1,3 +1,5 @@
+import { ph, plural } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import {
   Download,
@@ -51,7 +53,8 @@ import { formatCredits, formatList } from '../../lib/format';
 import { QuoteWarningList } from '../../components/quote-warning-list';
 import { quoteWarnings } from '../../model/quote-warnings';
 import { BoardGrid, cellCost, cellSeconds, cellStatus, type RenderCellExtras } from './board-grid';
-import { blindLabel, blindOrder, defaultBoardName, splitParams } from './board-model';
+import { blindLabel, defaultBoardName, splitParams } from './board-model';
+import { blindOrder } from './blind-order';
 import { LeaderboardDialog } from './leaderboard-dialog';
 import { useBoardVotes } from './use-votes';
 import { renderContactSheet } from './contact-sheet';
@@ -128,6 +131,7 @@ function freshBoard(connectionId: string, source: BoardSource): Board | null {
 }
 
 export function CompareView(props: CompareViewProps) {
+  const { t } = useLingui();
   const { source, onOpen } = props;
   const { connectionId } = useApi();
   const [loaded, setLoaded] = useState<{ id: string; board: Board | 'missing' } | null>(null);
@@ -191,27 +195,29 @@ export function CompareView(props: CompareViewProps) {
     <main className="grid flex-1 grid-cols-1 gap-4 p-4 lg:grid-cols-[260px_minmax(0,1fr)] lg:items-start">
       {/* Beside a long board, the list stays in view under the sticky header (h-14) as the board scrolls. */}
       <nav
-        aria-label="Boards"
+        aria-label={t`Boards`}
         className="rounded-xl bg-white p-3 shadow-sm ring-1 ring-slate-200 lg:sticky lg:top-18 lg:max-h-[calc(100dvh-5.5rem)] lg:overflow-y-auto dark:bg-slate-900 dark:ring-slate-800"
       >
         <div className="mb-2 flex items-center justify-between">
-          <h2 className="text-sm font-semibold">Boards</h2>
+          <h2 className="text-sm font-semibold">
+            <Trans>Boards</Trans>
+          </h2>
           <Button size="sm" variant="ghost" onClick={() => onOpen({ kind: 'new' })}>
             <Plus className="size-3.5" aria-hidden="true" />
-            New board
+            <Trans>New board</Trans>
           </Button>
         </div>
         {team && (
           <>
             <h3 className="mt-1 mb-1 text-xs font-semibold text-slate-600 dark:text-slate-400">
-              Team boards
+              <Trans>Team boards</Trans>
             </h3>
             {teamBoards.length === 0 ? (
               <p className="mb-3 text-xs text-slate-500 dark:text-slate-400">
-                Boards you build now are shared with your team.
+                <Trans>Boards you build now are shared with your team.</Trans>
               </p>
             ) : (
-              <ul className="mb-3 flex flex-col gap-1" aria-label="Team boards">
+              <ul className="mb-3 flex flex-col gap-1" aria-label={t`Team boards`}>
                 {teamBoards.map(({ board: b }) => (
                   <BoardListItem
                     key={b.id}
@@ -221,13 +227,10 @@ export function CompareView(props: CompareViewProps) {
                     onDelete={(current) => {
                       const undo = team.boards.delete(b.id);
                       if (current) onOpen({ kind: 'new' });
-                      notifyUndo(
-                        `Deleted the board “${displayText(b.name)}” for everyone in the team.`,
-                        undo,
-                        {
-                          undone: `Restored the board “${displayText(b.name)}”.`,
-                        },
-                      );
+                      const name = displayText(b.name);
+                      notifyUndo(t`Deleted the board “${name}” for everyone in the team.`, undo, {
+                        undone: t`Restored the board “${name}”.`,
+                      });
                     }}
                   />
                 ))}
@@ -235,7 +238,7 @@ export function CompareView(props: CompareViewProps) {
             )}
             {boards.length > 0 && (
               <h3 className="mt-1 mb-1 text-xs font-semibold text-slate-600 dark:text-slate-400">
-                On this device
+                <Trans>On this device</Trans>
               </h3>
             )}
           </>
@@ -243,11 +246,11 @@ export function CompareView(props: CompareViewProps) {
         {boards.length === 0 ? (
           !team && (
             <p className="text-xs text-slate-500 dark:text-slate-400">
-              Boards you build are saved here, on this device.
+              <Trans>Boards you build are saved here, on this device.</Trans>
             </p>
           )
         ) : (
-          <ul className="flex flex-col gap-1" aria-label={team ? 'Boards on this device' : undefined}>
+          <ul className="flex flex-col gap-1" aria-label={team ? t`Boards on this device` : undefined}>
             {boards.map((b) => (
               <BoardListItem
                 key={b.id}
@@ -257,10 +260,11 @@ export function CompareView(props: CompareViewProps) {
                 onDelete={(current) => {
                   void deleteBoard(connectionId, b.id).then(() => {
                     if (current) onOpen({ kind: 'new' });
+                    const name = displayText(b.name);
                     notifyUndo(
-                      `Deleted the board “${displayText(b.name)}”. Its tasks stay in the history.`,
+                      t`Deleted the board “${name}”. Its tasks stay in the history.`,
                       () => saveBoard(b),
-                      { undone: `Restored the board “${displayText(b.name)}”.` },
+                      { undone: t`Restored the board “${name}”.` },
                     );
                   });
                 }}
@@ -279,22 +283,22 @@ export function CompareView(props: CompareViewProps) {
         )}
       </nav>
       <section
-        aria-label="Compare"
+        aria-label={t({ message: 'Compare', comment: 'The Compare view: one prompt through several models' })}
         className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6 dark:bg-slate-900 dark:ring-slate-800"
       >
-        {board === null && <Spinner label="Loading the board" />}
+        {board === null && <Spinner label={t`Loading the board`} />}
         {board === 'missing' && (
           <Alert
             tone="error"
             title={
               team
-                ? 'This board is neither on this device nor in your team’s space.'
-                : 'This board is not on this device for this key.'
+                ? t`This board is neither on this device nor in your team’s space.`
+                : t`This board is not on this device for this key.`
             }
           >
             {team
-              ? 'It may have been deleted, or the team’s boards have not arrived yet. Start a new one from the list.'
-              : 'Boards are saved per key in this browser. Start a new one from the list.'}
+              ? t`It may have been deleted, or the team’s boards have not arrived yet. Start a new one from the list.`
+              : t`Boards are saved per key in this browser. Start a new one from the list.`}
           </Alert>
         )}
         {board !== null && board !== 'missing' && (
@@ -329,6 +333,9 @@ function BoardListItem({
   onDelete: (current: boolean) => void;
   onShare?: () => void;
 }) {
+  const { t } = useLingui();
+  const models = b.setup.columns.length;
+  const prompts = b.setup.rows.length;
   return (
     <li className="flex items-center gap-1">
       <button
@@ -337,20 +344,28 @@ function BoardListItem({
         onClick={onOpen}
         className="min-w-0 flex-1 truncate rounded-md px-2 py-1.5 text-start text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 aria-[current=true]:bg-indigo-50 aria-[current=true]:font-medium dark:hover:bg-slate-800 dark:aria-[current=true]:bg-indigo-950/50"
       >
-        <span dir="auto">{displayText(b.name) || 'Untitled board'}</span>
+        <span dir="auto">{displayText(b.name) || t`Untitled board`}</span>
         <span className="block text-xs font-normal text-slate-600 dark:text-slate-400">
-          {countOf(b.setup.columns.length, 'model')} · {countOf(b.setup.rows.length, 'prompt')}
+          <Trans>
+            <Plural value={models} one="# model" other="# models" /> ·{' '}
+            <Plural value={prompts} one="# prompt" other="# prompts" />
+          </Trans>
         </span>
       </button>
       {onShare && (
-        <Button size="sm" variant="ghost" aria-label={`Share to team: ${b.name}`} onClick={onShare}>
+        <Button
+          size="sm"
+          variant="ghost"
+          aria-label={t`Share to team: ${ph({ name: b.name })}`}
+          onClick={onShare}
+        >
           <Share2 className="size-3.5" aria-hidden="true" />
         </Button>
       )}
       <Button
         size="sm"
         variant="ghost"
-        aria-label={`Delete board ${b.name}`}
+        aria-label={t`Delete board ${ph({ name: b.name })}`}
         onClick={() => onDelete(current)}
       >
         <Trash2 className="size-3.5" aria-hidden="true" />
@@ -358,9 +373,6 @@ function BoardListItem({
     </li>
   );
 }
-
-/** "1 model", "2 models". */
-const countOf = (n: number, noun: string) => `${n} ${n === 1 ? noun : `${noun}s`}`;
 
 const NO_VOTES: ReadonlyMap<string, Vote> = new Map();
 const NO_VIEWERS: readonly Viewer[] = [];
@@ -378,6 +390,7 @@ function BoardEditor({
   team,
   renderCellExtras,
 }: CompareViewProps & { initial: Board; onSaved: (board: Board) => void }) {
+  const { t } = useLingui();
   const state = useBoard(initial, runner, onSaved, team?.boards ?? null);
   const { board, update, setSetup, columns, models, totals, toRun, runTotal, teamRecord } = state;
   const { connectionId } = useApi();
@@ -425,6 +438,9 @@ function BoardEditor({
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [history]);
+  const viewerNames = formatList(
+    viewers.map((v) => displayText(team?.memberName(v.memberId) || v.name || t`a member`)),
+  );
   const [leaderboardOpen, setLeaderboardOpen] = useState(false);
   const nameId = useId();
   const [shared, setShared] = useState<string | null>(null);
@@ -451,7 +467,7 @@ function BoardEditor({
       // Blind: each row in its own order, columns named by place, no cost or time (they tell models
       // apart), the row's pick starred: the sheet can be judged by others without names.
       const blob = await renderContactSheet({
-        title: blind ? `${board.name} (blind)` : board.name,
+        title: blind ? t`${ph({ name: board.name })} (blind)` : board.name,
         columns: blind
           ? columns.map((_, i) => ({ name: blindLabel(i), version: '' }))
           : columns.map((c) => ({ name: c.model.name, version: c.versionName })),
@@ -465,6 +481,7 @@ function BoardEditor({
             return {
               kind: col.model.type,
               pictureUrl: col.model.type === 'image' ? (output?.url ?? null) : (output?.thumbnailUrl ?? null),
+              succeeded: cell.state === 'succeeded',
               status: cellStatus(cell),
               caption: blind
                 ? ''
@@ -474,7 +491,7 @@ function BoardEditor({
                         ? formatCredits(cost.credits)
                         : `≈ ${formatCredits(cost.credits)}`
                       : null,
-                    seconds !== null ? `${seconds} s` : null,
+                    seconds !== null ? t({ message: `${seconds} s`, comment: 's: seconds' }) : null,
                   ]
                     .filter(Boolean)
                     .join(' · '),
@@ -492,7 +509,7 @@ function BoardEditor({
       a.remove();
       setTimeout(() => URL.revokeObjectURL(href), 60_000);
     } catch (e) {
-      setExportError(e instanceof Error ? e.message : 'The contact sheet could not be made.');
+      setExportError(e instanceof Error ? e.message : t`The contact sheet could not be made.`);
     }
   };
 
@@ -501,7 +518,7 @@ function BoardEditor({
       <div className="flex flex-wrap items-end gap-3">
         <div className="min-w-56 flex-1">
           <label htmlFor={nameId} className="text-sm font-medium">
-            Board name
+            <Trans>Board name</Trans>
           </label>
           <input
             id={nameId}
@@ -520,7 +537,7 @@ function BoardEditor({
             disabled={columns.length === 0}
           >
             <Link2 className="size-4" aria-hidden="true" />
-            Share link
+            <Trans>Share link</Trans>
           </Button>
         )}
         {blind ? (
@@ -531,7 +548,7 @@ function BoardEditor({
             }
           >
             <Eye className="size-4" aria-hidden="true" />
-            Reveal
+            <Trans comment="Show the models' names on a blind board">Reveal</Trans>
           </Button>
         ) : (
           <Button
@@ -545,16 +562,18 @@ function BoardEditor({
             }}
           >
             <EyeOff className="size-4" aria-hidden="true" />
-            Blind
+            <Trans comment="Hide the models' names and shuffle each row, to judge the results unseen">
+              Blind
+            </Trans>
           </Button>
         )}
         <Button onClick={() => setLeaderboardOpen(true)}>
           <Trophy className="size-4" aria-hidden="true" />
-          Leaderboard
+          <Trans>Leaderboard</Trans>
         </Button>
         <Button onClick={() => void exportSheet()} disabled={columns.length === 0}>
           <Download className="size-4" aria-hidden="true" />
-          Export contact sheet
+          <Trans>Export contact sheet</Trans>
         </Button>
         {history && (
           <>
@@ -562,19 +581,19 @@ function BoardEditor({
               variant="ghost"
               disabled={!undoState.canUndo}
               onClick={history.undo}
-              title="Undo your last edit of this board (Ctrl+Z); the others’ edits stay"
+              title={t`Undo your last edit of this board (Ctrl+Z); the others’ edits stay`}
             >
               <Undo2 className="size-4 rtl:-scale-x-100" aria-hidden="true" />
-              Undo
+              <Trans>Undo</Trans>
             </Button>
             <Button
               variant="ghost"
               disabled={!undoState.canRedo}
               onClick={history.redo}
-              title="Redo your edit (Shift+Ctrl+Z)"
+              title={t`Redo your edit (Shift+Ctrl+Z)`}
             >
               <Redo2 className="size-4 rtl:-scale-x-100" aria-hidden="true" />
-              Redo
+              <Trans>Redo</Trans>
             </Button>
           </>
         )}
@@ -587,16 +606,13 @@ function BoardEditor({
           <Users className="size-3.5 shrink-0" aria-hidden="true" />
           {viewers.length === 0 ? (
             inTeam ? (
-              'Shared with your team. No one else has it open.'
+              t`Shared with your team. No one else has it open.`
             ) : (
-              'This board is shared with your team once it holds something.'
+              t`This board is shared with your team once it holds something.`
             )
           ) : (
             <span dir="auto">
-              Also open by{' '}
-              {formatList(
-                viewers.map((v) => displayText(team.memberName(v.memberId) || v.name || 'a member')),
-              )}
+              <Trans>Also open by {viewerNames}</Trans>
             </span>
           )}
         </p>
@@ -609,22 +625,24 @@ function BoardEditor({
         team={leaderboardVotes}
       />
       {blind && (
-        <Alert tone="info" title="Blind comparison: the models are hidden.">
-          Each prompt’s results are shuffled and named by place; cost and time are hidden too. Pick the best
-          result of each prompt, or a tie, then press Reveal to see who was who.{' '}
+        <Alert tone="info" title={t`Blind comparison: the models are hidden.`}>
+          <Trans>
+            Each prompt’s results are shuffled and named by place; cost and time are hidden too. Pick the best
+            result of each prompt, or a tie, then press Reveal to see who was who.
+          </Trans>{' '}
           {team
-            ? 'Your votes feed the team’s Leaderboard. Reveal shows the models to you only: the others stay blind until they reveal.'
-            : 'Your votes feed the Leaderboard.'}
+            ? t`Your votes feed the team’s Leaderboard. Reveal shows the models to you only: the others stay blind until they reveal.`
+            : t`Your votes feed the Leaderboard.`}
         </Alert>
       )}
       {shared && !blind && (
         <div className="rounded-lg bg-slate-50 p-3 text-xs ring-1 ring-slate-200 ring-inset dark:bg-slate-800/60 dark:ring-slate-700">
           <p className="mb-1 font-medium">
-            Link to this setup (models, versions, params and prompts; never your key), copied:
+            <Trans>Link to this setup (models, versions, params and prompts; never your key), copied:</Trans>
           </p>
           <input
             readOnly
-            aria-label="Share link"
+            aria-label={t`Share link`}
             value={shared}
             className={inputClass}
             onFocus={(e) => e.target.select()}
@@ -635,9 +653,11 @@ function BoardEditor({
 
       {!blind && (
         <fieldset className="flex flex-col gap-3">
-          <legend className="mb-2 text-sm font-semibold">Models</legend>
+          <legend className="mb-2 text-sm font-semibold">
+            <Trans>Models</Trans>
+          </legend>
           <div className="flex flex-wrap gap-3">
-            <Field label="Board category" className="min-w-56">
+            <Field label={t`Board category`} className="min-w-56">
               {(control) => (
                 <Select
                   {...control}
@@ -659,7 +679,7 @@ function BoardEditor({
                 </Select>
               )}
             </Field>
-            <Field label="Add model" className="min-w-64 flex-1">
+            <Field label={t`Add model`} className="min-w-64 flex-1">
               {(control) => (
                 <Select
                   {...control}
@@ -678,7 +698,9 @@ function BoardEditor({
                   }}
                 >
                   <option value="">
-                    {full ? `At most ${MAX_COLUMNS} models` : 'Choose a model or version…'}
+                    {full
+                      ? plural(MAX_COLUMNS, { one: 'At most # model', other: 'At most # models' })
+                      : t`Choose a model or version…`}
                   </option>
                   {available.map((a) => (
                     <option key={a.key} value={a.key} disabled={chosen.has(a.key)}>
@@ -690,7 +712,7 @@ function BoardEditor({
             </Field>
           </div>
           {board.setup.columns.length > 0 && (
-            <ul className="flex flex-wrap gap-2" aria-label="Chosen models">
+            <ul className="flex flex-wrap gap-2" aria-label={t`Chosen models`}>
               {columns.map((c) => (
                 <li
                   key={c.key}
@@ -699,7 +721,7 @@ function BoardEditor({
                   {c.model.name} · {c.versionName}
                   <button
                     type="button"
-                    aria-label={`Remove ${c.model.name} ${c.versionName}`}
+                    aria-label={t`Remove ${ph({ model: c.model.name })} ${ph({ version: c.versionName })}`}
                     onClick={() =>
                       setSetup((s) => ({ ...s, columns: s.columns.filter((x) => columnKey(x) !== c.key) }))
                     }
@@ -713,24 +735,32 @@ function BoardEditor({
           )}
           {columns.length < MIN_COLUMNS && (
             <p className="text-xs text-slate-600 dark:text-slate-400">
-              Choose {MIN_COLUMNS} to {MAX_COLUMNS} models, or versions of one model, to compare.
+              <Trans>
+                Choose {ph({ min: MIN_COLUMNS })} to {ph({ max: MAX_COLUMNS })} models, or versions of one
+                model, to compare.
+              </Trans>
             </p>
           )}
           {missingColumns > 0 && !models.isLoading && (
             <Alert
               tone="warning"
-              title={`${missingColumns} model(s) of this board are not in the catalog for this key.`}
+              title={plural(missingColumns, {
+                one: '# model of this board is not in the catalog for this key.',
+                other: '# models of this board are not in the catalog for this key.',
+              })}
             />
           )}
         </fieldset>
       )}
 
       <fieldset className="flex flex-col gap-3">
-        <legend className="mb-2 text-sm font-semibold">Prompts</legend>
+        <legend className="mb-2 text-sm font-semibold">
+          <Trans>Prompts</Trans>
+        </legend>
         {board.setup.rows.map((row, i) => (
           <div key={row.id} className="flex items-start gap-2">
             <div className="flex-1">
-              <Field label={`Prompt ${i + 1}`}>
+              <Field label={t`Prompt ${ph({ promptNumber: i + 1 })}`}>
                 {(control) => (
                   <textarea
                     {...control}
@@ -752,7 +782,7 @@ function BoardEditor({
                 variant="ghost"
                 size="sm"
                 className="mt-6"
-                aria-label={`Remove prompt ${i + 1}`}
+                aria-label={t`Remove prompt ${ph({ promptNumber: i + 1 })}`}
                 onClick={() => setSetup((s) => ({ ...s, rows: s.rows.filter((r) => r.id !== row.id) }))}
               >
                 <X className="size-4" aria-hidden="true" />
@@ -767,16 +797,18 @@ function BoardEditor({
             onClick={() => setSetup((s) => ({ ...s, rows: [...s.rows, { id: newId(), prompt: '' }] }))}
           >
             <Plus className="size-3.5" aria-hidden="true" />
-            Add prompt
+            <Trans>Add prompt</Trans>
           </Button>
         </div>
       </fieldset>
 
       {sharedDefs.length > 0 && (
         <fieldset className="flex flex-col gap-4">
-          <legend className="mb-2 text-sm font-semibold">Shared settings</legend>
+          <legend className="mb-2 text-sm font-semibold">
+            <Trans>Shared settings</Trans>
+          </legend>
           <p className="-mt-2 text-xs text-slate-600 dark:text-slate-400">
-            Every chosen model has these. Left empty, each model uses its own default.
+            <Trans>Every chosen model has these. Left empty, each model uses its own default.</Trans>
           </p>
           {sharedDefs.map((def) => (
             <div key={def.id}>
@@ -789,7 +821,9 @@ function BoardEditor({
       )}
       {!blind && columns.some((c) => (own.get(c.key) ?? []).length > 0) && (
         <div className="flex flex-col gap-2">
-          <h3 className="text-sm font-semibold">Settings of one model</h3>
+          <h3 className="text-sm font-semibold">
+            <Trans>Settings of one model</Trans>
+          </h3>
           {columns.map((c) => {
             const defs = own.get(c.key) ?? [];
             if (defs.length === 0) return null;
@@ -799,7 +833,9 @@ function BoardEditor({
                 className="rounded-lg p-3 ring-1 ring-slate-200 ring-inset dark:ring-slate-700"
               >
                 <summary className="cursor-pointer text-sm font-medium">
-                  Only for {c.model.name} · {c.versionName}
+                  <Trans>
+                    Only for {ph({ model: c.model.name })} · {ph({ version: c.versionName })}
+                  </Trans>
                 </summary>
                 <div className="mt-3 flex flex-col gap-4">
                   {defs.map((def) => (
@@ -825,12 +861,14 @@ function BoardEditor({
       <RunBar state={state} running={running} setRunning={setRunning} blind={blind} />
       <QuoteWarningList warnings={warnings} />
       <div aria-live="polite" className="sr-only">
-        {totals.total !== null ? `Total quote ${formatCredits(totals.total)}` : ''}
+        {totals.total !== null ? t`Total quote ${ph({ amount: formatCredits(totals.total) })}` : ''}
       </div>
       {toRun.length === 0 &&
         columns.length >= MIN_COLUMNS &&
         state.cells.every((c) => c.state === 'succeeded') && (
-          <p className="text-xs text-slate-600 dark:text-slate-400">Every cell has its result.</p>
+          <p className="text-xs text-slate-600 dark:text-slate-400">
+            <Trans>Every cell has its result.</Trans>
+          </p>
         )}
 
       <BoardGrid
@@ -855,23 +893,29 @@ function RunBar({
   setRunning: (r: boolean) => void;
   blind: boolean;
 }) {
+  const { t } = useLingui();
   const { totals, toRun, runTotal, columns, ready } = state;
   const problems = state.cells.filter((c) => c.problem).length;
+  const cells = toRun.length;
+  const amount = runTotal !== null ? formatCredits(runTotal) : null;
   return (
     <section
-      aria-label="Board quote"
+      aria-label={t`Board quote`}
       className="flex flex-wrap items-center justify-between gap-3 rounded-lg bg-slate-50 p-3 ring-1 ring-slate-200 ring-inset dark:bg-slate-800/60 dark:ring-slate-700"
     >
       <div className="text-sm">
-        <span className="text-slate-600 dark:text-slate-400">Total quote: </span>
+        <span className="text-slate-600 dark:text-slate-400">
+          <Trans>Total quote:</Trans>{' '}
+        </span>
         <span className="font-semibold tabular-nums" data-testid="compare-total">
-          {columns.length === 0 ? '—' : totals.total === null ? 'updating…' : formatCredits(totals.total)}
+          {columns.length === 0 ? '—' : totals.total === null ? t`updating…` : formatCredits(totals.total)}
         </span>
         <span className="block text-xs text-slate-600 dark:text-slate-400">
           {blind
-            ? 'The sum of every cell’s quote; each model’s part shows after Reveal.'
-            : 'The sum of every cell’s quote; each model’s part is under its name.'}
-          {problems > 0 && ` ${problems} cell(s) cannot run yet.`}
+            ? t`The sum of every cell’s quote; each model’s part shows after Reveal.`
+            : t`The sum of every cell’s quote; each model’s part is under its name.`}
+          {problems > 0 &&
+            ` ${plural(problems, { one: '# cell cannot run yet.', other: '# cells cannot run yet.' })}`}
         </span>
       </div>
       <Button
@@ -883,9 +927,11 @@ function RunBar({
         }}
       >
         <Play className="size-4" aria-hidden="true" />
-        {toRun.length === 0
-          ? 'Run all'
-          : `Run all (${toRun.length} ${toRun.length === 1 ? 'cell' : 'cells'}${runTotal !== null ? ` · ${formatCredits(runTotal)}` : ''})`}
+        {cells === 0
+          ? t`Run all`
+          : amount === null
+            ? plural(cells, { one: 'Run all (# cell)', other: 'Run all (# cells)' })
+            : plural(cells, { one: `Run all (# cell · ${amount})`, other: `Run all (# cells · ${amount})` })}
       </Button>
     </section>
   );

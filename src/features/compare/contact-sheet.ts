@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+
 // The board as one PNG (product-notes §3 "Compare": a contact sheet with labels, cost and time): a header
 // row of model names, a label column of prompts, one tile per cell. Outputs are drawn through <img>
 // with crossOrigin (the service's CDN answers CORS), so the canvas stays exportable.
@@ -24,6 +26,8 @@ interface SheetCell {
   kind: 'image' | 'video' | 'audio';
   /** What to draw: the image, or a video's poster; null when there is none (not run, failed, audio). */
   pictureUrl: string | null;
+  /** Whether the cell has its result (an audio cell then says so in place of a picture). */
+  succeeded: boolean;
   status: string;
   /** "3 credits · 12 s" */
   caption: string;
@@ -71,7 +75,7 @@ export async function renderContactSheet(input: SheetInput): Promise<Blob> {
   canvas.width = width;
   canvas.height = height;
   const ctx = canvas.getContext('2d');
-  if (!ctx) throw new Error('This browser cannot draw the contact sheet.');
+  if (!ctx) throw new Error(t`This browser cannot draw the contact sheet.`);
   const font = (size: number, weight = 400) =>
     `${weight} ${size}px system-ui, -apple-system, "Segoe UI", sans-serif`;
 
@@ -103,7 +107,7 @@ export async function renderContactSheet(input: SheetInput): Promise<Blob> {
   input.rows.forEach((row, r) => {
     ctx.fillStyle = '#0f172a';
     ctx.font = font(14);
-    wrap(ctx, row.prompt || '(no prompt)', label - 20, 8).forEach((line, i) =>
+    wrap(ctx, row.prompt || t`(no prompt)`, label - 20, 8).forEach((line, i) =>
       ctx.fillText(line, pad, rowY(r) + i * 19),
     );
     row.cells.forEach((cell, c) => {
@@ -123,7 +127,7 @@ export async function renderContactSheet(input: SheetInput): Promise<Blob> {
         ctx.font = font(14, 500);
         ctx.textAlign = 'center';
         ctx.fillText(
-          cell.kind === 'audio' && cell.status === 'succeeded' ? '♪ audio' : cell.status,
+          cell.kind === 'audio' && cell.succeeded ? t`♪ audio` : cell.status,
           x + tile / 2,
           y + tile / 2 - 8,
         );
@@ -144,7 +148,7 @@ export async function renderContactSheet(input: SheetInput): Promise<Blob> {
 
   return new Promise((resolve, reject) =>
     canvas.toBlob(
-      (blob) => (blob ? resolve(blob) : reject(new Error('The contact sheet could not be made.'))),
+      (blob) => (blob ? resolve(blob) : reject(new Error(t`The contact sheet could not be made.`))),
       'image/png',
     ),
   );

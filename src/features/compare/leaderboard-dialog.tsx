@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useMemo, useState } from 'react';
 import { Download } from 'lucide-react';
 import { Button } from '../../components/button';
@@ -34,6 +36,7 @@ export function LeaderboardDialog({
   /** The team space's votes (every member's, and this member's), when the board is a team board. */
   team?: { team: readonly Vote[]; mine: readonly Vote[] } | null;
 }) {
+  const { t } = useLingui();
   const [own, setVotes] = useState<readonly Vote[] | null>(null);
   const [chosen, setChosen] = useState<string | null>(null);
   const [scope, setScope] = useState<'team' | 'mine'>('team');
@@ -52,15 +55,16 @@ export function LeaderboardDialog({
     chosen && categories.includes(chosen) ? chosen : categories.includes(category) ? category : categories[0];
   const rows = useMemo(() => (votes && shown ? leaderboard(votes, shown) : []), [votes, shown]);
   const count = votes?.filter((v) => v.category === shown).length ?? 0;
+  const categoryName = shown ? categoryLabel(shown) : '';
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title="Leaderboard" wide>
+    <Dialog open={open} onOpenChange={onOpenChange} title={t`Leaderboard`} wide>
       {team && (
-        <div role="group" aria-label="Whose votes" className="mb-3 flex gap-1">
+        <div role="group" aria-label={t`Whose votes`} className="mb-3 flex gap-1">
           {(
             [
-              ['team', 'Team'],
-              ['mine', 'Mine'],
+              ['team', t({ message: 'Team', comment: 'Whose votes: every member’s' })],
+              ['mine', t({ message: 'Mine', comment: 'Whose votes: only mine' })],
             ] as const
           ).map(([value, label]) => (
             <Button
@@ -76,16 +80,18 @@ export function LeaderboardDialog({
         </div>
       )}
       {votes === null ? (
-        <Spinner label="Reading the votes" />
+        <Spinner label={t`Reading the votes`} />
       ) : categories.length === 0 ? (
         <p className="text-sm text-slate-600 dark:text-slate-400">
-          No votes yet. Turn on Blind on a board, pick the best result of each prompt, and the models’ ratings
-          appear here.
+          <Trans>
+            No votes yet. Turn on Blind on a board, pick the best result of each prompt, and the models’
+            ratings appear here.
+          </Trans>
         </p>
       ) : (
         <div className="flex flex-col gap-3">
           <div className="flex flex-wrap items-end justify-between gap-3">
-            <Field label="Category" className="min-w-56">
+            <Field label={t`Category`} className="min-w-56">
               {(control) => (
                 <Select {...control} value={shown} onChange={(e) => setChosen(e.target.value)}>
                   {categories.map((c) => (
@@ -102,7 +108,7 @@ export function LeaderboardDialog({
               }
             >
               <Download className="size-4" aria-hidden="true" />
-              Export CSV
+              <Trans>Export CSV</Trans>
             </Button>
           </div>
           <div
@@ -111,7 +117,11 @@ export function LeaderboardDialog({
           >
             <table className="w-full min-w-[36rem] text-start text-sm [:where(&_th)]:text-start">
               <caption className="sr-only">
-                Leaderboard of {shown ? categoryLabel(shown) : ''}, from {count} votes
+                <Plural
+                  value={count}
+                  one={`Leaderboard of ${categoryName}, from # vote`}
+                  other={`Leaderboard of ${categoryName}, from # votes`}
+                />
               </caption>
               <thead>
                 <tr>
@@ -119,22 +129,22 @@ export function LeaderboardDialog({
                     #
                   </th>
                   <th scope="col" className={th}>
-                    Model
+                    <Trans>Model</Trans>
                   </th>
                   <th scope="col" className={`${th} text-end`}>
-                    Rating (95 % bootstrap interval)
+                    <Trans>Rating (95 % bootstrap interval)</Trans>
                   </th>
                   <th scope="col" className={`${th} text-end`}>
-                    Wins
+                    <Trans>Wins</Trans>
                   </th>
                   <th scope="col" className={`${th} text-end`}>
-                    Losses
+                    <Trans>Losses</Trans>
                   </th>
                   <th scope="col" className={`${th} text-end`}>
-                    Ties
+                    <Trans>Ties</Trans>
                   </th>
                   <th scope="col" className={`${th} text-end`}>
-                    Win rate
+                    <Trans>Win rate</Trans>
                   </th>
                 </tr>
               </thead>
@@ -166,16 +176,26 @@ export function LeaderboardDialog({
             </table>
           </div>
           <p className="text-xs text-slate-600 dark:text-slate-400">
-            {count} {count === 1 ? 'vote' : 'votes'}{' '}
             {team
               ? scope === 'team'
-                ? 'of every member of the team (one per member per prompt).'
-                : 'of yours in the team space.'
-              : 'on this device for this key.'}{' '}
-            A vote is one prompt of a blind board: one choice among its results, or a tie, however many
-            results it had. The rating fits the choices (a Bradley-Terry model extended to a choice among
-            several, ties included) on the Elo scale, 1500 the average; the interval comes from refitting on
-            the votes drawn again at random (a bootstrap), and narrows as votes add up.
+                ? plural(count, {
+                    one: '# vote of every member of the team (one per member per prompt).',
+                    other: '# votes of every member of the team (one per member per prompt).',
+                  })
+                : plural(count, {
+                    one: '# vote of yours in the team space.',
+                    other: '# votes of yours in the team space.',
+                  })
+              : plural(count, {
+                  one: '# vote on this device for this key.',
+                  other: '# votes on this device for this key.',
+                })}{' '}
+            <Trans>
+              A vote is one prompt of a blind board: one choice among its results, or a tie, however many
+              results it had. The rating fits the choices (a Bradley-Terry model extended to a choice among
+              several, ties included) on the Elo scale, 1500 the average; the interval comes from refitting on
+              the votes drawn again at random (a bootstrap), and narrows as votes add up.
+            </Trans>
           </p>
         </div>
       )}

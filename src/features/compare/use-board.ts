@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useApi } from '../../api/api-context';
@@ -32,10 +35,13 @@ export interface CompareRunner {
   queue: TaskQueue;
 }
 
-const HELD_NOTE = 'Held in your queue until the pool has room; nothing is charged yet.';
-const REMOVED_NOTE = 'Removed from your queue before it was sent; nothing was charged.';
+const HELD_NOTE = msg`Held in your queue until the pool has room; nothing is charged yet.`;
+const REMOVED_NOTE = msg`Removed from your queue before it was sent; nothing was charged.`;
 /** A cell whose task is neither held, nor on its way, nor in the history (found so after a reload). */
-const NOT_SENT_NOTE = 'Not sent: removed from your queue or refused; nothing was charged.';
+const NOT_SENT_NOTE = msg`Not sent: removed from your queue or refused; nothing was charged.`;
+
+/** A send's note: the studio's own (shown in the language of the moment), or an error's message as it came. */
+type SendNote = { refused: boolean; text: MessageDescriptor | string };
 
 export interface CellView extends PlannedCell {
   entry: HistoryEntry | null;
@@ -73,6 +79,7 @@ export function useBoard(
   /** The team's boards when this board is (or, once it holds something, will be) a team board. */
   shared?: TeamBoards | null,
 ) {
+  const { i18n } = useLingui();
   const { client, connectionId } = useApi();
   const [own, setBoard] = useState(initial);
   const teamRecord = useSyncExternalStore(shared?.subscribe ?? noop, () => shared?.get(initial.id) ?? null);
@@ -136,7 +143,10 @@ export function useBoard(
     () => resolveColumns(board.setup, models.data?.items ?? []),
     [board.setup, models.data],
   );
-  const planned = useMemo(() => planCells(board.setup, columns), [board.setup, columns]);
+  // A cell's problem is text: the cells are planned again when the studio's language changes.
+  const locale = i18n.locale;
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const planned = useMemo(() => planCells(board.setup, columns), [board.setup, columns, locale]);
 
   // One quote per runnable cell, asked once the typing settles; identical bodies share one request.
   const quotable = useDebounced(
@@ -158,12 +168,14 @@ export function useBoard(
   });
 
   const history = useSyncExternalStore(runner?.store.subscribe ?? noop, runner?.store.list ?? (() => EMPTY));
-  const [sendNotes, setSendNotes] = useState<Record<string, { refused: boolean; text: string }>>({});
+  const [sendNotes, setSendNotes] = useState<Record<string, SendNote>>({});
   const queued = useSyncExternalStore(runner?.queue.subscribe ?? noop, runner?.queue.snapshot ?? noQueue);
   /** Keys of the cells this board is sending now (from the board's write until every answer). */
   const sending = useRef(new Set<string>());
   const heldKeys = useMemo(() => new Set(queued.items.map((item) => item.idempotencyKey)), [queued]);
 
+  const noteText = (note: SendNote | undefined) =>
+    note === undefined ? null : typeof note.text === 'string' ? note.text : i18n._(note.text);
   const cells: CellView[] = planned.map((cell) => {
     const run = board.cells[cell.key];
     const entry =
@@ -189,7 +201,7 @@ export function useBoard(
       quote: cell.problem ? undefined : q?.quote,
       quoteError: q?.error ?? null,
       sendNote:
-        run && !entry && heldKeys.has(run.idempotencyKey) ? HELD_NOTE : (sendNotes[cell.key]?.text ?? null),
+        run && !entry && heldKeys.has(run.idempotencyKey) ? i18n._(HELD_NOTE) : noteText(sendNotes[cell.key]),
     };
   });
 
@@ -318,10 +330,12 @@ export function useBoard(
         } else {
           // Refused: nothing was created, so the cell can run again. Pending: the outcome is unknown and
           // the outbox re-sends with the same key, so the cell stays active (a new run could pay twice).
-          const note =
+          // The error's message is the service's (or the network's), shown as it came.
+          const { message } = result.error;
+          const note: SendNote =
             result.kind === 'refused'
-              ? { refused: true, text: result.error.message }
-              : { refused: false, text: `Sending… ${result.error.message} It is re-sent with the same key.` };
+              ? { refused: true, text: message }
+              : { refused: false, text: msg`Sending… ${message} It is re-sent with the same key.` };
           setSendNotes((n) => ({ ...n, [c.key]: note }));
         }
       }),
