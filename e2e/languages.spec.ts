@@ -1,5 +1,6 @@
 import { expect, test } from './fixtures';
 import { expectNoSeriousViolations } from './axe-helpers';
+import { historyFile, importHistory, runCutout, seedImages } from './gallery-helpers';
 
 // The studio's language (docs/i18n.md): first from the browser's languages, chosen with "Language" on the
 // connect screen or in the account dialog, remembered on this device; <html lang dir> follow it, and the
@@ -54,4 +55,71 @@ test('Language in the account dialog changes the studio around it', async ({ stu
   await account.getByLabel('Language').selectOption('ja');
   await expect(account.getByRole('button', { name: '接続を解除' })).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
+});
+
+test('in Arabic the Viewer turns the other way: ArrowLeft is the next output, ArrowRight the previous', async ({
+  studio,
+  sandbox,
+  page,
+}) => {
+  await studio.start('personal');
+  await importHistory(page, historyFile(await seedImages(sandbox)));
+  await page.getByRole('button', { name: 'Gallery', exact: true }).click();
+  const gallery = page.getByRole('main', { name: 'Gallery' });
+  await expect(gallery.getByTestId('gallery-tile')).toHaveCount(5);
+  const account = await studio.openAccount();
+  await account.getByLabel('Language').selectOption('ar');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await page.keyboard.press('Escape');
+  await expect(account).toBeHidden();
+
+  // Newest first: tile 4, tile 3, tile 2, … The prompts are the tiles' names in every language.
+  await gallery.getByRole('button', { name: 'gallery tile 3', exact: true }).click();
+  const viewer = page.getByRole('dialog');
+  await expect(viewer.getByRole('img', { name: 'gallery tile 3' })).toBeVisible();
+  await page.keyboard.press('ArrowLeft');
+  await expect(viewer.getByRole('img', { name: 'gallery tile 2' })).toBeVisible();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(viewer.getByRole('img', { name: 'gallery tile 4' })).toBeVisible();
+  // The next button (the second in the DOM) sits on the left, its chevron mirrored to point left.
+  const [previous, next] = await viewer.locator('[data-testid="viewer-position"] + div button').all();
+  expect((await next!.boundingBox())!.x).toBeLessThan((await previous!.boundingBox())!.x);
+  await expect(next!.locator('svg')).toHaveCSS('scale', '-1 1');
+});
+
+test('in Arabic the Before and after slider starts from the right: before on the right, ArrowRight toward it', async ({
+  studio,
+  sandbox,
+  page,
+}) => {
+  const tasks = await seedImages(sandbox, 1);
+  tasks[0]!.outputs = tasks[0]!.outputs.slice(0, 1);
+  const cutout = await runCutout(sandbox, tasks[0]!.outputs[0]!.url, Date.now());
+  await studio.start('personal');
+  await importHistory(page, historyFile([...tasks, cutout]));
+  await page.getByRole('button', { name: 'Gallery', exact: true }).click();
+  const gallery = page.getByRole('main', { name: 'Gallery' });
+  await expect(gallery.getByTestId('gallery-tile')).toHaveCount(2);
+  const account = await studio.openAccount();
+  await account.getByLabel('Language').selectOption('ar');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await page.keyboard.press('Escape');
+  await expect(account).toBeHidden();
+
+  await gallery.getByRole('button', { name: /^Remove background/ }).click();
+  await page.keyboard.press('c'); // Compare with source
+  const slider = page.getByRole('slider');
+  await expect(slider).toHaveValue('50');
+  const line = page.getByTestId('split-line');
+  const x = async () => (await line.boundingBox())!.x;
+  const middle = await x();
+  await slider.focus();
+  for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowRight');
+  await expect(slider).toHaveValue('40');
+  await expect.poll(x).toBeGreaterThan(middle);
+  // The cut is 40 % "before" measured from the image's right edge (the image itself is not mirrored).
+  const image = (await page.getByTestId('before-after').boundingBox())!;
+  const lineAt = ((await x()) - image.x) / image.width;
+  expect(Math.abs(lineAt - 0.6)).toBeLessThan(0.02);
 });

@@ -1,9 +1,10 @@
 import { useLingui } from '@lingui/react/macro';
 import { Dialog as D } from 'radix-ui';
 import { X } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { useRef, useState, type KeyboardEvent } from 'react';
 import { Segmented } from '../../components/segmented';
 import { cn } from '../../lib/cn';
+import { useDirection } from '../../lib/i18n/direction';
 import { MediaFailed, SafeImage, useMediaFailure } from './media-fallback';
 import { ZoomStage, type ZoomApi, type ZoomState } from './zoom-stage';
 
@@ -36,6 +37,18 @@ export function CompareTwo({
   const afterLabel = after.label;
   const [mode, setMode] = useState<CompareMode>(initialMode);
   const [split, setSplit] = useState(50);
+  // "Before" is on the reading direction's start side: the left, or the right in a right-to-left document.
+  // The image below is never mirrored, so the cut is placed in physical terms from that side.
+  const rtl = useDirection() === 'rtl';
+  const start = rtl ? 'right' : 'left';
+  // The arrows move the handle the way they point, whatever the browser's own rule for a mirrored range:
+  // toward the start side is more "before" in LTR and less in RTL.
+  const onSliderKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+    e.preventDefault();
+    const towardsRight = e.key === 'ArrowRight' ? 1 : -1;
+    setSplit((s) => Math.min(100, Math.max(0, s + (rtl ? -towardsRight : towardsRight))));
+  };
   const left = useRef<ZoomApi>(null);
   const right = useRef<ZoomApi>(null);
   // Either pane leads: the other follows its transform (follow() ignores one it already has, so the
@@ -91,24 +104,27 @@ export function CompareTwo({
               <ZoomStage ref={left} className="min-h-0 flex-1" label={t`Zoom`}>
                 <div className="relative" data-testid="before-after">
                   <Media side={before} />
-                  <div className="absolute inset-0" style={{ clipPath: `inset(0 0 0 ${split}%)` }}>
+                  <div
+                    className="absolute inset-0"
+                    data-testid="after-layer"
+                    style={{ clipPath: rtl ? `inset(0 ${split}% 0 0)` : `inset(0 0 0 ${split}%)` }}
+                  >
                     <Media side={after} fill />
                   </div>
-                  {/* Physical left: the line sits where the clip-path's inset cuts the image, both measured
-                      from the image's left edge (pixel geometry, not the reading direction). */}
+                  {/* Physical left or right: the line sits where the clip-path's inset cuts the image, both
+                      measured from the start side's edge of an image laid out left to right (the zoom
+                      stage), so the pixel geometry holds and only the side "before" is on follows. */}
                   <div
                     aria-hidden="true"
+                    data-testid="split-line"
                     className="pointer-events-none absolute inset-y-0 w-0.5 bg-white shadow-[0_0_0_1px_rgb(15_23_42/0.6)]"
-                    style={{ left: `${split}%` }}
+                    style={{ [start]: `${split}%` }}
                   />
                 </div>
               </ZoomStage>
-              {/* Left to right like the image above it: the range's value is the clip's inset from the
-                  image's left edge, so under RTL a mirrored range would put its thumb opposite the line. */}
-              <div
-                dir="ltr"
-                className="flex items-center gap-3 bg-white px-4 py-2 text-sm text-slate-900 dark:bg-slate-900 dark:text-slate-100"
-              >
+              {/* In the document's direction, as the image's cut: the range's value is the share of "before",
+                  measured from the start side, so a right-to-left range puts its thumb under the line. */}
+              <div className="flex items-center gap-3 bg-white px-4 py-2 text-sm text-slate-900 dark:bg-slate-900 dark:text-slate-100">
                 <span dir="auto" className="max-w-[35%] truncate">
                   {t`Before: ${beforeLabel}`}
                 </span>
@@ -119,6 +135,7 @@ export function CompareTwo({
                   step={1}
                   value={split}
                   onChange={(e) => setSplit(Number(e.target.value))}
+                  onKeyDown={onSliderKey}
                   aria-label={t`Before and after`}
                   aria-valuetext={t`${split}% before`}
                   className="min-w-0 flex-1 accent-indigo-600"

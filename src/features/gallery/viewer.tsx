@@ -30,6 +30,7 @@ import { StatusBadge, StatusIcon, STATUS_LOOK } from './status-badge';
 import { OutputActions, ParamList, TaskEndNotice, Timings } from './task-detail';
 import { teamPickText, tileLabel } from './gallery-tile';
 import { ZoomStage, type ZoomApi } from './zoom-stage';
+import { documentDirection } from '../../lib/i18n/direction';
 import { useSwipe } from '../../lib/use-swipe';
 
 // The Viewer (product-notes §3 "Gallery and viewer"): one output full screen, ArrowLeft/ArrowRight through the
@@ -105,18 +106,23 @@ export function Viewer(props: ViewerProps) {
     v.currentTime = Math.max(0, Math.min(v.duration || Infinity, v.currentTime + frames * FRAME_S));
   };
 
+  // The arrows and a swipe follow the reading direction, as a book's pages turn: ArrowRight (a swipe to
+  // the left) is the next output left to right, the previous one right to left. The direction is read
+  // when the key is pressed, so a change of language needs no re-render here.
+  const goTowards = (physical: 1 | -1) => go(documentDirection() === 'rtl' ? -physical : physical);
+
   // A swipe turns to the previous or next output, as ArrowLeft/ArrowRight; on an image zoomed in, a finger
   // pans it instead.
-  const swipe = useSwipe(go, () => zoom.current?.fitted() ?? true);
+  const swipe = useSwipe(goTowards, () => zoom.current?.fitted() ?? true);
 
   const onKeyDown = (e: KeyboardEvent) => {
     const onMedia = e.target instanceof HTMLMediaElement;
     const handled = (() => {
       switch (shortcutFor(VIEWER_KEYS, e)) {
         case 'viewer.previous':
-          return !onMedia && (go(-1), true);
+          return !onMedia && (goTowards(-1), true);
         case 'viewer.next':
-          return !onMedia && (go(1), true);
+          return !onMedia && (goTowards(1), true);
         case 'help':
           return (setHelp((h) => !h), true);
         default:
