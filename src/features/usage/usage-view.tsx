@@ -136,7 +136,8 @@ export function UsageView({
   const period = chosen ? i18n._(chosen.label) : t`${days} days`;
   const inCaption = chosen ? i18n._(chosen.inCaption) : t`${days} days`;
   const keyName = `${me.key.label} (${me.key.prefix}…)`;
-  const keyText = displayText(keyName);
+  // The key's label is the user's text: an element, so <Trans> places it as it is and never reads it for tags.
+  const keyText = <span className="font-medium">{displayText(keyName)}</span>;
   const spentText = formatCredits(spent);
   const historyToday = formatCredits(summary.today);
   const ownTodayText = formatCredits(ownToday);
@@ -160,17 +161,13 @@ export function UsageView({
             {team ? (
               <p className="text-sm text-slate-600 dark:text-slate-400">
                 <Trans>
-                  From this device’s history of <span className="font-medium">{keyText}</span> and the tasks
-                  your team made through the studio (shared in the team space): tasks made outside the studio
-                  are not counted.
+                  From this device’s history of {keyText} and the tasks your team made through the studio
+                  (shared in the team space): tasks made outside the studio are not counted.
                 </Trans>
               </p>
             ) : (
               <p className="text-sm text-slate-600 dark:text-slate-400">
-                <Trans>
-                  From this device’s history of <span className="font-medium">{keyText}</span>: tasks made
-                  elsewhere are not counted.
-                </Trans>
+                <Trans>From this device’s history of {keyText}: tasks made elsewhere are not counted.</Trans>
               </p>
             )}
           </div>
