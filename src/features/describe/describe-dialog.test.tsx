@@ -161,7 +161,7 @@ function setup({
 }
 
 describe('DescribeImageDialog: the form', () => {
-  it('offers the image, the nine languages by their own names and the cost; Describe waits for an image', async () => {
+  it('offers the image, the nine languages named in the studio’s language and the cost; Describe waits for an image', async () => {
     const t = setup();
     expect(t.dialog()).toBeTruthy();
     expect(t.describeButton().disabled).toBe(true);
@@ -169,14 +169,14 @@ describe('DescribeImageDialog: the form', () => {
     const options = within(t.languageSelect()).getAllByRole<HTMLOptionElement>('option');
     expect(options.map((o) => [o.value, o.textContent])).toEqual([
       ['en', 'English'],
-      ['zh', '中文 (简体)'],
-      ['zh-TW', '中文 (繁體)'],
-      ['ja', '日本語'],
-      ['fr', 'Français'],
-      ['es', 'Español'],
-      ['de', 'Deutsch'],
-      ['pt', 'Português'],
-      ['ru', 'Русский'],
+      ['zh', 'Chinese (Simplified)'],
+      ['zh-TW', 'Chinese (Traditional)'],
+      ['ja', 'Japanese'],
+      ['fr', 'French'],
+      ['es', 'Spanish'],
+      ['de', 'German'],
+      ['pt', 'Portuguese'],
+      ['ru', 'Russian'],
     ]);
     expect(t.languageSelect().value).toBe('en');
 

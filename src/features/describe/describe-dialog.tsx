@@ -1,3 +1,5 @@
+import { msg, t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation } from '@tanstack/react-query';
 import { Check, Copy, ScanText, TextCursorInput } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
@@ -52,7 +54,7 @@ interface DescribeVariables {
   language: DescribeLanguage;
 }
 
-const IMAGE_LABEL = 'Image';
+const IMAGE_LABEL = msg`Image`;
 
 export function DescribeImageDialog({
   open,
@@ -60,6 +62,7 @@ export function DescribeImageDialog({
   renderImageInput,
   onUseAsPrompt,
 }: DescribeImageDialogProps) {
+  const { t, i18n } = useLingui();
   const client = useOptionalApi()?.client;
   const [imageUrl, setImageUrl] = useState('');
   const [language, setLanguage] = useState<DescribeLanguage>(DEFAULT_LANGUAGE);
@@ -126,22 +129,22 @@ export function DescribeImageDialog({
     <Dialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Describe image"
-      description="Get the subject, composition, style, lighting, palette, mood and camera of an image, in the language you choose."
+      title={t`Describe image`}
+      description={t`Get the subject, composition, style, lighting, palette, mood and camera of an image, in the language you choose.`}
     >
       <div className="flex flex-col gap-4">
-        <FieldGroup label={IMAGE_LABEL}>
+        <FieldGroup label={i18n._(IMAGE_LABEL)}>
           {(control, labelId) =>
             renderImageInput({
               value: imageUrl,
               onChange: changeImage,
               control,
-              label: { id: labelId, text: IMAGE_LABEL },
+              label: { id: labelId, text: i18n._(IMAGE_LABEL) },
             })
           }
         </FieldGroup>
 
-        <Field label="Language">
+        <Field label={t`Language`}>
           {(control) => (
             <Select
               {...control}
@@ -151,8 +154,8 @@ export function DescribeImageDialog({
               }}
             >
               {LANGUAGE_OPTIONS.map((option) => (
-                <option key={option.code} value={option.code} lang={option.code}>
-                  {option.name}
+                <option key={option.code} value={option.code}>
+                  {i18n._(option.name)}
                 </option>
               ))}
             </Select>
@@ -160,7 +163,7 @@ export function DescribeImageDialog({
         </Field>
 
         {client === undefined && (
-          <Alert tone="info" title="Connect to the API to describe images." live={false} />
+          <Alert tone="info" title={t`Connect to the API to describe images.`} live={false} />
         )}
 
         <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
@@ -175,13 +178,13 @@ export function DescribeImageDialog({
             className="aria-disabled:cursor-wait"
           >
             {running ? <Spinner /> : <ScanText className="size-4" aria-hidden="true" />}
-            Describe
+            <Trans>Describe</Trans>
           </Button>
           <p id={costId} className="text-xs text-slate-500 dark:text-slate-400">
-            Costs 1 credit per description.
+            <Trans>Costs 1 credit per description.</Trans>
           </p>
           <p aria-live="polite" className="text-sm text-slate-600 dark:text-slate-300">
-            {running && (retry ? retryText(retry) : 'Describing the image…')}
+            {running && (retry ? retryText(retry) : t`Describing the image…`)}
           </p>
         </div>
 
@@ -213,7 +216,8 @@ export function DescribeImageDialog({
 /** api-notes §7: upstream_rate_limited (429) and vision_unavailable (503) are refunded and retried by the client. */
 function retryText(info: ClientRetryInfo): string {
   const seconds = Math.max(1, Math.round(info.delayMs / 1000));
-  return `The description service is busy: trying again in ${seconds} s (retry ${info.retry} of ${info.maxRetries}).`;
+  const { retry, maxRetries } = info;
+  return t`The description service is busy: trying again in ${seconds} s (retry ${retry} of ${maxRetries}).`;
 }
 
 type CopyState = 'idle' | 'copied' | 'failed';
@@ -227,6 +231,7 @@ function DescriptionResult({
   language: DescribeLanguage;
   onUseAsPrompt: ((text: string) => void) | undefined;
 }) {
+  const { t } = useLingui();
   const headingId = useId();
   const [copy, setCopy] = useState<CopyState>('idle');
   const text = description.overallDescription;
@@ -256,7 +261,7 @@ function DescriptionResult({
     >
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h3 id={headingId} className="text-sm font-semibold text-slate-900 dark:text-white">
-          Description
+          <Trans>Description</Trans>
         </h3>
         <span className="text-xs text-slate-500 tabular-nums dark:text-slate-400">
           {chargedText(description.credits)}
@@ -277,7 +282,9 @@ function DescriptionResult({
                 {displayText(row.text)}
               </dd>
             ) : (
-              <dd className="mt-0.5 text-sm text-slate-400 italic dark:text-slate-500">Not given</dd>
+              <dd className="mt-0.5 text-sm text-slate-400 italic dark:text-slate-500">
+                <Trans>Not given</Trans>
+              </dd>
             )}
           </div>
         ))}
@@ -287,7 +294,7 @@ function DescriptionResult({
         {onUseAsPrompt && (
           <Button variant="primary" onClick={() => onUseAsPrompt(text)}>
             <TextCursorInput className="size-4" aria-hidden="true" />
-            Use as prompt
+            <Trans>Use as prompt</Trans>
           </Button>
         )}
         <Button onClick={() => void onCopy()}>
@@ -296,20 +303,23 @@ function DescriptionResult({
           ) : (
             <Copy className="size-4" aria-hidden="true" />
           )}
-          Copy
+          <Trans>Copy</Trans>
         </Button>
         <span aria-live="polite" className="text-xs">
-          {copy === 'copied' && <span className="text-slate-600 dark:text-slate-300">Copied</span>}
+          {copy === 'copied' && <span className="text-slate-600 dark:text-slate-300">{t`Copied`}</span>}
           {copy === 'failed' && (
             <span className="text-rose-700 dark:text-rose-400">
-              Could not copy: the clipboard is not available.
+              <Trans>Could not copy: the clipboard is not available.</Trans>
             </span>
           )}
         </span>
       </div>
       {!onUseAsPrompt && (
         <p className="text-xs text-slate-500 dark:text-slate-400">
-          “Use as prompt” needs a form with a prompt: open a model that has one to use this description there.
+          <Trans>
+            “Use as prompt” needs a form with a prompt: open a model that has one to use this description
+            there.
+          </Trans>
         </p>
       )}
     </section>

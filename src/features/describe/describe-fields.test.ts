@@ -1,3 +1,4 @@
+import { i18n } from '@lingui/core';
 import { describe, expect, it } from 'vitest';
 import {
   DESCRIBE_LANGUAGES,
@@ -52,18 +53,18 @@ describe('describe fields', () => {
     expect(rows.find((r) => r.field === 'mood')?.text).toBe('');
   });
 
-  it('names the nine languages of the spec in their own language, in the spec order', () => {
+  it('names the nine languages of the spec in the studio’s language, in the spec order', () => {
     expect(LANGUAGE_OPTIONS.map((o) => o.code)).toEqual([...DESCRIBE_LANGUAGES]);
-    expect(LANGUAGE_OPTIONS.map((o) => o.name)).toEqual([
+    expect(LANGUAGE_OPTIONS.map((o) => i18n._(o.name))).toEqual([
       'English',
-      '中文 (简体)',
-      '中文 (繁體)',
-      '日本語',
-      'Français',
-      'Español',
-      'Deutsch',
-      'Português',
-      'Русский',
+      'Chinese (Simplified)',
+      'Chinese (Traditional)',
+      'Japanese',
+      'French',
+      'Spanish',
+      'German',
+      'Portuguese',
+      'Russian',
     ]);
     expect(isDescribeLanguage('zh-TW')).toBe(true);
     expect(isDescribeLanguage('zh-tw')).toBe(false);

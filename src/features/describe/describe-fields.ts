@@ -1,22 +1,24 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
 import { DESCRIBE_LANGUAGES, type DescribeLanguage, type ImageDescription } from '../../../contract/describe';
 import { formatCredits } from '../../lib/format';
 
 // What the Describe image dialog shows, as data: the text fields of an image description with their
-// labels in reading order, and the languages of POST /describe-image by their own names.
+// labels in reading order, and the languages of POST /describe-image, named in the studio's language.
 
 /** The text fields of an image description (everything but the charge). */
 export type DescriptionField = Exclude<keyof ImageDescription, 'credits'>;
 
 /** A Record, so a field added to the schema's type without a label is a compile error. */
-export const FIELD_LABELS: Record<DescriptionField, string> = {
-  overallDescription: 'Overall description',
-  subject: 'Subject',
-  composition: 'Composition',
-  style: 'Style',
-  lighting: 'Lighting',
-  palette: 'Palette',
-  mood: 'Mood',
-  camera: 'Camera',
+export const FIELD_LABELS: Record<DescriptionField, MessageDescriptor> = {
+  overallDescription: msg`Overall description`,
+  subject: msg`Subject`,
+  composition: msg`Composition`,
+  style: msg`Style`,
+  lighting: msg`Lighting`,
+  palette: msg`Palette`,
+  mood: msg`Mood`,
+  camera: msg({ message: 'Camera', comment: 'the camera an image looks taken with: angle, lens, framing' }),
 };
 
 /** Reading order: the overall description first, camera (often null) last. */
@@ -38,38 +40,46 @@ export interface DescriptionRow {
   text: string;
 }
 
-/** Every field to show, in order; camera only when the service gave one (it is null for e.g. drawings). */
+/** Every field to show, in order, labelled in the studio's language when called; camera only when the
+ * service gave one (it is null for e.g. drawings). */
 export function descriptionRows(description: ImageDescription): DescriptionRow[] {
   const rows: DescriptionRow[] = [];
   for (const field of FIELD_ORDER) {
     const text = description[field];
     if (text === null) continue;
-    rows.push({ field, label: FIELD_LABELS[field], text });
+    rows.push({ field, label: i18n._(FIELD_LABELS[field]), text });
   }
   return rows;
 }
 
-/** Each language under its own name (a reader of Japanese looks for 日本語, not "Japanese"). */
-const LANGUAGE_NAMES: Record<DescribeLanguage, string> = {
-  en: 'English',
-  zh: '中文 (简体)',
-  'zh-TW': '中文 (繁體)',
-  ja: '日本語',
-  fr: 'Français',
-  es: 'Español',
-  de: 'Deutsch',
-  pt: 'Português',
-  ru: 'Русский',
+/**
+ * The languages the service writes in, named in the studio's language like the rest of the dialog (in a
+ * Japanese studio, 英語 and 日本語). Messages, as src/lib has no helper over Intl.DisplayNames.
+ */
+const LANGUAGE_NAMES: Record<DescribeLanguage, MessageDescriptor> = {
+  en: msg`English`,
+  zh: msg`Chinese (Simplified)`,
+  'zh-TW': msg`Chinese (Traditional)`,
+  ja: msg`Japanese`,
+  fr: msg`French`,
+  es: msg`Spanish`,
+  de: msg`German`,
+  pt: msg`Portuguese`,
+  ru: msg`Russian`,
 };
 
 /** api-notes §4: the language is optional and defaults to English; the studio always sends it. */
 export const DEFAULT_LANGUAGE: DescribeLanguage = 'en';
 
-export const LANGUAGE_OPTIONS: ReadonlyArray<{ code: DescribeLanguage; name: string }> =
+/** Each language's name is a descriptor: show it with `i18n._(name)` when the list is drawn. */
+export const LANGUAGE_OPTIONS: ReadonlyArray<{ code: DescribeLanguage; name: MessageDescriptor }> =
   DESCRIBE_LANGUAGES.map((code) => ({ code, name: LANGUAGE_NAMES[code] }));
 
 export const isDescribeLanguage = (value: string): value is DescribeLanguage =>
   (DESCRIBE_LANGUAGES as readonly string[]).includes(value);
 
 /** "1 credit charged", "2 credits charged". */
-export const chargedText = (credits: number): string => `${formatCredits(credits)} charged`;
+export const chargedText = (credits: number): string => {
+  const amount = formatCredits(credits);
+  return t`${amount} charged`;
+};

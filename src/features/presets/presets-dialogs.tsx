@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Copy, FileDown, FileUp, Link2, Pencil, Trash2, Users, UserMinus } from 'lucide-react';
 import { useId, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { z } from 'zod/mini';
@@ -9,7 +11,7 @@ import { notify, notifyError, notifyUndo } from '../../components/notices';
 import { Field, inputClass } from '../../components/field';
 import { Segmented } from '../../components/segmented';
 import { cn } from '../../lib/cn';
-import { formatNumericDate } from '../../lib/format';
+import { formatCount, formatNumericDate } from '../../lib/format';
 import { useLocale } from '../../lib/use-locale';
 import { itemKeyOf, type Preset, type PresetStore } from '../../model/library/presets';
 // Types only: the team space's code (and Yjs) stays out of this chunk; the app hands the instance down.
@@ -40,12 +42,14 @@ function SavePresetDialog({
   itemName: string;
   onSave: (name: string) => Promise<void>;
 }) {
+  const { t } = useLingui();
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const item = displayText(itemName);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!name.trim()) {
-      setError('Give the preset a name.');
+      setError(t`Give the preset a name.`);
       return;
     }
     await onSave(name.trim());
@@ -57,21 +61,23 @@ function SavePresetDialog({
     <Dialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Save preset"
-      description={`The form of ${displayText(itemName)} as it is now: version and every setting (files as their links). A preset with the same name is replaced.`}
+      title={t`Save preset`}
+      description={t`The form of ${item} as it is now: version and every setting (files as their links). A preset with the same name is replaced.`}
     >
       <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-4" noValidate>
         <NameField
-          label="Preset name"
+          label={t`Preset name`}
           value={name}
           onChange={setName}
           required
           {...(error ? { error } : {})}
         />
         <div className="flex justify-end gap-2">
-          <Button onClick={() => onOpenChange(false)}>Cancel</Button>
+          <Button onClick={() => onOpenChange(false)}>
+            <Trans>Cancel</Trans>
+          </Button>
           <Button type="submit" variant="primary">
-            Save
+            <Trans>Save</Trans>
           </Button>
         </div>
       </form>
@@ -96,10 +102,6 @@ const noTeam = () => () => undefined;
 const NO_TEAM: TeamLibrarySnapshot = { presets: [], prompts: [] };
 const noTeamSnapshot = () => NO_TEAM;
 
-/** Who shared a team item, as a list says it (the name is untrusted: the caller renders it as text). */
-const sharerName = (item: { mine: boolean; byName: string | null }): string =>
-  item.mine ? 'you' : item.byName ? displayText(item.byName) : 'a team member';
-
 /** A team preset as the form applies it: a preset of this connection, as one saved here would be. */
 const asLocal = (p: TeamPreset, connectionId: string): Preset => ({
   id: p.id,
@@ -121,6 +123,7 @@ export function PresetsDialog({
   shareUrl,
   team,
 }: PresetsDialogProps) {
+  const { t } = useLingui();
   const all = useSyncExternalStore(store.subscribe, store.list);
   const teamSnapshot = useSyncExternalStore(team?.subscribe ?? noTeam, team?.snapshot ?? noTeamSnapshot);
   const [scope, setScope] = useState<'item' | 'all'>(item ? 'item' : 'all');
@@ -136,25 +139,29 @@ export function PresetsDialog({
   const fileInput = useRef<HTMLInputElement>(null);
   const scopeLabel = useId();
   const showingTeam = team !== undefined && whose === 'team';
+  const itemName = item ? displayText(item.name) : '';
+  const most = formatCount(SHOWN_AT_MOST);
 
   const exportShown = () => {
     saveBlob(
       new Blob([store.exportJson(shown.map((p) => p.id))], { type: 'application/json' }),
       `media-studio-presets-${dayKey()}.json`,
     );
-    notify(`Exported ${shown.length} ${shown.length === 1 ? 'preset' : 'presets'}.`);
+    const count = shown.length;
+    notify(t`Exported ${plural(count, { one: '# preset', other: '# presets' })}.`);
   };
   const importFile = async (file: File | undefined) => {
     if (!file) return;
     try {
-      if (file.size > MAX_IMPORT_BYTES) throw new Error('the file is larger than 5 MB.');
+      if (file.size > MAX_IMPORT_BYTES) throw new Error(t`the file is larger than 5 MB.`);
       const { added, skipped } = await store.importJson(await file.text());
-      notify(`Imported ${added} ${added === 1 ? 'preset' : 'presets'} (${skipped} skipped).`);
+      notify(t`Imported ${plural(added, { one: '# preset', other: '# presets' })} (${skipped} skipped).`);
     } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
       notifyError(
         error instanceof SyntaxError || error instanceof z.core.$ZodError
-          ? 'Could not import: the file is not a Media Studio presets export.'
-          : `Could not import: ${error instanceof Error ? error.message : String(error)}`,
+          ? t`Could not import: the file is not a Media Studio presets export.`
+          : t`Could not import: ${reason}`,
       );
     } finally {
       if (fileInput.current) fileInput.current.value = '';
@@ -165,7 +172,8 @@ export function PresetsDialog({
     try {
       await navigator.clipboard.writeText(url);
       setLink(null);
-      notify(`Link to "${preset.name}" copied. It carries the preset, never your key.`);
+      const name = preset.name;
+      notify(t`Link to "${name}" copied. It carries the preset, never your key.`);
     } catch {
       // No clipboard (permissions, an insecure origin): the link is shown to copy by hand.
       setLink({ id: preset.id, url });
@@ -175,24 +183,28 @@ export function PresetsDialog({
     if (!team) return;
     const again = sharedUpdatedAt.has(preset.id);
     const result = team.sharePreset(preset);
-    if (result.ok)
-      notify(again ? `Updated "${preset.name}" on the team.` : `Shared "${preset.name}" with the team.`);
+    const name = preset.name;
+    if (result.ok) notify(again ? t`Updated "${name}" on the team.` : t`Shared "${name}" with the team.`);
     else
       notifyError(
         result.reason === 'taken'
-          ? `Could not share "${preset.name}": another member's preset has the same id.`
-          : `Could not share "${preset.name}": it is too large to share.`,
+          ? t`Could not share "${name}": another member's preset has the same id.`
+          : t`Could not share "${name}": it is too large to share.`,
       );
   };
   const unshare = (id: string, name: string) => {
-    if (team?.unsharePreset(id)) notify(`Stopped sharing "${displayText(name)}".`);
+    const shownName = displayText(name);
+    if (team?.unsharePreset(id)) notify(t`Stopped sharing "${shownName}".`);
   };
   const copyToMine = async (preset: TeamPreset) => {
     if (!team) return;
     const replaced = store.forItem(itemKeyOf(preset.request)).some((p) => p.name === preset.name.trim());
     await store.save(team.presetToSave(preset));
+    const name = displayText(preset.name);
     notify(
-      `Copied "${displayText(preset.name)}" to Mine${replaced ? ', in place of yours of the same name' : ''}.`,
+      replaced
+        ? t`Copied "${name}" to Mine, in place of yours of the same name.`
+        : t`Copied "${name}" to Mine.`,
     );
   };
 
@@ -200,28 +212,28 @@ export function PresetsDialog({
     <Dialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Presets"
+      title={t`Presets`}
       description={
         team
-          ? 'Named settings: yours, kept on this device for this key, and those your team shares.'
-          : 'Named settings kept on this device for this key.'
+          ? t`Named settings: yours, kept on this device for this key, and those your team shares.`
+          : t`Named settings kept on this device for this key.`
       }
       wide
     >
       <div className="flex flex-col gap-3">
         <div className="flex flex-wrap items-center justify-between gap-2">
           <div className="flex flex-wrap items-center gap-2">
-            {team && <WhoseSwitch label="Whose presets" value={whose} onChange={setWhose} />}
+            {team && <WhoseSwitch label={t`Whose presets`} value={whose} onChange={setWhose} />}
             <span id={scopeLabel} className="text-sm font-medium">
-              Show
+              <Trans>Show</Trans>
             </span>
             <Segmented
               aria-labelledby={scopeLabel}
               value={scope}
               onChange={(v) => setScope(v === 'item' ? 'item' : 'all')}
               options={[
-                ...(item ? [{ value: 'item', label: 'This item' }] : []),
-                { value: 'all', label: 'All items' },
+                ...(item ? [{ value: 'item', label: t`This item` }] : []),
+                { value: 'all', label: t`All items` },
               ]}
             />
           </div>
@@ -230,11 +242,11 @@ export function PresetsDialog({
             <div className="flex gap-1">
               <Button size="sm" variant="ghost" onClick={exportShown} disabled={shown.length === 0}>
                 <FileDown className="size-4" aria-hidden="true" />
-                Export
+                <Trans>Export</Trans>
               </Button>
               <Button size="sm" variant="ghost" onClick={() => fileInput.current?.click()}>
                 <FileUp className="size-4" aria-hidden="true" />
-                Import
+                <Trans>Import</Trans>
               </Button>
               <input
                 ref={fileInput}
@@ -242,7 +254,7 @@ export function PresetsDialog({
                 accept="application/json,.json"
                 className="sr-only"
                 tabIndex={-1}
-                aria-label="Import presets file"
+                aria-label={t`Import presets file`}
                 onChange={(e) => void importFile(e.target.files?.[0])}
               />
             </div>
@@ -252,11 +264,11 @@ export function PresetsDialog({
           teamShown.length === 0 ? (
             <p className={emptyClass}>
               {scope === 'item' && item
-                ? `No team presets for ${displayText(item.name)} yet: "Share to team" in Mine shares one of yours.`
-                : 'No team presets yet: "Share to team" in Mine shares one of yours.'}
+                ? t`No team presets for ${itemName} yet: "Share to team" in Mine shares one of yours.`
+                : t`No team presets yet: "Share to team" in Mine shares one of yours.`}
             </p>
           ) : (
-            <ul aria-label="Team presets" className="flex flex-col gap-2">
+            <ul aria-label={t`Team presets`} className="flex flex-col gap-2">
               {teamShown.slice(0, SHOWN_AT_MOST).map((preset) => (
                 <TeamPresetRow
                   key={preset.id}
@@ -271,7 +283,7 @@ export function PresetsDialog({
               ))}
               {teamShown.length > SHOWN_AT_MOST && (
                 <li className="text-xs text-slate-600 dark:text-slate-400">
-                  The {SHOWN_AT_MOST} most recently shared are shown: “This item” narrows the list.
+                  <Trans>The {most} most recently shared are shown: “This item” narrows the list.</Trans>
                 </li>
               )}
             </ul>
@@ -279,11 +291,11 @@ export function PresetsDialog({
         ) : shown.length === 0 ? (
           <p className={emptyClass}>
             {scope === 'item' && item
-              ? `No presets for ${displayText(item.name)} yet: "Save preset" keeps the form as it is.`
-              : 'No presets yet: "Save preset" keeps the open form as it is.'}
+              ? t`No presets for ${itemName} yet: "Save preset" keeps the form as it is.`
+              : t`No presets yet: "Save preset" keeps the open form as it is.`}
           </p>
         ) : (
-          <ul aria-label="Saved presets" className="flex flex-col gap-2">
+          <ul aria-label={t`Saved presets`} className="flex flex-col gap-2">
             {shown.map((preset) => (
               <PresetRow
                 key={preset.id}
@@ -295,9 +307,10 @@ export function PresetsDialog({
                 onRename={(name) => store.rename(preset.id, name)}
                 onDelete={() => {
                   void store.remove(preset.id).then((removed) => {
+                    const name = preset.name;
                     if (removed)
-                      notifyUndo(`Deleted "${preset.name}".`, () => store.restore(removed), {
-                        undone: `Restored "${preset.name}".`,
+                      notifyUndo(t`Deleted "${name}".`, () => store.restore(removed), {
+                        undone: t`Restored "${name}".`,
                       });
                   });
                 }}
@@ -334,7 +347,7 @@ function PresetFacts({ preset }: { preset: Pick<Preset, 'request' | 'itemName'> 
   return (
     <>
       <span dir="auto">{displayText(preset.itemName || itemKeyOf(preset.request))}</span>
-      {version ? ` · ${version}` : ''} · {params} {params === 1 ? 'setting' : 'settings'}
+      {version ? ` · ${version}` : ''} · <Plural value={params} one="# setting" other="# settings" />
     </>
   );
 }
@@ -358,8 +371,11 @@ function PresetRow({
   sharing?: { shared: boolean; stale: boolean; onShare: () => void; onUnshare: () => void };
 }) {
   useLocale();
+  const { t } = useLingui();
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(preset.name);
+  const presetName = preset.name;
+  const savedOn = formatNumericDate(preset.updatedAt);
   const headingId = useId();
   return (
     <li
@@ -372,35 +388,35 @@ function PresetRow({
             {displayText(preset.name)}
           </h3>
           <p className="text-xs text-slate-600 dark:text-slate-400">
-            <PresetFacts preset={preset} /> · saved {formatNumericDate(preset.updatedAt)}
+            <PresetFacts preset={preset} /> · <Trans>saved {savedOn}</Trans>
             {sharing?.shared && (
               <Badge tone="accent" className="ms-1.5">
-                Shared with the team
+                <Trans>Shared with the team</Trans>
               </Badge>
             )}
           </p>
         </div>
         <div className="flex flex-wrap gap-1">
-          <Button size="sm" variant="primary" onClick={onApply} aria-label={`Apply ${preset.name}`}>
-            Apply
+          <Button size="sm" variant="primary" onClick={onApply} aria-label={t`Apply ${presetName}`}>
+            <Trans>Apply</Trans>
           </Button>
           <Button size="sm" variant="ghost" onClick={() => setRenaming((r) => !r)} aria-expanded={renaming}>
             <Pencil className="size-3.5" aria-hidden="true" />
-            Rename
+            <Trans>Rename</Trans>
           </Button>
           <Button size="sm" variant="ghost" onClick={onCopyLink}>
             <Link2 className="size-3.5" aria-hidden="true" />
-            Copy link
+            <Trans>Copy link</Trans>
           </Button>
           {sharing?.stale && (
             <Button
               size="sm"
               variant="ghost"
               onClick={sharing.onShare}
-              aria-label={`Update ${preset.name} on team`}
+              aria-label={t`Update ${presetName} on team`}
             >
               <Users className="size-3.5" aria-hidden="true" />
-              Update on team
+              <Trans>Update on team</Trans>
             </Button>
           )}
           {sharing &&
@@ -409,25 +425,27 @@ function PresetRow({
                 size="sm"
                 variant="ghost"
                 onClick={sharing.onUnshare}
-                aria-label={`Stop sharing ${preset.name}`}
+                aria-label={t`Stop sharing ${presetName}`}
               >
                 <UserMinus className="size-3.5" aria-hidden="true" />
-                Stop sharing
+                <Trans>Stop sharing</Trans>
               </Button>
             ) : (
               <Button
                 size="sm"
                 variant="ghost"
                 onClick={sharing.onShare}
-                aria-label={`Share ${preset.name} to team`}
+                aria-label={t`Share ${presetName} to team`}
               >
                 <Users className="size-3.5" aria-hidden="true" />
-                Share to team
+                <Trans>Share to team</Trans>
               </Button>
             ))}
-          <Button size="sm" variant="ghost" onClick={onDelete} aria-label={`Delete ${preset.name}`}>
+          <Button size="sm" variant="ghost" onClick={onDelete} aria-label={t`Delete ${presetName}`}>
             <Trash2 className="size-3.5" aria-hidden="true" />
-            <span className="sr-only sm:not-sr-only">Delete</span>
+            <span className="sr-only sm:not-sr-only">
+              <Trans>Delete</Trans>
+            </span>
           </Button>
         </div>
       </div>
@@ -440,16 +458,16 @@ function PresetRow({
             void onRename(name).then(() => setRenaming(false));
           }}
         >
-          <NameField label="New name" value={name} onChange={setName} className="flex-1" />
+          <NameField label={t`New name`} value={name} onChange={setName} className="flex-1" />
           <Button type="submit" size="md" variant="primary">
-            Save name
+            <Trans>Save name</Trans>
           </Button>
         </form>
       )}
       {link && (
         <Field
-          label="Link to copy"
-          description="Your browser did not let the studio copy it: copy it from here."
+          label={t`Link to copy`}
+          description={t`Your browser did not let the studio copy it: copy it from here.`}
         >
           {(control) => (
             <input
@@ -480,7 +498,16 @@ function TeamPresetRow({
   onUnshare: (() => void) | undefined;
 }) {
   useLocale();
+  const { t } = useLingui();
   const headingId = useId();
+  const presetName = displayText(preset.name);
+  const sharedOn = formatNumericDate(preset.sharedAt);
+  // Another member's name is untrusted: an element, so <Trans> places it as it is and never reads it for tags.
+  const sharer = preset.byName ? (
+    <span dir="auto" className="font-medium">
+      {displayText(preset.byName)}
+    </span>
+  ) : null;
   return (
     <li
       aria-labelledby={headingId}
@@ -491,40 +518,42 @@ function TeamPresetRow({
           {displayText(preset.name)}
         </h3>
         <p className="text-xs text-slate-600 dark:text-slate-400">
-          <PresetFacts preset={preset} /> · shared by{' '}
-          <span dir="auto" className="font-medium">
-            {sharerName(preset)}
-          </span>{' '}
-          on {formatNumericDate(preset.sharedAt)}
+          <PresetFacts preset={preset} /> · {/* Who shared it (the name is untrusted: rendered as text). */}
+          {preset.mine ? (
+            <Trans>
+              shared by{' '}
+              <span dir="auto" className="font-medium">
+                you
+              </span>{' '}
+              on {sharedOn}
+            </Trans>
+          ) : sharer ? (
+            <Trans>
+              shared by {sharer} on {sharedOn}
+            </Trans>
+          ) : (
+            <Trans>
+              shared by{' '}
+              <span dir="auto" className="font-medium">
+                a team member
+              </span>{' '}
+              on {sharedOn}
+            </Trans>
+          )}
         </p>
       </div>
       <div className="flex flex-wrap gap-1">
-        <Button
-          size="sm"
-          variant="primary"
-          onClick={onApply}
-          aria-label={`Apply ${displayText(preset.name)}`}
-        >
-          Apply
+        <Button size="sm" variant="primary" onClick={onApply} aria-label={t`Apply ${presetName}`}>
+          <Trans>Apply</Trans>
         </Button>
-        <Button
-          size="sm"
-          variant="ghost"
-          onClick={onCopy}
-          aria-label={`Copy ${displayText(preset.name)} to mine`}
-        >
+        <Button size="sm" variant="ghost" onClick={onCopy} aria-label={t`Copy ${presetName} to mine`}>
           <Copy className="size-3.5" aria-hidden="true" />
-          Copy to mine
+          <Trans>Copy to mine</Trans>
         </Button>
         {onUnshare && (
-          <Button
-            size="sm"
-            variant="ghost"
-            onClick={onUnshare}
-            aria-label={`Stop sharing ${displayText(preset.name)}`}
-          >
+          <Button size="sm" variant="ghost" onClick={onUnshare} aria-label={t`Stop sharing ${presetName}`}>
             <UserMinus className="size-3.5" aria-hidden="true" />
-            Stop sharing
+            <Trans>Stop sharing</Trans>
           </Button>
         )}
       </div>

@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Copy, Pin, PinOff, Trash2, UserMinus, Users } from 'lucide-react';
 import { useDeferredValue, useId, useMemo, useState, useSyncExternalStore } from 'react';
 import { Button } from '../../components/button';
@@ -29,10 +31,6 @@ const noTeam = () => () => undefined;
 const NO_TEAM: TeamLibrarySnapshot = { presets: [], prompts: [] };
 const noTeamSnapshot = () => NO_TEAM;
 
-/** Who shared a team prompt (the name is untrusted: rendered as text, bidi controls removed). */
-const sharerName = (item: { mine: boolean; byName: string | null }): string =>
-  item.mine ? 'you' : item.byName ? displayText(item.byName) : 'a team member';
-
 const rowClass =
   'flex flex-col gap-2 rounded-lg p-2 ring-1 ring-slate-200 sm:flex-row sm:items-start dark:ring-slate-800';
 const textClass = 'line-clamp-4 text-sm wrap-anywhere whitespace-pre-wrap text-slate-800 dark:text-slate-200';
@@ -53,6 +51,10 @@ export function PromptLibraryDialog({
   team?: TeamLibrary | undefined;
 }) {
   useLocale();
+  const { t } = useLingui();
+  /** Who shared a team prompt (the name is untrusted: rendered as text, bidi controls removed). */
+  const sharerName = (item: { mine: boolean; byName: string | null }): string =>
+    item.mine ? t`you` : item.byName ? displayText(item.byName) : t`a team member`;
   const all = useSyncExternalStore(library.subscribe, library.list);
   const teamSnapshot = useSyncExternalStore(team?.subscribe ?? noTeam, team?.snapshot ?? noTeamSnapshot);
   const [whose, setWhose] = useState<Whose>('mine');
@@ -73,24 +75,26 @@ export function PromptLibraryDialog({
 
   const toggleShare = (record: { text: string; uses: number; pinned: boolean }) => {
     if (!team) return;
+    const prompt = short(record.text);
     if (sharedBy.get(record.text)?.mine) {
       team.unsharePrompt(record.text);
-      notify(`Stopped sharing “${short(record.text)}”.`);
+      notify(t`Stopped sharing “${prompt}”.`);
       return;
     }
     const result = team.sharePrompt(record);
-    if (result.ok) notify(`Shared “${short(record.text)}” with the team.`);
+    if (result.ok) notify(t`Shared “${prompt}” with the team.`);
     else
       notifyError(
-        `Could not share “${short(record.text)}”: ${
-          result.reason === 'taken' ? 'another member already shares it' : 'it cannot be shared'
-        }.`,
+        result.reason === 'taken'
+          ? t`Could not share “${prompt}”: another member already shares it.`
+          : t`Could not share “${prompt}”: it cannot be shared.`,
       );
   };
   const copyToMine = async (prompt: TeamPrompt) => {
     if (!team) return;
     await library.importPortable([team.promptToSave(prompt)]);
-    notify(`Copied “${short(prompt.text)}” to Mine.`);
+    const text = short(prompt.text);
+    notify(t`Copied “${text}” to Mine.`);
   };
   const use = (text: string) => {
     onPick(text);
@@ -98,95 +102,99 @@ export function PromptLibraryDialog({
   };
 
   const shownCount = showingTeam ? teamFound.length : found.length;
+  const teamFoundCount = formatCount(teamFound.length);
+  const foundCount = formatCount(found.length);
+  const most = formatCount(SHOWN_AT_MOST);
   return (
     <Dialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Prompt library"
+      title={t`Prompt library`}
       description={
         team
-          ? 'Every prompt sent with this key, kept on this device, and the prompts your team shares. Pinned ones come first.'
-          : 'Every prompt sent with this key, kept on this device. Pinned ones come first.'
+          ? t`Every prompt sent with this key, kept on this device, and the prompts your team shares. Pinned ones come first.`
+          : t`Every prompt sent with this key, kept on this device. Pinned ones come first.`
       }
       wide
     >
       <div className="flex flex-col gap-3">
-        {team && <WhoseSwitch label="Whose prompts" value={whose} onChange={setWhose} />}
+        {team && <WhoseSwitch label={t`Whose prompts`} value={whose} onChange={setWhose} />}
         <SearchField
           value={query}
           onChange={(e) => setQuery(e.target.value)}
-          aria-label="Search the prompt library"
+          aria-label={t`Search the prompt library`}
           aria-describedby={countId}
-          placeholder="Search the prompt library"
+          placeholder={t`Search the prompt library`}
         />
         <p id={countId} className="text-xs text-slate-600 dark:text-slate-400" aria-live="polite">
           {showingTeam
             ? teamAll.length === 0
-              ? 'No team prompts yet: "Share to team" in Mine shares one of yours.'
-              : `${formatCount(teamFound.length)} of ${formatCount(teamAll.length)} team prompts`
+              ? t`No team prompts yet: "Share to team" in Mine shares one of yours.`
+              : t`${teamFoundCount} of ${plural(teamAll.length, { one: '# team prompt', other: '# team prompts' })}`
             : all.length === 0
-              ? 'No prompts yet: each prompt you send is kept here.'
-              : `${formatCount(found.length)} of ${formatCount(all.length)} prompts`}
+              ? t`No prompts yet: each prompt you send is kept here.`
+              : t`${foundCount} of ${plural(all.length, { one: '# prompt', other: '# prompts' })}`}
         </p>
         {showingTeam && teamFound.length > 0 && (
-          <ul aria-label="Team prompts" className="flex flex-col gap-2">
-            {teamFound.slice(0, SHOWN_AT_MOST).map((prompt) => (
-              <li key={prompt.text} className={rowClass}>
-                <div className="min-w-0 flex-1">
-                  <p dir="auto" className={textClass}>
-                    {prompt.text}
-                  </p>
-                  <p className={factClass}>
-                    Shared by{' '}
-                    <span dir="auto" className="font-medium">
-                      {sharerName(prompt)}
-                    </span>{' '}
-                    on {formatNumericDate(prompt.sharedAt)}
-                  </p>
-                </div>
-                <div className="flex shrink-0 flex-wrap items-center gap-1">
-                  {prompt.mine && (
+          <ul aria-label={t`Team prompts`} className="flex flex-col gap-2">
+            {teamFound.slice(0, SHOWN_AT_MOST).map((prompt) => {
+              const text = short(prompt.text);
+              return (
+                <li key={prompt.text} className={rowClass}>
+                  <div className="min-w-0 flex-1">
+                    <p dir="auto" className={textClass}>
+                      {prompt.text}
+                    </p>
+                    <p className={factClass}>
+                      <SharedBy prompt={prompt} sharer={sharerName(prompt)} />
+                    </p>
+                  </div>
+                  <div className="flex shrink-0 flex-wrap items-center gap-1">
+                    {prompt.mine && (
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        aria-label={t`Stop sharing: ${text}`}
+                        title={t`Stop sharing`}
+                        onClick={() => toggleShare({ text: prompt.text, uses: 1, pinned: false })}
+                      >
+                        <UserMinus className="size-4" aria-hidden="true" />
+                      </Button>
+                    )}
                     <Button
                       size="sm"
                       variant="ghost"
-                      aria-label={`Stop sharing: ${short(prompt.text)}`}
-                      title="Stop sharing"
-                      onClick={() => toggleShare({ text: prompt.text, uses: 1, pinned: false })}
+                      aria-label={t`Copy to mine: ${text}`}
+                      disabled={inMine.has(prompt.text)}
+                      title={inMine.has(prompt.text) ? t`Already in Mine` : t`Copy to mine`}
+                      onClick={() => void copyToMine(prompt)}
                     >
-                      <UserMinus className="size-4" aria-hidden="true" />
+                      <Copy className="size-4" aria-hidden="true" />
+                      <span className="sr-only sm:not-sr-only">
+                        {inMine.has(prompt.text) ? t`In Mine` : t`Copy to mine`}
+                      </span>
                     </Button>
-                  )}
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    aria-label={`Copy to mine: ${short(prompt.text)}`}
-                    disabled={inMine.has(prompt.text)}
-                    title={inMine.has(prompt.text) ? 'Already in Mine' : 'Copy to mine'}
-                    onClick={() => void copyToMine(prompt)}
-                  >
-                    <Copy className="size-4" aria-hidden="true" />
-                    <span className="sr-only sm:not-sr-only">
-                      {inMine.has(prompt.text) ? 'In Mine' : 'Copy to mine'}
-                    </span>
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="primary"
-                    aria-label={`Use: ${short(prompt.text)}`}
-                    onClick={() => use(prompt.text)}
-                  >
-                    Use
-                  </Button>
-                </div>
-              </li>
-            ))}
+                    <Button
+                      size="sm"
+                      variant="primary"
+                      aria-label={t`Use: ${text}`}
+                      onClick={() => use(prompt.text)}
+                    >
+                      <Trans>Use</Trans>
+                    </Button>
+                  </div>
+                </li>
+              );
+            })}
           </ul>
         )}
         {!showingTeam && found.length > 0 && (
-          <ul aria-label="Prompts" className="flex flex-col gap-2">
+          <ul aria-label={t`Prompts`} className="flex flex-col gap-2">
             {found.slice(0, SHOWN_AT_MOST).map((record) => {
               const shared = team ? sharedBy.get(record.text) : undefined;
               const othersShare = shared !== undefined && !shared.mine;
+              const text = short(record.text);
+              const sharer = shared ? sharerName(shared) : '';
               return (
                 <li key={record.text} className={rowClass}>
                   <p dir="auto" className={`${textClass} min-w-0 flex-1`}>
@@ -194,21 +202,21 @@ export function PromptLibraryDialog({
                   </p>
                   <div className="flex shrink-0 items-center gap-1">
                     <span className={`me-1 ${factClass}`}>
-                      {record.uses === 1 ? 'used once' : `used ${formatCount(record.uses)}×`}
+                      {plural(record.uses, { one: 'used once', other: 'used #×' })}
                     </span>
                     {team && (
                       <Button
                         size="sm"
                         variant="ghost"
                         aria-pressed={shared?.mine ?? false}
-                        aria-label={`Share to team: ${short(record.text)}`}
+                        aria-label={t`Share to team: ${text}`}
                         disabled={othersShare}
                         title={
                           othersShare
-                            ? `Already shared by ${sharerName(shared)}`
+                            ? t`Already shared by ${sharer}`
                             : shared
-                              ? 'Stop sharing'
-                              : 'Share to team'
+                              ? t`Stop sharing`
+                              : t`Share to team`
                         }
                         onClick={() => toggleShare(record)}
                       >
@@ -219,8 +227,8 @@ export function PromptLibraryDialog({
                       size="sm"
                       variant="ghost"
                       aria-pressed={record.pinned}
-                      aria-label={`Pin: ${short(record.text)}`}
-                      title={record.pinned ? 'Unpin' : 'Pin'}
+                      aria-label={t`Pin: ${text}`}
+                      title={record.pinned ? t`Unpin` : t`Pin`}
                       onClick={() => void library.pin(record.text, !record.pinned)}
                     >
                       {record.pinned ? (
@@ -232,13 +240,13 @@ export function PromptLibraryDialog({
                     <Button
                       size="sm"
                       variant="ghost"
-                      aria-label={`Remove: ${short(record.text)}`}
-                      title="Remove from the library"
+                      aria-label={t`Remove: ${text}`}
+                      title={t`Remove from the library`}
                       onClick={() =>
                         void library.remove(record.text).then((removed) => {
                           if (removed)
-                            notifyUndo(`Removed “${short(record.text)}”.`, () => library.restore(removed), {
-                              undone: `Restored “${short(record.text)}”.`,
+                            notifyUndo(t`Removed “${text}”.`, () => library.restore(removed), {
+                              undone: t`Restored “${text}”.`,
                             });
                         })
                       }
@@ -248,10 +256,10 @@ export function PromptLibraryDialog({
                     <Button
                       size="sm"
                       variant="primary"
-                      aria-label={`Use: ${short(record.text)}`}
+                      aria-label={t`Use: ${text}`}
                       onClick={() => use(record.text)}
                     >
-                      Use
+                      <Trans>Use</Trans>
                     </Button>
                   </div>
                 </li>
@@ -261,10 +269,25 @@ export function PromptLibraryDialog({
         )}
         {shownCount > SHOWN_AT_MOST && (
           <p className="text-xs text-slate-600 dark:text-slate-400">
-            The first {SHOWN_AT_MOST} are shown: search to find the others.
+            <Trans>The first {most} are shown: search to find the others.</Trans>
           </p>
         )}
       </div>
     </Dialog>
+  );
+}
+
+/** "Shared by … on …": the sharer's name is an element, so <Trans> places it as it is, never read for tags. */
+function SharedBy({ prompt, sharer }: { prompt: TeamPrompt; sharer: string }) {
+  const sharedOn = formatNumericDate(prompt.sharedAt);
+  const name = (
+    <span dir="auto" className="font-medium">
+      {sharer}
+    </span>
+  );
+  return (
+    <Trans>
+      Shared by {name} on {sharedOn}
+    </Trans>
   );
 }

@@ -1,4 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { formatCount, formatCredits, formatDate } from '../../lib/format';
 import { useLocale } from '../../lib/use-locale';
 import { niceTicks, type DayUsage } from '../../model/usage/usage';
@@ -21,6 +23,7 @@ const dayLabel = (start: number, long = false) =>
 
 export function CreditsChart({ days, title }: { days: readonly DayUsage[]; title: string }) {
   useLocale();
+  const { t } = useLingui();
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(640);
   const tableId = useId();
@@ -48,9 +51,15 @@ export function CreditsChart({ days, title }: { days: readonly DayUsage[]; title
   const labelled = (i: number) => (days.length - 1 - i) % every === 0;
   const total = days.reduce((a, d) => a + d.credits, 0);
   const busiest = days.reduce<DayUsage | null>((m, d) => (d.credits > (m?.credits ?? 0) ? d : m), null);
-  const summary = `${title}: bar chart of ${days.length} days from ${dayLabel(days[0]?.start ?? 0)} to ${dayLabel(
-    days[days.length - 1]?.start ?? 0,
-  )}, ${formatCredits(total)} in all${busiest ? `, most on ${dayLabel(busiest.start, true)} (${formatCredits(busiest.credits)})` : ''}. The table below has every day.`;
+  const count = days.length;
+  const from = dayLabel(days[0]?.start ?? 0);
+  const to = dayLabel(days[days.length - 1]?.start ?? 0);
+  const all = formatCredits(total);
+  const most = busiest ? dayLabel(busiest.start, true) : '';
+  const mostCredits = busiest ? formatCredits(busiest.credits) : '';
+  const summary = busiest
+    ? t`${title}: bar chart of ${plural(count, { one: '# day', other: '# days' })} from ${from} to ${to}, ${all} in all, most on ${most} (${mostCredits}). The table below has every day.`
+    : t`${title}: bar chart of ${plural(count, { one: '# day', other: '# days' })} from ${from} to ${to}, ${all} in all. The table below has every day.`;
 
   return (
     <figure className="flex flex-col gap-2">
@@ -94,7 +103,7 @@ export function CreditsChart({ days, title }: { days: readonly DayUsage[]; title
             textAnchor="middle"
             className="fill-slate-600 dark:fill-slate-400"
           >
-            Credits
+            <Trans>Credits</Trans>
           </text>
           <line
             x1={M.left}
@@ -134,7 +143,7 @@ export function CreditsChart({ days, title }: { days: readonly DayUsage[]; title
                       textAnchor="middle"
                       className="fill-slate-600 dark:fill-slate-400"
                     >
-                      {today ? 'Today' : dayLabel(d.start)}
+                      {today ? t`Today` : dayLabel(d.start)}
                     </text>
                   </>
                 )}
@@ -147,7 +156,7 @@ export function CreditsChart({ days, title }: { days: readonly DayUsage[]; title
             textAnchor="middle"
             className="fill-slate-600 dark:fill-slate-400"
           >
-            Day
+            <Trans>Day</Trans>
           </text>
         </svg>
       </div>
@@ -160,7 +169,7 @@ export function CreditsChart({ days, title }: { days: readonly DayUsage[]; title
           onClick={() => setShowTable((v) => !v)}
           className="rounded text-sm text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300"
         >
-          {showTable ? 'Hide the table' : 'Show as a table'}
+          {showTable ? t`Hide the table` : t`Show as a table`}
         </button>
       </div>
       <div
@@ -176,13 +185,13 @@ export function CreditsChart({ days, title }: { days: readonly DayUsage[]; title
           <thead>
             <tr className="text-xs text-slate-600 dark:text-slate-400">
               <th scope="col" className="py-1 font-medium">
-                Day
+                <Trans>Day</Trans>
               </th>
               <th scope="col" className="py-1 text-end font-medium">
-                Tasks
+                <Trans>Tasks</Trans>
               </th>
               <th scope="col" className="py-1 text-end font-medium">
-                Credits
+                <Trans>Credits</Trans>
               </th>
             </tr>
           </thead>

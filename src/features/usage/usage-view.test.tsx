@@ -32,12 +32,12 @@ const me: Me = {
 
 const HOUR = 3_600_000;
 
-async function renderView(entries: HistoryEntry[], memberName?: string) {
+async function renderView(entries: HistoryEntry[], memberName?: string, key: Me['key'] = me.key) {
   const store = await storeWith(entries);
   const client = new ApiClient({ baseUrl: 'https://api.example.test/v1', apiKey: 'sk_test' });
   render(
     <ApiProvider value={{ client, connectionId: CONNECTION, baseUrl: client.baseUrl }}>
-      <UsageView me={me} store={store} memberName={memberName} />
+      <UsageView me={{ ...me, key }} store={store} memberName={memberName} />
     </ApiProvider>,
   );
 }
@@ -53,6 +53,18 @@ describe('UsageView', () => {
     expect(await screen.findByText(/tasks made elsewhere are not counted/)).toBeTruthy();
     expect(screen.getByTestId('usage-credits').textContent).toMatch(/^8\b/);
     expect(screen.queryByRole('heading', { name: 'By member' })).toBeNull();
+  });
+
+  it('shows a key label that looks like markup as its text, in the sentence that names it', async () => {
+    await renderView([makeEntry('t1', { createdAt: at(), creditsCharged: 4 })], undefined, {
+      ...me.key,
+      label: '<b>Bea</b>',
+    });
+    const note = await screen.findByText(/tasks made elsewhere are not counted/);
+    expect(note.textContent).toBe(
+      'From this device’s history of <b>Bea</b> (ms_team_…): tasks made elsewhere are not counted.',
+    );
+    expect(note.querySelector('b')).toBeNull();
   });
 
   it('with team entries: every member’s tasks counted, "By member" and "By member and model"', async () => {

@@ -1,4 +1,7 @@
 import { useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Download } from 'lucide-react';
 import { useApi } from '../../api/api-context';
 import type { Me } from '../../../contract/me';
@@ -45,11 +48,13 @@ import { CreditsChart } from './credits-chart';
 // compares with this key's own figures (GET /me's spend today, "Per key") counts only this member's own
 // tasks. Without team entries the view is the single user's, unchanged.
 
-const PERIODS = [
-  { days: 7, label: 'Last 7 days' },
-  { days: 30, label: 'Last 30 days' },
-  { days: 90, label: 'Last 90 days' },
-] as const;
+// Each period twice: the choice's label, and the words after a comma in a table's caption
+// ("Usage per model, last 30 days").
+const PERIODS: ReadonlyArray<{ days: number; label: MessageDescriptor; inCaption: MessageDescriptor }> = [
+  { days: 7, label: msg`Last 7 days`, inCaption: msg`last 7 days` },
+  { days: 30, label: msg`Last 30 days`, inCaption: msg`last 30 days` },
+  { days: 90, label: msg`Last 90 days`, inCaption: msg`last 90 days` },
+];
 
 const percent = (rate: number | null) => (rate === null ? '—' : formatPercent(rate));
 const credits = (n: number | null) => (n === null ? '—' : formatCredits(n));
@@ -78,6 +83,7 @@ export function UsageView({
   memberName?: string | undefined;
 }) {
   const { connectionId } = useApi();
+  const { t, i18n } = useLingui();
   const [days, setDays] = useState<number>(30);
   const entries = useSyncExternalStore(store?.subscribe ?? noop, store?.list ?? (() => EMPTY));
   // "Now" moves on each minute, so today's figures follow the clock past midnight.
@@ -126,14 +132,23 @@ export function UsageView({
 
   const cap = me.key.dailyCreditCap;
   const spent = me.key.creditsSpentToday;
-  const period = PERIODS.find((p) => p.days === days)?.label ?? `${days} days`;
+  const chosen = PERIODS.find((p) => p.days === days);
+  const period = chosen ? i18n._(chosen.label) : t`${days} days`;
+  const inCaption = chosen ? i18n._(chosen.inCaption) : t`${days} days`;
   const keyName = `${me.key.label} (${me.key.prefix}…)`;
+  // The key's label is the user's text: an element, so <Trans> places it as it is and never reads it for tags.
+  const keyText = <span className="font-medium">{displayText(keyName)}</span>;
+  const spentText = formatCredits(spent);
+  const historyToday = formatCredits(summary.today);
+  const ownTodayText = formatCredits(ownToday);
 
-  const exportCsv = () =>
+  const exportCsv = () => {
+    const today = dayKey(now);
     saveCsv(
       usageCsv(inRange(entries, startOfDay(now, days - 1)), keyName, member),
-      `usage ${dayKey(now)} (${days} days).csv`,
+      t({ message: `usage ${today} (${days} days).csv`, comment: 'a file name: keep .csv at the end' }),
     );
+  };
 
   return (
     <main className="flex flex-1 flex-col gap-4 p-4">
@@ -141,28 +156,28 @@ export function UsageView({
         <div className="flex flex-wrap items-end justify-between gap-3">
           <div>
             <h2 id="usage-title" className="text-lg font-semibold">
-              Usage
+              <Trans>Usage</Trans>
             </h2>
             {team ? (
               <p className="text-sm text-slate-600 dark:text-slate-400">
-                From this device’s history of <span className="font-medium">{displayText(keyName)}</span> and
-                the tasks your team made through the studio (shared in the team space): tasks made outside the
-                studio are not counted.
+                <Trans>
+                  From this device’s history of {keyText} and the tasks your team made through the studio
+                  (shared in the team space): tasks made outside the studio are not counted.
+                </Trans>
               </p>
             ) : (
               <p className="text-sm text-slate-600 dark:text-slate-400">
-                From this device’s history of <span className="font-medium">{displayText(keyName)}</span>:
-                tasks made elsewhere are not counted.
+                <Trans>From this device’s history of {keyText}: tasks made elsewhere are not counted.</Trans>
               </p>
             )}
           </div>
           <div className="flex flex-wrap items-end gap-2">
-            <Field label="Period" className="w-44">
+            <Field label={t`Period`} className="w-44">
               {(control) => (
                 <Select {...control} value={days} onChange={(e) => setDays(Number(e.target.value))}>
                   {PERIODS.map((p) => (
                     <option key={p.days} value={p.days}>
-                      {p.label}
+                      {i18n._(p.label)}
                     </option>
                   ))}
                 </Select>
@@ -170,27 +185,27 @@ export function UsageView({
             </Field>
             <Button onClick={exportCsv} disabled={summary.totals.tasks === 0}>
               <Download className="size-4" aria-hidden="true" />
-              Export CSV
+              <Trans>Export CSV</Trans>
             </Button>
           </div>
         </div>
 
         <dl
           className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6"
-          aria-label={`Totals, ${period}`}
+          aria-label={t`Totals, ${period}`}
         >
-          <Stat label="Credits" testId="usage-credits">
+          <Stat label={t`Credits`} testId="usage-credits">
             {formatCredits(summary.totals.credits)}
           </Stat>
-          <Stat label="Tasks" testId="usage-tasks">
+          <Stat label={t`Tasks`} testId="usage-tasks">
             {formatCount(summary.totals.tasks)}
           </Stat>
-          <Stat label="Outputs made" testId="usage-outputs">
+          <Stat label={t`Outputs made`} testId="usage-outputs">
             {formatCount(summary.totals.outputs)}
           </Stat>
-          <Stat label="Failure rate">{percent(summary.totals.failureRate)}</Stat>
-          <Stat label="Cost per output">{credits(summary.totals.costPerOutput)}</Stat>
-          <Stat label="Still running">{formatCount(summary.totals.pending)}</Stat>
+          <Stat label={t`Failure rate`}>{percent(summary.totals.failureRate)}</Stat>
+          <Stat label={t`Cost per output`}>{credits(summary.totals.costPerOutput)}</Stat>
+          <Stat label={t`Still running`}>{formatCount(summary.totals.pending)}</Stat>
         </dl>
 
         <div className="mt-4 rounded-lg bg-slate-50 p-3 text-sm dark:bg-slate-800/60">
@@ -198,43 +213,61 @@ export function UsageView({
             <CapMeter spent={spent} cap={cap} testId="usage-cap" />
           ) : (
             <p>
-              Spent today: <span className="font-medium tabular-nums">{formatCredits(spent)}</span>. This key
-              has no daily cap.
+              <Trans>
+                Spent today: <span className="font-medium tabular-nums">{spentText}</span>. This key has no
+                daily cap.
+              </Trans>
             </p>
           )}
           {team ? (
             <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-              The service counts {formatCredits(spent)} today for this key; your own tasks in the history
-              count <span data-testid="usage-today">{formatCredits(ownToday)}</span>
-              {ownToday !== spent &&
-                ' (the difference was spent outside the studio, or on another day by the service’s clock)'}
-              . The other members’ tasks are in the figures above, not in this comparison.
+              {ownToday !== spent ? (
+                <Trans>
+                  The service counts {spentText} today for this key; your own tasks in the history count{' '}
+                  <span data-testid="usage-today">{ownTodayText}</span> (the difference was spent outside the
+                  studio, or on another day by the service’s clock). The other members’ tasks are in the
+                  figures above, not in this comparison.
+                </Trans>
+              ) : (
+                <Trans>
+                  The service counts {spentText} today for this key; your own tasks in the history count{' '}
+                  <span data-testid="usage-today">{ownTodayText}</span>. The other members’ tasks are in the
+                  figures above, not in this comparison.
+                </Trans>
+              )}
             </p>
           ) : (
             <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-              The service counts {formatCredits(spent)} today for this key; this device’s history counts{' '}
-              <span data-testid="usage-today">{formatCredits(summary.today)}</span>
-              {summary.today !== spent &&
-                ' (the difference was spent elsewhere, or on another day by the service’s clock)'}
-              .
+              {summary.today !== spent ? (
+                <Trans>
+                  The service counts {spentText} today for this key; this device’s history counts{' '}
+                  <span data-testid="usage-today">{historyToday}</span> (the difference was spent elsewhere,
+                  or on another day by the service’s clock).
+                </Trans>
+              ) : (
+                <Trans>
+                  The service counts {spentText} today for this key; this device’s history counts{' '}
+                  <span data-testid="usage-today">{historyToday}</span>.
+                </Trans>
+              )}
             </p>
           )}
         </div>
       </section>
 
-      <section aria-label="Credits per day" className={card}>
-        <CreditsChart days={summary.perDay} title={`Credits per day, ${period.toLowerCase()}`} />
+      <section aria-label={t`Credits per day`} className={card}>
+        <CreditsChart days={summary.perDay} title={t`Credits per day, ${inCaption}`} />
       </section>
 
       {team && (
         <div className="grid gap-4 lg:grid-cols-2 lg:items-start">
-          <TableSection id="usage-members" title="By member">
+          <TableSection id="usage-members" title={t`By member`}>
             {members.length === 0 ? (
               <Empty />
             ) : (
               <UsageTable
-                caption={`Usage per team member, ${period.toLowerCase()}`}
-                columns={['Member', 'Tasks', 'Failure rate', 'Credits']}
+                caption={t`Usage per team member, ${inCaption}`}
+                columns={[t`Member`, t`Tasks`, t`Failure rate`, t`Credits`]}
               >
                 {members.map((m) => (
                   <tr key={m.memberId} className={tr}>
@@ -251,13 +284,13 @@ export function UsageView({
               </UsageTable>
             )}
           </TableSection>
-          <TableSection id="usage-member-models" title="By member and model">
+          <TableSection id="usage-member-models" title={t`By member and model`}>
             {memberModels.length === 0 ? (
               <Empty />
             ) : (
               <UsageTable
-                caption={`Usage per team member and model, ${period.toLowerCase()}`}
-                columns={['Member', 'Model', 'Tasks', 'Failure rate', 'Credits']}
+                caption={t`Usage per team member and model, ${inCaption}`}
+                columns={[t`Member`, t`Model`, t`Tasks`, t`Failure rate`, t`Credits`]}
                 textColumns={2}
                 className="min-w-[28rem]"
               >
@@ -285,21 +318,21 @@ export function UsageView({
         </div>
       )}
 
-      <TableSection id="usage-models" title="Per model">
+      <TableSection id="usage-models" title={t`Per model`}>
         {summary.perModel.length === 0 ? (
           <Empty />
         ) : (
           <UsageTable
-            caption={`Usage per model, tool or template, ${period.toLowerCase()}`}
+            caption={t`Usage per model, tool or template, ${inCaption}`}
             columns={[
-              'Model',
-              'Tasks',
-              'Outputs',
-              'Failure rate',
-              'Average time',
-              '90th percentile',
-              'Credits',
-              'Per output',
+              t`Model`,
+              t`Tasks`,
+              t`Outputs`,
+              t`Failure rate`,
+              t`Average time`,
+              t`90th percentile`,
+              t`Credits`,
+              t`Per output`,
             ]}
             className="min-w-[40rem]"
           >
@@ -330,13 +363,13 @@ export function UsageView({
       </TableSection>
 
       <div className="grid gap-4 lg:grid-cols-2 lg:items-start">
-        <TableSection id="usage-categories" title="Per category">
+        <TableSection id="usage-categories" title={t`Per category`}>
           {summary.perCategory.length === 0 ? (
             <Empty />
           ) : (
             <SmallTable
-              caption={`Usage per category, ${period.toLowerCase()}`}
-              head="Category"
+              caption={t`Usage per category, ${inCaption}`}
+              head={t`Category`}
               rows={summary.perCategory.map((c) => ({
                 key: c.category,
                 name: c.category.includes('/') ? categoryLabel(c.category) : c.category,
@@ -347,25 +380,29 @@ export function UsageView({
           )}
         </TableSection>
 
-        <TableSection id="usage-keys" title="Per key">
+        <TableSection id="usage-keys" title={t`Per key`}>
           <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-            Every key used with this studio on this device. A key is never kept: only its label and prefix, as
-            the service shows them, for keys connected since this view existed; others show as “Another key”.
+            <Trans>
+              Every key used with this studio on this device. A key is never kept: only its label and prefix,
+              as the service shows them, for keys connected since this view existed; others show as “Another
+              key”.
+            </Trans>
           </p>
           {others === null ? (
-            <Spinner label="Reading the other keys’ history" />
+            <Spinner label={t`Reading the other keys’ history`} />
           ) : (
             <UsageTable
-              caption={`Usage per key on this device, ${period.toLowerCase()}`}
-              columns={['Key', 'Tasks', 'Today', 'Credits']}
+              caption={t`Usage per key on this device, ${inCaption}`}
+              columns={[t`Key`, t`Tasks`, t`Today`, t`Credits`]}
             >
               {keys.map((k, i) => {
                 const known = labels[k.connectionId];
+                const number = i + 1;
                 return (
                   <tr key={k.connectionId} className={tr}>
                     <th scope="row" className={rowHead}>
                       <span className="font-medium" dir="auto">
-                        {known ? displayText(known.label) : `Another key ${i + 1}`}
+                        {known ? displayText(known.label) : t`Another key ${number}`}
                       </span>
                       {known && (
                         <span className="ms-1 font-mono text-xs text-slate-600 dark:text-slate-400">
@@ -373,7 +410,9 @@ export function UsageView({
                         </span>
                       )}
                       {k.connectionId === connectionId && (
-                        <span className="ms-1 text-xs text-slate-600 dark:text-slate-400">(this key)</span>
+                        <span className="ms-1 text-xs text-slate-600 dark:text-slate-400">
+                          <Trans>(this key)</Trans>
+                        </span>
                       )}
                     </th>
                     <td className={td}>{formatCount(k.tasks)}</td>
@@ -392,13 +431,18 @@ export function UsageView({
 
 /** A member's name (another member's is untrusted text), this member's marked as theirs. */
 function MemberName({ name, you }: { name: string; you: boolean }) {
+  // The usage model names this member "You" when they chose no name (in the CSV too): shown in the
+  // studio's language here.
+  const unnamed = you && name === 'You';
   return (
     <>
       <span className="font-medium" dir="auto">
-        {displayText(name)}
+        {unnamed ? <Trans>You</Trans> : displayText(name)}
       </span>
-      {you && name !== 'You' && (
-        <span className="ms-1 text-xs text-slate-600 dark:text-slate-400">(you)</span>
+      {you && !unnamed && (
+        <span className="ms-1 text-xs text-slate-600 dark:text-slate-400">
+          <Trans>(you)</Trans>
+        </span>
       )}
     </>
   );
@@ -444,8 +488,9 @@ function SmallTable({
   rows: Array<{ key: string; name: string; totals: Totals }>;
   total: number;
 }) {
+  const { t } = useLingui();
   return (
-    <UsageTable caption={caption} columns={[head, 'Tasks', 'Failure rate', 'Credits']}>
+    <UsageTable caption={caption} columns={[head, t`Tasks`, t`Failure rate`, t`Credits`]}>
       {rows.map((r) => (
         <tr key={r.key} className={tr}>
           <th scope="row" className={rowHead}>
@@ -508,5 +553,9 @@ function TableSection({ id, title, children }: { id: string; title: string; chil
 }
 
 function Empty() {
-  return <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">No tasks in this period.</p>;
+  return (
+    <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+      <Trans>No tasks in this period.</Trans>
+    </p>
+  );
 }
