@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pseudoMessage } from './pseudo';
-import { transformMacros } from './vite-lingui';
+import { SAFE_TRANS, transformMacros } from './vite-lingui';
 
 describe('the build’s message transform', () => {
   it('compiles a t`` message’s English into the code, beside its id, and leaves no macro import', async () => {
@@ -29,6 +29,15 @@ describe('the build’s message transform', () => {
       /message: \[\["n", "plural", \{ offset: undefined, one: \["#", " task"\], other: \["#", " tasks"\] \}\]\]/,
     );
     expect(code).toContain('{ n }: { n: number; }');
+  });
+
+  it("points the macros' <Trans> at the studio's own, which reads no value for tags", async () => {
+    const out = await transformMacros(
+      "import { Trans } from '@lingui/react/macro';\nexport const A = ({ who }: { who: string }) => <Trans>Shared by {who}</Trans>;",
+      'x.tsx',
+    );
+    expect(out!.code).toContain(`from "${SAFE_TRANS}"`);
+    expect(out!.code).not.toMatch(/import \{[^}]*Trans[^}]*\} from "@lingui\/react"/);
   });
 });
 

@@ -2,6 +2,7 @@ import { transformAsync, types as t, type PluginObj } from '@babel/core';
 import linguiMacro from '@lingui/babel-plugin-lingui-macro';
 import { compileMessage } from '@lingui/message-utils/compileMessage';
 import { lingui } from '@lingui/vite-plugin';
+import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 
 // Lingui in the Vite build (docs/i18n.md).
@@ -19,12 +20,34 @@ import type { Plugin } from 'vite';
 
 const MACRO_IMPORT = /from\s+['"]@lingui\/(?:core|react)\/macro['"]/;
 
-/** Replaces the English `message` a macro left beside a message's `id` with its compiled form. */
+/** The studio's <Trans>, which never reads a value's text for tags (src/lib/i18n/safe-trans.tsx). */
+export const SAFE_TRANS = fileURLToPath(new URL('../../src/lib/i18n/safe-trans.tsx', import.meta.url));
+
+/**
+ * Replaces the English `message` a macro left beside a message's `id` with its compiled form, and points
+ * the macros' <Trans> at the studio's own.
+ */
 export function precompileMessages(): PluginObj {
   const compiled = (value: string) => t.valueToNode(compileMessage(value));
   return {
     name: 'media-studio:precompile-messages',
     visitor: {
+      ImportDeclaration(path) {
+        const { node } = path;
+        if (node.source.value !== '@lingui/react') return;
+        const imports = (name: string) =>
+          node.specifiers.some((s) => t.isImportSpecifier(s) && t.isIdentifier(s.imported, { name }));
+        if (!imports('Trans')) return;
+        if (node.specifiers.length === 1) {
+          node.source = t.stringLiteral(SAFE_TRANS);
+          return;
+        }
+        const trans = node.specifiers.filter(
+          (s) => t.isImportSpecifier(s) && t.isIdentifier(s.imported, { name: 'Trans' }),
+        );
+        node.specifiers = node.specifiers.filter((s) => !trans.includes(s));
+        path.insertAfter(t.importDeclaration(trans, t.stringLiteral(SAFE_TRANS)));
+      },
       // t`…`, msg`…`, defineMessage, plural(): `{ id: "…", message: "…", values }`.
       ObjectExpression(path) {
         const props = path.node.properties;
