@@ -171,3 +171,50 @@ describe('TeamCommentNotices', () => {
     expect(screen.queryByTestId('comment-notices')).toBeNull();
   });
 });
+
+describe('TeamCommentNotices, counted and with markup-like text', () => {
+  it('counts new comments and mentions, and shows a name and comment that look like message markup as typed', () => {
+    const MARKUP_NAME = '<0>Mal</0> <1/>';
+    const members = [...MEMBERS, { id: 'key_mal', name: MARKUP_NAME }];
+    const nameOf = (id: string) => members.find((m) => m.id === id)?.name ?? 'Someone';
+    const ann = teamContext('key_ann');
+    const mal = teamContext('key_mal', ann.doc);
+    ann.clock.now = mal.clock.now = Date.now();
+    const malComments = new TeamComments(mal);
+    const store = new Map<string, string>();
+    render(
+      <TeamCommentNotices
+        comments={new TeamComments(ann)}
+        memberId="key_ann"
+        isMine={(key) => key === 'task_1#0'}
+        memberName={nameOf}
+        onOpen={() => undefined}
+        storage={{ getItem: (k) => store.get(k) ?? null, setItem: (k, v) => void store.set(k, v) }}
+        now={ann.now}
+      />,
+    );
+    mal.clock.now += 1_000;
+    ann.clock.now += 5_000;
+    const add = (target: CommentTarget, body: string) => {
+      mal.clock.now += 10;
+      malComments.add(target, body, members);
+    };
+    act(() => {
+      add(TARGET, 'First <0>one</0>');
+      add(TARGET, 'Second');
+      add(TARGET, 'Third');
+      add({ kind: 'output', outputKey: 'task_9#0' }, 'Look @Ann {count} <2>here</2>');
+    });
+    const notice = screen.getByTestId('comment-notices');
+    expect(within(notice).getByText('4 new comments (1 mentioning you)')).toBeDefined();
+    const items = within(notice)
+      .getAllByRole('listitem')
+      .map((li) => li.querySelector('span')!.textContent);
+    expect(items).toEqual([
+      `${MARKUP_NAME} mentioned you: Look @Ann {count} <2>here</2>`,
+      `${MARKUP_NAME}: Third`,
+      `${MARKUP_NAME}: Second`,
+    ]);
+    expect(within(notice).getByText('and 1 more.')).toBeDefined();
+  });
+});

@@ -1,9 +1,10 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { CheckCircle2, MessageSquare, RotateCcw, Trash2 } from 'lucide-react';
 import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
 import { Button } from '../../components/button';
 import { inputClass } from '../../components/field';
 import { cn } from '../../lib/cn';
-import { formatDateTime } from '../../lib/format';
+import { formatCount, formatDateTime } from '../../lib/format';
 import { displayText } from '../../lib/untrusted-text';
 import {
   MAX_COMMENT_LENGTH,
@@ -34,7 +35,13 @@ export interface CommentsRegionProps {
   className?: string;
 }
 
-const nameOf = (memberName: (id: string) => string, id: string) => displayText(memberName(id)) || 'A member';
+/**
+ * A member's display name, or `someone` ("A member") for one without. Names go into messages through
+ * `t` (its result is text, rendered as text), never as a string value of a <Trans>: Lingui would read a
+ * "<0>…</0>" in that value as the message's own markup.
+ */
+const nameOf = (memberName: (id: string) => string, id: string, someone: string) =>
+  displayText(memberName(id)) || someone;
 
 export function CommentsRegion({
   comments,
@@ -47,22 +54,32 @@ export function CommentsRegion({
   const all = useSyncExternalStore(comments.subscribe, comments.snapshot);
   const threads = useMemo(() => threadsOf(all, target), [all, target]);
   const now = useClock();
-  const open = threads.filter((t) => !t.resolved).length;
+  const { t } = useLingui();
+  const open = threads.filter((thread) => !thread.resolved).length;
+  const openCount = formatCount(open);
+  const resolvedCount = formatCount(threads.length - open);
   const others = useMemo(() => members.filter((m) => m.id !== memberId), [members, memberId]);
 
   return (
-    <section aria-label="Comments" className={cn('flex flex-col gap-3', className)}>
+    <section aria-label={t`Comments`} className={cn('flex flex-col gap-3', className)}>
       <h3 className="flex items-center gap-2 text-sm font-semibold">
         <MessageSquare className="size-4" aria-hidden="true" />
-        Comments
+        <Trans>Comments</Trans>
         {threads.length > 0 && (
           <span className="text-xs font-normal text-slate-600 tabular-nums dark:text-slate-400">
-            {open} open{threads.length > open ? `, ${threads.length - open} resolved` : ''}
+            {threads.length > open
+              ? t({
+                  message: `${openCount} open, ${resolvedCount} resolved`,
+                  comment: 'counts of comment threads: still open, resolved',
+                })
+              : t({ message: `${openCount} open`, comment: 'a count of comment threads still open' })}
           </span>
         )}
       </h3>
       {threads.length === 0 ? (
-        <p className="text-sm text-slate-600 dark:text-slate-400">No comments yet.</p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          <Trans>No comments yet.</Trans>
+        </p>
       ) : (
         <ul className="flex flex-col gap-3">
           {threads.map((thread) => (
@@ -81,8 +98,8 @@ export function CommentsRegion({
         </ul>
       )}
       <Composer
-        label="Comment"
-        submitLabel="Add comment"
+        label={t`Comment`}
+        submitLabel={t`Add comment`}
         mentionable={others}
         onSubmit={(body) => comments.add(target, body, members)}
       />
@@ -107,10 +124,14 @@ function Thread({
   mentionable: readonly MemberName[];
   now: number;
 }) {
+  const { t } = useLingui();
   const [replying, setReplying] = useState(false);
   const replyButton = useRef<HTMLButtonElement>(null);
   const refocus = useRef(false);
   const { root, replies, resolved, resolution } = thread;
+  const someone = t`A member`;
+  const author = nameOf(memberName, root.author, someone);
+  const by = resolution ? nameOf(memberName, resolution.by, someone) : '';
   const stopReplying = () => {
     refocus.current = true;
     setReplying(false);
@@ -124,7 +145,7 @@ function Thread({
   }, [replying]);
   return (
     <article
-      aria-label={`Thread by ${nameOf(memberName, root.author)}`}
+      aria-label={t`Thread by ${author}`}
       className={cn(
         'flex flex-col gap-2 rounded-lg bg-white p-3 ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800',
         resolved && 'bg-slate-50 dark:bg-slate-900/60',
@@ -140,7 +161,7 @@ function Thread({
       />
       {replies.length > 0 && (
         <ul
-          aria-label="Replies"
+          aria-label={t`Replies`}
           className="flex flex-col gap-2 border-s-2 border-slate-200 ps-3 dark:border-slate-700"
         >
           {replies.map((reply) => (
@@ -162,9 +183,7 @@ function Thread({
           {resolved && (
             <CheckCircle2 className="size-3.5 text-emerald-600 dark:text-emerald-400" aria-hidden="true" />
           )}
-          <span dir="auto">
-            {resolved ? 'Resolved' : 'Reopened'} by {nameOf(memberName, resolution.by)}
-          </span>
+          <span dir="auto">{resolved ? t`Resolved by ${by}` : t`Reopened by ${by}`}</span>
           <time dateTime={new Date(resolution.at).toISOString()} title={formatDateTime(resolution.at)}>
             {relativeTime(resolution.at, now)}
           </time>
@@ -172,8 +191,8 @@ function Thread({
       )}
       {replying ? (
         <Composer
-          label="Reply"
-          submitLabel="Add reply"
+          label={t({ message: 'Reply', context: 'noun: the box a reply is typed in' })}
+          submitLabel={t`Add reply`}
           mentionable={mentionable}
           autoFocus
           onSubmit={(body) => {
@@ -185,17 +204,17 @@ function Thread({
       ) : (
         <div className="flex flex-wrap gap-1">
           <Button ref={replyButton} variant="ghost" size="sm" onClick={() => setReplying(true)}>
-            Reply
+            <Trans context="verb: opens the box to reply to a thread">Reply</Trans>
           </Button>
           {resolved ? (
             <Button variant="ghost" size="sm" onClick={() => comments.reopen(root.id)}>
               <RotateCcw className="size-3.5" aria-hidden="true" />
-              Reopen
+              <Trans>Reopen</Trans>
             </Button>
           ) : (
             <Button variant="ghost" size="sm" onClick={() => comments.resolve(root.id)}>
               <CheckCircle2 className="size-3.5" aria-hidden="true" />
-              Resolve
+              <Trans>Resolve</Trans>
             </Button>
           )}
         </div>
@@ -219,6 +238,7 @@ function CommentBody({
   members: readonly MemberName[];
   now: number;
 }) {
+  const { t } = useLingui();
   // Highlight the mentions the comment made, by the names those members go by now.
   const mentioned = useMemo(
     () =>
@@ -233,7 +253,7 @@ function CommentBody({
     <div className="flex flex-col gap-0.5">
       <p className="flex flex-wrap items-baseline gap-x-2 text-xs">
         <span dir="auto" className="min-w-0 font-semibold wrap-anywhere text-slate-900 dark:text-slate-100">
-          {nameOf(memberName, comment.author)}
+          {nameOf(memberName, comment.author, t`A member`)}
         </span>
         <time
           dateTime={new Date(comment.createdAt).toISOString()}
@@ -246,8 +266,8 @@ function CommentBody({
           <button
             type="button"
             onClick={() => comments.delete(comment.id)}
-            aria-label="Delete comment"
-            title="Delete comment"
+            aria-label={t`Delete comment`}
+            title={t`Delete comment`}
             className="ms-auto rounded-md p-1 text-slate-600 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-slate-400 dark:hover:bg-slate-800"
           >
             <Trash2 className="size-3.5" aria-hidden="true" />
@@ -255,7 +275,9 @@ function CommentBody({
         )}
       </p>
       {comment.deleted ? (
-        <p className="text-sm text-slate-600 italic dark:text-slate-400">Comment deleted</p>
+        <p className="text-sm text-slate-600 italic dark:text-slate-400">
+          <Trans>Comment deleted</Trans>
+        </p>
       ) : (
         <p
           dir="auto"
@@ -301,6 +323,7 @@ function Composer({
   onCancel?: () => void;
   autoFocus?: boolean;
 }) {
+  const { t } = useLingui();
   const id = useId();
   const [text, setText] = useState('');
   const [caret, setCaret] = useState(0);
@@ -319,7 +342,7 @@ function Composer({
       setText('');
       setError(null);
     } catch (e) {
-      setError(e instanceof Error ? e.message : 'The comment could not be added.');
+      setError(e instanceof Error ? e.message : t`The comment could not be added.`);
     }
   };
   const insert = (member: MemberName) => {
@@ -341,6 +364,7 @@ function Composer({
     }
   };
   const left = MAX_COMMENT_LENGTH - text.trim().length;
+  const leftCount = formatCount(left);
 
   return (
     <form
@@ -361,7 +385,7 @@ function Composer({
               left < 0 ? 'text-rose-700 dark:text-rose-400' : 'text-slate-500 dark:text-slate-400',
             )}
           >
-            {left} left
+            <Trans>{leftCount} left</Trans>
           </span>
         )}
       </div>
@@ -384,10 +408,10 @@ function Composer({
         className={cn(inputClass, 'resize-y')}
       />
       <p id={`${id}-hint`} className="text-xs text-slate-600 dark:text-slate-400">
-        Type @ and a name to mention a member; Ctrl+Enter sends.
+        <Trans>Type @ and a name to mention a member; Ctrl+Enter sends.</Trans>
       </p>
       {suggestions.length > 0 && (
-        <div role="group" aria-label="Mention a member" className="flex flex-wrap gap-1">
+        <div role="group" aria-label={t`Mention a member`} className="flex flex-wrap gap-1">
           {suggestions.map((m) => (
             <Button key={m.id} size="sm" variant="secondary" onClick={() => insert(m)}>
               <span dir="auto" className="max-w-48 truncate">
@@ -408,7 +432,7 @@ function Composer({
         </Button>
         {onCancel && (
           <Button size="sm" variant="ghost" onClick={onCancel}>
-            Cancel
+            <Trans>Cancel</Trans>
           </Button>
         )}
       </div>

@@ -1,7 +1,10 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { ExternalLink, X } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
+import { formatCount } from '../../lib/format';
 import { displayText } from '../../lib/untrusted-text';
 import {
   commentNotices,
@@ -101,52 +104,76 @@ interface CommentNoticeListProps {
 
 /** The notice itself: how many, the newest few, "Open output" on each, and "Dismiss" for all. */
 function CommentNoticeList({ notices, memberName, onOpen, onSeen }: CommentNoticeListProps) {
+  const { t } = useLingui();
   useBrowserNotifications(notices, memberName);
   if (notices.length === 0) return null;
   const shown = notices.slice(-3).reverse();
   const mentions = notices.filter((n) => n.reasons.includes('mention')).length;
+  const mentionCount = formatCount(mentions);
   const title =
     notices.length === 1
       ? notices[0]!.reasons.includes('your-output')
-        ? 'New comment on your result'
-        : 'You were mentioned in a comment'
-      : `${notices.length} new comments${mentions ? ` (${mentions} mentioning you)` : ''}`;
+        ? t`New comment on your result`
+        : t`You were mentioned in a comment`
+      : mentions
+        ? plural(notices.length, {
+            one: `# new comment (${mentionCount} mentioning you)`,
+            other: `# new comments (${mentionCount} mentioning you)`,
+          })
+        : plural(notices.length, { one: '# new comment', other: '# new comments' });
+  const more = formatCount(notices.length - shown.length);
   return (
     <div className="relative" data-testid="comment-notices">
       <Alert title={title} className="pe-12">
         <ul className="mt-1 flex flex-col gap-1.5">
-          {shown.map((n) => (
-            <li key={n.comment.id} className="flex flex-wrap items-center gap-2">
-              <span className="min-w-0 flex-1 wrap-anywhere" dir="auto">
-                <span className="font-semibold">
-                  {displayText(memberName(n.comment.author)) || 'A member'}
-                </span>
-                {n.reasons.includes('mention') && !n.reasons.includes('your-output')
-                  ? ' mentioned you: '
-                  : ': '}
-                {excerpt(n.comment.body)}
+          {shown.map((n) => {
+            // The name and the comment are other members' text: elements given to the message as values,
+            // never strings inside it (Lingui would read a "<0>…</0>" in a string value as its markup).
+            const author = (
+              <span className="font-semibold">
+                {displayText(memberName(n.comment.author)) || t`A member`}
               </span>
-              {n.outputKey !== null && (
-                <Button
-                  size="sm"
-                  onClick={() => {
-                    onSeen([n]);
-                    onOpen(n.outputKey!);
-                  }}
-                >
-                  <ExternalLink className="size-3.5" aria-hidden="true" />
-                  Open output
-                </Button>
-              )}
-            </li>
-          ))}
+            );
+            const body = <>{excerpt(n.comment.body)}</>;
+            return (
+              <li key={n.comment.id} className="flex flex-wrap items-center gap-2">
+                <span className="min-w-0 flex-1 wrap-anywhere" dir="auto">
+                  {n.reasons.includes('mention') && !n.reasons.includes('your-output') ? (
+                    <Trans>
+                      {author} mentioned you: {body}
+                    </Trans>
+                  ) : (
+                    <Trans comment="a member's name, then their comment">
+                      {author}: {body}
+                    </Trans>
+                  )}
+                </span>
+                {n.outputKey !== null && (
+                  <Button
+                    size="sm"
+                    onClick={() => {
+                      onSeen([n]);
+                      onOpen(n.outputKey!);
+                    }}
+                  >
+                    <ExternalLink className="size-3.5" aria-hidden="true" />
+                    <Trans>Open output</Trans>
+                  </Button>
+                )}
+              </li>
+            );
+          })}
         </ul>
-        {notices.length > shown.length && <p className="mt-1">and {notices.length - shown.length} more.</p>}
+        {notices.length > shown.length && (
+          <p className="mt-1">
+            <Trans>and {more} more.</Trans>
+          </p>
+        )}
       </Alert>
       <button
         type="button"
         onClick={() => onSeen(notices)}
-        aria-label="Dismiss"
+        aria-label={t`Dismiss`}
         className="absolute top-1.5 end-2 rounded-md p-1.5 opacity-70 hover:opacity-100 focus-visible:outline-2 focus-visible:outline-indigo-500"
       >
         <X className="size-4" aria-hidden="true" />
@@ -157,6 +184,7 @@ function CommentNoticeList({ notices, memberName, onOpen, onSeen }: CommentNotic
 
 /** A browser notification per new notice while the page is hidden, when the member allowed them. */
 function useBrowserNotifications(notices: readonly CommentNotice[], memberName: (id: string) => string) {
+  const { t } = useLingui();
   const told = useRef(new Set<string>());
   useEffect(() => {
     for (const n of notices) {
@@ -167,13 +195,14 @@ function useBrowserNotifications(notices: readonly CommentNotice[], memberName: 
         'Notification' in window &&
         Notification.permission === 'granted'
       ) {
-        new Notification(`Comment from ${displayText(memberName(n.comment.author)) || 'a member'}`, {
+        const author = displayText(memberName(n.comment.author)) || t`a member`;
+        new Notification(t`Comment from ${author}`, {
           body: excerpt(n.comment.body),
           tag: n.comment.id,
         });
       }
     }
-  }, [notices, memberName]);
+  }, [notices, memberName, t]);
 }
 
 export interface TeamCommentNoticesProps extends Omit<CommentNoticesOptions, 'comments'> {

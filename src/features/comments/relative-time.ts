@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useEffect, useState } from 'react';
 import { formatDateTime, formatRelative } from '../../lib/format';
 
@@ -13,7 +14,8 @@ const STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
 export function relativeTime(ms: number, now: number): string {
   const seconds = Math.round((ms - now) / 1_000);
   // Another member's clock may run a little ahead: a comment from "the future" was made just now.
-  if (Math.abs(seconds) < 45 || (seconds > 0 && seconds < 600)) return 'just now';
+  // Intl's relative format has no "just now" (numeric 'auto' says "now"): a message, in the studio's language.
+  if (Math.abs(seconds) < 45 || (seconds > 0 && seconds < 600)) return t`just now`;
   if (Math.abs(seconds) >= 7 * 86_400 || seconds > 0) return formatDateTime(ms);
   let unit: Intl.RelativeTimeFormatUnit = 'minute';
   let size = 60;

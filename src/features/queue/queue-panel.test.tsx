@@ -132,9 +132,40 @@ describe('QueuePanel', () => {
   it("totals the held credits and marks the first task over today's cap", async () => {
     render(<QueuePanel queue={queue} balance={100} capRemaining={6} />);
     await hold(['p1', 'p2', 'p3']);
-    expect(screen.getByTestId('queue-cost').textContent).toContain('Held: 12 credits');
+    expect(screen.getByTestId('queue-cost').textContent).toBe(
+      "Held: 12 credits · balance 100 credits · 6 credits left under today's cap" +
+        "Not everything fits: the first task marked below would be refused (over today's cap).",
+    );
     expect(within(rows()[1]!).queryByText("Would be refused: today's cap")).not.toBeNull();
     expect(within(rows()[0]!).queryByText(/Would be refused/)).toBeNull();
+  });
+
+  it('counts the tasks of unknown price in the total, one or many, and a refusal over the balance', async () => {
+    render(<QueuePanel queue={queue} balance={5} capRemaining={null} />);
+    await hold(['p1', 'p2']);
+    await act(async () => {
+      await queue.enqueue([
+        {
+          request: { interfaceId: 'm1', versionId: 'v1', params: { prompt: 'p3' } },
+          meta: { ...meta(0), quotedCredits: null },
+        },
+      ]);
+    });
+    const cost = screen.getByTestId('queue-cost');
+    expect(cost.textContent).toBe(
+      'Held: 8 credits (and 1 task of unknown price) · balance 5 credits' +
+        'Not everything fits: the first task marked below would be refused (over the balance).',
+    );
+    await act(async () => {
+      await queue.enqueue([
+        {
+          request: { interfaceId: 'm1', versionId: 'v1', params: { prompt: 'p4' } },
+          meta: { ...meta(0), quotedCredits: null },
+        },
+      ]);
+    });
+    expect(cost.textContent).toContain('Held: 8 credits (and 2 tasks of unknown price) · balance 5 credits');
+    expect(cost.querySelector('strong')?.textContent).toBe('8 credits');
   });
 
   it('Pause queue and Resume queue switch the queue', async () => {

@@ -1,3 +1,4 @@
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { GripVertical, Pause, Play, Send, Trash2 } from 'lucide-react';
 import { memo, useCallback, useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
@@ -7,7 +8,7 @@ import { Button } from '../../components/button';
 import { inputClass } from '../../components/field';
 import { cn } from '../../lib/cn';
 import { displayText } from '../../lib/untrusted-text';
-import { formatCredits } from '../../lib/format';
+import { formatCount, formatCredits, numberFormat } from '../../lib/format';
 import { useLocale } from '../../lib/use-locale';
 import { queueCost, type QueueCost, type QueueItem, type TaskQueue } from '../../model/queue/queue';
 import { notifyUndo } from '../../components/notices';
@@ -22,7 +23,12 @@ function useQueue(queue: TaskQueue) {
   return useSyncExternalStore(queue.subscribe, queue.snapshot);
 }
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+/**
+ * A place in the queue, "1" to "1000", in the locale's digits but not grouped: "place 4 of 1000", as the
+ * studio has always said it (and as a person reads a position, not an amount).
+ */
+const formatPlace = (n: number): string => numberFormat(PLACE).format(n);
+const PLACE: Intl.NumberFormatOptions = { useGrouping: false };
 
 export function QueuePanel({
   queue,
@@ -35,6 +41,7 @@ export function QueuePanel({
   /** Credits left under today's cap for this key, or null when it has no cap. */
   capRemaining: number | null;
 }) {
+  const { t } = useLingui();
   const { items, settings, sentCredits } = useQueue(queue);
   const cost = queueCost(items, { balance, capRemaining });
   const [announcement, setAnnouncement] = useState('');
@@ -50,9 +57,11 @@ export function QueuePanel({
       if (to < 0 || to >= total) return;
       setLastMoved(key);
       void queue.move(key, to);
-      setAnnouncement(`Moved to place ${to + 1} of ${total}.`);
+      const place = formatPlace(to + 1);
+      const count = formatPlace(total);
+      setAnnouncement(t`Moved to place ${place} of ${count}.`);
     },
-    [queue],
+    [queue, t],
   );
 
   const remove = useCallback(
@@ -60,12 +69,15 @@ export function QueuePanel({
       const removed = await queue.remove([key]);
       const first = removed[0];
       if (!first) return;
+      // The title is text of the service's: a value of the message.
+      const title = displayText(first.meta.title);
       notifyUndo(
-        `Removed "${displayText(first.meta.title)}" from the queue: never sent, never charged.`,
+        t`Removed "${title}" from the queue: never sent, never charged.`,
         () => queue.restore(removed),
+        { undone: t`Undone.`, label: t`Undo` },
       );
     },
-    [queue],
+    [queue, t],
   );
 
   const onDrop = useCallback(
@@ -98,45 +110,50 @@ export function QueuePanel({
     />
   );
 
+  const sent = formatCredits(sentCredits);
   return (
-    <section aria-label="Queue" className="flex flex-col gap-3">
+    <section aria-label={t`Queue`} className="flex flex-col gap-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 className="text-sm font-semibold">
-          Queue
-          <span className="ms-1.5 font-normal text-slate-500 dark:text-slate-400">({items.length})</span>
+          <Trans>Queue</Trans>
+          <span className="ms-1.5 font-normal text-slate-500 dark:text-slate-400">
+            ({formatCount(items.length)})
+          </span>
         </h2>
         {settings.paused ? (
           <Button size="sm" onClick={() => queue.resume()}>
             <Play className="size-4" aria-hidden="true" />
-            Resume queue
+            <Trans>Resume queue</Trans>
           </Button>
         ) : (
           <Button size="sm" onClick={() => queue.pause()}>
             <Pause className="size-4" aria-hidden="true" />
-            Pause queue
+            <Trans>Pause queue</Trans>
           </Button>
         )}
       </div>
       {settings.pausedReason && (
-        <Alert tone="warning" title="The queue is paused">
+        <Alert tone="warning" title={t`The queue is paused`}>
           {settings.pausedReason}
         </Alert>
       )}
       <p className="text-xs text-slate-600 dark:text-slate-400">
         {settings.sendAtOnce
-          ? 'Tasks are sent at once, as they are made.'
-          : 'Tasks wait here, on this device, until your pool is about to free a place: until then they are not sent and not charged.'}
+          ? t`Tasks are sent at once, as they are made.`
+          : t`Tasks wait here, on this device, until your pool is about to free a place: until then they are not sent and not charged.`}
       </p>
       {items.length > 0 && <CostLine cost={cost} balance={balance} capRemaining={capRemaining} />}
       {items.length > 0 && (
         <>
           <p id={hintId} className="text-xs text-slate-500 dark:text-slate-400">
-            Drag a task, or focus its handle and press ArrowUp or ArrowDown, to change its place.
+            <Trans>
+              Drag a task, or focus its handle and press ArrowUp or ArrowDown, to change its place.
+            </Trans>
           </p>
           {items.length > VIRTUAL_FROM ? (
             <VirtualHeldList items={items} follow={lastMoved} renderRow={row} />
           ) : (
-            <ol aria-label="Held tasks" className="flex max-h-[28rem] flex-col gap-2 overflow-y-auto">
+            <ol aria-label={t`Held tasks`} className="flex max-h-[28rem] flex-col gap-2 overflow-y-auto">
               {items.map((item, i) => row(item, i))}
             </ol>
           )}
@@ -147,7 +164,7 @@ export function QueuePanel({
       </div>
       <details className="text-sm">
         <summary className="cursor-pointer text-xs font-medium text-slate-700 dark:text-slate-300">
-          Queue settings
+          <Trans>Queue settings</Trans>
         </summary>
         <div className="mt-2 flex flex-col gap-2">
           <label className="flex items-start gap-2">
@@ -157,10 +174,12 @@ export function QueuePanel({
               onChange={(e) => queue.setSendAtOnce(e.target.checked)}
               className="mt-0.5 size-4 accent-indigo-600"
             />
-            <span>Send every task at once (no queue)</span>
+            <span>
+              <Trans>Send every task at once (no queue)</Trans>
+            </span>
           </label>
           <label htmlFor={stopId} className="text-xs font-medium">
-            Stop after this many credits this session
+            <Trans>Stop after this many credits this session</Trans>
           </label>
           <input
             id={stopId}
@@ -169,14 +188,14 @@ export function QueuePanel({
             inputMode="decimal"
             className={cn(inputClass, 'w-32')}
             value={settings.stopAfterCredits ?? ''}
-            placeholder="No stop"
+            placeholder={t`No stop`}
             onChange={(e) => {
               const n = e.target.value === '' ? null : Number(e.target.value);
               queue.setStopAfterCredits(n === null || !Number.isFinite(n) || n < 0 ? null : n);
             }}
           />
           <p className="text-xs text-slate-500 dark:text-slate-400">
-            Sent through the queue this session: {formatCredits(sentCredits)}.
+            <Trans>Sent through the queue this session: {sent}.</Trans>
           </p>
         </div>
       </details>
@@ -193,18 +212,58 @@ function CostLine({
   balance: number | null;
   capRemaining: number | null;
 }) {
+  const total = formatCredits(cost.total);
+  // Named, not "#": in a plural branch that also holds an element, Lingui rendered the "#" as it is.
+  const unpriced = formatCount(cost.unpriced);
+  const balanceText = balance === null ? null : formatCredits(balance);
+  const capText = capRemaining === null ? null : formatCredits(capRemaining);
+  // The total, then what it stands against, each its own phrase after a " · ".
   return (
     <div className="flex flex-col gap-1 text-xs text-slate-700 dark:text-slate-300" data-testid="queue-cost">
       <p>
-        Held: <strong>{formatCredits(cost.total)}</strong>
-        {cost.unpriced > 0 && ` (and ${plural(cost.unpriced, 'task', 'tasks')} of unknown price)`}
-        {balance !== null && <> · balance {formatCredits(balance)}</>}
-        {capRemaining !== null && <> · {formatCredits(capRemaining)} left under today&apos;s cap</>}
+        {cost.unpriced > 0 ? (
+          <Plural
+            value={cost.unpriced}
+            one={
+              <>
+                Held: <strong>{total}</strong> (and {unpriced} task of unknown price)
+              </>
+            }
+            other={
+              <>
+                Held: <strong>{total}</strong> (and {unpriced} tasks of unknown price)
+              </>
+            }
+          />
+        ) : (
+          <Trans>
+            Held: <strong>{total}</strong>
+          </Trans>
+        )}
+        {balanceText !== null && (
+          <>
+            {' · '}
+            <Trans>balance {balanceText}</Trans>
+          </>
+        )}
+        {capText !== null && (
+          <>
+            {' · '}
+            <Trans>{capText} left under today&apos;s cap</Trans>
+          </>
+        )}
       </p>
       {cost.firstRefused && (
         <p className="font-medium text-rose-700 dark:text-rose-300">
-          Not everything fits: the first task marked below would be refused (
-          {cost.firstRefused.reason === 'cap' ? "over today's cap" : 'over the balance'}).
+          {cost.firstRefused.reason === 'cap' ? (
+            <Trans>
+              Not everything fits: the first task marked below would be refused (over today&apos;s cap).
+            </Trans>
+          ) : (
+            <Trans>
+              Not everything fits: the first task marked below would be refused (over the balance).
+            </Trans>
+          )}
         </p>
       )}
     </div>
@@ -234,6 +293,7 @@ function VirtualHeldList({
   follow: string | null;
   renderRow: (item: QueueItem, index: number, virtual: VirtualPlace) => React.ReactNode;
 }) {
+  const { t } = useLingui();
   const scrollRef = useRef<HTMLDivElement>(null);
   const getItemKey = useCallback((i: number) => items[i]?.idempotencyKey ?? i, [items]);
   // The virtualizer is read afresh on each render (its rows move with the scroll), as in the History list.
@@ -258,7 +318,11 @@ function VirtualHeldList({
       className="max-h-[28rem] overflow-y-auto overscroll-contain"
       data-testid="queue-scroll"
     >
-      <ol aria-label="Held tasks" className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+      <ol
+        aria-label={t`Held tasks`}
+        className="relative w-full"
+        style={{ height: virtualizer.getTotalSize() }}
+      >
         {virtualizer.getVirtualItems().map((v) => {
           const item = items[v.index];
           return item
@@ -297,10 +361,16 @@ const QueueRow = memo(function QueueRow({
 }) {
   // Memoised: its parent's render in a new locale does not reach it, so it listens itself.
   useLocale();
+  const { t } = useLingui();
   const key = item.idempotencyKey;
   const { held } = item;
+  const blocked = held.blocked;
   const prompt = typeof item.request.params.prompt === 'string' ? item.request.params.prompt : null;
   const title = displayText(item.meta.title);
+  const place = formatPlace(index + 1);
+  const oldPrice = formatCredits(held.credits ?? 0);
+  const newPrice = held.newPrice === null ? '' : formatCredits(held.newPrice);
+  const count = formatPlace(total);
   return (
     <li
       className={cn(
@@ -330,7 +400,7 @@ const QueueRow = memo(function QueueRow({
       <button
         type="button"
         className="flex h-8 w-6 shrink-0 cursor-grab items-center justify-center rounded text-slate-500 hover:bg-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-600 dark:text-slate-400 dark:hover:bg-slate-800"
-        aria-label={`Move ${title}, place ${index + 1} of ${total}`}
+        aria-label={t`Move ${title}, place ${place} of ${count}`}
         aria-describedby={hintId}
         onKeyDown={(e) => {
           if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
@@ -343,9 +413,7 @@ const QueueRow = memo(function QueueRow({
       </button>
       <div className="flex min-w-0 flex-1 flex-col gap-1">
         <div className="flex min-w-0 items-center gap-1.5 text-sm">
-          <span className="shrink-0 text-xs text-slate-500 tabular-nums dark:text-slate-400">
-            {index + 1}.
-          </span>
+          <span className="shrink-0 text-xs text-slate-500 tabular-nums dark:text-slate-400">{place}.</span>
           <span dir="auto" className="min-w-0 truncate font-medium">
             {title}
           </span>
@@ -361,30 +429,40 @@ const QueueRow = memo(function QueueRow({
           </p>
         )}
         <div className="flex flex-wrap gap-1">
-          <Badge tone="neutral">Held · place {index + 1}</Badge>
-          {held.paused && <Badge tone="warning">Paused</Badge>}
+          <Badge tone="neutral">
+            <Trans>Held · place {place}</Trans>
+          </Badge>
+          {held.paused && (
+            <Badge tone="warning">
+              <Trans>Paused</Trans>
+            </Badge>
+          )}
           {refused && (
             <Badge tone="danger">
-              {refused === 'cap' ? "Would be refused: today's cap" : 'Would be refused: balance'}
+              {refused === 'cap' ? t`Would be refused: today's cap` : t`Would be refused: balance`}
             </Badge>
           )}
         </div>
-        {held.blocked && <p className="text-xs text-rose-700 dark:text-rose-300">Not sent: {held.blocked}</p>}
+        {held.blocked && (
+          // Why it was not sent may quote the service: a value of `t` (text), not of a <Trans>'s markup.
+          <p className="text-xs text-rose-700 dark:text-rose-300">{t`Not sent: ${blocked}`}</p>
+        )}
         {held.newPrice !== null && (
           <div className="flex flex-wrap items-center gap-2 text-xs text-amber-900 dark:text-amber-200">
             <span>
-              The price rose from {formatCredits(held.credits ?? 0)} to {formatCredits(held.newPrice)} since
-              it was queued.
+              <Trans>
+                The price rose from {oldPrice} to {newPrice} since it was queued.
+              </Trans>
             </span>
             <Button size="sm" onClick={() => void queue.acceptPrice(key)}>
-              Send at {formatCredits(held.newPrice)}
+              <Trans>Send at {newPrice}</Trans>
             </Button>
           </div>
         )}
         <div className="flex flex-wrap gap-1">
           <Button size="sm" variant="ghost" onClick={() => void queue.sendNow(key)}>
             <Send className="size-3.5 rtl:-scale-x-100" aria-hidden="true" />
-            Send now
+            <Trans>Send now</Trans>
           </Button>
           <Button size="sm" variant="ghost" onClick={() => void queue.setTaskPaused(key, !held.paused)}>
             {held.paused ? (
@@ -392,11 +470,11 @@ const QueueRow = memo(function QueueRow({
             ) : (
               <Pause className="size-3.5" aria-hidden="true" />
             )}
-            {held.paused ? 'Resume task' : 'Pause task'}
+            {held.paused ? t`Resume task` : t`Pause task`}
           </Button>
           <Button size="sm" variant="ghost" onClick={() => void onRemove(key)}>
             <Trash2 className="size-3.5" aria-hidden="true" />
-            Remove
+            <Trans>Remove</Trans>
           </Button>
         </div>
       </div>

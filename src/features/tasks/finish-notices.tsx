@@ -9,6 +9,21 @@ import type { HistoryEntry } from '../../model/history/history-types';
 
 const BASE_TITLE = 'Media Studio';
 
+/** A finished task's notification: one whole sentence per way a task ends, the title a value. */
+function finishedText(status: TaskStatus, title: string): string {
+  switch (status) {
+    case 'succeeded':
+      return t`Task succeeded: ${title}`;
+    case 'failed':
+      return t`Task failed: ${title}`;
+    case 'cancelled':
+      return t`Task cancelled: ${title}`;
+    default:
+      // Not finished (never notified): the spec's own word.
+      return t`Task ${status}: ${title}`;
+  }
+}
+
 /**
  * Finished tasks raise a title badge ("(2) Media Studio") until the user comes back to the tab, and a
  * browser notification when the user allowed them and is looking elsewhere (product-notes §3, Everywhere).
@@ -39,9 +54,7 @@ export function useFinishNotices(store: HistoryStore | null) {
           'Notification' in window &&
           Notification.permission === 'granted'
         ) {
-          const { status } = e;
-          const { title } = e.meta;
-          new Notification(t`Task ${status}: ${title}`, {
+          new Notification(finishedText(e.status, e.meta.title), {
             body:
               typeof e.request.params.prompt === 'string' ? e.request.params.prompt.slice(0, 120) : undefined,
             tag: e.taskId,

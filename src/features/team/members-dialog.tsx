@@ -1,8 +1,10 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Users } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
 import { cn } from '../../lib/cn';
+import { formatCount } from '../../lib/format';
 import { displayText } from '../../lib/untrusted-text';
 import type { Member } from '../../model/team/team-members';
 
@@ -10,8 +12,10 @@ import type { Member } from '../../model/team/team-members';
 // online now. Names are untrusted text, rendered as text.
 
 export function MembersButton({ members }: { members: readonly Member[] }) {
+  const { t } = useLingui();
   const [open, setOpen] = useState(false);
   const online = members.filter((m) => m.online).length;
+  const onlineCount = formatCount(online);
   return (
     <>
       <Button
@@ -19,22 +23,24 @@ export function MembersButton({ members }: { members: readonly Member[] }) {
         className="max-sm:px-2"
         onClick={() => setOpen(true)}
         // The name holds the visible text ("Members 2"), as axe's label-content-name-mismatch asks.
-        aria-label={`Members: ${online} online`}
+        aria-label={t`Members: ${onlineCount} online`}
       >
         <Users className="size-4" aria-hidden="true" />
-        <span className="hidden sm:inline">Members</span>{' '}
+        <span className="hidden sm:inline">
+          <Trans>Members</Trans>
+        </span>{' '}
         <span
           className="rounded-full bg-emerald-600 px-1.5 text-xs text-white tabular-nums"
           aria-hidden="true"
         >
-          {online}
+          {onlineCount}
         </span>
       </Button>
       <Dialog
         open={open}
         onOpenChange={setOpen}
-        title="Members"
-        description="Everyone in this team space, and who is online now."
+        title={t`Members`}
+        description={t`Everyone in this team space, and who is online now.`}
       >
         <MembersList members={members} />
       </Dialog>
@@ -43,14 +49,25 @@ export function MembersButton({ members }: { members: readonly Member[] }) {
 }
 
 function MembersList({ members }: { members: readonly Member[] }) {
-  if (members.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">No one yet.</p>;
+  const { t } = useLingui();
+  if (members.length === 0)
+    return (
+      <p className="text-sm text-slate-600 dark:text-slate-400">
+        <Trans>No one yet.</Trans>
+      </p>
+    );
   return (
-    <ul aria-label="Members" className="flex flex-col divide-y divide-slate-200 dark:divide-slate-800">
+    <ul aria-label={t`Members`} className="flex flex-col divide-y divide-slate-200 dark:divide-slate-800">
       {members.map((m) => (
         <li key={m.id} className="flex items-center justify-between gap-3 py-2 text-sm">
           <span dir="auto" className="min-w-0 truncate font-medium">
             {displayText(m.name)}
-            {m.you && <span className="font-normal text-slate-500 dark:text-slate-400"> (you)</span>}
+            {m.you && (
+              <span className="font-normal text-slate-500 dark:text-slate-400">
+                {' '}
+                <Trans>(you)</Trans>
+              </span>
+            )}
           </span>
           <span className="flex shrink-0 items-center gap-1.5 text-xs text-slate-600 dark:text-slate-400">
             <span
@@ -60,7 +77,7 @@ function MembersList({ members }: { members: readonly Member[] }) {
                 m.online ? 'bg-emerald-500' : 'bg-slate-300 dark:bg-slate-600',
               )}
             />
-            {m.online ? 'online' : 'offline'}
+            {m.online ? t`online` : t`offline`}
           </span>
         </li>
       ))}

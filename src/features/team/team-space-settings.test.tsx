@@ -84,3 +84,31 @@ it('the status line says online with how many members, offline since when, or th
   expect(reasonText('key-invalid')).toMatch(/revoked, has expired or is not valid/);
   expect(reasonText('<b>odd</b>')).toBe('The team space refused this key: <b>odd</b>');
 });
+
+it('the status line counts one member in the singular, and an offline line ends with the reason it was given', () => {
+  const alone = [{ id: 'a', name: 'Ana', online: true, you: true, joinedAt: 0 }];
+  expect(teamStatusText({ link: 'online', since: 0, reason: null, local: true }, alone)).toBe(
+    'Team space online · 1 of 1 member online',
+  );
+  expect(teamStatusText({ link: 'offline', since: 0, reason: 'server-closing', local: true }, alone)).toMatch(
+    /^Team space offline since .+\. Your changes are kept on this device and shared when it is back\. The team space is restarting\. The studio reconnects by itself\.$/,
+  );
+  expect(reasonText(null)).toBe('The team space refused this key.');
+});
+
+it('asks about one earlier task in the singular', () => {
+  render(
+    <TeamSpaceSettings
+      availability={{ ok: true }}
+      on
+      onToggle={() => undefined}
+      name="Ana"
+      onName={() => undefined}
+      earlier={{ count: 1, onAnswer: () => undefined }}
+    />,
+  );
+  expect(screen.getByRole('group', { name: 'Share what is already here' }).textContent).toContain(
+    '1 task (and your stars and ratings) made before you turned the team space on is on this device only.',
+  );
+  expect(screen.getByRole('button', { name: 'Share 1 task' })).toBeTruthy();
+});

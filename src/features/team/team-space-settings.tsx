@@ -1,9 +1,9 @@
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Switch } from 'radix-ui';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../components/button';
 import { Field, inputClass } from '../../components/field';
 import { cn } from '../../lib/cn';
-import { formatCount } from '../../lib/format';
 import { MAX_NAME_LENGTH } from '../../model/team/team-settings';
 
 // The Account dialog's team-space part (product-notes §3 "Team space"): switch "Team space" (off until the
@@ -31,6 +31,7 @@ export function TeamSpaceSettings({
    */
   earlier?: { count: number; onAnswer: (share: boolean) => void } | null;
 }) {
+  const { t } = useLingui();
   const switchId = useId();
   const hintId = useId();
   const [draft, setDraft] = useState(name);
@@ -49,11 +50,13 @@ export function TeamSpaceSettings({
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
           <h4 id={`${switchId}-title`} className="text-sm font-semibold">
-            <label htmlFor={switchId}>Team space</label>
+            <label htmlFor={switchId}>
+              <Trans>Team space</Trans>
+            </label>
           </h4>
           <p id={hintId} className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">
             {availability.ok
-              ? "Share your tasks, boards, votes and comments live with everyone on this key's team (or your own other devices, for a personal key)."
+              ? t`Share your tasks, boards, votes and comments live with everyone on this key's team (or your own other devices, for a personal key).`
               : availability.why}
           </p>
         </div>
@@ -79,8 +82,8 @@ export function TeamSpaceSettings({
       {on && availability.ok && (
         <form onSubmit={submit} className="flex items-end gap-2">
           <Field
-            label="Display name"
-            description="What the other members see beside your tasks and comments."
+            label={t`Display name`}
+            description={t`What the other members see beside your tasks and comments.`}
             className="min-w-0 flex-1"
           >
             {(control) => (
@@ -98,7 +101,7 @@ export function TeamSpaceSettings({
             )}
           </Field>
           <Button type="submit" disabled={!draft.trim() || (saved && draft === name)}>
-            {saved && draft === name ? 'Saved' : 'Save name'}
+            {saved && draft === name ? t`Saved` : t`Save name`}
           </Button>
         </form>
       )}
@@ -108,23 +111,26 @@ export function TeamSpaceSettings({
 
 /** The question of what was already here: new tasks are shared from now on; these only if the member says so. */
 function ShareEarlier({ count, onAnswer }: { count: number; onAnswer: (share: boolean) => void }) {
-  const tasks = `${formatCount(count)} ${count === 1 ? 'task' : 'tasks'}`;
+  const { t } = useLingui();
   return (
     <div
       role="group"
-      aria-label="Share what is already here"
+      aria-label={t`Share what is already here`}
       className="rounded-lg bg-indigo-50 p-3 text-sm text-indigo-950 ring-1 ring-indigo-200 dark:bg-indigo-950 dark:text-indigo-50 dark:ring-indigo-800"
     >
       <p>
-        {tasks} (and your stars and ratings) made before you turned the team space on{' '}
-        {count === 1 ? 'is' : 'are'} on this device only. What you make from now on is shared.
+        <Plural
+          value={count}
+          one="# task (and your stars and ratings) made before you turned the team space on is on this device only. What you make from now on is shared."
+          other="# tasks (and your stars and ratings) made before you turned the team space on are on this device only. What you make from now on is shared."
+        />
       </p>
       <div className="mt-2 flex flex-wrap justify-end gap-2">
         <Button size="sm" onClick={() => onAnswer(false)}>
-          Not now
+          <Trans>Not now</Trans>
         </Button>
         <Button size="sm" variant="primary" onClick={() => onAnswer(true)}>
-          Share {tasks}
+          <Plural value={count} one="Share # task" other="Share # tasks" />
         </Button>
       </div>
     </div>

@@ -1,8 +1,10 @@
+import { plural, t } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 import { CloudOff, Users, UserX } from 'lucide-react';
 import type { TeamStatus } from '../../model/team/team-connection';
 import type { Member } from '../../model/team/team-members';
 import { cn } from '../../lib/cn';
-import { formatDateTime } from '../../lib/format';
+import { formatCount, formatDateTime } from '../../lib/format';
 import { reasonText } from './team-reasons';
 
 // One line under the header while the team space is on: online (and how many members are), offline
@@ -11,27 +13,34 @@ import { reasonText } from './team-reasons';
 export function teamStatusText(status: TeamStatus, members: readonly Member[]): string {
   switch (status.link) {
     case 'online': {
-      const online = members.filter((m) => m.online).length;
-      return `Team space online · ${online} of ${members.length} ${members.length === 1 ? 'member' : 'members'} online`;
+      const online = formatCount(members.filter((m) => m.online).length);
+      return plural(members.length, {
+        one: `Team space online · ${online} of # member online`,
+        other: `Team space online · ${online} of # members online`,
+      });
     }
     case 'connecting':
-      return 'Team space: connecting…';
-    case 'offline':
-      return `Team space offline since ${formatDateTime(status.since)}. Your changes are kept on this device and shared when it is back.${
-        status.reason ? ` ${reasonText(status.reason)}` : ''
-      }`;
+      return t`Team space: connecting…`;
+    case 'offline': {
+      const since = formatDateTime(status.since);
+      if (!status.reason)
+        return t`Team space offline since ${since}. Your changes are kept on this device and shared when it is back.`;
+      const reason = reasonText(status.reason);
+      return t`Team space offline since ${since}. Your changes are kept on this device and shared when it is back. ${reason}`;
+    }
     case 'refused':
       return reasonText(status.reason);
   }
 }
 
 export function TeamStatusLine({ status, members }: { status: TeamStatus; members: readonly Member[] }) {
+  const { t } = useLingui();
   const Icon = status.link === 'refused' ? UserX : status.link === 'offline' ? CloudOff : Users;
   const trouble = status.link === 'offline' || status.link === 'refused';
   return (
     <p
       role="status"
-      aria-label="Team space"
+      aria-label={t`Team space`}
       data-link={status.link}
       className={cn(
         'mx-4 mt-2 flex items-start gap-2 rounded-lg px-3 py-1.5 text-xs ring-1',
