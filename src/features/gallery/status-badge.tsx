@@ -1,8 +1,10 @@
+import { useLingui } from '@lingui/react';
 import { Ban, CheckCircle2, Clock, Loader2, XCircle, type LucideIcon } from 'lucide-react';
 import { memo } from 'react';
 import type { TaskStatus } from '../../../contract/task';
 import { Badge } from '../../components/badge';
 import { cn } from '../../lib/cn';
+import { statusWord } from '../../model/tasks/status-words';
 
 // The status of a task at a glance: the spec's own word (api-notes §3), a colour and an icon, so it reads
 // without colour too.
@@ -58,11 +60,12 @@ export const StatusIcon = memo(function StatusIcon({
 
 /** Memoised: a live card renders every second, its badge only when the status changes. */
 export const StatusBadge = memo(function StatusBadge({ status, id }: { status: TaskStatus; id?: string }) {
+  const { i18n } = useLingui();
   return (
     <span id={id} className="inline-flex shrink-0" data-status={status}>
       <Badge tone={STATUS_LOOK[status].tone}>
         <StatusIcon status={status} className="size-3 shrink-0" />
-        {status}
+        {statusWord(status, i18n)}
       </Badge>
     </span>
   );

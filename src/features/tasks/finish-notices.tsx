@@ -6,6 +6,7 @@ import { Button } from '../../components/button';
 import { isTerminal, type TaskStatus } from '../../../contract/task';
 import type { HistoryStore } from '../../model/history/history-store';
 import type { HistoryEntry } from '../../model/history/history-types';
+import { statusWord } from '../../model/tasks/status-words';
 
 const BASE_TITLE = 'Media Studio';
 
@@ -39,7 +40,7 @@ export function useFinishNotices(store: HistoryStore | null) {
           'Notification' in window &&
           Notification.permission === 'granted'
         ) {
-          const { status } = e;
+          const status = statusWord(e.status);
           const { title } = e.meta;
           new Notification(t`Task ${status}: ${title}`, {
             body:
