@@ -109,6 +109,9 @@ test.describe('connecting', () => {
     const alert = page.getByRole('alert');
     await expect(alert).toContainText('This API key was not accepted');
     await expect(alert).toContainText('create a new one');
+    // The service's own words beside the studio's, as it sent them and marked not to be translated.
+    await expect(alert).toContainText('The service said: The API key is not valid.');
+    await expect(alert.locator('q[translate="no"]')).toHaveText('The API key is not valid.');
     await expect(studio.baseUrl).toHaveValue(SANDBOX_BASE_URL);
     await expect(studio.apiKey).toHaveValue(unknown);
     await expect(studio.accountButton).toHaveCount(0);

@@ -13,6 +13,7 @@ import {
   toApiError,
   type SpecErrorCode,
 } from './errors';
+import { activateEnglishForTests, activateTestCatalog } from '../test/test-catalog';
 
 const KEY = 'gm_live_0123456789abcdefghijklmnopqrstuv';
 const OTHER_KEY = 'sk_live_ZYXWVUTSRQPONMLKJIHGFEDCBA987654';
@@ -171,10 +172,44 @@ describe('the message table', () => {
     expect(error.serverMessage).toBe('No enabled provider for model m1.');
   });
 
-  it('keeps the server message for an unknown code, with any key redacted', () => {
+  it('keeps the server message apart for an unknown code, with any key redacted', () => {
     const error = fromServer(409, 'brand_new_code', {}, `Conflict for ${OTHER_KEY} and ${KEY}.`);
     expect(error.code).toBe('brand_new_code');
-    expect(error.message).toBe('Conflict for [redacted key] and [redacted key].');
+    expect(error.message).toBe('The API returned an error (HTTP 409, brand_new_code).');
+    expect(error.serverMessage).toBe('Conflict for [redacted key] and [redacted key].');
+  });
+
+  it('never mixes the service’s words into the studio’s message (a bare HTTP failure, a bad payload)', () => {
+    const notFound = fromServer(404, 'not_found', {}, 'No route GET /v2/models');
+    expect(notFound.message).toBe('The API has nothing at this address (HTTP 404).');
+    expect(notFound.serverMessage).toBe('No route GET /v2/models');
+    const payload = fromServer(400, 'invalid_payload', { param: 'prompt' }, 'prompt is too long');
+    expect(payload.message).toBe('The request was not accepted (field "prompt").');
+    expect(payload.serverMessage).toBe('prompt is too long');
+  });
+
+  it('reads its message and remedy in the studio’s language of the moment; the service’s words stay as sent', () => {
+    const error = fromServer(401, 'invalid_token', {}, 'Token revoked on 2026-11-20.');
+    expect(error.message).toBe('This API key was not accepted: it is mistyped, revoked or expired.');
+    try {
+      activateTestCatalog({
+        'This API key was not accepted: it is mistyped, revoked or expired.':
+          'Cette clé d’API n’a pas été acceptée.',
+        'Check the key, or create a new one in your account settings and connect with it.':
+          'Vérifiez la clé.',
+        'The API returned an error (HTTP {status}, {code}).':
+          'L’API a renvoyé une erreur (HTTP {status}, {code}).',
+      });
+      expect(error.message).toBe('Cette clé d’API n’a pas été acceptée.');
+      expect(error.remedy).toBe('Vérifiez la clé.');
+      expect(error.serverMessage).toBe('Token revoked on 2026-11-20.');
+      expect(fromServer(409, 'brand_new_code', {}, 'Busy').message).toBe(
+        'L’API a renvoyé une erreur (HTTP 409, brand_new_code).',
+      );
+    } finally {
+      activateEnglishForTests();
+    }
+    expect(error.message).toBe('This API key was not accepted: it is mistyped, revoked or expired.');
   });
 
   it('keeps the extra fields and param', () => {

@@ -1,11 +1,13 @@
 import { z } from 'zod/mini';
 import { ErrorBodySchema } from '../../contract/error';
-import { formatList } from '../lib/format';
+import { t } from '@lingui/core/macro';
+import { formatCount, formatCredits, formatList } from '../lib/format';
 
 // The one error type of the API boundary ("Errors become one ApiError class"). Every failure the
 // client can meet, an api-notes §7 error body, a body it cannot read, a dropped connection, a timeout or an
 // abort, becomes an ApiError whose `message` and `remedy` come from one table keyed by code, written
-// for a creator. Components never parse error JSON; they read `code`, `message`, `remedy`, `fieldErrors`.
+// for a creator and translated (docs/i18n.md); the service's own words stay apart, in `serverMessage`.
+// Components never parse error JSON; they read `code`, `message`, `remedy`, `serverMessage`, `fieldErrors`.
 
 /** Codes the client makes up itself when there is no api-notes §7 error body to read. */
 export const CLIENT_ERROR_CODES = ['network_error', 'timeout', 'invalid_response', 'aborted'] as const;
@@ -78,7 +80,7 @@ export interface ApiErrorInit {
   param?: string;
   extra?: Record<string, unknown>;
   retryAfterSeconds?: number;
-  /** The server's own message (already redacted), kept as detail; the table decides `message`. */
+  /** The server's own message (already redacted), kept as sent; the table decides `message`. */
   serverMessage?: string;
   cause?: unknown;
 }
@@ -93,29 +95,36 @@ export class ApiError extends Error {
   /** The other fields of the error object: validCategories, spent, cap, params, labels, balance, credits... */
   readonly extra: Readonly<Record<string, unknown>>;
   readonly retryAfterSeconds?: number;
+  /**
+   * The service's own message (already redacted), as it sent it: never translated, never part of
+   * `message`; shown beside the studio's explanation (components/service-message.tsx).
+   */
   readonly serverMessage?: string;
-  /** What the creator can do about it, when there is something to do. */
-  readonly remedy?: string;
 
   constructor(init: ApiErrorInit) {
-    const extra = init.extra ?? {};
-    const text = describeError({
-      status: init.status,
-      code: init.code,
-      param: init.param,
-      extra,
-      retryAfterSeconds: init.retryAfterSeconds,
-      serverMessage: init.serverMessage,
-    });
-    super(text.message, init.cause === undefined ? undefined : { cause: init.cause });
+    // No message of its own: `message` is read from the table, in the language of the moment.
+    super(undefined, init.cause === undefined ? undefined : { cause: init.cause });
     this.status = init.status;
     this.code = init.code;
     this.type = init.type;
     if (init.param !== undefined) this.param = init.param;
-    this.extra = extra;
+    this.extra = init.extra ?? {};
     if (init.retryAfterSeconds !== undefined) this.retryAfterSeconds = init.retryAfterSeconds;
     if (init.serverMessage !== undefined) this.serverMessage = init.serverMessage;
-    if (text.remedy !== undefined) this.remedy = text.remedy;
+  }
+
+  private text(): ErrorText {
+    return describeError(this);
+  }
+
+  /** The studio's explanation, for a creator, in the studio's current language. */
+  override get message(): string {
+    return this.text().message;
+  }
+
+  /** What the creator can do about it, when there is something to do (studio's current language). */
+  get remedy(): string | undefined {
+    return this.text().remedy;
   }
 }
 
@@ -281,9 +290,9 @@ export function fieldErrors(error: unknown): Record<string, string> {
   if (!(error instanceof ApiError)) return out;
   if (error.code === 'missing_required_params') {
     const missing = MissingParamsSchema.safeParse(error.extra.params);
-    for (const p of missing.success ? missing.data : []) out[p.id] = 'This field is required.';
-    if (error.param !== undefined && out[error.param] === undefined)
-      out[error.param] = 'This field is required.';
+    const required = t`This field is required.`;
+    for (const p of missing.success ? missing.data : []) out[p.id] = required;
+    if (error.param !== undefined && out[error.param] === undefined) out[error.param] = required;
     return out;
   }
   if (error.param !== undefined) out[error.param] = error.serverMessage ?? error.message;
@@ -292,6 +301,11 @@ export function fieldErrors(error: unknown): Record<string, string> {
 
 // ---------------------------------------------------------------------------------------------------
 // The message table
+//
+// The studio's own words, in the studio's language (docs/i18n.md): every entry calls `t` when it runs,
+// and ApiError runs its entry each time `message` or `remedy` is read, so an error shown after the
+// language changed reads in the new one. The service's own `message` is never mixed in: it is kept as
+// `serverMessage` and shown as sent, beside this text (components/service-message.tsx).
 
 export interface ErrorContext {
   status: number;
@@ -299,7 +313,6 @@ export interface ErrorContext {
   param?: string;
   extra: Readonly<Record<string, unknown>>;
   retryAfterSeconds?: number;
-  serverMessage?: string;
 }
 
 export interface ErrorText {
@@ -317,8 +330,6 @@ const str = (value: unknown): string | undefined => {
   const r = z.string().check(z.minLength(1)).safeParse(value);
   return r.success ? r.data : undefined;
 };
-const credits = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
-const field = (ctx: ErrorContext) => (ctx.param ? ` (field "${ctx.param}")` : '');
 
 const missingIds = (ctx: ErrorContext): string[] => {
   const r = MissingParamsSchema.safeParse(ctx.extra.params);
@@ -327,248 +338,266 @@ const missingIds = (ctx: ErrorContext): string[] => {
   return ids;
 };
 
-const notAvailable =
-  (what: string, where: string): Entry =>
-  () => ({
-    message: `This ${what} is not available: it does not exist or has been disabled.`,
-    remedy: `Choose another ${what} from the ${where}.`,
-  });
+const connectionRemedy = () => t`Check your internet connection and the Base URL, then try again.`;
+const troubleRemedy = () => t`The service may be having trouble; try again in a few minutes.`;
+const baseUrlRemedy = () => t`Check that the Base URL points at the API (it ends in /v1).`;
+const waitRemedy = () => t`Wait a moment and try again.`;
 
-const connectionRemedy = 'Check your internet connection and the Base URL, then try again.';
-const troubleRemedy = 'The service may be having trouble; try again in a few minutes.';
+/** token_daily_cap_exceeded: what it costs and what is spent, each when the service said it. */
+function capExceededMessage(ctx: ErrorContext): string {
+  const spentN = num(ctx.extra.spent);
+  const capN = num(ctx.extra.cap);
+  const costN = num(ctx.extra.credits);
+  if (spentN !== undefined && capN !== undefined) {
+    const spent = formatCredits(spentN);
+    const cap = formatCredits(capN);
+    if (costN !== undefined) {
+      const cost = formatCredits(costN);
+      return t`This costs ${cost}, more than this key may still spend today. ${spent} of the key's daily cap of ${cap} are already spent today.`;
+    }
+    return t`This costs more than this key may still spend today. ${spent} of the key's daily cap of ${cap} are already spent today.`;
+  }
+  if (costN !== undefined) {
+    const cost = formatCredits(costN);
+    return t`This costs ${cost}, more than this key may still spend today.`;
+  }
+  return t`This costs more than this key may still spend today.`;
+}
 
-/** A bare HTTP failure: the situation, with the server's own (redacted) words as detail when it gave any. */
-const httpFailure =
-  (situation: string, remedy: string): Entry =>
-  (ctx) => ({
-    message: ctx.serverMessage ? `${situation}: ${ctx.serverMessage}` : `${situation} (HTTP ${ctx.status}).`,
-    remedy,
-  });
+function capReachedMessage(ctx: ErrorContext): string {
+  const spentN = num(ctx.extra.spent);
+  const capN = num(ctx.extra.cap);
+  if (capN === undefined) return t`This key has used its daily credit cap.`;
+  const cap = formatCredits(capN);
+  if (spentN === undefined) return t`This key has used its daily cap of ${cap}.`;
+  const spent = formatCredits(spentN);
+  return t`This key has used its daily cap of ${cap} (${spent} spent today).`;
+}
 
 /** Every code of api-notes §7, the client's own codes, and the 503 "no enabled provider" case. */
 export const ERROR_TABLE: Record<
   SpecErrorCode | HttpErrorCode | ClientErrorCode | typeof NO_PROVIDER_CODE,
   Entry
 > = {
-  invalid_payload: (ctx) => ({
-    message: ctx.serverMessage
-      ? `The request was not accepted: ${ctx.serverMessage}`
-      : `The request was not accepted${field(ctx)}.`,
-    remedy: ctx.param
-      ? `Correct the field "${ctx.param}" and try again.`
-      : 'Correct the inputs and try again.',
-  }),
+  invalid_payload: ({ param }) =>
+    param
+      ? {
+          message: t`The request was not accepted (field "${param}").`,
+          remedy: t`Correct the field "${param}" and try again.`,
+        }
+      : { message: t`The request was not accepted.`, remedy: t`Correct the inputs and try again.` },
   missing_required_params: (ctx) => {
     const ids = missingIds(ctx);
+    const fields = formatList(ids);
     return {
       message:
         ids.length > 0
-          ? `Some required inputs are missing: ${formatList(ids)}.`
-          : 'Some required inputs are missing.',
-      remedy: 'Fill in the marked fields and submit again.',
+          ? t`Some required inputs are missing: ${fields}.`
+          : t`Some required inputs are missing.`,
+      remedy: t`Fill in the marked fields and submit again.`,
     };
   },
   invalid_idempotency_key: () => ({
-    message: 'The duplicate-protection key sent with this request was empty or too long.',
-    remedy: 'Submit again: the studio will send a fresh key. If it keeps happening, reload the page.',
+    message: t`The duplicate-protection key sent with this request was empty or too long.`,
+    remedy: t`Submit again: the studio will send a fresh key. If it keeps happening, reload the page.`,
   }),
   // api-notes §7 lists unknown_model as a 400 in one place and a 404 in others: same text for both.
-  unknown_model: notAvailable('model', 'catalog'),
+  unknown_model: () => ({
+    message: t`This model is not available: it does not exist or has been disabled.`,
+    remedy: t`Choose another model from the catalog.`,
+  }),
   invalid_type: () => ({
-    message: 'The catalog can only be filtered by Image or Video.',
-    remedy: 'Choose All, Image or Video.',
+    message: t`The catalog can only be filtered by Image or Video.`,
+    remedy: t`Choose All, Image or Video.`,
   }),
   missing_token: () => ({
-    message: 'No API key was sent with the request.',
-    remedy: 'Paste your API key and connect.',
+    message: t`No API key was sent with the request.`,
+    remedy: t`Paste your API key and connect.`,
   }),
   invalid_token: () => ({
-    message: 'This API key was not accepted: it is mistyped, revoked or expired.',
-    remedy: 'Check the key, or create a new one in your account settings and connect with it.',
+    message: t`This API key was not accepted: it is mistyped, revoked or expired.`,
+    remedy: t`Check the key, or create a new one in your account settings and connect with it.`,
   }),
-  token_daily_cap_exceeded: (ctx) => {
-    const spent = num(ctx.extra.spent);
-    const cap = num(ctx.extra.cap);
-    const cost = num(ctx.extra.credits);
-    const usage =
-      spent !== undefined && cap !== undefined
-        ? ` ${credits(spent)} of the key's daily cap of ${credits(cap)} are already spent today.`
-        : '';
-    return {
-      message: `${cost !== undefined ? `This costs ${credits(cost)}, more` : 'This costs more'} than this key may still spend today.${usage}`,
-      remedy:
-        'Choose cheaper settings, wait for the cap to reset at midnight UTC, or raise the key’s daily cap.',
-    };
-  },
+  token_daily_cap_exceeded: (ctx) => ({
+    message: capExceededMessage(ctx),
+    remedy: t`Choose cheaper settings, wait for the cap to reset at midnight UTC, or raise the key’s daily cap.`,
+  }),
   // Listed as 402 in one place and 429 in another (api-notes §7): same text for both.
-  token_daily_cap_reached: (ctx) => {
-    const spent = num(ctx.extra.spent);
-    const cap = num(ctx.extra.cap);
-    return {
-      message:
-        cap !== undefined
-          ? `This key has used its daily cap of ${credits(cap)}${spent !== undefined ? ` (${credits(spent)} spent today)` : ''}.`
-          : 'This key has used its daily credit cap.',
-      remedy:
-        'The cap resets at midnight UTC. Raise the key’s daily cap or use another key to continue today.',
-    };
-  },
+  token_daily_cap_reached: (ctx) => ({
+    message: capReachedMessage(ctx),
+    remedy: t`The cap resets at midnight UTC. Raise the key’s daily cap or use another key to continue today.`,
+  }),
   arrears: () => ({
-    message: 'Your account is in arrears, so nothing new can be charged.',
-    remedy: 'Settle the outstanding balance in your account’s billing page, then try again.',
+    message: t`Your account is in arrears, so nothing new can be charged.`,
+    remedy: t`Settle the outstanding balance in your account’s billing page, then try again.`,
   }),
   insufficient_credits: (ctx) => {
-    const balance = num(ctx.extra.balance);
-    const cost = num(ctx.extra.credits);
-    const detail =
-      cost !== undefined && balance !== undefined
-        ? ` This costs ${credits(cost)}; the balance is ${credits(balance)}.`
-        : '';
-    return {
-      message: `There are not enough credits for this.${detail} Nothing was charged.`,
-      remedy: 'Top up your credits, or choose cheaper settings.',
-    };
+    const balanceN = num(ctx.extra.balance);
+    const costN = num(ctx.extra.credits);
+    let message = t`There are not enough credits for this. Nothing was charged.`;
+    if (costN !== undefined && balanceN !== undefined) {
+      const cost = formatCredits(costN);
+      const balance = formatCredits(balanceN);
+      message = t`There are not enough credits for this. This costs ${cost}; the balance is ${balance}. Nothing was charged.`;
+    }
+    return { message, remedy: t`Top up your credits, or choose cheaper settings.` };
   },
   model_not_public: () => ({
-    message: 'This model is not offered through the API.',
-    remedy: 'Choose another model from the catalog.',
+    message: t`This model is not offered through the API.`,
+    remedy: t`Choose another model from the catalog.`,
   }),
   account_banned: () => ({
-    message: 'The account that owns this key has been suspended, so the key cannot be used.',
-    remedy: 'Contact support about the account.',
+    message: t`The account that owns this key has been suspended, so the key cannot be used.`,
+    remedy: t`Contact support about the account.`,
   }),
   // api-notes §5 item 8 / api-notes §7: shown as 403 in one place and 422 in another.
   token_project_unbound: () => ({
-    message: 'The project this key was bound to has been deleted, so the key can no longer create anything.',
-    remedy: 'Revoke this key and create a new one bound to an existing project (a key cannot be re-bound).',
+    message: t`The project this key was bound to has been deleted, so the key can no longer create anything.`,
+    remedy: t`Revoke this key and create a new one bound to an existing project (a key cannot be re-bound).`,
   }),
-  unknown_ai_tool: notAvailable('AI tool', 'catalog'),
-  unknown_template: notAvailable('template', 'catalog'),
+  unknown_ai_tool: () => ({
+    message: t`This AI tool is not available: it does not exist or has been disabled.`,
+    remedy: t`Choose another AI tool from the catalog.`,
+  }),
+  unknown_template: () => ({
+    message: t`This template is not available: it does not exist or has been disabled.`,
+    remedy: t`Choose another template from the catalog.`,
+  }),
   unknown_task: () => ({
-    message: 'This task was not found for the connected key.',
-    remedy: 'A task is visible only to the key that created it: connect with that key to see it.',
+    message: t`This task was not found for the connected key.`,
+    remedy: t`A task is visible only to the key that created it: connect with that key to see it.`,
   }),
   unknown_upload: () => ({
-    message: 'This upload was not found for the connected key.',
-    remedy:
-      'An upload is visible only to the key that created it: connect with that key, or upload the file again.',
+    message: t`This upload was not found for the connected key.`,
+    remedy: t`An upload is visible only to the key that created it: connect with that key, or upload the file again.`,
   }),
   file_too_large: () => ({
-    message: 'The file is larger than the 100 MB limit.',
-    remedy: 'Compress or shorten the file and upload it again.',
+    message: t`The file is larger than the 100 MB limit.`,
+    remedy: t`Compress or shorten the file and upload it again.`,
   }),
   moderation_blocked: (ctx) => {
-    const labels = str(ctx.extra.labels);
     if (ctx.status === 451) {
+      const found = str(ctx.extra.labels);
+      const labels = found ? formatList(found.split(',').map((l) => l.trim())) : undefined;
       return {
-        message: `The uploaded file was rejected by content moderation${
-          labels ? ` (labels: ${formatList(labels.split(',').map((l) => l.trim()))})` : ''
-        }.`,
-        remedy: 'Use a different file.',
+        message: labels
+          ? t`The uploaded file was rejected by content moderation (labels: ${labels}).`
+          : t`The uploaded file was rejected by content moderation.`,
+        remedy: t`Use a different file.`,
       };
     }
     return {
-      message: 'The prompt was blocked by the content policy. Nothing was charged.',
-      remedy: 'Change the prompt and try again.',
+      message: t`The prompt was blocked by the content policy. Nothing was charged.`,
+      remedy: t`Change the prompt and try again.`,
     };
   },
   policy_violation: () => ({
-    message: 'The image could not be described: the vision model refused it. The credit was refunded.',
-    remedy: 'Try a different image.',
+    message: t`The image could not be described: the vision model refused it. The credit was refunded.`,
+    remedy: t`Try a different image.`,
   }),
-  rate_limited: (ctx) => ({
-    message: 'Too many requests were sent in the last minute.',
-    remedy:
-      ctx.retryAfterSeconds !== undefined
-        ? `Wait ${Math.ceil(ctx.retryAfterSeconds)} s and try again.`
-        : 'Wait a moment and try again.',
-  }),
+  rate_limited: (ctx) => {
+    const seconds =
+      ctx.retryAfterSeconds === undefined ? undefined : formatCount(Math.ceil(ctx.retryAfterSeconds));
+    return {
+      message: t`Too many requests were sent in the last minute.`,
+      remedy: seconds === undefined ? waitRemedy() : t`Wait ${seconds} s and try again.`,
+    };
+  },
   upstream_rate_limited: () => ({
-    message: 'The image description service is busy right now. The credit was refunded.',
-    remedy: 'Try again in a minute.',
+    message: t`The image description service is busy right now. The credit was refunded.`,
+    remedy: t`Try again in a minute.`,
   }),
   storage_upload_failed: () => ({
-    message: 'The file could not be stored by the service.',
-    remedy: 'Upload it again.',
+    message: t`The file could not be stored by the service.`,
+    remedy: t`Upload it again.`,
   }),
   vision_unavailable: () => ({
-    message: 'The image description service is unavailable. The credit was refunded.',
-    remedy: 'Try again later.',
+    message: t`The image description service is unavailable. The credit was refunded.`,
+    remedy: t`Try again later.`,
   }),
   [NO_PROVIDER_CODE]: () => ({
-    message: 'The service has no provider available for this model right now.',
-    remedy: 'Try again later, or choose another model.',
+    message: t`The service has no provider available for this model right now.`,
+    remedy: t`Try again later, or choose another model.`,
   }),
-  not_found: httpFailure(
-    'The API has nothing at this address',
-    'Check that the Base URL points at the API (it ends in /v1).',
-  ),
-  permission_denied: httpFailure(
-    'This key is not permitted to do this',
-    'Use a key with access to it, or ask the account owner.',
-  ),
-  conflict: httpFailure(
-    'The request conflicts with the current state of the service',
-    'Reload the page and try again.',
-  ),
-  unprocessable: httpFailure('The service could not process this request', 'Check the inputs and try again.'),
-  internal_error: httpFailure('The service hit an internal error', troubleRemedy),
-  bad_gateway: httpFailure(
-    'A gateway in front of the API got no valid answer from it',
-    'The studio retries on its own; if it persists, the service may be having trouble.',
-  ),
-  service_unavailable: httpFailure(
-    'The service is temporarily unavailable',
-    'The studio retries on its own; if it persists, try again in a few minutes.',
-  ),
-  gateway_timeout: httpFailure(
-    'A gateway in front of the API gave up waiting for its answer',
-    'The studio retries on its own; if it persists, the service may be slow or down.',
-  ),
-  injected_fault: httpFailure(
-    'The sandbox answered with a fault injected for testing',
-    'Clear the sandbox’s faults (DELETE /__sandbox/faults) or wait until they are used up.',
-  ),
-  request_too_large: httpFailure(
-    'The request body is too large for the service',
-    'Send fewer or shorter values (params allow 50 keys, strings of 2,000 characters, 20 items).',
-  ),
-  unsupported_media_type: httpFailure(
-    'The service does not accept the content type of this request',
-    'Send JSON with Content-Type: application/json.',
-  ),
-  range_not_satisfiable: httpFailure(
-    'The requested byte range is outside the file',
-    'Load the file again from its start.',
-  ),
-  origin_not_allowed: httpFailure(
-    'The service refused a call from this page’s origin',
-    'Open the studio from an origin the service allows (the sandbox allows the studio it was started with).',
-  ),
+  // A bare HTTP failure: the situation and its status; the service's own words, when it gave any, are
+  // shown beside it as sent.
+  not_found: ({ status }) => ({
+    message: t`The API has nothing at this address (HTTP ${status}).`,
+    remedy: baseUrlRemedy(),
+  }),
+  permission_denied: ({ status }) => ({
+    message: t`This key is not permitted to do this (HTTP ${status}).`,
+    remedy: t`Use a key with access to it, or ask the account owner.`,
+  }),
+  conflict: ({ status }) => ({
+    message: t`The request conflicts with the current state of the service (HTTP ${status}).`,
+    remedy: t`Reload the page and try again.`,
+  }),
+  unprocessable: ({ status }) => ({
+    message: t`The service could not process this request (HTTP ${status}).`,
+    remedy: t`Check the inputs and try again.`,
+  }),
+  internal_error: ({ status }) => ({
+    message: t`The service hit an internal error (HTTP ${status}).`,
+    remedy: troubleRemedy(),
+  }),
+  bad_gateway: ({ status }) => ({
+    message: t`A gateway in front of the API got no valid answer from it (HTTP ${status}).`,
+    remedy: t`The studio retries on its own; if it persists, the service may be having trouble.`,
+  }),
+  service_unavailable: ({ status }) => ({
+    message: t`The service is temporarily unavailable (HTTP ${status}).`,
+    remedy: t`The studio retries on its own; if it persists, try again in a few minutes.`,
+  }),
+  gateway_timeout: ({ status }) => ({
+    message: t`A gateway in front of the API gave up waiting for its answer (HTTP ${status}).`,
+    remedy: t`The studio retries on its own; if it persists, the service may be slow or down.`,
+  }),
+  injected_fault: ({ status }) => ({
+    message: t`The sandbox answered with a fault injected for testing (HTTP ${status}).`,
+    remedy: t`Clear the sandbox’s faults (DELETE /__sandbox/faults) or wait until they are used up.`,
+  }),
+  request_too_large: ({ status }) => ({
+    message: t`The request body is too large for the service (HTTP ${status}).`,
+    remedy: t`Send fewer or shorter values (params allow 50 keys, strings of 2,000 characters, 20 items).`,
+  }),
+  unsupported_media_type: ({ status }) => ({
+    message: t`The service does not accept the content type of this request (HTTP ${status}).`,
+    remedy: t`Send JSON with Content-Type: application/json.`,
+  }),
+  range_not_satisfiable: ({ status }) => ({
+    message: t`The requested byte range is outside the file (HTTP ${status}).`,
+    remedy: t`Load the file again from its start.`,
+  }),
+  origin_not_allowed: ({ status }) => ({
+    message: t`The service refused a call from this page’s origin (HTTP ${status}).`,
+    remedy: t`Open the studio from an origin the service allows (the sandbox allows the studio it was started with).`,
+  }),
   network_error: () => ({
-    message: 'The API could not be reached.',
-    remedy: connectionRemedy,
+    message: t`The API could not be reached.`,
+    remedy: connectionRemedy(),
   }),
   timeout: () => ({
-    message: 'The API did not answer in time.',
-    remedy: connectionRemedy,
+    message: t`The API did not answer in time.`,
+    remedy: connectionRemedy(),
   }),
-  invalid_response: (ctx) =>
-    ctx.status >= 500
-      ? {
-          message: `The service answered with an error (HTTP ${ctx.status}) the studio could not read.`,
-          remedy: 'The service may be having trouble; try again in a few minutes.',
-        }
-      : {
-          message:
-            ctx.status >= 400
-              ? `The API answered with an error (HTTP ${ctx.status}) the studio could not read.`
-              : 'The API sent a response the studio could not read.',
-          remedy: 'Check that the Base URL points at the API (it ends in /v1).',
-        },
+  invalid_response: ({ status }) => {
+    if (status >= 500)
+      return {
+        message: t`The service answered with an error (HTTP ${status}) the studio could not read.`,
+        remedy: troubleRemedy(),
+      };
+    return {
+      message:
+        status >= 400
+          ? t`The API answered with an error (HTTP ${status}) the studio could not read.`
+          : t`The API sent a response the studio could not read.`,
+      remedy: baseUrlRemedy(),
+    };
+  },
   aborted: () => ({
-    message: 'The request was cancelled.',
-    remedy: 'Run it again when you are ready.',
+    message: t`The request was cancelled.`,
+    remedy: t`Run it again when you are ready.`,
   }),
 };
 
@@ -577,17 +606,22 @@ const hasEntry = (code: string): code is keyof typeof ERROR_TABLE => Object.hasO
 /** Remedies by status for codes the table does not know (the server may add codes). */
 const fallbackRemedy = (status: number): string | undefined => {
   if (status === 401) return ERROR_TABLE.invalid_token({ status, code: '', extra: {} }).remedy;
-  if (status === 429) return 'Wait a moment and try again.';
-  if (status >= 500) return troubleRemedy;
+  if (status === 429) return waitRemedy();
+  if (status >= 500) return troubleRemedy();
   return undefined;
 };
 
-/** The plain-language message and remedy for an error, from the table; unknown codes keep the server's message. */
+/**
+ * The studio's message and remedy for an error, from the table, in the studio's current language. A code
+ * the table does not know gets a general message naming its status and code; the service's own words are
+ * shown beside it (ApiError.serverMessage).
+ */
 export function describeError(ctx: ErrorContext): ErrorText {
   if (hasEntry(ctx.code)) return ERROR_TABLE[ctx.code](ctx);
   if (ctx.status === 503) return ERROR_TABLE[NO_PROVIDER_CODE](ctx);
+  const { status, code } = ctx;
   return {
-    message: ctx.serverMessage ?? `The API returned an error (HTTP ${ctx.status}, ${ctx.code}).`,
-    remedy: fallbackRemedy(ctx.status),
+    message: t`The API returned an error (HTTP ${status}, ${code}).`,
+    remedy: fallbackRemedy(status),
   };
 }

@@ -15,6 +15,7 @@ import type { Me } from '../../contract/me';
 import type { ParamValue } from '../../contract/task';
 import { useApi } from '../api/api-context';
 import { Alert } from '../components/alert';
+import { ServiceMessage } from '../components/service-message';
 import { Button } from '../components/button';
 import { Dialog } from '../components/dialog';
 import { usePhone } from '../lib/use-media-query';
@@ -293,6 +294,7 @@ export function Workspace({
         {resolved.status === 'error' && resolved.error && (
           <Alert tone="error" title={resolved.error.message}>
             {resolved.error.remedy}
+            <ServiceMessage text={resolved.error.serverMessage} />
           </Alert>
         )}
         {current && (

@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { i18n } from '@lingui/core';
+import { msg, plural, t } from '@lingui/core/macro';
 import { getLocale } from './locale';
 
 // Numbers, dates, sizes, durations and lists as people read them in the studio: every one through Intl,
@@ -58,19 +61,28 @@ const LIST_STYLES = {
 export const formatList = (items: readonly string[], kind: keyof typeof LIST_STYLES = 'plain'): string =>
   cached('list', LIST_STYLES[kind], (locale) => new Intl.ListFormat(locale, LIST_STYLES[kind])).format(items);
 
-const UNIT_LABELS: Record<string, string> = {
-  image: 'image',
-  second: 'second',
-  frame: 'frame',
-  call: 'call',
+// The price units the catalog names (api-notes: typicalPrice.unit); a unit it adds later shows as sent.
+const UNIT_LABELS: Record<string, MessageDescriptor> = {
+  image: msg({ message: 'image', comment: 'price unit: "~12 credits / image"' }),
+  second: msg({ message: 'second', comment: 'price unit: "~0.4 credits / second"' }),
+  frame: msg({ message: 'frame', comment: 'price unit: "~2 credits / frame"' }),
+  call: msg({ message: 'call', comment: 'price unit: "~1 credit / call"' }),
 };
 
-const unitLabel = (unit: string) =>
-  unit === '1k_chars' ? `${formatCount(1000)} characters` : (UNIT_LABELS[unit] ?? unit);
+function unitLabel(unit: string): string {
+  if (unit === '1k_chars') {
+    const thousand = formatCount(1000);
+    return t({ message: `${thousand} characters`, comment: 'price unit: "~3 credits / 1,000 characters"' });
+  }
+  const label = UNIT_LABELS[unit];
+  return label ? i18n._(label) : unit;
+}
 
+/** A number of credits: "1 credit", "1,250 credits", "0.5 credits" (two decimals at most). */
 export function formatCredits(n: number): string {
   const rounded = Number.isInteger(n) ? n : Math.round(n * 100) / 100;
-  return `${formatCount(rounded)} ${rounded === 1 ? 'credit' : 'credits'}`;
+  const count = formatCount(rounded);
+  return plural(rounded, { one: `${count} credit`, other: `${count} credits` });
 }
 
 /** typicalPrice per unit, e.g. "~12 credits / image", "~0.4 credits / second" (product-notes §3, Catalog). */
@@ -78,7 +90,9 @@ export function formatTypicalPrice(
   p: { typicalCredits: number; unit: string } | null | undefined,
 ): string | null {
   if (!p) return null;
-  return `~${formatCredits(p.typicalCredits)} / ${unitLabel(p.unit)}`;
+  const credits = formatCredits(p.typicalCredits);
+  const unit = unitLabel(p.unit);
+  return t({ message: `~${credits} / ${unit}`, comment: 'a typical price: "~12 credits / image"' });
 }
 
 /**
@@ -87,11 +101,19 @@ export function formatTypicalPrice(
  * studio supports (Firefox ESR) nor in Node 20.
  */
 export function formatSeconds(s: number): string {
-  if (s < 1) return `<${formatCount(1)} s`;
-  if (s < 60) return `${formatCount(Math.round(s))} s`;
-  const m = Math.floor(s / 60);
+  if (s < 1) {
+    const one = formatCount(1);
+    return t({ message: `<${one} s`, comment: 'a duration under one second; s: seconds' });
+  }
+  if (s < 60) {
+    const seconds = formatCount(Math.round(s));
+    return t({ message: `${seconds} s`, comment: 'a duration; s: seconds' });
+  }
+  const minutes = formatCount(Math.floor(s / 60));
   const rest = Math.round(s % 60);
-  return rest ? `${formatCount(m)} min ${formatCount(rest)} s` : `${formatCount(m)} min`;
+  if (!rest) return t({ message: `${minutes} min`, comment: 'a duration; min: minutes' });
+  const seconds = formatCount(rest);
+  return t({ message: `${minutes} min ${seconds} s`, comment: 'a duration; min: minutes, s: seconds' });
 }
 
 const DATE_TIME: Intl.DateTimeFormatOptions = {
@@ -117,7 +139,10 @@ const ONE_DECIMAL: Intl.NumberFormatOptions = { minimumFractionDigits: 1, maximu
  */
 export function formatBytes(bytes: number): string {
   const n = Number.isFinite(bytes) ? Math.max(0, Math.round(bytes)) : 0;
-  if (n < 1024) return `${formatCount(n)} ${n === 1 ? 'byte' : 'bytes'}`;
+  if (n < 1024) {
+    const count = formatCount(n);
+    return plural(n, { one: `${count} byte`, other: `${count} bytes` });
+  }
   let value = n / 1024;
   let unit = 0;
   while (value >= 1024 && unit < BYTE_UNITS.length - 1) {

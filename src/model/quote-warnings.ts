@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type { Me } from '../../contract/me';
 import { formatCredits } from '../lib/format';
 
@@ -11,17 +12,20 @@ export function quoteWarnings(credits: number, me: Me | undefined): QuoteWarning
   if (!me) return [];
   const warnings: QuoteWarning[] = [];
   const remaining = me.key.creditsRemainingToday;
+  const cost = formatCredits(credits);
   if (remaining !== null && credits > remaining) {
+    const left = formatCredits(remaining);
     warnings.push({
       kind: 'cap',
-      text: `This costs ${formatCredits(credits)}, but only ${formatCredits(remaining)} remain under today's cap for this key.`,
+      text: t`This costs ${cost}, but only ${left} remain under today's cap for this key.`,
     });
   }
   const balance = me.team?.creditBalance ?? me.user?.creditBalance;
   if (balance !== undefined && credits > balance) {
+    const held = formatCredits(balance);
     warnings.push({
       kind: 'balance',
-      text: `This costs ${formatCredits(credits)}, more than the ${formatCredits(balance)} balance.`,
+      text: t`This costs ${cost}, more than the ${held} balance.`,
     });
   }
   return warnings;

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import type { SkippedEntry } from '../../api/client';
 import { toApiError } from '../../api/errors';
 import { Alert } from '../../components/alert';
+import { ServiceMessage } from '../../components/service-message';
 import { Button } from '../../components/button';
 
 // The loading, empty, error and "some entries hidden" states shared by the three catalog tabs.
@@ -46,6 +47,7 @@ export function CatalogError({
     <Alert tone="error" title={title ?? apiError.message}>
       {title && <p>{apiError.message}</p>}
       {apiError.remedy && <p>{apiError.remedy}</p>}
+      <ServiceMessage text={apiError.serverMessage} />
       {onRetry && (
         <Button size="sm" variant="secondary" className="mt-2" onClick={onRetry}>
           <RotateCcw className="size-3.5" aria-hidden="true" />

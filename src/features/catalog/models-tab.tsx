@@ -7,6 +7,7 @@ import type { Model } from '../../../contract/catalog';
 import { CATEGORIES, categoryKey } from '../../../contract/category';
 import { toApiError } from '../../api/errors';
 import { Alert } from '../../components/alert';
+import { ServiceMessage } from '../../components/service-message';
 import { Button } from '../../components/button';
 import { inputClass } from '../../components/field';
 import { Spinner } from '../../components/spinner';
@@ -146,6 +147,7 @@ export function ModelsTab({
         {failure && (
           <Alert tone="warning" title={failure.message}>
             {failure.remedy && <p>{failure.remedy}</p>}
+            <ServiceMessage text={failure.serverMessage} />
             <p>
               <Trans>Not searched: {notSearched}.</Trans>
             </p>

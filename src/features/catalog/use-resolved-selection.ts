@@ -1,4 +1,3 @@
-import { t } from '@lingui/core/macro';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useApi } from '../../api/api-context';
@@ -34,7 +33,6 @@ const unknownModel = (modelId: string) =>
     status: 404,
     code: 'unknown_model',
     type: 'invalid_request_error',
-    serverMessage: t`No model with the id "${modelId}" is in the catalog.`,
     extra: { modelId },
   });
 

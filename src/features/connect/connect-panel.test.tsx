@@ -1,6 +1,9 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ApiError } from '../../api/errors';
+import { clientError, errorFromResponse } from '../../api/errors';
+import { activateEnglishForTests, activateTestCatalog } from '../../test/test-catalog';
 import { ConnectPanel } from './connect-panel';
 
 // docs/deploying.md: a Base URL the studio's CSP would block is told on the form, with the remedy, before the
@@ -64,5 +67,65 @@ describe('a Base URL outside the allowed API origins', () => {
     await user.clear(baseUrl);
     await user.type(baseUrl, 'https://staging.example.com/v1');
     expect(blockedNote()).toBeNull();
+  });
+});
+
+describe('an error the service explained', () => {
+  const refused = () =>
+    errorFromResponse({
+      status: 401,
+      bodyText: JSON.stringify({
+        error: {
+          message: 'Token revoked on 2026-11-20.',
+          type: 'authentication_error',
+          code: 'invalid_token',
+        },
+      }),
+    });
+  const show = (error: ApiError) =>
+    render(
+      <ConnectPanel
+        state={{ status: 'disconnected', error }}
+        defaultBaseUrl={`${SANDBOX}/v1`}
+        onConnect={vi.fn()}
+      />,
+    );
+  const quoted = (alert: HTMLElement) => alert.querySelector('q');
+
+  it('shows the studio’s explanation and remedy, and the service’s own words beside them, not translated', () => {
+    show(refused());
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toContain('This API key was not accepted: it is mistyped, revoked or expired.');
+    expect(alert.textContent).toContain('create a new one in your account settings');
+    expect(alert.textContent).toContain('The service said: Token revoked on 2026-11-20.');
+    expect(quoted(alert)?.textContent).toBe('Token revoked on 2026-11-20.');
+    expect(quoted(alert)?.getAttribute('translate')).toBe('no');
+  });
+
+  it('says nothing of the service when it sent no words', () => {
+    show(clientError('network_error'));
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toContain('The API could not be reached.');
+    expect(alert.textContent).not.toContain('The service said');
+    expect(quoted(alert)).toBeNull();
+  });
+
+  it('translates the studio’s text in another language and leaves the service’s words as sent', () => {
+    try {
+      activateTestCatalog({
+        'This API key was not accepted: it is mistyped, revoked or expired.':
+          'Cette clé d’API n’a pas été acceptée.',
+        'The service said: <0>{text}</0>': 'Le service a répondu : <0>{text}</0>',
+      });
+      show(refused());
+      const alert = screen.getByRole('alert');
+      expect(alert.textContent).toContain('Cette clé d’API n’a pas été acceptée.');
+      expect(alert.textContent).not.toContain('This API key was not accepted');
+      expect(alert.textContent).toContain('Le service a répondu : Token revoked on 2026-11-20.');
+      expect(quoted(alert)?.textContent).toBe('Token revoked on 2026-11-20.');
+    } finally {
+      cleanup();
+      activateEnglishForTests();
+    }
   });
 });

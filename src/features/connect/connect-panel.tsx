@@ -2,6 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Eye, EyeOff, KeyRound, PlugZap } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Alert } from '../../components/alert';
+import { ServiceMessage } from '../../components/service-message';
 import { Button } from '../../components/button';
 import { Field, inputClass } from '../../components/field';
 import { blockedOrigin } from './allowed-origins';
@@ -224,6 +225,7 @@ export function ConnectPanel({
       {error && (
         <Alert tone="error" title={error.message}>
           {error.remedy}
+          <ServiceMessage text={error.serverMessage} />
         </Alert>
       )}
 

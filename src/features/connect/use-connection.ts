@@ -13,7 +13,7 @@ const loadKeyCheck = () => import('./key-check');
  * Why a connection failed, as the connect screen says it: an ApiError, or the studio's own code that
  * could not be loaded (the network went away before the key could be checked).
  */
-type ConnectError = Pick<ApiError, 'status' | 'message' | 'remedy'>;
+type ConnectError = Pick<ApiError, 'status' | 'message' | 'remedy' | 'serverMessage'>;
 const notLoaded = (): ConnectError => ({
   status: 0,
   message: t`The studio could not load what it needs to connect.`,

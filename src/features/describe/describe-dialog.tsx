@@ -8,6 +8,7 @@ import type { ClientRetryInfo } from '../../api/client';
 import { clientError, toApiError, type ApiError } from '../../api/errors';
 import type { DescribeLanguage, ImageDescription } from '../../../contract/describe';
 import { Alert } from '../../components/alert';
+import { ServiceMessage } from '../../components/service-message';
 import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
 import { Field, type FieldControlProps } from '../../components/field';
@@ -191,6 +192,7 @@ export function DescribeImageDialog({
         {error && (
           <Alert tone="error" title={error.message}>
             {error.remedy}
+            <ServiceMessage text={error.serverMessage} />
           </Alert>
         )}
 

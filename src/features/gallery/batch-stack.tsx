@@ -4,6 +4,7 @@ import { AudioLines, ChevronDown, ChevronRight, Film, Layers } from 'lucide-reac
 import { memo, useId } from 'react';
 import type { TaskStatus } from '../../../contract/task';
 import type { HistoryEntry } from '../../model/history/history-types';
+import { statusCount } from '../../model/tasks/status-words';
 import { cn } from '../../lib/cn';
 import { formatCount, formatList } from '../../lib/format';
 import { useLocale } from '../../lib/use-locale';
@@ -26,9 +27,7 @@ import { truncate } from './truncate';
 function statusSummary(entries: readonly HistoryEntry[]): string {
   const counts = new Map<TaskStatus, number>();
   for (const e of entries) counts.set(e.status, (counts.get(e.status) ?? 0) + 1);
-  return formatList(
-    [...counts].sort((a, b) => b[1] - a[1]).map(([status, n]) => `${formatCount(n)} ${status}`),
-  );
+  return formatList([...counts].sort((a, b) => b[1] - a[1]).map(([status, n]) => statusCount(status, n)));
 }
 
 const stackLook =

@@ -3,6 +3,7 @@ import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { TASK_STATUSES, type TaskStatus } from '../../../contract/task';
 import { Select } from '../../components/select';
+import { statusWord } from '../../model/tasks/status-words';
 import { displayText } from '../../lib/untrusted-text';
 import type { MediaType } from './history-filter';
 
@@ -22,8 +23,8 @@ export function StatusSelect({
   value: TaskStatus | 'all';
   onChange: (v: TaskStatus | 'all') => void;
 }) {
-  const { t } = useLingui();
-  // The statuses are the spec's own words, as the status badge shows them (status-badge.tsx).
+  const { t, i18n } = useLingui();
+  // The statuses are the spec's own words, as the status badge shows them (model/tasks/status-words.ts).
   return (
     <Select
       aria-label={t`Status`}
@@ -33,7 +34,7 @@ export function StatusSelect({
       <option value="all">{t`All statuses`}</option>
       {TASK_STATUSES.map((s) => (
         <option key={s} value={s}>
-          {s}
+          {statusWord(s, i18n)}
         </option>
       ))}
     </Select>

@@ -3,6 +3,7 @@ import { Trans } from '@lingui/react/macro';
 import { AudioLines, ImageOff } from 'lucide-react';
 import { useState } from 'react';
 import type { HistoryEntry } from '../../model/history/history-types';
+import { statusWord } from '../../model/tasks/status-words';
 import { cn } from '../../lib/cn';
 import { promptOf } from './history-filter';
 import { StatusIcon, STATUS_LOOK } from './status-badge';
@@ -159,7 +160,7 @@ export function LargeOutput({ entry }: { entry: HistoryEntry }) {
   const output = outputOf(entry);
   const url = safeMediaUrl(output?.url);
   if (!output || !url) {
-    const status = entry.status;
+    const status = statusWord(entry.status);
     return (
       <div
         className={cn(

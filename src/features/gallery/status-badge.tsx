@@ -1,11 +1,10 @@
-import type { MessageDescriptor } from '@lingui/core';
-import { msg } from '@lingui/core/macro';
-import { useLingui } from '@lingui/react/macro';
+import { useLingui } from '@lingui/react';
 import { Ban, CheckCircle2, Clock, Loader2, XCircle, type LucideIcon } from 'lucide-react';
 import { memo } from 'react';
 import type { TaskStatus } from '../../../contract/task';
 import { Badge } from '../../components/badge';
 import { cn } from '../../lib/cn';
+import { statusWord } from '../../model/tasks/status-words';
 
 // The status of a task at a glance: the spec's own word (api-notes §3), a colour and an icon, so it reads
 // without colour too.
@@ -47,15 +46,6 @@ export const STATUS_LOOK: Record<TaskStatus, StatusLook> = {
   },
 };
 
-// The badge's word in the studio's language; in English it stays the spec's own word.
-const STATUS_WORD: Record<TaskStatus, MessageDescriptor> = {
-  queued: msg({ message: 'queued', comment: 'a task status: waiting to run' }),
-  running: msg({ message: 'running', comment: 'a task status' }),
-  succeeded: msg({ message: 'succeeded', comment: 'a task status: finished with its outputs' }),
-  failed: msg({ message: 'failed', comment: 'a task status' }),
-  cancelled: msg({ message: 'cancelled', comment: 'a task status' }),
-};
-
 /** Memoised, as the badge: an icon's SVG is rebuilt only when the status changes. */
 export const StatusIcon = memo(function StatusIcon({
   status,
@@ -75,7 +65,7 @@ export const StatusBadge = memo(function StatusBadge({ status, id }: { status: T
     <span id={id} className="inline-flex shrink-0" data-status={status}>
       <Badge tone={STATUS_LOOK[status].tone}>
         <StatusIcon status={status} className="size-3 shrink-0" />
-        {i18n._(STATUS_WORD[status])}
+        {statusWord(status, i18n)}
       </Badge>
     </span>
   );

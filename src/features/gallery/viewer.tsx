@@ -17,6 +17,7 @@ import { Button } from '../../components/button';
 import { ShortcutList } from '../../components/shortcut-list';
 import { shortcutFor, shortcutsOf, type ShortcutId } from '../../components/shortcuts';
 import type { Judgements } from '../../model/history/judgements';
+import { statusWord } from '../../model/tasks/status-words';
 import type { TeamPick } from '../../model/team/team-judgements';
 import { cn } from '../../lib/cn';
 import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
@@ -441,7 +442,7 @@ function Stage({
 }) {
   const { t } = useLingui();
   const { entry } = item;
-  const status = entry.status;
+  const status = statusWord(entry.status);
   const label = tileLabel(item);
   const media = useMediaFailure(url, item.key);
   const box = 'flex min-h-0 flex-1 items-center justify-center p-2';

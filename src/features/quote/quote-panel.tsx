@@ -4,6 +4,7 @@ import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Clock, Loader2 } from 'lucide-react';
 import type { Me } from '../../../contract/me';
 import { Alert } from '../../components/alert';
+import { ServiceMessage } from '../../components/service-message';
 import { cn } from '../../lib/cn';
 import { formatCredits, formatSeconds } from '../../lib/format';
 import type { QuoteState } from './quote-scheduler';
@@ -126,6 +127,7 @@ export function QuoteView({
       {error && (
         <Alert tone="error" title={error.message}>
           {error.remedy}
+          <ServiceMessage text={error.serverMessage} />
         </Alert>
       )}
       <QuoteWarningList warnings={warnings} />

@@ -4,6 +4,7 @@ import { useId, useState } from 'react';
 import type { SubmitResult } from '../../model/tasks/outbox';
 import { MAX_BATCH_TASKS, MAX_RUNS, type Variations } from '../../model/tasks/batch';
 import { Alert } from '../../components/alert';
+import { ServiceMessage } from '../../components/service-message';
 import { Button } from '../../components/button';
 import { inputClass } from '../../components/field';
 import { cn } from '../../lib/cn';
@@ -69,6 +70,7 @@ export function SubmitBar({
       {result?.kind === 'refused' && (
         <Alert tone="error" title={result.error.message}>
           {result.error.remedy}
+          <ServiceMessage text={result.error.serverMessage} />
         </Alert>
       )}
       {result?.kind === 'pending' && (

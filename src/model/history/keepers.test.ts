@@ -4,7 +4,7 @@ import 'fake-indexeddb/auto';
 import { deleteDB } from 'idb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DB_NAME, db, resetDbForTests } from '../db';
-import { KEEP_CONCURRENCY, KEEP_RETRY_MS, KeepersStore, QUOTA_MESSAGE, type KeepableOutput } from './keepers';
+import { KEEP_CONCURRENCY, KEEP_RETRY_MS, KeepersStore, quotaMessage, type KeepableOutput } from './keepers';
 
 const A = 'conn-a';
 const B = 'conn-b';
@@ -130,7 +130,7 @@ describe('KeepersStore', () => {
     expect(put).toHaveBeenCalled();
     expect(result).toEqual({
       ok: false,
-      failure: { outputKey: 't1#0', reason: 'quota', message: QUOTA_MESSAGE },
+      failure: { outputKey: 't1#0', reason: 'quota', message: quotaMessage() },
     });
     expect(store.snapshot().failure?.message).toMatch(
       /storage for the studio is full.*starred but not saved/,

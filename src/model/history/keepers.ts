@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { z } from 'zod/mini';
 import { db } from '../db';
 
@@ -80,9 +81,14 @@ interface Remembered {
   retryAt: number;
 }
 
-export const QUOTA_MESSAGE =
-  "This device's storage for the studio is full, so the output is starred but not saved here. " +
-  'Free some space (forget kept outputs you no longer need, or free disk space on this device), then star it again.';
+/** The studio's own words for a full device (a failure's message is shown as it was made). */
+export const quotaMessage = (): string =>
+  t`This device's storage for the studio is full, so the output is starred but not saved here. Free some space (forget kept outputs you no longer need, or free disk space on this device), then star it again.`;
+
+const notSavedMessage = (error: unknown): string => {
+  const reason = reasonOf(error);
+  return t`The output could not be saved on this device: ${reason}.`;
+};
 
 const isQuotaError = (error: unknown): boolean =>
   typeof error === 'object' &&
@@ -206,7 +212,7 @@ export class KeepersStore {
       this.queue.push(async () => {
         this.queued.delete(item.key);
         const result = await this.save(item).catch((error: unknown) =>
-          this.fail(item.key, 'storage', `The output could not be saved on this device: ${reasonOf(error)}.`),
+          this.fail(item.key, 'storage', notSavedMessage(error)),
         );
         this.inFlight.delete(item.key);
         this.set({ saving: this.state.saving - 1 });
@@ -252,7 +258,7 @@ export class KeepersStore {
   private async save(item: KeepableOutput): Promise<KeepResult> {
     // Forgotten while it waited its turn: nothing to fetch.
     if (this.forgotten.delete(item.key)) return forgottenResult(item.key);
-    if (!item.output) return this.fail(item.key, 'no-output', 'This task has no output to keep.');
+    if (!item.output) return this.fail(item.key, 'no-output', t`This task has no output to keep.`);
     const fetchOutput = this.deps.fetch ?? globalThis.fetch.bind(globalThis);
     let blob: Blob;
     let contentType: string | null;
@@ -261,20 +267,17 @@ export class KeepersStore {
       const response = await fetchOutput(item.output.url, { credentials: 'omit' });
       if (!response.ok) {
         await response.body?.cancel().catch(() => undefined);
+        const status = response.status;
         return this.fail(
           item.key,
           'fetch',
-          `The output could not be saved on this device: the file server answered ${response.status}.`,
+          t`The output could not be saved on this device: the file server answered ${status}.`,
         );
       }
       contentType = response.headers.get('content-type');
       blob = await response.blob();
     } catch (error) {
-      return this.fail(
-        item.key,
-        'fetch',
-        `The output could not be saved on this device: ${reasonOf(error)}.`,
-      );
+      return this.fail(item.key, 'fetch', notSavedMessage(error));
     }
     const record: KeeperRecord = {
       connectionId: this.connectionId,
@@ -297,12 +300,8 @@ export class KeepersStore {
         throw tx.error ?? error;
       }
     } catch (error) {
-      if (isQuotaError(error)) return this.fail(item.key, 'quota', QUOTA_MESSAGE);
-      return this.fail(
-        item.key,
-        'storage',
-        `The output could not be saved on this device: ${reasonOf(error)}.`,
-      );
+      if (isQuotaError(error)) return this.fail(item.key, 'quota', quotaMessage());
+      return this.fail(item.key, 'storage', notSavedMessage(error));
     }
     if (this.forgotten.delete(item.key)) {
       await (await db()).delete('keepers', [this.connectionId, item.key]);
@@ -375,7 +374,7 @@ export class KeepersStore {
 
 const forgottenResult = (outputKey: string): KeepResult => ({
   ok: false,
-  failure: { outputKey, reason: 'forgotten', message: 'Forgotten while it was being saved.' },
+  failure: { outputKey, reason: 'forgotten', message: t`Forgotten while it was being saved.` },
 });
 
 function sum(kept: ReadonlyMap<string, KeeperInfo>): number {

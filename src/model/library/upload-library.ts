@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { z } from 'zod/mini';
 import { db } from '../db';
 import { HistoryEntrySchema } from '../history/history-types';
@@ -65,8 +66,8 @@ export async function libraryItems(connectionId: string, kind: MediaKind): Promi
     items.push({
       url: u.url,
       kind,
-      title: u.fileName || 'Uploaded file',
-      detail: 'Upload',
+      title: u.fileName || t`Uploaded file`,
+      detail: t({ message: 'Upload', comment: 'the source of a file in the upload library: an upload' }),
       source: 'upload',
       createdAt: u.createdAt,
     });
@@ -74,16 +75,19 @@ export async function libraryItems(connectionId: string, kind: MediaKind): Promi
   for (const raw of tasks) {
     const parsed = HistoryEntrySchema.safeParse(raw);
     if (!parsed.success) continue;
-    const t = parsed.data;
-    if (t.status !== 'succeeded' || t.meta.mediaType !== kind) continue;
-    t.outputs.forEach((output, i) =>
+    const task = parsed.data;
+    if (task.status !== 'succeeded' || task.meta.mediaType !== kind) continue;
+    task.outputs.forEach((output, i) =>
       items.push({
         url: output.url,
         kind,
-        title: t.outputs.length > 1 ? `${t.meta.title} (${i + 1})` : t.meta.title,
-        detail: 'Result',
+        title: task.outputs.length > 1 ? `${task.meta.title} (${i + 1})` : task.meta.title,
+        detail: t({
+          message: 'Result',
+          comment: 'the source of a file in the upload library: a task output',
+        }),
         source: 'output',
-        createdAt: t.completedAt ?? t.createdAt,
+        createdAt: task.completedAt ?? task.createdAt,
       }),
     );
   }

@@ -1,6 +1,8 @@
+import { t } from '@lingui/core/macro';
 import { z } from 'zod/mini';
 import { toApiError, type ApiError } from '../../api/errors';
 import type { TaskRequest } from '../../../contract/task';
+import { formatCredits } from '../../lib/format';
 import { db, type HeldInfo, type OutboxEntry } from '../db';
 import type { HistoryEntry } from '../history/history-types';
 import { StoredEntrySchema, type SubmitResult } from '../tasks/outbox';
@@ -587,7 +589,8 @@ export class TaskQueue {
         let committed = this.sentCredits;
         for (const c of this.starting.values()) committed += c;
         if (stop !== null && committed + credits > stop + 1e-9) {
-          this.pause(`Stopped before passing ${stop} credits this session.`);
+          const limit = formatCredits(stop);
+          this.pause(t`Stopped before passing ${limit} this session.`);
           break;
         }
         // Not awaited whole: the next task's turn is decided while this one is on its way.
@@ -680,7 +683,10 @@ export class TaskQueue {
     await this.writeAll([back]);
     this.items.set(back.idempotencyKey, back);
     this.changed();
-    if (error.status === 402 || error.status === 429) this.pause(`Paused: ${blockedReason(error)}`);
+    if (error.status === 402 || error.status === 429) {
+      const reason = blockedReason(error);
+      this.pause(t`Paused: ${reason}`);
+    }
   }
 
   /**

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { z } from 'zod/mini';
 import { provesNoEffect, toApiError, type ApiError } from '../../api/errors';
 import { TaskRequestSchema, type TaskCreated, type TaskRequest } from '../../../contract/task';
@@ -374,7 +375,7 @@ export class Outbox {
       // same task (api-notes §4 rule 7) and onCreated gets another chance, here or after a reload.
       this.update(slot, {
         sending: false,
-        lastError: thrown instanceof Error ? thrown.message : 'The task could not be recorded.',
+        lastError: thrown instanceof Error ? thrown.message : t`The task could not be recorded.`,
       });
       await this.writeStored(slot);
       this.schedule(slot);

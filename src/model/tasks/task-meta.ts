@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type { Quote } from '../../../contract/quote';
 import type { HistoryEntry } from '../history/history-types';
 import type { ResolvedSelection } from '../selection';
@@ -35,7 +36,7 @@ export function taskMeta(target: ResolvedSelection, quote: Quote | null): Histor
     case 'template':
       return {
         title: target.template.name,
-        subtitle: target.template.official ? 'Official template' : 'Community template',
+        subtitle: target.template.official ? t`Official template` : t`Community template`,
         kind: 'template',
         mediaType: target.template.mediaType,
         modelId: quote?.modelId,

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import * as Y from 'yjs';
 import { formatCount } from '../../lib/format';
 import { parseMentions, type MemberName } from './mentions';
@@ -25,9 +26,11 @@ export class CommentInputError extends Error {}
 /** The body as it is kept: trimmed, not empty, at most MAX_COMMENT_LENGTH characters. */
 function cleanBody(body: string): string {
   const text = body.trim();
-  if (!text) throw new CommentInputError('A comment needs some text.');
-  if (text.length > MAX_COMMENT_LENGTH)
-    throw new CommentInputError(`A comment has at most ${formatCount(MAX_COMMENT_LENGTH)} characters.`);
+  if (!text) throw new CommentInputError(t`A comment needs some text.`);
+  if (text.length > MAX_COMMENT_LENGTH) {
+    const max = formatCount(MAX_COMMENT_LENGTH);
+    throw new CommentInputError(t`A comment has at most ${max} characters.`);
+  }
   return text;
 }
 
@@ -87,7 +90,7 @@ export class TeamComments {
   /** Replies in the thread of `commentId` (a reply to a reply joins the same thread). */
   reply(commentId: string, body: string, members: readonly MemberName[] = []): string {
     const root = this.rootOf(commentId);
-    if (!root) throw new CommentInputError('That comment is no longer there.');
+    if (!root) throw new CommentInputError(t`That comment is no longer there.`);
     return this.write(root.target, root.id, body, members);
   }
 

@@ -20,7 +20,7 @@ export type UploadState =
   | { phase: 'ready'; fileName: string; url: string; contentType: string }
   | { phase: 'blocked'; fileName: string; labels: string[] }
   | { phase: 'errored'; fileName: string; reason: string }
-  | { phase: 'failed'; fileName: string; message: string; remedy?: string }
+  | { phase: 'failed'; fileName: string; message: string; remedy?: string; serverMessage?: string }
   | { phase: 'cancelled'; fileName: string };
 
 export type UploadAction =
@@ -35,7 +35,7 @@ export type UploadAction =
   | { type: 'tick'; now: number }
   /** 451 moderation_blocked from POST /uploads. */
   | { type: 'blocked'; labels: string[] }
-  | { type: 'failed'; message: string; remedy?: string }
+  | { type: 'failed'; message: string; remedy?: string; serverMessage?: string }
   | { type: 'cancel' }
   | { type: 'reset' };
 
@@ -119,6 +119,7 @@ export function uploadReducer(state: UploadState, action: UploadAction): UploadS
             fileName: state.fileName,
             message: action.message,
             ...(action.remedy ? { remedy: action.remedy } : {}),
+            ...(action.serverMessage ? { serverMessage: action.serverMessage } : {}),
           }
         : state;
   }
@@ -204,7 +205,13 @@ export async function runUpload({
     // api-notes §4: 451 moderation_blocked carries the moderation labels.
     if (e instanceof ApiError && e.status === 451)
       dispatch({ type: 'blocked', labels: splitLabels(e.extra.labels) });
-    else dispatch({ type: 'failed', message: e.message, ...(e.remedy ? { remedy: e.remedy } : {}) });
+    else
+      dispatch({
+        type: 'failed',
+        message: e.message,
+        ...(e.remedy ? { remedy: e.remedy } : {}),
+        ...(e.serverMessage ? { serverMessage: e.serverMessage } : {}),
+      });
     return null;
   }
 }

@@ -2,6 +2,7 @@ import { ph } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Ban, CheckCircle2, Loader2, ShieldAlert, XCircle } from 'lucide-react';
 import { Button } from '../../../components/button';
+import { ServiceMessage } from '../../../components/service-message';
 import type { ReactNode } from 'react';
 import { cn } from '../../../lib/cn';
 import { formatBytes, formatList } from '../../../lib/format';
@@ -158,6 +159,7 @@ function Phase({ state }: { state: UploadState }): ReactNode {
           {state.remedy ? (
             <span className="block text-slate-600 dark:text-slate-400">{state.remedy}</span>
           ) : null}
+          <ServiceMessage text={state.serverMessage} className="text-slate-600 dark:text-slate-400" />
         </Line>
       );
   }
