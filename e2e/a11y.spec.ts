@@ -533,6 +533,33 @@ test.describe('the gallery', () => {
   }
 });
 
+test.describe('a batch stack in the gallery', () => {
+  // "Group batches": a batch of three is one stack, closed and then opened in place, at 1280 px and at
+  // phone width, light and dark.
+  for (const width of [1280, 390]) {
+    test(`a batch stack closed and opened at ${width} px`, async ({ studio, sandbox, page }) => {
+      await page.setViewportSize({ width, height: width > 400 ? 800 : 844 });
+      const tasks = await seedImages(sandbox, 4);
+      // The last three were one click's Variations: they share a batch id.
+      const batch = tasks.map((t, i) =>
+        i === 0 ? t : { ...t, meta: { ...t.meta, batchId: 'batch_a11y', batchSize: 3 } },
+      );
+      await studio.start('personal');
+      await importHistory(page, historyFile(batch));
+      await page.getByRole('button', { name: width > 400 ? 'Gallery' : 'Results', exact: true }).click();
+      const gallery = page.getByRole('main', { name: 'Gallery' });
+      await gallery.getByRole('checkbox', { name: 'Group batches' }).check();
+      const stack = gallery.getByRole('button', { name: /^Batch of 3: / });
+      await expect(stack).toHaveAttribute('aria-expanded', 'false');
+      await expectNoSeriousViolations(page, `a closed batch stack at ${width} px`);
+      await stack.click();
+      await expect(stack).toHaveAttribute('aria-expanded', 'true');
+      await expect(gallery.locator('[data-in-stack]')).toHaveCount(3);
+      await expectNoSeriousViolations(page, `an open batch stack at ${width} px`);
+    });
+  }
+});
+
 test('the History while a file is imported: its progress bar, at 1280 px and at phone width', async ({
   studio,
   page,

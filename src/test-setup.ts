@@ -3,7 +3,7 @@ import { configure } from '@testing-library/react';
 import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import { createElement, type ComponentType, type ReactNode } from 'react';
-import { vi } from 'vitest';
+import { afterAll, vi } from 'vitest';
 
 // Unit tests measure no speed (the bench does): findBy* and waitFor wait up to 5 s instead of 1 s, so a
 // loaded machine (CI, eight developers on two cores) does not fail a test for time alone.
@@ -27,4 +27,11 @@ vi.mock('@testing-library/react', async (importOriginal) => {
     renderHook: ((hook: (props: unknown) => unknown, options?: Parameters<typeof rtl.renderHook>[1]) =>
       rtl.renderHook(hook, { ...options, wrapper: withI18n(options?.wrapper) })) as typeof rtl.renderHook,
   };
+});
+
+// The notice library (sonner) removes a dismissed notice after a 200 ms exit timer that it does not clear
+// when its area unmounts. A page (jsdom) torn down inside that window makes the timer throw "window is not
+// defined" into the run, so each file's page outlives its last test by a little more than that.
+afterAll(async () => {
+  if (typeof window !== 'undefined') await new Promise((resolve) => setTimeout(resolve, 250));
 });

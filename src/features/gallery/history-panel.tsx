@@ -72,7 +72,7 @@ const NO_HELD: readonly OutboxEntry[] = [];
 const noSubscribe = () => () => undefined;
 
 /** What the panel reads of the queue (TaskQueue is one): its held tasks, in order, and their changes. */
-export interface HeldSource {
+interface HeldSource {
   subscribe: (listener: () => void) => () => void;
   snapshot: () => { items: readonly OutboxEntry[] };
 }

@@ -127,6 +127,9 @@ describe('QueuePanel', () => {
     });
     await waitFor(() => expect(order()).toEqual(['p1', 'p2']));
     expect(sent).toEqual([]);
+    // The notice leaves after its exit animation (a timer of the notice library): waited for here, so
+    // no timer of this test fires after its page is gone.
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull());
   });
 
   it("totals the held credits and marks the first task over today's cap", async () => {
