@@ -154,3 +154,27 @@ async function offeredUpdate(page: Page, studio: Studio) {
     .toBe(false);
   await expect(reload).toHaveCount(0);
 }
+
+test('offline, the catalog, the form and its draft open again from this device, and say from when', async ({
+  studio,
+  page,
+  context,
+}) => {
+  test.slow();
+  await studio.start('personal');
+  await studio.openModel('Lumen Canvas');
+  const prompt = uniquePrompt('typed before going offline');
+  await studio.prompt.fill(prompt);
+  await workerReady(page);
+
+  await context.setOffline(true);
+  await page.reload();
+  await expect(studio.accountButton).toBeVisible();
+  // The catalog as this connection last saw it, marked as such...
+  await expect(page.getByRole('status', { name: 'Offline catalog' })).toContainText('Offline: catalog from');
+  await expect(studio.card('Lumen Canvas', studio.panel('Models'))).toBeVisible();
+  // ...the form of the model that was open, and what was typed in it.
+  await expect(studio.form('Lumen Canvas')).toBeVisible();
+  await expect(studio.prompt).toHaveValue(prompt);
+  await context.setOffline(false);
+});

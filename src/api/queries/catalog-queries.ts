@@ -56,7 +56,7 @@ function withKeep<T>(
   fetcher: (signal: AbortSignal) => Promise<T>,
   parse: (kept: unknown) => T | undefined,
 ): (context: QueryFunctionContext) => Promise<T> {
-  return async ({ queryKey, signal, meta }) => {
+  return async ({ queryKey, signal, meta, client }) => {
     const keep = meta?.[KEEP_META];
     if (!isKeep(keep)) return fetcher(signal);
     // The connection is the query key's second part, and the keep is per connection already.
@@ -68,15 +68,26 @@ function withKeep<T>(
       keep.served(kept.savedAt);
       return data;
     };
-    if (offline()) {
-      const data = await fromDevice();
-      if (data !== undefined) return data;
-    }
-    try {
+    const fetched = async () => {
       const data = await fetcher(signal);
       keep.save(key, data);
       keep.answered();
       return data;
+    };
+    if (offline()) {
+      const data = await fromDevice();
+      if (data !== undefined) {
+        // Shown at once; the network is still asked (with the client's retries), so the Connection line
+        // says the service cannot be reached, and a network that is back replaces the kept answer.
+        fetched().then(
+          (fresh) => client.setQueryData(queryKey, fresh),
+          () => undefined,
+        );
+        return data;
+      }
+    }
+    try {
+      return await fetched();
     } catch (error) {
       if (!noAnswer(error)) throw error;
       const data = await fromDevice();

@@ -63,10 +63,33 @@ describe('the catalog kept on the device', () => {
     await studioOf(vi.fn(answer)).models();
     await stored();
     vi.stubGlobal('navigator', { onLine: false });
-    const fetch = vi.fn(noNetwork);
+    // A request that never ends: the kept catalog is shown all the same.
+    const fetch = vi.fn(() => new Promise<Response>(() => undefined));
     const offline = studioOf(fetch);
     expect((await offline.models()).items).toHaveLength(1);
-    expect(fetch).not.toHaveBeenCalled();
+    expect(offline.keep.offlineFrom()).toBe(SAVED_AT);
+  });
+
+  it('offline, still asks the network, and its answer replaces the kept one once it comes', async () => {
+    await studioOf(vi.fn(answer)).models();
+    await stored();
+    vi.stubGlobal('navigator', { onLine: false });
+    const second = models.find((m) => m.id !== 'lumen-canvas' && m.type === 'image');
+    let reply: (response: Response) => void = () => undefined;
+    const fetch = vi.fn(() => new Promise<Response>((resolve) => (reply = resolve)));
+    const studio = studioOf(fetch);
+    expect((await studio.models()).items).toHaveLength(1);
+    expect(fetch).toHaveBeenCalledTimes(1);
+
+    reply(new Response(JSON.stringify({ models: [lumen, second] }), { status: 200 }));
+    await vi.waitFor(() => expect(studio.keep.offlineFrom()).toBeNull());
+    const key = catalogQueries.models(
+      new ApiClient({ baseUrl: BASE, apiKey: KEY }),
+      studio.conn,
+      'image',
+      'default',
+    ).queryKey;
+    expect(studio.qc.getQueryData(key)?.items).toHaveLength(2);
   });
 
   it('is kept per connection: another key of the same service sees none of it', async () => {
