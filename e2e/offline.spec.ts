@@ -159,6 +159,7 @@ test('offline, the catalog, the form and its draft open again from this device, 
   studio,
   page,
   context,
+  history,
 }) => {
   test.slow();
   await studio.start('personal');
@@ -176,5 +177,8 @@ test('offline, the catalog, the form and its draft open again from this device, 
   // ...the form of the model that was open, and what was typed in it.
   await expect(studio.form('Lumen Canvas')).toBeVisible();
   await expect(studio.prompt).toHaveValue(prompt);
+  // Generate stays possible: the submit waits in the outbox and is sent once the network is back.
+  await page.getByRole('button', { name: 'Generate', exact: true }).click();
   await context.setOffline(false);
+  await expect(history.card(prompt)).toBeVisible({ timeout: 60_000 });
 });

@@ -65,7 +65,9 @@ const loading = (label: string) => (
 // The API client applies the API's retry policy itself, so React Query never retries on top of it.
 // The catalog's answers are also kept on the device, so it opens again offline (docs/offline.md).
 const newQueryClient = (connectionId: string) => {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
+  const client = new QueryClient({
+    defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },
+  });
   keepCatalog(client, new CatalogKeepStore(connectionId));
   return client;
 };

@@ -135,7 +135,5 @@ export function useConnection() {
  */
 function forgetConnection(id: string) {
   forgetKey();
-  void import('../../model/catalog/catalog-keep')
-    .then((m) => m.forgetCatalog(id))
-    .catch(() => undefined);
+  void import('../../model/catalog/catalog-keep').then((m) => m.forgetCatalog(id)).catch(() => undefined);
 }
