@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test, type Studio } from './fixtures';
 import { historyFile, importHistory, seedImages } from './gallery-helpers';
-import { uniquePrompt } from './task-helpers';
+import { disconnect, uniquePrompt } from './task-helpers';
 
 // The offline app shell (docs/offline.md): a service worker precaches the built studio; it never keeps an
 // API answer or anything that carries a key; a new build waits for "Reload to update".
@@ -181,4 +181,32 @@ test('offline, the catalog, the form and its draft open again from this device, 
   await page.getByRole('button', { name: 'Generate', exact: true }).click();
   await context.setOffline(false);
   await expect(history.card(prompt)).toBeVisible({ timeout: 60_000 });
+});
+
+/** The catalog answers kept in the page's IndexedDB, as stored. */
+const keptCatalog = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<unknown[]>((resolve, reject) => {
+        const open = indexedDB.open('media-studio');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const read = open.result.transaction('catalog').objectStore('catalog').getAll();
+          read.onsuccess = () => {
+            open.result.close();
+            resolve(read.result);
+          };
+          read.onerror = () => reject(read.error);
+        };
+      }),
+  );
+
+test('the kept catalog holds no key, and Disconnect removes it', async ({ studio, page }) => {
+  await studio.start('personal');
+  await studio.openModel('Lumen Canvas');
+  await expect.poll(async () => (await keptCatalog(page)).length).toBeGreaterThan(0);
+  expect(JSON.stringify(await keptCatalog(page))).not.toContain(studio.keyOf('personal'));
+
+  await disconnect(studio);
+  await expect.poll(async () => (await keptCatalog(page)).length).toBe(0);
 });
