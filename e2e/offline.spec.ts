@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test, type Studio } from './fixtures';
 import { historyFile, importHistory, seedImages } from './gallery-helpers';
-import { uniquePrompt } from './task-helpers';
+import { disconnect, uniquePrompt } from './task-helpers';
 
 // The offline app shell (docs/offline.md): a service worker precaches the built studio; it never keeps an
 // API answer or anything that carries a key; a new build waits for "Reload to update".
@@ -154,3 +154,59 @@ async function offeredUpdate(page: Page, studio: Studio) {
     .toBe(false);
   await expect(reload).toHaveCount(0);
 }
+
+test('offline, the catalog, the form and its draft open again from this device, and say from when', async ({
+  studio,
+  page,
+  context,
+  history,
+}) => {
+  test.slow();
+  await studio.start('personal');
+  await studio.openModel('Lumen Canvas');
+  const prompt = uniquePrompt('typed before going offline');
+  await studio.prompt.fill(prompt);
+  await workerReady(page);
+
+  await context.setOffline(true);
+  await page.reload();
+  await expect(studio.accountButton).toBeVisible();
+  // The catalog as this connection last saw it, marked as such...
+  await expect(page.getByRole('status', { name: 'Offline catalog' })).toContainText('Offline: catalog from');
+  await expect(studio.card('Lumen Canvas', studio.panel('Models'))).toBeVisible();
+  // ...the form of the model that was open, and what was typed in it.
+  await expect(studio.form('Lumen Canvas')).toBeVisible();
+  await expect(studio.prompt).toHaveValue(prompt);
+  // Generate stays possible: the submit waits in the outbox and is sent once the network is back.
+  await page.getByRole('button', { name: 'Generate', exact: true }).click();
+  await context.setOffline(false);
+  await expect(history.card(prompt)).toBeVisible({ timeout: 60_000 });
+});
+
+/** The catalog answers kept in the page's IndexedDB, as stored. */
+const keptCatalog = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<unknown[]>((resolve, reject) => {
+        const open = indexedDB.open('media-studio');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const read = open.result.transaction('catalog').objectStore('catalog').getAll();
+          read.onsuccess = () => {
+            open.result.close();
+            resolve(read.result);
+          };
+          read.onerror = () => reject(read.error);
+        };
+      }),
+  );
+
+test('the kept catalog holds no key, and Disconnect removes it', async ({ studio, page }) => {
+  await studio.start('personal');
+  await studio.openModel('Lumen Canvas');
+  await expect.poll(async () => (await keptCatalog(page)).length).toBeGreaterThan(0);
+  expect(JSON.stringify(await keptCatalog(page))).not.toContain(studio.keyOf('personal'));
+
+  await disconnect(studio);
+  await expect.poll(async () => (await keptCatalog(page)).length).toBe(0);
+});

@@ -8,6 +8,8 @@ import type { Me } from '../../contract/me';
 import type { ParamDef } from '../../contract/param';
 import type { ParamValue } from '../../contract/task';
 import { useApi } from '../api/api-context';
+import { keepCatalog } from '../api/queries/catalog-queries';
+import { CatalogKeepStore } from '../model/catalog/catalog-keep';
 import { NoticeArea } from '../components/notice-area';
 import { ShortcutsDialog } from '../components/shortcuts-dialog';
 import { Spinner } from '../components/spinner';
@@ -62,8 +64,14 @@ const loading = (label: string) => (
 );
 
 // The API client applies the API's retry policy itself, so React Query never retries on top of it.
-const newQueryClient = () =>
-  new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
+// The catalog's answers are also kept on the device, so it opens again offline (docs/offline.md).
+const newQueryClient = (connectionId: string) => {
+  const client = new QueryClient({
+    defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },
+  });
+  keepCatalog(client, new CatalogKeepStore(connectionId));
+  return client;
+};
 
 interface ConnectedStudioProps {
   initialMe: Me;
@@ -78,7 +86,8 @@ interface ConnectedStudioProps {
  * key's cached answers.
  */
 export default function ConnectedStudio(props: ConnectedStudioProps) {
-  const [queryClient] = useState(newQueryClient);
+  const { connectionId } = useApi();
+  const [queryClient] = useState(() => newQueryClient(connectionId));
   return (
     <QueryClientProvider client={queryClient}>
       <StudioForConnection {...props} />

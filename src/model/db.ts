@@ -75,6 +75,8 @@ interface StudioDB extends DBSchema {
   prompts: { key: [string, string]; value: StoredRecord<'text'>; indexes: { byConnection: string } };
   /** Blind comparison votes; [connectionId, id]. */
   votes: { key: [string, string]; value: StoredRecord<'id'>; indexes: { byConnection: string } };
+  /** The last catalog answers this connection saw, for reopening offline; [connectionId, key]. */
+  catalog: { key: [string, string]; value: StoredRecord<'key'>; indexes: { byConnection: string } };
 }
 
 /**
@@ -100,8 +102,9 @@ const V5_STORES = {
 export const DB_NAME = 'media-studio';
 // v1 keyed tasks by taskId alone, so a task imported into a second connection's history moved out of
 // the first one's. v2 keys them by [connectionId, taskId]. v3 adds the upload library, v4 the compare boards,
-// v5 the stores of V5_STORES (the gallery's judgements, hidden tasks and keepers, presets, prompts, votes).
-const DB_VERSION = 5;
+// v5 the stores of V5_STORES (the gallery's judgements, hidden tasks and keepers, presets, prompts, votes),
+// v6 the catalog answers kept for offline (docs/offline.md).
+const DB_VERSION = 6;
 
 let dbPromise: Promise<IDBPDatabase<StudioDB>> | null = null;
 
@@ -139,6 +142,10 @@ export function db(): Promise<IDBPDatabase<StudioDB>> {
           });
           store.createIndex('byConnection', 'connectionId');
         }
+      }
+      if (oldVersion < 6) {
+        const catalog = database.createObjectStore('catalog', { keyPath: ['connectionId', 'key'] });
+        catalog.createIndex('byConnection', 'connectionId');
       }
     },
   });

@@ -8,6 +8,7 @@ import { shortcutFor } from '../../components/shortcuts';
 import { inputClass } from '../../components/field';
 import { cn } from '../../lib/cn';
 import type { Selection } from '../../model/selection';
+import { CatalogOfflineHint } from './catalog-offline';
 import { AiToolsTab, type ToolFilter } from './ai-tools-tab';
 import { searchTerms } from './catalog-search';
 import { DEFAULT_CATEGORY, isCategoryKey, type CategoryKey } from '../../model/category-labels';
@@ -133,6 +134,7 @@ export const CatalogPanel = memo(function CatalogPanel({
           </Tabs.Trigger>
         </Tabs.List>
 
+        <CatalogOfflineHint />
         <div role="search" className="relative">
           <label htmlFor={searchId} className="sr-only">
             <Trans>Search catalog</Trans>

@@ -108,7 +108,7 @@ export function useConnection() {
           (error: ApiError) => {
             if (controller.signal.aborted) return;
             // A key the service refuses is not kept; a network failure keeps it for the next try.
-            if (error.status === 401 || error.status === 403) forgetKey();
+            if (error.status === 401 || error.status === 403) forgetConnection(id);
             dispatch({ type: 'failed', error });
           },
         ),
@@ -120,10 +120,21 @@ export function useConnection() {
   }, [pending]);
 
   const connect = useCallback((credentials: Credentials) => dispatch({ type: 'connect', credentials }), []);
+  const connectedId = state.status === 'connected' ? state.connectionId : null;
   const disconnect = useCallback(() => {
-    forgetKey();
+    if (connectedId) forgetConnection(connectedId);
+    else forgetKey();
     dispatch({ type: 'disconnect' });
-  }, []);
+  }, [connectedId]);
 
   return { state, connect, disconnect, storedBaseUrl };
+}
+
+/**
+ * The key is forgotten, and with it the catalog kept on this device for it (docs/offline.md). The
+ * catalog's store loads with the studio's chunk, not with the connect screen.
+ */
+function forgetConnection(id: string) {
+  forgetKey();
+  void import('../../model/catalog/catalog-keep').then((m) => m.forgetCatalog(id)).catch(() => undefined);
 }
