@@ -11,7 +11,7 @@ import { expect, it } from 'vitest';
 
 const run = promisify(execFile);
 
-it('a task leaves under 16 KB of JS heap, under 8 KB of Buffers and under 64 KB of resident memory', async () => {
+it('a task leaves under 16 KB of JS heap, under 8 KB of Buffers and under 192 KB of resident memory', async () => {
   const { stdout } = await run(
     process.execPath,
     ['--expose-gc', '--import', 'tsx', 'sandbox/test/retained-memory.ts', '120', '30'],
@@ -21,6 +21,8 @@ it('a task leaves under 16 KB of JS heap, under 8 KB of Buffers and under 64 KB 
   expect(result.tasks).toBeGreaterThanOrEqual(120);
   expect(result.heapUsedKb).toBeLessThan(16);
   expect(result.externalKb).toBeLessThan(8);
-  // The slope over every round, not two readings: the allocator gives memory back in its own time.
-  expect(result.rssSlopeKb).toBeLessThan(64);
+  // The slope over every round, not two readings: the allocator and V8 give memory back in their own
+  // time, so it wanders by up to about 120 KB a task over 120 tasks (measured -95 to +120). A raw pixel
+  // buffer kept by a render (256 KB for 256 x 256 RGBA, 1 MiB for 512 x 512) is well above the bound.
+  expect(result.rssSlopeKb).toBeLessThan(192);
 }, 180_000);
