@@ -105,3 +105,34 @@ describe('Sandbox over an injected media port', () => {
     expect(d.palette).toMatch(/red/);
   });
 });
+
+describe('what the sandbox keeps per task', () => {
+  const pop = (prompt: string) => ({
+    interfaceId: 'pixelmoss-pop',
+    versionId: 'pixelmoss-pop-1',
+    params: { prompt },
+  });
+  const HOUR = 60 * 60 * 1000;
+
+  it('drops Idempotency-Key records past their 24 hours (api-notes §4 rule 7) and keeps every task', () => {
+    const key = personal();
+    for (let i = 0; i < 5; i++) sb.submitTask(key, pop(`day one ${i}`), `day-one-${i}`);
+    sb.clock.advance(12 * HOUR);
+    sb.submitTask(key, pop('noon'), 'noon');
+    sb.clock.advance(12 * HOUR + 1);
+    // A key of day one used again once its record is gone makes a new task, kept for another day.
+    const again = sb.submitTask(key, pop('day one 0'), 'day-one-0');
+    expect(again.idempotent).toBeUndefined();
+    const kept = () => sb.snapshot().idempotency.map(([id]) => id.slice(id.indexOf(':') + 1));
+    expect(kept()).toEqual(['noon', 'day-one-0']);
+    expect(sb.snapshot().tasks).toHaveLength(7);
+
+    sb.clock.advance(12 * HOUR);
+    sb.submitTask(key, pop('day two'), 'day-two');
+    expect(kept()).toEqual(['day-one-0', 'day-two']);
+    expect(sb.submitTask(key, pop('day one 0'), 'day-one-0')).toMatchObject({
+      taskId: again.taskId,
+      idempotent: true,
+    });
+  });
+});

@@ -134,7 +134,8 @@ export class Tasks {
       if (!task.settled) this.unsettled.push(task);
       if (task.outcome === 'succeeded') this.prepareOutput(task, false);
     }
-    this.idempotency = new Map(snap.idempotency);
+    // Oldest first, as expireIdempotency expects.
+    this.idempotency = new Map([...snap.idempotency].sort(([, a], [, b]) => a.at - b.at));
     this.runs = new Map(snap.runs);
     this.pools = new Map(snap.pools.map(([id, slotFreeAt]) => [id, { slotFreeAt }]));
   }
@@ -228,9 +229,10 @@ export class Tasks {
         param: 'Idempotency-Key',
       });
     }
+    this.expireIdempotency(now);
     const idemId = idempotencyKey === undefined ? undefined : `${key.id}:${idempotencyKey}`;
     const previous = idemId ? this.idempotency.get(idemId) : undefined;
-    if (previous && now - previous.at < IDEMPOTENCY_MS) {
+    if (previous) {
       const task = this.byId.get(previous.taskId)!;
       return {
         taskId: task.id,
@@ -277,6 +279,19 @@ export class Tasks {
     const task = this.schedule(key, model, version.id, params, this.accounts.charge(key, credits), now);
     if (idemId) this.idempotency.set(idemId, { taskId: task.id, at: now });
     return { taskId: task.id, status: 'queued' as const, modelId: model.id, versionId: version.id };
+  }
+
+  /**
+   * Drops the idempotency records past their retention (api-notes §4 rule 7: 24 hours), so a sandbox that
+   * runs for days holds a day's worth of them, not one for every task it ever made. The map is in the
+   * order the records were made (a key is only recorded again once its record is gone), so the expired
+   * ones are at its front.
+   */
+  private expireIdempotency(now: number): void {
+    for (const [id, record] of this.idempotency) {
+      if (now - record.at < IDEMPOTENCY_MS) return;
+      this.idempotency.delete(id);
+    }
   }
 
   private schedule(
