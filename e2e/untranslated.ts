@@ -9,7 +9,43 @@ import type { Page } from '@playwright/test';
  */
 export function untranslatedWords(page: Page): Promise<string[]> {
   return page.evaluate(() => {
+    // Words no language translates: keys on the keyboard, file formats and units.
+    const NAMES = new Set([
+      'alt',
+      'ctrl',
+      'shift',
+      'esc',
+      'enter',
+      'tab',
+      'png',
+      'jpeg',
+      'jpg',
+      'webp',
+      'gif',
+      'svg',
+      'mp4',
+      'webm',
+      'wav',
+      'mp3',
+      'csv',
+      'zip',
+      'json',
+      'url',
+      'api',
+      'http',
+      'https',
+    ]);
     const found = new Set<string>();
+    // Where a word was found, for the one who fixes it: the nearest test id or landmark.
+    const where = (el: Element) => {
+      const near = el.closest(
+        '[data-testid], [aria-label], [role="region"], main, header, nav, form, dialog',
+      );
+      if (!near) return '';
+      const name =
+        near.getAttribute('data-testid') ?? near.getAttribute('aria-label') ?? near.tagName.toLowerCase();
+      return ` near ${el.tagName.toLowerCase()} in ${name.slice(0, 40)}`;
+    };
     const visible = (el: Element) => {
       const style = getComputedStyle(el);
       return style.visibility !== 'hidden' && style.display !== 'none' && el.getClientRects().length > 0;
@@ -21,16 +57,23 @@ export function untranslatedWords(page: Page): Promise<string[]> {
       const el = node.parentElement;
       if (skip(el) || !visible(el!)) continue;
       for (const m of node.textContent!.matchAll(/(?<![\p{L}\p{N}_])[A-Za-z]{3,}(?![\p{L}\p{N}_])/gu))
-        found.add(`${m[0]} (in "${node.textContent!.trim().slice(0, 60)}")`);
+        if (!NAMES.has(m[0].toLowerCase()))
+          found.add(`${m[0]} (in "${node.textContent!.trim().slice(0, 60)}"${where(el!)})`);
     }
-    // Accessible names and descriptions that are not text nodes.
+    // Accessible names and descriptions that are not text nodes. A name may hold someone's words beside
+    // the studio's ("Move {prompt} up"): a word the page shows as someone's text (`translate="no"`) is
+    // theirs there too.
+    const theirs = new Set<string>();
+    for (const el of document.querySelectorAll('[translate="no"]'))
+      for (const m of (el.textContent ?? '').matchAll(/[A-Za-z]{3,}/g)) theirs.add(m[0]);
     for (const el of document.querySelectorAll('[aria-label], [title], [placeholder], [alt]')) {
       if (skip(el)) continue;
       for (const attr of ['aria-label', 'title', 'placeholder', 'alt']) {
         const value = el.getAttribute(attr);
         if (!value) continue;
         for (const m of value.matchAll(/(?<![\p{L}\p{N}_])[A-Za-z]{3,}(?![\p{L}\p{N}_])/gu))
-          found.add(`${m[0]} (${attr} "${value.slice(0, 60)}")`);
+          if (!theirs.has(m[0]) && !NAMES.has(m[0].toLowerCase()))
+            found.add(`${m[0]} (${attr} "${value.slice(0, 60)}")`);
       }
     }
     return [...found].sort();

@@ -116,7 +116,9 @@ export function StudioNav({
       >
         {/* On a phone the balance alone: the header's buttons then fit 390 px. */}
         <UserRound className="size-4 max-sm:hidden" aria-hidden="true" />
-        <span className="hidden max-w-40 truncate sm:inline">{me.key.label}</span>{' '}
+        <span className="hidden max-w-40 truncate sm:inline" dir="auto" translate="no">
+          {me.key.label}
+        </span>{' '}
         <span className="font-semibold tabular-nums" data-testid="header-balance">
           {credits ?? ''}
         </span>

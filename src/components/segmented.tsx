@@ -4,6 +4,8 @@ import { cn } from '../lib/cn';
 interface SegmentOption {
   value: string;
   label: string;
+  /** The label is the service's (a catalog option), not the studio's: never translated. */
+  theirs?: boolean;
 }
 
 interface SegmentedProps {
@@ -84,7 +86,9 @@ export function Segmented({ value, onChange, options, disabled, ...aria }: Segme
             onCheck={() => onChange(o.value)}
             labelledBy={`${name}-${i}`}
           />
-          <span id={`${name}-${i}`}>{o.label}</span>
+          <span id={`${name}-${i}`} translate={o.theirs ? 'no' : undefined}>
+            {o.label}
+          </span>
         </span>
       ))}
     </div>

@@ -9,12 +9,12 @@ import { isVideoUrl } from './video-url';
 // Small pieces every catalog card uses: untrusted text, brand logos, covers and tags.
 
 /**
- * A catalog string rendered as text (never HTML), laid out by its own script direction (dir="auto"
+ * A catalog string rendered as text (never HTML), laid out by its own script direction (dir="auto" translate="no"
  * also isolates it from the text around it), with bidi overrides removed.
  */
 export function CatalogText({ text, className }: { text: string; className?: string }) {
   return (
-    <span dir="auto" className={cn('min-w-0 wrap-anywhere', className)}>
+    <span dir="auto" translate="no" className={cn('min-w-0 wrap-anywhere', className)}>
       {displayText(text)}
     </span>
   );
@@ -139,7 +139,7 @@ export function TagList({ tags, max = 4 }: { tags: readonly string[]; max?: numb
     <span className="flex min-w-0 flex-wrap gap-1">
       {shown.map((tag, i) => (
         <Badge key={`${i}:${tag}`} className="max-w-[12rem] font-normal">
-          <span dir="auto" className="min-w-0 truncate">
+          <span dir="auto" translate="no" className="min-w-0 truncate">
             {displayText(tag)}
           </span>
         </Badge>

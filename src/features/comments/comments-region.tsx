@@ -183,7 +183,9 @@ function Thread({
           {resolved && (
             <CheckCircle2 className="size-3.5 text-emerald-600 dark:text-emerald-400" aria-hidden="true" />
           )}
-          <span dir="auto">{resolved ? t`Resolved by ${by}` : t`Reopened by ${by}`}</span>
+          <span dir="auto" translate="no">
+            {resolved ? t`Resolved by ${by}` : t`Reopened by ${by}`}
+          </span>
           <time dateTime={new Date(resolution.at).toISOString()} title={formatDateTime(resolution.at)}>
             {relativeTime(resolution.at, now)}
           </time>
@@ -252,7 +254,11 @@ function CommentBody({
   return (
     <div className="flex flex-col gap-0.5">
       <p className="flex flex-wrap items-baseline gap-x-2 text-xs">
-        <span dir="auto" className="min-w-0 font-semibold wrap-anywhere text-slate-900 dark:text-slate-100">
+        <span
+          dir="auto"
+          translate="no"
+          className="min-w-0 font-semibold wrap-anywhere text-slate-900 dark:text-slate-100"
+        >
           {nameOf(memberName, comment.author, t`A member`)}
         </span>
         <time
@@ -281,6 +287,7 @@ function CommentBody({
       ) : (
         <p
           dir="auto"
+          translate="no"
           className="text-sm whitespace-pre-wrap wrap-anywhere text-slate-800 dark:text-slate-200"
         >
           {parts.map((part, i) =>
@@ -414,7 +421,7 @@ function Composer({
         <div role="group" aria-label={t`Mention a member`} className="flex flex-wrap gap-1">
           {suggestions.map((m) => (
             <Button key={m.id} size="sm" variant="secondary" onClick={() => insert(m)}>
-              <span dir="auto" className="max-w-48 truncate">
+              <span dir="auto" translate="no" className="max-w-48 truncate">
                 @{displayText(m.name)}
               </span>
             </Button>

@@ -137,7 +137,7 @@ function CommentNoticeList({ notices, memberName, onOpen, onSeen }: CommentNotic
             const body = <>{excerpt(n.comment.body)}</>;
             return (
               <li key={n.comment.id} className="flex flex-wrap items-center gap-2">
-                <span className="min-w-0 flex-1 wrap-anywhere" dir="auto">
+                <span className="min-w-0 flex-1 wrap-anywhere" dir="auto" translate="no">
                   {n.reasons.includes('mention') && !n.reasons.includes('your-output') ? (
                     <Trans>
                       {author} mentioned you: {body}

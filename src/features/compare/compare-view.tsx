@@ -344,7 +344,9 @@ function BoardListItem({
         onClick={onOpen}
         className="min-w-0 flex-1 truncate rounded-md px-2 py-1.5 text-start text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 aria-[current=true]:bg-indigo-50 aria-[current=true]:font-medium dark:hover:bg-slate-800 dark:aria-[current=true]:bg-indigo-950/50"
       >
-        <span dir="auto">{displayText(b.name) || t`Untitled board`}</span>
+        <span dir="auto" translate="no">
+          {displayText(b.name) || t`Untitled board`}
+        </span>
         <span className="block text-xs font-normal text-slate-600 dark:text-slate-400">
           <Trans>
             <Plural value={models} one="# model" other="# models" /> ·{' '}
@@ -611,7 +613,7 @@ function BoardEditor({
               t`This board is shared with your team once it holds something.`
             )
           ) : (
-            <span dir="auto">
+            <span dir="auto" translate="no">
               <Trans>Also open by {viewerNames}</Trans>
             </span>
           )}

@@ -153,10 +153,10 @@ export function LeaderboardDialog({
                   <tr key={r.key} className="border-t border-slate-100 dark:border-slate-800">
                     <td className="px-2 py-1.5 tabular-nums">{i + 1}</td>
                     <th scope="row" className="px-2 py-1.5 font-normal">
-                      <span className="font-medium" dir="auto">
+                      <span className="font-medium" dir="auto" translate="no">
                         {displayText(r.name)}
                       </span>{' '}
-                      <span className="text-xs text-slate-600 dark:text-slate-400" dir="auto">
+                      <span className="text-xs text-slate-600 dark:text-slate-400" dir="auto" translate="no">
                         {displayText(r.versionName)}
                       </span>
                     </th>

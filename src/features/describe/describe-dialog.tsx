@@ -279,6 +279,7 @@ function DescriptionResult({
               <dd
                 lang={language}
                 dir="auto"
+                translate="no"
                 className="mt-0.5 text-sm whitespace-pre-line text-slate-900 wrap-anywhere dark:text-slate-100"
               >
                 {displayText(row.text)}

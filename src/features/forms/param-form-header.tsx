@@ -18,6 +18,7 @@ function Blurb({ text: raw }: { text: string }) {
     <div className="text-sm text-slate-600 dark:text-slate-400">
       <p
         dir="auto"
+        translate="no"
         className={long && !open ? 'line-clamp-3 [overflow-wrap:anywhere]' : '[overflow-wrap:anywhere]'}
       >
         {text}
@@ -49,7 +50,7 @@ export function ParamFormHeader({ target, titleId }: { target: ResolvedSelection
           meta: (
             <span className="inline-flex min-w-0 items-center gap-1.5 text-sm text-slate-600 dark:text-slate-400">
               {logo && <img src={logo} alt="" className="size-5 shrink-0 rounded object-contain" />}
-              <span dir="auto" className="truncate">
+              <span dir="auto" translate="no" className="truncate">
                 {displayText(model.brand.name)}
               </span>
             </span>
@@ -92,6 +93,7 @@ export function ParamFormHeader({ target, titleId }: { target: ResolvedSelection
       <h2
         id={titleId}
         dir="auto"
+        translate="no"
         title={name.length > 120 ? name : undefined}
         className="line-clamp-3 text-lg font-semibold tracking-tight text-slate-900 [overflow-wrap:anywhere] dark:text-white"
       >

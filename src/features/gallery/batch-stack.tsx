@@ -106,7 +106,7 @@ export const BatchStackTile = memo(function BatchStackTile({ stack, onToggle }: 
         {formatCount(n)}
       </span>
       <div className="pointer-events-none absolute inset-x-0 bottom-0 flex items-end justify-between gap-1 rounded-b-lg bg-linear-to-t from-slate-950/75 to-transparent px-2 pt-6 pb-1.5 text-xs text-white">
-        <span dir="auto" className="min-w-0 truncate font-medium">
+        <span dir="auto" translate="no" className="min-w-0 truncate font-medium">
           {displayText(entry.meta.title)}
         </span>
         {stack.open ? (
@@ -168,7 +168,7 @@ export const BatchStackCard = memo(function BatchStackCard({ stack, onToggle }: 
             ) : (
               <ChevronRight className="size-4 shrink-0 rtl:-scale-x-100" aria-hidden="true" />
             )}
-            <span dir="auto" className="truncate">
+            <span dir="auto" translate="no" className="truncate">
               {displayText(entry.meta.title)}
             </span>
           </button>
@@ -186,6 +186,7 @@ export const BatchStackCard = memo(function BatchStackCard({ stack, onToggle }: 
         {prompt && (
           <p
             dir="auto"
+            translate="no"
             className="line-clamp-2 text-[13px] leading-snug wrap-anywhere text-slate-700 dark:text-slate-300"
           >
             {truncate(displayText(prompt), 200)}

@@ -1,4 +1,4 @@
-import { useLingui } from '@lingui/react/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Dialog as D } from 'radix-ui';
 import { X } from 'lucide-react';
 import { useRef, useState, type KeyboardEvent } from 'react';
@@ -126,7 +126,9 @@ export function CompareTwo({
                   measured from the start side, so a right-to-left range puts its thumb under the line. */}
               <div className="flex items-center gap-3 bg-white px-4 py-2 text-sm text-slate-900 dark:bg-slate-900 dark:text-slate-100">
                 <span dir="auto" className="max-w-[35%] truncate">
-                  {t`Before: ${beforeLabel}`}
+                  <Trans>
+                    Before: <span translate="no">{beforeLabel}</span>
+                  </Trans>
                 </span>
                 <input
                   type="range"
@@ -141,7 +143,9 @@ export function CompareTwo({
                   className="min-w-0 flex-1 accent-indigo-600"
                 />
                 <span dir="auto" className="max-w-[35%] truncate">
-                  {t`After: ${afterLabel}`}
+                  <Trans>
+                    After: <span translate="no">{afterLabel}</span>
+                  </Trans>
                 </span>
               </div>
             </div>
@@ -173,6 +177,7 @@ function Pane({
       </ZoomStage>
       <figcaption
         dir="auto"
+        translate="no"
         className="truncate bg-white px-3 py-1 text-xs text-slate-900 dark:bg-slate-900 dark:text-slate-100"
       >
         {caption}

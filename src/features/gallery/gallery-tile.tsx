@@ -154,7 +154,7 @@ export const GalleryTile = memo(function GalleryTile({
       />
 
       <div className="pointer-events-none absolute inset-x-0 bottom-0 flex items-end justify-between gap-1 bg-linear-to-t from-slate-950/75 to-transparent px-2 pt-6 pb-1.5 text-xs text-white">
-        <span dir="auto" className="min-w-0 truncate font-medium">
+        <span dir="auto" translate="no" className="min-w-0 truncate font-medium">
           {displayText(entry.meta.title)}
           {entry.by && (
             // Team space: another member's output (a name is untrusted text).

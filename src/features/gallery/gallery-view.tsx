@@ -1056,7 +1056,7 @@ function HeldStrip({ held }: { held: readonly OutboxEntry[] }) {
               className="max-w-56 truncate rounded-full bg-slate-100 px-2 py-0.5 text-slate-700 dark:bg-slate-800 dark:text-slate-300"
               dir="auto"
             >
-              {t`Held · place ${place} · ${title}`}
+              {t`Held · place ${place}`} · <span translate="no">{title}</span>
             </li>
           );
         })}

@@ -74,7 +74,9 @@ export const TaskCard = memo(function TaskCard({ entry, onOpen }: TaskCardProps)
                 'focus-visible:outline-none focus-visible:after:outline-2 focus-visible:after:outline-offset-2 focus-visible:after:outline-indigo-500',
               )}
             >
-              <span dir="auto">{displayText(entry.meta.title)}</span>
+              <span dir="auto" translate="no">
+                {displayText(entry.meta.title)}
+              </span>
             </button>
           </h3>
           <div className="flex min-w-0 items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400">
@@ -83,11 +85,13 @@ export const TaskCard = memo(function TaskCard({ entry, onOpen }: TaskCardProps)
             {entry.by && (
               // Team space: another member's task (a name is untrusted text).
               <span dir="auto" className="max-w-28 shrink-0 truncate font-medium" data-testid="task-by">
-                <Trans>by {byName}</Trans>
+                <Trans>
+                  by <span translate="no">{byName}</span>
+                </Trans>
               </span>
             )}
             {entry.meta.subtitle && (
-              <span dir="auto" className="min-w-0 truncate">
+              <span dir="auto" translate="no" className="min-w-0 truncate">
                 {displayText(entry.meta.subtitle)}
               </span>
             )}
@@ -102,6 +106,7 @@ export const TaskCard = memo(function TaskCard({ entry, onOpen }: TaskCardProps)
             <p
               id={promptId}
               dir="auto"
+              translate="no"
               className="line-clamp-2 text-[13px] leading-snug wrap-anywhere text-slate-700 dark:text-slate-300"
             >
               {displayText(prompt)}
@@ -191,7 +196,7 @@ function CardError({ entry }: { entry: HistoryEntry }) {
       <AlertOctagon className="mt-px size-3.5 shrink-0" aria-hidden="true" />
       <div className="min-w-0 wrap-anywhere">
         <p className="font-mono font-semibold">{entry.error?.code ?? 'unknown_error'}</p>
-        <p dir="auto" className="line-clamp-3">
+        <p dir="auto" translate={entry.error?.message ? 'no' : undefined} className="line-clamp-3">
           {displayText(entry.error?.message ?? t`The task failed without a reason.`)}
         </p>
       </div>
@@ -224,7 +229,7 @@ export function SendingCard({ entry, place }: { entry: OutboxEntry; place?: numb
           <Send className="size-6 rtl:-scale-x-100" aria-hidden="true" />
         </div>
         <div className="flex min-w-0 flex-1 flex-col gap-1">
-          <h3 dir="auto" className="min-w-0 truncate text-sm leading-5 font-medium">
+          <h3 dir="auto" translate="no" className="min-w-0 truncate text-sm leading-5 font-medium">
             {displayText(entry.meta.title)}
           </h3>
           <div className="flex min-w-0 items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400">
@@ -242,7 +247,7 @@ export function SendingCard({ entry, place }: { entry: OutboxEntry; place?: numb
               )}
             </span>
             {entry.meta.subtitle && (
-              <span dir="auto" className="min-w-0 truncate">
+              <span dir="auto" translate="no" className="min-w-0 truncate">
                 {displayText(entry.meta.subtitle)}
               </span>
             )}
@@ -250,6 +255,7 @@ export function SendingCard({ entry, place }: { entry: OutboxEntry; place?: numb
           {prompt && (
             <p
               dir="auto"
+              translate="no"
               className="line-clamp-2 text-[13px] leading-snug wrap-anywhere text-slate-700 dark:text-slate-300"
             >
               {displayText(prompt)}
@@ -276,7 +282,9 @@ export function SendingCard({ entry, place }: { entry: OutboxEntry; place?: numb
           )}
           {entry.lastError && (
             <p dir="auto" className="text-xs wrap-anywhere text-amber-800 dark:text-amber-300">
-              <Trans>Last try: {lastError}</Trans>
+              <Trans>
+                Last try: <span translate="no">{lastError}</span>
+              </Trans>
             </p>
           )}
         </div>

@@ -65,11 +65,19 @@ export function TaskDetail({ entry, open, onOpenChange, onRemix, onUseAsInput }:
       open={open}
       onOpenChange={onOpenChange}
       wide
-      title={<span dir="auto">{displayText(entry.meta.title)}</span>}
+      title={
+        <span dir="auto" translate="no">
+          {displayText(entry.meta.title)}
+        </span>
+      }
       description={
         <span className="flex flex-wrap items-center gap-2">
           <StatusBadge status={entry.status} />
-          {entry.meta.subtitle && <span dir="auto">{displayText(entry.meta.subtitle)}</span>}
+          {entry.meta.subtitle && (
+            <span dir="auto" translate="no">
+              {displayText(entry.meta.subtitle)}
+            </span>
+          )}
           <span className="font-mono text-xs">{entry.taskId}</span>
         </span>
       }
@@ -122,7 +130,7 @@ export function TaskEndNotice({ entry }: { entry: HistoryEntry }) {
         title={<span className="font-mono">{entry.error?.code ?? 'unknown_error'}</span>}
         live={false}
       >
-        <span dir="auto" className="wrap-anywhere">
+        <span dir="auto" translate={entry.error?.message ? 'no' : undefined} className="wrap-anywhere">
           {displayText(entry.error?.message ?? t`The task failed without a reason.`)}
         </span>
       </Alert>
@@ -339,7 +347,11 @@ function Row({
       >
         {term}
       </dt>
-      <dd dir="auto" className="min-w-0 whitespace-pre-wrap wrap-anywhere text-slate-900 dark:text-slate-100">
+      <dd
+        dir="auto"
+        translate="no"
+        className="min-w-0 whitespace-pre-wrap wrap-anywhere text-slate-900 dark:text-slate-100"
+      >
         {children}
       </dd>
     </div>

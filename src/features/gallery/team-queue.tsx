@@ -82,9 +82,11 @@ function QueueRow({ entry }: { entry: HistoryEntry }) {
     <li className="flex min-w-0 items-center gap-2 text-xs" data-testid="team-queue-row">
       <StatusBadge status={entry.status} />
       <span dir="auto" className="min-w-0 flex-1 truncate">
-        <span className="font-medium">{entry.by ? displayText(entry.by.name) : t`You`}</span>
+        <span className="font-medium" translate={entry.by ? 'no' : undefined}>
+          {entry.by ? displayText(entry.by.name) : t`You`}
+        </span>
         {' · '}
-        {displayText(entry.meta.title)}
+        <span translate="no">{displayText(entry.meta.title)}</span>
       </span>
       {forecast && (
         <span className="shrink-0 text-slate-600 tabular-nums dark:text-slate-400">{forecast}</span>

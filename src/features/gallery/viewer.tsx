@@ -236,12 +236,16 @@ export function Viewer(props: ViewerProps) {
             className="flex w-full shrink-0 flex-col gap-4 p-4 lg:w-96 lg:overflow-y-auto"
           >
             <div>
-              <h2 dir="auto" className="text-base font-semibold">
+              <h2 dir="auto" translate="no" className="text-base font-semibold">
                 {displayText(entry.meta.title)}
               </h2>
               <div className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-600 dark:text-slate-400">
                 <StatusBadge status={entry.status} />
-                {entry.meta.subtitle && <span dir="auto">{displayText(entry.meta.subtitle)}</span>}
+                {entry.meta.subtitle && (
+                  <span dir="auto" translate="no">
+                    {displayText(entry.meta.subtitle)}
+                  </span>
+                )}
                 <span className="font-mono text-xs">{entry.taskId}</span>
               </div>
               <Prompt entry={entry} />
@@ -338,6 +342,7 @@ function Prompt({ entry }: { entry: HistoryEntry }) {
   return (
     <p
       dir="auto"
+      translate="no"
       className="mt-3 text-sm whitespace-pre-wrap wrap-anywhere text-slate-700 dark:text-slate-300"
     >
       {displayText(prompt)}

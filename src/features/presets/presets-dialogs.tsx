@@ -346,7 +346,9 @@ function PresetFacts({ preset }: { preset: Pick<Preset, 'request' | 'itemName'> 
   const version = preset.request.versionId;
   return (
     <>
-      <span dir="auto">{displayText(preset.itemName || itemKeyOf(preset.request))}</span>
+      <span dir="auto" translate="no">
+        {displayText(preset.itemName || itemKeyOf(preset.request))}
+      </span>
       {version ? ` · ${version}` : ''} · <Plural value={params} one="# setting" other="# settings" />
     </>
   );
@@ -384,7 +386,7 @@ function PresetRow({
     >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
-          <h3 id={headingId} dir="auto" className="truncate text-sm font-semibold">
+          <h3 id={headingId} dir="auto" translate="no" className="truncate text-sm font-semibold">
             {displayText(preset.name)}
           </h3>
           <p className="text-xs text-slate-600 dark:text-slate-400">
@@ -504,7 +506,7 @@ function TeamPresetRow({
   const sharedOn = formatNumericDate(preset.sharedAt);
   // Another member's name is untrusted: an element, so <Trans> places it as it is and never reads it for tags.
   const sharer = preset.byName ? (
-    <span dir="auto" className="font-medium">
+    <span dir="auto" translate="no" className="font-medium">
       {displayText(preset.byName)}
     </span>
   ) : null;
@@ -514,7 +516,7 @@ function TeamPresetRow({
       className="flex flex-wrap items-start justify-between gap-2 rounded-lg p-3 ring-1 ring-slate-200 dark:ring-slate-800"
     >
       <div className="min-w-0">
-        <h3 id={headingId} dir="auto" className="truncate text-sm font-semibold">
+        <h3 id={headingId} dir="auto" translate="no" className="truncate text-sm font-semibold">
           {displayText(preset.name)}
         </h3>
         <p className="text-xs text-slate-600 dark:text-slate-400">
@@ -522,7 +524,7 @@ function TeamPresetRow({
           {preset.mine ? (
             <Trans>
               shared by{' '}
-              <span dir="auto" className="font-medium">
+              <span dir="auto" translate="no" className="font-medium">
                 you
               </span>{' '}
               on {sharedOn}
@@ -534,7 +536,7 @@ function TeamPresetRow({
           ) : (
             <Trans>
               shared by{' '}
-              <span dir="auto" className="font-medium">
+              <span dir="auto" translate="no" className="font-medium">
                 a team member
               </span>{' '}
               on {sharedOn}

@@ -142,7 +142,7 @@ export function PromptLibraryDialog({
               return (
                 <li key={prompt.text} className={rowClass}>
                   <div className="min-w-0 flex-1">
-                    <p dir="auto" className={textClass}>
+                    <p dir="auto" translate="no" className={textClass}>
                       {prompt.text}
                     </p>
                     <p className={factClass}>
@@ -197,7 +197,7 @@ export function PromptLibraryDialog({
               const sharer = shared ? sharerName(shared) : '';
               return (
                 <li key={record.text} className={rowClass}>
-                  <p dir="auto" className={`${textClass} min-w-0 flex-1`}>
+                  <p dir="auto" translate="no" className={`${textClass} min-w-0 flex-1`}>
                     {record.text}
                   </p>
                   <div className="flex shrink-0 items-center gap-1">
@@ -281,7 +281,7 @@ export function PromptLibraryDialog({
 function SharedBy({ prompt, sharer }: { prompt: TeamPrompt; sharer: string }) {
   const sharedOn = formatNumericDate(prompt.sharedAt);
   const name = (
-    <span dir="auto" className="font-medium">
+    <span dir="auto" translate="no" className="font-medium">
       {sharer}
     </span>
   );

@@ -213,8 +213,6 @@ function CostLine({
   capRemaining: number | null;
 }) {
   const total = formatCredits(cost.total);
-  // Named, not "#": in a plural branch that also holds an element, Lingui rendered the "#" as it is.
-  const unpriced = formatCount(cost.unpriced);
   const balanceText = balance === null ? null : formatCredits(balance);
   const capText = capRemaining === null ? null : formatCredits(capRemaining);
   // The total, then what it stands against, each its own phrase after a " · ".
@@ -222,19 +220,11 @@ function CostLine({
     <div className="flex flex-col gap-1 text-xs text-slate-700 dark:text-slate-300" data-testid="queue-cost">
       <p>
         {cost.unpriced > 0 ? (
-          <Plural
-            value={cost.unpriced}
-            one={
-              <>
-                Held: <strong>{total}</strong> (and {unpriced} task of unknown price)
-              </>
-            }
-            other={
-              <>
-                Held: <strong>{total}</strong> (and {unpriced} tasks of unknown price)
-              </>
-            }
-          />
+          // One message, its plural inside: the branches hold no element, so "#" is the count.
+          <Trans>
+            Held: <strong>{total}</strong> (and{' '}
+            <Plural value={cost.unpriced} one="# task of unknown price" other="# tasks of unknown price" />)
+          </Trans>
         ) : (
           <Trans>
             Held: <strong>{total}</strong>
@@ -414,7 +404,7 @@ const QueueRow = memo(function QueueRow({
       <div className="flex min-w-0 flex-1 flex-col gap-1">
         <div className="flex min-w-0 items-center gap-1.5 text-sm">
           <span className="shrink-0 text-xs text-slate-500 tabular-nums dark:text-slate-400">{place}.</span>
-          <span dir="auto" className="min-w-0 truncate font-medium">
+          <span dir="auto" translate="no" className="min-w-0 truncate font-medium">
             {title}
           </span>
           {held.credits !== null && (
@@ -424,7 +414,11 @@ const QueueRow = memo(function QueueRow({
           )}
         </div>
         {prompt && (
-          <p dir="auto" className="line-clamp-1 text-xs wrap-anywhere text-slate-700 dark:text-slate-300">
+          <p
+            dir="auto"
+            translate="no"
+            className="line-clamp-1 text-xs wrap-anywhere text-slate-700 dark:text-slate-300"
+          >
             {displayText(prompt)}
           </p>
         )}

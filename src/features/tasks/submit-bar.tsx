@@ -251,7 +251,7 @@ function VariationList({ expanded, runs }: { expanded: Variations; runs: number 
         className="mt-1 max-h-40 list-decimal overflow-y-auto ps-6 text-xs text-slate-700 dark:text-slate-300"
       >
         {expanded.prompts.map((p, i) => (
-          <li key={i} dir="auto" className="wrap-anywhere">
+          <li key={i} dir="auto" translate="no" className="wrap-anywhere">
             {p}
           </li>
         ))}

@@ -60,7 +60,7 @@ function MembersList({ members }: { members: readonly Member[] }) {
     <ul aria-label={t`Members`} className="flex flex-col divide-y divide-slate-200 dark:divide-slate-800">
       {members.map((m) => (
         <li key={m.id} className="flex items-center justify-between gap-3 py-2 text-sm">
-          <span dir="auto" className="min-w-0 truncate font-medium">
+          <span dir="auto" translate="no" className="min-w-0 truncate font-medium">
             {displayText(m.name)}
             {m.you && (
               <span className="font-normal text-slate-500 dark:text-slate-400">

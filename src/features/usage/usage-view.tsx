@@ -300,10 +300,14 @@ export function UsageView({
                       <MemberName name={m.name} you={m.you} />
                     </th>
                     <td className="px-2 py-1.5">
-                      <span className="block" dir="auto">
+                      <span className="block" dir="auto" translate="no">
                         {displayText(m.modelName)}
                       </span>
-                      <span className="block text-xs text-slate-600 dark:text-slate-400" dir="auto">
+                      <span
+                        className="block text-xs text-slate-600 dark:text-slate-400"
+                        dir="auto"
+                        translate="no"
+                      >
                         {displayText(m.modelDetail)}
                       </span>
                     </td>
@@ -339,10 +343,14 @@ export function UsageView({
             {summary.perModel.map((m) => (
               <tr key={m.key} className={tr}>
                 <th scope="row" className={rowHead}>
-                  <span className="block font-medium" dir="auto">
+                  <span className="block font-medium" dir="auto" translate="no">
                     {displayText(m.name)}
                   </span>
-                  <span className="block text-xs text-slate-600 dark:text-slate-400" dir="auto">
+                  <span
+                    className="block text-xs text-slate-600 dark:text-slate-400"
+                    dir="auto"
+                    translate="no"
+                  >
                     {displayText(m.detail)}
                     {m.category ? ` · ${categoryLabel(m.category)}` : ''}
                   </span>
@@ -401,7 +409,7 @@ export function UsageView({
                 return (
                   <tr key={k.connectionId} className={tr}>
                     <th scope="row" className={rowHead}>
-                      <span className="font-medium" dir="auto">
+                      <span className="font-medium" dir="auto" translate={known ? 'no' : undefined}>
                         {known ? displayText(known.label) : t`Another key ${number}`}
                       </span>
                       {known && (
@@ -436,7 +444,7 @@ function MemberName({ name, you }: { name: string; you: boolean }) {
   const unnamed = you && name === 'You';
   return (
     <>
-      <span className="font-medium" dir="auto">
+      <span className="font-medium" dir="auto" translate={unnamed ? undefined : 'no'}>
         {unnamed ? <Trans>You</Trans> : displayText(name)}
       </span>
       {you && !unnamed && (

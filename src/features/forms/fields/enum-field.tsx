@@ -36,7 +36,7 @@ export function ChoiceSelect({ choices, ...props }: ParamFieldProps & { choices:
             </option>
           )}
           {choices.map((c) => (
-            <option key={c.key} value={c.key}>
+            <option key={c.key} value={c.key} translate="no">
               {c.label}
             </option>
           ))}
@@ -55,7 +55,7 @@ export function ChoiceSegmented({ choices, ...props }: ParamFieldProps & { choic
   const current = keyOf(choices, value);
   const options = [
     ...(unset ? [{ value: UNSET_SEGMENT, label: t`Not set` }] : []),
-    ...choices.map((c) => ({ value: c.key, label: c.label })),
+    ...choices.map((c) => ({ value: c.key, label: c.label, theirs: true })),
   ];
   return (
     <FieldGroup label={label.node} description={paramDescription(def)} error={error} required={def.required}>

@@ -4,7 +4,7 @@ import { paramLabel } from '../param-rules';
 import type { Focusable } from './field-props';
 
 // Catalog text (labels, descriptions) is untrusted: it is only ever a React text child, never HTML.
-// dir="auto" lets right-to-left names and descriptions read in their own direction.
+// dir="auto" translate="no" lets right-to-left names and descriptions read in their own direction.
 
 export interface ParamLabel {
   /** The label text: displayName, or the id when there is none (product-notes §5). */
@@ -21,7 +21,7 @@ export function useParamLabel(def: ParamDef): ParamLabel {
     text,
     id,
     node: (
-      <span id={id} dir="auto">
+      <span id={id} dir="auto" translate="no">
         {text}
       </span>
     ),
@@ -29,7 +29,11 @@ export function useParamLabel(def: ParamDef): ParamLabel {
 }
 
 export const paramDescription = (def: ParamDef): ReactNode =>
-  def.description ? <span dir="auto">{def.description}</span> : undefined;
+  def.description ? (
+    <span dir="auto" translate="no">
+      {def.description}
+    </span>
+  ) : undefined;
 
 const FOCUSABLE = 'input:not([type="hidden"]), select, textarea, button';
 /** A radio group's checked radio first: the one its tab stop is on. */
