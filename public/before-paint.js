@@ -35,7 +35,7 @@ try {
       var stored = localStorage.getItem(KEY);
       // 'pseudo' is the test pseudo-locale: chosen only by being stored.
       if (stored === 'pseudo' || SUPPORTED.indexOf(stored) !== -1) return stored;
-    } catch (e) {
+    } catch {
       // Storage refused: the browser's languages.
     }
     var wanted =
