@@ -375,7 +375,10 @@ function Judging({
             key={r}
             type="button"
             aria-pressed={rating === r}
-            title={t`Rate ${r} of 5 (${r})`}
+            title={t({
+              message: `Rate ${r} of 5 (key ${r})`,
+              comment: 'The rating, then the keyboard key that gives it',
+            })}
             onClick={() => onRate(rating === r ? null : r)}
             className={cn(
               'grid size-8 place-items-center rounded-md text-sm font-semibold ring-1 ring-slate-300 ring-inset focus-visible:outline-2 focus-visible:outline-indigo-500 dark:ring-slate-600',

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { MessageDescriptor } from '@lingui/core';
-import { msg } from '@lingui/core/macro';
+import { msg, plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Download } from 'lucide-react';
 import { useApi } from '../../api/api-context';
@@ -133,8 +133,8 @@ export function UsageView({
   const cap = me.key.dailyCreditCap;
   const spent = me.key.creditsSpentToday;
   const chosen = PERIODS.find((p) => p.days === days);
-  const period = chosen ? i18n._(chosen.label) : t`${days} days`;
-  const inCaption = chosen ? i18n._(chosen.inCaption) : t`${days} days`;
+  const period = chosen ? i18n._(chosen.label) : plural(days, { one: '# day', other: '# days' });
+  const inCaption = chosen ? i18n._(chosen.inCaption) : period;
   const keyName = `${me.key.label} (${me.key.prefix}…)`;
   // The key's label is the user's text: an element, so <Trans> places it as it is and never reads it for tags.
   const keyText = <span className="font-medium">{displayText(keyName)}</span>;
