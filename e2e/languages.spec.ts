@@ -53,7 +53,8 @@ test('Language in the account dialog changes the studio around it', async ({ stu
   await studio.start('personal');
   const account = await studio.openAccount();
   await account.getByLabel('Language').selectOption('ja');
-  await expect(account.getByRole('button', { name: '接続を解除' })).toBeVisible();
+  // The dialog's own name is Japanese now.
+  await expect(page.getByRole('dialog').getByRole('button', { name: '接続を解除' })).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
 });
 
@@ -71,10 +72,11 @@ test('in Arabic the Viewer turns the other way: ArrowLeft is the next output, Ar
   await account.getByLabel('Language').selectOption('ar');
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
   await page.keyboard.press('Escape');
-  await expect(account).toBeHidden();
+  await expect(page.getByRole('dialog')).toBeHidden();
 
-  // Newest first: tile 4, tile 3, tile 2, … The prompts are the tiles' names in every language.
-  await gallery.getByRole('button', { name: 'gallery tile 3', exact: true }).click();
+  // Newest first: tile 4, tile 3, tile 2, … The prompts are the tiles' names in every language (the
+  // Gallery's own name is Arabic now).
+  await page.getByRole('main').getByRole('button', { name: 'gallery tile 3', exact: true }).click();
   const viewer = page.getByRole('dialog');
   await expect(viewer.getByRole('img', { name: 'gallery tile 3' })).toBeVisible();
   await page.keyboard.press('ArrowLeft');
@@ -105,9 +107,13 @@ test('in Arabic the Before and after slider starts from the right: before on the
   await account.getByLabel('Language').selectOption('ar');
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
   await page.keyboard.press('Escape');
-  await expect(account).toBeHidden();
+  await expect(page.getByRole('dialog')).toBeHidden();
 
-  await gallery.getByRole('button', { name: /^Remove background/ }).click();
+  // The tool's name is the catalog's, in every language; the Gallery's own name is Arabic now.
+  await page
+    .getByRole('main')
+    .getByRole('button', { name: /^Remove background/ })
+    .click();
   await page.keyboard.press('c'); // Compare with source
   const slider = page.getByRole('slider');
   await expect(slider).toHaveValue('50');

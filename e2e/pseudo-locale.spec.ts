@@ -16,8 +16,20 @@ async function expectLocalised(page: Page, screen: string, width: number) {
   // The text is the catalogs' once the language has loaded; a screen that shows English has escaped them.
   expect(await untranslatedWords(page), `English left on ${screen} at ${width} px`).toEqual([]);
   expect(await cutOrOverflowing(page), `text cut or overflowing on ${screen} at ${width} px`).toEqual([]);
-  // Longer words still fit: the page does not scroll sideways.
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+  // Longer words still fit: the page does not scroll sideways. Else the boxes whose content spills
+  // out of them, innermost last, say where.
+  const spills = await page.evaluate((edge) => {
+    if (document.documentElement.scrollWidth <= edge) return [];
+    return [...document.body.querySelectorAll<HTMLElement>('*')]
+      .filter((el) => el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX === 'visible')
+      .map((el) => {
+        const inner = [...el.children].map(
+          (c) => `${c.tagName.toLowerCase()} ${Math.round(c.getBoundingClientRect().width)}px`,
+        );
+        return `${el.tagName.toLowerCase()}.${String(el.className).slice(0, 40)} (${el.scrollWidth} > ${el.clientWidth}: ${inner.join(', ')})`;
+      });
+  }, width);
+  expect(spills, `the page scrolls sideways on ${screen} at ${width} px`).toEqual([]);
 }
 
 for (const width of [360, 1600]) {

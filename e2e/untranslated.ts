@@ -51,7 +51,9 @@ export function untranslatedWords(page: Page): Promise<string[]> {
       return style.visibility !== 'hidden' && style.display !== 'none' && el.getClientRects().length > 0;
     };
     const skip = (el: Element | null) =>
-      !el || el.closest('[translate="no"], code, pre, script, style, svg, [aria-hidden="true"]') !== null;
+      !el ||
+      el.closest('[translate]')?.getAttribute('translate') === 'no' ||
+      el.closest('code, pre, script, style, svg, textarea, [aria-hidden="true"]') !== null;
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const el = node.parentElement;
@@ -64,8 +66,10 @@ export function untranslatedWords(page: Page): Promise<string[]> {
     // the studio's ("Move {prompt} up"): a word the page shows as someone's text (`translate="no"`) is
     // theirs there too.
     const theirs = new Set<string>();
-    for (const el of document.querySelectorAll('[translate="no"]'))
-      for (const m of (el.textContent ?? '').matchAll(/[A-Za-z]{3,}/g)) theirs.add(m[0]);
+    for (const el of document.querySelectorAll('[translate="no"]')) {
+      const said = [el.textContent, el.getAttribute('aria-label'), el.getAttribute('title')].join(' ');
+      for (const m of said.matchAll(/[A-Za-z]{3,}/g)) theirs.add(m[0]);
+    }
     for (const el of document.querySelectorAll('[aria-label], [title], [placeholder], [alt]')) {
       if (skip(el)) continue;
       for (const attr of ['aria-label', 'title', 'placeholder', 'alt']) {
@@ -96,6 +100,8 @@ export function cutOrOverflowing(page: Page): Promise<string[]> {
       if (rects.length === 0) continue;
       const style = getComputedStyle(el);
       if (style.visibility === 'hidden') continue;
+      // Visually hidden text (screen readers only) is a 1 px box on purpose.
+      if (el.clientWidth <= 1) continue;
       const hides = style.overflowX !== 'visible' || style.textOverflow === 'ellipsis';
       if (hides && el.scrollWidth > el.clientWidth + 1)
         found.push(

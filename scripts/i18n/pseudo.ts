@@ -13,9 +13,14 @@ const MARK = '\u0001';
 function pseudoText(text: string): string {
   if (!text.trim()) return text;
   const marked = text.replace(TAG, (tag) => `${MARK}${tag}${MARK}`);
-  return pseudolocale(marked, { delimiter: MARK, prepend: '', append: '', extend: 0.4, extendCharacter: '~' })
-    .split(MARK)
-    .join('');
+  return (
+    pseudolocale(marked, { delimiter: MARK, prepend: '', append: '', extend: 0.4, extendCharacter: '~' })
+      .split(MARK)
+      .join('')
+      // The padding of a long message breaks as words do (a real language's longer text is words, not
+      // one unbreakable run).
+      .replace(/~{7,}/g, (run) => run.match(/~{1,6}/g)!.join(' '))
+  );
 }
 
 /** ICU text as written in a message: braces quoted (a lone apostrophe stays literal). */

@@ -181,10 +181,10 @@ export function BoardGrid({
                   const sum = totals.byColumn.get(col.key);
                   return (
                     <th key={col.key} scope="col" className="text-start align-bottom font-normal">
-                      <span className="block font-semibold text-slate-900 dark:text-white">
+                      <span className="block font-semibold text-slate-900 dark:text-white" translate="no">
                         {col.model.name}
                       </span>
-                      <span className="block text-xs text-slate-600 dark:text-slate-400">
+                      <span className="block text-xs text-slate-600 dark:text-slate-400" translate="no">
                         {col.versionName}
                       </span>
                       <span

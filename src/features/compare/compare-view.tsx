@@ -720,7 +720,9 @@ function BoardEditor({
                   key={c.key}
                   className="flex items-center gap-1 rounded-full bg-indigo-50 py-1 pe-1 ps-3 text-sm text-indigo-900 ring-1 ring-indigo-200 ring-inset dark:bg-indigo-950/50 dark:text-indigo-100 dark:ring-indigo-900"
                 >
-                  {c.model.name} · {c.versionName}
+                  <span dir="auto" translate="no">
+                    {c.model.name} · {c.versionName}
+                  </span>
                   <button
                     type="button"
                     aria-label={t`Remove ${ph({ model: c.model.name })} ${ph({ version: c.versionName })}`}

@@ -148,6 +148,8 @@ export const GalleryTile = memo(function GalleryTile({
         onClick={() => onOpen(item)}
         {...longPress}
         aria-label={label}
+        // Its name is the prompt, someone's words: not for translation.
+        translate="no"
         aria-haspopup="dialog"
         data-role="open"
         className="absolute inset-0 rounded-lg select-none [-webkit-touch-callout:none] focus-visible:outline-3 focus-visible:-outline-offset-3 focus-visible:outline-indigo-500"

@@ -78,7 +78,9 @@ export function TaskDetail({ entry, open, onOpenChange, onRemix, onUseAsInput }:
               {displayText(entry.meta.subtitle)}
             </span>
           )}
-          <span className="font-mono text-xs">{entry.taskId}</span>
+          <span className="font-mono text-xs" translate="no">
+            {entry.taskId}
+          </span>
         </span>
       }
     >
@@ -373,6 +375,8 @@ export function ParamList({ entry }: { entry: HistoryEntry }) {
     <dl
       className="divide-y divide-slate-100 rounded-lg ring-1 ring-slate-200 dark:divide-slate-800 dark:ring-slate-800"
       data-testid="param-list"
+      // The request as sent: the API's field names and the values given.
+      translate="no"
     >
       {selector.map(([key, value]) =>
         value === undefined ? null : (
@@ -387,7 +391,9 @@ export function ParamList({ entry }: { entry: HistoryEntry }) {
         </Row>
       ))}
       {params.length === 0 && (
-        <p className="px-3 py-2 text-sm text-slate-500 dark:text-slate-400">{t`No params.`}</p>
+        <p className="px-3 py-2 text-sm text-slate-500 dark:text-slate-400" translate="yes">
+          {t`No params.`}
+        </p>
       )}
     </dl>
   );

@@ -246,7 +246,9 @@ export function Viewer(props: ViewerProps) {
                     {displayText(entry.meta.subtitle)}
                   </span>
                 )}
-                <span className="font-mono text-xs">{entry.taskId}</span>
+                <span className="font-mono text-xs" translate="no">
+                  {entry.taskId}
+                </span>
               </div>
               <Prompt entry={entry} />
             </div>

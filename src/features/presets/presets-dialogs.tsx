@@ -349,7 +349,13 @@ function PresetFacts({ preset }: { preset: Pick<Preset, 'request' | 'itemName'> 
       <span dir="auto" translate="no">
         {displayText(preset.itemName || itemKeyOf(preset.request))}
       </span>
-      {version ? ` · ${version}` : ''} · <Plural value={params} one="# setting" other="# settings" />
+      {version ? (
+        <>
+          {' · '}
+          <span translate="no">{version}</span>
+        </>
+      ) : null}{' '}
+      · <Plural value={params} one="# setting" other="# settings" />
     </>
   );
 }

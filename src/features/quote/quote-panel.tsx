@@ -102,7 +102,12 @@ export function QuoteView({
               {BREAKDOWN_LABELS.map(([k, label]) => (
                 <div key={k} className="contents">
                   <dt className="text-slate-500 dark:text-slate-400">{i18n._(label)}</dt>
-                  <dd className="truncate text-end font-mono tabular-nums" data-testid={`breakdown-${k}`}>
+                  {/* The service's own values, as it sent them. */}
+                  <dd
+                    className="truncate text-end font-mono tabular-nums"
+                    data-testid={`breakdown-${k}`}
+                    translate="no"
+                  >
                     {String(quote.breakdown[k])}
                   </dd>
                 </div>

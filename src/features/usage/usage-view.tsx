@@ -137,7 +137,11 @@ export function UsageView({
   const inCaption = chosen ? i18n._(chosen.inCaption) : period;
   const keyName = `${me.key.label} (${me.key.prefix}…)`;
   // The key's label is the user's text: an element, so <Trans> places it as it is and never reads it for tags.
-  const keyText = <span className="font-medium">{displayText(keyName)}</span>;
+  const keyText = (
+    <span className="font-medium" dir="auto" translate="no">
+      {displayText(keyName)}
+    </span>
+  );
   const spentText = formatCredits(spent);
   const historyToday = formatCredits(summary.today);
   const ownTodayText = formatCredits(ownToday);
@@ -260,7 +264,7 @@ export function UsageView({
       </section>
 
       {team && (
-        <div className="grid gap-4 lg:grid-cols-2 lg:items-start">
+        <div className="grid gap-4 lg:grid-cols-2 lg:items-start [&>*]:min-w-0">
           <TableSection id="usage-members" title={t`By member`}>
             {members.length === 0 ? (
               <Empty />
@@ -370,7 +374,7 @@ export function UsageView({
         )}
       </TableSection>
 
-      <div className="grid gap-4 lg:grid-cols-2 lg:items-start">
+      <div className="grid gap-4 lg:grid-cols-2 lg:items-start [&>*]:min-w-0">
         <TableSection id="usage-categories" title={t`Per category`}>
           {summary.perCategory.length === 0 ? (
             <Empty />

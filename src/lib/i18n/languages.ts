@@ -21,5 +21,12 @@ export const isLanguage = (value: unknown): value is Language =>
 
 export const directionOf = (language: Language): 'rtl' | 'ltr' => (language === 'ar' ? 'rtl' : 'ltr');
 
-/** The tag Intl formats with: the pseudo-locale's numbers and dates are English ones. */
-export const intlLocaleOf = (language: Language): string => (language === 'pseudo' ? 'en' : language);
+/**
+ * The pseudo-locale's formats: Russian ones, whose month and day names are in another script, so a date
+ * or a unit that the pseudo-locale shows in English was written by hand, not formatted by Intl.
+ */
+const PSEUDO_FORMATS = 'ru';
+
+/** The tag Intl formats with. */
+export const intlLocaleOf = (language: Language): string =>
+  language === 'pseudo' ? PSEUDO_FORMATS : language;
