@@ -24,6 +24,8 @@ const config: KnipConfig = {
     'bench/*.ts!',
     'bench/zip-page/main.ts!',
     'e2e/**/*.ts',
+    // Run by sandbox/test/memory.test.ts in a process of its own, by path.
+    'sandbox/test/retained-memory.ts',
     ...tests,
   ],
   project: [

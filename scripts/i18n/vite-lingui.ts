@@ -27,7 +27,7 @@ export const SAFE_TRANS = fileURLToPath(new URL('../../src/lib/i18n/safe-trans.t
  * Replaces the English `message` a macro left beside a message's `id` with its compiled form, and points
  * the macros' <Trans> at the studio's own.
  */
-export function precompileMessages(): PluginObj {
+function precompileMessages(): PluginObj {
   const compiled = (value: string) => t.valueToNode(compileMessage(value));
   return {
     name: 'media-studio:precompile-messages',

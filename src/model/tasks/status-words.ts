@@ -8,7 +8,7 @@ import { formatCount } from '../../lib/format';
 // service writes them, in the studio's language (docs/i18n.md). The one table every place that shows a
 // status reads (the badge, the status filter, a batch's summary, a finish notification, "No output: …"),
 // so a status reads the same everywhere. Descriptors, shown when drawn: never a translated constant.
-export const TASK_STATUS_WORDS: Record<TaskStatus, MessageDescriptor> = {
+const TASK_STATUS_WORDS: Record<TaskStatus, MessageDescriptor> = {
   queued: msg({ message: 'queued', comment: 'task status: waiting to start' }),
   running: msg({ message: 'running', comment: 'task status: being made now' }),
   succeeded: msg({ message: 'succeeded', comment: 'task status: finished with its output' }),
