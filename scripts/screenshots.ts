@@ -137,5 +137,21 @@ await shoot('edit-form', 'light', desktop, async (page) => {
 await shoot('phone', 'light', phone, async (page) => {
   await connect(page);
 });
+// Each language's studio (docs/i18n.md): connected in English, then the language chosen and the page
+// reloaded (the key stays for the tab), a form open. CJK and Arabic need their fonts on the machine
+// (Debian: fonts-noto-cjk, fonts-noto-core).
+for (const language of ['zh-CN', 'ja', 'ko', 'es', 'fr', 'de', 'pt-BR', 'ar']) {
+  await shoot(`language-${language}`, 'light', desktop, async (page) => {
+    await connect(page);
+    await page.evaluate((tag) => localStorage.setItem('media-studio:language', tag), language);
+    await page.reload();
+    await page.locator('html:not([data-language-pending])').waitFor();
+    await page
+      .getByRole('button', { name: /Lumen Canvas/ })
+      .first()
+      .click();
+    await page.getByRole('textbox').first().waitFor();
+  });
+}
 await browser.close();
 console.log(`screenshots in ${out}/`);
