@@ -16,7 +16,8 @@ async function connect(page: Page) {
   await page.goto(studio);
   await page.getByLabel('Sandbox demo key').selectOption('personal');
   await page.getByRole('button', { name: 'Connect' }).click();
-  await page.getByRole('tab', { name: 'Models' }).waitFor();
+  // The account button, on every width (on a phone the catalog is a sheet, its tabs hidden).
+  await page.getByRole('button', { name: /^Account: / }).waitFor();
 }
 
 async function shoot(

@@ -86,7 +86,11 @@ export function Segmented({ value, onChange, options, disabled, ...aria }: Segme
             onCheck={() => onChange(o.value)}
             labelledBy={`${name}-${i}`}
           />
-          <span id={`${name}-${i}`} translate={o.theirs ? 'no' : undefined}>
+          <span
+            id={`${name}-${i}`}
+            translate={o.theirs ? 'no' : undefined}
+            dir={o.theirs ? 'auto' : undefined}
+          >
             {o.label}
           </span>
         </span>

@@ -153,7 +153,7 @@ export function HistoryPanel({
     <section ref={sectionRef} aria-labelledby={headingId} className="@container flex min-w-0 flex-col gap-3">
       <div className="flex items-center justify-between gap-2">
         <div className="flex min-w-0 items-baseline gap-2">
-          <h2 id={headingId} className="text-sm font-semibold">
+          <h2 id={headingId} className="shrink-0 text-sm font-semibold">
             <Trans>History</Trans>
           </h2>
           <span

@@ -42,7 +42,9 @@ async function renderView(entries: HistoryEntry[], memberName?: string, key: Me[
   );
 }
 
-const at = () => Date.now() - HOUR;
+// An hour ago, but never before today's midnight: "today" holds it at any time of day (the run that
+// starts at 00:20 would put an hour ago into yesterday).
+const at = () => Math.max(new Date().setHours(0, 0, 0, 0), Date.now() - HOUR);
 
 describe('UsageView', () => {
   it('without team entries: the single user’s view, no "By member"', async () => {
