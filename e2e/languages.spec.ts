@@ -129,3 +129,22 @@ test('in Arabic the Before and after slider starts from the right: before on the
   const lineAt = ((await x()) - image.x) / image.width;
   expect(Math.abs(lineAt - 0.6)).toBeLessThan(0.02);
 });
+
+for (const language of ['ja', 'ar'] as const) {
+  test(`the studio in ${language === 'ja' ? 'Japanese' : 'Arabic'}, a form open: no serious axe violation, light and dark`, async ({
+    studio,
+    page,
+  }) => {
+    test.slow();
+    await studio.start('personal');
+    await studio.openModel('Lumen Canvas');
+    const account = await studio.openAccount();
+    await account.getByLabel('Language').selectOption(language);
+    await expect(page.locator('html')).toHaveAttribute('lang', language);
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toBeHidden();
+    // The form stays open, now in the chosen language (its catalog text stays the service's).
+    await expect(page.getByRole('form', { name: 'Lumen Canvas' })).toBeVisible();
+    await expectNoSeriousViolations(page, `the studio in ${language}`);
+  });
+}
