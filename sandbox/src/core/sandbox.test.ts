@@ -55,7 +55,12 @@ beforeEach(() => {
     works: fake.works,
   });
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+// Outputs are written when their render ends, which may be just after a test that moved the clock: a
+// moment for them, then the folder goes (again if a last file lands while it is removed).
+afterEach(async () => {
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+});
 
 const personal = () => sb.authenticate(`Bearer ${sb.demoKeys().find((k) => k.name === 'personal')!.key}`);
 
