@@ -291,11 +291,12 @@ export function usePresetNotice(
     said.current = nonce;
     const name = displayText(applied.name);
     if (applied.dropped.length === 0) {
-      notify(t`Preset "${name}" applied.`, { id: PRESET_NOTICE });
+      notify(t`Preset "${name}" applied.`, { id: PRESET_NOTICE, onPage: true });
       return;
     }
     notifyWarning(t`Preset "${name}" applied, without what no longer fits:`, {
       id: PRESET_NOTICE,
+      onPage: true,
       detail: (
         <ul className="list-disc ps-4" aria-label={t`Dropped from the preset`}>
           {applied.dropped.map((d) => (

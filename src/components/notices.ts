@@ -26,9 +26,13 @@ const NOTICE_MS = 6_000;
 /** An undo waits longer: time to read what happened and reach the button from the keyboard (Alt+T). */
 const UNDO_MS = 10_000;
 
-/** A notice that says what happened; `id` replaces an earlier notice of the same id. */
-export function notify(text: string, { id }: { id?: string } = {}): void {
-  toast(text, { ...where(), duration: NOTICE_MS, ...(id ? { id } : {}) });
+/**
+ * A notice that says what happened; `id` replaces an earlier notice of the same id. `onPage`: about the
+ * page, not a dialog (a preset applied from the Presets dialog, which closes as it applies: a notice drawn
+ * in a dialog on its way out would go with it).
+ */
+export function notify(text: string, { id, onPage }: { id?: string; onPage?: boolean } = {}): void {
+  toast(text, { ...(onPage ? {} : where()), duration: NOTICE_MS, ...(id ? { id } : {}) });
 }
 
 /**
@@ -36,9 +40,12 @@ export function notify(text: string, { id }: { id?: string } = {}): void {
  * skipped): said as a warning, with what was left out as `detail`, and kept until dismissed or replaced,
  * since what it lists is read at the reader's pace.
  */
-export function notifyWarning(text: string, { id, detail }: { id?: string; detail?: ReactNode } = {}): void {
+export function notifyWarning(
+  text: string,
+  { id, detail, onPage }: { id?: string; detail?: ReactNode; onPage?: boolean } = {},
+): void {
   toast.warning(text, {
-    ...where(),
+    ...(onPage ? {} : where()),
     duration: Infinity,
     ...(id ? { id } : {}),
     ...(detail ? { description: detail } : {}),

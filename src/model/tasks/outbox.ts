@@ -362,7 +362,8 @@ export class Outbox {
         await this.deleteStored(key);
         return { kind: 'refused', error, idempotencyKey: key };
       }
-      this.update(slot, { sending: false, lastError: error.message });
+      // The service's own words when it sent some (keys masked), as sent; else the studio's explanation.
+      this.update(slot, { sending: false, lastError: error.serverMessage ?? error.message });
       await this.writeStored(slot);
       this.schedule(slot);
       return { kind: 'pending', error, idempotencyKey: key };
