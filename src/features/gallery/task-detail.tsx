@@ -72,15 +72,7 @@ export function TaskDetail({ entry, open, onOpenChange, onRemix, onUseAsInput }:
       }
       description={
         <span className="flex flex-wrap items-center gap-2">
-          <StatusBadge status={entry.status} />
-          {entry.meta.subtitle && (
-            <span dir="auto" translate="no">
-              {displayText(entry.meta.subtitle)}
-            </span>
-          )}
-          <span className="font-mono text-xs" translate="no">
-            {entry.taskId}
-          </span>
+          <TaskFacts entry={entry} />
         </span>
       }
     >
@@ -361,6 +353,23 @@ function Row({
 }
 
 /** Every param, by its exact key (a dotted id such as "audio.voice" is one key, not a path). */
+/** A task at a glance, beside its title: its status, its subtitle and its id (the service's). */
+export function TaskFacts({ entry }: { entry: HistoryEntry }) {
+  return (
+    <>
+      <StatusBadge status={entry.status} />
+      {entry.meta.subtitle && (
+        <span dir="auto" translate="no">
+          {displayText(entry.meta.subtitle)}
+        </span>
+      )}
+      <span className="font-mono text-xs" translate="no">
+        {entry.taskId}
+      </span>
+    </>
+  );
+}
+
 export function ParamList({ entry }: { entry: HistoryEntry }) {
   const { t } = useLingui();
   const { request } = entry;

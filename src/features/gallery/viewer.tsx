@@ -27,8 +27,8 @@ import { outputKey } from './gallery-item';
 import { promptOf, type MediaType } from './history-filter';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { MediaFailed, SafeImage, useMediaFailure } from './media-fallback';
-import { StatusBadge, StatusIcon, STATUS_LOOK } from './status-badge';
-import { OutputActions, ParamList, TaskEndNotice, Timings } from './task-detail';
+import { StatusIcon, STATUS_LOOK } from './status-badge';
+import { OutputActions, ParamList, TaskEndNotice, TaskFacts, Timings } from './task-detail';
 import { teamPickText, tileLabel } from './gallery-tile';
 import { ZoomStage, type ZoomApi } from './zoom-stage';
 import { documentDirection } from '../../lib/i18n/direction';
@@ -240,15 +240,7 @@ export function Viewer(props: ViewerProps) {
                 {displayText(entry.meta.title)}
               </h2>
               <div className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-600 dark:text-slate-400">
-                <StatusBadge status={entry.status} />
-                {entry.meta.subtitle && (
-                  <span dir="auto" translate="no">
-                    {displayText(entry.meta.subtitle)}
-                  </span>
-                )}
-                <span className="font-mono text-xs" translate="no">
-                  {entry.taskId}
-                </span>
+                <TaskFacts entry={entry} />
               </div>
               <Prompt entry={entry} />
             </div>
