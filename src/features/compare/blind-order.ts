@@ -1,3 +1,4 @@
+import { seededRandom } from '../../model/boards/rating-model';
 // The order a blind board shows each row in (product-notes §3 "Compare"). Apart from board-model.ts and
 // without messages, so e2e/blind.spec.ts can run it in Node to tell which model a place hides (Lingui's
 // macros are compiled by the studio's build and Vitest only).
@@ -12,24 +13,12 @@ function hash32(text: string): number {
   return h;
 }
 
-/** mulberry32: a small seeded generator, enough to shuffle a handful of columns. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * The order a blind board shows a row's columns in: a Fisher-Yates shuffle seeded by board and row,
  * so every row has its own order and a reload shows the same one.
  */
 export function blindOrder<T>(boardId: string, rowId: string, items: readonly T[]): T[] {
-  const random = seeded(hash32(`${boardId}|${rowId}`));
+  const random = seededRandom(hash32(`${boardId}|${rowId}`));
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
