@@ -1,10 +1,11 @@
 import { test as base, expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { WORKER_SLOT, sandboxPort } from './ports';
 import { History } from './task-helpers';
 
 // Shared fixtures: the sandbox is reset before every test (an automatic fixture), and its demo keys
 // and control API are at hand. Page objects are small fixtures that find things by role and label
 // (Tests), with the accessible names of product-notes §5.
-export const SANDBOX_ORIGIN = `http://127.0.0.1:${process.env.E2E_SANDBOX_PORT ?? 4110}`;
+export const SANDBOX_ORIGIN = `http://127.0.0.1:${sandboxPort(WORKER_SLOT)}`;
 export const SANDBOX_BASE_URL = `${SANDBOX_ORIGIN}/v1`;
 
 /** The 13 type x subType pairs of api-notes §1, in the spec's order. */

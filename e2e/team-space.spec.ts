@@ -134,10 +134,10 @@ type Join = (
 type Viewport = { width: number; height: number };
 
 const test = base.extend<{ join: Join }>({
-  join: async ({ browser, demoKeys }, use, testInfo) => {
+  join: async ({ browser, demoKeys, baseURL }, use) => {
     const contexts: BrowserContext[] = [];
     await use(async ({ key, name }, options = {}) => {
-      const context = await newContext(browser, testInfo.project.use.baseURL!, options.viewport);
+      const context = await newContext(browser, baseURL!, options.viewport);
       contexts.push(context);
       const member = new Member(context, await context.newPage(), demoKeys, key, name);
       await member.join({ online: options.online ?? true });
