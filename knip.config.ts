@@ -14,6 +14,12 @@ const config: KnipConfig = {
   entry: [
     // Rendered into index.html at build time by vite.config.ts (ssrLoadModule, by path).
     'src/prerender.tsx!',
+    // The build's Lingui plugin: vite.config.ts imports it (knip reads a config for its plugins, not as
+    // a program), and it points every <Trans> at src/lib/i18n/safe-trans.tsx by path.
+    'scripts/i18n/vite-lingui.ts!',
+    'src/lib/i18n/safe-trans.tsx!',
+    // `npm run i18n:extract` (docs/i18n.md); as with cli.ts below, the production run needs it named.
+    'scripts/i18n/extract.ts!',
     // `npm run sandbox`: the production run follows no script but start, so it is named here (the
     // default run finds it in the script and calls the pattern redundant; it is not, for this run).
     'sandbox/src/cli.ts!',
