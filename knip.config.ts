@@ -8,6 +8,9 @@ import type { KnipConfig } from 'knip';
 // `knip --production`: the same from the programs alone (patterns ending in "!"), with tests and their
 // helpers left out, so an export that only a test imports is reported too: a test checks the behaviour
 // the programs use, not a door left open for it (https://knip.dev/features/production-mode).
+// The exception is a limit or a pure helper its module uses and its unit test checks on its own: it is
+// tagged `/** @internal */` ("exported for its unit test"), which the production run accepts
+// (https://knip.dev/reference/jsdoc-tsdoc-tags).
 const tests = ['!**/*.test.{ts,tsx}!', '!src/test/**!', '!src/test-setup.ts!', '!sandbox/test/**!'];
 
 const config: KnipConfig = {
