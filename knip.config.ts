@@ -8,12 +8,21 @@ import type { KnipConfig } from 'knip';
 // `knip --production`: the same from the programs alone (patterns ending in "!"), with tests and their
 // helpers left out, so an export that only a test imports is reported too: a test checks the behaviour
 // the programs use, not a door left open for it (https://knip.dev/features/production-mode).
+// The exception is a limit or a pure helper its module uses and its unit test checks on its own: it is
+// tagged `/** @internal */` ("exported for its unit test"), which the production run accepts
+// (https://knip.dev/reference/jsdoc-tsdoc-tags).
 const tests = ['!**/*.test.{ts,tsx}!', '!src/test/**!', '!src/test-setup.ts!', '!sandbox/test/**!'];
 
 const config: KnipConfig = {
   entry: [
     // Rendered into index.html at build time by vite.config.ts (ssrLoadModule, by path).
     'src/prerender.tsx!',
+    // The build's Lingui plugin: vite.config.ts imports it (knip reads a config for its plugins, not as
+    // a program), and it points every <Trans> at src/lib/i18n/safe-trans.tsx by path.
+    'scripts/i18n/vite-lingui.ts!',
+    'src/lib/i18n/safe-trans.tsx!',
+    // `npm run i18n:extract` (docs/i18n.md); as with cli.ts below, the production run needs it named.
+    'scripts/i18n/extract.ts!',
     // `npm run sandbox`: the production run follows no script but start, so it is named here (the
     // default run finds it in the script and calls the pattern redundant; it is not, for this run).
     'sandbox/src/cli.ts!',

@@ -47,11 +47,12 @@ function run(dir: string, ...flags: string[]) {
 }
 
 describe('knip, as npm run lint runs it', () => {
-  it('is part of npm run lint', () => {
+  it('runs in npm run lint, both the default run and the production run', () => {
     const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
     };
-    expect(scripts.lint).toMatch(/\bknip\b/);
+    expect(scripts.lint).toMatch(/\bknip --no-progress(?! --production)/);
+    expect(scripts.lint).toMatch(/\bknip --no-progress --production\b/);
   });
 
   it('passes a project where every export is imported', () => {
@@ -99,6 +100,16 @@ describe('knip, as npm run lint runs it', () => {
       expect(status).toBe(1);
       expect(out).toMatch(/Unused exports \(1\)/);
       expect(out).toMatch(/^onlyTested\s+src\/lib\/util\.ts/m);
+    });
+
+    it('passes an export only a test imports when it is tagged @internal (exported for its unit test)', () => {
+      const tagged = onlyTested.replace(
+        'export const onlyTested',
+        '/** @internal */\nexport const onlyTested',
+      );
+      const { status, out } = run(project(tagged, test), '--production');
+      expect(out).toBe('');
+      expect(status).toBe(0);
     });
   });
 });

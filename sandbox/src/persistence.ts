@@ -10,7 +10,10 @@ import type { Sandbox, SandboxSnapshot } from './core/sandbox';
 // only files it names itself (core/media-store.ts), so a file or folder put there by hand stays, and
 // does not stop it from starting. Nothing is written anywhere else.
 
-/** The sandbox's own folder inside a data folder. */
+/**
+ * The sandbox's own folder inside a data folder.
+ * @internal
+ */
 export const SANDBOX_FOLDER = 'media-studio-sandbox';
 
 export const sandboxFolderIn = (dataDir: string): string => join(resolve(dataDir), SANDBOX_FOLDER);

@@ -51,6 +51,7 @@ import {
 // the Authorization header and a per-attempt timeout -> a non-2xx becomes an ApiError (api-notes §7) ->
 // a 2xx body is parsed with its zod schema. Failures are retried per api-notes §7 (retry.ts).
 
+/** @internal */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** A 100 MB upload on a slow line takes minutes; the 30 s default would cut it off. */
 const UPLOAD_TIMEOUT_MS = 10 * 60_000;
@@ -60,6 +61,7 @@ const UPLOAD_TIMEOUT_MS = 10 * 60_000;
  * path lost on the way (a proxy that saw the connection reset after an early 413) or a link that cannot
  * carry it, and each attempt costs the whole file again; the person sees the failure and retries. 429 and
  * 503, which the API answers before it keeps anything, are retried on schedule whatever the size.
+ * @internal
  */
 export const UPLOAD_RESEND_MAX_BYTES = 8 * 1024 * 1024;
 

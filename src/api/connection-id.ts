@@ -8,7 +8,10 @@ const FNV_OFFSET = 0xcbf29ce484222325n;
 const FNV_PRIME = 0x100000001b3n;
 const MASK_64 = 0xffffffffffffffffn;
 
-/** FNV-1a 64-bit over the UTF-8 bytes of text, as 16 hex digits. */
+/**
+ * FNV-1a 64-bit over the UTF-8 bytes of text, as 16 hex digits.
+ * @internal
+ */
 export function fnv1a64(text: string): string {
   let hash = FNV_OFFSET;
   for (const byte of new TextEncoder().encode(text)) {

@@ -12,7 +12,9 @@ import type { ApiError } from './errors';
 // - ok.
 // Any other answer (2xx, and 4xx refusals, which are the service speaking) ends the trouble.
 
+/** @internal */
 export const SLOW_AFTER_MS = 5_000;
+/** @internal */
 export const RECOVERED_FOR_MS = 5_000;
 
 export type HealthState =

@@ -6,17 +6,20 @@ import { ApiError, abortError, isRetryable } from './errors';
 // second and 9 s before the third: at most 4 requests in all. A 429's Retry-After replaces the scheduled
 // delay of that retry (it does not add to it).
 
+/** @internal */
 export const RETRY_DELAYS_MS: readonly number[] = [1_000, 3_000, 9_000];
 
 /**
  * A Retry-After longer than this is not waited for: the error is surfaced with retryAfterSeconds so
  * the UI can say when to come back (rate windows are 60 s, api-notes §8; longer waits mean a quota).
+ * @internal
  */
 export const MAX_RETRY_AFTER_SECONDS = 60;
 
 /** Waits ms milliseconds; rejects with an `aborted` ApiError as soon as the signal aborts. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
+/** @internal */
 export const sleep: Sleep = (ms, signal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) {
@@ -58,7 +61,10 @@ export interface RetryOptions {
   maxRetryAfterSeconds?: number;
 }
 
-/** The wait before retry number `retry` (1-based), or undefined when the error must not be retried. */
+/**
+ * The wait before retry number `retry` (1-based), or undefined when the error must not be retried.
+ * @internal
+ */
 export function retryDelay(
   error: ApiError,
   retry: number,

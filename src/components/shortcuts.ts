@@ -37,6 +37,7 @@ const key =
   (e: KeyPress) =>
     plain(e) && keys.includes(e.key);
 
+/** @internal */
 export const SHORTCUTS = {
   help: {
     screen: 'everywhere',

@@ -8,7 +8,10 @@ type Listener = () => void;
 /** Used when nothing else names a language the runtime knows. */
 const FALLBACK_LOCALE = 'en';
 
-/** The tag in its canonical spelling ("en-us" becomes "en-US"), or null when it is no valid BCP 47 tag. */
+/**
+ * The tag in its canonical spelling ("en-us" becomes "en-US"), or null when it is no valid BCP 47 tag.
+ * @internal
+ */
 export function canonicalLocale(tag: string): string | null {
   try {
     return Intl.getCanonicalLocales(tag)[0] ?? null;
@@ -17,7 +20,10 @@ export function canonicalLocale(tag: string): string | null {
   }
 }
 
-/** The first valid tag of the browser's preferred languages, else English. */
+/**
+ * The first valid tag of the browser's preferred languages, else English.
+ * @internal
+ */
 export function browserLocale(
   languages: readonly string[] | undefined = globalThis.navigator?.languages,
 ): string {

@@ -8,11 +8,15 @@ import { useSyncExternalStore } from 'react';
 
 export const THEMES = ['system', 'light', 'dark'] as const;
 export type Theme = (typeof THEMES)[number];
-/** The localStorage key: public/before-paint.js reads the same one. */
+/**
+ * The localStorage key: public/before-paint.js reads the same one.
+ * @internal
+ */
 export const THEME_KEY = 'media-studio:theme';
 
 const isTheme = (value: unknown): value is Theme => THEMES.includes(value as Theme);
 
+/** @internal */
 export function readTheme(): Theme {
   try {
     const stored = globalThis.localStorage?.getItem(THEME_KEY);
@@ -23,7 +27,10 @@ export function readTheme(): Theme {
   }
 }
 
-/** Draws `theme` on the document: the attribute the CSS reads, none for System. */
+/**
+ * Draws `theme` on the document: the attribute the CSS reads, none for System.
+ * @internal
+ */
 export function applyTheme(theme: Theme, root: HTMLElement = document.documentElement): void {
   if (theme === 'system') root.removeAttribute('data-theme');
   else root.setAttribute('data-theme', theme);

@@ -1,6 +1,9 @@
 import { useEffect, useRef, type MouseEvent, type PointerEvent } from 'react';
 
-/** How long a finger rests before it is a long press: Android's default (ViewConfiguration), 500 ms. */
+/**
+ * How long a finger rests before it is a long press: Android's default (ViewConfiguration), 500 ms.
+ * @internal
+ */
 export const LONG_PRESS_MS = 500;
 /** A finger that moves further is scrolling, not pressing. */
 const SLOP_PX = 10;

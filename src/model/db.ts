@@ -99,6 +99,7 @@ const V5_STORES = {
   votes: 'id',
 } as const;
 
+/** @internal */
 export const DB_NAME = 'media-studio';
 // v1 keyed tasks by taskId alone, so a task imported into a second connection's history moved out of
 // the first one's. v2 keys them by [connectionId, taskId]. v3 adds the upload library, v4 the compare boards,
@@ -152,7 +153,10 @@ export function db(): Promise<IDBPDatabase<StudioDB>> {
   return dbPromise;
 }
 
-/** Tests: forget the open handle so a fresh fake IndexedDB is used. */
+/**
+ * Tests: forget the open handle so a fresh fake IndexedDB is used.
+ * @internal
+ */
 export function resetDbForTests(): void {
   dbPromise = null;
 }

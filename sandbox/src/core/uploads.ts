@@ -31,7 +31,10 @@ export interface UploadRecord {
 
 const BLOCK_MARK = Buffer.from('SANDBOX-BLOCK');
 const ERROR_MARK = Buffer.from('SANDBOX-ERROR');
-/** The first bytes of an upload kept in memory: every signature, and a PNG's header, fit. */
+/**
+ * The first bytes of an upload kept in memory: every signature, and a PNG's header, fit.
+ * @internal
+ */
 export const UPLOAD_HEAD_BYTES = 64;
 
 /** An upload body as received: on disk in a file of the media store's (MediaStore.newUploadFile), scanned on the way. */

@@ -11,6 +11,7 @@ import { SandboxError, invalidPayload } from '../core/errors';
 /**
  * The largest JSON body of the API: 50 params of 20 items of 2,000 characters is about 2.0 MB of
  * ASCII (api-notes §8), so 2.5 MiB leaves room for punctuation and white space.
+ * @internal
  */
 export const JSON_MAX_BYTES = 2.5 * 1024 * 1024;
 /** Control API bodies are small (a fault is at most a 16 KiB body plus a few fields). */

@@ -18,7 +18,10 @@ export interface Fault extends FaultSpec {
   remaining: number;
 }
 
-/** Bounds on a fault, so the fault book cannot be made to hold or do anything unreasonable (README). */
+/**
+ * Bounds on a fault, so the fault book cannot be made to hold or do anything unreasonable (README).
+ * @internal
+ */
 export const FAULT_LIMITS = {
   pending: 1000,
   count: 10_000,
@@ -38,6 +41,7 @@ const KNOWN_FIELDS = new Set(['method', 'path', 'count', 'status', 'retryAfter',
  * Whether `path` matches `glob`, where `*` stands for any run of characters. Linear in the path's
  * length (no backtracking regular expression): the pieces between stars are found left to right,
  * each at its earliest place, which is enough when `*` is the only wildcard.
+ * @internal
  */
 export function globMatch(glob: string, path: string): boolean {
   const parts = glob.split('*');

@@ -30,7 +30,10 @@ function fontsAvailable(): Promise<boolean> {
 const DRAWABLE =
   /[0-9\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Hebrew}\p{Script=Arabic}]/u;
 
-/** First drawable letter or digit of the first two words: "Acme Vision" gives "AV", "kling" gives "K". */
+/**
+ * First drawable letter or digit of the first two words: "Acme Vision" gives "AV", "kling" gives "K".
+ * @internal
+ */
 export function initials(text: string): string {
   return text
     .split(/[\s\-_./]+/)

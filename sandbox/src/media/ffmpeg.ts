@@ -13,6 +13,7 @@ import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 /** Enough of ffmpeg's log to parse a probe or explain a failure. */
 const MAX_LOG_CHARS = 256 * 1024;
 
+/** @internal */
 export type FfmpegSource = 'FFMPEG_PATH' | 'system' | 'bundled';
 
 export interface FfmpegChoice {
@@ -29,6 +30,7 @@ function runs(command: string): boolean {
 /**
  * The ffmpeg to run, from the environment. `FFMPEG_PATH=bundled` forces the shipped build (tests render
  * with both); any other value is a path to a binary. `systemRuns` is for tests.
+ * @internal
  */
 export function chooseFfmpeg(
   env: Record<string, string | undefined> = process.env,
@@ -76,6 +78,7 @@ export interface FfmpegResult {
  * ffmpeg processes at once, in the whole process: about as many as the cores. Each render is CPU-bound,
  * so more at once finish no sooner and starve the API (20 video tasks once started 20 ffmpeg processes);
  * the others wait their turn in order. Probes of uploads go through the same queue.
+ * @internal
  */
 export const FFMPEG_CONCURRENCY = Math.max(1, availableParallelism());
 
@@ -98,7 +101,10 @@ function release(): void {
   else running -= 1;
 }
 
-/** How busy the queue is (tests, the bench). */
+/**
+ * How busy the queue is (tests, the bench).
+ * @internal
+ */
 export const ffmpegQueue = () => ({ running, waiting: waiting.length });
 
 /** Runs other heavy media work (a full image decode) in the same queue, a slot at a time. */

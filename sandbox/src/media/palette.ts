@@ -21,6 +21,7 @@ const SCHEMES: readonly (readonly number[])[] = [
   [0, 90, 180, 270, 30], // tetradic
 ];
 
+/** @internal */
 export function hsl(hue: number, saturation: number, lightness: number): string {
   const h = (((hue % 360) + 360) % 360) / 360;
   const s = Math.min(1, Math.max(0, saturation / 100));

@@ -24,6 +24,7 @@ const seconds = (h: string | undefined, m: string | undefined, s: string | undef
  * Parses the input section of ffmpeg's log, e.g. `Duration: 00:00:10.00` and
  * `Stream #0:0: Video: h264 ..., 1280x720 [SAR 1:1 DAR 16:9], ..., 12 fps, ...`. Cover art in an
  * audio file also shows as a video stream, marked `(attached pic)`, and is skipped.
+ * @internal
  */
 export function parseFfmpegLog(log: string): MediaProbe {
   const probe: MediaProbe = {};

@@ -53,6 +53,7 @@ const isSet = (v: ParamValue | undefined): v is ParamValue =>
  * The body of one cell: the row's prompt, the shared values (of params still shared: a value left
  * from before a model changed the set is not sent) and the model's own values. Params left unset are
  * not sent, so each model's own defaults apply.
+ * @internal
  */
 export function cellRequest(
   setup: BoardSetup,
@@ -70,7 +71,10 @@ export function cellRequest(
   return taskRequest({ kind: 'model', model: col.model, versionId: col.column.versionId }, params);
 }
 
-/** Why a cell cannot run yet (a required prompt or param is empty), or null. */
+/**
+ * Why a cell cannot run yet (a required prompt or param is empty), or null.
+ * @internal
+ */
 export function cellProblem(col: BoardColumn, request: TaskRequest): string | null {
   const p = request.params;
   if (col.model.promptRequired && !p.prompt) return t`Needs a prompt`;

@@ -31,6 +31,7 @@ import {
 // closing and reopening keeps the image, the language and the last result (a paid answer is not
 // thrown away because the dialog was closed).
 
+/** @internal */
 export interface ImageInputSlotProps {
   /** The chosen service-hosted image URL ('' when none). */
   value: string;

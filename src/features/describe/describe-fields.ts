@@ -7,9 +7,12 @@ import { formatCredits } from '../../lib/format';
 // labels in reading order, and the languages of POST /describe-image, named in the studio's language.
 
 /** The text fields of an image description (everything but the charge). */
-export type DescriptionField = Exclude<keyof ImageDescription, 'credits'>;
+type DescriptionField = Exclude<keyof ImageDescription, 'credits'>;
 
-/** A Record, so a field added to the schema's type without a label is a compile error. */
+/**
+ * A Record, so a field added to the schema's type without a label is a compile error.
+ * @internal
+ */
 export const FIELD_LABELS: Record<DescriptionField, MessageDescriptor> = {
   overallDescription: msg`Overall description`,
   subject: msg`Subject`,
@@ -21,7 +24,10 @@ export const FIELD_LABELS: Record<DescriptionField, MessageDescriptor> = {
   camera: msg({ message: 'Camera', comment: 'the camera an image looks taken with: angle, lens, framing' }),
 };
 
-/** Reading order: the overall description first, camera (often null) last. */
+/**
+ * Reading order: the overall description first, camera (often null) last.
+ * @internal
+ */
 export const FIELD_ORDER: readonly DescriptionField[] = [
   'overallDescription',
   'subject',

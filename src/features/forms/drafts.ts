@@ -9,7 +9,7 @@ import { normaliseValue } from './schema-builder';
 // param id (not by field name) and read back through the same normalisation as a Remix, so a draft
 // written against an older definition cannot put a value of the wrong shape into a field.
 
-export type DraftStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+export type DraftStorage = Pick<Storage, 'getItem' | 'setItem'>;
 
 const DraftSchema = z.object({
   v: z.literal(1),
@@ -73,13 +73,5 @@ export function saveDraft(
     storage?.setItem(key, JSON.stringify({ v: 1, values: Object.fromEntries(entries) }));
   } catch {
     // Quota exceeded or storage off: the draft is a convenience, never a reason to fail.
-  }
-}
-
-export function clearDraft(key: string, storage: DraftStorage | null = defaultStorage()): void {
-  try {
-    storage?.removeItem(key);
-  } catch {
-    // See saveDraft.
   }
 }

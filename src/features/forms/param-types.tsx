@@ -96,7 +96,10 @@ const PARAM_TYPES: Record<KnownParamType, ParamType> = {
   },
 };
 
-/** Any type the studio does not know. */
+/**
+ * Any type the studio does not know.
+ * @internal
+ */
 export const UNKNOWN_TYPE: ParamType = { field: UnknownTypeField, rule: unknownRule, holds: 'text' };
 
 export const isKnownParamType = (type: string): type is KnownParamType => Object.hasOwn(PARAM_TYPES, type);

@@ -13,7 +13,7 @@ export function batchIdOf(entry: HistoryEntry): string | undefined {
   return batchId && (batchSize === undefined || batchSize > 1) ? batchId : undefined;
 }
 
-export interface Group<T> {
+interface Group<T> {
   /** The batch's id; undefined for a task made alone. */
   batchId: string | undefined;
   /** In the list's order: the first is the batch's best under the sort. */
@@ -24,6 +24,7 @@ export interface Group<T> {
  * The sorted list cut into groups: each batch gathered at the place of its first member (its best under
  * the sort), everything else alone, in order. Batch members filtered out are simply not there: a batch
  * with one member left shown is a group of one.
+ * @internal
  */
 export function groupBatches<T>(sorted: readonly T[], batchOf: (item: T) => string | undefined): Group<T>[] {
   const groups: Group<T>[] = [];

@@ -43,14 +43,20 @@ const MAX_ID_CHARS = 8;
 const MAX_MODEL_CHARS = 30;
 const MAX_PROMPT_CHARS = 40;
 
-/** "image/png; charset=binary" -> "png"; null when missing or not a media type the studio knows. */
+/**
+ * "image/png; charset=binary" -> "png"; null when missing or not a media type the studio knows.
+ * @internal
+ */
 export function extensionFor(contentType: string | null | undefined): string | null {
   if (!contentType) return null;
   const essence = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
   return EXTENSIONS[essence] ?? null;
 }
 
-/** The extension of the URL's path (query and fragment ignored), when it is a known media one. */
+/**
+ * The extension of the URL's path (query and fragment ignored), when it is a known media one.
+ * @internal
+ */
 export function urlExtension(url: string | null | undefined): string | null {
   if (!url) return null;
   let path: string;

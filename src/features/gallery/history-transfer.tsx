@@ -20,6 +20,7 @@ const MAX_IMPORT_BYTES = 200 * 1024 * 1024;
 
 const exportFileName = (date: Date = new Date()) => `media-studio-history-${dayKey(date)}.json`;
 
+/** @internal */
 export function importMessage({
   added,
   updated,

@@ -13,7 +13,10 @@ import { useTaskForecast } from './use-task-forecast';
 
 const SHOWN_AT_MOST = 20;
 
-/** The unfinished tasks of the list, oldest first (the service runs them first in, first out). */
+/**
+ * The unfinished tasks of the list, oldest first (the service runs them first in, first out).
+ * @internal
+ */
 export function teamQueueOf(entries: readonly HistoryEntry[]): HistoryEntry[] {
   return entries.filter((e) => !isTerminal(e.status)).sort((a, b) => a.createdAt - b.createdAt);
 }

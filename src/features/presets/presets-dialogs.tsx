@@ -114,6 +114,7 @@ const asLocal = (p: TeamPreset, connectionId: string): Preset => ({
   updatedAt: p.updatedAt,
 });
 
+/** @internal */
 export function PresetsDialog({
   store,
   open,

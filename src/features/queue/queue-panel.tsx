@@ -263,6 +263,7 @@ function CostLine({
 /**
  * From this many held tasks on, the list renders only the rows in view (and a few around them): a
  * thousand rows rendered again on every move or removal take the main thread for hundreds of ms.
+ * @internal
  */
 export const VIRTUAL_FROM = 100;
 const ROW_GAP_PX = 8;

@@ -24,7 +24,10 @@ export interface QuoteSchedulerOptions {
   clearTimer?: (handle: unknown) => void;
 }
 
-/** Stable text of a request, so equal payloads compare equal whatever their key order. */
+/**
+ * Stable text of a request, so equal payloads compare equal whatever their key order.
+ * @internal
+ */
 export function requestKey(request: TaskRequest): string {
   const sortKeys = (v: unknown): unknown =>
     v && typeof v === 'object' && !Array.isArray(v)

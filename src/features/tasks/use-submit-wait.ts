@@ -26,6 +26,7 @@ function submitWait(limiter: RateLimiter): SubmitWait | null {
  * "Waiting for the service's limit of 60 tasks a minute: sending in 12 s": whole seconds up to 10, then
  * in steps of 5 (a status region is read out on each change; once a second would be a stream of
  * announcements). One sentence, so a language can order it as it needs.
+ * @internal
  */
 export function submitWaitText(perMinute: number, ms: number): string {
   const whole = Math.max(1, Math.ceil(ms / 1000));

@@ -10,6 +10,7 @@ import { reasonText } from './team-reasons';
 // One line under the header while the team space is on: online (and how many members are), offline
 // since when (work goes on here and is shared on return), or refused and why, in plain words.
 
+/** @internal */
 export function teamStatusText(status: TeamStatus, members: readonly Member[]): string {
   switch (status.link) {
     case 'online': {

@@ -12,7 +12,10 @@ import { directionOf, intlLocaleOf, isLanguage, type Language } from './language
 // The starting language is the one public/before-paint.js drew on <html> before the first paint
 // (chosen on this device, else the browser's); a choice is remembered here under the same key.
 
-/** The localStorage key: public/before-paint.js reads the same one. */
+/**
+ * The localStorage key: public/before-paint.js reads the same one.
+ * @internal
+ */
 export const LANGUAGE_KEY = 'media-studio:language';
 
 const catalogs: Record<Exclude<Language, 'en'>, () => Promise<{ messages: Messages }>> = {

@@ -11,7 +11,9 @@
 // the votes are drawn again with replacement, the model refitted, and each model's 2.5th and 97.5th
 // percentiles of its rating kept. Ratings are on the Elo scale, centred: 1500 + (θ − mean θ) · 400 / ln 10.
 
+/** @internal */
 export const ELO_BASE = 1500;
+/** @internal */
 export const ELO_SCALE = 400 / Math.LN10;
 
 /** One vote: the results judged (by id) and the one picked, or null for a tie. */
@@ -242,7 +244,10 @@ function quantile(sorted: readonly number[], p: number): number {
   return sorted[below]! + (sorted[above]! - sorted[below]!) * (at - below);
 }
 
-/** The fitted strengths (centred, natural units) and tie parameter φ of `ids` from `choices`. */
+/**
+ * The fitted strengths (centred, natural units) and tie parameter φ of `ids` from `choices`.
+ * @internal
+ */
 export function fitChoices(
   ids: readonly string[],
   choices: readonly Choice[],

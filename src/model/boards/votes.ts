@@ -59,12 +59,18 @@ export async function deleteVote(connectionId: string, id: string): Promise<void
   await (await db()).delete('votes', [connectionId, id]);
 }
 
-/** The votes as they travel in the history file: without the connection (the importer's own applies). */
+/**
+ * The votes as they travel in the history file: without the connection (the importer's own applies).
+ * @internal
+ */
 export async function exportVotes(connectionId: string): Promise<unknown[]> {
   return (await listVotes(connectionId)).map(({ connectionId: _c, ...rest }) => rest);
 }
 
-/** Adds the votes of an exported file to this connection's; unreadable ones are skipped and counted. */
+/**
+ * Adds the votes of an exported file to this connection's; unreadable ones are skipped and counted.
+ * @internal
+ */
 export async function importVotes(
   connectionId: string,
   items: readonly unknown[],

@@ -5,7 +5,8 @@ import { DB_NAME, db, resetDbForTests } from '../db';
 import { HiddenTasks } from './hidden-tasks';
 import { HistoryStore } from './history-store';
 import type { HistoryEntry } from './history-types';
-import { JudgementStore, indexOfKey, taskIdOfKey } from './judgements';
+import { JudgementStore } from './judgements';
+import { indexOfKey, taskIdOfKey } from './output-key';
 
 const A = 'conn-a';
 const B = 'conn-b';

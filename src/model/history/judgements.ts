@@ -1,5 +1,4 @@
 import { z } from 'zod/mini';
-export { indexOfKey, taskIdOfKey } from './output-key';
 import { db } from '../db';
 import type { HistorySection } from './history-store';
 

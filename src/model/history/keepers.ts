@@ -68,9 +68,15 @@ export interface KeepersDeps {
   now?: () => number;
 }
 
-/** Saves that run at once; the others wait their turn. */
+/**
+ * Saves that run at once; the others wait their turn.
+ * @internal
+ */
 export const KEEP_CONCURRENCY = 4;
-/** A failed save is not tried again before this; each failure after doubles it, up to KEEP_RETRY_MAX_MS. */
+/**
+ * A failed save is not tried again before this; each failure after doubles it, up to KEEP_RETRY_MAX_MS.
+ * @internal
+ */
 export const KEEP_RETRY_MS = 60_000;
 const KEEP_RETRY_MAX_MS = 6 * 3_600_000;
 
@@ -81,7 +87,10 @@ interface Remembered {
   retryAt: number;
 }
 
-/** The studio's own words for a full device (a failure's message is shown as it was made). */
+/**
+ * The studio's own words for a full device (a failure's message is shown as it was made).
+ * @internal
+ */
 export const quotaMessage = (): string =>
   t`This device's storage for the studio is full, so the output is starred but not saved here. Free some space (forget kept outputs you no longer need, or free disk space on this device), then star it again.`;
 

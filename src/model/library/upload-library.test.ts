@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { DB_NAME, db, resetDbForTests } from '../db';
 import { HistoryStore } from '../history/history-store';
 import type { HistoryEntry } from '../history/history-types';
-import { forgetUpload, libraryItems, rememberUpload } from './upload-library';
+import { libraryItems, rememberUpload } from './upload-library';
 
 const A = 'conn-a';
 const B = 'conn-b';
@@ -68,12 +68,10 @@ describe('upload library', () => {
     expect((await libraryItems(B, 'image')).map((i) => i.url)).toEqual(['https://cdn/uploads/other.png']);
   });
 
-  it('keeps one entry per URL, and forgets on request', async () => {
+  it('keeps one entry per URL', async () => {
     await rememberUpload(upload('https://cdn/uploads/a.png', 1_000));
     await rememberUpload(upload('https://cdn/uploads/a.png', 4_000));
     expect(await libraryItems(A, 'image')).toHaveLength(1);
-    await forgetUpload(A, 'https://cdn/uploads/a.png');
-    expect(await libraryItems(A, 'image')).toEqual([]);
   });
 
   it('skips records that do not parse and content types that are not media', async () => {

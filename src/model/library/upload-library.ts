@@ -44,10 +44,6 @@ export async function rememberUpload(
   await (await db()).put('uploads', { ...record, kind });
 }
 
-export async function forgetUpload(connectionId: string, url: string): Promise<void> {
-  await (await db()).delete('uploads', [connectionId, url]);
-}
-
 const byConnection = (connectionId: string) =>
   IDBKeyRange.bound([connectionId, -Infinity], [connectionId, Infinity]);
 

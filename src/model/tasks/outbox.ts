@@ -20,7 +20,10 @@ import { HistoryEntrySchema, type HistoryEntry } from '../history/history-types'
 /** Waits before re-sending after the 1st, 2nd and 3rd attempt without an answer; then RESEND_STEADY_MS. */
 const RESEND_DELAYS_MS: readonly number[] = [5_000, 15_000, 30_000];
 const RESEND_STEADY_MS = 60_000;
-/** api-notes §8: idempotency keys are kept 24 h; an hour of margin for clocks and the last attempt in flight. */
+/**
+ * api-notes §8: idempotency keys are kept 24 h; an hour of margin for clocks and the last attempt in flight.
+ * @internal
+ */
 export const RESEND_WINDOW_MS = 23 * 60 * 60_000;
 
 export type TimerHandle = ReturnType<typeof setTimeout>;
@@ -63,6 +66,7 @@ export interface OutboxDeps {
  * other than 503 (a gateway or server failing after the request may have reached the service:
  * errors.ts provesNoEffect) all leave the outcome unknown. 503 (no enabled provider) and every 4xx,
  * 429 included, are refusals: nothing was created.
+ * @internal
  */
 export function outcomeUnknown(error: ApiError): boolean {
   if (error.status === 0) return true;

@@ -11,6 +11,7 @@ import { abortError } from '../../api/errors';
 // gets the scarce polls, and when, so polls do not pile up in the limiter's queue. The poll schedule
 // (poll-schedule.ts) hands out its own turns through nextFreeAt() and take(), keeping a reserve.
 
+/** @internal */
 export const POLL_WINDOW_MS = 60_000;
 /** api-notes §8: GET /tasks/{id} is "60 in another place"; GET /me limits.tasksPerMin replaces it when known. */
 const DEFAULT_POLLS_PER_MINUTE = 60;

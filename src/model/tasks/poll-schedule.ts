@@ -20,7 +20,10 @@ import type { ClearTimer, PollBudget, SetTimer, TimerHandle } from './poll-budge
 // prediction may not use the last `reserve` turns of the window, which stay for polls that correct a
 // wrong prediction (a task found unfinished, a probe). The reserve follows how often first polls miss.
 
-/** A poll goes this long after the predicted finish (clock and transit between us and the service). */
+/**
+ * A poll goes this long after the predicted finish (clock and transit between us and the service).
+ * @internal
+ */
 export const POLL_LAG_MS = 300;
 /** Never two polls of one task closer than this. */
 const MIN_POLL_GAP_MS = 1_000;

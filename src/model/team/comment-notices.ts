@@ -8,7 +8,10 @@ import type { TeamComment } from './comment-types';
 // before it, because createdAt comes from the author's clock and clocks disagree; a comment stamped a
 // little before the mark (a slow clock) is still told of once, not never.
 
-/** How far another member's clock may lag this one's and their comment still be told of. */
+/**
+ * How far another member's clock may lag this one's and their comment still be told of.
+ * @internal
+ */
 export const CLOCK_SLACK_MS = 10 * 60_000;
 
 export interface SeenMark {

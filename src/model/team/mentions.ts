@@ -9,7 +9,7 @@ export interface MemberName {
 }
 
 /** One "@Name" in a body: where it starts (at the "@") and ends, and the members it names. */
-export interface MentionSpan {
+interface MentionSpan {
   start: number;
   end: number;
   memberIds: string[];
@@ -23,6 +23,7 @@ const WORD = /[\p{L}\p{N}_]/u;
  * Every "@Name" in `body` naming a member, longest name first ("@Ann Lee" is Ann Lee, not Ann, when
  * both are members). An "@" inside a word (an e-mail address) mentions nobody. Two members with the
  * same name are both mentioned: the body cannot tell them apart.
+ * @internal
  */
 export function mentionSpans(body: string, members: readonly MemberName[]): MentionSpan[] {
   const byName = new Map<string, string[]>();

@@ -42,7 +42,10 @@ export interface TeamBoard {
   revealedBy: Readonly<Record<string, number>>;
 }
 
-/** Whether `memberId` sees this board blind: blind until they themselves reveal it. */
+/**
+ * Whether `memberId` sees this board blind: blind until they themselves reveal it.
+ * @internal
+ */
 export const blindFor = (record: TeamBoard, memberId: string): boolean =>
   record.board.blind && record.revealedBy[memberId] === undefined;
 
@@ -61,6 +64,7 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
  * that made the edit would show a different string from the rest.
  */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** @internal */
 export const wellFormed = (text: string): string => text.replace(LONE_SURROGATE, '\uFFFD');
 
 const textOf = (v: unknown): string => wellFormed(v instanceof Y.Text ? v.toString() : (str(v) ?? ''));
@@ -153,7 +157,10 @@ function readBoard(map: Y.Map<unknown>): TeamBoard | null {
   return { board: parsed.data, createdBy: str(map.get('createdBy')) ?? null, revealedBy };
 }
 
-/** The id of the blank row a board whose rows were all removed is read with (the same for everyone). */
+/**
+ * The id of the blank row a board whose rows were all removed is read with (the same for everyone).
+ * @internal
+ */
 export const blankRowId = (boardId: string): string => `${boardId}:row`;
 
 // ---- writing -----------------------------------------------------------------------------------------
@@ -179,6 +186,7 @@ const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 /**
  * Turns `text` into `next` with one delete and one insert around the common start and end, so a
  * keystroke is a one-character edit that merges with another member's typing elsewhere in the text.
+ * @internal
  */
 export function setText(text: Y.Text, next: string): void {
   const prev = text.toString();

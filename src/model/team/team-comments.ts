@@ -21,6 +21,7 @@ import { ROOTS, rootMap, type TeamContext } from './team-doc';
 // copy. Replies are comments with a parentId (one level), so two members replying at once add two
 // keys to the root and both survive. Every value read back is parsed (comment-types.ts).
 
+/** @internal */
 export class CommentInputError extends Error {}
 
 /** The body as it is kept: trimmed, not empty, at most MAX_COMMENT_LENGTH characters. */

@@ -12,7 +12,10 @@ import type { Awareness } from 'y-protocols/awareness';
 // edits of different parts both survive. Values read from the document are parsed with zod, never
 // trusted: another member's studio (or a hostile client) wrote them.
 
-/** The version this studio writes. A document of an older version is upgraded (migrate), never dropped. */
+/**
+ * The version this studio writes. A document of an older version is upgraded (migrate), never dropped.
+ * @internal
+ */
 export const SCHEMA_VERSION = 1;
 
 /** The top-level shared types, by name. Renaming one orphans its data: add a migration instead. */
@@ -57,7 +60,10 @@ export type RootName = (typeof ROOTS)[keyof typeof ROOTS];
 
 export const rootMap = <T = unknown>(doc: Y.Doc, name: RootName): Y.Map<T> => doc.getMap<T>(name);
 
-/** The document's schema version: 0 for a document no studio has written yet (or one before versions). */
+/**
+ * The document's schema version: 0 for a document no studio has written yet (or one before versions).
+ * @internal
+ */
 export function schemaVersionOf(doc: Y.Doc): number {
   const v = rootMap(doc, ROOTS.meta).get('schemaVersion');
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : 0;
@@ -78,6 +84,7 @@ export interface Migration {
  * The migrations, oldest first. Version 0 -> 1: the first versioned document; nothing to move, the
  * version is stamped. Later versions add a step here (with a test in team-doc.test.ts that builds a
  * document of the old shape and checks the new one).
+ * @internal
  */
 export const MIGRATIONS: readonly Migration[] = [
   { from: 0, describe: 'stamp the first schema version', run: () => undefined },

@@ -23,7 +23,10 @@ const MAX_KEY = 400;
 
 const judgementKey = (memberId: string, outputKey: string): string => `${memberId}|${outputKey}`;
 
-/** The member and output of a key, or null for a key this studio did not write (a member id has no "|"). */
+/**
+ * The member and output of a key, or null for a key this studio did not write (a member id has no "|").
+ * @internal
+ */
 export function parseJudgementKey(key: string): { memberId: string; outputKey: string } | null {
   if (key.length > MAX_KEY) return null;
   const bar = key.indexOf('|');

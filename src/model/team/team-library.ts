@@ -28,7 +28,10 @@ import { ROOTS, rootMap, type TeamContext } from './team-doc';
 // Features import only this module's types (and call the methods of an instance the app hands them):
 // importing a value from here would pull Yjs into their chunk.
 
-/** A preset larger than this, serialized, is skipped unread: params are otherwise unbounded. */
+/**
+ * A preset larger than this, serialized, is skipped unread: params are otherwise unbounded.
+ * @internal
+ */
 export const MAX_PRESET_CHARS = 64 * 1024;
 /** A display name longer than this is not shown (the member shows as unnamed). */
 const MAX_MEMBER_NAME = 100;

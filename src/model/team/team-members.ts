@@ -33,7 +33,10 @@ export interface Member {
   joinedAt: number;
 }
 
-/** A name as the others will see it: trimmed, one line, at most MAX_NAME_LENGTH characters. */
+/**
+ * A name as the others will see it: trimmed, one line, at most MAX_NAME_LENGTH characters.
+ * @internal
+ */
 export function cleanName(name: string): string {
   return name.replace(/\s+/g, ' ').trim().slice(0, MAX_NAME_LENGTH);
 }

@@ -18,6 +18,7 @@ const SettingsSchema = z.object({
 });
 export type TeamSettings = z.infer<typeof SettingsSchema>;
 
+/** @internal */
 export const NO_TEAM_SETTINGS: TeamSettings = {
   on: false,
   name: '',

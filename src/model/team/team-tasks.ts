@@ -15,7 +15,10 @@ import { ROOTS, rootMap, type TeamContext } from './team-doc';
 // answer of its last poll, its unseen mark.
 const { connectionId: _connection, raw: _raw, unseen: _unseen, ...shared } = HistoryEntrySchema.shape;
 
-/** A record of the document: a history entry without what stays on the device that made it. */
+/**
+ * A record of the document: a history entry without what stays on the device that made it.
+ * @internal
+ */
 export const TeamTaskSchema = z.object({
   ...shared,
   /** The member (key id) who made it. */
@@ -23,7 +26,10 @@ export const TeamTaskSchema = z.object({
 });
 export type TeamTask = z.infer<typeof TeamTaskSchema>;
 
-/** What of an entry travels: not its connection (a hash of this device's key), its raw answer or unseen mark. */
+/**
+ * What of an entry travels: not its connection (a hash of this device's key), its raw answer or unseen mark.
+ * @internal
+ */
 export function toTeamTask(entry: HistoryEntry, memberId: string): Record<string, unknown> {
   return {
     taskId: entry.taskId,
@@ -43,6 +49,7 @@ export function toTeamTask(entry: HistoryEntry, memberId: string): Record<string
 /**
  * A record of the document as this device's history shows it: named by its member (a task this member
  * made on another of their devices is theirs, with no name), never polled here.
+ * @internal
  */
 export function fromTeamTask(
   task: TeamTask,
@@ -131,6 +138,7 @@ export class TeamTasks {
 /**
  * The team's tasks in this history, in place of those given before (one notification). An entry this
  * device has of its own is its own, whatever the team's copy says.
+ * @internal
  */
 export function setTeamEntries(history: HistoryStore, entries: readonly HistoryEntry[]): void {
   if (entries.length === 0 && history.team.size === 0) return;

@@ -1,9 +1,9 @@
 import * as Y from 'yjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Candidate } from '../boards/votes';
+import { leaderboard, type Candidate } from '../boards/votes';
 import { ROOTS } from './team-doc';
 import { TeamSpace } from './team-space';
-import { TeamVotes, memberLeaderboard, readVote, teamLeaderboard, teamVoteKey } from './team-votes';
+import { TeamVotes, readVote, teamVoteKey } from './team-votes';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
 const cand = (name: string): Candidate => ({
@@ -98,16 +98,16 @@ describe('team votes', () => {
     syncAll([a.team.doc, b.team.doc, c.team.doc]);
 
     for (const m of [a, b, c]) {
-      const team = teamLeaderboard(m.votes.snapshot(), CATEGORY);
+      const team = leaderboard(m.votes.leaderboardVotes().team, CATEGORY);
       const row = (key: string) => team.find((r) => r.key === key)!;
       expect(row('lumen@v1')).toMatchObject({ wins: 2, losses: 1, ties: 1, votes: 4 });
       expect(row('aurora@v1')).toMatchObject({ wins: 1, losses: 2, ties: 1, votes: 4 });
       expect(row('pop@v1')).toMatchObject({ wins: 0, losses: 3, ties: 1, votes: 4 });
       expect(team[0]!.key).toBe('lumen@v1');
     }
-    const mine = memberLeaderboard(a.votes.snapshot(), 'member-a', CATEGORY);
+    const mine = leaderboard(a.votes.leaderboardVotes().mine, CATEGORY);
     expect(mine.find((r) => r.key === 'lumen@v1')).toMatchObject({ wins: 1, losses: 1, ties: 0, votes: 2 });
-    expect(memberLeaderboard(a.votes.snapshot(), 'member-c', CATEGORY).map((r) => r.ties)).toEqual([1, 1, 1]);
+    expect(leaderboard(c.votes.leaderboardVotes().mine, CATEGORY).map((r) => r.ties)).toEqual([1, 1, 1]);
   });
 
   it('does not count values that are not the vote their key names', () => {

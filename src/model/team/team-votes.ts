@@ -1,13 +1,6 @@
 import type * as Y from 'yjs';
 import { z } from 'zod/mini';
-import {
-  VoteSchema,
-  leaderboard,
-  voteId,
-  type Candidate,
-  type LeaderboardRow,
-  type Vote,
-} from '../boards/votes';
+import { VoteSchema, voteId, type Candidate, type Vote } from '../boards/votes';
 import { ROOTS, rootMap, type TeamContext } from './team-doc';
 
 // Blind votes shared by a team (docs/team-space.md, `votes`): one member's vote
@@ -22,10 +15,14 @@ const TeamVoteSchema = z.extend(z.omit(VoteSchema, { connectionId: true }), {
 });
 export type TeamVote = z.infer<typeof TeamVoteSchema>;
 
+/** @internal */
 export const teamVoteKey = (boardId: string, rowId: string, memberId: string): string =>
   `${boardId}|${rowId}|${memberId}`;
 
-/** The value under `key`, or null when it is not a vote (unparseable, or not the one its key names). */
+/**
+ * The value under `key`, or null when it is not a vote (unparseable, or not the one its key names).
+ * @internal
+ */
 export function readVote(key: string, raw: unknown): TeamVote | null {
   const parsed = TeamVoteSchema.safeParse(raw);
   if (!parsed.success) return null;
@@ -37,21 +34,6 @@ export function readVote(key: string, raw: unknown): TeamVote | null {
 
 /** As the Vote the leaderboard reads (its connection: the member's, for the record). */
 const asVote = ({ memberId, ...v }: TeamVote): Vote => ({ ...v, connectionId: memberId });
-
-/** The team's leaderboard of a category: every member's votes, one per member per row. */
-export const teamLeaderboard = (votes: readonly TeamVote[], category: string): LeaderboardRow[] =>
-  leaderboard(votes.map(asVote), category);
-
-/** One member's leaderboard of a category: their own votes only. */
-export const memberLeaderboard = (
-  votes: readonly TeamVote[],
-  memberId: string,
-  category: string,
-): LeaderboardRow[] =>
-  teamLeaderboard(
-    votes.filter((v) => v.memberId === memberId),
-    category,
-  );
 
 type Listener = () => void;
 

@@ -7,7 +7,10 @@ import { HistoryEntrySchema, type HistoryEntry } from '../history/history-types'
 // keys used here. Neither holds a key: a connection id is a one-way hash of base URL + key, and GET /me shows
 // label and prefix.
 
-/** Every connection id that has tasks on this device (one cursor jump per connection). */
+/**
+ * Every connection id that has tasks on this device (one cursor jump per connection).
+ * @internal
+ */
 export async function knownConnections(): Promise<string[]> {
   const database = await db();
   const ids: string[] = [];

@@ -16,7 +16,10 @@ import type { HistoryEntry } from '../history/history-types';
 /** Local midnight of the day `days` days before the day of `now` (0: today's midnight). */
 export const startOfDay = (now: number, days = 0): number => dayStart(now, -days);
 
-/** The 90th percentile, nearest-rank: the smallest value with at least 90 % of the values at or below it. */
+/**
+ * The 90th percentile, nearest-rank: the smallest value with at least 90 % of the values at or below it.
+ * @internal
+ */
 export function percentile(values: readonly number[], p: number): number | null {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);

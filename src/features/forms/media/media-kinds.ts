@@ -44,7 +44,10 @@ const ALIASES: Record<string, string> = {
 const ascii = (bytes: Uint8Array, from: number, to: number) =>
   String.fromCharCode(...bytes.subarray(from, to));
 
-/** The content type the first bytes of a file show, or null when they show none the service takes. */
+/**
+ * The content type the first bytes of a file show, or null when they show none the service takes.
+ * @internal
+ */
 export function sniffContentType(bytes: Uint8Array, kind: MediaKind): string | null {
   const starts = (...sig: number[]) => sig.every((b, i) => bytes[i] === b);
   if (starts(0x89, 0x50, 0x4e, 0x47)) return 'image/png';

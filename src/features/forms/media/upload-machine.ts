@@ -8,8 +8,11 @@ import type { Upload, UploadCreated } from '../../../../contract/upload';
 // a processing video: first poll after 5 s, then every 15 s (the api-notes §10-20 s), never past 30 minutes.
 // The driver only waits with setTimeout, so fake timers walk it through the whole half hour in a test.
 
+/** @internal */
 export const FIRST_POLL_MS = 5_000;
+/** @internal */
 export const POLL_MS = 15_000;
+/** @internal */
 export const POLL_DEADLINE_MS = 30 * 60_000;
 
 export type UploadState =
@@ -44,7 +47,10 @@ export const IDLE: UploadState = { phase: 'idle' };
 const isInFlight = (s: UploadState): s is Extract<UploadState, { phase: 'uploading' | 'processing' }> =>
   s.phase === 'uploading' || s.phase === 'processing';
 
-/** api-notes §3: labels come as one comma-separated string. */
+/**
+ * api-notes §3: labels come as one comma-separated string.
+ * @internal
+ */
 export const splitLabels = (labels: unknown): string[] =>
   typeof labels === 'string'
     ? labels
@@ -125,7 +131,10 @@ export function uploadReducer(state: UploadState, action: UploadAction): UploadS
   }
 }
 
-/** The wait before the next poll of a video that has been processing since `startedAt`; null past the deadline. */
+/**
+ * The wait before the next poll of a video that has been processing since `startedAt`; null past the deadline.
+ * @internal
+ */
 export function nextPollDelay(polls: number, startedAt: number, now: number): number | null {
   const left = startedAt + POLL_DEADLINE_MS - now;
   if (left <= 0) return null;

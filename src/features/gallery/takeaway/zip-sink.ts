@@ -25,6 +25,7 @@ export interface ZipSink {
   discard(): Promise<void>;
 }
 
+/** @internal */
 export class ZipSinkUnavailableError extends Error {
   constructor() {
     super(
@@ -34,7 +35,10 @@ export class ZipSinkUnavailableError extends Error {
   }
 }
 
-/** The user closed the save dialog without choosing a file. */
+/**
+ * The user closed the save dialog without choosing a file.
+ * @internal
+ */
 export class ZipSinkDeclinedError extends Error {
   constructor() {
     super(t`No file was chosen.`);
@@ -55,6 +59,7 @@ const EXPORT_DIR = 'zip-exports';
  * How long a finished ZIP must stay after its download is handed over. The download reads the private
  * file while it copies it to Downloads (a File from the private file system is backed by it: removed
  * sooner, the copy fails): a minute to start, and time to copy at 10 MB/s, slower than any disk.
+ * @internal
  */
 export const handOverMs = (bytes: number): number => 60_000 + Math.ceil(bytes / 10_000);
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   BRUSH_MAX,
-  EMPTY_MASK,
   brushRange,
   canUndo,
   clampBrushSize,
@@ -14,8 +13,12 @@ import {
   toImagePoint,
   undo,
   type MaskAction,
+  type MaskState,
   type Stroke,
 } from './mask-ops';
+
+// A mask with nothing drawn and not inverted.
+const EMPTY_MASK: MaskState = { inverted: false, strokes: [] };
 
 const brush = (x = 10, size = 8): Stroke => ({ kind: 'stroke', mode: 'brush', size, points: [{ x, y: x }] });
 const erase = (x = 10, size = 8): Stroke => ({ kind: 'stroke', mode: 'erase', size, points: [{ x, y: x }] });

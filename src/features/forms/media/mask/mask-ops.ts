@@ -33,8 +33,6 @@ export interface MaskState {
   strokes: Stroke[];
 }
 
-export const EMPTY_MASK: MaskState = { inverted: false, strokes: [] };
-
 /** What the history amounts to: the invert flag and the strokes since the last clear. */
 export function replay(actions: readonly MaskAction[]): MaskState {
   let inverted = false;
@@ -67,6 +65,7 @@ export function push(actions: readonly MaskAction[], action: MaskAction): MaskAc
 /**
  * True when nothing is painted: no brush stroke since the last clear. (An eraser stroke alone erases
  * nothing; brush strokes later erased by hand still count as paint, which is the safe side.)
+ * @internal
  */
 export const isEmpty = (state: MaskState): boolean => !state.strokes.some((s) => s.mode === 'brush');
 
@@ -113,6 +112,7 @@ export function shouldAppend(last: Point | undefined, next: Point, minDistance: 
 export const minPointSpacing = (size: number): number => Math.max(0.5, size / 10);
 
 const BRUSH_MIN = 1;
+/** @internal */
 export const BRUSH_MAX = 500;
 
 export interface BrushRange {

@@ -2,7 +2,7 @@ import { t } from '@lingui/core/macro';
 import type { MaskState, Stroke } from './mask-ops';
 
 /** What the user sees over painted pixels (rose-500 at 55%). */
-export const OVERLAY_COLOR = 'rgba(244, 63, 94, 0.55)';
+const OVERLAY_COLOR = 'rgba(244, 63, 94, 0.55)';
 
 function drawStroke(ctx: CanvasRenderingContext2D, stroke: Stroke, color: string): void {
   const [first, ...rest] = stroke.points;
