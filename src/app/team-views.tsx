@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { CommentsRegion } from '../features/comments/comments-region';
-import type { CompareTeam } from '../features/compare/compare-view';
-import type { RenderCellExtras } from '../features/compare/board-grid';
+import type { CompareTeam } from '../features/compare/compare-team';
+import type { RenderCellExtras } from '../features/compare/cell-extras';
 import type { HistoryStore } from '../model/history/history-store';
 import { taskIdOfKey } from '../model/history/output-key';
 import type { TeamPicks } from '../model/team/team-judgements';

@@ -15,8 +15,9 @@ import { fakeClient, renderWithApi } from '../../test/catalog-test-utils';
 import { freshDatabase } from '../../test/gallery-test-utils';
 import { speak, speakEnglish } from '../../test/i18n-test-utils';
 import { NoticeArea } from '../../components/notice-area';
-import { CompareView, type BoardSource, type CompareTeam } from './compare-view';
-import type { CompareRunner } from './use-board';
+import type { CompareTeam } from './compare-team';
+import { CompareView, type BoardSource } from './compare-view';
+import type { CompareRunner } from './send-cells';
 
 // The compare view with the team space on (docs/team-space.md): a board shared live between members. Each
 // member is a Y.Doc of their own, synced here by hand (as the provider would) inside act().

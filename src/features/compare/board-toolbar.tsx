@@ -1,0 +1,146 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useId, useState, useSyncExternalStore } from 'react';
+import { Download, Eye, EyeOff, Link2, Redo2, Trophy, Undo2 } from 'lucide-react';
+import { useApi } from '../../api/api-context';
+import { Button } from '../../components/button';
+import { inputClass } from '../../components/field';
+import { MIN_COLUMNS, encodeSetup } from '../../model/boards/boards';
+import type { BoardHistory } from '../../model/team/team-boards';
+import type { Vote } from '../../model/boards/votes';
+import type { CompareTeam } from './compare-team';
+import { LeaderboardDialog } from './leaderboard-dialog';
+import type { BoardState } from './use-board';
+
+// The board's toolbar: its name, Share link (not on a blind board), Blind or Reveal, the Leaderboard (its
+// dialog wired here), Export contact sheet, and on a team board this member's Undo and Redo.
+
+const noop = () => () => undefined;
+const NO_HISTORY = { canUndo: false, canRedo: false };
+const noHistory = () => NO_HISTORY;
+
+export function BoardToolbar({
+  state,
+  blind,
+  team,
+  inTeam,
+  history,
+  leaderboardVotes,
+  shareUrl,
+  onShared,
+  onExport,
+}: {
+  state: BoardState;
+  blind: boolean;
+  /** The team when the board is a team board. */
+  team: CompareTeam | null;
+  /** The board is in the team's document (a new one is once it holds something). */
+  inTeam: boolean;
+  /** This member's undo history of a team board (null: not a team board). */
+  history: BoardHistory | null;
+  /** The team's votes for its Leaderboard; null on this device. */
+  leaderboardVotes: { team: readonly Vote[]; mine: readonly Vote[] } | null;
+  /** The link that opens this setup (the app knows its own URL scheme). */
+  shareUrl: (encoded: string) => string;
+  /** The share link made (and copied), or null when it no longer applies (the board went blind). */
+  onShared: (url: string | null) => void;
+  onExport: () => void;
+}) {
+  const { t } = useLingui();
+  const { connectionId } = useApi();
+  const { board, update, columns } = state;
+  const nameId = useId();
+  const [leaderboardOpen, setLeaderboardOpen] = useState(false);
+  const undoState = useSyncExternalStore(history?.subscribe ?? noop, history?.snapshot ?? noHistory);
+  return (
+    <div className="flex flex-wrap items-end gap-3">
+      <div className="min-w-56 flex-1">
+        <label htmlFor={nameId} className="text-sm font-medium">
+          <Trans>Board name</Trans>
+        </label>
+        <input
+          id={nameId}
+          value={board.name}
+          onChange={(e) => update((b) => ({ ...b, name: e.target.value }))}
+          className={`${inputClass} mt-1`}
+        />
+      </div>
+      {!blind && (
+        <Button
+          onClick={() => {
+            const url = shareUrl(encodeSetup(board.setup));
+            onShared(url);
+            void navigator.clipboard?.writeText(url).catch(() => undefined);
+          }}
+          disabled={columns.length === 0}
+        >
+          <Link2 className="size-4" aria-hidden="true" />
+          <Trans>Share link</Trans>
+        </Button>
+      )}
+      {blind ? (
+        <Button
+          variant="primary"
+          onClick={() =>
+            team && inTeam ? team.boards.reveal(board.id) : update((b) => ({ ...b, blind: false }))
+          }
+        >
+          <Eye className="size-4" aria-hidden="true" />
+          <Trans comment="Show the models' names on a blind board">Reveal</Trans>
+        </Button>
+      ) : (
+        <Button
+          disabled={columns.length < MIN_COLUMNS}
+          onClick={() => {
+            onShared(null);
+            if (!team) return update((b) => ({ ...b, blind: true }));
+            // A team board not saved yet is saved first (with two models it holds something).
+            if (!inTeam) update((b) => b);
+            team.boards.blind(board.id);
+          }}
+        >
+          <EyeOff className="size-4" aria-hidden="true" />
+          <Trans comment="Hide the models' names and shuffle each row, to judge the results unseen">
+            Blind
+          </Trans>
+        </Button>
+      )}
+      <Button onClick={() => setLeaderboardOpen(true)}>
+        <Trophy className="size-4" aria-hidden="true" />
+        <Trans>Leaderboard</Trans>
+      </Button>
+      <Button onClick={onExport} disabled={columns.length === 0}>
+        <Download className="size-4" aria-hidden="true" />
+        <Trans>Export contact sheet</Trans>
+      </Button>
+      {history && (
+        <>
+          <Button
+            variant="ghost"
+            disabled={!undoState.canUndo}
+            onClick={history.undo}
+            title={t`Undo your last edit of this board (Ctrl+Z); the others’ edits stay`}
+          >
+            <Undo2 className="size-4 rtl:-scale-x-100" aria-hidden="true" />
+            <Trans>Undo</Trans>
+          </Button>
+          <Button
+            variant="ghost"
+            disabled={!undoState.canRedo}
+            onClick={history.redo}
+            title={t`Redo your edit (Shift+Ctrl+Z)`}
+          >
+            <Redo2 className="size-4 rtl:-scale-x-100" aria-hidden="true" />
+            <Trans>Redo</Trans>
+          </Button>
+        </>
+      )}
+      <LeaderboardDialog
+        open={leaderboardOpen}
+        onOpenChange={setLeaderboardOpen}
+        connectionId={connectionId}
+        category={board.setup.category}
+        team={leaderboardVotes}
+      />
+    </div>
+  );
+}

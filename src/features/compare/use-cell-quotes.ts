@@ -1,0 +1,46 @@
+import { useQueries } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { useApi } from '../../api/api-context';
+import type { Quote } from '../../../contract/quote';
+import type { PlannedCell } from './board-model';
+
+// A quote per runnable cell of a board, asked once the typing settles; identical bodies share one request.
+
+const QUOTE_DEBOUNCE_MS = 600;
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return debounced;
+}
+
+export interface CellQuote {
+  quote?: Quote;
+  error: string | null;
+}
+
+/** Each runnable cell's quote (or the error asking it), by the cell's request body. */
+export function useCellQuotes(planned: readonly PlannedCell[]): ReadonlyMap<string, CellQuote> {
+  const { client, connectionId } = useApi();
+  const quotable = useDebounced(
+    useMemo(() => planned.filter((c) => !c.problem), [planned]),
+    QUOTE_DEBOUNCE_MS,
+  );
+  const quotes = useQueries({
+    queries: quotable.map((cell) => ({
+      queryKey: ['compare-quote', connectionId, cell.body] as const,
+      queryFn: ({ signal }: { signal: AbortSignal }) => client.quote(cell.request, { signal }),
+      staleTime: 5 * 60_000,
+      retry: false,
+    })),
+  });
+  const quoteByBody = new Map<string, CellQuote>();
+  quotable.forEach((cell, i) => {
+    const q = quotes[i];
+    quoteByBody.set(cell.body, { quote: q?.data, error: q?.error ? q.error.message : null });
+  });
+  return quoteByBody;
+}
