@@ -18,7 +18,7 @@ import { KeyWarnings } from '../features/connect/account-panel';
 import { useMe } from '../features/connect/use-me';
 import { ParamInput } from '../features/forms/param-input';
 import type { ComparisonModel } from '../features/gallery/gallery-view';
-import { KeptCopyContext } from '../features/gallery/kept-copy-context';
+import { KeptCopyContext } from '../components/history/kept-copy-context';
 import { useTasks } from '../features/tasks/use-tasks';
 import { PromptLibraryProvider } from './creator-tools';
 import { Header } from './header';
@@ -56,7 +56,7 @@ const loadGallery = () => import('../features/gallery/gallery-view');
 if (new URLSearchParams(window.location.search).get('view') === 'gallery') void preloadModule(loadGallery);
 // A "Download selected" ZIP whose tab closed before removing it stays in the private file system:
 // removed when the studio starts (a small chunk of its own, read after Connect).
-void import('../features/gallery/takeaway/zip-sink').then((m) => m.removeLeftoverZips());
+void import('../features/takeaway/zip-sink').then((m) => m.removeLeftoverZips());
 const loading = (label: string) => (
   <div className="flex flex-1 items-center justify-center p-8">
     <Spinner label={label} />

@@ -6,8 +6,8 @@ import type { HistoryEntry } from '../../model/history/history-types';
 import type { Judgements } from '../../model/history/judgements';
 import type { TeamPicks } from '../../model/team/team-judgements';
 import { dayKey, dayStartOfKey, nextDayStart } from '../../lib/local-day';
-import type { GalleryItem } from './gallery-item';
-import { filterEntries, type HistoryFilter, type MediaType } from './history-filter';
+import type { GalleryItem } from '../../model/history/gallery-item';
+import { filterEntries, type HistoryFilter, type MediaType } from '../../model/history/history-filter';
 
 // The gallery's filters and sort (product-notes §3 "Gallery and viewer"): the History column's filters (status,
 // media type, model, prompt search: the same filterEntries) plus category, starred, rating and a date

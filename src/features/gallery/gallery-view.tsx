@@ -37,9 +37,9 @@ import type { JudgementStore } from '../../model/history/judgements';
 import { taskIdOfKey } from '../../model/history/output-key';
 import type { TeamPicks } from '../../model/team/team-judgements';
 import { safeMediaUrl } from '../../lib/untrusted-text';
-import { CompareTwo, type CompareMode, type CompareSide } from './compare-two';
-import { editSourceOf } from './edit-source';
-import { MediaTypeSelect, MemberSelect, ModelSelect, StatusSelect } from './filter-selects';
+import { CompareTwo, type CompareMode, type CompareSide } from '../compare-two/compare-two';
+import { editSourceOf } from '../../model/history/edit-source';
+import { MediaTypeSelect, MemberSelect, ModelSelect, StatusSelect } from '../../components/history/filter-selects';
 import {
   SORTS,
   SORT_LABELS,
@@ -53,9 +53,9 @@ import {
   type GalleryRow,
   type GallerySort,
 } from './gallery-filter';
-import { galleryItemsOf, type GalleryItem } from './gallery-item';
-import { GalleryTile, tileLabel } from './gallery-tile';
-import { memberOptions, modelOptions, type MediaType } from './history-filter';
+import { galleryItemsOf, type GalleryItem } from '../../model/history/gallery-item';
+import { GalleryTile, tileLabel } from '../../components/history/gallery-tile';
+import { memberOptions, modelOptions, type MediaType } from '../../model/history/history-filter';
 import {
   EMPTY_SELECTION,
   extendTo,
@@ -64,8 +64,8 @@ import {
   toggle,
   type TileSelection,
 } from './tile-selection';
-import { Viewer } from './viewer';
-import { BatchStackTile } from './batch-stack';
+import { Viewer } from '../viewer/viewer';
+import { BatchStackTile } from '../../components/history/batch-stack';
 import {
   batchIdOf,
   batchOrder,
@@ -74,13 +74,13 @@ import {
   stackKey,
   type BatchStack,
   type Cell,
-} from './batch-stacks';
-import { useGroupBatches } from './group-batches-setting';
+} from '../../model/history/batch-stacks';
+import { useGroupBatches } from '../../components/history/group-batches-setting';
 import type { KeepersStore } from '../../model/history/keepers';
-import { KeptCopyContext } from './kept-copy-context';
-import { DownloadSelectedButton } from './takeaway/download-selected-button';
-import { StorageMeter } from './takeaway/storage-meter';
-import { useKeepStarred } from './takeaway/use-keep-starred';
+import { KeptCopyContext } from '../../components/history/kept-copy-context';
+import { DownloadSelectedButton } from '../takeaway/download-selected-button';
+import { StorageMeter } from '../takeaway/storage-meter';
+import { useKeepStarred } from '../takeaway/use-keep-starred';
 
 // The "Gallery" view (product-notes §3 "Gallery and viewer"): the same history as the History column, one tile
 // per output, newest first and grouped by day, filtered and sorted from the URL, virtualised by rows so

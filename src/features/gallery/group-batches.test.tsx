@@ -6,7 +6,7 @@ import type { HistoryEntry } from '../../model/history/history-types';
 import { makeEntry, storeWith, T0 } from '../../test/gallery-test-utils';
 import { renderGallery as renderGalleryView, setUpGalleryTests } from '../../test/gallery-view-setup';
 import { NO_GALLERY_FILTER } from './gallery-filter';
-import { HistoryPanel } from './history-panel';
+import { HistoryPanel } from '../history/history-panel';
 
 // "Group batches" in the Gallery's toolbar and the History's filters: a batch (one click's tasks) is one
 // stack with its count, placed by its best member under the sort, opened in place with the keyboard, and

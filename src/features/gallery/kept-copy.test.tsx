@@ -8,7 +8,7 @@ import { KeepersStore } from '../../model/history/keepers';
 import { saveBlob } from '../../lib/save-file';
 import { CDN, CONNECTION, makeEntry, T0 } from '../../test/gallery-test-utils';
 import { renderGallery, setUpGalleryTests } from '../../test/gallery-view-setup';
-import { downloadName } from './download-name';
+import { downloadName } from '../../model/history/download-name';
 
 // A starred output's copy kept on this device stands in wherever its URL fails: shown in its tile (which
 // loads the thumbnail's URL, not the output's), downloaded by the Viewer's Download and put in the ZIP of
@@ -18,7 +18,7 @@ vi.mock(import('../../lib/save-file'), async (original) => ({ ...(await original
 
 // The ZIP is written to memory here (the browser writes it to a private file on disk).
 const zipChunks: Uint8Array[] = [];
-vi.mock(import('./takeaway/zip-sink'), async (original) => ({
+vi.mock(import('../takeaway/zip-sink'), async (original) => ({
   ...(await original()),
   openZipSink: async () => ({
     kind: 'private-file' as const,

@@ -4,7 +4,7 @@ import type * as ReactVirtual from '@tanstack/react-virtual';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { freshDatabase, makeEntry, stubLayout, storeWith, T0 } from '../../test/gallery-test-utils';
 import { renderGallery, stubGridWidth } from '../../test/gallery-view-setup';
-import { HistoryPanel } from './history-panel';
+import { HistoryPanel } from '../history/history-panel';
 
 // The History list and the Gallery grid while they scroll (50,000 tasks, no long task). The
 // virtualizer keeps where every row goes (50,000 cards, some 50,000 rows of tiles) as long as its
