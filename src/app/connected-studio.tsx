@@ -17,7 +17,7 @@ import type { BoardSource } from '../features/compare/compare-view';
 import { KeyWarnings } from '../features/connect/account-panel';
 import { useMe } from '../features/connect/use-me';
 import { ParamInput } from '../features/forms/param-input';
-import type { ComparisonModel } from '../features/gallery/gallery-view';
+import type { ComparisonModel } from '../features/gallery/selection-toolbar';
 import { KeptCopyContext } from '../components/history/kept-copy-context';
 import { useTasks } from '../features/tasks/use-tasks';
 import { PromptLibraryProvider } from './creator-tools';
@@ -51,7 +51,7 @@ const UsageView = lazy(() => import('../features/usage/usage-view').then((m) => 
 // The gallery (product-notes §3 "Gallery and viewer"): a chunk of its own, with its viewer, compare-two and
 // zoom library. Held as state (useLoaded), not React.lazy: a lazy view's reveal waits out React's 300 ms
 // Suspense throttle.
-const loadGallery = () => import('../features/gallery/gallery-view');
+const loadGallery = () => import('./gallery-screen');
 // A reload or link into the gallery fetches its chunk now, beside the history read, not after it.
 if (new URLSearchParams(window.location.search).get('view') === 'gallery') void preloadModule(loadGallery);
 // A "Download selected" ZIP whose tab closed before removing it stays in the private file system:
@@ -261,7 +261,7 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
             {galleryShown && (
               <Suspense fallback={loading(t`Loading the gallery`)}>
                 {runner && galleryStores && galleryModule ? (
-                  <galleryModule.GalleryView
+                  <galleryModule.GalleryScreen
                     history={runner.store}
                     held={galleryHeld}
                     judgements={galleryStores.judgements}

@@ -30,10 +30,22 @@ import {
 import { HistoryTransfer } from './history-transfer';
 import { SendingCard, TaskCard } from './task-card';
 import { TaskDetail } from '../../components/history/task-detail';
-import { MediaTypeSelect, MemberSelect, ModelSelect, StatusSelect } from '../../components/history/filter-selects';
+import {
+  MediaTypeSelect,
+  MemberSelect,
+  ModelSelect,
+  StatusSelect,
+} from '../../components/history/filter-selects';
 import { TeamQueue, type MemberHeld } from './team-queue';
 import { BatchStackCard } from '../../components/history/batch-stack';
-import { batchIdOf, isStack, stackCells, stackKey, type BatchStack, type Cell } from '../../model/history/batch-stacks';
+import {
+  batchIdOf,
+  isStack,
+  stackCells,
+  stackKey,
+  type BatchStack,
+  type Cell,
+} from '../../model/history/batch-stacks';
 import { useGroupBatches } from '../../components/history/group-batches-setting';
 
 // The "History" region (product-notes §3, History and gallery): submits still sending, then every task of

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Judgement } from './judgements';
 import { makeEntry, T0 } from '../../test/gallery-test-utils';
 import { batchIdOf, batchOrder, groupBatches, isStack, stackCells, stackKey } from './batch-stacks';
-import { NO_GALLERY_FILTER, SORTS, selectItems, type GallerySort } from '../../features/gallery/gallery-filter';
+import { NO_GALLERY_FILTER, SORTS, selectItems, type GallerySort } from './gallery-filter';
 import { galleryItemsOf, type GalleryItem } from './gallery-item';
 
 // A batch of three (b1..b3, made one after another by one click) among three tasks made alone (s1..s3).

@@ -18,7 +18,7 @@ vi.mock(import('../../lib/save-file'), async (original) => ({ ...(await original
 
 // The ZIP is written to memory here (the browser writes it to a private file on disk).
 const zipChunks: Uint8Array[] = [];
-vi.mock(import('../takeaway/zip-sink'), async (original) => ({
+vi.mock(import('./zip-sink'), async (original) => ({
   ...(await original()),
   openZipSink: async () => ({
     kind: 'private-file' as const,

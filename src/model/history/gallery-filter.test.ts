@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Judgement } from '../../model/history/judgements';
-import { galleryItemsOf } from '../../model/history/gallery-item';
+import type { Judgement } from './judgements';
+import { galleryItemsOf } from './gallery-item';
 import {
   NO_GALLERY_FILTER,
   decodeFilter,
@@ -11,7 +11,7 @@ import {
   selectItems,
   type GalleryFilter,
 } from './gallery-filter';
-import { editSourceOf } from '../../model/history/edit-source';
+import { editSourceOf } from './edit-source';
 import { makeEntry } from '../../test/gallery-test-utils';
 import { inTimeZone } from '../../test/time-zone';
 

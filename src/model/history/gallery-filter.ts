@@ -1,13 +1,13 @@
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { isTerminal, TASK_STATUSES, type TaskStatus } from '../../../contract/task';
-import type { HiddenIds } from '../../model/history/hidden-tasks';
-import type { HistoryEntry } from '../../model/history/history-types';
-import type { Judgements } from '../../model/history/judgements';
-import type { TeamPicks } from '../../model/team/team-judgements';
+import type { HiddenIds } from './hidden-tasks';
+import type { HistoryEntry } from './history-types';
+import type { Judgements } from './judgements';
+import type { TeamPicks } from '../team/team-judgements';
 import { dayKey, dayStartOfKey, nextDayStart } from '../../lib/local-day';
-import type { GalleryItem } from '../../model/history/gallery-item';
-import { filterEntries, type HistoryFilter, type MediaType } from '../../model/history/history-filter';
+import type { GalleryItem } from './gallery-item';
+import { filterEntries, type HistoryFilter, type MediaType } from './history-filter';
 
 // The gallery's filters and sort (product-notes §3 "Gallery and viewer"): the History column's filters (status,
 // media type, model, prompt search: the same filterEntries) plus category, starred, rating and a date
