@@ -51,7 +51,7 @@ import { TILE_SIZES, useTileSize } from './tile-size';
 // and the take-away are features of their own that the app hands in (app/gallery-screen.tsx).
 
 /** What the Gallery gives the Viewer it opens: the shown set, the output, and what to do on each action. */
-export interface OpenViewer {
+interface OpenViewer {
   items: GalleryItem[];
   /** The output's place in `items`; -1 when the filters leave it out. */
   index: number;
@@ -70,7 +70,7 @@ export interface OpenViewer {
 }
 
 /** What the Gallery gives Compare two: the pair, the layout it opens in, and its close. */
-export interface OpenCompareTwo {
+interface OpenCompareTwo {
   before: CompareSide;
   after: CompareSide;
   initialMode: CompareMode;
