@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { CDN, freshDatabase, makeEntry, stubLayout, storeWith, T0 } from '../../test/gallery-test-utils';
 import type { KeepersStore } from '../../model/history/keepers';
-import { HistoryPanel } from '../../features/history/history-panel';
-import { KeptCopyContext } from './kept-copy-context';
+import { HistoryPanel } from './history-panel';
+import { KeptCopyContext } from '../../components/history/kept-copy-context';
 
 let restoreLayout: () => void = () => undefined;
 beforeEach(async () => {
