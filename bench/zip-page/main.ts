@@ -1,5 +1,5 @@
-import { galleryItemsOf } from '../../src/features/gallery/gallery-item';
-import { downloadSelected } from '../../src/features/gallery/takeaway/download-selected';
+import { galleryItemsOf } from '../../src/model/history/gallery-item';
+import { downloadSelected } from '../../src/features/takeaway/download-selected';
 import { HistoryEntrySchema } from '../../src/model/history/history-types';
 
 // A page of its own for bench/zip-bench.ts, built by Vite from the studio's real modules (minified, as

@@ -17,8 +17,8 @@ import type { BoardSource } from '../features/compare/compare-view';
 import { KeyWarnings } from '../features/connect/account-panel';
 import { useMe } from '../features/connect/use-me';
 import { ParamInput } from '../features/forms/param-input';
-import type { ComparisonModel } from '../features/gallery/gallery-view';
-import { KeptCopyContext } from '../features/gallery/kept-copy-context';
+import type { ComparisonModel } from '../features/gallery/selection-toolbar';
+import { KeptCopyContext } from '../components/history/kept-copy-context';
 import { useTasks } from '../features/tasks/use-tasks';
 import { PromptLibraryProvider } from './creator-tools';
 import { Header } from './header';
@@ -51,12 +51,12 @@ const UsageView = lazy(() => import('../features/usage/usage-view').then((m) => 
 // The gallery (product-notes §3 "Gallery and viewer"): a chunk of its own, with its viewer, compare-two and
 // zoom library. Held as state (useLoaded), not React.lazy: a lazy view's reveal waits out React's 300 ms
 // Suspense throttle.
-const loadGallery = () => import('../features/gallery/gallery-view');
+const loadGallery = () => import('./gallery-screen');
 // A reload or link into the gallery fetches its chunk now, beside the history read, not after it.
 if (new URLSearchParams(window.location.search).get('view') === 'gallery') void preloadModule(loadGallery);
 // A "Download selected" ZIP whose tab closed before removing it stays in the private file system:
 // removed when the studio starts (a small chunk of its own, read after Connect).
-void import('../features/gallery/takeaway/zip-sink').then((m) => m.removeLeftoverZips());
+void import('../features/takeaway/zip-sink').then((m) => m.removeLeftoverZips());
 const loading = (label: string) => (
   <div className="flex flex-1 items-center justify-center p-8">
     <Spinner label={label} />
@@ -261,7 +261,7 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
             {galleryShown && (
               <Suspense fallback={loading(t`Loading the gallery`)}>
                 {runner && galleryStores && galleryModule ? (
-                  <galleryModule.GalleryView
+                  <galleryModule.GalleryScreen
                     history={runner.store}
                     held={galleryHeld}
                     judgements={galleryStores.judgements}

@@ -26,7 +26,7 @@ import { promptDefOf, withPromptText } from '../features/forms/form-target';
 import { withMediaInput } from '../features/forms/media-input';
 import { MediaInput } from '../features/forms/media/media-input';
 import { ParamForm, type FormSnapshot } from '../features/forms/param-form';
-import { HistoryPanel } from '../features/gallery/history-panel';
+import { HistoryPanel } from '../features/history/history-panel';
 import { QueuePanel } from '../features/queue/queue-panel';
 import { QuoteView } from '../features/quote/quote-panel';
 import { useLiveQuote } from '../features/quote/use-live-quote';

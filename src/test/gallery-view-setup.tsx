@@ -1,13 +1,16 @@
 import { cleanup, render } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
-import { NO_GALLERY_FILTER } from '../features/gallery/gallery-filter';
-import { GalleryView, type GalleryViewProps } from '../features/gallery/gallery-view';
+import { NO_GALLERY_FILTER } from '../model/history/gallery-filter';
+import { GalleryScreen, type GalleryScreenProps } from '../app/gallery-screen';
 import { HiddenTasks } from '../model/history/hidden-tasks';
 import type { HistoryEntry } from '../model/history/history-types';
 import { JudgementStore } from '../model/history/judgements';
 import { CONNECTION, freshDatabase, stubLayout, storeWith } from './gallery-test-utils';
 
-// The Gallery as its component tests render it: a fresh database before each test, a laid-out viewport
+export type GalleryProps = GalleryScreenProps;
+
+// The Gallery as its component tests render it (the screen the app shows: with its Viewer, Compare two and
+// take-away): a fresh database before each test, a laid-out viewport
 // (happy-dom lays nothing out), and the view over real stores for the entries given.
 
 /** The grid's own width decides its columns; happy-dom says 0. Returns the restore function. */
@@ -39,8 +42,8 @@ export function setUpGalleryTests(viewport?: number): void {
 }
 
 /** The Gallery over `entries`, with fresh judgements and hidden tasks, the handlers spies; `props` win. */
-export async function renderGallery(entries: HistoryEntry[], props: Partial<GalleryViewProps> = {}) {
-  const all: GalleryViewProps = {
+export async function renderGallery(entries: HistoryEntry[], props: Partial<GalleryScreenProps> = {}) {
+  const all: GalleryScreenProps = {
     history: await storeWith(entries),
     judgements: await JudgementStore.open(CONNECTION),
     hidden: await HiddenTasks.open(CONNECTION),
@@ -51,5 +54,9 @@ export async function renderGallery(entries: HistoryEntry[], props: Partial<Gall
     onAddToComparison: vi.fn(),
     ...props,
   };
-  return { ...render(<GalleryView {...all} />), props: all };
+  const view = render(<GalleryScreen {...all} />);
+  /** Renders the same screen again with `more` props over the first ones. */
+  const rerenderWith = (more: Partial<GalleryScreenProps>) =>
+    view.rerender(<GalleryScreen {...all} {...more} />);
+  return { ...view, props: all, rerenderWith };
 }

@@ -10,7 +10,7 @@ import { renderGallery, setUpGalleryTests } from '../../test/gallery-view-setup'
 // gallery's selection behind it.
 
 // A ZIP that runs until it is cancelled, so the download dialog stays open at "running".
-vi.mock('./takeaway/download-selected', () => ({
+vi.mock('../takeaway/download-selected', () => ({
   downloadSelected: (_items: unknown, { signal }: { signal: AbortSignal }) =>
     new Promise((_resolve, reject) =>
       signal.addEventListener('abort', () => reject(new DOMException('Cancelled', 'AbortError'))),

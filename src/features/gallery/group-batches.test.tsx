@@ -1,16 +1,15 @@
 import 'fake-indexeddb/auto';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { HistoryEntry } from '../../model/history/history-types';
-import { makeEntry, storeWith, T0 } from '../../test/gallery-test-utils';
+import { makeEntry, T0 } from '../../test/gallery-test-utils';
 import { renderGallery as renderGalleryView, setUpGalleryTests } from '../../test/gallery-view-setup';
-import { NO_GALLERY_FILTER } from './gallery-filter';
-import { HistoryPanel } from './history-panel';
+import { NO_GALLERY_FILTER } from '../../model/history/gallery-filter';
 
-// "Group batches" in the Gallery's toolbar and the History's filters: a batch (one click's tasks) is one
-// stack with its count, placed by its best member under the sort, opened in place with the keyboard, and
-// closed again with Escape, the focus back on the stack. The setting is remembered.
+// "Group batches" in the Gallery's toolbar: a batch (one click's tasks) is one stack with its count, placed
+// by its best member under the sort, opened in place with the keyboard, and closed again with Escape, the
+// focus back on the stack. The setting is remembered. (The History's own: history-group-batches.test.tsx.)
 
 // A batch of three whose credits (9, 1, 5) put it first, last and in the middle by "Most credits", and
 // two tasks made alone (charged 7 and 3).
@@ -78,39 +77,5 @@ describe('Group batches in the gallery', () => {
     await renderGallery();
     expect((screen.getByRole('checkbox', { name: 'Group batches' }) as HTMLInputElement).checked).toBe(true);
     await waitFor(() => expect(gridOrder()).toEqual(['stack', 's1', 's2']));
-  });
-});
-
-describe('Group batches in the History', () => {
-  it('shows the batch as one card that opens in place and closes with Escape, focus back on it', async () => {
-    const user = userEvent.setup();
-    render(
-      <HistoryPanel store={await storeWith(entries)} sending={[]} onRemix={vi.fn()} onUseAsInput={vi.fn()} />,
-    );
-    const region = screen.getByRole('region', { name: 'History' });
-    const cards = () =>
-      [...region.querySelectorAll<HTMLElement>('[data-testid="task-card"], [data-testid="batch-stack"]')].map(
-        (el) => el.dataset.taskId ?? 'stack',
-      );
-    await waitFor(() => expect(cards()).toEqual(['s1', 'b3', 'b2', 'b1', 's2']));
-
-    await user.click(within(region).getByRole('checkbox', { name: 'Group batches' }));
-    await waitFor(() => expect(cards()).toEqual(['s1', 'stack', 's2']));
-    const stack = within(region).getByRole('button', { name: 'Batch of 3: Lumen Canvas' });
-    expect(within(region).getByTestId('batch-stack').textContent).toContain('3 tasks');
-
-    await user.click(stack);
-    await waitFor(() => expect(cards()).toEqual(['s1', 'stack', 'b3', 'b2', 'b1', 's2']));
-    expect(stack.getAttribute('aria-expanded')).toBe('true');
-
-    const member = region.querySelector<HTMLElement>('[data-task-id="b2"] h3 button')!;
-    member.focus();
-    await user.keyboard('{Escape}');
-    await waitFor(() => expect(cards()).toEqual(['s1', 'stack', 's2']));
-    await waitFor(() =>
-      expect(document.activeElement).toBe(
-        within(region).getByRole('button', { name: 'Batch of 3: Lumen Canvas' }),
-      ),
-    );
   });
 });

@@ -4,9 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { TeamPicks } from '../../model/team/team-judgements';
 import { makeEntry, T0 } from '../../test/gallery-test-utils';
-import { renderGallery, setUpGalleryTests } from '../../test/gallery-view-setup';
-import { NO_GALLERY_FILTER } from './gallery-filter';
-import { GalleryView, type GalleryViewProps } from './gallery-view';
+import { renderGallery, setUpGalleryTests, type GalleryProps } from '../../test/gallery-view-setup';
+import { NO_GALLERY_FILTER } from '../../model/history/gallery-filter';
 
 // The Gallery with the team space on (docs/team-space.md): "Team picks" shows what any
 // member starred, each tile with how many starred it and the average rating; the Viewer has a slot for
@@ -19,7 +18,7 @@ const PICKS: TeamPicks = new Map([
   ['t3#0', { outputKey: 't3#0', starredBy: [], averageRating: 2, ratings: 1 }],
 ]);
 
-async function gallery(props: Partial<GalleryViewProps> = {}) {
+async function gallery(props: Partial<GalleryProps> = {}) {
   const entries = ['t1', 't2', 't3'].map((id, i) =>
     makeEntry(id, { createdAt: T0 + i * 60_000, params: { prompt: `prompt of ${id}` } }),
   );
@@ -63,9 +62,9 @@ describe('Gallery: Team picks', () => {
 
   it("puts the app's extras (the comments) in the Viewer's side panel, and opens an output asked for", async () => {
     const extras = vi.fn((key: string) => <section aria-label="Comments">Comments on {key}</section>);
-    const { rerender, props } = await gallery({ teamPicks: PICKS, renderOutputExtras: extras });
+    const { rerenderWith } = await gallery({ teamPicks: PICKS, renderOutputExtras: extras });
     expect(screen.queryByRole('dialog', { name: 'Viewer' })).toBeNull();
-    rerender(<GalleryView {...props} openOutput={{ key: 't2#0', nonce: 1 }} />);
+    rerenderWith({ openOutput: { key: 't2#0', nonce: 1 } });
     const viewer = await screen.findByRole('dialog', { name: 'Viewer' });
     expect(within(viewer).getByRole('region', { name: 'Comments' }).textContent).toBe('Comments on t2#0');
     expect(within(viewer).getByText('Team: Starred by 2, average 4.5')).toBeDefined();

@@ -1,13 +1,12 @@
 import 'fake-indexeddb/auto';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import type * as ReactVirtual from '@tanstack/react-virtual';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { freshDatabase, makeEntry, stubLayout, storeWith, T0 } from '../../test/gallery-test-utils';
+import { freshDatabase, makeEntry, stubLayout, T0 } from '../../test/gallery-test-utils';
 import { renderGallery, stubGridWidth } from '../../test/gallery-view-setup';
-import { HistoryPanel } from './history-panel';
 
-// The History list and the Gallery grid while they scroll (50,000 tasks, no long task). The
-// virtualizer keeps where every row goes (50,000 cards, some 50,000 rows of tiles) as long as its
+// The Gallery grid while it scrolls (no long task; the History list's: history-virtual-list.test.tsx).
+// The virtualizer keeps where every row goes (some 50,000 rows of tiles) as long as its
 // getItemKey is the same function; a new one on a render makes it place every row again, and a scroll
 // frame is a render. These tests record what each render gives the virtualizer.
 
@@ -57,30 +56,6 @@ async function scrollBy(scroller: HTMLElement, px: number, changed: () => void) 
 }
 
 describe('virtual lists while scrolling', () => {
-  it('History: every scroll frame gives the virtualizer the same getItemKey and estimateSize', async () => {
-    render(
-      <HistoryPanel
-        store={await storeWith(many(2_000))}
-        sending={[]}
-        onRemix={vi.fn()}
-        onUseAsInput={vi.fn()}
-      />,
-    );
-    const region = screen.getByRole('region', { name: 'History' });
-    const scroller = within(region).getByTestId('history-scroll');
-    const first = () => within(region).getAllByTestId('task-card')[0]?.dataset.taskId;
-    const top = first();
-    const from = seen.getItemKey.length - 1;
-    await scrollBy(scroller, 600 * 128, () => expect(first()).not.toBe(top));
-    const after = first();
-    await scrollBy(scroller, 600 * 128, () => expect(first()).not.toBe(after));
-
-    const keys = seen.getItemKey.slice(from);
-    expect(keys.length).toBeGreaterThan(2);
-    expect(new Set(keys).size).toBe(1);
-    expect(new Set(seen.estimateSize.slice(from)).size).toBe(1);
-  });
-
   it('Gallery: every scroll frame gives the virtualizer the same getItemKey and estimateSize', async () => {
     // The grid's own width decides its columns: 1,000 px, five 192 px tiles a row.
     const restoreWidth = stubGridWidth();

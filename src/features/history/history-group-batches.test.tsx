@@ -1,0 +1,66 @@
+import 'fake-indexeddb/auto';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { HistoryEntry } from '../../model/history/history-types';
+import { makeEntry, storeWith, T0 } from '../../test/gallery-test-utils';
+import { setUpGalleryTests } from '../../test/gallery-view-setup';
+import { HistoryPanel } from './history-panel';
+
+// "Group batches" in the History's filters: a batch (one click's tasks) is one card with its count, opened
+// in place and closed again with Escape, the focus back on it. (The Gallery's: group-batches.test.tsx.)
+
+// A batch of three whose credits (9, 1, 5) put it first, last and in the middle by "Most credits", and
+// two tasks made alone (charged 7 and 3).
+const batch = (n: number, credits: number) =>
+  makeEntry(`b${n}`, {
+    createdAt: T0 + 100 + n,
+    creditsCharged: credits,
+    params: { prompt: `variation ${n}` },
+    meta: { batchId: 'B1', batchIndex: n, batchSize: 3 },
+  });
+const entries: HistoryEntry[] = [
+  makeEntry('s1', { createdAt: T0 + 500, creditsCharged: 7, params: { prompt: 'alone one' } }),
+  batch(3, 5),
+  batch(2, 1),
+  batch(1, 9),
+  makeEntry('s2', { createdAt: T0, creditsCharged: 3, params: { prompt: 'alone two' } }),
+];
+
+// A viewport tall enough for every card.
+setUpGalleryTests(2_000);
+beforeEach(() => localStorage.clear());
+
+describe('Group batches in the History', () => {
+  it('shows the batch as one card that opens in place and closes with Escape, focus back on it', async () => {
+    const user = userEvent.setup();
+    render(
+      <HistoryPanel store={await storeWith(entries)} sending={[]} onRemix={vi.fn()} onUseAsInput={vi.fn()} />,
+    );
+    const region = screen.getByRole('region', { name: 'History' });
+    const cards = () =>
+      [...region.querySelectorAll<HTMLElement>('[data-testid="task-card"], [data-testid="batch-stack"]')].map(
+        (el) => el.dataset.taskId ?? 'stack',
+      );
+    await waitFor(() => expect(cards()).toEqual(['s1', 'b3', 'b2', 'b1', 's2']));
+
+    await user.click(within(region).getByRole('checkbox', { name: 'Group batches' }));
+    await waitFor(() => expect(cards()).toEqual(['s1', 'stack', 's2']));
+    const stack = within(region).getByRole('button', { name: 'Batch of 3: Lumen Canvas' });
+    expect(within(region).getByTestId('batch-stack').textContent).toContain('3 tasks');
+
+    await user.click(stack);
+    await waitFor(() => expect(cards()).toEqual(['s1', 'stack', 'b3', 'b2', 'b1', 's2']));
+    expect(stack.getAttribute('aria-expanded')).toBe('true');
+
+    const member = region.querySelector<HTMLElement>('[data-task-id="b2"] h3 button')!;
+    member.focus();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(cards()).toEqual(['s1', 'stack', 's2']));
+    await waitFor(() =>
+      expect(document.activeElement).toBe(
+        within(region).getByRole('button', { name: 'Batch of 3: Lumen Canvas' }),
+      ),
+    );
+  });
+});

@@ -1,0 +1,82 @@
+import 'fake-indexeddb/auto';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import type * as ReactVirtual from '@tanstack/react-virtual';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { freshDatabase, makeEntry, stubLayout, storeWith, T0 } from '../../test/gallery-test-utils';
+import { HistoryPanel } from './history-panel';
+
+// The History list while it scrolls (50,000 tasks, no long task; the Gallery grid's: virtual-lists.test.tsx
+// in features/gallery). The virtualizer keeps where every row goes (50,000 cards) as long as its
+// getItemKey is the same function; a new one on a render makes it place every row again, and a scroll
+// frame is a render. These tests record what each render gives the virtualizer.
+
+const seen = vi.hoisted(() => ({ getItemKey: [] as unknown[], estimateSize: [] as unknown[] }));
+vi.mock('@tanstack/react-virtual', async (importOriginal) => {
+  const original = await importOriginal<typeof ReactVirtual>();
+  return {
+    ...original,
+    useVirtualizer: ((options: Parameters<typeof original.useVirtualizer>[0]) => {
+      seen.getItemKey.push(options.getItemKey);
+      seen.estimateSize.push(options.estimateSize);
+      return original.useVirtualizer(options);
+    }) as typeof original.useVirtualizer,
+  };
+});
+
+let restoreLayout: () => void = () => undefined;
+beforeEach(async () => {
+  await freshDatabase();
+  restoreLayout = stubLayout();
+  seen.getItemKey.length = 0;
+  seen.estimateSize.length = 0;
+});
+afterEach(() => {
+  cleanup();
+  restoreLayout();
+  vi.restoreAllMocks();
+});
+
+const many = (n: number) =>
+  Array.from({ length: n }, (_, i) =>
+    makeEntry(`task_${String(i).padStart(5, '0')}`, {
+      createdAt: T0 + i * 60_000,
+      params: { prompt: `prompt number ${i}` },
+    }),
+  );
+
+/** Scrolls `scroller` down by `px` and waits for the list to render `changed`. */
+async function scrollBy(scroller: HTMLElement, px: number, changed: () => void) {
+  const renders = seen.getItemKey.length;
+  act(() => {
+    scroller.scrollTop += px;
+    fireEvent.scroll(scroller);
+  });
+  await waitFor(() => expect(seen.getItemKey.length).toBeGreaterThan(renders));
+  await waitFor(changed);
+}
+
+describe('virtual lists while scrolling', () => {
+  it('History: every scroll frame gives the virtualizer the same getItemKey and estimateSize', async () => {
+    render(
+      <HistoryPanel
+        store={await storeWith(many(2_000))}
+        sending={[]}
+        onRemix={vi.fn()}
+        onUseAsInput={vi.fn()}
+      />,
+    );
+    const region = screen.getByRole('region', { name: 'History' });
+    const scroller = within(region).getByTestId('history-scroll');
+    const first = () => within(region).getAllByTestId('task-card')[0]?.dataset.taskId;
+    const top = first();
+    const from = seen.getItemKey.length - 1;
+    await scrollBy(scroller, 600 * 128, () => expect(first()).not.toBe(top));
+    const after = first();
+    await scrollBy(scroller, 600 * 128, () => expect(first()).not.toBe(after));
+
+    const keys = seen.getItemKey.slice(from);
+    expect(keys.length).toBeGreaterThan(2);
+    expect(new Set(keys).size).toBe(1);
+    expect(new Set(seen.estimateSize.slice(from)).size).toBe(1);
+  });
+});

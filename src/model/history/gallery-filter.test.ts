@@ -1,0 +1,243 @@
+import { describe, expect, it } from 'vitest';
+import type { Judgement } from './judgements';
+import { galleryItemsOf } from './gallery-item';
+import {
+  NO_GALLERY_FILTER,
+  decodeFilter,
+  encodeFilter,
+  isGalleryFiltering,
+  rowsOf,
+  runningFirst,
+  selectItems,
+  type GalleryFilter,
+} from './gallery-filter';
+import { editSourceOf } from './edit-source';
+import { makeEntry } from '../../test/gallery-test-utils';
+import { inTimeZone } from '../../test/time-zone';
+
+const day = (d: number, h = 12) => new Date(2025, 5, d, h).getTime();
+const entries = [
+  makeEntry('t4', {
+    createdAt: day(4),
+    creditsCharged: 1,
+    completedAt: day(4) + 1_000,
+    params: { prompt: 'a red fox' },
+  }),
+  makeEntry('t3', {
+    createdAt: day(3),
+    creditsCharged: 9,
+    completedAt: day(3) + 60_000,
+    outputs: [{ url: 'https://cdn.test/a.mp4' }, { url: 'https://cdn.test/b.mp4' }],
+    meta: { mediaType: 'video', category: 'video/text-ref', title: 'Vidra' },
+  }),
+  makeEntry('t2', { createdAt: day(3, 9), status: 'failed', outputs: [], creditsCharged: 0 }),
+  makeEntry('t1', {
+    createdAt: day(1),
+    creditsCharged: 4,
+    completedAt: day(1) + 5_000,
+    params: { prompt: 'a blue fox' },
+  }),
+];
+const j = (outputKey: string, starred: boolean, rating: number | null): [string, Judgement] => [
+  outputKey,
+  { outputKey, starred, rating, updatedAt: 0 },
+];
+const judgements = new Map([j('t4#0', true, 2), j('t3#1', false, 5), j('t1#0', true, 4)]);
+const keys = (f: Partial<GalleryFilter>, hidden: Set<string> = new Set()) =>
+  selectItems(entries, { ...NO_GALLERY_FILTER, ...f }, judgements, hidden, galleryItemsOf).map((i) => i.key);
+
+describe('selectItems', () => {
+  it('gives one tile per output, and one per task without output, newest first', () => {
+    expect(keys({})).toEqual(['t4#0', 't3#0', 't3#1', 't2#0', 't1#0']);
+  });
+
+  it('filters by the History column facets, category, judgements and dates', () => {
+    expect(keys({ query: 'fox' })).toEqual(['t4#0', 't1#0']);
+    expect(keys({ status: 'failed' })).toEqual(['t2#0']);
+    expect(keys({ mediaType: 'video' })).toEqual(['t3#0', 't3#1']);
+    expect(keys({ model: 'Vidra' })).toEqual(['t3#0', 't3#1']);
+    expect(keys({ category: 'video/text-ref' })).toEqual(['t3#0', 't3#1']);
+    expect(keys({ starred: true })).toEqual(['t4#0', 't1#0']);
+    expect(keys({ minRating: 4 })).toEqual(['t3#1', 't1#0']);
+    expect(keys({ starred: true, minRating: 3 })).toEqual(['t1#0']);
+    expect(keys({ from: '2025-06-03', to: '2025-06-03' })).toEqual(['t3#0', 't3#1', 't2#0']);
+    expect(keys({ from: '2025-06-02' })).toEqual(['t4#0', 't3#0', 't3#1', 't2#0']);
+    expect(keys({ to: '2025-06-02' })).toEqual(['t1#0']);
+  });
+
+  it('keeps the outputs some member starred for "Team picks", only while the team space is on', () => {
+    const picks = new Map([
+      ['t3#1', { outputKey: 't3#1', starredBy: ['key_a', 'key_b'], averageRating: 4.5, ratings: 2 }],
+      ['t2#0', { outputKey: 't2#0', starredBy: [], averageRating: 3, ratings: 1 }],
+    ]);
+    const team = (f: Partial<GalleryFilter>) =>
+      selectItems(entries, { ...NO_GALLERY_FILTER, ...f }, judgements, new Set(), galleryItemsOf, picks).map(
+        (i) => i.key,
+      );
+    expect(team({ teamPicks: true })).toEqual(['t3#1']);
+    expect(team({})).toHaveLength(5);
+    expect(keys({ teamPicks: true })).toHaveLength(5);
+  });
+
+  it('leaves hidden tasks out unless asked to show them', () => {
+    expect(keys({}, new Set(['t3']))).toEqual(['t4#0', 't2#0', 't1#0']);
+    expect(keys({ showHidden: true }, new Set(['t3']))).toHaveLength(5);
+  });
+
+  it('sorts by oldest, rating, credits and duration, ties staying newest first', () => {
+    expect(keys({ sort: 'oldest' })).toEqual(['t1#0', 't2#0', 't3#0', 't3#1', 't4#0']);
+    expect(keys({ sort: 'rating' })).toEqual(['t3#1', 't1#0', 't4#0', 't3#0', 't2#0']);
+    expect(keys({ sort: 'credits' })).toEqual(['t3#0', 't3#1', 't1#0', 't4#0', 't2#0']);
+    expect(keys({ sort: 'duration' })).toEqual(['t3#0', 't3#1', 't1#0', 't4#0', 't2#0']);
+  });
+});
+
+describe('selectItems: a date range over a daylight-saving change', () => {
+  const at = (taskId: string, createdAt: number) => makeEntry(taskId, { createdAt });
+  const range = (list: ReturnType<typeof at>[], from: string, to: string) =>
+    selectItems(list, { ...NO_GALLERY_FILTER, from, to }, new Map(), new Set(), galleryItemsOf).map(
+      (i) => i.entry.taskId,
+    );
+
+  describe('in America/New_York', () => {
+    inTimeZone('America/New_York');
+
+    it('keeps the last hour of 1 November (25 hours long) in a range ending that day', () => {
+      const list = [
+        at('next-day', new Date(2026, 10, 2, 0, 30).getTime()),
+        at('late', new Date(2026, 10, 1, 23, 30).getTime()),
+        at('noon', new Date(2026, 10, 1, 12).getTime()),
+      ];
+      expect(range(list, '2026-11-01', '2026-11-01')).toEqual(['late', 'noon']);
+    });
+
+    it('leaves the first hour of 9 March out of a range ending 8 March (23 hours long)', () => {
+      const list = [
+        at('next-day', new Date(2026, 2, 9, 0, 30).getTime()),
+        at('late', new Date(2026, 2, 8, 23, 30).getTime()),
+      ];
+      expect(range(list, '2026-03-08', '2026-03-08')).toEqual(['late']);
+    });
+  });
+
+  describe('in Europe/Berlin', () => {
+    inTimeZone('Europe/Berlin');
+
+    it('ends 25 October at the next midnight, not an hour early', () => {
+      const list = [
+        at('next-day', new Date(2026, 9, 26, 0, 10).getTime()),
+        at('late', new Date(2026, 9, 25, 23, 50).getTime()),
+      ];
+      expect(range(list, '2026-10-24', '2026-10-25')).toEqual(['late']);
+    });
+  });
+});
+
+describe('URL encoding', () => {
+  it('round-trips every filter and keeps the URL’s other parameters', () => {
+    const filter: GalleryFilter = {
+      query: 'red fox & "snow"',
+      status: 'succeeded',
+      mediaType: 'image',
+      model: 'Lumen Canvas',
+      category: 'image/edit-image',
+      starred: true,
+      minRating: 3,
+      from: '2025-01-02',
+      to: '2025-02-03',
+      sort: 'credits',
+      showHidden: true,
+      member: 'key-b',
+      teamPicks: true,
+    };
+    const search = encodeFilter(filter, '?view=gallery&model=m1&q=old');
+    const params = new URLSearchParams(search);
+    expect(params.get('view')).toBe('gallery');
+    expect(params.get('model')).toBe('m1');
+    expect(params.getAll('q')).toEqual(['red fox & "snow"']);
+    expect(decodeFilter(search)).toEqual(filter);
+  });
+
+  it('writes nothing for no filter, and falls back on malformed values', () => {
+    expect(encodeFilter(NO_GALLERY_FILTER, '?view=gallery')).toBe('?view=gallery');
+    expect(isGalleryFiltering(NO_GALLERY_FILTER)).toBe(false);
+    expect(isGalleryFiltering({ ...NO_GALLERY_FILTER, sort: 'oldest' })).toBe(false);
+    expect(isGalleryFiltering({ ...NO_GALLERY_FILTER, starred: true })).toBe(true);
+    expect(
+      decodeFilter('?status=exploded&media=smell&rating=9&from=yesterday&sort=random&cat=<b>&starred=yes'),
+    ).toEqual(NO_GALLERY_FILTER);
+  });
+
+  it('never carries a key: only filter fields are read', () => {
+    const search = encodeFilter(decodeFilter('?key=sk_live_secret&apiKey=x'), '');
+    expect(search).toBe('');
+  });
+});
+
+describe('rowsOf', () => {
+  const items = galleryItemsOf(entries);
+  it('groups by day with a heading, tiles `columns` to a row', () => {
+    const rows = rowsOf(items, 2, true, (d) => d);
+    expect(
+      rows.map((r) => (r.kind === 'day' ? `# ${r.label} (${r.count})` : r.items.map((i) => i.key).join(','))),
+    ).toEqual([
+      '# 2025-06-04 (1)',
+      't4#0',
+      '# 2025-06-03 (3)',
+      't3#0,t3#1',
+      't2#0',
+      '# 2025-06-01 (1)',
+      't1#0',
+    ]);
+    expect(rows.filter((r) => r.kind === 'tiles').map((r) => r.first)).toEqual([0, 1, 3, 4]);
+  });
+  it('without days, one run of rows', () => {
+    expect(rowsOf(items, 4, false, (d) => d).map((r) => r.kind)).toEqual(['tiles', 'tiles']);
+  });
+});
+
+describe('editSourceOf', () => {
+  it('finds the media URL an edit was made from', () => {
+    const tool = makeEntry('e1', {
+      meta: { kind: 'tool', category: undefined },
+      params: { image_url: 'https://cdn.test/source.png' },
+    });
+    expect(editSourceOf(tool)).toBe('https://cdn.test/source.png');
+    const edit = makeEntry('e2', {
+      meta: { category: 'image/edit-image' },
+      params: { prompt: 'x', mask_url: 'https://cdn.test/mask.png', image: 'https://cdn.test/src.jpg' },
+    });
+    expect(editSourceOf(edit)).toBe('https://cdn.test/src.jpg');
+  });
+  it('is null for a generation or an unsafe URL', () => {
+    expect(
+      editSourceOf(makeEntry('g', { params: { prompt: 'x', image_url: 'https://cdn.test/ref.png' } })),
+    ).toBeNull();
+    expect(
+      editSourceOf(makeEntry('e', { meta: { kind: 'tool' }, params: { image_url: 'javascript:alert(1)' } })),
+    ).toBeNull();
+  });
+});
+
+describe('runningFirst', () => {
+  it('puts the tiles of running tasks first, each part keeping its order', () => {
+    const list = [
+      makeEntry('done-new', { createdAt: day(5) }),
+      makeEntry('run-a', { createdAt: day(4), status: 'running', outputs: [] }),
+      makeEntry('done-old', { createdAt: day(3) }),
+      makeEntry('run-b', { createdAt: day(2), status: 'queued', outputs: [] }),
+    ];
+    const items = galleryItemsOf(list);
+    expect(runningFirst(items).map((i) => i.entry.taskId)).toEqual([
+      'run-a',
+      'run-b',
+      'done-new',
+      'done-old',
+    ]);
+  });
+
+  it('gives the same list back when nothing runs', () => {
+    const items = galleryItemsOf(entries);
+    expect(runningFirst(items)).toBe(items);
+  });
+});

@@ -1,0 +1,266 @@
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
+import { isTerminal, TASK_STATUSES, type TaskStatus } from '../../../contract/task';
+import type { HiddenIds } from './hidden-tasks';
+import type { HistoryEntry } from './history-types';
+import type { Judgements } from './judgements';
+import type { TeamPicks } from '../team/team-judgements';
+import { dayKey, dayStartOfKey, nextDayStart } from '../../lib/local-day';
+import type { GalleryItem } from './gallery-item';
+import { filterEntries, type HistoryFilter, type MediaType } from './history-filter';
+
+// The gallery's filters and sort (product-notes §3 "Gallery and viewer"): the History column's filters (status,
+// media type, model, prompt search: the same filterEntries) plus category, starred, rating and a date
+// range, and a sort. They live in the URL, so a filtered gallery is bookmarked and reloaded; these are
+// the pure parts (no DOM, no React), encode and decode included.
+
+export const SORTS = ['newest', 'oldest', 'rating', 'credits', 'duration'] as const;
+export type GallerySort = (typeof SORTS)[number];
+export const SORT_LABELS: Record<GallerySort, MessageDescriptor> = {
+  newest: msg`Newest first`,
+  oldest: msg`Oldest first`,
+  rating: msg`Best rated`,
+  credits: msg`Most credits`,
+  duration: msg`Longest run`,
+};
+
+export interface GalleryFilter extends HistoryFilter {
+  /** "image/default", or 'all'. */
+  category: string;
+  starred: boolean;
+  /** Outputs rated at least this (1-5), or 0 for any. */
+  minRating: number;
+  /** Local days, YYYY-MM-DD, inclusive; '' for open. */
+  from: string;
+  to: string;
+  sort: GallerySort;
+  /** Hidden tasks shown too (marked as hidden). */
+  showHidden: boolean;
+  /** Only outputs some member of the team starred ("Team picks"); ignored while the team space is off. */
+  teamPicks: boolean;
+}
+
+export const NO_GALLERY_FILTER: GalleryFilter = {
+  status: 'all',
+  mediaType: 'all',
+  model: 'all',
+  query: '',
+  member: 'all',
+  category: 'all',
+  starred: false,
+  minRating: 0,
+  from: '',
+  to: '',
+  sort: 'newest',
+  showHidden: false,
+  teamPicks: false,
+};
+
+const MEDIA: readonly MediaType[] = ['image', 'video', 'audio'];
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** URL parameter names; none of them is used by the rest of the studio's URL (model, tool, compare...). */
+const P = {
+  query: 'q',
+  status: 'status',
+  mediaType: 'media',
+  model: 'by',
+  category: 'cat',
+  starred: 'starred',
+  minRating: 'rating',
+  from: 'from',
+  to: 'to',
+  sort: 'sort',
+  showHidden: 'hidden',
+  member: 'member',
+  teamPicks: 'picks',
+} as const;
+
+/** The filter of a URL's search; anything unknown or malformed falls back to "no filter" for that part. */
+export function decodeFilter(search: string): GalleryFilter {
+  const params = new URLSearchParams(search);
+  const get = (k: keyof typeof P) => params.get(P[k]) ?? '';
+  const status = get('status');
+  const media = get('mediaType');
+  const sort = get('sort');
+  const rating = Number(get('minRating'));
+  return {
+    query: get('query'),
+    status: (TASK_STATUSES as readonly string[]).includes(status) ? (status as TaskStatus) : 'all',
+    mediaType: (MEDIA as readonly string[]).includes(media) ? (media as MediaType) : 'all',
+    model: get('model') || 'all',
+    category: /^[a-z]+\/[a-z-]+$/.test(get('category')) ? get('category') : 'all',
+    starred: get('starred') === '1',
+    minRating: Number.isInteger(rating) && rating >= 1 && rating <= 5 ? rating : 0,
+    from: DAY.test(get('from')) ? get('from') : '',
+    to: DAY.test(get('to')) ? get('to') : '',
+    sort: (SORTS as readonly string[]).includes(sort) ? (sort as GallerySort) : 'newest',
+    showHidden: get('showHidden') === '1',
+    member: get('member').slice(0, 200) || 'all',
+    teamPicks: get('teamPicks') === '1',
+  };
+}
+
+/**
+ * Writes the filter into a search string, keeping the URL's other parameters (the selected model, the
+ * view): only what differs from "no filter" is written, so an unfiltered gallery has a short URL.
+ */
+export function encodeFilter(filter: GalleryFilter, search = ''): string {
+  const params = new URLSearchParams(search);
+  for (const name of Object.values(P)) params.delete(name);
+  const set = (k: keyof typeof P, value: string) => {
+    if (value) params.set(P[k], value);
+  };
+  set('query', filter.query);
+  set('status', filter.status === 'all' ? '' : filter.status);
+  set('mediaType', filter.mediaType === 'all' ? '' : filter.mediaType);
+  set('model', filter.model === 'all' ? '' : filter.model);
+  set('category', filter.category === 'all' ? '' : filter.category);
+  set('starred', filter.starred ? '1' : '');
+  set('minRating', filter.minRating ? String(filter.minRating) : '');
+  set('from', filter.from);
+  set('to', filter.to);
+  set('sort', filter.sort === 'newest' ? '' : filter.sort);
+  set('showHidden', filter.showHidden ? '1' : '');
+  set('member', !filter.member || filter.member === 'all' ? '' : filter.member);
+  set('teamPicks', filter.teamPicks ? '1' : '');
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+export const isGalleryFiltering = (f: GalleryFilter): boolean =>
+  encodeFilter({ ...f, sort: 'newest', showHidden: false }) !== '';
+
+/** The categories in the history, for the category filter's choices. */
+export function categoryOptions(entries: readonly HistoryEntry[]): string[] {
+  return [...new Set(entries.map((e) => e.meta.category).filter((c): c is string => !!c))].sort();
+}
+
+/**
+ * The tiles to show: entries filtered (task facets through the History column's own filterEntries,
+ * then category, date and hidden), turned into tiles, then the per-output facets (starred, rating),
+ * then sorted. Sorting is stable: ties keep newest first. With the team's picks given, "Team picks"
+ * keeps the outputs some member starred.
+ */
+export function selectItems(
+  entries: HistoryEntry[],
+  filter: GalleryFilter,
+  judgements: Judgements,
+  hidden: HiddenIds,
+  toItems: (entries: HistoryEntry[]) => GalleryItem[],
+  teamPicks?: TeamPicks,
+): GalleryItem[] {
+  const from = filter.from ? dayStartOfKey(filter.from) : -Infinity;
+  // The end day is inclusive: up to the next day's start (23 or 25 hours later on a clock change).
+  const to = filter.to ? nextDayStart(dayStartOfKey(filter.to)) : Infinity;
+  const tasks = filterEntries(entries, filter).filter(
+    (e) =>
+      (filter.showHidden || !hidden.has(e.taskId)) &&
+      (filter.category === 'all' || e.meta.category === filter.category) &&
+      e.createdAt >= from &&
+      e.createdAt < to,
+  );
+  let items = toItems(tasks);
+  if (filter.starred || filter.minRating > 0) {
+    items = items.filter((item) => {
+      const j = judgements.get(item.key);
+      return (
+        (!filter.starred || j?.starred === true) &&
+        (filter.minRating === 0 || (j?.rating ?? 0) >= filter.minRating)
+      );
+    });
+  }
+  if (filter.teamPicks && teamPicks) {
+    items = items.filter((item) => (teamPicks.get(item.key)?.starredBy.length ?? 0) > 0);
+  }
+  return sortItems(items, filter.sort, judgements);
+}
+
+const durationOf = (e: HistoryEntry) => (e.completedAt === null ? -1 : e.completedAt - e.createdAt);
+
+/** The tiles of tasks still running first, then the rest, each part in the order given (stable). */
+export function runningFirst(items: GalleryItem[]): GalleryItem[] {
+  const running = items.filter((i) => !isTerminal(i.entry.status));
+  if (running.length === 0 || running.length === items.length) return items;
+  return [...running, ...items.filter((i) => isTerminal(i.entry.status))];
+}
+
+/** Items come newest first; the other sorts reorder them, ties staying newest first. */
+function sortItems(items: GalleryItem[], sort: GallerySort, judgements: Judgements): GalleryItem[] {
+  switch (sort) {
+    case 'newest':
+      return items;
+    case 'oldest': {
+      // Reverse whole tasks, keeping each task's outputs in their own order.
+      const copy = [...items];
+      copy.sort((a, b) => a.entry.createdAt - b.entry.createdAt || a.index - b.index);
+      return copy;
+    }
+    case 'rating': {
+      const score = (i: GalleryItem) => {
+        const j = judgements.get(i.key);
+        return (j?.rating ?? 0) * 2 + (j?.starred ? 1 : 0);
+      };
+      return [...items].sort((a, b) => score(b) - score(a));
+    }
+    case 'credits':
+      return [...items].sort((a, b) => (b.entry.creditsCharged ?? -1) - (a.entry.creditsCharged ?? -1));
+    case 'duration':
+      return [...items].sort((a, b) => durationOf(b.entry) - durationOf(a.entry));
+  }
+}
+
+// The day of an entry, once per entry object (its tiles share it): 200,000 Dates per change otherwise.
+const days = new WeakMap<HistoryEntry, string>();
+function dayOf(entry: HistoryEntry): string {
+  let day = days.get(entry);
+  if (day === undefined) {
+    day = dayKey(entry.createdAt);
+    days.set(entry, day);
+  }
+  return day;
+}
+
+export type GalleryRow<T extends RowCell = GalleryItem> =
+  | { kind: 'day'; key: string; label: string; count: number }
+  | { kind: 'tiles'; key: string; items: T[]; first: number };
+
+/** What a row holds: a tile, or a batch's stack ("Group batches"), each with its task for the day. */
+export interface RowCell {
+  key: string;
+  entry: HistoryEntry;
+}
+
+/**
+ * The virtual list's rows: a heading per day, then that day's tiles `columns` to a row (newest and
+ * oldest sorts; the other sorts are one run of tiles without headings). `first` is the index of the
+ * row's first tile in `items`.
+ */
+export function rowsOf<T extends RowCell>(
+  items: T[],
+  columns: number,
+  byDay: boolean,
+  dayLabel: (day: string) => string,
+): GalleryRow<T>[] {
+  const rows: GalleryRow<T>[] = [];
+  const cols = Math.max(1, columns);
+  let start = 0;
+  while (start < items.length) {
+    let end = start + 1;
+    const day = dayOf(items[start]!.entry);
+    if (byDay) {
+      while (end < items.length && dayOf(items[end]!.entry) === day) end++;
+      rows.push({ kind: 'day', key: `day-${day}-${start}`, label: dayLabel(day), count: end - start });
+    } else end = items.length;
+    for (let i = start; i < end; i += cols) {
+      rows.push({
+        kind: 'tiles',
+        key: `tiles-${items[i]!.key}`,
+        items: items.slice(i, Math.min(i + cols, end)),
+        first: i,
+      });
+    }
+    start = end;
+  }
+  return rows;
+}
