@@ -19,8 +19,8 @@ import { useMe } from '../features/connect/use-me';
 import { ParamInput } from '../features/forms/param-input';
 import type { ComparisonModel } from '../features/gallery/selection-toolbar';
 import { KeptCopyContext } from '../components/history/kept-copy-context';
+import { PromptLibraryProvider } from '../features/prompts/prompt-library-provider';
 import { useTasks } from '../features/tasks/use-tasks';
-import { PromptLibraryProvider } from './creator-tools';
 import { Header } from './header';
 import { NetworkStatus } from './network-status';
 import { StudioNav } from './studio-nav';
@@ -256,7 +256,7 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
           />
         </Suspense>
       ) : (
-        <PromptLibraryProvider library={runner?.prompts ?? null}>
+        <PromptLibraryProvider library={runner?.prompts ?? null} team={team.session?.library}>
           <>
             {galleryShown && (
               <Suspense fallback={loading(t`Loading the gallery`)}>

@@ -1,19 +1,13 @@
 import { useEffect, useState } from 'react';
-import { HiddenTasks } from '../model/history/hidden-tasks';
+import { openConnectionStores, type ConnectionStores } from '../model/connection-stores';
 import type { HistoryStore } from '../model/history/history-store';
-import { JudgementStore } from '../model/history/judgements';
-import { KeepersStore } from '../model/history/keepers';
 
-// The gallery's stores of one connection (stars and ratings, hidden tasks), opened once by the
-// composition root and handed down (the root creates the stores per connection). The stars and
-// ratings travel in the history file: a section of the connection's history.
+// The gallery's stores of one connection (stars and ratings, hidden tasks, kept copies): the
+// connection's stores (model/connection-stores.ts, the same instances the tasks' lifecycle holds),
+// handed down by the composition root. The stars and ratings travel in the history file: a section of
+// the connection's history.
 
-export interface GalleryStores {
-  judgements: JudgementStore;
-  hidden: HiddenTasks;
-  /** Starred outputs' bytes, kept on this device. */
-  keepers: KeepersStore;
-}
+export type GalleryStores = Pick<ConnectionStores, 'judgements' | 'hidden' | 'keepers'>;
 
 export function useGalleryStores(
   connectionId: string | undefined,
@@ -23,19 +17,13 @@ export function useGalleryStores(
   useEffect(() => {
     if (!connectionId) return;
     let live = true;
-    let opened: KeepersStore | null = null;
-    void Promise.all([
-      JudgementStore.open(connectionId),
-      HiddenTasks.open(connectionId),
-      KeepersStore.open(connectionId),
-    ]).then(([judgements, hidden, keepers]) => {
-      opened = keepers;
+    const lease = openConnectionStores(connectionId);
+    void lease.stores.then(({ judgements, hidden, keepers }) => {
       if (live) setStores({ judgements, hidden, keepers });
-      else keepers.close();
     });
     return () => {
       live = false;
-      opened?.close();
+      lease.release();
     };
   }, [connectionId]);
   const current = stores?.judgements.connectionId === connectionId ? stores : null;

@@ -22,40 +22,34 @@ import { usePhone } from '../lib/use-media-query';
 import { Spinner } from '../components/spinner';
 import { CatalogPanel } from '../features/catalog/catalog-panel';
 import { useResolvedSelection } from '../features/catalog/use-resolved-selection';
-import { promptDefOf, withPromptText } from '../features/forms/form-target';
+import { formTarget, promptDefOf, withPromptText } from '../features/forms/form-target';
 import { withMediaInput } from '../features/forms/media-input';
 import { MediaInput } from '../features/forms/media/media-input';
 import { ParamForm, type FormSnapshot } from '../features/forms/param-form';
 import { HistoryPanel } from '../features/history/history-panel';
+import { formPreset, presetOfLink, useFittedPreset, type FormPreset } from '../features/presets/form-preset';
+import { PresetButtons } from '../features/presets/preset-buttons';
+import { usePresetNotice } from '../features/presets/use-preset-notice';
 import { QueuePanel } from '../features/queue/queue-panel';
 import { QuoteView } from '../features/quote/quote-panel';
 import { useLiveQuote } from '../features/quote/use-live-quote';
 import { CopyRequestButton } from '../features/request/copy-request';
 import { NotifyButton } from '../features/tasks/finish-notices';
 import { SubmitBar } from '../features/tasks/submit-bar';
-import { useSending, useSubmit, type TaskRunner } from '../features/tasks/use-tasks';
+import { useGenerate } from '../features/tasks/use-generate';
+import { useSending, type TaskRunner } from '../features/tasks/use-tasks';
 import type { Column } from '../model/boards/boards';
 import type { HistoryEntry } from '../model/history/history-types';
 import { selectionOfPreset, withoutPresetParam, type Preset } from '../model/library/presets';
 import { selectionKey, selectionOfRequest, type ResolvedSelection, type Selection } from '../model/selection';
-import { taskMeta } from '../model/tasks/task-meta';
-import {
-  formPreset,
-  PresetButtons,
-  presetOfLink,
-  useBatch,
-  useFittedPreset,
-  usePresetNotice,
-  type FormPreset,
-} from './creator-tools';
 import { useTeamSession } from './team-context';
 import type { GalleryStores } from './use-gallery-stores';
 import { useTeamHeld } from './use-queue-share';
 import { useUrlSelection } from './use-url-selection';
 
 // The workspace (product-notes §3): the catalog, the form with its quote and submit bar, and the History
-// column. What Generate does from here: the form's request, planned as a batch (creator-tools), goes to
-// useTasks' submit; the tasks' lifecycle after that is the tasks feature's.
+// column. What Generate does is the tasks feature's (useGenerate: the batch, then the submit); the tasks'
+// lifecycle after that is the tasks feature's too.
 
 const DescribeImageDialog = lazy(() =>
   import('../features/describe/describe-dialog').then((m) => ({ default: m.DescribeImageDialog })),
@@ -113,13 +107,20 @@ export function Workspace({
   const request = snapshot?.valid ? snapshot.request : null;
   const quote = useLiveQuote(request);
   const sending = useSending(runner?.outbox);
-  const teamHeld = useTeamHeld(useTeamSession());
-  const submitter = useSubmit(runner);
+  const teamSession = useTeamSession();
+  const teamHeld = useTeamHeld(teamSession);
   const current = resolved.status === 'ready' ? resolved.resolved : undefined;
   const key = selectionKey(selection);
-  const fitted = useFittedPreset(preset, key, current);
+  const fitted = useFittedPreset(preset, key, current, formDefsOf);
   usePresetNotice(fitted.applied, preset?.nonce);
-  const batch = useBatch(current, snapshot?.request ?? null);
+  const { submitter, batch, generate } = useGenerate({
+    runner,
+    target: current,
+    request: snapshot?.request ?? null,
+    promptId: current ? promptDefOf(current)?.id : undefined,
+    quote,
+    me,
+  });
   const onApplyPreset = useCallback(
     (p: Preset) => {
       const next = selectionOfPreset(p);
@@ -166,7 +167,7 @@ export function Workspace({
   const onUseAsInput = useCallback(
     (url: string, mediaType: 'image' | 'video' | 'audio') => {
       if (!current) return;
-      const defs = paramDefsOf(current);
+      const defs = formTarget(current).params;
       const next = withMediaInput(defs, snapshot?.request.params ?? {}, url, mediaType);
       if (next) setPreset({ for: key, params: next.params });
     },
@@ -247,6 +248,7 @@ export function Workspace({
             current={current}
             request={snapshot?.request ?? null}
             onApply={onApplyPreset}
+            team={teamSession?.library}
           />
           {current?.kind === 'model' && (
             <Button
@@ -306,14 +308,7 @@ export function Workspace({
             serverError={submitter.result?.kind === 'refused' ? submitter.result.error : null}
             onChange={setSnapshot}
             onVersionChange={onVersionChange}
-            onSubmit={(body) => {
-              // A batch over the cap or the balance is refused here, before any request.
-              const requests = batch.plan(body, quote, me);
-              if (!requests) return;
-              void submitter.submit(requests, taskMeta(current, quote.stale ? null : quote.quote), {
-                prompts: batch.promptsOf(requests),
-              });
-            }}
+            onSubmit={generate}
             footer={
               <div className="flex flex-wrap items-end justify-between gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
                 {/* On a phone the price is read where the button is pressed. */}
@@ -382,10 +377,5 @@ function useHiddenIds(stores: GalleryStores | null): ReadonlySet<string> {
   );
 }
 
-function paramDefsOf(target: ResolvedSelection) {
-  return target.kind === 'model'
-    ? target.model.params
-    : target.kind === 'tool'
-      ? target.tool.params
-      : target.template.params;
-}
+/** The form's definitions of an item, for fitting a preset to it (stable: the fit is memoised on it). */
+const formDefsOf = (target: ResolvedSelection) => formTarget(target).defs;

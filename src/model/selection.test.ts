@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { AiTool, Model, Template } from '../../contract/catalog';
 import {
+  matchSelection,
   searchForSelection,
   selectionFromSearch,
   selectionOfRequest,
   taskRequest,
   type ResolvedSelection,
+  type Selection,
 } from './selection';
 
 describe('selection in the URL', () => {
@@ -68,5 +70,47 @@ describe('taskRequest and its inverse', () => {
       modelId: 'lumen-canvas',
     });
     expect(selectionOfRequest({})).toBeNull();
+  });
+});
+
+describe('matchSelection, the one switch on the kind', () => {
+  const name = (s: Selection) =>
+    matchSelection(s, {
+      model: (m) => `model ${m.modelId} ${m.versionId ?? '-'}`,
+      tool: (t) => `tool ${t.slug}`,
+      template: (t) => `template ${t.slug}`,
+    });
+
+  it("calls the handler of the value's kind, with the value narrowed to it", () => {
+    expect(name({ kind: 'model', modelId: 'lumen-canvas', versionId: 'v3' })).toBe('model lumen-canvas v3');
+    expect(name({ kind: 'tool', slug: 'upscale-4x' })).toBe('tool upscale-4x');
+    expect(name({ kind: 'template', slug: 'logo-mark' })).toBe('template logo-mark');
+  });
+
+  it('matches a resolved selection by the same kinds, calling only one handler', () => {
+    const called: string[] = [];
+    const cases = {
+      model: (m: { model: Model }) => (called.push('model'), m.model.id),
+      tool: (t: { tool: AiTool }) => (called.push('tool'), t.tool.slug),
+      template: (t: { template: Template }) => (called.push('template'), t.template.slug),
+    };
+    const targets: ResolvedSelection[] = [
+      { kind: 'template', template },
+      { kind: 'model', model, versionId: 'v1' },
+      { kind: 'tool', tool },
+    ];
+    expect(targets.map((target) => matchSelection(target, cases))).toEqual([
+      'logo-mark',
+      'lumen-canvas',
+      'upscale-4x',
+    ]);
+    expect(called).toEqual(['template', 'model', 'tool']);
+  });
+
+  it('does not compile without a handler for every kind (checked by tsc over the tests)', () => {
+    const partial = () =>
+      // @ts-expect-error: 'template' is not handled.
+      matchSelection<Selection, string>({ kind: 'tool', slug: 'x' }, { model: () => 'm', tool: () => 't' });
+    expect(partial()).toBe('t');
   });
 });

@@ -32,27 +32,53 @@ export function selectionFromSearch(search: string): Selection | null {
   return null;
 }
 
+/** The kinds of thing that can be open: a model, an AI tool, a template. */
+export type SelectionKind = Selection['kind'];
+
+/** One handler per kind, each given the value narrowed to its kind. */
+export type KindCases<T extends { kind: SelectionKind }, R> = {
+  [K in SelectionKind]: (value: Extract<T, { kind: K }>) => R;
+};
+
+/**
+ * The one switch on what is open (a Selection, a ResolvedSelection, or anything else keyed by the same
+ * kinds): `cases` must name every kind, so a kind added to Selection fails to compile wherever one is
+ * not handled, instead of falling through a chain of ternaries to the last branch.
+ */
+export function matchSelection<T extends { kind: SelectionKind }, R>(value: T, cases: KindCases<T, R>): R {
+  const handle = cases[value.kind] as (narrowed: T) => R;
+  return handle(value);
+}
+
 const SELECTION_KEYS = ['model', 'version', 'category', 'tool', 'template'];
 
 /** The search string for a selection, keeping unrelated query parameters. */
 export function searchForSelection(selection: Selection | null, current = ''): string {
   const q = new URLSearchParams(current);
   for (const k of SELECTION_KEYS) q.delete(k);
-  if (selection?.kind === 'model') {
-    q.set('model', selection.modelId);
-    if (selection.versionId) q.set('version', selection.versionId);
-    if (selection.category) q.set('category', selection.category);
-  } else if (selection?.kind === 'tool') {
-    q.set('tool', selection.slug);
-  } else if (selection?.kind === 'template') {
-    q.set('template', selection.slug);
+  if (selection) {
+    matchSelection(selection, {
+      model: (m) => {
+        q.set('model', m.modelId);
+        if (m.versionId) q.set('version', m.versionId);
+        if (m.category) q.set('category', m.category);
+      },
+      tool: (tool) => q.set('tool', tool.slug),
+      template: (template) => q.set('template', template.slug),
+    });
   }
   const s = q.toString();
   return s ? `?${s}` : '';
 }
 
 export const selectionKey = (s: Selection | null): string =>
-  !s ? 'none' : s.kind === 'model' ? `model:${s.modelId}:${s.versionId ?? ''}` : `${s.kind}:${s.slug}`;
+  !s
+    ? 'none'
+    : matchSelection(s, {
+        model: (m) => `model:${m.modelId}:${m.versionId ?? ''}`,
+        tool: (tool) => `tool:${tool.slug}`,
+        template: (template) => `template:${template.slug}`,
+      });
 
 /** A selection with its catalog resource loaded: what the form is built from. */
 export type ResolvedSelection =
@@ -62,14 +88,11 @@ export type ResolvedSelection =
 
 /** The exact POST /tasks body (api-notes §4): one selector, never two, and the params. */
 export function taskRequest(target: ResolvedSelection, params: Record<string, ParamValue>): TaskRequest {
-  switch (target.kind) {
-    case 'model':
-      return { interfaceId: target.model.id, versionId: target.versionId, params };
-    case 'tool':
-      return { aiTool: target.tool.slug, params };
-    case 'template':
-      return { template: target.template.slug, params };
-  }
+  return matchSelection<ResolvedSelection, TaskRequest>(target, {
+    model: (m) => ({ interfaceId: m.model.id, versionId: m.versionId, params }),
+    tool: (tool) => ({ aiTool: tool.tool.slug, params }),
+    template: (template) => ({ template: template.template.slug, params }),
+  });
 }
 
 /**

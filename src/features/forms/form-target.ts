@@ -1,6 +1,6 @@
 import type { ParamDef } from '../../../contract/param';
 import type { ParamValue } from '../../../contract/task';
-import type { ResolvedSelection } from '../../model/selection';
+import { matchSelection, type ResolvedSelection } from '../../model/selection';
 import { formDefs, type PromptRules } from './param-rules';
 
 // What a form is for: the selection's definitions and the POST /tasks selector that goes with them
@@ -21,9 +21,8 @@ export interface FormTarget {
 }
 
 export function formTarget(target: ResolvedSelection): FormTarget {
-  switch (target.kind) {
-    case 'model': {
-      const { model } = target;
+  return matchSelection<ResolvedSelection, FormTarget>(target, {
+    model: ({ model }) => {
       const prompt: PromptRules = {
         promptRequired: model.promptRequired,
         ...(model.promptMaxLength === undefined ? {} : { promptMaxLength: model.promptMaxLength }),
@@ -35,23 +34,21 @@ export function formTarget(target: ResolvedSelection): FormTarget {
         prompt,
         defs: formDefs(model.params, prompt),
       };
-    }
-    case 'tool':
-      // api-notes §4: only the editable params are defined; the tool's fixed ones are absent and never sent.
-      return {
-        kind: 'tool',
-        id: target.tool.slug,
-        params: target.tool.params,
-        defs: formDefs(target.tool.params),
-      };
-    case 'template':
-      return {
-        kind: 'template',
-        id: target.template.slug,
-        params: target.template.params,
-        defs: formDefs(target.template.params),
-      };
-  }
+    },
+    // api-notes §4: only the editable params are defined; the tool's fixed ones are absent and never sent.
+    tool: ({ tool }) => ({
+      kind: 'tool',
+      id: tool.slug,
+      params: tool.params,
+      defs: formDefs(tool.params),
+    }),
+    template: ({ template }) => ({
+      kind: 'template',
+      id: template.slug,
+      params: template.params,
+      defs: formDefs(template.params),
+    }),
+  });
 }
 
 /** The field a text prompt goes into: the model's prompt, or a tool's or template's param "prompt". */

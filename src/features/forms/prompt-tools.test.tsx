@@ -5,7 +5,7 @@ import { ApiProvider } from '../../api/api-context';
 import { ApiClient } from '../../api/client';
 import type { ResolvedSelection } from '../../model/selection';
 import { ParamForm, type FormSnapshot } from './param-form';
-import { PromptToolsContext, type PromptTools } from './prompt-tools';
+import { PromptToolsContext, type PromptTools } from '../../components/prompt-tools';
 import { BASE_URL, fixtureModel, fixtureTool } from '../../test/sandbox-catalog';
 
 // The prompt field's tools (product-notes §3 "Prompt library"): ArrowUp in an empty prompt recalls the last

@@ -5,14 +5,15 @@ import { meQueries } from '../../api/queries/me-queries';
 import type { Me } from '../../../contract/me';
 import type { TaskRequest } from '../../../contract/task';
 import type { OutboxEntry } from '../../model/db';
-import { HistoryStore, lazySection } from '../../model/history/history-store';
+import { openConnectionStores } from '../../model/connection-stores';
+import { lazySection, type HistoryStore } from '../../model/history/history-store';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { Outbox, type SubmitResult } from '../../model/tasks/outbox';
 import { PollBudget } from '../../model/tasks/poll-budget';
 import { concurrencyPrior, loadLearning, saveLearning } from '../../model/tasks/poll-learning';
 import { PollSchedule } from '../../model/tasks/poll-schedule';
-import { PresetStore } from '../../model/library/presets';
-import { PromptLibrary } from '../../model/library/prompt-library';
+import type { PresetStore } from '../../model/library/presets';
+import type { PromptLibrary } from '../../model/library/prompt-library';
 import { createdEntry } from '../../model/tasks/created-entry';
 import { DISPATCH_GUESS_MS, RELEASE_LEAD_MS, slotsToFill, TaskQueue } from '../../model/queue/queue';
 import { useFinishNotices } from './finish-notices';
@@ -72,11 +73,9 @@ export function useTasks(me: Pick<Me, 'limits' | 'team' | 'user'>): TaskRunner |
     // The service answers again after an outage: what waits in the outbox goes now, not at its back-off.
     const offRecovered = client.health.onRecovered(() => outbox?.resendWaiting());
     let removeSections = (): void => undefined;
-    void Promise.all([
-      HistoryStore.open(connectionId),
-      PresetStore.open(connectionId),
-      PromptLibrary.open(connectionId),
-    ]).then(([store, presets, prompts]) => {
+    // The connection's stores, shared with the gallery (model/connection-stores.ts).
+    const lease = openConnectionStores(connectionId);
+    void lease.stores.then(({ history: store, presets, prompts }) => {
       if (cancelled) return;
       const offs = [
         store.addSection('presets', presets.historySection()),
@@ -134,6 +133,7 @@ export function useTasks(me: Pick<Me, 'limits' | 'team' | 'user'>): TaskRunner |
       queue?.dispose();
       outbox?.dispose();
       schedule?.stop();
+      lease.release();
       setRunner(null);
     };
   }, [client, connectionId, tasksPerMin, concurrency, confirmed, queryClient]);

@@ -9,7 +9,7 @@ import { useLocale } from '../../../lib/use-locale';
 import { textLimit } from '../param-rules';
 import type { ParamFieldProps } from './field-props';
 import { paramDescription, useParamLabel } from './param-label';
-import { usePromptTools } from '../prompt-tools';
+import { usePromptTools } from '../../../components/prompt-tools';
 
 const textOf = (value: ParamFieldProps['value']) =>
   value === undefined || Array.isArray(value) ? '' : String(value);

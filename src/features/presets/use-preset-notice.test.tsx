@@ -1,9 +1,9 @@
 import { act, cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NoticeArea } from '../components/notice-area';
-import type { Dropped } from '../model/library/presets';
-import { usePresetNotice } from './creator-tools';
+import { NoticeArea } from '../../components/notice-area';
+import type { Dropped } from '../../model/library/presets';
+import { usePresetNotice } from './use-preset-notice';
 
 afterEach(cleanup);
 

@@ -1,0 +1,85 @@
+import { HiddenTasks } from './history/hidden-tasks';
+import { HistoryStore } from './history/history-store';
+import { JudgementStore } from './history/judgements';
+import { KeepersStore } from './history/keepers';
+import { PresetStore } from './library/presets';
+import { PromptLibrary } from './library/prompt-library';
+
+// The local stores of one connection (one key), opened in this one place: the tasks' lifecycle and the
+// gallery both ask for them, and both get the same instances, so a change made through one is seen by
+// the other and IndexedDB is read once. A different key gets different stores.
+
+export interface ConnectionStores {
+  /** The history of everything this key created (the API cannot list tasks). */
+  history: HistoryStore;
+  /** This key's presets and prompt library (local, in the history file too). */
+  presets: PresetStore;
+  prompts: PromptLibrary;
+  /** Stars and ratings. */
+  judgements: JudgementStore;
+  /** Tasks hidden with the gallery's "Hide". */
+  hidden: HiddenTasks;
+  /** Starred outputs' bytes, kept on this device. */
+  keepers: KeepersStore;
+}
+
+/** One holder's use of a connection's stores: `release()` once it no longer needs them. */
+export interface ConnectionStoresLease {
+  stores: Promise<ConnectionStores>;
+  release: () => void;
+}
+
+interface Opened {
+  stores: Promise<ConnectionStores>;
+  holders: number;
+}
+
+const opened = new Map<string, Opened>();
+
+async function openAll(connectionId: string): Promise<ConnectionStores> {
+  const [history, presets, prompts, judgements, hidden, keepers] = await Promise.all([
+    HistoryStore.open(connectionId),
+    PresetStore.open(connectionId),
+    PromptLibrary.open(connectionId),
+    JudgementStore.open(connectionId),
+    HiddenTasks.open(connectionId),
+    KeepersStore.open(connectionId),
+  ]);
+  return { history, presets, prompts, judgements, hidden, keepers };
+}
+
+/**
+ * The stores of a connection, opened on the first request and shared by every holder after it. When the
+ * last holder releases them they are closed (the kept copies' object URLs revoked) and forgotten: the
+ * next request reads them afresh.
+ */
+export function openConnectionStores(connectionId: string): ConnectionStoresLease {
+  let entry = opened.get(connectionId);
+  if (!entry) {
+    const stores = openAll(connectionId);
+    const created: Opened = { stores, holders: 0 };
+    entry = created;
+    opened.set(connectionId, created);
+    // A failed open is not kept: the next request tries again.
+    stores.catch(() => {
+      if (opened.get(connectionId) === created) opened.delete(connectionId);
+    });
+  }
+  const held = entry;
+  held.holders += 1;
+  let released = false;
+  return {
+    stores: held.stores,
+    release: () => {
+      if (released) return;
+      released = true;
+      held.holders -= 1;
+      if (held.holders > 0) return;
+      if (opened.get(connectionId) === held) opened.delete(connectionId);
+      held.stores.then(
+        (stores) => stores.keepers.close(),
+        () => undefined,
+      );
+    },
+  };
+}
