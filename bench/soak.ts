@@ -19,8 +19,11 @@ import type { Ports } from './studio-bench';
 //   - lost tasks: tasks the sandbox created for the key that are not in the studio's history (its export);
 //   - double charges: a prompt sent once that made more than one task, a charge without a task, or a
 //     balance that moved by other than the tasks' charges;
-//   - the studio's JS heap (after a garbage collection) and the sandbox's resident memory, sampled each
-//     minute, with their least-squares slope in MB per hour.
+//   - the studio's JS heap (after a garbage collection) and the sandbox's memory, sampled each minute,
+//     with their least-squares slope in MB per hour: the sandbox's resident memory, and apart from it
+//     its JS heap and its external memory (Buffers) after a garbage collection, with the media cache's
+//     share of the latter, so that a growth says where it is (JavaScript holding objects or bytes, or
+//     native memory: libvips, the allocator).
 // The studio's steps may fail while a fault lasts (that is the point): they are counted, not fatal.
 
 const STEP_TIMEOUT_MS = 60_000;
@@ -29,7 +32,7 @@ const KEY = 'personal';
 interface Sample {
   atMs: number;
   heapMb: number | null;
-  rssMb: number;
+  sandbox: Omit<SoakSandboxState, 'tasks' | 'charges' | 'balance'>;
 }
 
 /** Least-squares slope of y over x. */
@@ -227,7 +230,8 @@ export async function soak({
 }: SoakOptions): Promise<Record<string, Figure>> {
   const sandboxPort = new URL(ports.sandbox).port;
   const child = fork('bench/soak-sandbox.ts', {
-    execArgv: ['--import', 'tsx'],
+    // --expose-gc: the child collects before it reads its memory (soak-sandbox.ts).
+    execArgv: ['--expose-gc', '--import', 'tsx'],
     env: { ...process.env, SOAK_SANDBOX_PORT: sandboxPort, SOAK_STUDIO_ORIGIN: ports.studio },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -273,10 +277,14 @@ export async function soak({
     await creator.connect(key);
     const sample = async () => {
       const heapMb = await jsHeapUsedMb(context, page).catch(() => null); // mid-reload: none this minute
-      const { rssMb } = await stateOf(child);
-      samples.push({ atMs: Date.now() - started, heapMb, rssMb });
+      const { rssMb, heapUsedMb, externalMb, mediaCacheMb } = await stateOf(child);
+      samples.push({
+        atMs: Date.now() - started,
+        heapMb,
+        sandbox: { rssMb, heapUsedMb, externalMb, mediaCacheMb },
+      });
       log(
-        `  soak ${((Date.now() - started) / 60_000).toFixed(1)} min: heap ${heapMb?.toFixed(1) ?? 'n/a'} MB, sandbox RSS ${rssMb.toFixed(0)} MB, steps ${JSON.stringify(steps)}, failed ${JSON.stringify(failed)}`,
+        `  soak ${((Date.now() - started) / 60_000).toFixed(1)} min: heap ${heapMb?.toFixed(1) ?? 'n/a'} MB, sandbox RSS ${rssMb.toFixed(0)} MB (heap ${heapUsedMb.toFixed(1)}, external ${externalMb.toFixed(1)} of which media cache ${mediaCacheMb.toFixed(1)}), steps ${JSON.stringify(steps)}, failed ${JSON.stringify(failed)}`,
       );
     };
     await sample();
@@ -355,10 +363,21 @@ export async function soak({
     const heapPoints = samples.flatMap((s) =>
       s.heapMb === null ? [] : [[hours(s.atMs), s.heapMb] as [number, number]],
     );
-    const rssPoints = samples.map((s) => [hours(s.atMs), s.rssMb] as [number, number]);
     const heapSlope = slope(heapPoints);
-    const rssSlope = slope(rssPoints);
     const round1 = (n: number | null) => (n === null ? null : Math.round(n * 10) / 10);
+    const sandboxSlope = (measure: keyof Sample['sandbox'], what: string, digits: number): Figure => {
+      const points = samples.map((s) => [hours(s.atMs), s.sandbox[measure]] as [number, number]);
+      // The first minute loads libvips and fills the pools once: the slope without it, beside.
+      const settled = round1(slope(points.slice(1)));
+      return {
+        value: round1(slope(points)),
+        unit: 'MB/h',
+        target: 'reported',
+        ok: true,
+        note: `${what}, ${settled ?? 'n/a'} MB/h from the first minute on; ${points.length} samples: ${points.map(([, y]) => y.toFixed(digits)).join(', ')} MB`,
+      };
+    };
+    const lastCache = samples.at(-1)?.sandbox.mediaCacheMb ?? 0;
     const ran = `${minutes} min, ${round} rounds, ${faultsInjected.length} faults (${[...new Set(faultsInjected)].join(', ')})`;
     return {
       lostTasks: {
@@ -382,13 +401,14 @@ export async function soak({
         ok: true,
         note: `studio JS heap after GC, ${heapPoints.length} samples: ${heapPoints.map(([, y]) => y.toFixed(1)).join(', ')} MB`,
       },
-      sandboxRssSlope: {
-        value: round1(rssSlope),
-        unit: 'MB/h',
-        target: 'reported',
-        ok: true,
-        note: `sandbox resident memory, ${rssPoints.length} samples: ${rssPoints.map(([, y]) => y.toFixed(0)).join(', ')} MB`,
-      },
+      sandboxRssSlope: sandboxSlope('rssMb', 'sandbox resident memory', 0),
+      sandboxHeapSlope: sandboxSlope('heapUsedMb', 'sandbox JS heap used, after a garbage collection', 1),
+      sandboxExternalSlope: sandboxSlope(
+        'externalMb',
+        `sandbox external memory (Buffers) after a garbage collection, the media cache ${lastCache.toFixed(1)} MB of it at the end`,
+        1,
+      ),
+      sandboxMediaCacheSlope: sandboxSlope('mediaCacheMb', 'the sandbox media cache (bounded)', 1),
       steps: {
         value: Object.values(steps).reduce((s, n) => s + n, 0),
         unit: 'steps',

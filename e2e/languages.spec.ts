@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { expectNoSeriousViolations } from './axe-helpers';
 import { historyFile, importHistory, runCutout, seedImages } from './gallery-helpers';
@@ -29,6 +30,18 @@ test.describe('a browser in Japanese', () => {
     await expect(page.getByRole('button', { name: '接続', exact: true })).toBeVisible();
     await expect(page.getByLabel('言語')).toHaveValue('ja');
   });
+});
+
+// The build minifies it (scripts/minify-before-paint.ts); the test above shows the file as served still
+// draws the language before the studio's script runs.
+test('before-paint.js is served minified: no comments, under half its source', async ({ request }) => {
+  const answer = await request.get('/before-paint.js');
+  expect(answer.ok()).toBe(true);
+  const served = await answer.text();
+  const source = readFileSync(new URL('../public/before-paint.js', import.meta.url), 'utf8');
+  expect(served).not.toMatch(/\/\/ |\/\*/);
+  expect(served.length).toBeLessThan(source.length / 2);
+  expect(served).toContain('data-language-pending');
 });
 
 test('Language on the connect screen: Arabic right to left, remembered after a reload, English again', async ({

@@ -1,30 +1,15 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { i18n } from '@lingui/core';
 import { msg, plural, t } from '@lingui/core/macro';
-import { getLocale } from './locale';
+import { cached } from './intl-format';
 
 // Numbers, dates, sizes, durations and lists as people read them in the studio: every one through Intl,
 // in the studio's locale (locale.ts), never a locale written in the code (a lint rule in eslint.config.js
 // refuses one). The words around them ("credits", "s", "min", "bytes") are messages, translated with the
 // rest of the studio's text.
 
-// Each formatter is made once per locale and options: an Intl constructor (and toLocaleString, which
-// makes one on every call) costs a long list (every card and day heading that scrolls into view) more
-// than the rest of its render.
-const formatters = new Map<
-  string,
-  Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat | Intl.ListFormat
->();
-
-function cached<
-  F extends Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat | Intl.ListFormat,
->(kind: string, options: object | undefined, make: (locale: string) => F): F {
-  const locale = getLocale();
-  const key = `${kind}|${locale}|${options ? JSON.stringify(options) : ''}`;
-  let found = formatters.get(key) as F | undefined;
-  if (!found) formatters.set(key, (found = make(locale)));
-  return found;
-}
+// Lists are in a module of their own, which the connect screen (in the first load) imports without the rest.
+export { formatList } from './intl-format';
 
 /** The studio locale's number format for these options. */
 export const numberFormat = (options?: Intl.NumberFormatOptions): Intl.NumberFormat =>
@@ -47,19 +32,6 @@ export const formatRelative = (value: number, unit: Intl.RelativeTimeFormatUnit)
     value,
     unit,
   );
-
-const LIST_STYLES = {
-  /** "a, b, and c": items that all hold. */
-  and: { type: 'conjunction', style: 'long' },
-  /** "a, b, or c": one of them. */
-  or: { type: 'disjunction', style: 'long' },
-  /** "a, b, c": a plain enumeration, the locale's separator with no word. */
-  plain: { type: 'unit', style: 'short' },
-} as const satisfies Record<string, Intl.ListFormatOptions>;
-
-/** Words joined as the locale joins a list: formatList(['a', 'b', 'c'], 'and') is "a, b, and c" in English. */
-export const formatList = (items: readonly string[], kind: keyof typeof LIST_STYLES = 'plain'): string =>
-  cached('list', LIST_STYLES[kind], (locale) => new Intl.ListFormat(locale, LIST_STYLES[kind])).format(items);
 
 // The price units the catalog names (api-notes: typicalPrice.unit); a unit it adds later shows as sent.
 const UNIT_LABELS: Record<string, MessageDescriptor> = {

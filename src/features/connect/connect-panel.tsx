@@ -7,7 +7,7 @@ import { Button } from '../../components/button';
 import { Field, inputClass } from '../../components/field';
 import { blockedOrigin } from './allowed-origins';
 import type { ConnectionState, Credentials } from './use-connection';
-import { formatList } from '../../lib/format';
+import { formatList } from '../../lib/intl-format';
 
 interface DemoKey {
   name: string;

@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import { runInNewContext } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import { minifyClassicScript } from './minify-before-paint';
+
+// The build serves public/before-paint.js minified (minify-before-paint.ts): the minified script must
+// draw on <html> exactly what the source draws, for every way a language and a theme are chosen.
+
+const source = readFileSync(new URL('../public/before-paint.js', import.meta.url), 'utf8');
+const minified = minifyClassicScript(source);
+
+interface Visit {
+  stored?: Record<string, string>;
+  storageRefused?: boolean;
+  languages?: readonly string[];
+  language?: string;
+}
+
+/** Runs a script as the browser runs before-paint.js, and returns what it drew on <html>. */
+function drawn(script: string, visit: Visit) {
+  const attributes = new Map<string, string>();
+  const root = {
+    lang: 'en',
+    dir: '',
+    setAttribute: (name: string, value: string) => void attributes.set(name, value),
+    removeAttribute: (name: string) => void attributes.delete(name),
+  };
+  const timers: Array<() => void> = [];
+  runInNewContext(script, {
+    document: { documentElement: root },
+    navigator: { languages: visit.languages, language: visit.language },
+    localStorage: {
+      getItem: (key: string) => {
+        if (visit.storageRefused) throw new Error('SecurityError');
+        return visit.stored?.[key] ?? null;
+      },
+    },
+    setTimeout: (run: () => void) => void timers.push(run),
+  });
+  const before = { lang: root.lang, dir: root.dir, attributes: Object.fromEntries(attributes) };
+  for (const run of timers) run();
+  return { ...before, afterTimeout: Object.fromEntries(attributes) };
+}
+
+const visits: Array<[string, Visit]> = [
+  ['a browser in English', { languages: ['en-US', 'fr'] }],
+  ['a browser in Brazilian Portuguese', { languages: ['pt-BR'] }],
+  ['a European Portuguese browser (pt-BR by its language)', { languages: ['pt-PT', 'en'] }],
+  ['traditional Chinese, then French', { languages: ['zh-TW', 'zh-Hant-HK', 'fr-CA'] }],
+  ['simplified Chinese in Singapore', { languages: ['zh-Hans-SG'] }],
+  ['no navigator.languages', { language: 'de-AT' }],
+  ['a language the studio does not speak', { languages: ['sv-SE'] }],
+  ['Arabic chosen on this device', { stored: { 'media-studio:language': 'ar' }, languages: ['en'] }],
+  ['the pseudo-locale stored', { stored: { 'media-studio:language': 'pseudo' } }],
+  ['a stored value that is no language', { stored: { 'media-studio:language': 'xx' }, languages: ['ko'] }],
+  ['the dark theme chosen', { stored: { 'media-studio:theme': 'dark' }, languages: ['ja'] }],
+  ['a theme that is no theme', { stored: { 'media-studio:theme': 'blue' } }],
+  ['storage refused', { storageRefused: true, languages: ['es-MX'] }],
+];
+
+describe('before-paint.js as the build serves it', () => {
+  it('is minified: no comments, under half the size of its source', () => {
+    expect(minified).not.toMatch(/\/\/ |\/\*/);
+    expect(minified.length).toBeLessThan(source.length / 2);
+  });
+
+  it.each(visits)('draws what its source draws: %s', (_, visit) => {
+    expect(drawn(minified, visit)).toEqual(drawn(source, visit));
+  });
+
+  it('draws the language and direction, hidden until the studio draws it, and the theme', () => {
+    expect(
+      drawn(minified, { stored: { 'media-studio:language': 'ar', 'media-studio:theme': 'dark' } }),
+    ).toEqual({
+      lang: 'ar',
+      dir: 'rtl',
+      attributes: { 'data-theme': 'dark', 'data-language-pending': '' },
+      afterTimeout: { 'data-theme': 'dark' },
+    });
+    expect(drawn(minified, { languages: ['pt-PT'] })).toMatchObject({ lang: 'pt-BR', dir: 'ltr' });
+    expect(drawn(minified, { languages: ['zh-TW', 'fr-CA'] })).toMatchObject({ lang: 'fr' });
+    expect(drawn(minified, { storageRefused: true, languages: ['sv'] })).toEqual({
+      lang: 'en',
+      dir: 'ltr',
+      attributes: {},
+      afterTimeout: {},
+    });
+  });
+});
