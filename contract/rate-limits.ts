@@ -2,7 +2,8 @@
 // Retry-After. The studio's limiter keeps under these (src/api/rate-limiter.ts) and the sandbox enforces
 // them (sandbox/src/core/rate-limit.ts); GET /me may give a key other numbers for the first three groups.
 
-export const RATE_WINDOW_MS = 60_000;
+/** The window the limits count in. */
+export const RATE_WINDOW_MS: number = 60_000;
 
 /** Requests per key and minute, by endpoint group; null = no fixed limit. */
 export const RATE_LIMITS = {

@@ -2,13 +2,20 @@
 // every model. The studio's form refuses what the service would (src/features/forms/param-rules.ts) and
 // the sandbox refuses it with 400 invalid_payload (sandbox/src/core/params.ts).
 
-export const PARAMS_LIMITS = {
+interface ParamsLimits {
   /** Keys in `params`. */
-  maxKeys: 50,
+  readonly maxKeys: number;
   /** Characters in a string value, or in a string item of an array. */
-  maxStringLength: 2_000,
+  readonly maxStringLength: number;
   /** Items in an array value. */
-  maxArrayItems: 20,
+  readonly maxArrayItems: number;
   /** Characters in `params.prompt`; a model may set a lower promptMaxLength (api-notes §2 "Model"). */
+  readonly maxPromptLength: number;
+}
+
+export const PARAMS_LIMITS: ParamsLimits = {
+  maxKeys: 50,
+  maxStringLength: 2_000,
+  maxArrayItems: 20,
   maxPromptLength: 10_000,
-} as const;
+};
