@@ -1,6 +1,10 @@
 import { z } from 'zod/mini';
 
 // api-notes §7: every error has this shape; extra fields (validCategories, spent, cap, params, labels) pass through.
+/**
+ * @internal The sandbox types its errors by ErrorType below; the list itself is what the sandbox's HTTP
+ * tests check every answer's `type` against (sandbox/test/harness.ts).
+ */
 export const ERROR_TYPES = [
   'authentication_error',
   'permission_error',

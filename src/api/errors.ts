@@ -558,12 +558,12 @@ const fallbackRemedy = (status: number): string | undefined => {
 };
 
 /**
- * @internal ApiError reads its text through this; it is exported for the tests of screens that show an
- * error's text and compare it with the table's (features/describe).
- *
  * The studio's message and remedy for an error, from the table, in the studio's current language. A code
  * the table does not know gets a general message naming its status and code; the service's own words are
  * shown beside it (ApiError.serverMessage).
+ *
+ * @internal ApiError reads its text through this; it is exported for the tests of screens that show an
+ * error's text and compare it with the table's (features/describe).
  */
 export function describeError(ctx: ErrorContext): ErrorText {
   if (hasEntry(ctx.code)) return ERROR_TABLE[ctx.code](ctx);

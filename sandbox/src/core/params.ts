@@ -1,5 +1,5 @@
 import type { PromptRules } from '../../../contract/catalog';
-import { optionValue, type ParamDef } from '../../../contract/param';
+import { optionValue, type MediaParamType, type ParamDef } from '../../../contract/param';
 import { PARAMS_LIMITS } from '../../../contract/request-limits';
 import type { ParamValue } from '../../../contract/task';
 import { SandboxError, invalidPayload } from './errors';
@@ -62,7 +62,8 @@ export function checkParamsShape(raw: unknown): Params {
   return raw as Params;
 }
 
-const MEDIA_KIND_OF: Record<string, MediaKind> = {
+/** Which kind of media each media param type takes: one entry per type of the contract's list. */
+const MEDIA_KIND_OF: Readonly<Record<MediaParamType, MediaKind>> = {
   image: 'image',
   image_url: 'image',
   image_urls: 'image',
@@ -155,7 +156,7 @@ export function resolveParams(
 function checkValue(def: ParamDef, value: ParamValue, media: MediaLookup): void {
   const id = def.id;
   const name = def.displayName ?? id;
-  const kind = MEDIA_KIND_OF[def.type];
+  const kind = Object.hasOwn(MEDIA_KIND_OF, def.type) ? MEDIA_KIND_OF[def.type as MediaParamType] : undefined;
 
   if (def.type === 'image_urls') {
     const list = Array.isArray(value) ? value : [value];
