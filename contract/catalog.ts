@@ -39,6 +39,8 @@ export const ModelSchema = z.object({
   tags: z._default(z.array(z.string()), []),
 });
 export type Model = z.infer<typeof ModelSchema>;
+/** The prompt rules a model declares, checked by the studio's form and by the sandbox (api-notes §2 "Model"). */
+export type PromptRules = Pick<Model, 'promptRequired' | 'promptMaxLength'>;
 
 export const AiToolSchema = z.object({
   slug: z.string().check(z.minLength(1)),

@@ -30,7 +30,12 @@ export const OPTION_PARAM_TYPES: readonly string[] = [
 ] satisfies KnownParamType[];
 
 /** Param types whose values are service-hosted media URLs (api-notes §2: foreign URLs go through POST /uploads). */
-export const MEDIA_PARAM_TYPES: readonly string[] = MEDIA_TYPES;
+export type MediaParamType = (typeof MEDIA_TYPES)[number];
+/**
+ * @internal The sandbox and the form are held to the list by the type above; the list itself is walked
+ * by the form's test that every media type gets a media input (features/forms/param-types.test.tsx).
+ */
+export const MEDIA_PARAM_TYPES: readonly MediaParamType[] = MEDIA_TYPES;
 
 const ParamOptionSchema = z.union([
   z.string(),

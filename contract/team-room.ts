@@ -21,7 +21,7 @@ export const memberIdOf = (me: Pick<Me, 'key'>): string => me.key.id;
  * `authenticationFailed` event (refused at connect) or of a `close`/`disconnect` event (ended later);
  * the studio shows each in plain words from its message catalogs.
  */
-export const TEAM_SPACE_REASONS = [
+const TEAM_SPACE_REASONS = [
   /** 401 from /me: the key is revoked, expired or not a key at all. */
   'key-invalid',
   /** 403 account_banned: the key's owner is banned. */

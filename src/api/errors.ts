@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { ErrorBodySchema } from '../../contract/error';
+import { ErrorBodySchema, type ApiErrorCode } from '../../contract/error';
 import { t } from '@lingui/core/macro';
 import { formatCount, formatCredits, formatList } from '../lib/format';
 
@@ -10,65 +10,13 @@ import { formatCount, formatCredits, formatList } from '../lib/format';
 // Components never parse error JSON; they read `code`, `message`, `remedy`, `serverMessage`, `fieldErrors`.
 
 /** Codes the client makes up itself when there is no api-notes §7 error body to read. */
-export const CLIENT_ERROR_CODES = ['network_error', 'timeout', 'invalid_response', 'aborted'] as const;
-export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
-
-/** Every code named in api-notes §7 (and 4), each with an entry in the message table. */
-export const SPEC_ERROR_CODES = [
-  'invalid_payload',
-  'missing_required_params',
-  'invalid_idempotency_key',
-  'unknown_model',
-  'invalid_type',
-  'missing_token',
-  'invalid_token',
-  'token_daily_cap_exceeded',
-  'token_daily_cap_reached',
-  'arrears',
-  'insufficient_credits',
-  'model_not_public',
-  'account_banned',
-  'token_project_unbound',
-  'unknown_ai_tool',
-  'unknown_template',
-  'unknown_task',
-  'unknown_upload',
-  'file_too_large',
-  'moderation_blocked',
-  'policy_violation',
-  'rate_limited',
-  'upstream_rate_limited',
-  'storage_upload_failed',
-  'vision_unavailable',
-] as const;
-export type SpecErrorCode = (typeof SPEC_ERROR_CODES)[number];
-
-/**
- * Codes of a bare HTTP status, not in api-notes §7 but sent by gateways, by the studio's own proxy
- * (bad_gateway, gateway_timeout), and by the sandbox for an unknown path, an unexpected error or an
- * injected fault (sandbox/src/http/app.ts). Each has an entry too, so no code the sandbox can send
- * falls through to the server's bare text (errors-sandbox.test.ts checks this against its source).
- */
-export type HttpErrorCode =
-  | 'not_found'
-  | 'permission_denied'
-  | 'conflict'
-  | 'unprocessable'
-  | 'internal_error'
-  | 'bad_gateway'
-  | 'service_unavailable'
-  | 'gateway_timeout'
-  | 'injected_fault'
-  | 'request_too_large'
-  | 'unsupported_media_type'
-  | 'range_not_satisfiable'
-  | 'origin_not_allowed';
+export type ClientErrorCode = 'network_error' | 'timeout' | 'invalid_response' | 'aborted';
 
 /**
  * api-notes §7 "503 (various): no enabled provider for the model" has no stable code; a 503 whose code is not
  * in the table is shown with this entry.
  */
-export const NO_PROVIDER_CODE = 'no_enabled_provider';
+const NO_PROVIDER_CODE = 'no_enabled_provider';
 
 /** The type given to failures made on the client side (the spec's type values describe server errors). */
 const CLIENT_ERROR_TYPE = 'client_error';
@@ -147,7 +95,7 @@ const KEY_PATTERN = /\b[A-Za-z0-9]+_live_[A-Za-z0-9]{32}\b/g;
  * product-notes §3: the key never appears in an error message. Server text is not ours, so anything that
  * looks like a key (prefix_live_ + 32 characters, api-notes §5) or equals the key in use is masked.
  */
-export function redactSecrets(text: string, secrets: readonly string[] = []): string {
+function redactSecrets(text: string, secrets: readonly string[] = []): string {
   let out = text;
   for (const secret of secrets) {
     if (secret.length >= 8) out = out.split(secret).join('[redacted key]');
@@ -156,10 +104,7 @@ export function redactSecrets(text: string, secrets: readonly string[] = []): st
 }
 
 /** Retry-After is whole seconds (api-notes §7/§8); an HTTP date is accepted too, as HTTP allows it. */
-export function parseRetryAfter(
-  value: string | null | undefined,
-  now: number = Date.now(),
-): number | undefined {
+function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
   if (value === null || value === undefined) return undefined;
   const trimmed = value.trim();
   if (trimmed === '') return undefined;
@@ -307,7 +252,7 @@ export function fieldErrors(error: unknown): Record<string, string> {
 // language changed reads in the new one. The service's own `message` is never mixed in: it is kept as
 // `serverMessage` and shown as sent, beside this text (components/service-message.tsx).
 
-export interface ErrorContext {
+interface ErrorContext {
   status: number;
   code: string;
   param?: string;
@@ -374,11 +319,12 @@ function capReachedMessage(ctx: ErrorContext): string {
   return t`This key has used its daily cap of ${cap} (${spent} spent today).`;
 }
 
-/** Every code of api-notes §7, the client's own codes, and the 503 "no enabled provider" case. */
-export const ERROR_TABLE: Record<
-  SpecErrorCode | HttpErrorCode | ClientErrorCode | typeof NO_PROVIDER_CODE,
-  Entry
-> = {
+/**
+ * Every code of the contract's table (contract/error.ts: api-notes §7 and the codes of a bare status the
+ * sandbox and gateways send), the client's own codes, and the 503 "no enabled provider" case. A code
+ * added to the contract without an entry here fails the type check.
+ */
+const ERROR_TABLE: Record<ApiErrorCode | ClientErrorCode | typeof NO_PROVIDER_CODE, Entry> = {
   invalid_payload: ({ param }) =>
     param
       ? {
@@ -615,6 +561,9 @@ const fallbackRemedy = (status: number): string | undefined => {
  * The studio's message and remedy for an error, from the table, in the studio's current language. A code
  * the table does not know gets a general message naming its status and code; the service's own words are
  * shown beside it (ApiError.serverMessage).
+ *
+ * @internal ApiError reads its text through this; it is exported for the tests of screens that show an
+ * error's text and compare it with the table's (features/describe).
  */
 export function describeError(ctx: ErrorContext): ErrorText {
   if (hasEntry(ctx.code)) return ERROR_TABLE[ctx.code](ctx);

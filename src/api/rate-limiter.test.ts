@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_LIMITS, RateLimiter, type EndpointGroup } from './rate-limiter';
+import { RateLimiter, type EndpointGroup } from './rate-limiter';
 
 /** Starts an acquire and tracks whether it has resolved. */
 const track = (limiter: RateLimiter, group: EndpointGroup, signal?: AbortSignal) => {
@@ -25,7 +25,20 @@ describe('RateLimiter', () => {
   });
 
   it('has the api-notes §8 limits', () => {
-    expect(DEFAULT_LIMITS).toEqual({
+    const limiter = new RateLimiter();
+    const groups: EndpointGroup[] = [
+      'tasks.create',
+      'tasks.get',
+      'uploads.create',
+      'uploads.get',
+      'me',
+      'quote',
+      'ai-tools',
+      'templates',
+      'describe',
+      'models',
+    ];
+    expect(Object.fromEntries(groups.map((g) => [g, limiter.limitOf(g)]))).toEqual({
       'tasks.create': 60,
       'tasks.get': 60,
       'uploads.create': 30,

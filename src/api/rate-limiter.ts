@@ -1,42 +1,20 @@
 import { abortError } from './errors';
 import type { Me } from '../../contract/me';
+import { RATE_LIMITS, RATE_WINDOW_MS, type EndpointGroup } from '../../contract/rate-limits';
 
-// Keeps every endpoint group under its api-notes §8 per-minute limit so the studio never earns a 429 by
-// itself (product-notes §3: "with 100 tasks in flight it still sends no request that earns a 429").
+// Keeps every endpoint group under its api-notes §8 per-minute limit (contract/rate-limits.ts, the figures
+// the sandbox enforces) so the studio never earns a 429 by itself (product-notes §3: "with 100 tasks in
+// flight it still sends no request that earns a 429").
 // Each group has a sliding 60 s window of send times: a request may go when fewer than `limit` sends
 // happened in the window. The service counts in fixed windows opened by the first request (see
 // sandbox/README); any fixed 60 s window is inside some sliding one, so the sliding count is the
 // stricter of the two. A small margin absorbs the transit time between our clock and the server's.
 // Waiters are served first come, first served per group.
 
-export type EndpointGroup =
-  | 'tasks.create'
-  | 'tasks.get'
-  | 'uploads.create'
-  | 'uploads.get'
-  | 'me'
-  | 'quote'
-  | 'ai-tools'
-  | 'templates'
-  | 'describe'
-  | 'models';
+export type { EndpointGroup };
+/** The window the limits count in (api-notes §8), for callers that bound a wait by it. */
+export const WINDOW_MS = RATE_WINDOW_MS;
 
-/** api-notes §8, per key and minute; null = no fixed limit. */
-export const DEFAULT_LIMITS: Readonly<Record<EndpointGroup, number | null>> = {
-  'tasks.create': 60,
-  // api-notes §8: "none fixed in one place; 60 in another": we keep to 60 (as the sandbox enforces).
-  'tasks.get': 60,
-  'uploads.create': 30,
-  'uploads.get': 120,
-  me: 120,
-  quote: 120,
-  'ai-tools': 120,
-  templates: 120, // its own bucket, apart from ai-tools
-  describe: 10,
-  models: null,
-};
-
-export const WINDOW_MS = 60_000;
 const DEFAULT_MARGIN_MS = 1_000;
 
 /** Schedules fn after ms; returns a function that cancels it. */
@@ -82,7 +60,7 @@ export class RateLimiter {
     this.now = options.now ?? (() => Date.now());
     this.setTimer = options.setTimer ?? defaultSetTimer;
     this.marginMs = options.marginMs ?? DEFAULT_MARGIN_MS;
-    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.limits = { ...RATE_LIMITS, ...options.limits };
   }
 
   /** Resolves when a request of this group may be sent, and counts it as sent. Rejects (aborted) on abort. */
@@ -139,7 +117,7 @@ export class RateLimiter {
   waitMs(group: EndpointGroup): number {
     const state = this.state(group);
     const now = this.now();
-    const span = WINDOW_MS + this.marginMs;
+    const span = RATE_WINDOW_MS + this.marginMs;
     while (state.sent.length > 0 && (state.sent[0] ?? 0) + span <= now) state.sent.shift();
     const paused = Math.max(0, state.pausedUntil - now);
     const limit = this.limits[group];

@@ -1,7 +1,13 @@
+import type { ApiErrorCode, ErrorType, StatusOf } from '../../../contract/error';
+
 // One error type for every refusal the sandbox makes; the HTTP layer renders it in the api-notes §7 shape.
 
-export type ErrorType =
-  'authentication_error' | 'permission_error' | 'invalid_request_error' | 'rate_limit_error' | 'api_error';
+/**
+ * Codes only the control API (/__sandbox/*) sends: the studio never calls it with a key, so they are
+ * not in the contract's table of the API's codes.
+ */
+type ControlErrorCode = 'not_supported';
+type ControlStatus = 501;
 
 /** The spec names the type values but not which status gets which; this is the sandbox's mapping (README). */
 function errorTypeFor(status: number): ErrorType {
@@ -12,11 +18,17 @@ function errorTypeFor(status: number): ErrorType {
   return 'invalid_request_error';
 }
 
-export class SandboxError extends Error {
+/**
+ * A refusal with a code of the contract's table (contract/error.ts) and one of that code's statuses: a
+ * code or status the studio does not know of fails the type check here, not in a creator's hands.
+ */
+export class SandboxError<
+  C extends ApiErrorCode | ControlErrorCode = ApiErrorCode | ControlErrorCode,
+> extends Error {
   readonly type: ErrorType;
   constructor(
-    readonly status: number,
-    readonly code: string,
+    readonly status: C extends ApiErrorCode ? StatusOf<C> : ControlStatus,
+    readonly code: C,
     message: string,
     readonly options: {
       param?: string;

@@ -1,15 +1,13 @@
-import { optionValue, type ParamDef } from '../../../contract/param';
+import type { PromptRules } from '../../../contract/catalog';
+import { optionValue, type MediaParamType, type ParamDef } from '../../../contract/param';
+import { PARAMS_LIMITS } from '../../../contract/request-limits';
 import type { ParamValue } from '../../../contract/task';
 import { SandboxError, invalidPayload } from './errors';
 
-// api-notes §4 POST /tasks and api-notes §8 "Other limits": the checks on params, in the order the service makes them.
+// api-notes §4 POST /tasks and api-notes §8 "Other limits" (contract/request-limits.ts): the checks on
+// params, in the order the service makes them.
 
-const LIMITS = {
-  maxKeys: 50,
-  maxString: 2000,
-  maxArray: 20,
-  maxPrompt: 10_000,
-} as const;
+const LIMITS = PARAMS_LIMITS;
 
 export type Params = Record<string, ParamValue>;
 export type MediaKind = 'image' | 'video' | 'audio';
@@ -40,19 +38,22 @@ export function checkParamsShape(raw: unknown): Params {
   }
   for (const [id, value] of entries) {
     if (Array.isArray(value)) {
-      if (value.length > LIMITS.maxArray) {
-        throw invalidPayload(`${id} has ${value.length} items; at most ${LIMITS.maxArray} are allowed.`, id);
+      if (value.length > LIMITS.maxArrayItems) {
+        throw invalidPayload(
+          `${id} has ${value.length} items; at most ${LIMITS.maxArrayItems} are allowed.`,
+          id,
+        );
       }
       for (const item of value) {
         if (!isScalar(item)) throw invalidPayload(`${id} items must be strings, numbers or booleans.`, id);
-        if (typeof item === 'string' && item.length > LIMITS.maxString) {
-          throw invalidPayload(`An item of ${id} is longer than ${LIMITS.maxString} characters.`, id);
+        if (typeof item === 'string' && item.length > LIMITS.maxStringLength) {
+          throw invalidPayload(`An item of ${id} is longer than ${LIMITS.maxStringLength} characters.`, id);
         }
       }
     } else if (!isScalar(value)) {
       throw invalidPayload(`${id} must be a string, number, boolean or array.`, id);
     } else if (typeof value === 'string') {
-      const max = id === 'prompt' ? LIMITS.maxPrompt : LIMITS.maxString;
+      const max = id === 'prompt' ? LIMITS.maxPromptLength : LIMITS.maxStringLength;
       if (value.length > max) {
         throw invalidPayload(`${id} is ${value.length} characters long; at most ${max} are allowed.`, id);
       }
@@ -61,7 +62,8 @@ export function checkParamsShape(raw: unknown): Params {
   return raw as Params;
 }
 
-const MEDIA_KIND_OF: Record<string, MediaKind> = {
+/** Which kind of media each media param type takes: one entry per type of the contract's list. */
+const MEDIA_KIND_OF: Readonly<Record<MediaParamType, MediaKind>> = {
   image: 'image',
   image_url: 'image',
   image_urls: 'image',
@@ -80,11 +82,6 @@ const allowedValues = (def: ParamDef): string[] | null => {
 
 const isEmpty = (v: ParamValue | undefined) =>
   v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
-
-export interface PromptRules {
-  promptRequired: boolean;
-  promptMaxLength?: number;
-}
 
 /**
  * Applies defaults, enforces required params (400 missing_required_params with error.params, api-notes §4 rule 4),
@@ -139,7 +136,7 @@ export function resolveParams(
 
   if (params.prompt !== undefined) {
     if (typeof params.prompt !== 'string') throw invalidPayload('prompt must be a string.', 'prompt');
-    const max = Math.min(prompt.promptMaxLength ?? LIMITS.maxPrompt, LIMITS.maxPrompt);
+    const max = Math.min(prompt.promptMaxLength ?? LIMITS.maxPromptLength, LIMITS.maxPromptLength);
     if (params.prompt.length > max) {
       throw invalidPayload(
         `prompt is ${params.prompt.length} characters long; this model accepts at most ${max}.`,
@@ -159,11 +156,11 @@ export function resolveParams(
 function checkValue(def: ParamDef, value: ParamValue, media: MediaLookup): void {
   const id = def.id;
   const name = def.displayName ?? id;
-  const kind = MEDIA_KIND_OF[def.type];
+  const kind = Object.hasOwn(MEDIA_KIND_OF, def.type) ? MEDIA_KIND_OF[def.type as MediaParamType] : undefined;
 
   if (def.type === 'image_urls') {
     const list = Array.isArray(value) ? value : [value];
-    const max = Math.min(def.constraints?.maxCount ?? LIMITS.maxArray, LIMITS.maxArray);
+    const max = Math.min(def.constraints?.maxCount ?? LIMITS.maxArrayItems, LIMITS.maxArrayItems);
     if (list.length > max) throw invalidPayload(`${name} takes at most ${max} images.`, id);
     for (const item of list) checkMediaUrl(id, name, item, 'image', media);
     return;

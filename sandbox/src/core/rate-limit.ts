@@ -1,20 +1,22 @@
+import {
+  RATE_LIMITS as API_RATE_LIMITS,
+  RATE_WINDOW_MS,
+  type EndpointGroup,
+  type LimitedGroup,
+} from '../../../contract/rate-limits';
 import { SandboxError } from './errors';
 
-// api-notes §8: per-key limits in a 60-second window. Fixed windows that open at a key's first request.
-export const RATE_LIMITS = {
-  'tasks.create': 60,
-  'tasks.get': 60, // api-notes §8 says "none fixed" and "60"; we pick 60 (README)
-  'uploads.create': 30,
-  'uploads.get': 120,
-  me: 120,
-  quote: 120,
-  'ai-tools': 120,
-  templates: 120,
-  describe: 10,
-} as const;
-export type RateGroup = keyof typeof RATE_LIMITS;
+// api-notes §8: per-key limits in a 60-second window (contract/rate-limits.ts), enforced in fixed windows
+// that open at a key's first request. GET /models has no fixed limit, so it is not limited here.
 
-const WINDOW_MS = 60_000;
+export type RateGroup = LimitedGroup;
+
+const isLimited = (entry: [EndpointGroup, number | null]): entry is [RateGroup, number] => entry[1] !== null;
+
+/** The contract's per-minute limits of the groups that have one. */
+export const RATE_LIMITS: Readonly<Record<RateGroup, number>> = Object.fromEntries(
+  (Object.entries(API_RATE_LIMITS) as Array<[EndpointGroup, number | null]>).filter(isLimited),
+) as Record<RateGroup, number>;
 
 export class RateLimiter {
   private windows = new Map<string, { start: number; count: number }>();
@@ -34,13 +36,13 @@ export class RateLimiter {
   hit(keyId: string, group: RateGroup, now: number): void {
     const id = `${keyId}:${group}`;
     let w = this.windows.get(id);
-    if (!w || now - w.start >= WINDOW_MS) {
+    if (!w || now - w.start >= RATE_WINDOW_MS) {
       w = { start: now, count: 0 };
       this.windows.set(id, w);
     }
     const limit = this.limitOf(group);
     if (w.count >= limit) {
-      const retryAfter = Math.max(1, Math.ceil((w.start + WINDOW_MS - now) / 1000));
+      const retryAfter = Math.max(1, Math.ceil((w.start + RATE_WINDOW_MS - now) / 1000));
       throw new SandboxError(429, 'rate_limited', `Rate limit of ${limit} requests per minute reached.`, {
         headers: { 'Retry-After': String(retryAfter) },
         extra: { limit, retryAfter },

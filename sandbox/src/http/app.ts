@@ -3,6 +3,7 @@ import { Hono, type Context } from 'hono';
 import { rm } from 'node:fs/promises';
 import { cors } from 'hono/cors';
 import { UPLOAD_MAX_BYTES } from '../../../contract/upload';
+import type { ApiErrorCode } from '../../../contract/error';
 import { DAY_MS, MAX_CLOCK_OFFSET_MS } from '../core/clock';
 import { SandboxError, invalidPayload } from '../core/errors';
 import { RATE_LIMITS, type RateGroup } from '../core/rate-limit';
@@ -65,7 +66,7 @@ export interface AppControls {
 const LOG_LIMIT = 10_000;
 const LOG_PATH_MAX = 200;
 const LOG_PROMPT_MAX = 200;
-const STATUS_CODES: Record<number, string> = {
+const STATUS_CODES: Record<number, ApiErrorCode> = {
   400: 'invalid_payload',
   401: 'invalid_token',
   402: 'arrears',

@@ -1,23 +1,25 @@
 import { plural, t } from '@lingui/core/macro';
 import { z } from 'zod/mini';
+import type { PromptRules } from '../../../contract/catalog';
 import { optionValue, type ParamDef } from '../../../contract/param';
+import { PARAMS_LIMITS } from '../../../contract/request-limits';
 import { formatCount } from '../../lib/format';
 
 // The form engine's rules (product-notes §3 "The form engine"), pure and with no React: the limits, the field
 // names, what a definition allows, hosted media URLs, and one zod rule per kind of value. Which param
 // type takes which rule is said once, in param-types.tsx; schema-builder.ts assembles the form's schema.
 
-// api-notes §4 POST /tasks and api-notes §8 "Other limits".
-const PROMPT_CAP = 10_000;
-const STRING_CAP = 2_000;
-const ARRAY_CAP = 20;
-export const PARAMS_KEYS_CAP = 50;
+// api-notes §4 POST /tasks and api-notes §8 "Other limits", as the sandbox enforces them (contract/request-limits.ts).
+const PROMPT_CAP = PARAMS_LIMITS.maxPromptLength;
+const STRING_CAP = PARAMS_LIMITS.maxStringLength;
+const ARRAY_CAP = PARAMS_LIMITS.maxArrayItems;
+export const PARAMS_KEYS_CAP = PARAMS_LIMITS.maxKeys;
 
 // Messages are made when a value is checked (in the studio's language then), never at load.
-export const missingMessage = (): string => t`This field is required.`;
+const missingMessage = (): string => t`This field is required.`;
 export const hostedOnlyMessage = (): string =>
   t`Upload the file first: only files hosted by the service are accepted`;
-export const notAnOptionMessage = (): string => t`Choose one of the listed options.`;
+const notAnOptionMessage = (): string => t`Choose one of the listed options.`;
 
 /** Where a form-wide error (too many params) is reported, beside the per-param ids. */
 export const FORM_ERROR_KEY = '_form';
@@ -27,10 +29,7 @@ export type FormValue = string | number | boolean | string[] | undefined;
 export type FormValues = Record<string, FormValue>;
 
 /** The prompt rules a model declares (api-notes §2 "Model"); tools and templates have none. */
-export interface PromptRules {
-  promptRequired: boolean;
-  promptMaxLength?: number;
-}
+export type { PromptRules };
 
 /** The field's label: its displayName, or its id when it has none (product-notes §5). */
 export const paramLabel = (def: ParamDef): string => def.displayName?.trim() || def.id;
@@ -92,7 +91,8 @@ export function formDefs(defs: readonly ParamDef[], prompt?: PromptRules): Param
 
 /**
  * The most characters a text value may have: the def's maxLength or constraints.maxLength (the lower
- * when both), never more than 2,000, or for the prompt 10,000 (api-notes §4).
+ * when both), never more than the string limit (2,000), or for the prompt the prompt limit (10,000)
+ * (api-notes §4).
  */
 export function textLimit(def: ParamDef): number {
   const cap = def.id === 'prompt' ? PROMPT_CAP : STRING_CAP;
@@ -100,7 +100,7 @@ export function textLimit(def: ParamDef): number {
   return Math.min(cap, ...declared);
 }
 
-/** How many files an image_urls param takes: constraints.maxCount, never more than 20 (api-notes §4). */
+/** How many files an image_urls param takes: constraints.maxCount, never more than the array limit (20, api-notes §4). */
 export function listLimit(def: ParamDef): number {
   return Math.min(def.constraints?.maxCount ?? ARRAY_CAP, ARRAY_CAP);
 }

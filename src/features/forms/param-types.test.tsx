@@ -11,12 +11,15 @@ import {
 } from '../../../contract/param';
 import { acceptedNames, type MediaKind } from './media/media-kinds';
 import { withMediaInput } from './media-input';
-import { fieldName, missingMessage } from './param-rules';
+import { fieldName } from './param-rules';
 import { isKnownParamType, ParamField, paramTypeOf, UNKNOWN_TYPE } from './param-types';
 import { buildParamSchema, emptyValue, normaliseValue, toParamValue, validateValues } from './schema-builder';
 import { BASE_URL, hosted } from '../../test/sandbox-catalog';
 
 afterEach(cleanup);
+
+// The words a creator reads (the tests run in English).
+const missingMessage = () => 'This field is required.';
 
 // Every known param type has an entry in the table of param-types.tsx that works end to end: its
 // field renders under its label, its rule takes its empty value, and a media type's facts reach the

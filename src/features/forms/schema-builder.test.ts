@@ -6,8 +6,6 @@ import {
   FORM_ERROR_KEY,
   hostedOnlyMessage,
   isHostedUrl,
-  missingMessage,
-  notAnOptionMessage,
   paramIdOf,
   paramLabel,
   textLimit,
@@ -31,6 +29,10 @@ import {
   fixtureTemplate,
   hosted,
 } from '../../test/sandbox-catalog';
+
+// The words a creator reads (the tests run in English).
+const missingMessage = () => 'This field is required.';
+const notAnOptionMessage = () => 'Choose one of the listed options.';
 
 const def = (id: string, type: string, extra: Partial<ParamDef> = {}): ParamDef => ({
   id,

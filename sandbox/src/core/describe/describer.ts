@@ -1,4 +1,5 @@
 import { DESCRIBE_LANGUAGES, type DescribeLanguage } from '../../../../contract/describe';
+import type { ApiErrorCode, StatusOf } from '../../../../contract/error';
 import { capReached, requireProject, type Accounts } from '../accounts';
 import type { Clock } from '../clock';
 import type { SandboxConfig } from '../config';
@@ -71,7 +72,7 @@ export class Describer {
       );
     }
     const charge = accounts.charge(key, 1);
-    const refunded = (status: number, code: string, message: string) => {
+    const refunded = <C extends ApiErrorCode>(status: StatusOf<C>, code: C, message: string) => {
       accounts.refund(key, charge);
       return new SandboxError(status, code, `${message} The credit was refunded.`);
     };

@@ -1,53 +1,17 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ERROR_TABLE, errorFromResponse } from './errors';
+import { API_ERROR_STATUSES, type ApiErrorCode } from '../../contract/error';
+import { errorFromResponse } from './errors';
 
-// The message table checked against the sandbox, not against itself (api-notes §7): every error code the
-// sandbox's source can send has an entry of its own, and each message names that code's situation, in
-// the words of api-notes §7's "Cause" column. A code added to the sandbox without an entry here fails this.
-
-const SANDBOX_SRC = join(process.cwd(), 'sandbox', 'src');
-
-/** Every .ts file of the sandbox's source (its tests left out). */
-function sandboxSources(): Array<{ file: string; text: string }> {
-  return (readdirSync(SANDBOX_SRC, { recursive: true }) as string[])
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
-    .map((f) => ({ file: f, text: readFileSync(join(SANDBOX_SRC, f), 'utf8') }));
-}
-
-/**
- * The codes of the sandbox's API errors, with their statuses: every `new SandboxError(status, 'code'`,
- * every refunded describe-image failure `refunded(status, 'code'`, and the codes its fault injection
- * gives a bare status (the STATUS_CODES table and its 'injected_fault' fallback).
- */
-function sandboxCodes(): Map<string, Set<string>> {
-  const codes = new Map<string, Set<string>>();
-  const add = (code: string, status: string, file: string) => {
-    const where = codes.get(code) ?? new Set<string>();
-    where.add(`${status} in ${file}`);
-    codes.set(code, where);
-  };
-  for (const { file, text } of sandboxSources()) {
-    for (const m of text.matchAll(/\b(?:SandboxError|refunded)\(\s*(\w+)\s*,\s*'([a-z][a-z0-9_]*)'/g)) {
-      add(m[2]!, m[1]!, file);
-    }
-    // Fault injection: `const STATUS_CODES: Record<number, string> = { 400: 'invalid_payload', ... }`.
-    const table = /STATUS_CODES[^=]*=\s*\{([^}]*)\}/.exec(text);
-    for (const m of table?.[1]!.matchAll(/(\d{3}):\s*'([a-z][a-z0-9_]*)'/g) ?? []) add(m[2]!, m[1]!, file);
-    for (const m of text.matchAll(/\?\?\s*'([a-z][a-z0-9_]*_fault)'/g)) add(m[1]!, 'any', file);
-  }
-  return codes;
-}
-
-/** Codes only the control API (/__sandbox/*) sends: the studio never calls it with a key. */
-const CONTROL_ONLY = new Set(['not_supported']);
+// The message table checked against the contract's table of codes (contract/error.ts), which the sandbox
+// is held to by the type checker (its SandboxError takes only those codes, each with its own statuses):
+// every code under every status it comes with has an entry of its own, and each message names that
+// code's situation, in the words of api-notes §7's "Cause" column.
 
 /**
  * What each code's message must say: its situation, as api-notes §7 states the cause (or, for the bare HTTP
  * codes, what the status means). One pattern per code: a code added without one fails below.
  */
-const SITUATION: Record<string, RegExp> = {
+const SITUATION: Record<ApiErrorCode, RegExp> = {
   invalid_payload: /not accepted/,
   missing_required_params: /required inputs are missing/,
   invalid_idempotency_key: /duplicate-protection key .*empty or too long/,
@@ -108,36 +72,27 @@ const asReceived = (status: number, code: string) =>
     }),
   });
 
-describe('the message table against the sandbox’s codes', () => {
-  const codes = sandboxCodes();
-  const apiCodes = [...codes.keys()].filter((c) => !CONTROL_ONLY.has(c)).sort();
+const CODES = Object.keys(API_ERROR_STATUSES) as ApiErrorCode[];
 
-  it('finds the sandbox’s codes (the scan itself works)', () => {
-    // A few from each way the sandbox makes errors: a plain throw, a multi-line throw, a refund, a fault.
+/** The statuses to try a code under: its own, or one of each class for a code sent with any status. */
+const statusesOf = (code: ApiErrorCode): readonly number[] => {
+  const statuses = API_ERROR_STATUSES[code];
+  return statuses === 'any' ? [400, 418, 500] : statuses;
+};
+
+describe('the message table against the contract’s codes', () => {
+  it('reads the contract’s table (api-notes §7 and the codes of a bare status)', () => {
     for (const code of ['unknown_task', 'insufficient_credits', 'policy_violation', 'gateway_timeout']) {
-      expect(apiCodes, code).toContain(code);
+      expect(CODES).toContain(code);
     }
-    expect(apiCodes.length).toBeGreaterThanOrEqual(30);
+    expect(CODES.length).toBeGreaterThanOrEqual(30);
   });
 
-  it('has an entry of its own for every code the sandbox can send', () => {
-    const missing = apiCodes.filter((code) => !Object.hasOwn(ERROR_TABLE, code));
-    expect(
-      missing,
-      `codes without an entry: ${missing.map((c) => `${c} (${[...codes.get(c)!].join(', ')})`).join('; ')}`,
-    ).toEqual([]);
-  });
-
-  for (const code of apiCodes) {
+  for (const code of CODES) {
     it(`${code}: the message names its situation, in the table's words, not the server's`, () => {
-      const situation = SITUATION[code];
-      expect(situation, `no situation written for ${code}`).toBeDefined();
-      const statuses = [...codes.get(code)!]
-        .map((w) => Number(w.split(' ')[0]))
-        .filter((n) => Number.isInteger(n) && n >= 400);
-      for (const status of statuses.length > 0 ? statuses : [500]) {
+      for (const status of statusesOf(code)) {
         const error = asReceived(status, code);
-        expect(error.message, `${status} ${code}`).toMatch(situation!);
+        expect(error.message, `${status} ${code}`).toMatch(SITUATION[code]);
         expect(error.remedy, `${status} ${code}: a remedy`).toBeTruthy();
         // Not the fallback for codes the studio does not know.
         expect(error.message).not.toMatch(/^The API returned an error/);
@@ -147,9 +102,8 @@ describe('the message table against the sandbox’s codes', () => {
 
   it('no two codes share a message (a copied entry would)', () => {
     const byMessage = new Map<string, string[]>();
-    for (const code of apiCodes) {
-      const status = Number([...codes.get(code)!][0]!.split(' ')[0]) || 500;
-      const { message } = asReceived(status, code);
+    for (const code of CODES) {
+      const { message } = asReceived(statusesOf(code)[0]!, code);
       byMessage.set(message, [...(byMessage.get(message) ?? []), code]);
     }
     const shared = [...byMessage.values()].filter((c) => c.length > 1);
