@@ -3,6 +3,7 @@ import { isTerminal } from '../../../contract/task';
 import { db } from '../db';
 import { HistoryEntrySchema, type HistoryEntry } from './history-types';
 import { indexOfKey, taskIdOfKey } from './output-key';
+import { Listeners } from '../../lib/store';
 
 /** What a section kept of a file's records, and skipped (unreadable, or for outputs this history lacks). */
 interface SectionImport {
@@ -75,7 +76,7 @@ export class HistoryStore {
   readonly team = new Map<string, HistoryEntry>();
   private localSorted: HistoryEntry[] | null = null;
   private sorted: HistoryEntry[] | null = null;
-  private listeners = new Set<() => void>();
+  private readonly listeners = new Listeners();
   private sections = new Map<string, HistorySection>();
   private expected = 0;
   private isLoaded = true;
@@ -190,10 +191,7 @@ export class HistoryStore {
     return this.bulk;
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  subscribe = this.listeners.subscribe;
 
   /** Newest first: this device's tasks and the team's (when the team space is on). */
   list = (): HistoryEntry[] => {
@@ -235,7 +233,7 @@ export class HistoryStore {
   }
 
   private notify(): void {
-    for (const l of this.listeners) l();
+    this.listeners.notify();
   }
 
   /**

@@ -4,6 +4,7 @@ import { provesNoEffect, toApiError, type ApiError } from '../../api/errors';
 import { TaskRequestSchema, type TaskCreated, type TaskRequest } from '../../../contract/task';
 import { db, type OutboxEntry } from '../db';
 import { HistoryEntrySchema, type HistoryEntry } from '../history/history-types';
+import { Listeners } from '../../lib/store';
 
 // The outbox of one connection: how a click on "Generate" becomes at most one task and one charge, and
 // never a lost one (product-notes §3 "Submit"). Each submit gets a fresh Idempotency-Key and is written to
@@ -114,7 +115,7 @@ export class Outbox {
   private readonly setTimer: (fn: () => void, ms: number) => TimerHandle;
   private readonly clearTimer: (handle: TimerHandle) => void;
   private readonly slots = new Map<string, Slot>();
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Listeners();
   private snapshot: OutboxItem[] | null = null;
   private disposed = false;
   private readonly onOnline = (): void => this.resendWaiting();
@@ -132,10 +133,7 @@ export class Outbox {
 
   // ---- for the UI ---------------------------------------------------------------------------------
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  subscribe = this.listeners.subscribe;
 
   /** The submits still in the outbox, newest first; the same array until something changes. */
   entries = (): OutboxItem[] => {
@@ -285,7 +283,7 @@ export class Outbox {
 
   private changed(): void {
     this.snapshot = null;
-    for (const listener of this.listeners) listener();
+    this.listeners.notify();
   }
 
   private update(slot: Slot, patch: Partial<OutboxItem>): void {

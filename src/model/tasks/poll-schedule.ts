@@ -1,6 +1,7 @@
 import { abortError } from '../../api/errors';
 import { isTerminal, type TaskStatus } from '../../../contract/task';
 import type { ClearTimer, PollBudget, SetTimer, TimerHandle } from './poll-budget';
+import { Listeners } from '../../lib/store';
 
 // When each unfinished task is polled (product-notes §3 "History and gallery": "Polls go where a finish
 // is likely"). The service runs a key's tasks first in, first out, at most `concurrency` at once (api-notes
@@ -164,7 +165,7 @@ export class PollSchedule {
   private readonly clearTimer: ClearTimer;
   private readonly tasks = new Map<string, Tracked>();
   private readonly waiters = new Map<string, Waiter>();
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Listeners();
   private readonly runSamples = new Map<string, number[]>();
   private readonly latencySamples = new Map<string, number[]>();
   private readonly medians = new Map<Map<string, number[]>, Map<string, number | null>>();
@@ -511,10 +512,7 @@ export class PollSchedule {
     return !!t && !isTerminal(t.status);
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  subscribe = this.listeners.subscribe;
 
   /** Rejects every waiting turn (aborted) and stops the timer: the connection is going away. */
   stop(): void {
@@ -866,7 +864,7 @@ export class PollSchedule {
     wake = Math.min(wake, next.wake);
     if (granted || next.ids !== null || this.tell) {
       this.tell = false;
-      for (const listener of this.listeners) listener();
+      this.listeners.notify();
     }
     if (wake < Infinity) {
       this.timer = this.setTimer(
