@@ -1,9 +1,17 @@
 import { t } from '@lingui/core/macro';
-import { z } from 'zod/mini';
 import { provesNoEffect, toApiError, type ApiError } from '../../api/errors';
-import { TaskRequestSchema, type TaskCreated, type TaskRequest } from '../../../contract/task';
-import { db, type OutboxEntry } from '../db';
-import { HistoryEntrySchema, type HistoryEntry } from '../history/history-types';
+import type { TaskCreated, TaskRequest } from '../../../contract/task';
+import type { OutboxEntry } from '../db';
+import type { HistoryEntry } from '../history/history-types';
+import {
+  StoredEntrySchema,
+  deleteStored,
+  isStored,
+  readStored,
+  toEntry,
+  writeStored,
+} from './outbox-storage';
+export { StoredEntrySchema } from './outbox-storage';
 import { Listeners } from '../../lib/store';
 
 // The outbox of one connection: how a click on "Generate" becomes at most one task and one charge, and
@@ -70,35 +78,6 @@ export function outcomeUnknown(error: ApiError): boolean {
   if (error.status >= 200 && error.status < 300) return true;
   return error.status >= 500 && error.status !== 503;
 }
-
-/**
- * What IndexedDB hands back is parsed, never trusted. The request keeps any field it was sent
- * with (loose): a re-send must be the identical request, never one stripped by a schema.
- */
-export const StoredEntrySchema = z.object({
-  idempotencyKey: z.string().check(z.minLength(1), z.maxLength(256)),
-  connectionId: z.string().check(z.minLength(1)),
-  request: z.looseObject(TaskRequestSchema.shape),
-  meta: HistoryEntrySchema.shape.meta,
-  createdAt: z.number(),
-  attempts: z.catch(z.int().check(z.nonnegative()), 0),
-  lastAttemptAt: z.catch(z.nullable(z.number()), null),
-  lastError: z.catch(z.nullable(z.string()), null),
-  batchId: z.catch(z.optional(z.string()), undefined),
-  held: z.catch(z.optional(z.unknown()), undefined),
-});
-
-const toEntry = (item: OutboxItem): OutboxEntry => ({
-  idempotencyKey: item.idempotencyKey,
-  connectionId: item.connectionId,
-  request: item.request,
-  meta: item.meta,
-  createdAt: item.createdAt,
-  attempts: item.attempts,
-  lastAttemptAt: item.lastAttemptAt,
-  lastError: item.lastError,
-  ...(item.batchId === undefined ? {} : { batchId: item.batchId }),
-});
 
 interface Slot {
   item: OutboxItem;
@@ -208,13 +187,8 @@ export class Outbox {
     }));
     for (const slot of slots) this.slots.set(slot.item.idempotencyKey, slot);
     this.changed();
-    try {
-      const tx = (await db()).transaction('outbox', 'readwrite');
-      await Promise.all([...slots.map((slot) => tx.store.put(toEntry(slot.item))), tx.done]);
-      for (const slot of slots) slot.persisted = true;
-    } catch {
-      // IndexedDB unavailable or full: this tab still sends each with its key (see writeStored).
-    }
+    // IndexedDB unavailable or full: this tab still sends each with its key (see persist).
+    if (await writeStored(slots.map((slot) => slot.item))) for (const slot of slots) slot.persisted = true;
     return Promise.all(slots.map((slot) => this.send(slot)));
   }
 
@@ -224,12 +198,8 @@ export class Outbox {
    */
   async resume(): Promise<SubmitResult[]> {
     if (this.disposed) return [];
-    let stored: unknown[];
-    try {
-      stored = await (await db()).getAllFromIndex('outbox', 'byConnection', this.connectionId);
-    } catch {
-      return [];
-    }
+    const stored = await readStored(this.connectionId);
+    if (stored === null) return [];
     const due: Slot[] = [];
     for (const raw of stored) {
       const parsed = StoredEntrySchema.safeParse(raw);
@@ -268,7 +238,7 @@ export class Outbox {
   async discard(idempotencyKey: string): Promise<void> {
     const slot = this.slots.get(idempotencyKey);
     if (slot) this.forget(slot);
-    await this.deleteStored(idempotencyKey);
+    await deleteStored(idempotencyKey);
   }
 
   /** Stops re-sends (timers, the online listener). Requests already out finish and are recorded. */
@@ -318,23 +288,11 @@ export class Outbox {
     }
   }
 
-  private async writeStored(slot: Slot): Promise<void> {
+  private async persist(slot: Slot): Promise<void> {
     // A discarded entry is never written back.
     if (this.slots.get(slot.item.idempotencyKey) !== slot) return;
-    try {
-      await (await db()).put('outbox', toEntry(slot.item));
-      slot.persisted = true;
-    } catch {
-      // IndexedDB unavailable or full: this tab still re-sends with the same key; only a reload loses it.
-    }
-  }
-
-  private async deleteStored(idempotencyKey: string): Promise<void> {
-    try {
-      await (await db()).delete('outbox', idempotencyKey);
-    } catch {
-      // Left behind, it is re-sent with its key at the next resume: the service answers with the same task.
-    }
+    // IndexedDB unavailable or full: this tab still re-sends with the same key; only a reload loses it.
+    if (await writeStored([slot.item])) slot.persisted = true;
   }
 
   /** One attempt: persist (the first time: BEFORE sending), send, then settle the entry by the answer. */
@@ -342,7 +300,7 @@ export class Outbox {
     const key = slot.item.idempotencyKey;
     this.cancelTimer(slot);
     this.update(slot, { sending: true, attempts: slot.item.attempts + 1, lastAttemptAt: this.now() });
-    await this.writeStored(slot);
+    await this.persist(slot);
 
     let created: TaskCreated;
     try {
@@ -357,12 +315,12 @@ export class Outbox {
       if (!outcomeUnknown(error) && !earlierMayExist) {
         // Refused: nothing was created, so there is nothing to re-send.
         this.forget(slot);
-        await this.deleteStored(key);
+        await deleteStored(key);
         return { kind: 'refused', error, idempotencyKey: key };
       }
       // The service's own words when it sent some (keys masked), as sent; else the studio's explanation.
       this.update(slot, { sending: false, lastError: error.serverMessage ?? error.message });
-      await this.writeStored(slot);
+      await this.persist(slot);
       this.schedule(slot);
       return { kind: 'pending', error, idempotencyKey: key };
     }
@@ -376,12 +334,12 @@ export class Outbox {
         sending: false,
         lastError: thrown instanceof Error ? thrown.message : t`The task could not be recorded.`,
       });
-      await this.writeStored(slot);
+      await this.persist(slot);
       this.schedule(slot);
       return { kind: 'created', created, idempotencyKey: key };
     }
     this.forget(slot);
-    await this.deleteStored(key);
+    await deleteStored(key);
     return { kind: 'created', created, idempotencyKey: key };
   }
 
@@ -405,13 +363,7 @@ export class Outbox {
     if (this.disposed || slot.item.sending || this.refreshExpired(slot)) return;
     if (slot.persisted) {
       // Another tab may have settled or discarded it meanwhile: then there is nothing left to send.
-      let stillThere = true;
-      try {
-        stillThere = (await (await db()).get('outbox', slot.item.idempotencyKey)) !== undefined;
-      } catch {
-        // Unknown: re-sending with the same key is safe.
-      }
-      if (!stillThere) {
+      if (!(await isStored(slot.item.idempotencyKey))) {
         this.forget(slot);
         return;
       }
