@@ -47,7 +47,6 @@ import {
 // attempt transport.ts, retrying call-runner.ts, reading the answer response-parsing.ts.
 
 export type { ClientRetryInfo } from './call-runner';
-export type { UploadProgress } from './request-building';
 export type { ListResult, SkippedEntry } from './response-parsing';
 export type { XhrLike } from './transport';
 

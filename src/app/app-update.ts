@@ -1,19 +1,17 @@
-import { Listeners } from '../lib/store';
+import { ValueStore } from '../lib/store';
 
 // Whether a new version of the studio is waiting (its service worker installed, not yet in charge), and
 // how to switch to it. A tiny store in the first load; the registration (workbox-window) is a chunk of its
 // own, loaded after the load event (register-service-worker.ts), and fills it in.
 
-let waiting: (() => Promise<void>) | null = null;
-const listeners = new Listeners();
+const waiting = new ValueStore<(() => Promise<void>) | null>(null);
 
 export const appUpdate = {
-  subscribe: listeners.subscribe,
+  subscribe: waiting.subscribe,
   /** The switch to the waiting version, or null while there is none. */
-  snapshot: () => waiting,
+  snapshot: waiting.snapshot,
   /** Called by the registration when a new version has installed and waits for the user. */
   offer(update: () => Promise<void>) {
-    waiting = update;
-    listeners.notify();
+    waiting.set(update);
   },
 };
