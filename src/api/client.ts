@@ -1,19 +1,12 @@
-import { z } from 'zod/mini';
 import { normaliseBaseUrl } from './base-url';
-import {
-  abortError,
-  type ApiError,
-  clientError,
-  toApiError,
-  errorFromResponse,
-  invalidResponse,
-  isRetryable,
-  provesNoEffect,
-} from './errors';
 import { NetworkHealth } from './network-health';
-import { RateLimiter, WINDOW_MS, type EndpointGroup } from './rate-limiter';
+import { RateLimiter } from './rate-limiter';
 import { API_KEY_PLACEHOLDER, type RequestDescription } from './request-code';
-import { withRetry, type RetryInfo, type Sleep } from './retry';
+import type { Sleep } from './retry';
+import { CallRunner, type ClientRetryInfo, type RunOptions } from './call-runner';
+import { jsonBody, requestHeaders, requestUrl, serializeBody, type UploadProgress } from './request-building';
+import { parseEntries, parseWith, type ListResult } from './response-parsing';
+import { Transport, type XhrLike } from './transport';
 import {
   AiToolListSchema,
   AiToolSchema,
@@ -50,6 +43,12 @@ import {
 // request goes: rate limiter (api-notes §8) -> fetch (or XHR for an upload with progress) with the key in
 // the Authorization header and a per-attempt timeout -> a non-2xx becomes an ApiError (api-notes §7) ->
 // a 2xx body is parsed with its zod schema. Failures are retried per api-notes §7 (retry.ts).
+// This file says what each endpoint's call is; building a request is request-building.ts, sending one
+// attempt transport.ts, retrying call-runner.ts, reading the answer response-parsing.ts.
+
+export type { ClientRetryInfo } from './call-runner';
+export type { ListResult, SkippedEntry } from './response-parsing';
+export type { XhrLike } from './transport';
 
 /** @internal */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -64,26 +63,6 @@ const UPLOAD_TIMEOUT_MS = 10 * 60_000;
  * @internal
  */
 export const UPLOAD_RESEND_MAX_BYTES = 8 * 1024 * 1024;
-
-/** The parts of XMLHttpRequest the upload uses (so tests can pass a small fake). */
-export interface XhrLike {
-  open(method: string, url: string): void;
-  setRequestHeader(name: string, value: string): void;
-  send(body: Blob): void;
-  abort(): void;
-  getResponseHeader(name: string): string | null;
-  readonly status: number;
-  readonly responseText: string;
-  readonly upload: { onprogress: ((event: ProgressEvent) => void) | null };
-  onload: ((event: ProgressEvent) => void) | null;
-  onerror: ((event: ProgressEvent) => void) | null;
-  onabort: ((event: ProgressEvent) => void) | null;
-}
-
-export interface ClientRetryInfo extends RetryInfo {
-  method: 'GET' | 'POST';
-  path: string;
-}
 
 export interface ApiClientOptions {
   baseUrl: string;
@@ -102,20 +81,11 @@ export interface ApiClientOptions {
   health?: NetworkHealth;
 }
 
-export interface RequestOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-  onRetry?: (info: ClientRetryInfo) => void;
-}
+export type RequestOptions = RunOptions;
 
 export interface CreateTaskOptions extends RequestOptions {
   /** api-notes §4: 1-256 characters. With it, a submit whose outcome is unknown is re-sent identically. */
   idempotencyKey?: string;
-}
-
-export interface UploadProgress {
-  loaded: number;
-  total: number;
 }
 
 export interface UploadOptions extends RequestOptions {
@@ -123,85 +93,9 @@ export interface UploadOptions extends RequestOptions {
   onProgress?: (progress: UploadProgress) => void;
 }
 
-export interface SkippedEntry {
-  index: number;
-  /** The entry's id or slug when it had a readable one. */
-  id?: string;
-  issues: z.core.$ZodIssue[];
-}
-
-/** One bad catalog entry is reported and skipped, never breaking the list. */
-export interface ListResult<T> {
-  items: T[];
-  skipped: SkippedEntry[];
-}
-
 export interface DescribeImageBody {
   imageUrl: string;
   language?: DescribeLanguage | (string & {});
-}
-
-/** The exact bytes sent as a JSON body; describeRequest uses the same function so "Copy request" is exact. */
-const serializeBody = (body: unknown): string => JSON.stringify(body);
-
-interface RawResponse {
-  status: number;
-  header(name: string): string | null;
-  text(): Promise<string>;
-}
-
-type Body = { kind: 'json'; text: string } | { kind: 'blob'; blob: Blob; contentType: string };
-
-interface Call<T> {
-  method: 'GET' | 'POST';
-  path: string;
-  query?: Record<string, string | undefined>;
-  group: EndpointGroup;
-  body?: Body;
-  headers?: Record<string, string>;
-  /**
-   * Whether the request may be repeated after a failure that may have reached the service (dropped
-   * connection, timeout, 502, 504). False for charging POSTs without an Idempotency-Key.
-   */
-  repeatable: boolean;
-  /** With `repeatable`, how many repeats after such a failure (default: the whole retry schedule). */
-  maxRepeats?: number;
-  timeoutMs?: number;
-  onProgress?: (progress: UploadProgress) => void;
-  parse: (json: unknown, status: number) => T;
-}
-
-const parseWith =
-  <T>(schema: z.ZodMiniType<T>) =>
-  (json: unknown, status: number): T => {
-    const result = schema.safeParse(json);
-    if (!result.success) throw invalidResponse(status, result.error.issues);
-    return result.data;
-  };
-
-const EntryIdSchema = z.union([
-  z.pipe(
-    z.looseObject({ id: z.string() }),
-    z.transform((e: { id: string }) => e.id),
-  ),
-  z.pipe(
-    z.looseObject({ slug: z.string() }),
-    z.transform((e: { slug: string }) => e.slug),
-  ),
-]);
-
-function parseEntries<T>(entries: readonly unknown[], schema: z.ZodMiniType<T>): ListResult<T> {
-  const result: ListResult<T> = { items: [], skipped: [] };
-  entries.forEach((entry, index) => {
-    const parsed = schema.safeParse(entry);
-    if (parsed.success) {
-      result.items.push(parsed.data);
-      return;
-    }
-    const id = EntryIdSchema.safeParse(entry);
-    result.skipped.push({ index, ...(id.success ? { id: id.data } : {}), issues: parsed.error.issues });
-  });
-  return result;
 }
 
 const defaultCreateXhr = (): XhrLike => new XMLHttpRequest();
@@ -211,25 +105,32 @@ export class ApiClient {
   readonly limiter: RateLimiter;
   readonly health: NetworkHealth;
   readonly #apiKey: string;
-  readonly #fetch: typeof fetch;
-  readonly #sleep: Sleep | undefined;
-  readonly #now: () => number;
-  readonly #timeoutMs: number;
-  readonly #createXhr: () => XhrLike;
-  readonly #onRetry: ((info: ClientRetryInfo) => void) | undefined;
+  readonly #calls: CallRunner;
 
   constructor(options: ApiClientOptions) {
     this.baseUrl = normaliseBaseUrl(options.baseUrl);
     this.#apiKey = options.apiKey;
-    // Looked up at call time (and called without a receiver) so a global fetch swapped by tests applies.
-    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.#sleep = options.sleep;
-    this.#now = options.now ?? (() => Date.now());
-    this.limiter = options.limiter ?? new RateLimiter({ now: this.#now });
-    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.#createXhr = options.createXhr ?? defaultCreateXhr;
-    this.#onRetry = options.onRetry;
-    this.health = options.health ?? new NetworkHealth({ now: this.#now });
+    const now = options.now ?? (() => Date.now());
+    this.limiter = options.limiter ?? new RateLimiter({ now });
+    this.health = options.health ?? new NetworkHealth({ now });
+    const transport = new Transport({
+      baseUrl: this.baseUrl,
+      apiKey: options.apiKey,
+      // Looked up at call time (and called without a receiver) so a global fetch swapped by tests applies.
+      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      createXhr: options.createXhr ?? defaultCreateXhr,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      now,
+      limiter: this.limiter,
+    });
+    this.#calls = new CallRunner({
+      transport,
+      limiter: this.limiter,
+      health: this.health,
+      sleep: options.sleep,
+      now,
+      onRetry: options.onRetry,
+    });
   }
 
   /** The key stays private to the client: not enumerable, never in a URL, a message or a description. */
@@ -247,7 +148,7 @@ export class ApiClient {
 
   /** GET /me. Also hands the key's own limits to the rate limiter (api-notes §8). */
   async me(options: RequestOptions = {}): Promise<Me> {
-    const me = await this.#run(
+    const me = await this.#calls.run(
       { method: 'GET', path: '/me', group: 'me', repeatable: true, parse: parseWith(MeSchema) },
       options,
     );
@@ -259,7 +160,7 @@ export class ApiClient {
 
   /** GET /models?type=&subtype= (api-notes §4: the query parameter is spelled `subtype`). */
   listModels(type: ModelType, subType: string, options: RequestOptions = {}): Promise<ListResult<Model>> {
-    return this.#run(
+    return this.#calls.run(
       {
         method: 'GET',
         path: '/models',
@@ -273,7 +174,7 @@ export class ApiClient {
   }
 
   listAiTools(type?: MediaType, options: RequestOptions = {}): Promise<ListResult<AiTool>> {
-    return this.#run(
+    return this.#calls.run(
       {
         method: 'GET',
         path: '/ai-tools',
@@ -288,7 +189,7 @@ export class ApiClient {
   }
 
   getAiTool(slug: string, options: RequestOptions = {}): Promise<AiTool> {
-    return this.#run(
+    return this.#calls.run(
       {
         method: 'GET',
         path: `/ai-tools/${encodeURIComponent(slug)}`,
@@ -301,7 +202,7 @@ export class ApiClient {
   }
 
   listTemplates(type?: MediaType, options: RequestOptions = {}): Promise<ListResult<Template>> {
-    return this.#run(
+    return this.#calls.run(
       {
         method: 'GET',
         path: '/templates',
@@ -316,7 +217,7 @@ export class ApiClient {
   }
 
   getTemplate(slug: string, options: RequestOptions = {}): Promise<Template> {
-    return this.#run(
+    return this.#calls.run(
       {
         method: 'GET',
         path: `/templates/${encodeURIComponent(slug)}`,
@@ -332,12 +233,12 @@ export class ApiClient {
 
   /** POST /quote: never charges (api-notes §4), so it is always safe to repeat. */
   quote(body: TaskRequest, options: RequestOptions = {}): Promise<Quote> {
-    return this.#run(
+    return this.#calls.run(
       {
         method: 'POST',
         path: '/quote',
         group: 'quote',
-        body: { kind: 'json', text: serializeBody(body) },
+        body: jsonBody(body),
         repeatable: true,
         parse: parseWith(QuoteSchema),
       },
@@ -354,12 +255,12 @@ export class ApiClient {
    */
   createTask(body: TaskRequest, options: CreateTaskOptions = {}): Promise<TaskCreated> {
     const { idempotencyKey } = options;
-    return this.#run(
+    return this.#calls.run(
       {
         method: 'POST',
         path: '/tasks',
         group: 'tasks.create',
-        body: { kind: 'json', text: serializeBody(body) },
+        body: jsonBody(body),
         headers: idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey },
         repeatable: idempotencyKey !== undefined,
         parse: parseWith(TaskCreatedSchema),
@@ -369,7 +270,7 @@ export class ApiClient {
   }
 
   getTask(id: string, options: RequestOptions = {}): Promise<Task> {
-    return this.#run(
+    return this.#calls.run(
       {
         method: 'GET',
         path: `/tasks/${encodeURIComponent(id)}`,
@@ -388,8 +289,8 @@ export class ApiClient {
   describeRequest(body: TaskRequest, idempotencyKey?: string): RequestDescription {
     return {
       method: 'POST',
-      url: this.#url('/tasks'),
-      headers: this.#headers(
+      url: requestUrl(this.baseUrl, '/tasks'),
+      headers: requestHeaders(
         { kind: 'json', text: '' },
         idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey },
         `Bearer ${API_KEY_PLACEHOLDER}`,
@@ -412,7 +313,7 @@ export class ApiClient {
     contentType: UploadContentType | (string & {}),
     options: UploadOptions = {},
   ): Promise<UploadCreated> {
-    return this.#run(
+    return this.#calls.run(
       {
         method: 'POST',
         path: '/uploads',
@@ -430,7 +331,7 @@ export class ApiClient {
 
   /** GET /uploads/{uploadId}: 202 processing, or 200 ready / blocked / errored (api-notes §3). */
   getUpload(id: string, options: RequestOptions = {}): Promise<Upload> {
-    return this.#run(
+    return this.#calls.run(
       {
         method: 'GET',
         path: `/uploads/${encodeURIComponent(id)}`,
@@ -450,214 +351,16 @@ export class ApiClient {
    * whose effect is unknown.
    */
   describeImage(body: DescribeImageBody, options: RequestOptions = {}): Promise<ImageDescription> {
-    return this.#run(
+    return this.#calls.run(
       {
         method: 'POST',
         path: '/describe-image',
         group: 'describe',
-        body: { kind: 'json', text: serializeBody(body) },
+        body: jsonBody(body),
         repeatable: false,
         parse: parseWith(ImageDescriptionSchema),
       },
       options,
     );
-  }
-
-  // ---- the machinery -----------------------------------------------------------------------------
-
-  #url(path: string, query?: Record<string, string | undefined>): string {
-    const params = new URLSearchParams();
-    for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) params.set(name, value);
-    const search = params.toString();
-    return `${this.baseUrl}${path}${search ? `?${search}` : ''}`;
-  }
-
-  #headers(
-    body: Body | undefined,
-    extra: Record<string, string>,
-    authorization: string,
-  ): Record<string, string> {
-    const headers: Record<string, string> = { Authorization: authorization };
-    if (body?.kind === 'json') headers['Content-Type'] = 'application/json';
-    if (body?.kind === 'blob') headers['Content-Type'] = body.contentType;
-    return { ...headers, ...extra };
-  }
-
-  #run<T>(call: Call<T>, options: RequestOptions): Promise<T> {
-    const { signal } = options;
-    let repeats = 0;
-    const mayRepeat = () => call.repeatable && (call.maxRepeats === undefined || repeats++ < call.maxRepeats);
-    // An attempt that may have taken effect (no answer, a 502 or 504) followed by one refused before
-    // the service looked at the request (429, 503: refused before the Idempotency-Key's replay) leaves
-    // the call's outcome unknown: the first may have created, and charged, the task. The call then fails
-    // with that first, unknown outcome, so its caller keeps the request and re-sends it with its key,
-    // rather than take the refusal for proof that nothing happened.
-    let unknownOutcome: ApiError | undefined;
-    const attempt = async () => {
-      try {
-        return await this.#attempt(call, options);
-      } catch (thrown) {
-        const error = toApiError(thrown);
-        if (call.repeatable && (error.status === 0 || error.status >= 500) && !provesNoEffect(error))
-          unknownOutcome ??= error;
-        throw thrown;
-      }
-    };
-    return withRetry(attempt, {
-      signal,
-      sleep: this.#sleep,
-      now: this.#now,
-      shouldRetry: (error) => isRetryable(error) && (provesNoEffect(error) || mayRepeat()),
-      onRetry: (info) => {
-        this.health.retrying(info.retryAt);
-        const full: ClientRetryInfo = { ...info, method: call.method, path: call.path };
-        this.#onRetry?.(full);
-        options.onRetry?.(full);
-      },
-    }).catch((thrown: unknown) => {
-      throw unknownOutcome && provesNoEffect(thrown) ? unknownOutcome : thrown;
-    });
-  }
-
-  async #attempt<T>(call: Call<T>, options: RequestOptions): Promise<T> {
-    await this.limiter.acquire(call.group, options.signal);
-    // An upload, or a description by a vision model, is long by nature and shows its own progress: it
-    // never makes the service look slow.
-    const token = this.health.started({
-      countsAsSlow: call.body?.kind !== 'blob' && call.group !== 'describe',
-    });
-    try {
-      const result = await this.#exchange(call, options);
-      this.health.ended(token);
-      return result;
-    } catch (error) {
-      this.health.ended(token, toApiError(error));
-      throw error;
-    }
-  }
-
-  /** One request and its answer: an ApiError for anything but a parsed 2xx. */
-  async #exchange<T>(call: Call<T>, options: RequestOptions): Promise<T> {
-    const { signal } = options;
-
-    // One controller per attempt: aborted by the caller's signal or by the timeout.
-    const controller = new AbortController();
-    let timedOut = false;
-    const onAbort = () => controller.abort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const timer = setTimeout(
-      () => {
-        timedOut = true;
-        controller.abort();
-      },
-      options.timeoutMs ?? call.timeoutMs ?? this.#timeoutMs,
-    );
-
-    try {
-      let response: RawResponse;
-      let text: string;
-      try {
-        if (signal?.aborted) throw abortError();
-        response = await this.#send(call, controller.signal);
-        text = await response.text();
-      } catch (error) {
-        if (signal?.aborted) throw abortError();
-        // api-notes §7: a timeout is a connection failure without an HTTP status.
-        throw clientError(timedOut ? 'timeout' : 'network_error', error);
-      }
-
-      if (response.status < 200 || response.status > 299) {
-        const error = errorFromResponse({
-          status: response.status,
-          bodyText: text,
-          retryAfterHeader: response.header('Retry-After'),
-          secrets: [this.#apiKey],
-          now: this.#now(),
-        });
-        // A rate-limit 429 holds the whole group (api-notes §8). Not the daily cap (its Retry-After points
-        // at midnight) nor describe-image's upstream limit, which are not this key's request rate.
-        if (
-          error.status === 429 &&
-          error.retryAfterSeconds !== undefined &&
-          error.code !== 'token_daily_cap_reached' &&
-          error.code !== 'upstream_rate_limited'
-        ) {
-          this.limiter.pause(call.group, Math.min(error.retryAfterSeconds, WINDOW_MS / 1000));
-        }
-        throw error;
-      }
-
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch (error) {
-        throw invalidResponse(
-          response.status,
-          [{ code: 'custom', message: 'The body is not JSON.', path: [] }],
-          error,
-        );
-      }
-      return call.parse(json, response.status);
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    }
-  }
-
-  #send(call: Call<unknown>, signal: AbortSignal): Promise<RawResponse> {
-    const url = this.#url(call.path, call.query);
-    const headers = this.#headers(call.body, call.headers ?? {}, `Bearer ${this.#apiKey}`);
-    if (call.body?.kind === 'blob' && call.onProgress) {
-      return this.#sendXhr(url, headers, call.body.blob, signal, call.onProgress);
-    }
-    const doFetch = this.#fetch;
-    const body =
-      call.body === undefined ? undefined : call.body.kind === 'json' ? call.body.text : call.body.blob;
-    return doFetch(url, { method: call.method, headers, body, signal }).then((res) => ({
-      status: res.status,
-      header: (name) => res.headers.get(name),
-      text: () => res.text(),
-    }));
-  }
-
-  #sendXhr(
-    url: string,
-    headers: Record<string, string>,
-    blob: Blob,
-    signal: AbortSignal,
-    onProgress: (progress: UploadProgress) => void,
-  ): Promise<RawResponse> {
-    return new Promise<RawResponse>((resolve, reject) => {
-      const xhr = this.#createXhr();
-      const onAbort = () => xhr.abort();
-      const done = () => signal.removeEventListener('abort', onAbort);
-      xhr.open('POST', url);
-      for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
-      xhr.upload.onprogress = (event) =>
-        onProgress({ loaded: event.loaded, total: event.lengthComputable ? event.total : blob.size });
-      xhr.onload = () => {
-        done();
-        const text = xhr.responseText;
-        resolve({
-          status: xhr.status,
-          header: (name) => xhr.getResponseHeader(name),
-          text: async () => text,
-        });
-      };
-      xhr.onerror = () => {
-        done();
-        reject(new TypeError('The upload failed: network error.'));
-      };
-      xhr.onabort = () => {
-        done();
-        reject(new DOMException('The upload was aborted.', 'AbortError'));
-      };
-      if (signal.aborted) {
-        reject(new DOMException('The upload was aborted.', 'AbortError'));
-        return;
-      }
-      signal.addEventListener('abort', onAbort, { once: true });
-      xhr.send(blob);
-    });
   }
 }

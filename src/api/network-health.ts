@@ -1,4 +1,5 @@
 import type { ApiError } from './errors';
+import { Listeners } from '../lib/store';
 
 // How the service is answering right now, as the client sees it, for one line the whole studio shows
 // while it recovers, so nobody takes a slow or absent service for a broken studio. The client reports every
@@ -50,22 +51,18 @@ export class NetworkHealth {
   /** Requests out right now that count for "slow" (not uploads), by token: when each left. */
   private readonly inFlight = new Map<number, number>();
   private seq = 0;
-  private readonly listeners = new Set<() => void>();
-  private readonly recoveryListeners = new Set<() => void>();
+  private readonly listeners = new Listeners();
+  private readonly recoveryListeners = new Listeners();
 
   constructor({ now = () => Date.now() }: { now?: () => number } = {}) {
     this.now = now;
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  subscribe = this.listeners.subscribe;
 
   /** Called once each time the service answers again after trouble (re-send what waits, poll now). */
   onRecovered(listener: () => void): () => void {
-    this.recoveryListeners.add(listener);
-    return () => this.recoveryListeners.delete(listener);
+    return this.recoveryListeners.subscribe(listener);
   }
 
   /** A request left (after the rate limiter let it go). Answers the token to pass to `ended`. */
@@ -100,7 +97,7 @@ export class NetworkHealth {
       // A wait asked for by a 429 is not an outage: it ends quietly.
       if (previous.kind !== 'rate-limited') {
         this.recoveredAt = now;
-        for (const listener of this.recoveryListeners) listener();
+        this.recoveryListeners.notify();
       }
     }
     this.changed();
@@ -131,6 +128,6 @@ export class NetworkHealth {
   }
 
   private changed(): void {
-    for (const listener of this.listeners) listener();
+    this.listeners.notify();
   }
 }

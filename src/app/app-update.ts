@@ -1,22 +1,17 @@
+import { ValueStore } from '../lib/store';
+
 // Whether a new version of the studio is waiting (its service worker installed, not yet in charge), and
 // how to switch to it. A tiny store in the first load; the registration (workbox-window) is a chunk of its
 // own, loaded after the load event (register-service-worker.ts), and fills it in.
 
-type Listener = () => void;
-
-let waiting: (() => Promise<void>) | null = null;
-const listeners = new Set<Listener>();
+const waiting = new ValueStore<(() => Promise<void>) | null>(null);
 
 export const appUpdate = {
-  subscribe(listener: Listener) {
-    listeners.add(listener);
-    return () => void listeners.delete(listener);
-  },
+  subscribe: waiting.subscribe,
   /** The switch to the waiting version, or null while there is none. */
-  snapshot: () => waiting,
+  snapshot: waiting.snapshot,
   /** Called by the registration when a new version has installed and waits for the user. */
   offer(update: () => Promise<void>) {
-    waiting = update;
-    for (const l of listeners) l();
+    waiting.set(update);
   },
 };

@@ -1,15 +1,16 @@
 import { useSyncExternalStore } from 'react';
+import { Listeners } from '../lib/store';
 
 // The query string as one store, for the views that live in it (?view=, the gallery's filters): a
 // change written by one hook is seen by every other at once, and Back/Forward (popstate) by all of them.
 
-const listeners = new Set<() => void>();
+const listeners = new Listeners();
 
 function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
+  const off = listeners.subscribe(listener);
   window.addEventListener('popstate', listener);
   return () => {
-    listeners.delete(listener);
+    off();
     window.removeEventListener('popstate', listener);
   };
 }
@@ -26,5 +27,5 @@ export function writeSearch(params: URLSearchParams, { replace = false } = {}): 
   const url = `${window.location.pathname}${text ? `?${text}` : ''}${window.location.hash}`;
   if (replace) window.history.replaceState(null, '', url);
   else window.history.pushState(null, '', url);
-  for (const listener of listeners) listener();
+  listeners.notify();
 }

@@ -1,5 +1,6 @@
 import type { CatalogKeep } from '../../api/queries/catalog-queries';
 import { db as openDb } from '../db';
+import { Listeners } from '../../lib/store';
 
 // The last catalog answers a connection saw, on this device (IndexedDB, keyed by the connection's id, a
 // hash of base URL + key: the key itself is never stored). The catalog and a form then open again
@@ -15,7 +16,7 @@ export class CatalogKeepStore implements CatalogKeep {
   readonly #connectionId: string;
   readonly #db: typeof openDb;
   readonly #now: () => number;
-  readonly #listeners = new Set<() => void>();
+  readonly #listeners = new Listeners();
   #offlineFrom: number | null = null;
 
   constructor(connectionId: string, deps: Deps = {}) {
@@ -52,13 +53,10 @@ export class CatalogKeepStore implements CatalogKeep {
 
   offlineFrom = (): number | null => this.#offlineFrom;
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  };
+  subscribe = this.#listeners.subscribe;
 
   #emit() {
-    for (const listener of this.#listeners) listener();
+    this.#listeners.notify();
   }
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { db } from '../db';
+import { Listeners } from '../../lib/store';
 
 // Tasks hidden from this device's history view (product-notes §3: "Hide", local only, with undo). The
 // service is never told: hiding is a view choice, kept per connection in IndexedDB (store `hidden`).
@@ -15,7 +16,7 @@ const EMPTY: HiddenIds = new Set();
 
 export class HiddenTasks {
   private ids: HiddenIds = EMPTY;
-  private listeners = new Set<() => void>();
+  private readonly listeners = new Listeners();
 
   private constructor(
     readonly connectionId: string,
@@ -33,17 +34,14 @@ export class HiddenTasks {
     return store;
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  subscribe = this.listeners.subscribe;
 
   /** Immutable: a new Set after every change. */
   snapshot = (): HiddenIds => this.ids;
 
   private changed(next: Set<string>) {
     this.ids = next;
-    for (const l of this.listeners) l();
+    this.listeners.notify();
   }
 
   async hide(taskIds: readonly string[]): Promise<void> {

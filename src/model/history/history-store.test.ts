@@ -572,7 +572,7 @@ describe('HistoryStore at scale (read by index and in pages)', () => {
   });
 
   it('a background turn is a background-priority task where the browser schedules them', async () => {
-    const { backgroundTurn } = await import('./history-store');
+    const { backgroundTurn } = await import('./history-persistence');
     const priorities: string[] = [];
     const scheduler = {
       postTask: (callback: () => void, options: { priority: string }) => {

@@ -1,8 +1,11 @@
 import type { Task } from '../../../contract/task';
 import { isTerminal } from '../../../contract/task';
 import { db } from '../db';
+import { HistoryOrder } from './history-order';
+import { backgroundTurn, readNewest, writeEntries, writeEntry } from './history-persistence';
 import { HistoryEntrySchema, type HistoryEntry } from './history-types';
 import { indexOfKey, taskIdOfKey } from './output-key';
+import { Listeners } from '../../lib/store';
 
 /** What a section kept of a file's records, and skipped (unreadable, or for outputs this history lacks). */
 interface SectionImport {
@@ -54,18 +57,6 @@ const preloaded = new Map<string, Promise<HistoryStore>>();
 export const entrySignature = (e: HistoryEntry): string =>
   `${e.status}|${e.createdAt}|${e.completedAt}|${e.outputs.length}|${e.creditsCharged}|${e.unseen}`;
 
-type PostTask = (callback: () => void, options: { priority: 'background' }) => Promise<void>;
-
-/**
- * A turn of the page's own after everything more urgent: a background-priority task where the browser
- * has the Prioritized Task Scheduling API (Chromium), else a task of its own.
- * @internal
- */
-export function backgroundTurn(): Promise<void> {
-  const postTask = (globalThis as { scheduler?: { postTask?: PostTask } }).scheduler?.postTask;
-  if (postTask) return postTask.call(globalThis.scheduler, () => undefined, { priority: 'background' });
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
 
 export class HistoryStore {
   private entries = new Map<string, HistoryEntry>();
@@ -74,9 +65,9 @@ export class HistoryStore {
    * device's own, by their member, never written to IndexedDB, never polled or exported from here.
    */
   readonly team = new Map<string, HistoryEntry>();
-  private localSorted: HistoryEntry[] | null = null;
-  private sorted: HistoryEntry[] | null = null;
-  private listeners = new Set<() => void>();
+  /** The lists readers get, newest first (history-order.ts). */
+  private readonly order = new HistoryOrder(this.entries, this.team);
+  private readonly listeners = new Listeners();
   private sections = new Map<string, HistorySection>();
   private expected = 0;
   private isLoaded = true;
@@ -116,18 +107,9 @@ export class HistoryStore {
 
   private static async read(connectionId: string): Promise<HistoryStore> {
     const store = new HistoryStore(connectionId);
-    const database = await db();
     // The newest page first, by the index (newest first): enough to show the history at once. The
     // rest follows in pages (loadRest), each read and parsed in a task of its own.
-    const range = IDBKeyRange.bound([connectionId, -Infinity], [connectionId, Infinity]);
-    const tx = database.transaction('tasks', 'readonly');
-    const index = tx.store.index('byConnection');
-    store.expected = await index.count(range);
-    let cursor = await index.openCursor(range, 'prev');
-    for (let n = 0; cursor && n < FIRST_PAGE; n++) {
-      store.adopt(cursor.value);
-      cursor = await cursor.continue();
-    }
+    store.expected = await readNewest(connectionId, FIRST_PAGE, (raw) => store.adopt(raw));
     store.isLoaded = store.entries.size >= store.expected;
     return store;
   }
@@ -177,7 +159,7 @@ export class HistoryStore {
    * kept their times, keeps the list's order without a sort.
    */
   teamChanged(replaced?: ReadonlyMap<string, HistoryEntry>): void {
-    this.sorted = replaced && this.sorted ? this.sorted.map((e) => replaced.get(e.taskId) ?? e) : null;
+    this.order.teamChanged(replaced);
     this.notify();
   }
 
@@ -191,29 +173,13 @@ export class HistoryStore {
     return this.bulk;
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  subscribe = this.listeners.subscribe;
 
   /** Newest first: this device's tasks and the team's (when the team space is on). */
-  list = (): HistoryEntry[] => {
-    if (this.sorted) return this.sorted;
-    const local = this.localList();
-    this.sorted =
-      this.team.size === 0
-        ? local
-        : [...local, ...[...this.team.values()].filter((e) => !this.entries.has(e.taskId))].sort(
-            (a, b) => b.createdAt - a.createdAt,
-          );
-    return this.sorted;
-  };
+  list = (): HistoryEntry[] => this.order.list();
 
   /** Newest first: the tasks of this device's history alone (what it polls, exports and shares). */
-  localList = (): HistoryEntry[] => {
-    this.localSorted ??= [...this.entries.values()].sort((a, b) => b.createdAt - a.createdAt);
-    return this.localSorted;
-  };
+  localList = (): HistoryEntry[] => this.order.localList();
 
   get(taskId: string): HistoryEntry | undefined {
     return this.entries.get(taskId) ?? this.team.get(taskId);
@@ -230,44 +196,23 @@ export class HistoryStore {
   }
 
   private changed(): void {
-    this.sorted = null;
-    this.localSorted = null;
+    this.order.reset();
     this.notify();
   }
 
   private notify(): void {
-    for (const l of this.listeners) l();
-  }
-
-  /**
-   * A changed entry (a poll's answer) takes its predecessor's place in the sorted list when its time is
-   * the same: a copy of the list with one slot changed, not a sort of the whole history.
-   */
-  private replaceInList(previous: HistoryEntry | undefined, next: HistoryEntry): void {
-    const at =
-      previous && this.sorted && previous.createdAt === next.createdAt ? this.sorted.indexOf(previous) : -1;
-    const localAt = previous && this.localSorted ? this.localSorted.indexOf(previous) : -1;
-    if (at < 0 || localAt < 0) {
-      this.changed();
-      return;
-    }
-    const list = this.sorted!.slice();
-    list[at] = next;
-    this.sorted = list;
-    if (this.localSorted !== this.sorted) {
-      const local = this.localSorted!.slice();
-      local[localAt] = next;
-      this.localSorted = local;
-    } else this.localSorted = list;
-    this.notify();
+    this.listeners.notify();
   }
 
   async put(entry: HistoryEntry): Promise<void> {
     const value = { ...entry, connectionId: this.connectionId };
     const previous = this.entries.get(value.taskId);
     this.entries.set(value.taskId, value);
-    this.replaceInList(previous, value);
-    await (await db()).put('tasks', value);
+    // A changed entry (a poll's answer) takes its predecessor's place in the lists when its time is
+    // the same: a copy of a list with one slot changed, not a sort of the whole history.
+    this.order.replace(previous, value);
+    this.notify();
+    await writeEntry(value);
   }
 
   /** Records what GET /tasks/{id} said. A task that just reached a terminal state is marked unseen. */
@@ -284,7 +229,7 @@ export class HistoryStore {
     answers: ReadonlyArray<{ task: Task; seen?: boolean }>,
   ): Promise<Array<HistoryEntry | undefined>> {
     const written = new Map<string, HistoryEntry>();
-    let resort = !this.sorted;
+    let resort = !this.order.built;
     const results = answers.map(({ task, seen = false }) => {
       const entry = this.entries.get(task.taskId);
       if (!entry) return undefined;
@@ -307,17 +252,13 @@ export class HistoryStore {
       return next;
     });
     if (written.size === 0) return results;
-    if (resort || !this.localSorted) this.changed();
+    if (resort) this.changed();
     else {
       // The same order, each changed entry in its predecessor's place: no sort of the whole history.
-      const same = this.localSorted === this.sorted;
-      this.sorted = this.sorted!.map((e) => written.get(e.taskId) ?? e);
-      this.localSorted = same ? this.sorted : this.localSorted.map((e) => written.get(e.taskId) ?? e);
+      this.order.replaceAll(written);
       this.notify();
     }
-    const tx = (await db()).transaction('tasks', 'readwrite');
-    for (const value of written.values()) void tx.store.put(value);
-    await tx.done;
+    await writeEntries(written.values());
     return results;
   }
 
@@ -336,9 +277,7 @@ export class HistoryStore {
     }
     if (taken.length === 0) return;
     this.changed();
-    const tx = (await db()).transaction('tasks', 'readwrite');
-    for (const value of taken) void tx.store.put(value);
-    await tx.done;
+    await writeEntries(taken);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { db } from '../db';
 import type { HistorySection } from './history-store';
+import { Listeners } from '../../lib/store';
 
 // Star and 1-5 rating per output (product-notes §3 "Gallery and viewer"), kept per connection in IndexedDB
 // (store `judgements`, key [connectionId, outputKey], outputKey `${taskId}#${index}`). A plain store:
@@ -25,7 +26,7 @@ const isBlank = (j: Judgement) => !j.starred && j.rating === null;
 
 export class JudgementStore {
   private map: Judgements = EMPTY;
-  private listeners = new Set<() => void>();
+  private readonly listeners = new Listeners();
 
   private constructor(
     readonly connectionId: string,
@@ -44,10 +45,7 @@ export class JudgementStore {
     return store;
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  subscribe = this.listeners.subscribe;
 
   /** Immutable: a new Map after every change. */
   snapshot = (): Judgements => this.map;
@@ -75,7 +73,7 @@ export class JudgementStore {
       written.push(judgement);
     }
     this.map = next;
-    for (const l of this.listeners) l();
+    this.listeners.notify();
     const tx = (await db()).transaction('judgements', 'readwrite');
     for (const j of written) {
       if (isBlank(j)) void tx.store.delete([this.connectionId, j.outputKey]);

@@ -1,6 +1,7 @@
 import { t } from '@lingui/core/macro';
 import { z } from 'zod/mini';
 import { db } from '../db';
+import { Listeners } from '../../lib/store';
 
 // "Keep the keepers": a starred output's bytes saved on this device, so it opens and downloads even
 // when its URL no longer answers (output URLs are the service's CDN; nothing says they live forever).
@@ -114,7 +115,7 @@ function infoOf({ blob: _b, connectionId: _c, ...info }: KeeperRecord): KeeperIn
 
 export class KeepersStore {
   private state: KeepersSnapshot = { kept: new Map(), bytes: 0, saving: 0, failure: null };
-  private listeners = new Set<() => void>();
+  private readonly listeners = new Listeners();
   private inFlight = new Map<string, Promise<KeepResult>>();
   /** In flight and not yet started (waiting its turn). */
   private queued = new Set<string>();
@@ -150,10 +151,7 @@ export class KeepersStore {
     return store;
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  subscribe = this.listeners.subscribe;
 
   snapshot = (): KeepersSnapshot => this.state;
 
@@ -195,7 +193,7 @@ export class KeepersStore {
 
   private set(patch: Partial<KeepersSnapshot>): void {
     this.state = { ...this.state, ...patch };
-    for (const l of this.listeners) l();
+    this.listeners.notify();
   }
 
   /**

@@ -15,6 +15,7 @@ import { searchForSelection, selectionOfRequest, type ResolvedSelection, type Se
 export { type Preset, type PortablePreset } from './preset-schema';
 import { PresetSchema, type Preset, type PortablePreset } from './preset-schema';
 import { formatList } from '../../lib/format';
+import { Listeners } from '../../lib/store';
 
 const ExportSchema = z.object({
   format: z.literal('media-studio-presets'),
@@ -159,7 +160,7 @@ export interface NewPreset {
 export class PresetStore {
   private readonly byId = new Map<string, Preset>();
   private sorted: Preset[] | null = null;
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Listeners();
 
   private constructor(
     readonly connectionId: string,
@@ -184,10 +185,7 @@ export class PresetStore {
     return store;
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  subscribe = this.listeners.subscribe;
 
   /** Every preset of this connection, most recently saved first; the same array until a change. */
   list = (): Preset[] => {
@@ -205,7 +203,7 @@ export class PresetStore {
 
   private changed(): void {
     this.sorted = null;
-    for (const l of this.listeners) l();
+    this.listeners.notify();
   }
 
   private async write(preset: Preset): Promise<void> {

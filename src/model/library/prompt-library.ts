@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { db } from '../db';
 import type { HistorySection } from '../history/history-store';
+import { Listeners } from '../../lib/store';
 
 // The prompt library (product-notes §3 "Presets, batches, prompt library"): every prompt sent with this key,
 // kept once (the same text sent again only counts another use), searchable, with favourites pinned.
@@ -40,7 +41,7 @@ export function matchesQuery(text: string, query: string): boolean {
 export class PromptLibrary {
   private readonly byText = new Map<string, PromptRecord>();
   private sorted: PromptRecord[] | null = null;
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Listeners();
 
   private constructor(
     readonly connectionId: string,
@@ -65,10 +66,7 @@ export class PromptLibrary {
     return library;
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  subscribe = this.listeners.subscribe;
 
   /** Every prompt, pinned first, then newest; the same array until something changes. */
   list = (): PromptRecord[] => {
@@ -89,7 +87,7 @@ export class PromptLibrary {
 
   private changed(): void {
     this.sorted = null;
-    for (const l of this.listeners) l();
+    this.listeners.notify();
   }
 
   private async persist(records: PromptRecord[]): Promise<void> {

@@ -6,6 +6,7 @@ import { formatCredits } from '../../lib/format';
 import { db, type HeldInfo, type OutboxEntry } from '../db';
 import type { HistoryEntry } from '../history/history-types';
 import { StoredEntrySchema, type SubmitResult } from '../tasks/outbox';
+import { Listeners } from '../../lib/store';
 
 // The queue of one connection (docs/queue.md). The service charges a task when it is created and cannot
 // cancel one, so the studio holds tasks back on this device and sends each only when the key's pool is
@@ -231,7 +232,7 @@ export class TaskQueue {
   private items = new Map<string, QueueItem>();
   private settings: QueueSettings;
   private sentCredits = 0;
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Listeners();
   private current: QueueSnapshot | null = null;
   /** Tasks on their way out (price check, claim): they count as sending until the outbox has them. */
   private readonly starting = new Map<string, number>();
@@ -266,10 +267,7 @@ export class TaskQueue {
 
   // ---- for the UI ---------------------------------------------------------------------------------
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  subscribe = this.listeners.subscribe;
 
   /** The held tasks in queue order, the settings, the credits sent; the same object until a change. */
   snapshot = (): QueueSnapshot => {
@@ -773,7 +771,7 @@ export class TaskQueue {
 
   private changed(kick = true): void {
     this.current = null;
-    for (const listener of this.listeners) listener();
+    this.listeners.notify();
     if (kick) this.kick();
     else if (this.timer === undefined) this.arm();
   }

@@ -1,9 +1,18 @@
 import { t } from '@lingui/core/macro';
-import { z } from 'zod/mini';
 import { provesNoEffect, toApiError, type ApiError } from '../../api/errors';
-import { TaskRequestSchema, type TaskCreated, type TaskRequest } from '../../../contract/task';
-import { db, type OutboxEntry } from '../db';
-import { HistoryEntrySchema, type HistoryEntry } from '../history/history-types';
+import type { TaskCreated, TaskRequest } from '../../../contract/task';
+import type { OutboxEntry } from '../db';
+import type { HistoryEntry } from '../history/history-types';
+import {
+  StoredEntrySchema,
+  deleteStored,
+  isStored,
+  readStored,
+  toEntry,
+  writeStored,
+} from './outbox-storage';
+export { StoredEntrySchema } from './outbox-storage';
+import { Listeners } from '../../lib/store';
 
 // The outbox of one connection: how a click on "Generate" becomes at most one task and one charge, and
 // never a lost one (product-notes §3 "Submit"). Each submit gets a fresh Idempotency-Key and is written to
@@ -74,35 +83,6 @@ export function outcomeUnknown(error: ApiError): boolean {
   return error.status >= 500 && error.status !== 503;
 }
 
-/**
- * What IndexedDB hands back is parsed, never trusted. The request keeps any field it was sent
- * with (loose): a re-send must be the identical request, never one stripped by a schema.
- */
-export const StoredEntrySchema = z.object({
-  idempotencyKey: z.string().check(z.minLength(1), z.maxLength(256)),
-  connectionId: z.string().check(z.minLength(1)),
-  request: z.looseObject(TaskRequestSchema.shape),
-  meta: HistoryEntrySchema.shape.meta,
-  createdAt: z.number(),
-  attempts: z.catch(z.int().check(z.nonnegative()), 0),
-  lastAttemptAt: z.catch(z.nullable(z.number()), null),
-  lastError: z.catch(z.nullable(z.string()), null),
-  batchId: z.catch(z.optional(z.string()), undefined),
-  held: z.catch(z.optional(z.unknown()), undefined),
-});
-
-const toEntry = (item: OutboxItem): OutboxEntry => ({
-  idempotencyKey: item.idempotencyKey,
-  connectionId: item.connectionId,
-  request: item.request,
-  meta: item.meta,
-  createdAt: item.createdAt,
-  attempts: item.attempts,
-  lastAttemptAt: item.lastAttemptAt,
-  lastError: item.lastError,
-  ...(item.batchId === undefined ? {} : { batchId: item.batchId }),
-});
-
 interface Slot {
   item: OutboxItem;
   timer?: TimerHandle;
@@ -118,7 +98,7 @@ export class Outbox {
   private readonly setTimer: (fn: () => void, ms: number) => TimerHandle;
   private readonly clearTimer: (handle: TimerHandle) => void;
   private readonly slots = new Map<string, Slot>();
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Listeners();
   private snapshot: OutboxItem[] | null = null;
   private disposed = false;
   private readonly onOnline = (): void => this.resendWaiting();
@@ -136,10 +116,7 @@ export class Outbox {
 
   // ---- for the UI ---------------------------------------------------------------------------------
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  subscribe = this.listeners.subscribe;
 
   /** The submits still in the outbox, newest first; the same array until something changes. */
   entries = (): OutboxItem[] => {
@@ -214,13 +191,8 @@ export class Outbox {
     }));
     for (const slot of slots) this.slots.set(slot.item.idempotencyKey, slot);
     this.changed();
-    try {
-      const tx = (await db()).transaction('outbox', 'readwrite');
-      await Promise.all([...slots.map((slot) => tx.store.put(toEntry(slot.item))), tx.done]);
-      for (const slot of slots) slot.persisted = true;
-    } catch {
-      // IndexedDB unavailable or full: this tab still sends each with its key (see writeStored).
-    }
+    // IndexedDB unavailable or full: this tab still sends each with its key (see persist).
+    if (await writeStored(slots.map((slot) => slot.item))) for (const slot of slots) slot.persisted = true;
     return Promise.all(slots.map((slot) => this.send(slot)));
   }
 
@@ -230,12 +202,8 @@ export class Outbox {
    */
   async resume(): Promise<SubmitResult[]> {
     if (this.disposed) return [];
-    let stored: unknown[];
-    try {
-      stored = await (await db()).getAllFromIndex('outbox', 'byConnection', this.connectionId);
-    } catch {
-      return [];
-    }
+    const stored = await readStored(this.connectionId);
+    if (stored === null) return [];
     const due: Slot[] = [];
     for (const raw of stored) {
       const parsed = StoredEntrySchema.safeParse(raw);
@@ -274,7 +242,7 @@ export class Outbox {
   async discard(idempotencyKey: string): Promise<void> {
     const slot = this.slots.get(idempotencyKey);
     if (slot) this.forget(slot);
-    await this.deleteStored(idempotencyKey);
+    await deleteStored(idempotencyKey);
   }
 
   /** Stops re-sends (timers, the online listener). Requests already out finish and are recorded. */
@@ -289,7 +257,7 @@ export class Outbox {
 
   private changed(): void {
     this.snapshot = null;
-    for (const listener of this.listeners) listener();
+    this.listeners.notify();
   }
 
   private update(slot: Slot, patch: Partial<OutboxItem>): void {
@@ -324,23 +292,11 @@ export class Outbox {
     }
   }
 
-  private async writeStored(slot: Slot): Promise<void> {
+  private async persist(slot: Slot): Promise<void> {
     // A discarded entry is never written back.
     if (this.slots.get(slot.item.idempotencyKey) !== slot) return;
-    try {
-      await (await db()).put('outbox', toEntry(slot.item));
-      slot.persisted = true;
-    } catch {
-      // IndexedDB unavailable or full: this tab still re-sends with the same key; only a reload loses it.
-    }
-  }
-
-  private async deleteStored(idempotencyKey: string): Promise<void> {
-    try {
-      await (await db()).delete('outbox', idempotencyKey);
-    } catch {
-      // Left behind, it is re-sent with its key at the next resume: the service answers with the same task.
-    }
+    // IndexedDB unavailable or full: this tab still re-sends with the same key; only a reload loses it.
+    if (await writeStored([slot.item])) slot.persisted = true;
   }
 
   /** One attempt: persist (the first time: BEFORE sending), send, then settle the entry by the answer. */
@@ -348,7 +304,7 @@ export class Outbox {
     const key = slot.item.idempotencyKey;
     this.cancelTimer(slot);
     this.update(slot, { sending: true, attempts: slot.item.attempts + 1, lastAttemptAt: this.now() });
-    await this.writeStored(slot);
+    await this.persist(slot);
 
     let created: TaskCreated;
     try {
@@ -363,12 +319,12 @@ export class Outbox {
       if (!outcomeUnknown(error) && !earlierMayExist) {
         // Refused: nothing was created, so there is nothing to re-send.
         this.forget(slot);
-        await this.deleteStored(key);
+        await deleteStored(key);
         return { kind: 'refused', error, idempotencyKey: key };
       }
       // The service's own words when it sent some (keys masked), as sent; else the studio's explanation.
       this.update(slot, { sending: false, lastError: error.serverMessage ?? error.message });
-      await this.writeStored(slot);
+      await this.persist(slot);
       this.schedule(slot);
       return { kind: 'pending', error, idempotencyKey: key };
     }
@@ -382,12 +338,12 @@ export class Outbox {
         sending: false,
         lastError: thrown instanceof Error ? thrown.message : t`The task could not be recorded.`,
       });
-      await this.writeStored(slot);
+      await this.persist(slot);
       this.schedule(slot);
       return { kind: 'created', created, idempotencyKey: key };
     }
     this.forget(slot);
-    await this.deleteStored(key);
+    await deleteStored(key);
     return { kind: 'created', created, idempotencyKey: key };
   }
 
@@ -411,13 +367,7 @@ export class Outbox {
     if (this.disposed || slot.item.sending || this.refreshExpired(slot)) return;
     if (slot.persisted) {
       // Another tab may have settled or discarded it meanwhile: then there is nothing left to send.
-      let stillThere = true;
-      try {
-        stillThere = (await (await db()).get('outbox', slot.item.idempotencyKey)) !== undefined;
-      } catch {
-        // Unknown: re-sending with the same key is safe.
-      }
-      if (!stillThere) {
+      if (!(await isStored(slot.item.idempotencyKey))) {
         this.forget(slot);
         return;
       }

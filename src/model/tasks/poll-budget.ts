@@ -1,4 +1,5 @@
 import { abortError } from '../../api/errors';
+import { Listeners } from '../../lib/store';
 
 // One budget for every GET /tasks/{id} poll of a connection (product-notes §3: "All polling shares one budget
 // under the GET /tasks limit from GET /me (60/min when unknown): with 100 tasks in flight it still sends
@@ -60,7 +61,7 @@ export class PollBudget {
   private seq = 0;
   private pausedUntil = 0;
   private timer: TimerHandle | undefined;
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Listeners();
 
   constructor(options: PollBudgetOptions = {}) {
     this.now = options.now ?? (() => Date.now());
@@ -106,17 +107,12 @@ export class PollBudget {
     if (!Number.isFinite(seconds) || seconds <= 0) return;
     this.pausedUntil = Math.max(this.pausedUntil, this.now() + seconds * 1000);
     this.pump();
-    this.notify();
+    this.listeners.notify();
   }
 
   /** Called when a pause or the limit changes (the poll schedule re-times its wake-up). */
   onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  private notify(): void {
-    for (const listener of this.listeners) listener();
+    return this.listeners.subscribe(listener);
   }
 
   /** The key's GET /tasks budget from GET /me (limits.tasksPerMin). Values below 1 are ignored. */
@@ -125,7 +121,7 @@ export class PollBudget {
     if (limit === undefined) return;
     this.limit = limit;
     this.pump();
-    this.notify();
+    this.listeners.notify();
   }
 
   get perMinute(): number {

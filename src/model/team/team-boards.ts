@@ -13,6 +13,7 @@ import {
   type Column,
 } from '../boards/boards';
 import { ROOTS, rootMap, type TeamContext } from './team-doc';
+import { Listeners } from '../../lib/store';
 
 // Compare boards shared by a team (docs/team-space.md, `boards`). Each board is a
 // Y.Map under the `boards` root, split into parts fine enough that two members' concurrent edits of
@@ -379,14 +380,14 @@ const EMPTY_VIEWERS: readonly Viewer[] = [];
  */
 export class TeamBoards {
   private readonly root: Y.Map<unknown>;
-  private readonly listeners = new Set<Listener>();
+  private readonly listeners = new Listeners();
   private readonly byId = new Map<string, TeamBoard>();
   private list: readonly TeamBoard[] = [];
   private readonly histories = new Map<
     string,
     { map: Y.Map<unknown>; manager: Y.UndoManager; history: BoardHistory }
   >();
-  private readonly presenceListeners = new Set<Listener>();
+  private readonly presenceListeners = new Listeners();
   private presenceState: ReadonlyMap<string, readonly Viewer[]> = new Map();
 
   /** The origin of this member's cell writes: theirs, but not in their undo history. */
@@ -410,7 +411,7 @@ export class TeamBoards {
     }
     for (const key of changed) this.reread(key);
     this.relist();
-    this.listeners.forEach((l) => l());
+    this.listeners.notify();
   };
 
   private reread(key: string): void {
@@ -433,10 +434,7 @@ export class TeamBoards {
     this.list = [...this.byId.values()].sort((a, b) => b.board.updatedAt - a.board.updatedAt);
   }
 
-  readonly subscribe = (listener: Listener): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  readonly subscribe = this.listeners.subscribe;
 
   readonly snapshot = (): readonly TeamBoard[] => this.list;
 
@@ -522,22 +520,19 @@ export class TeamBoards {
     const map = this.root.get(id);
     if (!(map instanceof Y.Map)) return null;
     const manager = new Y.UndoManager(map, { trackedOrigins: new Set([this.team.origin]) });
-    const listeners = new Set<Listener>();
+    const listeners = new Listeners();
     let state = { canUndo: false, canRedo: false };
     const refresh = () => {
       const next = { canUndo: manager.canUndo(), canRedo: manager.canRedo() };
       if (next.canUndo === state.canUndo && next.canRedo === state.canRedo) return;
       state = next;
-      listeners.forEach((l) => l());
+      listeners.notify();
     };
     manager.on('stack-item-added', refresh);
     manager.on('stack-item-popped', refresh);
     manager.on('stack-cleared', refresh);
     const history: BoardHistory = {
-      subscribe: (listener) => {
-        listeners.add(listener);
-        return () => listeners.delete(listener);
-      },
+      subscribe: listeners.subscribe,
       snapshot: () => state,
       undo: () => void manager.undo(),
       redo: () => void manager.redo(),
@@ -582,13 +577,10 @@ export class TeamBoards {
       });
     if (unchanged) return;
     this.presenceState = next;
-    this.presenceListeners.forEach((l) => l());
+    this.presenceListeners.notify();
   };
 
-  readonly subscribePresence = (listener: Listener): (() => void) => {
-    this.presenceListeners.add(listener);
-    return () => this.presenceListeners.delete(listener);
-  };
+  readonly subscribePresence = this.presenceListeners.subscribe;
 
   /** The other members who have this board open (immutable; the same array until it changes). */
   readonly viewers = (boardId: string): readonly Viewer[] => this.presenceState.get(boardId) ?? EMPTY_VIEWERS;

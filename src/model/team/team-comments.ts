@@ -13,6 +13,7 @@ import {
   type TeamComment,
 } from './comment-types';
 import { ROOTS, rootMap, type TeamContext } from './team-doc';
+import { Listeners } from '../../lib/store';
 
 // Comments in the team space (docs/team-space.md "Judgements and comments"): one Y.Map per comment under its
 // id in the `comments` root (docs/team-space.md). A comment's own fields are written once, by its author;
@@ -45,7 +46,7 @@ export class TeamComments {
   private readonly root: Y.Map<unknown>;
   private readonly byId = new Map<string, TeamComment>();
   private list: readonly TeamComment[] = [];
-  private listeners = new Set<() => void>();
+  private readonly listeners = new Listeners();
 
   constructor(
     private readonly ctx: TeamContext,
@@ -62,10 +63,7 @@ export class TeamComments {
     this.listeners.clear();
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  subscribe = this.listeners.subscribe;
 
   /** Every comment of the room, oldest first. Immutable: a new array after each change. */
   snapshot = (): readonly TeamComment[] => this.list;
@@ -182,6 +180,6 @@ export class TeamComments {
     if (touched.size === 0) return;
     for (const id of touched) this.read(id);
     this.list = this.sorted();
-    for (const l of this.listeners) l();
+    this.listeners.notify();
   };
 }

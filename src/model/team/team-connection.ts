@@ -2,6 +2,7 @@ import { HocuspocusProvider } from '@hocuspocus/provider';
 import { IndexeddbPersistence } from 'y-indexeddb';
 import { isTeamSpaceReason, TRANSIENT_REASONS } from '../../../contract/team-room';
 import type { TeamSpace } from './team-space';
+import { Listeners } from '../../lib/store';
 
 // The team space's connection (docs/team-space.md): the room's document kept on this device by
 // y-indexeddb (what is edited offline is kept, and merged by Yjs on return) and synced through the
@@ -83,7 +84,7 @@ const defaultPersistence = (space: TeamSpace, name: string): PersistenceLike =>
 
 export class TeamConnection {
   private status: TeamStatus;
-  private listeners = new Set<() => void>();
+  private readonly listeners = new Listeners();
   private provider: ProviderLike | null = null;
   private readonly persistence: PersistenceLike;
   private readonly now: () => number;
@@ -177,13 +178,10 @@ export class TeamConnection {
     )
       return;
     this.status = next;
-    for (const l of this.listeners) l();
+    this.listeners.notify();
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  subscribe = this.listeners.subscribe;
 
   snapshot = (): TeamStatus => this.status;
 

@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import type * as Y from 'yjs';
 import type { Judgement, Judgements } from '../history/judgements';
 import { ROOTS, rootMap, type TeamContext } from './team-doc';
+import { Listeners } from '../../lib/store';
 
 // Stars and ratings in the team space (docs/team-space.md "Judgements and comments"): each member's own
 // judgement of an output stays theirs, under `${memberId}|${outputKey}` in the `judgements` root, written
@@ -78,7 +79,7 @@ export class TeamJudgements {
   /** outputKey -> memberId -> judgement: what the picks are computed from, kept in step per change. */
   private readonly byOutput = new Map<string, Map<string, TeamJudgement>>();
   private picks: TeamPicks = new Map();
-  private listeners = new Set<() => void>();
+  private readonly listeners = new Listeners();
 
   constructor(private readonly ctx: TeamContext) {
     this.map = rootMap(ctx.doc, ROOTS.judgements);
@@ -97,10 +98,7 @@ export class TeamJudgements {
     this.listeners.clear();
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  subscribe = this.listeners.subscribe;
 
   /** "Team picks": every output some member starred or rated. */
   snapshot = (): TeamPicks => this.picks;
@@ -186,7 +184,7 @@ export class TeamJudgements {
       else next.delete(outputKey);
     }
     this.picks = next;
-    for (const l of this.listeners) l();
+    this.listeners.notify();
   };
 }
 

@@ -10,6 +10,7 @@ import {
   type PromptRecord,
 } from '../library/prompt-library';
 import { ROOTS, rootMap, type TeamContext } from './team-doc';
+import { Listeners } from '../../lib/store';
 
 // The team's library (docs/team-space.md, `presets` and `prompts`): presets and prompts a member
 // shared to the team. Each is a plain JSON value that only its author writes, under its id in `presets`
@@ -99,7 +100,7 @@ export class TeamLibrary {
   private readonly presets: Y.Map<unknown>;
   private readonly prompts: Y.Map<unknown>;
   private readonly members: Y.Map<unknown>;
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Listeners();
   private cached: TeamLibrarySnapshot | null = null;
   // Y.Map hands back the same object for a value until it is replaced: each is parsed once.
   private readonly parsedPresets = new WeakMap<object, TeamPresetRecord | null>();
@@ -123,10 +124,7 @@ export class TeamLibrary {
     this.listeners.clear();
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  subscribe = this.listeners.subscribe;
 
   /** The team's shared presets and prompts; the same object until the document changes. */
   snapshot = (): TeamLibrarySnapshot => {
@@ -136,7 +134,7 @@ export class TeamLibrary {
 
   private changed = (): void => {
     this.cached = null;
-    for (const l of this.listeners) l();
+    this.listeners.notify();
   };
 
   // ---- reading ----------------------------------------------------------------------------------

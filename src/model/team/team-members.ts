@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import type * as Y from 'yjs';
 import { ROOTS, rootMap, type TeamContext } from './team-doc';
 import { MAX_NAME_LENGTH } from './team-settings';
+import { Listeners } from '../../lib/store';
 
 // "Members" and "Display name" (docs/team-space.md): who is in the room (everyone who has turned the team
 // space on with a key of it, kept in the document's `members` root) and who is online now (the room's
@@ -47,7 +48,7 @@ const order = (a: Member, b: Member) =>
 
 export class TeamMembers {
   private readonly map: Y.Map<unknown>;
-  private listeners = new Set<() => void>();
+  private readonly listeners = new Listeners();
   private list: readonly Member[] = [];
 
   constructor(private readonly team: TeamContext) {
@@ -75,10 +76,7 @@ export class TeamMembers {
     });
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  subscribe = this.listeners.subscribe;
 
   snapshot = (): readonly Member[] => this.list;
 
@@ -131,7 +129,7 @@ export class TeamMembers {
       });
     if (same) return;
     this.list = next;
-    for (const l of this.listeners) l();
+    this.listeners.notify();
   };
 
   destroy(): void {

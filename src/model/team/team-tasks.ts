@@ -4,6 +4,7 @@ import { isTerminal } from '../../../contract/task';
 import type { HistoryStore } from '../history/history-store';
 import { HistoryEntrySchema, type HistoryEntry } from '../history/history-types';
 import { ROOTS, rootMap, type TeamContext } from './team-doc';
+import { Listeners } from '../../lib/store';
 
 // The team history (docs/team-space.md, root `tasks`): every task a member submits through the studio,
 // as the team sees it: the request (never the key: requests carry none), what ran, its status, outputs,
@@ -68,7 +69,7 @@ const signature = (
 
 export class TeamTasks {
   private readonly map: Y.Map<unknown>;
-  private listeners = new Set<(changed: ReadonlySet<string>) => void>();
+  private readonly listeners = new Listeners<[changed: ReadonlySet<string>]>();
   private parsed = new Map<string, TeamTask>();
   /** The snapshot handed out, made again only when read after a change (a big room changes often). */
   private view: ReadonlyMap<string, TeamTask> | null = null;
@@ -91,14 +92,11 @@ export class TeamTasks {
   private onChange = (event: Y.YMapEvent<unknown>): void => {
     for (const id of event.keysChanged) this.take(id, this.map.get(id));
     this.view = null;
-    for (const l of this.listeners) l(event.keysChanged);
+    this.listeners.notify(event.keysChanged);
   };
 
   /** Told of each change with the task ids it touched (a record added, changed or gone). */
-  subscribe = (listener: (changed: ReadonlySet<string>) => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  subscribe = this.listeners.subscribe;
 
   /** Every readable record, by task id (a new Map after each change). */
   snapshot = (): ReadonlyMap<string, TeamTask> => (this.view ??= new Map(this.parsed));

@@ -2,6 +2,7 @@ import type * as Y from 'yjs';
 import { z } from 'zod/mini';
 import { VoteSchema, voteId, type Candidate, type Vote } from '../boards/votes';
 import { ROOTS, rootMap, type TeamContext } from './team-doc';
+import { Listeners } from '../../lib/store';
 
 // Blind votes shared by a team (docs/team-space.md, `votes`): one member's vote
 // on one row of a team board, a plain JSON value under `${boardId}|${rowId}|${memberId}` in the `votes`
@@ -35,11 +36,10 @@ export function readVote(key: string, raw: unknown): TeamVote | null {
 /** As the Vote the leaderboard reads (its connection: the member's, for the record). */
 const asVote = ({ memberId, ...v }: TeamVote): Vote => ({ ...v, connectionId: memberId });
 
-type Listener = () => void;
 
 export class TeamVotes {
   private readonly root: Y.Map<unknown>;
-  private readonly listeners = new Set<Listener>();
+  private readonly listeners = new Listeners();
   private all: readonly TeamVote[] = [];
   private readonly ownByBoard = new Map<string, ReadonlyMap<string, Vote>>();
   private asVotes: { team: readonly Vote[]; mine: readonly Vote[] } | null = null;
@@ -56,7 +56,7 @@ export class TeamVotes {
 
   private readonly onChange = () => {
     this.rebuild();
-    this.listeners.forEach((l) => l());
+    this.listeners.notify();
   };
 
   private rebuild(): void {
@@ -70,10 +70,7 @@ export class TeamVotes {
     this.asVotes = null;
   }
 
-  readonly subscribe = (listener: Listener): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  readonly subscribe = this.listeners.subscribe;
 
   /** Every member's votes, oldest first (immutable; a new array after each change). */
   readonly snapshot = (): readonly TeamVote[] => this.all;
