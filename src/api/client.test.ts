@@ -1,11 +1,6 @@
+import type { XhrLike } from './transport';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  ApiClient,
-  DEFAULT_TIMEOUT_MS,
-  UPLOAD_RESEND_MAX_BYTES,
-  type ClientRetryInfo,
-  type XhrLike,
-} from './client';
+import { ApiClient, DEFAULT_TIMEOUT_MS, UPLOAD_RESEND_MAX_BYTES, type ClientRetryInfo } from './client';
 import { ApiError } from './errors';
 import { RateLimiter } from './rate-limiter';
 import { toCurl, toFetchCode } from './request-code';

@@ -48,7 +48,6 @@ import {
 
 export type { ClientRetryInfo } from './call-runner';
 export type { ListResult, SkippedEntry } from './response-parsing';
-export type { XhrLike } from './transport';
 
 /** @internal */
 export const DEFAULT_TIMEOUT_MS = 30_000;

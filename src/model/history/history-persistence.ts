@@ -10,7 +10,6 @@ type PostTask = (callback: () => void, options: { priority: 'background' }) => P
 /**
  * A turn of the page's own after everything more urgent: a background-priority task where the browser
  * has the Prioritized Task Scheduling API (Chromium), else a task of its own.
- * @internal
  */
 export function backgroundTurn(): Promise<void> {
   const postTask = (globalThis as { scheduler?: { postTask?: PostTask } }).scheduler?.postTask;

@@ -57,7 +57,6 @@ const preloaded = new Map<string, Promise<HistoryStore>>();
 export const entrySignature = (e: HistoryEntry): string =>
   `${e.status}|${e.createdAt}|${e.completedAt}|${e.outputs.length}|${e.creditsCharged}|${e.unseen}`;
 
-
 export class HistoryStore {
   private entries = new Map<string, HistoryEntry>();
   /**

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PollBudget } from './poll-budget';
 import { concurrencyPrior, loadLearning, saveLearning } from './poll-learning';
-import { PollSchedule, POLL_LAG_MS, type LearnedState } from './poll-schedule';
+import { POLL_LAG_MS } from './poll-forecast';
+import { PollSchedule, type LearnedState } from './poll-schedule';
 
 const T0 = Date.parse('2025-06-01T12:00:00Z');
 

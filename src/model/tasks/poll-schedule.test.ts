@@ -1,9 +1,9 @@
+import { POLL_LAG_MS } from './poll-forecast';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PollBudget, POLL_WINDOW_MS } from './poll-budget';
 import {
   forecastText,
   PollSchedule,
-  POLL_LAG_MS,
   type LearnedState,
   type PollAnswer,
   type ScheduleTask,

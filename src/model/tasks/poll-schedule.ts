@@ -31,7 +31,7 @@ import {
 // This file hands out the turns (the budget, the waiting polls, the timer, the active set); the
 // simulation and what it learns are poll-forecast.ts and poll-run-times.ts.
 
-export { POLL_LAG_MS, DEFAULT_CONCURRENCY } from './poll-forecast';
+export { DEFAULT_CONCURRENCY } from './poll-forecast';
 export type { Forecast, LearnedState, PollAnswer, ScheduleTask } from './poll-forecast';
 export { forecastText } from './forecast-text';
 export { registerSchedule, subscribeForecasts, taskForecast } from './forecast-registry';
