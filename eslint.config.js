@@ -41,10 +41,50 @@ const LOCALE_RULES = [
   },
 ];
 
+// File names are kebab-case (docs/ARCHITECTURE.md): every dot-separated part of the name, before and
+// after the extension ('zip-sink.test.ts', 'locales.d.ts'). No installed plugin has a file-name rule.
+const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const local = {
+  rules: {
+    'kebab-case-file-names': {
+      meta: { type: 'suggestion', schema: [] },
+      create(context) {
+        const name = context.filename.split(/[\\/]/).pop() ?? '';
+        if (name.startsWith('<') || name.split('.').every((part) => KEBAB.test(part))) return {};
+        return {
+          Program(node) {
+            context.report({
+              node,
+              message: `File name "${name}" is not kebab-case (words-joined-by-hyphens).`,
+            });
+          },
+        };
+      },
+    },
+  },
+};
+
 export default defineConfig(
   { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', 'bench/results.json'] },
   js.configs.recommended,
   tseslint.configs.recommended,
+  {
+    plugins: { local },
+    rules: { 'local/kebab-case-file-names': 'error' },
+  },
+  {
+    // Type-aware rules: a promise nobody awaits or handles loses its failure silently, and a promise
+    // handed where a plain function is expected (an event handler) too. Each file is checked with its
+    // program of tsconfig.json: the browser's or Node's (docs/development.md).
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
   {
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
     plugins: { 'import-x': importX },
@@ -69,6 +109,11 @@ export default defineConfig(
               except: [`./${f}`],
               message: 'A feature may not import another feature; compose them in src/app.',
             })),
+            {
+              target: './src/features',
+              from: './src/app',
+              message: 'Features do not import app/: app/ composes them and passes what they need as props.',
+            },
             // The layers (docs/ARCHITECTURE.md): contract <- api <- model <- components/features <- app.
             {
               target: './contract',
@@ -116,6 +161,13 @@ export default defineConfig(
               target: './sandbox',
               from: ['./src'],
               message: 'The sandbox imports only the contract, never the studio.',
+            },
+            {
+              // Studio tests use the sandbox's real catalog, through the one module the sandbox offers for it.
+              target: './src',
+              from: './sandbox',
+              except: ['./src/public-catalog.ts'],
+              message: 'The studio reaches the sandbox only through sandbox/src/public-catalog.ts.',
             },
             {
               target: './sandbox/src/core',
@@ -167,7 +219,8 @@ export default defineConfig(
     },
   },
   {
-    files: ['src/model/**/*.ts', 'contract/**/*.ts'],
+    // Every UI package of package.json: the domain layer runs without a page (docs/ARCHITECTURE.md).
+    files: ['src/model/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
@@ -175,8 +228,45 @@ export default defineConfig(
         {
           patterns: [
             {
-              group: ['react', 'react-dom', 'react-dom/*', '@tanstack/react-*', 'radix-ui'],
-              message: 'The domain layer has no React.',
+              group: [
+                'react',
+                'react/*',
+                'react-*',
+                'react-dom',
+                'react-dom/*',
+                '@tanstack/react-*',
+                'radix-ui',
+                'radix-ui/*',
+                '@radix-ui/*',
+                'lucide-react',
+                'sonner',
+                'react-hook-form',
+                '@hookform/*',
+                'react-dropzone',
+                'react-zoom-pan-pinch',
+                '@lingui/react',
+                '@lingui/react/*',
+                '@testing-library/*',
+              ],
+              message: 'The domain layer has no UI: no React, and no package built on it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The contract is parsed by the studio and the sandbox alike: zod and its own files, nothing else.
+    files: ['contract/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!zod(/|$)|\\./)',
+              message: 'The contract imports only zod and its own files.',
             },
           ],
         },

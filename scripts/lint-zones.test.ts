@@ -1,11 +1,26 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
+const root = new URL('..', import.meta.url);
+
 // The import boundaries of eslint.config.js are only worth something if they fire: without a resolver
-// that knows .ts/.tsx, import-x resolved no path and every zone passed silently.
-const eslint = new ESLint({ cwd: new URL('..', import.meta.url).pathname });
+// that knows .ts/.tsx, import-x resolved no path and every zone passed silently. The probes below are
+// text with a made-up path, which no tsconfig program holds: they are linted without types, and the
+// type-aware rules are proven on real files further down.
+const eslint = new ESLint({
+  cwd: root.pathname,
+  overrideConfig: {
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { projectService: false } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'off',
+      '@typescript-eslint/no-misused-promises': 'off',
+    },
+  },
+});
 
 async function ruleErrors(rule: string, filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
@@ -128,4 +143,115 @@ describe('import boundaries', () => {
     );
     expect(await zoneErrors('src/features/gallery/probe.test.ts', code)).toEqual([]);
   });
+  it('refuses a feature importing app/', async () => {
+    const code = "import { Workspace } from '../../app/workspace';\nexport const x = Workspace;\n";
+    expect((await zoneErrors('src/features/quote/probe.ts', code)).join()).toMatch(
+      /Features do not import app/,
+    );
+  });
+
+  it('lets the contract import zod and its own files, and nothing else', async () => {
+    const own =
+      "import { z } from 'zod/mini';\nimport { ParamDefSchema } from './param';\nexport const x = [z, ParamDefSchema];\n";
+    expect(await importErrors('contract/probe.ts', own)).toEqual([]);
+    for (const lib of ['idb', 'yjs', '@lingui/core']) {
+      const code = `import lib from '${lib}';\nexport const x = lib;\n`;
+      expect((await importErrors('contract/probe.ts', code)).join()).toMatch(/only zod/);
+    }
+  });
+
+  it('refuses every UI package in the domain layer, not only React', async () => {
+    const ui = ['react-dom/client', 'lucide-react', 'sonner', 'react-hook-form', '@hookform/resolvers/zod'];
+    for (const lib of [
+      ...ui,
+      'react-dropzone',
+      'react-zoom-pan-pinch',
+      '@lingui/react',
+      '@tanstack/react-virtual',
+    ]) {
+      const code = `import lib from '${lib}';\nexport const x = lib;\n`;
+      expect(await importErrors('src/model/history/probe.ts', code), lib).toHaveLength(1);
+    }
+    const plain =
+      "import { openDB } from 'idb';\nimport { t } from '@lingui/core/macro';\nexport const x = [openDB, t];\n";
+    expect(await importErrors('src/model/history/probe.ts', plain)).toEqual([]);
+  });
+
+  it("lets studio tests read the sandbox's catalog only through its public entry", async () => {
+    const entry = "import { models } from '../../sandbox/src/public-catalog';\nexport const x = models;\n";
+    expect(await zoneErrors('src/test/probe.ts', entry)).toEqual([]);
+    const deep =
+      "import { models } from '../../sandbox/src/core/catalog/models';\nexport const x = models;\n";
+    expect((await zoneErrors('src/test/probe.ts', deep)).join()).toMatch(/public-catalog\.ts/);
+  });
+
+  it('refuses a file name that is not kebab-case', async () => {
+    const code = 'export const x = 1;\n';
+    const errors = (filePath: string) => ruleErrors('local/kebab-case-file-names', filePath, code);
+    expect(await errors('src/lib/zipSink.ts')).toHaveLength(1);
+    expect(await errors('src/lib/zip_sink.test.ts')).toHaveLength(1);
+    expect(await errors('src/components/Button.tsx')).toHaveLength(1);
+    expect(await errors('src/lib/zip-sink.test.ts')).toEqual([]);
+    expect(await errors('src/locales.d.ts')).toEqual([]);
+  });
+});
+
+describe('type-aware rules and the two programs', () => {
+  // Real files in src/ (the project service reads the disk), written for the test and removed after it.
+  const dir = new URL(`src/lib/type-probe-${process.pid}/`, root);
+
+  it('refuses a promise left floating and a promise handed where a plain callback is expected', async () => {
+    mkdirSync(dir);
+    try {
+      const file = fileURLToPath(new URL('probe.ts', dir));
+      writeFileSync(
+        file,
+        [
+          'export async function save(): Promise<void> {}',
+          'export function floating() {',
+          '  save();',
+          '}',
+          "export const misused = (el: HTMLElement) => el.addEventListener('click', async () => save());",
+          'export function handled() {',
+          '  save().catch(() => undefined);',
+          '}',
+          '',
+        ].join('\n'),
+      );
+      const [result] = await new ESLint({ cwd: root.pathname }).lintFiles([file]);
+      const lines = (rule: string) =>
+        (result?.messages ?? []).filter((m) => m.ruleId === rule).map((m) => m.line);
+      expect(lines('@typescript-eslint/no-floating-promises')).toEqual([3]);
+      expect(lines('@typescript-eslint/no-misused-promises')).toEqual([5]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("fails the browser program's typecheck on Node's process or Buffer in src/, and not Node's", () => {
+    mkdirSync(dir);
+    try {
+      writeFileSync(
+        new URL('probe.ts', dir),
+        "export const home = process.env.HOME;\nexport const bytes = Buffer.from('x');\n",
+      );
+      const typecheck = (base: string) => {
+        // A program of this one file with everything else of the named tsconfig (lib, types, options).
+        const config = new URL(`tsconfig.${base}.json`, dir);
+        writeFileSync(
+          config,
+          JSON.stringify({ extends: `../../../tsconfig.${base}.json`, files: ['probe.ts'], include: [] }),
+        );
+        const tsc = fileURLToPath(new URL('node_modules/typescript/bin/tsc', root));
+        const run = spawnSync(process.execPath, [tsc, '-p', fileURLToPath(config)], { encoding: 'utf8' });
+        return run.stdout;
+      };
+      const browser = typecheck('browser');
+      expect(browser).toMatch(/Cannot find name 'process'/);
+      expect(browser).toMatch(/Cannot find name 'Buffer'/);
+      expect(typecheck('node')).toBe('');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -83,7 +83,7 @@ step "copy work tree" copy_tree
 cd "$tmp/src"
 step "npm ci" npm ci --no-audit --no-fund
 step "native modules load" check_native
-step "typecheck" npx tsc -p tsconfig.json --noEmit
+step "typecheck" npm run typecheck
 step "vitest --project sandbox --project tooling" npx vitest run --project sandbox --project tooling
 if [ "${NODE24_UNIT:-0}" = 1 ]; then
   step "vitest --project unit" npx vitest run --project unit

@@ -49,10 +49,10 @@ export function ZoomStage({ children, className, onTransform, controls = true, l
   const lib = useRef<ReactZoomPanPinchRef | null>(null);
   const [scale, setScale] = useState<number | null>(null);
   const api: ZoomApi = {
-    fit: () => lib.current?.fitToView({ mode: 'contain', animationTime: 0 }),
-    actual: () => lib.current?.centerView(1, 0),
-    zoomIn: () => lib.current?.zoomIn(0.4, 0),
-    zoomOut: () => lib.current?.zoomOut(0.4, 0),
+    fit: () => void lib.current?.fitToView({ mode: 'contain', animationTime: 0 }),
+    actual: () => void lib.current?.centerView(1, 0),
+    zoomIn: () => void lib.current?.zoomIn(0.4, 0),
+    zoomOut: () => void lib.current?.zoomOut(0.4, 0),
     follow: (state) => {
       const current = lib.current?.state;
       if (!current || near(current, state)) return;

@@ -1,4 +1,4 @@
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { openDB, type DBSchema, type IDBPDatabase, type OpenDBCallbacks } from 'idb';
 import type { TaskRequest } from '../../contract/task';
 import type { HistoryEntry } from './history/history-types';
 
@@ -109,9 +109,26 @@ const DB_VERSION = 6;
 
 let dbPromise: Promise<IDBPDatabase<StudioDB>> | null = null;
 
+type Upgrade = NonNullable<OpenDBCallbacks<StudioDB>['upgrade']>;
+/**
+ * An error thrown after an await of the upgrade does not abort its transaction by itself: the database
+ * would stay at the new version with the upgrade half done (stores missing for good). Aborted, the open
+ * fails (every store falls back to this tab's memory) and the next load upgrades again.
+ */
+const abortOnFailure =
+  (upgrade: (...args: Parameters<Upgrade>) => Promise<void>): Upgrade =>
+  (...args) => {
+    upgrade(...args).catch(() => {
+      const transaction = args[3];
+      // Its `done` rejects with the abort too: the open's rejection already says so.
+      transaction.done.catch(() => undefined);
+      transaction.abort();
+    });
+  };
+
 export function db(): Promise<IDBPDatabase<StudioDB>> {
   dbPromise ??= openDB<StudioDB>(DB_NAME, DB_VERSION, {
-    async upgrade(database, oldVersion, _newVersion, transaction) {
+    upgrade: abortOnFailure(async (database, oldVersion, _newVersion, transaction) => {
       if (oldVersion < 1) {
         const outbox = database.createObjectStore('outbox', { keyPath: 'idempotencyKey' });
         outbox.createIndex('byConnection', 'connectionId');
@@ -148,7 +165,7 @@ export function db(): Promise<IDBPDatabase<StudioDB>> {
         const catalog = database.createObjectStore('catalog', { keyPath: ['connectionId', 'key'] });
         catalog.createIndex('byConnection', 'connectionId');
       }
-    },
+    }),
   });
   return dbPromise;
 }

@@ -9,9 +9,7 @@ import {
   type Template,
 } from '../../contract/catalog';
 import type { ParamDef } from '../../contract/param';
-import { aiTools } from '../../sandbox/src/core/catalog/ai-tools';
-import { models } from '../../sandbox/src/core/catalog/models';
-import { templates } from '../../sandbox/src/core/catalog/templates';
+import { aiTools, models, templates } from '../../sandbox/src/public-catalog';
 
 export const BASE_URL = 'http://127.0.0.1:4010/v1';
 /** A file the service hosts (same origin as the API). */

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiClient } from '../../api/client';
 import { connectionId } from '../../api/connection-id';
 import { catalogKeepOf, catalogQueries, keepCatalog } from '../../api/queries/catalog-queries';
-import { models } from '../../../sandbox/src/core/catalog/models';
+import { models } from '../../../sandbox/src/public-catalog';
 import { DB_NAME, db, resetDbForTests } from '../db';
 import { CatalogKeepStore, forgetCatalog } from './catalog-keep';
 

@@ -5,7 +5,7 @@ import { z } from 'zod/mini';
 import type { ParamDef } from '../../../contract/param';
 import type { ParamValue, TaskRequest } from '../../../contract/task';
 import { ModelSchema } from '../../../contract/catalog';
-import { models } from '../../../sandbox/src/core/catalog/models';
+import { models } from '../../../sandbox/src/public-catalog';
 import { DB_NAME, db, resetDbForTests } from '../db';
 import {
   fitPreset,
