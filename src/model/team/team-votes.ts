@@ -36,7 +36,6 @@ export function readVote(key: string, raw: unknown): TeamVote | null {
 /** As the Vote the leaderboard reads (its connection: the member's, for the record). */
 const asVote = ({ memberId, ...v }: TeamVote): Vote => ({ ...v, connectionId: memberId });
 
-
 export class TeamVotes {
   private readonly root: Y.Map<unknown>;
   private readonly listeners = new Listeners();
