@@ -13,7 +13,7 @@ import { CatalogKeepStore } from '../model/catalog/catalog-keep';
 import { NoticeArea } from '../components/notice-area';
 import { ShortcutsDialog } from '../components/shortcuts-dialog';
 import { Spinner } from '../components/spinner';
-import type { BoardSource } from '../features/compare/compare-view';
+import type { BoardSource } from '../features/compare/board-source';
 import { KeyWarnings } from '../features/connect/account-panel';
 import { useMe } from '../features/connect/use-me';
 import { ParamInput } from '../features/forms/param-input';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { decodeSetup } from '../model/boards/boards';
-import type { BoardSource } from '../features/compare/compare-view';
+import type { BoardSource } from '../features/compare/board-source';
 
 // The compare view lives in the URL beside the selection: ?compare=<board id> reopens a saved board
 // after a reload, ?compare=new a new one, and ?compare=shared&setup=<encoded> is a shared setup (no key).

@@ -7,7 +7,7 @@ import { notifyUndo } from '../../components/notices';
 import { deleteBoard, newId, saveBoard, type Board } from '../../model/boards/boards';
 import type { TeamBoard } from '../../model/team/team-boards';
 import { displayText } from '../../lib/untrusted-text';
-import type { BoardSource } from './compare-view';
+import type { BoardSource } from './board-source';
 import type { CompareTeam } from './compare-team';
 import { useDeviceBoards } from './use-device-boards';
 

@@ -4,17 +4,11 @@ import { useApi } from '../../api/api-context';
 import type { Me } from '../../../contract/me';
 import { Alert } from '../../components/alert';
 import { Spinner } from '../../components/spinner';
-import {
-  emptySetup,
-  getBoard,
-  newId,
-  type Board,
-  type BoardSetup,
-  type Column,
-} from '../../model/boards/boards';
+import { emptySetup, getBoard, newId, type Board, type BoardSetup } from '../../model/boards/boards';
 import type { TeamBoard } from '../../model/team/team-boards';
 import { BoardEditor } from './board-editor';
 import { BoardList } from './board-list';
+import type { BoardSource } from './board-source';
 import type { RenderParam } from './board-params';
 import { defaultBoardName } from './board-model';
 import type { RenderCellExtras } from './cell-extras';
@@ -28,12 +22,6 @@ import type { CompareRunner } from './send-cells';
 // are imported here as types only: the team space's code (and Yjs) loads on demand, never with this view.
 // This file opens the board its source names, beside the Boards list (board-list.tsx); the board itself is
 // board-editor.tsx and the files it puts together.
-
-/** Where a board comes from when the view opens. */
-export type BoardSource =
-  | { kind: 'saved'; id: string }
-  | { kind: 'shared'; setup: BoardSetup }
-  | { kind: 'new'; category?: string; columns?: Column[] };
 
 interface CompareViewProps {
   source: BoardSource;
