@@ -1,11 +1,12 @@
 import 'fake-indexeddb/auto';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, renderHook, waitFor } from '@testing-library/react';
+import { cleanup, render, renderHook, screen, waitFor } from '@testing-library/react';
 import { deleteDB } from 'idb';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiProvider } from '../../api/api-context';
 import { ApiClient } from '../../api/client';
+import { NoticeArea } from '../../components/notice-area';
 import { DB_NAME, db, resetDbForTests } from '../../model/db';
 import { loadLearning, saveLearning } from '../../model/tasks/poll-learning';
 import { useTasks } from './use-tasks';
@@ -40,6 +41,22 @@ function wrapper({ children }: { children: ReactNode }) {
 }
 
 describe('useTasks', () => {
+  it('says why tasks cannot be sent when the browser will not open its storage, and gives no runner', async () => {
+    render(<NoticeArea />);
+    const open = vi.spyOn(indexedDB, 'open').mockImplementation(() => {
+      throw new DOMException('The user denied permission to access the database.', 'SecurityError');
+    });
+    try {
+      const { result } = renderHook(() => useTasks(personal), { wrapper });
+      expect(
+        await screen.findByText(/would not open the studio's storage, so tasks cannot be sent/),
+      ).toBeTruthy();
+      expect(result.current).toBeNull();
+    } finally {
+      open.mockRestore();
+    }
+  });
+
   it('starts a personal key at its default of 3, taken as the limit', async () => {
     const { result } = renderHook(() => useTasks(personal), { wrapper });
     await waitFor(() => expect(result.current).not.toBeNull());

@@ -1,6 +1,8 @@
+import { t } from '@lingui/core/macro';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useApi } from '../../api/api-context';
+import { notifyError } from '../../components/notices';
 import { meQueries } from '../../api/queries/me-queries';
 import type { Me } from '../../../contract/me';
 import type { TaskRequest } from '../../../contract/task';
@@ -75,56 +77,67 @@ export function useTasks(me: Pick<Me, 'limits' | 'team' | 'user'>): TaskRunner |
     let removeSections = (): void => undefined;
     // The connection's stores, shared with the gallery (model/connection-stores.ts).
     const lease = openConnectionStores(connectionId);
-    void lease.stores.then(({ history: store, presets, prompts }) => {
-      if (cancelled) return;
-      const offs = [
-        store.addSection('presets', presets.historySection()),
-        store.addSection('prompts', prompts.historySection()),
-        // The blind votes' module loads only when a file is made or read.
-        store.addSection(
-          'votes',
-          lazySection(() =>
-            import('../../model/boards/votes').then((m) => m.votesHistorySection(connectionId)),
+    void lease.stores.then(
+      ({ history: store, presets, prompts }) => {
+        if (cancelled) return;
+        const offs = [
+          store.addSection('presets', presets.historySection()),
+          store.addSection('prompts', prompts.historySection()),
+          // The blind votes' module loads only when a file is made or read.
+          store.addSection(
+            'votes',
+            lazySection(() =>
+              import('../../model/boards/votes').then((m) => m.votesHistorySection(connectionId)),
+            ),
           ),
-        ),
-      ];
-      removeSections = () => offs.forEach((off) => off());
-      const budget = new PollBudget({ perMinute: tasksPerMin });
-      // Starts from what GET /me says of the key, or from what earlier sessions of it learned.
-      schedule = new PollSchedule({
-        budget,
-        concurrency,
-        confirmed,
-        learned: loadLearning(connectionId),
-        onLearn: (state) => saveLearning(connectionId, state),
-      });
-      outbox = new Outbox({
-        connectionId,
-        createTask: (request, idempotencyKey, signal) =>
-          client.createTask(request, { idempotencyKey, signal }),
-        onCreated: async (entry, created) => {
-          await store.put(createdEntry(entry, created, store.get(created.taskId), connectionId));
-          // The balance and today's spend just changed.
-          void queryClient.invalidateQueries({ queryKey: meQueries.all() });
-        },
-      });
-      const sender = outbox;
-      const poolSchedule = schedule;
-      queue = new TaskQueue({
-        connectionId,
-        submit: (request, meta, options) => sender.submit(request, meta, options),
-        freeSlots: (othersWaiting) => freeSlots(poolSchedule, sender, store, othersWaiting),
-        quote: (request) => client.quote(request),
-      });
-      // A place may have freed: a task finished or was answered, a send settled.
-      const kick = queue.kick;
-      const offs2 = [sender.subscribe(kick), store.subscribe(kick), poolSchedule.subscribe(kick)];
-      offQueue = () => offs2.forEach((off) => off());
-      setRunner({ store, outbox, budget, schedule, presets, prompts, queue });
-      // A submit that never got an answer before a reload or crash is re-sent, identically.
-      void outbox.resume();
-      void queue.start();
-    });
+        ];
+        removeSections = () => offs.forEach((off) => off());
+        const budget = new PollBudget({ perMinute: tasksPerMin });
+        // Starts from what GET /me says of the key, or from what earlier sessions of it learned.
+        schedule = new PollSchedule({
+          budget,
+          concurrency,
+          confirmed,
+          learned: loadLearning(connectionId),
+          onLearn: (state) => saveLearning(connectionId, state),
+        });
+        outbox = new Outbox({
+          connectionId,
+          createTask: (request, idempotencyKey, signal) =>
+            client.createTask(request, { idempotencyKey, signal }),
+          onCreated: async (entry, created) => {
+            await store.put(createdEntry(entry, created, store.get(created.taskId), connectionId));
+            // The balance and today's spend just changed.
+            void queryClient.invalidateQueries({ queryKey: meQueries.all() });
+          },
+        });
+        const sender = outbox;
+        const poolSchedule = schedule;
+        queue = new TaskQueue({
+          connectionId,
+          submit: (request, meta, options) => sender.submit(request, meta, options),
+          freeSlots: (othersWaiting) => freeSlots(poolSchedule, sender, store, othersWaiting),
+          quote: (request) => client.quote(request),
+        });
+        // A place may have freed: a task finished or was answered, a send settled.
+        const kick = queue.kick;
+        const offs2 = [sender.subscribe(kick), store.subscribe(kick), poolSchedule.subscribe(kick)];
+        offQueue = () => offs2.forEach((off) => off());
+        setRunner({ store, outbox, budget, schedule, presets, prompts, queue });
+        // A submit that never got an answer before a reload or crash is re-sent, identically.
+        void outbox.resume();
+        void queue.start();
+      },
+      (error: unknown) => {
+        // Without its stores (IndexedDB refused: a private window, storage turned off or full) the studio
+        // can neither keep a task's key before sending it nor its result after: Generate stays off, and says why.
+        if (cancelled) return;
+        notifyError(
+          t`This browser would not open the studio's storage, so tasks cannot be sent: nothing would keep their results. Reload the page; if it happens again, allow this site to store data.`,
+          { id: 'stores-unavailable', detail: error instanceof Error ? error.message : String(error) },
+        );
+      },
+    );
     return () => {
       cancelled = true;
       offRecovered();
