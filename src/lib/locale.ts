@@ -3,6 +3,8 @@
 // until then, the browser's first language. A plain module with subscribe, so code without React (model/) reads it
 // too; components read it through useLocale (use-locale.ts) and render again when it changes.
 
+import { Listeners } from './store';
+
 type Listener = () => void;
 
 /** Used when nothing else names a language the runtime knows. */
@@ -35,7 +37,7 @@ export function browserLocale(
 }
 
 let current = browserLocale();
-const listeners = new Set<Listener>();
+const listeners = new Listeners();
 
 /** The active locale. */
 export const getLocale = (): string => current;
@@ -46,13 +48,8 @@ export function setLocale(tag: string): void {
   if (!locale) throw new RangeError(`Not a BCP 47 language tag: "${tag}"`);
   if (locale === current) return;
   current = locale;
-  for (const listener of [...listeners]) listener();
+  listeners.notify();
 }
 
 /** Calls `listener` after each change of the locale; returns the function that stops it. */
-export function subscribeLocale(listener: Listener): () => void {
-  listeners.add(listener);
-  return () => {
-    listeners.delete(listener);
-  };
-}
+export const subscribeLocale: (listener: Listener) => () => void = listeners.subscribe;

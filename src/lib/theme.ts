@@ -1,3 +1,4 @@
+import { Listeners } from './store';
 import { useSyncExternalStore } from 'react';
 
 // The studio's colour theme: the system's, or light or dark whatever the system says. The choice is kept
@@ -36,7 +37,7 @@ export function applyTheme(theme: Theme, root: HTMLElement = document.documentEl
   else root.setAttribute('data-theme', theme);
 }
 
-const listeners = new Set<() => void>();
+const listeners = new Listeners();
 
 export function setTheme(theme: Theme): void {
   try {
@@ -47,14 +48,14 @@ export function setTheme(theme: Theme): void {
   }
   applyTheme(theme);
   current = theme;
-  listeners.forEach((l) => l());
+  listeners.notify();
 }
 
 let current: Theme | null = null;
 const snapshot = (): Theme => (current ??= readTheme());
 // Another tab chose a theme: this one follows.
 const subscribe = (listener: () => void) => {
-  listeners.add(listener);
+  const unsubscribe = listeners.subscribe(listener);
   const onStorage = (e: StorageEvent) => {
     if (e.key !== THEME_KEY && e.key !== null) return;
     current = readTheme();
@@ -63,7 +64,7 @@ const subscribe = (listener: () => void) => {
   };
   window.addEventListener('storage', onStorage);
   return () => {
-    listeners.delete(listener);
+    unsubscribe();
     window.removeEventListener('storage', onStorage);
   };
 };

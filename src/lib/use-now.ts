@@ -1,24 +1,25 @@
+import { Listeners } from './store';
 import { useSyncExternalStore } from 'react';
 
 // One shared 1 s clock for every live card: a single interval however many tasks are in flight, and
 // none at all when nothing is running.
 
 const TICK_MS = 1000;
-const listeners = new Set<() => void>();
+const listeners = new Listeners();
 let now = Date.now();
 let timer: ReturnType<typeof setInterval> | null = null;
 
 function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
+  const unsubscribe = listeners.subscribe(listener);
   if (timer === null) {
     now = Date.now();
     timer = setInterval(() => {
       now = Date.now();
-      for (const l of listeners) l();
+      listeners.notify();
     }, TICK_MS);
   }
   return () => {
-    listeners.delete(listener);
+    unsubscribe();
     if (listeners.size === 0 && timer !== null) {
       clearInterval(timer);
       timer = null;

@@ -50,17 +50,19 @@ async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, limi
   void reader.cancel().catch(() => undefined);
 }
 
-/** Reads the whole body, refusing it (413 from `refuse`) once it passes `limit` bytes. */
-async function readLimited(
+/**
+ * The body's chunks as they arrive, refused (413 from `refuse`) once they pass `limit` bytes, announced
+ * or counted; the caller takes one chunk before the next is read (backpressure).
+ */
+async function* limitedChunks(
   c: Context,
   limit: number,
-  refuse: () => SandboxError = () => tooLarge(limit),
-): Promise<Buffer> {
+  refuse: () => SandboxError,
+): AsyncGenerator<Uint8Array, void, void> {
   const announced = c.req.header('content-length');
   if (announced !== undefined && Number(announced) > limit) throw refuse();
   const stream = c.req.raw.body;
-  if (!stream) return Buffer.alloc(0);
-  const chunks: Uint8Array[] = [];
+  if (!stream) return;
   let size = 0;
   const reader = stream.getReader();
   for (;;) {
@@ -68,15 +70,25 @@ async function readLimited(
       // The client went away mid-body: nobody is left to answer, and nothing was stored.
       throw invalidPayload('The request was interrupted before the whole body arrived.');
     });
-    if (done) break;
+    if (done) return;
     size += value.byteLength;
     if (size > limit) {
       await discardRest(reader, limit);
       throw refuse();
     }
-    chunks.push(value);
+    yield value;
   }
-  return Buffer.concat(chunks, size);
+}
+
+/** Reads the whole body, refusing it (413 from `refuse`) once it passes `limit` bytes. */
+async function readLimited(
+  c: Context,
+  limit: number,
+  refuse: () => SandboxError = () => tooLarge(limit),
+): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of limitedChunks(c, limit, refuse)) chunks.push(chunk);
+  return Buffer.concat(chunks);
 }
 
 /**
@@ -97,21 +109,10 @@ export async function streamToFile(
   const file = await open(path, 'wx');
   let size = 0;
   try {
-    const stream = c.req.raw.body;
-    if (!stream) return 0;
-    const reader = stream.getReader();
-    for (;;) {
-      const { done, value } = await reader.read().catch(() => {
-        throw invalidPayload('The request was interrupted before the whole body arrived.');
-      });
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await discardRest(reader, limit);
-        throw refuse();
-      }
-      onChunk(value);
-      await file.write(value);
+    for await (const chunk of limitedChunks(c, limit, refuse)) {
+      size += chunk.byteLength;
+      onChunk(chunk);
+      await file.write(chunk);
     }
     return size;
   } finally {

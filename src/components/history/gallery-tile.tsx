@@ -17,6 +17,7 @@ import { truncate } from '../../lib/truncate';
 import { useLongPress } from '../../lib/use-long-press';
 import { formatClock, formatOneDecimal } from '../../lib/format';
 import { useLocale } from '../../lib/use-locale';
+import { BatchPlaceSpoken } from './batch-place';
 
 // One output in the gallery grid: its picture (or a playable video or audio tile, or the task's status),
 // a checkbox "Select", a "Star" toggle and the rating, and a button over the whole tile that opens the
@@ -92,8 +93,6 @@ export const GalleryTile = memo(function GalleryTile({
     }
   };
   const label = tileLabel(item);
-  const batchIndex = entry.meta.batchIndex;
-  const batchSize = entry.meta.batchSize;
   const rating = judgement?.rating;
   const starred = judgement?.starred === true;
   // A shift-click extends from the last tile clicked (React's change event of a checkbox is the click).
@@ -176,11 +175,7 @@ export const GalleryTile = memo(function GalleryTile({
             <span aria-hidden="true">
               {entry.meta.batchIndex}/{entry.meta.batchSize}
             </span>
-            <span className="sr-only">
-              <Trans>
-                Batch: task {batchIndex} of {batchSize}
-              </Trans>
-            </span>
+            <BatchPlaceSpoken batchIndex={entry.meta.batchIndex} batchSize={entry.meta.batchSize} />
           </span>
         )}
         {teamPick && teamPickText(teamPick) && (

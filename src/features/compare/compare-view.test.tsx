@@ -16,7 +16,8 @@ import { freshDatabase } from '../../test/gallery-test-utils';
 import { speak, speakEnglish } from '../../test/i18n-test-utils';
 import { NoticeArea } from '../../components/notice-area';
 import type { CompareTeam } from './compare-team';
-import { CompareView, type BoardSource } from './compare-view';
+import type { BoardSource } from './board-source';
+import { CompareView } from './compare-view';
 import type { CompareRunner } from './send-cells';
 
 // The compare view with the team space on (docs/team-space.md): a board shared live between members. Each

@@ -17,6 +17,7 @@ import {
 } from '../../model/history/gallery-filter';
 import { GalleryFilterPanel } from './gallery-filter-panel';
 import type { TileSize } from './tile-size';
+import { GroupBatchesToggle } from '../../components/history/group-batches-toggle';
 
 /** The Gallery's heading and count, search, member, sort, "Group batches", "Filters" and the tile size. */
 export function GalleryToolbar({
@@ -102,15 +103,7 @@ export function GalleryToolbar({
             </option>
           ))}
         </Select>
-        <label className="flex items-center gap-2 text-sm">
-          <input
-            type="checkbox"
-            checked={grouped}
-            onChange={(e) => onGrouped(e.target.checked)}
-            className="size-4 accent-indigo-600"
-          />
-          <Trans>Group batches</Trans>
-        </label>
+        <GroupBatchesToggle checked={grouped} onChange={onGrouped} />
         <Button aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((o) => !o)}>
           <SlidersHorizontal className="size-4" aria-hidden="true" />
           <Trans>Filters</Trans>

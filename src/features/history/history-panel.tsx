@@ -47,6 +47,7 @@ import {
   type Cell,
 } from '../../model/history/batch-stacks';
 import { useGroupBatches } from '../../components/history/group-batches-setting';
+import { GroupBatchesToggle } from '../../components/history/group-batches-toggle';
 
 // The "History" region (product-notes §3, History and gallery): submits still sending, then every task of
 // this key newest first, filtered and searched, virtualised so 5,000 tasks stay smooth. Reads the
@@ -342,15 +343,7 @@ function Filters({
           )}
         </div>
       </div>
-      <label className="flex items-center gap-2 text-sm">
-        <input
-          type="checkbox"
-          checked={grouped}
-          onChange={(e) => onGrouped(e.target.checked)}
-          className="size-4 accent-indigo-600"
-        />
-        <Trans>Group batches</Trans>
-      </label>
+      <GroupBatchesToggle checked={grouped} onChange={onGrouped} />
     </div>
   );
 }

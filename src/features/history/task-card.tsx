@@ -15,6 +15,7 @@ import { elapsedMs, etaText, formatDuration, formatWhen } from '../../components
 import { displayText } from '../../lib/untrusted-text';
 import { useTaskForecast } from '../../components/history/use-task-forecast';
 import { useNow } from '../../lib/use-now';
+import { BatchPlaceSpoken } from '../../components/history/batch-place';
 
 // One task in the gallery (product-notes §3, History: status, elapsed time and ETA, what ran, prompt, credits,
 // the output, the error). The whole card opens the detail view: its title is a button stretched over
@@ -163,11 +164,7 @@ function BatchBadge({ meta }: { meta: HistoryEntry['meta'] }) {
             Batch {batchIndex}/{batchSize}
           </Trans>
         </span>
-        <span className="sr-only">
-          <Trans>
-            Batch: task {batchIndex} of {batchSize}
-          </Trans>
-        </span>
+        <BatchPlaceSpoken batchIndex={batchIndex} batchSize={batchSize} />
       </Badge>
     </span>
   );
