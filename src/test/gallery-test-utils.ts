@@ -1,4 +1,6 @@
+import { act, fireEvent, waitFor } from '@testing-library/react';
 import { deleteDB } from 'idb';
+import { expect } from 'vitest';
 import { DB_NAME, db, resetDbForTests, type OutboxEntry } from '../model/db';
 import { HistoryStore } from '../model/history/history-store';
 import { setTeamEntries } from '../model/team/team-tasks';
@@ -108,4 +110,53 @@ export function stubLayout(viewport = 600, item = 120): () => void {
       else delete (proto as unknown as Record<string, unknown>)[key];
     }
   };
+}
+
+/** `n` tasks a minute apart, oldest first: enough for a virtual list to scroll through. */
+export const manyEntries = (n: number): HistoryEntry[] =>
+  Array.from({ length: n }, (_, i) =>
+    makeEntry(`task_${String(i).padStart(5, '0')}`, {
+      createdAt: T0 + i * 60_000,
+      params: { prompt: `prompt number ${i}` },
+    }),
+  );
+
+/**
+ * Scrolls `scroller` down by `px`, waits for the list to render again (`renders` counts its renders)
+ * and then for `changed` to hold.
+ */
+export async function scrollBy(
+  scroller: HTMLElement,
+  px: number,
+  renders: () => number,
+  changed: () => void,
+): Promise<void> {
+  const before = renders();
+  act(() => {
+    scroller.scrollTop += px;
+    fireEvent.scroll(scroller);
+  });
+  await waitFor(() => expect(renders()).toBeGreaterThan(before));
+  await waitFor(changed);
+}
+
+/**
+ * A batch of three (one click's tasks) whose credits (9, 1, 5) put it first, last and in the middle by
+ * "Most credits", and two tasks made alone (charged 7 and 3).
+ */
+export function batchAndTwoAlone(): HistoryEntry[] {
+  const batch = (n: number, credits: number) =>
+    makeEntry(`b${n}`, {
+      createdAt: T0 + 100 + n,
+      creditsCharged: credits,
+      params: { prompt: `variation ${n}` },
+      meta: { batchId: 'B1', batchIndex: n, batchSize: 3 },
+    });
+  return [
+    makeEntry('s1', { createdAt: T0 + 500, creditsCharged: 7, params: { prompt: 'alone one' } }),
+    batch(3, 5),
+    batch(2, 1),
+    batch(1, 9),
+    makeEntry('s2', { createdAt: T0, creditsCharged: 3, params: { prompt: 'alone two' } }),
+  ];
 }

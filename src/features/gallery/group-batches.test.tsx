@@ -2,8 +2,7 @@ import 'fake-indexeddb/auto';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { HistoryEntry } from '../../model/history/history-types';
-import { makeEntry, T0 } from '../../test/gallery-test-utils';
+import { batchAndTwoAlone } from '../../test/gallery-test-utils';
 import { renderGallery as renderGalleryView, setUpGalleryTests } from '../../test/gallery-view-setup';
 import { NO_GALLERY_FILTER } from '../../model/history/gallery-filter';
 
@@ -11,22 +10,7 @@ import { NO_GALLERY_FILTER } from '../../model/history/gallery-filter';
 // by its best member under the sort, opened in place with the keyboard, and closed again with Escape, the
 // focus back on the stack. The setting is remembered. (The History's own: history-group-batches.test.tsx.)
 
-// A batch of three whose credits (9, 1, 5) put it first, last and in the middle by "Most credits", and
-// two tasks made alone (charged 7 and 3).
-const batch = (n: number, credits: number) =>
-  makeEntry(`b${n}`, {
-    createdAt: T0 + 100 + n,
-    creditsCharged: credits,
-    params: { prompt: `variation ${n}` },
-    meta: { batchId: 'B1', batchIndex: n, batchSize: 3 },
-  });
-const entries: HistoryEntry[] = [
-  makeEntry('s1', { createdAt: T0 + 500, creditsCharged: 7, params: { prompt: 'alone one' } }),
-  batch(3, 5),
-  batch(2, 1),
-  batch(1, 9),
-  makeEntry('s2', { createdAt: T0, creditsCharged: 3, params: { prompt: 'alone two' } }),
-];
+const entries = batchAndTwoAlone();
 
 // A viewport tall enough for every card; the grid 1,000 px wide, five tiles a row.
 setUpGalleryTests(2_000);

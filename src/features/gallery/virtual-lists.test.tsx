@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
-import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import type * as ReactVirtual from '@tanstack/react-virtual';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { freshDatabase, makeEntry, stubLayout, T0 } from '../../test/gallery-test-utils';
+import { freshDatabase, stubLayout, manyEntries, scrollBy } from '../../test/gallery-test-utils';
 import { renderGallery, stubGridWidth } from '../../test/gallery-view-setup';
 
 // The Gallery grid while it scrolls (no long task; the History list's: history-virtual-list.test.tsx).
@@ -36,39 +36,22 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const many = (n: number) =>
-  Array.from({ length: n }, (_, i) =>
-    makeEntry(`task_${String(i).padStart(5, '0')}`, {
-      createdAt: T0 + i * 60_000,
-      params: { prompt: `prompt number ${i}` },
-    }),
-  );
-
-/** Scrolls `scroller` down by `px` and waits for the list to render `changed`. */
-async function scrollBy(scroller: HTMLElement, px: number, changed: () => void) {
-  const renders = seen.getItemKey.length;
-  act(() => {
-    scroller.scrollTop += px;
-    fireEvent.scroll(scroller);
-  });
-  await waitFor(() => expect(seen.getItemKey.length).toBeGreaterThan(renders));
-  await waitFor(changed);
-}
+const renders = () => seen.getItemKey.length;
 
 describe('virtual lists while scrolling', () => {
   it('Gallery: every scroll frame gives the virtualizer the same getItemKey and estimateSize', async () => {
     // The grid's own width decides its columns: 1,000 px, five 192 px tiles a row.
     const restoreWidth = stubGridWidth();
     try {
-      await renderGallery(many(2_000));
+      await renderGallery(manyEntries(2_000));
       const scroller = await screen.findByTestId('gallery-scroll');
       const first = () => screen.getAllByTestId('gallery-tile')[0]?.dataset.key;
       await waitFor(() => expect(first()).toBeDefined());
       const top = first();
       const from = seen.getItemKey.length - 1;
-      await scrollBy(scroller, 100 * 200, () => expect(first()).not.toBe(top));
+      await scrollBy(scroller, 100 * 200, renders, () => expect(first()).not.toBe(top));
       const after = first();
-      await scrollBy(scroller, 100 * 200, () => expect(first()).not.toBe(after));
+      await scrollBy(scroller, 100 * 200, renders, () => expect(first()).not.toBe(after));
 
       const keys = seen.getItemKey.slice(from);
       expect(keys.length).toBeGreaterThan(2);

@@ -2,30 +2,14 @@ import 'fake-indexeddb/auto';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { HistoryEntry } from '../../model/history/history-types';
-import { makeEntry, storeWith, T0 } from '../../test/gallery-test-utils';
+import { batchAndTwoAlone, storeWith } from '../../test/gallery-test-utils';
 import { setUpGalleryTests } from '../../test/gallery-view-setup';
 import { HistoryPanel } from './history-panel';
 
 // "Group batches" in the History's filters: a batch (one click's tasks) is one card with its count, opened
 // in place and closed again with Escape, the focus back on it. (The Gallery's: group-batches.test.tsx.)
 
-// A batch of three whose credits (9, 1, 5) put it first, last and in the middle by "Most credits", and
-// two tasks made alone (charged 7 and 3).
-const batch = (n: number, credits: number) =>
-  makeEntry(`b${n}`, {
-    createdAt: T0 + 100 + n,
-    creditsCharged: credits,
-    params: { prompt: `variation ${n}` },
-    meta: { batchId: 'B1', batchIndex: n, batchSize: 3 },
-  });
-const entries: HistoryEntry[] = [
-  makeEntry('s1', { createdAt: T0 + 500, creditsCharged: 7, params: { prompt: 'alone one' } }),
-  batch(3, 5),
-  batch(2, 1),
-  batch(1, 9),
-  makeEntry('s2', { createdAt: T0, creditsCharged: 3, params: { prompt: 'alone two' } }),
-];
+const entries = batchAndTwoAlone();
 
 // A viewport tall enough for every card.
 setUpGalleryTests(2_000);

@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import type * as ReactVirtual from '@tanstack/react-virtual';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { freshDatabase, makeEntry, stubLayout, storeWith, T0 } from '../../test/gallery-test-utils';
+import { freshDatabase, stubLayout, storeWith, manyEntries, scrollBy } from '../../test/gallery-test-utils';
 import { HistoryPanel } from './history-panel';
 
 // The History list while it scrolls (50,000 tasks, no long task; the Gallery grid's: virtual-lists.test.tsx
@@ -36,30 +36,13 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const many = (n: number) =>
-  Array.from({ length: n }, (_, i) =>
-    makeEntry(`task_${String(i).padStart(5, '0')}`, {
-      createdAt: T0 + i * 60_000,
-      params: { prompt: `prompt number ${i}` },
-    }),
-  );
-
-/** Scrolls `scroller` down by `px` and waits for the list to render `changed`. */
-async function scrollBy(scroller: HTMLElement, px: number, changed: () => void) {
-  const renders = seen.getItemKey.length;
-  act(() => {
-    scroller.scrollTop += px;
-    fireEvent.scroll(scroller);
-  });
-  await waitFor(() => expect(seen.getItemKey.length).toBeGreaterThan(renders));
-  await waitFor(changed);
-}
+const renders = () => seen.getItemKey.length;
 
 describe('virtual lists while scrolling', () => {
   it('History: every scroll frame gives the virtualizer the same getItemKey and estimateSize', async () => {
     render(
       <HistoryPanel
-        store={await storeWith(many(2_000))}
+        store={await storeWith(manyEntries(2_000))}
         sending={[]}
         onRemix={vi.fn()}
         onUseAsInput={vi.fn()}
@@ -70,9 +53,9 @@ describe('virtual lists while scrolling', () => {
     const first = () => within(region).getAllByTestId('task-card')[0]?.dataset.taskId;
     const top = first();
     const from = seen.getItemKey.length - 1;
-    await scrollBy(scroller, 600 * 128, () => expect(first()).not.toBe(top));
+    await scrollBy(scroller, 600 * 128, renders, () => expect(first()).not.toBe(top));
     const after = first();
-    await scrollBy(scroller, 600 * 128, () => expect(first()).not.toBe(after));
+    await scrollBy(scroller, 600 * 128, renders, () => expect(first()).not.toBe(after));
 
     const keys = seen.getItemKey.slice(from);
     expect(keys.length).toBeGreaterThan(2);
