@@ -18,9 +18,14 @@ export function useGalleryStores(
     if (!connectionId) return;
     let live = true;
     const lease = openConnectionStores(connectionId);
-    void lease.stores.then(({ judgements, hidden, keepers }) => {
-      if (live) setStores({ judgements, hidden, keepers });
-    });
+    lease.stores.then(
+      ({ judgements, hidden, keepers }) => {
+        if (live) setStores({ judgements, hidden, keepers });
+      },
+      // The same stores failed for the tasks too, and useTasks says why (features/tasks/use-tasks.ts):
+      // the gallery stays without them, with no second notice and no unhandled rejection.
+      () => undefined,
+    );
     return () => {
       live = false;
       lease.release();
