@@ -22,6 +22,9 @@ const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 // LIGHTHOUSE_REPORT_DIR keeps each run's JSON report (its bootup-time, long-tasks... audits) and trace.
 const REPORT_DIR = process.env.LIGHTHOUSE_REPORT_DIR;
 let reportCount = 0;
+// LIGHTHOUSE_ONLY=studio.mobile (page.preset, comma-separated) audits only those, to profile one case.
+const ONLY = process.env.LIGHTHOUSE_ONLY?.split(',').map((s) => s.trim());
+const chosen = (page: Page, preset: Preset) => !ONLY || ONLY.includes(`${page}.${preset}`);
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
 type Category = (typeof CATEGORIES)[number];
 type Page = 'connect' | 'studio';
@@ -159,7 +162,7 @@ export async function lighthouseScores(ports: Ports, apiKey: string): Promise<Re
     const out: Record<string, Figure> = {};
     // The first screen, as a new visitor sees it.
     for (const preset of ['desktop', 'mobile'] as const)
-      Object.assign(out, await audits(`${ports.studio}/`, 'connect', preset));
+      if (chosen('connect', preset)) Object.assign(out, await audits(`${ports.studio}/`, 'connect', preset));
 
     // The connected studio: the key remembered in this profile, a model form open from the URL.
     const page = context.pages()[0] ?? (await context.newPage());
@@ -170,7 +173,7 @@ export async function lighthouseScores(ports: Ports, apiKey: string): Promise<Re
     await page.getByRole('tab', { name: 'Models' }).waitFor();
     const studioUrl = `${ports.studio}/?model=lumen-canvas&version=lumen-canvas-v2`;
     for (const preset of ['desktop', 'mobile'] as const)
-      Object.assign(out, await audits(studioUrl, 'studio', preset));
+      if (chosen('studio', preset)) Object.assign(out, await audits(studioUrl, 'studio', preset));
     return out;
   } finally {
     await context.close();

@@ -72,6 +72,48 @@ test.describe('connecting', () => {
     await expectKeyNotExposed(studio, key);
   });
 
+  test('a reload with a stored key goes straight to the studio: the connect screen is never shown on the way', async ({
+    studio,
+    page,
+  }) => {
+    await studio.start('personal', { remember: true });
+    // Every frame from the start of the reload: whether the connect screen could be seen in it.
+    await page.addInitScript(() => {
+      const seen: number[] = [];
+      Object.assign(window, { connectScreenSeen: seen });
+      const look = () => {
+        const form = document.querySelector('form[aria-labelledby="connect-title"]');
+        if (form?.checkVisibility({ visibilityProperty: true })) seen.push(performance.now());
+        requestAnimationFrame(look);
+      };
+      requestAnimationFrame(look);
+    });
+    await page.reload();
+    await expect(studio.accountButton).toContainText('5,000 credits');
+    await expect(page.locator('html')).not.toHaveAttribute('data-reconnecting');
+    expect(
+      await page.evaluate(() => (window as unknown as { connectScreenSeen: number[] }).connectScreenSeen),
+    ).toEqual([]);
+  });
+
+  test('a stored key the service now refuses shows the connect screen with the reason after a reload', async ({
+    studio,
+    page,
+  }) => {
+    await studio.goto();
+    await page.evaluate(
+      ([key, baseUrl]) => {
+        localStorage.setItem('media-studio:api-key', key!);
+        localStorage.setItem('media-studio:base-url', baseUrl!);
+      },
+      [studio.keyOf('revoked'), SANDBOX_BASE_URL],
+    );
+    await page.reload();
+    await expect(page.getByRole('alert')).toContainText('This API key was not accepted');
+    await expect(studio.connectButton).toBeVisible();
+    await expect(studio.accountButton).toHaveCount(0);
+  });
+
   test('without "Remember" a reload of the tab reconnects, but a new browser context does not', async ({
     studio,
     page,

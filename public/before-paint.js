@@ -58,3 +58,34 @@ try {
     }, 4000);
   }
 })();
+
+// A returning visitor (src/features/connect/credentials-store.ts): with a key stored in this tab or
+// remembered on this device, the studio reconnects by itself, so the prerendered connect screen would only
+// flash by (and be hydrated for nothing). It stays hidden (`data-reconnecting`, src/index.css) until the
+// studio, or the connect screen with the reason it could not reconnect, is drawn (src/app/studio.tsx).
+// Only whether a key is there is read here, never the key. Never hidden for good: after a moment, what
+// is drawn by then (src/main.tsx).
+(function () {
+  function stored(storage) {
+    try {
+      // Reading localStorage itself throws where storage is refused.
+      return !!storage().getItem('media-studio:api-key');
+    } catch {
+      return false;
+    }
+  }
+  if (
+    !stored(function () {
+      return localStorage;
+    }) &&
+    !stored(function () {
+      return sessionStorage;
+    })
+  )
+    return;
+  var root = document.documentElement;
+  root.setAttribute('data-reconnecting', '');
+  setTimeout(function () {
+    root.removeAttribute('data-reconnecting');
+  }, 4000);
+})();

@@ -11,6 +11,8 @@ const minified = minifyClassicScript(source);
 
 interface Visit {
   stored?: Record<string, string>;
+  /** This tab's sessionStorage. */
+  session?: Record<string, string>;
   storageRefused?: boolean;
   languages?: readonly string[];
   language?: string;
@@ -35,6 +37,10 @@ function drawn(script: string, visit: Visit) {
         return visit.stored?.[key] ?? null;
       },
     },
+    get sessionStorage() {
+      if (visit.storageRefused) throw new Error('SecurityError');
+      return { getItem: (key: string) => visit.session?.[key] ?? null };
+    },
     setTimeout: (run: () => void) => void timers.push(run),
   });
   const before = { lang: root.lang, dir: root.dir, attributes: Object.fromEntries(attributes) };
@@ -56,6 +62,11 @@ const visits: Array<[string, Visit]> = [
   ['the dark theme chosen', { stored: { 'media-studio:theme': 'dark' }, languages: ['ja'] }],
   ['a theme that is no theme', { stored: { 'media-studio:theme': 'blue' } }],
   ['storage refused', { storageRefused: true, languages: ['es-MX'] }],
+  ['a key remembered on this device', { stored: { 'media-studio:api-key': 'gm_live_x' } }],
+  [
+    'a key kept in this tab, in French',
+    { session: { 'media-studio:api-key': 'gm_live_x' }, languages: ['fr'] },
+  ],
 ];
 
 describe('before-paint.js as the build serves it', () => {
@@ -79,6 +90,25 @@ describe('before-paint.js as the build serves it', () => {
     });
     expect(drawn(minified, { languages: ['pt-PT'] })).toMatchObject({ lang: 'pt-BR', dir: 'ltr' });
     expect(drawn(minified, { languages: ['zh-TW', 'fr-CA'] })).toMatchObject({ lang: 'fr' });
+    expect(drawn(minified, { storageRefused: true, languages: ['sv'] })).toEqual({
+      lang: 'en',
+      dir: 'ltr',
+      attributes: {},
+      afterTimeout: {},
+    });
+  });
+
+  it('hides the connect screen while a stored key reconnects, and never for good', () => {
+    for (const visit of [
+      { stored: { 'media-studio:api-key': 'gm_live_x' } },
+      { session: { 'media-studio:api-key': 'gm_live_x' } },
+    ])
+      expect(drawn(minified, visit)).toMatchObject({
+        attributes: { 'data-reconnecting': '' },
+        afterTimeout: {},
+      });
+    expect(drawn(minified, { stored: { 'media-studio:api-key': '' } }).attributes).toEqual({});
+    expect(drawn(minified, {}).attributes).toEqual({});
     expect(drawn(minified, { storageRefused: true, languages: ['sv'] })).toEqual({
       lang: 'en',
       dir: 'ltr',

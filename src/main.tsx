@@ -16,11 +16,18 @@ const app = (
 // 17, total blocking time); an event on the page before it is done hydrates at once, and replays.
 // In another language than English, its catalog first; the English prerendered page (hidden meanwhile,
 // public/before-paint.js) is replaced, not hydrated.
+// A returning visitor's studio reconnects by itself (public/before-paint.js hides the prerendered connect
+// screen meanwhile): nothing to hydrate; the first render is the reconnecting studio, also as a transition.
 const language = startingLanguage();
-if (language === 'en') {
+const reconnecting = document.documentElement.hasAttribute('data-reconnecting');
+if (language === 'en' && !reconnecting) {
   activateEnglish();
   if (root.firstElementChild) startTransition(() => void hydrateRoot(root, app));
   else createRoot(root).render(app);
+} else if (language === 'en') {
+  activateEnglish();
+  root.replaceChildren();
+  startTransition(() => createRoot(root).render(app));
 } else {
   void activateLanguage(language)
     .catch(activateEnglish) // its catalog could not load (offline before it was cached): English

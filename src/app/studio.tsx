@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useMemo } from 'react';
+import { useLayoutEffect, useMemo } from 'react';
 import { ApiProvider, type ApiConnection } from '../api/api-context';
 import { Spinner } from '../components/spinner';
 import { LanguageChoice } from '../components/language-choice';
@@ -28,6 +28,12 @@ export function Studio({ config }: { config: StudioConfig | null }) {
   useLocale();
   const { state, connect, disconnect, storedBaseUrl } = useConnection();
   const connectedStudio = useLoaded(loadConnectedStudio, state.status !== 'disconnected');
+  // A returning visitor's page is hidden while it reconnects (public/before-paint.js): shown once the
+  // studio is drawn, or the connect screen with the reason it could not reconnect.
+  const drawn = state.status === 'disconnected' || (state.status === 'connected' && connectedStudio !== null);
+  useLayoutEffect(() => {
+    if (drawn) document.documentElement.removeAttribute('data-reconnecting');
+  }, [drawn]);
   const api = useMemo<ApiConnection | null>(
     () =>
       state.status === 'connected'

@@ -70,10 +70,29 @@ function connectionReducer(state: ConnectionState, event: ConnectionEvent): Conn
 /** The stored Base URL is read when rendering, and only in the browser (none in the prerendered HTML). */
 const noSubscription = () => () => {};
 
+/** The stored key and Base URL, if both are there: what a reload reconnects with. */
+function storedCredentials(): Credentials | null {
+  const stored = loadCredentials();
+  return stored.apiKey && stored.baseUrl
+    ? { baseUrl: stored.baseUrl, apiKey: stored.apiKey, remember: stored.remember }
+    : null;
+}
+
+/**
+ * The first state. When public/before-paint.js saw a stored key (`data-reconnecting` on <html>), nothing
+ * is hydrated (src/main.tsx) and the first render already reconnects, so the connect screen is never
+ * drawn on the way. Otherwise the connect screen as built into index.html (prerendered, then hydrated),
+ * which reads no storage.
+ */
+function firstState(): ConnectionState {
+  const reconnecting = globalThis.document?.documentElement.hasAttribute('data-reconnecting');
+  const credentials = reconnecting ? storedCredentials() : null;
+  return credentials ? { status: 'connecting', credentials } : { status: 'disconnected' };
+}
+
 export function useConnection() {
-  // The first render is the connect screen as built into index.html (prerendered, then hydrated): it
-  // reads no storage. The stored key, if any, is applied right after, to reconnect with after a reload.
-  const [state, dispatch] = useReducer(connectionReducer, { status: 'disconnected' });
+  // The stored key, if the first state did not take it, is applied right after the first render.
+  const [state, dispatch] = useReducer(connectionReducer, undefined, firstState);
   const storedBaseUrl = useSyncExternalStore(
     noSubscription,
     () => loadCredentials().baseUrl,
@@ -82,12 +101,8 @@ export function useConnection() {
   const pending = state.status === 'connecting' ? state.credentials : null;
 
   useEffect(() => {
-    const stored = loadCredentials();
-    if (stored.apiKey && stored.baseUrl)
-      dispatch({
-        type: 'restore',
-        credentials: { baseUrl: stored.baseUrl, apiKey: stored.apiKey, remember: stored.remember },
-      });
+    const credentials = storedCredentials();
+    if (credentials) dispatch({ type: 'restore', credentials });
   }, []);
 
   useEffect(() => {
