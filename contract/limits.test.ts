@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RATE_LIMITS, RATE_WINDOW_MS } from './rate-limits';
-import { PARAMS_LIMITS } from './request-limits';
+import { IDEMPOTENCY_KEY_LENGTH, PARAMS_LIMITS } from './request-limits';
 
 // The figures as /work/shared/spec (api-notes §8, §4) states them: both sides read these, so a wrong one
 // here would be wrong in the studio and the sandbox alike.
@@ -29,5 +29,9 @@ describe('the contract’s limits', () => {
       maxArrayItems: 20,
       maxPromptLength: 10_000,
     });
+  });
+
+  it('has api-notes §4’s length of an Idempotency-Key, 1 to 256 characters', () => {
+    expect(IDEMPOTENCY_KEY_LENGTH).toEqual({ min: 1, max: 256 });
   });
 });

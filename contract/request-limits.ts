@@ -19,3 +19,6 @@ export const PARAMS_LIMITS: ParamsLimits = {
   maxArrayItems: 20,
   maxPromptLength: 10_000,
 };
+
+/** api-notes §4 POST /tasks and §8: the Idempotency-Key header's length, in characters. */
+export const IDEMPOTENCY_KEY_LENGTH = { min: 1, max: 256 } as const;

@@ -1,4 +1,5 @@
 import type { TaskStatus } from '../../../contract/task';
+import { IDEMPOTENCY_KEY_LENGTH } from '../../../contract/request-limits';
 import { capReached, requireProject, type Accounts, type Charge } from './accounts';
 import type { CatalogViews } from './catalog-views';
 import type { FixtureModel, FixtureVersion } from './catalog/types';
@@ -224,10 +225,16 @@ export class Tasks {
   submitTask(key: KeyRecord, body: unknown, idempotencyKey: string | undefined) {
     this.settle();
     const now = this.clock.now();
-    if (idempotencyKey !== undefined && (idempotencyKey.length < 1 || idempotencyKey.length > 256)) {
-      throw new SandboxError(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 256 characters.', {
-        param: 'Idempotency-Key',
-      });
+    const { min, max } = IDEMPOTENCY_KEY_LENGTH;
+    if (idempotencyKey !== undefined && (idempotencyKey.length < min || idempotencyKey.length > max)) {
+      throw new SandboxError(
+        400,
+        'invalid_idempotency_key',
+        `Idempotency-Key must be ${min} to ${max} characters.`,
+        {
+          param: 'Idempotency-Key',
+        },
+      );
     }
     this.expireIdempotency(now);
     const idemId = idempotencyKey === undefined ? undefined : `${key.id}:${idempotencyKey}`;

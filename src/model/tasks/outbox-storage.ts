@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { IDEMPOTENCY_KEY_LENGTH } from '../../../contract/request-limits';
 import { TaskRequestSchema } from '../../../contract/task';
 import { db, type OutboxEntry } from '../db';
 import { HistoryEntrySchema } from '../history/history-types';
@@ -12,7 +13,9 @@ import { HistoryEntrySchema } from '../history/history-types';
  * with (loose): a re-send must be the identical request, never one stripped by a schema.
  */
 export const StoredEntrySchema = z.object({
-  idempotencyKey: z.string().check(z.minLength(1), z.maxLength(256)),
+  idempotencyKey: z
+    .string()
+    .check(z.minLength(IDEMPOTENCY_KEY_LENGTH.min), z.maxLength(IDEMPOTENCY_KEY_LENGTH.max)),
   connectionId: z.string().check(z.minLength(1)),
   request: z.looseObject(TaskRequestSchema.shape),
   meta: HistoryEntrySchema.shape.meta,
