@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Badge } from '../../components/badge';
-import type { ResolvedSelection } from '../../model/selection';
+import { matchSelection, type ResolvedSelection } from '../../model/selection';
 import { displayText } from '../../lib/untrusted-text';
 import { originOf } from './param-rules';
 
@@ -39,52 +39,48 @@ function Blurb({ text: raw }: { text: string }) {
 
 /** The form's title: name, brand (model) or Official / Community (template), and the description. */
 export function ParamFormHeader({ target, titleId }: { target: ResolvedSelection; titleId: string }) {
-  const head = (() => {
-    switch (target.kind) {
-      case 'model': {
-        const { model } = target;
-        const logo = model.brand.logo && originOf(model.brand.logo) ? model.brand.logo : null;
-        return {
-          name: model.name,
-          text: model.description,
-          meta: (
-            <span className="inline-flex min-w-0 items-center gap-1.5 text-sm text-slate-600 dark:text-slate-400">
-              {logo && <img src={logo} alt="" className="size-5 shrink-0 rounded object-contain" />}
-              <span dir="auto" translate="no" className="truncate">
-                {displayText(model.brand.name)}
-              </span>
+  const head = matchSelection<ResolvedSelection, { name: string; text: string; meta: ReactNode }>(target, {
+    model: ({ model }) => {
+      const logo = model.brand.logo && originOf(model.brand.logo) ? model.brand.logo : null;
+      return {
+        name: model.name,
+        text: model.description,
+        meta: (
+          <span className="inline-flex min-w-0 items-center gap-1.5 text-sm text-slate-600 dark:text-slate-400">
+            {logo && <img src={logo} alt="" className="size-5 shrink-0 rounded object-contain" />}
+            <span dir="auto" translate="no" className="truncate">
+              {displayText(model.brand.name)}
             </span>
-          ),
-        };
-      }
-      case 'tool': {
-        const { mediaType } = target.tool;
-        return {
-          name: target.tool.name,
-          text: target.tool.summary,
-          meta: (
-            <Badge tone="accent">
-              <Trans>AI tool · {mediaType}</Trans>
-            </Badge>
-          ),
-        };
-      }
-      case 'template':
-        return {
-          name: target.template.name,
-          text: target.template.summary,
-          meta: target.template.official ? (
-            <Badge tone="success">
-              <Trans>Official</Trans>
-            </Badge>
-          ) : (
-            <Badge tone="neutral">
-              <Trans>Community</Trans>
-            </Badge>
-          ),
-        };
-    }
-  })();
+          </span>
+        ),
+      };
+    },
+    tool: ({ tool }) => {
+      const { mediaType } = tool;
+      return {
+        name: tool.name,
+        text: tool.summary,
+        meta: (
+          <Badge tone="accent">
+            <Trans>AI tool · {mediaType}</Trans>
+          </Badge>
+        ),
+      };
+    },
+    template: ({ template }) => ({
+      name: template.name,
+      text: template.summary,
+      meta: template.official ? (
+        <Badge tone="success">
+          <Trans>Official</Trans>
+        </Badge>
+      ) : (
+        <Badge tone="neutral">
+          <Trans>Community</Trans>
+        </Badge>
+      ),
+    }),
+  });
   const name = displayText(head.name);
   return (
     <header className="flex flex-col gap-1.5">
