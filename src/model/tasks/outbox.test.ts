@@ -164,6 +164,8 @@ describe('Outbox', () => {
   it.each([
     [402, 'token_daily_cap_exceeded'],
     [422, 'moderation_blocked'],
+    // The daily cap is decided after the key's replay: it answers for the key.
+    [429, 'token_daily_cap_reached'],
   ])('treats %i %s as a refusal (nothing was created)', async (status, code) => {
     const outbox = makeOutbox(async () => {
       throw refusal(status, code);

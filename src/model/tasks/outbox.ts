@@ -78,12 +78,16 @@ export interface OutboxDeps {
  * connection closes before any answer (Chromium does, for a POST too), and the page never hears of the
  * first send: when that one took effect and the re-send is refused with a 429 or a 503, the refusal is
  * all the page sees, yet the task exists and is charged. A re-send with the key settles it: the task, or
- * a refusal that read the key. Every other 4xx is a refusal: nothing was created.
+ * a refusal by the task's own rules. Those (every other 4xx, and the daily cap's 429,
+ * token_daily_cap_reached) answer for the key: api-notes §4 rule 7 has a repeat of a created task return
+ * that task, so a refusal by the rules proves there is none. Re-sent, a capped task would wait for
+ * midnight and be charged then.
  * @internal
  */
 export function outcomeUnknown(error: ApiError): boolean {
   if (error.status === 0) return true;
   if (error.status >= 200 && error.status < 300) return true;
+  if (error.code === 'token_daily_cap_reached') return false;
   if (provesNoEffect(error)) return true;
   return error.status >= 500;
 }
