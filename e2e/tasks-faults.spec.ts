@@ -321,3 +321,64 @@ test('a 429 with Retry-After on polling is waited out, and no other 429 follows'
     expect(task.status).toBe('succeeded');
   }
 });
+
+// Chromium re-sends a request once by itself when a kept-alive connection closes without an answer
+// (above), and the page never learns of the first send. When that first send took effect and the
+// browser's own re-send is refused before the service reads its key (a 429 or a 503), the refusal is all
+// the page sees, yet the task exists and is charged. The soak met it: a dropped connection left pending
+// from one minute's faults, then the next minute's 503s or 429 storm.
+for (const refusal of [
+  { status: 429, retryAfter: 1 },
+  { status: 503, retryAfter: undefined },
+] as const) {
+  test(`a task whose POST took effect, then answered ${refusal.status} on the browser's own re-send, is in the History once the service answers: one task, one charge`, async ({
+    studio,
+    sandbox,
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    const history = new History(page);
+    await studio.openModel('Lumen Canvas', 'image/default');
+    const prompt = uniquePrompt(`created, then refused ${refusal.status}`);
+    await studio.prompt.fill(prompt);
+    const credits = await sandbox.agreedQuote(studio);
+    const before = await sandbox.balance();
+    const failedPosts: string[] = [];
+    page.on('requestfailed', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/v1/tasks') failedPosts.push(r.url());
+    });
+
+    await sandbox.fault({ method: 'POST', path: '/v1/tasks', drop: 'after', count: 1 });
+    await sandbox.fault({
+      method: 'POST',
+      path: '/v1/tasks',
+      status: refusal.status,
+      ...(refusal.retryAfter === undefined ? {} : { retryAfter: refusal.retryAfter }),
+      // The browser's re-send and the studio's three retries (api-notes §7): every answer the page gets
+      // to this click is the refusal.
+      count: 4,
+    });
+    await page.getByRole('button', { name: 'Generate', exact: true }).click();
+
+    // What happened: the first POST made the task; the page saw no failed connection, only refusals.
+    await expect
+      .poll(async () => (await sandbox.requests()).filter(isTaskPost).length, { timeout: 30_000 })
+      .toBeGreaterThanOrEqual(5);
+    const posts = (await sandbox.requests()).filter(isTaskPost);
+    expect(posts[0]!.created?.prompt, 'the first POST created the task').toBe(prompt);
+    expect(posts.slice(1, 5).map((p) => p.status)).toEqual([
+      refusal.status,
+      refusal.status,
+      refusal.status,
+      refusal.status,
+    ]);
+    expect(failedPosts, 'the browser re-sent the dropped POST by itself').toEqual([]);
+
+    // The paid task is not lost: re-sent with its key, the service answers with it.
+    const card = history.card(prompt);
+    await history.expectStatus(card, 'succeeded', 60_000);
+    await expect(history.cards).toHaveCount(1);
+    expect(await history.taskIdOf(card)).toBe(posts[0]!.created!.taskId);
+    expect(await sandbox.balance(), 'charged exactly once').toBe(before - credits);
+  });
+}

@@ -614,6 +614,19 @@ describe('HistoryStore at scale (read by index and in pages)', () => {
     expect(store.list()).toHaveLength(600);
   });
 
+  it('the export holds every task of a long history, the one just recorded too, before its write is done', async () => {
+    await stored(400);
+    const store = await HistoryStore.open(A);
+    // Recorded as the outbox records a created task; the export is asked before IndexedDB has it.
+    const writing = store.put(entry('t_new', 9_999));
+    const file = JSON.parse(await store.exportFile()) as { tasks: Array<{ taskId: string }> };
+    await writing;
+    const ids = new Set(file.tasks.map((t) => t.taskId));
+    expect(ids.size).toBe(401);
+    expect(ids.has('t_new')).toBe(true);
+    expect(ids.has('t0')).toBe(true); // in the oldest page, not read when the store opened
+  });
+
   it('tells what was read back from IndexedDB from what changed since', async () => {
     await stored(3);
     const store = await HistoryStore.open(A);

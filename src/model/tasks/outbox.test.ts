@@ -164,8 +164,8 @@ describe('Outbox', () => {
   it.each([
     [402, 'token_daily_cap_exceeded'],
     [422, 'moderation_blocked'],
-    [429, 'rate_limited'],
-    [503, 'no_enabled_provider'],
+    // The daily cap is decided after the key's replay: it answers for the key.
+    [429, 'token_daily_cap_reached'],
   ])('treats %i %s as a refusal (nothing was created)', async (status, code) => {
     const outbox = makeOutbox(async () => {
       throw refusal(status, code);
@@ -183,8 +183,9 @@ describe('Outbox', () => {
     expect(outcomeUnknown(refusal(502, 'invalid_response'))).toBe(true);
     expect(outcomeUnknown(refusal(504, 'invalid_response'))).toBe(true);
     expect(outcomeUnknown(refusal(500, 'internal'))).toBe(true);
-    expect(outcomeUnknown(refusal(503, 'no_enabled_provider'))).toBe(false);
-    expect(outcomeUnknown(refusal(429, 'rate_limited'))).toBe(false);
+    // Answered before the key is read: the answer may be to the browser's own re-send of one that acted.
+    expect(outcomeUnknown(refusal(503, 'no_enabled_provider'))).toBe(true);
+    expect(outcomeUnknown(refusal(429, 'rate_limited'))).toBe(true);
     expect(outcomeUnknown(refusal(400, 'invalid_payload'))).toBe(false);
     expect(outcomeUnknown(refusal(401, 'invalid_token'))).toBe(false);
   });
@@ -285,6 +286,60 @@ describe('Outbox', () => {
       expect(onCreated.mock.calls[0]?.[1]).toEqual(created('task_3', { idempotent: true }));
     },
   );
+
+  it.each([
+    ['a 429', refusal(429, 'rate_limited')],
+    ['a 503', refusal(503, 'service_unavailable')],
+  ])(
+    "a task whose first send took effect, its answer lost and the browser's own re-send refused with %s, is recorded after the re-send with its key",
+    async (_name, error) => {
+      // The service as the page meets it: the first send creates the task, but the connection closes
+      // before the answer and the browser re-sends it by itself, refused before the key is read; the
+      // page gets only the refusal. A later send with the key replays the task (api-notes §4 rule 7).
+      const made = new Map<string, TaskCreated>();
+      const createTask = vi.fn<CreateTask>(async (_request, key) => {
+        const existing = made.get(key);
+        if (existing) return { ...existing, idempotent: true };
+        made.set(key, created('task_paid'));
+        throw error;
+      });
+      const onCreated = vi.fn<OnCreated>(async () => {});
+      const outbox = makeOutbox(createTask, onCreated);
+
+      const result = await outbox.submit(request(), meta);
+
+      expect(result).toMatchObject({ kind: 'pending', idempotencyKey: 'key-1' });
+      expect(await stored('key-1')).toMatchObject({ attempts: 1 });
+      await vi.advanceTimersByTimeAsync(5_000);
+      await waitUntil(() => onCreated.mock.calls.length === 1, 'the paid task to be recorded');
+      expect(onCreated.mock.calls[0]?.[1]).toEqual(created('task_paid', { idempotent: true }));
+      expect(createTask.mock.calls.map(([, key]) => key)).toEqual(['key-1', 'key-1']);
+      await waitUntil(async () => (await storedAll()).length === 0, 'the entry to be deleted');
+    },
+  );
+
+  it('a 429 or 503 that persists after a reload keeps the entry, re-sent with its key until an answer reads it', async () => {
+    const first = makeOutbox(async () => {
+      throw refusal(503, 'service_unavailable');
+    });
+    expect((await first.submit(request(), meta)).kind).toBe('pending');
+    first.dispose();
+    await reload();
+    const answers: (() => TaskCreated)[] = [
+      () => {
+        throw refusal(429, 'rate_limited');
+      },
+      () => created('task_7', { idempotent: true }),
+    ];
+    const onCreated = vi.fn<OnCreated>(async () => {});
+    const second = makeOutbox(async () => answers.shift()!(), onCreated);
+    const [resumed] = await second.resume();
+    expect(resumed?.kind).toBe('pending');
+    expect(await stored('key-1')).toMatchObject({ attempts: 2 });
+    await vi.advanceTimersByTimeAsync(15_000);
+    await waitUntil(() => onCreated.mock.calls.length === 1, 'the replayed task to be recorded');
+    expect(onCreated.mock.calls[0]?.[0]).toMatchObject({ idempotencyKey: 'key-1' });
+  });
 
   it('backs off 5 s, 15 s, 30 s, then every 60 s', async () => {
     const sentAt: number[] = [];

@@ -71,16 +71,25 @@ export interface OutboxDeps {
 /**
  * Whether a failed POST /tasks may still have created (and charged) the task, so its entry must stay
  * and be re-sent with the same key. No response at all (network_error, timeout; also an abort, which
- * may come after the request left), a 2xx whose body could not be read (the task exists), and a 5xx
- * other than 503 (a gateway or server failing after the request may have reached the service:
- * errors.ts provesNoEffect) all leave the outcome unknown. 503 (no enabled provider) and every 4xx,
- * 429 included, are refusals: nothing was created.
+ * may come after the request left), a 2xx whose body could not be read (the task exists), and every 5xx
+ * (a gateway or server failing after the request may have reached the service) leave the outcome
+ * unknown. So do 429 and 503, though the service answers them before it reads the key: the answer the
+ * page gets may not be to the first send. A browser re-sends a request by itself, once, when a kept-alive
+ * connection closes before any answer (Chromium does, for a POST too), and the page never hears of the
+ * first send: when that one took effect and the re-send is refused with a 429 or a 503, the refusal is
+ * all the page sees, yet the task exists and is charged. A re-send with the key settles it: the task, or
+ * a refusal by the task's own rules. Those (every other 4xx, and the daily cap's 429,
+ * token_daily_cap_reached) answer for the key: api-notes §4 rule 7 has a repeat of a created task return
+ * that task, so a refusal by the rules proves there is none. Re-sent, a capped task would wait for
+ * midnight and be charged then.
  * @internal
  */
 export function outcomeUnknown(error: ApiError): boolean {
   if (error.status === 0) return true;
   if (error.status >= 200 && error.status < 300) return true;
-  return error.status >= 500 && error.status !== 503;
+  if (error.code === 'token_daily_cap_reached') return false;
+  if (provesNoEffect(error)) return true;
+  return error.status >= 500;
 }
 
 interface Slot {
@@ -312,11 +321,10 @@ export class Outbox {
       created = await this.deps.createTask(structuredClone(slot.item.request), key);
     } catch (thrown) {
       const error = toApiError(thrown);
-      // A re-send (an earlier attempt had no clear answer, or the tab closed while it was out) refused
-      // before the service looked at its key (429, 503) proves nothing about that earlier attempt: the
-      // task may exist, so the entry stays and is sent again with its key until an answer says.
-      const earlierMayExist = slot.item.attempts > 1 && provesNoEffect(error);
-      if (!outcomeUnknown(error) && !earlierMayExist) {
+      // A refusal before the service looked at the key (429, 503) proves nothing about an earlier send
+      // (a re-send after no clear answer, the tab closed while it was out, the browser's own re-send):
+      // the task may exist, so the entry stays and is sent again with its key until an answer says.
+      if (!outcomeUnknown(error)) {
         // Refused: nothing was created, so there is nothing to re-send.
         this.forget(slot);
         await deleteStored(key);
