@@ -352,6 +352,24 @@ test('multi-select: click, shift-click range, Ctrl+A; bulk Star; Hide with undo 
   await select('gallery tile 4').click();
   await toolbar.getByRole('button', { name: 'Hide' }).click();
   await expect(gallery(page).getByTestId('gallery-count')).toHaveText('4 outputs');
+  // On disk before the reload (the view changes first; a reload aborts a write still in flight).
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            const open = indexedDB.open('media-studio');
+            open.onsuccess = () => {
+              const count = open.result.transaction('hidden').objectStore('hidden').count();
+              count.onsuccess = () => {
+                open.result.close();
+                resolve(count.result);
+              };
+            };
+          }),
+      ),
+    )
+    .toBe(1);
   await page.reload();
   await expect(gallery(page).getByTestId('gallery-count')).toHaveText('4 outputs');
   await page.getByRole('button', { name: 'Gallery', exact: true }).click();
