@@ -217,7 +217,7 @@ const per = (pick: (s: Sample) => number) => {
 };
 const result = {
   env: Object.fromEntries(
-    ['MALLOC_ARENA_MAX', 'LD_PRELOAD', 'UV_THREADPOOL_SIZE'].map((n) => [n, env[n] ?? null]),
+    ['MALLOC_ARENA_MAX', 'MALLOC_MMAP_THRESHOLD_', 'LD_PRELOAD'].map((n) => [n, env[n] ?? null]),
   ),
   minutes,
   counts,

@@ -1,11 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SANDBOX_MALLOC_ARENA_MAX, sandboxProcessEnv } from '../src/process-env';
+import { SANDBOX_MALLOC_ENV, sandboxProcessEnv } from '../src/process-env';
 
-// The sandbox runs with two malloc arenas (src/process-env.ts: without it its resident memory grew about
-// 100 MB an hour under a steady load). glibc reads MALLOC_ARENA_MAX as a process starts, so what counts
-// is the environment of the process that runs the sandbox: read here from /proc, on Linux.
+// The sandbox runs with glibc malloc settings (src/process-env.ts: two arenas and a fixed mmap threshold;
+// without them its resident memory grew 150 to 280 MB an hour under a steady load). glibc reads them as a
+// process starts, so what counts is the environment of the process that runs the sandbox: read here from
+// /proc, on Linux.
 
 /** The environment a running process was started with (Linux /proc). */
 export function environOf(pid: number): Record<string, string> {
@@ -51,6 +54,13 @@ export function printed(child: ChildProcess, pattern: RegExp): Promise<RegExpExe
   });
 }
 
+/** This process's environment without the malloc settings, as a fresh shell has it. */
+function withoutMallocEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of Object.keys(SANDBOX_MALLOC_ENV)) delete env[name];
+  return env;
+}
+
 const exited = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -61,10 +71,10 @@ const exited = (pid: number) => {
 };
 
 describe('the sandbox process environment', () => {
-  it('adds two malloc arenas unless the environment already chose a number', () => {
-    expect(SANDBOX_MALLOC_ARENA_MAX).toBe('2');
-    expect(sandboxProcessEnv({})).toEqual({ MALLOC_ARENA_MAX: '2' });
-    expect(sandboxProcessEnv({ MALLOC_ARENA_MAX: '8' })).toEqual({});
+  it('adds two malloc arenas and a 128 KiB mmap threshold, each unless the environment already chose', () => {
+    expect(sandboxProcessEnv({})).toEqual({ MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' });
+    expect(sandboxProcessEnv({ MALLOC_ARENA_MAX: '8' })).toEqual({ MALLOC_MMAP_THRESHOLD_: '131072' });
+    expect(sandboxProcessEnv({ MALLOC_ARENA_MAX: '8', MALLOC_MMAP_THRESHOLD_: '0' })).toEqual({});
   });
 
   const started: ChildProcess[] = [];
@@ -73,12 +83,10 @@ describe('the sandbox process environment', () => {
   });
 
   it.runIf(process.platform === 'linux')(
-    '`npm run sandbox` started without MALLOC_ARENA_MAX runs the sandbox in a process that has it, and both stop together',
+    '`npm run sandbox` started without the malloc settings runs the sandbox in a process that has them, and both stop together',
     async () => {
-      const env = { ...process.env };
-      delete env.MALLOC_ARENA_MAX;
       const launcher = spawn(process.execPath, ['--import', 'tsx', 'sandbox/src/cli.ts', '--port', '0'], {
-        env,
+        env: withoutMallocEnv(),
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       started.push(launcher);
@@ -88,7 +96,7 @@ describe('the sandbox process environment', () => {
       expect(environOf(launcher.pid!).MALLOC_ARENA_MAX).toBeUndefined();
       const [runner] = childrenOf(launcher.pid!, 'sandbox/src/cli.ts');
       expect(runner).toBeDefined();
-      expect(environOf(runner!).MALLOC_ARENA_MAX).toBe('2');
+      expect(environOf(runner!)).toMatchObject(SANDBOX_MALLOC_ENV);
 
       const code = new Promise((resolve) => launcher.once('exit', resolve));
       launcher.kill('SIGTERM');
@@ -99,10 +107,10 @@ describe('the sandbox process environment', () => {
   );
 
   it.runIf(process.platform === 'linux')(
-    'a sandbox given MALLOC_ARENA_MAX (as every launcher gives it) runs in the process that was started',
+    'a sandbox given the malloc settings (as every launcher gives them) runs in the process that was started',
     async () => {
       const launcher = spawn(process.execPath, ['--import', 'tsx', 'sandbox/src/cli.ts', '--port', '0'], {
-        env: { ...process.env, MALLOC_ARENA_MAX: '3' },
+        env: { ...process.env, MALLOC_ARENA_MAX: '3', MALLOC_MMAP_THRESHOLD_: '65536' },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       started.push(launcher);
@@ -112,5 +120,39 @@ describe('the sandbox process environment', () => {
       launcher.kill('SIGTERM');
     },
     30_000,
+  );
+
+  it.runIf(process.platform === 'linux')(
+    '`npm start` started without the malloc settings runs the studio and its sandbox in a process that has them',
+    async () => {
+      // A built studio of one page is enough: scripts/start.ts only needs dist/index.html to start.
+      const dir = mkdtempSync(join(tmpdir(), 'start-relaunch-'));
+      mkdirSync(join(dir, 'dist'));
+      writeFileSync(join(dir, 'dist', 'index.html'), '<!doctype html><title>Media Studio</title>');
+      try {
+        const launcher = spawn(
+          process.execPath,
+          ['--import', import.meta.resolve('tsx'), resolve('scripts/start.ts')],
+          {
+            cwd: dir,
+            env: { ...withoutMallocEnv(), PORT: '0', SANDBOX_PORT: '0', TEAM_SPACE: 'off' },
+            stdio: ['ignore', 'pipe', 'inherit'],
+          },
+        );
+        started.push(launcher);
+        const [, sandboxUrl] = await printed(launcher, /sandbox API at (http:\/\/[^/\s]+)\/v1/);
+        expect((await fetch(`${sandboxUrl}/__sandbox/keys`)).status).toBe(200);
+        const [runner] = childrenOf(launcher.pid!, 'scripts/start.ts');
+        expect(runner).toBeDefined();
+        expect(environOf(runner!)).toMatchObject(SANDBOX_MALLOC_ENV);
+        const code = new Promise((done) => launcher.once('exit', done));
+        launcher.kill('SIGTERM');
+        expect(await code).toBe(0);
+        expect(exited(runner!)).toBe(true);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    60_000,
   );
 });
