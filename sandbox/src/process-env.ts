@@ -14,7 +14,7 @@ import { constants } from 'node:os';
 // start themselves again with them when they are missing. Elsewhere (macOS, musl) nothing is done.
 
 /** The malloc settings of a sandbox process (glibc's environment variables). */
-export const SANDBOX_MALLOC_ENV: Readonly<Record<string, string>> = {
+const SANDBOX_MALLOC_ENV: Readonly<Record<string, string>> = {
   MALLOC_ARENA_MAX: '2',
   MALLOC_MMAP_THRESHOLD_: '131072',
 };

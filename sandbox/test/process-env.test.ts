@@ -3,7 +3,10 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SANDBOX_MALLOC_ENV, sandboxProcessEnv } from '../src/process-env';
+import { sandboxProcessEnv } from '../src/process-env';
+
+/** The settings every sandbox process gets (from an environment that chose none). */
+const SANDBOX_MALLOC_ENV = sandboxProcessEnv({});
 
 // The sandbox runs with glibc malloc settings (src/process-env.ts: two arenas and a fixed mmap threshold;
 // without them its resident memory grew 150 to 280 MB an hour under a steady load). glibc reads them as a
@@ -11,7 +14,7 @@ import { SANDBOX_MALLOC_ENV, sandboxProcessEnv } from '../src/process-env';
 // /proc, on Linux.
 
 /** The environment a running process was started with (Linux /proc). */
-export function environOf(pid: number): Record<string, string> {
+function environOf(pid: number): Record<string, string> {
   return Object.fromEntries(
     readFileSync(`/proc/${pid}/environ`, 'utf8')
       .split('\0')
@@ -21,7 +24,7 @@ export function environOf(pid: number): Record<string, string> {
 }
 
 /** The processes whose parent is `pid` and whose command line runs `script` (Linux /proc). */
-export function childrenOf(pid: number, script: string): number[] {
+function childrenOf(pid: number, script: string): number[] {
   return readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
     .filter((name) => {
@@ -42,7 +45,7 @@ export function childrenOf(pid: number, script: string): number[] {
 }
 
 /** Resolves with the line a process printed that matches, rejects if it exits first. */
-export function printed(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
+function printed(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {
