@@ -10,6 +10,11 @@ const running = await startSandbox({
   allowedOrigins: [process.env.SOAK_STUDIO_ORIGIN!],
   taskMs: 3000,
   moderationMs: 3000,
+  // bench/rss-soak.ts keeps the media cache small, so that it is full within the first minute and the
+  // resident memory after it has no reason to grow.
+  mediaMemoryBytes: process.env.SOAK_MEDIA_MEMORY_MB
+    ? Number(process.env.SOAK_MEDIA_MEMORY_MB) * 1024 * 1024
+    : undefined,
 });
 
 export interface SoakSandboxState {

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import sharp from 'sharp';
 import { CHROMIUM } from '../scripts/chromium';
+import { sandboxProcessEnv } from '../sandbox/src/process-env';
 import { createStudioServer, studioSettings } from '../scripts/studio-server';
 import { jsHeapUsedMb } from './page-metrics';
 import type { Figure } from './results-file';
@@ -232,7 +233,13 @@ export async function soak({
   const child = fork('bench/soak-sandbox.ts', {
     // --expose-gc: the child collects before it reads its memory (soak-sandbox.ts).
     execArgv: ['--expose-gc', '--import', 'tsx'],
-    env: { ...process.env, SOAK_SANDBOX_PORT: sandboxPort, SOAK_STUDIO_ORIGIN: ports.studio },
+    // With the environment a sandbox runs with (sandbox/src/process-env.ts: malloc's arenas).
+    env: {
+      ...process.env,
+      ...sandboxProcessEnv(),
+      SOAK_SANDBOX_PORT: sandboxPort,
+      SOAK_STUDIO_ORIGIN: ports.studio,
+    },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   await new Promise<void>((resolve, reject) => {

@@ -13,6 +13,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as Y from 'yjs';
+import { sandboxProcessEnv } from '../sandbox/src/process-env';
 import { startSandbox } from '../sandbox/src/server';
 import { startPostgres, startRedis } from '../scripts/team-space/test-services';
 import type { Board } from '../src/model/boards/boards';
@@ -266,6 +267,8 @@ async function joinScenario(browser: Browser): Promise<{ runs: JoinRun[]; docByt
   const server = spawn(process.execPath, [...profiling, '--import', 'tsx', 'scripts/start.ts'], {
     env: {
       ...process.env,
+      // So the studio runs in this process, not a relaunch of it (sandbox/src/process-env.ts).
+      ...sandboxProcessEnv(),
       PORT: String(port),
       SANDBOX_PORT: String(sandboxPort),
       SANDBOX_TASK_MS: '1000',

@@ -1,15 +1,20 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { checkHosts, hostForListen, hostForUrl } from '../sandbox/src/hosts';
-import { startSandbox } from '../sandbox/src/server';
-import { createStudioServer, studioSettings } from './studio-server';
-import { teamSpaceEnv } from './team-space/env';
-import { createTeamSpace } from './team-space/team-space-server';
+import { relaunchWithSandboxEnv } from '../sandbox/src/process-env';
 
 // `npm start`: the built studio on PORT (4173) and a sandbox on SANDBOX_PORT (4010), with the studio's
 // Base URL defaulting to that sandbox through /config.json, and the team space (docs/team-space.md) on /sync
 // of the studio's origin, its documents in TEAM_SPACE_DATA (default .data/team-space). TEAM_SPACE=off
 // leaves it out; its other settings are in scripts/team-space/env.ts.
+
+// The sandbox runs in this process: started again with MALLOC_ARENA_MAX when it is missing
+// (sandbox/src/process-env.ts), everything else loaded only in the process that runs.
+await relaunchWithSandboxEnv();
+const { startSandbox } = await import('../sandbox/src/server');
+const { createStudioServer, studioSettings } = await import('./studio-server');
+const { teamSpaceEnv } = await import('./team-space/env');
+const { createTeamSpace } = await import('./team-space/team-space-server');
 
 const num = (v: string | undefined, fallback: number) => (v ? Number(v) : fallback);
 // An IPv6 HOST may come with or without brackets: listened on without them, written into URLs with them.

@@ -1,10 +1,15 @@
 import { parseArgs } from 'node:util';
 import { checkHosts } from './hosts';
-import { startSandbox } from './server';
-import { ffmpegBinary } from './media/ffmpeg';
+import { relaunchWithSandboxEnv } from './process-env';
 
 // `npm run sandbox [-- --port N --host H --public-url U --data-dir D --allow-origin O ...]`;
 // environment variables as in sandbox/README.md.
+
+// Started again with MALLOC_ARENA_MAX when it is missing (process-env.ts); the sandbox and its media
+// libraries are loaded only in the process that runs it.
+await relaunchWithSandboxEnv();
+const { startSandbox } = await import('./server');
+const { ffmpegBinary } = await import('./media/ffmpeg');
 
 const { values } = parseArgs({
   options: {
