@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from '@playwright/test';
 import { blindOrder } from '../src/features/compare/blind-order';
 import { expect, test } from './fixtures';
+import { storedRecords } from './stored';
 
 // Blind comparison (product-notes §3 "Compare"): on a compare board, Blind hides every model name from the
 // page (text, labels, attributes, URLs) and shuffles each row's columns, the same way after a reload; the
@@ -23,22 +24,12 @@ async function rowSources(board: Locator, row: number): Promise<string[]> {
 
 /** The open board's id and its rows' ids, as the studio stored them (the seeds of each row's shuffle). */
 async function storedBoard(page: Page): Promise<{ id: string; rows: string[] }> {
-  return page.evaluate(
-    () =>
-      new Promise((resolve, reject) => {
-        const open = indexedDB.open('media-studio');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const all = open.result.transaction('boards').objectStore('boards').getAll();
-          all.onsuccess = () => {
-            open.result.close();
-            const boards = all.result as Array<{ id: string; setup: { rows: Array<{ id: string }> } }>;
-            if (boards.length !== 1) reject(new Error(`${boards.length} boards stored, expected one`));
-            else resolve({ id: boards[0]!.id, rows: boards[0]!.setup.rows.map((r) => r.id) });
-          };
-        };
-      }),
-  );
+  const boards = (await storedRecords(page, 'boards')) as Array<{
+    id: string;
+    setup: { rows: Array<{ id: string }> };
+  }>;
+  if (boards.length !== 1) throw new Error(`${boards.length} boards stored, expected one`);
+  return { id: boards[0]!.id, rows: boards[0]!.setup.rows.map((r) => r.id) };
 }
 
 test('Blind hides every model name until Reveal, shows each row in its own seeded shuffle, kept after a reload, and votes feed the Leaderboard', async ({

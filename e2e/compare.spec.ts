@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { Studio, creditsText, expect, test } from './fixtures';
 import { pngSize } from './media-helpers';
+import { storedRecords } from './stored';
 
 // product-notes §3 "Compare": one prompt through several models, side by side, with the total
 // quote before running, one task per cell, a contact sheet, saved boards and shareable setups.
@@ -170,24 +171,15 @@ test('a failed cell reruns alone; favourites and notes are kept; a board can be 
   await expect(page).toHaveURL(/compare=[0-9a-f-]{36}/);
   // On disk before the reload (what a person reloading a moment later relies on).
   await expect
-    .poll(() =>
-      page.evaluate(
-        () =>
-          new Promise<string>((resolve) => {
-            const open = indexedDB.open('media-studio');
-            open.onsuccess = () => {
-              const all = open.result.transaction('boards').objectStore('boards').getAll();
-              all.onsuccess = () => {
-                const b = (
-                  all.result as Array<{ name: string; notes: Record<string, string>; favourites: object }>
-                ).find((x) => x.name === 'Kites');
-                open.result.close();
-                resolve(b ? `${Object.values(b.notes).join()}|${Object.keys(b.favourites).length}` : '');
-              };
-            };
-          }),
-      ),
-    )
+    .poll(async () => {
+      const boards = (await storedRecords(page, 'boards')) as Array<{
+        name: string;
+        notes: Record<string, string>;
+        favourites: object;
+      }>;
+      const b = boards.find((x) => x.name === 'Kites');
+      return b ? `${Object.values(b.notes).join()}|${Object.keys(b.favourites).length}` : '';
+    })
     .toBe('too dark|1');
 
   await page.reload();

@@ -3,6 +3,7 @@ import type { Locator, Page } from '@playwright/test';
 import { strFromU8, unzipSync } from 'fflate';
 import { expect, test, type Sandbox, type Studio } from './fixtures';
 import { historyFile, importHistory, runCutout, seedImages, type Seeded } from './gallery-helpers';
+import { storedRecords } from './stored';
 
 // The gallery (product-notes §3 "Gallery and viewer"): tiles per output, the Viewer by keyboard,
 // zoom, judging that survives a reload, before/after on an edit, multi-select, hide and undo, and a
@@ -353,23 +354,7 @@ test('multi-select: click, shift-click range, Ctrl+A; bulk Star; Hide with undo 
   await toolbar.getByRole('button', { name: 'Hide' }).click();
   await expect(gallery(page).getByTestId('gallery-count')).toHaveText('4 outputs');
   // On disk before the reload (the view changes first; a reload aborts a write still in flight).
-  await expect
-    .poll(() =>
-      page.evaluate(
-        () =>
-          new Promise<number>((resolve) => {
-            const open = indexedDB.open('media-studio');
-            open.onsuccess = () => {
-              const count = open.result.transaction('hidden').objectStore('hidden').count();
-              count.onsuccess = () => {
-                open.result.close();
-                resolve(count.result);
-              };
-            };
-          }),
-      ),
-    )
-    .toBe(1);
+  await expect.poll(async () => (await storedRecords(page, 'hidden')).length).toBe(1);
   await page.reload();
   await expect(gallery(page).getByTestId('gallery-count')).toHaveText('4 outputs');
   await page.getByRole('button', { name: 'Gallery', exact: true }).click();

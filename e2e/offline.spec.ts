@@ -4,6 +4,7 @@ import type { Page } from '@playwright/test';
 import { expect, test, type Studio } from './fixtures';
 import { historyFile, importHistory, seedImages } from './gallery-helpers';
 import { disconnect, uniquePrompt } from './task-helpers';
+import { storedRecords } from './stored';
 
 // The offline app shell (docs/offline.md): a service worker precaches the built studio; it never keeps an
 // API answer or anything that carries a key; a new build waits for "Reload to update".
@@ -184,22 +185,7 @@ test('offline, the catalog, the form and its draft open again from this device, 
 });
 
 /** The catalog answers kept in the page's IndexedDB, as stored. */
-const keptCatalog = (page: Page) =>
-  page.evaluate(
-    () =>
-      new Promise<unknown[]>((resolve, reject) => {
-        const open = indexedDB.open('media-studio');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const read = open.result.transaction('catalog').objectStore('catalog').getAll();
-          read.onsuccess = () => {
-            open.result.close();
-            resolve(read.result);
-          };
-          read.onerror = () => reject(read.error);
-        };
-      }),
-  );
+const keptCatalog = (page: Page) => storedRecords(page, 'catalog');
 
 test('the kept catalog holds no key, and Disconnect removes it', async ({ studio, page }) => {
   await studio.start('personal');
