@@ -73,6 +73,21 @@ const exited = (pid: number) => {
   }
 };
 
+/**
+ * The launcher started `entry` again as a child with the malloc settings (itself without them); stopped,
+ * it exits cleanly and takes the child with it.
+ */
+async function expectRelaunchedAndStopped(launcher: ChildProcess, entry: string) {
+  expect(environOf(launcher.pid!).MALLOC_ARENA_MAX).toBeUndefined();
+  const [runner] = childrenOf(launcher.pid!, entry);
+  expect(runner).toBeDefined();
+  expect(environOf(runner!)).toMatchObject(SANDBOX_MALLOC_ENV);
+  const code = new Promise((resolve) => launcher.once('exit', resolve));
+  launcher.kill('SIGTERM');
+  expect(await code).toBe(0);
+  expect(exited(runner!)).toBe(true);
+}
+
 describe('the sandbox process environment', () => {
   it('adds two malloc arenas and a 128 KiB mmap threshold, each unless the environment already chose', () => {
     expect(sandboxProcessEnv({})).toEqual({ MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' });
@@ -96,15 +111,7 @@ describe('the sandbox process environment', () => {
       const [, origin] = await printed(launcher, /Sandbox API at (http:\/\/[^/\s]+)\/v1/);
       expect((await fetch(`${origin}/__sandbox/keys`)).status).toBe(200);
 
-      expect(environOf(launcher.pid!).MALLOC_ARENA_MAX).toBeUndefined();
-      const [runner] = childrenOf(launcher.pid!, 'sandbox/src/cli.ts');
-      expect(runner).toBeDefined();
-      expect(environOf(runner!)).toMatchObject(SANDBOX_MALLOC_ENV);
-
-      const code = new Promise((resolve) => launcher.once('exit', resolve));
-      launcher.kill('SIGTERM');
-      expect(await code).toBe(0);
-      expect(exited(runner!)).toBe(true);
+      await expectRelaunchedAndStopped(launcher, 'sandbox/src/cli.ts');
     },
     30_000,
   );
@@ -145,13 +152,7 @@ describe('the sandbox process environment', () => {
         started.push(launcher);
         const [, sandboxUrl] = await printed(launcher, /sandbox API at (http:\/\/[^/\s]+)\/v1/);
         expect((await fetch(`${sandboxUrl}/__sandbox/keys`)).status).toBe(200);
-        const [runner] = childrenOf(launcher.pid!, 'scripts/start.ts');
-        expect(runner).toBeDefined();
-        expect(environOf(runner!)).toMatchObject(SANDBOX_MALLOC_ENV);
-        const code = new Promise((done) => launcher.once('exit', done));
-        launcher.kill('SIGTERM');
-        expect(await code).toBe(0);
-        expect(exited(runner!)).toBe(true);
+        await expectRelaunchedAndStopped(launcher, 'scripts/start.ts');
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
