@@ -20,14 +20,13 @@ const app = (
 // screen meanwhile): nothing to hydrate; the first render is the reconnecting studio, also as a transition.
 const language = startingLanguage();
 const reconnecting = document.documentElement.hasAttribute('data-reconnecting');
-if (language === 'en' && !reconnecting) {
+if (language === 'en') {
   activateEnglish();
-  if (root.firstElementChild) startTransition(() => void hydrateRoot(root, app));
-  else createRoot(root).render(app);
-} else if (language === 'en') {
-  activateEnglish();
-  root.replaceChildren();
-  startTransition(() => createRoot(root).render(app));
+  if (root.firstElementChild && !reconnecting) startTransition(() => void hydrateRoot(root, app));
+  else {
+    root.replaceChildren();
+    startTransition(() => createRoot(root).render(app));
+  }
 } else {
   void activateLanguage(language)
     .catch(activateEnglish) // its catalog could not load (offline before it was cached): English
