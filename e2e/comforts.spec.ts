@@ -127,3 +127,26 @@ test('Theme Dark is remembered across a reload and drawn before the first paint,
   await again.getByRole('radio', { name: 'System' }).check();
   await expect.poll(() => shellIsDark(page)).toBe(false);
 });
+
+for (const [platform, commandKey, other] of [
+  ['Linux x86_64', 'Ctrl', '⌘'],
+  ['MacIntel', '⌘', 'Ctrl'],
+] as const)
+  test(`the form and "?" name the device's own command key: ${commandKey} on ${platform}`, async ({
+    studio,
+    page,
+  }) => {
+    await page.addInitScript((p) => {
+      Object.defineProperty(Navigator.prototype, 'platform', { get: () => p });
+    }, platform);
+    await studio.start('personal');
+    await studio.openModel('Lumen Canvas');
+    const hint = page.locator('p', { hasText: 'to submit.' });
+    await expect(hint).toContainText(`Press ${commandKey}+Enter to submit.`);
+    await expect(hint).not.toContainText(other);
+
+    await blur(page);
+    await page.keyboard.press('?');
+    await expect(shortcutsDialog(page)).toContainText(`${commandKey} + Enter`);
+    await expect(shortcutsDialog(page)).not.toContainText(other);
+  });

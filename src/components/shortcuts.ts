@@ -1,5 +1,6 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
+import { COMMAND_KEY } from '../lib/command-key';
 import { isTypingTarget } from '../lib/typing';
 
 // Every keyboard shortcut of the studio, in one list: the screen it works on, its keys as shown, what it
@@ -48,7 +49,7 @@ export const SHORTCUTS = {
 
   'studio.generate': {
     screen: 'studio',
-    keys: 'Ctrl / ⌘ + Enter',
+    keys: `${COMMAND_KEY} + Enter`,
     description: msg`Generate, from any field of the form`,
     matches: (e) => command(e) && e.key === 'Enter',
     inField: true,
@@ -62,7 +63,7 @@ export const SHORTCUTS = {
   },
   'studio.maskUndo': {
     screen: 'studio',
-    keys: 'Ctrl / ⌘ + Z',
+    keys: `${COMMAND_KEY} + Z`,
     description: msg`Undo the last stroke of a mask`,
     matches: (e) => command(e) && !e.shiftKey && e.key.toLowerCase() === 'z',
     // From the brush size slider too: the painter has nothing to type in, and a slider has no undo.
@@ -71,7 +72,7 @@ export const SHORTCUTS = {
 
   'gallery.selectAll': {
     screen: 'gallery',
-    keys: 'Ctrl / ⌘ + A',
+    keys: `${COMMAND_KEY} + A`,
     description: msg`Select every output shown`,
     matches: (e) => command(e) && e.key.toLowerCase() === 'a',
   },
@@ -134,13 +135,13 @@ export const SHORTCUTS = {
 
   'compare.undo': {
     screen: 'compare',
-    keys: 'Ctrl / ⌘ + Z',
+    keys: `${COMMAND_KEY} + Z`,
     description: msg`Undo your last edit of a team board`,
     matches: (e) => command(e) && !e.shiftKey && e.key.toLowerCase() === 'z',
   },
   'compare.redo': {
     screen: 'compare',
-    keys: 'Ctrl / ⌘ + Shift + Z',
+    keys: `${COMMAND_KEY} + Shift + Z`,
     description: msg`Redo it`,
     matches: (e) => command(e) && e.shiftKey && e.key.toLowerCase() === 'z',
   },

@@ -18,6 +18,7 @@ import { Field } from '../../components/field';
 import { Select } from '../../components/select';
 import { fieldErrors, type ApiError } from '../../api/errors';
 import type { ParamValue, TaskRequest } from '../../../contract/task';
+import { COMMAND_KEY } from '../../lib/command-key';
 import { formatTypicalPrice } from '../../lib/format';
 import { taskRequest, type ResolvedSelection } from '../../model/selection';
 import { draftKey, loadDraft, saveDraft } from './drafts';
@@ -300,6 +301,7 @@ function ParamFormBody({
           )}
 
           {(hasRequired || onSubmit) && (
+            // The device's own key: ⌘ on Apple's keyboards, Ctrl elsewhere (lib/command-key.ts).
             <p className="text-xs text-slate-500 dark:text-slate-400">
               {hasRequired && (
                 <>
@@ -311,7 +313,7 @@ function ParamFormBody({
               )}
               {onSubmit && (
                 <Trans>
-                  Press <Kbd>Ctrl</Kbd>+<Kbd>Enter</Kbd> (<Kbd>⌘</Kbd>+<Kbd>Enter</Kbd>) to submit.
+                  Press <Kbd>{COMMAND_KEY}</Kbd>+<Kbd>Enter</Kbd> to submit.
                 </Trans>
               )}
             </p>

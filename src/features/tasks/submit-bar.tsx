@@ -8,6 +8,7 @@ import { ServiceMessage } from '../../components/service-message';
 import { Button } from '../../components/button';
 import { inputClass } from '../../components/field';
 import { cn } from '../../lib/cn';
+import { COMMAND_KEY } from '../../lib/command-key';
 import { formatCount } from '../../lib/format';
 import { useSubmitWaitText } from './use-submit-wait';
 
@@ -131,7 +132,7 @@ export function SubmitBar({
           </span>
         )}
         <span className="hidden text-xs text-slate-500 sm:inline dark:text-slate-400" aria-hidden="true">
-          Ctrl/⌘ + Enter
+          {COMMAND_KEY} + Enter
         </span>
         {busy && (
           <span className="text-sm text-slate-600 dark:text-slate-400" role="status">
