@@ -33,6 +33,19 @@ test('the connect screen, with an error shown', async ({ studio, page }) => {
   await expectNoSeriousViolations(page, 'connect screen with a blocked Base URL, phone width');
 });
 
+test('the axe check itself fails on a planted serious violation (a button without a name)', async ({
+  studio,
+  page,
+}) => {
+  await studio.goto();
+  await page.evaluate(() => {
+    const button = document.createElement('button');
+    button.className = 'planted';
+    document.querySelector('main')!.append(button);
+  });
+  await expect(expectNoSeriousViolations(page, 'planted')).rejects.toThrow(/button-name[\s\S]*\.planted/);
+});
+
 test('a model form with its quote, the Copy request dialog and the account dialog', async ({
   studio,
   page,
