@@ -28,6 +28,7 @@ import type { Ports } from './studio-bench';
 // The studio's steps may fail while a fault lasts (that is the point): they are counted, not fatal.
 
 const STEP_TIMEOUT_MS = 60_000;
+const SOAK_MEDIA_MEMORY_MB = 4;
 const KEY = 'personal';
 
 interface Sample {
@@ -239,6 +240,10 @@ export async function soak({
       ...sandboxProcessEnv(),
       SOAK_SANDBOX_PORT: sandboxPort,
       SOAK_STUDIO_ORIGIN: ports.studio,
+      // The media cache is bounded (64 MiB by default) and takes most of an hour of this creator to fill:
+      // a growth that stops at its bound, not a leak, yet it would fill the whole run's slope. Kept small,
+      // it is full within the first minutes, and what the resident memory does after that is the rest.
+      SOAK_MEDIA_MEMORY_MB: process.env.SOAK_MEDIA_MEMORY_MB ?? String(SOAK_MEDIA_MEMORY_MB),
     },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -372,16 +377,20 @@ export async function soak({
     );
     const heapSlope = slope(heapPoints);
     const round1 = (n: number | null) => (n === null ? null : Math.round(n * 10) / 10);
+    const cacheBoundMb = Number(process.env.SOAK_MEDIA_MEMORY_MB ?? SOAK_MEDIA_MEMORY_MB);
     const sandboxSlope = (measure: keyof Sample['sandbox'], what: string, digits: number): Figure => {
       const points = samples.map((s) => [hours(s.atMs), s.sandbox[measure]] as [number, number]);
-      // The first minute loads libvips and fills the pools once: the slope without it, beside.
+      // The first minute loads libvips and fills the pools once: the slope without it, beside; and the
+      // slope from the first sample with the media cache within 1 MiB of its bound (its growth over).
       const settled = round1(slope(points.slice(1)));
+      const full = samples.findIndex((s) => s.sandbox.mediaCacheMb >= cacheBoundMb - 1);
+      const afterFull = full < 0 ? null : round1(slope(points.slice(full)));
       return {
         value: round1(slope(points)),
         unit: 'MB/h',
         target: 'reported',
         ok: true,
-        note: `${what}, ${settled ?? 'n/a'} MB/h from the first minute on; ${points.length} samples: ${points.map(([, y]) => y.toFixed(digits)).join(', ')} MB`,
+        note: `${what}, ${settled ?? 'n/a'} MB/h from the first minute on, ${full < 0 ? `the media cache never full (${cacheBoundMb} MiB)` : `${afterFull ?? 'n/a'} MB/h from minute ${full} on (the media cache full, ${cacheBoundMb} MiB)`}; ${points.length} samples: ${points.map(([, y]) => y.toFixed(digits)).join(', ')} MB`,
       };
     };
     const lastCache = samples.at(-1)?.sandbox.mediaCacheMb ?? 0;
