@@ -28,7 +28,19 @@ function drawn(script: string, visit: Visit) {
     removeAttribute: (name: string) => void attributes.delete(name),
   };
   const timers: Array<() => void> = [];
+  // Intl's formatters the script makes (the locale data it warms): kind and locale.
+  const warmed: string[] = [];
+  const formatter = (kind: string) =>
+    function (locale: string) {
+      warmed.push(`${kind} ${locale}`);
+      return { format: () => '' };
+    };
   runInNewContext(script, {
+    Intl: {
+      NumberFormat: formatter('NumberFormat'),
+      ListFormat: formatter('ListFormat'),
+      DateTimeFormat: formatter('DateTimeFormat'),
+    },
     document: { documentElement: root },
     navigator: { languages: visit.languages, language: visit.language },
     localStorage: {
@@ -44,8 +56,9 @@ function drawn(script: string, visit: Visit) {
     setTimeout: (run: () => void) => void timers.push(run),
   });
   const before = { lang: root.lang, dir: root.dir, attributes: Object.fromEntries(attributes) };
+  const tasks = timers.length;
   for (const run of timers) run();
-  return { ...before, afterTimeout: Object.fromEntries(attributes) };
+  return { ...before, afterTimeout: Object.fromEntries(attributes), tasks, warmed };
 }
 
 const visits: Array<[string, Visit]> = [
@@ -87,6 +100,8 @@ describe('before-paint.js as the build serves it', () => {
       dir: 'rtl',
       attributes: { 'data-theme': 'dark', 'data-language-pending': '' },
       afterTimeout: { 'data-theme': 'dark' },
+      tasks: 1,
+      warmed: [],
     });
     expect(drawn(minified, { languages: ['pt-PT'] })).toMatchObject({ lang: 'pt-BR', dir: 'ltr' });
     expect(drawn(minified, { languages: ['zh-TW', 'fr-CA'] })).toMatchObject({ lang: 'fr' });
@@ -95,7 +110,21 @@ describe('before-paint.js as the build serves it', () => {
       dir: 'ltr',
       attributes: {},
       afterTimeout: {},
+      tasks: 0,
+      warmed: [],
     });
+  });
+
+  it('warms the locale data of the studio while a stored key reconnects, each kind in a task of its own', () => {
+    const reconnecting = drawn(minified, {
+      stored: { 'media-studio:api-key': 'gm_live_x' },
+      languages: ['fr'],
+    });
+    // The language's fallback, the page's, and one task per kind of formatter.
+    expect(reconnecting.tasks).toBe(5);
+    expect(reconnecting.warmed).toEqual(['NumberFormat fr', 'ListFormat fr', 'DateTimeFormat fr']);
+    // The connect screen is shown at once: nothing to warm before it.
+    expect(drawn(minified, { languages: ['fr'] }).warmed).toEqual([]);
   });
 
   it('hides the connect screen while a stored key reconnects, and never for good', () => {
@@ -114,6 +143,20 @@ describe('before-paint.js as the build serves it', () => {
       dir: 'ltr',
       attributes: {},
       afterTimeout: {},
+      tasks: 0,
+      warmed: [],
     });
+  });
+
+  it('warms the locale data of the studio while a stored key reconnects, each kind in a task of its own', () => {
+    const reconnecting = drawn(minified, {
+      stored: { 'media-studio:api-key': 'gm_live_x' },
+      languages: ['fr'],
+    });
+    // The language's fallback, the page's, and one task per kind of formatter.
+    expect(reconnecting.tasks).toBe(5);
+    expect(reconnecting.warmed).toEqual(['NumberFormat fr', 'ListFormat fr', 'DateTimeFormat fr']);
+    // The connect screen is shown at once: nothing to warm before it.
+    expect(drawn(minified, { languages: ['fr'] }).warmed).toEqual([]);
   });
 });

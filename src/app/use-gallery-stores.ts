@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { openConnectionStores, type ConnectionStores } from '../model/connection-stores';
 import type { HistoryStore } from '../model/history/history-store';
 
@@ -20,7 +20,8 @@ export function useGalleryStores(
     const lease = openConnectionStores(connectionId);
     lease.stores.then(
       ({ judgements, hidden, keepers }) => {
-        if (live) setStores({ judgements, hidden, keepers });
+        // A transition, as the tasks' runner (use-tasks.ts): the views that read these stores draw in slices.
+        if (live) startTransition(() => setStores({ judgements, hidden, keepers }));
       },
       // The same stores failed for the tasks too, and useTasks says why (features/tasks/use-tasks.ts):
       // the gallery stays without them, with no second notice and no unhandled rejection.

@@ -50,6 +50,13 @@ function renderForm(props: Props, client: ApiClient = fakeClient()) {
       if (!call) throw new Error('onChange was never called');
       return call[0];
     },
+    /** The first snapshot, made in a task after the one that mounted the form. */
+    mounted: (): Promise<FormSnapshot> =>
+      vi.waitFor(() => {
+        const call = onChange.mock.lastCall;
+        if (!call) throw new Error('onChange was never called');
+        return call[0];
+      }),
     update: (p: Props) => utils.rerender(tree(p)),
   };
 }
@@ -178,9 +185,12 @@ describe('ParamForm for a model with every param type', () => {
 
   it('emits the exact request on mount and on every change, dotted ids as exact keys', async () => {
     const user = userEvent.setup();
-    const { last, onChange } = renderForm({ target: modelTarget(everyTypeModel(), 'lumen-canvas-v3') });
-    expect(onChange).toHaveBeenCalled();
-    const first = last();
+    const { last, mounted, onChange } = renderForm({
+      target: modelTarget(everyTypeModel(), 'lumen-canvas-v3'),
+    });
+    // Not in the task that mounted the form (its validation and draft are a task of their own).
+    expect(onChange).not.toHaveBeenCalled();
+    const first = await mounted();
     expect(first.valid).toBe(false);
     expect(first.errors.prompt).toBe('This field is required.');
     expect(first.request).toEqual({
@@ -346,23 +356,26 @@ describe('untrusted catalog text', () => {
 });
 
 describe('tools and templates', () => {
-  it('shows only the editable params of a tool and sends {aiTool, params}', () => {
-    const { last } = renderForm({ target: { kind: 'tool', tool: fixtureTool('animate-photo') } });
+  it('shows only the editable params of a tool and sends {aiTool, params}', async () => {
+    const { mounted } = renderForm({ target: { kind: 'tool', tool: fixtureTool('animate-photo') } });
     expect(screen.queryByRole('combobox', { name: 'Version' })).toBeNull();
     expect(screen.getByRole('textbox', { name: 'Motion' }).tagName).toBe('TEXTAREA');
     expect(screen.getByText('45 / 2,500')).toBeTruthy();
-    expect(last().request).toEqual({
+    expect((await mounted()).request).toEqual({
       aiTool: 'animate-photo',
       params: { prompt: 'Subtle natural motion, gentle camera push-in.' },
     });
   });
 
-  it('sends {template, params} and marks official templates', () => {
-    const { last } = renderForm({
+  it('sends {template, params} and marks official templates', async () => {
+    const { last, mounted } = renderForm({
       target: { kind: 'template', template: fixtureTemplate('neon-city-poster') },
     });
     expect(screen.getByText('Official')).toBeTruthy();
-    expect(last().request).toEqual({ template: 'neon-city-poster', params: { aspect_ratio: '3:4' } });
+    expect((await mounted()).request).toEqual({
+      template: 'neon-city-poster',
+      params: { aspect_ratio: '3:4' },
+    });
     expect(last().valid).toBe(true);
   });
 });
@@ -424,12 +437,19 @@ describe('drafts', () => {
 
     const second = renderForm({ target });
     expect(screen.getByRole('textbox', { name: 'Prompt' })).toHaveProperty('value', 'draft prompt');
-    expect(second.last().request.params).toMatchObject({ prompt: 'draft prompt', aspect_ratio: '4:3' });
+    expect((await second.mounted()).request.params).toMatchObject({
+      prompt: 'draft prompt',
+      aspect_ratio: '4:3',
+    });
     second.unmount();
 
     const remix = renderForm({ target, initialParams: { prompt: 'remixed', resolution: '1K' } });
     expect(screen.getByRole('textbox', { name: 'Prompt' })).toHaveProperty('value', 'remixed');
-    expect(remix.last().request.params).toEqual({ prompt: 'remixed', aspect_ratio: '1:1', resolution: '1K' });
+    expect((await remix.mounted()).request.params).toEqual({
+      prompt: 'remixed',
+      aspect_ratio: '1:1',
+      resolution: '1K',
+    });
   });
 });
 
@@ -617,6 +637,7 @@ describe('ParamForm: its first fields first, the others in the next frame', () =
     expect(commits.at(-1)).toEqual({ fields: 1 + count, footer: true });
     expect(commits.every((c) => c.footer === c.fields > 4)).toBe(true);
     // The first snapshot already has the default of a field drawn later.
+    await vi.waitFor(() => expect(onChange).toHaveBeenCalled());
     const later = model.params.filter((p) => p.default !== undefined).at(-1)!;
     expect(onChange.mock.calls[0]![0].request.params[later.id]).toEqual(later.default);
     // And what is typed first is kept.

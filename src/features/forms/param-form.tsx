@@ -157,11 +157,15 @@ function ParamFormBody({
   });
   const { subscribe } = form;
   useEffect(() => subscribe({ formState: { values: true }, callback: () => emit() }), [subscribe]);
-  // On mount, and when the version (the request) or the rules change. Not urgent: what the parent renders
-  // with the snapshot (the quote, the submit bar) follows as a transition, in slices, not in the task that
-  // mounted the form (total blocking time, docs/benchmarks.md). Typing emits urgently, and React applies
-  // updates in order, so this first snapshot never overwrites a later one.
-  useEffect(() => startTransition(() => emit()), [target, schema]);
+  // On mount, and when the version (the request) or the rules change. Not urgent: the snapshot is made
+  // (the whole form validated, the draft saved) in a task of its own after the one that mounted the form,
+  // and what the parent renders with it (the quote, the submit bar) follows as a transition, in slices
+  // (total blocking time, docs/benchmarks.md). It reads the values when it runs, and typing emits at once,
+  // so it never reports values older than what is shown.
+  useEffect(() => {
+    const later = setTimeout(() => startTransition(() => emit()));
+    return () => clearTimeout(later);
+  }, [target, schema]);
 
   // Server errors back onto their fields (product-notes §3): each param of missing_required_params, the
   // `param` of any other error. Editing a field replaces its mark with the schema's verdict.

@@ -1,6 +1,6 @@
 import { t } from '@lingui/core/macro';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useApi } from '../../api/api-context';
 import { notifyError } from '../../components/notices';
 import { meQueries } from '../../api/queries/me-queries';
@@ -123,7 +123,10 @@ export function useTasks(me: Pick<Me, 'limits' | 'team' | 'user'>): TaskRunner |
         const kick = queue.kick;
         const offs2 = [sender.subscribe(kick), store.subscribe(kick), poolSchedule.subscribe(kick)];
         offQueue = () => offs2.forEach((off) => off());
-        setRunner({ store, outbox, budget, schedule, presets, prompts, queue });
+        // A transition: with the runner the History, the Queue and the submit bar draw whole, and that
+        // first render is done in slices, not in one long task while the page loads (docs/benchmarks.md
+        // "lighthouse").
+        startTransition(() => setRunner({ store, outbox, budget, schedule, presets, prompts, queue }));
         // A submit that never got an answer before a reload or crash is re-sent, identically.
         void outbox.resume();
         void queue.start();
