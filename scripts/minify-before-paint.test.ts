@@ -115,18 +115,6 @@ describe('before-paint.js as the build serves it', () => {
     });
   });
 
-  it('warms the locale data of the studio while a stored key reconnects, each kind in a task of its own', () => {
-    const reconnecting = drawn(minified, {
-      stored: { 'media-studio:api-key': 'gm_live_x' },
-      languages: ['fr'],
-    });
-    // The language's fallback, the page's, and one task per kind of formatter.
-    expect(reconnecting.tasks).toBe(5);
-    expect(reconnecting.warmed).toEqual(['NumberFormat fr', 'ListFormat fr', 'DateTimeFormat fr']);
-    // The connect screen is shown at once: nothing to warm before it.
-    expect(drawn(minified, { languages: ['fr'] }).warmed).toEqual([]);
-  });
-
   it('hides the connect screen while a stored key reconnects, and never for good', () => {
     for (const visit of [
       { stored: { 'media-studio:api-key': 'gm_live_x' } },
