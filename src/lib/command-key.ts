@@ -4,7 +4,10 @@
 // system fonts lack (⌘) off their screens: drawing it sent the browser through every font of the
 // stack and then a search for a fallback font, on the studio's first layout.
 
-/** Whether a platform string (navigator.platform, or a user agent) is an Apple device's. */
+/**
+ * Whether a platform string (navigator.platform, or a user agent) is an Apple device's.
+ * @internal
+ */
 export function isApplePlatform(platform: string): boolean {
   return /Mac|iPhone|iPad|iPod/.test(platform);
 }
