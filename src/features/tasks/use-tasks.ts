@@ -126,7 +126,8 @@ export function useTasks(me: Pick<Me, 'limits' | 'team' | 'user'>): TaskRunner |
         // A transition: with the runner the History, the Queue and the submit bar draw whole, and that
         // first render is done in slices, not in one long task while the page loads (docs/benchmarks.md
         // "lighthouse").
-        startTransition(() => setRunner({ store, outbox, budget, schedule, presets, prompts, queue }));
+        const ready: TaskRunner = { store, outbox, budget, schedule, presets, prompts, queue };
+        startTransition(() => setRunner(ready));
         // A submit that never got an answer before a reload or crash is re-sent, identically.
         void outbox.resume();
         void queue.start();
