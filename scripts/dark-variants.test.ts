@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from './source-files';
 
 // The dark scheme changes colours only: no `dark:` variant shows or hides anything. The accessibility
 // checks (e2e/axe-helpers.ts) rely on it: they run every axe rule in the light scheme and, in the dark,
@@ -18,14 +19,6 @@ function darkUtilitiesIn(line: string): string[] {
 }
 
 const showingOrHiding = (line: string) => darkUtilitiesIn(line).filter((u) => SHOWS_OR_HIDES.test(u));
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
-    const path = join(dir, d.name);
-    if (d.isDirectory()) return sourceFiles(path);
-    return /\.(tsx?|css)$/.test(d.name) && !/\.test\.tsx?$/.test(d.name) ? [path] : [];
-  });
-}
 
 describe('the dark scheme changes colours only', () => {
   it('knows a dark: variant that shows or hides from one that colours', () => {
@@ -45,7 +38,7 @@ describe('the dark scheme changes colours only', () => {
 
   it('finds no dark: variant in src/ that shows or hides, and no other stylesheet rule for the scheme', () => {
     const found: string[] = [];
-    for (const file of sourceFiles(SRC)) {
+    for (const file of sourceFiles(SRC, /\.(tsx?|css)$/)) {
       const text = readFileSync(file, 'utf8');
       text.split('\n').forEach((line, i) => {
         for (const u of showingOrHiding(line)) found.push(`${relative(SRC, file)}:${i + 1} dark:${u}`);

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from './source-files';
 
 // Layout in logical directions (start/end), so right-to-left needs no second stylesheet: a Tailwind
 // utility that names a physical side (ml-, pr-, left-, text-right, rounded-l, border-r, float-left...) is
@@ -18,13 +19,8 @@ const ALLOWED: Record<string, readonly string[]> = {
 const PHYSICAL =
   /^-?(?:(?:m|p|scroll-m|scroll-p)[lr]|left|right|rounded-(?:[lr]|[tb][lr])|border-[lr])-|^(?:text|float|clear)-(?:left|right)$|^(?:rounded|border)-[lr]$/;
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
-    const path = join(dir, d.name);
-    if (d.isDirectory()) return sourceFiles(path);
-    return /\.tsx?$/.test(d.name) && !/\.test\.tsx?$/.test(d.name) ? [path] : [];
-  });
-}
+/** The TypeScript of src/, tests left out. */
+const typeScriptFiles = () => sourceFiles(SRC, /\.tsx?$/);
 
 /** The utilities in a line's string literals, without variants ("sm:hover:ml-2" -> "ml-2") or "!". */
 function utilitiesIn(line: string): string[] {
@@ -49,7 +45,7 @@ describe('logical CSS for right-to-left', () => {
 
   it('finds no physical utility in src/ outside the allowed places', () => {
     const found: string[] = [];
-    for (const file of sourceFiles(SRC)) {
+    for (const file of typeScriptFiles()) {
       const name = relative(SRC, file);
       readFileSync(file, 'utf8')
         .split('\n')
@@ -65,7 +61,7 @@ describe('logical CSS for right-to-left', () => {
     const DIRECTIONAL =
       /<(Chevron(?:s)?(?:Left|Right)|Arrow(?:Big)?(?:Left|Right)|LogOut|LogIn|Send|Undo2?|Redo2?)\b([^>]*)>/g;
     const unmirrored: string[] = [];
-    for (const file of sourceFiles(SRC)) {
+    for (const file of typeScriptFiles()) {
       for (const m of readFileSync(file, 'utf8').matchAll(DIRECTIONAL))
         if (!/rtl:-scale-x-100/.test(m[2]!)) unmirrored.push(`src/${relative(SRC, file)} <${m[1]}>`);
     }
