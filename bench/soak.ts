@@ -231,6 +231,7 @@ export async function soak({
   log = console.log,
 }: SoakOptions): Promise<Record<string, Figure>> {
   const sandboxPort = new URL(ports.sandbox).port;
+  const cacheBoundMb = Number(process.env.SOAK_MEDIA_MEMORY_MB ?? SOAK_MEDIA_MEMORY_MB);
   const child = fork('bench/soak-sandbox.ts', {
     // --expose-gc: the child collects before it reads its memory (soak-sandbox.ts).
     execArgv: ['--expose-gc', '--import', 'tsx'],
@@ -243,7 +244,7 @@ export async function soak({
       // The media cache is bounded (64 MiB by default) and takes most of an hour of this creator to fill:
       // a growth that stops at its bound, not a leak, yet it would fill the whole run's slope. Kept small,
       // it is full within the first minutes, and what the resident memory does after that is the rest.
-      SOAK_MEDIA_MEMORY_MB: process.env.SOAK_MEDIA_MEMORY_MB ?? String(SOAK_MEDIA_MEMORY_MB),
+      SOAK_MEDIA_MEMORY_MB: String(cacheBoundMb),
     },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -377,7 +378,6 @@ export async function soak({
     );
     const heapSlope = slope(heapPoints);
     const round1 = (n: number | null) => (n === null ? null : Math.round(n * 10) / 10);
-    const cacheBoundMb = Number(process.env.SOAK_MEDIA_MEMORY_MB ?? SOAK_MEDIA_MEMORY_MB);
     const sandboxSlope = (measure: keyof Sample['sandbox'], what: string, digits: number): Figure => {
       const points = samples.map((s) => [hours(s.atMs), s.sandbox[measure]] as [number, number]);
       // The first minute loads libvips and fills the pools once: the slope without it, beside; and the
