@@ -23,8 +23,13 @@ function environOf(pid: number): Record<string, string> {
   );
 }
 
-/** The processes whose parent is `pid` and whose command line runs `script` (Linux /proc). */
-function childrenOf(pid: number, script: string): number[] {
+/**
+ * The processes a relaunch started: whose parent is `pid`, whose command line runs `script` and whose
+ * environment has the relaunch's mark (Linux /proc). The mark matters: a child the process is starting
+ * (ffmpeg -version, tsx's esbuild) shows the parent's command line and environment between its fork and
+ * its exec, and a busy machine catches it there (seen on CI).
+ */
+function relaunchesOf(pid: number, script: string): number[] {
   return readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
     .filter((name) => {
@@ -36,11 +41,16 @@ function childrenOf(pid: number, script: string): number[] {
         return false; // gone meanwhile
       }
     })
-    .filter((name) =>
-      readFileSync(`/proc/${name}/cmdline`, 'utf8')
-        .split('\0')
-        .some((arg) => arg.endsWith(script)),
-    )
+    .filter((name) => {
+      try {
+        const runsScript = readFileSync(`/proc/${name}/cmdline`, 'utf8')
+          .split('\0')
+          .some((arg) => arg.endsWith(script));
+        return runsScript && environOf(Number(name)).MEDIA_STUDIO_RELAUNCHED === '1';
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
     .map(Number);
 }
 
@@ -79,7 +89,7 @@ const exited = (pid: number) => {
  */
 async function expectRelaunchedAndStopped(launcher: ChildProcess, entry: string) {
   expect(environOf(launcher.pid!).MALLOC_ARENA_MAX).toBeUndefined();
-  const [runner] = childrenOf(launcher.pid!, entry);
+  const [runner] = relaunchesOf(launcher.pid!, entry);
   expect(runner).toBeDefined();
   expect(environOf(runner!)).toMatchObject(SANDBOX_MALLOC_ENV);
   const code = new Promise((resolve) => launcher.once('exit', resolve));
@@ -125,7 +135,7 @@ describe('the sandbox process environment', () => {
       });
       started.push(launcher);
       await printed(launcher, /Sandbox API at /);
-      expect(childrenOf(launcher.pid!, 'sandbox/src/cli.ts')).toEqual([]);
+      expect(relaunchesOf(launcher.pid!, 'sandbox/src/cli.ts')).toEqual([]);
       expect(environOf(launcher.pid!).MALLOC_ARENA_MAX).toBe('3');
       launcher.kill('SIGTERM');
     },
