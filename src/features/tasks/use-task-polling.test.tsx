@@ -229,9 +229,44 @@ it('polls and records answers without rendering its host again', async () => {
     timeout: 5_000,
   });
   expect(fetch).toHaveBeenCalledTimes(6);
-  // The first render, and the one that makes this tab the poller; none per poll or per answer.
-  expect(renders).toBeLessThanOrEqual(2);
+  // The first render only: none when this tab becomes the poller (a Web Lock's answer), none per poll or
+  // per answer.
+  expect(renders).toBe(1);
   queryClient.clear();
+});
+
+// One tab at a time polls, the holder of the connection's Web Lock (tab-sync.ts): a tab that waits for
+// the lock polls nothing, and starts when the tab holding it lets it go.
+it('polls only once this tab holds the lock, and starts when the lock is handed to it', async () => {
+  let hand = () => undefined as void;
+  const locks = {
+    request: (_name: string, _options: unknown, granted: () => Promise<void>) =>
+      new Promise<void>((resolve) => {
+        hand = () => void granted().then(resolve);
+      }),
+  };
+  Object.defineProperty(navigator, 'locks', { value: locks, configurable: true });
+  try {
+    const fetch = vi.fn(async (input: RequestInfo | URL) => {
+      const id = /\/tasks\/([^/?]+)$/.exec(String(input))?.[1] ?? '';
+      return new Response(taskJson(id), { status: 200 });
+    });
+    const client = new ApiClient({ baseUrl: 'https://api.example/v1', apiKey: 'k', fetch });
+    const store = await HistoryStore.open(CONNECTION);
+    const now = Date.now();
+    for (let i = 0; i < 2; i++) await store.put(entryOf(`w${i}`, now - 60_000 + i * 1_000));
+    const queryClient = renderPoller(client, store, new PollBudget());
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(fetch).not.toHaveBeenCalled();
+    hand();
+    await vi.waitFor(() => expect(store.list().every((e) => e.status === 'succeeded')).toBe(true), {
+      timeout: 3_000,
+    });
+    expect(fetch).toHaveBeenCalledTimes(2);
+    queryClient.clear();
+  } finally {
+    Reflect.deleteProperty(navigator, 'locks');
+  }
 });
 
 it('answers that arrive together reach the history as one change', async () => {

@@ -1,7 +1,13 @@
 import { t } from '@lingui/core/macro';
-import { QueriesObserver, useQueryClient, type QueryObserverOptions } from '@tanstack/react-query';
+import {
+  QueriesObserver,
+  useQueryClient,
+  type QueryClient,
+  type QueryObserverOptions,
+} from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useApi } from '../../api/api-context';
+import type { ApiClient } from '../../api/client';
 import { abortError, ApiError } from '../../api/errors';
 import { taskQueries } from '../../api/queries/task-queries';
 import { isTerminal, type Task } from '../../../contract/task';
@@ -9,6 +15,7 @@ import type { HistoryStore } from '../../model/history/history-store';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { registerSchedule, type PollSchedule, type ScheduleTask } from '../../model/tasks/poll-schedule';
 import { pollerLeadership, shareHistory } from '../../model/history/tab-sync';
+import { ValueStore } from '../../lib/store';
 
 // Polls every non-terminal task of the history until it is terminal (product-notes §3), whether or not its
 // card is on screen, and after a reload. When each task is polled is the poll schedule's call
@@ -99,10 +106,16 @@ function answerBatcher(store: HistoryStore) {
 export function useTaskPolling(store: HistoryStore | null, schedule: PollSchedule | null): void {
   const { client, connectionId } = useApi();
   const queryClient = useQueryClient();
-  const [leader, setLeader] = useState(false);
+  // Whether this tab is the one that polls (a Web Lock): a flag the polling effect follows, not state,
+  // so winning or losing the lead renders nothing (it rendered the whole studio again at start-up, in
+  // one task: total blocking time, docs/benchmarks.md "lighthouse").
+  const [leadership] = useState(() => new ValueStore(false));
 
   useEffect(() => (store ? shareHistory(store, connectionId) : undefined), [store, connectionId]);
-  useEffect(() => pollerLeadership(connectionId, setLeader), [connectionId]);
+  useEffect(
+    () => pollerLeadership(connectionId, (leader) => leadership.set(leader)),
+    [connectionId, leadership],
+  );
 
   useEffect(() => {
     if (!schedule) return;
@@ -171,87 +184,117 @@ export function useTaskPolling(store: HistoryStore | null, schedule: PollSchedul
   // A query only for the tasks whose poll is near (the schedule's active set), not for every queued
   // one; kept by an observer of those queries that follows the active set, outside rendering.
   useEffect(() => {
-    if (!leader || !store || !schedule) return;
-    const answers = answerBatcher(store);
-
-    async function pollOnce(taskId: string, signal: AbortSignal): Promise<Task> {
-      const entry = store!.get(taskId);
-      // Another member's task (or this member's other device's) is polled by the studio that made it.
-      if (!entry || !schedule || !store!.isLocal(taskId)) throw abortError();
-      await schedule.turn(scheduleTask(entry), signal);
-      const sentAt = Date.now();
-      try {
-        const task = await client.getTask(taskId, {
-          signal,
-          // The client retries a 429 after its Retry-After; every other poll waits that out too.
-          onRetry: (info) => {
-            if (info.error.status === 429) schedule.rateLimited(null, info.error.retryAfterSeconds);
-          },
-        });
-        schedule.observe(
-          taskId,
-          { status: task.status, createdAt: toMs(task.createdAt), completedAt: toMs(task.completedAt) },
-          sentAt,
-        );
-        await answers.apply(task, document.visibilityState === 'visible' && document.hasFocus());
-        return task;
-      } catch (err) {
-        if (err instanceof ApiError && err.code === 'unknown_task') {
-          // The service no longer shows this task to this key: stop polling it, say why.
-          schedule.observe(taskId, 'unknown', sentAt);
-          const lost: Task = {
-            taskId,
-            status: 'failed',
-            outputs: [],
-            error: { code: 'unknown_task', message: t`The service no longer knows this task for this key.` },
-            creditsCharged: entry.creditsCharged ?? 0,
-            createdAt: new Date(entry.createdAt).toISOString(),
-            completedAt: null,
-          };
-          await answers.apply(lost);
-          return lost;
-        }
-        if (err instanceof ApiError && err.status === 429) {
-          schedule.rateLimited(taskId, err.retryAfterSeconds);
-        } else {
-          schedule.failed(taskId, { failure: !(err instanceof ApiError && err.code === 'aborted') });
-        }
-        throw err;
-      }
-    }
-
-    const queryOf = (taskId: string): QueryObserverOptions =>
-      // The observer takes options of any query (unknown data); these are Task queries.
-      ({
-        ...taskQueries.detail(client, connectionId, taskId),
-        queryFn: ({ signal }: { signal: AbortSignal }): Promise<Task> => pollOnce(taskId, signal),
-        refetchInterval: (query: { state: { data?: Task } }) =>
-          query.state.data && isTerminal(query.state.data.status) ? false : REFETCH_TICK_MS,
-        refetchIntervalInBackground: true,
-        refetchOnWindowFocus: false,
-        // Nothing reads the result: a poll's progress notifies nobody.
-        notifyOnChangeProps: [],
-      }) as QueryObserverOptions;
-    const observer = new QueriesObserver(queryClient, []);
-    const unobserve = observer.subscribe(() => undefined);
-    let ids: readonly string[] | null = null;
+    if (!store || !schedule) return;
+    let stop: (() => void) | null = null;
     const follow = () => {
-      const active = schedule.active();
-      if (active === ids) return;
-      ids = active;
-      const polled = active.filter((id) => {
-        const entry = store.get(id);
-        return entry !== undefined && !isTerminal(entry.status) && store.isLocal(id);
-      });
-      observer.setQueries(polled.map(queryOf));
+      if (leadership.snapshot() && !stop) stop = poll({ store, schedule, client, connectionId, queryClient });
+      else if (!leadership.snapshot() && stop) {
+        stop();
+        stop = null;
+      }
     };
     follow();
-    const offSchedule = schedule.subscribe(follow);
+    const off = leadership.subscribe(follow);
     return () => {
-      offSchedule();
-      unobserve();
-      observer.destroy();
-      answers.flush();
+      off();
+      stop?.();
     };
-  }, [leader, store, schedule, client, connectionId, queryClient]);
+  }, [leadership, store, schedule, client, connectionId, queryClient]);
+}
+
+/** Polls the tasks about to be polled (the schedule's active set) until the returned stop. */
+function poll({
+  store,
+  schedule,
+  client,
+  connectionId,
+  queryClient,
+}: {
+  store: HistoryStore;
+  schedule: PollSchedule;
+  client: ApiClient;
+  connectionId: string;
+  queryClient: QueryClient;
+}): () => void {
+  const answers = answerBatcher(store);
+
+  async function pollOnce(taskId: string, signal: AbortSignal): Promise<Task> {
+    const entry = store.get(taskId);
+    // Another member's task (or this member's other device's) is polled by the studio that made it.
+    if (!entry || !store.isLocal(taskId)) throw abortError();
+    await schedule.turn(scheduleTask(entry), signal);
+    const sentAt = Date.now();
+    try {
+      const task = await client.getTask(taskId, {
+        signal,
+        // The client retries a 429 after its Retry-After; every other poll waits that out too.
+        onRetry: (info) => {
+          if (info.error.status === 429) schedule.rateLimited(null, info.error.retryAfterSeconds);
+        },
+      });
+      schedule.observe(
+        taskId,
+        { status: task.status, createdAt: toMs(task.createdAt), completedAt: toMs(task.completedAt) },
+        sentAt,
+      );
+      await answers.apply(task, document.visibilityState === 'visible' && document.hasFocus());
+      return task;
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'unknown_task') {
+        // The service no longer shows this task to this key: stop polling it, say why.
+        schedule.observe(taskId, 'unknown', sentAt);
+        const lost: Task = {
+          taskId,
+          status: 'failed',
+          outputs: [],
+          error: { code: 'unknown_task', message: t`The service no longer knows this task for this key.` },
+          creditsCharged: entry.creditsCharged ?? 0,
+          createdAt: new Date(entry.createdAt).toISOString(),
+          completedAt: null,
+        };
+        await answers.apply(lost);
+        return lost;
+      }
+      if (err instanceof ApiError && err.status === 429) {
+        schedule.rateLimited(taskId, err.retryAfterSeconds);
+      } else {
+        schedule.failed(taskId, { failure: !(err instanceof ApiError && err.code === 'aborted') });
+      }
+      throw err;
+    }
+  }
+
+  const queryOf = (taskId: string): QueryObserverOptions =>
+    // The observer takes options of any query (unknown data); these are Task queries.
+    ({
+      ...taskQueries.detail(client, connectionId, taskId),
+      queryFn: ({ signal }: { signal: AbortSignal }): Promise<Task> => pollOnce(taskId, signal),
+      refetchInterval: (query: { state: { data?: Task } }) =>
+        query.state.data && isTerminal(query.state.data.status) ? false : REFETCH_TICK_MS,
+      refetchIntervalInBackground: true,
+      refetchOnWindowFocus: false,
+      // Nothing reads the result: a poll's progress notifies nobody.
+      notifyOnChangeProps: [],
+    }) as QueryObserverOptions;
+  const observer = new QueriesObserver(queryClient, []);
+  const unobserve = observer.subscribe(() => undefined);
+  let ids: readonly string[] | null = null;
+  const follow = () => {
+    const active = schedule.active();
+    if (active === ids) return;
+    ids = active;
+    const polled = active.filter((id) => {
+      const entry = store.get(id);
+      return entry !== undefined && !isTerminal(entry.status) && store.isLocal(id);
+    });
+    observer.setQueries(polled.map(queryOf));
+  };
+  follow();
+  const offSchedule = schedule.subscribe(follow);
+  return () => {
+    offSchedule();
+    unobserve();
+    observer.destroy();
+    answers.flush();
+  };
 }
