@@ -7,10 +7,14 @@ import type { Me } from '../../../contract/me';
 import { forgetKey, loadAccount, loadCredentials, saveAccount, saveCredentials } from './credentials-store';
 
 // GET /me and the API client are a chunk of their own (key-check.ts), fetched as connecting starts.
-// The catalog's schemas first, on their own: building the API's schemas is most of what evaluating the
-// client costs, and a module is evaluated with everything it imports in one task, so in two steps
-// the work is two shorter tasks, not one long one (total blocking time, docs/benchmarks.md).
-const loadKeyCheck = () => import('../../../contract/catalog').then(() => import('./key-check'));
+// In steps: a module is evaluated with everything it imports in one task, and building zod and the
+// API's schemas is most of what evaluating the client costs, so zod (with its settings, which must
+// come before any schema: zod-config.ts), then the catalog's schemas, then the rest, each in a shorter
+// task of its own (total blocking time, docs/benchmarks.md).
+const loadKeyCheck = () =>
+  import('../../zod-config')
+    .then(() => import('../../../contract/catalog'))
+    .then(() => import('./key-check'));
 
 /**
  * Why a connection failed, as the connect screen says it: an ApiError, or the studio's own code that
