@@ -1,5 +1,6 @@
 import type { z } from 'zod/mini';
 import type { ConfigSchema } from './config-schema';
+import { nextTask } from '../lib/next-task';
 
 // Runtime configuration: the built studio is static files, so whoever hosts it (npm start, or any
 // static host) says which API to default to by serving /config.json next to index.html.
@@ -10,6 +11,7 @@ export type StudioConfig = z.infer<typeof ConfigSchema> & { defaultBaseUrl: stri
 
 /** /config.json, checked by its schema (config-schema.ts, loaded at the same time as the file). */
 export async function loadConfig(): Promise<StudioConfig> {
+  await nextTask(); // not in the task of the first render (lib/next-task.ts)
   const schema = import('./config-schema').then((m) => m.ConfigSchema);
   let raw: unknown = {};
   try {

@@ -4,15 +4,17 @@ import type { ApiClient } from '../../api/client';
 import { connectionId } from '../../api/connection-id';
 import type { ApiError } from '../../api/errors';
 import type { Me } from '../../../contract/me';
+import { nextTask } from '../../lib/next-task';
 import { forgetKey, loadAccount, loadCredentials, saveAccount, saveCredentials } from './credentials-store';
 
 // GET /me and the API client are a chunk of their own (key-check.ts), fetched as connecting starts.
 // In steps: a module is evaluated with everything it imports in one task, and building zod and the
 // API's schemas is most of what evaluating the client costs, so zod (with its settings, which must
 // come before any schema: zod-config.ts), then the catalog's schemas, then the rest, each in a shorter
-// task of its own (total blocking time, docs/benchmarks.md).
+// task of its own, as is the start of it (lib/next-task.ts; total blocking time, docs/benchmarks.md).
 const loadKeyCheck = () =>
-  import('../../zod-config')
+  nextTask()
+    .then(() => import('../../zod-config'))
     .then(() => import('../../../contract/catalog'))
     .then(() => import('./key-check'));
 
