@@ -141,6 +141,23 @@ function renderPoller(client: ApiClient, store: HistoryStore, budget: PollBudget
   return queryClient;
 }
 
+/** A client whose every task poll answers that the task succeeded, with its fetch to count the polls. */
+function succeedingClient() {
+  const fetch = vi.fn(async (input: RequestInfo | URL) => {
+    const id = /\/tasks\/([^/?]+)$/.exec(String(input))?.[1] ?? '';
+    return new Response(taskJson(id), { status: 200 });
+  });
+  return { fetch, client: new ApiClient({ baseUrl: 'https://api.example/v1', apiKey: 'k', fetch }) };
+}
+
+/** The history with `count` tasks still running, created a minute ago, a second apart. */
+async function historyWithRunning(prefix: string, count: number): Promise<HistoryStore> {
+  const store = await HistoryStore.open(CONNECTION);
+  const now = Date.now();
+  for (let i = 0; i < count; i++) await store.put(entryOf(`${prefix}${i}`, now - 60_000 + i * 1_000));
+  return store;
+}
+
 const errorJson = (code: string) =>
   JSON.stringify({ error: { message: 'no', type: 'invalid_request_error', code } });
 
@@ -202,14 +219,8 @@ it('a 429 on one task pauses every poll of the connection for its Retry-After', 
 // whose host is the whole studio; a poll's answer, or the set of tasks about to be polled changing, must not
 // render it.
 it('polls and records answers without rendering its host again', async () => {
-  const fetch = vi.fn(async (input: RequestInfo | URL) => {
-    const id = /\/tasks\/([^/?]+)$/.exec(String(input))?.[1] ?? '';
-    return new Response(taskJson(id), { status: 200 });
-  });
-  const client = new ApiClient({ baseUrl: 'https://api.example/v1', apiKey: 'k', fetch });
-  const store = await HistoryStore.open(CONNECTION);
-  const now = Date.now();
-  for (let i = 0; i < 6; i++) await store.put(entryOf(`r${i}`, now - 60_000 + i * 1_000));
+  const { fetch, client } = succeedingClient();
+  const store = await historyWithRunning('r', 6);
   let renders = 0;
   function CountingPoller({ budget }: { budget: PollBudget }) {
     renders++;
@@ -247,14 +258,8 @@ it('polls only once this tab holds the lock, and starts when the lock is handed 
   };
   Object.defineProperty(navigator, 'locks', { value: locks, configurable: true });
   try {
-    const fetch = vi.fn(async (input: RequestInfo | URL) => {
-      const id = /\/tasks\/([^/?]+)$/.exec(String(input))?.[1] ?? '';
-      return new Response(taskJson(id), { status: 200 });
-    });
-    const client = new ApiClient({ baseUrl: 'https://api.example/v1', apiKey: 'k', fetch });
-    const store = await HistoryStore.open(CONNECTION);
-    const now = Date.now();
-    for (let i = 0; i < 2; i++) await store.put(entryOf(`w${i}`, now - 60_000 + i * 1_000));
+    const { fetch, client } = succeedingClient();
+    const store = await historyWithRunning('w', 2);
     const queryClient = renderPoller(client, store, new PollBudget());
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(fetch).not.toHaveBeenCalled();
