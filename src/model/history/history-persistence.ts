@@ -1,3 +1,4 @@
+import { nextTask } from '../../lib/next-task';
 import { db } from '../db';
 import type { HistoryEntry } from './history-types';
 
@@ -14,7 +15,7 @@ type PostTask = (callback: () => void, options: { priority: 'background' }) => P
 export function backgroundTurn(): Promise<void> {
   const postTask = (globalThis as { scheduler?: { postTask?: PostTask } }).scheduler?.postTask;
   if (postTask) return postTask.call(globalThis.scheduler, () => undefined, { priority: 'background' });
-  return new Promise((resolve) => setTimeout(resolve, 0));
+  return nextTask();
 }
 
 /**
