@@ -36,13 +36,7 @@ function relaunchesOf(pid: number, script: string): number[] {
       try {
         // The parent is the field after the state, which follows the command's closing parenthesis.
         const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
-      } catch {
-        return false; // gone meanwhile
-      }
-    })
-    .filter((name) => {
-      try {
+        if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== pid) return false;
         const runsScript = readFileSync(`/proc/${name}/cmdline`, 'utf8')
           .split('\0')
           .some((arg) => arg.endsWith(script));
