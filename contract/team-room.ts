@@ -40,6 +40,30 @@ const TEAM_SPACE_REASONS = [
   'document-too-big',
   /** The server is shutting down or restarting: reconnect (to it, or to another node). */
   'server-closing',
+  // A change the server refused whole, before applying it (contract/team-doc.ts says what is allowed):
+  /** It writes what is another member's: their vote, score, review, star, comment, name, or a `by` not the writer's. */
+  'not-yours',
+  /** It writes a root, key or kind of value the document's schema does not have. */
+  'unknown-field',
+  /** A value of the wrong shape, or past a bound (length, nesting, bytes). */
+  'invalid-value',
+  /** It writes what only the server writes (the schema version). */
+  'server-only',
+  /** It builds on changes the server never received (it cannot be applied as it is). */
+  'out-of-order',
+  /** The writer's share of the room is full: free space (old shared prompts, tasks' copies) first. */
+  'share-full',
+  // The transport's bounds (transient: the provider tries again with its back-off):
+  /** The socket did not read what the server sent it: its unsent buffer passed the server's bound. */
+  'slow-reader',
+  /** No valid authentication within the server's deadline after the socket opened. */
+  'auth-timeout',
+  /** Too many authentication attempts from this socket or this address. */
+  'too-many-attempts',
+  /** Too many messages (edits or presence) in too short a time. */
+  'rate-limited',
+  /** The WebSocket came from a page the server does not serve (its Origin is not the studio's). */
+  'origin-refused',
 ] as const;
 export type TeamSpaceReason = (typeof TEAM_SPACE_REASONS)[number];
 
@@ -48,6 +72,24 @@ export const TRANSIENT_REASONS: readonly TeamSpaceReason[] = [
   'api-unavailable',
   'too-many-connections',
   'server-closing',
+  'slow-reader',
+  'auth-timeout',
+  'too-many-attempts',
+  'rate-limited',
+];
+
+/**
+ * Reasons that say one change was refused, whole, and the room left as it was. The member's key is
+ * fine: the studio says why, drops its copy of the room (what is refused would be sent again at every
+ * reconnect) and syncs afresh; the member's own stores on the device are untouched.
+ */
+export const CHANGE_REFUSALS: readonly TeamSpaceReason[] = [
+  'not-yours',
+  'unknown-field',
+  'invalid-value',
+  'server-only',
+  'out-of-order',
+  'share-full',
 ];
 
 /**
@@ -64,6 +106,17 @@ export const TEAM_SPACE_CLOSE_CODES = {
   'message-too-big': 1009,
   'document-too-big': 4413,
   'server-closing': 1001,
+  'not-yours': 4431,
+  'unknown-field': 4432,
+  'invalid-value': 4433,
+  'server-only': 4434,
+  'out-of-order': 4435,
+  'share-full': 4436,
+  'slow-reader': 4408,
+  'auth-timeout': 4410,
+  'too-many-attempts': 4429,
+  'rate-limited': 4429,
+  'origin-refused': 4403,
 } as const satisfies Record<TeamSpaceReason, number>;
 
 export const isTeamSpaceReason = (value: unknown): value is TeamSpaceReason =>

@@ -1,36 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { carriesUpdate, Counter, DocumentSizes, remoteAddressOf } from './limits';
+import { Counter, DocumentSizes, remoteAddressOf } from './limits';
 
 // The pure parts of the limits; the server test drives them through real sockets.
-
-/** A message as Hocuspocus frames it: the document name (varstring), then the message type. */
-const frame = (name: string, type: number, ...rest: number[]) => {
-  const n = new TextEncoder().encode(name);
-  return new Uint8Array([n.length, ...n, type, ...rest]);
-};
-
-describe('carriesUpdate', () => {
-  it('is true of Sync and SyncReply, false of awareness, auth and the rest', () => {
-    expect(carriesUpdate(frame('team:t', 0, 2))).toBe(true);
-    expect(carriesUpdate(frame('team:t', 4, 2))).toBe(true);
-    for (const type of [1, 2, 3, 5, 6, 7, 8, 9])
-      expect(carriesUpdate(frame('team:t', type)), `${type}`).toBe(false);
-  });
-
-  it('a long name (a multi-byte length) is read right', () => {
-    const name = 'x'.repeat(200);
-    const n = new TextEncoder().encode(name);
-    expect(carriesUpdate(new Uint8Array([0xc8, 0x01, ...n, 1]))).toBe(false);
-    expect(carriesUpdate(new Uint8Array([0xc8, 0x01, ...n, 0]))).toBe(true);
-  });
-
-  it('what cannot be read counts as an update (Hocuspocus refuses it itself)', () => {
-    expect(carriesUpdate(new Uint8Array([]))).toBe(true);
-    expect(carriesUpdate(new Uint8Array([0xff, 0xff]))).toBe(true);
-    expect(carriesUpdate(new Uint8Array([5, 1, 2]))).toBe(true);
-  });
-});
 
 describe('DocumentSizes', () => {
   it('admits updates up to the limit, measuring the document again before it refuses', () => {

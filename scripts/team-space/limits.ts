@@ -24,33 +24,6 @@ export const DEFAULT_LIMITS: Limits = {
   maxConnectionsPerAddress: 50,
 };
 
-/** Hocuspocus's message types (its types.ts) that carry document updates: Sync and SyncReply. */
-const UPDATE_TYPES = new Set([0, 4]);
-
-/** Reads a lib0 varuint at `pos`; undefined past the end or beyond 2^53. */
-function readVarUint(bytes: Uint8Array, pos: number): { value: number; next: number } | undefined {
-  let value = 0;
-  let mult = 1;
-  for (let i = pos; i < bytes.length && i < pos + 8; i++) {
-    const b = bytes[i]!;
-    value += (b & 0x7f) * mult;
-    if (b < 0x80) return { value, next: i + 1 };
-    mult *= 128;
-  }
-  return undefined;
-}
-
-/**
- * Whether a raw Hocuspocus message (document name, then type) may change the document. A message that
- * cannot be read is treated as one that may: Hocuspocus refuses it itself when it fails to decode.
- */
-export function carriesUpdate(message: Uint8Array): boolean {
-  const nameLength = readVarUint(message, 0);
-  if (!nameLength) return true;
-  const type = readVarUint(message, nameLength.next + nameLength.value);
-  return !type || UPDATE_TYPES.has(type.value);
-}
-
 /**
  * A room's document size, kept without encoding the whole document on every message: the exact size
  * once, then every applied update's length added (an update never grows the encoded state by much

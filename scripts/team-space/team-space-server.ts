@@ -4,15 +4,16 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { encodeStateAsUpdate } from 'yjs';
 import { TEAM_SPACE_CLOSE_CODES, type TeamSpaceReason } from '../../contract/team-room';
+import { authority } from './authority';
 import { hashKey, KeyChecker, type KeyCheckerOptions } from './auth';
 import {
-  carriesUpdate,
   Counter,
   DEFAULT_LIMITS,
   DocumentSizes,
   remoteAddressOf,
   type Limits,
 } from './limits';
+import { carriesUpdate } from './messages';
 import { sqlitePersistence, type SqlitePersistence } from './persistence-sqlite';
 import { admissionOf, mayOpen } from './rooms';
 
@@ -226,7 +227,7 @@ export function createTeamSpace(options: TeamSpaceOptions): TeamSpace {
   const hocuspocus = new Hocuspocus<TeamSpaceContext>({
     name: 'team-space',
     quiet: true,
-    extensions: [rules, ...extensions],
+    extensions: [rules, authority({ log }), ...extensions],
   });
 
   // A hard stop well above the limit: a larger frame is dropped by `ws` itself (close 1009) before it is

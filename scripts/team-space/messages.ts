@@ -1,0 +1,62 @@
+// Reading Hocuspocus's messages as they arrive, before Hocuspocus does (its MessageType and y-protocols'
+// sync framing): lib0 variable-length integers and byte arrays. The rules (limits, authority, the
+// write-ahead log) need to know what a message is and, for a sync message, the Yjs update it carries.
+
+/** Hocuspocus's message types (its types.ts) that this server reads. */
+export const MESSAGE_TYPE = { sync: 0, awareness: 1, auth: 2, syncReply: 4 } as const;
+
+/** y-protocols' sync sub-types: step 1 asks for what it lacks, step 2 and update carry a Yjs update. */
+const SYNC_STEP_2 = 1;
+const SYNC_UPDATE = 2;
+
+/** Reads a lib0 varuint at `pos`; undefined past the end or beyond 2^53. */
+export function readVarUint(bytes: Uint8Array, pos: number): { value: number; next: number } | undefined {
+  let value = 0;
+  let mult = 1;
+  for (let i = pos; i < bytes.length && i < pos + 8; i++) {
+    const b = bytes[i]!;
+    value += (b & 0x7f) * mult;
+    if (b < 0x80) return { value, next: i + 1 };
+    mult *= 128;
+  }
+  return undefined;
+}
+
+/** A lib0 var-length byte array at `pos` (a view, not a copy); undefined when it runs past the end. */
+function readVarBytes(bytes: Uint8Array, pos: number): { value: Uint8Array; next: number } | undefined {
+  const length = readVarUint(bytes, pos);
+  if (!length || length.next + length.value > bytes.length) return undefined;
+  return { value: bytes.subarray(length.next, length.next + length.value), next: length.next + length.value };
+}
+
+/** The message's type after its document name; undefined when the message cannot be read that far. */
+export function messageTypeOf(message: Uint8Array): number | undefined {
+  const name = readVarUint(message, 0);
+  if (!name) return undefined;
+  return readVarUint(message, name.next + name.value)?.value;
+}
+
+/**
+ * Whether a raw Hocuspocus message (document name, then type) may change the document. A message that
+ * cannot be read is treated as one that may: Hocuspocus refuses it itself when it fails to decode.
+ */
+export function carriesUpdate(message: Uint8Array): boolean {
+  const type = messageTypeOf(message);
+  return type === undefined || type === MESSAGE_TYPE.sync || type === MESSAGE_TYPE.syncReply;
+}
+
+/**
+ * The Yjs update a sync message carries (a step 2 or an update), as a view into the message; null when
+ * the message carries none (another type, a step 1); 'unreadable' when it claims to and cannot be read.
+ */
+export function updateOf(message: Uint8Array): Uint8Array | null | 'unreadable' {
+  const name = readVarUint(message, 0);
+  if (!name) return 'unreadable';
+  const type = readVarUint(message, name.next + name.value);
+  if (!type) return 'unreadable';
+  if (type.value !== MESSAGE_TYPE.sync && type.value !== MESSAGE_TYPE.syncReply) return null;
+  const sub = readVarUint(message, type.next);
+  if (!sub) return 'unreadable';
+  if (sub.value !== SYNC_STEP_2 && sub.value !== SYNC_UPDATE) return null;
+  return readVarBytes(message, sub.next)?.value ?? 'unreadable';
+}
