@@ -95,6 +95,17 @@ export class KeyChecker {
     return request;
   }
 
+  /**
+   * Whether checking this key now would ask the API (it is plausible, not in the cache, not in flight):
+   * the server spends an address's budget of /me calls only on those (a flood of made-up tokens).
+   */
+  wouldAsk(key: string): boolean {
+    if (!PLAUSIBLE_KEY.test(key)) return false;
+    const hash = hashKey(key);
+    const cached = this.cache.get(hash);
+    return !(cached && cached.expiresAt > this.now()) && !this.inFlight.has(hash);
+  }
+
   /** Forgets everything known about a key (its connections are gone). */
   forget(hash: string): void {
     this.cache.delete(hash);

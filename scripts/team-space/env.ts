@@ -5,38 +5,67 @@ import { DEFAULT_RECHECK_MS, type TeamSpaceOptions } from './team-space-server';
 // The team space's settings from the environment, for `npm start` (scripts/start.ts) and a cluster
 // node alike, each checked so a typo stops the start with the setting's name instead of a limit of NaN.
 
+/** Each limit's variable: a Record over the limits, so a new limit without its variable does not compile. */
+const LIMIT_VARIABLES: Record<keyof Limits, string> = {
+  maxMessageBytes: 'TEAM_SPACE_MAX_MESSAGE_BYTES',
+  maxDocumentBytes: 'TEAM_SPACE_MAX_DOCUMENT_BYTES',
+  maxConnectionsPerKey: 'TEAM_SPACE_MAX_CONNECTIONS_PER_KEY',
+  maxConnectionsPerAddress: 'TEAM_SPACE_MAX_CONNECTIONS_PER_ADDRESS',
+  maxSocketBufferBytes: 'TEAM_SPACE_MAX_SOCKET_BUFFER_BYTES',
+  maxUnauthenticatedBytes: 'TEAM_SPACE_MAX_UNAUTHENTICATED_BYTES',
+  authTimeoutMs: 'TEAM_SPACE_AUTH_TIMEOUT_MS',
+  maxAuthAttemptsPerSocket: 'TEAM_SPACE_MAX_AUTH_ATTEMPTS_PER_SOCKET',
+  keyChecksPerAddressBurst: 'TEAM_SPACE_KEY_CHECKS_PER_ADDRESS_BURST',
+  keyChecksPerAddressPerMinute: 'TEAM_SPACE_KEY_CHECKS_PER_ADDRESS_PER_MINUTE',
+  awarenessPerSecond: 'TEAM_SPACE_AWARENESS_PER_SECOND',
+  awarenessBurst: 'TEAM_SPACE_AWARENESS_BURST',
+  maxAwarenessStateBytes: 'TEAM_SPACE_MAX_AWARENESS_STATE_BYTES',
+};
+
 /**
  * - TEAM_SPACE_DATA: the SQLite data folder (default .data/team-space);
  * - TEAM_SPACE_RECHECK_MS: how often connected keys are checked again (default 300000, 5 minutes);
- * - TEAM_SPACE_MAX_MESSAGE_BYTES, TEAM_SPACE_MAX_DOCUMENT_BYTES, TEAM_SPACE_MAX_CONNECTIONS_PER_KEY,
- *   TEAM_SPACE_MAX_CONNECTIONS_PER_ADDRESS: the limits (limits.ts; a bench of many members on one
- *   machine raises the last two);
- * - TEAM_SPACE_TRUST_PROXY=1: count sockets per address by X-Forwarded-For (behind a load balancer only).
+ * - the limits, one variable each (LIMIT_VARIABLES; limits.ts says what each bounds and its default; a
+ *   bench of many members on one machine raises the connections per key and per address);
+ * - TEAM_SPACE_TRUST_PROXY=1: count sockets per address by X-Forwarded-For (behind a load balancer only);
+ * - TEAM_SPACE_ALLOWED_ORIGINS: the origins, comma-separated (e.g. https://studio.example.com), whose
+ *   pages may open the team space's WebSocket besides its own origin (the studio served elsewhere).
  * TEAM_SPACE (off) and TEAM_SPACE_API_URL are read with the studio's settings (scripts/studio-server.ts).
  */
 export function teamSpaceEnv(
   env: NodeJS.ProcessEnv,
-): Pick<TeamSpaceOptions, 'recheckMs' | 'limits' | 'trustProxy'> & { dataDir: string } {
-  const limits: Limits = {
-    maxMessageBytes: positive(env, 'TEAM_SPACE_MAX_MESSAGE_BYTES', DEFAULT_LIMITS.maxMessageBytes),
-    maxDocumentBytes: positive(env, 'TEAM_SPACE_MAX_DOCUMENT_BYTES', DEFAULT_LIMITS.maxDocumentBytes),
-    maxConnectionsPerKey: positive(
-      env,
-      'TEAM_SPACE_MAX_CONNECTIONS_PER_KEY',
-      DEFAULT_LIMITS.maxConnectionsPerKey,
-    ),
-    maxConnectionsPerAddress: positive(
-      env,
-      'TEAM_SPACE_MAX_CONNECTIONS_PER_ADDRESS',
-      DEFAULT_LIMITS.maxConnectionsPerAddress,
-    ),
-  };
+): Pick<TeamSpaceOptions, 'recheckMs' | 'limits' | 'trustProxy' | 'allowedOrigins'> & { dataDir: string } {
+  const limits = Object.fromEntries(
+    Object.entries(LIMIT_VARIABLES).map(([limit, name]) => [
+      limit,
+      positive(env, name, DEFAULT_LIMITS[limit as keyof Limits]),
+    ]),
+  ) as unknown as Limits; // built from LIMIT_VARIABLES, which names every key of Limits
   return {
     dataDir: env.TEAM_SPACE_DATA || DEFAULT_DATA_DIR,
     recheckMs: positive(env, 'TEAM_SPACE_RECHECK_MS', DEFAULT_RECHECK_MS),
     limits,
     trustProxy: env.TEAM_SPACE_TRUST_PROXY === '1',
+    allowedOrigins: origins(env, 'TEAM_SPACE_ALLOWED_ORIGINS'),
   };
+}
+
+/** A comma-separated list of origins, each checked (scheme, host, port; nothing else). */
+function origins(env: NodeJS.ProcessEnv, name: string): string[] | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  return raw.split(',').map((entry) => {
+    const value = entry.trim();
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || url.origin !== value.replace(/\/$/, ''))
+      throw new Error(`${name}: origins such as https://studio.example.com, not "${value}".`);
+    return url.origin;
+  });
 }
 
 function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

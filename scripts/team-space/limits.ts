@@ -1,5 +1,7 @@
 // Bounds on what one client can cost the server (docs/team-space.md "Settings, limits and reasons"): the size
-// of one WebSocket message, the size of a room's document, and how many sockets one key or one address holds.
+// of one WebSocket message, the size of a room's document, how many sockets one key or one address holds,
+// and the transport's bounds: what a socket may leave unread, what a stranger may send or cost before it
+// has authenticated, and how fast a member may send presence.
 
 export interface Limits {
   /** One WebSocket message (default 2 MiB). See DEFAULT_LIMITS for why not smaller. */
@@ -10,6 +12,27 @@ export interface Limits {
   maxConnectionsPerKey: number;
   /** Sockets one remote address holds at once (default 50: an office behind one NAT). */
   maxConnectionsPerAddress: number;
+  /**
+   * Bytes the server may hold unsent for one socket (ws `bufferedAmount`) on top of the one answer to a
+   * sync step 1 in flight (default 8 MiB). Past it the socket is a slow reader: closed, nothing more sent.
+   */
+  maxSocketBufferBytes: number;
+  /** Bytes one socket may send before its first admission, frames included (default 128 KiB). */
+  maxUnauthenticatedBytes: number;
+  /** How long a socket has to be admitted before it is closed with auth-timeout (default 10 s). */
+  authTimeoutMs: number;
+  /** Authentication messages one socket may send (default 3); one more closes it (too-many-attempts). */
+  maxAuthAttemptsPerSocket: number;
+  /** Keys not known to the /me cache that one address may have checked at once (default 20)... */
+  keyChecksPerAddressBurst: number;
+  /** ...and per minute after that burst (default 30). Each such check costs one GET /me. */
+  keyChecksPerAddressPerMinute: number;
+  /** Presence (awareness) messages per second one socket may send, sustained (default 10)... */
+  awarenessPerSecond: number;
+  /** ...and in a burst (default 30). Excess messages are dropped; a sustained flood closes the socket. */
+  awarenessBurst: number;
+  /** One client's presence state, as the JSON it sends (default 8 KiB); a larger one is dropped. */
+  maxAwarenessStateBytes: number;
 }
 
 /**
@@ -17,11 +40,36 @@ export interface Limits {
  * edits made while offline (everything the server lacks, in one message): 2 MiB holds a couple of
  * thousand tasks. A room of 10,000 team tasks (the bench) must fit the document limit with room to spare.
  */
+/**
+ * The transport's bounds:
+ * - maxSocketBufferBytes: a sync step 1's answer is the whole room (up to maxDocumentBytes) and is
+ *   always let out, one at a time per socket (a second step 1 while it is unsent closes the socket), so
+ *   this bound is what may pile up besides it: the room's broadcasts to a reader on a slow link. 8 MiB
+ *   holds four of the largest updates (maxMessageBytes) another member can send, so a slow but live
+ *   reader of a busy room is not cut off; a socket that reads nothing costs at most one room plus 8 MiB.
+ * - maxUnauthenticatedBytes: before its admission a studio sends its token, a sync step 1 (its state
+ *   vector: about 7 bytes per Yjs client that ever wrote to the room, so 128 KiB holds some 18,000
+ *   sessions' worth) and its presence. Counted on the TCP socket, so a frame being received counts too:
+ *   `ws` would otherwise buffer a whole frame (up to twice maxMessageBytes) before anyone sees it.
+ * - keyChecksPerAddress*: only a key the /me cache does not know costs a GET /me; after a restart an
+ *   office of 50 members behind one NAT gets in within a minute (the provider retries by itself).
+ * - awareness*: the studio sends presence when its member opens a board or renames, and every 15 s to
+ *   stay present; 10 a second with bursts of 30 is far above that.
+ */
 export const DEFAULT_LIMITS: Limits = {
   maxMessageBytes: 2 * 1024 * 1024,
   maxDocumentBytes: 32 * 1024 * 1024,
   maxConnectionsPerKey: 20,
   maxConnectionsPerAddress: 50,
+  maxSocketBufferBytes: 8 * 1024 * 1024,
+  maxUnauthenticatedBytes: 128 * 1024,
+  authTimeoutMs: 10_000,
+  maxAuthAttemptsPerSocket: 3,
+  keyChecksPerAddressBurst: 20,
+  keyChecksPerAddressPerMinute: 30,
+  awarenessPerSecond: 10,
+  awarenessBurst: 30,
+  maxAwarenessStateBytes: 8 * 1024,
 };
 
 /**
@@ -77,6 +125,67 @@ export class Counter {
 
   count(name: string): number {
     return this.counts.get(name) ?? 0;
+  }
+}
+
+/** A token bucket: `capacity` at once, refilled at `perSecond`. */
+export class TokenBucket {
+  private tokens: number;
+  private at: number;
+
+  constructor(
+    private readonly capacity: number,
+    private readonly perSecond: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.tokens = capacity;
+    this.at = now();
+  }
+
+  /** Takes one token, or answers false when there is none. */
+  take(): boolean {
+    this.refill();
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+
+  /** Whether the bucket is full again (nothing of it need be remembered). */
+  full(): boolean {
+    this.refill();
+    return this.tokens >= this.capacity;
+  }
+
+  private refill() {
+    const now = this.now();
+    this.tokens = Math.min(this.capacity, this.tokens + ((now - this.at) / 1000) * this.perSecond);
+    this.at = now;
+  }
+}
+
+/** A token bucket per name (an address), forgetting full ones when it holds too many. */
+export class Buckets {
+  private readonly buckets = new Map<string, TokenBucket>();
+
+  constructor(
+    private readonly capacity: number,
+    private readonly perSecond: number,
+    private readonly maxNames = 10_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  take(name: string): boolean {
+    let bucket = this.buckets.get(name);
+    if (!bucket) {
+      if (this.buckets.size >= this.maxNames) {
+        for (const [n, b] of this.buckets) if (b.full()) this.buckets.delete(n);
+        // Still full of names that are all spending: the oldest goes (it starts full again: lenient).
+        while (this.buckets.size >= this.maxNames) this.buckets.delete(this.buckets.keys().next().value!);
+      }
+      bucket = new TokenBucket(this.capacity, this.perSecond, this.now);
+      this.buckets.set(name, bucket);
+    }
+    return bucket.take();
   }
 }
 

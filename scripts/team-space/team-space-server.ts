@@ -7,13 +7,15 @@ import { TEAM_SPACE_CLOSE_CODES, type TeamSpaceReason } from '../../contract/tea
 import { authority } from './authority';
 import { hashKey, KeyChecker, type KeyCheckerOptions } from './auth';
 import {
+  Buckets,
   Counter,
   DEFAULT_LIMITS,
   DocumentSizes,
   remoteAddressOf,
+  TokenBucket,
   type Limits,
 } from './limits';
-import { carriesUpdate } from './messages';
+import { carriesUpdate, MESSAGE_TYPE, readVarUint } from './messages';
 import { sqlitePersistence, type SqlitePersistence } from './persistence-sqlite';
 import { admissionOf, mayOpen } from './rooms';
 
@@ -45,6 +47,12 @@ export interface TeamSpaceOptions {
   trustProxy?: boolean;
   /** The /me cache's timings (tests shorten them). */
   auth?: Omit<KeyCheckerOptions, 'apiBaseUrl'>;
+  /**
+   * Origins (e.g. https://studio.example.com) whose pages may open the WebSocket, besides a page of the
+   * server's own origin (the request's Host): the studio's origin, and where a deployment serves it. A
+   * request without an Origin header is not a browser's and passes (it must still authenticate).
+   */
+  allowedOrigins?: string[];
 }
 
 /** What each connection's Hocuspocus context holds: who the member is, never the key. */
@@ -64,6 +72,23 @@ interface SocketState {
   address: string;
   closed: boolean;
   admissions: Set<Admitted>;
+  /** Closed by a transport bound: nothing more is read, sent or handled. */
+  cut: boolean;
+  /** Admitted to a room once: the pre-authentication bounds no longer apply. */
+  admittedOnce: boolean;
+  /** Stops the pre-authentication byte count and deadline (on the first admission, or the close). */
+  stopPreAuth: () => void;
+  /** Authentication messages sent so far. */
+  attempts: number;
+  /** A sync step 1 passed to Hocuspocus (that message) whose answer is not yet out of the process. */
+  answeringFor?: Uint8Array;
+  /** The size of that answer while it is unsent (0 when none is). */
+  answerBytes: number;
+  awareness: TokenBucket;
+  /** Dropped presence messages tolerated before a flood is closed. */
+  strikes: TokenBucket;
+  /** The presence client id each document connection (its name as sent) set first: its own. */
+  owners: Map<string, number>;
 }
 
 interface Admitted {
@@ -100,6 +125,91 @@ export const DEFAULT_RECHECK_MS = 5 * 60_000;
  */
 const refusal = (reason: TeamSpaceReason) => ({ reason, code: TEAM_SPACE_CLOSE_CODES[reason] });
 
+/**
+ * Text a client or the API chose, as it goes into a log line: quoted and escaped (JSON), so a newline
+ * cannot start a forged line, and cut to `max` characters.
+ */
+export const quoted = (text: string, max = 200): string =>
+  JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
+
+/**
+ * A document name Hocuspocus may see (and print in its own warnings): printable ASCII, with at most one
+ * session suffix after a NUL (Hocuspocus's multiplexing). Rooms are `team:<id>` and `key:<id>`.
+ */
+// eslint-disable-next-line no-control-regex -- the NUL is Hocuspocus's session separator
+const SAFE_NAME = /^[\x20-\x7e]{1,256}(\x00[\x20-\x7e]{1,256})?$/;
+
+/** How long a socket closed by a transport bound may take to read its close frame before it is cut off. */
+const CUT_GRACE_MS = 1000;
+
+/** y-protocols' sync step 1 and step 2 (after Hocuspocus's document name and message type). */
+const SYNC_STEP_1 = 0;
+const SYNC_STEP_2 = 1;
+
+/** A Hocuspocus message's document name (as sent), type, and where its payload starts. */
+function routeOf(
+  bytes: Uint8Array,
+): { name: string; nameEnd: number; type: number; next: number } | undefined {
+  const length = readVarUint(bytes, 0);
+  if (!length || length.next + length.value > bytes.length) return undefined;
+  const nameEnd = length.next + length.value;
+  const type = readVarUint(bytes, nameEnd);
+  if (!type) return undefined;
+  const name = new TextDecoder().decode(bytes.subarray(length.next, nameEnd));
+  return { name, nameEnd, type: type.value, next: type.next };
+}
+
+/** Whether a message is a sync message of this sub-type (step 1 asks for the room, step 2 is its answer). */
+function isSync(bytes: Uint8Array, step: number): boolean {
+  const route = routeOf(bytes);
+  if (!route || (route.type !== MESSAGE_TYPE.sync && route.type !== MESSAGE_TYPE.syncReply)) return false;
+  return readVarUint(bytes, route.next)?.value === step;
+}
+
+function varUint(n: number): number[] {
+  const out: number[] = [];
+  while (n > 0x7f) {
+    out.push((n & 0x7f) | 0x80);
+    n = Math.floor(n / 128);
+  }
+  out.push(n);
+  return out;
+}
+
+interface AwarenessEntry {
+  clientId: number;
+  /** The whole entry as sent (client id, clock, state JSON). */
+  bytes: Uint8Array;
+  /** The state's JSON, as sent ("null" is a removal). */
+  json: Uint8Array;
+}
+
+/** The entries of an awareness update (y-protocols' encoding); undefined when it cannot be read. */
+function awarenessEntries(update: Uint8Array): AwarenessEntry[] | undefined {
+  const count = readVarUint(update, 0);
+  if (!count) return undefined;
+  const entries: AwarenessEntry[] = [];
+  let pos = count.next;
+  for (let i = 0; i < count.value; i++) {
+    const clientId = readVarUint(update, pos);
+    const clock = clientId && readVarUint(update, clientId.next);
+    const length = clock && readVarUint(update, clock.next);
+    if (!length || length.next + length.value > update.length) return undefined;
+    const end = length.next + length.value;
+    entries.push({
+      clientId: clientId.value,
+      bytes: update.subarray(pos, end),
+      json: update.subarray(length.next, end),
+    });
+    pos = end;
+  }
+  return entries;
+}
+
+const NULL_STATE = new TextEncoder().encode('null');
+const isRemoval = (json: Uint8Array) =>
+  json.length === NULL_STATE.length && json.every((b, i) => b === NULL_STATE[i]);
+
 export function createTeamSpace(options: TeamSpaceOptions): TeamSpace {
   const log = options.log ?? ((line: string) => console.log(`[team-space] ${line}`));
   const path = options.path ?? DEFAULT_PATH;
@@ -107,6 +217,9 @@ export function createTeamSpace(options: TeamSpaceOptions): TeamSpace {
   const checker = new KeyChecker({ ...options.auth, apiBaseUrl: options.apiBaseUrl });
   const perKey = new Counter(limits.maxConnectionsPerKey);
   const perAddress = new Counter(limits.maxConnectionsPerAddress);
+  /** Each address's budget of GET /me calls (keys the cache does not know). */
+  const keyChecks = new Buckets(limits.keyChecksPerAddressBurst, limits.keyChecksPerAddressPerMinute / 60);
+  const allowedOrigins = new Set(options.allowedOrigins ?? []);
   const sizes = new DocumentSizes<Parameters<typeof encodeStateAsUpdate>[0]>(
     limits.maxDocumentBytes,
     (doc) => encodeStateAsUpdate(doc).byteLength,
@@ -131,6 +244,22 @@ export function createTeamSpace(options: TeamSpaceOptions): TeamSpace {
     if (state.ws.readyState === state.ws.OPEN || state.ws.readyState === state.ws.CONNECTING) {
       state.ws.close(TEAM_SPACE_CLOSE_CODES[reason], reason);
     }
+  };
+
+  /**
+   * Ends a socket that passed a transport bound: nothing more is sent to it or read from it (its unread
+   * bytes are not buffered), its close frame goes out with the reason, and a moment later it is cut off
+   * whether it read that or not.
+   */
+  const cut = (state: SocketState, reason: TeamSpaceReason) => {
+    if (state.cut) return;
+    state.cut = true;
+    state.stopPreAuth();
+    const who = [...state.admissions].map((a) => ` member=${a.memberId}`)[0] ?? '';
+    log(`closed a socket${who} reason=${reason}`);
+    closeSocket(state, reason);
+    state.ws.pause();
+    setTimeout(() => state.ws.terminate(), CUT_GRACE_MS).unref();
   };
 
   const release = (admitted: Admitted) => {
@@ -159,32 +288,15 @@ export function createTeamSpace(options: TeamSpaceOptions): TeamSpace {
 
     async onAuthenticate({ token, documentName, context }) {
       const socket = context.socket;
-      const result = await checker.check(token);
       // A socket not accepted by handleUpgrade (no state of ours) is never admitted.
-      if (!socket || socket.closed || closing) throw refusal('server-closing');
-      if (result.kind !== 'admitted') {
-        log(`refused reason=${result.reason} (${result.detail})`);
-        throw refusal(result.reason);
+      if (!socket) throw refusal('server-closing');
+      try {
+        return await admit(socket, token, documentName);
+      } catch (e) {
+        // Hocuspocus drops what this document's connection had queued, a step 1 included.
+        if (socket.answerBytes === 0) socket.answeringFor = undefined;
+        throw e;
       }
-      const admission = admissionOf(result.me);
-      if (!mayOpen(admission, documentName)) {
-        // The name asked for is the client's text: not logged.
-        log(`refused member=${admission.memberId} reason=wrong-room`);
-        throw refusal('wrong-room');
-      }
-      const keyHash = hashKey(token);
-      if (!perKey.take(keyHash)) {
-        log(`refused member=${admission.memberId} reason=too-many-connections (per key)`);
-        throw refusal('too-many-connections');
-      }
-      const admitted: Admitted = { keyHash, ...admission, socket, released: false };
-      socket.admissions.add(admitted);
-      const entry = keys.get(keyHash) ?? { key: token, admitted: new Set<Admitted>() };
-      entry.admitted.add(admitted);
-      keys.set(keyHash, entry);
-      if (result.stale)
-        log(`admitted member=${admission.memberId} on an earlier /me answer (API unavailable)`);
-      return { ...admission, keyHash, admitted } satisfies Partial<TeamSpaceContext>;
     },
 
     async connected({ context, connection }) {
@@ -201,6 +313,13 @@ export function createTeamSpace(options: TeamSpaceOptions): TeamSpace {
       release(admitted);
     },
 
+    async afterHandleMessage({ update, context }) {
+      // A step 1 that produced no answer (its handling failed): the socket may ask again.
+      const socket = context?.socket;
+      if (socket && socket.answeringFor === update && socket.answerBytes === 0)
+        socket.answeringFor = undefined;
+    },
+
     async beforeHandleMessage({ document, update, context }) {
       if (!carriesUpdate(update) || sizes.admits(document, update.byteLength)) return;
       log(`refused member=${context.memberId} room=${context.room} reason=document-too-big`);
@@ -213,15 +332,51 @@ export function createTeamSpace(options: TeamSpaceOptions): TeamSpace {
     /**
      * Presence is what a client says about itself, so the server signs it: every awareness state a
      * connection sends carries that connection's member id, whatever the client put there. The studio
-     * reads "who is online" from `memberId`, which no client can claim for another member.
+     * reads "who is online" from `memberId`, which no client can claim for another member. (Which
+     * client ids a connection may write, how large and how often: `presenceOf`, before Hocuspocus.)
      */
     async beforeHandleAwareness({ states, context }) {
-      for (const state of states.values()) state.memberId = context?.memberId ?? null;
+      for (const state of states.values()) if (state) state.memberId = context?.memberId ?? null;
     },
 
     async onChange({ document, update }) {
       sizes.grew(document, update.byteLength);
     },
+  };
+
+  /** onAuthenticate's work: the address's /me budget, the key's /me, its room, the per-key limit. */
+  const admit = async (socket: SocketState, token: string, documentName: string) => {
+    if (checker.wouldAsk(token) && !keyChecks.take(socket.address)) {
+      log('refused reason=too-many-attempts (the address’s budget of key checks is spent)');
+      setImmediate(() => cut(socket, 'too-many-attempts'));
+      throw refusal('too-many-attempts');
+    }
+    const result = await checker.check(token);
+    if (socket.closed || socket.cut || closing) throw refusal('server-closing');
+    if (result.kind !== 'admitted') {
+      log(`refused reason=${result.reason} (${quoted(result.detail)})`);
+      throw refusal(result.reason);
+    }
+    const admission = admissionOf(result.me);
+    if (!mayOpen(admission, documentName)) {
+      // The name asked for is the client's text: not logged.
+      log(`refused member=${admission.memberId} reason=wrong-room`);
+      throw refusal('wrong-room');
+    }
+    const keyHash = hashKey(token);
+    if (!perKey.take(keyHash)) {
+      log(`refused member=${admission.memberId} reason=too-many-connections (per key)`);
+      throw refusal('too-many-connections');
+    }
+    const admitted: Admitted = { keyHash, ...admission, socket, released: false };
+    socket.admissions.add(admitted);
+    const entry = keys.get(keyHash) ?? { key: token, admitted: new Set<Admitted>() };
+    entry.admitted.add(admitted);
+    keys.set(keyHash, entry);
+    if (result.stale) log(`admitted member=${admission.memberId} on an earlier /me answer (API unavailable)`);
+    socket.admittedOnce = true;
+    socket.stopPreAuth();
+    return { ...admission, keyHash, admitted } satisfies Partial<TeamSpaceContext>;
   };
 
   const hocuspocus = new Hocuspocus<TeamSpaceContext>({
@@ -234,39 +389,225 @@ export function createTeamSpace(options: TeamSpaceOptions): TeamSpace {
   // buffered whole; between the limit and this, the socket is closed with our reason.
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes * 2 });
 
-  const attach = (ws: WebSocket, req: IncomingMessage, address: string) => {
-    const state: SocketState = { ws, address, closed: false, admissions: new Set() };
+  /**
+   * Everything a socket may send before its first admission is counted on the TCP socket itself (a frame
+   * being received included: `ws` would buffer a whole one, up to maxPayload, before we saw it). Past
+   * maxUnauthenticatedBytes it is closed; so is a socket not admitted within authTimeoutMs.
+   */
+  const countPreAuth = (socket: Duplex, onOver: () => void): (() => void) => {
+    let received = 0;
+    const count = (chunk: Buffer) => {
+      received += chunk.byteLength;
+      if (received > limits.maxUnauthenticatedBytes) {
+        socket.off('data', count);
+        onOver();
+      }
+    };
+    // Before `ws` reads the chunk, so a socket over the bound is paused before it buffers more.
+    socket.prependListener('data', count);
+    return () => socket.off('data', count);
+  };
+
+  /**
+   * What Hocuspocus sends through: the socket, with the bound on what it leaves unsent. The answer to a
+   * sync step 1 (the whole room) always goes out, one at a time; anything else is refused when the
+   * unsent bytes besides that answer would pass maxSocketBufferBytes, and the socket is cut.
+   */
+  const sinkOf = (state: SocketState): WebSocketLike => ({
+    get readyState() {
+      return state.ws.readyState;
+    },
+    close: (code?: number, reason?: string) => state.ws.close(code, reason),
+    send: (data) => {
+      if (state.cut) return;
+      const bytes = data as Uint8Array;
+      const ws = state.ws;
+      if (isSync(bytes, SYNC_STEP_2)) {
+        if (ws.bufferedAmount > limits.maxSocketBufferBytes) return cut(state, 'slow-reader');
+        state.answerBytes = bytes.byteLength;
+        ws.send(bytes, () => {
+          state.answerBytes = 0;
+          state.answeringFor = undefined;
+        });
+        return;
+      }
+      if (ws.bufferedAmount + bytes.byteLength > limits.maxSocketBufferBytes + state.answerBytes)
+        return cut(state, 'slow-reader');
+      ws.send(bytes);
+    },
+  });
+
+  /**
+   * Presence a socket sends, before Hocuspocus reads it: at most awarenessPerSecond messages (more are
+   * dropped; a sustained flood closes the socket), each entry at most maxAwarenessStateBytes, and only
+   * the client id this document connection set first (its own: a provider has one; a client id another
+   * member's connection holds cannot be taken). Removals (null states) follow the same rule. Answers the
+   * message to hand on (rebuilt when entries were dropped), or undefined to drop it.
+   */
+  const presenceOf = (
+    state: SocketState,
+    bytes: Uint8Array,
+    route: { name: string; nameEnd: number; next: number },
+  ): Uint8Array | undefined => {
+    if (!state.awareness.take()) {
+      if (!state.strikes.take()) cut(state, 'rate-limited');
+      return undefined;
+    }
+    const length = readVarUint(bytes, route.next);
+    if (!length || length.next + length.value > bytes.length) return undefined;
+    const entries = awarenessEntries(bytes.subarray(length.next, length.next + length.value));
+    if (!entries) return undefined;
+    let own = state.owners.get(route.name);
+    let kept: AwarenessEntry | undefined;
+    for (const entry of entries) {
+      if (entry.json.byteLength > limits.maxAwarenessStateBytes) continue;
+      if (own === undefined && !isRemoval(entry.json) && mayClaim(state, route.name, entry.clientId)) {
+        own = entry.clientId;
+        state.owners.set(route.name, own);
+      }
+      if (entry.clientId === own) kept = entry;
+    }
+    if (!kept) return undefined;
+    if (entries.length === 1) return bytes;
+    const update = Buffer.concat([Buffer.from(varUint(1)), kept.bytes]);
+    return Buffer.concat([
+      bytes.subarray(0, route.nameEnd),
+      Buffer.from(varUint(MESSAGE_TYPE.awareness)),
+      Buffer.from(varUint(update.byteLength)),
+      update,
+    ]);
+  };
+
+  /** Whether a connection may take this client id as its own: nobody else in the room holds it. */
+  const mayClaim = (state: SocketState, rawName: string, clientId: number): boolean => {
+    const document = hocuspocus.documents.get(rawName.split('\0')[0]!);
+    if (!document?.awareness.getStates().has(clientId)) return true;
+    // Held: only by another socket of the same member (a reconnection before the old socket's close).
+    const memberId = [...state.admissions].find((a) => a.room === document.name)?.memberId;
+    if (memberId === undefined) return false;
+    return [...document.connections].some(
+      ([connection, { clients }]) =>
+        clients.has(clientId) && (connection.context as Partial<TeamSpaceContext>).memberId === memberId,
+    );
+  };
+
+  /** A message as it arrives: checked against the transport's bounds, then handed to Hocuspocus. */
+  const receive = (state: SocketState, client: { handleMessage(b: Uint8Array): void }, data: Uint8Array) => {
+    let bytes = data;
+    const route = routeOf(bytes);
+    // Unreadable: Hocuspocus refuses it itself (and ends the socket).
+    if (route) {
+      if (!SAFE_NAME.test(route.name)) {
+        log(`refused a document name ${quoted(route.name)} reason=wrong-room`);
+        return cut(state, 'wrong-room');
+      }
+      if (route.type === MESSAGE_TYPE.auth && ++state.attempts > limits.maxAuthAttemptsPerSocket) {
+        return cut(state, 'too-many-attempts');
+      }
+      if (isSync(bytes, SYNC_STEP_1)) {
+        // The previous answer (the whole room) is not yet out: this one would be a second copy.
+        if (state.answeringFor) return cut(state, 'slow-reader');
+        state.answeringFor = bytes;
+      }
+      if (route.type === MESSAGE_TYPE.awareness) {
+        const kept = presenceOf(state, bytes, route);
+        if (!kept) return;
+        bytes = kept;
+      }
+    }
+    try {
+      client.handleMessage(bytes);
+    } catch {
+      // Hocuspocus catches what it cannot decode; anything else still ends only this socket.
+      state.ws.terminate();
+    }
+  };
+
+  const attach = (ws: WebSocket, raw: Duplex, req: IncomingMessage, address: string) => {
+    const state: SocketState = {
+      ws,
+      address,
+      closed: false,
+      admissions: new Set(),
+      cut: false,
+      admittedOnce: false,
+      stopPreAuth: () => undefined,
+      attempts: 0,
+      answerBytes: 0,
+      awareness: new TokenBucket(limits.awarenessBurst, limits.awarenessPerSecond),
+      strikes: new TokenBucket(limits.awarenessBurst * 4, limits.awarenessPerSecond),
+      owners: new Map(),
+    };
     sockets.add(state);
     // Without a listener, a protocol error on one socket would throw in the process.
-    ws.on('error', (err) => log(`socket error: ${err.message}`));
+    ws.on('error', (err) => log(`socket error: ${quoted(err.message)}`));
+    const stopCounting = countPreAuth(raw, () => {
+      log(`refused a socket: more than ${limits.maxUnauthenticatedBytes} bytes before authentication`);
+      cut(state, 'message-too-big');
+    });
+    const deadline = setTimeout(() => {
+      if (!state.admittedOnce) cut(state, 'auth-timeout');
+    }, limits.authTimeoutMs);
+    deadline.unref();
+    state.stopPreAuth = () => {
+      stopCounting();
+      clearTimeout(deadline);
+    };
     let request: Request;
     try {
       request = new Request(new URL(req.url ?? path, 'http://team-space.invalid'));
     } catch {
       request = new Request(`http://team-space.invalid${path}`);
     }
-    const client = hocuspocus.handleConnection(ws as WebSocketLike, request, { socket: state });
+    const client = hocuspocus.handleConnection(sinkOf(state), request, { socket: state });
     ws.on('message', (data: RawData) => {
+      if (state.cut) return;
       const bytes = Array.isArray(data) ? Buffer.concat(data) : new Uint8Array(data);
       if (bytes.byteLength > limits.maxMessageBytes) {
         log(`refused a message of ${bytes.byteLength} bytes reason=message-too-big`);
         closeSocket(state, 'message-too-big');
         return;
       }
-      try {
-        client.handleMessage(bytes);
-      } catch {
-        // Hocuspocus catches what it cannot decode; anything else still ends only this socket.
-        ws.terminate();
-      }
+      receive(state, client, bytes);
     });
     ws.on('close', (code, reason) => {
       state.closed = true;
+      state.stopPreAuth();
       sockets.delete(state);
       perAddress.release(address);
       client.handleClose({ code, reason: reason.toString() });
       for (const admitted of [...state.admissions]) release(admitted);
     });
+  };
+
+  /**
+   * A socket accepted only to say why it is refused (a refused HTTP upgrade reaches a page as a bare
+   * 1006): its close frame goes out, what it sends meanwhile is bounded as before authentication, and it
+   * is cut off if it has not closed within a moment.
+   */
+  const refuse = (ws: WebSocket, raw: Duplex, reason: TeamSpaceReason) => {
+    ws.on('error', () => undefined);
+    const stop = countPreAuth(raw, () => ws.terminate());
+    ws.on('close', stop);
+    ws.close(TEAM_SPACE_CLOSE_CODES[reason], reason);
+    setTimeout(() => ws.terminate(), 2 * CUT_GRACE_MS).unref();
+  };
+
+  /**
+   * Whether a browser page of this Origin may open the socket: one of allowedOrigins, or the server's
+   * own origin (its host is the request's Host: /sync is on the studio's origin). No Origin: not a
+   * browser, nothing to check (it must still authenticate).
+   */
+  const originAllowed = (req: IncomingMessage): boolean => {
+    const origin = req.headers.origin;
+    if (origin === undefined) return true;
+    if (allowedOrigins.has(origin)) return true;
+    try {
+      const host = req.headers.host;
+      return host !== undefined && new URL(origin).host === new URL(`http://${host}`).host;
+    } catch {
+      return false;
+    }
   };
 
   const handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): boolean => {
@@ -277,15 +618,19 @@ export function createTeamSpace(options: TeamSpaceOptions): TeamSpace {
       return true;
     }
     const address = remoteAddressOf(req, options.trustProxy ?? false);
+    // Before anything is counted: a foreign page's sockets take none of the address's places.
+    if (!originAllowed(req)) {
+      log(`refused a socket from origin ${quoted(String(req.headers.origin))} reason=origin-refused`);
+      wss.handleUpgrade(req, socket, head, (ws) => refuse(ws, socket, 'origin-refused'));
+      return true;
+    }
     wss.handleUpgrade(req, socket, head, (ws) => {
       if (!perAddress.take(address)) {
-        // Accepted only to say why: a refused HTTP upgrade reaches the page as a bare 1006.
-        ws.on('error', () => undefined);
         log('refused a socket reason=too-many-connections (per address)');
-        ws.close(TEAM_SPACE_CLOSE_CODES['too-many-connections'], 'too-many-connections');
+        refuse(ws, socket, 'too-many-connections');
         return;
       }
-      attach(ws, req, address);
+      attach(ws, socket, req, address);
     });
     return true;
   };
@@ -311,7 +656,7 @@ export function createTeamSpace(options: TeamSpaceOptions): TeamSpace {
   };
   const recheck = () => (rechecking ??= recheckOnce().finally(() => (rechecking = undefined)));
   const timer = setInterval(
-    () => void recheck().catch((e: Error) => log(`re-check failed: ${e.message}`)),
+    () => void recheck().catch((e: Error) => log(`re-check failed: ${quoted(e.message)}`)),
     options.recheckMs ?? DEFAULT_RECHECK_MS,
   );
   timer.unref();
