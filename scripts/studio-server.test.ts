@@ -461,14 +461,25 @@ describe('the team space on /sync', () => {
     expect(studioSettings({}, where).teamSpace).toEqual({
       path: '/sync',
       apiBaseUrl: 'http://127.0.0.1:4010/v1',
+      maxDocumentBytes: 32 * 1024 * 1024,
     });
     expect(studioSettings({ TEAM_SPACE_API_URL: 'https://api.example.com/v1/' }, where).teamSpace).toEqual({
       path: '/sync',
       apiBaseUrl: 'https://api.example.com/v1',
+      maxDocumentBytes: 32 * 1024 * 1024,
     });
     expect(studioSettings({ TEAM_SPACE: 'off' }, where).teamSpace).toBeUndefined();
     expect(() => studioSettings({ TEAM_SPACE_API_URL: 'api.example.com' }, where)).toThrow(
       /TEAM_SPACE_API_URL/,
+    );
+  });
+
+  it('tells the studio the document limit the team space runs with (its members’ shares are parts of it)', () => {
+    expect(studioSettings({ TEAM_SPACE_MAX_DOCUMENT_BYTES: '1048576' }, where).teamSpace).toMatchObject({
+      maxDocumentBytes: 1_048_576,
+    });
+    expect(() => studioSettings({ TEAM_SPACE_MAX_DOCUMENT_BYTES: 'lots' }, where)).toThrow(
+      /TEAM_SPACE_MAX_DOCUMENT_BYTES/,
     );
   });
 
@@ -493,7 +504,11 @@ describe('the team space on /sync', () => {
     const port = await listen(server);
     try {
       const config = await (await fetch(`http://127.0.0.1:${port}/config.json`)).json();
-      expect(config.teamSpace).toEqual({ path: '/sync', apiBaseUrl: 'http://127.0.0.1:4010/v1' });
+      expect(config.teamSpace).toEqual({
+        path: '/sync',
+        apiBaseUrl: 'http://127.0.0.1:4010/v1',
+        maxDocumentBytes: 32 * 1024 * 1024,
+      });
       const upgrade = (path: string) =>
         new Promise<number | 'closed'>((resolve) => {
           const req = request({

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import type { TeamSpaceConfig } from '../contract/team-space-config';
 import { contentSecurityPolicy } from './csp';
 import { PROXY_PREFIX, proxyRequest, type ProxyOptions } from './proxy';
+import { teamSpaceEnv } from './team-space/env';
+import { DEFAULT_LIMITS } from './team-space/limits';
 import type { TeamSpace } from './team-space/team-space-server';
 
 // The `npm start` server without its sandbox: the built studio with its CSP, /config.json, and the
@@ -58,7 +60,8 @@ function originOf(value: string, setting: string): string {
  * - STUDIO_API_ORIGINS: more API origins the studio may call (comma-separated), e.g. a staging service;
  * - STUDIO_PROXY_TARGET: the API host to forward /proxy/* to; STUDIO_PROXY_TIMEOUT_MS its silence limit;
  * - TEAM_SPACE=off: no team space; TEAM_SPACE_API_URL: the API Base URL the team space checks keys
- *   against (default: the studio's default Base URL).
+ *   against (default: the studio's default Base URL); its limits (scripts/team-space/env.ts), of which
+ *   /config.json tells the studio the document limit (each member's share of a room is a part of it).
  * The allowed origins are the CSP's connect-src (and img-src, media-src) and /config.json's apiOrigins.
  */
 export function studioSettings(
@@ -88,6 +91,8 @@ export function studioSettings(
       : {
           path: TEAM_SPACE_PATH,
           apiBaseUrl: (env.TEAM_SPACE_API_URL ?? defaultBaseUrl).replace(/\/+$/, ''),
+          // As the team space started beside this server reads it (start.ts: teamSpaceEnv).
+          maxDocumentBytes: teamSpaceEnv(env).limits?.maxDocumentBytes ?? DEFAULT_LIMITS.maxDocumentBytes,
         };
   if (teamSpace) originOf(teamSpace.apiBaseUrl, 'TEAM_SPACE_API_URL');
   // CSP3 lets connect-src 'self' match ws: on the same host and port, but WebKit long did not: the
