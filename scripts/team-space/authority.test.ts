@@ -1,0 +1,471 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { memberShareBytes, TEAM_DOC_VERSION } from '../../contract/team-doc';
+import { reviewUpdate, RoomShares, type Review } from './authority';
+
+// The referee's judgement of single updates (reviewUpdate), on rooms built in memory: every forgery a
+// hostile member tried is refused with its reason, and beside each, its control: the same kind of write
+// by the member it belongs to is accepted (so a refusal is the rule seeing the forgery, not a check that
+// refuses everything). The hostile-client suite (hostile-members.test.ts) sends the same over the wire.
+
+const A = 'key_alice';
+const B = 'key_bob';
+
+/** A room with a few records of each kind, as honest studios write them. */
+function seedRoom(): Y.Doc {
+  const room = new Y.Doc();
+  room.transact(() => {
+    room.getMap('meta').set('schemaVersion', 1);
+    room.getMap('members').set(A, { name: 'Alice', joinedAt: 1 });
+    room.getMap('members').set(B, { name: 'Bob', joinedAt: 2 });
+    room.getMap('tasks').set('task_a', { taskId: 'task_a', by: A, status: 'succeeded', createdAt: 5 });
+    room.getMap('votes').set(`board_1|row_1|${A}`, vote(A));
+    room.getMap('judgements').set(`${A}|task_a#0`, { starred: true, rating: 4, updatedAt: 3 });
+    room.getMap('presets').set('preset_a', { id: 'preset_a', by: A, sharedAt: 1, name: 'p' });
+    room.getMap('prompts').set('a cat', { text: 'a cat', by: A, sharedAt: 1 });
+    const comment = new Y.Map<unknown>();
+    for (const [k, v] of Object.entries({
+      id: 'c1',
+      target: { kind: 'output', outputKey: 'task_a#0' },
+      parentId: null,
+      author: A,
+      body: 'Nice',
+      mentions: [],
+      createdAt: 4,
+    }))
+      comment.set(k, v);
+    room.getMap('comments').set('c1', comment);
+    const board = new Y.Map<unknown>();
+    room.getMap('boards').set('board_1', board);
+    board.set('id', 'board_1');
+    board.set('name', 'Cats');
+    board.set('createdBy', A);
+    board.set('blind', true);
+    const rows = new Y.Array<Y.Map<unknown>>();
+    board.set('rows', rows);
+    const row = new Y.Map<unknown>();
+    row.set('id', 'row_1');
+    const text = new Y.Text();
+    text.insert(0, 'a cat on a mat');
+    row.set('prompt', text);
+    rows.push([row]);
+    board.set('revealedBy', new Y.Map());
+    board.set('cells', new Y.Map());
+  });
+  return room;
+}
+
+function vote(memberId: string, boardId = 'board_1', rowId = 'row_1') {
+  return {
+    id: `${boardId}|${rowId}`,
+    boardId,
+    rowId,
+    memberId,
+    at: 9,
+    category: 'image',
+    candidates: [],
+    winner: null,
+  };
+}
+
+/** A member's copy of the room: whatever `edit` does to it, as the one update it sends. */
+function edit(room: Y.Doc, change: (doc: Y.Doc) => void): Uint8Array {
+  const doc = new Y.Doc();
+  Y.applyUpdate(doc, Y.encodeStateAsUpdate(room));
+  const updates: Uint8Array[] = [];
+  doc.on('update', (u: Uint8Array) => updates.push(u));
+  doc.transact(() => change(doc));
+  return Y.mergeUpdates(updates);
+}
+
+const refusedAs = (review: Review) => (review.ok ? 'accepted' : review.reason);
+
+/** Reviews `change` as `writer`; an accepted one is applied to the room, as the server would. */
+function write(room: Y.Doc, writer: string, change: (doc: Y.Doc) => void): string {
+  const update = edit(room, change);
+  const before = Y.encodeStateAsUpdate(room);
+  const review = reviewUpdate(room, update, writer);
+  // Reviewing never changes the room.
+  expect(Y.encodeStateAsUpdate(room)).toEqual(before);
+  if (review.ok) Y.applyUpdate(room, update);
+  return refusedAs(review);
+}
+
+const comment = (doc: Y.Doc, id = 'c1') => doc.getMap('comments').get(id) as Y.Map<unknown>;
+const boardOf = (doc: Y.Doc) => doc.getMap('boards').get('board_1') as Y.Map<unknown>;
+
+describe('forgery is refused, and its honest twin accepted', () => {
+  const cases: Array<{
+    what: string;
+    forged: [string, (d: Y.Doc) => void];
+    honest: [string, (d: Y.Doc) => void];
+  }> = [
+    {
+      what: 'a vote under another member’s id',
+      forged: [B, (d) => d.getMap('votes').set(`board_1|row_2|${A}`, vote(A, 'board_1', 'row_2'))],
+      honest: [A, (d) => d.getMap('votes').set(`board_1|row_2|${A}`, vote(A, 'board_1', 'row_2'))],
+    },
+    {
+      what: 'a vote under a made-up member id (ballot stuffing)',
+      forged: [B, (d) => d.getMap('votes').set('board_1|row_1|key_ghost', vote('key_ghost'))],
+      honest: [B, (d) => d.getMap('votes').set(`board_1|row_1|${B}`, vote(B))],
+    },
+    {
+      what: 'a vote whose key says one member and whose value another',
+      forged: [B, (d) => d.getMap('votes').set(`board_1|row_1|${B}`, vote(A))],
+      honest: [B, (d) => d.getMap('votes').set(`board_1|row_1|${B}`, vote(B))],
+    },
+    {
+      what: 'removing another member’s vote',
+      forged: [B, (d) => d.getMap('votes').delete(`board_1|row_1|${A}`)],
+      honest: [A, (d) => d.getMap('votes').delete(`board_1|row_1|${A}`)],
+    },
+    {
+      what: 'renaming another member',
+      forged: [B, (d) => d.getMap('members').set(A, { name: 'Mallory', joinedAt: 1 })],
+      honest: [A, (d) => d.getMap('members').set(A, { name: 'Alice W.', joinedAt: 1 })],
+    },
+    {
+      what: 'editing another member’s comment body',
+      forged: [B, (d) => comment(d).set('body', 'I take it back')],
+      honest: [A, (d) => comment(d).set('body', 'Nice!')],
+    },
+    {
+      what: 'deleting another member’s comment',
+      forged: [B, (d) => d.getMap('comments').delete('c1')],
+      honest: [A, (d) => d.getMap('comments').delete('c1')],
+    },
+    {
+      what: 'a comment in another member’s name',
+      forged: [
+        B,
+        (d) => {
+          const c = new Y.Map<unknown>();
+          c.set('id', 'c2');
+          c.set('author', A);
+          c.set('body', 'forged');
+          d.getMap('comments').set('c2', c);
+        },
+      ],
+      honest: [
+        B,
+        (d) => {
+          const c = new Y.Map<unknown>();
+          c.set('id', 'c2');
+          c.set('author', B);
+          c.set('body', 'mine');
+          d.getMap('comments').set('c2', c);
+        },
+      ],
+    },
+    {
+      what: 'resolving a thread in another member’s name',
+      forged: [B, (d) => comment(d).set('resolution', { resolved: true, by: A, at: 5 })],
+      honest: [B, (d) => comment(d).set('resolution', { resolved: true, by: B, at: 5 })],
+    },
+    {
+      what: 'reassigning a task’s “By”',
+      forged: [
+        B,
+        (d) =>
+          d.getMap('tasks').set('task_a', { taskId: 'task_a', by: B, status: 'succeeded', createdAt: 5 }),
+      ],
+      honest: [
+        A,
+        (d) => d.getMap('tasks').set('task_a', { taskId: 'task_a', by: A, status: 'failed', createdAt: 5 }),
+      ],
+    },
+    {
+      what: 'a task in another member’s name',
+      forged: [
+        B,
+        (d) => d.getMap('tasks').set('task_b', { taskId: 'task_b', by: A, status: 'queued', createdAt: 5 }),
+      ],
+      honest: [
+        B,
+        (d) => d.getMap('tasks').set('task_b', { taskId: 'task_b', by: B, status: 'queued', createdAt: 5 }),
+      ],
+    },
+    {
+      what: 'another member’s star',
+      forged: [
+        B,
+        (d) => d.getMap('judgements').set(`${A}|task_a#0`, { starred: false, rating: 1, updatedAt: 9 }),
+      ],
+      honest: [
+        B,
+        (d) => d.getMap('judgements').set(`${B}|task_a#0`, { starred: false, rating: 1, updatedAt: 9 }),
+      ],
+    },
+    {
+      what: 'overwriting another member’s shared prompt',
+      forged: [B, (d) => d.getMap('prompts').set('a cat', { text: 'a cat', by: B, sharedAt: 2 })],
+      honest: [A, (d) => d.getMap('prompts').set('a cat', { text: 'a cat', by: A, sharedAt: 2 })],
+    },
+    {
+      what: 'unsharing another member’s preset',
+      forged: [B, (d) => d.getMap('presets').delete('preset_a')],
+      honest: [A, (d) => d.getMap('presets').delete('preset_a')],
+    },
+    {
+      what: 'revealing a blind board for another member',
+      forged: [B, (d) => (boardOf(d).get('revealedBy') as Y.Map<number>).set(A, 10)],
+      honest: [B, (d) => (boardOf(d).get('revealedBy') as Y.Map<number>).set(B, 10)],
+    },
+    {
+      what: 'taking over a board’s creator',
+      forged: [B, (d) => boardOf(d).set('createdBy', B)],
+      honest: [B, (d) => boardOf(d).set('name', 'Cats and dogs')],
+    },
+  ];
+  for (const { what, forged, honest } of cases) {
+    it(what, () => {
+      const room = seedRoom();
+      expect(write(room, forged[0], forged[1]), 'forged').toBe('not-yours');
+      expect(write(room, honest[0], honest[1]), 'honest').toBe('accepted');
+    });
+  }
+
+  it('anyone edits a shared board: its prompts, rows and cells', () => {
+    const room = seedRoom();
+    expect(
+      write(room, B, (d) => {
+        const row = (boardOf(d).get('rows') as Y.Array<Y.Map<unknown>>).get(0);
+        (row.get('prompt') as Y.Text).insert(0, 'Big ');
+        (boardOf(d).get('cells') as Y.Map<unknown>).set('row_1|m@v', { taskId: 't', status: 'queued' });
+      }),
+    ).toBe('accepted');
+    expect(write(room, B, (d) => (boardOf(d).get('rows') as Y.Array<unknown>).delete(0, 1))).toBe('accepted');
+  });
+
+  it('making a board blind again removes everyone’s Reveal (anyone may remove Reveal entries)', () => {
+    const room = seedRoom();
+    expect(write(room, A, (d) => (boardOf(d).get('revealedBy') as Y.Map<number>).set(A, 1))).toBe('accepted');
+    expect(write(room, B, (d) => (boardOf(d).get('revealedBy') as Y.Map<number>).delete(A))).toBe('accepted');
+  });
+});
+
+describe('the schema', () => {
+  it('a root the schema does not know is refused', () => {
+    expect(write(seedRoom(), A, (d) => d.getMap('mystery').set('x', 1))).toBe('unknown-field');
+    expect(write(seedRoom(), A, (d) => d.getArray('tasks2').push([1]))).toBe('unknown-field');
+  });
+
+  it('a key the schema does not know inside a record is refused; a known one accepted', () => {
+    expect(write(seedRoom(), A, (d) => boardOf(d).set('payload', 'x'))).toBe('unknown-field');
+    expect(write(seedRoom(), A, (d) => boardOf(d).set('name', 'x'))).toBe('accepted');
+  });
+
+  it('a type where a value goes (and the reverse) is refused', () => {
+    expect(write(seedRoom(), A, (d) => d.getMap('tasks').set('t', new Y.Map()))).toBe('unknown-field');
+    expect(write(seedRoom(), A, (d) => boardOf(d).set('rows', 'not a list'))).toBe('unknown-field');
+    expect(write(seedRoom(), A, (d) => d.getMap('comments').set('c3', new Y.Array()))).toBe('unknown-field');
+  });
+
+  it('a value of the wrong shape is refused', () => {
+    expect(write(seedRoom(), A, (d) => d.getMap('members').set(A, { name: 5 }))).toBe('invalid-value');
+    expect(write(seedRoom(), A, (d) => d.getMap('judgements').set(`${A}|t#0`, { rating: 99 }))).toBe(
+      'invalid-value',
+    );
+  });
+
+  it('formatting and embeds in a prompt are refused; characters accepted', () => {
+    const prompt = (d: Y.Doc) =>
+      (boardOf(d).get('rows') as Y.Array<Y.Map<unknown>>).get(0).get('prompt') as Y.Text;
+    expect(write(seedRoom(), A, (d) => prompt(d).format(0, 3, { bold: true }))).toBe('unknown-field');
+    expect(write(seedRoom(), A, (d) => prompt(d).insertEmbed(0, { image: 'x' }))).toBe('unknown-field');
+    expect(write(seedRoom(), A, (d) => prompt(d).insert(3, 'fat '))).toBe('accepted');
+  });
+
+  it('a prompt past the text bound is refused', () => {
+    const prompt = (d: Y.Doc) =>
+      (boardOf(d).get('rows') as Y.Array<Y.Map<unknown>>).get(0).get('prompt') as Y.Text;
+    expect(write(seedRoom(), A, (d) => prompt(d).insert(0, 'x'.repeat(10_000)))).toBe('invalid-value');
+    expect(write(seedRoom(), A, (d) => prompt(d).insert(0, 'x'.repeat(9_000)))).toBe('accepted');
+  });
+
+  it('a value past the byte bound is refused', () => {
+    const big = { taskId: 't', by: A, status: 'queued', createdAt: 1, blob: 'x'.repeat(200_000) };
+    expect(write(seedRoom(), A, (d) => d.getMap('tasks').set('t', big))).toBe('invalid-value');
+  });
+});
+
+/** A JSON array nested `depth` deep. */
+function nested(depth: number): unknown {
+  let v: unknown = 'bottom';
+  for (let i = 0; i < depth; i++) v = [v];
+  return v;
+}
+
+/**
+ * An update writing a task whose `deep` field is an array nested `depth` deep, built by hand as a hostile
+ * client would (Yjs's own encoder would recurse as deep): lib0's encoding of the array is spliced in
+ * where a marker string was encoded.
+ */
+function deepUpdate(room: Y.Doc, depth: number): Uint8Array {
+  const marker = 'MARKER-0123456789';
+  const update = edit(room, (d) =>
+    d.getMap('tasks').set('t', { taskId: 't', by: A, status: 'queued', createdAt: 1, deep: marker }),
+  );
+  const encoded = [119, marker.length, ...new TextEncoder().encode(marker)];
+  const at = Buffer.from(update).indexOf(Buffer.from(encoded));
+  expect(at).toBeGreaterThan(0);
+  const deep = [...Array<number[]>(depth).fill([117, 1]).flat(), 119, 1, 120];
+  return Uint8Array.from([...update.subarray(0, at), ...deep, ...update.subarray(at + encoded.length)]);
+}
+
+describe('nesting', () => {
+  for (const depth of [1_000, 3_000, 5_000, 10_000]) {
+    it(`a value nested ${depth} deep is refused and the room still reads`, () => {
+      const room = seedRoom();
+      const before = Y.encodeStateAsUpdate(room);
+      expect(refusedAs(reviewUpdate(room, deepUpdate(room, depth), A))).toBe('invalid-value');
+      expect(Y.encodeStateAsUpdate(room)).toEqual(before);
+      expect(() => room.getMap('tasks').toJSON()).not.toThrow();
+    });
+  }
+
+  it('the hand-built update is a real one: at depth 3 it is accepted and reads back nested', () => {
+    const room = seedRoom();
+    const update = deepUpdate(room, 3);
+    expect(refusedAs(reviewUpdate(room, update, A))).toBe('accepted');
+    Y.applyUpdate(room, update);
+    expect((room.getMap('tasks').get('t') as { deep: unknown }).deep).toEqual([[['x']]]);
+  });
+
+  it('a value nested just within the bound is accepted (the control)', () => {
+    expect(
+      write(seedRoom(), A, (d) =>
+        d.getMap('tasks').set('t', { taskId: 't', by: A, status: 'queued', createdAt: 1, deep: nested(10) }),
+      ),
+    ).toBe('accepted');
+  });
+});
+
+describe('meta', () => {
+  it('a schema version beyond the server’s is refused', () => {
+    expect(write(seedRoom(), A, (d) => d.getMap('meta').set('schemaVersion', 999))).toBe('server-only');
+  });
+
+  it('taking the version back, or removing it, is refused', () => {
+    expect(write(seedRoom(), A, (d) => d.getMap('meta').set('schemaVersion', 0))).toBe('server-only');
+    expect(write(seedRoom(), A, (d) => d.getMap('meta').delete('schemaVersion'))).toBe('server-only');
+  });
+
+  it('an older studio stamping the version the room already has is accepted', () => {
+    expect(write(seedRoom(), A, (d) => d.getMap('meta').set('schemaVersion', TEAM_DOC_VERSION))).toBe(
+      'accepted',
+    );
+  });
+
+  it('any other key of meta is refused', () => {
+    expect(write(seedRoom(), A, (d) => d.getMap('meta').set('owner', A))).toBe('unknown-field');
+  });
+});
+
+describe('dependencies', () => {
+  it('an update that builds on one the server never got is refused (Yjs would keep it pending, unchecked)', () => {
+    const room = seedRoom();
+    const doc = new Y.Doc();
+    Y.applyUpdate(doc, Y.encodeStateAsUpdate(room));
+    const updates: Uint8Array[] = [];
+    doc.on('update', (u: Uint8Array) => updates.push(u));
+    doc.getMap('votes').set(`board_1|row_2|${A}`, vote(A, 'board_1', 'row_2'));
+    doc.getMap('votes').set(`board_1|row_3|${A}`, vote(A, 'board_1', 'row_3'));
+    expect(refusedAs(reviewUpdate(room, updates[1]!, A))).toBe('out-of-order');
+    expect(refusedAs(reviewUpdate(room, updates[0]!, A))).toBe('accepted');
+  });
+
+  it('a deletion of what does not exist yet (another member’s next vote) is refused', () => {
+    const room = seedRoom();
+    const deleting = Uint8Array.from([0, 1, 0xb2, 0xf2, 0x19, 1, 0, 10]);
+    expect(refusedAs(reviewUpdate(room, deleting, A))).toBe('out-of-order');
+  });
+});
+
+describe('every member’s share', () => {
+  it('counts the records a member owns, and a board by its creator, kept current as the room changes', () => {
+    const room = seedRoom();
+    const shares = new RoomShares(room);
+    const before = shares.used(B);
+    room.getMap('prompts').set('a dog', { text: 'a dog', by: B, sharedAt: 3 });
+    expect(shares.used(B)).toBeGreaterThan(before);
+    room.getMap('prompts').delete('a dog');
+    expect(shares.used(B)).toBe(before);
+    const alice = shares.used(A);
+    (boardOf(room).get('cells') as Y.Map<unknown>).set('row_1|x', { note: 'y'.repeat(1000) });
+    expect(shares.used(A)).toBeGreaterThan(alice + 1000);
+    expect(memberShareBytes(32 * 1024 * 1024)).toBe(8 * 1024 * 1024);
+  });
+});
+
+describe('fuzz: random updates never break a room or its readers', () => {
+  const roots = ['tasks', 'votes', 'boards', 'comments', 'meta', 'members', 'prompts', 'judgements', 'nope'];
+  const json = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small' },
+      fc.string({ maxLength: 20 }),
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(tie('value'), { maxLength: 4 }),
+      fc.dictionary(fc.constantFrom('by', 'memberId', 'author', 'taskId', 'id', 'x'), tie('value'), {
+        maxKeys: 4,
+        noNullPrototype: true,
+      }),
+    ),
+  })).value;
+  const op = fc.record({
+    writer: fc.constantFrom(A, B, 'key_ghost'),
+    root: fc.constantFrom(...roots),
+    key: fc.oneof(
+      fc.constantFrom(A, B, 'c1', 'board_1', 'task_a', `board_1|row_1|${A}`),
+      fc.string({ maxLength: 8 }),
+    ),
+    kind: fc.constantFrom('value', 'map', 'array', 'text', 'delete', 'nested'),
+    value: json,
+    depth: fc.integer({ min: 1, max: 40 }),
+  });
+
+  it('whatever is accepted leaves a room every reader can read, and refused updates change nothing', () => {
+    let runs = 0;
+    let accepted = 0;
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 1, maxLength: 8 }), (ops) => {
+        runs++;
+        const room = seedRoom();
+        for (const o of ops) {
+          const update = edit(room, (d) => {
+            const map = d.getMap(o.root);
+            if (o.kind === 'delete') map.delete(o.key);
+            else if (o.kind === 'map') {
+              const m = new Y.Map<unknown>();
+              m.set('author', o.writer);
+              m.set('x', o.value);
+              map.set(o.key, m);
+            } else if (o.kind === 'array') map.set(o.key, Y.Array.from([o.value]));
+            else if (o.kind === 'text') map.set(o.key, new Y.Text('hi'));
+            else if (o.kind === 'nested') map.set(o.key, { by: o.writer, deep: nested(o.depth) });
+            else map.set(o.key, o.value);
+          });
+          const before = Y.encodeStateAsUpdate(room);
+          const review = reviewUpdate(room, update, o.writer);
+          if (!review.ok) {
+            expect(Y.encodeStateAsUpdate(room)).toEqual(before);
+            continue;
+          }
+          accepted++;
+          Y.applyUpdate(room, update);
+          // A fresh reader (a member's studio joining) loads and reads the whole room.
+          const reader = new Y.Doc();
+          Y.applyUpdate(reader, Y.encodeStateAsUpdate(room));
+          for (const r of roots) expect(() => JSON.stringify(reader.getMap(r).toJSON())).not.toThrow();
+        }
+      }),
+      { numRuns: 300, seed: Number(process.env.FUZZ_SEED ?? 20261128) },
+    );
+    console.log(`[authority fuzz] ${runs} runs, ${accepted} updates accepted`);
+    expect(accepted).toBeGreaterThan(0);
+  });
+});
