@@ -444,7 +444,7 @@ describe('fuzz: random updates never break a room or its readers', () => {
               m.set('author', o.writer);
               m.set('x', o.value);
               map.set(o.key, m);
-            } else if (o.kind === 'array') map.set(o.key, Y.Array.from([o.value]));
+            } else if (o.kind === 'array') map.set(o.key, Y.Array.from([o.value as object]));
             else if (o.kind === 'text') map.set(o.key, new Y.Text('hi'));
             else if (o.kind === 'nested') map.set(o.key, { by: o.writer, deep: nested(o.depth) });
             else map.set(o.key, o.value);

@@ -606,6 +606,8 @@ export interface AuthorityOptions {
   log: (line: string) => void;
   /** The room's document limit: each member's share is a part of it (contract/team-doc.ts). */
   maxDocumentBytes: number;
+  /** Hears how long each update's check took, in milliseconds (the team bench). */
+  onReview?: (ms: number) => void;
 }
 
 interface AuthorityContext {
@@ -646,7 +648,9 @@ export function authority(options: AuthorityOptions): Extension {
       };
       if (update === 'unreadable') return refuse('invalid-value', 'an unreadable message');
       if (!memberId) return refuse('not-yours', 'no member');
+      const started = performance.now();
       const review = reviewUpdate(document, update, memberId);
+      options.onReview?.(performance.now() - started);
       if (!review.ok) return refuse(review.reason, review.detail);
       if (review.grows && sharesOf(document).used(memberId) + update.byteLength > share) {
         return refuse('share-full', `${sharesOf(document).used(memberId)} of ${share} bytes`);

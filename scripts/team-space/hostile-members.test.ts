@@ -393,7 +393,7 @@ function hostileSuite(start: () => Promise<Node[]>, stop: () => Promise<void>) {
                   ['x', o.value],
                 ]),
               );
-            else if (o.kind === 'array') map.set(o.key, Y.Array.from([o.value]));
+            else if (o.kind === 'array') map.set(o.key, Y.Array.from([o.value as object]));
             else map.set(o.key, o.value);
           });
         },

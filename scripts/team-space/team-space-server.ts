@@ -45,6 +45,12 @@ export interface TeamSpaceOptions {
   limits?: Partial<Limits>;
   /** Count connections per address by the last X-Forwarded-For entry (behind a load balancer only). */
   trustProxy?: boolean;
+  /**
+   * The referee (authority.ts): every update checked before it is applied. `enabled: false` exists for
+   * the team bench's baseline only (the checks' cost is measured against it); `onReview` hears how long
+   * each check took, in milliseconds.
+   */
+  referee?: { enabled?: boolean; onReview?: (ms: number) => void };
   /** The /me cache's timings (tests shorten them). */
   auth?: Omit<KeyCheckerOptions, 'apiBaseUrl'>;
   /**
@@ -382,7 +388,19 @@ export function createTeamSpace(options: TeamSpaceOptions): TeamSpace {
   const hocuspocus = new Hocuspocus<TeamSpaceContext>({
     name: 'team-space',
     quiet: true,
-    extensions: [rules, authority({ log }), ...extensions],
+    extensions: [
+      rules,
+      ...(options.referee?.enabled === false
+        ? []
+        : [
+            authority({
+              log,
+              maxDocumentBytes: limits.maxDocumentBytes,
+              onReview: options.referee?.onReview,
+            }),
+          ]),
+      ...extensions,
+    ],
   });
 
   // A hard stop well above the limit: a larger frame is dropped by `ws` itself (close 1009) before it is
