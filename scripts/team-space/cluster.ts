@@ -78,10 +78,14 @@ export function clusterSettings(env: NodeJS.ProcessEnv): ClusterSettings | undef
 }
 
 /**
- * The Hocuspocus extensions of one node: Redis (without its store lock, above) and PostgreSQL. Hand them
- * to createTeamSpace's `extensions`; Hocuspocus's destroy closes their connections.
+ * The Hocuspocus extensions of one node: Redis (without its store lock, above) and PostgreSQL, with its
+ * write-ahead log (persistence-postgres.ts; `writeAheadLog: false` only for the durability test's
+ * control). Hand them to createTeamSpace's `extensions`; Hocuspocus's destroy closes their connections.
  */
-export function clusterExtensions(settings: ClusterSettings): Extension[] {
+export function clusterExtensions(
+  settings: ClusterSettings,
+  options: { writeAheadLog?: boolean } = {},
+): Extension[] {
   const { host, port, username, password, db, tls } = settings.redis;
   const redis: Partial<RedisConfiguration> = {
     host,
@@ -94,5 +98,8 @@ export function clusterExtensions(settings: ClusterSettings): Extension[] {
       ...(tls ? { tls: {} } : {}),
     },
   };
-  return [new UnlockedRedis(redis), new PostgresPersistence({ connectionString: settings.databaseUrl })];
+  return [
+    new UnlockedRedis(redis),
+    new PostgresPersistence({ connectionString: settings.databaseUrl, ...options }),
+  ];
 }

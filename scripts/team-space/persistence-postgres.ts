@@ -1,18 +1,35 @@
 import { Database } from '@hocuspocus/extension-database';
+import type {
+  beforeHandleMessagePayload,
+  onLoadDocumentPayload,
+  onStoreDocumentPayload,
+} from '@hocuspocus/server';
 import pg from 'pg';
 import * as Y from 'yjs';
+import { WriteAheadLog, type LogRow } from './write-ahead-log';
 
 // The team space's documents in one shared PostgreSQL (docs/deploying.md, several nodes): Hocuspocus's
 // Database extension, given a fetch and a store over one table, one row per document holding its whole Yjs
-// state.
+// state. Beside it, the write-ahead log (`<table>_log`, write-ahead-log.ts): every update a node's client
+// sends is inserted there before the node applies and acknowledges it, so an acknowledged edit survives
+// the node's death within the store's debounce. Every node reads every node's rows when it loads a room.
 
 export interface PostgresPersistenceOptions {
   /** postgres://user:password@host:port/database, as `pg` reads it. */
   connectionString: string;
   /** The table (created if missing). Default `team_space_documents`. */
   table?: string;
-  /** Connections per node (default 5: a store is one short transaction per document per debounce). */
+  /**
+   * Connections per node (default 10: a store is one short transaction per document per debounce, and
+   * each update one insert, awaited before it is applied).
+   */
   maxConnections?: number;
+  /**
+   * Write every update to the log before it is applied (default true). False only for the durability
+   * test's control and the cost measurement: an acknowledged edit is then lost if the node dies within
+   * the store's debounce.
+   */
+  writeAheadLog?: boolean;
 }
 
 export const DEFAULT_TABLE = 'team_space_documents';
@@ -39,15 +56,49 @@ function union(stored: Uint8Array, state: Uint8Array): Uint8Array {
 export class PostgresPersistence extends Database {
   readonly pool: pg.Pool;
   private readonly table: string;
+  /** The write-ahead log's table: `<table>_log`. */
+  readonly logTable: string;
+  readonly writeAheadLog: WriteAheadLog;
   private tableReady: Promise<void> | undefined;
 
   constructor(options: PostgresPersistenceOptions) {
     const table = options.table ?? DEFAULT_TABLE;
-    if (!PLAIN_NAME.test(table))
-      throw new Error(`Team space table "${table}": use lower-case letters, digits and _.`);
+    const logTable = `${table}_log`;
+    if (!PLAIN_NAME.test(table) || !PLAIN_NAME.test(logTable))
+      throw new Error(`Team space table "${table}": use lower-case letters, digits and _ (59 at most).`);
     super({});
     this.table = table;
-    this.pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 5 });
+    this.logTable = logTable;
+    this.pool = new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.maxConnections ?? 10,
+    });
+    this.writeAheadLog = new WriteAheadLog(
+      {
+        append: async (name, update) => {
+          await this.ensureTable();
+          await this.pool.query(`INSERT INTO ${this.logTable} (name, data) VALUES ($1, $2)`, [
+            name,
+            Buffer.from(update.buffer, update.byteOffset, update.byteLength),
+          ]);
+        },
+        rows: async (name) => {
+          await this.ensureTable();
+          const { rows } = await this.pool.query<{ id: string; data: Buffer }>(
+            `SELECT id, data FROM ${this.logTable} WHERE name = $1 ORDER BY id`,
+            [name],
+          );
+          return rows.map(logRow);
+        },
+        remove: async (name, ids) => {
+          await this.pool.query(`DELETE FROM ${this.logTable} WHERE name = $1 AND id = ANY($2::bigint[])`, [
+            name,
+            ids.map(String),
+          ]);
+        },
+      },
+      options.writeAheadLog ?? true,
+    );
     // The extension's two hooks, as its authors intend: it applies what fetch answers to the document on
     // load, and hands store the document's whole state (Y.encodeStateAsUpdate) after each debounce.
     this.configuration = {
@@ -59,6 +110,60 @@ export class PostgresPersistence extends Database {
     this.pool.on('error', (error) =>
       console.error(`Team space: PostgreSQL connection lost (${error.message}).`),
     );
+  }
+
+  async beforeHandleMessage(data: beforeHandleMessagePayload): Promise<void> {
+    await this.writeAheadLog.beforeHandleMessage(data);
+  }
+
+  /**
+   * The room's stored state and its log rows, read in one snapshot of the database (REPEATABLE READ):
+   * another node's store that trims rows commits the state holding them first, so no row can be missed
+   * between the two reads. A room loaded with rows (a node died before storing them, or another node
+   * holds the room and has not stored yet) is stored at once, and the rows it then holds trimmed.
+   */
+  override async onLoadDocument({ documentName, document }: onLoadDocumentPayload): Promise<void> {
+    await this.ensureTable();
+    const client = await this.pool.connect();
+    let state: Buffer | undefined;
+    let rows: LogRow[];
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      state = (
+        await client.query<{ state: Buffer }>(`SELECT state FROM ${this.table} WHERE name = $1`, [
+          documentName,
+        ])
+      ).rows[0]?.state;
+      rows = (
+        await client.query<{ id: string; data: Buffer }>(
+          `SELECT id, data FROM ${this.logTable} WHERE name = $1 ORDER BY id`,
+          [documentName],
+        )
+      ).rows.map(logRow);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+    if (state) Y.applyUpdate(document, new Uint8Array(state));
+    if ((await this.writeAheadLog.replay(documentName, document, rows)) > 0)
+      await this.store(documentName, document);
+  }
+
+  override async onStoreDocument({ documentName, document }: onStoreDocumentPayload): Promise<void> {
+    await this.store(documentName, document);
+  }
+
+  /**
+   * The document's state stored (merged with the row, save below), then the log rows it holds trimmed,
+   * whichever node wrote them: the snapshot is taken with the encoding, in one synchronous run.
+   */
+  private async store(documentName: string, document: Y.Doc): Promise<void> {
+    const stored = Y.snapshot(document);
+    await this.save(documentName, Y.encodeStateAsUpdate(document));
+    await this.writeAheadLog.trim(documentName, stored);
   }
 
   /** A document's stored state, or null for a room never stored. */
@@ -124,6 +229,15 @@ export class PostgresPersistence extends Database {
              updated_at timestamptz NOT NULL DEFAULT now()
            )`,
         );
+        await client.query(
+          `CREATE TABLE IF NOT EXISTS ${this.logTable} (
+             id bigserial PRIMARY KEY,
+             name text NOT NULL,
+             data bytea NOT NULL,
+             created_at timestamptz NOT NULL DEFAULT now()
+           )`,
+        );
+        await client.query(`CREATE INDEX IF NOT EXISTS ${this.logTable}_name ON ${this.logTable} (name, id)`);
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
@@ -142,4 +256,8 @@ export class PostgresPersistence extends Database {
   async onDestroy(): Promise<void> {
     await this.pool.end();
   }
+}
+
+function logRow(row: { id: string; data: Buffer }): LogRow {
+  return { id: row.id, update: new Uint8Array(row.data.buffer, row.data.byteOffset, row.data.byteLength) };
 }

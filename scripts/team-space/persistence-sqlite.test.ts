@@ -9,7 +9,7 @@ import { sqlitePersistence } from './persistence-sqlite';
 
 // The embedded SQLite persistence, through Hocuspocus as the team-space server uses it. No better-sqlite3
 // object it makes may ever be garbage-collected (docs/testing.md, "Node 24"): the first test checks that
-// rooms are stored and loaded by two statements prepared once, not one per call; the second runs the case
+// rooms are stored and loaded by statements prepared once, not one per call; the second runs the case
 // that aborted the process under Node 24 (it can fail only there: the Node 24 check runs it).
 
 const dirs: string[] = [];
@@ -23,7 +23,7 @@ afterEach(() => {
 });
 
 describe('the SQLite persistence', () => {
-  it('stores and loads rooms through two statements prepared once for the database', async () => {
+  it('stores and loads rooms through statements prepared once for the database', async () => {
     const persistence = sqlitePersistence(dataDir());
     const hocuspocus = new Hocuspocus({ quiet: true, extensions: [persistence.extension] });
     await vi.waitFor(() => expect(persistence.extension.db?.open).toBe(true));
@@ -39,8 +39,9 @@ describe('the SQLite persistence', () => {
       expect(connection.document?.getText('t').toString()).toBe(`the text of ${room}`);
       await connection.disconnect();
     }
-    // 20 rooms loaded twice and stored twice: the select and the upsert, each prepared once.
-    expect(prepare).toHaveBeenCalledTimes(2);
+    // 20 rooms loaded twice and stored twice: the select and the upsert, and the log's append, rows and
+    // remove, each prepared once.
+    expect(prepare).toHaveBeenCalledTimes(5);
     persistence.close();
     expect(persistence.extension.db?.open).toBe(false);
   });
