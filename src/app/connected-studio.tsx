@@ -38,6 +38,7 @@ import type { StudioConfig } from './config';
 import { MembersButton } from '../features/team/members-dialog';
 import { TeamSpaceSettings } from '../features/team/team-space-settings';
 import { TeamStatusLine } from '../features/team/team-status-line';
+import { FreeSpaceDialog } from '../features/team/free-space-dialog';
 import { Workspace, type WorkspaceActions } from './workspace';
 import { PhoneNav, type Destination } from './phone-nav';
 import { usePhone } from '../lib/use-media-query';
@@ -209,7 +210,22 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
         <KeyWarnings me={me} />
       </div>
       {team.session && presence.status && (
-        <TeamStatusLine status={presence.status} members={presence.members} />
+        <TeamStatusLine
+          status={presence.status}
+          members={presence.members}
+          share={presence.share}
+          stopped={team.stopped}
+          onFreeSpace={() => team.setFreeSpaceOpen(true)}
+        />
+      )}
+      {team.session && presence.share && (
+        <FreeSpaceDialog
+          open={team.freeSpaceOpen}
+          onOpenChange={team.setFreeSpaceOpen}
+          share={presence.share}
+          items={team.session.share.ownItems.bind(team.session.share)}
+          onDelete={team.session.freeSpace.bind(team.session)}
+        />
       )}
       {team.session && (
         <div className="px-4 pt-2 empty:hidden">

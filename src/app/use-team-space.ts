@@ -8,8 +8,17 @@ import type { TeamStatus } from '../model/team/team-connection';
 import type { LocalJudgements } from '../model/team/team-judgements';
 import type { Member } from '../model/team/team-members';
 import type { TeamSession } from '../model/team/team-session';
-import { readTeamSettings, sameApi, writeTeamSettings, type TeamSettings } from '../model/team/team-settings';
+import type { ShareState } from '../model/team/team-share';
+import {
+  readTeamSettings,
+  sameApi,
+  withWithdrawn,
+  writeTeamSettings,
+  type TeamSettings,
+} from '../model/team/team-settings';
+import type { TeamSpaceReason } from '../../contract/team-room';
 import type { TeamAvailability } from '../features/team/team-space-settings';
+import { notifyChangeRefused, notifyShareNearlyFull } from '../features/team/team-notices';
 
 // The team space of one connection (docs/team-space.md): its settings on this device, and, while the
 // member has it on, the session (document, connection, stores), loaded on demand: the studio's first load
@@ -22,6 +31,11 @@ export interface TeamSpaceState {
   setName: (name: string) => void;
   /** While on and opened. */
   session: TeamSession | null;
+  /** The studio stopped joining after a second refused change (the status line says so). */
+  stopped: TeamSpaceReason | null;
+  /** "Free space": whether its dialog is open. */
+  freeSpaceOpen: boolean;
+  setFreeSpaceOpen: (open: boolean) => void;
   /** This device's own tasks from before the team space was on, when the member has not answered yet. */
   earlierCount: number;
   answerEarlier: (share: boolean) => void;
@@ -52,6 +66,8 @@ export function useTeamSpace({
   const { t } = useLingui();
   const [settings, setSettings] = useState(() => readTeamSettings(connectionId));
   const [session, setSession] = useState<TeamSession | null>(null);
+  const [stopped, setStopped] = useState<TeamSpaceReason | null>(null);
+  const [freeSpaceOpen, setFreeSpaceOpen] = useState(false);
   const [earlierCount, setEarlierCount] = useState(0);
   const teamApi = config?.apiBaseUrl ?? '';
   const availability: TeamAvailability = !config
@@ -92,35 +108,81 @@ export function useTeamSpace({
   const sharedSince = settings.sharedSince;
   // The name at the time of opening: a rename later goes through the open session (below).
   const [openingName] = useState(() => settings.name || me.key.label);
+  const maxDocumentBytes = config?.maxDocumentBytes ?? null;
+  // The tasks taken out of the team (Free space) when the session opens; later ones go through it.
+  const [withdrawn] = useState(() => settings.withdrawn);
   useEffect(() => {
     if (!open || !history || !path) return;
     let live = true;
-    let opened: TeamSession | null = null;
-    void import('../model/team/team-session').then(async ({ TeamSession }) => {
-      if (!live) return;
-      const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${path}`;
-      opened = new TeamSession({
-        url,
-        room,
-        token,
-        memberId,
-        displayName: openingName,
-        history,
-        connectionId,
-        sharedSince: sharedSince ?? Date.now(),
-        judgements,
-      });
-      await opened.start();
-      if (!live) return;
-      setSession(opened);
-      setEarlierCount(opened.earlierTasks().length);
-    });
+    let opened: { close: () => Promise<void> } | null = null;
+    void Promise.all([import('../model/team/team-session'), import('../model/team/team-live')]).then(
+      async ([{ TeamSession }, { TeamLive }]) => {
+        if (!live) return;
+        const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${path}`;
+        // One session at a time: a change the server refuses drops this device's copy and joins afresh
+        // (team-live.ts), with new stores; the member's own stores are untouched.
+        const team = new TeamLive({
+          open: (afresh) =>
+            new TeamSession({
+              url,
+              room,
+              token,
+              memberId,
+              displayName: openingName,
+              history,
+              connectionId,
+              sharedSince: sharedSince ?? Date.now(),
+              judgements,
+              afresh,
+              maxDocumentBytes,
+              withdrawnTasks: withdrawn,
+              onWithdrawn: (ids, out) => update((s) => withWithdrawn(s, ids, out)),
+            }),
+          onRefusal: notifyChangeRefused,
+        });
+        opened = team;
+        team.subscribe(() => {
+          const state = team.snapshot();
+          setSession(state.session);
+          setStopped(state.stopped);
+        });
+        await team.start();
+        if (!live) return;
+        const first = team.snapshot().session;
+        if (first) setEarlierCount(first.earlierTasks().length);
+      },
+    );
     return () => {
       live = false;
       setSession(null);
+      setStopped(null);
       void opened?.close();
     };
-  }, [open, history, judgements, path, connectionId, token, room, memberId, sharedSince, openingName]);
+  }, [
+    open,
+    history,
+    judgements,
+    path,
+    connectionId,
+    token,
+    room,
+    memberId,
+    sharedSince,
+    openingName,
+    maxDocumentBytes,
+    withdrawn,
+    update,
+  ]);
+
+  // Past 80 % of this member's share of the room: said once per session, with "Free space".
+  const share = useSyncExternalStore(
+    session?.share.subscribe ?? noop,
+    () => session?.share.snapshot() ?? null,
+  );
+  const nearlyFull = share !== null && share.level !== 'ok';
+  useEffect(() => {
+    if (nearlyFull) notifyShareNearlyFull(() => setFreeSpaceOpen(true));
+  }, [nearlyFull, session]);
 
   useEffect(() => {
     if (session && settings.name) session.members.setName(settings.name);
@@ -141,16 +203,24 @@ export function useTeamSpace({
     setOn,
     setName,
     session,
+    stopped,
+    freeSpaceOpen,
+    setFreeSpaceOpen,
     earlierCount: settings.earlierAnswered ? 0 : earlierCount,
     answerEarlier,
   };
 }
 
-/** The session's connection status and members, for the status line and "Members". */
+/** The session's connection status, members and this member's share, for the status line and "Members". */
 export function useTeamPresence(session: TeamSession | null): {
   status: TeamStatus | null;
   members: readonly Member[];
+  share: ShareState | null;
 } {
+  const share = useSyncExternalStore(
+    session?.share.subscribe ?? noop,
+    () => session?.share.snapshot() ?? null,
+  );
   const status = useSyncExternalStore(
     session?.connection.subscribe ?? noop,
     () => session?.connection.snapshot() ?? null,
@@ -168,5 +238,5 @@ export function useTeamPresence(session: TeamSession | null): {
         : members.map((m) => (m.online && !m.you ? { ...m, online: false } : m)),
     [link, members],
   );
-  return { status, members: shown };
+  return { status, members: shown, share };
 }

@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, expect, it, vi } from 'vitest';
 import { TeamSpaceSettings } from './team-space-settings';
 import { reasonText } from './team-reasons';
-import { teamStatusText } from './team-status-line';
+import { teamStatusNote, teamStatusText } from './team-status-line';
+import { CHANGE_REFUSALS, TEAM_SPACE_CLOSE_CODES } from '../../../contract/team-room';
 
 afterEach(cleanup);
 
@@ -67,30 +68,35 @@ it('the status line says online with how many members, offline since when, or th
     { id: 'a', name: 'Ana', online: true, you: true, joinedAt: 0 },
     { id: 'b', name: 'Bo', online: false, you: false, joinedAt: 0 },
   ];
-  expect(teamStatusText({ link: 'online', since: 0, reason: null, local: true }, members)).toBe(
+  expect(teamStatusText({ link: 'online', since: 0, reason: null, local: true, newer: false }, members)).toBe(
     'Team space online · 1 of 2 members online',
   );
   expect(
     teamStatusText(
-      { link: 'offline', since: Date.UTC(2026, 0, 5, 9, 3), reason: null, local: true },
+      { link: 'offline', since: Date.UTC(2026, 0, 5, 9, 3), reason: null, local: true, newer: false },
       members,
     ),
   ).toMatch(
     /^Team space offline since .+\. Your changes are kept on this device and shared when it is back\.$/,
   );
-  expect(teamStatusText({ link: 'refused', since: 0, reason: 'account-banned', local: true }, members)).toBe(
-    reasonText('account-banned'),
-  );
+  expect(
+    teamStatusText(
+      { link: 'refused', since: 0, reason: 'account-banned', local: true, newer: false },
+      members,
+    ),
+  ).toBe(reasonText('account-banned'));
   expect(reasonText('key-invalid')).toMatch(/revoked, has expired or is not valid/);
   expect(reasonText('<b>odd</b>')).toBe('The team space refused this key: <b>odd</b>');
 });
 
 it('the status line counts one member in the singular, and an offline line ends with the reason it was given', () => {
   const alone = [{ id: 'a', name: 'Ana', online: true, you: true, joinedAt: 0 }];
-  expect(teamStatusText({ link: 'online', since: 0, reason: null, local: true }, alone)).toBe(
+  expect(teamStatusText({ link: 'online', since: 0, reason: null, local: true, newer: false }, alone)).toBe(
     'Team space online · 1 of 1 member online',
   );
-  expect(teamStatusText({ link: 'offline', since: 0, reason: 'server-closing', local: true }, alone)).toMatch(
+  expect(
+    teamStatusText({ link: 'offline', since: 0, reason: 'server-closing', local: true, newer: false }, alone),
+  ).toMatch(
     /^Team space offline since .+\. Your changes are kept on this device and shared when it is back\. The team space is restarting\. The studio reconnects by itself\.$/,
   );
   expect(reasonText(null)).toBe('The team space refused this key.');
@@ -111,4 +117,24 @@ it('asks about one earlier task in the singular', () => {
     '1 task (and your stars and ratings) made before you turned the team space on is on this device only.',
   );
   expect(screen.getByRole('button', { name: 'Share 1 task' })).toBeTruthy();
+});
+
+it('words every reason the server gives; a refused change names why and that nothing of it was shared', () => {
+  for (const reason of Object.keys(TEAM_SPACE_CLOSE_CODES)) {
+    expect(reasonText(reason)).not.toMatch(/^The team space refused this key/);
+  }
+  for (const reason of CHANGE_REFUSALS) expect(reasonText(reason)).toMatch(/nothing of it was shared/);
+  expect(reasonText('not-yours')).toMatch(/belongs to another member/);
+  expect(reasonText('share-full')).toMatch(/Free space/);
+});
+
+it('the status line says to reload for a newer room, that the studio stopped joining, and that a full share keeps new items here', () => {
+  const status = { link: 'online', since: 0, reason: null, local: true, newer: false } as const;
+  expect(teamStatusNote(status, null, null)).toBeNull();
+  expect(teamStatusNote({ ...status, newer: true }, null, null)).toMatch(/Reload the studio/);
+  expect(teamStatusNote(status, { used: 10, limit: 10, level: 'full' }, null)).toMatch(
+    /new items stay on this device/,
+  );
+  expect(teamStatusNote(status, { used: 9, limit: 10, level: 'nearly' }, null)).toBeNull();
+  expect(teamStatusNote(status, null, 'not-yours')).toMatch(/stopped joining/);
 });

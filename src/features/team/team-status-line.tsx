@@ -1,14 +1,19 @@
 import { plural, t } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { CloudOff, Users, UserX } from 'lucide-react';
+import type { TeamSpaceReason } from '../../../contract/team-room';
+import { Button } from '../../components/button';
 import type { TeamStatus } from '../../model/team/team-connection';
 import type { Member } from '../../model/team/team-members';
+import type { ShareState } from '../../model/team/team-share';
 import { cn } from '../../lib/cn';
 import { formatCount, formatDateTime } from '../../lib/format';
 import { reasonText } from './team-reasons';
 
 // One line under the header while the team space is on: online (and how many members are), offline
-// since when (work goes on here and is shared on return), or refused and why, in plain words.
+// since when (work goes on here and is shared on return), or refused and why, in plain words; and, when
+// it applies, that the room is of a newer version (reload), that the studio stopped joining after a
+// second refused change, or that this member's share of the room is full (new items stay here).
 
 /** @internal */
 export function teamStatusText(status: TeamStatus, members: readonly Member[]): string {
@@ -34,10 +39,41 @@ export function teamStatusText(status: TeamStatus, members: readonly Member[]): 
   }
 }
 
-export function TeamStatusLine({ status, members }: { status: TeamStatus; members: readonly Member[] }) {
+/** What the line adds to the link's words, or null. @internal */
+export function teamStatusNote(
+  status: TeamStatus,
+  share: ShareState | null,
+  stopped: TeamSpaceReason | null,
+): string | null {
+  if (stopped)
+    return t`The team space refused this device's changes again, so the studio stopped joining it. Turn the team space off and on to try again.`;
+  if (status.newer)
+    return t`The team space holds data of a newer version than this studio reads. Reload the studio to get the newer version.`;
+  if (share?.level === 'full')
+    return t`Your share of the team space is full: new items stay on this device and are not shared. Free space to share again.`;
+  return null;
+}
+
+export function TeamStatusLine({
+  status,
+  members,
+  share = null,
+  stopped = null,
+  onFreeSpace,
+}: {
+  status: TeamStatus;
+  members: readonly Member[];
+  /** This member's share of the room, when the server said its limit. */
+  share?: ShareState | null;
+  /** The studio stopped joining after a second refused change (team-live.ts). */
+  stopped?: TeamSpaceReason | null;
+  /** Opens "Free space" (shown while the share is nearly full or full). */
+  onFreeSpace?: () => void;
+}) {
   const { t } = useLingui();
   const Icon = status.link === 'refused' ? UserX : status.link === 'offline' ? CloudOff : Users;
-  const trouble = status.link === 'offline' || status.link === 'refused';
+  const note = teamStatusNote(status, share, stopped);
+  const trouble = status.link === 'offline' || status.link === 'refused' || note !== null;
   return (
     <p
       role="status"
@@ -51,7 +87,15 @@ export function TeamStatusLine({ status, members }: { status: TeamStatus; member
       )}
     >
       <Icon className="mt-px size-3.5 shrink-0" aria-hidden="true" />
-      <span>{teamStatusText(status, members)}</span>
+      <span className="min-w-0 flex-1">
+        {teamStatusText(status, members)}
+        {note && <> {note}</>}
+      </span>
+      {onFreeSpace && share && share.level !== 'ok' && (
+        <Button size="sm" variant="ghost" className="-my-1 h-6" onClick={onFreeSpace}>
+          {t`Free space`}
+        </Button>
+      )}
     </p>
   );
 }

@@ -185,6 +185,38 @@ describe('a board in the document and back', () => {
     expect(before?.revealedBy).toHaveProperty('member-a');
   });
 
+  it('undoing a deletion writes nothing of another member’s: the board comes back created by this member, with only their reveal', () => {
+    const a = member('member-a');
+    const b = member('member-b');
+    a.boards.save(sampleBoard());
+    a.boards.reveal('board-1');
+    syncAll([a.team.doc, b.team.doc]);
+    b.boards.reveal('board-1');
+    const undo = b.boards.delete('board-1');
+    undo();
+    const restored = b.team.doc.getMap(ROOTS.boards).get('board-1') as Y.Map<unknown>;
+    // The server refuses a createdBy not the writer's, and a reveal of another member's (contract/team-doc.ts).
+    expect(restored.get('createdBy')).toBe('member-b');
+    expect(Object.keys((restored.get('revealedBy') as Y.Map<unknown>).toJSON())).toEqual(['member-b']);
+    expect(b.boards.get('board-1')?.board).toEqual(sampleBoard());
+  });
+
+  it('undoing "Blind" never writes the other members’ reveals again in this member’s name', () => {
+    const a = member('member-a');
+    const b = member('member-b');
+    a.boards.save(sampleBoard({ blind: true }));
+    syncAll([a.team.doc, b.team.doc]);
+    b.boards.reveal('board-1');
+    syncAll([a.team.doc, b.team.doc]);
+    a.boards.save({ ...a.boards.get('board-1')!.board, blind: false });
+    const history = a.boards.history('board-1')!;
+    a.boards.blind('board-1');
+    expect(a.boards.get('board-1')!.revealedBy).toEqual({});
+    history.undo();
+    expect(a.boards.get('board-1')!.board.blind).toBe(false);
+    expect(a.boards.get('board-1')!.revealedBy).not.toHaveProperty('member-b');
+  });
+
   it('undoes only the deletion: an edit of another board made since stays', () => {
     const { boards } = member('member-a');
     boards.save(sampleBoard());

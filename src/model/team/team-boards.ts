@@ -390,7 +390,7 @@ export class TeamBoards {
   private readonly presenceListeners = new Listeners();
   private presenceState: ReadonlyMap<string, readonly Viewer[]> = new Map();
 
-  /** The origin of this member's cell writes: theirs, but not in their undo history. */
+  /** The origin of this member's writes that no undo tracks: a run's cells, everyone's reveals cleared. */
   private readonly runOrigin: { member: string; run: true };
 
   constructor(private readonly team: TeamContext) {
@@ -471,17 +471,25 @@ export class TeamBoards {
   }
 
   /**
-   * Deletes a board for everyone; returns what puts it back (an "Undo"): Yjs's own undo of that one
-   * deletion, which brings the board back whole, with the cells and reveals it had, as one more edit.
+   * Deletes a board for everyone; returns what puts it back (an "Undo"): the board as it was, with its
+   * cells, written again by this member. Not Yjs's undo of the deletion, which would write the board's
+   * `createdBy` and every member's reveals again in this member's name: the server refuses a change that
+   * sets another member's reveal or a `createdBy` not the writer's (contract/team-doc.ts). So the board
+   * comes back created by this member, revealed to this member if it was; the others reveal it again.
    */
   delete(id: string): () => void {
     if (!this.root.has(id)) return () => undefined;
-    const origin = { member: this.team.memberId, deleting: id };
-    const manager = new Y.UndoManager(this.root, { trackedOrigins: new Set([origin]) });
-    this.team.doc.transact(() => this.root.delete(id), origin);
+    const before = this.byId.get(id) ?? null;
+    this.team.transact(() => this.root.delete(id));
     return () => {
-      manager.undo();
-      manager.destroy();
+      if (!before || this.root.has(id)) return;
+      this.team.transact(() => {
+        const map = new Y.Map<unknown>();
+        this.root.set(id, map);
+        writeBoard(map, before.board, this.team.memberId);
+        const at = before.revealedBy[this.team.memberId];
+        if (at !== undefined) childMap(map, 'revealedBy').set(this.team.memberId, at);
+      });
     };
   }
 
@@ -502,14 +510,20 @@ export class TeamBoards {
     const map = this.root.get(id);
     if (!(map instanceof Y.Map)) return;
     const m = map as Y.Map<unknown>;
-    this.team.transact(() => {
+    if (m.get('blind') === true) {
+      this.team.transact(() => childMap(m, 'revealedBy').delete(this.team.memberId));
+      return;
+    }
+    // Everyone's reveals are cleared out of this member's undo history: undoing "Blind" would write the
+    // other members' reveals again in this member's name, which the server refuses (each member writes
+    // only their own). Undone, the board is no longer blind, and reveals do not matter then.
+    this.team.doc.transact(() => {
       const revealed = childMap(m, 'revealedBy');
-      if (m.get('blind') === true) revealed.delete(this.team.memberId);
-      else {
-        for (const key of [...revealed.keys()]) revealed.delete(key);
-        m.set('blind', true);
-        m.set('updatedAt', this.team.now());
-      }
+      for (const key of [...revealed.keys()]) revealed.delete(key);
+    }, this.runOrigin);
+    this.team.transact(() => {
+      m.set('blind', true);
+      m.set('updatedAt', this.team.now());
     });
   }
 

@@ -37,6 +37,7 @@ function cleanBody(body: string): string {
 }
 
 const newId = (): string => `c_${crypto.randomUUID()}`;
+const MAX_MENTIONS = 50;
 
 /**
  * The comments of a room, read from and written to its document. Constructed from the TeamContext (the
@@ -136,7 +137,8 @@ export class TeamComments {
     comment.set('parentId', parentId);
     comment.set('author', this.ctx.memberId);
     comment.set('body', text);
-    comment.set('mentions', parseMentions(text, members));
+    // The contract keeps at most 50 mentions (contract/team-doc.ts); the server refuses more.
+    comment.set('mentions', parseMentions(text, members).slice(0, MAX_MENTIONS));
     comment.set('createdAt', this.ctx.now());
     this.ctx.transact(() => this.root.set(id, comment));
     return id;

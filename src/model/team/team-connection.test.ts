@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { TEAM_DOC_VERSION } from '../../../contract/team-doc';
 import { member } from '../../test/team-test-utils';
 import { TeamConnection, type PersistenceLike, type ProviderLike } from './team-connection';
-import { ROOTS, rootMap, SCHEMA_VERSION, schemaVersionOf } from './team-doc';
+import { ROOTS, rootMap } from './team-doc';
 
 type Listener = (e: never) => void;
 
@@ -41,7 +43,11 @@ function setup(options: { persistence?: PersistenceLike; network?: EventTarget }
     network: options.network ?? null,
     createProvider: () => provider,
     createPersistence: () =>
-      options.persistence ?? { whenSynced: Promise.resolve(), destroy: () => undefined },
+      options.persistence ?? {
+        whenSynced: Promise.resolve(),
+        destroy: () => undefined,
+        clearData: () => undefined,
+      },
   });
   return { space, provider, connection, tick: (ms: number) => (now += ms) };
 }
@@ -118,24 +124,83 @@ describe('TeamConnection', () => {
     expect(connection.snapshot()).toMatchObject({ link: 'refused', reason: 'account-banned' });
   });
 
-  it('upgrades the document only once what this device and the server hold is in', async () => {
+  it('never writes meta: the server migrates the room (no update of this studio on reading or syncing)', async () => {
     let release!: () => void;
     const whenSynced = new Promise<void>((resolve) => (release = resolve));
-    const { space, provider, connection } = setup({ persistence: { whenSynced, destroy: () => undefined } });
+    const { space, provider, connection } = setup({
+      persistence: { whenSynced, destroy: () => undefined, clearData: () => undefined },
+    });
+    const written: Uint8Array[] = [];
+    space.doc.on('update', (update: Uint8Array, origin: unknown) => {
+      if (origin !== 'remote') written.push(update);
+    });
     const starting = connection.start();
-    expect(schemaVersionOf(space.doc)).toBe(0);
     release();
     await starting;
-    expect(schemaVersionOf(space.doc)).toBe(SCHEMA_VERSION);
-    rootMap(space.doc, ROOTS.meta).set('schemaVersion', 0); // an old document arrives from the server
+    // An old room arrives from the server (version 0): left to the server's migrations.
     provider.emit('synced', { state: true });
-    expect(schemaVersionOf(space.doc)).toBe(SCHEMA_VERSION);
+    expect(written).toEqual([]);
+    expect(rootMap(space.doc, ROOTS.meta).size).toBe(0);
+    expect(connection.snapshot().newer).toBe(false);
+  });
+
+  it('a room of a newer version than this studio reads says so (reload)', async () => {
+    const { space, provider, connection } = setup();
+    await connection.start();
+    const server = new Y.Doc();
+    rootMap(server, ROOTS.meta).set('schemaVersion', TEAM_DOC_VERSION + 1);
+    Y.applyUpdate(space.doc, Y.encodeStateAsUpdate(server), 'remote');
+    provider.emit('synced', { state: true });
+    expect(connection.snapshot()).toMatchObject({ link: 'online', newer: true });
+  });
+
+  it('a refused change (the document’s close message, code 1000) stops the attempts, says why and tells its listeners once', async () => {
+    const { provider, connection } = setup();
+    await connection.start();
+    provider.emit('synced', { state: true });
+    const heard: string[] = [];
+    connection.onChangeRefused((reason) => heard.push(reason));
+    provider.emit('close', { event: { code: 1000, reason: 'not-yours' } });
+    expect(connection.snapshot()).toMatchObject({ link: 'refused', reason: 'not-yours' });
+    expect(provider.disconnected).toBe(true);
+    // The socket's own close that follows is the same refusal, not a second one.
+    provider.emit('close', { event: { code: 4431, reason: 'not-yours' } });
+    provider.emit('status', { status: 'disconnected' });
+    expect(heard).toEqual(['not-yours']);
+    expect(connection.snapshot().link).toBe('refused');
+  });
+
+  it('a socket closed with a change refusal’s code is one too; an ordinary close is not', async () => {
+    const { provider, connection } = setup();
+    await connection.start();
+    provider.emit('close', { event: { code: 1006, reason: '' } });
+    expect(connection.snapshot().link).not.toBe('refused');
+    provider.emit('close', { event: { code: 4436, reason: 'share-full' } });
+    expect(connection.snapshot()).toMatchObject({ link: 'refused', reason: 'share-full' });
+  });
+
+  it('close({ dropCopy }) deletes this device’s copy instead of keeping it', async () => {
+    const calls: string[] = [];
+    const { connection } = setup({
+      persistence: {
+        whenSynced: Promise.resolve(),
+        destroy: () => void calls.push('destroy'),
+        clearData: () => void calls.push('clearData'),
+      },
+    });
+    await connection.start();
+    await connection.close({ dropCopy: true });
+    expect(calls).toEqual(['clearData']);
   });
 
   it('close() ends the provider and keeps this device’s copy', async () => {
     let destroyed = false;
     const { provider, connection } = setup({
-      persistence: { whenSynced: Promise.resolve(), destroy: () => void (destroyed = true) },
+      persistence: {
+        whenSynced: Promise.resolve(),
+        destroy: () => void (destroyed = true),
+        clearData: () => undefined,
+      },
     });
     await connection.start();
     await connection.close();

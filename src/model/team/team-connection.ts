@@ -1,6 +1,12 @@
 import { HocuspocusProvider } from '@hocuspocus/provider';
-import { IndexeddbPersistence } from 'y-indexeddb';
-import { isTeamSpaceReason, TRANSIENT_REASONS } from '../../../contract/team-room';
+import { clearDocument, IndexeddbPersistence } from 'y-indexeddb';
+import { schemaVersionOf, TEAM_DOC_VERSION } from '../../../contract/team-doc';
+import {
+  CHANGE_REFUSALS,
+  isTeamSpaceReason,
+  TRANSIENT_REASONS,
+  type TeamSpaceReason,
+} from '../../../contract/team-room';
 import type { TeamSpace } from './team-space';
 import { Listeners } from '../../lib/store';
 
@@ -10,6 +16,12 @@ import { Listeners } from '../../lib/store';
 // watches them and says, in a form a status line can show, whether the team space is online, offline
 // since when, or refused and why. The API key is the provider's token: sent in the WebSocket's first
 // message, never in a URL.
+//
+// The server migrates a room when it loads it (contract/team-doc.ts): this studio never writes `meta`.
+// A room of a version above the contract's was migrated by a newer server: the status says so (reload).
+// A change the server refused whole (CHANGE_REFUSALS) ends this connection: the refused update stays in
+// this device's copy and would be sent again at every reconnect, so the session (team-session.ts) drops
+// the copy and joins afresh; this module only stops, says why and tells its listeners.
 
 type TeamLink =
   /** Opening: this device's copy is being read, or the server not reached yet. */
@@ -18,7 +30,7 @@ type TeamLink =
   | 'online'
   /** The server cannot be reached: work goes on here and is shared on return. */
   | 'offline'
-  /** The server turned the key away (revoked, expired, banned, unbound, not this room). */
+  /** The server turned the key away (revoked, expired, banned, unbound, not this room), or refused a change. */
   | 'refused';
 
 export interface TeamStatus {
@@ -32,6 +44,8 @@ export interface TeamStatus {
   reason: string | null;
   /** This device's copy has been read (IndexedDB): the team's data is shown. */
   local: boolean;
+  /** The room's schema version is above what this studio reads (a newer server): reload the studio. */
+  newer: boolean;
 }
 
 /** What the connection needs of a provider: the parts of HocuspocusProvider it uses (tests fake it). */
@@ -49,6 +63,8 @@ export interface ProviderLike {
 export interface PersistenceLike {
   whenSynced: Promise<unknown>;
   destroy(): Promise<void> | void;
+  /** Stops and deletes this device's copy (its IndexedDB database). */
+  clearData(): Promise<void> | void;
 }
 
 export interface TeamConnectionOptions {
@@ -79,8 +95,19 @@ const defaultProvider = (space: TeamSpace, o: TeamConnectionOptions): ProviderLi
     token: o.token,
   }) as unknown as ProviderLike;
 
-const defaultPersistence = (space: TeamSpace, name: string): PersistenceLike =>
-  new IndexeddbPersistence(name, space.doc);
+function defaultPersistence(space: TeamSpace, name: string): PersistenceLike {
+  const persistence = new IndexeddbPersistence(name, space.doc);
+  return {
+    whenSynced: persistence.whenSynced,
+    destroy: () => persistence.destroy(),
+    // y-indexeddb's own clearData does not wait for the deletion: a copy opened again at once must not
+    // read the old one.
+    clearData: async () => {
+      await persistence.destroy();
+      await clearDocument(name);
+    },
+  };
+}
 
 export class TeamConnection {
   private status: TeamStatus;
@@ -92,13 +119,14 @@ export class TeamConnection {
   /** The provider's socket as it last said, and whether its document is synced over it. */
   private socket: { status: string; synced: boolean } = { status: 'disconnected', synced: false };
   private readonly network: EventTarget | null;
+  private readonly refusals = new Listeners<[reason: TeamSpaceReason]>();
 
   constructor(
     readonly space: TeamSpace,
     private readonly options: TeamConnectionOptions,
   ) {
     this.now = options.now ?? Date.now;
-    this.status = { link: 'connecting', since: this.now(), reason: null, local: false };
+    this.status = { link: 'connecting', since: this.now(), reason: null, local: false, newer: false };
     this.persistence = (options.createPersistence ?? defaultPersistence)(space, options.localName);
     this.network = options.network !== undefined ? options.network : (globalThis.window ?? null);
   }
@@ -123,14 +151,13 @@ export class TeamConnection {
   };
 
   /**
-   * Reads this device's copy first (so the team's data shows at once, online or not), upgrades it, then
-   * connects to the server. Resolves once the local copy is read.
+   * Reads this device's copy first (so the team's data shows at once, online or not), then connects to
+   * the server. Resolves once the local copy is read.
    */
   async start(): Promise<void> {
     await this.persistence.whenSynced;
     if (this.closed) return;
-    this.space.upgrade();
-    this.set({ local: true });
+    this.set({ local: true, newer: this.newer() });
     const provider = (this.options.createProvider ?? defaultProvider)(this.space, this.options);
     this.provider = provider;
     provider.on('status', ({ status }) => {
@@ -142,13 +169,16 @@ export class TeamConnection {
     provider.on('synced', ({ state }) => {
       this.socket = { ...this.socket, synced: state };
       if (!state || this.status.link === 'refused') return;
-      // What the server held is in: a document an older studio wrote is upgraded now.
-      this.space.upgrade();
-      this.set({ link: 'online', reason: null });
+      // What the server held is in, migrated by it: a version above this studio's asks for a reload.
+      this.set({ link: 'online', reason: null, newer: this.newer() });
     });
     provider.on('authenticationFailed', ({ reason }) => this.refuse(reason));
     provider.on('close', ({ event }) => {
-      if (REFUSED_CODES.has(event.code)) this.refuse(event.reason);
+      // A refused change comes as the document's close message (Hocuspocus gives it code 1000) or as
+      // the socket's close code: the reason says which.
+      if (isTeamSpaceReason(event.reason) && CHANGE_REFUSALS.includes(event.reason))
+        this.refuseChange(event.reason);
+      else if (REFUSED_CODES.has(event.code)) this.refuse(event.reason);
     });
     this.network?.addEventListener('offline', this.onOffline);
     this.network?.addEventListener('online', this.onOnline);
@@ -168,13 +198,32 @@ export class TeamConnection {
     this.provider?.disconnect();
   }
 
+  private newer(): boolean {
+    return schemaVersionOf(this.space.doc) > TEAM_DOC_VERSION;
+  }
+
+  /**
+   * The server refused one of this device's changes, whole. No more attempts on this copy: the provider
+   * would send the same update again at every reconnect. The listeners (the session) decide what next.
+   */
+  private refuseChange(reason: TeamSpaceReason): void {
+    if (this.status.link === 'refused' && this.status.reason === reason) return;
+    this.set({ link: 'refused', reason });
+    this.provider?.disconnect();
+    this.refusals.notify(reason);
+  }
+
+  /** Told once each time the server refuses a change of this device's (with the reason). */
+  onChangeRefused = this.refusals.subscribe;
+
   private set(change: Partial<TeamStatus>): void {
     const next = { ...this.status, ...change };
     if (change.link && change.link !== this.status.link) next.since = this.now();
     if (
       next.link === this.status.link &&
       next.reason === this.status.reason &&
-      next.local === this.status.local
+      next.local === this.status.local &&
+      next.newer === this.status.newer
     )
       return;
     this.status = next;
@@ -185,13 +234,18 @@ export class TeamConnection {
 
   snapshot = (): TeamStatus => this.status;
 
-  /** Stops syncing; this device's copy stays in IndexedDB for the next time the team space is on. */
-  async close(): Promise<void> {
+  /**
+   * Stops syncing; this device's copy stays in IndexedDB for the next time the team space is on, unless
+   * `dropCopy` (a refused change sits in it): then its database is deleted.
+   */
+  async close({ dropCopy = false }: { dropCopy?: boolean } = {}): Promise<void> {
     this.closed = true;
+    this.refusals.clear();
     this.network?.removeEventListener('offline', this.onOffline);
     this.network?.removeEventListener('online', this.onOnline);
     this.provider?.destroy();
     this.provider = null;
-    await this.persistence.destroy();
+    if (dropCopy) await this.persistence.clearData();
+    else await this.persistence.destroy();
   }
 }

@@ -82,6 +82,20 @@ describe('TeamJudgements: Team picks', () => {
 });
 
 describe('bridgeJudgements: the local store and the document', () => {
+  it('a judgement newer on this device than the team’s (a change the server never got) goes there, not the older one back', async () => {
+    const ctx = teamContext('key_ann');
+    const team = new TeamJudgements(ctx);
+    const local = await JudgementStore.open('conn-ann', () => 5_000_000);
+    await local.setRating('t1#0', 5);
+    // The team holds an older judgement of this member's (the copy with the newer one was dropped).
+    team.setMine([{ outputKey: 't1#0', starred: false, rating: 2, updatedAt: 1 }]);
+    const stop = team.bridge(local);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(local.snapshot().get('t1#0')).toMatchObject({ rating: 5 });
+    expect(judgements(ctx.doc).get('key_ann|t1#0')).toMatchObject({ rating: 5 });
+    stop();
+  });
+
   it('mirrors a star and a rating made in the Gallery into the document, and an unstar deletes it', async () => {
     const ctx = teamContext('key_ann');
     const team = new TeamJudgements(ctx);

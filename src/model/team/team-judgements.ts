@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import type * as Y from 'yjs';
 import type { Judgement, Judgements } from '../history/judgements';
 import { ROOTS, rootMap, type TeamContext } from './team-doc';
+import { OPEN_GATE, sizeOf, type ShareGate } from './team-share';
 import { Listeners } from '../../lib/store';
 
 // Stars and ratings in the team space (docs/team-space.md "Judgements and comments"): each member's own
@@ -81,7 +82,10 @@ export class TeamJudgements {
   private picks: TeamPicks = new Map();
   private readonly listeners = new Listeners();
 
-  constructor(private readonly ctx: TeamContext) {
+  constructor(
+    private readonly ctx: TeamContext,
+    private readonly gate: ShareGate = OPEN_GATE,
+  ) {
     this.map = rootMap(ctx.doc, ROOTS.judgements);
     for (const key of this.map.keys()) this.read(key);
     const next = new Map<string, TeamPick>();
@@ -127,6 +131,19 @@ export class TeamJudgements {
       updatedAt?: number;
     }>,
   ): void {
+    if (changes.length === 0) return;
+    // Past this member's share of the room the server refuses any growing change: new stars and ratings
+    // stay on this device (removals still go).
+    let bytes = 0;
+    changes = changes.filter((c) => {
+      if (isBlank(c)) return true;
+      bytes += sizeOf(judgementKey(this.ctx.memberId, c.outputKey), {
+        starred: c.starred,
+        rating: c.rating,
+        updatedAt: 0,
+      });
+      return this.gate.allows(bytes);
+    });
     if (changes.length === 0) return;
     this.ctx.transact(() => {
       for (const c of changes) {
@@ -226,9 +243,11 @@ function bridgeJudgements(
   const toDoc: Array<{ outputKey: string; starred: boolean; rating: number | null; updatedAt: number }> = [];
   for (const [outputKey, j] of mine) {
     const here = start.get(outputKey);
-    if (!same(here, j) && (!here || !options.shareExisting || j.updatedAt >= here.updatedAt)) {
-      void local.set(outputKey, { starred: j.starred, rating: j.rating });
-    }
+    if (same(here, j)) continue;
+    // A judgement the team already has of this member's, newer here (a change the server never got: a
+    // copy dropped after a refused change, a device offline meanwhile), goes there, not the older back.
+    if (here && here.updatedAt > j.updatedAt) toDoc.push(here);
+    else void local.set(outputKey, { starred: j.starred, rating: j.rating });
   }
   if (options.shareExisting) {
     for (const [outputKey, j] of start) {

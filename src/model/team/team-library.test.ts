@@ -180,8 +180,10 @@ describe('TeamLibrary: presets', () => {
     expect(shown.map((p) => p.id)).toEqual(['p1']);
     // An unreadable display name is no name, not a megabyte on screen.
     expect(shown[0]!.byName).toBeNull();
-    // Garbage under an id is no one's: sharing over it works.
-    expect(library.sharePreset(preset({ id: 'junk' }))).toEqual({ ok: true });
+    // Garbage under an id names no owner: the server lets nobody overwrite it, so sharing over it is
+    // refused here rather than refused whole by the server.
+    expect(library.sharePreset(preset({ id: 'junk' }))).toEqual({ ok: false, reason: 'taken' });
+    expect(doc.getMap(ROOTS.presets).get('junk')).toBe('not a preset');
     expect(library.sharePreset(preset({ id: 'p9', name: ' ' }))).toEqual({ ok: false, reason: 'invalid' });
   });
 });
@@ -246,5 +248,48 @@ describe('TeamLibrary: prompts', () => {
     expect(library.snapshot().prompts).toEqual([
       { text: 'ok', by: 'key_a', byName: null, sharedAt: 1, mine: false, uses: undefined, pinned: undefined },
     ]);
+  });
+});
+
+describe('TeamLibrary: never writes what the server refuses', () => {
+  it('does not overwrite another member’s prompt under the same text, even one this studio cannot read', () => {
+    const { doc, space, library } = member('key_b');
+    const theirs = {
+      text: 'a red fox, at dusk',
+      by: 'key_a',
+      sharedAt: 1,
+      style: { from: 'a newer studio' },
+    };
+    // Filed under the trimmed text, but its own text differs: unreadable here, still key_a's for the server.
+    space.transact(() => doc.getMap(ROOTS.prompts).set('a red fox', theirs));
+    expect(library.snapshot().prompts).toEqual([]);
+    expect(library.sharePrompt({ text: 'a red fox' })).toEqual({ ok: false, reason: 'taken' });
+    expect(doc.getMap(ROOTS.prompts).get('a red fox')).toEqual(theirs);
+  });
+
+  it('does not overwrite another member’s preset this studio cannot read', () => {
+    const { doc, space, library } = member('key_b');
+    const theirs = { id: 'p1', by: 'key_a', sharedAt: 1, name: 'x', request: 'from a newer studio' };
+    space.transact(() => doc.getMap(ROOTS.presets).set('p1', theirs));
+    expect(library.sharePreset(preset())).toEqual({ ok: false, reason: 'taken' });
+    expect(doc.getMap(ROOTS.presets).get('p1')).toEqual(theirs);
+  });
+
+  it('writes a preset as JSON: no field left undefined (the server refuses what is not JSON)', () => {
+    const { doc, library } = member('key_a');
+    expect(library.sharePreset(preset({ category: undefined }))).toEqual({ ok: true });
+    const stored = doc.getMap(ROOTS.presets).get('p1') as Record<string, unknown>;
+    expect(Object.values(stored).includes(undefined)).toBe(false);
+  });
+
+  it('refuses to share past this member’s share of the room, and says so', () => {
+    const doc = new Y.Doc();
+    const space = new TeamSpace(doc, 'key_a', () => clock);
+    spaces.push(space);
+    const library = new TeamLibrary(space, { allows: () => false });
+    libraries.push(library);
+    expect(library.sharePrompt({ text: 'a red fox' })).toEqual({ ok: false, reason: 'full' });
+    expect(library.sharePreset(preset())).toEqual({ ok: false, reason: 'full' });
+    expect(doc.getMap(ROOTS.prompts).size + doc.getMap(ROOTS.presets).size).toBe(0);
   });
 });

@@ -9,7 +9,9 @@ import {
   type PortablePrompt,
   type PromptRecord,
 } from '../library/prompt-library';
+import { outOfBounds, TeamDocValues } from '../../../contract/team-doc';
 import { ROOTS, rootMap, type TeamContext } from './team-doc';
+import { OPEN_GATE, ownerNow, plainJson, sizeOf, type ShareGate } from './team-share';
 import { Listeners } from '../../lib/store';
 
 // The team's library (docs/team-space.md, `presets` and `prompts`): presets and prompts a member
@@ -85,8 +87,11 @@ export interface TeamLibrarySnapshot {
 
 export type ShareResult =
   | { ok: true }
-  /** Refused: `taken` when another member's item sits under that key, `invalid` when it does not parse. */
-  | { ok: false; reason: 'taken' | 'invalid' };
+  /**
+   * Refused: `taken` when another member's item sits under that key, `invalid` when it does not parse,
+   * `full` when this member's share of the room has no room for it.
+   */
+  | { ok: false; reason: 'taken' | 'invalid' | 'full' };
 
 function serializedLength(value: unknown): number {
   try {
@@ -106,7 +111,10 @@ export class TeamLibrary {
   private readonly parsedPresets = new WeakMap<object, TeamPresetRecord | null>();
   private readonly parsedPrompts = new WeakMap<object, TeamPromptRecord | null>();
 
-  constructor(private readonly context: TeamContext) {
+  constructor(
+    private readonly context: TeamContext,
+    private readonly gate: ShareGate = OPEN_GATE,
+  ) {
     this.presets = rootMap(context.doc, ROOTS.presets);
     this.prompts = rootMap(context.doc, ROOTS.prompts);
     this.members = rootMap(context.doc, ROOTS.members);
@@ -226,10 +234,14 @@ export class TeamLibrary {
     if (!record.success || serializedLength(record.data) > MAX_PRESET_CHARS) {
       return { ok: false, reason: 'invalid' };
     }
-    // Garbage under the id is no one's: it is replaced. A readable entry of another member is theirs.
-    const owner = this.presetAt(record.data.id)?.by;
+    const value = plainJson(record.data);
+    if (outOfBounds(value) || !TeamDocValues.preset.safeParse(value).success)
+      return { ok: false, reason: 'invalid' };
+    // Whatever sits under the id, readable here or not, is refused by the server unless it is this member's.
+    const owner = ownerNow(this.context.doc, ROOTS.presets, value.id);
     if (owner !== undefined && owner !== this.context.memberId) return { ok: false, reason: 'taken' };
-    this.context.transact(() => this.presets.set(record.data.id, record.data));
+    if (!this.gate.allows(sizeOf(value.id, value))) return { ok: false, reason: 'full' };
+    this.context.transact(() => this.presets.set(value.id, value));
     return { ok: true };
   }
 
@@ -256,9 +268,15 @@ export class TeamLibrary {
       ...(prompt.pinned ? { pinned: true } : {}),
     });
     if (!text || text.length > PROMPT_CAP || !record.success) return { ok: false, reason: 'invalid' };
-    const owner = this.promptAt(text)?.by;
+    const value = plainJson(record.data);
+    if (outOfBounds(value) || !TeamDocValues.prompt.safeParse(value).success)
+      return { ok: false, reason: 'invalid' };
+    // The server judges the record under this text by its `by` alone: one this studio cannot read (another
+    // text, an unknown shape) is still another member's, and overwriting it would be refused whole.
+    const owner = ownerNow(this.context.doc, ROOTS.prompts, text);
     if (owner !== undefined && owner !== this.context.memberId) return { ok: false, reason: 'taken' };
-    this.context.transact(() => this.prompts.set(text, record.data));
+    if (!this.gate.allows(sizeOf(text, value))) return { ok: false, reason: 'full' };
+    this.context.transact(() => this.prompts.set(text, value));
     return { ok: true };
   }
 

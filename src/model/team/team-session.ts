@@ -9,6 +9,7 @@ import { TeamJudgements } from './team-judgements';
 import { TeamLibrary } from './team-library';
 import { TeamVotes } from './team-votes';
 import { TeamMembers } from './team-members';
+import { TeamShare, type OwnItem } from './team-share';
 import { TeamSpace } from './team-space';
 import { bridgeHistory, TeamTasks } from './team-tasks';
 
@@ -31,6 +32,17 @@ export interface TeamSessionOptions extends Omit<TeamConnectionOptions, 'localNa
   /** This device's stars and ratings: this member's go to the team (Team picks), from now on. */
   judgements?: LocalJudgements | null;
   now?: () => number;
+  /**
+   * A fresh copy of the room (the last one was dropped after a refused change): this member's items are
+   * shared again once the server's copy is in, so each is compared with what the team already holds.
+   */
+  afresh?: boolean;
+  /** The server's document limit (/config.json), for this member's share of the room; null: unknown. */
+  maxDocumentBytes?: number | null;
+  /** Tasks this member took out of the team (Free space): not shared again from this device. */
+  withdrawnTasks?: Iterable<string>;
+  /** Told when tasks are taken out of the team (`out`) or put back (an Undo), to remember on the device. */
+  onWithdrawn?: (taskIds: readonly string[], out: boolean) => void;
 }
 
 export class TeamSession {
@@ -43,8 +55,11 @@ export class TeamSession {
   readonly comments: TeamComments;
   readonly boards: TeamBoards;
   readonly votes: TeamVotes;
+  /** This member's share of the room (what they may still write before the server refuses). */
+  readonly share: TeamShare;
   private bridge: ReturnType<typeof bridgeHistory> | null = null;
   private stopJudgements: () => void = () => undefined;
+  private stopWaiting: () => void = () => undefined;
 
   constructor(private readonly options: TeamSessionOptions) {
     const now = options.now ?? Date.now;
@@ -53,19 +68,33 @@ export class TeamSession {
       ...options,
       localName: `media-studio-team:${options.connectionId}:${options.room}`,
     });
+    this.share = new TeamShare(this.space, options.maxDocumentBytes);
     this.members = new TeamMembers(this.space);
-    this.tasks = new TeamTasks(this.space);
-    this.library = new TeamLibrary(this.space);
-    this.judgements = new TeamJudgements(this.space);
+    this.tasks = new TeamTasks(this.space, this.share, options.withdrawnTasks);
+    this.library = new TeamLibrary(this.space, this.share);
+    this.judgements = new TeamJudgements(this.space, this.share);
     this.comments = new TeamComments(this.space);
     this.boards = new TeamBoards(this.space);
     this.votes = new TeamVotes(this.space);
   }
 
-  /** Reads this device's copy, joins under the display name, starts sharing, then connects. */
+  /**
+   * Reads this device's copy, joins under the display name, starts sharing, then connects. A fresh copy
+   * starts sharing once the server's copy is in (the bridges then write only what the team lacks).
+   */
   async start(): Promise<void> {
-    const started = this.connection.start();
-    await started;
+    await this.connection.start();
+    if (!this.options.afresh) return this.startSharing();
+    const off = this.connection.subscribe(() => {
+      if (this.connection.snapshot().link !== 'online') return;
+      off();
+      this.startSharing();
+    });
+    this.stopWaiting = off;
+  }
+
+  private startSharing(): void {
+    this.stopWaiting = () => undefined;
     this.members.setName(this.options.displayName);
     this.bridge = bridgeHistory(this.options.history, this.tasks, {
       sharedSince: this.options.sharedSince,
@@ -96,14 +125,36 @@ export class TeamSession {
     return this.bridge?.shareEarlier() ?? 0;
   }
 
-  async close(): Promise<void> {
+  /**
+   * Takes these of this member's prompts and tasks' copies out of the team (Free space); the device's own
+   * history and prompt library keep theirs, and the tasks are not shared again from here. Answers the Undo.
+   */
+  freeSpace(items: readonly Pick<OwnItem, 'root' | 'key'>[]): () => void {
+    const taskIds = items.filter((i) => i.root === 'tasks').map((i) => i.key);
+    this.tasks.withdraw(taskIds);
+    const undo = this.share.remove(items);
+    this.options.onWithdrawn?.(taskIds, true);
+    return () => {
+      undo();
+      this.tasks.restore(taskIds);
+      this.options.onWithdrawn?.(taskIds, false);
+    };
+  }
+
+  /**
+   * Stops the session. `dropCopy`: this device's copy of the room is deleted too (a refused change sits in
+   * it); the member's own stores on the device are never touched.
+   */
+  async close(options: { dropCopy?: boolean } = {}): Promise<void> {
+    this.stopWaiting();
     this.bridge?.stop();
     this.stopJudgements();
     for (const store of [this.judgements, this.comments, this.boards, this.votes]) store.destroy();
     this.members.destroy();
     this.tasks.destroy();
     this.library.destroy();
-    await this.connection.close();
+    this.share.destroy();
+    await this.connection.close(options);
     this.space.destroy();
     this.space.doc.destroy();
   }

@@ -5,7 +5,13 @@ describe('team settings on this device', () => {
   it('are off until turned on, kept per connection, and a broken record reads as off', () => {
     localStorage.clear();
     expect(readTeamSettings('conn-a')).toEqual(NO_TEAM_SETTINGS);
-    writeTeamSettings('conn-a', { on: true, name: 'Ana', sharedSince: 5, earlierAnswered: false });
+    writeTeamSettings('conn-a', {
+      on: true,
+      name: 'Ana',
+      sharedSince: 5,
+      earlierAnswered: false,
+      withdrawn: [],
+    });
     expect(readTeamSettings('conn-a')).toMatchObject({ on: true, name: 'Ana', sharedSince: 5 });
     expect(readTeamSettings('conn-b')).toEqual(NO_TEAM_SETTINGS);
     localStorage.setItem('media-studio.team.conn-c', '{not json');

@@ -15,6 +15,8 @@ const SettingsSchema = z.object({
   sharedSince: z.catch(z.nullable(z.number()), null),
   /** The member answered the question of sharing what was already here (either way). */
   earlierAnswered: z.catch(z.boolean(), false),
+  /** Tasks the member took out of the team (Free space): not shared again from this device. */
+  withdrawn: z.catch(z.array(z.string()), []),
 });
 export type TeamSettings = z.infer<typeof SettingsSchema>;
 
@@ -24,7 +26,22 @@ export const NO_TEAM_SETTINGS: TeamSettings = {
   name: '',
   sharedSince: null,
   earlierAnswered: false,
+  withdrawn: [],
 };
+
+/** The most task ids kept as withdrawn (the newest): a room holds 10,000 tasks. */
+const MAX_WITHDRAWN = 20_000;
+
+/** The settings with tasks taken out of the team (`out`) or put back. */
+export function withWithdrawn(
+  settings: TeamSettings,
+  taskIds: readonly string[],
+  out: boolean,
+): TeamSettings {
+  const ids = new Set(taskIds);
+  const kept = settings.withdrawn.filter((id) => !ids.has(id));
+  return { ...settings, withdrawn: out ? [...kept, ...taskIds].slice(-MAX_WITHDRAWN) : kept };
+}
 
 const keyOf = (connectionId: string) => `media-studio.team.${connectionId}`;
 

@@ -1,6 +1,6 @@
 import { Awareness } from 'y-protocols/awareness';
 import type * as Y from 'yjs';
-import { migrate, type MigrationResult, type TeamContext } from './team-doc';
+import type { TeamContext } from './team-doc';
 
 // One member's handle on their room's shared document (docs/team-space.md): the Y.Doc, who this member is,
 // the origin their own edits carry (so an UndoManager undoes only theirs, never another member's), and the
@@ -24,15 +24,6 @@ export class TeamSpace implements TeamContext {
 
   transact(edit: () => void): void {
     this.doc.transact(edit, this.origin);
-  }
-
-  /**
-   * Upgrades the document to this studio's schema. Called once the document holds what this device kept
-   * (IndexedDB) and, when online, what the server holds: migrating an empty copy first would stamp the
-   * new version over an old document that had not arrived yet.
-   */
-  upgrade(): MigrationResult {
-    return migrate(this.doc);
   }
 
   destroy(): void {

@@ -49,6 +49,41 @@ describe('the team history mapping', () => {
   });
 });
 
+describe('TeamTasks.share: never what the server refuses', () => {
+  it('leaves a record of another member under the same id alone, even one this studio cannot read', () => {
+    const a = member('key-a');
+    const tasks = new TeamTasks(a);
+    const theirs = { taskId: 't1', by: 'key-b', status: 'a status of a newer studio', createdAt: 1 };
+    a.doc.getMap('tasks').set('t1', theirs);
+    expect(tasks.get('t1')).toBeUndefined();
+    expect(tasks.share([makeEntry('t1')])).toBe(0);
+    expect(a.doc.getMap('tasks').get('t1')).toEqual(theirs);
+  });
+
+  it('writes a record as JSON, with no field left undefined (the server refuses what is not JSON)', () => {
+    const a = member('key-a');
+    const tasks = new TeamTasks(a);
+    tasks.share([
+      makeEntry('t1', { status: 'running', outputs: [], completedAt: undefined, error: undefined }),
+    ]);
+    const stored = a.doc.getMap('tasks').get('t1') as Record<string, unknown>;
+    expect(Object.entries(stored).filter(([, v]) => v === undefined)).toEqual([]);
+  });
+
+  it('shares nothing past the member’s share, and never a task taken out of the team again', () => {
+    const a = member('key-a');
+    let room = true;
+    const tasks = new TeamTasks(a, { allows: () => room }, ['t2']);
+    expect(tasks.share([makeEntry('t1'), makeEntry('t2')])).toBe(1);
+    expect([...tasks.snapshot().keys()]).toEqual(['t1']);
+    room = false;
+    expect(tasks.share([makeEntry('t3')])).toBe(0);
+    room = true;
+    tasks.restore(['t2']);
+    expect(tasks.share([makeEntry('t2')])).toBe(1);
+  });
+});
+
 describe('TeamTasks.share', () => {
   it('writes own entries once per state, never another member’s, never a finished task back to unfinished', () => {
     const a = member('key-a');

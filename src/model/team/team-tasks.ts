@@ -1,9 +1,11 @@
 import { z } from 'zod/mini';
 import type * as Y from 'yjs';
 import { isTerminal } from '../../../contract/task';
+import { outOfBounds, TeamDocValues } from '../../../contract/team-doc';
 import type { HistoryStore } from '../history/history-store';
 import { HistoryEntrySchema, type HistoryEntry } from '../history/history-types';
 import { ROOTS, rootMap, type TeamContext } from './team-doc';
+import { OPEN_GATE, ownerNow, plainJson, sizeOf, type ShareGate } from './team-share';
 import { Listeners } from '../../lib/store';
 
 // The team history (docs/team-space.md, root `tasks`): every task a member submits through the studio,
@@ -32,7 +34,8 @@ export type TeamTask = z.infer<typeof TeamTaskSchema>;
  * @internal
  */
 export function toTeamTask(entry: HistoryEntry, memberId: string): Record<string, unknown> {
-  return {
+  // As JSON: an entry's absent fields (error, completedAt) are not written as undefined.
+  return plainJson({
     taskId: entry.taskId,
     by: memberId,
     request: entry.request,
@@ -44,7 +47,7 @@ export function toTeamTask(entry: HistoryEntry, memberId: string): Record<string
     createdAt: entry.createdAt,
     completedAt: entry.completedAt,
     ...(entry.idempotencyKey ? { idempotencyKey: entry.idempotencyKey } : {}),
-  };
+  });
 }
 
 /**
@@ -74,8 +77,15 @@ export class TeamTasks {
   /** The snapshot handed out, made again only when read after a change (a big room changes often). */
   private view: ReadonlyMap<string, TeamTask> | null = null;
   readonly memberId: string;
+  /** This member's tasks taken out of the team (Free space): never shared again from this device. */
+  private readonly withdrawn: Set<string>;
 
-  constructor(private readonly team: TeamContext) {
+  constructor(
+    private readonly team: TeamContext,
+    private readonly gate: ShareGate = OPEN_GATE,
+    withdrawn: Iterable<string> = [],
+  ) {
+    this.withdrawn = new Set(withdrawn);
     this.map = rootMap(team.doc, ROOTS.tasks);
     this.memberId = team.memberId;
     for (const [id, raw] of this.map.entries()) this.take(id, raw);
@@ -106,24 +116,44 @@ export class TeamTasks {
     return this.parsed.get(taskId);
   }
 
+  /** Tasks of this member's taken out of the team: they stay out (the device's history keeps them). */
+  withdraw(taskIds: Iterable<string>): void {
+    for (const id of taskIds) this.withdrawn.add(id);
+  }
+
+  /** Puts withdrawn tasks back among those shared (an Undo of Free space). */
+  restore(taskIds: Iterable<string>): void {
+    for (const id of taskIds) this.withdrawn.delete(id);
+  }
+
   /**
    * Shares this member's entries (one transaction): each one the document lacks, or holds at an earlier
-   * state. A record already finished is never taken back to an unfinished state. Answers how many were
-   * written.
+   * state. A record already finished is never taken back to an unfinished state. Never writes what the
+   * server would refuse (contract/team-doc.ts), which would refuse the whole transaction: a record under
+   * that id that is not this member's (even one this studio cannot read), a value out of the contract's
+   * bounds, or past this member's share of the room. Answers how many were written.
    */
   share(entries: readonly HistoryEntry[]): number {
-    const writes: HistoryEntry[] = [];
+    const writes: Array<[string, Record<string, unknown>]> = [];
+    let bytes = 0;
     for (const entry of entries) {
       if (entry.by) continue; // another member's: not ours to write
+      if (this.withdrawn.has(entry.taskId)) continue;
+      const owner = ownerNow(this.team.doc, ROOTS.tasks, entry.taskId);
+      if (owner !== undefined && owner !== this.team.memberId) continue;
       const there = this.parsed.get(entry.taskId);
-      if (there && there.by !== this.team.memberId) continue;
       if (there && isTerminal(there.status) && !isTerminal(entry.status)) continue;
       if (there && signature(there) === signature(entry)) continue;
-      writes.push(entry);
+      const value = toTeamTask(entry, this.team.memberId);
+      if (outOfBounds(value) || !TeamDocValues.task.safeParse(value).success) continue;
+      const size = sizeOf(entry.taskId, value);
+      if (!this.gate.allows(bytes + size)) continue;
+      bytes += size;
+      writes.push([entry.taskId, value]);
     }
     if (writes.length === 0) return 0;
     this.team.transact(() => {
-      for (const e of writes) this.map.set(e.taskId, toTeamTask(e, this.team.memberId));
+      for (const [id, value] of writes) this.map.set(id, value);
     });
     return writes.length;
   }
