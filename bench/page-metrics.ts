@@ -32,8 +32,7 @@ export async function longestTaskWhileScrolling(
   await collectGarbageOfEarlierPages(page);
   await page.waitForTimeout(settleMs);
   await page.evaluate(() => ((window as unknown as LongestWindow).__longest = 0));
-  const box = (await scroller.boundingBox())!;
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await pointAt(page, scroller, what);
   for (let i = 0; i < 60; i++) {
     await page.mouse.wheel(0, stepPx);
     await page.waitForTimeout(30);
@@ -43,6 +42,32 @@ export async function longestTaskWhileScrolling(
   const scrolledPx = await scroller.evaluate((el) => el.scrollTop);
   if (scrolledPx < 10_000) throw new Error(`The ${what} did not scroll (scrollTop ${scrolledPx}).`);
   return { longest, scrolledPx };
+}
+
+/**
+ * The mouse over the visible part of `scroller`, which is brought into view first: a wheel scrolls what is
+ * under the pointer. The History starts below the Queue's panel (since the queue's UI, c2cd135), its
+ * bottom below the fold at 1280x900: the middle of its box was off the page, so the wheel scrolled the
+ * page and the list never moved ("did not scroll"). Throws if the pointer is still not over the list.
+ */
+async function pointAt(page: Page, scroller: Locator, what: string): Promise<void> {
+  await scroller.scrollIntoViewIfNeeded();
+  const box = (await scroller.boundingBox())!;
+  const height = page.viewportSize()?.height ?? Infinity;
+  const top = Math.max(box.y, 0);
+  const bottom = Math.min(box.y + box.height, height);
+  const x = box.x + box.width / 2;
+  const y = (top + bottom) / 2;
+  const over = await scroller.evaluate(
+    (el, [px, py]) => {
+      const hit = document.elementFromPoint(px!, py!);
+      return hit !== null && el.contains(hit);
+    },
+    [x, y],
+  );
+  if (bottom - top < 100 || !over)
+    throw new Error(`The ${what} is not under the pointer (${Math.round(bottom - top)} px of it in view).`);
+  await page.mouse.move(x, y);
 }
 
 /**

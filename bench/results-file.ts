@@ -1,4 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as prettier from 'prettier';
 
 // bench/results.json: one entry per figure, each beside its target, merged so each bench script
@@ -27,7 +29,15 @@ export function verdict(f: Figure): 'yes' | 'no' | 'not measured' | 'no target' 
   return f.ok ? 'yes' : 'no';
 }
 
-export const RESULTS = new URL('./results.json', import.meta.url);
+/**
+ * bench/results.json, or the file BENCH_RESULTS names (the benches' smoke test writes a temporary one:
+ * its tiny figures must never reach the real results or the table in docs/benchmarks.md).
+ */
+export const RESULTS = process.env.BENCH_RESULTS
+  ? pathToFileURL(resolve(process.env.BENCH_RESULTS))
+  : new URL('./results.json', import.meta.url);
+/** Whether the figures go to bench/results.json (and so into docs/benchmarks.md's table). */
+export const REAL_RESULTS = !process.env.BENCH_RESULTS;
 
 export function record(section: string, figures: Record<string, Figure>): void {
   const all: Record<string, unknown> = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : {};

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { measureBundle } from './bundle';
 import { existsSync, readFileSync } from 'node:fs';
-import { RESULTS, print, record, updateReadme, type Figure } from './results-file';
+import { REAL_RESULTS, RESULTS, print, record, updateReadme, type Figure } from './results-file';
 import { lighthouseScores } from './lighthouse';
 import { galleryAtScale } from './gallery-bench';
 import {
@@ -20,6 +20,7 @@ import { zipOfSandboxImages } from './zip-bench';
 import { queueHeld, queueMakespan } from './queue-bench';
 import { sandboxLoad } from '../sandbox/bench/load';
 import { sandboxStorms } from '../sandbox/bench/storms';
+import { registerLinguiMacros } from '../scripts/tsx-lingui-loader';
 
 // `npm run bench`: every benchmark this harness has, printed and written to
 // bench/results.json. Needs a build (`npm run build`); starts its own studio and sandbox on spare ports.
@@ -163,8 +164,10 @@ if (wanted('team')) {
       ([, f]) => typeof f !== 'string',
     ),
   ) as Record<string, Figure>;
-  // Loaded only when asked for: it runs the studio's model code, whose messages are Lingui macros that
-  // the Vite build compiles and tsx does not, so a static import stopped every other section at start.
+  // It runs the studio's model code, whose messages are Lingui macros: compiled here by the build's own
+  // Babel setup, through a module hook after tsx's (scripts/tsx-lingui-loader.ts). Loaded only when asked
+  // for, after the hook is in.
+  registerLinguiMacros();
   const { teamBench } = await import('./team-bench');
   const figures = await teamBench((partial) => record('team', { ...kept, ...partial }));
   section('team', { ...kept, ...figures });
@@ -174,5 +177,5 @@ if (wanted('team')) {
 // ports. Only when asked for by name: it takes half an hour.
 if (only.includes('soak')) section('soak', await soak({ minutes: soakMinutes, ports }));
 
-// docs/benchmarks.md shows every figure beside its target.
-await updateReadme();
+// docs/benchmarks.md shows every figure beside its target (bench/results.json's, never a smoke's).
+if (REAL_RESULTS) await updateReadme();

@@ -23,9 +23,8 @@ import { POP, popMeta } from '../e2e/pop-model';
 import { measureBundle } from './bundle';
 import type { Figure } from './results-file';
 import { launch } from './studio-bench';
+import { canonical, contentOf } from './team-doc-json';
 import {
-  canonical,
-  contentOf,
   identityOf,
   joinMember,
   quantile,

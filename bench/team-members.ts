@@ -78,8 +78,8 @@ export async function joinMember(
       reject(new Error(`${name}: refused (${reason})`));
     });
   });
-  // As TeamConnection does once the server's copy is in, then TeamSession.start: the name.
-  space.upgrade();
+  // As TeamSession.start does once the server's copy is in (the server migrated the room as it loaded it,
+  // scripts/team-space/authority.ts): the name.
   members.setName(name);
   return {
     name,
@@ -98,26 +98,6 @@ export async function joinMember(
       space.doc.destroy();
     },
   };
-}
-
-/** Keys sorted at every level, so two copies of one document compare equal whatever the insertion order. */
-export function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
-    );
-  }
-  return value;
-}
-
-/** Every root of the document as JSON (the team space's roots are all Y.Maps). */
-export function contentOf(doc: Y.Doc): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const name of [...doc.share.keys()].sort()) out[name] = doc.getMap(name).toJSON();
-  return out;
 }
 
 export interface TeamNode {

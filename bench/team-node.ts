@@ -4,7 +4,7 @@ import * as Y from 'yjs';
 import { clusterExtensions, clusterSettings } from '../scripts/team-space/cluster';
 import { teamSpaceEnv } from '../scripts/team-space/env';
 import { createTeamSpace } from '../scripts/team-space/team-space-server';
-import { canonical, contentOf } from './team-members';
+import { canonical, contentOf } from './team-doc-json';
 
 // The team-space server as the team bench runs it (bench/team-bench.ts): createTeamSpace on /sync of a
 // plain HTTP server, in a process of its own so its CPU time and resident memory are the server's and not
