@@ -60,7 +60,14 @@ const settings = studioSettings(process.env, { origin, sandbox });
 let teamSpace: ReturnType<typeof createTeamSpace> | undefined;
 try {
   if (settings.teamSpace) {
-    teamSpace = createTeamSpace({ apiBaseUrl: settings.teamSpace.apiBaseUrl, ...teamSpaceEnv(process.env) });
+    const env = teamSpaceEnv(process.env);
+    // Pages of the studio's origin may open /sync (the server's own host passes too, whatever name the
+    // browser used); TEAM_SPACE_ALLOWED_ORIGINS adds origins that serve the studio elsewhere.
+    teamSpace = createTeamSpace({
+      apiBaseUrl: settings.teamSpace.apiBaseUrl,
+      ...env,
+      allowedOrigins: [origin, ...(env.allowedOrigins ?? [])],
+    });
   }
 } catch (e) {
   console.error((e as Error).message);
