@@ -292,9 +292,9 @@ for (const kind of ['sqlite', 'cluster'] as const) {
           const store = await freshStore(kind);
           const server = await startServer(store, log);
           const author = await connect(server.port);
-          const burst = 400;
+          const burst = 1_000;
           for (let i = 0; i < burst; i++) edit(author, `burst-${i}`);
-          await until(() => author.acks() >= burst / 8, 'an eighth of the burst acknowledged');
+          await until(() => author.acks() >= 50, 'the first 50 edits acknowledged');
           await server.kill();
           // Acknowledgements already on their way when the process died count too: wait for the close.
           await until(author.closed, 'the socket to close');

@@ -46,14 +46,17 @@ interface Statements {
 }
 
 /**
- * The log: one row per update, in the order written. The file is in WAL mode, so a row is one append to
- * the journal file (and one fsync with synchronous=FULL) rather than a rollback journal's two; a process
- * killed after the write returned keeps the row (it is in the file), and with FULL so does a machine
- * that loses power.
+ * The log: one row per update, in the order written. The file is in WAL mode with synchronous=NORMAL: a
+ * row is one append to the WAL file, in the operating system's hands once the insert returns, so it
+ * survives the process's death (kill -9, a crash); a machine that loses power may lose the last commits
+ * before a checkpoint (the file stays consistent), as it could lose the debounce's edits before. FULL
+ * would survive that too, at one fsync per update: measured on 1,000 updates, 0.6 -> 3.5-4.2 ms median
+ * per acknowledgement, p95 3-4 -> 9-13 ms, and better-sqlite3 waits for the disk on the event loop, so
+ * every room of the server waits with it.
  */
 const logSchema = `
   PRAGMA journal_mode = WAL;
-  PRAGMA synchronous = FULL;
+  PRAGMA synchronous = NORMAL;
   CREATE TABLE IF NOT EXISTS "document_log" (
     "id" INTEGER PRIMARY KEY,
     "name" varchar(255) NOT NULL,

@@ -28,8 +28,11 @@ import { updateOf } from './messages';
 //   waiting to be applied when the state was encoded is not in it, and a row of another node may hold an
 //   edit this node has not received yet. Either stays for a later store, or the next load.
 //
-// The cost is one write awaited per update (figures in the durability report); a log turned off
-// (`writeAheadLog: false`) is for the tests' control and that measurement only.
+// The cost is one write awaited per update. Measured (1,000 small updates, one client, each timed from
+// the edit to its acknowledgement): SQLite 0.5-0.7 ms median with or without the log (WAL, NORMAL: see
+// persistence-sqlite.ts); PostgreSQL 0.5-0.9 -> 0.8-1.2 ms median, p95 3-8 -> 5-7 ms, on the tests'
+// PostgreSQL (fsync off: a real one adds its commit's flush). A log turned off (`writeAheadLog: false`)
+// is for the tests' control and that measurement only.
 
 /** One row of the log. `id` orders the rows of a room; PostgreSQL's bigint ids come as strings. */
 export interface LogRow {
