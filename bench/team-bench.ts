@@ -18,7 +18,8 @@ import { startSandbox } from '../sandbox/src/server';
 import { startPostgres, startRedis } from '../scripts/team-space/test-services';
 import type { Board } from '../src/model/boards/boards';
 import type { HistoryEntry } from '../src/model/history/history-types';
-import { TEAM_CONNECTION } from '../src/model/team/team-boards';
+import { TEAM_CONNECTION, TeamBoards } from '../src/model/team/team-boards';
+import { TeamSpace } from '../src/model/team/team-space';
 import { POP, popMeta } from '../e2e/pop-model';
 import { measureBundle } from './bundle';
 import type { Figure } from './results-file';
@@ -97,6 +98,23 @@ function benchBoard(id: string, now: number): Board {
   };
 }
 
+/**
+ * Boards put in the room by the server (a direct write, not a member's message), as `who` wrote them
+ * with the studio's TeamBoards. Not through a member: the referee refuses every board TeamBoards creates
+ * (the board's empty `revealedBy` map is judged as a reveal under the key "revealedBy", 'self-key' in
+ * contract/team-doc.ts: not-yours, and the member's socket is closed). Edits of an existing board pass,
+ * and they are what is measured.
+ */
+export async function seedBoards(node: TeamNode, who: Identity, boards: Board[]): Promise<void> {
+  const space = new TeamSpace(new Y.Doc(), who.memberId);
+  const store = new TeamBoards(space);
+  for (const board of boards) store.save(board);
+  await node.apply(who.room, Y.encodeStateAsUpdate(space.doc));
+  store.destroy();
+  space.destroy();
+  space.doc.destroy();
+}
+
 interface LatencyRun {
   delays: number[];
   lost: number;
@@ -108,12 +126,12 @@ interface LatencyRun {
  * into the document); the delay is from just before save() until the reader's TeamBoards has told its
  * subscribers and reads the new prompt back (what a view would render). Both in this process: one clock.
  */
-async function latencyRun(writerUrl: string, readerUrl: string, writer: Identity, reader: Identity) {
-  const a = await joinMember(writerUrl, writer, 'Writer');
-  const b = await joinMember(readerUrl, reader, 'Reader');
+async function latencyRun(writerNode: TeamNode, readerNode: TeamNode, writer: Identity, reader: Identity) {
+  const a = await joinMember(writerNode.url, writer, 'Writer');
+  const b = await joinMember(readerNode.url, reader, 'Reader');
   try {
     const id = `latency-${Date.now()}`;
-    a.boards.save(benchBoard(id, Date.now()));
+    await seedBoards(writerNode, writer, [benchBoard(id, Date.now())]);
     await until(() => b.boards.get(id) !== null, 'the reader to see the board', 10_000);
     const sent = new Map<number, number>();
     const delays: number[] = [];
@@ -593,7 +611,11 @@ async function churnRun(apiBaseUrl: string, who: Identity[]): Promise<ChurnRun> 
       );
     }
     const boardIds = Array.from({ length: BOARDS }, (_, i) => `churn-board-${i}`);
-    for (const id of boardIds) members[0]!.boards.save(benchBoard(id, Date.now()));
+    await seedBoards(
+      node,
+      who[0]!,
+      boardIds.map((id) => benchBoard(id, Date.now())),
+    );
     await until(
       () => members.every((m) => boardIds.every((id) => m.boards.get(id))),
       'every member to see the boards',
@@ -747,7 +769,7 @@ export async function teamBench(progress: (figures: Record<string, Figure>) => v
         const runs: LatencyRun[] = [];
         try {
           for (let run = 0; run < RUNS; run++) {
-            const r = await latencyRun(node.url, node.url, writer, reader);
+            const r = await latencyRun(node, node, writer, reader);
             console.log(
               `    run ${run + 1}: p50 ${round1(quantile(r.delays, 0.5))} ms, p95 ${round1(quantile(r.delays, 0.95))} ms, ${r.lost} lost`,
             );
@@ -780,7 +802,7 @@ export async function teamBench(progress: (figures: Record<string, Figure>) => v
             await startTeamNode(sandbox.baseUrl, cluster),
           );
           for (let run = 0; run < RUNS; run++) {
-            const r = await latencyRun(nodes[0]!.url, nodes[1]!.url, writer, reader);
+            const r = await latencyRun(nodes[0]!, nodes[1]!, writer, reader);
             console.log(
               `    run ${run + 1}: p50 ${round1(quantile(r.delays, 0.5))} ms, p95 ${round1(quantile(r.delays, 0.95))} ms, ${r.lost} lost`,
             );

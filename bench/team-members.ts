@@ -106,6 +106,12 @@ export interface TeamNode {
   http: string;
   pid: number;
   stats(): Promise<NodeStats>;
+  /** Starts a new phase: the peak RSS and the slow readers counted from now. */
+  resetStats(): Promise<void>;
+  /** How long each of the referee's checks took (ms) since the last call. */
+  reviews(): Promise<number[]>;
+  /** Applies an update to a room as the server itself writes (not refereed): a seed. */
+  apply(room: string, update: Uint8Array): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -113,7 +119,11 @@ export interface NodeStats {
   cpuUserUs: number;
   cpuSystemUs: number;
   rss: number;
+  /** The highest RSS sampled since the last resetStats (or the start). */
+  peakRss: number;
   heapUsed: number;
+  /** Sockets closed as slow readers since the last resetStats. */
+  slowReaders: number;
   documents: number;
   connections: number;
 }
@@ -160,6 +170,17 @@ export async function startTeamNode(apiBaseUrl: string, env: Record<string, stri
     http,
     pid: child.pid!,
     stats: async () => (await (await fetch(`${http}/stats`)).json()) as NodeStats,
+    resetStats: async () => {
+      await fetch(`${http}/stats/reset`, { method: 'POST' });
+    },
+    reviews: async () => (await (await fetch(`${http}/reviews`)).json()) as number[],
+    apply: async (room, update) => {
+      const res = await fetch(`${http}/apply?room=${encodeURIComponent(room)}`, {
+        method: 'POST',
+        body: Buffer.from(update),
+      });
+      if (!res.ok) throw new Error(`team-node /apply: ${res.status} ${await res.text()}`);
+    },
     stop: async () => {
       if (child.exitCode === null) {
         const gone = new Promise((r) => child.once('exit', r));

@@ -4,6 +4,7 @@ import * as Y from 'yjs';
 import { clusterExtensions, clusterSettings } from '../scripts/team-space/cluster';
 import { teamSpaceEnv } from '../scripts/team-space/env';
 import { createTeamSpace } from '../scripts/team-space/team-space-server';
+import { createStudioServer, studioSettings } from '../scripts/studio-server';
 import { canonical, contentOf } from './team-doc-json';
 
 // The team-space server as the team bench runs it (bench/team-bench.ts): createTeamSpace on /sync of a
@@ -14,8 +15,18 @@ import { canonical, contentOf } from './team-doc-json';
 // scripts/team-space/node.ts. TEAM_SPACE_API_URL: the sandbox the keys are checked against. PORT 0 (the
 // default) takes a spare port, printed as "listening <port>".
 //
+// BENCH_REFEREE=off starts it without the referee's checks (createTeamSpace's `referee.enabled: false`:
+// the baseline the checks' cost is measured against, never a deployment); otherwise each check's time is
+// kept (`referee.onReview`). BENCH_STUDIO_DIST=<dist> also serves that built studio on this port (as
+// `npm start` does, scripts/studio-server.ts, its /config.json naming this team space and the sandbox at
+// TEAM_SPACE_API_URL), so browsers can join (PORT must then be given: the studio's CSP names its origin).
+//
 // Bench-only endpoints, never part of a deployment (this file is not served by the studio):
-// - GET /stats: this process's CPU time and memory (process.cpuUsage, process.memoryUsage);
+// - GET /stats: this process's CPU time and memory (process.cpuUsage, process.memoryUsage), the highest
+//   RSS sampled (every 20 ms) since the last POST /stats/reset, and the sockets closed as slow readers;
+// - GET /reviews: how long each of the referee's checks took (ms) since the last call, and forgets them;
+// - POST /apply?room=...: applies the Yjs update in the body to a room as the server itself writes (a
+//   direct connection, not a member's message: not refereed), to seed it;
 // - GET /room?name=...: a loaded room's state vector and content, to compare with the members' copies;
 // - POST /copies?of=...&n=...: loads n more rooms holding that room's document (direct connections, so
 //   they stay loaded) and answers the memory before and after, after a GC (needs --expose-gc): memory
@@ -24,16 +35,41 @@ import { canonical, contentOf } from './team-doc-json';
 const apiBaseUrl = process.env.TEAM_SPACE_API_URL ?? '';
 const env = teamSpaceEnv(process.env);
 const cluster = clusterSettings(process.env);
+let reviews: number[] = [];
+let slowReaders = 0;
 const teamSpace = createTeamSpace({
   apiBaseUrl,
   ...(cluster ? { extensions: clusterExtensions(cluster) } : { dataDir: env.dataDir }),
   recheckMs: env.recheckMs,
   limits: env.limits,
-  // Only refusals: 50 members' connect lines would be the bench's noise, and a refusal is a bench bug.
+  referee: process.env.BENCH_REFEREE === 'off' ? { enabled: false } : { onReview: (ms) => reviews.push(ms) },
+  // Only refusals: 100 members' connect lines would be the bench's noise, and a refusal is a bench bug.
+  // Slow readers closed are counted (the scenario expects them), not printed.
   log: (line) => {
-    if (line.startsWith('refused')) console.error(`[team-node] ${line}`);
+    if (line.includes('reason=slow-reader')) slowReaders++;
+    else if (line.startsWith('refused')) console.error(`[team-node] ${line}`);
   },
 });
+
+// The highest RSS since the last reset, sampled: VmHWM is the whole life's peak, not one phase's.
+let peakRss = process.memoryUsage.rss();
+setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 20).unref();
+
+const port = Number(process.env.PORT ?? 0);
+const studioDist = process.env.BENCH_STUDIO_DIST;
+const studio = studioDist
+  ? createStudioServer(
+      studioSettings(
+        { ...process.env, TEAM_SPACE_API_URL: apiBaseUrl },
+        {
+          origin: `http://127.0.0.1:${port}`,
+          sandbox: { baseUrl: apiBaseUrl, origin: new URL(apiBaseUrl).origin },
+        },
+      ),
+      studioDist,
+      { teamSpace },
+    )
+  : undefined;
 
 const gc = (globalThis as { gc?: () => void }).gc;
 const memory = () => {
@@ -54,15 +90,37 @@ const server = createServer((req, res) => {
     if (url.pathname === '/stats') {
       const cpu = process.cpuUsage();
       const m = process.memoryUsage();
+      peakRss = Math.max(peakRss, m.rss);
       return json(res, {
         cpuUserUs: cpu.user,
         cpuSystemUs: cpu.system,
         rss: m.rss,
+        peakRss,
         heapUsed: m.heapUsed,
         documents: teamSpace.hocuspocus.getDocumentsCount(),
         connections: teamSpace.hocuspocus.getConnectionsCount(),
+        slowReaders,
       });
     }
+    if (url.pathname === '/stats/reset' && req.method === 'POST') {
+      peakRss = process.memoryUsage.rss();
+      slowReaders = 0;
+      return json(res, { peakRss });
+    }
+    if (url.pathname === '/reviews') {
+      const taken = reviews;
+      reviews = [];
+      return json(res, taken);
+    }
+    if (url.pathname === '/apply' && req.method === 'POST') {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const direct = await teamSpace.hocuspocus.openDirectConnection(url.searchParams.get('room') ?? '');
+      await direct.transact((doc) => Y.applyUpdate(doc, new Uint8Array(Buffer.concat(chunks))));
+      await direct.disconnect();
+      return json(res, { ok: true });
+    }
+    if (studio) return void studio.emit('request', req, res);
     if (url.pathname === '/room') {
       const doc = teamSpace.hocuspocus.documents.get(url.searchParams.get('name') ?? '');
       if (!doc) return json(res, null);
@@ -93,7 +151,7 @@ const server = createServer((req, res) => {
 server.on('upgrade', (req, socket, head) => {
   if (!teamSpace.handleUpgrade(req, socket, head)) socket.destroy();
 });
-server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+server.listen(port, '127.0.0.1', () => {
   console.log(`listening ${(server.address() as AddressInfo).port}`);
 });
 
