@@ -141,7 +141,7 @@ const board = fields({
   cells: mapOf(any),
   favourites: mapOf(value(Text(400))),
   notes: mapOf(value(Text(4_000))),
-  revealedBy: mapOf(value(Time), 'self-key'),
+  revealedBy: mapOf(value(Time, { who: 'self-key' })),
 });
 
 /** A comment (team-comments.ts): its author's, but anyone resolves or reopens its thread. */
@@ -298,6 +298,7 @@ export interface Migration {
 }
 
 /**
+ * @internal
  * The migrations, oldest first. Version 0 -> 1: the first versioned document; nothing to move, the version
  * is stamped. A later version adds a step here with a test that builds a document of the old shape.
  */

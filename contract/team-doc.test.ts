@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import {
+  migrateTeamDoc,
+  outOfBounds,
+  ownerOf,
+  schemaVersionOf,
+  TEAM_DOC_MIGRATIONS,
+  TEAM_DOC_ROOTS,
+  TEAM_DOC_VERSION,
+  type Migration,
+} from './team-doc';
+
+// The contract's pure parts: the version and its migrations (run by the server as a room loads), who owns
+// a record, and the bounds checked without recursion. The server's use of them is tested in
+// scripts/team-space/authority.test.ts and hostile-members.test.ts.
+
+const sync = (a: Y.Doc, b: Y.Doc) => {
+  Y.applyUpdate(b, Y.encodeStateAsUpdate(a, Y.encodeStateVector(b)));
+  Y.applyUpdate(a, Y.encodeStateAsUpdate(b, Y.encodeStateVector(a)));
+};
+
+describe('the version and its migrations', () => {
+  it('a document nobody stamped is version 0, and migrating stamps the current version once', () => {
+    const doc = new Y.Doc();
+    expect(schemaVersionOf(doc)).toBe(0);
+    expect(migrateTeamDoc(doc)).toEqual({ kind: 'upgraded', from: 0, to: TEAM_DOC_VERSION });
+    expect(schemaVersionOf(doc)).toBe(TEAM_DOC_VERSION);
+    expect(migrateTeamDoc(doc)).toEqual({ kind: 'current', version: TEAM_DOC_VERSION });
+  });
+
+  it('an old document is upgraded step by step, its data moved, never dropped', () => {
+    const doc = new Y.Doc();
+    doc.transact(() => {
+      doc.getMap(TEAM_DOC_ROOTS.meta).set('schemaVersion', 1);
+      doc.getMap('legacyTasks').set('t1', { taskId: 't1' });
+    });
+    const steps: Migration[] = [
+      ...TEAM_DOC_MIGRATIONS,
+      {
+        from: 1,
+        describe: 'legacyTasks -> tasks',
+        run: (d) => {
+          const legacy = d.getMap('legacyTasks');
+          for (const id of [...legacy.keys()]) {
+            d.getMap(TEAM_DOC_ROOTS.tasks).set(id, legacy.get(id));
+            legacy.delete(id);
+          }
+        },
+      },
+    ];
+    expect(migrateTeamDoc(doc, steps, 2)).toEqual({ kind: 'upgraded', from: 1, to: 2 });
+    expect(doc.getMap(TEAM_DOC_ROOTS.tasks).get('t1')).toEqual({ taskId: 't1' });
+    expect(schemaVersionOf(doc)).toBe(2);
+  });
+
+  it('two nodes running the same migration before they sync end with one copy of the data', () => {
+    const step: Migration = {
+      from: 1,
+      describe: 'copy a setting',
+      run: (d) => d.getMap('meta').set('copied', true),
+    };
+    const a = new Y.Doc();
+    a.getMap(TEAM_DOC_ROOTS.meta).set('schemaVersion', 1);
+    const b = new Y.Doc();
+    sync(a, b);
+    migrateTeamDoc(a, [...TEAM_DOC_MIGRATIONS, step], 2);
+    migrateTeamDoc(b, [...TEAM_DOC_MIGRATIONS, step], 2);
+    sync(a, b);
+    expect(schemaVersionOf(a)).toBe(2);
+    expect(b.getMap('meta').toJSON()).toEqual(a.getMap('meta').toJSON());
+  });
+
+  it('a document of a newer version is left as it is', () => {
+    const doc = new Y.Doc();
+    doc.getMap(TEAM_DOC_ROOTS.meta).set('schemaVersion', TEAM_DOC_VERSION + 1);
+    expect(migrateTeamDoc(doc)).toEqual({ kind: 'newer', version: TEAM_DOC_VERSION + 1 });
+    expect(schemaVersionOf(doc)).toBe(TEAM_DOC_VERSION + 1);
+  });
+
+  it('a missing step is an error, not a silent skip', () => {
+    expect(() => migrateTeamDoc(new Y.Doc(), [], 1)).toThrow(/No migration from team-space schema version 0/);
+  });
+});
+
+describe('who owns a record', () => {
+  const fields = (v: Record<string, unknown>) => (name: string) => v[name];
+
+  it('a vote is its member’s only when its key and its value name the same member', () => {
+    const vote = { boardId: 'b', rowId: 'r', memberId: 'm1' };
+    expect(ownerOf('votes', 'b|r|m1', fields(vote))).toBe('m1');
+    expect(ownerOf('votes', 'b|r|m2', fields(vote))).toBeNull();
+  });
+
+  it('a task, a preset and a comment are owned only under their own id', () => {
+    expect(ownerOf('tasks', 't1', fields({ taskId: 't1', by: 'm1' }))).toBe('m1');
+    expect(ownerOf('tasks', 't2', fields({ taskId: 't1', by: 'm1' }))).toBeNull();
+    expect(ownerOf('presets', 'p1', fields({ id: 'p1', by: 'm1' }))).toBe('m1');
+    expect(ownerOf('comments', 'c1', fields({ id: 'c1', author: 'm1' }))).toBe('m1');
+  });
+
+  it('judgements by their key’s prefix, members by their key, boards are shared, meta the server’s', () => {
+    expect(ownerOf('judgements', 'm1|t1#0', fields({}))).toBe('m1');
+    expect(ownerOf('members', 'm1', fields({ name: 'x' }))).toBe('m1');
+    expect(ownerOf('boards', 'b1', fields({}))).toBe('shared');
+    expect(ownerOf('meta', 'schemaVersion', fields({}))).toBe('server');
+  });
+});
+
+describe('bounds, without recursion', () => {
+  it('a value nested 100,000 deep is told apart without exhausting the stack', () => {
+    let v: unknown = 1;
+    for (let i = 0; i < 100_000; i++) v = [v];
+    expect(outOfBounds(v)).toBe('depth');
+  });
+
+  it('too many bytes, or something that is not JSON, is told; a plain record passes', () => {
+    expect(outOfBounds({ a: 'x'.repeat(200_000) })).toBe('bytes');
+    expect(outOfBounds({ a: Number.NaN })).toBe('kind');
+    expect(outOfBounds({ a: new Uint8Array(2) })).toBe('kind');
+    expect(outOfBounds({ taskId: 't', by: 'm', outputs: [{ url: 'https://x' }] })).toBeNull();
+  });
+});

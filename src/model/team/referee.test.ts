@@ -1,0 +1,178 @@
+import { describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { TEAM_DOC_ROOTS } from '../../../contract/team-doc';
+import type { Board } from '../boards/boards';
+import { TeamBoards, TEAM_CONNECTION } from './team-boards';
+import { TeamComments } from './team-comments';
+import { TeamJudgements } from './team-judgements';
+import { TeamLibrary } from './team-library';
+import { TeamMembers } from './team-members';
+import { TeamTasks } from './team-tasks';
+import { TeamVotes } from './team-votes';
+import { makeEntry } from '../../test/gallery-test-utils';
+import { member } from '../../test/team-test-utils';
+import { reviewUpdate } from '../../../scripts/team-space/authority';
+
+// The referee never refuses an honest studio: two members' real stores (src/model/team/) do what the
+// studio does, and every update either sends goes through reviewUpdate against the server's copy of the
+// room before it is applied there and relayed to the other member, as the server does. A refusal here
+// would drop a member's copy of the room in production (a refused change): it must never happen to a
+// studio that follows the contract. The control at the end shows the relay does refuse a forgery.
+
+type Space = ReturnType<typeof member>;
+
+function refereedRoom() {
+  const server = new Y.Doc();
+  const refused: string[] = [];
+  const spaces: Space[] = [];
+  const relay = (from: Space) => (update: Uint8Array, origin: unknown) => {
+    if (origin === 'remote') return;
+    const review = reviewUpdate(server, update, from.memberId);
+    if (!review.ok) {
+      refused.push(`${from.memberId}: ${review.reason} (${review.detail})`);
+      return;
+    }
+    Y.applyUpdate(server, update, 'remote');
+    for (const to of spaces) if (to !== from) Y.applyUpdate(to.doc, update, 'remote');
+  };
+  const join = (memberId: string) => {
+    const space = member(memberId);
+    Y.applyUpdate(space.doc, Y.encodeStateAsUpdate(server), 'remote');
+    space.doc.on('update', relay(space));
+    spaces.push(space);
+    return space;
+  };
+  return { server, refused, join };
+}
+
+const board = (id: string, more: Partial<Board> = {}): Board => ({
+  id,
+  connectionId: TEAM_CONNECTION,
+  name: 'Lighthouses',
+  createdAt: 1,
+  updatedAt: 1,
+  setup: {
+    category: 'image/default',
+    columns: [
+      { modelId: 'lumen', versionId: 'v1' },
+      { modelId: 'aurora', versionId: 'v2' },
+    ],
+    rows: [
+      { id: 'r1', prompt: 'a lighthouse in fog' },
+      { id: 'r2', prompt: 'a lighthouse at dawn' },
+    ],
+    shared: { ratio: '1:1' },
+    perColumn: { 'lumen@v1': { steps: 20 } },
+  },
+  cells: {},
+  favourites: {},
+  notes: {},
+  blind: true,
+  ...more,
+});
+
+const candidate = (modelId: string) => ({
+  key: `${modelId}@v1`,
+  modelId,
+  versionId: 'v1',
+  name: modelId,
+  versionName: 'v1',
+});
+
+describe('the referee and the studio’s own stores', () => {
+  it('everything two honest members do is accepted, and both see the same room as the server', () => {
+    const { server, refused, join } = refereedRoom();
+    const a = join('key-a');
+    const b = join('key-b');
+
+    // Names, tasks (shared, then finished), the library.
+    new TeamMembers(a).setName('Ana');
+    new TeamMembers(b).setName('Ben');
+    const tasksA = new TeamTasks(a);
+    tasksA.share([makeEntry('t1', { status: 'running' }), makeEntry('t2')]);
+    tasksA.share([makeEntry('t1', { status: 'succeeded' })]);
+    new TeamTasks(b).share([makeEntry('t9')]);
+    const libraryA = new TeamLibrary(a);
+    const libraryB = new TeamLibrary(b);
+    libraryA.sharePrompt({ text: 'a red fox' });
+    // The same text shared by the other member: theirs is left alone.
+    libraryB.sharePrompt({ text: 'a red fox' });
+    libraryB.sharePrompt({ text: 'a blue whale' });
+    libraryA.unsharePrompt('a red fox');
+
+    // Stars and ratings, votes, comments with replies, resolved and reopened by the other member.
+    const judgementsA = new TeamJudgements(a);
+    judgementsA.setMine([{ outputKey: 't1#0', starred: true, rating: 4 }]);
+    judgementsA.setMine([{ outputKey: 't1#0', starred: false, rating: null }]);
+    const votesA = new TeamVotes(a);
+    const votesB = new TeamVotes(b);
+    const vote = {
+      boardId: 'b1',
+      rowId: 'r1',
+      category: 'image/default',
+      candidates: [candidate('lumen'), candidate('aurora')],
+    };
+    votesA.vote({ ...vote, winner: 'lumen@v1' });
+    votesB.vote({ ...vote, winner: 'aurora@v1' });
+    votesA.withdraw('b1', 'r1');
+    const commentsA = new TeamComments(a);
+    const commentsB = new TeamComments(b);
+    const first = commentsA.add({ kind: 'output', outputKey: 't1#0' }, 'nice fog @Ben', [
+      { id: 'key-b', name: 'Ben' },
+    ]);
+    commentsB.reply(first, 'agreed');
+    commentsB.resolve(first);
+    commentsA.reopen(first);
+    commentsA.delete(first); // with a reply: kept without its body
+    const lone = commentsB.add({ kind: 'cell', boardId: 'b1', cellKey: 'r1|lumen@v1' }, 'try 30 steps');
+    commentsB.delete(lone);
+
+    // A board: made by one, edited by both, revealed by each, blind again, deleted and brought back.
+    const boardsA = new TeamBoards(a);
+    const boardsB = new TeamBoards(b);
+    boardsA.save(board('b1'));
+    boardsB.save({
+      ...board('b1'),
+      name: 'Lighthouses at night',
+      setup: {
+        ...board('b1').setup,
+        rows: [...board('b1').setup.rows, { id: 'r3', prompt: 'a lighthouse in a storm' }],
+      },
+      notes: { 'r1|lumen@v1': 'too dark' },
+      favourites: { r1: 'lumen@v1' },
+    });
+    boardsA.reveal('b1');
+    boardsB.reveal('b1');
+    boardsB.blind('b1');
+    const undoDelete = boardsA.delete('b1');
+    undoDelete();
+    boardsB.save(board('b2', { blind: false }));
+
+    expect(refused).toEqual([]);
+    for (const root of Object.values(TEAM_DOC_ROOTS)) {
+      expect(a.doc.getMap(root).toJSON(), root).toEqual(server.getMap(root).toJSON());
+      expect(b.doc.getMap(root).toJSON(), root).toEqual(server.getMap(root).toJSON());
+    }
+    expect(Object.keys(server.getMap('boards').toJSON()).sort()).toEqual(['b1', 'b2']);
+    // Ben's "a red fox" was Ana's record when he shared it (left alone), and Ana has since unshared it.
+    expect(Object.keys(server.getMap('prompts').toJSON()).sort()).toEqual(['a blue whale']);
+  });
+
+  it('the control: the same relay refuses a member who writes another’s vote', () => {
+    const { refused, join } = refereedRoom();
+    const a = join('key-a');
+    const b = join('key-b');
+    new TeamVotes(a).vote({
+      boardId: 'b1',
+      rowId: 'r1',
+      category: 'image/default',
+      candidates: [candidate('lumen'), candidate('aurora')],
+      winner: 'lumen@v1',
+    });
+    b.doc
+      .getMap('votes')
+      .set('b1|r1|key-a', { id: 'b1|r1', boardId: 'b1', rowId: 'r1', memberId: 'key-a', at: 1 });
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatch(/^key-b: not-yours/);
+  });
+});
