@@ -190,7 +190,9 @@ export function PresetsDialog({
       notifyError(
         result.reason === 'taken'
           ? t`Could not share "${name}": another member's preset has the same id.`
-          : t`Could not share "${name}": it is too large to share.`,
+          : result.reason === 'full'
+            ? t`Could not share "${name}": your share of the team space is full. Free some space to share more.`
+            : t`Could not share "${name}": it is too large to share.`,
       );
   };
   const unshare = (id: string, name: string) => {

@@ -27,13 +27,13 @@ afterEach(() => {
   for (const s of spaces.splice(0)) s.destroy();
 });
 
-function teamOf(memberId: string, doc: Y.Doc) {
+function teamOf(memberId: string, doc: Y.Doc, full = false) {
   const space = new TeamSpace(doc, memberId);
   spaces.push(space);
-  return { space, library: new TeamLibrary(space) };
+  return { space, library: new TeamLibrary(space, { allows: () => !full }) };
 }
 
-async function setup({ withTeam = true } = {}) {
+async function setup({ withTeam = true, full = false } = {}) {
   const library = await PromptLibrary.open('conn-me');
   await library.record(['a red fox in the snow']);
   const mine = new Y.Doc();
@@ -46,7 +46,7 @@ async function setup({ withTeam = true } = {}) {
     'update',
     (u: Uint8Array, origin: unknown) => origin !== 'remote' && Y.applyUpdate(mine, u, 'remote'),
   );
-  const me = teamOf('key_me', mine);
+  const me = teamOf('key_me', mine, full);
   const other = teamOf('key_other', theirs);
   const onPick = vi.fn();
   render(
@@ -144,5 +144,18 @@ describe('PromptLibraryDialog: Mine / Team', () => {
     await user.click(screen.getByRole('radio', { name: 'Team' }));
     await user.click(screen.getByRole('button', { name: 'Use: a blue whale at dawn' }));
     expect(onPick).toHaveBeenCalledWith('a blue whale at dawn');
+  });
+});
+
+describe('PromptLibraryDialog: a full share', () => {
+  it('says the member’s share of the team space is full, and shares nothing', async () => {
+    const { user, other } = await setup({ full: true });
+    await user.click(screen.getByRole('button', { name: 'Share to team: a red fox in the snow' }));
+    expect(
+      await screen.findByText(
+        'Could not share “a red fox in the snow”: your share of the team space is full. Free some space to share more.',
+      ),
+    ).toBeTruthy();
+    expect(other.library.snapshot().prompts).toEqual([]);
   });
 });

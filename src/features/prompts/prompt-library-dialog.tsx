@@ -87,7 +87,9 @@ export function PromptLibraryDialog({
       notifyError(
         result.reason === 'taken'
           ? t`Could not share “${prompt}”: another member already shares it.`
-          : t`Could not share “${prompt}”: it cannot be shared.`,
+          : result.reason === 'full'
+            ? t`Could not share “${prompt}”: your share of the team space is full. Free some space to share more.`
+            : t`Could not share “${prompt}”: it cannot be shared.`,
       );
   };
   const copyToMine = async (prompt: TeamPrompt) => {
