@@ -45,6 +45,7 @@ const teamSpace = createTeamSpace({
   recheckMs: env.recheckMs,
   limits: env.limits,
   trustProxy: env.trustProxy,
+  allowedOrigins: env.allowedOrigins,
 });
 
 const server = createServer((req, res) => {
