@@ -10,7 +10,9 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
+import WebSocket from 'ws';
 import { gzipSync } from 'node:zlib';
 import * as Y from 'yjs';
 import { sandboxProcessEnv } from '../sandbox/src/process-env';
@@ -36,7 +38,7 @@ import {
   type Member,
   type TeamNode,
 } from './team-members';
-import { RUNS, spread } from './three-runs';
+import { RUNS, median, spread } from './three-runs';
 
 // `npm run bench -- team` (docs/benchmarks.md): the team space under load. Each figure is the median
 // of RUNS (3) runs with its range, in the issue's scenario:
@@ -67,7 +69,8 @@ const load = () =>
 
 // ---- 1. a board edit seen by another member --------------------------------------------------------
 
-export const EDITS = 200;
+/** BENCH_TEAM_EDITS shrinks it (the smoke test). */
+export const EDITS = Number(process.env.BENCH_TEAM_EDITS ?? 200);
 /** Between two edits: well above the delay measured, so each edit is timed alone, not behind a queue. */
 export const EDIT_SPACING_MS = 150;
 
@@ -197,6 +200,29 @@ function latencyFigures(
       unit: 'ms',
       target: `<= ${targetP95}`,
       ok: p95.value <= targetP95 && lost === 0,
+      note: `${of}, range ${p95.range} ms; ${lost} edits never seen`,
+    },
+  };
+}
+
+function browserFigures(name: string, runs: LatencyRun[], what: string): Record<string, Figure> {
+  const p50 = spread(runs.map((r) => quantile(r.delays, 0.5)));
+  const p95 = spread(runs.map((r) => quantile(r.delays, 0.95)));
+  const lost = runs.reduce((n, r) => n + r.lost, 0);
+  const of = `median of ${runs.length} runs`;
+  return {
+    [`${name}.p50`]: {
+      value: p50.value,
+      unit: 'ms',
+      target: 'reported',
+      ok: true,
+      note: `${what}; ${of}, range ${p50.range} ms`,
+    },
+    [`${name}.p95`]: {
+      value: p95.value,
+      unit: 'ms',
+      target: 'reported',
+      ok: true,
       note: `${of}, range ${p95.range} ms; ${lost} edits never seen`,
     },
   };
@@ -689,6 +715,299 @@ function peakRss(pid: number): number {
   return kb / 1024;
 }
 
+// ---- 5. 100 members and 20 slow readers ------------------------------------------------------------
+
+/** BENCH_TEAM_SLOW_* shrink the scenario (the smoke test); the note says what ran. */
+export const SLOW_MEMBERS = Number(process.env.BENCH_TEAM_SLOW_MEMBERS ?? 100);
+export const SLOW_READERS = Number(process.env.BENCH_TEAM_SLOW_READERS ?? 20);
+export const SLOW_MS = Number(process.env.BENCH_TEAM_SLOW_MS ?? 40_000);
+/** How often a slow reader asks for the whole room again. */
+const ASK_EVERY_MS = 50;
+
+// Hocuspocus's framing (lib0 variable-length integers and strings), as a raw client writes it.
+function varUint(n: number): number[] {
+  const out: number[] = [];
+  while (n > 0x7f) {
+    out.push((n & 0x7f) | 0x80);
+    n = Math.floor(n / 128);
+  }
+  out.push(n);
+  return out;
+}
+const varBytes = (b: Uint8Array) => [...varUint(b.length), ...b];
+const varString = (str: string) => varBytes(new TextEncoder().encode(str));
+const frame = (room: string, type: number, payload: number[]) =>
+  Uint8Array.from([...varString(room), ...varUint(type), ...payload]);
+const authFrame = (room: string, token: string) => frame(room, 2, [...varUint(0), ...varString(token)]);
+/** Sync step 1 with an empty state vector: "send me the whole room". */
+const stepOneFrame = (room: string) =>
+  frame(room, 0, [...varUint(0), ...varBytes(Y.encodeStateVector(new Y.Doc()))]);
+
+/**
+ * A slow reader: a raw WebSocket admitted with a team key that asks for the whole room (sync step 1) every
+ * ASK_EVERY_MS and never reads from its socket (its TCP socket paused), until its socket is gone or
+ * `stop()`. The server is expected to close it ('slow-reader'); it is counted there, not here (a client
+ * that never reads never reads its close frame either).
+ */
+function slowReader(url: string, who: Identity): { stop(): void } {
+  const ws = new WebSocket(url, { perMessageDeflate: false });
+  let timer: NodeJS.Timeout | undefined;
+  ws.on('error', () => undefined);
+  ws.on('close', () => clearInterval(timer));
+  ws.once('open', () => {
+    (ws as unknown as { _socket: Socket })._socket.pause();
+    ws.send(authFrame(who.room, who.token));
+    const ask = stepOneFrame(who.room);
+    timer = setInterval(() => {
+      if (ws.readyState === WebSocket.OPEN) ws.send(ask);
+    }, ASK_EVERY_MS);
+  });
+  return {
+    stop: () => {
+      clearInterval(timer);
+      ws.terminate();
+    },
+  };
+}
+
+interface SlowRun {
+  beforeMb: number;
+  peakMb: number;
+  afterMb: number;
+  closed: number;
+  edits: number;
+  docKb: number;
+  /** Each of the referee's checks over the run (ms). */
+  reviews: number[];
+}
+
+/**
+ * One run: a fresh server (SQLite); SLOW_MEMBERS headless members join (half on each team key) and edit
+ * as in the 50-member scenario (memberLoop) for SLOW_MS. After a sixth of it, the server's RSS is read
+ * ("before"), and SLOW_READERS slow readers connect (on the team keys, in turns) and ask until they are
+ * closed; the highest RSS sampled from then until the end is the "peak"; "after" is the RSS at the end,
+ * the members still connected, the readers closed (or cut by the bench at the end, if the server had not).
+ */
+async function slowReadersRun(apiBaseUrl: string, who: Identity[]): Promise<SlowRun> {
+  const node = await startTeamNode(apiBaseUrl);
+  const members: Member[] = [];
+  const readers: Array<{ stop(): void }> = [];
+  try {
+    for (let i = 0; i < SLOW_MEMBERS; i += 10) {
+      members.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(10, SLOW_MEMBERS - i) }, (_, j) =>
+            joinMember(node.url, who[(i + j) % who.length]!, `member-${i + j}`),
+          ),
+        )),
+      );
+    }
+    const boardIds = Array.from({ length: BOARDS }, (_, i) => `slow-board-${i}`);
+    await seedBoards(
+      node,
+      who[0]!,
+      boardIds.map((id) => benchBoard(id, Date.now())),
+    );
+    await until(
+      () => members.every((m) => boardIds.every((id) => m.boards.get(id))),
+      'every member to see the boards',
+    );
+    await node.reviews();
+    const edits = { board: 0, comment: 0, task: 0 };
+    const t0 = Date.now();
+    const editing = Promise.all(members.map((m) => memberLoop(m, boardIds, t0 + SLOW_MS, edits)));
+    await sleep(SLOW_MS / 6);
+    const before = await node.stats();
+    await node.resetStats();
+    for (let i = 0; i < SLOW_READERS; i++) readers.push(slowReader(node.url, who[i % who.length]!));
+    await editing;
+    const end = await node.stats();
+    for (const r of readers) r.stop();
+    const room = who[0]!.room;
+    const there = (await (await fetch(`${node.http}/room?name=${encodeURIComponent(room)}`)).json()) as {
+      bytes: number;
+    } | null;
+    return {
+      beforeMb: before.rss / 2 ** 20,
+      peakMb: end.peakRss / 2 ** 20,
+      afterMb: end.rss / 2 ** 20,
+      closed: end.slowReaders,
+      edits: edits.board + edits.comment + edits.task,
+      docKb: (there?.bytes ?? NaN) / 1024,
+      reviews: await node.reviews(),
+    };
+  } finally {
+    for (const r of readers) r.stop();
+    for (const m of members) m.leave();
+    await node.stop();
+  }
+}
+
+function slowReaderFigures(runs: SlowRun[]): Record<string, Figure> {
+  const of = `median of ${runs.length} runs`;
+  const before = spread(runs.map((r) => r.beforeMb));
+  const peak = spread(runs.map((r) => r.peakMb));
+  const after = spread(runs.map((r) => r.afterMb));
+  const closed = spread(runs.map((r) => r.closed));
+  const edits = spread(runs.map((r) => r.edits));
+  const doc = spread(runs.map((r) => r.docKb));
+  const scenario = `the team-space server alone in a child process (bench/team-node.ts, SQLite, the referee on); ${SLOW_MEMBERS} headless members (the studio's stores over TeamSpace, half on key team, half on team2) editing one room as in members50 for ${SLOW_MS / 1000} s (${edits.value} edits a run, ${edits.range}; the room ${doc.value} KB at the end, ${doc.range}); after ${SLOW_MS / 6000} s, ${SLOW_READERS} slow readers (raw WebSockets admitted on the team keys, each asking for the whole room, sync step 1, every ${ASK_EVERY_MS} ms, never reading)`;
+  return {
+    'slowReaders.rssBefore': {
+      value: before.value,
+      unit: 'MB',
+      target: 'reported',
+      ok: true,
+      note: `${scenario}: the server's RSS just before the slow readers came; ${of}, range ${before.range} MB`,
+    },
+    'slowReaders.rssPeak': {
+      value: peak.value,
+      unit: 'MB',
+      target: 'reported',
+      ok: true,
+      note: `the highest RSS sampled (every 20 ms, in the server) from the slow readers' arrival to the end; ${of}, range ${peak.range} MB`,
+    },
+    'slowReaders.rssAfter': {
+      value: after.value,
+      unit: 'MB',
+      target: 'reported',
+      ok: true,
+      note: `RSS at the end, the ${SLOW_MEMBERS} members still connected, the slow readers closed; ${of}, range ${after.range} MB`,
+    },
+    'slowReaders.closed': {
+      value: closed.value,
+      unit: 'readers',
+      target: `${SLOW_READERS} of ${SLOW_READERS}`,
+      ok: runs.every((r) => r.closed === SLOW_READERS),
+      note: `slow readers the server closed with reason slow-reader (its log), per run: ${runs.map((r) => r.closed).join(', ')} of ${SLOW_READERS}`,
+    },
+  };
+}
+
+/** The referee's own cost per update (median, p95 of each run's checks), from createTeamSpace's onReview. */
+function reviewFigures(name: string, runs: number[][], what: string): Record<string, Figure> {
+  const p50 = runs.map((r) => quantile(r, 0.5));
+  const p95 = runs.map((r) => quantile(r, 0.95));
+  const r2 = (x: number) => Math.round(x * 100) / 100;
+  const range = (xs: number[]) => `${r2(Math.min(...xs))}-${r2(Math.max(...xs))}`;
+  const of = `median of ${runs.length} runs (${runs.map((r) => r.length).join(', ')} checks)`;
+  return {
+    [`${name}.p50`]: {
+      value: r2(median(p50)),
+      unit: 'ms',
+      target: 'reported',
+      ok: true,
+      note: `the referee's check of one update (authority.ts reviewUpdate, timed by createTeamSpace's referee.onReview in the server) ${what}; ${of}, range ${range(p50)} ms`,
+    },
+    [`${name}.p95`]: {
+      value: r2(median(p95)),
+      unit: 'ms',
+      target: '<= 5',
+      ok: median(p95) <= 5,
+      note: `${of}, range ${range(p95)} ms`,
+    },
+  };
+}
+
+// ---- 6. an edit seen browser to browser, with and without the referee ------------------------------
+
+export const BROWSER_EDITS = Number(process.env.BENCH_TEAM_BROWSER_EDITS ?? 60);
+const BROWSER_SPACING_MS = 300;
+
+/** A page of the built studio connected with `key`, the team space on, the board `boardId` open in Compare. */
+async function studioOnBoard(browser: Browser, origin: string, key: string, boardName: string) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  if (process.env.BENCH_TEAM_SHOTS)
+    page.on('pageerror', (e) => console.error(`[page ${key.slice(-4)}] ${e.message}`));
+  await page.goto(origin);
+  await page.getByLabel('API key', { exact: true }).fill(key);
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  await page.getByRole('tab', { name: 'Models' }).waitFor();
+  await page.getByRole('button', { name: /^Account:/ }).click();
+  await page.getByRole('switch', { name: 'Team space' }).click();
+  await page.getByText(/Team space online/).waitFor({ timeout: 60_000 });
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Compare', exact: true }).click();
+  await page.getByRole('button', { name: boardName }).first().click({ timeout: 60_000 });
+  const prompt = page.getByRole('textbox', { name: 'Prompt 1', exact: true });
+  await prompt.waitFor();
+  return { context, page, prompt };
+}
+
+/**
+ * One run: a team-space node serving the built studio (bench/team-node.ts with BENCH_STUDIO_DIST; the
+ * referee on, or off with BENCH_REFEREE=off), a board seeded in the room, page A (key team) and page B
+ * (key team2) in contexts of their own with the team space on and the board open in Compare. A sets
+ * Prompt 1 to "... edit i" (one input event, as a paste) BROWSER_EDITS times, BROWSER_SPACING_MS apart;
+ * B checks its Prompt 1 every 2 ms. The delay is from A's input event to B holding the text, both on the
+ * wall clock (performance.timeOrigin + now(): one machine, one clock).
+ */
+async function browserRun(
+  browser: Browser,
+  sandbox: { baseUrl: string },
+  keys: Record<string, string>,
+  refereeOn: boolean,
+  dist: string,
+): Promise<{ delays: number[]; lost: number; reviews: number[] }> {
+  const port = Number(process.env.BENCH_TEAM_STUDIO_PORT ?? 4961);
+  const origin = `http://127.0.0.1:${port}`;
+  const node = await startTeamNode(sandbox.baseUrl, {
+    PORT: String(port),
+    BENCH_STUDIO_DIST: dist,
+    ...(refereeOn ? {} : { BENCH_REFEREE: 'off' }),
+  });
+  const pages: Array<{ context: { close(): Promise<void> } }> = [];
+  try {
+    const writer = await identityOf(sandbox.baseUrl, keys.team!);
+    const boardName = `Latency board ${Date.now()}`;
+    await seedBoards(node, writer, [{ ...benchBoard(`browser-${Date.now()}`, Date.now()), name: boardName }]);
+    const a = await studioOnBoard(browser, origin, keys.team!, boardName);
+    pages.push(a);
+    const b = await studioOnBoard(browser, origin, keys.team2!, boardName);
+    pages.push(b);
+    if (process.env.BENCH_TEAM_SHOTS) {
+      await a.page.screenshot({ path: join(process.env.BENCH_TEAM_SHOTS, 'a.png') });
+      await b.page.screenshot({ path: join(process.env.BENCH_TEAM_SHOTS, 'b.png') });
+    }
+    await node.reviews();
+    await b.page.evaluate(() => {
+      const w = window as unknown as { __seen: Record<string, number> };
+      w.__seen = {};
+      const field = [...document.querySelectorAll('textarea')].find(
+        (el) => el.labels?.[0]?.textContent?.trim() === 'Prompt 1',
+      )!;
+      setInterval(() => {
+        const m = / edit (\d+)$/.exec(field.value);
+        if (m && w.__seen[m[1]!] === undefined) w.__seen[m[1]!] = performance.timeOrigin + performance.now();
+      }, 2);
+    });
+    const sent: number[] = [];
+    for (let i = 0; i < BROWSER_EDITS; i++) {
+      sent.push(
+        await a.prompt.evaluate((el, n) => {
+          const area = el as HTMLTextAreaElement;
+          const set = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!;
+          const at = performance.timeOrigin + performance.now();
+          set.call(area, `a red fox asleep in snow, edit ${n}`);
+          area.dispatchEvent(new Event('input', { bubbles: true }));
+          return at;
+        }, i),
+      );
+      await sleep(BROWSER_SPACING_MS);
+    }
+    await sleep(2000);
+    const seen = await b.page.evaluate(
+      () => (window as unknown as { __seen: Record<string, number> }).__seen,
+    );
+    const delays = sent.flatMap((at, i) => (seen[i] === undefined ? [] : [seen[i]! - at]));
+    return { delays, lost: BROWSER_EDITS - delays.length, reviews: await node.reviews() };
+  } finally {
+    for (const p of pages) await p.context.close();
+    await node.stop();
+  }
+}
+
 // ---- 4. the bundle ----------------------------------------------------------------------------------
 
 /** The team session's chunk and every chunk it imports that the first load does not carry, gzipped. */
@@ -734,7 +1053,7 @@ export async function teamBench(progress: (figures: Record<string, Figure>) => v
     progress({ ...figures });
   };
   const loads: string[] = [`start ${load()}`];
-  const only = (process.env.BENCH_TEAM ?? 'bundle,latency,cluster,join,members').split(',');
+  const only = (process.env.BENCH_TEAM ?? 'bundle,latency,cluster,join,members,readers,browser').split(',');
 
   if (only.includes('bundle')) {
     const bundle = measureBundle().initialJsGzip!;
@@ -756,7 +1075,7 @@ export async function teamBench(progress: (figures: Record<string, Figure>) => v
     });
   }
 
-  if (only.some((s) => ['latency', 'cluster', 'members'].includes(s))) {
+  if (only.some((s) => ['latency', 'cluster', 'members', 'readers'].includes(s))) {
     const sandbox = await startSandbox({ port: 0, taskMs: 1000 });
     try {
       const keys = await demoKeys(sandbox.origin);
@@ -877,7 +1196,76 @@ export async function teamBench(progress: (figures: Record<string, Figure>) => v
           },
         });
       }
+      if (only.includes('readers')) {
+        console.log(`  ${SLOW_MEMBERS} members and ${SLOW_READERS} slow readers for ${SLOW_MS / 1000} s`);
+        const runs: SlowRun[] = [];
+        for (let run = 0; run < RUNS; run++) {
+          const r = await slowReadersRun(sandbox.baseUrl, who);
+          console.log(
+            `    run ${run + 1}: RSS before ${Math.round(r.beforeMb)} MB, peak ${Math.round(r.peakMb)}, after ${Math.round(r.afterMb)}; ${r.closed} of ${SLOW_READERS} closed as slow readers; ${r.edits} edits, room ${Math.round(r.docKb)} KB; checks p50 ${quantile(r.reviews, 0.5).toFixed(2)} ms, p95 ${quantile(r.reviews, 0.95).toFixed(2)} ms of ${r.reviews.length}`,
+          );
+          runs.push(r);
+          loads.push(`after readers run ${run + 1} ${load()}`);
+        }
+        done({
+          ...slowReaderFigures(runs),
+          ...reviewFigures(
+            'refereeCheck',
+            runs.map((r) => r.reviews),
+            `of every update the ${SLOW_MEMBERS} members sent in the slow-reader scenario (board, comment and task edits)`,
+          ),
+        });
+      }
     } finally {
+      await sandbox.close();
+    }
+  }
+
+  if (only.includes('browser')) {
+    const dist = join(process.env.BENCH_STUDIO_DIR ?? process.cwd(), 'dist');
+    if (!existsSync(join(dist, 'index.html'))) throw new Error('No build: run `npm run build` first.');
+    console.log(`  an edit seen browser to browser, the referee on and off`);
+    const port = Number(process.env.BENCH_TEAM_STUDIO_PORT ?? 4961);
+    const sandbox = await startSandbox({
+      port: 0,
+      taskMs: 1000,
+      allowedOrigins: [`http://127.0.0.1:${port}`],
+    });
+    const browser = await launch();
+    try {
+      const keys = await demoKeys(sandbox.origin);
+      const on: LatencyRun[] = [];
+      const off: LatencyRun[] = [];
+      const reviews: number[][] = [];
+      // Interleaved, so the machine's load falls on both alike.
+      for (let run = 0; run < RUNS; run++) {
+        for (const refereeOn of [false, true]) {
+          const r = await browserRun(browser, sandbox, keys, refereeOn, dist);
+          console.log(
+            `    run ${run + 1}, referee ${refereeOn ? 'on' : 'off'}: p50 ${round1(quantile(r.delays, 0.5))} ms, p95 ${round1(quantile(r.delays, 0.95))} ms, ${r.lost} lost${refereeOn ? `; checks p50 ${quantile(r.reviews, 0.5).toFixed(2)} ms, p95 ${quantile(r.reviews, 0.95).toFixed(2)} ms of ${r.reviews.length}` : ''}`,
+          );
+          (refereeOn ? on : off).push({ delays: r.delays, lost: r.lost });
+          if (refereeOn) reviews.push(r.reviews);
+        }
+      }
+      const what = (referee: string) =>
+        `the built studio in Chromium, two pages (contexts of their own, keys team and team2), the team space on, one board open in Compare in both, served with the team space by bench/team-node.ts (SQLite) ${referee}: Prompt 1 set in page A (one input event) until page B's Prompt 1 holds it (checked every 2 ms), ${BROWSER_EDITS} edits ${BROWSER_SPACING_MS} ms apart a run, the runs with and without the referee interleaved`;
+      done({
+        ...browserFigures(
+          'browserEdit.refereeOff',
+          off,
+          what('without the referee (referee.enabled false: the baseline)'),
+        ),
+        ...browserFigures(
+          'browserEdit.refereeOn',
+          on,
+          what("with the referee's checks (authority.ts), as deployed"),
+        ),
+        ...reviewFigures('refereeCheck.browser', reviews, "of the browser edits (page A's board edits)"),
+      });
+      loads.push(`after browser ${load()}`);
+    } finally {
+      await browser.close();
       await sandbox.close();
     }
   }

@@ -1,0 +1,62 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// The benches' smoke: `npm run bench -- team` and `-- history` run as `npm run bench` runs them (tsx,
+// bench/run.ts: the Lingui hook, the dynamic import, the scenarios' code), on scenarios small enough for
+// seconds, so a bench that throws fails `npm test` instead of the next person who runs it. Their figures
+// go to a temporary file (BENCH_RESULTS), never to bench/results.json or docs/benchmarks.md.
+// No figure is checked: a tiny run measures nothing; it must only finish and write its figures.
+
+const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function bench(name: string, env: Record<string, string>) {
+  const results = join(dir, `${name}.json`);
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', name], {
+    env: { ...process.env, BENCH_RESULTS: results, BENCH_RUNS: '1', ...env },
+    encoding: 'utf8',
+    timeout: 150_000,
+  });
+  const said = `${run.stdout}\n${run.stderr}`.slice(-3000);
+  expect(run.status, said).toBe(0);
+  return JSON.parse(readFileSync(results, 'utf8')) as Record<string, Record<string, unknown>>;
+}
+
+describe('bench smoke', () => {
+  it('team: a board edit on one node, and members with slow readers, run through bench/run.ts', () => {
+    const team = bench('team', {
+      BENCH_TEAM: 'latency,readers',
+      BENCH_TEAM_EDITS: '5',
+      BENCH_TEAM_SLOW_MEMBERS: '4',
+      BENCH_TEAM_SLOW_READERS: '2',
+      BENCH_TEAM_SLOW_MS: '6000',
+      // Ports of its own, away from a bench or e2e run on the same machine.
+      BENCH_TEAM_STUDIO_PORT: '4991',
+    }).team!;
+    for (const figure of [
+      'boardEditOneNode.p95',
+      'slowReaders.rssPeak',
+      'slowReaders.closed',
+      'refereeCheck.p95',
+    ])
+      expect(team, figure).toHaveProperty(figure);
+  }, 180_000);
+
+  // The History lives in the built studio: without a build (`npm test` builds after the unit tests) there
+  // is nothing to drive, and this says so as a skipped test.
+  it.runIf(existsSync('dist/index.html'))(
+    'history: 300 tasks imported, the reload and the scroll, through bench/run.ts',
+    () => {
+      const history = bench('history', {
+        BENCH_HISTORY_TASKS: '300',
+        BENCH_STUDIO_PORT: '4992',
+        BENCH_SANDBOX_PORT: '4993',
+      }).history!;
+      expect(history).toHaveProperty('longestTaskWhileScrolling');
+    },
+    180_000,
+  );
+});
