@@ -33,6 +33,17 @@ const clients: Client[] = [];
 let token: string;
 let room: string;
 const keysByName = new Map<string, string>();
+/** The member id (GET /me's key.id) of each key a client connects with: what its edits name as `by`. */
+const memberIds = new Map<string, string>();
+
+/** GET /me of a key, and its member id remembered for the clients that connect with it. */
+async function meOf(key: string): Promise<{ key: { id: string }; team?: { id: string } }> {
+  const me = (await (
+    await fetch(`${sandbox!.baseUrl}/me`, { headers: { authorization: `Bearer ${key}` } })
+  ).json()) as { key: { id: string }; team?: { id: string } };
+  memberIds.set(key, me.key.id);
+  return me;
+}
 
 // ---- the nodes -------------------------------------------------------------------------------------
 
@@ -169,6 +180,8 @@ class Balancer {
 
 interface Client {
   name: string;
+  /** The member id of the key it connected with: the server's referee takes only records it owns. */
+  memberId: string;
   doc: Y.Doc;
   provider: HocuspocusProvider;
   socket: HocuspocusProviderWebsocket;
@@ -179,6 +192,8 @@ interface Client {
 
 /** A raw provider in Node (not the studio), as the studio connects: the key as token, the room's name. */
 function connectClient(name: string, port: number, as = { name: room, token }): Client {
+  const memberId = memberIds.get(as.token);
+  if (!memberId) throw new Error(`no member id for ${name}'s key: ask /me (meOf) first`);
   const doc = new Y.Doc();
   const socket = new HocuspocusProviderWebsocket({
     url: `ws://127.0.0.1:${port}/sync`,
@@ -194,6 +209,7 @@ function connectClient(name: string, port: number, as = { name: room, token }): 
   provider.attach();
   const client: Client = {
     name,
+    memberId,
     doc,
     provider,
     socket,
@@ -207,10 +223,16 @@ function connectClient(name: string, port: number, as = { name: room, token }): 
   return client;
 }
 
-/** One edit: a key of the room's `tasks` map (a root of the team document), unique to this client. */
+/**
+ * One edit: a key of the room's `tasks` map (a root of the team document), unique to this client, holding
+ * a task as the server's referee takes it (contract/team-doc.ts): its own id, `by` the member id of the
+ * key the client connected with.
+ */
 function edit(client: Client, phase: string) {
   const key = `${client.name}-${phase}-${client.wrote.length}`;
-  client.doc.getMap('tasks').set(key, { by: client.name, phase, at: Date.now() });
+  client.doc
+    .getMap('tasks')
+    .set(key, { taskId: key, by: client.memberId, status: 'queued', createdAt: Date.now(), phase });
   client.wrote.push(key);
 }
 
@@ -263,9 +285,7 @@ beforeAll(async () => {
   }>;
   for (const k of keys) keysByName.set(k.name, k.key);
   token = keysByName.get('team')!;
-  const me = (await (
-    await fetch(`${sandbox!.baseUrl}/me`, { headers: { authorization: `Bearer ${token}` } })
-  ).json()) as { team?: { id: string } };
+  const me = await meOf(token);
   expect(me.team, 'the sandbox’s `team` key is a team key').toBeDefined();
   room = `team:${me.team!.id}`;
   // C stays out of the balancer and holds no room until the end: it starts now so the test does not
@@ -407,9 +427,7 @@ describe('the PostgreSQL store', () => {
     // extension would have A skip its store meanwhile; cluster.ts). Its own room (a personal key's), so
     // the rooms of the tests above play no part.
     const personal = keysByName.get('personal')!;
-    const me = (await (
-      await fetch(`${sandbox!.baseUrl}/me`, { headers: { authorization: `Bearer ${personal}` } })
-    ).json()) as { key: { id: string } };
+    const me = await meOf(personal);
     const personalRoom = `key:${me.key.id}`;
     const settings = clusterSettings({
       TEAM_SPACE_REDIS_URL: redis!.url,
@@ -467,14 +485,22 @@ describe('the PostgreSQL store', () => {
     const one = new PostgresPersistence({ connectionString: postgres!.url, table: 'store_test' });
     const two = new PostgresPersistence({ connectionString: postgres!.url, table: 'store_test' });
     try {
+      // Tasks as the team document holds them (contract/team-doc.ts); t1's first version is a large one.
+      const task = (taskId: string, status: string, more: Record<string, unknown> = {}) => ({
+        taskId,
+        by: 'key_a',
+        status,
+        createdAt: 1,
+        ...more,
+      });
       const base = new Y.Doc();
-      base.getMap('tasks').set('t1', 'queued '.repeat(500));
+      base.getMap('tasks').set('t1', task('t1', 'queued', { prompt: 'queued '.repeat(500) }));
       const onOne = new Y.Doc();
       Y.applyUpdate(onOne, Y.encodeStateAsUpdate(base));
-      onOne.getMap('tasks').set('t1', 'done');
+      onOne.getMap('tasks').set('t1', task('t1', 'done'));
       const onTwo = new Y.Doc();
       Y.applyUpdate(onTwo, Y.encodeStateAsUpdate(base));
-      onTwo.getMap('tasks').set('t2', 'queued');
+      onTwo.getMap('tasks').set('t2', task('t2', 'queued'));
 
       // Both create the table at once on their first store.
       await Promise.all([
@@ -488,7 +514,7 @@ describe('the PostgreSQL store', () => {
       const row = (await one.load('room'))!;
       const stored = new Y.Doc();
       Y.applyUpdate(stored, row);
-      expect(stored.getMap('tasks').toJSON()).toEqual({ t1: 'done', t2: 'queued' });
+      expect(stored.getMap('tasks').toJSON()).toEqual({ t1: task('t1', 'done'), t2: task('t2', 'queued') });
       // The replaced value is garbage-collected, not kept in the row.
       expect(row.length).toBeLessThan(500);
       expect(await two.load('no-such-room')).toBeNull();

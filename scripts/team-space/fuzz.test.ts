@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
-import { teamRoomOf } from '../../contract/team-room';
+import { CHANGE_REFUSALS, teamRoomOf } from '../../contract/team-room';
 import { MeSchema, type Me } from '../../contract/me';
 import { startSandbox, type RunningSandbox } from '../../sandbox/src/server';
 import { createStudioServer, studioSettings } from '../studio-server';
@@ -38,6 +38,8 @@ let dataDir: string;
 let dist: string;
 const keys: Record<string, string> = {};
 const me: Record<string, Me> = {};
+/** Every line the team space logged (which rule refused what). */
+const logged: string[] = [];
 const uncaught: unknown[] = [];
 const onUncaught = (e: unknown) => uncaught.push(e);
 const sent = { connections: 0, frames: 0, bytes: 0 };
@@ -113,11 +115,27 @@ async function member(name: string) {
   return { doc, done };
 }
 
+/**
+ * A task as the server's referee takes it (contract/team-doc.ts): its own id, `by` the member id of the
+ * key that writes it. What the clients write is valid, so what keeps it out of a room is the rule at work
+ * (admission, the message limit), not the referee.
+ */
+const task = (memberId: string, taskId: string, note: string) => ({
+  taskId,
+  by: memberId,
+  status: 'queued',
+  createdAt: 1,
+  note,
+});
+
+/** The secret as the team's room holds it: a prompt shared by the team's member. */
+const secretOf = (doc: Y.Doc) => (doc.getMap('prompts').get(SECRET) as { text?: unknown } | undefined)?.text;
+
 /** A member of the team still gets in and reads the secret: the server is alive and the room whole. */
 async function teamStillWhole() {
   const m = await member('team');
   try {
-    expect(m.doc.getText('fuzz').toString()).toBe(SECRET);
+    expect(secretOf(m.doc)).toBe(SECRET);
   } finally {
     m.done();
   }
@@ -141,7 +159,12 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'team-space-fuzz-'));
   dist = mkdtempSync(join(tmpdir(), 'studio-dist-'));
   writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Media Studio</title>');
-  teamSpace = createTeamSpace({ apiBaseUrl: sandbox.baseUrl, dataDir, log: () => undefined, limits: LIMITS });
+  teamSpace = createTeamSpace({
+    apiBaseUrl: sandbox.baseUrl,
+    dataDir,
+    log: (line) => logged.push(line),
+    limits: LIMITS,
+  });
   server = createStudioServer(studioSettings({}, { origin: 'http://127.0.0.1:4173', sandbox }), dist, {
     teamSpace,
   });
@@ -149,9 +172,10 @@ beforeAll(async () => {
   url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/sync`;
   // The secret every hostile client tries to read.
   const m = await member('team');
-  m.doc.getText('fuzz').insert(0, SECRET);
+  m.doc.getMap('prompts').set(SECRET, { text: SECRET, by: me.team!.key.id, sharedAt: 1 });
   await new Promise((r) => setTimeout(r, 500));
   m.done();
+  await teamStillWhole();
 }, 60_000);
 
 afterAll(async () => {
@@ -195,10 +219,11 @@ describe('fuzz: the team-space server against hostile clients', () => {
     const payload = fc.oneof(
       fc.uint8Array({ maxLength: 300 }).map((b) => [...b]),
       fc.tuple(fc.nat(4), fc.uint8Array({ maxLength: 300 })).map(([t, b]) => [...varUint(t), ...varBytes(b)]),
-      // A Yjs update (sync step 2 / update) that would write into the room, were it admitted.
+      // A Yjs update (sync step 2 / update) that would write into the room, were it admitted: a task of
+      // the personal key's member, the only member among the tokens (the referee takes it in its room).
       fc.string({ maxLength: 50 }).map((s) => {
         const d = new Y.Doc();
-        d.getText('fuzz').insert(0, s);
+        d.getMap('tasks').set('fuzz', task(me.personal!.key.id, 'fuzz', s));
         return [...varUint(2), ...varBytes(Y.encodeStateAsUpdate(d))];
       }),
     );
@@ -232,13 +257,27 @@ describe('fuzz: the team-space server against hostile clients', () => {
   });
 
   it('a message over the size limit is never applied, and its socket is closed', async () => {
+    const PIECE = 100 * 1024;
+    const seen = logged.length;
+    let tried = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: LIMITS.maxMessageBytes + 1, max: 4 * LIMITS.maxMessageBytes }),
         async (size) => {
-          // Admitted first (the personal key to its own room), then one update far too large.
+          tried++;
+          // Admitted first (the personal key to its own room), then one update far too large: tasks of the
+          // personal key's member, each value within the contract's 128 KiB (at most 100 KiB here), so
+          // the referee would take every one of them and only the message limit keeps them out.
           const d = new Y.Doc();
-          d.getText('fuzz').insert(0, 'x'.repeat(size));
+          d.transact(() => {
+            for (let n = 0; n * PIECE < size; n++) {
+              const key = `big-${size}-${n}`;
+              d.getMap('tasks').set(
+                key,
+                task(me.personal!.key.id, key, 'x'.repeat(Math.min(PIECE, size - n * PIECE))),
+              );
+            }
+          });
           const big = message(teamRoomOf(me.personal!), 0, [
             ...varUint(2),
             ...varBytes(Y.encodeStateAsUpdate(d)),
@@ -250,10 +289,20 @@ describe('fuzz: the team-space server against hostile clients', () => {
       ),
       { numRuns: runs(8) },
     );
+    // The message limit refused each (`ws` itself past twice the limit, its maxPayload), never the referee.
+    const byTheLimit = logged
+      .slice(seen)
+      .filter((l) => l.includes('reason=message-too-big') || l.includes('Max payload size exceeded'));
+    expect(byTheLimit).toHaveLength(tried);
+    expect(logged.slice(seen).filter((l) => CHANGE_REFUSALS.some((r) => l.includes(`reason=${r}`)))).toEqual(
+      [],
+    );
     // The personal room holds none of it.
     const m = await member('personal');
     try {
-      expect(m.doc.getText('fuzz').length).toBeLessThan(LIMITS.maxMessageBytes);
+      const tasks = m.doc.getMap('tasks');
+      expect([...tasks.keys()].filter((k) => k.startsWith('big-'))).toEqual([]);
+      expect(JSON.stringify(tasks.toJSON()).length).toBeLessThan(LIMITS.maxMessageBytes);
     } finally {
       m.done();
     }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
-import { teamRoomOf } from '../../contract/team-room';
+import { CHANGE_REFUSALS, teamRoomOf } from '../../contract/team-room';
 import { MeSchema, type Me } from '../../contract/me';
 import { startSandbox, type RunningSandbox } from '../../sandbox/src/server';
 import { createStudioServer, studioSettings } from '../studio-server';
@@ -119,6 +119,31 @@ async function until(check: () => boolean, what: string, ms = 5000) {
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/**
+ * A task record as the server's referee takes it (authority.ts, against contract/team-doc.ts): under its own
+ * id, `by` the member id of the key that writes it (the key's id from GET /me). These tests are about rooms,
+ * storage and limits, not the referee: every edit they make is one it accepts, so what refuses one is the
+ * rule the test is about.
+ */
+const task = (memberId: string, taskId: string, more: Record<string, unknown> = {}) => ({
+  taskId,
+  by: memberId,
+  status: 'queued',
+  createdAt: 1,
+  ...more,
+});
+
+/** One small edit a member owns: a task under `key` carrying `text`. */
+function note(doc: Y.Doc, memberId: string, key: string, text: string) {
+  doc.getMap('tasks').set(key, task(memberId, key, { note: text }));
+}
+const noteOf = (doc: Y.Doc, key: string) =>
+  (doc.getMap('tasks').get(key) as { note?: unknown } | undefined)?.note;
+
+/** Lines printed since `from` in which the referee refused a change (not-yours, invalid-value, share-full…). */
+const refereeRefusals = (from: number) =>
+  printed.slice(from).filter((l) => CHANGE_REFUSALS.some((reason) => l.includes(`reason=${reason}`)));
 
 const getMe = async (key: string) =>
   MeSchema.parse(
@@ -236,20 +261,20 @@ describe('rooms', () => {
     p.doc.on('update', (u: Uint8Array, origin: unknown) => {
       if (origin === p.provider) fromServer.push(u);
     });
-    a.doc.getMap('boards').set('b1', 'from team');
-    await until(() => b.doc.getMap('boards').get('b1') === 'from team', 'team2 to see team’s edit');
-    p.doc.getMap('boards').set('p1', 'from personal');
+    note(a.doc, me.team!.key.id, 'b1', 'from team');
+    await until(() => noteOf(b.doc, 'b1') === 'from team', 'team2 to see team’s edit');
+    note(p.doc, me.personal!.key.id, 'p1', 'from personal');
     await until(
       () =>
-        stack.teamSpace.hocuspocus.documents.get(teamRoomOf(me.personal!))?.getMap('boards').has('p1') ===
+        stack.teamSpace.hocuspocus.documents.get(teamRoomOf(me.personal!))?.getMap('tasks').has('p1') ===
         true,
       'the personal edit at the server',
     );
     // Give a stray broadcast every chance to arrive.
     await new Promise((r) => setTimeout(r, 200));
-    expect(b.doc.getMap('boards').has('p1')).toBe(false);
-    expect(a.doc.getMap('boards').has('p1')).toBe(false);
-    expect(p.doc.getMap('boards').has('b1')).toBe(false);
+    expect(b.doc.getMap('tasks').has('p1')).toBe(false);
+    expect(a.doc.getMap('tasks').has('p1')).toBe(false);
+    expect(p.doc.getMap('tasks').has('b1')).toBe(false);
     expect(fromServer, 'nothing reached the personal room from the team’s').toEqual([]);
   });
 });
@@ -274,8 +299,8 @@ describe('what the server keeps', () => {
     const a = connect(stack.url, keys.team!, teamRoomOf(me.team!));
     const p = connect(stack.url, keys.personal!, teamRoomOf(me.personal!));
     await Promise.all([a.synced, p.synced]);
-    a.doc.getMap('tasks').set('task_1', { model: 'flux', by: me.team!.key.id });
-    p.doc.getMap('tasks').set('task_2', { model: 'kling' });
+    a.doc.getMap('tasks').set('task_1', task(me.team!.key.id, 'task_1', { model: 'flux' }));
+    p.doc.getMap('tasks').set('task_2', task(me.personal!.key.id, 'task_2', { model: 'kling' }));
     await until(
       () =>
         stack.teamSpace.hocuspocus.documents.get(teamRoomOf(me.team!))?.getMap('tasks').has('task_1') ===
@@ -288,7 +313,9 @@ describe('what the server keeps', () => {
 
     const b = connect(stack.url, keys.team2!, teamRoomOf(me.team2!));
     await b.synced;
-    expect(b.doc.getMap('tasks').toJSON()).toEqual({ task_1: { model: 'flux', by: me.team!.key.id } });
+    expect(b.doc.getMap('tasks').toJSON()).toEqual({
+      task_1: task(me.team!.key.id, 'task_1', { model: 'flux' }),
+    });
     const p2 = connect(stack.url, keys.personal2!, teamRoomOf(me.personal2!));
     await p2.synced;
     expect(p2.doc.getMap('tasks').size, 'personal2 has a room of its own').toBe(0);
@@ -327,17 +354,17 @@ describe('a restart with members connected', () => {
     const stack = await startStack();
     const a = connect(stack.url, keys.team!, teamRoomOf(me.team!));
     await a.synced;
-    a.doc.getMap('boards').set('last', 'edit just before the restart');
+    note(a.doc, me.team!.key.id, 'last', 'edit just before the restart');
     await until(
       () =>
-        stack.teamSpace.hocuspocus.documents.get(teamRoomOf(me.team!))?.getMap('boards').has('last') === true,
+        stack.teamSpace.hocuspocus.documents.get(teamRoomOf(me.team!))?.getMap('tasks').has('last') === true,
       'the edit at the server',
     );
     await stack.restart();
     expect(a.closes).toContainEqual({ code: 1001, reason: 'server-closing' });
     const b = connect(stack.url, keys.team2!, teamRoomOf(me.team2!));
     await b.synced;
-    expect(b.doc.getMap('boards').get('last')).toBe('edit just before the restart');
+    expect(noteOf(b.doc, 'last')).toBe('edit just before the restart');
   });
 });
 
@@ -424,24 +451,32 @@ describe('a hostile client', () => {
   const limits = { maxMessageBytes: 64 * 1024, maxDocumentBytes: 256 * 1024 };
 
   it('an oversized message is refused and the room is untouched', async () => {
-    const stack = await startStack({ limits });
+    // A document limit whose quarter (each member's share, contract/team-doc.ts) holds the huge value, and
+    // the value within the contract's bounds (a JSON value of at most 128 KiB): were the message let in,
+    // the referee would take it, so the message limit is the only rule that refuses it.
+    const stack = await startStack({ limits: { ...limits, maxDocumentBytes: 512 * 1024 } });
     const room = teamRoomOf(me.team!);
     const good = connect(stack.url, keys.team2!, room);
     const bad = connect(stack.url, keys.team!, room);
     await Promise.all([good.synced, bad.synced]);
-    good.doc.getMap('boards').set('b1', 'kept');
-    await until(() => bad.doc.getMap('boards').get('b1') === 'kept', 'the first edit everywhere');
-    bad.doc.getMap('boards').set('huge', 'x'.repeat(100 * 1024));
+    const seen = printed.length;
+    note(good.doc, me.team2!.key.id, 'b1', 'kept');
+    await until(() => noteOf(bad.doc, 'b1') === 'kept', 'the first edit everywhere');
+    note(bad.doc, me.team!.key.id, 'huge', 'x'.repeat(100 * 1024));
     await until(() => bad.closes.some((e) => e.reason === 'message-too-big'), 'the refusal');
     expect(bad.closes).toContainEqual({ code: 1009, reason: 'message-too-big' });
+    expect(
+      printed.slice(seen).some((l) => /^refused a message of \d+ bytes reason=message-too-big$/.test(l)),
+    ).toBe(true);
+    expect(refereeRefusals(seen), 'the referee never saw it').toEqual([]);
     disconnect(bad);
     const server = stack.teamSpace.hocuspocus.documents.get(room)!;
-    expect(server.getMap('boards').has('huge')).toBe(false);
+    expect(server.getMap('tasks').has('huge')).toBe(false);
     // The room goes on: the other member still syncs, and ends with the server's state.
-    good.doc.getMap('boards').set('b2', 'after');
-    await until(() => server.getMap('boards').get('b2') === 'after', 'a later edit at the server');
+    note(good.doc, me.team2!.key.id, 'b2', 'after');
+    await until(() => noteOf(server, 'b2') === 'after', 'a later edit at the server');
     expect(Y.encodeStateAsUpdate(server)).toEqual(Y.encodeStateAsUpdate(good.doc));
-    expect(good.doc.getMap('boards').has('huge')).toBe(false);
+    expect(good.doc.getMap('tasks').has('huge')).toBe(false);
   });
 
   it('updates that would grow the document past its limit are refused, the room untouched', async () => {
@@ -451,18 +486,40 @@ describe('a hostile client', () => {
     const bad = connect(stack.url, keys.team!, room);
     await Promise.all([good.synced, bad.synced]);
     const server = () => stack.teamSpace.hocuspocus.documents.get(room)!;
-    // Each under the message limit; together past the document's.
+    // One member's records may take a quarter of the room (its share), and the sandbox's team has two
+    // keys: the room's other records are those of members not connected now (five of 43 KiB, 215 KiB of
+    // the 256), put into the server's copy as a load from storage would. Then the bad member's edits of
+    // 16 KiB: each under the message limit and within the contract's bounds, the three it sends within
+    // its share (64 KiB), and the third past the document's limit together with the room.
+    server().transact(() => {
+      for (let n = 1; n <= 5; n++)
+        server()
+          .getMap('tasks')
+          .set(`former_${n}`, task(`key_former_${n}`, `former_${n}`, { note: 'f'.repeat(43 * 1024) }));
+    });
+    await until(
+      () => good.doc.getMap('tasks').size === 5 && bad.doc.getMap('tasks').size === 5,
+      'the room’s records at both members',
+    );
+    const seen = printed.length;
+    let sent = 0;
     for (let i = 0; i < 8 && !bad.closes.length; i++) {
-      bad.doc.getMap('tasks').set(`t${i}`, `${i}`.repeat(40 * 1024));
+      note(bad.doc, me.team!.key.id, `t${i}`, `${i}`.repeat(16 * 1024));
+      sent++;
       await new Promise((r) => setTimeout(r, 50));
     }
     await until(() => bad.closes.some((e) => e.reason === 'document-too-big'), 'the refusal');
+    expect(printed.slice(seen)).toContain(
+      `refused member=${me.team!.key.id} room=${room} reason=document-too-big`,
+    );
+    expect(refereeRefusals(seen), 'the referee refused none of them').toEqual([]);
     disconnect(bad);
     const size = Y.encodeStateAsUpdate(server()).byteLength;
     expect(size).toBeLessThanOrEqual(limits.maxDocumentBytes);
-    expect(server().getMap('tasks').size).toBeLessThan(8);
-    good.doc.getMap('boards').set('b', 'still syncing');
-    await until(() => server().getMap('boards').get('b') === 'still syncing', 'a later edit');
+    const kept = [...server().getMap('tasks').keys()].filter((k) => /^t\d$/.test(k));
+    expect(kept.length).toBeLessThan(sent);
+    note(good.doc, me.team2!.key.id, 'b', 'still syncing');
+    await until(() => noteOf(server(), 'b') === 'still syncing', 'a later edit');
     await until(
       () => Buffer.from(Y.encodeStateAsUpdate(server())).equals(Buffer.from(Y.encodeStateAsUpdate(good.doc))),
       'the member and the server to hold the same document',
