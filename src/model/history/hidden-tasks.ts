@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { db } from '../db';
+import { writeNow } from './history-persistence';
 import { Listeners } from '../../lib/store';
 
 // Tasks hidden from this device's history view (product-notes §3: "Hide", local only, with undo). The
@@ -48,10 +49,11 @@ export class HiddenTasks {
     const fresh = taskIds.filter((id) => !this.ids.has(id));
     if (fresh.length === 0) return;
     this.changed(new Set([...this.ids, ...fresh]));
-    const tx = (await db()).transaction('hidden', 'readwrite');
     const at = this.now();
-    for (const taskId of fresh) void tx.store.put({ connectionId: this.connectionId, taskId, hiddenAt: at });
-    await tx.done;
+    // Written at once: a reload right after Hide keeps it hidden (writeNow).
+    await writeNow('hidden', (store) =>
+      fresh.map((taskId) => store.put({ connectionId: this.connectionId, taskId, hiddenAt: at })),
+    );
   }
 
   /** Shows tasks again (the undo of hide, or "Show again" later). */
@@ -61,8 +63,6 @@ export class HiddenTasks {
     const next = new Set(this.ids);
     for (const id of shown) next.delete(id);
     this.changed(next);
-    const tx = (await db()).transaction('hidden', 'readwrite');
-    for (const taskId of shown) void tx.store.delete([this.connectionId, taskId]);
-    await tx.done;
+    await writeNow('hidden', (store) => shown.map((taskId) => store.delete([this.connectionId, taskId])));
   }
 }

@@ -7,6 +7,7 @@ import { HistoryStore } from './history-store';
 import type { HistoryEntry } from './history-types';
 import { JudgementStore } from './judgements';
 import { indexOfKey, taskIdOfKey } from './output-key';
+import { reloadAtOnce } from '../../test/page-unload';
 
 const A = 'conn-a';
 const B = 'conn-b';
@@ -59,6 +60,19 @@ describe('JudgementStore', () => {
     expect(again.get('t1#0')).toMatchObject({ starred: true, rating: null });
     expect(again.get('t1#1')).toMatchObject({ starred: false, rating: 4 });
     expect((await JudgementStore.open(B)).snapshot().size).toBe(0);
+  });
+
+  it('keeps a star and a rating made just before the page goes (an immediate reload)', async () => {
+    const a = await JudgementStore.open(A);
+    // Not awaited: the star shows at once, and the user reloads before the write has answered.
+    const written = Promise.allSettled([a.toggleStar('t1#0'), a.setRating('t1#1', 4)]);
+    await reloadAtOnce();
+    await written;
+
+    await reload();
+    const again = await JudgementStore.open(A);
+    expect(again.get('t1#0')).toMatchObject({ starred: true });
+    expect(again.get('t1#1')).toMatchObject({ rating: 4 });
   });
 
   it('deletes a judgement left blank, and refuses a rating outside 1-5', async () => {
@@ -151,5 +165,15 @@ describe('HiddenTasks', () => {
     await reload();
     expect([...(await HiddenTasks.open(A)).snapshot()]).toEqual(['t2']);
     expect((await HiddenTasks.open(B)).snapshot().size).toBe(0);
+  });
+
+  it('keeps a Hide and a Show again made just before the page goes (an immediate reload)', async () => {
+    const hidden = await HiddenTasks.open(A);
+    await hidden.hide(['t1']);
+    const written = Promise.allSettled([hidden.hide(['t2']), hidden.unhide(['t1'])]);
+    await reloadAtOnce();
+    await written;
+    await reload();
+    expect([...(await HiddenTasks.open(A)).snapshot()]).toEqual(['t2']);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { db } from '../db';
+import { writeNow } from './history-persistence';
 import type { HistorySection } from './history-store';
 import { Listeners } from '../../lib/store';
 
@@ -74,12 +75,14 @@ export class JudgementStore {
     }
     this.map = next;
     this.listeners.notify();
-    const tx = (await db()).transaction('judgements', 'readwrite');
-    for (const j of written) {
-      if (isBlank(j)) void tx.store.delete([this.connectionId, j.outputKey]);
-      else void tx.store.put({ ...j, connectionId: this.connectionId });
-    }
-    await tx.done;
+    // Shown at once, so written at once: a reload right after the click keeps it (writeNow).
+    await writeNow('judgements', (store) =>
+      written.map((j) =>
+        isBlank(j)
+          ? store.delete([this.connectionId, j.outputKey])
+          : store.put({ ...j, connectionId: this.connectionId }),
+      ),
+    );
   }
 
   setStarred(outputKeys: readonly string[], starred: boolean): Promise<void> {

@@ -5,6 +5,7 @@ import { deleteDB } from 'idb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DB_NAME, db, resetDbForTests } from '../db';
 import { KEEP_CONCURRENCY, KEEP_RETRY_MS, KeepersStore, quotaMessage, type KeepableOutput } from './keepers';
+import { reloadAtOnce } from '../../test/page-unload';
 
 const A = 'conn-a';
 const B = 'conn-b';
@@ -104,6 +105,17 @@ describe('KeepersStore', () => {
     expect(store.has('t1#0')).toBe(false);
     expect(store.snapshot().bytes).toBe(4);
     expect(await store.objectUrlFor('t1#0')).toBeNull();
+    await reload();
+    expect((await KeepersStore.open(A)).has('t1#0')).toBe(false);
+  });
+
+  it('forget() just before the page goes (an immediate reload) removes the bytes for good', async () => {
+    const files = server({ [`${CDN}/t1-0.png`]: 'abc' });
+    const store = await KeepersStore.open(A, { fetch: files.fetch });
+    await store.keep(item('t1'));
+    const forgetting = store.forget('t1#0').catch(() => undefined);
+    await reloadAtOnce();
+    await forgetting;
     await reload();
     expect((await KeepersStore.open(A)).has('t1#0')).toBe(false);
   });

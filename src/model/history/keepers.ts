@@ -1,6 +1,7 @@
 import { t } from '@lingui/core/macro';
 import { z } from 'zod/mini';
 import { db } from '../db';
+import { writeNow } from './history-persistence';
 import { Listeners } from '../../lib/store';
 
 // "Keep the keepers": a starred output's bytes saved on this device, so it opens and downloads even
@@ -297,21 +298,14 @@ export class KeepersStore {
       blob,
     };
     try {
-      const database = await db();
-      const tx = database.transaction('keepers', 'readwrite');
-      try {
-        // A full disk shows as the put's error or, at commit, as the transaction's: both are looked at.
-        tx.store.put(record).catch(() => undefined);
-        await tx.done;
-      } catch (error) {
-        throw tx.error ?? error;
-      }
+      // A full disk shows as the put's error or, at commit, as the transaction's: writeNow rejects with it.
+      await writeNow('keepers', (store) => [store.put(record)]);
     } catch (error) {
       if (isQuotaError(error)) return this.fail(item.key, 'quota', quotaMessage());
       return this.fail(item.key, 'storage', notSavedMessage(error));
     }
     if (this.forgotten.delete(item.key)) {
-      await (await db()).delete('keepers', [this.connectionId, item.key]);
+      await writeNow('keepers', (store) => [store.delete([this.connectionId, item.key])]);
       return forgottenResult(item.key);
     }
     const info = infoOf(record);
@@ -339,7 +333,8 @@ export class KeepersStore {
   async forget(outputKey: string): Promise<void> {
     if (this.inFlight.has(outputKey)) this.forgotten.add(outputKey);
     this.failed.delete(outputKey);
-    await (await db()).delete('keepers', [this.connectionId, outputKey]);
+    // Written at once: un-starred and reloaded at once, the bytes are gone (writeNow).
+    await writeNow('keepers', (store) => [store.delete([this.connectionId, outputKey])]);
     const url = this.urls.get(outputKey);
     if (url) URL.revokeObjectURL(url);
     this.urls.delete(outputKey);

@@ -17,6 +17,7 @@ import {
   withoutPresetParam,
 } from './presets';
 import { selectionFromSearch } from '../selection';
+import { reloadAtOnce } from '../../test/page-unload';
 
 const A = 'conn-a';
 const B = 'conn-b';
@@ -120,6 +121,16 @@ describe('share links', () => {
 });
 
 describe('PresetStore', () => {
+  it('keeps a preset saved just before the page goes (an immediate reload)', async () => {
+    const store = await open();
+    const saving = store.save({ name: 'Wide', itemName: 'Lumen Canvas', request: request() });
+    await reloadAtOnce();
+    await saving;
+    (await db()).close();
+    resetDbForTests();
+    expect((await open()).list().map((p) => p.name)).toEqual(['Wide']);
+  });
+
   it('saves, lists per item and across items, renames and deletes, per connection, across a reload', async () => {
     const store = await open();
     const wide = await store.save({ name: ' Wide ', itemName: 'Lumen Canvas', request: request() });

@@ -3,6 +3,7 @@ import { OPTION_PARAM_TYPES, optionValue, type ParamDef } from '../../../contrac
 import { TaskRequestSchema, type ParamValue, type TaskRequest } from '../../../contract/task';
 import { fromBase64Url, toBase64Url } from '../../lib/base64url';
 import { db } from '../db';
+import { writeNow } from '../history/history-persistence';
 import type { HistorySection } from '../history/history-store';
 import { searchForSelection, selectionOfRequest, type ResolvedSelection, type Selection } from '../selection';
 
@@ -210,7 +211,8 @@ export class PresetStore {
     this.byId.set(preset.id, preset);
     this.changed();
     try {
-      await (await db()).put('presets', preset);
+      // Written at once: a reload right after Save keeps the preset (writeNow).
+      await writeNow('presets', (store) => [store.put(preset)]);
     } catch {
       // Kept in memory for this tab.
     }
@@ -249,7 +251,7 @@ export class PresetStore {
     this.byId.delete(id);
     this.changed();
     try {
-      await (await db()).delete('presets', [this.connectionId, id]);
+      await writeNow('presets', (store) => [store.delete([this.connectionId, id])]);
     } catch {
       // See write.
     }

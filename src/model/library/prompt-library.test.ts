@@ -3,6 +3,7 @@ import { deleteDB } from 'idb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DB_NAME, db, resetDbForTests } from '../db';
 import { matchesQuery, PromptLibrary } from './prompt-library';
+import { reloadAtOnce } from '../../test/page-unload';
 
 const A = 'conn-a';
 const B = 'conn-b';
@@ -22,6 +23,19 @@ const reload = async () => {
 };
 
 describe('PromptLibrary', () => {
+  it('keeps a prompt sent and a pin made just before the page goes (an immediate reload)', async () => {
+    const library = await open();
+    await library.record(['a red fox']);
+    const writing = Promise.all([library.record(['a blue whale']), library.pin('a red fox', true)]);
+    await reloadAtOnce();
+    await writing;
+    await reload();
+    expect((await open()).list().map((r) => [r.text, r.pinned])).toEqual([
+      ['a red fox', true],
+      ['a blue whale', false],
+    ]);
+  });
+
   it('keeps each prompt once, counting its uses; newest first; per connection; across a reload', async () => {
     const library = await open();
     await library.record(['a red fox', 'a blue whale']);

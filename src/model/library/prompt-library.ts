@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { db } from '../db';
+import { writeNow } from '../history/history-persistence';
 import type { HistorySection } from '../history/history-store';
 import { Listeners } from '../../lib/store';
 
@@ -93,8 +94,8 @@ export class PromptLibrary {
   private async persist(records: PromptRecord[]): Promise<void> {
     if (records.length === 0) return;
     try {
-      const tx = (await db()).transaction('prompts', 'readwrite');
-      await Promise.all([...records.map((r) => tx.store.put(r)), tx.done]);
+      // Written at once: a reload right after a pin keeps it (writeNow).
+      await writeNow('prompts', (store) => records.map((r) => store.put(r)));
     } catch {
       // Kept in memory for this tab.
     }
@@ -135,7 +136,7 @@ export class PromptLibrary {
     this.byText.delete(text);
     this.changed();
     try {
-      await (await db()).delete('prompts', [this.connectionId, text]);
+      await writeNow('prompts', (store) => [store.delete([this.connectionId, text])]);
     } catch {
       // See persist.
     }
