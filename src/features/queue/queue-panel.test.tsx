@@ -38,6 +38,35 @@ async function hold(prompts: string[], credits = 4): Promise<void> {
 
 const rows = () => within(screen.getByRole('list', { name: 'Held tasks' })).getAllByRole('listitem');
 const order = () => rows().map((r) => within(r).getByText(/^p\d$/).textContent);
+/** The panel's own status (where a move by ArrowUp/ArrowDown is said). */
+const panelStatus = () => within(screen.getByRole('region', { name: 'Queue' })).getByRole('status');
+/** dnd-kit's live region (in the body): what a screen reader hears of a drag. */
+const dragAnnouncement = () => document.querySelector('[id^="DndLiveRegion"]')?.textContent ?? '';
+/** The drag library is a chunk the panel fetches once it holds a task: waits for it to be in place. */
+async function dragLoaded(): Promise<void> {
+  await waitFor(() =>
+    expect(rows()[0]!.querySelector('button')?.getAttribute('aria-describedby')).toMatch(/^DndDescribedBy/),
+  );
+}
+
+/**
+ * happy-dom lays nothing out: each held row is given a box, 100 px below the one before, so dnd-kit's
+ * keyboard sensor finds the row under a moved one.
+ */
+function stubRowBoxes(): () => void {
+  const proto = HTMLElement.prototype;
+  const saved = Object.getOwnPropertyDescriptor(proto, 'getBoundingClientRect');
+  const original = proto.getBoundingClientRect;
+  proto.getBoundingClientRect = function (this: HTMLElement) {
+    const row = this.closest('[data-testid="queue-item"]');
+    if (!row?.parentElement) return original.call(this);
+    const top = [...row.parentElement.children].indexOf(row) * 100;
+    return DOMRect.fromRect({ x: 0, y: top, width: 300, height: 90 });
+  };
+  return () => {
+    if (saved) Object.defineProperty(proto, 'getBoundingClientRect', saved);
+  };
+}
 
 describe('QueuePanel', () => {
   beforeEach(async () => {
@@ -79,6 +108,8 @@ describe('QueuePanel', () => {
       await waitFor(() => expect(rows().length).toBeGreaterThan(0));
       expect(rows().length).toBeLessThan(30);
       expect(rows()[0]!.getAttribute('aria-setsize')).toBe(String(total));
+      // With the drag library in place (rows placed by `top`, measured by the drag too).
+      await dragLoaded();
       const handle = within(rows()[0]!).getByRole('button', { name: `Move Model One, place 1 of ${total}` });
       handle.focus();
       for (let i = 0; i < 3; i += 1) {
@@ -92,7 +123,7 @@ describe('QueuePanel', () => {
         ),
       );
       expect(queue.snapshot().items[3]!.request.params.prompt).toBe('q1');
-      expect(screen.getByRole('status').textContent).toBe(`Moved to place 4 of ${total}.`);
+      expect(panelStatus().textContent).toBe(`Moved to place 4 of ${total}.`);
     } finally {
       restore();
     }
@@ -106,7 +137,72 @@ describe('QueuePanel', () => {
       fireEvent.keyDown(handle, { key: 'ArrowUp' });
     });
     expect(order()).toEqual(['p1', 'p3', 'p2']);
-    expect(screen.getByRole('status').textContent).toBe('Moved to place 2 of 3.');
+    expect(panelStatus().textContent).toBe('Moved to place 2 of 3.');
+  });
+
+  it('with the drag library loaded, ArrowUp/ArrowDown on the handle still writes the new order', async () => {
+    render(<QueuePanel queue={queue} balance={100} capRemaining={null} />);
+    await hold(['p1', 'p2', 'p3']);
+    await dragLoaded();
+    const handle = within(rows()[0]!).getByRole('button', { name: /^Move Model One, place 1 of 3/ });
+    // A plain button still (dnd-kit's role description left out), described by the drag's instructions.
+    expect(handle.getAttribute('aria-roledescription')).toBeNull();
+    expect(document.getElementById(handle.getAttribute('aria-describedby')!)?.textContent).toMatch(
+      /^Press ArrowUp or ArrowDown to move this task one place\./,
+    );
+    await act(async () => {
+      fireEvent.keyDown(handle, { key: 'ArrowDown', code: 'ArrowDown' });
+    });
+    expect(order()).toEqual(['p2', 'p1', 'p3']);
+    expect(queue.snapshot().items.map((item) => item.request.params.prompt)).toEqual(['p2', 'p1', 'p3']);
+    expect(panelStatus().textContent).toBe('Moved to place 2 of 3.');
+  });
+
+  it("dnd-kit's sortable announces a move (Space, ArrowDown, Space) in the studio's words and writes it", async () => {
+    const restore = stubRowBoxes();
+    try {
+      render(<QueuePanel queue={queue} balance={100} capRemaining={null} />);
+      await hold(['p1', 'p2', 'p3']);
+      await dragLoaded();
+      const handle = within(rows()[0]!).getByRole('button', { name: /^Move Model One, place 1 of 3/ });
+      handle.focus();
+      await act(async () => {
+        fireEvent.keyDown(handle, { key: ' ', code: 'Space' });
+      });
+      await waitFor(() => expect(dragAnnouncement()).toBe('Picked up Model One, place 1 of 3.'));
+      expect(handle.getAttribute('aria-pressed')).toBe('true');
+      // Lifted, the arrows are the drag's: nothing is written until the drop.
+      await act(async () => {
+        fireEvent.keyDown(handle, { key: 'ArrowDown', code: 'ArrowDown' });
+      });
+      await waitFor(() => expect(dragAnnouncement()).toBe('Model One is over place 2 of 3.'));
+      expect(queue.snapshot().items.map((item) => item.request.params.prompt)).toEqual(['p1', 'p2', 'p3']);
+      await act(async () => {
+        fireEvent.keyDown(handle, { key: ' ', code: 'Space' });
+      });
+      await waitFor(() => expect(dragAnnouncement()).toBe('Model One dropped at place 2 of 3.'));
+      await waitFor(() => expect(order()).toEqual(['p2', 'p1', 'p3']));
+      expect(queue.snapshot().items.map((item) => item.request.params.prompt)).toEqual(['p2', 'p1', 'p3']);
+      // The drag said it; the panel's own status did not say it again.
+      expect(panelStatus().textContent).toBe('');
+
+      // Escape puts a lifted task back where it was, and says so.
+      const moved = within(rows()[1]!).getByRole('button', { name: /^Move Model One, place 2 of 3/ });
+      moved.focus();
+      await act(async () => {
+        fireEvent.keyDown(moved, { key: ' ', code: 'Space' });
+      });
+      await waitFor(() => expect(dragAnnouncement()).toBe('Picked up Model One, place 2 of 3.'));
+      await act(async () => {
+        fireEvent.keyDown(moved, { key: 'Escape', code: 'Escape' });
+      });
+      await waitFor(() =>
+        expect(dragAnnouncement()).toBe('Move cancelled: Model One stays at place 2 of 3.'),
+      );
+      expect(order()).toEqual(['p2', 'p1', 'p3']);
+    } finally {
+      restore();
+    }
   });
 
   it('Remove takes a task out unsent; Undo in the notice brings it back', async () => {

@@ -1,7 +1,18 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { GripVertical, Pause, Play, Send, Trash2 } from 'lucide-react';
-import { memo, useCallback, useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
+import type { Announcements, Active, Over, ScreenReaderInstructions } from '@dnd-kit/core';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
 import { Alert } from '../../components/alert';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
@@ -12,15 +23,56 @@ import { formatCount, formatCredits, numberFormat } from '../../lib/format';
 import { useLocale } from '../../lib/use-locale';
 import { queueCost, type QueueCost, type QueueItem, type TaskQueue } from '../../model/queue/queue';
 import { notifyUndo } from '../../components/notices';
+import type * as HeldSortable from './held-sortable';
+import type { HeldDrag } from './held-sortable';
 
 // The "Queue" region (product-notes §3 "Your queue"; docs/queue.md): the tasks this device holds back
-// until the key's pool is about to free a place. Each can be moved (drag, or ArrowUp/ArrowDown on its
-// handle), paused, removed (never sent, never charged; with Undo) or sent now; the whole queue paused or
+// until the key's pool is about to free a place. Each can be moved (dragged by its handle with a mouse or
+// a finger, dnd-kit in held-sortable.tsx; or ArrowUp/ArrowDown on the handle), paused, removed (never sent, never charged; with Undo) or sent now; the whole queue paused or
 // resumed. Its total stands against the balance and what is left under today's cap, the first task the
 // service would refuse marked, before anything is spent.
 
 function useQueue(queue: TaskQueue) {
   return useSyncExternalStore(queue.subscribe, queue.snapshot);
+}
+
+let sortableModule: Promise<typeof HeldSortable> | undefined;
+const loadSortable = () => (sortableModule ??= import('./held-sortable'));
+
+/**
+ * The drag and drop (dnd-kit, a chunk of its own), fetched once there is something to drag; null until it
+ * is there (or if it cannot be fetched: the list is then moved by keyboard only).
+ */
+function useSortableModule(wanted: boolean): typeof HeldSortable | null {
+  const [loaded, setLoaded] = useState<typeof HeldSortable | null>(null);
+  useEffect(() => {
+    if (!wanted || loaded) return;
+    let live = true;
+    loadSortable().then(
+      (m) => live && setLoaded(m),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [wanted, loaded]);
+  return loaded;
+}
+
+/** A row's place while the drag library is not loaded: nothing to drag yet. */
+function PlainItem({ children }: { id: string; children: (drag: HeldDrag | null) => ReactNode }) {
+  return children(null);
+}
+
+/** The index a dragged or hovered row had in the list when the drag saw it (dnd-kit's sortable data). */
+function sortIndexOf(node: Active | Over): number {
+  const sortable: unknown = node.data.current?.sortable;
+  return typeof sortable === 'object' &&
+    sortable !== null &&
+    'index' in sortable &&
+    typeof sortable.index === 'number'
+    ? sortable.index
+    : -1;
 }
 
 /**
@@ -47,22 +99,83 @@ export function QueuePanel({
   const [announcement, setAnnouncement] = useState('');
   const hintId = useId();
   const stopId = useId();
-  const dragged = useRef<string | null>(null);
-  /** The task last moved by keyboard: a long (virtualised) list keeps it in view, its handle focused. */
+  /** The task last moved: a long (virtualised) list keeps it in view, its handle focused. */
   const [lastMoved, setLastMoved] = useState<string | null>(null);
+  const sortable = useSortableModule(items.length > 0);
 
-  const move = useCallback(
-    (key: string, to: number) => {
+  /** Writes a move (TaskQueue.move: one write, between the new neighbours); false when out of range. */
+  const reorder = useCallback(
+    (key: string, to: number): boolean => {
       const total = queue.snapshot().items.length;
-      if (to < 0 || to >= total) return;
+      if (to < 0 || to >= total) return false;
       setLastMoved(key);
       void queue.move(key, to);
+      return true;
+    },
+    [queue],
+  );
+  /** A move by ArrowUp/ArrowDown, said in the panel's status (a drag is said by dnd-kit's announcements). */
+  const move = useCallback(
+    (key: string, to: number) => {
+      if (!reorder(key, to)) return;
       const place = formatPlace(to + 1);
-      const count = formatPlace(total);
+      const count = formatPlace(queue.snapshot().items.length);
       setAnnouncement(t`Moved to place ${place} of ${count}.`);
     },
-    [queue, t],
+    [queue, reorder, t],
   );
+  const onDragMove = useCallback((key: string, to: number) => void reorder(key, to), [reorder]);
+  const ids = useMemo(() => items.map((item) => item.idempotencyKey), [items]);
+
+  // What a screen reader hears while a task is dragged (by a finger, a mouse, or Space and the arrows).
+  const instructions = useMemo<ScreenReaderInstructions>(
+    () => ({
+      draggable: t`Press ArrowUp or ArrowDown to move this task one place. Or press Space to pick it up, the arrow keys to move it, and Space again to drop it; Escape cancels.`,
+    }),
+    [t],
+  );
+  /** dnd-kit's first "over" of a drag is the lifted task's own place: said already by "Picked up". */
+  const liftedOver = useRef(false);
+  const announcements = useMemo<Announcements>(() => {
+    const titleOf = (id: string | number) =>
+      displayText(queue.snapshot().items.find((item) => item.idempotencyKey === id)?.meta.title ?? '');
+    const placeOf = (node: Active | Over) => formatPlace(sortIndexOf(node) + 1);
+    const countOf = () => formatPlace(queue.snapshot().items.length);
+    return {
+      onDragStart: ({ active }) => {
+        liftedOver.current = true;
+        const title = titleOf(active.id);
+        const place = placeOf(active);
+        const count = countOf();
+        return t`Picked up ${title}, place ${place} of ${count}.`;
+      },
+      onDragOver: ({ active, over }) => {
+        const title = titleOf(active.id);
+        if (!over) return t`${title} is no longer over a place in the queue.`;
+        if (liftedOver.current) {
+          liftedOver.current = false;
+          if (over.id === active.id) return undefined;
+        }
+        const place = placeOf(over);
+        const count = countOf();
+        return t`${title} is over place ${place} of ${count}.`;
+      },
+      onDragEnd: ({ active, over }) => {
+        const title = titleOf(active.id);
+        const place = placeOf(over ?? active);
+        const count = countOf();
+        return over
+          ? t`${title} dropped at place ${place} of ${count}.`
+          : t`${title} dropped outside the queue: it stays at place ${place} of ${count}.`;
+      },
+      onDragCancel: ({ active }) => {
+        const title = titleOf(active.id);
+        const place = placeOf(active);
+        const count = countOf();
+        return t`Move cancelled: ${title} stays at place ${place} of ${count}.`;
+      },
+    };
+  }, [queue, t]);
 
   const remove = useCallback(
     async (key: string) => {
@@ -80,35 +193,35 @@ export function QueuePanel({
     [queue, t],
   );
 
-  const onDrop = useCallback(
-    (target: string) => {
-      const key = dragged.current;
-      dragged.current = null;
-      if (!key || key === target) return;
-      const to = queue.snapshot().items.findIndex((item) => item.idempotencyKey === target);
-      if (to >= 0) move(key, to);
-    },
-    [queue, move],
-  );
-  const onDragStart = useCallback((key: string) => {
-    dragged.current = key;
-  }, []);
+  const Item = sortable?.SortableHeldItem ?? PlainItem;
   const row = (item: QueueItem, i: number, virtual?: VirtualPlace) => (
-    <QueueRow
-      key={item.idempotencyKey}
-      item={item}
-      index={i}
-      total={items.length}
-      refused={cost.firstRefused?.idempotencyKey === item.idempotencyKey ? cost.firstRefused.reason : null}
-      hintId={hintId}
-      queue={queue}
-      onMove={move}
-      onRemove={remove}
-      onDragStart={onDragStart}
-      onDrop={onDrop}
-      virtual={virtual}
-    />
+    <Item key={item.idempotencyKey} id={item.idempotencyKey}>
+      {(drag) => (
+        <QueueRow
+          item={item}
+          index={i}
+          total={items.length}
+          refused={
+            cost.firstRefused?.idempotencyKey === item.idempotencyKey ? cost.firstRefused.reason : null
+          }
+          hintId={hintId}
+          queue={queue}
+          onMove={move}
+          onRemove={remove}
+          drag={drag}
+          virtual={virtual}
+        />
+      )}
+    </Item>
   );
+  const list =
+    items.length > VIRTUAL_FROM ? (
+      <VirtualHeldList items={items} follow={lastMoved} renderRow={row} />
+    ) : (
+      <ol aria-label={t`Held tasks`} className="flex max-h-[28rem] flex-col gap-2 overflow-y-auto">
+        {items.map((item, i) => row(item, i))}
+      </ol>
+    );
 
   const sent = formatCredits(sentCredits);
   return (
@@ -147,15 +260,21 @@ export function QueuePanel({
         <>
           <p id={hintId} className="text-xs text-slate-500 dark:text-slate-400">
             <Trans>
-              Drag a task, or focus its handle and press ArrowUp or ArrowDown, to change its place.
+              Drag a task by its handle, or focus the handle and press ArrowUp or ArrowDown, to change its
+              place.
             </Trans>
           </p>
-          {items.length > VIRTUAL_FROM ? (
-            <VirtualHeldList items={items} follow={lastMoved} renderRow={row} />
+          {sortable ? (
+            <sortable.SortableHeld
+              ids={ids}
+              onMove={onDragMove}
+              announcements={announcements}
+              instructions={instructions}
+            >
+              {list}
+            </sortable.SortableHeld>
           ) : (
-            <ol aria-label={t`Held tasks`} className="flex max-h-[28rem] flex-col gap-2 overflow-y-auto">
-              {items.map((item, i) => row(item, i))}
-            </ol>
+            list
           )}
         </>
       )}
@@ -325,6 +444,9 @@ function VirtualHeldList({
   );
 }
 
+/** A row's buttons are 44 px tall on a phone, a finger's width (a min-height outranks the size's height). */
+const PHONE_TARGET = 'max-sm:min-h-11';
+
 const QueueRow = memo(function QueueRow({
   item,
   index,
@@ -334,8 +456,7 @@ const QueueRow = memo(function QueueRow({
   queue,
   onMove,
   onRemove,
-  onDragStart,
-  onDrop,
+  drag,
   virtual,
 }: {
   item: QueueItem;
@@ -346,8 +467,8 @@ const QueueRow = memo(function QueueRow({
   queue: TaskQueue;
   onMove: (key: string, to: number) => void;
   onRemove: (key: string) => Promise<void>;
-  onDragStart: (key: string) => void;
-  onDrop: (key: string) => void;
+  /** Null until the drag library is loaded. */
+  drag: HeldDrag | null;
   virtual?: VirtualPlace | undefined;
 }) {
   // Memoised: its parent's render in a new locale does not reach it, so it listens itself.
@@ -362,42 +483,52 @@ const QueueRow = memo(function QueueRow({
   const oldPrice = formatCredits(held.credits ?? 0);
   const newPrice = held.newPrice === null ? '' : formatCredits(held.newPrice);
   const count = formatPlace(total);
+  const measure = virtual?.measure;
+  const nodeRef = drag?.nodeRef;
+  // The row is measured by the virtual list (when long) and by the drag (once loaded).
+  const rowRef = useCallback(
+    (el: HTMLLIElement | null) => {
+      measure?.(el);
+      nodeRef?.(el);
+    },
+    [measure, nodeRef],
+  );
+  const dragging = drag?.dragging ?? false;
   return (
     <li
+      ref={rowRef}
       className={cn(
         'flex gap-2 rounded-lg border border-slate-200 bg-slate-50 p-2 dark:border-slate-700 dark:bg-slate-900/60',
         refused && 'border-rose-300 dark:border-rose-700',
-        virtual && 'absolute top-0 start-0 w-full',
+        // A long list places its rows by `top`, not a transform: the drag measures a row without its
+        // transform (its own shift), so a transform placing the row would be measured away.
+        virtual ? 'absolute start-0 w-full' : 'relative',
+        dragging && 'z-10 shadow-lg ring-2 ring-indigo-500',
       )}
+      style={{ top: virtual?.start, transform: drag?.shift, transition: drag?.transition }}
       {...(virtual && {
-        ref: virtual.measure,
         'data-index': index,
         'aria-setsize': total,
         'aria-posinset': index + 1,
-        style: { transform: `translateY(${virtual.start}px)` },
       })}
-      draggable
-      onDragStart={(e) => {
-        e.dataTransfer.effectAllowed = 'move';
-        onDragStart(key);
-      }}
-      onDragOver={(e) => e.preventDefault()}
-      onDrop={(e) => {
-        e.preventDefault();
-        onDrop(key);
-      }}
       data-testid="queue-item"
     >
       <button
         type="button"
-        className="flex h-8 w-6 shrink-0 cursor-grab items-center justify-center rounded text-slate-500 hover:bg-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-600 dark:text-slate-400 dark:hover:bg-slate-800"
+        ref={drag?.handleRef}
+        {...drag?.handle}
+        // A finger on the handle drags (after a short rest), never scrolls; 44 px square on a phone.
+        className="flex size-11 shrink-0 cursor-grab touch-none items-center justify-center rounded text-slate-500 select-none hover:bg-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-600 active:cursor-grabbing sm:h-8 sm:w-6 dark:text-slate-400 dark:hover:bg-slate-800"
         aria-label={t`Move ${title}, place ${place} of ${count}`}
-        aria-describedby={hintId}
+        aria-describedby={drag?.handle['aria-describedby'] ?? hintId}
         onKeyDown={(e) => {
-          if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+          // While dnd-kit carries the task (Space), the arrows are its own; otherwise one place at once.
+          if (!dragging && (e.key === 'ArrowUp' || e.key === 'ArrowDown')) {
             e.preventDefault();
             onMove(key, index + (e.key === 'ArrowUp' ? -1 : 1));
+            return;
           }
+          drag?.handle.onKeyDown?.(e);
         }}
       >
         <GripVertical className="size-4" aria-hidden="true" />
@@ -455,11 +586,16 @@ const QueueRow = memo(function QueueRow({
           </div>
         )}
         <div className="flex flex-wrap gap-1">
-          <Button size="sm" variant="ghost" onClick={() => void queue.sendNow(key)}>
+          <Button size="sm" variant="ghost" className={PHONE_TARGET} onClick={() => void queue.sendNow(key)}>
             <Send className="size-3.5 rtl:-scale-x-100" aria-hidden="true" />
             <Trans>Send now</Trans>
           </Button>
-          <Button size="sm" variant="ghost" onClick={() => void queue.setTaskPaused(key, !held.paused)}>
+          <Button
+            size="sm"
+            variant="ghost"
+            className={PHONE_TARGET}
+            onClick={() => void queue.setTaskPaused(key, !held.paused)}
+          >
             {held.paused ? (
               <Play className="size-3.5" aria-hidden="true" />
             ) : (
@@ -467,7 +603,7 @@ const QueueRow = memo(function QueueRow({
             )}
             {held.paused ? t`Resume task` : t`Pause task`}
           </Button>
-          <Button size="sm" variant="ghost" onClick={() => void onRemove(key)}>
+          <Button size="sm" variant="ghost" className={PHONE_TARGET} onClick={() => void onRemove(key)}>
             <Trash2 className="size-3.5" aria-hidden="true" />
             <Trans>Remove</Trans>
           </Button>
