@@ -49,7 +49,10 @@ const TEAM_SPACE_REASONS = [
   'invalid-value',
   /** It writes what only the server writes (the schema version). */
   'server-only',
-  /** It builds on changes the server never received (it cannot be applied as it is). */
+  /**
+   * It builds on changes the server never received. The server holds such an update back (neither
+   * applied nor acknowledged) and asks for what it lacks: transient, never a refusal of the change.
+   */
   'out-of-order',
   /** The writer's share of the room is full: free space (old shared prompts, tasks' copies) first. */
   'share-full',
@@ -76,6 +79,7 @@ export const TRANSIENT_REASONS: readonly TeamSpaceReason[] = [
   'auth-timeout',
   'too-many-attempts',
   'rate-limited',
+  'out-of-order',
 ];
 
 /**
@@ -88,7 +92,6 @@ export const CHANGE_REFUSALS: readonly TeamSpaceReason[] = [
   'unknown-field',
   'invalid-value',
   'server-only',
-  'out-of-order',
   'share-full',
 ];
 

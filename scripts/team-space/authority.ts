@@ -1,4 +1,4 @@
-import type { Extension } from '@hocuspocus/server';
+import { OutgoingMessage, type Connection, type Document, type Extension } from '@hocuspocus/server';
 import * as Y from 'yjs';
 import {
   isTeamDocRoot,
@@ -623,6 +623,18 @@ export function authority(options: AuthorityOptions): Extension {
     if (!s) shares.set(doc, (s = new RoomShares(doc)));
     return s;
   };
+  /** Connections made read-only for the one message being held back (afterHandleMessage undoes it). */
+  const held = new WeakSet<Connection>();
+  /** When each connection was last asked for what the server lacks: at most once a second. */
+  const asked = new WeakMap<Connection, number>();
+  const askForWhatIsMissing = (connection: Connection, document: Document) => {
+    const now = Date.now();
+    if (now - (asked.get(connection) ?? 0) < 1_000) return;
+    asked.set(connection, now);
+    connection.send(
+      new OutgoingMessage(document.name).createSyncMessage().writeFirstSyncStepFor(document).toUint8Array(),
+    );
+  };
   return {
     extensionName: 'team-space-authority',
     // After the rules (who is in, sizes), before persistence: a refused update is never logged or stored.
@@ -636,7 +648,7 @@ export function authority(options: AuthorityOptions): Extension {
       sharesOf(document);
     },
 
-    async beforeHandleMessage({ document, update: message, context }) {
+    async beforeHandleMessage({ document, update: message, context, connection }) {
       const update = updateOf(message);
       if (update === null) return;
       const { memberId, room } = context as AuthorityContext;
@@ -651,10 +663,24 @@ export function authority(options: AuthorityOptions): Extension {
       const started = performance.now();
       const review = reviewUpdate(document, update, memberId);
       options.onReview?.(performance.now() - started);
+      if (!review.ok && review.reason === 'out-of-order') {
+        // Not refused: held back. A provider sends the edits it made while offline as they queued,
+        // before the sync that brings what they build on (a node that died, a restart). Hocuspocus
+        // neither applies nor acknowledges a read-only connection's update; the server then asks for
+        // what it lacks (its sync step 1), and the member's answer brings it all, checked whole.
+        connection.readOnly = true;
+        held.add(connection);
+        askForWhatIsMissing(connection, document);
+        return;
+      }
       if (!review.ok) return refuse(review.reason, review.detail);
       if (review.grows && sharesOf(document).used(memberId) + update.byteLength > share) {
         return refuse('share-full', `${sharesOf(document).used(memberId)} of ${share} bytes`);
       }
+    },
+
+    async afterHandleMessage({ connection }) {
+      if (held.delete(connection)) connection.readOnly = false;
     },
   };
 }

@@ -173,8 +173,15 @@ function frames(token: string, update: Uint8Array): Uint8Array[] {
   ];
 }
 
-/** Sends raw frames on a socket of its own; resolves with the close code and reason the server gave. */
+/** Sends raw frames on a socket of its own; resolves with the reason the server closed with, or 'accepted'. */
 async function raw(node: Node, messages: Uint8Array[]): Promise<string> {
+  return (await rawExchange(node, messages)).outcome;
+}
+
+async function rawExchange(
+  node: Node,
+  messages: Uint8Array[],
+): Promise<{ outcome: string; received: Buffer[] }> {
   const ws = new WebSocket(node.url);
   ws.on('error', () => undefined);
   const received: Buffer[] = [];
@@ -198,7 +205,7 @@ async function raw(node: Node, messages: Uint8Array[]): Promise<string> {
     () => undefined,
   );
   ws.terminate();
-  return reason() ?? 'accepted';
+  return { outcome: reason() ?? 'accepted', received };
 }
 
 /** An update writing a task whose `deep` is an array nested `depth` deep (lib0's bytes spliced in by hand). */
@@ -352,6 +359,31 @@ function hostileSuite(start: () => Promise<Node[]>, stop: () => Promise<void>) {
       expect((read.tasks as Record<string, unknown>).t_deep).toBeUndefined();
     });
   }
+
+  it('an update that builds on edits the server never got is held back, not refused: the socket stays, the server asks for what it lacks', async () => {
+    const doc = new Y.Doc();
+    const updates: Uint8Array[] = [];
+    doc.on('update', (u: Uint8Array) => updates.push(u));
+    doc.getMap('votes').set(`board_1|row_5|${bob}`, vote(bob, 'row_5'));
+    doc.getMap('votes').set(`board_1|row_6|${bob}`, vote(bob, 'row_6'));
+    const before = serverState(node);
+    // The second alone: its first clock is past what the server holds of this client.
+    const { outcome, received } = await rawExchange(node, frames(keys.team2!, updates[1]!));
+    expect(outcome).toBe('accepted');
+    expect(serverState(node)).toEqual(before);
+    const name = Buffer.from([room.length, ...Buffer.from(room)]);
+    const askedForMissing = received.some(
+      (m) => m.subarray(0, name.length).equals(name) && m[name.length] === 0 && m[name.length + 1] === 0,
+    );
+    expect(askedForMissing, 'the server sent its sync step 1').toBe(true);
+    // The two together (what the member's answer to that step 1 carries) are checked whole and applied.
+    expect(await raw(node, frames(keys.team2!, Y.mergeUpdates(updates)))).toBe('accepted');
+    await until(
+      () =>
+        node.teamSpace.hocuspocus.documents.get(room)?.getMap('votes').has(`board_1|row_6|${bob}`) ?? false,
+      'both votes',
+    );
+  });
 
   it('the hand-made frames are real: at depth 3 the same update is accepted', async () => {
     expect(await raw(node, frames(keys.team2!, deepUpdate(3)))).toBe('accepted');
