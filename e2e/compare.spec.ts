@@ -141,6 +141,28 @@ test('a model is added to the comparison from its form', async ({ studio, page }
   ]);
 });
 
+test('a new board with only its name typed is saved: after a reload it is in the Boards list', async ({
+  studio,
+  page,
+}) => {
+  await studio.start('personal');
+  const board = await openCompare(page);
+  await board.getByLabel('Board name', { exact: true }).fill('Named, nothing else');
+  await expect(page).toHaveURL(/compare=[0-9a-f-]{36}/);
+  // On disk before the reload (what a person reloading a moment later relies on).
+  await expect
+    .poll(async () => ((await storedRecords(page, 'boards')) as Array<{ name: string }>).map((b) => b.name))
+    .toEqual(['Named, nothing else']);
+
+  await page.reload();
+  await expect(
+    page.getByRole('navigation', { name: 'Boards' }).getByRole('button', { name: /^Named, nothing else/ }),
+  ).toBeVisible();
+  await expect(compareRegion(page).getByLabel('Board name', { exact: true })).toHaveValue(
+    'Named, nothing else',
+  );
+});
+
 test('a failed cell reruns alone; favourites and notes are kept; a board can be deleted', async ({
   studio,
   sandbox,

@@ -8,9 +8,16 @@ import type { TeamBoards } from '../../model/team/team-boards';
 
 const noop = () => () => undefined;
 
-/** A board is saved once it holds something: an untouched new board leaves no trace. */
-const worthSaving = (b: Board) =>
-  b.setup.columns.length > 0 || b.setup.rows.some((r) => r.prompt.trim()) || Object.keys(b.cells).length > 0;
+/**
+ * A board is saved once it holds something, a name typed included (a board named and nothing else yet is
+ * one the user means to keep): an untouched new board leaves no trace. `startName` is the name it opened
+ * with (a new board's is the default one).
+ */
+const worthSaving = (b: Board, startName: string) =>
+  b.name !== startName ||
+  b.setup.columns.length > 0 ||
+  b.setup.rows.some((r) => r.prompt.trim()) ||
+  Object.keys(b.cells).length > 0;
 
 export function useBoardRecord(
   initial: Board,
@@ -19,6 +26,7 @@ export function useBoardRecord(
   shared: TeamBoards | null,
 ) {
   const [own, setBoard] = useState(initial);
+  const [startName] = useState(initial.name);
   const teamRecord = useSyncExternalStore(shared?.subscribe ?? noop, () => shared?.get(initial.id) ?? null);
   const board = teamRecord?.board ?? own;
   const latest = useRef(board);
@@ -34,10 +42,13 @@ export function useBoardRecord(
     firstSave.current = undefined;
     once?.(next);
   }, []);
+  // Once saved, every change is (a name typed back to the one it opened with included).
+  const saving = useRef(false);
   useEffect(() => {
-    if (shared || !worthSaving(board)) return;
+    if (shared || !(saving.current || worthSaving(board, startName))) return;
+    saving.current = true;
     void saveBoard(board).then(() => savedFirst(board));
-  }, [board, shared, savedFirst]);
+  }, [board, shared, savedFirst, startName]);
 
   /**
    * A team board's change goes to the document at once (edits compose on what the store holds now, so
@@ -47,14 +58,14 @@ export function useBoardRecord(
     (next: Board) => {
       if (!shared) return;
       latest.current = next;
-      if (!shared.get(next.id) && !worthSaving(next)) {
+      if (!shared.get(next.id) && !worthSaving(next, startName)) {
         setBoard(next);
         return;
       }
       shared.save(next);
       savedFirst(next);
     },
-    [shared, savedFirst],
+    [shared, savedFirst, startName],
   );
 
   const update = useCallback(
