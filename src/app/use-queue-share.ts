@@ -1,10 +1,11 @@
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import type { QueueItem, TaskQueue } from '../model/queue/queue';
-import { heldByMember, onPresence, othersWaiting, publishHeld } from '../model/team/team-queue-share';
+import { heldByMember, onPresence, poolShare, publishHeld } from '../model/team/team-queue-share';
 import type { TeamSession } from '../model/team/team-session';
 
-// The queue and the team space (docs/queue.md, "Teams"): this device tells the room how many tasks it
-// holds, and its queue keeps to a fair share of the team's pool while other members hold tasks.
+// The queue and the team space (docs/queue.md, "Teams"): this device tells the room how many of its held
+// tasks wait for the pool (only the tab that releases them says it; the others say 0), and its queue keeps
+// to a fair share of the team's pool while other members hold tasks.
 
 export function useQueueShare(session: TeamSession | null, queue: TaskQueue | null): void {
   useEffect(() => {
@@ -12,18 +13,18 @@ export function useQueueShare(session: TeamSession | null, queue: TaskQueue | nu
     const space = session.space;
     let told = -1;
     const tell = () => {
-      const held = queue.snapshot().items.length;
+      const held = queue.waitingForPool();
       if (held !== told) publishHeld(space, (told = held));
     };
     tell();
     const offQueue = queue.subscribe(tell);
-    queue.setOthersWaiting(() => othersWaiting(space));
+    queue.setPoolShare(() => poolShare(space));
     // Another member's queue emptied or filled: this one's share changed.
     const offPresence = onPresence(space, queue.kick);
     return () => {
       offQueue();
       offPresence();
-      queue.setOthersWaiting(null);
+      queue.setPoolShare(null);
       publishHeld(space, 0);
     };
   }, [session, queue]);

@@ -114,6 +114,8 @@ export function BoardRow({
                 note={board.notes[cell.key] ?? ''}
                 onNote={(text) => update((b) => ({ ...b, notes: { ...b.notes, [cell.key]: text } }))}
                 onRerun={() => void state.rerun(cell)}
+                onResumeQueue={state.resumeQueue}
+                onRemoveHeld={() => void state.removeHeld(cell)}
                 extras={renderCellExtras?.(cellTarget(board.id, cell))}
               />
             )}

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState, type ReactNode } from 'react';
-import { Award, RotateCcw, Star, StickyNote } from 'lucide-react';
+import { Award, Play, RotateCcw, Star, StickyNote, Trash2 } from 'lucide-react';
 import { Button } from '../../components/button';
 import { cn } from '../../lib/cn';
 import { formatSeconds } from '../../lib/format';
@@ -9,7 +9,8 @@ import { CellResult } from './cell-result';
 import { cellCostText, cellSeconds, cellStatus, type CellView } from './cell-view';
 
 // One cell of the board: its result, its facts (status, cost, time; on a blind board the status only), and
-// what can be done with it: Best (blind) or Favourite, a note, Rerun after a failure, and the app's extras.
+// what can be done with it: Best (blind) or Favourite, a note, Rerun after a failure (or, while its task is
+// held in the queue, what the queue offers: Resume queue, Remove from queue), and the app's extras.
 
 export function CellCard({
   cell,
@@ -24,6 +25,8 @@ export function CellCard({
   note,
   onNote,
   onRerun,
+  onResumeQueue,
+  onRemoveHeld,
   extras,
 }: {
   cell: CellView;
@@ -41,6 +44,10 @@ export function CellCard({
   note: string;
   onNote: (text: string) => void;
   onRerun: () => void;
+  /** Held in a paused queue: resumes the queue (every held task goes on, this one in its turn). */
+  onResumeQueue: () => void;
+  /** Held: removes its task from the queue (never sent, nothing charged), so that it can run again. */
+  onRemoveHeld: () => void;
   /** The app's per-cell extras (rendered as given, below the note). */
   extras?: ReactNode;
 }) {
@@ -104,7 +111,19 @@ export function CellCard({
           <StickyNote className="size-3.5" aria-hidden="true" />
           <Trans comment="noun: a note written on this result">Note</Trans>
         </Button>
-        {cell.state === 'failed' && !cell.problem && (
+        {cell.held?.queuePaused && (
+          <Button size="sm" onClick={onResumeQueue}>
+            <Play className="size-3.5" aria-hidden="true" />
+            <Trans>Resume queue</Trans>
+          </Button>
+        )}
+        {cell.held && (
+          <Button variant="ghost" size="sm" onClick={onRemoveHeld}>
+            <Trash2 className="size-3.5" aria-hidden="true" />
+            <Trans>Remove from queue</Trans>
+          </Button>
+        )}
+        {cell.state === 'failed' && !cell.problem && !cell.held && (
           <Button size="sm" onClick={onRerun}>
             <RotateCcw className="size-3.5" aria-hidden="true" />
             <Trans>Rerun</Trans>

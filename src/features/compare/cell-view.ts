@@ -16,6 +16,16 @@ export interface CellView extends PlannedCell {
   quoteError: string | null;
   /** Why the last send did not create a task (refused), or that it is still being sent. */
   sendNote: string | null;
+  /**
+   * The cell's task is held in this device's queue (never sent, nothing charged): the queue owns it, so
+   * the cell offers what the queue offers (resume, remove), never a run of its own beside it.
+   */
+  held?: CellHeld | null;
+}
+
+interface CellHeld {
+  /** The whole queue is paused (by the user, or by itself: a refusal, the credit stop). */
+  queuePaused: boolean;
 }
 
 /** The cell's task in the history: by its id, or (a reload before the answer) by the key it was sent with. */
@@ -63,6 +73,7 @@ const CELL_STATUS = {
   changed: msg`changed since run`,
   notSent: msg`not sent`,
   sending: msg`sending`,
+  held: msg({ message: 'held', comment: "A cell's status: its task waits in the queue on this device" }),
 };
 
 /** A task's own status is the spec's word (as the Gallery's badge shows it); the studio's words are messages. */
@@ -73,4 +84,5 @@ export const cellStatus = (cell: CellView): string =>
       ? i18n._(CELL_STATUS.never)
       : cell.state === 'changed'
         ? i18n._(CELL_STATUS.changed)
-        : (cell.entry?.status ?? i18n._(cell.sendNote ? CELL_STATUS.notSent : CELL_STATUS.sending));
+        : (cell.entry?.status ??
+          i18n._(cell.held ? CELL_STATUS.held : cell.sendNote ? CELL_STATUS.notSent : CELL_STATUS.sending));

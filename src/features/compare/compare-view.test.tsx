@@ -433,7 +433,16 @@ describe('CompareView: Delete board', () => {
   });
 });
 
-const HELD = { items: [{ idempotencyKey: 'key-1' }] };
+const HELD = {
+  items: [
+    {
+      idempotencyKey: 'key-1',
+      held: { position: 1024, paused: false, queuedAt: T0, credits: 2, blocked: null, newPrice: null },
+    },
+  ],
+  settings: { paused: false, pausedReason: null, sendAtOnce: false, stopAfterCredits: null },
+  sentCredits: 0,
+};
 const NO_TASKS: never[] = [];
 
 describe('CompareView in the studio’s language', () => {

@@ -41,7 +41,12 @@ export function useBoard(
   const planned = useMemo(() => planCells(board.setup, columns), [board.setup, columns, locale]);
 
   const quoteByBody = useCellQuotes(planned);
-  const { cells, runCells } = useCellRuns({ ...record, isTeam: !!shared }, planned, quoteByBody, runner);
+  const { cells, runCells, removeHeld, resumeQueue } = useCellRuns(
+    { ...record, isTeam: !!shared },
+    planned,
+    quoteByBody,
+    runner,
+  );
 
   const totals = sumQuotes(cells, (c) => quoteByBody.get(c.body)?.quote?.credits);
   const toRun = cells.filter((c) => !c.problem && needsRun(c.state));
@@ -62,6 +67,9 @@ export function useBoard(
     runTotal,
     runAll: () => runCells(toRun),
     rerun: (cell: CellView) => runCells([cell]),
+    /** A held cell: its task out of the queue, or the whole queue resumed. */
+    removeHeld,
+    resumeQueue,
     ready: runner !== null,
     /** The team's record of this board (null: a local board, or a team board not saved yet). */
     teamRecord,

@@ -3,6 +3,7 @@ import { useLingui } from '@lingui/react';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { newId, type Board } from '../../model/boards/boards';
 import type { HistoryEntry } from '../../model/history/history-types';
+import { pauseReasonText, type QueueItem, type QueueSnapshot } from '../../model/queue/queue';
 import type { PlannedCell } from './board-model';
 import { cellEntry, cellRunState, type CellView } from './cell-view';
 import { sendCells, type CompareRunner, type SendNote } from './send-cells';
@@ -12,12 +13,17 @@ import type { CellQuote } from './use-cell-quotes';
 // the board first, so a reload finds (and never re-pays) every cell.
 
 const HELD_NOTE = msg`Held in your queue until the pool has room; nothing is charged yet.`;
+const PAUSED_NOTE = msg`Held in your queue, which is paused; nothing is charged yet.`;
 /** A cell whose task is neither held, nor on its way, nor in the history (found so after a reload). */
 const NOT_SENT_NOTE = msg`Not sent: removed from your queue or refused; nothing was charged.`;
 
 const EMPTY: HistoryEntry[] = [];
 const noop = () => () => undefined;
-const NO_QUEUE = { items: [] as readonly { idempotencyKey: string }[] };
+const NO_QUEUE: QueueSnapshot = {
+  items: [],
+  settings: { paused: false, pausedReason: null, sendAtOnce: false, stopAfterCredits: null },
+  sentCredits: 0,
+};
 const noQueue = () => NO_QUEUE;
 
 interface BoardAccess {
@@ -43,24 +49,37 @@ export function useCellRuns(
   const queued = useSyncExternalStore(runner?.queue.subscribe ?? noop, runner?.queue.snapshot ?? noQueue);
   /** Keys of the cells this board is sending now (from the board's write until every answer). */
   const sending = useRef(new Set<string>());
-  const heldKeys = useMemo(() => new Set(queued.items.map((item) => item.idempotencyKey)), [queued]);
+  const heldByKey = useMemo(() => new Map(queued.items.map((item) => [item.idempotencyKey, item])), [queued]);
 
   const noteText = (note: SendNote | undefined) =>
     note === undefined ? null : typeof note.text === 'string' ? note.text : i18n._(note.text);
+  /** What the queue says of a cell's held task: why it waits, in the language of the moment. */
+  const heldNote = (item: QueueItem): string => {
+    const { paused, pausedReason } = queued.settings;
+    const blocked = item.held.blocked;
+    if (blocked !== null) return i18n._(msg`Held in your queue, not sent: ${blocked}`);
+    if (paused && pausedReason) {
+      const why = pauseReasonText(pausedReason);
+      return i18n._(msg`Held in your queue; nothing is charged yet. ${why}`);
+    }
+    return i18n._(paused ? PAUSED_NOTE : HELD_NOTE);
+  };
   // A reload can leave a cell with a key but no task id: the history names the task created with
   // that key (cellEntry), so nothing needs writing back.
   const cells: CellView[] = planned.map((cell) => {
     const run = board.cells[cell.key];
     const entry = cellEntry(run, history);
     const q = quoteByBody.get(cell.body);
+    // Held in the queue: the queue's, whatever a send of this page said (a 402 takes a task back, held).
+    const held = run && !entry ? heldByKey.get(run.idempotencyKey) : undefined;
     return {
       ...cell,
       entry,
-      state: cellRunState(cell, run, entry, sendNotes[cell.key]?.refused ?? false),
+      state: cellRunState(cell, run, entry, !held && (sendNotes[cell.key]?.refused ?? false)),
       quote: cell.problem ? undefined : q?.quote,
       quoteError: q?.error ?? null,
-      sendNote:
-        run && !entry && heldKeys.has(run.idempotencyKey) ? i18n._(HELD_NOTE) : noteText(sendNotes[cell.key]),
+      sendNote: held ? heldNote(held) : noteText(sendNotes[cell.key]),
+      held: held ? { queuePaused: queued.settings.paused } : null,
     };
   });
 
@@ -101,6 +120,13 @@ export function useCellRuns(
   }, [runner, waitingKey]);
 
   const run = async (runner: CompareRunner, targets: readonly CellView[], keys: Map<string, string>) => {
+    // A cell run again (its inputs changed) while its last task is still held: that one is removed first,
+    // never sent, so the cell has one task, not two.
+    const stillHeld = targets.flatMap((c) => {
+      const key = current().cells[c.key]?.idempotencyKey;
+      return key !== undefined && runner.queue.placeOf(key) !== null ? [key] : [];
+    });
+    if (stillHeld.length > 0) await runner.queue.remove(stillHeld);
     // The keys are on disk before any request leaves: a reload mid-run finds every cell's task.
     const base = current();
     await write({
@@ -145,5 +171,12 @@ export function useCellRuns(
     }
   };
 
-  return { cells, runCells };
+  /** A held cell's task out of the queue (never sent, nothing charged): the cell can run again. */
+  const removeHeld = async (cell: CellView) => {
+    const key = board.cells[cell.key]?.idempotencyKey;
+    if (runner && key !== undefined) await runner.queue.remove([key]);
+  };
+  const resumeQueue = () => runner?.queue.resume();
+
+  return { cells, runCells, removeHeld, resumeQueue };
 }

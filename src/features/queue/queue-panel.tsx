@@ -21,7 +21,13 @@ import { cn } from '../../lib/cn';
 import { displayText } from '../../lib/untrusted-text';
 import { formatCount, formatCredits, numberFormat } from '../../lib/format';
 import { useLocale } from '../../lib/use-locale';
-import { queueCost, type QueueCost, type QueueItem, type TaskQueue } from '../../model/queue/queue';
+import {
+  pauseReasonText,
+  queueCost,
+  type QueueCost,
+  type QueueItem,
+  type TaskQueue,
+} from '../../model/queue/queue';
 import { notifyUndo } from '../../components/notices';
 import type * as HeldSortable from './held-sortable';
 import type { HeldDrag } from './held-sortable';
@@ -247,7 +253,7 @@ export function QueuePanel({
       </div>
       {settings.pausedReason && (
         <Alert tone="warning" title={t`The queue is paused`}>
-          {settings.pausedReason}
+          {pauseReasonText(settings.pausedReason)}
         </Alert>
       )}
       <p className="text-xs text-slate-600 dark:text-slate-400">

@@ -17,7 +17,13 @@ import { PollSchedule } from '../../model/tasks/poll-schedule';
 import type { PresetStore } from '../../model/library/presets';
 import type { PromptLibrary } from '../../model/library/prompt-library';
 import { createdEntry } from '../../model/tasks/created-entry';
-import { DISPATCH_GUESS_MS, RELEASE_LEAD_MS, slotsToFill, TaskQueue } from '../../model/queue/queue';
+import {
+  DISPATCH_GUESS_MS,
+  RELEASE_LEAD_MS,
+  slotsToFill,
+  TaskQueue,
+  type PoolShare,
+} from '../../model/queue/queue';
 import { useFinishNotices } from './finish-notices';
 import { useTaskPolling } from './use-task-polling';
 
@@ -44,7 +50,7 @@ function freeSlots(
   schedule: PollSchedule,
   outbox: Outbox,
   store: HistoryStore,
-  othersWaiting: number,
+  { othersWaiting, rank }: PoolShare,
 ): number {
   // A task sent now starts a dispatch later at the earliest: sent that much before the slot frees.
   const at = Date.now() + RELEASE_LEAD_MS + (schedule.dispatchMs() ?? DISPATCH_GUESS_MS);
@@ -55,6 +61,7 @@ function freeSlots(
     mineBusy: schedule.busyAt(at, (taskId) => store.isLocal(taskId)),
     sending: outbox.entries().filter((e) => !e.expired).length,
     othersWaiting,
+    rank,
   });
 }
 
@@ -116,7 +123,7 @@ export function useTasks(me: Pick<Me, 'limits' | 'team' | 'user'>): TaskRunner |
         queue = new TaskQueue({
           connectionId,
           submit: (request, meta, options) => sender.submit(request, meta, options),
-          freeSlots: (othersWaiting) => freeSlots(poolSchedule, sender, store, othersWaiting),
+          freeSlots: (share) => freeSlots(poolSchedule, sender, store, share),
           quote: (request) => client.quote(request),
         });
         // A place may have freed: a task finished or was answered, a send settled.

@@ -5,8 +5,10 @@ import { ApiError } from '../../api/errors';
 import type { TaskCreated, TaskRequest } from '../../../contract/task';
 import { DB_NAME, db, resetDbForTests } from '../db';
 import type { HistoryEntry } from '../history/history-types';
+import { createdEntry } from '../tasks/created-entry';
 import { Outbox, type OutboxDeps } from '../tasks/outbox';
 import {
+  pauseReasonText,
   queueCost,
   slotsToFill,
   submitThroughQueue,
@@ -73,11 +75,13 @@ function harness({
   quote,
   storage = new MemoryStorage(),
   free = 0,
+  leader = true,
 }: {
   createTask?: OutboxDeps['createTask'];
   quote?: QueueDeps['quote'];
   storage?: SettingsStorage;
   free?: number;
+  leader?: boolean;
 } = {}): Harness {
   const sent: Harness['sent'] = [];
   let n = 0;
@@ -89,7 +93,10 @@ function harness({
         sent.push({ prompt: promptOf(request), key });
         return { taskId: `t-${++n}-${key}`, status: 'queued' } as TaskCreated;
       }),
-    onCreated: async () => undefined,
+    // As the studio does: the history records the task (IndexedDB, shared by the tabs) before the outbox lets go.
+    onCreated: async (entry, created) => {
+      await (await db()).put('tasks', createdEntry(entry, created, undefined, CONN));
+    },
   });
   const slots = { free };
   const queue = new TaskQueue({
@@ -102,7 +109,7 @@ function harness({
     freeSlots: () => slots.free,
     quote,
     storage,
-    leader: true,
+    leader,
     newKey: () => `k-${++keyCount}`,
   });
   disposers.push(
@@ -321,8 +328,183 @@ describe('TaskQueue', () => {
     await settle();
     const { items, settings } = h.queue.snapshot();
     expect(items.map((i) => i.idempotencyKey)).toEqual(keys);
-    expect(settings.pausedReason).toMatch(/Paused/);
+    expect(pauseReasonText(settings.pausedReason!)).toMatch(/^Paused: /);
     expect((await (await db()).get('outbox', keys[0]!))?.held).toBeDefined();
+  });
+
+  it('a task taken back after a 402 stays the queue\'s: its caller is not told "refused"; it settles once sent after Resume', async () => {
+    let calls = 0;
+    const h = harness({
+      free: 1,
+      createTask: async (request, key) => {
+        calls += 1;
+        if (calls === 1)
+          throw new ApiError({ status: 402, code: 'insufficient_credits', type: 'invalid_request_error' });
+        h.sent.push({ prompt: promptOf(request), key });
+        return { taskId: `t-${key}`, status: 'queued' } as TaskCreated;
+      },
+    });
+    const [a] = await hold(h.queue, ['a']);
+    let outcome: unknown = 'open';
+    void h.queue.settled(a!).then((r) => (outcome = r));
+    await waitUntil(() => h.queue.snapshot().settings.paused, 'paused');
+    await settle();
+    // Held again, the queue paused: one owner, the queue. Nothing settled, so nothing offers a run of its own.
+    expect(outcome).toBe('open');
+    expect(h.queue.placeOf(a!)).toBe(1);
+    h.slots.free = 1;
+    h.queue.resume();
+    await waitUntil(() => outcome !== 'open', 'settled once sent');
+    expect(outcome).toMatchObject({ kind: 'created', idempotencyKey: a });
+    expect(h.sent.map((s) => s.key)).toEqual([a]);
+    expect(calls).toBe(2);
+  });
+
+  it("a task taken back after the daily cap's 429 and then removed settles with null", async () => {
+    const h = harness({
+      free: 1,
+      createTask: async () => {
+        throw new ApiError({ status: 429, code: 'token_daily_cap_reached', type: 'rate_limit_error' });
+      },
+    });
+    const [a] = await hold(h.queue, ['a']);
+    let outcome: unknown = 'open';
+    void h.queue.settled(a!).then((r) => (outcome = r));
+    await waitUntil(() => h.queue.snapshot().settings.paused, 'paused');
+    await settle();
+    expect(outcome).toBe('open');
+    await h.queue.remove([a!]);
+    await settle();
+    expect(outcome).toBeNull();
+  });
+
+  it('a refusal the queue does not take back (400) is told to its caller, the task blocked, the queue running', async () => {
+    const h = harness({
+      free: 1,
+      createTask: async () => {
+        throw new ApiError({ status: 400, code: 'invalid_payload', type: 'invalid_request_error' });
+      },
+    });
+    const [a] = await hold(h.queue, ['a']);
+    const result = await h.queue.settled(a!);
+    expect(result?.kind).toBe('refused');
+    expect(h.queue.snapshot().items[0]?.held.blocked).not.toBeNull();
+    expect(h.queue.snapshot().settings.paused).toBe(false);
+  });
+
+  it('the pause reason is stored as a code and its data, never as words of one language', async () => {
+    const storage = new MemoryStorage();
+    const h = harness({
+      free: 1,
+      storage,
+      createTask: async () => {
+        throw new ApiError({
+          status: 402,
+          code: 'insufficient_credits',
+          type: 'invalid_request_error',
+          extra: { balance: 1, credits: 4 },
+        });
+      },
+    });
+    await hold(h.queue, ['a']);
+    await waitUntil(() => h.queue.snapshot().settings.paused, 'paused');
+    const stored = JSON.parse([...storage.map.values()][0]!) as { pausedReason: unknown };
+    expect(stored.pausedReason).toMatchObject({
+      code: 'refused',
+      status: 402,
+      errorCode: 'insufficient_credits',
+    });
+    expect(JSON.stringify(stored)).not.toMatch(/Paused/);
+    // Read back (another tab, a reload) and worded when shown.
+    const again = harness({ storage });
+    expect(pauseReasonText(again.queue.snapshot().settings.pausedReason!)).toMatch(/^Paused: /);
+    await h.queue.remove(h.queue.snapshot().items.map((i) => i.idempotencyKey));
+    h.queue.setStopAfterCredits(3);
+    h.slots.free = 5;
+    h.queue.resume();
+    await hold(h.queue, ['b']);
+    await waitUntil(() => h.queue.snapshot().settings.paused, 'stopped');
+    expect(h.queue.snapshot().settings.pausedReason).toEqual({ code: 'credit-stop', limit: 3 });
+    expect(pauseReasonText({ code: 'credit-stop', limit: 3 })).toMatch(/^Stopped before passing /);
+  });
+
+  it('two quick enqueues (no await between them) take two positions, in the order of the calls', async () => {
+    const h = harness({ free: 0 });
+    const [[a], [b]] = await Promise.all([hold(h.queue, ['a']), hold(h.queue, ['b'])]);
+    const stored = await (await db()).getAll('outbox');
+    const positions = new Map(stored.map((e) => [e.idempotencyKey, e.held!.position]));
+    expect(positions.get(a!)).not.toBe(positions.get(b!));
+    expect(prompts(h.queue.snapshot().items)).toEqual(['a', 'b']);
+  });
+
+  it('two tabs enqueueing at once take two positions', async () => {
+    const storage = new MemoryStorage();
+    const one = harness({ free: 0, storage });
+    const two = harness({ free: 0, storage, leader: false });
+    await Promise.all([one.queue.start(), two.queue.start()]);
+    await Promise.all([hold(one.queue, ['a']), hold(two.queue, ['b'])]);
+    const stored = await (await db()).getAll('outbox');
+    expect(new Set(stored.map((e) => e.held!.position)).size).toBe(2);
+  });
+
+  it('under a credit stop, a task of unknown price does not slip past it: without a quote the queue stops and says why', async () => {
+    const h = harness({ free: 10 });
+    h.queue.setStopAfterCredits(10);
+    await hold(h.queue, ['a', 'b', 'c'], null as unknown as number);
+    await waitUntil(() => h.queue.snapshot().settings.paused, 'stopped');
+    await settle();
+    expect(h.sent).toEqual([]);
+    expect(h.queue.snapshot().settings.pausedReason).toEqual({ code: 'unpriced', limit: 10 });
+  });
+
+  it('under a credit stop, a task of unknown price is priced first and counted', async () => {
+    const h = harness({ free: 10, quote: async () => ({ credits: 4 }) });
+    h.queue.setStopAfterCredits(10);
+    await hold(h.queue, ['a', 'b', 'c'], null as unknown as number);
+    await waitUntil(() => h.queue.snapshot().settings.paused, 'stopped');
+    await settle();
+    expect(h.sent.map((s) => s.prompt)).toEqual(['a', 'b']);
+    expect(h.queue.snapshot().sentCredits).toBe(8);
+    expect(h.queue.snapshot().settings.pausedReason).toEqual({ code: 'credit-stop', limit: 10 });
+  });
+
+  it('a task this tab queued and another tab sent or removed settles here: with its task, or null', async () => {
+    const storage = new MemoryStorage();
+    const mine = harness({ free: 0, storage, leader: false });
+    const leader = harness({ free: 0, storage });
+    await Promise.all([mine.queue.start(), leader.queue.start()]);
+    const [a, b] = await hold(mine.queue, ['a', 'b']);
+    const outcomes = new Map<string, unknown>();
+    for (const key of [a!, b!]) void mine.queue.settled(key).then((r) => outcomes.set(key, r));
+    await waitUntil(() => leader.queue.snapshot().items.length === 2, 'the leader reads them');
+    await leader.queue.remove([b!]);
+    await waitUntil(() => outcomes.has(b!), 'b settled here');
+    expect(outcomes.get(b!)).toBeNull();
+    leader.slots.free = 1;
+    leader.queue.kick();
+    await waitUntil(() => outcomes.has(a!), 'a settled here');
+    expect(outcomes.get(a!)).toMatchObject({
+      kind: 'created',
+      idempotencyKey: a,
+      created: { taskId: expect.any(String) },
+    });
+    expect(leader.sent.map((s) => s.key)).toEqual([a]);
+  });
+
+  it('the count published to the team: only what would go, only from the tab that releases', async () => {
+    const storage = new MemoryStorage();
+    const h = harness({ free: 0, storage });
+    const other = harness({ free: 0, storage, leader: false });
+    const [a] = await hold(h.queue, ['a', 'b', 'c', 'd']);
+    await other.queue.reload();
+    expect(other.queue.snapshot().items).toHaveLength(4);
+    expect(h.queue.waitingForPool()).toBe(4);
+    // The same four held tasks, seen by a second tab of the same member: it says none.
+    expect(other.queue.waitingForPool()).toBe(0);
+    await h.queue.setTaskPaused(a!, true);
+    expect(h.queue.waitingForPool()).toBe(3);
+    h.queue.pause();
+    expect(h.queue.waitingForPool()).toBe(0);
   });
 
   it('a task refused as invalid stays held with the reason and is not tried again', async () => {
@@ -495,6 +677,22 @@ describe('slotsToFill', () => {
     expect(slotsToFill({ concurrency: 6, busy: 2, mineBusy: 2, sending: 0, othersWaiting: 0 })).toBe(4);
     // More members than slots: still one each.
     expect(slotsToFill({ concurrency: 2, busy: 0, mineBusy: 0, sending: 0, othersWaiting: 5 })).toBe(1);
+  });
+
+  it('hands out the remainder of a pool that does not divide: the first members by id get one more, none idle', () => {
+    // A pool of 5, three members waiting: 2 + 2 + 1, the whole pool busy.
+    const shares = [0, 1, 2].map((rank) =>
+      slotsToFill({ concurrency: 5, busy: 0, mineBusy: 0, sending: 0, othersWaiting: 2, rank }),
+    );
+    expect(shares).toEqual([2, 2, 1]);
+    expect(shares.reduce((a, b) => a + b)).toBe(5);
+    // Two members on a pool of 3: 2 and 1.
+    expect(slotsToFill({ concurrency: 3, busy: 0, mineBusy: 0, sending: 0, othersWaiting: 1, rank: 0 })).toBe(
+      2,
+    );
+    expect(slotsToFill({ concurrency: 3, busy: 0, mineBusy: 0, sending: 0, othersWaiting: 1, rank: 1 })).toBe(
+      1,
+    );
   });
 });
 

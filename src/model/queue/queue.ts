@@ -1,7 +1,7 @@
 import { t } from '@lingui/core/macro';
 import { z } from 'zod/mini';
-import { toApiError, type ApiError } from '../../api/errors';
-import type { TaskRequest } from '../../../contract/task';
+import { ApiError, toApiError } from '../../api/errors';
+import { TaskStatusSchema, type TaskCreated, type TaskRequest } from '../../../contract/task';
 import { formatCredits } from '../../lib/format';
 import { db, type HeldInfo, type OutboxEntry } from '../db';
 import type { HistoryEntry } from '../history/history-types';
@@ -35,10 +35,70 @@ export interface QueueItem extends OutboxEntry {
   held: HeldInfo;
 }
 
+/**
+ * Why the queue paused itself, as a code and its data: worded when shown (pauseReasonText), in the language
+ * of that moment, never stored as text of one language (the settings outlive a change of language).
+ */
+export type PauseReason =
+  /** The service refused a send with 402 or the daily cap's 429: the error as it came, to be worded. */
+  | {
+      code: 'refused';
+      status: number;
+      errorCode: string;
+      type: string;
+      param?: string | undefined;
+      extra?: Record<string, unknown> | undefined;
+      retryAfterSeconds?: number | undefined;
+    }
+  /** The credits sent this session would pass the stop. */
+  | { code: 'credit-stop'; limit: number }
+  /** A credit stop is set and the next task's price could not be known: it is not sent blind. */
+  | { code: 'unpriced'; limit: number };
+
+const PauseReasonSchema = z.discriminatedUnion('code', [
+  z.object({
+    code: z.literal('refused'),
+    status: z.number(),
+    errorCode: z.string(),
+    type: z.string(),
+    param: z.optional(z.string()),
+    extra: z.optional(z.record(z.string(), z.unknown())),
+    retryAfterSeconds: z.optional(z.number()),
+  }),
+  z.object({ code: z.literal('credit-stop'), limit: z.number() }),
+  z.object({ code: z.literal('unpriced'), limit: z.number() }),
+]);
+
+/** A pause reason in the studio's current language (call it where the text is shown). */
+export function pauseReasonText(pause: PauseReason): string {
+  switch (pause.code) {
+    case 'refused': {
+      const error = new ApiError({
+        status: pause.status,
+        code: pause.errorCode,
+        type: pause.type,
+        ...(pause.param === undefined ? {} : { param: pause.param }),
+        ...(pause.extra === undefined ? {} : { extra: pause.extra }),
+        ...(pause.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: pause.retryAfterSeconds }),
+      });
+      const reason = blockedReason(error);
+      return t`Paused: ${reason}`;
+    }
+    case 'credit-stop': {
+      const limit = formatCredits(pause.limit);
+      return t`Stopped before passing ${limit} this session.`;
+    }
+    case 'unpriced': {
+      const limit = formatCredits(pause.limit);
+      return t`Paused: the next task's price is unknown, and the queue stops before passing ${limit} this session. Remove it, or raise or clear the stop in Queue settings.`;
+    }
+  }
+}
+
 export interface QueueSettings {
   paused: boolean;
-  /** Why the queue paused itself (a 402 or 429 on sending, the credit stop), for the user. */
-  pausedReason: string | null;
+  /** Why the queue paused itself (a 402 or 429 on sending, the credit stop), for the user; null: the user paused it. */
+  pausedReason: PauseReason | null;
   /** Send every task at once, as without a queue. */
   sendAtOnce: boolean;
   /** Stop (pause) before the credits sent this session would pass this many; null: no stop. */
@@ -54,7 +114,8 @@ const DEFAULT_SETTINGS: QueueSettings = {
 
 const SettingsSchema = z.object({
   paused: z.catch(z.boolean(), false),
-  pausedReason: z.catch(z.nullable(z.string()), null),
+  // A reason stored as text by an older studio reads as none: the queue stays paused, the words go.
+  pausedReason: z.catch(z.nullable(PauseReasonSchema), null),
   sendAtOnce: z.catch(z.boolean(), false),
   stopAfterCredits: z.catch(z.nullable(z.number().check(z.nonnegative())), null),
 });
@@ -78,11 +139,25 @@ export interface SettingsStorage {
 }
 
 /**
+ * Where this member stands among the team's members waiting for the pool (docs/queue.md, "Teams"): how
+ * many others hold tasks that would go, and this member's place among all of them, itself included,
+ * ordered by member id (every studio orders them alike, so the pool's remainder goes to the same ones).
+ */
+export interface PoolShare {
+  othersWaiting: number;
+  /** 0-based. */
+  rank: number;
+}
+
+const ALONE: PoolShare = { othersWaiting: 0, rank: 0 };
+
+/**
  * How many held tasks may go now: enough to keep every slot of the pool busy, no more. `busy` counts the
  * pool's tasks the forecast still has unfinished shortly from now (every member's, on a team's pool),
  * `sending` those sent and not yet answered. With other members waiting (their own queues hold tasks),
  * this device keeps no more than its fair share of the pool busy: the pool divided by the members
- * waiting, this one included, at least one slot each (docs/queue.md).
+ * waiting, this one included, the remainder one slot each to the first by member id (`rank`), so the
+ * shares add up to the whole pool; at least one slot each (docs/queue.md).
  */
 export function slotsToFill({
   concurrency: believed,
@@ -91,6 +166,7 @@ export function slotsToFill({
   mineBusy,
   sending,
   othersWaiting = 0,
+  rank = 0,
 }: {
   concurrency: number;
   /**
@@ -106,11 +182,15 @@ export function slotsToFill({
   mineBusy: number;
   sending: number;
   othersWaiting?: number;
+  /** This member's place among the members waiting, itself included, by member id (PoolShare). */
+  rank?: number;
 }): number {
   const concurrency = confirmed ? believed : believed + Math.max(1, Math.ceil(believed / 2));
   let free = concurrency - busy - sending;
   if (othersWaiting > 0) {
-    const share = Math.max(1, Math.floor(concurrency / (othersWaiting + 1)));
+    const members = othersWaiting + 1;
+    const extra = rank < concurrency % members ? 1 : 0;
+    const share = Math.max(1, Math.floor(concurrency / members) + extra);
     free = Math.min(free, share - mineBusy - sending);
   }
   return Math.max(0, free);
@@ -186,10 +266,10 @@ export interface QueueDeps {
     options: { idempotencyKey: string },
   ) => Promise<SubmitResult>;
   /**
-   * How many held tasks may go now (slotsToFill over the poll schedule's forecast), given how many other
-   * members of the team hold tasks (0 without the team space).
+   * How many held tasks may go now (slotsToFill over the poll schedule's forecast), given where this
+   * member stands among the team's members waiting (nobody else without the team space).
    */
-  freeSlots: (othersWaiting: number) => number;
+  freeSlots: (share: PoolShare) => number;
   /** Prices a task again just before it goes (POST /quote); absent: no check. */
   quote?: (request: TaskRequest) => Promise<{ credits: number }>;
   newKey?: () => string;
@@ -212,6 +292,28 @@ const settingsKey = (connectionId: string) => `media-studio:queue:${connectionId
 const channelName = (connectionId: string) => `media-studio:queue:${connectionId}`;
 const leaderLock = (connectionId: string) => `media-studio:queue-leader:${connectionId}`;
 const claimLock = (connectionId: string) => `media-studio:queue-claim:${connectionId}`;
+
+/** A task queued by this tab, until its outcome is known (settled()). */
+interface Outcome {
+  promise: Promise<SubmitResult | null>;
+  resolve: (result: SubmitResult | null) => void;
+  /** Its outbox entry's createdAt: the history entry it makes, if sent, is created no earlier. */
+  createdAt: number;
+}
+
+/** Of a stored outbox entry, its place in the queue when it is held (other fields are not needed here). */
+const HeldPositionSchema = z.object({ held: z.object({ position: z.number() }) });
+
+/** Of a stored history entry, what tells that a held task was created by another tab, and as what. */
+const RecordedSchema = z.object({
+  taskId: z.string(),
+  status: TaskStatusSchema,
+  idempotencyKey: z.optional(z.string()),
+  request: z.object({ interfaceId: z.optional(z.string()), versionId: z.optional(z.string()) }),
+});
+
+/** What a tab says on the channel besides "read again": the held tasks it removed. */
+const RemovedMessageSchema = z.object({ removed: z.array(z.string()) });
 
 /** Positions are spaced so that a move usually writes one entry (between its new neighbours). */
 const STEP = 1024;
@@ -236,14 +338,21 @@ export class TaskQueue {
   private current: QueueSnapshot | null = null;
   /** Tasks on their way out (price check, claim): they count as sending until the outbox has them. */
   private readonly starting = new Map<string, number>();
-  /** What each task queued by this tab came to once released (or null: removed), for settled(). */
-  private readonly outcomes = new Map<string, (result: SubmitResult | null) => void>();
-  private readonly outcomePromises = new Map<string, Promise<SubmitResult | null>>();
+  /** The tasks queued by this tab whose outcome is not known yet, for settled(). */
+  private readonly own = new Map<string, Outcome>();
+  /** Tasks this tab queued that another tab said it removed (settled null once IndexedDB agrees). */
+  private readonly removedElsewhere = new Set<string>();
+  /** Tasks being priced before they may go (a credit stop is set and they were queued without a price). */
+  private readonly pricing = new Set<string>();
+  /** Tasks this tab claimed and sent, until their answer: their leaving the held set is this tab's doing. */
+  private readonly sendingHere = new Set<string>();
+  /** The last position this tab handed out (enqueue): two quick calls never take the same one. */
+  private lastPosition = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private leader: boolean;
   private disposed = false;
-  /** How many other members hold tasks (the team space sets it; see docs/queue.md, "Teams"). */
-  private othersWaiting: () => number = () => 0;
+  /** Where this member stands among those waiting for the team's pool (the team space sets it). */
+  private poolShare: () => PoolShare = () => ALONE;
   private pumping = false;
   private channel: BroadcastChannel | null = null;
   private offLeader: (() => void) | null = null;
@@ -287,13 +396,24 @@ export class TaskQueue {
     if (this.settings.paused || this.items.size > 0 || this.starting.size > 0) return false;
     // A credit stop counts what the queue sends: everything goes through it then.
     if (this.settings.stopAfterCredits !== null) return false;
-    return this.settings.sendAtOnce || this.deps.freeSlots(this.othersWaiting()) >= count;
+    return this.settings.sendAtOnce || this.deps.freeSlots(this.poolShare()) >= count;
   }
 
-  /** Where the queue learns how many other members of the team hold tasks (fair share); null: none. */
-  setOthersWaiting(count: (() => number) | null): void {
-    this.othersWaiting = count ?? (() => 0);
+  /** Where the queue learns how the team's members waiting share the pool (fair share); null: alone. */
+  setPoolShare(share: (() => PoolShare) | null): void {
+    this.poolShare = share ?? (() => ALONE);
     this.kick();
+  }
+
+  /**
+   * How many held tasks this tab speaks for in the team's presence (docs/queue.md, "Teams"): those that
+   * would go as soon as the pool had room (the queue running; the task not paused, blocked or waiting for
+   * the user to agree to a new price), and only in the tab that releases tasks: every tab of the
+   * connection holds the same tasks, so the others say 0.
+   */
+  waitingForPool(): number {
+    if (!this.leader || this.disposed || this.settings.paused) return 0;
+    return this.eligible().length;
   }
 
   /** The 1-based place of a held task, or null. */
@@ -314,7 +434,11 @@ export class TaskQueue {
     if (this.disposed) return;
     if (typeof BroadcastChannel !== 'undefined') {
       this.channel = new BroadcastChannel(channelName(this.connectionId));
-      this.channel.onmessage = () => void this.reload();
+      this.channel.onmessage = (event: MessageEvent<unknown>) => {
+        const removed = RemovedMessageSchema.safeParse(event.data);
+        if (removed.success) for (const key of removed.data.removed) this.removedElsewhere.add(key);
+        void this.reload();
+      };
     }
     if (typeof window !== 'undefined') window.addEventListener('storage', this.onStorage);
     const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
@@ -326,7 +450,8 @@ export class TaskQueue {
         .request(leaderLock(this.connectionId), { signal: controller.signal }, () => {
           if (this.disposed) return undefined;
           this.leader = true;
-          this.kick();
+          // What this tab publishes to the team follows (waitingForPool): listeners hear of it.
+          this.changed();
           return new Promise<void>((resolve) => {
             release = resolve;
           });
@@ -349,7 +474,10 @@ export class TaskQueue {
     if (typeof window !== 'undefined') window.removeEventListener('storage', this.onStorage);
   }
 
-  /** Reads the held tasks of this connection from IndexedDB again (another tab changed them). */
+  /**
+   * Reads the held tasks of this connection from IndexedDB again (another tab changed them). A task this
+   * tab queued that another tab sent or removed meanwhile is settled here (settled()).
+   */
   async reload(): Promise<void> {
     let stored: unknown[] = [];
     try {
@@ -366,6 +494,58 @@ export class TaskQueue {
     }
     this.items = next;
     this.changed(false);
+    await this.settleGone();
+  }
+
+  /**
+   * Settles the tasks this tab queued that are no longer held and that this tab is not sending: another
+   * tab sent or removed them. IndexedDB tells which, in one read of both stores: an outbox entry without
+   * `held` is on its way from that tab (its answer comes later: settled at a later reload, after that tab
+   * says it changed); a history entry with its key is the task it created (the outbox records the
+   * history entry before it deletes its own); neither, and the tab that removed it said so: null.
+   */
+  private async settleGone(): Promise<void> {
+    const gone = [...this.own].filter(
+      ([key]) => !this.items.has(key) && !this.starting.has(key) && !this.sendingHere.has(key),
+    );
+    if (gone.length === 0) return;
+    const since = Math.min(...gone.map(([, outcome]) => outcome.createdAt));
+    let outbox: unknown[];
+    let recorded: unknown[];
+    try {
+      const tx = (await db()).transaction(['outbox', 'tasks'], 'readonly');
+      [outbox, recorded] = await Promise.all([
+        Promise.all(gone.map(([key]) => tx.objectStore('outbox').get(key))),
+        tx
+          .objectStore('tasks')
+          .index('byConnection')
+          .getAll(IDBKeyRange.bound([this.connectionId, since], [this.connectionId, Infinity])),
+        tx.done,
+      ]);
+    } catch {
+      return; // nothing can be told now; a later reload tries again
+    }
+    const created = new Map<string, TaskCreated>();
+    for (const raw of recorded) {
+      const entry = RecordedSchema.safeParse(raw);
+      if (!entry.success || entry.data.idempotencyKey === undefined) continue;
+      const { taskId, status, request } = entry.data;
+      created.set(entry.data.idempotencyKey, {
+        taskId,
+        status,
+        modelId: request.interfaceId ?? '',
+        versionId: request.versionId ?? '',
+      });
+    }
+    gone.forEach(([key], i) => {
+      // Held again (taken back after a refusal) or still on its way: not settled yet.
+      if (this.items.has(key) || this.sendingHere.has(key) || outbox[i] !== undefined) return;
+      const task = created.get(key);
+      if (task) this.settle(key, { kind: 'created', created: task, idempotencyKey: key });
+      // In neither store: removed, never sent, when its remover said so. Otherwise the sending tab is
+      // between the service's refusal and the task's return to the queue (402, 429): a later look tells.
+      else if (this.removedElsewhere.delete(key)) this.settle(key, null);
+    });
   }
 
   // ---- adding -------------------------------------------------------------------------------------
@@ -382,54 +562,87 @@ export class TaskQueue {
     { batchId, asBatch = true }: { batchId?: string; asBatch?: boolean } = {},
   ): Promise<string[]> {
     const at = this.now();
-    const last = this.snapshot().items.at(-1)?.held.position ?? 0;
     const batch = asBatch && tasks.length > 1 ? (batchId ?? this.newKey()) : undefined;
-    const added: QueueItem[] = tasks.map(({ request, meta, idempotencyKey }, i) => ({
-      idempotencyKey: idempotencyKey ?? this.newKey(),
-      connectionId: this.connectionId,
-      request: structuredClone(request),
-      meta: batch
-        ? { ...structuredClone(meta), batchId: batch, batchIndex: i + 1, batchSize: tasks.length }
-        : structuredClone(meta),
-      createdAt: at + i,
-      attempts: 0,
-      lastAttemptAt: null,
-      lastError: null,
-      ...(batch ? { batchId: batch } : {}),
-      held: {
-        position: last + STEP * (i + 1),
-        paused: false,
-        queuedAt: at,
-        credits: meta.quotedCredits ?? null,
-        blocked: null,
-        newPrice: null,
-      },
-    }));
-    await this.writeAll(added);
+    const build = (last: number): QueueItem[] => {
+      const added: QueueItem[] = tasks.map(({ request, meta, idempotencyKey }, i) => ({
+        idempotencyKey: idempotencyKey ?? this.newKey(),
+        connectionId: this.connectionId,
+        request: structuredClone(request),
+        meta: batch
+          ? { ...structuredClone(meta), batchId: batch, batchIndex: i + 1, batchSize: tasks.length }
+          : structuredClone(meta),
+        createdAt: at + i,
+        attempts: 0,
+        lastAttemptAt: null,
+        lastError: null,
+        ...(batch ? { batchId: batch } : {}),
+        held: {
+          position: last + STEP * (i + 1),
+          paused: false,
+          queuedAt: at,
+          credits: meta.quotedCredits ?? null,
+          blocked: null,
+          newPrice: null,
+        },
+      }));
+      this.lastPosition = Math.max(this.lastPosition, last + STEP * tasks.length);
+      return added;
+    };
+    const added = await this.append(build);
     for (const item of added) {
       this.items.set(item.idempotencyKey, item);
-      this.outcomePromises.set(
-        item.idempotencyKey,
-        new Promise((resolve) => this.outcomes.set(item.idempotencyKey, resolve)),
-      );
+      let resolve: Outcome['resolve'] = () => undefined;
+      const promise = new Promise<SubmitResult | null>((r) => (resolve = r));
+      this.own.set(item.idempotencyKey, { promise, resolve, createdAt: item.createdAt });
     }
     this.changed();
     return added.map((item) => item.idempotencyKey);
   }
 
   /**
-   * What a task queued by this tab came to when it was sent: the outbox's result (created, refused,
-   * pending), or null when it was removed or another tab sent it. Null at once for a key it does not know.
+   * Writes new held tasks after the last one, their positions read in the same IndexedDB transaction as
+   * they are written: readwrite transactions on the outbox store run one at a time, in this tab and
+   * across the connection's tabs, so two quick clicks (here or in two tabs) never take one position.
+   * Without IndexedDB, this tab's own count of positions handed out keeps them apart.
+   */
+  private async append(build: (last: number) => QueueItem[]): Promise<QueueItem[]> {
+    const lastHere = () => Math.max(this.lastPosition, this.snapshot().items.at(-1)?.held.position ?? 0);
+    let added: QueueItem[] | null = null;
+    try {
+      const tx = (await db()).transaction('outbox', 'readwrite');
+      const stored = await tx.store.index('byConnection').getAll(this.connectionId);
+      let last = lastHere();
+      for (const raw of stored) {
+        const position = HeldPositionSchema.safeParse(raw);
+        if (position.success) last = Math.max(last, position.data.held.position);
+      }
+      const built = build(last);
+      added = built;
+      await Promise.all([...built.map((item) => tx.store.put(item)), tx.done]);
+    } catch {
+      // IndexedDB unavailable or full: held in this tab's memory only.
+      added ??= build(lastHere());
+    }
+    this.broadcast('changed');
+    return added;
+  }
+
+  /**
+   * What a task queued by this tab came to: the outbox's result once it was sent (created; refused for
+   * good; pending: the outbox re-sends it with its key), or null once it was removed, never sent. A send
+   * refused with 402 or the daily cap's 429 is not an outcome: the queue takes the task back, held at its
+   * place, and it stays the queue's (one owner), so this stays open until it is sent or removed. Another
+   * tab of the connection may send or remove it: reload() settles it then. Null at once for a key it does
+   * not know.
    */
   settled(idempotencyKey: string): Promise<SubmitResult | null> {
-    return this.outcomePromises.get(idempotencyKey) ?? Promise.resolve(null);
+    return this.own.get(idempotencyKey)?.promise ?? Promise.resolve(null);
   }
 
   private settle(idempotencyKey: string, result: SubmitResult | null): void {
-    const resolve = this.outcomes.get(idempotencyKey);
-    this.outcomes.delete(idempotencyKey);
-    this.outcomePromises.delete(idempotencyKey);
-    resolve?.(result);
+    const outcome = this.own.get(idempotencyKey);
+    this.own.delete(idempotencyKey);
+    outcome?.resolve(result);
   }
 
   /**
@@ -453,7 +666,7 @@ export class TaskQueue {
 
   // ---- the user's controls ------------------------------------------------------------------------
 
-  pause(reason: string | null = null): void {
+  pause(reason: PauseReason | null = null): void {
     this.writeSettings({ ...this.settings, paused: true, pausedReason: reason });
   }
 
@@ -535,6 +748,8 @@ export class TaskQueue {
       this.items.delete(item.idempotencyKey);
       this.settle(item.idempotencyKey, null);
     }
+    // The other tabs: these were removed, never sent (a tab that queued one settles it with null).
+    this.broadcast({ removed: removed.map((item) => item.idempotencyKey) });
     this.changed();
     return removed;
   }
@@ -575,20 +790,25 @@ export class TaskQueue {
     if (this.disposed || this.pumping) return;
     this.pumping = true;
     try {
-      while (!this.disposed && this.leader && !this.settings.paused) {
+      // A task being priced goes first, in its turn: nothing behind it passes it meanwhile.
+      while (!this.disposed && this.leader && !this.settings.paused && this.pricing.size === 0) {
         const next = this.eligible()[0];
         if (!next) break;
         const room = this.settings.sendAtOnce
           ? Infinity
-          : this.deps.freeSlots(this.othersWaiting()) - this.starting.size;
+          : this.deps.freeSlots(this.poolShare()) - this.starting.size;
         if (room <= 0) break;
-        const credits = next.held.credits ?? 0;
         const stop = this.settings.stopAfterCredits;
+        if (stop !== null && next.held.credits === null) {
+          // The stop cannot count a task of unknown price: it is priced first, or the queue stops.
+          void this.priceFirst(next, stop);
+          break;
+        }
+        const credits = next.held.credits ?? 0;
         let committed = this.sentCredits;
         for (const c of this.starting.values()) committed += c;
         if (stop !== null && committed + credits > stop + 1e-9) {
-          const limit = formatCredits(stop);
-          this.pause(t`Stopped before passing ${limit} this session.`);
+          this.pause({ code: 'credit-stop', limit: stop });
           break;
         }
         // Not awaited whole: the next task's turn is decided while this one is on its way.
@@ -625,24 +845,63 @@ export class TaskQueue {
         if (verdict !== 'go') return null;
       }
       if (!(await this.claim(key))) {
-        // Another tab released (or removed) it.
+        // Another tab released (or removed) it: what became of it is read as a reload reads it.
         this.items.delete(key);
-        this.settle(key, null);
+        this.starting.delete(key);
         this.changed(false);
+        await this.settleGone();
         return null;
       }
       this.items.delete(key);
+      this.sendingHere.add(key);
+      // The other tabs: it is no longer held.
+      this.broadcast('changed');
       const credits = item.held.credits ?? 0;
       this.sentCredits = Math.round((this.sentCredits + credits) * 1e6) / 1e6;
       const sending = this.deps.submit(item.request, item.meta, { idempotencyKey: key });
       this.starting.delete(key);
       this.changed();
       const result = await sending;
-      if (result.kind === 'refused') await this.refused(item, result.error);
+      if (result.kind === 'refused' && (await this.refused(item, result.error)) === 'taken back') {
+        // Still the queue's, held at its place with the queue paused: its caller is told when it is sent
+        // or removed, never "refused" beside a task that will still go (docs/queue.md).
+        return result;
+      }
+      this.sendingHere.delete(key);
       this.settle(key, result);
+      // The other tabs may settle it now: its answer is recorded.
+      this.broadcast('changed');
       return result;
     } finally {
+      this.sendingHere.delete(key);
       if (this.starting.delete(key)) this.changed(false);
+    }
+  }
+
+  /**
+   * Under a credit stop, a task queued without a price (its quote had failed) is priced before it may go
+   * (POST /quote), the price written down with it; when it cannot be priced the queue pauses and says why
+   * (a refusal that would repeat blocks the task, as checkPrice does).
+   */
+  private async priceFirst(item: QueueItem, limit: number): Promise<void> {
+    const key = item.idempotencyKey;
+    const quote = this.deps.quote;
+    if (!quote) {
+      this.pause({ code: 'unpriced', limit });
+      return;
+    }
+    this.pricing.add(key);
+    try {
+      const asked = (await quote(item.request)).credits;
+      await this.patch(key, { credits: asked });
+    } catch (thrown) {
+      const error = toApiError(thrown);
+      if (error.status >= 400 && error.status < 500 && error.status !== 429 && error.status !== 408)
+        await this.patch(key, { blocked: blockedReason(error) });
+      else this.pause({ code: 'unpriced', limit });
+    } finally {
+      this.pricing.delete(key);
+      this.changed();
     }
   }
 
@@ -669,22 +928,30 @@ export class TaskQueue {
 
   /**
    * A refusal proves nothing was created, so the task comes back, held at its place with its key: a 402
-   * or 429 (the balance, the daily cap, the rate) pauses the whole queue and says why; any other refusal
-   * (an upload gone, a param no longer valid) would repeat, so the task waits for the user with the reason.
+   * or 429 (the balance, the daily cap, the rate) pauses the whole queue and says why: the task is taken
+   * back, to go again on Resume; any other refusal (an upload gone, a param no longer valid) would
+   * repeat, so the task waits for the user with the reason (blocked).
    */
-  private async refused(item: QueueItem, error: ApiError): Promise<void> {
-    const back: QueueItem =
-      error.status === 402 || error.status === 429
-        ? item
-        : { ...item, held: { ...item.held, blocked: blockedReason(error) } };
+  private async refused(item: QueueItem, error: ApiError): Promise<'taken back' | 'blocked'> {
+    const takenBack = error.status === 402 || error.status === 429;
+    const back: QueueItem = takenBack
+      ? item
+      : { ...item, held: { ...item.held, blocked: blockedReason(error) } };
     this.sentCredits = Math.max(0, Math.round((this.sentCredits - (item.held.credits ?? 0)) * 1e6) / 1e6);
     await this.writeAll([back]);
     this.items.set(back.idempotencyKey, back);
     this.changed();
-    if (error.status === 402 || error.status === 429) {
-      const reason = blockedReason(error);
-      this.pause(t`Paused: ${reason}`);
-    }
+    if (!takenBack) return 'blocked';
+    this.pause({
+      code: 'refused',
+      status: error.status,
+      errorCode: error.code,
+      type: error.type,
+      param: error.param,
+      extra: { ...error.extra },
+      retryAfterSeconds: error.retryAfterSeconds,
+    });
+    return 'taken back';
   }
 
   /**
@@ -741,7 +1008,17 @@ export class TaskQueue {
     } catch {
       // IndexedDB unavailable or full: held in this tab's memory only.
     }
-    this.channel?.postMessage('changed');
+    this.broadcast('changed');
+  }
+
+  /** Tells the connection's other tabs to read the queue again (and what this tab removed). */
+  private broadcast(message: 'changed' | { removed: string[] }): void {
+    if (this.disposed) return;
+    try {
+      this.channel?.postMessage(message);
+    } catch {
+      // Closed meanwhile: the other tabs read the queue again on their next message or load.
+    }
   }
 
   private readSettings(): void {

@@ -6,7 +6,9 @@ import type { TaskCreated } from '../../../contract/task';
 import { member } from '../../test/team-test-utils';
 import { DB_NAME, db, resetDbForTests } from '../db';
 import { slotsToFill, TaskQueue } from '../queue/queue';
-import { heldByMember, onPresence, othersWaiting, publishHeld } from './team-queue-share';
+import { heldByMember, onPresence, poolShare, publishHeld } from './team-queue-share';
+
+const othersWaiting = (team: Parameters<typeof poolShare>[0]) => poolShare(team).othersWaiting;
 
 /** Presence relayed as a server would, one way and the other. */
 function relay(a: ReturnType<typeof member>, b: ReturnType<typeof member>) {
@@ -37,6 +39,33 @@ describe('the team queue in presence', () => {
     // Ana's queue empties: Bo may fill the whole free pool.
     publishHeld(a, 0);
     expect(othersWaiting(b)).toBe(0);
+  });
+
+  it('ranks the members waiting by id, alike in every studio, so a pool of 5 among three is 2 + 2 + 1', () => {
+    const c = member('key-c');
+    const a = member('key-a');
+    const b = member('key-b');
+    relay(a, b);
+    relay(b, c);
+    relay(a, c);
+    for (const [m, id] of [
+      [a, 'key-a'],
+      [b, 'key-b'],
+      [c, 'key-c'],
+    ] as const) {
+      m.awareness.setLocalStateField('member', { id, name: id });
+      publishHeld(m, 4);
+    }
+    const shares = [a, b, c].map((m) => poolShare(m));
+    expect(shares).toEqual([
+      { othersWaiting: 2, rank: 0 },
+      { othersWaiting: 2, rank: 1 },
+      { othersWaiting: 2, rank: 2 },
+    ]);
+    const slots = shares.map((share) =>
+      slotsToFill({ concurrency: 5, busy: 0, mineBusy: 0, sending: 0, ...share }),
+    );
+    expect(slots.reduce((x, y) => x + y)).toBe(5);
   });
 
   it('ignores a presence that does not parse (a hostile client)', () => {
@@ -78,13 +107,13 @@ function studio(space: ReturnType<typeof member>, pool: Pool, kicks: (() => void
     newKey: () => `${id}-${++n}`,
     setTimer: () => setTimeout(() => undefined, 0),
     clearTimer: () => undefined,
-    freeSlots: (others) =>
+    freeSlots: (share) =>
       slotsToFill({
         concurrency: pool.concurrency,
         busy: pool.running.size,
         mineBusy: pool.of(id),
         sending: 0,
-        othersWaiting: others,
+        ...share,
       }),
     submit: async (_request, _meta, { idempotencyKey }) => {
       pool.running.set(idempotencyKey, id);
@@ -95,8 +124,8 @@ function studio(space: ReturnType<typeof member>, pool: Pool, kicks: (() => void
       };
     },
   });
-  queue.subscribe(() => publishHeld(space, queue.snapshot().items.length));
-  queue.setOthersWaiting(() => othersWaiting(space));
+  queue.subscribe(() => publishHeld(space, queue.waitingForPool()));
+  queue.setPoolShare(() => poolShare(space));
   onPresence(space, queue.kick);
   kicks.push(queue.kick);
   return queue;
@@ -122,6 +151,29 @@ const task = (i: number) => ({
 });
 
 describe('two members sharing the team pool through their queues', () => {
+  it('a member whose queue is paused publishes nothing waiting: the other takes the whole pool', async () => {
+    (await db()).close();
+    resetDbForTests();
+    await deleteDB(DB_NAME);
+    const ana = member('key-a');
+    const bo = member('key-b');
+    relay(ana, bo);
+    ana.awareness.setLocalStateField('member', { id: 'key-a', name: 'Ana' });
+    bo.awareness.setLocalStateField('member', { id: 'key-b', name: 'Bo' });
+    const pool = new Pool(4);
+    const a = studio(ana, pool, []);
+    a.pause();
+    await a.enqueue(Array.from({ length: 5 }, (_, i) => task(i)));
+    await settle();
+    expect(othersWaiting(bo)).toBe(0);
+    const b = studio(bo, pool, []);
+    await b.enqueue(Array.from({ length: 6 }, (_, i) => task(i)));
+    await settle();
+    expect(pool.of('key-b')).toBe(4);
+    a.dispose();
+    b.dispose();
+  });
+
   it('each keeps to its share while the other waits, and one alone takes the whole pool', async () => {
     (await db()).close();
     resetDbForTests();

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import type { PoolShare } from '../queue/queue';
 import type { TeamContext } from './team-doc';
 
 // The team's queue (docs/queue.md, "Teams"): each member's studio says in its presence (awareness, gone
@@ -21,7 +22,10 @@ export interface HeldByMember {
   you: boolean;
 }
 
-/** Tells the room how many tasks this device holds now. */
+/**
+ * Tells the room how many tasks this device holds that would go as soon as the pool had room (the queue
+ * says which: TaskQueue.waitingForPool; a paused or blocked task waits for its member, not for the pool).
+ */
 export function publishHeld(team: TeamContext, held: number): void {
   team.awareness.setLocalStateField('queue', { held: Math.max(0, Math.min(MAX_HELD, Math.trunc(held))) });
 }
@@ -41,9 +45,19 @@ export function heldByMember(team: TeamContext): HeldByMember[] {
     .sort((a, b) => b.held - a.held || a.memberId.localeCompare(b.memberId));
 }
 
-/** How many other members hold tasks now (the fair share divides the pool among them and this one). */
-export function othersWaiting(team: TeamContext): number {
-  return heldByMember(team).filter((m) => !m.you).length;
+/** Member ids in one order every studio agrees on (code units, not the locale's collation). */
+const byId = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * How the pool is shared now: how many other members hold tasks waiting for it, and this member's place
+ * among all of them, itself included, by member id (slotsToFill gives the pool's remainder to the first).
+ */
+export function poolShare(team: TeamContext): PoolShare {
+  const others = heldByMember(team)
+    .filter((m) => !m.you)
+    .map((m) => m.memberId);
+  const ranked = [...others, team.memberId].sort(byId);
+  return { othersWaiting: others.length, rank: ranked.indexOf(team.memberId) };
 }
 
 /** Calls `listener` when any member's presence changes (what they hold among it); returns the undo. */
