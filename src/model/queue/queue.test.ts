@@ -360,6 +360,28 @@ describe('TaskQueue', () => {
     expect(calls).toBe(2);
   });
 
+  it('a 402 pauses the queue before it looks again: with slots free, the task taken back is not sent again', async () => {
+    let calls = 0;
+    const h = harness({
+      free: 3,
+      createTask: async (request, key) => {
+        calls += 1;
+        if (calls === 1)
+          throw new ApiError({ status: 402, code: 'insufficient_credits', type: 'invalid_request_error' });
+        h.sent.push({ prompt: promptOf(request), key });
+        return { taskId: `t-${key}`, status: 'queued' } as TaskCreated;
+      },
+    });
+    await hold(h.queue, ['a']);
+    await waitUntil(() => h.queue.snapshot().settings.paused, 'paused');
+    h.slots.free = 3;
+    await vi.advanceTimersByTimeAsync(3_000);
+    await settle();
+    expect(calls).toBe(1);
+    expect(h.sent).toEqual([]);
+    expect(prompts(h.queue.snapshot().items)).toEqual(['a']);
+  });
+
   it("a task taken back after the daily cap's 429 and then removed settles with null", async () => {
     const h = harness({
       free: 1,

@@ -940,8 +940,12 @@ export class TaskQueue {
     this.sentCredits = Math.max(0, Math.round((this.sentCredits - (item.held.credits ?? 0)) * 1e6) / 1e6);
     await this.writeAll([back]);
     this.items.set(back.idempotencyKey, back);
-    this.changed();
-    if (!takenBack) return 'blocked';
+    if (!takenBack) {
+      this.changed();
+      return 'blocked';
+    }
+    // Paused before anything looks at the queue again: the task just taken back is first in line, and
+    // with a slot free the pump would send it again at once (refused again, or charged past the stop).
     this.pause({
       code: 'refused',
       status: error.status,
