@@ -90,6 +90,9 @@ const LenientErrorBodySchema = z.object({
 });
 
 const KEY_PATTERN = /\b[A-Za-z0-9]+_live_[A-Za-z0-9]{32}\b/g;
+// What stands for a key inside the service's own message, which is shown as sent, in its language
+// (docs/i18n.md): the mask reads in that message's words, not the studio's.
+const REDACTED_KEY = '[redacted key]';
 
 /**
  * product-notes §3: the key never appears in an error message. Server text is not ours, so anything that
@@ -98,9 +101,9 @@ const KEY_PATTERN = /\b[A-Za-z0-9]+_live_[A-Za-z0-9]{32}\b/g;
 function redactSecrets(text: string, secrets: readonly string[] = []): string {
   let out = text;
   for (const secret of secrets) {
-    if (secret.length >= 8) out = out.split(secret).join('[redacted key]');
+    if (secret.length >= 8) out = out.split(secret).join(REDACTED_KEY);
   }
-  return out.replace(KEY_PATTERN, '[redacted key]');
+  return out.replace(KEY_PATTERN, REDACTED_KEY);
 }
 
 /** Retry-After is whole seconds (api-notes §7/§8); an HTTP date is accepted too, as HTTP allows it. */

@@ -115,6 +115,8 @@ export class Transport {
       } catch (error) {
         throw invalidResponse(
           response.status,
+          // A zod issue, for developers (the error's `issues`); the person reads the translated invalid_response.
+          // eslint-disable-next-line lingui/no-unlocalized-strings
           [{ code: 'custom', message: 'The body is not JSON.', path: [] }],
           error,
         );

@@ -4,6 +4,7 @@ import { useImperativeHandle, useRef, useState, type ReactNode, type Ref } from 
 import { TransformComponent, TransformWrapper, type ReactZoomPanPinchRef } from 'react-zoom-pan-pinch';
 import { Button } from './button';
 import { cn } from '../lib/cn';
+import { formatWholePercent } from '../lib/format';
 
 // Zoom and pan for images (product-notes §3 "Gallery and viewer"; wheel, pinch, "Fit", "100%"), on
 // react-zoom-pan-pinch: a small, maintained library that already does wheel, pinch, pan, double-click and
@@ -116,7 +117,7 @@ export function ZoomStage({ children, className, onTransform, controls = true, l
             <Minus className="size-4" aria-hidden="true" />
           </Button>
           <span className="w-12 text-center text-xs tabular-nums" data-testid="zoom-level" aria-live="polite">
-            {scale === null ? '' : `${Math.round(scale * 100)}%`}
+            {scale === null ? '' : formatWholePercent(scale)}
           </span>
           <Button
             size="sm"
@@ -133,7 +134,7 @@ export function ZoomStage({ children, className, onTransform, controls = true, l
           </Button>
           <Button size="sm" variant="ghost" onClick={api.actual} title={t`Actual size (A)`}>
             <Scan className="size-4" aria-hidden="true" />
-            100%
+            {formatWholePercent(1)}
           </Button>
         </div>
       )}

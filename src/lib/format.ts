@@ -98,7 +98,20 @@ const DATE_TIME: Intl.DateTimeFormatOptions = {
 /** A short date and time in the studio's locale, e.g. "Nov 22, 2:05 PM". */
 export const formatDateTime = (ms: number): string => formatDate(ms, DATE_TIME);
 
-const BYTE_UNITS = ['KB', 'MB', 'GB', 'TB'] as const;
+/** A size in a binary unit: the symbols are messages, as French writes "Ko", "Mo", "Go". */
+function sizeIn(unit: number, size: string): string {
+  switch (unit) {
+    case 0:
+      return t({ message: `${size} KB`, comment: 'a size in kilobytes of 1,024 bytes: "1.5 KB"' });
+    case 1:
+      return t({ message: `${size} MB`, comment: 'a size in megabytes of 1,024 x 1,024 bytes: "38.1 MB"' });
+    case 2:
+      return t({ message: `${size} GB`, comment: 'a size in gigabytes (binary): "2.4 GB"' });
+    default:
+      return t({ message: `${size} TB`, comment: 'a size in terabytes (binary): "1.1 TB"' });
+  }
+}
+const LARGEST_UNIT = 3;
 const ONE_DECIMAL: Intl.NumberFormatOptions = { minimumFractionDigits: 1, maximumFractionDigits: 1 };
 
 /**
@@ -106,8 +119,8 @@ const ONE_DECIMAL: Intl.NumberFormatOptions = { minimumFractionDigits: 1, maximu
  * (1 KB = 1,024 bytes), because the API's limits are: its "100 MB" upload limit is 100 x 1,024 x 1,024
  * bytes (contract/upload.ts), so a file at the limit shows as "100 MB", never "104.9 MB"; Chromium's
  * downloads and Windows count the same way. The number is the locale's ("1,5 KB" in French); the unit
- * stays KB, MB...: Intl's byte units are the decimal ones (its "kilobyte" is 1,000 bytes, written "kB"),
- * so they would name a binary size wrongly.
+ * is a message (KB, MB... in English; "Ko" in French): Intl's byte units are the decimal ones (its
+ * "kilobyte" is 1,000 bytes, written "kB"), so they would name a binary size wrongly.
  */
 export function formatBytes(bytes: number): string {
   const n = Number.isFinite(bytes) ? Math.max(0, Math.round(bytes)) : 0;
@@ -117,17 +130,17 @@ export function formatBytes(bytes: number): string {
   }
   let value = n / 1024;
   let unit = 0;
-  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
+  while (value >= 1024 && unit < LARGEST_UNIT) {
     value /= 1024;
     unit += 1;
   }
   // 1023.96 KB rounds to "1,024.0 KB" at one decimal: show it as the next unit's 1.0 instead.
-  if (Number(value.toFixed(1)) >= 1024 && unit < BYTE_UNITS.length - 1) {
+  if (Number(value.toFixed(1)) >= 1024 && unit < LARGEST_UNIT) {
     value /= 1024;
     unit += 1;
   }
   const text = value >= 100 ? formatCount(Math.round(value)) : numberFormat(ONE_DECIMAL).format(value);
-  return `${text} ${BYTE_UNITS[unit]}`;
+  return sizeIn(unit, text);
 }
 
 const NUMERIC_DATE: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'numeric', day: 'numeric' };
@@ -147,6 +160,11 @@ const ONE_DECIMAL_AT_MOST: Intl.NumberFormatOptions = { maximumFractionDigits: 1
 
 /** A number to one decimal at most: "4.5", "4" (an average rating). */
 export const formatOneDecimal = (n: number): string => numberFormat(ONE_DECIMAL_AT_MOST).format(n);
+
+const WHOLE_PERCENT: Intl.NumberFormatOptions = { style: 'percent', maximumFractionDigits: 0 };
+
+/** A whole percentage, as a zoom level: "250%" in English, "250 %" in French. */
+export const formatWholePercent = (rate: number): string => numberFormat(WHOLE_PERCENT).format(rate);
 
 /** A share as a percentage: "12%", one decimal under 10 % ("4.5%") so a small share is not "0%". */
 export function formatPercent(rate: number): string {

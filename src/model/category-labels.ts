@@ -71,6 +71,9 @@ export function parseCategory(key: string | undefined): Category | undefined {
   return CATEGORIES.find((c) => categoryKey(c) === key);
 }
 
+/** A media type as a category names it: "Image", "Video", "Audio". */
+export const typeLabel = (type: ModelType): string => i18n._(TYPE_LABELS[type]);
+
 /** "Image · Edit image"; an unknown key is shown as it is. */
 export function categoryLabel(key: string): string {
   const category = parseCategory(key);

@@ -107,7 +107,7 @@ describe('GalleryTile', () => {
       act(() => {
         vi.advanceTimersByTime(11_000);
       });
-      expect(screen.getByTestId('task-forecast').textContent).toBe('likely running, ~9s left');
+      expect(screen.getByTestId('task-forecast').textContent).toBe('likely running, ~9 s left');
     } finally {
       off();
       schedule.stop();

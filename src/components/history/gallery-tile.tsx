@@ -3,6 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { AudioLines, Star, Users } from 'lucide-react';
 import { isTerminal, type TaskStatus } from '../../../contract/task';
 import { useTaskForecast } from './use-task-forecast';
+import { statusWord } from '../../model/tasks/status-words';
 import { memo, useRef, useState, type ChangeEvent } from 'react';
 import type { Judgement } from '../../model/history/judgements';
 import type { TeamPick } from '../../model/team/team-judgements';
@@ -32,8 +33,8 @@ export function tileLabel(item: GalleryItem): string {
   const position = item.index + 1;
   const outputs = entry.outputs.length;
   const which = outputs > 1 ? tNow`${text} (output ${position} of ${outputs})` : text;
-  // The status is the spec's own word (status-badge.tsx), as the badge shows it.
-  const status = entry.status;
+  // The status in the words the badge shows it (status-words.ts), in the studio's language.
+  const status = statusWord(entry.status);
   const withStatus = item.output
     ? which
     : tNow({ message: `${which}, ${status}`, comment: "a tile's name, then its task's status" });

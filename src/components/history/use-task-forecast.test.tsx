@@ -48,7 +48,7 @@ it('a live card with a forecast renders once a second', async () => {
   // In steps of half a second (a step's updates render together, as a task's do in the browser).
   for (let i = 0; i < 20; i++) await act(async () => vi.advanceTimersByTimeAsync(500));
   expect(renders - before).toBe(10);
-  expect(texts.at(-1)).toMatch(/^running, ~\d+s left$/);
+  expect(texts.at(-1)).toMatch(/^running, ~\d+ s left$/);
   expect(new Set(texts).size).toBeGreaterThan(5); // it counts down
   unregister();
   schedule.stop();

@@ -1,5 +1,4 @@
 import { Trans } from '@lingui/react/macro';
-import { ph } from '@lingui/core/macro';
 import type { ReactNode } from 'react';
 import type { ParamDef } from '../../../contract/param';
 import type { ParamValue } from '../../../contract/task';
@@ -53,6 +52,9 @@ export function BoardParams({
           {columns.map((c) => {
             const defs = own.get(c.key) ?? [];
             if (defs.length === 0) return null;
+            // The catalog's names, shown as the service sends them (docs/i18n.md).
+            const model = c.model.name;
+            const version = c.versionName;
             return (
               <details
                 key={c.key}
@@ -60,7 +62,7 @@ export function BoardParams({
               >
                 <summary className="cursor-pointer text-sm font-medium">
                   <Trans>
-                    Only for {ph({ model: c.model.name })} · {ph({ version: c.versionName })}
+                    Only for <span translate="no">{model}</span> · <span translate="no">{version}</span>
                   </Trans>
                 </summary>
                 <div className="mt-3 flex flex-col gap-4">

@@ -72,7 +72,14 @@ export function BoardRow({
         <span className="mb-1 block font-medium text-slate-500 dark:text-slate-400">
           <Trans>Prompt {promptNumber}</Trans>
         </span>
-        <span className="line-clamp-6 break-words whitespace-pre-line">{row.prompt || t`(no prompt)`}</span>
+        {/* The prompt is someone's words, shown as written (docs/i18n.md). */}
+        {row.prompt ? (
+          <span dir="auto" translate="no" className="line-clamp-6 break-words whitespace-pre-line">
+            {row.prompt}
+          </span>
+        ) : (
+          <span className="line-clamp-6 break-words whitespace-pre-line">{t`(no prompt)`}</span>
+        )}
         <RowVote
           blind={blind}
           vote={vote}

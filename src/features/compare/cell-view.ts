@@ -4,6 +4,7 @@ import type { Quote } from '../../../contract/quote';
 import { formatCredits } from '../../lib/format';
 import type { Cell } from '../../model/boards/boards';
 import type { HistoryEntry } from '../../model/history/history-types';
+import { statusWord } from '../../model/tasks/status-words';
 import type { CellRunState, PlannedCell } from './board-model';
 
 // A board's cell as the grid, the run bar and the contact sheet show it: its plan, its task as the history
@@ -76,7 +77,7 @@ const CELL_STATUS = {
   held: msg({ message: 'held', comment: "A cell's status: its task waits in the queue on this device" }),
 };
 
-/** A task's own status is the spec's word (as the Gallery's badge shows it); the studio's words are messages. */
+/** A task's own status in the words its badge shows (status-words.ts); the studio's words are messages. */
 export const cellStatus = (cell: CellView): string =>
   cell.problem
     ? cell.problem
@@ -84,5 +85,6 @@ export const cellStatus = (cell: CellView): string =>
       ? i18n._(CELL_STATUS.never)
       : cell.state === 'changed'
         ? i18n._(CELL_STATUS.changed)
-        : (cell.entry?.status ??
-          i18n._(cell.held ? CELL_STATUS.held : cell.sendNote ? CELL_STATUS.notSent : CELL_STATUS.sending));
+        : cell.entry
+          ? statusWord(cell.entry.status, i18n)
+          : i18n._(cell.held ? CELL_STATUS.held : cell.sendNote ? CELL_STATUS.notSent : CELL_STATUS.sending);

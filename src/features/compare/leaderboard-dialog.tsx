@@ -37,6 +37,14 @@ export function LeaderboardDialog({
   team?: { team: readonly Vote[]; mine: readonly Vote[] } | null;
 }) {
   const { t } = useLingui();
+  // The CSV's file name: "leaderboard image-default.csv".
+  const leaderboardFile = (key: string) => {
+    const category = key.replace('/', '-');
+    return t({
+      message: `leaderboard ${category}.csv`,
+      comment: 'file name of the leaderboard saved as CSV',
+    });
+  };
   const [own, setVotes] = useState<readonly Vote[] | null>(null);
   const [chosen, setChosen] = useState<string | null>(null);
   const [scope, setScope] = useState<'team' | 'mine'>('team');
@@ -102,11 +110,7 @@ export function LeaderboardDialog({
                 </Select>
               )}
             </Field>
-            <Button
-              onClick={() =>
-                shown && saveCsv(leaderboardCsv(shown, rows), `leaderboard ${shown.replace('/', '-')}.csv`)
-              }
-            >
+            <Button onClick={() => shown && saveCsv(leaderboardCsv(shown, rows), leaderboardFile(shown))}>
               <Download className="size-4" aria-hidden="true" />
               <Trans>Export CSV</Trans>
             </Button>

@@ -50,10 +50,15 @@ export function useSheetExport(state: BoardState, blind: boolean, votes: Readonl
           }),
         })),
       });
-      saveBlob(
-        blob,
-        `${board.name.replace(/[^\p{L}\p{N} ._-]+/gu, '').trim() || 'board'}${blind ? ' blind' : ''} (${columns.length}x${board.setup.rows.length}).png`,
-      );
+      // The file's name: the board's (without what a file name may not hold), its size in cells.
+      const name =
+        board.name.replace(/[^\p{L}\p{N} ._-]+/gu, '').trim() ||
+        t({ message: 'board', comment: 'file name of a contact sheet, for a board without a name' });
+      const size = `${columns.length}x${board.setup.rows.length}`;
+      const file = blind
+        ? t({ message: `${name} blind (${size})`, comment: "file name of a blind board's contact sheet" })
+        : `${name} (${size})`;
+      saveBlob(blob, `${file}.png`);
     } catch (e) {
       setError(e instanceof Error ? e.message : t`The contact sheet could not be made.`);
     }

@@ -59,7 +59,8 @@ export function AccountPanel({ initial, onDisconnect }: { initial: Me; onDisconn
     <section aria-labelledby="account-title" className="flex flex-col gap-4 text-sm">
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
-          <h3 id="account-title" className="truncate font-semibold">
+          {/* The key's label and the project's name are the service's words, shown as sent (docs/i18n.md). */}
+          <h3 id="account-title" dir="auto" translate="no" className="truncate font-semibold">
             {key.label}
           </h3>
           <p className="font-mono text-xs text-slate-500 dark:text-slate-400">{key.prefix}…</p>
@@ -83,7 +84,13 @@ export function AccountPanel({ initial, onDisconnect }: { initial: Me; onDisconn
           <dt className="text-xs text-slate-500 dark:text-slate-400">
             <Trans>Project</Trans>
           </dt>
-          <dd className="mt-0.5 truncate font-medium">{unbound ? t`Deleted` : (me.project.name ?? '—')}</dd>
+          {unbound || !me.project.name ? (
+            <dd className="mt-0.5 truncate font-medium">{unbound ? t`Deleted` : '—'}</dd>
+          ) : (
+            <dd dir="auto" translate="no" className="mt-0.5 truncate font-medium">
+              {me.project.name}
+            </dd>
+          )}
         </div>
       </dl>
 

@@ -40,7 +40,7 @@ it("shows the schedule's forecast beside the status, and the estimate-only ETA w
   act(() => {
     vi.advanceTimersByTime(11_000);
   });
-  expect(within(card).getByTestId('task-forecast').textContent).toBe('likely running, ~9s left');
+  expect(within(card).getByTestId('task-forecast').textContent).toBe('likely running, ~9 s left');
 
   off();
   schedule.stop();

@@ -138,7 +138,12 @@ async function saveDialogSink(name: string): Promise<ZipSink | null> {
   try {
     handle = await picker({
       suggestedName: name,
-      types: [{ description: 'ZIP archive', accept: { 'application/zip': ['.zip'] } }],
+      types: [
+        {
+          description: t({ message: 'ZIP archive', comment: 'file type in the save dialog' }),
+          accept: { 'application/zip': ['.zip'] },
+        },
+      ],
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw new ZipSinkDeclinedError();

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { z } from 'zod/mini';
 import { OPTION_PARAM_TYPES, optionValue, type ParamDef } from '../../../contract/param';
 import { TaskRequestSchema, type ParamValue, type TaskRequest } from '../../../contract/task';
@@ -55,19 +56,32 @@ const shown = (v: ParamValue) => {
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 };
 
+// Why a value was dropped, in the studio's language when the preset is applied (docs/i18n.md): the notice
+// shows each after its param's id ("aspect_ratio: "4:3" is no longer an option").
+const noLongerAnOption = (value: ParamValue) => {
+  const text = shown(value);
+  return t({
+    message: `"${text}" is no longer an option`,
+    comment: 'a preset value dropped: its param no longer offers it',
+  });
+};
+
 /** Why a saved value no longer fits its param, or null when it does. */
 function misfit(def: ParamDef, value: ParamValue): string | null {
   if (def.type === 'image_urls') {
-    return Array.isArray(value) && value.every((u) => typeof u === 'string') ? null : 'not a list of files';
+    return Array.isArray(value) && value.every((u) => typeof u === 'string')
+      ? null
+      : t({ message: 'not a list of files', comment: 'a preset value dropped: the param takes files' });
   }
-  if (Array.isArray(value)) return 'a list where one value is expected';
+  if (Array.isArray(value))
+    return t({ message: 'a list where one value is expected', comment: 'a preset value dropped: its shape' });
   const allowed = [...(def.options?.map(optionValue) ?? []), ...(def.enumValues ?? [])];
   const listed = allowed.some((a) => String(a) === String(value));
   if (OPTION_PARAM_TYPES.includes(def.type) && allowed.length > 0 && !listed) {
-    return `"${shown(value)}" is no longer an option`;
+    return noLongerAnOption(value);
   }
   if (def.type === 'voice' && allowed.length > 0 && !listed && !/^https?:\/\//i.test(String(value))) {
-    return `"${shown(value)}" is no longer an option`;
+    return noLongerAnOption(value);
   }
   return null;
 }
@@ -83,7 +97,13 @@ export function fitPreset(request: TaskRequest, defs: readonly ParamDef[], targe
   for (const [id, value] of Object.entries(request.params)) {
     const def = defs.find((d) => d.id === id);
     if (!def) {
-      dropped.push({ id, reason: 'no longer a setting of this item' });
+      dropped.push({
+        id,
+        reason: t({
+          message: 'no longer a setting of this item',
+          comment: 'a preset value dropped: the param is gone',
+        }),
+      });
       continue;
     }
     const why = misfit(def, value);
@@ -95,7 +115,14 @@ export function fitPreset(request: TaskRequest, defs: readonly ParamDef[], targe
     request.versionId &&
     !target.model.versions.some((v) => v.id === request.versionId)
   ) {
-    dropped.unshift({ id: 'version', reason: `version "${request.versionId}" is no longer offered` });
+    const version = request.versionId;
+    dropped.unshift({
+      id: 'version',
+      reason: t({
+        message: `version "${version}" is no longer offered`,
+        comment: "a preset's model version, gone",
+      }),
+    });
   }
   return { params, dropped };
 }

@@ -1,6 +1,7 @@
 import type { Me } from '../../../contract/me';
 import type { ParamValue, TaskRequest } from '../../../contract/task';
-import { formatCredits } from '../../lib/format';
+import { plural, t } from '@lingui/core/macro';
+import { formatCount, formatCredits } from '../../lib/format';
 
 // Batches (product-notes §3 "Presets, batches"): one click makes several tasks. "Runs" repeats the form's
 // request; "Variations" reads the prompt as one prompt per line, each `{a|b|c}` group expanded to every
@@ -91,33 +92,49 @@ export interface BatchRefusal {
   text: string;
 }
 
-const tasksText = (n: number) => `${n} ${n === 1 ? 'task' : 'tasks'}`;
-
 /**
  * Why this batch must not be sent, or [] when it may. Checked before any request (product-notes §3): the whole
- * batch against what remains under today's cap and the balance, with the numbers.
+ * batch against what remains under today's cap and the balance, with the numbers. In the studio's language
+ * when called (docs/i18n.md), as the single task's warnings (quote-warnings.ts) are.
  */
 export function batchRefusals(unitCredits: number, tasks: number, me: Me | undefined): BatchRefusal[] {
   const out: BatchRefusal[] = [];
+  const count = formatCount(tasks);
   if (tasks > MAX_BATCH_TASKS) {
+    const max = formatCount(MAX_BATCH_TASKS);
     out.push({
       kind: 'size',
-      text: `A batch is at most ${MAX_BATCH_TASKS} tasks; this one would be ${tasks}.`,
+      text: t({
+        message: `A batch is at most ${max} tasks; this one would be ${count}.`,
+        comment: 'Generate refused: too many tasks in one batch (variations x runs)',
+      }),
     });
   }
   if (!me) return out;
   const total = batchTotal(unitCredits, tasks);
-  const what = `${tasksText(tasks)} at ${formatCredits(unitCredits)} cost ${formatCredits(total)}`;
+  const unit = formatCredits(unitCredits);
+  const cost = formatCredits(total);
   const remaining = me.key.creditsRemainingToday;
   if (remaining !== null && total > remaining) {
+    const left = formatCredits(remaining);
     out.push({
       kind: 'cap',
-      text: `${what}, but only ${formatCredits(remaining)} remain under today's cap for this key.`,
+      text: plural(tasks, {
+        one: `${count} task at ${unit} cost ${cost}, but only ${left} remain under today's cap for this key.`,
+        other: `${count} tasks at ${unit} cost ${cost}, but only ${left} remain under today's cap for this key.`,
+      }),
     });
   }
   const balance = me.team?.creditBalance ?? me.user?.creditBalance;
   if (balance !== undefined && total > balance) {
-    out.push({ kind: 'balance', text: `${what}, more than the ${formatCredits(balance)} balance.` });
+    const held = formatCredits(balance);
+    out.push({
+      kind: 'balance',
+      text: plural(tasks, {
+        one: `${count} task at ${unit} cost ${cost}, more than the ${held} balance.`,
+        other: `${count} tasks at ${unit} cost ${cost}, more than the ${held} balance.`,
+      }),
+    });
   }
   return out;
 }

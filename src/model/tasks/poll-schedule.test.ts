@@ -117,14 +117,14 @@ describe('PollSchedule', () => {
     expect(schedule.nextPollAt('t0')).toBe(T0 + 10_000 + POLL_LAG_MS);
     // The last waits behind four that have not started (t3..t6), and says so.
     expect(forecastText(schedule.forecast('t7', T0 + 500))).toBe('queued, about 4 ahead');
-    expect(forecastText(schedule.forecast('t0', T0 + 500))).toBe('running, ~10s left');
+    expect(forecastText(schedule.forecast('t0', T0 + 500))).toBe('running, ~10 s left');
     // Beside a badge that says the same word, only the rest; beside another, the predicted phase as likely.
     expect(forecastText(schedule.forecast('t7', T0 + 500), { besides: 'queued' })).toBe('about 4 ahead');
-    expect(forecastText(schedule.forecast('t0', T0 + 500), { besides: 'running' })).toBe('~10s left');
+    expect(forecastText(schedule.forecast('t0', T0 + 500), { besides: 'running' })).toBe('~10 s left');
     expect(forecastText(schedule.forecast('t0', T0 + 500), { besides: 'queued' })).toBe(
-      'likely running, ~10s left',
+      'likely running, ~10 s left',
     );
-    expect(forecastText(schedule.forecast('t4', T0 + 10_500))).toBe('running, ~10s left');
+    expect(forecastText(schedule.forecast('t4', T0 + 10_500))).toBe('running, ~10 s left');
     // t3 heads the queue while the concurrency is a guess: it is probed halfway to its predicted start.
     expect(schedule.nextPollAt('t3')).toBe(T0 + (3 + 10_000) / 2);
     expect(forecastText(schedule.forecast('t3', T0 + 5_100))).toBe('checking');
@@ -168,7 +168,7 @@ describe('PollSchedule', () => {
     // Still running at its predicted finish: the next look is a fifth of a run later, not 15 s.
     expect(followed[0]?.polls).toEqual([T0 + 10_300]);
     expect(schedule.nextPollAt('a')).toBe(T0 + 12_300 + POLL_LAG_MS);
-    expect(forecastText(schedule.forecast('a', T0 + 10_400))).toBe('running, ~2s left');
+    expect(forecastText(schedule.forecast('a', T0 + 10_400))).toBe('running, ~2 s left');
     // b cannot start before a ends.
     expect(schedule.predictedFinish('b')).toBeGreaterThanOrEqual(T0 + 22_300);
 

@@ -25,7 +25,7 @@ export function taskMeta(target: ResolvedSelection, quote: Quote | null): Histor
     },
     tool: ({ tool }) => ({
       title: tool.name,
-      subtitle: 'AI tool',
+      subtitle: t`AI tool`,
       kind: 'tool',
       mediaType: tool.mediaType,
       modelId: quote?.modelId,

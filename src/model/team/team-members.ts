@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { z } from 'zod/mini';
 import type * as Y from 'yjs';
 import { ROOTS, rootMap, type TeamContext } from './team-doc';
@@ -42,6 +43,9 @@ export function cleanName(name: string): string {
   return name.replace(/\s+/g, ' ').trim().slice(0, MAX_NAME_LENGTH);
 }
 
+/** A member without a name yet, in the studio's language when the list is made (docs/i18n.md). */
+const unnamed = () => t({ message: 'A member', comment: 'a team member who has no display name (yet)' });
+
 /** Members sorted for a list: you first, then online, then by name. */
 const order = (a: Member, b: Member) =>
   Number(b.you) - Number(a.you) || Number(b.online) - Number(a.online) || a.name.localeCompare(b.name);
@@ -81,7 +85,7 @@ export class TeamMembers {
   snapshot = (): readonly Member[] => this.list;
 
   /** A member's display name; a member the document does not know yet is named by their presence. */
-  nameOf = (id: string): string => this.list.find((m) => m.id === id)?.name ?? 'A member';
+  nameOf = (id: string): string => this.list.find((m) => m.id === id)?.name ?? unnamed();
 
   private online(): Map<string, string> {
     const online = new Map<string, string>();
@@ -102,7 +106,7 @@ export class TeamMembers {
       if (!parsed.success) continue;
       members.set(id, {
         id,
-        name: cleanName(parsed.data.name) || 'A member',
+        name: cleanName(parsed.data.name) || unnamed(),
         online: online.has(id),
         you: id === this.team.memberId,
         joinedAt: parsed.data.joinedAt,
@@ -113,7 +117,7 @@ export class TeamMembers {
       if (!members.has(id)) {
         members.set(id, {
           id,
-          name: name || 'A member',
+          name: name || unnamed(),
           online: true,
           you: id === this.team.memberId,
           joinedAt: this.team.now(),

@@ -154,7 +154,7 @@ describe('summarize', () => {
     expect(perCategory.map((c) => [c.category, c.credits])).toEqual([
       ['video/text-ref', 5],
       ['image/default', 2],
-      ['image (AI tools)', 1],
+      ['Image (AI tools)', 1],
     ]);
   });
 

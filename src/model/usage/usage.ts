@@ -1,4 +1,6 @@
+import { t } from '@lingui/core/macro';
 import { toCsv } from '../../lib/csv-export';
+import { typeLabel } from '../category-labels';
 import { dayKey, dayStart } from '../../lib/local-day';
 import type { HistoryEntry } from '../history/history-types';
 
@@ -39,6 +41,17 @@ const secondsOf = (e: HistoryEntry): number | null =>
     ? Math.max(0, (e.completedAt - e.createdAt) / 1000)
     : null;
 
+/** A tool's or a template's tasks, which have no category of the catalog: "Image (AI tools)". */
+function otherCategory(e: HistoryEntry): string {
+  const type = typeLabel(e.meta.mediaType);
+  return e.meta.kind === 'tool'
+    ? t({
+        message: `${type} (AI tools)`,
+        comment: 'Usage, per category: the AI tools that make images, videos…',
+      })
+    : t({ message: `${type} (templates)`, comment: 'Usage, per category: the templates that make images…' });
+}
+
 /** What ran: a model version, a tool or a template; the key groups its tasks. */
 function subjectOf(e: HistoryEntry): { key: string; name: string; detail: string; kind: string } {
   const { request, meta } = e;
@@ -50,9 +63,9 @@ function subjectOf(e: HistoryEntry): { key: string; name: string; detail: string
       kind: 'model',
     };
   if (request.aiTool)
-    return { key: `tool:${request.aiTool}`, name: meta.title, detail: 'AI tool', kind: 'tool' };
+    return { key: `tool:${request.aiTool}`, name: meta.title, detail: t`AI tool`, kind: 'tool' };
   if (request.template)
-    return { key: `template:${request.template}`, name: meta.title, detail: 'Template', kind: 'template' };
+    return { key: `template:${request.template}`, name: meta.title, detail: t`Template`, kind: 'template' };
   return { key: `other:${meta.title}`, name: meta.title, detail: meta.subtitle, kind: meta.kind };
 }
 
@@ -187,12 +200,9 @@ export function summarize(
   });
   perModel.sort((a, b) => b.credits - a.credits || b.tasks - a.tasks || a.name.localeCompare(b.name));
 
-  const perCategory: CategoryUsage[] = [
-    ...groupBy(
-      shown,
-      (e) => e.meta.category ?? `${e.meta.mediaType} (${e.meta.kind === 'tool' ? 'AI tools' : 'templates'})`,
-    ),
-  ].map(([category, group]) => ({ ...totalsOf(group), category }));
+  const perCategory: CategoryUsage[] = [...groupBy(shown, (e) => e.meta.category ?? otherCategory(e))].map(
+    ([category, group]) => ({ ...totalsOf(group), category }),
+  );
   perCategory.sort((a, b) => b.credits - a.credits || a.category.localeCompare(b.category));
 
   const todayStart = startOfDay(now);
@@ -229,7 +239,7 @@ export const ownEntries = (entries: readonly HistoryEntry[], me: CurrentMember):
 
 function memberName(name: string | undefined): string {
   const trimmed = (name ?? '').trim();
-  if (!trimmed) return 'A team member';
+  if (!trimmed) return t({ message: 'A team member', comment: 'Usage: a member who has no display name' });
   return trimmed.length > MEMBER_NAME_MAX ? `${trimmed.slice(0, MEMBER_NAME_MAX - 1)}…` : trimmed;
 }
 
@@ -237,7 +247,13 @@ function memberName(name: string | undefined): string {
 function memberOf(e: HistoryEntry, me: CurrentMember): { id: string; name: string; you: boolean } {
   const { by } = e;
   if (!by || by.id === me.id)
-    return { id: me.id, name: me.name?.trim() ? memberName(me.name) : 'You', you: true };
+    return {
+      id: me.id,
+      name: me.name?.trim()
+        ? memberName(me.name)
+        : t({ message: 'You', comment: 'Usage, per member: this member' }),
+      you: true,
+    };
   return { id: by.id, name: memberName(by.name), you: false };
 }
 

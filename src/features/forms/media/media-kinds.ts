@@ -25,7 +25,8 @@ const TYPE_NAMES: Record<string, string> = {
   'audio/mpeg': 'MP3',
   'audio/wav': 'WAV',
   'audio/ogg': 'Ogg',
-  'audio/webm': 'WebM audio',
+  // Named in the list of audio types alone (acceptedNames), where WebM needs no "audio" beside it.
+  'audio/webm': 'WebM',
 };
 
 export const acceptedNames = (kind: MediaKind): string =>
