@@ -41,7 +41,7 @@ test('20 Generate clicks on the team key: every card shows its result within sec
           .getByTestId('task-forecast')
           .filter({
             hasText:
-              /^((queued, )?(about \d+ ahead|next to start)|((likely )?running, )?~\d+s left|checking)$/,
+              /^((queued, )?(about \d+ ahead|next to start)|((likely )?running, )?~(\d+ min( \d+ s)?|\d+ s) left|checking)$/,
           })
           .first(),
       ).toBeVisible();

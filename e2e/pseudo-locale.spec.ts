@@ -12,6 +12,15 @@ import { cutOrOverflowing, untranslatedWords } from './untranslated';
 /** A message's text as the pseudo-locale shows it: an accessible name that is one whole message. */
 const ps = (english: string) => pseudoMessage(english);
 
+/** A message with placeholders as the pseudo-locale shows it, each placeholder any text. */
+const psPattern = (english: string) =>
+  new RegExp(
+    `^${ps(english)
+      .split(/\{\w+\}/)
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.+?')}$`,
+  );
+
 async function expectLocalised(page: Page, screen: string, width: number) {
   // The text is the catalogs' once the language has loaded; a screen that shows English has escaped them.
   expect(await untranslatedWords(page), `English left on ${screen} at ${width} px`).toEqual([]);
@@ -80,10 +89,12 @@ for (const width of [360, 1600]) {
     const form = page.getByRole('region', { name: ps('Form') });
     await expect(form.getByRole('button', { name: ps('Generate'), exact: true })).toBeVisible();
 
-    // The studio: the form with its quote, the queue with its held task.
+    // The studio: the form with its quote, the queue paused with its held task.
     const quote = page.getByRole('region', { name: ps('Quote'), exact: true });
     await expect(quote.getByText(/\d/).first()).toBeVisible();
-    await expect(page.getByRole('region', { name: ps('Queue'), exact: true })).toBeVisible();
+    const held = page.getByRole('region', { name: ps('Queue'), exact: true });
+    await expect(held.getByRole('list', { name: ps('Held tasks') }).getByRole('listitem')).toHaveCount(1);
+    await expect(held.getByRole('button', { name: ps('Resume queue') })).toBeVisible();
     await expectLocalised(page, 'the studio with its queue', width);
 
     // Presets.
@@ -121,3 +132,62 @@ for (const width of [360, 1600]) {
     await expectLocalised(page, 'compare', width);
   });
 }
+
+test('the team space (status line, members, its switch) and a Compare board with a result come from the catalogs', async ({
+  studio,
+  page,
+}) => {
+  test.slow();
+  const width = 1600;
+  await page.setViewportSize({ width, height: 1000 });
+  // Set up in English, as the page objects speak it: the team space on with a display name (the team
+  // key of the sandbox, as in team-space.spec.ts), and a Compare board run once. Then the language
+  // changes and the page reloads on the board (the URL keeps it).
+  await studio.start('team');
+  const account = await studio.openAccount();
+  const toggle = account.getByRole('switch', { name: 'Team space', exact: true });
+  await toggle.click();
+  await expect(toggle).toBeChecked();
+  await account.getByLabel('Display name', { exact: true }).fill('Ana');
+  await account.getByRole('button', { name: 'Save name', exact: true }).click();
+  await expect(account.getByRole('button', { name: 'Saved', exact: true })).toBeDisabled();
+  await page.keyboard.press('Escape');
+  await expect(account).toBeHidden();
+  await page.getByRole('button', { name: /^Compare/ }).click();
+  const compare = page.getByRole('region', { name: 'Compare', exact: true });
+  // A board runs two models at least.
+  for (const label of ['Lumen Canvas · v2', 'Pop Diffusion · Pop 1'])
+    await compare.getByRole('combobox', { name: 'Add model' }).selectOption({ label });
+  await compare.getByLabel('Prompt 1', { exact: true }).fill(uniquePrompt('a harbour at dawn'));
+  await compare.getByRole('button', { name: /^Run all/ }).click();
+  await expect(compare.locator('[data-cell-state="succeeded"]')).toHaveCount(2, { timeout: TASK_TIMEOUT });
+
+  await page.evaluate(() => localStorage.setItem('media-studio:language', 'pseudo'));
+  await page.reload();
+  await expect(page.locator('html')).not.toHaveAttribute('data-language-pending');
+
+  // Compare: the board with its result, and the team space's status line above it.
+  const board = page.getByRole('region', { name: ps('Compare'), exact: true });
+  await expect(board.locator('[data-cell-state="succeeded"]')).toHaveCount(2);
+  await expect(board.getByRole('img').first()).toBeVisible();
+  const status = page.getByRole('status', { name: ps('Team space'), exact: true });
+  await expect(status).toHaveAttribute('data-link', 'online', { timeout: 15_000 });
+  await expectLocalised(page, 'compare with a result, in the team space', width);
+
+  // Members.
+  await page.getByRole('button', { name: psPattern('Members: {onlineCount} online') }).click();
+  const members = page.getByRole('dialog', { name: ps('Members') });
+  await expect(members.getByRole('listitem').first()).toBeVisible();
+  await expectLocalised(page, 'the members', width);
+  await page.keyboard.press('Escape');
+  await expect(members).toBeHidden();
+
+  // The Account dialog with the team space's switch and display name.
+  await page
+    .getByRole('button', { name: psPattern('Account: {keyName} {credits}') })
+    .or(page.getByRole('button', { name: psPattern('Account: {keyName}') }))
+    .click();
+  const dialog = page.getByRole('dialog', { name: ps('Account') });
+  await expect(dialog.getByRole('switch', { name: ps('Team space'), exact: true })).toBeChecked();
+  await expectLocalised(page, 'the account with the team space on', width);
+});
