@@ -17,6 +17,7 @@ import { gzipSync } from 'node:zlib';
 import * as Y from 'yjs';
 import { sandboxProcessEnv } from '../sandbox/src/process-env';
 import { startSandbox } from '../sandbox/src/server';
+import { authFrame, syncStep1Frame } from '../scripts/team-space/messages';
 import { startPostgres, startRedis } from '../scripts/team-space/test-services';
 import type { Board } from '../src/model/boards/boards';
 import type { HistoryEntry } from '../src/model/history/history-types';
@@ -724,24 +725,8 @@ export const SLOW_MS = Number(process.env.BENCH_TEAM_SLOW_MS ?? 40_000);
 /** How often a slow reader asks for the whole room again. */
 const ASK_EVERY_MS = 50;
 
-// Hocuspocus's framing (lib0 variable-length integers and strings), as a raw client writes it.
-function varUint(n: number): number[] {
-  const out: number[] = [];
-  while (n > 0x7f) {
-    out.push((n & 0x7f) | 0x80);
-    n = Math.floor(n / 128);
-  }
-  out.push(n);
-  return out;
-}
-const varBytes = (b: Uint8Array) => [...varUint(b.length), ...b];
-const varString = (str: string) => varBytes(new TextEncoder().encode(str));
-const frame = (room: string, type: number, payload: number[]) =>
-  Uint8Array.from([...varString(room), ...varUint(type), ...payload]);
-const authFrame = (room: string, token: string) => frame(room, 2, [...varUint(0), ...varString(token)]);
-/** Sync step 1 with an empty state vector: "send me the whole room". */
-const stepOneFrame = (room: string) =>
-  frame(room, 0, [...varUint(0), ...varBytes(Y.encodeStateVector(new Y.Doc()))]);
+/** Sync step 1 with an empty state vector: "send me the whole room" (messages.ts's framing). */
+const stepOneFrame = (room: string) => syncStep1Frame(room, Y.encodeStateVector(new Y.Doc()));
 
 /**
  * A slow reader: a raw WebSocket admitted with a team key that asks for the whole room (sync step 1) every

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { memberShareBytes, TEAM_DOC_VERSION } from '../../contract/team-doc';
 import { reviewUpdate, RoomShares, type Review } from './authority';
+import { nestedTaskUpdate } from './nested-update';
 
 // The referee's judgement of single updates (reviewUpdate), on rooms built in memory: every forgery a
 // hostile member tried is refused with its reason, and beside each, its control: the same kind of write
@@ -298,21 +299,11 @@ function nested(depth: number): unknown {
   return v;
 }
 
-/**
- * An update writing a task whose `deep` field is an array nested `depth` deep, built by hand as a hostile
- * client would (Yjs's own encoder would recurse as deep): lib0's encoding of the array is spliced in
- * where a marker string was encoded.
- */
+/** What a member's copy of the room sends when it writes the task `t` with an array nested `depth` deep. */
 function deepUpdate(room: Y.Doc, depth: number): Uint8Array {
-  const marker = 'MARKER-0123456789';
-  const update = edit(room, (d) =>
-    d.getMap('tasks').set('t', { taskId: 't', by: A, status: 'queued', createdAt: 1, deep: marker }),
-  );
-  const encoded = [119, marker.length, ...new TextEncoder().encode(marker)];
-  const at = Buffer.from(update).indexOf(Buffer.from(encoded));
-  expect(at).toBeGreaterThan(0);
-  const deep = [...Array<number[]>(depth).fill([117, 1]).flat(), 119, 1, 120];
-  return Uint8Array.from([...update.subarray(0, at), ...deep, ...update.subarray(at + encoded.length)]);
+  const copy = new Y.Doc();
+  Y.applyUpdate(copy, Y.encodeStateAsUpdate(room));
+  return nestedTaskUpdate(copy, 't', A, depth);
 }
 
 describe('nesting', () => {

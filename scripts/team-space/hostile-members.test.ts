@@ -12,6 +12,8 @@ import { MeSchema } from '../../contract/me';
 import { teamRoomOf } from '../../contract/team-room';
 import { startSandbox, type RunningSandbox } from '../../sandbox/src/server';
 import { clusterExtensions, clusterSettings } from './cluster';
+import { authFrame, syncUpdateFrame } from './messages';
+import { nestedTaskUpdate } from './nested-update';
 import { createTeamSpace, type TeamSpace, type TeamSpaceOptions } from './team-space-server';
 import { startPostgres, startRedis, type RunningService } from './test-services';
 
@@ -153,25 +155,11 @@ async function seed(node: Node): Promise<void> {
   expect(result).toBe('accepted');
 }
 
-/** A hand-made sync update (type 0, sub-type update) carrying `update`, after an Auth message. */
-function frames(token: string, update: Uint8Array): Uint8Array[] {
-  const enc = new TextEncoder();
-  const varUint = (n: number) => {
-    const out: number[] = [];
-    while (n > 0x7f) {
-      out.push((n & 0x7f) | 0x80);
-      n = Math.floor(n / 128);
-    }
-    out.push(n);
-    return out;
-  };
-  const varBytes = (b: Uint8Array) => [...varUint(b.length), ...b];
-  const name = varBytes(enc.encode(room));
-  return [
-    Uint8Array.from([...name, 2, 0, ...varBytes(enc.encode(token))]),
-    Uint8Array.from([...name, 0, 2, ...varBytes(update)]),
-  ];
-}
+/** An Auth message, then a sync update carrying `update` (messages.ts's framing, as a raw client sends). */
+const frames = (token: string, update: Uint8Array): Uint8Array[] => [
+  authFrame(room, token),
+  syncUpdateFrame(room, update),
+];
 
 /** Sends raw frames on a socket of its own; resolves with the reason the server closed with, or 'accepted'. */
 async function raw(node: Node, messages: Uint8Array[]): Promise<string> {
@@ -208,21 +196,8 @@ async function rawExchange(
   return { outcome: reason() ?? 'accepted', received };
 }
 
-/** An update writing a task whose `deep` is an array nested `depth` deep (lib0's bytes spliced in by hand). */
-function deepUpdate(depth: number): Uint8Array {
-  const doc = new Y.Doc();
-  const marker = 'MARKER-0123456789';
-  const updates: Uint8Array[] = [];
-  doc.on('update', (u: Uint8Array) => updates.push(u));
-  doc
-    .getMap('tasks')
-    .set('t_deep', { taskId: 't_deep', by: bob, status: 'queued', createdAt: 1, deep: marker });
-  const update = updates[0]!;
-  const encoded = [119, marker.length, ...new TextEncoder().encode(marker)];
-  const at = Buffer.from(update).indexOf(Buffer.from(encoded));
-  const deep = [...Array<number[]>(depth).fill([117, 1]).flat(), 119, 1, 120];
-  return Uint8Array.from([...update.subarray(0, at), ...deep, ...update.subarray(at + encoded.length)]);
-}
+/** A task of Bob's whose `deep` is an array nested `depth` deep, from a client of its own. */
+const deepUpdate = (depth: number) => nestedTaskUpdate(new Y.Doc(), 't_deep', bob, depth);
 
 /** A fresh member's studio joins with Yjs's defaults and reads every root whole. */
 async function freshReaderReads(node: Node): Promise<Record<string, unknown>> {

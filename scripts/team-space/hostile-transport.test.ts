@@ -11,6 +11,7 @@ import { teamRoomOf } from '../../contract/team-room';
 import { MeSchema, type Me } from '../../contract/me';
 import { startSandbox, type RunningSandbox } from '../../sandbox/src/server';
 import { createStudioServer, studioSettings } from '../studio-server';
+import { authFrame, frame, syncStep1Frame, varBytes, varString, varUint } from './messages';
 import { createTeamSpace, type TeamSpace, type TeamSpaceOptions } from './team-space-server';
 
 // The team-space server's transport bounds against an attacker with a raw client (the `ws` package and
@@ -71,23 +72,10 @@ async function startStack(options: Partial<TeamSpaceOptions> = {}): Promise<Stac
 
 // ---- the wire: lib0's variable-length integers and strings, as Hocuspocus frames its messages ----
 
-function varUint(n: number): number[] {
-  const out: number[] = [];
-  while (n > 0x7f) {
-    out.push((n & 0x7f) | 0x80);
-    n = Math.floor(n / 128);
-  }
-  out.push(n);
-  return out;
-}
-const varBytes = (b: Uint8Array) => [...varUint(b.length), ...b];
-const varString = (s: string) => varBytes(new TextEncoder().encode(s));
-const message = (doc: string, type: number, payload: number[]) =>
-  Uint8Array.from([...varString(doc), ...varUint(type), ...payload]);
-const authMessage = (doc: string, token: string) => message(doc, 2, [...varUint(0), ...varString(token)]);
+const message = frame;
+const authMessage = authFrame;
 /** Sync step 1 with an empty state vector: "send me the whole room". */
-const step1 = (doc: string) =>
-  message(doc, 0, [...varUint(0), ...varBytes(Y.encodeStateVector(new Y.Doc()))]);
+const step1 = (doc: string) => syncStep1Frame(doc, Y.encodeStateVector(new Y.Doc()));
 /** An awareness update (y-protocols' encoding) carrying these states. */
 function awarenessMessage(doc: string, states: Array<{ clientId: number; clock: number; state: unknown }>) {
   const update = [

@@ -60,3 +60,38 @@ export function updateOf(message: Uint8Array): Uint8Array | null | 'unreadable' 
   if (sub.value !== SYNC_STEP_2 && sub.value !== SYNC_UPDATE) return null;
   return readVarBytes(message, sub.next)?.value ?? 'unreadable';
 }
+
+// ---- writing: the same framing, for the server's own messages and for raw clients (tests, the bench) ----
+
+/** A lib0 varuint. */
+export function varUint(n: number): number[] {
+  const out: number[] = [];
+  while (n > 0x7f) {
+    out.push((n & 0x7f) | 0x80);
+    n = Math.floor(n / 128);
+  }
+  out.push(n);
+  return out;
+}
+
+/** A lib0 var-length byte array. */
+export const varBytes = (bytes: Uint8Array): number[] => [...varUint(bytes.length), ...bytes];
+
+/** A lib0 var-length UTF-8 string. */
+export const varString = (text: string): number[] => varBytes(new TextEncoder().encode(text));
+
+/** A Hocuspocus message: the document's name, the message type, then its payload. */
+export const frame = (documentName: string, type: number, payload: readonly number[]): Uint8Array =>
+  Uint8Array.from([...varString(documentName), ...varUint(type), ...payload]);
+
+/** The Auth message (token sub-type 0) a provider sends first. */
+export const authFrame = (documentName: string, token: string): Uint8Array =>
+  frame(documentName, MESSAGE_TYPE.auth, [...varUint(0), ...varString(token)]);
+
+/** Sync step 1 with this state vector (an empty one: "send me the whole room"). */
+export const syncStep1Frame = (documentName: string, stateVector: Uint8Array): Uint8Array =>
+  frame(documentName, MESSAGE_TYPE.sync, [...varUint(0), ...varBytes(stateVector)]);
+
+/** A sync update (sub-type 2) carrying one Yjs update. */
+export const syncUpdateFrame = (documentName: string, update: Uint8Array): Uint8Array =>
+  frame(documentName, MESSAGE_TYPE.sync, [...varUint(SYNC_UPDATE), ...varBytes(update)]);

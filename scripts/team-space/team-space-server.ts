@@ -15,7 +15,7 @@ import {
   TokenBucket,
   type Limits,
 } from './limits';
-import { carriesUpdate, MESSAGE_TYPE, readVarUint } from './messages';
+import { carriesUpdate, MESSAGE_TYPE, readVarUint, varUint } from './messages';
 import { sqlitePersistence, type SqlitePersistence } from './persistence-sqlite';
 import { admissionOf, mayOpen } from './rooms';
 
@@ -170,16 +170,6 @@ function isSync(bytes: Uint8Array, step: number): boolean {
   const route = routeOf(bytes);
   if (!route || (route.type !== MESSAGE_TYPE.sync && route.type !== MESSAGE_TYPE.syncReply)) return false;
   return readVarUint(bytes, route.next)?.value === step;
-}
-
-function varUint(n: number): number[] {
-  const out: number[] = [];
-  while (n > 0x7f) {
-    out.push((n & 0x7f) | 0x80);
-    n = Math.floor(n / 128);
-  }
-  out.push(n);
-  return out;
 }
 
 interface AwarenessEntry {
