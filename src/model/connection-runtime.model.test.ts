@@ -1,0 +1,464 @@
+import 'fake-indexeddb/auto';
+import fc from 'fast-check';
+import { deleteDB } from 'idb';
+import { afterAll, beforeAll, it } from 'vitest';
+import type { TaskRequest } from '../../contract/task';
+import { ApiClient } from '../api/client';
+import { RateLimiter } from '../api/rate-limiter';
+import { startSandboxProcess, type SandboxProcess } from '../test/sandbox-process';
+import { fixtureModel } from '../test/sandbox-catalog';
+import { openTabStores } from '../test/tab-stores';
+import { ConnectionRuntime } from './connection-runtime';
+import { DB_NAME, db, resetDbForTests } from './db';
+import type { HistoryEntry } from './history/history-types';
+import { submitThroughQueue } from './queue/queue';
+import type { SubmitResult } from './tasks/outbox';
+
+// A model-based test of the connection runtime: one to three tabs of one key (one connection id, one
+// IndexedDB, BroadcastChannel between them, no Web Locks, so every tab releases held tasks and the claim
+// alone keeps a task from going twice), each with the studio's real API client, against the real sandbox
+// (a child process: src/test/sandbox-process.ts). fast-check draws a list of what users and the network
+// do: Generate, Runs, a Compare run and a cell's Rerun, pause, resume, remove, send now, reorder, reload a
+// tab, open or close one, a tab offline and back, the sandbox refusing or dropping the next POST /tasks
+// (402, the daily cap's 429, a rate-limit 429, 503, the connection dropped before or after the task is
+// made). After every step, and once everything is resumed and settled at the end:
+// - no intent is charged twice: each task's prompt is unique to one click's task or one Compare cell, and
+//   the sandbox's request log shows at most one task made for each;
+// - what a caller was told is true: a send settled as created names the task the sandbox made for it; an
+//   intent whose every send settled as refused or removed was never charged;
+// - a paused queue, or a paused task, is never counted as waiting for the pool (TaskQueue.waitingForPool);
+// - at the end, with the faults cleared and every queue resumed, every awaited submit settles within a
+//   bounded wait (only the sends of a tab that was closed or reloaded are left: that page is gone), every
+//   queue and outbox is empty, and every task the sandbox made is in the history of every open tab.
+// MODEL_SEED replays a run (the seed is printed), MODEL_RUNS sets how many (default 35, about 40 s here).
+
+const SEED = Number(process.env.MODEL_SEED ?? 20261128);
+const RUNS = Number(process.env.MODEL_RUNS ?? 35);
+const CONNECTION = 'conn-model';
+/** The studio's waits (re-sends, retries, the queue's tick) run this many times faster. */
+const SPEED = 20;
+const MAX_TABS = 3;
+
+const model = fixtureModel('lumen-canvas');
+const versionId = model.versions[0]!.id;
+const meta: HistoryEntry['meta'] = {
+  title: model.name,
+  subtitle: '',
+  kind: 'model',
+  mediaType: model.type,
+  category: `${model.type}/${model.subType}`,
+  modelId: model.id,
+  versionId,
+  estimatedSeconds: null,
+  quotedCredits: null,
+};
+const request = (prompt: string): TaskRequest => ({ interfaceId: model.id, versionId, params: { prompt } });
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** One send of an intent (a click's task, a Compare cell's run): what its caller was told, if anything. */
+interface Send {
+  tab: Tab;
+  state: 'open' | 'abandoned' | { result: SubmitResult | null };
+}
+
+/** What a user meant once: one task (its prompt unique to it). A Compare cell may be run again. */
+interface Intent {
+  prompt: string;
+  label: string;
+  cell: boolean;
+  sends: Send[];
+}
+
+interface Tab {
+  id: number;
+  runtime: ConnectionRuntime;
+  net: { offline: boolean };
+}
+
+interface World {
+  run: number;
+  tabs: Tab[];
+  intents: Intent[];
+  nextTab: number;
+  nextIntent: number;
+}
+
+let sandbox: SandboxProcess;
+let apiKey: string;
+let runCount = 0;
+
+/** The queue's settings are shared by the tabs through localStorage; another tab hears of a change. */
+const sharedStorage = {
+  getItem: (key: string) => localStorage.getItem(key),
+  setItem: (key: string, value: string) => {
+    localStorage.setItem(key, value);
+    setTimeout(() => window.dispatchEvent(new StorageEvent('storage', { key, newValue: value })), 0);
+  },
+};
+
+async function openTab(world: World): Promise<Tab> {
+  const net = { offline: false };
+  const client = new ApiClient({
+    baseUrl: sandbox.baseUrl,
+    apiKey,
+    // A tab offline: every request fails as fetch does without a network.
+    fetch: (input, init) =>
+      net.offline ? Promise.reject(new TypeError('Failed to fetch')) : fetch(input, init),
+    sleep: (ms, signal) =>
+      new Promise<void>((resolve, reject) => {
+        if (signal?.aborted) return reject(signal.reason as Error);
+        setTimeout(resolve, ms / SPEED);
+      }),
+    limiter: new RateLimiter({ limits: { 'tasks.create': null, 'tasks.get': null, quote: null } }),
+  });
+  const runtime = await ConnectionRuntime.open({
+    api: client,
+    connectionId: CONNECTION,
+    prior: { concurrency: 3, confirmed: true, tasksPerMin: 60 },
+    openStores: openTabStores,
+    storage: sharedStorage,
+    setTimer: (fn, ms) => setTimeout(fn, ms / SPEED),
+    clearTimer: (handle) => clearTimeout(handle),
+  });
+  const tab: Tab = { id: world.nextTab++, runtime, net };
+  world.tabs.push(tab);
+  return tab;
+}
+
+function closeTab(world: World, tab: Tab): void {
+  tab.runtime.close();
+  world.tabs = world.tabs.filter((t) => t !== tab);
+  // The page is gone: nobody is left to be told what came of its sends.
+  for (const intent of world.intents)
+    for (const send of intent.sends) if (send.tab === tab && send.state === 'open') send.state = 'abandoned';
+}
+
+function newIntent(world: World, label: string, cell: boolean): Intent {
+  const intent: Intent = { prompt: `run${world.run}-${label}-${world.nextIntent++}`, label, cell, sends: [] };
+  world.intents.push(intent);
+  return intent;
+}
+
+function track(intent: Intent, tab: Tab, result: Promise<SubmitResult | null>): void {
+  const send: Send = { tab, state: 'open' };
+  intent.sends.push(send);
+  void result.then((r) => {
+    if (send.state === 'open') send.state = { result: r };
+  });
+}
+
+/** Sends tasks through the queue with keys written down first, as a Compare board does (send-cells.ts). */
+async function sendCells(tab: Tab, cells: readonly Intent[]): Promise<void> {
+  const { queue, outbox } = tab.runtime;
+  const { results } = await submitThroughQueue(
+    queue,
+    (req, m, options) => outbox.submit(req, m, options),
+    cells.map((cell) => ({ request: request(cell.prompt), meta, idempotencyKey: crypto.randomUUID() })),
+  );
+  cells.forEach((cell, i) => track(cell, tab, results[i]!));
+}
+
+const pick = <T>(list: readonly T[], n: number): T | undefined =>
+  list.length === 0 ? undefined : list[n % list.length];
+
+// ---- the commands ---------------------------------------------------------------------------------------
+
+interface Model {
+  tabs: number;
+}
+type Cmd = fc.AsyncCommand<Model, World>;
+
+const command = (
+  name: string,
+  run: (world: World) => Promise<void>,
+  check: (m: Model) => boolean = () => true,
+  after: (m: Model) => void = () => undefined,
+): Cmd => ({
+  check,
+  async run(m, world) {
+    after(m);
+    await run(world);
+    await checkInvariants(world, { final: false });
+  },
+  toString: () => name,
+});
+
+const tabArb = fc.nat(MAX_TABS - 1);
+
+const all = [
+  fc.tuple(tabArb).map(([t]) =>
+    command(`generate(tab ${t})`, async (w) => {
+      const tab = pick(w.tabs, t)!;
+      const intent = newIntent(w, 'generate', false);
+      const sent = await tab.runtime.submit(request(intent.prompt), meta, { prompts: [intent.prompt] });
+      track(
+        intent,
+        tab,
+        sent.held ? sent.settled.then((r) => r[0] ?? null) : Promise.resolve(sent.results[0]!),
+      );
+    }),
+  ),
+  fc.tuple(tabArb, fc.integer({ min: 2, max: 5 })).map(([t, n]) =>
+    command(`batch(tab ${t}, ${n})`, async (w) => {
+      const tab = pick(w.tabs, t)!;
+      const intents = Array.from({ length: n }, () => newIntent(w, 'batch', false));
+      const sent = await tab.runtime.submit(
+        intents.map((i) => request(i.prompt)),
+        meta,
+      );
+      const all = sent.held ? sent.settled : Promise.resolve(sent.results);
+      intents.forEach((intent, i) =>
+        track(
+          intent,
+          tab,
+          all.then((r) => r[i] ?? null),
+        ),
+      );
+    }),
+  ),
+  fc.tuple(tabArb, fc.integer({ min: 2, max: 6 })).map(([t, n]) =>
+    command(`compare(tab ${t}, ${n} cells)`, async (w) => {
+      const tab = pick(w.tabs, t)!;
+      await sendCells(
+        tab,
+        Array.from({ length: n }, () => newIntent(w, 'cell', true)),
+      );
+    }),
+  ),
+  fc.tuple(tabArb, fc.nat()).map(([t, c]) =>
+    command(`rerun(tab ${t}, cell ${c})`, async (w) => {
+      // Compare offers Rerun only on a cell whose last run was refused or removed (nothing charged).
+      const rerunnable = w.intents.filter((i) => {
+        const last = i.sends.at(-1);
+        return (
+          i.cell &&
+          last !== undefined &&
+          typeof last.state === 'object' &&
+          (last.state.result === null || last.state.result.kind === 'refused')
+        );
+      });
+      const cell = pick(rerunnable, c);
+      if (cell) await sendCells(pick(w.tabs, t)!, [cell]);
+    }),
+  ),
+  tabArb.map((t) => command(`pause(tab ${t})`, async (w) => pick(w.tabs, t)!.runtime.queue.pause())),
+  tabArb.map((t) => command(`resume(tab ${t})`, async (w) => pick(w.tabs, t)!.runtime.queue.resume())),
+  fc.tuple(tabArb, fc.nat()).map(([t, i]) =>
+    command(`remove(tab ${t}, held ${i})`, async (w) => {
+      const queue = pick(w.tabs, t)!.runtime.queue;
+      const item = pick(queue.snapshot().items, i);
+      if (item) await queue.remove([item.idempotencyKey]);
+    }),
+  ),
+  fc.tuple(tabArb, fc.nat()).map(([t, i]) =>
+    command(`sendNow(tab ${t}, held ${i})`, async (w) => {
+      const queue = pick(w.tabs, t)!.runtime.queue;
+      const item = pick(queue.snapshot().items, i);
+      if (item) void queue.sendNow(item.idempotencyKey);
+    }),
+  ),
+  fc.tuple(tabArb, fc.nat(), fc.nat(8)).map(([t, i, to]) =>
+    command(`reorder(tab ${t}, held ${i} to ${to})`, async (w) => {
+      const queue = pick(w.tabs, t)!.runtime.queue;
+      const item = pick(queue.snapshot().items, i);
+      if (item) await queue.move(item.idempotencyKey, to);
+    }),
+  ),
+  tabArb.map((t) =>
+    command(`reload(tab ${t})`, async (w) => {
+      closeTab(w, pick(w.tabs, t)!);
+      await openTab(w);
+    }),
+  ),
+  fc.constant(
+    command(
+      'openTab',
+      async (w) => void (await openTab(w)),
+      (m) => m.tabs < MAX_TABS,
+      (m) => void (m.tabs += 1),
+    ),
+  ),
+  tabArb.map((t) =>
+    command(
+      `closeTab(${t})`,
+      async (w) => closeTab(w, pick(w.tabs, t)!),
+      (m) => m.tabs > 1,
+      (m) => void (m.tabs -= 1),
+    ),
+  ),
+  tabArb.map((t) =>
+    command(`offline(tab ${t})`, async (w) => {
+      pick(w.tabs, t)!.net.offline = true;
+    }),
+  ),
+  tabArb.map((t) =>
+    command(`online(tab ${t})`, async (w) => {
+      const tab = pick(w.tabs, t)!;
+      tab.net.offline = false;
+      // What the browser's online event does (Outbox listens for it).
+      tab.runtime.outbox.resendWaiting();
+    }),
+  ),
+  fc
+    .constantFrom(
+      { status: 402 },
+      {
+        status: 429,
+        body: { error: { type: 'rate_limit_error', code: 'token_daily_cap_reached', message: 'cap' } },
+      },
+      { status: 429, retryAfter: 1 },
+      { status: 503 },
+      { drop: 'before' },
+      { drop: 'after' },
+    )
+    .chain((fault) => fc.record({ fault: fc.constant(fault), count: fc.integer({ min: 1, max: 2 }) }))
+    .map(({ fault, count }) =>
+      command(`fault(${JSON.stringify(fault)} x${count})`, async () => {
+        await sandbox.control('POST', '/faults', { method: 'POST', path: '/v1/tasks', count, ...fault });
+      }),
+    ),
+  fc.integer({ min: 1, max: 4 }).map((n) =>
+    command(`wait(${n * 100} ms)`, async () => {
+      await sleep(n * 100);
+    }),
+  ),
+];
+
+/** What users do most (send, Compare, Rerun) and what the network does, drawn more often than the rest. */
+// all[0] generate, all[2] compare, all[3] rerun, all[14] a fault.
+const commands = [...all, all[0]!, all[2]!, all[2]!, all[3]!, all[3]!, all[14]!, all[14]!];
+
+// ---- the invariants -------------------------------------------------------------------------------------
+
+interface LogEntry {
+  method: string;
+  path: string;
+  status: number;
+  created?: { taskId: string; prompt: string };
+}
+
+/** The tasks the sandbox made for this run's prompts: prompt -> distinct task ids. */
+async function charged(world: World): Promise<Map<string, Set<string>>> {
+  const log = await sandbox.control<LogEntry[]>('GET', '/requests');
+  const byPrompt = new Map<string, Set<string>>();
+  for (const entry of log) {
+    if (!entry.created || !entry.created.prompt.startsWith(`run${world.run}-`)) continue;
+    const ids = byPrompt.get(entry.created.prompt) ?? new Set<string>();
+    ids.add(entry.created.taskId);
+    byPrompt.set(entry.created.prompt, ids);
+  }
+  return byPrompt;
+}
+
+async function checkInvariants(world: World, { final }: { final: boolean }): Promise<void> {
+  // Let what the step started go a little way (sends, answers, the tabs' messages).
+  await sleep(final ? 0 : 60);
+  const made = await charged(world);
+  for (const intent of world.intents) {
+    const tasks = made.get(intent.prompt) ?? new Set<string>();
+    if (tasks.size > 1)
+      throw new Error(`${intent.prompt}: charged ${tasks.size} times (${[...tasks].join(', ')})`);
+    const told = intent.sends.map((s) => s.state);
+    for (const state of told) {
+      if (typeof state !== 'object' || state.result?.kind !== 'created') continue;
+      if (!tasks.has(state.result.created.taskId))
+        throw new Error(`${intent.prompt}: told created as ${state.result.created.taskId}, not made`);
+    }
+    const nothingCharged = told.every(
+      (s) => typeof s === 'object' && (s.result === null || s.result.kind === 'refused'),
+    );
+    if (told.length > 0 && nothingCharged && tasks.size > 0)
+      throw new Error(
+        `${intent.prompt}: every send told ${told.map((s) => (typeof s === 'object' ? (s.result?.kind ?? 'removed') : s)).join(', ')}, yet charged (${[...tasks].join(', ')})`,
+      );
+  }
+  for (const tab of world.tabs) {
+    const { queue } = tab.runtime;
+    const { items, settings } = queue.snapshot();
+    const waiting = queue.waitingForPool();
+    const couldGo = items.filter(
+      (i) => !i.held.paused && i.held.blocked === null && i.held.newPrice === null,
+    );
+    if (settings.paused && waiting !== 0)
+      throw new Error(`tab ${tab.id}: its queue is paused, yet ${waiting} counted waiting for the pool`);
+    if (waiting > couldGo.length)
+      throw new Error(`tab ${tab.id}: ${waiting} counted waiting, only ${couldGo.length} could go`);
+  }
+  if (!final) return;
+  for (const tab of world.tabs) {
+    await tab.runtime.store.reread();
+    for (const [prompt, ids] of made)
+      for (const id of ids)
+        if (!tab.runtime.store.get(id))
+          throw new Error(`tab ${tab.id}: task ${id} (${prompt}) not in its history`);
+  }
+}
+
+/** Faults cleared, every tab online and resumed: everything held goes, every open send settles. */
+async function settleAll(world: World): Promise<void> {
+  await sandbox.control('DELETE', '/faults');
+  for (const tab of world.tabs) {
+    tab.net.offline = false;
+    tab.runtime.queue.resume();
+    // What a reload would do: entries another tab left in the outbox (it closed meanwhile) are taken up.
+    void tab.runtime.outbox.resume();
+    tab.runtime.outbox.resendWaiting();
+  }
+  const open = () =>
+    world.intents.flatMap((i) => i.sends.filter((s) => s.state === 'open').map(() => i.prompt));
+  const busy = () =>
+    world.tabs.some(
+      (t) =>
+        t.runtime.queue.snapshot().items.length > 0 || t.runtime.outbox.entries().some((e) => !e.expired),
+    );
+  const deadline = Date.now() + 20_000;
+  while ((open().length > 0 || busy()) && Date.now() < deadline) {
+    await sleep(100);
+    for (const tab of world.tabs) tab.runtime.outbox.resendWaiting();
+  }
+  const stuck = open();
+  if (stuck.length > 0) throw new Error(`never settled: ${stuck.join(', ')}`);
+  if (busy()) throw new Error('a queue or an outbox still holds tasks after everything was resumed');
+}
+
+beforeAll(async () => {
+  sandbox = await startSandboxProcess({ taskMs: 300, allowOrigin: location.origin });
+  apiKey = await sandbox.key('personal');
+}, 60_000);
+
+afterAll(async () => {
+  await sandbox?.stop();
+});
+
+it('keeps every intent charged at most once, and every caller told the truth, across tabs, the queue and faults', async () => {
+  console.log(`connection-runtime model test: seed ${SEED}, ${RUNS} runs (MODEL_SEED, MODEL_RUNS)`);
+  const started = Date.now();
+  await fc.assert(
+    fc.asyncProperty(fc.commands(commands, { maxCommands: 16, size: 'max' }), async (cmds) => {
+      const world: World = { run: ++runCount, tabs: [], intents: [], nextTab: 0, nextIntent: 0 };
+      (await db()).close();
+      resetDbForTests();
+      await deleteDB(DB_NAME);
+      localStorage.clear();
+      await sandbox.control('POST', '/reset');
+      try {
+        await openTab(world);
+        await fc.asyncModelRun(() => ({ model: { tabs: 1 }, real: world }), cmds);
+        await settleAll(world);
+        await checkInvariants(world, { final: true });
+        if (process.env.MODEL_VERBOSE)
+          console.log(`run ${world.run}: ${cmds.toString()} -> ${(await charged(world)).size} tasks made`);
+      } finally {
+        for (const tab of [...world.tabs]) closeTab(world, tab);
+        await sandbox.control('DELETE', '/faults');
+        // Answers still on their way land before the next run's reset.
+        await sleep(50);
+      }
+    }),
+    { seed: SEED, numRuns: RUNS },
+  );
+  console.log(
+    `connection-runtime model test: ${RUNS} runs in ${Math.round((Date.now() - started) / 1000)} s`,
+  );
+}, 600_000);
