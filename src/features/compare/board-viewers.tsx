@@ -19,11 +19,14 @@ export function BoardViewers({
   boardId: string;
 }) {
   const { t } = useLingui();
+  // Keyed on the boards store, not on `team`: the app makes a new `team` whenever the members list changes,
+  // and a presence said again on each would be a presence change, which changes that list again.
+  const boards = team.boards;
   useEffect(() => {
     if (!inTeam) return;
-    team.boards.setOpen(boardId);
-    return () => team.boards.setOpen(null);
-  }, [team, inTeam, boardId]);
+    boards.setOpen(boardId);
+    return () => boards.setOpen(null);
+  }, [boards, inTeam, boardId]);
   const viewers = useSyncExternalStore(team.boards.subscribePresence, () => team.boards.viewers(boardId));
   const viewerNames = formatList(
     viewers.map((v) => displayText(team.memberName(v.memberId) || v.name || t`a member`)),

@@ -57,6 +57,34 @@ describe('TeamMembers', () => {
     expect(ma.snapshot().find((m) => m.id === 'long')?.name).toHaveLength(60);
   });
 
+  it('a member online with no record it can read is the same list until something of it changes', () => {
+    // The clock moves on every read, as time does between two renders.
+    let t = 1_000;
+    const a = member('key-a', () => t++);
+    const b = member('key-b');
+    relayPresence(a, b);
+    const ma = new TeamMembers(a);
+    ma.setName('Ana');
+    // Bo's presence is in before his record (a member's first join), or his record is one the server
+    // takes and the studio cannot read (a name past the studio's bound, within the server's).
+    b.awareness.setLocalStateField('member', { id: 'key-b', name: 'Bo' });
+    const first = ma.snapshot();
+    expect(first.find((m) => m.id === 'key-b')).toMatchObject({ name: 'Bo', online: true });
+    a.doc.getMap('members').set('key-b', { name: 'x'.repeat(300), joinedAt: 1 });
+    // Presence changes that change nothing of the list (Ana opens a board and closes it): the same snapshot.
+    a.awareness.setLocalStateField('board', 'board-1');
+    a.awareness.setLocalStateField('board', null);
+    b.awareness.setLocalStateField('board', 'board-1');
+    expect(ma.snapshot()).toBe(first);
+    // Bo renames himself: a new list, his join time kept.
+    b.awareness.setLocalStateField('member', { id: 'key-b', name: 'Bo Chen' });
+    expect(ma.snapshot()).not.toBe(first);
+    expect(ma.snapshot().find((m) => m.id === 'key-b')).toMatchObject({
+      name: 'Bo Chen',
+      joinedAt: first.find((m) => m.id === 'key-b')!.joinedAt,
+    });
+  });
+
   it('cleanName keeps one trimmed line of at most 60 characters', () => {
     expect(cleanName(' a\n\tb ')).toBe('a b');
     expect(cleanName('')).toBe('');

@@ -100,6 +100,7 @@ export class TeamMembers {
 
   private refresh = (): void => {
     const online = this.online();
+    const before = new Map(this.list.map((m) => [m.id, m]));
     const members = new Map<string, Member>();
     for (const [id, raw] of this.map.entries()) {
       const parsed = MemberRecordSchema.safeParse(raw);
@@ -112,7 +113,10 @@ export class TeamMembers {
         joinedAt: parsed.data.joinedAt,
       });
     }
-    // Online before their record has arrived: shown by the name their presence gives.
+    // Online before their record has arrived (or with none the studio can read): shown by the name their
+    // presence gives, joined when first seen. Kept from the list before, not now() again: a list that
+    // changed on every presence change would be a new snapshot each time, and a view that answers a
+    // change of the list by changing its own presence (a board's "Open by") would never settle.
     for (const [id, name] of online) {
       if (!members.has(id)) {
         members.set(id, {
@@ -120,7 +124,7 @@ export class TeamMembers {
           name: name || unnamed(),
           online: true,
           you: id === this.team.memberId,
-          joinedAt: this.team.now(),
+          joinedAt: before.get(id)?.joinedAt ?? this.team.now(),
         });
       }
     }
