@@ -281,7 +281,8 @@ describe('fuzz: the team-space server against hostile clients', () => {
     const byTheLimit = logged
       .slice(seen)
       .filter((l) => l.includes('reason=message-too-big') || l.includes('Max payload size exceeded'));
-    expect(byTheLimit).toHaveLength(tried);
+    // At least one line each (a message past maxPayload may be told twice: ws's error and our close).
+    expect(byTheLimit.length).toBeGreaterThanOrEqual(tried);
     expect(logged.slice(seen).filter((l) => CHANGE_REFUSALS.some((r) => l.includes(`reason=${r}`)))).toEqual(
       [],
     );
@@ -297,7 +298,15 @@ describe('fuzz: the team-space server against hostile clients', () => {
     expect(uncaught).toEqual([]);
   }, 120_000);
 
+  /** Every place given back (on a loaded machine the server hears a socket's close late). */
+  async function everySocketClosed() {
+    const end = Date.now() + 10_000;
+    while (teamSpace.openSockets() > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    expect(teamSpace.openSockets(), 'every socket closed on the server').toBe(0);
+  }
+
   it('a flood of sockets from one address: no more than the limit at once, and each place given back', async () => {
+    await everySocketClosed();
     for (let round = 0; round < runs(3); round++) {
       const sockets = Array.from({ length: LIMITS.maxConnectionsPerAddress + 8 }, () => new WebSocket(url));
       sent.connections += sockets.length;
@@ -319,7 +328,7 @@ describe('fuzz: the team-space server against hostile clients', () => {
       expect(open).toBeLessThanOrEqual(LIMITS.maxConnectionsPerAddress);
       expect(open, 'the limit, not fewer, while the flood lasts').toBe(LIMITS.maxConnectionsPerAddress);
       for (const ws of sockets) ws.terminate();
-      await new Promise((r) => setTimeout(r, 300));
+      await everySocketClosed();
     }
     // Every place was given back: a member gets in.
     await teamStillWhole();

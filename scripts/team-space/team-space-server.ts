@@ -117,6 +117,8 @@ export interface TeamSpace {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
   /** Checks every connected key again now (the timer does it every `recheckMs`). */
   recheck(): Promise<void>;
+  /** Sockets open on the team space's path now (admitted or not): for a health page, and the tests. */
+  openSockets(): number;
   /** Closes every socket, stores and unloads every document, closes the persistence. */
   close(): Promise<void>;
 }
@@ -694,6 +696,7 @@ export function createTeamSpace(options: TeamSpaceOptions): TeamSpace {
     ...(persistence ? { dataFile: persistence.file } : {}),
     handleUpgrade,
     recheck,
+    openSockets: () => sockets.size,
     close,
   };
 }
