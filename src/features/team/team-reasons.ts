@@ -21,7 +21,7 @@ const WORDS: Record<TeamSpaceReason, MessageDescriptor> = {
   'unknown-field': msg`This change wrote a kind of data the team space does not know, so it refused it: nothing of it was shared. Reload the studio: it may be older than the team space.`,
   'invalid-value': msg`This change held a value the team space does not accept (the wrong shape, too long or too large), so it refused it: nothing of it was shared.`,
   'server-only': msg`This change wrote what only the team space itself writes (the version of its data), so it refused it: nothing of it was shared.`,
-  'out-of-order': msg`This change built on changes the team space never received, so it refused it: nothing of it was shared.`,
+  'out-of-order': msg`The team space lacked earlier changes from this device. It is catching up by itself.`,
   'share-full': msg`Your share of the team space is full, so it refused this change: nothing of it was shared. Free space by deleting some of your shared prompts or tasks' copies.`,
   'slow-reader': msg`This device did not keep up with the team space's changes, so it closed the connection. The studio reconnects by itself.`,
   'auth-timeout': msg`The team space did not receive this key in time. The studio tries again by itself.`,

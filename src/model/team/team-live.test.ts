@@ -117,10 +117,10 @@ describe('TeamLive: a change the server refuses', () => {
   it('a refusal long after the last fresh start joins afresh again', async () => {
     const { live, sessions, told, tick } = harness();
     await live.start();
-    sessions[0]!.provider.emit('close', { event: { code: 1000, reason: 'out-of-order' } });
+    sessions[0]!.provider.emit('close', { event: { code: 1000, reason: 'not-yours' } });
     await settle();
     tick(60 * 60_000);
-    sessions[1]!.provider.emit('close', { event: { code: 1000, reason: 'out-of-order' } });
+    sessions[1]!.provider.emit('close', { event: { code: 1000, reason: 'not-yours' } });
     await settle();
     expect(told.map(([, outcome]) => outcome)).toEqual(['rejoining', 'rejoining']);
     expect(sessions).toHaveLength(3);
