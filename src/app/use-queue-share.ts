@@ -3,18 +3,21 @@ import type { QueueItem, TaskQueue } from '../model/queue/queue';
 import { heldByMember, onPresence, poolShare, publishHeld } from '../model/team/team-queue-share';
 import type { TeamSession } from '../model/team/team-session';
 
-// The queue and the team space (docs/queue.md, "Teams"): this device tells the room how many of its held
-// tasks wait for the pool (only the tab that releases them says it; the others say 0), and its queue keeps
-// to a fair share of the team's pool while other members hold tasks.
+// The queue and the team space (docs/queue.md, "Teams"): this device tells the room how many tasks it
+// holds and how many of them wait for the pool (only the tab that releases them says it; the others say
+// 0), and its queue keeps to a fair share of the team's pool while other members' tasks wait for it.
 
 export function useQueueShare(session: TeamSession | null, queue: TaskQueue | null): void {
   useEffect(() => {
     if (!session || !queue) return;
     const space = session.space;
-    let told = -1;
+    let told = '';
     const tell = () => {
-      const held = queue.waitingForPool();
-      if (held !== told) publishHeld(space, (told = held));
+      const now = { held: queue.heldForTeam(), waiting: queue.waitingForPool() };
+      const key = `${now.held}/${now.waiting}`;
+      if (key === told) return;
+      told = key;
+      publishHeld(space, now);
     };
     tell();
     const offQueue = queue.subscribe(tell);
@@ -25,7 +28,7 @@ export function useQueueShare(session: TeamSession | null, queue: TaskQueue | nu
       offQueue();
       offPresence();
       queue.setPoolShare(null);
-      publishHeld(space, 0);
+      publishHeld(space, { held: 0, waiting: 0 });
     };
   }, [session, queue]);
 }

@@ -521,12 +521,16 @@ describe('TaskQueue', () => {
     await other.queue.reload();
     expect(other.queue.snapshot().items).toHaveLength(4);
     expect(h.queue.waitingForPool()).toBe(4);
+    expect(h.queue.heldForTeam()).toBe(4);
     // The same four held tasks, seen by a second tab of the same member: it says none.
     expect(other.queue.waitingForPool()).toBe(0);
+    expect(other.queue.heldForTeam()).toBe(0);
     await h.queue.setTaskPaused(a!, true);
     expect(h.queue.waitingForPool()).toBe(3);
     h.queue.pause();
     expect(h.queue.waitingForPool()).toBe(0);
+    // Paused, the team's queue still shows what this member holds.
+    expect(h.queue.heldForTeam()).toBe(4);
   });
 
   it('a task refused as invalid stays held with the reason and is not tried again', async () => {

@@ -416,6 +416,14 @@ export class TaskQueue {
     return this.eligible().length;
   }
 
+  /**
+   * How many tasks this tab tells the team it holds, paused or not (the team's queue shows them by member):
+   * all of them from the tab that releases them, 0 from the others, which hold the same tasks.
+   */
+  heldForTeam(): number {
+    return !this.leader || this.disposed ? 0 : this.items.size;
+  }
+
   /** The 1-based place of a held task, or null. */
   placeOf(idempotencyKey: string): number | null {
     const i = this.snapshot().items.findIndex((item) => item.idempotencyKey === idempotencyKey);

@@ -27,18 +27,31 @@ describe('the team queue in presence', () => {
     relay(a, b);
     a.awareness.setLocalStateField('member', { id: 'key-a', name: 'Ana' });
     b.awareness.setLocalStateField('member', { id: 'key-b', name: 'Bo' });
-    publishHeld(a, 12);
+    publishHeld(a, { held: 12, waiting: 12 });
     expect(othersWaiting(b)).toBe(1);
     expect(othersWaiting(a)).toBe(0);
-    expect(heldByMember(b)).toEqual([{ memberId: 'key-a', held: 12, you: false }]);
+    expect(heldByMember(b)).toEqual([{ memberId: 'key-a', held: 12, waiting: 12, you: false }]);
     // Bo queues too: on a pool of 4 with nothing running, each takes 2 while the other waits.
-    publishHeld(b, 3);
+    publishHeld(b, { held: 3, waiting: 3 });
     expect(
       slotsToFill({ concurrency: 4, busy: 0, mineBusy: 0, sending: 0, othersWaiting: othersWaiting(a) }),
     ).toBe(2);
     // Ana's queue empties: Bo may fill the whole free pool.
-    publishHeld(a, 0);
+    publishHeld(a, { held: 0, waiting: 0 });
     expect(othersWaiting(b)).toBe(0);
+  });
+
+  it('a member whose queue is paused is shown holding its tasks, but takes no share of the pool', () => {
+    const a = member('key-a');
+    const b = member('key-b');
+    relay(a, b);
+    a.awareness.setLocalStateField('member', { id: 'key-a', name: 'Ana' });
+    publishHeld(a, { held: 3, waiting: 0 });
+    expect(heldByMember(b)).toEqual([{ memberId: 'key-a', held: 3, waiting: 0, you: false }]);
+    expect(othersWaiting(b)).toBe(0);
+    // An older studio says only how many it holds: all of them count as waiting, as they did.
+    a.awareness.setLocalStateField('queue', { held: 2 });
+    expect(othersWaiting(b)).toBe(1);
   });
 
   it('ranks the members waiting by id, alike in every studio, so a pool of 5 among three is 2 + 2 + 1', () => {
@@ -54,7 +67,7 @@ describe('the team queue in presence', () => {
       [c, 'key-c'],
     ] as const) {
       m.awareness.setLocalStateField('member', { id, name: id });
-      publishHeld(m, 4);
+      publishHeld(m, { held: 4, waiting: 4 });
     }
     const shares = [a, b, c].map((m) => poolShare(m));
     expect(shares).toEqual([
@@ -124,7 +137,7 @@ function studio(space: ReturnType<typeof member>, pool: Pool, kicks: (() => void
       };
     },
   });
-  queue.subscribe(() => publishHeld(space, queue.waitingForPool()));
+  queue.subscribe(() => publishHeld(space, { held: queue.heldForTeam(), waiting: queue.waitingForPool() }));
   queue.setPoolShare(() => poolShare(space));
   onPresence(space, queue.kick);
   kicks.push(queue.kick);
