@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import {
+  acceptedRecord,
   migrateTeamDoc,
   outOfBounds,
   ownerOf,
@@ -119,5 +120,28 @@ describe('bounds, without recursion', () => {
     expect(outOfBounds({ a: Number.NaN })).toBe('kind');
     expect(outOfBounds({ a: new Uint8Array(2) })).toBe('kind');
     expect(outOfBounds({ taskId: 't', by: 'm', outputs: [{ url: 'https://x' }] })).toBeNull();
+  });
+});
+
+describe('reading a record as the contract allows it', () => {
+  it('takes a record of its root’s shape whose key agrees with its owner', () => {
+    expect(acceptedRecord('tasks', 't1', { taskId: 't1', by: 'm1', status: 'queued', createdAt: 1 })).toBe(
+      true,
+    );
+    expect(acceptedRecord('comments', 'c1', { id: 'c1', author: 'm1', body: 'hi', resolution: null })).toBe(
+      true,
+    );
+  });
+
+  it('leaves out a record under another key, with an unknown field of a map record, out of bounds or of the wrong shape', () => {
+    expect(acceptedRecord('tasks', 't2', { taskId: 't1', by: 'm1', status: 'queued', createdAt: 1 })).toBe(
+      false,
+    );
+    expect(acceptedRecord('comments', 'c1', { id: 'c1', author: 'm1', script: '<b>' })).toBe(false);
+    let deep: unknown = 1;
+    for (let i = 0; i < 40; i++) deep = [deep];
+    expect(acceptedRecord('judgements', 'm1|t#0', { starred: true, deep })).toBe(false);
+    expect(acceptedRecord('members', 'm1', { name: 7, joinedAt: 1 })).toBe(false);
+    expect(acceptedRecord('meta', 'owner', 'm1')).toBe(false);
   });
 });

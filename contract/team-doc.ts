@@ -267,6 +267,34 @@ export function outOfBounds(json: unknown): 'depth' | 'bytes' | 'kind' | null {
   return null;
 }
 
+/**
+ * Whether a record as read from the document is one the contract allows under `key` of `root`: within the
+ * bounds, of its root's shape (a plain value's schema; a map record's known fields, each of its schema),
+ * and naming an owner its key agrees with. The server refuses every write that breaks this; the studio
+ * reads with it too, so a record written before the server checked (or by a server that did not) is left
+ * out the same way everywhere.
+ */
+export function acceptedRecord(root: TeamDocRoot, key: string, json: unknown): boolean {
+  if (outOfBounds(json) !== null) return false;
+  const root_ = ROOT_NODES[root];
+  const record = root_.kind === 'map' ? root_.entry(key) : undefined;
+  if (!record) return false;
+  if (record.kind === 'value' && !record.schema.safeParse(json).success) return false;
+  if (record.kind === 'map') {
+    if (json === null || typeof json !== 'object' || Array.isArray(json)) return false;
+    for (const [name, v] of Object.entries(json as Record<string, unknown>)) {
+      const f = record.entry(name);
+      if (!f) return false;
+      if (f.kind === 'value' && !f.schema.safeParse(v).success) return false;
+    }
+  }
+  const field: Fields = (name) =>
+    json !== null && typeof json === 'object' && !Array.isArray(json)
+      ? (json as Record<string, unknown>)[name]
+      : undefined;
+  return ownerOf(root, key, field) !== null;
+}
+
 // ---- the version and its migrations -------------------------------------------------------------------
 
 /** What a migration needs of a document: its root maps. A Y.Doc is one. */

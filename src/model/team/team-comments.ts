@@ -1,3 +1,4 @@
+import { acceptedRecord } from '../../../contract/team-doc';
 import { t } from '@lingui/core/macro';
 import * as Y from 'yjs';
 import { formatCount } from '../../lib/format';
@@ -162,7 +163,9 @@ export class TeamComments {
   /** Reads one comment into byId (or forgets it when it is gone or does not parse). */
   private read(id: string) {
     const map = this.root.get(id);
-    const parsed = map instanceof Y.Map ? TeamCommentSchema.safeParse(map.toJSON()) : null;
+    const json: unknown = map instanceof Y.Map ? map.toJSON() : undefined;
+    const parsed =
+      json !== undefined && acceptedRecord('comments', id, json) ? TeamCommentSchema.safeParse(json) : null;
     // The id inside must be the key it sits under: a copy under another key would count twice.
     if (parsed?.success && parsed.data.id === id) this.byId.set(id, parsed.data);
     else this.byId.delete(id);

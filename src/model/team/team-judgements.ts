@@ -1,3 +1,4 @@
+import { acceptedRecord } from '../../../contract/team-doc';
 import { z } from 'zod/mini';
 import type * as Y from 'yjs';
 import type { Judgement, Judgements } from '../history/judgements';
@@ -173,7 +174,10 @@ export class TeamJudgements {
     if (!parsedKey) return null;
     const { memberId, outputKey } = parsedKey;
     const raw = this.map.get(key);
-    const parsed = raw === undefined ? null : TeamJudgementSchema.safeParse(raw);
+    const parsed =
+      raw === undefined || !acceptedRecord('judgements', key, raw)
+        ? null
+        : TeamJudgementSchema.safeParse(raw);
     let byMember = this.byOutput.get(outputKey);
     if (parsed?.success && !isBlank(parsed.data)) {
       if (!byMember) this.byOutput.set(outputKey, (byMember = new Map()));

@@ -9,7 +9,7 @@ import {
   type PortablePrompt,
   type PromptRecord,
 } from '../library/prompt-library';
-import { outOfBounds, TeamDocValues } from '../../../contract/team-doc';
+import { acceptedRecord, outOfBounds, TeamDocValues } from '../../../contract/team-doc';
 import { ROOTS, rootMap, type TeamContext } from './team-doc';
 import { OPEN_GATE, ownerNow, plainJson, sizeOf, type ShareGate } from './team-share';
 import { Listeners } from '../../lib/store';
@@ -172,12 +172,16 @@ export class TeamLibrary {
 
   /** The preset shared under `id`, parsed; null when there is none or it does not parse. */
   private presetAt(id: string): TeamPresetRecord | null {
-    const record = this.parsePreset(this.presets.get(id));
+    const raw = this.presets.get(id);
+    if (!acceptedRecord('presets', id, raw)) return null;
+    const record = this.parsePreset(raw);
     return record && record.id === id ? record : null;
   }
 
   private promptAt(key: string): TeamPromptRecord | null {
-    const record = this.parsePrompt(this.prompts.get(key));
+    const raw = this.prompts.get(key);
+    if (!acceptedRecord('prompts', key, raw)) return null;
+    const record = this.parsePrompt(raw);
     return record && record.text === key ? record : null;
   }
 

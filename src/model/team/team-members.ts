@@ -1,3 +1,4 @@
+import { acceptedRecord } from '../../../contract/team-doc';
 import { t } from '@lingui/core/macro';
 import { z } from 'zod/mini';
 import type * as Y from 'yjs';
@@ -104,7 +105,7 @@ export class TeamMembers {
     const members = new Map<string, Member>();
     for (const [id, raw] of this.map.entries()) {
       const parsed = MemberRecordSchema.safeParse(raw);
-      if (!parsed.success) continue;
+      if (!parsed.success || !acceptedRecord('members', id, raw)) continue;
       members.set(id, {
         id,
         name: cleanName(parsed.data.name) || unnamed(),

@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 import type * as Y from 'yjs';
 import { isTerminal } from '../../../contract/task';
-import { outOfBounds, TeamDocValues } from '../../../contract/team-doc';
+import { acceptedRecord, outOfBounds, TeamDocValues } from '../../../contract/team-doc';
 import type { HistoryStore } from '../history/history-store';
 import { HistoryEntrySchema, type HistoryEntry } from '../history/history-types';
 import { ROOTS, rootMap, type TeamContext } from './team-doc';
@@ -93,9 +93,10 @@ export class TeamTasks {
   }
 
   private take(id: string, raw: unknown): void {
-    const parsed = TeamTaskSchema.safeParse(raw);
+    // The contract's shape and owner first (what the server takes), then the studio's own reading.
+    const parsed = acceptedRecord('tasks', id, raw) ? TeamTaskSchema.safeParse(raw) : null;
     // A record must be filed under its own task id: one that is not, or does not parse, is skipped.
-    if (parsed.success && parsed.data.taskId === id) this.parsed.set(id, parsed.data);
+    if (parsed?.success && parsed.data.taskId === id) this.parsed.set(id, parsed.data);
     else this.parsed.delete(id);
   }
 

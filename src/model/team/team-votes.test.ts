@@ -140,6 +140,11 @@ describe('team votes', () => {
         candidates: [lumen],
       });
       root.set('garbage', '<script>');
+      // A vote past the contract's bounds (an extra field nested 40 deep), which the server would refuse:
+      // the studio's own schema would keep it (it drops unknown fields), the contract's reading leaves it out.
+      let deep: unknown = 'x';
+      for (let i = 0; i < 40; i++) deep = [deep];
+      root.set(teamVoteKey('board-1', 'r4', 'member-b'), { ...good, rowId: 'r4', id: 'board-1|r4', deep });
     });
     expect(a.votes.snapshot()).toEqual([good]);
     expect(readVote('x', good)).toBeNull();

@@ -1,3 +1,4 @@
+import { acceptedRecord } from '../../../contract/team-doc';
 import type * as Y from 'yjs';
 import { z } from 'zod/mini';
 import { VoteSchema, voteId, type Candidate, type Vote } from '../boards/votes';
@@ -25,6 +26,7 @@ export const teamVoteKey = (boardId: string, rowId: string, memberId: string): s
  * @internal
  */
 export function readVote(key: string, raw: unknown): TeamVote | null {
+  if (!acceptedRecord('votes', key, raw)) return null;
   const parsed = TeamVoteSchema.safeParse(raw);
   if (!parsed.success) return null;
   const v = parsed.data;
