@@ -77,8 +77,9 @@ describe('PresetsDialog: Delete', () => {
     await user.click(screen.getByRole('button', { name: 'Delete Wide lighthouse' }));
     expect(await screen.findByText(/No presets yet/)).toBeTruthy();
     const dialog = screen.getByRole('dialog', { name: 'Presets' });
-    expect(within(dialog).getByText('Deleted "Wide lighthouse".')).toBeTruthy();
-    await user.click(within(dialog).getByRole('button', { name: 'Undo' }));
+    // The notice renders after the list (on a loaded machine, a moment later): waited for, not assumed.
+    expect(await within(dialog).findByText('Deleted "Wide lighthouse".')).toBeTruthy();
+    await user.click(await within(dialog).findByRole('button', { name: 'Undo' }));
     const list = await screen.findByRole('list', { name: 'Saved presets' });
     expect(within(list).getByRole('heading', { name: 'Wide lighthouse' })).toBeTruthy();
     expect(store.list()).toEqual([before]);
