@@ -157,9 +157,10 @@ test('Compare: Run all with the queue paused holds every cell and sends nothing;
     await board.getByRole('combobox', { name: 'Add model' }).selectOption({ label });
   await board.getByLabel('Prompt 1', { exact: true }).fill(uniquePrompt('compare held'));
   await board.getByRole('button', { name: /^Run all/ }).click();
-  await expect(
-    board.getByText('Held in your queue until the pool has room; nothing is charged yet.'),
-  ).toHaveCount(2);
+  // The queue was paused by hand: each cell says its task is held in a paused queue.
+  await expect(board.getByText('Held in your queue, which is paused; nothing is charged yet.')).toHaveCount(
+    2,
+  );
   expect(await postsOfTasks(sandbox)).toHaveLength(0);
   // Back in the studio, the Queue holds them; resumed, each is sent once.
   await page.getByRole('button', { name: /^Compare/ }).click();
@@ -181,9 +182,10 @@ test('Compare: cells held, then removed from the Queue after a reload, are not s
     await board.getByRole('combobox', { name: 'Add model' }).selectOption({ label });
   await board.getByLabel('Prompt 1', { exact: true }).fill(uniquePrompt('compare removed'));
   await board.getByRole('button', { name: /^Run all/ }).click();
-  await expect(
-    board.getByText('Held in your queue until the pool has room; nothing is charged yet.'),
-  ).toHaveCount(2);
+  // The queue was paused by hand: each cell says its task is held in a paused queue.
+  await expect(board.getByText('Held in your queue, which is paused; nothing is charged yet.')).toHaveCount(
+    2,
+  );
 
   const boardUrl = page.url();
   // The page that held them is gone: no answer of that run can tell the board what became of them.
