@@ -1,5 +1,8 @@
 import { register, type LoadHook } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import type * as ViteLinguiModule from './i18n/vite-lingui';
+
+type ViteLingui = typeof ViteLinguiModule;
 
 // Lingui's macros in Node, for programs that tsx runs and that import the studio's own model code (the
 // team bench's headless members: src/model/team/*, whose messages are `msg`/`t`/`plural` from
@@ -25,7 +28,11 @@ export const load: LoadHook = async (url, context, nextLoad) => {
   if (REACT_MACRO_IMPORT.test(code))
     throw new Error(`${url}: @lingui/react/macro in Node (only the Vite build compiles JSX macros)`);
   if (!MACRO_IMPORT.test(code)) return loaded;
-  const { transformMacros } = await import('./i18n/vite-lingui');
+  // By its file's URL, extension and all: on Node 24 this hook's own module is loaded by Node's type
+  // stripping, not tsx, and Node resolves no extension-less path.
+  const { transformMacros } = (await import(
+    new URL('./i18n/vite-lingui.ts', import.meta.url).href
+  )) as ViteLingui;
   const compiled = await transformMacros(code, fileURLToPath(url));
   if (!compiled) throw new Error(`${url}: Lingui's macros could not be compiled`);
   return { ...loaded, source: compiled.code };
