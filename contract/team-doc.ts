@@ -179,6 +179,14 @@ export const rootNode = (root: TeamDocRoot): DocNode => ROOT_NODES[root];
  */
 export type Fields = (name: string) => unknown;
 
+/** A JSON record's fields (nothing for a value that is not a plain object). */
+export const fieldsOf =
+  (json: unknown): Fields =>
+  (name) =>
+    json !== null && typeof json === 'object' && !Array.isArray(json)
+      ? (json as Record<string, unknown>)[name]
+      : undefined;
+
 /**
  * Who owns the record under `key` of `root`: a member id, 'shared' (anyone edits it: a board), 'server'
  * (meta), or null when the record does not say (then no member may write it: it is refused as not theirs).
@@ -239,6 +247,22 @@ export const memberShareBytes = (maxDocumentBytes: number): number =>
 export const recordBytes = (json: unknown): number => JSON.stringify(json ?? null).length;
 
 /**
+ * What one record costs and whom, for each member's share of the room: its payer and its size (its JSON
+ * and its key). The server (authority.ts RoomShares) and the studio (model/team/team-share.ts) both count
+ * with this, so they agree on when a share is full.
+ */
+export function shareOf(
+  root: TeamDocRoot,
+  key: string,
+  json: unknown,
+): { payer: string | null; bytes: number } {
+  return { payer: payerOf(root, key, fieldsOf(json)), bytes: recordSize(key, json) };
+}
+
+/** A record's size with its key, as the share counts it (shareOf). */
+export const recordSize = (key: string, json: unknown): number => recordBytes(json) + key.length;
+
+/**
  * Whether a JSON value stays within the bounds of depth and size, without recursion (a value nested
  * thousands deep must not exhaust the checker's own stack). Answers the broken bound, or null.
  */
@@ -288,11 +312,7 @@ export function acceptedRecord(root: TeamDocRoot, key: string, json: unknown): b
       if (f.kind === 'value' && !f.schema.safeParse(v).success) return false;
     }
   }
-  const field: Fields = (name) =>
-    json !== null && typeof json === 'object' && !Array.isArray(json)
-      ? (json as Record<string, unknown>)[name]
-      : undefined;
-  return ownerOf(root, key, field) !== null;
+  return ownerOf(root, key, fieldsOf(json)) !== null;
 }
 
 // ---- the version and its migrations -------------------------------------------------------------------

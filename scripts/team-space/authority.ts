@@ -3,17 +3,17 @@ import * as Y from 'yjs';
 import {
   isTeamDocRoot,
   memberShareBytes,
+  fieldsOf,
+  type Fields,
   migrateTeamDoc,
   outOfBounds,
   ownerOf,
-  payerOf,
-  recordBytes,
+  shareOf,
   rootNode,
   schemaVersionOf,
   TEAM_DOC_BOUNDS,
   TEAM_DOC_VERSION,
   type DocNode,
-  type Fields,
   type TeamDocRoot,
   type Who,
 } from '../../contract/team-doc';
@@ -80,13 +80,6 @@ const kindOf = (type: unknown): 'map' | 'array' | 'text' | null => {
 
 /** The JSON a doc's type or value reads as (a Y.Map record as its entries). */
 const asJson = (v: unknown): unknown => (v instanceof Y.AbstractType ? v.toJSON() : v);
-
-const fieldsOf =
-  (json: unknown): Fields =>
-  (name) =>
-    json !== null && typeof json === 'object' && !Array.isArray(json)
-      ? (json as Record<string, unknown>)[name]
-      : undefined;
 
 /**
  * Reads one update against the room: answers whether `writer` may apply it. Never throws for what a
@@ -593,8 +586,7 @@ export class RoomShares {
       return;
     }
     const json = asJson(map.get(key));
-    const payer = payerOf(root, key, fieldsOf(json));
-    const bytes = recordBytes(json) + key.length;
+    const { payer, bytes } = shareOf(root, key, json);
     this.records.set(id, { payer, bytes });
     if (payer) this.members.set(payer, (this.members.get(payer) ?? 0) + bytes);
   }

@@ -1,10 +1,11 @@
 import * as Y from 'yjs';
 import {
+  fieldsOf,
   isTeamDocRoot,
   memberShareBytes,
   ownerOf,
-  payerOf,
-  recordBytes,
+  recordSize,
+  shareOf,
   type TeamDocRoot,
 } from '../../../contract/team-doc';
 import { Listeners } from '../../lib/store';
@@ -57,14 +58,10 @@ export interface OwnItem {
  */
 export const plainJson = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
-/** A record's size as the share counts it. */
-export const sizeOf = (key: string, json: unknown): number => recordBytes(json) + key.length;
+/** A record's size as the share counts it (the contract's rule, as the server counts it). */
+export const sizeOf = recordSize;
 
 const asJson = (v: unknown): unknown => (v instanceof Y.AbstractType ? v.toJSON() : v);
-const fieldsOf = (json: unknown) => (name: string) =>
-  json !== null && typeof json === 'object' && !Array.isArray(json)
-    ? (json as Record<string, unknown>)[name]
-    : undefined;
 
 /**
  * Who owns the record under `key` of `root` now, as the server judges it (contract/team-doc.ts ownerOf,
@@ -208,8 +205,7 @@ export class TeamShare implements ShareGate {
       return;
     }
     const json = asJson(map.get(key));
-    const payer = payerOf(root, key, fieldsOf(json));
-    const bytes = sizeOf(key, json);
+    const { payer, bytes } = shareOf(root, key, json);
     this.records.set(id, { payer, bytes });
     if (payer === this.team.memberId) this.used += bytes;
   }
