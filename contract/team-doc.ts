@@ -226,6 +226,7 @@ export function ownerOf(root: TeamDocRoot, key: string, field: Fields): string |
 }
 
 /**
+ * @internal (shareOf counts with it; a test recounts a room the slow way)
  * Who a record's bytes count against, for each member's share of the room: its owner, or for a board
  * (anyone edits it) the member who created it.
  */
@@ -243,7 +244,7 @@ export function payerOf(root: TeamDocRoot, key: string, field: Fields): string |
 export const memberShareBytes = (maxDocumentBytes: number): number =>
   Math.floor(maxDocumentBytes * TEAM_DOC_BOUNDS.memberShare);
 
-/** A record's size as the share counts it: its JSON, in UTF-16 code units (a close stand-in for bytes). */
+/** @internal A record's size as the share counts it: its JSON, in UTF-16 code units (a close stand-in for bytes). */
 export const recordBytes = (json: unknown): number => JSON.stringify(json ?? null).length;
 
 /**
