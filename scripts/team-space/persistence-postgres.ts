@@ -124,29 +124,22 @@ export class PostgresPersistence extends Database {
    */
   override async onLoadDocument({ documentName, document }: onLoadDocumentPayload): Promise<void> {
     await this.ensureTable();
-    const client = await this.pool.connect();
-    let state: Buffer | undefined;
-    let rows: LogRow[];
-    try {
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      state = (
-        await client.query<{ state: Buffer }>(`SELECT state FROM ${this.table} WHERE name = $1`, [
-          documentName,
-        ])
-      ).rows[0]?.state;
-      rows = (
-        await client.query<{ id: string; data: Buffer }>(
-          `SELECT id, data FROM ${this.logTable} WHERE name = $1 ORDER BY id`,
-          [documentName],
-        )
-      ).rows.map(logRow);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    const { state, rows } = await this.transaction(
+      'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+      async (client) => ({
+        state: (
+          await client.query<{ state: Buffer }>(`SELECT state FROM ${this.table} WHERE name = $1`, [
+            documentName,
+          ])
+        ).rows[0]?.state,
+        rows: (
+          await client.query<{ id: string; data: Buffer }>(
+            `SELECT id, data FROM ${this.logTable} WHERE name = $1 ORDER BY id`,
+            [documentName],
+          )
+        ).rows.map(logRow),
+      }),
+    );
     if (state) Y.applyUpdate(document, new Uint8Array(state));
     if ((await this.writeAheadLog.replay(documentName, document, rows)) > 0)
       await this.store(documentName, document);
@@ -184,9 +177,7 @@ export class PostgresPersistence extends Database {
    */
   async save(documentName: string, state: Uint8Array): Promise<void> {
     await this.ensureTable();
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    await this.transaction('BEGIN', async (client) => {
       // Serialises the stores of one document across nodes (a row lock cannot, before the row exists).
       await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
         `${this.table}:${documentName}`,
@@ -201,7 +192,17 @@ export class PostgresPersistence extends Database {
          ON CONFLICT (name) DO UPDATE SET state = EXCLUDED.state, updated_at = EXCLUDED.updated_at`,
         [documentName, Buffer.from(merged)],
       );
+    });
+  }
+
+  /** Runs `work` in one transaction on a connection of the pool: committed, or rolled back on a throw. */
+  private async transaction<T>(begin: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query(begin);
+      const result = await work(client);
       await client.query('COMMIT');
+      return result;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
@@ -217,35 +218,25 @@ export class PostgresPersistence extends Database {
    * retried on the next use.
    */
   private ensureTable(): Promise<void> {
-    this.tableReady ??= (async () => {
-      const client = await this.pool.connect();
-      try {
-        await client.query('BEGIN');
-        await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`create:${this.table}`]);
-        await client.query(
-          `CREATE TABLE IF NOT EXISTS ${this.table} (
-             name text PRIMARY KEY,
-             state bytea NOT NULL,
-             updated_at timestamptz NOT NULL DEFAULT now()
-           )`,
-        );
-        await client.query(
-          `CREATE TABLE IF NOT EXISTS ${this.logTable} (
-             id bigserial PRIMARY KEY,
-             name text NOT NULL,
-             data bytea NOT NULL,
-             created_at timestamptz NOT NULL DEFAULT now()
-           )`,
-        );
-        await client.query(`CREATE INDEX IF NOT EXISTS ${this.logTable}_name ON ${this.logTable} (name, id)`);
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
-    })().catch((error: unknown) => {
+    this.tableReady ??= this.transaction('BEGIN', async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`create:${this.table}`]);
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${this.table} (
+           name text PRIMARY KEY,
+           state bytea NOT NULL,
+           updated_at timestamptz NOT NULL DEFAULT now()
+         )`,
+      );
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${this.logTable} (
+           id bigserial PRIMARY KEY,
+           name text NOT NULL,
+           data bytea NOT NULL,
+           created_at timestamptz NOT NULL DEFAULT now()
+         )`,
+      );
+      await client.query(`CREATE INDEX IF NOT EXISTS ${this.logTable}_name ON ${this.logTable} (name, id)`);
+    }).catch((error: unknown) => {
       this.tableReady = undefined;
       throw error;
     });
