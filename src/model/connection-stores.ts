@@ -36,7 +36,12 @@ interface Opened {
 
 const opened = new Map<string, Opened>();
 
-async function openAll(connectionId: string): Promise<ConnectionStores> {
+/**
+ * A connection's stores read afresh from IndexedDB, not shared (what each browser tab does; the tests of
+ * several tabs in one process open them so).
+ * @internal
+ */
+export async function openAll(connectionId: string): Promise<ConnectionStores> {
   const [history, presets, prompts, judgements, hidden, keepers] = await Promise.all([
     HistoryStore.open(connectionId),
     PresetStore.open(connectionId),
