@@ -6,8 +6,7 @@
 export const MESSAGE_TYPE = { sync: 0, awareness: 1, auth: 2, syncReply: 4 } as const;
 
 /** y-protocols' sync sub-types: step 1 asks for what it lacks, step 2 and update carry a Yjs update. */
-const SYNC_STEP_2 = 1;
-const SYNC_UPDATE = 2;
+export const SYNC = { step1: 0, step2: 1, update: 2 } as const;
 
 /** Reads a lib0 varuint at `pos`; undefined past the end or beyond 2^53. */
 export function readVarUint(bytes: Uint8Array, pos: number): { value: number; next: number } | undefined {
@@ -29,11 +28,29 @@ function readVarBytes(bytes: Uint8Array, pos: number): { value: Uint8Array; next
   return { value: bytes.subarray(length.next, length.next + length.value), next: length.next + length.value };
 }
 
+/** A message's document name (as sent), its type, and where its payload starts; undefined if unreadable. */
+export function routeOf(
+  bytes: Uint8Array,
+): { name: string; nameEnd: number; type: number; next: number } | undefined {
+  const length = readVarUint(bytes, 0);
+  if (!length || length.next + length.value > bytes.length) return undefined;
+  const nameEnd = length.next + length.value;
+  const type = readVarUint(bytes, nameEnd);
+  if (!type) return undefined;
+  const name = new TextDecoder().decode(bytes.subarray(length.next, nameEnd));
+  return { name, nameEnd, type: type.value, next: type.next };
+}
+
+/** Whether a message is a sync message of this sub-type (SYNC.step1 asks for the room, step2 answers). */
+export function isSync(bytes: Uint8Array, step: number): boolean {
+  const route = routeOf(bytes);
+  if (!route || (route.type !== MESSAGE_TYPE.sync && route.type !== MESSAGE_TYPE.syncReply)) return false;
+  return readVarUint(bytes, route.next)?.value === step;
+}
+
 /** The message's type after its document name; undefined when the message cannot be read that far. */
 export function messageTypeOf(message: Uint8Array): number | undefined {
-  const name = readVarUint(message, 0);
-  if (!name) return undefined;
-  return readVarUint(message, name.next + name.value)?.value;
+  return routeOf(message)?.type;
 }
 
 /**
@@ -57,7 +74,7 @@ export function updateOf(message: Uint8Array): Uint8Array | null | 'unreadable' 
   if (type.value !== MESSAGE_TYPE.sync && type.value !== MESSAGE_TYPE.syncReply) return null;
   const sub = readVarUint(message, type.next);
   if (!sub) return 'unreadable';
-  if (sub.value !== SYNC_STEP_2 && sub.value !== SYNC_UPDATE) return null;
+  if (sub.value !== SYNC.step2 && sub.value !== SYNC.update) return null;
   return readVarBytes(message, sub.next)?.value ?? 'unreadable';
 }
 
@@ -90,8 +107,8 @@ export const authFrame = (documentName: string, token: string): Uint8Array =>
 
 /** Sync step 1 with this state vector (an empty one: "send me the whole room"). */
 export const syncStep1Frame = (documentName: string, stateVector: Uint8Array): Uint8Array =>
-  frame(documentName, MESSAGE_TYPE.sync, [...varUint(0), ...varBytes(stateVector)]);
+  frame(documentName, MESSAGE_TYPE.sync, [...varUint(SYNC.step1), ...varBytes(stateVector)]);
 
 /** A sync update (sub-type 2) carrying one Yjs update. */
 export const syncUpdateFrame = (documentName: string, update: Uint8Array): Uint8Array =>
-  frame(documentName, MESSAGE_TYPE.sync, [...varUint(SYNC_UPDATE), ...varBytes(update)]);
+  frame(documentName, MESSAGE_TYPE.sync, [...varUint(SYNC.update), ...varBytes(update)]);

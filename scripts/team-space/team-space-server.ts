@@ -15,7 +15,7 @@ import {
   TokenBucket,
   type Limits,
 } from './limits';
-import { carriesUpdate, MESSAGE_TYPE, readVarUint, varUint } from './messages';
+import { carriesUpdate, isSync, MESSAGE_TYPE, readVarUint, routeOf, SYNC, varUint } from './messages';
 import { sqlitePersistence, type SqlitePersistence } from './persistence-sqlite';
 import { admissionOf, mayOpen } from './rooms';
 
@@ -149,30 +149,6 @@ const SAFE_NAME = /^[\x20-\x7e]{1,256}(\x00[\x20-\x7e]{1,256})?$/;
 
 /** How long a socket closed by a transport bound may take to read its close frame before it is cut off. */
 const CUT_GRACE_MS = 1000;
-
-/** y-protocols' sync step 1 and step 2 (after Hocuspocus's document name and message type). */
-const SYNC_STEP_1 = 0;
-const SYNC_STEP_2 = 1;
-
-/** A Hocuspocus message's document name (as sent), type, and where its payload starts. */
-function routeOf(
-  bytes: Uint8Array,
-): { name: string; nameEnd: number; type: number; next: number } | undefined {
-  const length = readVarUint(bytes, 0);
-  if (!length || length.next + length.value > bytes.length) return undefined;
-  const nameEnd = length.next + length.value;
-  const type = readVarUint(bytes, nameEnd);
-  if (!type) return undefined;
-  const name = new TextDecoder().decode(bytes.subarray(length.next, nameEnd));
-  return { name, nameEnd, type: type.value, next: type.next };
-}
-
-/** Whether a message is a sync message of this sub-type (step 1 asks for the room, step 2 is its answer). */
-function isSync(bytes: Uint8Array, step: number): boolean {
-  const route = routeOf(bytes);
-  if (!route || (route.type !== MESSAGE_TYPE.sync && route.type !== MESSAGE_TYPE.syncReply)) return false;
-  return readVarUint(bytes, route.next)?.value === step;
-}
 
 interface AwarenessEntry {
   clientId: number;
@@ -432,7 +408,7 @@ export function createTeamSpace(options: TeamSpaceOptions): TeamSpace {
       if (state.cut) return;
       const bytes = data as Uint8Array;
       const ws = state.ws;
-      if (isSync(bytes, SYNC_STEP_2)) {
+      if (isSync(bytes, SYNC.step2)) {
         if (ws.bufferedAmount > limits.maxSocketBufferBytes) return cut(state, 'slow-reader');
         state.answerBytes = bytes.byteLength;
         ws.send(bytes, () => {
@@ -514,7 +490,7 @@ export function createTeamSpace(options: TeamSpaceOptions): TeamSpace {
       if (route.type === MESSAGE_TYPE.auth && ++state.attempts > limits.maxAuthAttemptsPerSocket) {
         return cut(state, 'too-many-attempts');
       }
-      if (isSync(bytes, SYNC_STEP_1)) {
+      if (isSync(bytes, SYNC.step1)) {
         // The previous answer (the whole room) is not yet out: this one would be a second copy.
         if (state.answeringFor) return cut(state, 'slow-reader');
         state.answeringFor = bytes;
