@@ -624,29 +624,45 @@ async function memberLoop(m: Member, boardIds: string[], until: number, counts: 
 
 const stateVector = (m: Member) => Buffer.from(Y.encodeStateVector(m.space.doc)).toString('base64');
 
+/**
+ * `count` members join the node ten at a time (pushed onto `members` as they come, so the caller's
+ * cleanup stops them whatever happens), BOARDS boards named `prefix-<n>` are put in the room, and every
+ * member has them before the scenario starts. Answers the boards' ids.
+ */
+async function joinWithBoards(
+  node: TeamNode,
+  who: Identity[],
+  count: number,
+  prefix: string,
+  members: Member[],
+): Promise<string[]> {
+  for (let i = 0; i < count; i += 10) {
+    members.push(
+      ...(await Promise.all(
+        Array.from({ length: Math.min(10, count - i) }, (_, j) =>
+          joinMember(node.url, who[(i + j) % who.length]!, `member-${i + j}`),
+        ),
+      )),
+    );
+  }
+  const boardIds = Array.from({ length: BOARDS }, (_, i) => `${prefix}-${i}`);
+  await seedBoards(
+    node,
+    who[0]!,
+    boardIds.map((id) => benchBoard(id, Date.now())),
+  );
+  await until(
+    () => members.every((m) => boardIds.every((id) => m.boards.get(id))),
+    'every member to see the boards',
+  );
+  return boardIds;
+}
+
 async function churnRun(apiBaseUrl: string, who: Identity[]): Promise<ChurnRun> {
   const node = await startTeamNode(apiBaseUrl);
   const members: Member[] = [];
   try {
-    for (let i = 0; i < MEMBERS; i += 10) {
-      members.push(
-        ...(await Promise.all(
-          Array.from({ length: Math.min(10, MEMBERS - i) }, (_, j) =>
-            joinMember(node.url, who[(i + j) % who.length]!, `member-${i + j}`),
-          ),
-        )),
-      );
-    }
-    const boardIds = Array.from({ length: BOARDS }, (_, i) => `churn-board-${i}`);
-    await seedBoards(
-      node,
-      who[0]!,
-      boardIds.map((id) => benchBoard(id, Date.now())),
-    );
-    await until(
-      () => members.every((m) => boardIds.every((id) => m.boards.get(id))),
-      'every member to see the boards',
-    );
+    const boardIds = await joinWithBoards(node, who, MEMBERS, 'churn-board', members);
 
     const before = await node.stats();
     const t0 = Date.now();
@@ -778,25 +794,7 @@ async function slowReadersRun(apiBaseUrl: string, who: Identity[]): Promise<Slow
   const members: Member[] = [];
   const readers: Array<{ stop(): void }> = [];
   try {
-    for (let i = 0; i < SLOW_MEMBERS; i += 10) {
-      members.push(
-        ...(await Promise.all(
-          Array.from({ length: Math.min(10, SLOW_MEMBERS - i) }, (_, j) =>
-            joinMember(node.url, who[(i + j) % who.length]!, `member-${i + j}`),
-          ),
-        )),
-      );
-    }
-    const boardIds = Array.from({ length: BOARDS }, (_, i) => `slow-board-${i}`);
-    await seedBoards(
-      node,
-      who[0]!,
-      boardIds.map((id) => benchBoard(id, Date.now())),
-    );
-    await until(
-      () => members.every((m) => boardIds.every((id) => m.boards.get(id))),
-      'every member to see the boards',
-    );
+    const boardIds = await joinWithBoards(node, who, SLOW_MEMBERS, 'slow-board', members);
     await node.reviews();
     const edits = { board: 0, comment: 0, task: 0 };
     const t0 = Date.now();
