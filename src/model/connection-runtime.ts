@@ -20,16 +20,19 @@ import { Outbox, type SubmitResult, type TimerHandle } from './tasks/outbox';
 import { PollBudget } from './tasks/poll-budget';
 import { loadLearning, saveLearning } from './tasks/poll-learning';
 import { PollSchedule } from './tasks/poll-schedule';
+import { startPolling, type TaskPollerDeps } from './tasks/task-poller';
+import { shareHistory } from './history/tab-sync';
 
 // The lifecycle of one connection's tasks, without React (docs/ARCHITECTURE.md "From Generate to the
 // gallery"; STYLE "Records that more than one program writes": long-lived work is a plain runtime that
 // React observes). open() builds what a connected studio needs to send tasks: the history and its file
 // sections, presets and prompts, the poll budget and schedule, the outbox that makes a submit idempotent
 // and re-sends what was left unanswered, the queue that holds tasks until the pool has room; it wires
-// them together and starts them. close() undoes all of it. useTasks opens one per connection; a test
-// opens several (one per tab) against a real sandbox. Polling is still the hook's (use-task-polling.ts).
+// them together and starts them, with the poller that keeps every unfinished task current (one tab of
+// the connection polls) and the sharing of the history with the connection's other tabs. close() undoes
+// all of it. useTasks opens one per connection; a test opens several (one per tab) against a real sandbox.
 
-/** What the runtime asks of the API client (ApiClient fits). getTask is for the poller, which is not here yet. */
+/** What the runtime asks of the API client (ApiClient fits). */
 type RuntimeApi = Pick<ApiClient, 'createTask' | 'getTask' | 'quote' | 'health'>;
 
 export interface ConnectionRuntimeDeps {
@@ -47,6 +50,9 @@ export interface ConnectionRuntimeDeps {
   /** The queue's settings (default localStorage, shared by the tabs). */
   storage?: SettingsStorage | null;
   now?: () => number;
+  /** Who polls among the tabs (default the connection's Web Lock) and whether the user looks (TaskPoller). */
+  leadership?: TaskPollerDeps['leadership'];
+  seen?: TaskPollerDeps['seen'];
   /** The outbox's re-sends and the queue's tick (tests shorten them). */
   setTimer?: (fn: () => void, ms: number) => TimerHandle;
   clearTimer?: (handle: TimerHandle) => void;
@@ -220,6 +226,16 @@ export class ConnectionRuntime {
     const kick = this.queue.kick;
     this.offs = [
       offRecovered,
+      // Every change this tab makes to the history reaches the connection's other tabs, and theirs this one.
+      shareHistory(store, connectionId),
+      startPolling({
+        api,
+        connectionId,
+        store,
+        schedule,
+        ...(deps.leadership ? { leadership: deps.leadership } : {}),
+        ...(deps.seen ? { seen: deps.seen } : {}),
+      }),
       ...sections,
       outbox.subscribe(kick),
       store.subscribe(kick),

@@ -4,12 +4,10 @@ import { ApiClient } from '../client';
 import { connectionId } from '../connection-id';
 import { catalogQueries } from './catalog-queries';
 import { meQueries } from './me-queries';
-import { taskQueries } from './task-queries';
 
 const KEY = 'gm_live_0123456789abcdefghijklmnopqrstuv';
 const BASE = 'https://api.example.test/v1';
 const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200 });
-const task = (status: string) => ({ taskId: 't1', status, createdAt: '2025-06-01T12:00:00Z' });
 
 const setup = (fetch: typeof globalThis.fetch) => {
   const api = new ApiClient({ baseUrl: BASE, apiKey: KEY, fetch });
@@ -31,7 +29,6 @@ describe('query option factories', () => {
       catalogQueries.aiTool(api, conn, 'bg-remove').queryKey,
       catalogQueries.templates(api, conn, 'image').queryKey,
       catalogQueries.template(api, conn, 'neon').queryKey,
-      taskQueries.detail(api, conn, 't1').queryKey,
     ];
     expect(keys).toEqual([
       ['me', conn],
@@ -41,15 +38,14 @@ describe('query option factories', () => {
       ['catalog', conn, 'ai-tools', 'detail', 'bg-remove'],
       ['catalog', conn, 'templates', 'list', 'image'],
       ['catalog', conn, 'templates', 'detail', 'neon'],
-      ['tasks', conn, 't1'],
     ]);
     expect(JSON.stringify(keys)).not.toContain(KEY);
   });
 
   it('keeps the caches of two keys apart', () => {
     const { api } = setup(vi.fn<typeof fetch>());
-    const a = taskQueries.detail(api, connectionId(BASE, KEY), 't1').queryKey;
-    const b = taskQueries.detail(api, connectionId(BASE, `${KEY.slice(0, -1)}x`), 't1').queryKey;
+    const a = meQueries.detail(api, connectionId(BASE, KEY)).queryKey;
+    const b = meQueries.detail(api, connectionId(BASE, `${KEY.slice(0, -1)}x`)).queryKey;
     expect(a).not.toEqual(b);
   });
 
@@ -60,19 +56,5 @@ describe('query option factories', () => {
     expect(options.retry).toBe(false);
     await expect(qc.fetchQuery(options)).resolves.toEqual({ items: [], skipped: [] });
     expect(fetch.mock.calls[0]?.[1]?.signal).toBeInstanceOf(AbortSignal);
-  });
-
-  it('treats a terminal task as never stale and a running one as stale at once', async () => {
-    const fetch = vi
-      .fn<typeof globalThis.fetch>()
-      .mockImplementationOnce(async () => json(task('running')))
-      .mockImplementation(async () => json(task('succeeded')));
-    const { api, conn, qc } = setup(fetch);
-    const options = taskQueries.detail(api, conn, 't1');
-    await qc.fetchQuery(options);
-    await qc.fetchQuery(options); // stale: fetched again
-    await qc.fetchQuery(options); // succeeded: served from cache
-    expect(fetch).toHaveBeenCalledTimes(2);
-    expect(qc.getQueryData(options.queryKey)?.status).toBe('succeeded');
   });
 });

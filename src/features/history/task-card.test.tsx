@@ -49,3 +49,16 @@ it("shows the schedule's forecast beside the status, and the estimate-only ETA w
   expect(screen.queryByTestId('task-forecast')).toBeNull();
   expect(screen.getByText(/left$|^longer than the usual/)).toBeTruthy();
 });
+
+// Team space: another member's task that nobody follows any more (team-tasks.ts UNFOLLOWED_AFTER_MS)
+// says why its state does not move, by its maker's name.
+it("says when another member's unfinished task is followed by nobody, and not for a followed one", () => {
+  const by = { id: 'key-b', name: 'Bo' };
+  const followed = makeEntry('t1', { status: 'running', outputs: [], completedAt: null, by });
+  const { rerender } = render(<TaskCard entry={followed} onOpen={vi.fn()} />);
+  expect(screen.queryByTestId('task-unfollowed')).toBeNull();
+  rerender(<TaskCard entry={{ ...followed, by: { ...by, unfollowed: true } }} onOpen={vi.fn()} />);
+  expect(screen.getByTestId('task-unfollowed').textContent).toMatch(
+    /No news: Bo's studio is not in the team space/,
+  );
+});

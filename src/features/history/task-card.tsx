@@ -147,6 +147,14 @@ export const TaskCard = memo(function TaskCard({ entry, onOpen }: TaskCardProps)
           <Trans>Cancelled before it finished; no output.</Trans>
         </p>
       )}
+      {entry.by?.unfollowed && live && (
+        <p className="text-xs text-slate-500 dark:text-slate-400" data-testid="task-unfollowed">
+          <Trans>
+            No news: <span translate="no">{byName}</span>'s studio is not in the team space to follow this
+            task. It shows here as it was last shared, and is not counted in the team queue.
+          </Trans>
+        </p>
+      )}
       <CardAudio entry={entry} />
     </div>
   );

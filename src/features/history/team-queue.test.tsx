@@ -1,7 +1,8 @@
 import { render, screen, within } from '@testing-library/react';
 import { expect, it } from 'vitest';
 import { makeEntry, T0 } from '../../test/gallery-test-utils';
-import { TeamQueue, teamQueueOf } from './team-queue';
+import { teamQueueOf } from '../../model/team/team-tasks';
+import { TeamQueue } from './team-queue';
 
 const entries = [
   makeEntry('done', { createdAt: T0 - 10_000 }),

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useMemo } from 'react';
-import { isTerminal } from '../../../contract/task';
 import type { HistoryEntry } from '../../model/history/history-types';
+import { teamQueueOf } from '../../model/team/team-tasks';
 import { formatCount, formatList } from '../../lib/format';
 import { displayText } from '../../lib/untrusted-text';
 import { StatusBadge } from '../../components/history/status-badge';
@@ -9,17 +9,9 @@ import { useTaskForecast } from '../../components/history/use-task-forecast';
 
 // "Team queue" (team space): what the team's shared pool is busy with, first in first out, by whom, with
 // the forecast. The API lists no tasks, so this comes from the team history (every member's studio
-// shares what it submits); the poll schedule counts these tasks in the same queue (use-task-polling).
+// shares what it submits); the poll schedule counts these tasks in the same queue (task-poller.ts).
 
 const SHOWN_AT_MOST = 20;
-
-/**
- * The unfinished tasks of the list, oldest first (the service runs them first in, first out).
- * @internal
- */
-export function teamQueueOf(entries: readonly HistoryEntry[]): HistoryEntry[] {
-  return entries.filter((e) => !isTerminal(e.status)).sort((a, b) => a.createdAt - b.createdAt);
-}
 
 /** What a member holds back in their studio's queue (not sent yet: the pool does not have it). */
 export interface MemberHeld {

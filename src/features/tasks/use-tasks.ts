@@ -12,13 +12,12 @@ import type { HistoryEntry } from '../../model/history/history-types';
 import type { Outbox, SubmitResult } from '../../model/tasks/outbox';
 import { concurrencyPrior } from '../../model/tasks/poll-learning';
 import { useFinishNotices } from './finish-notices';
-import { useTaskPolling } from './use-task-polling';
 
 // The lifecycle of this connection's tasks, in one hook (the composition calls it once): the runtime
 // (model/connection-runtime.ts: the history, the outbox that makes a submit idempotent and re-sends what
-// a reload or an outage left unanswered, the queue, the poll schedule and its budget), opened when a key
-// connects and closed when it goes; the polling that keeps every unfinished task current, and the
-// notices when tasks finish. A different key gets a different history.
+// a reload or an outage left unanswered, the queue, the poll schedule, its budget and the poller), opened
+// when a key connects and closed when it goes; and the notices when tasks finish. A different key gets a
+// different history.
 
 /** What the studio's features use of the runtime (the whole runtime; fakes in tests give less). */
 export type TaskRunner = ConnectionRuntime;
@@ -73,7 +72,6 @@ export function useTasks(me: Pick<Me, 'limits' | 'team' | 'user'>): TaskRunner |
     };
   }, [client, connectionId, tasksPerMin, concurrency, confirmed, queryClient]);
 
-  useTaskPolling(runner?.store ?? null, runner?.schedule ?? null);
   useFinishNotices(runner?.store ?? null);
   return runner;
 }

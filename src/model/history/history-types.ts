@@ -60,7 +60,9 @@ export type HistoryEntry = z.infer<typeof HistoryEntrySchema> & {
    * Team space (docs/team-space.md): the member who made it, on a task that came from the team's shared
    * document (another member's); absent on this device's own. Such an entry is shown, never written to
    * this device's history, polled or re-sent here: its maker's studio polls it and shares what it sees.
-   * Not in the schema: nothing read from IndexedDB or a file carries it.
+   * Not in the schema: nothing read from IndexedDB or a file carries it. `unfollowed`: unfinished, and
+   * no studio follows it any more (its maker has had no device in the room for a while: team-tasks.ts
+   * UNFOLLOWED_AFTER_MS); it is left out of the team queue and the forecasts, and says so.
    */
-  by?: { id: string; name: string };
+  by?: { id: string; name: string; unfollowed?: boolean };
 };

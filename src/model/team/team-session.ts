@@ -100,6 +100,7 @@ export class TeamSession {
       sharedSince: this.options.sharedSince,
       nameOf: this.members.nameOf,
       onNames: this.members.subscribe,
+      isOnline: (id) => this.members.snapshot().some((m) => m.id === id && m.online),
     });
     this.bridgeJudgements(false);
   }

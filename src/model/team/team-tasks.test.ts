@@ -5,7 +5,19 @@ import { DB_NAME, db, resetDbForTests } from '../db';
 import { HistoryStore } from '../history/history-store';
 import { CONNECTION, makeEntry, T0 } from '../../test/gallery-test-utils';
 import { connect, encoded, member, syncAll } from '../../test/team-test-utils';
-import { bridgeHistory, fromTeamTask, TeamTasks, toTeamTask, TeamTaskSchema } from './team-tasks';
+import {
+  ADOPT_AFTER_MS,
+  bridgeHistory,
+  fromTeamTask,
+  TeamTasks,
+  toTeamTask,
+  TeamTaskSchema,
+  teamQueueOf,
+  UNFOLLOWED_AFTER_MS,
+} from './team-tasks';
+import { PollBudget } from '../tasks/poll-budget';
+import { PollSchedule } from '../tasks/poll-schedule';
+import { scheduleTask } from '../tasks/task-poller';
 
 async function freshDatabase(): Promise<void> {
   (await db()).close();
@@ -14,6 +26,8 @@ async function freshDatabase(): Promise<void> {
 }
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+/** A second after the tasks of makeEntry were made: before anything is adopted or unfollowed. */
+const soon = () => T0 + 1_000;
 
 describe('the team history mapping', () => {
   it('an entry goes into the document without its connection, raw answer or unseen mark, and comes back by its member', () => {
@@ -109,8 +123,16 @@ describe('bridgeHistory', () => {
     connect(a.doc, b.doc);
     const historyA = await HistoryStore.open(CONNECTION);
     const historyB = await HistoryStore.open('conn-b');
-    const bridgeA = bridgeHistory(historyA, new TeamTasks(a), { sharedSince: T0, nameOf: () => 'Ana' });
-    const bridgeB = bridgeHistory(historyB, new TeamTasks(b), { sharedSince: T0, nameOf: () => 'Ana' });
+    const bridgeA = bridgeHistory(historyA, new TeamTasks(a), {
+      sharedSince: T0,
+      nameOf: () => 'Ana',
+      now: soon,
+    });
+    const bridgeB = bridgeHistory(historyB, new TeamTasks(b), {
+      sharedSince: T0,
+      nameOf: () => 'Ana',
+      now: soon,
+    });
 
     await historyA.put(makeEntry('t1', { status: 'running', outputs: [], completedAt: null }));
     await flush();
@@ -146,7 +168,7 @@ describe('bridgeHistory', () => {
     const history = await HistoryStore.open(CONNECTION);
     await history.put(makeEntry('old', { createdAt: T0 - 60_000 }));
     const tasks = new TeamTasks(a);
-    const bridge = bridgeHistory(history, tasks, { sharedSince: T0, nameOf: () => 'Ana' });
+    const bridge = bridgeHistory(history, tasks, { sharedSince: T0, nameOf: () => 'Ana', now: soon });
     await history.put(makeEntry('new', { createdAt: T0 + 1 }));
     await flush();
     expect([...tasks.snapshot().keys()]).toEqual(['new']);
@@ -181,8 +203,16 @@ describe('one member on two devices', () => {
     connect(laptop.doc, phone.doc);
     const historyLaptop = await HistoryStore.open(CONNECTION);
     const historyPhone = await HistoryStore.open('conn-phone');
-    const a = bridgeHistory(historyLaptop, new TeamTasks(laptop), { sharedSince: T0, nameOf: () => 'Ana' });
-    const b = bridgeHistory(historyPhone, new TeamTasks(phone), { sharedSince: T0, nameOf: () => 'Ana' });
+    const a = bridgeHistory(historyLaptop, new TeamTasks(laptop), {
+      sharedSince: T0,
+      nameOf: () => 'Ana',
+      now: soon,
+    });
+    const b = bridgeHistory(historyPhone, new TeamTasks(phone), {
+      sharedSince: T0,
+      nameOf: () => 'Ana',
+      now: soon,
+    });
     await historyLaptop.put(makeEntry('t1', { status: 'running', outputs: [], completedAt: null }));
     await flush();
     expect(historyPhone.get('t1')).toBeDefined();
@@ -190,6 +220,92 @@ describe('one member on two devices', () => {
     expect(historyPhone.pending()).toEqual([]);
     a.stop();
     b.stop();
+  });
+});
+
+describe('tasks nobody polls any more', () => {
+  beforeEach(freshDatabase);
+
+  it('my own unfinished task this device lacks (another device, or storage cleared) is taken in after two minutes, polled here and its end shared', async () => {
+    const laptop = member('key-a');
+    const phone = member('key-a');
+    connect(laptop.doc, phone.doc);
+    // The laptop made the task and went away (or its storage was cleared): only the document has it.
+    const laptopTasks = new TeamTasks(laptop);
+    laptopTasks.share([makeEntry('t1', { status: 'running', outputs: [], completedAt: null })]);
+    let now = T0 + ADOPT_AFTER_MS - 1_000;
+    const historyPhone = await HistoryStore.open('conn-phone');
+    const bridge = bridgeHistory(historyPhone, new TeamTasks(phone), {
+      // Turned on here after the task was made: adopted tasks are shared back all the same.
+      sharedSince: T0 + 60 * 60_000,
+      nameOf: () => 'Ana',
+      now: () => now,
+    });
+    await flush();
+    expect(historyPhone.isLocal('t1')).toBe(false);
+    expect(historyPhone.pending()).toEqual([]);
+
+    // Two minutes on, nobody has shared its end: the phone takes it in, and its poller will poll it.
+    now = T0 + ADOPT_AFTER_MS + 1_000;
+    bridge.recheck();
+    await flush();
+    await flush();
+    expect(historyPhone.isLocal('t1')).toBe(true);
+    expect(historyPhone.pending().map((e) => e.taskId)).toEqual(['t1']);
+
+    // The phone's poll sees its end: shared into the document, which the laptop's copy shows.
+    await historyPhone.applyTask({
+      taskId: 't1',
+      status: 'succeeded',
+      outputs: [{ url: 'https://cdn.example.test/out/t1.png' }],
+      error: null,
+      creditsCharged: 4,
+      createdAt: new Date(T0).toISOString(),
+      completedAt: new Date(T0 + 5_000).toISOString(),
+    });
+    await flush();
+    expect(laptopTasks.get('t1')?.status).toBe('succeeded');
+    bridge.stop();
+  });
+
+  it("another member's unfinished task, its maker away for fifteen minutes, is unfollowed: out of the team queue and the forecasts, until the maker is back", async () => {
+    const a = member('key-a');
+    const b = member('key-b');
+    connect(a.doc, b.doc);
+    new TeamTasks(a).share([makeEntry('t1', { status: 'queued', outputs: [], completedAt: null })]);
+    let now = T0 + UNFOLLOWED_AFTER_MS - 1_000;
+    let anaOnline = false;
+    const historyB = await HistoryStore.open('conn-b');
+    const bridge = bridgeHistory(historyB, new TeamTasks(b), {
+      sharedSince: T0,
+      nameOf: () => 'Ana',
+      isOnline: () => anaOnline,
+      now: () => now,
+    });
+    await flush();
+    const schedule = new PollSchedule({ budget: new PollBudget() });
+    schedule.sync(historyB.list().map(scheduleTask));
+    expect(historyB.get('t1')?.by?.unfollowed).toBeUndefined();
+    expect(teamQueueOf(historyB.list()).map((e) => e.taskId)).toEqual(['t1']);
+    expect(schedule.has('t1')).toBe(true);
+
+    now = T0 + UNFOLLOWED_AFTER_MS + 1_000;
+    bridge.recheck();
+    await flush();
+    expect(historyB.get('t1')?.by).toMatchObject({ id: 'key-a', unfollowed: true });
+    expect(historyB.get('t1')?.status).toBe('queued'); // what was last shared: not made up
+    expect(teamQueueOf(historyB.list())).toEqual([]);
+    schedule.update(historyB.list().map(scheduleTask));
+    expect(schedule.forecast('t1')).toBeNull();
+
+    // Ana's studio is in the room again: hers to follow, shown as before.
+    anaOnline = true;
+    bridge.recheck();
+    await flush();
+    expect(historyB.get('t1')?.by?.unfollowed).toBeUndefined();
+    expect(teamQueueOf(historyB.list()).map((e) => e.taskId)).toEqual(['t1']);
+    schedule.stop();
+    bridge.stop();
   });
 });
 
@@ -207,7 +323,11 @@ describe('a big team history', () => {
       ),
     );
     const history = await HistoryStore.open('conn-b');
-    const bridge = bridgeHistory(history, new TeamTasks(b), { sharedSince: T0, nameOf: () => 'Ana' });
+    const bridge = bridgeHistory(history, new TeamTasks(b), {
+      sharedSince: T0,
+      nameOf: () => 'Ana',
+      now: soon,
+    });
     const before = history.list();
     expect(before).toHaveLength(300);
 

@@ -199,12 +199,40 @@ function changeTeamEntries(
   else if (replaced.size > 0) history.teamChanged(replaced);
 }
 
+/**
+ * This member's own unfinished task that this device's history lacks (made on another device, or before
+ * this browser's storage was cleared) is taken into it this long after it was made: this device then
+ * polls it with the member's key and shares what it finds. Before that, the device that made it is
+ * likely still following it (both polling costs only the key's budget).
+ */
+export const ADOPT_AFTER_MS = 2 * 60_000;
+/**
+ * Another member's unfinished task counts as followed while the member has a device in the room, or
+ * until this long after it was made: then nobody is polling it (the member left, or cleared their
+ * storage and has not come back), and it is shown as unfollowed, out of the team queue and the
+ * forecasts, until its maker's studio comes back and shares its end.
+ */
+export const UNFOLLOWED_AFTER_MS = 15 * 60_000;
+/** How often the unfinished records are looked at again for the two rules above. */
+const RECHECK_MS = 60_000;
+
+/**
+ * Whether another member's record is one nobody follows any more (UNFOLLOWED_AFTER_MS).
+ * @internal
+ */
+export function isUnfollowed(task: TeamTask, now: number, makerOnline: boolean): boolean {
+  return !isTerminal(task.status) && !makerOnline && now - task.createdAt > UNFOLLOWED_AFTER_MS;
+}
+
 export interface HistoryBridgeOptions {
   /** Own tasks created from this time on are shared as they come; older ones only by shareEarlier(). */
   sharedSince: number;
   nameOf: (memberId: string) => string;
   /** Told when the member list changes, so the names shown follow a rename. */
   onNames?: (listener: () => void) => () => void;
+  /** Whether a member has a device in the room now (default: nobody but this one). */
+  isOnline?: (memberId: string) => boolean;
+  now?: () => number;
 }
 
 /**
@@ -217,10 +245,18 @@ export interface HistoryBridgeOptions {
 export function bridgeHistory(
   history: HistoryStore,
   tasks: TeamTasks,
-  { sharedSince, nameOf, onNames }: HistoryBridgeOptions,
-): { stop: () => void; earlier: () => HistoryEntry[]; shareEarlier: () => number } {
+  { sharedSince, nameOf, onNames, isOnline = () => false, now = () => Date.now() }: HistoryBridgeOptions,
+): {
+  stop: () => void;
+  earlier: () => HistoryEntry[];
+  shareEarlier: () => number;
+  /** Looks at the unfinished records again (time alone may make one adoptable, or unfollowed). */
+  recheck: () => void;
+} {
   let since = sharedSince;
   const own = () => history.localList();
+  /** This member's tasks taken in from the team (ADOPT_AFTER_MS): shared back whatever their age. */
+  const adopted = new Set<string>();
   // Each change of an entry is a new object: only those not looked at yet are compared.
   let looked = new WeakSet<HistoryEntry>();
   const push = () => {
@@ -228,9 +264,17 @@ export function bridgeHistory(
     for (const e of own()) {
       if (looked.has(e)) continue;
       looked.add(e);
-      if (e.createdAt >= since) changed.push(e);
+      if (e.createdAt >= since || adopted.has(e.taskId)) changed.push(e);
     }
     return tasks.share(changed);
+  };
+  /** This member's own unfinished record that this history lacks, old enough: taken in and polled here. */
+  const adopt = (task: TeamTask): boolean => {
+    if (task.by !== tasks.memberId || isTerminal(task.status) || history.isLocal(task.taskId)) return false;
+    if (now() - task.createdAt <= ADOPT_AFTER_MS || adopted.has(task.taskId)) return false;
+    adopted.add(task.taskId);
+    void history.put(fromTeamTask(task, '', history.connectionId, tasks.memberId));
+    return true;
   };
   let pushQueued = false;
   const queuePush = () => {
@@ -244,8 +288,12 @@ export function bridgeHistory(
   // The team's records as this history shows them, by task id: kept between changes, so a change of a
   // few records costs a few entries, not the whole team history (a team of 10,000 tasks writes often).
   const shown = new Map<string, HistoryEntry>();
-  const entryOf = (task: TeamTask) =>
-    fromTeamTask(task, nameOf(task.by), history.connectionId, tasks.memberId);
+  const entryOf = (task: TeamTask) => {
+    const entry = fromTeamTask(task, nameOf(task.by), history.connectionId, tasks.memberId);
+    if (entry.by && isUnfollowed(task, now(), isOnline(task.by)))
+      entry.by = { ...entry.by, unfollowed: true };
+    return entry;
+  };
   let pending: Set<string> | 'all' = 'all';
   let pullQueued = false;
   const pull = () => {
@@ -254,7 +302,9 @@ export function bridgeHistory(
     pending = new Set();
     if (changed === 'all') {
       shown.clear();
-      for (const task of tasks.snapshot().values()) shown.set(task.taskId, entryOf(task));
+      for (const task of tasks.snapshot().values()) {
+        if (!adopt(task)) shown.set(task.taskId, entryOf(task));
+      }
       setTeamEntries(history, [...shown.values()]);
       return;
     }
@@ -262,7 +312,9 @@ export function bridgeHistory(
     const removed: string[] = [];
     for (const id of changed) {
       const task = tasks.get(id);
-      if (task) {
+      if (task && adopt(task)) {
+        if (shown.delete(id)) removed.push(id);
+      } else if (task) {
         const entry = entryOf(task);
         shown.set(id, entry);
         upserts.push(entry);
@@ -281,10 +333,19 @@ export function bridgeHistory(
   pull();
   const offHistory = history.subscribe(queuePush);
   const offTasks = tasks.subscribe(queuePull);
-  // A rename shows on every task of its member.
+  // A rename shows on every task of its member; a member coming or going changes who follows what.
   const offNames = onNames?.(() => queuePull('all')) ?? (() => undefined);
+  // Time alone makes a record old enough to adopt, or unfollowed: the unfinished ones are looked at again.
+  const recheck = () => {
+    const unfinished = new Set<string>();
+    for (const task of tasks.snapshot().values()) if (!isTerminal(task.status)) unfinished.add(task.taskId);
+    if (unfinished.size > 0) queuePull(unfinished);
+  };
+  const timer = setInterval(recheck, RECHECK_MS);
   return {
+    recheck,
     stop: () => {
+      clearInterval(timer);
       offHistory();
       offTasks();
       offNames();
@@ -297,4 +358,14 @@ export function bridgeHistory(
       return push();
     },
   };
+}
+
+/**
+ * The unfinished tasks of the list, oldest first (the service runs them first in, first out); not
+ * another member's that nobody follows any more (HistoryEntry.by.unfollowed: its state is unknown).
+ */
+export function teamQueueOf(entries: readonly HistoryEntry[]): HistoryEntry[] {
+  return entries
+    .filter((e) => !isTerminal(e.status) && !e.by?.unfollowed)
+    .sort((a, b) => a.createdAt - b.createdAt);
 }

@@ -1,26 +1,23 @@
 import 'fake-indexeddb/auto';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render } from '@testing-library/react';
 import { deleteDB } from 'idb';
-import { useState } from 'react';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { ApiProvider } from '../../api/api-context';
 import { ApiClient } from '../../api/client';
 import { abortError } from '../../api/errors';
-import { DB_NAME, db, resetDbForTests } from '../../model/db';
-import { HistoryStore } from '../../model/history/history-store';
-import { PollBudget } from '../../model/tasks/poll-budget';
-import { PollSchedule, taskForecast } from '../../model/tasks/poll-schedule';
-import { setTeamEntries } from '../../model/team/team-tasks';
-import { useTaskPolling } from './use-task-polling';
+import { DB_NAME, db, resetDbForTests } from '../db';
+import { HistoryStore } from '../history/history-store';
+import { PollBudget } from './poll-budget';
+import { PollSchedule, taskForecast } from './poll-schedule';
+import { setTeamEntries } from '../team/team-tasks';
+import { startPolling } from './task-poller';
 
 const CONNECTION = 'conn-poller';
 
-/** What useTasks does for polling, with a schedule over the given budget. */
-function TaskPoller({ store, budget }: { store: HistoryStore; budget: PollBudget }) {
-  const [schedule] = useState(() => new PollSchedule({ budget }));
-  useTaskPolling(store, schedule);
-  return null;
+let stops: (() => void)[] = [];
+
+/** What the connection runtime does for polling, with a schedule over the given budget. */
+function poller(client: ApiClient, store: HistoryStore, budget: PollBudget): void {
+  const schedule = new PollSchedule({ budget });
+  stops.push(startPolling({ api: client, connectionId: CONNECTION, store, schedule, seen: () => false }));
 }
 
 beforeEach(async () => {
@@ -28,7 +25,10 @@ beforeEach(async () => {
   resetDbForTests();
   await deleteDB(DB_NAME);
 });
-afterEach(cleanup);
+afterEach(() => {
+  for (const stop of stops) stop();
+  stops = [];
+});
 
 const taskJson = (taskId: string) =>
   JSON.stringify({
@@ -82,14 +82,7 @@ it('when the service answers again, a poll waiting out its retry is sent at once
     unseen: false,
   });
 
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={queryClient}>
-      <ApiProvider value={{ client, connectionId: CONNECTION, baseUrl: client.baseUrl }}>
-        <TaskPoller store={store} budget={new PollBudget()} />
-      </ApiProvider>
-    </QueryClientProvider>,
-  );
+  poller(client, store, new PollBudget());
 
   // The first poll finds the service gone and waits for its retry.
   await vi.waitFor(() => expect(client.health.state().kind).toBe('unreachable'), { timeout: 15_000 });
@@ -103,7 +96,6 @@ it('when the service answers again, a poll waiting out its retry is sent at once
   await vi.waitFor(() => expect(store.get('t1')?.status).toBe('succeeded'), { timeout: 15_000 });
   expect(polled).toContain('t1');
   expect(store.get('t1')?.outputs).toEqual([{ url: 'https://cdn.example/t1.png' }]);
-  queryClient.clear();
 });
 
 function entryOf(taskId: string, createdAt: number, estimatedSeconds: number | null = 1) {
@@ -127,18 +119,6 @@ function entryOf(taskId: string, createdAt: number, estimatedSeconds: number | n
     completedAt: null,
     unseen: false,
   };
-}
-
-function renderPoller(client: ApiClient, store: HistoryStore, budget: PollBudget) {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={queryClient}>
-      <ApiProvider value={{ client, connectionId: CONNECTION, baseUrl: client.baseUrl }}>
-        <TaskPoller store={store} budget={budget} />
-      </ApiProvider>
-    </QueryClientProvider>,
-  );
-  return queryClient;
 }
 
 /** A client whose every task poll answers that the task succeeded, with its fetch to count the polls. */
@@ -172,12 +152,11 @@ it('unknown_task: the card ends failed with that code, and the task is polled on
   const client = new ApiClient({ baseUrl: 'https://api.example/v1', apiKey: 'k', fetch });
   const store = await HistoryStore.open(CONNECTION);
   await store.put(entryOf('ghost', Date.now() - 60_000));
-  const queryClient = renderPoller(client, store, new PollBudget());
+  poller(client, store, new PollBudget());
 
   await vi.waitFor(() => expect(store.get('ghost')?.status).toBe('failed'), { timeout: 3_000 });
   expect(store.get('ghost')?.error?.code).toBe('unknown_task');
   expect(polled).toEqual(['ghost']);
-  queryClient.clear();
 });
 
 // api-notes §8: a 429 pauses the whole budget for its Retry-After (was untested).
@@ -204,7 +183,7 @@ it('a 429 on one task pauses every poll of the connection for its Retry-After', 
   const now = Date.now();
   await store.put(entryOf('a', now - 60_000)); // due at once
   await store.put(entryOf('b', now - 1_000 + 400)); // due 1.4 s after its creation: 0.4 s from now
-  const queryClient = renderPoller(client, store, budget);
+  poller(client, store, budget);
 
   await vi.waitFor(() => expect(polled.map(([id]) => id)).toContain('a'), { timeout: 3_000 });
   await vi.waitFor(() => expect(budget.pausedUntilMs).toBeGreaterThan(now + 6_000));
@@ -212,38 +191,6 @@ it('a 429 on one task pauses every poll of the connection for its Retry-After', 
   await vi.waitFor(() => expect(taskForecast('b')).toEqual({ phase: 'checking' }), { timeout: 3_000 });
   expect(polled.map(([id]) => id)).toEqual(['a']);
   expect(budget.nextFreeAt(Date.now())).toBe(budget.pausedUntilMs);
-  queryClient.clear();
-});
-
-// 1,000 tasks queued with the page responsive (docs/benchmarks.md "polling"): polling lives in useTasks,
-// whose host is the whole studio; a poll's answer, or the set of tasks about to be polled changing, must not
-// render it.
-it('polls and records answers without rendering its host again', async () => {
-  const { fetch, client } = succeedingClient();
-  const store = await historyWithRunning('r', 6);
-  let renders = 0;
-  function CountingPoller({ budget }: { budget: PollBudget }) {
-    renders++;
-    const [schedule] = useState(() => new PollSchedule({ budget }));
-    useTaskPolling(store, schedule);
-    return null;
-  }
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={queryClient}>
-      <ApiProvider value={{ client, connectionId: CONNECTION, baseUrl: client.baseUrl }}>
-        <CountingPoller budget={new PollBudget()} />
-      </ApiProvider>
-    </QueryClientProvider>,
-  );
-  await vi.waitFor(() => expect(store.list().every((e) => e.status === 'succeeded')).toBe(true), {
-    timeout: 5_000,
-  });
-  expect(fetch).toHaveBeenCalledTimes(6);
-  // The first render only: none when this tab becomes the poller (a Web Lock's answer), none per poll or
-  // per answer.
-  expect(renders).toBe(1);
-  queryClient.clear();
 });
 
 // One tab at a time polls, the holder of the connection's Web Lock (tab-sync.ts): a tab that waits for
@@ -260,7 +207,7 @@ it('polls only once this tab holds the lock, and starts when the lock is handed 
   try {
     const { fetch, client } = succeedingClient();
     const store = await historyWithRunning('w', 2);
-    const queryClient = renderPoller(client, store, new PollBudget());
+    poller(client, store, new PollBudget());
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(fetch).not.toHaveBeenCalled();
     hand();
@@ -268,7 +215,6 @@ it('polls only once this tab holds the lock, and starts when the lock is handed 
       timeout: 3_000,
     });
     expect(fetch).toHaveBeenCalledTimes(2);
-    queryClient.clear();
   } finally {
     Reflect.deleteProperty(navigator, 'locks');
   }
@@ -286,7 +232,7 @@ it('answers that arrive together reach the history as one change', async () => {
   const store = await HistoryStore.open(CONNECTION);
   const now = Date.now();
   for (let i = 0; i < 4; i++) await store.put(entryOf(`g${i}`, now - 60_000 + i * 1_000));
-  const queryClient = renderPoller(client, store, new PollBudget());
+  poller(client, store, new PollBudget());
   // All four polls are out; their answers come in the same moment.
   await vi.waitFor(() => expect(fetch).toHaveBeenCalledTimes(4), { timeout: 3_000 });
   let changes = 0;
@@ -297,7 +243,6 @@ it('answers that arrive together reach the history as one change', async () => {
   });
   off();
   expect(changes).toBe(1);
-  queryClient.clear();
 });
 
 // Team space (docs/team-space.md): another member's task shows in this history and takes its place in
@@ -313,11 +258,10 @@ it("the team's unfinished tasks join the schedule and are never polled here; thi
   const store = await HistoryStore.open(CONNECTION);
   setTeamEntries(store, [{ ...entryOf('theirs', Date.now() - 60_000), by: { id: 'key-b', name: 'Bo' } }]);
   await store.put(entryOf('mine', Date.now() - 30_000));
-  const queryClient = renderPoller(client, store, new PollBudget());
+  poller(client, store, new PollBudget());
 
   await vi.waitFor(() => expect(store.get('mine')?.status).toBe('succeeded'), { timeout: 5_000 });
   expect(taskForecast('theirs')).not.toBeNull();
   expect(polled).toEqual(['mine']);
   expect(store.get('theirs')?.status).toBe('queued');
-  queryClient.clear();
 });
