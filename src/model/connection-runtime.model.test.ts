@@ -11,7 +11,6 @@ import { openTabStores } from '../test/tab-stores';
 import { ConnectionRuntime } from './connection-runtime';
 import { DB_NAME, db, resetDbForTests } from './db';
 import type { HistoryEntry } from './history/history-types';
-import { submitThroughQueue } from './queue/queue';
 import type { SubmitResult } from './tasks/outbox';
 
 // A model-based test of the connection runtime: one to three tabs of one key (one connection id, one
@@ -148,12 +147,9 @@ function track(intent: Intent, tab: Tab, result: Promise<SubmitResult | null>): 
   });
 }
 
-/** Sends tasks through the queue with keys written down first, as a Compare board does (send-cells.ts). */
+/** Sends tasks with keys written down first, through the runtime, as a Compare board does (send-cells.ts). */
 async function sendCells(tab: Tab, cells: readonly Intent[]): Promise<void> {
-  const { queue, outbox } = tab.runtime;
-  const { results } = await submitThroughQueue(
-    queue,
-    (req, m, options) => outbox.submit(req, m, options),
+  const { results } = await tab.runtime.submitKeyed(
     cells.map((cell) => ({ request: request(cell.prompt), meta, idempotencyKey: crypto.randomUUID() })),
   );
   cells.forEach((cell, i) => track(cell, tab, results[i]!));

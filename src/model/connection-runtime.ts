@@ -11,6 +11,7 @@ import {
   DISPATCH_GUESS_MS,
   RELEASE_LEAD_MS,
   slotsToFill,
+  submitThroughQueue,
   TaskQueue,
   type PoolShare,
   type SettingsStorage,
@@ -254,6 +255,21 @@ export class ConnectionRuntime {
     options: { prompts?: readonly string[] } = {},
   ): Promise<SubmitOutcome> {
     return submitTasks(this, requests, meta, options);
+  }
+
+  /**
+   * Tasks whose keys the caller wrote down already (a Compare board's cells), sent as a click's are: at
+   * once when the queue would send them now, else held with those keys (submitThroughQueue). Each result
+   * is the task's outcome once sent; null: removed from the queue before it went.
+   */
+  submitKeyed(
+    tasks: ReadonlyArray<{ request: TaskRequest; meta: HistoryEntry['meta']; idempotencyKey: string }>,
+  ): Promise<{ held: boolean; results: Promise<SubmitResult | null>[] }> {
+    return submitThroughQueue(
+      this.queue,
+      (request, meta, options) => this.outbox.submit(request, meta, options),
+      tasks,
+    );
   }
 
   /** Stops everything open() started and releases the stores. Answers already on their way are still recorded. */

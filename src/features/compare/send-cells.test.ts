@@ -6,11 +6,11 @@ import type { TaskCreated } from '../../../contract/task';
 import { ApiError } from '../../api/errors';
 import type { HistoryStore } from '../../model/history/history-store';
 import { DB_NAME, db, resetDbForTests } from '../../model/db';
-import { TaskQueue } from '../../model/queue/queue';
+import { submitThroughQueue, TaskQueue } from '../../model/queue/queue';
 import { Outbox } from '../../model/tasks/outbox';
 import { planCells, resolveColumns } from './board-model';
 import type { CellView } from './cell-view';
-import { sendCells, type SendNote } from './send-cells';
+import { sendCells, type CompareRunner, type SendNote } from './send-cells';
 
 // A board's cells sent through the queue, on a pool of three, the fourth send refused once with 402.
 
@@ -94,7 +94,12 @@ describe('sendCells through the queue', () => {
     const notes = new Map<string, SendNote | null>();
     const keys = new Map(cells.map((c) => [c.key, `key-${c.key}`]));
     // The history is not read by sendCells.
-    const runner = { store: null as unknown as HistoryStore, outbox, queue };
+    const runner = {
+      store: null as unknown as HistoryStore,
+      queue,
+      submitKeyed: (tasks: Parameters<CompareRunner['submitKeyed']>[0]) =>
+        submitThroughQueue(queue, (request, meta, options) => outbox.submit(request, meta, options), tasks),
+    };
     const done = sendCells(runner, cells, keys, {
       note: (cellKey, note) => notes.set(cellKey, note),
       created: () => undefined,

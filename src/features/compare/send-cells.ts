@@ -1,19 +1,14 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { newId } from '../../model/boards/boards';
-import type { HistoryStore } from '../../model/history/history-store';
-import { submitThroughQueue, type TaskQueue } from '../../model/queue/queue';
-import type { Outbox } from '../../model/tasks/outbox';
+import type { ConnectionRuntime } from '../../model/connection-runtime';
 import type { CellView } from './cell-view';
 
-// Sending a board's cells: through the queue (then the outbox), with the keys the board has already written,
-// and what each send came to, told back per cell.
+// Sending a board's cells: through the connection runtime (its queue, then its outbox), with the keys the
+// board has already written, and what each send came to, told back per cell.
 
-export interface CompareRunner {
-  store: HistoryStore;
-  outbox: Outbox;
-  queue: TaskQueue;
-}
+/** What a board uses of the connection runtime: its history, its queue (held cells), its one submit path. */
+export type CompareRunner = Pick<ConnectionRuntime, 'store' | 'queue' | 'submitKeyed'>;
 
 /** A send's note: the studio's own (shown in the language of the moment), or an error's message as it came. */
 export type SendNote = { refused: boolean; text: MessageDescriptor | string };
@@ -37,9 +32,7 @@ export async function sendCells(
   const batchId = targets.length > 1 ? newId() : undefined;
   // Through the queue, as Generate sends: at once when it would send them now, otherwise held with
   // the keys written by the board (nothing charged) until the pool has room (docs/queue.md).
-  const { results } = await submitThroughQueue(
-    runner.queue,
-    (request, meta, options) => runner.outbox.submit(request, meta, options),
+  const { results } = await runner.submitKeyed(
     targets.map((c, i) => ({
       request: c.request,
       meta: {
