@@ -39,6 +39,7 @@ import { MembersButton } from '../features/team/members-dialog';
 import { TeamSpaceSettings } from '../features/team/team-space-settings';
 import { TeamStatusLine } from '../features/team/team-status-line';
 import { FreeSpaceDialog } from '../features/team/free-space-dialog';
+import { promptOf } from '../model/history/download-name';
 import { Workspace, type WorkspaceActions } from './workspace';
 import { PhoneNav, type Destination } from './phone-nav';
 import { usePhone } from '../lib/use-media-query';
@@ -120,7 +121,7 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
     token: client.teamSpaceToken,
   });
   const presence = useTeamPresence(team.session);
-  useQueueShare(team.session, runner?.queue ?? null);
+  useQueueShare(team.session, runner);
   const teamViews = useTeamViews(team.session, presence.members, runner?.store ?? null);
   const [openOutput, setOpenOutput] = useState<{ key: string; nonce: number } | null>(null);
   const comparison = useComparisonDraft();
@@ -225,6 +226,10 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
           share={presence.share}
           items={team.session.share.ownItems.bind(team.session.share)}
           onDelete={team.session.freeSpace.bind(team.session)}
+          detailOf={(item) => {
+            const entry = item.root === 'tasks' ? runner?.store.get(item.key) : undefined;
+            return entry && (promptOf(entry) || undefined);
+          }}
         />
       )}
       {team.session && (

@@ -1,36 +1,15 @@
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import type { ConnectionRuntime } from '../model/connection-runtime';
 import type { QueueItem, TaskQueue } from '../model/queue/queue';
-import { heldByMember, onPresence, poolShare, publishHeld } from '../model/team/team-queue-share';
+import { heldByMember, onPresence } from '../model/team/team-queue-share';
 import type { TeamSession } from '../model/team/team-session';
 
-// The queue and the team space (docs/queue.md, "Teams"): this device tells the room how many tasks it
-// holds and how many of them wait for the pool (only the tab that releases them says it; the others say
-// 0), and its queue keeps to a fair share of the team's pool while other members' tasks wait for it.
+// The queue and the team space (docs/queue.md, "Teams"): while the team space is on, the connection
+// runtime shares the pool with the team (ConnectionRuntime.linkTeam); the team's queue shows what each
+// member holds, and History and Gallery what this device holds.
 
-export function useQueueShare(session: TeamSession | null, queue: TaskQueue | null): void {
-  useEffect(() => {
-    if (!session || !queue) return;
-    const space = session.space;
-    let told = '';
-    const tell = () => {
-      const now = { held: queue.heldForTeam(), waiting: queue.waitingForPool() };
-      const key = `${now.held}/${now.waiting}`;
-      if (key === told) return;
-      told = key;
-      publishHeld(space, now);
-    };
-    tell();
-    const offQueue = queue.subscribe(tell);
-    queue.setPoolShare(() => poolShare(space));
-    // Another member's queue emptied or filled: this one's share changed.
-    const offPresence = onPresence(space, queue.kick);
-    return () => {
-      offQueue();
-      offPresence();
-      queue.setPoolShare(null);
-      publishHeld(space, { held: 0, waiting: 0 });
-    };
-  }, [session, queue]);
+export function useQueueShare(session: TeamSession | null, runner: ConnectionRuntime | null): void {
+  useEffect(() => (session && runner ? runner.linkTeam(session.space) : undefined), [session, runner]);
 }
 
 export interface MemberHeld {

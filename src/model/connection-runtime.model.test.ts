@@ -8,7 +8,12 @@ import { RateLimiter } from '../api/rate-limiter';
 import { startSandboxProcess, type SandboxProcess } from '../test/sandbox-process';
 import { fixtureModel } from '../test/sandbox-catalog';
 import { openTabStores } from '../test/tab-stores';
+import * as Y from 'yjs';
+import { applyAwarenessUpdate, encodeAwarenessUpdate } from 'y-protocols/awareness';
+import { isTerminal } from '../../contract/task';
 import { ConnectionRuntime } from './connection-runtime';
+import { TeamSpace } from './team/team-space';
+import { bridgeHistory, TeamTasks } from './team/team-tasks';
 import { DB_NAME, db, resetDbForTests } from './db';
 import type { HistoryEntry } from './history/history-types';
 import type { SubmitResult } from './tasks/outbox';
@@ -16,7 +21,10 @@ import type { SubmitResult } from './tasks/outbox';
 // A model-based test of the connection runtime: one to three tabs of one key (one connection id, one
 // IndexedDB, BroadcastChannel between them, no Web Locks, so every tab releases held tasks and the claim
 // alone keeps a task from going twice), each with the studio's real API client, against the real sandbox
-// (a child process: src/test/sandbox-process.ts). fast-check draws a list of what users and the network
+// (a child process: src/test/sandbox-process.ts). Half the runs are a team's: the key is a team key and a
+// second member (another key of the team, one tab) shares the pool; every tab is in the team space (its
+// own copy of the team document, kept in step with the others' by a relay, as the server does; the
+// history bridged into it; the queue's fair share of the pool through presence). fast-check draws a list of what users and the network
 // do: Generate, Runs, a Compare run and a cell's Rerun, pause, resume, remove, send now, reorder, reload a
 // tab, open or close one, a tab offline and back, the sandbox refusing or dropping the next POST /tasks
 // (402, the daily cap's 429, a rate-limit 429, 503, the connection dropped before or after the task is
@@ -28,8 +36,12 @@ import type { SubmitResult } from './tasks/outbox';
 // - a paused queue, or a paused task, is never counted as waiting for the pool (TaskQueue.waitingForPool);
 // - at the end, with the faults cleared and every queue resumed, every awaited submit settles within a
 //   bounded wait (only the sends of a tab that was closed or reloaded are left: that page is gone), every
-//   queue and outbox is empty, and every task the sandbox made is in the history of every open tab.
-// MODEL_SEED replays a run (the seed is printed), MODEL_RUNS sets how many (default 35, about 40 s here).
+//   queue and outbox is empty, every task the sandbox made is in the history of every open tab (in a
+//   team's run, of either member: the team's history), and every one of them ends there (the poller of
+//   its maker's tabs polls it to its end, and the team sees that end).
+// MODEL_SEED replays a run (the seed is printed), MODEL_RUNS sets how many (default 35, about 80 s here:
+// a run waits in real time for the sandbox's tasks to end and be polled, so thousands of runs are a
+// longer job than npm test's budget: `MODEL_RUNS=2000 npx vitest run src/model/connection-runtime.model.test.ts`).
 
 const SEED = Number(process.env.MODEL_SEED ?? 20261128);
 const RUNS = Number(process.env.MODEL_RUNS ?? 35);
@@ -37,6 +49,8 @@ const CONNECTION = 'conn-model';
 /** The studio's waits (re-sends, retries, the queue's tick) run this many times faster. */
 const SPEED = 20;
 const MAX_TABS = 3;
+/** The poll budget (the key's GET /tasks limit), wide: tasks end in 300 ms here, and every one is awaited. */
+const POLLS_PER_MIN = 1_200;
 
 const model = fixtureModel('lumen-canvas');
 const versionId = model.versions[0]!.id;
@@ -48,7 +62,9 @@ const meta: HistoryEntry['meta'] = {
   category: `${model.type}/${model.subType}`,
   modelId: model.id,
   versionId,
-  estimatedSeconds: null,
+  // What the sandbox takes here (taskMs 300, rounded up to the catalog's whole seconds): the schedule polls
+  // just after, and the queue forecasts the pool's free places from it.
+  estimatedSeconds: 1,
   quotedCredits: null,
 };
 const request = (prompt: string): TaskRequest => ({ interfaceId: model.id, versionId, params: { prompt } });
@@ -69,10 +85,20 @@ interface Intent {
   sends: Send[];
 }
 
+/** A key and the connection its tabs share (in a team's run, a member of the team). */
+interface Member {
+  id: string;
+  key: string;
+  connectionId: string;
+}
+
 interface Tab {
   id: number;
+  member: Member;
   runtime: ConnectionRuntime;
   net: { offline: boolean };
+  /** In a team's run: its copy of the team document and the links to it. */
+  team?: { space: TeamSpace; stop: () => void };
 }
 
 interface World {
@@ -81,10 +107,14 @@ interface World {
   intents: Intent[];
   nextTab: number;
   nextIntent: number;
+  /** The first member (who opens and closes tabs); in a team's run, the second member too (one tab). */
+  members: Member[];
+  team: boolean;
 }
 
 let sandbox: SandboxProcess;
-let apiKey: string;
+let personalKey: string;
+let teamKeys: [string, string];
 let runCount = 0;
 
 /** The queue's settings are shared by the tabs through localStorage; another tab hears of a change. */
@@ -96,11 +126,57 @@ const sharedStorage = {
   },
 };
 
-async function openTab(world: World): Promise<Tab> {
+/**
+ * The team document's copies kept in step as the server keeps them: each update and each presence change
+ * of one copy applied to every other open copy; a copy that joins gets the whole document and presence.
+ */
+function teamRelay() {
+  const spaces = new Set<TeamSpace>();
+  return {
+    join(space: TeamSpace): () => void {
+      for (const other of spaces) {
+        Y.applyUpdate(space.doc, Y.encodeStateAsUpdate(other.doc), 'remote');
+        Y.applyUpdate(other.doc, Y.encodeStateAsUpdate(space.doc), 'remote');
+        const theirs = [...other.awareness.getStates().keys()];
+        applyAwarenessUpdate(space.awareness, encodeAwarenessUpdate(other.awareness, theirs), 'remote');
+      }
+      const onUpdate = (update: Uint8Array, origin: unknown) => {
+        if (origin === 'remote') return;
+        for (const to of spaces) if (to !== space) Y.applyUpdate(to.doc, update, 'remote');
+      };
+      const onPresence = (
+        { added, updated, removed }: { added: number[]; updated: number[]; removed: number[] },
+        origin: unknown,
+      ) => {
+        if (origin === 'remote') return;
+        const update = encodeAwarenessUpdate(space.awareness, [...added, ...updated, ...removed]);
+        for (const to of spaces) if (to !== space) applyAwarenessUpdate(to.awareness, update, 'remote');
+      };
+      space.doc.on('update', onUpdate);
+      space.awareness.on('update', onPresence);
+      spaces.add(space);
+      return () => {
+        spaces.delete(space);
+        space.doc.off('update', onUpdate);
+        space.awareness.off('update', onPresence);
+        // The page is gone: its presence leaves the others' (what the server does when a socket closes).
+        const id = space.doc.clientID;
+        for (const to of spaces) {
+          const states = to.awareness.getStates();
+          if (states.delete(id))
+            to.awareness.emit('change', [{ added: [], updated: [], removed: [id] }, 'remote']);
+        }
+      };
+    },
+  };
+}
+let relay = teamRelay();
+
+async function openTab(world: World, member: Member = world.members[0]!): Promise<Tab> {
   const net = { offline: false };
   const client = new ApiClient({
     baseUrl: sandbox.baseUrl,
-    apiKey,
+    apiKey: member.key,
     // A tab offline: every request fails as fetch does without a network.
     fetch: (input, init) =>
       net.offline ? Promise.reject(new TypeError('Failed to fetch')) : fetch(input, init),
@@ -113,19 +189,45 @@ async function openTab(world: World): Promise<Tab> {
   });
   const runtime = await ConnectionRuntime.open({
     api: client,
-    connectionId: CONNECTION,
-    prior: { concurrency: 3, confirmed: true, tasksPerMin: 60 },
+    connectionId: member.connectionId,
+    prior: world.team
+      ? { concurrency: 5, confirmed: true, tasksPerMin: POLLS_PER_MIN }
+      : { concurrency: 3, confirmed: true, tasksPerMin: POLLS_PER_MIN },
     openStores: openTabStores,
     storage: sharedStorage,
     setTimer: (fn, ms) => setTimeout(fn, ms / SPEED),
     clearTimer: (handle) => clearTimeout(handle),
   });
-  const tab: Tab = { id: world.nextTab++, runtime, net };
+  const tab: Tab = { id: world.nextTab++, member, runtime, net };
+  if (world.team) {
+    // The studio's team link: the history bridged into the document, the pool shared through presence.
+    const space = new TeamSpace(new Y.Doc(), member.id);
+    space.awareness.setLocalStateField('member', { id: member.id, name: member.id });
+    const leave = relay.join(space);
+    const tasks = new TeamTasks(space);
+    const bridge = bridgeHistory(runtime.store, tasks, {
+      sharedSince: 0,
+      nameOf: (id) => id,
+      isOnline: () => true,
+    });
+    const unlink = runtime.linkTeam(space);
+    tab.team = {
+      space,
+      stop: () => {
+        unlink();
+        bridge.stop();
+        tasks.destroy();
+        leave();
+        space.destroy();
+      },
+    };
+  }
   world.tabs.push(tab);
   return tab;
 }
 
 function closeTab(world: World, tab: Tab): void {
+  tab.team?.stop();
   tab.runtime.close();
   world.tabs = world.tabs.filter((t) => t !== tab);
   // The page is gone: nobody is left to be told what came of its sends.
@@ -157,6 +259,8 @@ async function sendCells(tab: Tab, cells: readonly Intent[]): Promise<void> {
 
 const pick = <T>(list: readonly T[], n: number): T | undefined =>
   list.length === 0 ? undefined : list[n % list.length];
+/** The first member's tabs (the only ones opened and closed; the second member keeps one). */
+const firstMemberTabs = (w: World) => w.tabs.filter((t) => t.member === w.members[0]);
 
 // ---- the commands ---------------------------------------------------------------------------------------
 
@@ -180,7 +284,7 @@ const command = (
   toString: () => name,
 });
 
-const tabArb = fc.nat(MAX_TABS - 1);
+const tabArb = fc.nat(MAX_TABS);
 
 const all = [
   fc.tuple(tabArb).map(([t]) =>
@@ -263,8 +367,9 @@ const all = [
   ),
   tabArb.map((t) =>
     command(`reload(tab ${t})`, async (w) => {
-      closeTab(w, pick(w.tabs, t)!);
-      await openTab(w);
+      const tab = pick(w.tabs, t)!;
+      closeTab(w, tab);
+      await openTab(w, tab.member);
     }),
   ),
   fc.constant(
@@ -278,7 +383,7 @@ const all = [
   tabArb.map((t) =>
     command(
       `closeTab(${t})`,
-      async (w) => closeTab(w, pick(w.tabs, t)!),
+      async (w) => closeTab(w, pick(firstMemberTabs(w), t)!),
       (m) => m.tabs > 1,
       (m) => void (m.tabs -= 1),
     ),
@@ -387,8 +492,25 @@ async function checkInvariants(world: World, { final }: { final: boolean }): Pro
     for (const [prompt, ids] of made)
       for (const id of ids)
         if (!tab.runtime.store.get(id))
-          throw new Error(`tab ${tab.id}: task ${id} (${prompt}) not in its history`);
+          throw new Error(`tab ${tab.id} (${tab.member.id}): task ${id} (${prompt}) not in its history`);
   }
+  // Every task ends on every screen: its maker's poller polls it to its end, the other tabs and the other
+  // member hear of that end (no spinner left waiting).
+  const unfinished = () =>
+    world.tabs.flatMap((tab) =>
+      [...made.values()].flatMap((ids) =>
+        [...ids]
+          .filter((id) => {
+            const entry = tab.runtime.store.get(id);
+            return !entry || !isTerminal(entry.status);
+          })
+          .map((id) => `tab ${tab.id} (${tab.member.id}): ${id} ${tab.runtime.store.get(id)?.status}`),
+      ),
+    );
+  const deadline = Date.now() + 20_000;
+  while (unfinished().length > 0 && Date.now() < deadline) await sleep(100);
+  const left = unfinished();
+  if (left.length > 0) throw new Error(`never finished on screen: ${left.join(', ')}`);
 }
 
 /** Faults cleared, every tab online and resumed: everything held goes, every open send settles. */
@@ -420,7 +542,8 @@ async function settleAll(world: World): Promise<void> {
 
 beforeAll(async () => {
   sandbox = await startSandboxProcess({ taskMs: 300, allowOrigin: location.origin });
-  apiKey = await sandbox.key('personal');
+  personalKey = await sandbox.key('personal');
+  teamKeys = [await sandbox.key('team'), await sandbox.key('team2')];
 }, 60_000);
 
 afterAll(async () => {
@@ -431,27 +554,48 @@ it('keeps every intent charged at most once, and every caller told the truth, ac
   console.log(`connection-runtime model test: seed ${SEED}, ${RUNS} runs (MODEL_SEED, MODEL_RUNS)`);
   const started = Date.now();
   await fc.assert(
-    fc.asyncProperty(fc.commands(commands, { maxCommands: 16, size: 'max' }), async (cmds) => {
-      const world: World = { run: ++runCount, tabs: [], intents: [], nextTab: 0, nextIntent: 0 };
-      (await db()).close();
-      resetDbForTests();
-      await deleteDB(DB_NAME);
-      localStorage.clear();
-      await sandbox.control('POST', '/reset');
-      try {
-        await openTab(world);
-        await fc.asyncModelRun(() => ({ model: { tabs: 1 }, real: world }), cmds);
-        await settleAll(world);
-        await checkInvariants(world, { final: true });
-        if (process.env.MODEL_VERBOSE)
-          console.log(`run ${world.run}: ${cmds.toString()} -> ${(await charged(world)).size} tasks made`);
-      } finally {
-        for (const tab of [...world.tabs]) closeTab(world, tab);
-        await sandbox.control('DELETE', '/faults');
-        // Answers still on their way land before the next run's reset.
-        await sleep(50);
-      }
-    }),
+    fc.asyncProperty(
+      fc.boolean(),
+      fc.commands(commands, { maxCommands: 16, size: 'max' }),
+      async (team, cmds) => {
+        const members: Member[] = team
+          ? [
+              { id: 'key-ana', key: teamKeys[0], connectionId: 'conn-ana' },
+              { id: 'key-bo', key: teamKeys[1], connectionId: 'conn-bo' },
+            ]
+          : [{ id: 'key-me', key: personalKey, connectionId: CONNECTION }];
+        const world: World = {
+          run: ++runCount,
+          tabs: [],
+          intents: [],
+          nextTab: 0,
+          nextIntent: 0,
+          members,
+          team,
+        };
+        relay = teamRelay();
+        (await db()).close();
+        resetDbForTests();
+        await deleteDB(DB_NAME);
+        localStorage.clear();
+        await sandbox.control('POST', '/reset');
+        try {
+          for (const member of members) await openTab(world, member);
+          await fc.asyncModelRun(() => ({ model: { tabs: 1 }, real: world }), cmds);
+          await settleAll(world);
+          await checkInvariants(world, { final: true });
+          if (process.env.MODEL_VERBOSE)
+            console.log(
+              `run ${world.run}${team ? ' (team)' : ''}: ${cmds.toString()} -> ${(await charged(world)).size} tasks made`,
+            );
+        } finally {
+          for (const tab of [...world.tabs]) closeTab(world, tab);
+          await sandbox.control('DELETE', '/faults');
+          // Answers still on their way land before the next run's reset.
+          await sleep(50);
+        }
+      },
+    ),
     { seed: SEED, numRuns: RUNS },
   );
   console.log(

@@ -23,6 +23,8 @@ import { loadLearning, saveLearning } from './tasks/poll-learning';
 import { PollSchedule } from './tasks/poll-schedule';
 import { startPolling, type TaskPollerDeps } from './tasks/task-poller';
 import { shareHistory } from './history/tab-sync';
+import type { TeamContext } from './team/team-doc';
+import { onPresence, poolShare, publishHeld } from './team/team-queue-share';
 
 // The lifecycle of one connection's tasks, without React (docs/ARCHITECTURE.md "From Generate to the
 // gallery"; STYLE "Records that more than one program writes": long-lived work is a plain runtime that
@@ -270,6 +272,40 @@ export class ConnectionRuntime {
       (request, meta, options) => this.outbox.submit(request, meta, options),
       tasks,
     );
+  }
+
+  /**
+   * The team space is on (docs/queue.md, "Teams"): this device tells the room how many tasks it holds
+   * and how many of them wait for the pool (only the tab that releases them says so; the others say 0),
+   * and the queue keeps to a fair share of the team's pool while other members' tasks wait for it.
+   * Answers the undo (the team space off, or another room).
+   */
+  linkTeam(space: TeamContext): () => void {
+    const queue = this.queue;
+    let told = '';
+    const tell = () => {
+      const now = { held: queue.heldForTeam(), waiting: queue.waitingForPool() };
+      const key = `${now.held}/${now.waiting}`;
+      if (key === told) return;
+      told = key;
+      publishHeld(space, now);
+    };
+    tell();
+    const offQueue = queue.subscribe(tell);
+    queue.setPoolShare(() => poolShare(space));
+    // Another member's queue emptied or filled: this one's share changed.
+    const offPresence = onPresence(space, queue.kick);
+    let linked = true;
+    const unlink = () => {
+      if (!linked) return;
+      linked = false;
+      offQueue();
+      offPresence();
+      queue.setPoolShare(null);
+      publishHeld(space, { held: 0, waiting: 0 });
+    };
+    this.offs.push(unlink);
+    return unlink;
   }
 
   /** Stops everything open() started and releases the stores. Answers already on their way are still recorded. */
