@@ -1,5 +1,5 @@
 import { useLingui } from '@lingui/react/macro';
-import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { Me } from '../../contract/me';
 import { memberIdOf, teamRoomOf } from '../../contract/team-room';
 import type { TeamSpaceConfig } from '../../contract/team-space-config';
@@ -106,8 +106,14 @@ export function useTeamSpace({
   const memberId = memberIdOf(me);
   const path = config?.path;
   const sharedSince = settings.sharedSince;
-  // The name at the time of opening: a rename later goes through the open session (below).
-  const [openingName] = useState(() => settings.name || me.key.label);
+  // The name a session joins under: the member's latest, read when the session opens (a session opened
+  // afresh after a refused change joins under the name chosen since the first one opened, not under the
+  // key's label); a rename while one is open goes through it (below).
+  const name = settings.name || me.key.label;
+  const nameNow = useRef(name);
+  useEffect(() => {
+    nameNow.current = name;
+  }, [name]);
   const maxDocumentBytes = config?.maxDocumentBytes ?? null;
   // The tasks taken out of the team (Free space) when the session opens; later ones go through it.
   const [withdrawn] = useState(() => settings.withdrawn);
@@ -128,7 +134,7 @@ export function useTeamSpace({
               room,
               token,
               memberId,
-              displayName: openingName,
+              displayName: nameNow.current,
               history,
               connectionId,
               sharedSince: sharedSince ?? Date.now(),
@@ -168,7 +174,6 @@ export function useTeamSpace({
     room,
     memberId,
     sharedSince,
-    openingName,
     maxDocumentBytes,
     withdrawn,
     update,
