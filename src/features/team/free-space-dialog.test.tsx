@@ -58,6 +58,42 @@ describe('Free space', () => {
     expect(await within(dialog).findByText('Put back in the team.')).toBeTruthy();
     expect(within(dialog).getAllByRole('checkbox')).toHaveLength(3);
   });
+
+  it('moves the focus to the share’s figure once Delete has deleted (Delete is disabled then), not to the page', async () => {
+    const user = userEvent.setup();
+    let shown = ITEMS;
+    render(
+      <FreeSpaceDialog
+        open
+        onOpenChange={() => undefined}
+        share={{ used: 13_000, limit: 16_384, level: 'nearly' }}
+        items={() => shown}
+        onDelete={(items) => {
+          shown = shown.filter((i) => !items.includes(i));
+          return () => undefined;
+        }}
+        detailOf={(item) => (item.key === 'task_2' ? 'a fox at dusk' : undefined)}
+      />,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Free space' });
+    // A task's label is its model: the prompt tells it apart.
+    expect(within(dialog).getByRole('checkbox', { name: /^Aurora a fox at dusk Task's copy/ })).toBeTruthy();
+    await user.click(within(dialog).getByRole('checkbox', { name: /Aurora/ }));
+    const remove = within(dialog).getByRole('button', { name: 'Delete' });
+    remove.focus();
+    await user.keyboard('{Enter}');
+    expect(within(dialog).getAllByRole('checkbox')).toHaveLength(2);
+    expect(document.activeElement?.textContent).toMatch(/^Your share uses /);
+    expect(dialog.contains(document.activeElement)).toBe(true);
+
+    // The last ones: the focus goes to the words that say the list is empty.
+    for (const box of within(dialog).getAllByRole('checkbox')) await user.click(box);
+    within(dialog).getByRole('button', { name: 'Delete' }).focus();
+    await user.keyboard('{Enter}');
+    expect(document.activeElement?.textContent).toBe(
+      "You have no shared prompts or tasks' copies in the team.",
+    );
+  });
 });
 
 describe('a refused change', () => {

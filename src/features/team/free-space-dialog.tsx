@@ -1,6 +1,6 @@
 import { plural } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
 import { notifyUndo } from '../../components/notices';
@@ -19,11 +19,23 @@ export interface FreeSpaceDialogProps {
   items: () => readonly OwnItem[];
   /** Takes the chosen records out of the team; answers what puts them back (Undo). */
   onDelete: (items: readonly OwnItem[]) => () => void;
+  /**
+   * What tells an item apart from the others of the same label: a task's prompt, from this device's
+   * history (a task's label is its model, the same for every task of that model); undefined: none.
+   */
+  detailOf?: (item: OwnItem) => string | undefined;
 }
 
 const idOf = (item: Pick<OwnItem, 'root' | 'key'>) => `${item.root}\u0000${item.key}`;
 
-export function FreeSpaceDialog({ open, onOpenChange, share, items, onDelete }: FreeSpaceDialogProps) {
+export function FreeSpaceDialog({
+  open,
+  onOpenChange,
+  share,
+  items,
+  onDelete,
+  detailOf,
+}: FreeSpaceDialogProps) {
   const { t } = useLingui();
   return (
     <Dialog
@@ -32,15 +44,27 @@ export function FreeSpaceDialog({ open, onOpenChange, share, items, onDelete }: 
       title={t`Free space`}
       description={t`Your shared prompts and tasks' copies in the team, oldest first. Deleting them here takes them out of the team only: your history and your prompt library keep them.`}
     >
-      {open && <FreeSpaceList share={share} items={items} onDelete={onDelete} />}
+      {open && <FreeSpaceList share={share} items={items} onDelete={onDelete} detailOf={detailOf} />}
     </Dialog>
   );
 }
 
-function FreeSpaceList({ share, items, onDelete }: Omit<FreeSpaceDialogProps, 'open' | 'onOpenChange'>) {
+function FreeSpaceList({
+  share,
+  items,
+  onDelete,
+  detailOf,
+}: Omit<FreeSpaceDialogProps, 'open' | 'onOpenChange'>) {
   const { t } = useLingui();
   const [list, setList] = useState(items);
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
+  // Delete is disabled once it has deleted (nothing is chosen any more): the focus it had would fall to
+  // the page behind the dialog, so it moves to the share's new figure (or to the empty list's words).
+  const summary = useRef<HTMLParagraphElement>(null);
+  const [deletions, setDeletions] = useState(0);
+  useEffect(() => {
+    if (deletions > 0) summary.current?.focus();
+  }, [deletions]);
   const used = formatBytes(share.used);
   const limit = share.limit === null ? null : formatBytes(share.limit);
   const chosenBytes = formatBytes(list.filter((i) => chosen.has(idOf(i))).reduce((n, i) => n + i.bytes, 0));
@@ -57,6 +81,7 @@ function FreeSpaceList({ share, items, onDelete }: Omit<FreeSpaceDialogProps, 'o
     const undo = onDelete(picked);
     setList(items());
     setChosen(new Set());
+    setDeletions((n) => n + 1);
     notifyUndo(
       plural(picked.length, {
         one: 'Deleted # item from the team.',
@@ -71,12 +96,16 @@ function FreeSpaceList({ share, items, onDelete }: Omit<FreeSpaceDialogProps, 'o
   };
   if (list.length === 0) {
     return (
-      <p className="text-sm text-slate-600 dark:text-slate-400">{t`You have no shared prompts or tasks' copies in the team.`}</p>
+      <p
+        ref={summary}
+        tabIndex={-1}
+        className="text-sm text-slate-600 outline-none dark:text-slate-400"
+      >{t`You have no shared prompts or tasks' copies in the team.`}</p>
     );
   }
   return (
     <div className="space-y-3">
-      <p className="text-sm text-slate-700 dark:text-slate-300">
+      <p ref={summary} tabIndex={-1} className="text-sm text-slate-700 outline-none dark:text-slate-300">
         {limit === null ? t`Your share uses ${used}.` : t`Your share uses ${used} of ${limit}.`}
       </p>
       <ul aria-label={t`Your shared items`} className="max-h-[50vh] space-y-1 overflow-y-auto">
@@ -84,6 +113,7 @@ function FreeSpaceList({ share, items, onDelete }: Omit<FreeSpaceDialogProps, 'o
           const id = idOf(item);
           const size = formatBytes(item.bytes);
           const when = formatDateTime(item.at);
+          const detail = detailOf?.(item);
           return (
             <li key={id}>
               <label className="flex items-start gap-2 rounded-md px-2 py-1.5 text-sm hover:bg-slate-50 dark:hover:bg-slate-800">
@@ -101,6 +131,15 @@ function FreeSpaceList({ share, items, onDelete }: Omit<FreeSpaceDialogProps, 'o
                   >
                     {item.label}
                   </span>
+                  {detail && (
+                    <span
+                      dir="auto"
+                      translate="no"
+                      className="block truncate text-slate-700 dark:text-slate-300"
+                    >
+                      {detail}
+                    </span>
+                  )}
                   <span className="block text-xs text-slate-500 dark:text-slate-400">
                     {item.root === 'prompts'
                       ? t`Prompt · ${when} · ${size}`
