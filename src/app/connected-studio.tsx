@@ -108,7 +108,7 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
   // ?view=gallery or ?view=usage: a view in the place of the studio (and of a board) until closed.
   const views = useViewRoute();
   const gallery = useGalleryFilter();
-  const galleryStores = useGalleryStores(connectionId, runner?.store ?? null);
+  const galleryStores = useGalleryStores(runner);
   // The team space: off until the member turns it on; its code loads then.
   const team = useTeamSpace({
     me,

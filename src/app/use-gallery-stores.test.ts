@@ -1,27 +1,19 @@
-import 'fake-indexeddb/auto';
 import { renderHook } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { resetDbForTests } from '../model/db';
+import { expect, it } from 'vitest';
+import type { ConnectionRuntime } from '../model/connection-runtime';
 import { useGalleryStores } from './use-gallery-stores';
 
-afterEach(() => vi.restoreAllMocks());
-
-describe('useGalleryStores', () => {
-  it('stays without stores, and leaves no rejection unhandled, when the browser will not open its storage', async () => {
-    resetDbForTests();
-    const open = vi.spyOn(indexedDB, 'open').mockImplementation(() => {
-      throw new DOMException('The user denied permission to access the database.', 'SecurityError');
-    });
-    const unhandled = vi.fn();
-    process.on('unhandledRejection', unhandled);
-    try {
-      const { result } = renderHook(() => useGalleryStores('conn-refused', null));
-      await vi.waitFor(() => expect(open).toHaveBeenCalled());
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(result.current).toBeNull();
-      expect(unhandled).not.toHaveBeenCalled();
-    } finally {
-      process.off('unhandledRejection', unhandled);
-    }
+// The gallery's stores are the connection runtime's: none before it opens (or when the browser refused
+// its storage: useTasks says why), the same objects for as long as it stays.
+it("hands down the runtime's gallery stores, the same object across renders, and none without a runtime", () => {
+  const runtime = { judgements: {}, hidden: {}, keepers: {} } as unknown as ConnectionRuntime;
+  const { result, rerender } = renderHook(({ runner }) => useGalleryStores(runner), {
+    initialProps: { runner: null as ConnectionRuntime | null },
   });
+  expect(result.current).toBeNull();
+  rerender({ runner: runtime });
+  const first = result.current;
+  expect(first).toEqual({ judgements: runtime.judgements, hidden: runtime.hidden, keepers: runtime.keepers });
+  rerender({ runner: runtime });
+  expect(result.current).toBe(first);
 });

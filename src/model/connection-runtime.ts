@@ -1,7 +1,7 @@
 import type { ApiClient } from '../api/client';
 import type { TaskCreated, TaskRequest } from '../../contract/task';
 import { abortError } from '../api/errors';
-import { openConnectionStores, type ConnectionStoresLease } from './connection-stores';
+import { openConnectionStores, type ConnectionStores, type ConnectionStoresLease } from './connection-stores';
 import type { OutboxEntry } from './db';
 import { lazySection, type HistoryStore } from './history/history-store';
 import type { HistoryEntry } from './history/history-types';
@@ -130,6 +130,10 @@ export class ConnectionRuntime {
   /** This key's presets and prompt library (local, in the history file too). */
   readonly presets: PresetStore;
   readonly prompts: PromptLibrary;
+  /** The gallery's stores of this connection: stars and ratings, hidden tasks, kept copies. */
+  readonly judgements: ConnectionStores['judgements'];
+  readonly hidden: ConnectionStores['hidden'];
+  readonly keepers: ConnectionStores['keepers'];
   /** The tasks this device holds back until the pool is about to free a place (docs/queue.md). */
   readonly queue: TaskQueue;
   private readonly offs: (() => void)[];
@@ -168,11 +172,7 @@ export class ConnectionRuntime {
 
   private constructor(
     deps: ConnectionRuntimeDeps,
-    {
-      history: store,
-      presets,
-      prompts,
-    }: { history: HistoryStore; presets: PresetStore; prompts: PromptLibrary },
+    { history: store, presets, prompts, judgements, hidden, keepers }: ConnectionStores,
     lease: ConnectionStoresLease,
     offRecovered: () => void,
   ) {
@@ -187,7 +187,12 @@ export class ConnectionRuntime {
     this.store = store;
     this.presets = presets;
     this.prompts = prompts;
+    this.judgements = judgements;
+    this.hidden = hidden;
+    this.keepers = keepers;
     const sections = [
+      // The stars and ratings travel in the history file.
+      store.addSection('judgements', judgements.historySection()),
       store.addSection('presets', presets.historySection()),
       store.addSection('prompts', prompts.historySection()),
       // The blind votes' module loads only when a file is made or read.
