@@ -15,6 +15,7 @@ import {
   type BoardSetup,
 } from './boards';
 import { DB_NAME, db, resetDbForTests } from '../db';
+import { reloadAtOnce } from '../../test/page-unload';
 
 const A = 'conn-a';
 const B = 'conn-b';
@@ -55,6 +56,17 @@ const board = (id: string, updatedAt: number, patch: Partial<Board> = {}): Board
 const rawText = (encoded: string) => Buffer.from(encoded, 'base64url').toString('utf8');
 
 describe('board storage', () => {
+  it('a board saved just before a reload is there after it (written at once)', async () => {
+    const saved = board('b1', 2_000, { name: 'Typed, then reloaded' });
+    await db(); // the studio's database is open by the time anyone votes or edits
+    const written = Promise.allSettled([saveBoard(saved)]);
+    await reloadAtOnce();
+    await written;
+    (await db()).close();
+    resetDbForTests();
+    expect(await getBoard(A, 'b1')).toEqual(saved);
+  });
+
   it('saves and gets a board by connection and id', async () => {
     const saved = board('b1', 2_000, {
       cells: { 'r1|lumen-canvas@v2': { idempotencyKey: 'k1', taskId: 't1', request: '{}', runAt: 1_500 } },

@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { fromBase64Url, toBase64Url } from '../../lib/base64url';
 import { db } from '../db';
+import { writeNow } from '../history/history-persistence';
 
 // Compare boards (product-notes §3 "Compare"): one prompt x many models, kept per connection in IndexedDB.
 // A board's setup (models, versions, params, prompts; never a key) also travels as a link.
@@ -111,13 +112,14 @@ export function subscribeBoards(listener: BoardsListener): () => void {
 
 const boardsChanged = (connectionId: string) => boardsListeners.forEach((l) => l(connectionId));
 
+/** Written at once (writeNow): a board named, edited or run just before a reload is still there after it. */
 export async function saveBoard(board: Board): Promise<void> {
-  await (await db()).put('boards', board);
+  await writeNow('boards', (store) => [store.put(board)]);
   boardsChanged(board.connectionId);
 }
 
 export async function deleteBoard(connectionId: string, id: string): Promise<void> {
-  await (await db()).delete('boards', [connectionId, id]);
+  await writeNow('boards', (store) => [store.delete([connectionId, id])]);
   boardsChanged(connectionId);
 }
 

@@ -15,6 +15,7 @@ import {
   type Candidate,
   type Vote,
 } from './votes';
+import { reloadAtOnce } from '../../test/page-unload';
 
 const A = 'conn-a';
 const B = 'conn-b';
@@ -57,6 +58,18 @@ const vote = (
 };
 
 describe('vote store', () => {
+  it('a vote cast just before a reload counts after it (written at once)', async () => {
+    const cast = vote(lumen);
+    await db(); // the studio's database is open by the time anyone votes or edits
+    // Not awaited: the vote shows at once, and the user reloads before the write has answered.
+    const written = Promise.allSettled([saveVote(cast)]);
+    await reloadAtOnce();
+    await written;
+    (await db()).close();
+    resetDbForTests();
+    expect((await listVotes(A)).map((v) => v.winner)).toEqual([lumen.key]);
+  });
+
   it('keeps votes per connection, replaces a row vote, deletes one, survives a reopen', async () => {
     const first = vote(lumen);
     await saveVote(first);

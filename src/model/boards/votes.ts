@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { db } from '../db';
+import { writeNow } from '../history/history-persistence';
 import type { HistorySection } from '../history/history-store';
 import { toCsv } from '../../lib/csv-export';
 import { rateChoices } from './rating-model';
@@ -51,12 +52,14 @@ export async function listVotes(connectionId: string): Promise<Vote[]> {
   return parseAll(raw).sort((a, b) => a.at - b.at);
 }
 
+/** Written at once (writeNow): a vote cast just before a reload counts after it. */
 export async function saveVote(vote: Vote): Promise<void> {
-  await (await db()).put('votes', VoteSchema.parse(vote));
+  const parsed = VoteSchema.parse(vote);
+  await writeNow('votes', (store) => [store.put(parsed)]);
 }
 
 export async function deleteVote(connectionId: string, id: string): Promise<void> {
-  await (await db()).delete('votes', [connectionId, id]);
+  await writeNow('votes', (store) => [store.delete([connectionId, id])]);
 }
 
 /**
