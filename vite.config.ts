@@ -7,7 +7,7 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { linguiPlugins } from './scripts/i18n/vite-lingui';
-import { minifyBeforePaint } from './scripts/minify-before-paint';
+import { firstPaint } from './scripts/first-paint';
 
 // The connect screen is painted before any JavaScript runs (docs/benchmarks.md "lighthouse"). After the
 // client build, this renders src/prerender.tsx with react-dom/server (loaded through Vite's SSR module
@@ -105,7 +105,7 @@ export default defineConfig({
     react(),
     tailwindcss(),
     prerenderConnectScreen(),
-    minifyBeforePaint(),
+    firstPaint(),
     offlineShell(),
   ],
   server: { host: '127.0.0.1', port: 5173 },

@@ -329,6 +329,12 @@ export class Studio {
   async goto(path = '/') {
     await this.page.goto(path);
     await expect(this.page.getByRole('heading', { name: 'Media Studio' })).toBeVisible();
+    // The page loads the studio's script after its first paint (scripts/first-paint.ts), maybe after the
+    // load event: wait until React holds the root (it sets its container key on it), so a choice made
+    // next is React's to see (an event before then is one React never hears).
+    await this.page.waitForFunction(() =>
+      Object.keys(document.getElementById('root') ?? {}).some((k) => k.startsWith('__reactContainer$')),
+    );
   }
 
   /** Opens the studio and connects with the demo key: where most tests begin. */

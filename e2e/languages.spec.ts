@@ -13,10 +13,11 @@ test.describe('a browser in Japanese', () => {
   test('opens the connect screen in Japanese, with the English prerendered page never shown first', async ({
     page,
   }) => {
-    // With the studio's script held back, the page as built (English) stays hidden.
+    // With the studio's script and stylesheet held back, the page as built (English) stays hidden: the
+    // rule that hides it is in the page itself.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/assets/index-*.js', async (route) => {
+    await page.route('**/assets/index-*.{js,css}', async (route) => {
       await held;
       await route.continue();
     });
@@ -32,16 +33,19 @@ test.describe('a browser in Japanese', () => {
   });
 });
 
-// The build minifies it (scripts/minify-before-paint.ts); the test above shows the file as served still
-// draws the language before the studio's script runs.
-test('before-paint.js is served minified: no comments, under half its source', async ({ request }) => {
-  const answer = await request.get('/before-paint.js');
+// The build inlines it minified into index.html (scripts/first-paint.ts); the test above shows the page as
+// served still draws the language before the studio's script runs.
+test('before-paint.js is inlined in index.html, minified: no comments, under half its source', async ({
+  request,
+}) => {
+  const answer = await request.get('/');
   expect(answer.ok()).toBe(true);
-  const served = await answer.text();
+  const scripts = [...(await answer.text()).matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+  expect(scripts).toHaveLength(1);
   const source = readFileSync(new URL('../public/before-paint.js', import.meta.url), 'utf8');
-  expect(served).not.toMatch(/\/\/ |\/\*/);
-  expect(served.length).toBeLessThan(source.length / 2);
-  expect(served).toContain('data-language-pending');
+  expect(scripts[0]).not.toMatch(/\/\/ |\/\*/);
+  expect(scripts[0]!.length).toBeLessThan(source.length / 2);
+  expect(scripts[0]).toContain('data-language-pending');
 });
 
 test('Language on the connect screen: Arabic right to left, remembered after a reload, English again', async ({

@@ -18,7 +18,8 @@ const ATTACKS = [
 /** What markup in catalog text would have created if it had been parsed as HTML. */
 const injected = (page: Page) =>
   page.evaluate(() => ({
-    scripts: Array.from(document.scripts)
+    // In <body>: the page's own inline script in <head> (the theme, the language) reads localStorage.
+    scripts: Array.from(document.body.querySelectorAll('script'))
       .filter((s) => /alert|evil\.example|localStorage/.test(s.textContent ?? ''))
       .map((s) => s.outerHTML),
     imgX: Array.from(document.images)

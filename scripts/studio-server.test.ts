@@ -13,7 +13,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CSP_HASHES, withScriptSources } from './csp';
 import { checkHosts, createStudioServer, studioSettings } from './studio-server';
+
+const INLINE_HASH = "'sha256-TQZ30007oF+P7bipsG/sRpEEtlKUpH+NK/P9GN0Qm+8='";
 
 // The `npm start` server and its proxy (docs/deploying.md), started here against a fake API: a tiny
 // HTTP server that records what reaches it and answers as each test tells it to.
@@ -63,6 +66,8 @@ beforeAll(async () => {
   upstreamOrigin = `http://127.0.0.1:${await listen(upstream)}`;
   dist = mkdtempSync(join(tmpdir(), 'studio-dist-'));
   writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Media Studio</title>');
+  // As the build writes it beside index.html (scripts/first-paint.ts).
+  writeFileSync(join(dist, CSP_HASHES), JSON.stringify({ scriptSrc: [INLINE_HASH] }));
   mkdirSync(join(dist, 'assets'));
   writeFileSync(join(dist, 'assets', 'index-abc.js'), 'export {};');
   writeFileSync(join(dist, 'assets', 'index-abc.js.map'), '{"version":3}');
@@ -435,6 +440,14 @@ describe('the allowed API origins', () => {
     const csp = (await send('GET', '/')).headers['content-security-policy'] as string;
     const connectSrc = csp.split(';').find((d) => d.trim().startsWith('connect-src'))!;
     for (const origin of config.apiOrigins) expect(connectSrc).toContain(origin);
+  });
+
+  it("the CSP's script-src names the build's inline script by its hash, and allows no other inline code", async () => {
+    const csp = (await send('GET', '/')).headers['content-security-policy'] as string;
+    const scriptSrc = csp.split('; ').find((d) => d.startsWith('script-src '));
+    expect(scriptSrc).toBe(`script-src 'self' ${INLINE_HASH}`);
+    expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+    expect(() => withScriptSources(csp, ["'unsafe-inline'"])).toThrow(/Not a script hash/);
   });
 
   it('a setting that is not an http(s) URL is refused, naming the setting', () => {

@@ -2,11 +2,11 @@ import { getRequestListener } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { compress } from 'hono/compress';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { TeamSpaceConfig } from '../contract/team-space-config';
-import { contentSecurityPolicy } from './csp';
+import { CSP_HASHES, contentSecurityPolicy, withScriptSources, type CspHashes } from './csp';
 import { PROXY_PREFIX, proxyRequest, type ProxyOptions } from './proxy';
 import { teamSpaceEnv } from './team-space/env';
 import { DEFAULT_LIMITS } from './team-space/limits';
@@ -130,11 +130,17 @@ export function createStudioServer(
   distDir: string,
   { teamSpace }: { teamSpace?: Pick<TeamSpace, 'handleUpgrade'> } = {},
 ): Server {
-  const { csp, proxy } = settings;
+  const { proxy } = settings;
+  // index.html's inline script (the theme, the language, the loader: scripts/first-paint.ts), allowed by
+  // the hash the build computed.
+  const hashesFile = join(distDir, CSP_HASHES);
+  const csp = existsSync(hashesFile)
+    ? withScriptSources(settings.csp, (JSON.parse(readFileSync(hashesFile, 'utf8')) as CspHashes).scriptSrc)
+    : settings.csp;
   const config: StudioConfigJson =
     teamSpace && settings.teamSpace ? { ...settings.config, teamSpace: settings.teamSpace } : settings.config;
   const app = new Hono();
-  // Content-Security-Policy (docs/deploying.md): no inline script, calls only to the allowed API origins, no
+  // Content-Security-Policy (docs/deploying.md): no inline script but index.html's own, calls only to the allowed API origins, no
   // plugins, no <base>, never framed. Outputs may come from the service's CDN, so images and media
   // also load over https.
   app.use('*', async (c, next) => {

@@ -3,8 +3,13 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { activateEnglish, activateLanguage, startingLanguage } from './lib/i18n/i18n';
 import './index.css';
+import { pageParsed, stylesLoaded } from './lib/page-ready';
 
-const root = document.getElementById('root')!;
+// The built page loads this script after its first paint (scripts/first-paint.ts), or at once while the
+// page stays hidden, maybe before it is parsed: the studio starts once the page is whole and the
+// stylesheet has loaded (the page holds only the CSS of the prerendered connect screen inline).
+const ready = Promise.all([pageParsed(), stylesLoaded()]);
+
 const app = (
   <StrictMode>
     <App />
@@ -19,18 +24,23 @@ const app = (
 // A returning visitor's studio reconnects by itself (public/before-paint.js hides the prerendered connect
 // screen meanwhile): nothing to hydrate; the first render is the reconnecting studio, also as a transition.
 const language = startingLanguage();
-const reconnecting = document.documentElement.hasAttribute('data-reconnecting');
 if (language === 'en') {
   activateEnglish();
-  if (root.firstElementChild && !reconnecting) startTransition(() => void hydrateRoot(root, app));
-  else {
-    root.replaceChildren();
-    startTransition(() => createRoot(root).render(app));
-  }
+  void ready.then(() => {
+    const root = document.getElementById('root')!;
+    const reconnecting = document.documentElement.hasAttribute('data-reconnecting');
+    if (root.firstElementChild && !reconnecting) startTransition(() => void hydrateRoot(root, app));
+    else {
+      root.replaceChildren();
+      startTransition(() => createRoot(root).render(app));
+    }
+  });
 } else {
   void activateLanguage(language)
     .catch(activateEnglish) // its catalog could not load (offline before it was cached): English
+    .then(() => ready)
     .then(() => {
+      const root = document.getElementById('root')!;
       root.replaceChildren();
       createRoot(root).render(app);
     });
