@@ -113,6 +113,8 @@ export default defineConfig({
   // Maps for an error tracker or a debugger, named by no chunk and not served (docs/testing.md).
   build: {
     target: 'es2022',
+    // Every browser the studio supports has <link rel=modulepreload>: no polyfill in the first load.
+    modulePreload: { polyfill: false },
     sourcemap: 'hidden',
     // Everything the entry imports statically is one chunk: the first load is the entry, loaded whole
     // anyway. By itself Rolldown splits what the entry shares with lazy chunks (React, the button, Lingui)

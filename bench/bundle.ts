@@ -4,9 +4,13 @@ import linguiConfig from '../lingui.config';
 import { print, record, type Figure } from './results-file';
 
 // Bundle size (docs/benchmarks.md): the JavaScript a first visit downloads (the entry module and what
-// index.html preloads), gzipped, and all of it. Deterministic, so `--check` gates CI at 100 KB.
+// index.html's loader adds with it), gzipped, and all of it. Deterministic, so `--check` gates CI: at
+// 82 KB, what the first load is now (80.4 KB), so it cannot grow unnoticed; the target is 75 KB
+// (docs/benchmarks.md "bundle").
 
-export const INITIAL_LIMIT_KB = 100;
+export const INITIAL_LIMIT_KB = 82;
+/** The first load's target (the figure's), below the gate until it is met. */
+const INITIAL_TARGET_KB = 75;
 
 const dist = new URL('../dist/', import.meta.url);
 const gz = (file: string) => gzipSync(readFileSync(new URL(file, dist)), { level: 9 }).length / 1024;
@@ -42,9 +46,9 @@ export function measureBundle(): Record<string, Figure> {
     initialJsGzip: {
       value: round(initialKb),
       unit: 'KB',
-      target: `<= ${INITIAL_LIMIT_KB} KB`,
-      ok: initialKb <= INITIAL_LIMIT_KB,
-      note: `${initial.length} files`,
+      target: `<= ${INITIAL_TARGET_KB} KB`,
+      ok: initialKb <= INITIAL_TARGET_KB,
+      note: `${initial.length} files; the CI gate (check:bundle) at ${INITIAL_LIMIT_KB} KB`,
     },
     totalJsGzip: {
       value: round(totalKb),
@@ -60,7 +64,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const figures = measureBundle();
   print('Bundle', figures);
   if (process.argv.includes('--check')) {
-    if (!figures.initialJsGzip!.ok) {
+    if (figures.initialJsGzip!.value! > INITIAL_LIMIT_KB) {
       console.error(`\nThe initial JavaScript is over ${INITIAL_LIMIT_KB} KB gzipped.`);
       process.exit(1);
     }
