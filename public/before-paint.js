@@ -1,6 +1,7 @@
-// Drawn on <html> before the first paint: the colour theme and the language chosen in the studio. A
-// blocking script from the studio's own origin (the Content-Security-Policy allows no inline script), one
-// request for both.
+// Drawn on <html> before the first paint: the colour theme and the language chosen in the studio. The
+// build inlines it, minified, into index.html's <head> (scripts/first-paint.ts), so a first visit waits
+// for no request before it paints; the Content-Security-Policy allows it by its hash, computed at build.
+// The dev server loads it as a file (index.html).
 
 // The theme (src/lib/theme.ts).
 try {

@@ -72,7 +72,7 @@ describe('the first visit’s index.html', () => {
 });
 
 /** Runs the loader in a page that is hidden (or not), returns what it added to <head> and when. */
-function runLoader(hidden: boolean) {
+function runLoader(hidden: boolean, controlled = false) {
   const added: Array<Record<string, string>> = [];
   const queue: Array<[string, () => void]> = [];
   const element = (tag: string) => {
@@ -86,6 +86,7 @@ function runLoader(hidden: boolean) {
       head: { appendChild: (e: ReturnType<typeof element>) => void added.push(e.attributes) },
       addEventListener: (type: string, run: () => void) => void queue.push([type, run]),
     },
+    navigator: { serviceWorker: { controller: controlled ? {} : null } },
     requestAnimationFrame: (run: () => void) => void queue.push(['frame', run]),
     setTimeout: (run: () => void) => void queue.push(['task', run]),
   });
@@ -111,6 +112,12 @@ describe('the loader', () => {
 
   it('adds them at once while the page stays hidden (a stored key, another language)', () => {
     const { added, steps } = runLoader(true);
+    expect(steps).toEqual([]);
+    expect(added.map((a) => a.tag)).toEqual(['link', 'link', 'script']);
+  });
+
+  it('adds them at once when the service worker serves them (a returning visit)', () => {
+    const { added, steps } = runLoader(false, true);
     expect(steps).toEqual([]);
     expect(added.map((a) => a.tag)).toEqual(['link', 'link', 'script']);
   });

@@ -15,7 +15,8 @@ import { minifyClassicScript } from './minify-before-paint';
 //   (src/main.tsx);
 // - public/before-paint.js (the theme, the language, the returning visitor's hidden page) is inlined,
 //   minified, with the loader below after it: the entry script and the stylesheet are requested after
-//   the first paint, or at once while the page stays hidden anyway (another language, a stored key);
+//   the first paint, or at once while the page stays hidden anyway (another language, a stored key) or
+//   when the service worker serves them (a returning visit);
 // - the inline script's hash is written to dist/csp-hashes.json, which the studio's server adds to its
 //   Content-Security-Policy (scripts/csp.ts): script-src names that script and no other inline code.
 
@@ -28,7 +29,8 @@ export const scriptHash = (text: string) =>
 /**
  * The loader run after before-paint.js: the stylesheet and the entry module (with what it imports
  * statically), added to <head> after the first paint. While the page is hidden (data-reconnecting,
- * data-language-pending) nothing is painted before the studio draws, so they are requested at once.
+ * data-language-pending) nothing is painted before the studio draws, and when the service worker serves
+ * them they are at hand: then they are added at once.
  */
 export function loaderScript(assets: { css: string[]; entry: string; preloads: string[] }): string {
   return `(function () {
@@ -48,7 +50,11 @@ export function loaderScript(assets: { css: string[]; entry: string; preloads: s
     });
     add('script', { type: 'module', crossorigin: '', src: assets.entry });
   }
-  if (root.hasAttribute('data-reconnecting') || root.hasAttribute('data-language-pending')) load();
+  // At once when the page stays hidden anyway, or when the service worker serves the code (a returning
+  // visit: nothing to wait for on the network, and the start-up's work is done before the first paint).
+  var controlled = navigator.serviceWorker && navigator.serviceWorker.controller;
+  if (root.hasAttribute('data-reconnecting') || root.hasAttribute('data-language-pending') || controlled)
+    load();
   else
     document.addEventListener('DOMContentLoaded', function () {
       // The frame that paints the parsed page, then the task after it.
