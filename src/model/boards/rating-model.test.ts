@@ -125,11 +125,32 @@ describe('rateChoices', () => {
     expect(reseeded.get('A')!.rating).toBe(few.get('A')!.rating);
   });
 
+  it('the rank spread: a model that won every vote ranks 1 in every resample; two even ones spread over 2 to 3', () => {
+    const votes = [
+      ...times(20, pick('A', 'A', 'B', 'C')),
+      ...times(5, pick('B', 'B', 'C')),
+      ...times(5, pick('C', 'B', 'C')),
+    ];
+    const r = byId(rateChoices(['A', 'B', 'C'], votes));
+    expect([r.get('A')!.bestRank, r.get('A')!.worstRank]).toEqual([1, 1]);
+    expect([r.get('B')!.bestRank, r.get('B')!.worstRank]).toEqual([2, 3]);
+    expect([r.get('C')!.bestRank, r.get('C')!.worstRank]).toEqual([2, 3]);
+    // Without resamples, the spread is the rank of the rating alone.
+    const point = rateChoices(['A', 'B', 'C'], [...votes, pick('B', 'B', 'C')], { replicates: 0 });
+    expect(point.map((x) => [x.id, x.bestRank, x.worstRank])).toEqual([
+      ['A', 1, 1],
+      ['B', 2, 2],
+      ['C', 3, 3],
+    ]);
+  });
+
   it('no models, no ratings; no votes, every model at 1500', () => {
     expect(rateChoices([], [])).toEqual([]);
-    expect(rateChoices(['A', 'B'], []).map((r) => [r.rating, r.low, r.high, r.votes])).toEqual([
-      [ELO_BASE, ELO_BASE, ELO_BASE, 0],
-      [ELO_BASE, ELO_BASE, ELO_BASE, 0],
+    expect(
+      rateChoices(['A', 'B'], []).map((r) => [r.rating, r.low, r.high, r.votes, r.bestRank, r.worstRank]),
+    ).toEqual([
+      [ELO_BASE, ELO_BASE, ELO_BASE, 0, 1, 1],
+      [ELO_BASE, ELO_BASE, ELO_BASE, 0, 1, 1],
     ]);
   });
 });

@@ -10,6 +10,8 @@
 // converges in a few steps. The interval is a percentile bootstrap over votes with a seeded generator:
 // the votes are drawn again with replacement, the model refitted, and each model's 2.5th and 97.5th
 // percentiles of its rating kept. Ratings are on the Elo scale, centred: 1500 + (θ − mean θ) · 400 / ln 10.
+// The same resamples give each model's rank spread: its rank in every refit, and the same percentiles
+// of those ranks (rounded outwards to whole ranks).
 
 /** @internal */
 export const ELO_BASE = 1500;
@@ -31,6 +33,12 @@ export interface Rating {
   high: number;
   /** Votes this model took part in. */
   votes: number;
+  /**
+   * The rank spread (1 the best): the same percentiles of its rank over the resamples, rounded outwards
+   * and widened to hold the rank of its rating; a rank is 1 + the models rated strictly higher.
+   */
+  bestRank: number;
+  worstRank: number;
 }
 
 export interface RateOptions {
@@ -244,6 +252,10 @@ function quantile(sorted: readonly number[], p: number): number {
   return sorted[below]! + (sorted[above]! - sorted[below]!) * (at - below);
 }
 
+/** Each rating's rank: 1 + how many are strictly higher (equal ratings share a rank). */
+const ranksOf = (ratings: readonly number[]): number[] =>
+  ratings.map((r) => 1 + ratings.reduce((above, other) => above + (other > r ? 1 : 0), 0));
+
 /**
  * The fitted strengths (centred, natural units) and tie parameter φ of `ids` from `choices`.
  * @internal
@@ -290,6 +302,7 @@ export function rateChoices(
 
   const total = grouped.setOf.length;
   const draws = Array.from({ length: n }, () => new Array<number>(replicates));
+  const ranks = Array.from({ length: n }, () => new Array<number>(replicates));
   const random = seededRandom(seed);
   const weights = new Int32Array(total);
   for (let r = 0; r < replicates; r++) {
@@ -302,18 +315,27 @@ export function rateChoices(
       priorVariance,
       full,
     );
-    centredElo(x, n).forEach((e, i) => (draws[i]![r] = e));
+    const elo = centredElo(x, n);
+    const rank = ranksOf(elo);
+    elo.forEach((e, i) => {
+      draws[i]![r] = e;
+      ranks[i]![r] = rank[i]!;
+    });
   }
   const tail = (1 - level) / 2;
+  const pointRank = ranksOf(rating);
   return ids
     .map((id, i) => {
       const sorted = draws[i]!.sort((a, b) => a - b);
+      const rankSorted = ranks[i]!.sort((a, b) => a - b);
       return {
         id,
         rating: rating[i]!,
         low: replicates ? quantile(sorted, tail) : rating[i]!,
         high: replicates ? quantile(sorted, 1 - tail) : rating[i]!,
         votes: votes[i]!,
+        bestRank: Math.min(pointRank[i]!, replicates ? Math.floor(quantile(rankSorted, tail)) : Infinity),
+        worstRank: Math.max(pointRank[i]!, replicates ? Math.ceil(quantile(rankSorted, 1 - tail)) : 0),
       };
     })
     .sort((a, b) => b.rating - a.rating || a.id.localeCompare(b.id));
