@@ -124,8 +124,10 @@ test('a reload mid-queue keeps what is held, then sends each task once', async (
   expect(await postsOfTasks(sandbox)).toHaveLength(0);
 
   // Resumed, then reloaded again while it sends: nothing lost, nothing charged twice.
+  // Listened for before the click: the first send may leave within the click's own turn.
+  const sending = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/v1/tasks'));
   await queueRegion(page).getByRole('button', { name: 'Resume queue' }).click();
-  await page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/v1/tasks'));
+  await sending;
   await page.reload();
   await expect(studio.accountButton).toBeVisible();
   await expectSucceeded(history, prompts);
