@@ -30,6 +30,7 @@ const ANSWER_BATCH_MS = 50;
  * A history entry as the schedule sees it: when, what ran, the estimate, the last status. Another
  * member's task that nobody follows any more (HistoryEntry.by.unfollowed) leaves the schedule as if it
  * had ended: it no longer holds a place that this device's forecasts count.
+ * @internal
  */
 export function scheduleTask(entry: HistoryEntry): ScheduleTask {
   const r = entry.request;

@@ -204,6 +204,7 @@ function changeTeamEntries(
  * this browser's storage was cleared) is taken into it this long after it was made: this device then
  * polls it with the member's key and shares what it finds. Before that, the device that made it is
  * likely still following it (both polling costs only the key's budget).
+ * @internal
  */
 export const ADOPT_AFTER_MS = 2 * 60_000;
 /**
@@ -211,16 +212,14 @@ export const ADOPT_AFTER_MS = 2 * 60_000;
  * until this long after it was made: then nobody is polling it (the member left, or cleared their
  * storage and has not come back), and it is shown as unfollowed, out of the team queue and the
  * forecasts, until its maker's studio comes back and shares its end.
+ * @internal
  */
 export const UNFOLLOWED_AFTER_MS = 15 * 60_000;
 /** How often the unfinished records are looked at again for the two rules above. */
 const RECHECK_MS = 60_000;
 
-/**
- * Whether another member's record is one nobody follows any more (UNFOLLOWED_AFTER_MS).
- * @internal
- */
-export function isUnfollowed(task: TeamTask, now: number, makerOnline: boolean): boolean {
+/** Whether another member's record is one nobody follows any more (UNFOLLOWED_AFTER_MS). */
+function isUnfollowed(task: TeamTask, now: number, makerOnline: boolean): boolean {
   return !isTerminal(task.status) && !makerOnline && now - task.createdAt > UNFOLLOWED_AFTER_MS;
 }
 
