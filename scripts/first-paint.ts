@@ -23,10 +23,11 @@ import { minifyClassicScript } from './minify-before-paint';
 const BEFORE_PAINT = 'before-paint.js';
 
 /** The CSP source of an inline script: 'sha256-…' of its text, as the browser hashes it (UTF-8). */
-export const scriptHash = (text: string) =>
+const scriptHash = (text: string) =>
   `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 /**
+ * @internal Exported for its test.
  * The loader run after before-paint.js: the stylesheet and the entry module (with what it imports
  * statically), added to <head> after the first paint. While the page is hidden (data-reconnecting,
  * data-language-pending) nothing is painted before the studio draws, and when the service worker serves
@@ -68,7 +69,10 @@ export function loaderScript(assets: { css: string[]; entry: string; preloads: s
 
 const attribute = (tag: string, name: string) => new RegExp(`\\b${name}="([^"]+)"`).exec(tag)?.[1];
 
-/** dist/index.html as a first visit needs it; returns the page and the CSP sources of its inline script. */
+/**
+ * @internal Exported for its test.
+ * dist/index.html as a first visit needs it; returns the page and the CSP sources of its inline script.
+ */
 export async function firstPaintPage(
   html: string,
   distDir: string,
