@@ -1,6 +1,18 @@
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import * as Y from 'yjs';
+
+/** better-sqlite3 (the SQLite of the team space's persistence) as far as this uses it: its types are not installed. */
+interface Statement {
+  run(...params: unknown[]): { lastInsertRowid: number | bigint };
+  all(...params: unknown[]): unknown[];
+}
+interface SqliteDatabase {
+  exec(source: string): void;
+  prepare(source: string): Statement;
+  transaction(fn: () => void): () => void;
+}
+const Database = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => SqliteDatabase;
 
 // Figures for choosing how a team's history grows without bound (docs/team-space.md, "History at
 // scale"): what a task costs in a Yjs document and what applying a month of them costs (the join), and
