@@ -40,10 +40,6 @@ const config: KnipConfig = {
     'bench/*.ts!',
     'bench/zip-page/main.ts!',
     'e2e/**/*.ts',
-    // The model report's figures (#40): built and tested first, the report view that imports them comes
-    // next. An entry until then, so the production run does not call the module dead; remove this line
-    // when the view imports it.
-    'src/model/boards/model-report.ts!',
     // Run by sandbox/test/memory.test.ts in a process of its own, by path.
     'sandbox/test/retained-memory.ts',
     ...tests,

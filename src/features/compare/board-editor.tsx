@@ -70,6 +70,7 @@ export function BoardEditor({
         inTeam={inTeam}
         history={history}
         leaderboardVotes={leaderboardVotes}
+        boardVotes={votes}
         shareUrl={shareUrl}
         onShared={setShared}
         onExport={() => void sheet.exportSheet()}

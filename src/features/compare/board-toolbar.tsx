@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useId, useState, useSyncExternalStore } from 'react';
-import { Download, Eye, EyeOff, Link2, Redo2, Trophy, Undo2 } from 'lucide-react';
+import { useId, useMemo, useState, useSyncExternalStore } from 'react';
+import { ChartScatter, Download, Eye, EyeOff, Link2, Redo2, Trophy, Undo2 } from 'lucide-react';
 import { useApi } from '../../api/api-context';
 import { Button } from '../../components/button';
 import { inputClass } from '../../components/field';
@@ -9,10 +9,11 @@ import type { BoardHistory } from '../../model/team/team-boards';
 import type { Vote } from '../../model/boards/votes';
 import type { CompareTeam } from './compare-team';
 import { LeaderboardDialog } from './leaderboard-dialog';
+import { ModelReportDialog } from './model-report-view';
 import type { BoardState } from './use-board';
 
-// The board's toolbar: its name, Share link (not on a blind board), Blind or Reveal, the Leaderboard (its
-// dialog wired here), Export contact sheet, and on a team board this member's Undo and Redo.
+// The board's toolbar: its name, Share link (not on a blind board), Blind or Reveal, the Leaderboard and
+// the Model report (their dialogs wired here), Export contact sheet, and on a team board this member's Undo and Redo.
 
 const noop = () => () => undefined;
 const NO_HISTORY = { canUndo: false, canRedo: false };
@@ -25,6 +26,7 @@ export function BoardToolbar({
   inTeam,
   history,
   leaderboardVotes,
+  boardVotes,
   shareUrl,
   onShared,
   onExport,
@@ -39,6 +41,8 @@ export function BoardToolbar({
   history: BoardHistory | null;
   /** The team's votes for its Leaderboard; null on this device. */
   leaderboardVotes: { team: readonly Vote[]; mine: readonly Vote[] } | null;
+  /** This board's votes on this device (a team board's are every member's, in leaderboardVotes). */
+  boardVotes: ReadonlyMap<string, Vote>;
   /** The link that opens this setup (the app knows its own URL scheme). */
   shareUrl: (encoded: string) => string;
   /** The share link made (and copied), or null when it no longer applies (the board went blind). */
@@ -50,6 +54,12 @@ export function BoardToolbar({
   const { board, update, columns } = state;
   const nameId = useId();
   const [leaderboardOpen, setLeaderboardOpen] = useState(false);
+  const [reportOpen, setReportOpen] = useState(false);
+  const reportTasks = useMemo(() => state.cells.flatMap((c) => (c.entry ? [c.entry] : [])), [state.cells]);
+  const reportVotes = useMemo(
+    () => (leaderboardVotes ? leaderboardVotes.team : [...boardVotes.values()]),
+    [leaderboardVotes, boardVotes],
+  );
   const undoState = useSyncExternalStore(history?.subscribe ?? noop, history?.snapshot ?? noHistory);
   return (
     <div className="flex flex-wrap items-end gap-3">
@@ -108,6 +118,10 @@ export function BoardToolbar({
         <Trophy className="size-4" aria-hidden="true" />
         <Trans>Leaderboard</Trans>
       </Button>
+      <Button onClick={() => setReportOpen(true)}>
+        <ChartScatter className="size-4" aria-hidden="true" />
+        <Trans>Model report</Trans>
+      </Button>
       <Button onClick={onExport} disabled={columns.length === 0}>
         <Download className="size-4" aria-hidden="true" />
         <Trans>Export contact sheet</Trans>
@@ -140,6 +154,19 @@ export function BoardToolbar({
         connectionId={connectionId}
         category={board.setup.category}
         team={leaderboardVotes}
+      />
+      <ModelReportDialog
+        open={reportOpen}
+        onOpenChange={setReportOpen}
+        board={board}
+        tasks={reportTasks}
+        votes={reportVotes}
+        names={(key) => {
+          const c = columns.find((col) => col.key === key);
+          return c && { name: c.model.name, versionName: c.versionName };
+        }}
+        blind={blind}
+        inTeam={leaderboardVotes !== null}
       />
     </div>
   );

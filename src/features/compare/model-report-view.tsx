@@ -1,0 +1,450 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useMemo } from 'react';
+import { Alert } from '../../components/alert';
+import { Dialog } from '../../components/dialog';
+import { formatCount, formatCredits, formatPercent, formatSeconds } from '../../lib/format';
+import { displayText } from '../../lib/untrusted-text';
+import type { HistoryEntry } from '../../model/history/history-types';
+import { modelReport, type ModelFigures, type ReportBoard } from '../../model/boards/model-report';
+import type { Vote } from '../../model/boards/votes';
+
+// The Model report of one board (product-notes "Deciding with evidence", issue 40): the figures of
+// model/boards/model-report.ts per model and version, in the module's order, as a table (the accessible
+// form) and two charts beside it, quality against credits per output and against median run time, with
+// the Pareto front (the models no other beats on both) drawn as a line through filled marks. A member
+// still blind on the board sees no results: names, cost and time stay hidden there until Reveal.
+
+const th = 'px-2 py-1.5 text-xs font-medium text-slate-600 dark:text-slate-400';
+const td = 'px-2 py-1.5 text-end whitespace-nowrap tabular-nums align-top';
+const small = 'block text-xs text-slate-600 dark:text-slate-400';
+
+/** A model's name and version as the catalog has them (the report knows names only from votes). */
+export type ModelNames = (key: string) => { name: string; versionName: string } | undefined;
+
+function NoFigure() {
+  const { t } = useLingui();
+  return (
+    <>
+      <span aria-hidden="true">—</span>
+      <span className="sr-only">
+        {t({ message: 'none', comment: 'a figure of the model report with no data' })}
+      </span>
+    </>
+  );
+}
+
+interface ChartModel {
+  key: string;
+  /** The model's place in the table (its mark on the chart). */
+  place: number;
+  label: string;
+  quality: number;
+  low: number;
+  high: number;
+  cost: number;
+  front: boolean;
+}
+
+const W = 360;
+const H = 240;
+const PAD = { start: 48, end: 16, top: 14, bottom: 40 };
+
+/** Quality (rating, its interval as an error bar) against a cost, lower being better; the front marked. */
+function FrontChart({
+  title,
+  axis,
+  models,
+  formatCost,
+}: {
+  title: string;
+  axis: string;
+  models: readonly ChartModel[];
+  formatCost: (n: number) => string;
+}) {
+  const { t } = useLingui();
+  const front = models.filter((m) => m.front).sort((a, b) => a.cost - b.cost);
+  const names = front.map((m) => m.label).join(', ');
+  const summary = t`${title}. On the front (no other model is both better and cheaper or faster): ${names}.`;
+  if (models.length === 0)
+    return (
+      <figure className="rounded-lg p-3 ring-1 ring-slate-200 dark:ring-slate-700">
+        <figcaption className="text-sm font-medium">{title}</figcaption>
+        <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
+          <Trans>No model has both a rating and this figure yet.</Trans>
+        </p>
+      </figure>
+    );
+  const maxCost = Math.max(...models.map((m) => m.cost)) || 1;
+  const lo = Math.min(...models.map((m) => m.low));
+  const hi = Math.max(...models.map((m) => m.high));
+  const span = Math.max(hi - lo, 50);
+  const yMin = lo - span * 0.08;
+  const yMax = hi + span * 0.08;
+  const x = (cost: number) => PAD.start + (cost / (maxCost * 1.08)) * (W - PAD.start - PAD.end);
+  const y = (q: number) => PAD.top + ((yMax - q) / (yMax - yMin)) * (H - PAD.top - PAD.bottom);
+  const x0 = PAD.start;
+  const y0 = H - PAD.bottom;
+  return (
+    <figure className="rounded-lg p-3 ring-1 ring-slate-200 dark:ring-slate-700">
+      <figcaption className="text-sm font-medium">{title}</figcaption>
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        role="img"
+        aria-label={summary}
+        className="mt-1 h-auto w-full overflow-visible text-slate-700 dark:text-slate-300"
+        // The chart is drawn left to right in every language: its numbers read as a graph, not as text.
+        direction="ltr"
+      >
+        <g className="stroke-slate-300 dark:stroke-slate-600" strokeWidth={1}>
+          <line x1={x0} y1={y0} x2={W - PAD.end} y2={y0} />
+          <line x1={x0} y1={PAD.top} x2={x0} y2={y0} />
+        </g>
+        <g className="fill-current text-[10px]" fontSize={10}>
+          <text x={x0 - 4} y={y(yMax) + 4} textAnchor="end">
+            {formatCount(Math.round(yMax))}
+          </text>
+          <text x={x0 - 4} y={y(yMin)} textAnchor="end">
+            {formatCount(Math.round(yMin))}
+          </text>
+          <text x={x0} y={y0 + 14} textAnchor="middle">
+            {formatCost(0)}
+          </text>
+          <text x={x(maxCost)} y={y0 + 14} textAnchor="middle">
+            {formatCost(maxCost)}
+          </text>
+          <text x={(x0 + W - PAD.end) / 2} y={H - 6} textAnchor="middle">
+            {axis}
+          </text>
+          <text
+            x={12}
+            y={(PAD.top + y0) / 2}
+            textAnchor="middle"
+            transform={`rotate(-90 12 ${(PAD.top + y0) / 2})`}
+          >
+            {t({ message: 'Rating', comment: 'the vertical axis of the model report’s charts' })}
+          </text>
+        </g>
+        {front.length > 1 && (
+          <polyline
+            data-front-line=""
+            points={front.map((m) => `${x(m.cost)},${y(m.quality)}`).join(' ')}
+            fill="none"
+            className="stroke-indigo-600 dark:stroke-indigo-400"
+            strokeWidth={2}
+            strokeDasharray="5 3"
+          />
+        )}
+        {models.map((m) => (
+          <g key={m.key} data-model={m.key} data-front={m.front ? 'true' : 'false'}>
+            <line
+              x1={x(m.cost)}
+              x2={x(m.cost)}
+              y1={y(m.high)}
+              y2={y(m.low)}
+              className="stroke-slate-500 dark:stroke-slate-400"
+              strokeWidth={1.5}
+            />
+            <line
+              x1={x(m.cost) - 4}
+              x2={x(m.cost) + 4}
+              y1={y(m.high)}
+              y2={y(m.high)}
+              className="stroke-slate-500 dark:stroke-slate-400"
+            />
+            <line
+              x1={x(m.cost) - 4}
+              x2={x(m.cost) + 4}
+              y1={y(m.low)}
+              y2={y(m.low)}
+              className="stroke-slate-500 dark:stroke-slate-400"
+            />
+            <circle
+              cx={x(m.cost)}
+              cy={y(m.quality)}
+              r={m.front ? 6 : 5}
+              strokeWidth={2}
+              className={
+                m.front
+                  ? 'fill-indigo-600 stroke-indigo-600 dark:fill-indigo-400 dark:stroke-indigo-400'
+                  : 'fill-white stroke-slate-500 dark:fill-slate-900 dark:stroke-slate-400'
+              }
+            />
+            <text
+              x={x(m.cost) + 9}
+              y={y(m.quality) - 6}
+              fontSize={11}
+              fontWeight={600}
+              className="fill-current"
+            >
+              {formatCount(m.place)}
+            </text>
+          </g>
+        ))}
+      </svg>
+    </figure>
+  );
+}
+
+export function ModelReportDialog({
+  open,
+  onOpenChange,
+  board,
+  tasks,
+  votes,
+  names,
+  blind,
+  inTeam,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  board: ReportBoard;
+  /** The tasks of the board's cells. */
+  tasks: readonly HistoryEntry[];
+  /** The votes on this board: in a team, every member's. */
+  votes: readonly Vote[];
+  names: ModelNames;
+  /** This member is still blind on the board: no results until Reveal. */
+  blind: boolean;
+  inTeam: boolean;
+}) {
+  const { t } = useLingui();
+  // The board's cells are a new array at every render (a poll, a quote): the report (a bootstrap of the
+  // votes) is computed again only when a task's figures change.
+  const taskSignature = tasks
+    .map((e) => `${e.taskId} ${e.status} ${e.completedAt} ${e.creditsCharged} ${e.outputs.length}`)
+    .join('\n');
+  const report = useMemo(
+    () => (open && !blind ? modelReport({ boards: [board], tasks, votes }) : null),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [open, blind, board, taskSignature, votes],
+  );
+  const threshold = formatCount(report?.preliminaryBelow ?? 0);
+  const nameOf = (m: ModelFigures) => {
+    const known = names(m.key);
+    return {
+      name: displayText(known?.name ?? m.name ?? m.modelId),
+      version: displayText(known?.versionName ?? m.versionName ?? m.versionId),
+    };
+  };
+  const chartModels = (
+    cost: (m: ModelFigures) => number | null | undefined,
+    front: (m: ModelFigures) => boolean | null,
+  ) =>
+    (report?.models ?? []).flatMap((m, i) => {
+      const c = cost(m);
+      if (!m.rating || c === null || c === undefined) return [];
+      const { name, version } = nameOf(m);
+      return [
+        {
+          key: m.key,
+          place: i + 1,
+          label: `${name} ${version}`,
+          quality: m.rating.point,
+          low: m.rating.low,
+          high: m.rating.high,
+          cost: c,
+          front: front(m) === true,
+        },
+      ];
+    });
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange} title={t`Model report`} wide>
+      {blind ? (
+        <Alert tone="info" title={t`You are still blind on this board.`} live={false}>
+          <Trans>
+            The report names the models and shows their cost and time: it opens once you press Reveal, so it
+            cannot sway your votes.
+          </Trans>
+        </Alert>
+      ) : !report || report.models.length === 0 ? (
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          <Trans>Add models and prompts, run the board, then vote blind: the report builds on those.</Trans>
+        </p>
+      ) : (
+        <div className="flex flex-col gap-4">
+          <div
+            className="overflow-x-auto rounded focus-visible:outline-2 focus-visible:outline-indigo-500"
+            tabIndex={0}
+            role="region"
+            aria-label={t`Model report table`}
+          >
+            <table className="w-full min-w-[52rem] text-start text-sm [:where(&_th)]:text-start">
+              <caption className="sr-only">
+                {plural(report.votes, {
+                  one: 'Models of this board, best first, from # vote',
+                  other: 'Models of this board, best first, from # votes',
+                })}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col" className={th}>
+                    #
+                  </th>
+                  <th scope="col" className={th}>
+                    <Trans>Model</Trans>
+                  </th>
+                  <th scope="col" className={`${th} text-end`}>
+                    <Trans>Rating (95 % interval)</Trans>
+                  </th>
+                  <th scope="col" className={`${th} text-end`}>
+                    <Trans>Wins / losses / ties</Trans>
+                  </th>
+                  <th scope="col" className={`${th} text-end`}>
+                    <Trans>Credits per output</Trans>
+                  </th>
+                  <th scope="col" className={`${th} text-end`}>
+                    <Trans>Median run time</Trans>
+                  </th>
+                  <th scope="col" className={`${th} text-end`}>
+                    <Trans>p95 run time</Trans>
+                  </th>
+                  <th scope="col" className={`${th} text-end`}>
+                    <Trans>Failure rate</Trans>
+                  </th>
+                  <th scope="col" className={`${th} text-end`}>
+                    <Trans>Moderation rate</Trans>
+                  </th>
+                  <th scope="col" className={`${th} text-end`}>
+                    <Trans>Outputs</Trans>
+                  </th>
+                  <th scope="col" className={`${th} text-end`}>
+                    <Trans>Votes</Trans>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {report.models.map((m, i) => {
+                  const { name, version } = nameOf(m);
+                  const r = m.rating;
+                  const best = r ? formatCount(r.bestRank) : '';
+                  const worst = r ? formatCount(r.worstRank) : '';
+                  const wins = formatCount(m.wins);
+                  const losses = formatCount(m.losses);
+                  const ties = formatCount(m.ties);
+                  return (
+                    <tr key={m.key} className="border-t border-slate-100 dark:border-slate-800">
+                      <td className="px-2 py-1.5 align-top tabular-nums">{formatCount(i + 1)}</td>
+                      <th scope="row" className="px-2 py-1.5 align-top font-normal">
+                        <span className="font-medium" dir="auto" translate="no">
+                          {name}
+                        </span>{' '}
+                        <span
+                          className="text-xs text-slate-600 dark:text-slate-400"
+                          dir="auto"
+                          translate="no"
+                        >
+                          {version}
+                        </span>
+                        {m.preliminary && ' '}
+                        {m.preliminary && (
+                          <span
+                            className="inline-block rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-900/40 dark:text-amber-200"
+                            title={t`Fewer than ${threshold} votes: the rating may move a lot.`}
+                          >
+                            <Trans comment="a model of the report rated on too few votes">Preliminary</Trans>
+                          </span>
+                        )}
+                      </th>
+                      <td className={td}>
+                        {r ? (
+                          <>
+                            <span className="font-semibold">{formatCount(Math.round(r.point))}</span>{' '}
+                            <span className="text-xs text-slate-600 dark:text-slate-400">
+                              ({formatCount(Math.round(r.low))}–{formatCount(Math.round(r.high))})
+                            </span>
+                            <span className={small}>
+                              {r.bestRank === r.worstRank
+                                ? t({
+                                    message: `rank ${best}`,
+                                    comment: 'the model’s rank in every resample',
+                                  })
+                                : t({
+                                    message: `rank ${best}–${worst}`,
+                                    comment: 'the spread of the model’s rank over the resamples: "rank 1–3"',
+                                  })}
+                            </span>
+                          </>
+                        ) : (
+                          <NoFigure />
+                        )}
+                      </td>
+                      <td className={td}>
+                        {t({ message: `${wins} / ${losses} / ${ties}`, comment: 'wins / losses / ties' })}
+                      </td>
+                      <td className={td}>
+                        {m.creditsPerOutput === null ? <NoFigure /> : formatCredits(m.creditsPerOutput)}
+                      </td>
+                      <td className={td}>
+                        {m.runTime ? formatSeconds(m.runTime.medianMs / 1000) : <NoFigure />}
+                      </td>
+                      <td className={td}>
+                        {m.runTime ? (
+                          <>
+                            {formatSeconds(m.runTime.p95Ms / 1000)}
+                            <span className={small}>
+                              {plural(m.runTime.samples, { one: 'p95 of # run', other: 'p95 of # runs' })}
+                            </span>
+                          </>
+                        ) : (
+                          <NoFigure />
+                        )}
+                      </td>
+                      <td className={td}>
+                        {m.failureRate === null ? <NoFigure /> : formatPercent(m.failureRate)}
+                      </td>
+                      <td className={td}>
+                        {m.moderationRate === null ? <NoFigure /> : formatPercent(m.moderationRate)}
+                      </td>
+                      <td className={td}>{formatCount(m.outputs)}</td>
+                      <td className={td}>{formatCount(m.votes)}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+          <div className="grid gap-3 sm:grid-cols-2">
+            <FrontChart
+              title={t`Quality against credits per output`}
+              axis={t`Credits per output`}
+              models={chartModels(
+                (m) => m.creditsPerOutput,
+                (m) => m.front.credits,
+              )}
+              formatCost={(n) => formatCount(Math.round(n * 100) / 100)}
+            />
+            <FrontChart
+              title={t`Quality against median run time`}
+              axis={t`Median run time`}
+              models={chartModels(
+                (m) => m.runTime?.medianMs,
+                (m) => m.front.time,
+              )}
+              formatCost={(ms) => formatSeconds(ms / 1000)}
+            />
+          </div>
+          <p className="text-xs text-slate-600 dark:text-slate-400">
+            {inTeam
+              ? plural(report.votes, {
+                  one: 'From # blind vote of every member of the team on this board.',
+                  other: 'From # blind votes of every member of the team on this board.',
+                })
+              : plural(report.votes, {
+                  one: 'From # blind vote on this board.',
+                  other: 'From # blind votes on this board.',
+                })}{' '}
+            <Trans>
+              Models are ordered by the lower end of their rating’s interval: what their votes prove, not a
+              lucky point. Preliminary ones (fewer than {threshold} votes) come after. On the charts, each
+              mark is the model’s place in the table, its bar the rating’s interval; the filled marks joined
+              by the dashed line are the front: no other model is both better and cheaper (or faster). p95: 95
+              % of the runs took at most this long; under 20 runs, it is the slowest run.
+            </Trans>
+          </p>
+        </div>
+      )}
+    </Dialog>
+  );
+}
