@@ -3,7 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useMemo } from 'react';
 import { Alert } from '../../components/alert';
 import { Dialog } from '../../components/dialog';
-import { formatCount, formatCredits, formatPercent, formatSeconds } from '../../lib/format';
+import { formatCount, formatCredits, formatOneDecimal, formatPercent, formatSeconds } from '../../lib/format';
 import { displayText } from '../../lib/untrusted-text';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { modelReport, type ModelFigures, type ReportBoard } from '../../model/boards/model-report';
@@ -81,6 +81,10 @@ function FrontChart({
   const span = Math.max(hi - lo, 50);
   const yMin = lo - span * 0.08;
   const yMax = hi + span * 0.08;
+  // Gridlines at round ratings, at most five or so.
+  const step = [10, 25, 50, 100, 200, 250, 500].find((s) => (yMax - yMin) / s <= 5) ?? 1000;
+  const ticks: number[] = [];
+  for (let v = Math.ceil(yMin / step) * step; v <= yMax; v += step) ticks.push(v);
   const x = (cost: number) => PAD.start + (cost / (maxCost * 1.08)) * (W - PAD.start - PAD.end);
   const y = (q: number) => PAD.top + ((yMax - q) / (yMax - yMin)) * (H - PAD.top - PAD.bottom);
   const x0 = PAD.start;
@@ -100,15 +104,24 @@ function FrontChart({
           <line x1={x0} y1={y0} x2={W - PAD.end} y2={y0} />
           <line x1={x0} y1={PAD.top} x2={x0} y2={y0} />
         </g>
-        <g className="fill-current text-[10px]" fontSize={10}>
-          <text x={x0 - 4} y={y(yMax) + 4} textAnchor="end">
-            {formatCount(Math.round(yMax))}
-          </text>
-          <text x={x0 - 4} y={y(yMin)} textAnchor="end">
-            {formatCount(Math.round(yMin))}
-          </text>
+        {ticks.map((v) => (
+          <g key={v}>
+            <line
+              x1={x0}
+              x2={W - PAD.end}
+              y1={y(v)}
+              y2={y(v)}
+              className="stroke-slate-200 dark:stroke-slate-700"
+              strokeWidth={1}
+            />
+            <text x={x0 - 4} y={y(v) + 4} textAnchor="end" fontSize={11} className="fill-current">
+              {formatCount(v)}
+            </text>
+          </g>
+        ))}
+        <g className="fill-current" fontSize={11}>
           <text x={x0} y={y0 + 14} textAnchor="middle">
-            {formatCost(0)}
+            {formatCount(0)}
           </text>
           <text x={x(maxCost)} y={y0 + 14} textAnchor="middle">
             {formatCost(maxCost)}
@@ -173,7 +186,7 @@ function FrontChart({
             <text
               x={x(m.cost) + 9}
               y={y(m.quality) - 6}
-              fontSize={11}
+              fontSize={12}
               fontWeight={600}
               className="fill-current"
             >
@@ -422,7 +435,12 @@ export function ModelReportDialog({
                 (m) => m.runTime?.medianMs,
                 (m) => m.front.time,
               )}
-              formatCost={(ms) => formatSeconds(ms / 1000)}
+              formatCost={(ms) => {
+                if (ms >= 1000) return formatSeconds(ms / 1000);
+                // Under a second (the sandbox's runs): a tenth, where formatSeconds says "<1 s".
+                const seconds = formatOneDecimal(ms / 1000);
+                return t({ message: `${seconds} s`, comment: 'a duration; s: seconds' });
+              }}
             />
           </div>
           <p className="text-xs text-slate-600 dark:text-slate-400">
