@@ -1,7 +1,18 @@
-import { cleanup, render, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import 'fake-indexeddb/auto';
+import { act, cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import * as Y from 'yjs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Me } from '../../../contract/me';
 import type { TaskStatus } from '../../../contract/task';
-import { cellKey, type Cell } from '../../model/boards/boards';
+import { cellKey, type Board, type Cell } from '../../model/boards/boards';
+import { TeamBoards } from '../../model/team/team-boards';
+import { TeamSpace } from '../../model/team/team-space';
+import { TeamVotes } from '../../model/team/team-votes';
+import { fakeClient, renderWithApi } from '../../test/catalog-test-utils';
+import { freshDatabase } from '../../test/gallery-test-utils';
+import type { CompareTeam } from './compare-team';
+import { CompareView } from './compare-view';
 import { modelReport, type ReportBoard } from '../../model/boards/model-report';
 import type { Vote } from '../../model/boards/votes';
 import type { HistoryEntry } from '../../model/history/history-types';
@@ -9,7 +20,7 @@ import { ModelReportDialog, type ModelNames } from './model-report-view';
 
 // The Model report of one board, on a fixture whose figures are worked out by hand beside it: the table
 // (the accessible form), the Preliminary badge, the module's order, the charts' front, and nothing for a
-// member still blind on the board.
+// member still blind on the board; and, opened from a team board's toolbar, every member's votes.
 
 const A = 'alpha@a1';
 const B = 'beta@b1';
@@ -237,5 +248,118 @@ describe('ModelReportDialog', () => {
     expect(within(dialog).queryByRole('table')).toBeNull();
     expect(within(dialog).queryByRole('img')).toBeNull();
     expect(within(dialog).queryByText(/Alpha|Beta|Gamma|credits/)).toBeNull();
+  });
+});
+
+describe('the Model report of a team board, from the board’s toolbar', () => {
+  const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
+  const LUMEN = { modelId: 'lumen-canvas', versionId: 'lumen-canvas-v2' };
+  const AURORA = { modelId: 'northwind-aurora', versionId: 'northwind-aurora-1' };
+  const teamBoard: Board = {
+    id: 'board-1',
+    connectionId: 'team',
+    name: 'Lighthouses',
+    createdAt: T0,
+    updatedAt: T0,
+    setup: {
+      category: 'image/default',
+      columns: [LUMEN, AURORA],
+      rows: [
+        { id: 'r1', prompt: 'a lighthouse in fog' },
+        { id: 'r2', prompt: 'a harbour at dawn' },
+      ],
+      shared: {},
+      perColumn: {},
+    },
+    cells: {},
+    favourites: {},
+    notes: {},
+    blind: true,
+  };
+  const spaces: Array<{ space: TeamSpace; boards: TeamBoards; votes: TeamVotes }> = [];
+  const member = (id: string) => {
+    const space = new TeamSpace(new Y.Doc(), id, () => T0);
+    const m = { space, boards: new TeamBoards(space), votes: new TeamVotes(space) };
+    spaces.push(m);
+    return m;
+  };
+  const sync = () =>
+    act(() => {
+      for (const a of spaces)
+        for (const b of spaces)
+          if (a !== b)
+            Y.applyUpdate(b.space.doc, Y.encodeStateAsUpdate(a.space.doc, Y.encodeStateVector(b.space.doc)));
+    });
+  const teamOf = (m: (typeof spaces)[number]): CompareTeam => ({
+    boards: m.boards,
+    votes: m.votes,
+    memberId: m.space.memberId,
+    memberName: () => '',
+  });
+  const open = async (team: CompareTeam) => {
+    const user = userEvent.setup();
+    renderWithApi(
+      <CompareView
+        source={{ kind: 'saved', id: 'board-1' }}
+        runner={null}
+        me={{ id: team.memberId, credits: { balance: 5000, currency: 'credits' } } as unknown as Me}
+        renderParam={() => null}
+        onOpen={() => undefined}
+        shareUrl={(e) => `https://studio.test/?board=${e}`}
+        team={team}
+      />,
+      fakeClient().client,
+    );
+    await user.click(await screen.findByRole('button', { name: 'Model report' }));
+    return screen.findByRole('dialog', { name: 'Model report' });
+  };
+
+  beforeEach(async () => {
+    await freshDatabase();
+    // Ada's vote and Bea's two: Aurora wins 2 of 3.
+    const ada = member('member-a');
+    const bea = member('member-b');
+    ada.boards.save(teamBoard);
+    const candidates = [LUMEN, AURORA].map((c, i) => ({
+      key: `${c.modelId}@${c.versionId}`,
+      ...c,
+      name: i ? 'Aurora XL' : 'Lumen Canvas',
+      versionName: 'v',
+    }));
+    const input = { boardId: 'board-1', category: 'image/default', candidates };
+    ada.votes.vote({ ...input, rowId: 'r1', winner: candidates[0]!.key });
+    bea.votes.vote({ ...input, rowId: 'r1', winner: candidates[1]!.key });
+    bea.votes.vote({ ...input, rowId: 'r2', winner: candidates[1]!.key });
+    sync();
+  });
+  afterEach(() => {
+    cleanup();
+    spaces.splice(0).forEach((m) => {
+      m.boards.destroy();
+      m.votes.destroy();
+      m.space.destroy();
+    });
+  });
+
+  it('counts every member’s votes for a member who revealed', async () => {
+    const bea = spaces[1]!;
+    act(() => bea.boards.reveal('board-1'));
+    const dialog = await open(teamOf(bea));
+    expect(within(dialog).getByText(/From 3 blind votes of every member of the team/)).toBeTruthy();
+    const rows = tableRows();
+    expect(rows.map((r) => [r['Model']!.split(' ')[0], r['Wins / losses / ties'], r['Votes']])).toEqual([
+      ['Aurora', '2 / 1 / 0', '3'],
+      ['Lumen', '1 / 2 / 0', '3'],
+    ]);
+  });
+
+  it('shows a member still blind on the team board no result, though the others revealed', async () => {
+    const [ada, bea] = spaces as [(typeof spaces)[number], (typeof spaces)[number]];
+    act(() => bea.boards.reveal('board-1'));
+    sync();
+    const dialog = await open(teamOf(ada));
+    expect(within(dialog).getByText('You are still blind on this board.')).toBeTruthy();
+    expect(within(dialog).queryByRole('table')).toBeNull();
+    expect(within(dialog).queryByText(/Aurora|Lumen/)).toBeNull();
   });
 });
