@@ -23,8 +23,7 @@ import { minifyClassicScript } from './minify-before-paint';
 const BEFORE_PAINT = 'before-paint.js';
 
 /** The CSP source of an inline script: 'sha256-…' of its text, as the browser hashes it (UTF-8). */
-const scriptHash = (text: string) =>
-  `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+const scriptHash = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 /**
  * @internal Exported for its test.
