@@ -60,4 +60,19 @@ describe('bench smoke', () => {
     },
     180_000,
   );
+
+  it.runIf(existsSync('dist/index.html') || process.env.BENCH_SMOKE_BUILT === '1')(
+    'queue: 1,000 held tasks, the reload, keyboard moves and removals, through bench/run.ts',
+    () => {
+      const queue = bench('queue', {
+        BENCH_QUEUE: 'held',
+        // Over a thousand, so the count is written grouped, "(1,000)", as the full bench sees it.
+        BENCH_QUEUE_HELD: '1000',
+        BENCH_STUDIO_PORT: '4994',
+        BENCH_SANDBOX_PORT: '4995',
+      }).queue!;
+      expect(queue).toHaveProperty('held1000LongestTask');
+    },
+    180_000,
+  );
 });
