@@ -30,14 +30,11 @@ import type { Vote } from './votes';
 
 /**
  * The part of a board the report reads (a team board has the same shape).
- * Not imported yet: the report view (issue 40) will use it.
- * @internal
  */
 export type ReportBoard = Pick<Board, 'id' | 'setup' | 'cells'>;
 
 /**
  * A send of a cell the service refused (no task was created), with the error's code.
- * Not imported yet: the report view (issue 40) will pass the compare screen's refusals.
  * @internal
  */
 export interface CellRefusal {
@@ -50,7 +47,6 @@ export interface CellRefusal {
 
 /**
  * One member's score of one cell on one of a board's criteria (product-notes "Criteria").
- * Not imported yet: the criteria slice will store these and the report view (issue 40) pass them.
  * @internal
  */
 export interface CriterionScore {
@@ -68,8 +64,6 @@ export interface CriterionScore {
 
 /**
  * What the report is computed from: the boards, their cells' tasks, the votes (and refusals, scores).
- * Not imported yet: the report view (issue 40) will use it.
- * @internal
  */
 export interface ModelReportInput {
   /** One board, or every board of a category. */
@@ -84,8 +78,6 @@ export interface ModelReportInput {
 
 /**
  * The rating's options (replicates, seed, level, prior) and the preliminary threshold.
- * Not imported yet: the report view (issue 40) will use it.
- * @internal
  */
 export interface ModelReportOptions extends RateOptions {
   /** A model with fewer votes than this is preliminary. */
@@ -94,14 +86,12 @@ export interface ModelReportOptions extends RateOptions {
 
 /**
  * The default preliminary threshold, in votes.
- * Not imported yet: the report view (issue 40) will use it.
  * @internal
  */
 export const PRELIMINARY_BELOW = 10;
 
 /**
  * One model's rating from the blind votes, its interval and its rank spread.
- * Not imported yet: the report view (issue 40) will use it.
  * @internal
  */
 export interface ModelRating {
@@ -116,7 +106,6 @@ export interface ModelRating {
 
 /**
  * How long a model's succeeded tasks took, from created to completed.
- * Not imported yet: the report view (issue 40) will use it.
  * @internal
  */
 export interface RunTime {
@@ -128,7 +117,6 @@ export interface RunTime {
 
 /**
  * The mean of one criterion's scores of one model's cells.
- * Not imported yet: the report view (issue 40) will use it.
  * @internal
  */
 export interface CriterionAverage {
@@ -140,8 +128,6 @@ export interface CriterionAverage {
 
 /**
  * Every figure of one model and version.
- * Not imported yet: the report view (issue 40) will use it.
- * @internal
  */
 export interface ModelFigures {
   /** The board's column key: `${modelId}@${versionId}`. */
@@ -179,8 +165,6 @@ export interface ModelFigures {
 
 /**
  * The report: the models in their order, and what it rests on.
- * Not imported yet: the report view (issue 40) will use it.
- * @internal
  */
 export interface ModelReport {
   /** Best first: by the interval's lower bound; preliminary ones after, unrated ones last. */
@@ -194,7 +178,6 @@ const MODERATION_CODE = 'moderation_blocked';
 
 /**
  * A point of a quality-against-cost chart: higher quality is better, lower cost is better.
- * Not imported yet: the report view (issue 40) will use it.
  * @internal
  */
 export interface ChartPoint {
@@ -209,7 +192,6 @@ const better = (a: number, b: number): boolean => a - b > 1e-9 * Math.max(1, Mat
 /**
  * The keys of the points no other point dominates (at least as good on both, better on one). Equal
  * points do not dominate each other: both are on the front.
- * Not imported yet: the report view's chart (issue 40) will mark them.
  * @internal
  */
 export function paretoFront(points: readonly ChartPoint[]): Set<string> {
@@ -265,8 +247,6 @@ const splitKey = (key: string): { modelId: string; versionId: string } => {
 
 /**
  * The model report's figures for these boards.
- * Not imported yet: the report view, its chart and the export (issue 40) will call it.
- * @internal
  */
 export function modelReport(input: ModelReportInput, options: ModelReportOptions = {}): ModelReport {
   const { preliminaryBelow = PRELIMINARY_BELOW, ...rateOptions } = options;

@@ -39,7 +39,7 @@ export interface TeamLiveOptions<S> {
   windowMs?: number;
 }
 
-/** @internal */
+/** Two refusals within this time and the studio stops rejoining (docs/team-space.md). */
 export const REFUSAL_WINDOW_MS = 2 * 60_000;
 
 export class TeamLive<S extends LiveSession> {
