@@ -8,6 +8,7 @@ import { PromptLibrary } from '../library/prompt-library';
 import { writeImportedTasks } from './history-file';
 import { HistoryStore, lazySection } from './history-store';
 import type { HistoryEntry } from './history-types';
+import { reloadAtOnce } from '../../test/page-unload';
 import { listVotes, saveVote, votesHistorySection } from '../boards/votes';
 
 const A = 'conn-a';
@@ -207,6 +208,18 @@ describe('HistoryStore', () => {
     expect(store.list().every((e) => !e.unseen)).toBe(true);
     const reopened = await HistoryStore.open(A);
     expect(reopened.unseenCount()).toBe(0);
+  });
+
+  it('markSeen just before a reload: the tasks stay seen after it (written at once)', async () => {
+    const store = await HistoryStore.open(A);
+    await store.put(entry('t1', 1_000));
+    await store.applyTask(task('t1', { status: 'succeeded' }));
+    expect(store.unseenCount()).toBe(1);
+    const written = Promise.allSettled([store.markSeen()]);
+    await reloadAtOnce();
+    await written;
+    await reload();
+    expect((await HistoryStore.open(A)).unseenCount()).toBe(0);
   });
 
   it('survives a reload: a second open of the same connection sees the entries', async () => {

@@ -1,6 +1,5 @@
 import type { Task } from '../../../contract/task';
 import { isTerminal } from '../../../contract/task';
-import { db } from '../db';
 import { HistoryOrder } from './history-order';
 import { backgroundTurn, readNewest, writeEntries, writeEntry } from './history-persistence';
 import { HistoryEntrySchema, type HistoryEntry } from './history-types';
@@ -307,18 +306,14 @@ export class HistoryStore {
     return taken;
   }
 
+  /** Every finished task seen. Written at once (writeEntries): a reload right after keeps them seen. */
   async markSeen(): Promise<void> {
     const unseen = [...this.entries.values()].filter((e) => e.unseen);
     if (!unseen.length) return;
-    const database = await db();
-    const tx = database.transaction('tasks', 'readwrite');
-    for (const e of unseen) {
-      const next = { ...e, unseen: false };
-      this.entries.set(e.taskId, next);
-      void tx.store.put(next);
-    }
+    const seen = unseen.map((e) => ({ ...e, unseen: false }));
+    for (const e of seen) this.entries.set(e.taskId, e);
     this.changed();
-    await tx.done;
+    await writeEntries(seen);
   }
 
   unseenCount(): number {

@@ -5,6 +5,7 @@ import { DB_NAME, db, resetDbForTests } from '../db';
 import { HistoryStore } from '../history/history-store';
 import type { HistoryEntry } from '../history/history-types';
 import { libraryItems, rememberUpload } from './upload-library';
+import { reloadAtOnce } from '../../test/page-unload';
 
 const A = 'conn-a';
 const B = 'conn-b';
@@ -47,6 +48,16 @@ const finished = (taskId: string, patch: Partial<HistoryEntry> = {}): HistoryEnt
 });
 
 describe('upload library', () => {
+  it('an upload remembered just before a reload is offered after it (written at once)', async () => {
+    await db(); // open by the time a file is uploaded
+    const written = Promise.allSettled([rememberUpload(upload('https://cdn/uploads/late.png', 5_000))]);
+    await reloadAtOnce();
+    await written;
+    (await db()).close();
+    resetDbForTests();
+    expect((await libraryItems(A, 'image')).map((i) => i.url)).toEqual(['https://cdn/uploads/late.png']);
+  });
+
   it('lists this connection’s uploads of the kind asked, newest first, with task outputs', async () => {
     await rememberUpload(upload('https://cdn/uploads/a.png', 1_000));
     await rememberUpload(upload('https://cdn/uploads/b.png', 9_000));

@@ -1,6 +1,7 @@
 import { t } from '@lingui/core/macro';
 import { z } from 'zod/mini';
 import { db } from '../db';
+import { writeNow } from '../history/history-persistence';
 import { HistoryEntrySchema } from '../history/history-types';
 
 // The upload library of one connection (product-notes §3 "Uploads": uploads made are remembered per key and
@@ -41,7 +42,9 @@ export async function rememberUpload(
 ): Promise<void> {
   const kind = record.kind ?? kindOfContentType(record.contentType);
   if (!kind) return;
-  await (await db()).put('uploads', { ...record, kind });
+  // Written at once: an upload made just before a reload is offered again after it (writeNow).
+  const value = { ...record, kind };
+  await writeNow('uploads', (store) => [store.put(value)]);
 }
 
 const byConnection = (connectionId: string) =>
