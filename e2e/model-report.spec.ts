@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expectNoSeriousViolations } from './axe-helpers';
 import { expect, test } from './fixtures';
 
-// The Model report of a board (product-notes "Deciding with evidence", issue 40): a small board run
+// The Model report of a board (product-notes "Deciding with evidence"): a small board run
 // against the sandbox, voted blind; the report says nothing while the member is blind, then shows
 // each model's figures from the tasks and the votes; opened and closed with the keyboard only; axe clean
 // light and dark at 1280 and 390 px.

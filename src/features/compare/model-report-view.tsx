@@ -9,7 +9,7 @@ import type { HistoryEntry } from '../../model/history/history-types';
 import { modelReport, type ModelFigures, type ReportBoard } from '../../model/boards/model-report';
 import type { Vote } from '../../model/boards/votes';
 
-// The Model report of one board (product-notes "Deciding with evidence", issue 40): the figures of
+// The Model report of one board (product-notes "Deciding with evidence"): the figures of
 // model/boards/model-report.ts per model and version, in the module's order, as a table (the accessible
 // form) and two charts beside it, quality against credits per output and against median run time, with
 // the Pareto front (the models no other beats on both) drawn as a line through filled marks. A member

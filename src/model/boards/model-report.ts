@@ -3,7 +3,7 @@ import { cellKey, columnKey, type Board } from './boards';
 import { rateChoices, type RateOptions } from './rating-model';
 import type { Vote } from './votes';
 
-// The model report's figures (product-notes "Deciding with evidence", issue 40): per model and version,
+// The model report's figures (product-notes "Deciding with evidence"): per model and version,
 // on one board or every board of a category, what the team's own tasks and blind votes say. Numbers
 // only, no words: the report view, its chart and the export format them.
 //
