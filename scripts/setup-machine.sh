@@ -33,6 +33,9 @@ need ffmpeg command -v ffmpeg
 need gstreamer1.0-libav compgen -G '/usr/lib/*/gstreamer-1.0/libgstlibav.so'
 need fonts-dejavu-core test -d /usr/share/fonts/truetype/dejavu
 need fonts-liberation test -d /usr/share/fonts/truetype/liberation
+# Recipes written into downloaded files are read back by readers that share no code with ours.
+need libimage-exiftool-perl command -v exiftool
+need python3-pil /usr/bin/python3 -c 'import PIL'
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "[setup-machine] browsers, servers and ffmpeg present"

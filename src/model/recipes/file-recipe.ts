@@ -1,0 +1,103 @@
+import { concatBytes, type EmbedOutcome, type RecipeEmbedder } from './embed';
+import { jpegRecipeEmbedder, jpegXmpPackets, recipeJsonOfXmp } from './jpeg-recipe';
+import { PARAMETERS_KEYWORD, pngRecipeEmbedder, pngTexts, RECIPE_KEYWORD } from './png-recipe';
+import { parseParametersText, parseRecipeJson, type ForeignParameters, type Recipe } from './recipe';
+
+// Where a download meets the recipe writers: by the file's Content-Type (api-notes §2: it, not the URL,
+// says the format), a whole file, a stream, or a Blob goes through the format's writer. Formats without a
+// writer yet (WebP, video, audio) pass through unchanged, as 'unsupported'.
+
+export type { EmbedOutcome };
+
+function recipeEmbedderFor(contentType: string | null | undefined, recipe: Recipe): RecipeEmbedder | null {
+  const essence = contentType?.split(';')[0]?.trim().toLowerCase();
+  if (essence === 'image/png') return pngRecipeEmbedder(recipe);
+  if (essence === 'image/jpeg' || essence === 'image/jpg') return jpegRecipeEmbedder(recipe);
+  return null;
+}
+
+/**
+ * A whole file with its recipe written in (or, see the outcome, as it was).
+ * @internal
+ */
+export function embedRecipe(
+  bytes: Uint8Array,
+  contentType: string | null | undefined,
+  recipe: Recipe,
+): { bytes: Uint8Array; outcome: EmbedOutcome } {
+  const embedder = recipeEmbedderFor(contentType, recipe);
+  if (!embedder) return { bytes, outcome: 'unsupported' };
+  const head = embedder.push(bytes);
+  const { chunks, outcome } = embedder.finish();
+  return { bytes: outcome === 'written' ? concatBytes([...head, ...chunks]) : bytes, outcome };
+}
+
+/** A Blob with its recipe written in; the same Blob when nothing was written. */
+export async function blobWithRecipe(
+  blob: Blob,
+  contentType: string | null | undefined,
+  recipe: Recipe,
+): Promise<{ blob: Blob; outcome: EmbedOutcome }> {
+  if (!recipeEmbedderFor(contentType, recipe)) return { blob, outcome: 'unsupported' };
+  const { bytes, outcome } = embedRecipe(new Uint8Array(await blob.arrayBuffer()), contentType, recipe);
+  if (outcome !== 'written') return { blob, outcome };
+  return {
+    blob: new Blob([bytes as Uint8Array<ArrayBuffer>], { type: blob.type || contentType || '' }),
+    outcome,
+  };
+}
+
+/**
+ * A stream with the recipe written in as the bytes pass; `onOutcome` is told once the stream has ended
+ * (a C2PA file is only known then for a PNG). Formats without a writer come back as the same stream.
+ */
+export function streamWithRecipe(
+  body: ReadableStream<Uint8Array>,
+  contentType: string | null | undefined,
+  recipe: Recipe,
+  onOutcome: (outcome: EmbedOutcome) => void,
+): ReadableStream<Uint8Array> {
+  const embedder = recipeEmbedderFor(contentType, recipe);
+  if (!embedder) {
+    onOutcome('unsupported');
+    return body;
+  }
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        for (const out of embedder.push(chunk)) controller.enqueue(out);
+      },
+      flush(controller) {
+        const { chunks, outcome } = embedder.finish();
+        for (const out of chunks) controller.enqueue(out);
+        onOutcome(outcome);
+      },
+    }),
+  );
+}
+
+/** The recipe a file carries: ours (PNG text chunk or JPEG XMP), another tool's PNG `parameters`, or null. */
+type FoundRecipe = { kind: 'recipe'; recipe: Recipe } | { kind: 'parameters'; parameters: ForeignParameters };
+
+/**
+ * What a file says of how it was made. Only tests read it yet; "Open recipe" (issue 41) will.
+ * @internal
+ */
+export function readRecipe(bytes: Uint8Array): FoundRecipe | null {
+  const texts = pngTexts(bytes);
+  if (texts.size > 0) {
+    const json = texts.get(RECIPE_KEYWORD);
+    const recipe = json === undefined ? null : parseRecipeJson(json);
+    if (recipe) return { kind: 'recipe', recipe };
+    const parameters = texts.get(PARAMETERS_KEYWORD);
+    return parameters === undefined
+      ? null
+      : { kind: 'parameters', parameters: parseParametersText(parameters) };
+  }
+  for (const xmp of jpegXmpPackets(bytes)) {
+    const json = recipeJsonOfXmp(xmp);
+    const recipe = json === null ? null : parseRecipeJson(json);
+    if (recipe) return { kind: 'recipe', recipe };
+  }
+  return null;
+}
