@@ -80,7 +80,7 @@ export function streamWithRecipe(
 type FoundRecipe = { kind: 'recipe'; recipe: Recipe } | { kind: 'parameters'; parameters: ForeignParameters };
 
 /**
- * What a file says of how it was made. Only tests read it yet; "Open recipe" (issue 41) will.
+ * What a file says of how it was made. Only tests read it yet; "Open recipe" will.
  * @internal
  */
 export function readRecipe(bytes: Uint8Array): FoundRecipe | null {

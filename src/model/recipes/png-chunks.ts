@@ -1,8 +1,8 @@
 // The few pieces of PNG's chunk layout the recipe writer and reader need (PNG spec §5): the signature, a
 // chunk's length, type, data and CRC-32 (of type and data), and the text chunks tEXt (Latin-1) and iTXt
-// (UTF-8). Written here rather than taken from npm: the packages for PNG chunks (png-chunks-extract,
-// png-chunks-encode, png-chunk-text) were last published in 2016-2017, hold whole files in memory and
-// carry Node's Buffer; this is one table and two loops, and it streams.
+// (UTF-8). Written here rather than taken from npm: png-chunks-extract, png-chunks-encode and png-chunk-text
+// work on whole files (every chunk extracted, the file encoded again) and png-chunk-text makes tEXt only, with
+// no iTXt for UTF-8; this is one table and two loops, and it streams.
 
 export const PNG_SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
 

@@ -1,8 +1,7 @@
 /* eslint-disable lingui/no-unlocalized-strings -- the file formats' own words (A1111's "Steps:", "Negative prompt:", XMP's markup): written into files as their formats spell them, never shown as the studio's text. */
 import type { HistoryEntry } from '../history/history-types';
 
-// A task's recipe, as it travels inside a downloaded file (shared/PRODUCT.md "Recipes, lineage and finding
-// things"): what ran (model, version, tool or template), every param as sent, the task id and its time, and
+// A task's recipe, as it travels inside a downloaded file, so the file says how it was made: what ran (model, version, tool or template), every param as sent, the task id and its time, and
 // the studio that wrote it. It is built from the history entry alone: the request is the exact POST /tasks
 // body, and no key ever is in it. A param that points at a private upload says that its URL expires.
 
