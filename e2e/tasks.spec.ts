@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from './fixtures';
+import { readRecipe } from '../src/model/recipes/file-recipe';
 import {
   EXTENSION_OF,
   disconnect,
@@ -292,6 +293,7 @@ test('Download names the file from the Content-Type, not the URL', async ({
   expect(lying, 'an image whose URL extension disagrees with its Content-Type').toBeDefined();
   const expected = EXTENSION_OF[lying!.type]!;
 
+  const taskId = await history.taskIdOf(history.card(lying!.prompt));
   const dialog = await history.openDetail(history.card(lying!.prompt));
   const download = page.waitForEvent('download');
   await dialog.getByRole('button', { name: 'Download', exact: true }).click();
@@ -304,6 +306,11 @@ test('Download names the file from the Content-Type, not the URL', async ({
   const bytes = await readFile(await file.path());
   const magic = bytes.subarray(0, 4).toString('hex');
   expect(magic).toMatch(expected === 'png' ? /^89504e47/ : /^ffd8ff/);
+  // With the task's recipe written in (PNG text chunks, JPEG XMP).
+  expect(readRecipe(new Uint8Array(bytes))).toMatchObject({
+    kind: 'recipe',
+    recipe: { taskId, prompt: lying!.prompt },
+  });
 });
 
 test('export then import gives back the same history', async ({ studio, page, history }, testInfo) => {

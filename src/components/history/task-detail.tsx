@@ -1,7 +1,7 @@
 import { t as tNow } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Check, Copy, Download, ExternalLink, ImagePlus, RefreshCw } from 'lucide-react';
-import { useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useContext, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { ParamValue } from '../../../contract/task';
 import { Alert } from '../alert';
 import { Button } from '../button';
@@ -21,7 +21,10 @@ import { useNow } from '../../lib/use-now';
 import { isTerminal } from '../../../contract/task';
 import { outputKey } from '../../model/history/output-key';
 import { KeptCopyContext } from './kept-copy-context';
-import { downloadKept } from '../../model/history/kept-output';
+import { keptFile } from '../../model/history/kept-output';
+import { indexOfKey } from '../../model/history/output-key';
+import { blobWithRecipe } from '../../model/recipes/file-recipe';
+import { recipeOf } from '../../model/recipes/recipe';
 
 // The detail view of one task (product-notes §3: all params, timings, the raw JSON, Download, Copy URL,
 // Use as input, Remix). Everything in it came from the service or an imported file: rendered as text.
@@ -34,26 +37,49 @@ export interface TaskDetailProps {
   onUseAsInput: (url: string, mediaType: MediaType) => void;
 }
 
+interface Saved {
+  name: string;
+  /** The file carries Content Credentials (C2PA): saved byte for byte, without its recipe written in. */
+  signed: boolean;
+}
+
 /**
- * Fetches the output and saves it named from the response's real Content-Type (api-notes §2: the URL's
- * extension is not reliable). Output URLs are the service's CDN, not the API: no key is sent.
+ * Saves an output's bytes with its recipe written in (PNG text chunks, JPEG XMP: src/model/recipes), named
+ * from its real Content-Type (api-notes §2: the URL's extension is not reliable).
  */
-async function downloadOutput(entry: HistoryEntry, url: string, signal?: AbortSignal): Promise<string> {
+async function saveWithRecipe(
+  entry: HistoryEntry,
+  outputIndex: number,
+  blob: Blob,
+  contentType: string | null,
+): Promise<Saved> {
+  const { blob: file, outcome } = await blobWithRecipe(blob, contentType, recipeOf(entry, outputIndex));
+  const name = downloadName(entry, contentType);
+  saveBlob(file, name);
+  return { name, signed: outcome === 'c2pa' };
+}
+
+/** Fetches the output and saves it. Output URLs are the service's CDN, not the API: no key is sent. */
+async function downloadOutput(
+  entry: HistoryEntry,
+  outputIndex: number,
+  url: string,
+  signal?: AbortSignal,
+): Promise<Saved> {
   const response = await fetch(url, { signal, credentials: 'omit' });
   if (!response.ok) {
     const status = response.status;
     throw new Error(tNow`The file server answered ${status}.`);
   }
   const blob = await response.blob();
-  const name = downloadName(entry, response.headers.get('content-type'));
-  saveBlob(blob, name);
-  return name;
+  signal?.throwIfAborted();
+  return saveWithRecipe(entry, outputIndex, blob, response.headers.get('content-type'));
 }
 
 type DownloadState =
   | { kind: 'idle' }
   | { kind: 'busy' }
-  | { kind: 'done'; name: string; fromKeptCopy: boolean }
+  | { kind: 'done'; name: string; signed: boolean; fromKeptCopy: boolean }
   | { kind: 'error'; message: string };
 
 export function TaskDetail({ entry, open, onOpenChange, onRemix, onUseAsInput }: TaskDetailProps) {
@@ -170,6 +196,8 @@ export function OutputActions({
   const abort = useRef<AbortController | null>(null);
   useEffect(() => () => abort.current?.abort(), []);
   const keepers = useContext(KeptCopyContext);
+  const outputIndex = keptKey ? indexOfKey(keptKey) : 0;
+  const savedId = useId();
   // Another output shown: the outcomes of the previous one are not its own.
   const [shownUrl, setShownUrl] = useState(url);
   if (shownUrl !== url) {
@@ -185,17 +213,17 @@ export function OutputActions({
     abort.current = controller;
     setDownload({ kind: 'busy' });
     try {
-      const name = await downloadOutput(entry, url, controller.signal);
-      setDownload({ kind: 'done', name, fromKeptCopy: false });
+      const saved = await downloadOutput(entry, outputIndex, url, controller.signal);
+      setDownload({ kind: 'done', ...saved, fromKeptCopy: false });
     } catch (error) {
       if (controller.signal.aborted) return;
       // The URL failed (expired, or the file server is away): a starred output's copy kept here will do.
-      const kept =
-        keepers && keptKey
-          ? await downloadKept(keepers, keptKey, (type) => downloadName(entry, type)).catch(() => null)
-          : null;
+      const file = keepers && keptKey ? await keptFile(keepers, keptKey).catch(() => null) : null;
+      const kept = file
+        ? await saveWithRecipe(entry, outputIndex, file.blob, file.contentType).catch(() => null)
+        : null;
       if (controller.signal.aborted) return;
-      if (kept) setDownload({ kind: 'done', name: kept, fromKeptCopy: true });
+      if (kept) setDownload({ kind: 'done', ...kept, fromKeptCopy: true });
       else setDownload({ kind: 'error', message: error instanceof Error ? error.message : String(error) });
     }
   };
@@ -216,7 +244,12 @@ export function OutputActions({
       <div className="flex flex-wrap gap-2">
         {url && (
           <>
-            <Button variant="primary" onClick={() => void onDownload()} disabled={download.kind === 'busy'}>
+            <Button
+              variant="primary"
+              onClick={() => void onDownload()}
+              disabled={download.kind === 'busy'}
+              aria-describedby={download.kind === 'done' ? savedId : undefined}
+            >
               <Download className="size-4" aria-hidden="true" />
               <Trans>Download</Trans>
             </Button>
@@ -257,11 +290,20 @@ export function OutputActions({
           </p>
         )}
         {download.kind === 'done' && (
-          <p className="text-xs wrap-anywhere text-slate-500 dark:text-slate-400">
+          <p id={savedId} className="text-xs wrap-anywhere text-slate-500 dark:text-slate-400">
             {download.fromKeptCopy ? (
               <Trans>Saved as {savedName}, from the copy kept on this device (its URL did not answer)</Trans>
             ) : (
               <Trans>Saved as {savedName}</Trans>
+            )}
+            {download.signed && (
+              <>
+                {' '}
+                <Trans>
+                  It carries Content Credentials, so its bytes are kept exactly as signed and its recipe is
+                  not written into it.
+                </Trans>
+              </>
             )}
           </p>
         )}

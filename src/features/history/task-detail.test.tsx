@@ -7,6 +7,19 @@ import { CDN, freshDatabase, makeEntry, stubLayout, storeWith, T0 } from '../../
 import type { KeepersStore } from '../../model/history/keepers';
 import { HistoryPanel } from './history-panel';
 import { KeptCopyContext } from '../../components/history/kept-copy-context';
+import { concatBytes } from '../../model/recipes/embed';
+import { readRecipe } from '../../model/recipes/file-recipe';
+import { PNG_SIGNATURE, pngChunk } from '../../model/recipes/png-chunks';
+
+/** The smallest PNG the recipe writer walks: signature, IHDR, an IDAT and IEND (plus any chunks given). */
+const tinyPng = (...extra: Uint8Array[]) =>
+  concatBytes([
+    PNG_SIGNATURE,
+    pngChunk('IHDR', Uint8Array.of(0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0)),
+    ...extra,
+    pngChunk('IDAT', Uint8Array.of(1, 2, 3)),
+    pngChunk('IEND', new Uint8Array()),
+  ]);
 
 let restoreLayout: () => void = () => undefined;
 beforeEach(async () => {
@@ -141,6 +154,48 @@ describe('TaskDetail', () => {
       expect.objectContaining({ credentials: 'omit' }),
     );
     expect(within(dialog).getByText('Saved as lumen-canvas-AbCdEfGh.png')).toBeTruthy();
+  });
+
+  it('"Download" writes the recipe into the file; a file with Content Credentials keeps its bytes and says so', async () => {
+    const plain = tinyPng();
+    const signed = tinyPng(pngChunk('caBX', new TextEncoder().encode('jumbc2pa')));
+    let served = plain;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(served.slice(), { headers: { 'content-type': 'image/png' } })),
+    );
+    const blobs: Blob[] = [];
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+      blobs.push(blob as Blob);
+      return 'blob:out';
+    });
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    const { dialog, user } = await openDetail(SUCCEEDED);
+    const download = within(dialog).getByRole('button', { name: 'Download' });
+    await user.click(download);
+    await waitFor(() => expect(blobs).toHaveLength(1));
+    const written = readRecipe(new Uint8Array(await (blobs[0] as Blob).arrayBuffer()));
+    expect(written).toMatchObject({
+      kind: 'recipe',
+      recipe: {
+        taskId: 'task_AbCdEfGh1234',
+        outputIndex: 0,
+        prompt: 'a glass teapot, studio light',
+        seed: 42,
+      },
+    });
+    expect(download.getAttribute('aria-describedby')).toBeTruthy();
+    expect(within(dialog).queryByText(/Content Credentials/)).toBeNull();
+
+    served = signed;
+    await user.click(download);
+    await waitFor(() => expect(blobs).toHaveLength(2));
+    const bytes = new Uint8Array(await (blobs[1] as Blob).arrayBuffer());
+    expect(Array.from(bytes)).toEqual(Array.from(signed));
+    await waitFor(() => expect(download.getAttribute('aria-describedby') ?? '').not.toBe(''));
+    const description = document.getElementById(download.getAttribute('aria-describedby') ?? '');
+    await waitFor(() => expect(description?.textContent).toMatch(/It carries Content Credentials/));
   });
 
   it('a failed download says so and links to the file', async () => {

@@ -40,6 +40,11 @@ export interface ManifestEntry {
   from: 'url' | 'kept-copy' | null;
   /** Why the file is missing or incomplete. */
   error: string | null;
+  /**
+   * Where the task's recipe went: written into the file (PNG, JPEG), or into `<name>.recipe.json` beside a
+   * file that carries Content Credentials (C2PA) and so keeps its bytes; null for other formats.
+   */
+  recipe: 'in-file' | 'sidecar' | null;
 }
 
 export const MANIFEST_NAME = 'manifest.json';
@@ -71,6 +76,7 @@ export function manifestEntryFor(item: GalleryItem): ManifestEntry {
     status: item.output ? 'failed' : 'no-output',
     from: null,
     error: item.output ? null : t`The task has no output (${status}).`,
+    recipe: null,
   };
 }
 
@@ -129,6 +135,9 @@ export function selectionCsv(entries: readonly ManifestEntry[]): string {
   ]);
   return `\uFEFF${toCsv(CSV_COLUMNS, rows)}`;
 }
+
+/** The recipe's file beside `name.png`: `name.recipe.json`. */
+export const sidecarName = (file: string): string => `${file.replace(/\.[^.]*$/, '')}.recipe.json`;
 
 /** `name.png`, then `name (2).png`, `name (3).png`: no two entries of a ZIP share a name. */
 export function uniqueName(name: string, taken: Set<string>): string {

@@ -2,7 +2,20 @@ import { unzipSync, strFromU8 } from 'fflate';
 import { describe, expect, it, vi } from 'vitest';
 import { galleryItemsOf, type GalleryItem } from '../../model/history/gallery-item';
 import { CDN, makeEntry, T0 } from '../../test/gallery-test-utils';
+import { concatBytes } from '../../model/recipes/embed';
+import { readRecipe } from '../../model/recipes/file-recipe';
+import { PNG_SIGNATURE, pngChunk } from '../../model/recipes/png-chunks';
 import { writeZip, type ZipProgress } from './zip-writer';
+
+/** The smallest PNG the recipe writer walks: signature, IHDR, an IDAT and IEND (plus any chunks given). */
+const tinyPng = (...extra: Uint8Array[]) =>
+  concatBytes([
+    PNG_SIGNATURE,
+    pngChunk('IHDR', Uint8Array.of(0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0)),
+    ...extra,
+    pngChunk('IDAT', Uint8Array.of(1, 2, 3)),
+    pngChunk('IEND', new Uint8Array()),
+  ]);
 
 /** A file server: each URL answers bytes with a type, a status, a network error, or breaks mid-body. */
 type Route =
@@ -124,6 +137,44 @@ describe('writeZip', () => {
     });
     expect(strFromU8(zip['selection.csv']!).split('\r\n')).toHaveLength(5);
     expect(result.bytesWritten).toBe(sink.bytes().byteLength);
+  });
+
+  it("writes each image's recipe into it as it streams; a C2PA file keeps its bytes and gets a sidecar", async () => {
+    const items = itemsFor(3);
+    const signed = tinyPng(pngChunk('caBX', bytesOf('jumbc2pa')));
+    const server = fakeServer({
+      [`${CDN}/0.jpg`]: { bytes: tinyPng(), type: 'image/png' },
+      [`${CDN}/1.jpg`]: { bytes: signed, type: 'image/png' },
+      [`${CDN}/2.jpg`]: { bytes: bytesOf('webm two'), type: 'video/webm' },
+    });
+    const sink = memorySink();
+    await writeZip(items, sink.writable, { fetch: server.fetch, now: () => new Date(T0) });
+    const zip = unzipSync(sink.bytes());
+    expect(Object.keys(zip)).toEqual([
+      'lumen-canvas-picture-0-000zz.png',
+      'lumen-canvas-picture-1-001zz.png',
+      'lumen-canvas-picture-1-001zz.recipe.json',
+      'lumen-canvas-picture-2-002zz.webm',
+      'manifest.json',
+      'selection.csv',
+    ]);
+    expect(readRecipe(zip['lumen-canvas-picture-0-000zz.png']!)).toMatchObject({
+      kind: 'recipe',
+      recipe: { taskId: 'task_000zz', outputIndex: 0, prompt: 'picture 0', model: 'lumen-canvas' },
+    });
+    expect(Array.from(zip['lumen-canvas-picture-1-001zz.png']!)).toEqual(Array.from(signed));
+    expect(JSON.parse(strFromU8(zip['lumen-canvas-picture-1-001zz.recipe.json']!))).toMatchObject({
+      taskId: 'task_001zz',
+      prompt: 'picture 1',
+    });
+    expect(strFromU8(zip['lumen-canvas-picture-2-002zz.webm']!)).toBe('webm two');
+    const manifest = JSON.parse(strFromU8(zip['manifest.json']!));
+    expect(manifest.files.map((f: { recipe: string | null }) => f.recipe)).toEqual([
+      'in-file',
+      'sidecar',
+      null,
+    ]);
+    expect(server.maxOpen()).toBe(1);
   });
 
   it('takes an output whose URL fails from the copy kept on this device, found by its key, named from its type', async () => {

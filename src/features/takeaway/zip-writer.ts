@@ -3,12 +3,15 @@ import { makeZip } from 'client-zip';
 import type { GalleryItem } from '../../model/history/gallery-item';
 import { outputFileName } from '../../model/history/download-name';
 import type { KeptFile } from '../../model/history/kept-output';
+import { streamWithRecipe, type EmbedOutcome } from '../../model/recipes/file-recipe';
+import { recipeOf } from '../../model/recipes/recipe';
 import {
   CSV_NAME,
   MANIFEST_NAME,
   manifestEntryFor,
   manifestJson,
   selectionCsv,
+  sidecarName,
   uniqueName,
   type ManifestEntry,
 } from './zip-manifest';
@@ -24,6 +27,10 @@ import {
 // guarantee), with no compression (media is compressed already) and ZIP64 past 4 GB, in 2.6 kB gzipped.
 // fflate's Zip can stream too, but is push-based (callbacks we would have to throttle by hand to keep
 // backpressure) and four times the size; JSZip and zip.js are larger still and buffer more.
+//
+// Each image gets its recipe as it passes (src/model/recipes: PNG text chunks before IEND, JPEG XMP after
+// the header), still one chunk at a time; a file with Content Credentials (C2PA) keeps its bytes, and its
+// recipe follows it as `<name>.recipe.json`, known once the file has gone through.
 
 export interface ZipProgress {
   /** Items done (saved, failed or without output), out of filesTotal. */
@@ -168,12 +175,29 @@ export async function writeZip(
       );
       entry.status = 'saved';
       const lastModified = new Date(item.entry.completedAt ?? item.entry.createdAt);
-      // client-zip reads this stream to its end before it asks for the next input.
+      const recipe = recipeOf(item.entry, item.index);
+      const told: { outcome: EmbedOutcome } = { outcome: 'unsupported' };
+      // client-zip reads this stream to its end before it asks for the next input, so the outcome is
+      // known when the generator goes on. A body broken mid-file ends early and passes through as it is.
       yield {
         name: entry.file,
         lastModified,
-        input: guardedBody(body, entry, signal, () => report(false)),
+        input: streamWithRecipe(
+          guardedBody(body, entry, signal, () => report(false)),
+          entry.contentType,
+          recipe,
+          (outcome) => (told.outcome = outcome),
+        ),
       };
+      if (told.outcome === 'written') entry.recipe = 'in-file';
+      if (told.outcome === 'c2pa') {
+        entry.recipe = 'sidecar';
+        yield {
+          name: uniqueName(sidecarName(entry.file), taken),
+          lastModified,
+          input: JSON.stringify(recipe, null, 2),
+        };
+      }
       settle(entry);
     }
     const at = now();

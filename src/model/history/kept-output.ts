@@ -19,7 +19,11 @@ export async function keptFile(keepers: KeepersStore, outputKey: string): Promis
   return { blob, contentType };
 }
 
-/** Saves the kept bytes of an output named by `nameFor`; the name, or null when it is not kept here. */
+/**
+ * Saves the kept bytes of an output named by `nameFor`; the name, or null when it is not kept here. The
+ * studio's Download now writes the recipe in first (task-detail.tsx, through keptFile).
+ * @internal
+ */
 export async function downloadKept(
   keepers: KeepersStore,
   outputKey: string,
