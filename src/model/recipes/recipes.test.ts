@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 as zlibCrc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { HistoryEntry } from '../history/history-types';
@@ -71,6 +72,24 @@ function save(name: string, bytes: Uint8Array): string {
   const path = join(dir, name);
   writeFileSync(path, bytes);
   return path;
+}
+
+/**
+ * Every chunk's CRC checked with zlib's CRC-32 (neither Pillow nor exiftool checks the chunks after IDAT):
+ * the chunk types in order, or an error naming the first bad one.
+ */
+function checkedChunks(bytes: Uint8Array): string[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const types: string[] = [];
+  for (let at = 8; at < bytes.length;) {
+    const length = view.getUint32(at);
+    const type = Buffer.from(bytes.subarray(at + 4, at + 8)).toString('latin1');
+    const crc = zlibCrc32(bytes.subarray(at + 4, at + 8 + length));
+    if (crc !== view.getUint32(at + 8 + length)) throw new Error(`bad CRC in ${type}`);
+    types.push(type);
+    at += 12 + length;
+  }
+  return types;
 }
 
 function exiftool(path: string, ...args: string[]): Record<string, unknown> {
@@ -163,13 +182,14 @@ describe('the parameters text', () => {
 });
 
 describe('PNG', () => {
-  it('round-trips through exiftool and Pillow, with valid CRCs and the same pixels', async () => {
+  it('round-trips through exiftool and Pillow, with CRCs zlib agrees with and the same pixels', async () => {
     const before = new Uint8Array(await image().png().toBuffer());
     const { bytes, outcome } = embedRecipe(before, 'image/png', recipe);
     expect(outcome).toBe('written');
+    // The prompt is not Latin-1, so `parameters` is iTXt too (tEXt holds Latin-1 only).
+    expect(checkedChunks(bytes).slice(-3)).toEqual(['iTXt', 'iTXt', 'IEND']);
     const path = save('out.png', bytes);
 
-    // Pillow checks every chunk's CRC as it reads (a wrong one raises SyntaxError "broken PNG file").
     const pillow = JSON.parse(
       execFileSync(
         PYTHON,
@@ -197,6 +217,27 @@ describe('PNG', () => {
 
     expect(await decoded(bytes)).toBe(await decoded(before));
     expect(readRecipe(bytes)).toEqual({ kind: 'recipe', recipe });
+  });
+
+  it('writes a Latin-1 parameters text as tEXt, as A1111 does, and Pillow reads it', async () => {
+    const latin = recipeOf(
+      { ...entry, request: { ...entry.request, params: { prompt: 'café au lait', seed: 7 } } },
+      0,
+    );
+    const { bytes } = embedRecipe(new Uint8Array(await image().png().toBuffer()), 'image/png', latin);
+    expect(checkedChunks(bytes).slice(-3)).toEqual(['tEXt', 'iTXt', 'IEND']);
+    const path = save('latin.png', bytes);
+    const text = execFileSync(
+      PYTHON,
+      [
+        '-c',
+        'import sys; from PIL import Image; print(Image.open(sys.argv[1]).text["parameters"], end="")',
+        path,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(text).toBe(parametersText(latin));
+    expect(text.startsWith('café au lait\nSeed: 7, Model: lumen-canvas')).toBe(true);
   });
 
   it('streams to the same bytes, whatever the size of the pieces', async () => {
