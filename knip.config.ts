@@ -54,8 +54,9 @@ const config: KnipConfig = {
     'e2e-browsers/**/*.ts',
     ...tests,
   ],
-  // e2e-browsers/webkit.ts starts the X virtual framebuffer, a system program, not an npm package.
-  ignoreBinaries: ['Xvfb'],
+  // System programs, not npm packages (scripts/setup-machine.sh installs them): e2e-browsers/webkit.ts
+  // starts the X virtual framebuffer; the recipes' tests read files back with Debian's exiftool.
+  ignoreBinaries: ['Xvfb', 'exiftool'],
 };
 
 export default config;
