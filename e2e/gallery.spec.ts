@@ -4,6 +4,22 @@ import { strFromU8, unzipSync } from 'fflate';
 import { expect, test, type Sandbox, type Studio } from './fixtures';
 import { historyFile, importHistory, runCutout, seedImages, type Seeded } from './gallery-helpers';
 import { storedRecords } from './stored';
+import { readRecipe } from '../src/model/recipes/file-recipe';
+
+/**
+ * A downloaded file is the kept bytes with the task's recipe written in: one block inserted (PNG text
+ * chunks before IEND, a JPEG's XMP segment after its header), every byte of the copy around it.
+ */
+function expectKeptWithRecipe(file: Uint8Array, kept: Uint8Array): void {
+  let prefix = 0;
+  while (prefix < kept.length && file[prefix] === kept[prefix]) prefix++;
+  let suffix = 0;
+  while (suffix < kept.length - prefix && file[file.length - 1 - suffix] === kept[kept.length - 1 - suffix])
+    suffix++;
+  expect(prefix + suffix, 'every byte of the kept copy, around one inserted block').toBe(kept.length);
+  expect(file.length).toBeGreaterThan(kept.length);
+  expect(readRecipe(file)).toMatchObject({ kind: 'recipe' });
+}
 
 // The gallery (product-notes §3 "Gallery and viewer"): tiles per output, the Viewer by keyboard,
 // zoom, judging that survives a reload, before/after on an edit, multi-select, hide and undo, and a
@@ -549,13 +565,13 @@ test('a starred output is kept on this device: shown, downloaded and zipped from
   expect(await image.getAttribute('src')).toMatch(/^blob:/);
   await expect(tile(page, 'gallery tile 1').getByTestId('media-failed')).toHaveCount(0);
 
-  // The Viewer's Download saves the kept bytes.
+  // The Viewer's Download saves the kept bytes, with the recipe written in.
   await opener(page, 'gallery tile 1').click();
   const saving = page.waitForEvent('download');
   await viewer(page).getByRole('button', { name: 'Download', exact: true }).click();
   const saved = await saving;
   expect(saved.suggestedFilename()).toMatch(/\.(png|jpg)$/);
-  expect(Buffer.compare(await readFile((await saved.path())!), original)).toBe(0);
+  expectKeptWithRecipe(new Uint8Array(await readFile((await saved.path())!)), new Uint8Array(original));
   await expect(viewer(page)).toContainText('from the copy kept on this device');
   await page.keyboard.press('Escape');
 
@@ -569,7 +585,7 @@ test('a starred output is kept on this device: shown, downloaded and zipped from
   const zip = unzipSync(new Uint8Array(await readFile((await (await zipping).path())!)));
   const media = Object.keys(zip).filter((n) => n !== 'manifest.json' && n !== 'selection.csv');
   expect(media).toHaveLength(1);
-  expect(Buffer.compare(Buffer.from(zip[media[0]!]!), original)).toBe(0);
+  expectKeptWithRecipe(zip[media[0]!]!, new Uint8Array(original));
   const manifest = JSON.parse(strFromU8(zip['manifest.json']!)) as {
     files: Array<{ status: string; from: string | null }>;
   };
