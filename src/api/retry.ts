@@ -19,7 +19,6 @@ export const MAX_RETRY_AFTER_SECONDS = 60;
 /** Waits ms milliseconds; rejects with an `aborted` ApiError as soon as the signal aborts. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
-/** @internal */
 export const sleep: Sleep = (ms, signal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) {

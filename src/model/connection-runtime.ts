@@ -300,10 +300,11 @@ export class ConnectionRuntime {
     queue.setPoolShare(() => poolShare(space));
     // Another member's queue emptied or filled: this one's share changed.
     const offPresence = onPresence(space, queue.kick);
-    let linked = true;
     const unlink = () => {
-      if (!linked) return;
-      linked = false;
+      const at = this.offs.indexOf(unlink);
+      if (at < 0) return;
+      // Out of close()'s list too: a team space turned on and off again leaves nothing behind.
+      this.offs.splice(at, 1);
       offQueue();
       offPresence();
       queue.setPoolShare(null);
@@ -317,6 +318,7 @@ export class ConnectionRuntime {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const off of this.offs) off();
+    // A copy: an undo may take itself out of the list (linkTeam).
+    for (const off of [...this.offs]) off();
   }
 }

@@ -1,6 +1,7 @@
 import { t } from '@lingui/core/macro';
 import type { ApiClient } from '../../api/client';
 import { ApiError } from '../../api/errors';
+import { sleep } from '../../api/retry';
 import { isTerminal, type Task } from '../../../contract/task';
 import type { HistoryStore } from '../history/history-store';
 import type { HistoryEntry } from '../history/history-types';
@@ -94,20 +95,6 @@ function answerBatcher(store: HistoryStore) {
       flush();
     },
   };
-}
-
-/** A wait that an abort ends early (resolved, not rejected: the caller looks at the signal). */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done);
-  });
 }
 
 export interface TaskPollerDeps {
@@ -259,7 +246,8 @@ function pollActive({ store, schedule, api, seen = pageSeen }: TaskPollerDeps): 
         if (!entry || isTerminal(entry.status) || !store.isLocal(taskId)) return;
         const task = await pollOnce(taskId, entry, signal);
         if (task && isTerminal(task.status)) return;
-        await pause(POLL_GAP_MS, signal);
+        // Called off meanwhile: the loop's condition sees the signal.
+        await sleep(POLL_GAP_MS, signal).catch(() => undefined);
       }
     } finally {
       // This loop's place is free for the task's next time in the active set.
