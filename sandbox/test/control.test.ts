@@ -221,6 +221,34 @@ describe('POST /__sandbox/faults', () => {
     expect(await balance(h)).toBe(5000 - price);
   });
 
+  it('a refusal by the rules (402, the daily cap) waits while a repeat of a key that made a task gets its task; a 503 does not', async () => {
+    const { body, price } = await pricedTask(h);
+    const headers = { 'Idempotency-Key': 'made-once' };
+    const made = await h.api('POST', '/tasks', { json: body, headers });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    await addFault(h, { method: 'POST', path: '/v1/tasks', status: 402 });
+    await addFault(h, {
+      method: 'POST',
+      path: '/v1/tasks',
+      status: 429,
+      body: { error: { type: 'rate_limit_error', code: 'token_daily_cap_reached', message: 'cap' } },
+    });
+    // api-v1 §4 rule 7 comes before any rule that refuses: the repeat is answered with its task.
+    const repeat = await h.api('POST', '/tasks', { json: body, headers });
+    expect(repeat.status, JSON.stringify(repeat.body)).toBe(200);
+    expect(repeat.body).toMatchObject({ taskId: made.body.taskId, idempotent: true });
+    expect((await h.control('GET', '/faults')).body).toHaveLength(2);
+    // A new key meets both refusals, in order; nothing more is charged.
+    const fresh = { 'Idempotency-Key': 'new-one' };
+    expect((await h.api('POST', '/tasks', { json: body, headers: fresh })).status).toBe(402);
+    expect((await h.api('POST', '/tasks', { json: body, headers: fresh })).status).toBe(429);
+    expect(await balance(h)).toBe(5000 - price);
+    // A 503 stands for the service failing before it reads the key: a repeat meets it too.
+    await addFault(h, { method: 'POST', path: '/v1/tasks', status: 503 });
+    expect((await h.api('POST', '/tasks', { json: body, headers })).status).toBe(503);
+    expect((await h.control('GET', '/faults')).body).toEqual([]);
+  });
+
   it('a path glob /v1/tasks/* hits only GET /tasks/{id}; an exact path only that path', async () => {
     const { body } = await pricedTask(h);
     await addFault(h, { path: '/v1/tasks/*', status: 500 });

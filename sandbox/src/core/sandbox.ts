@@ -151,6 +151,16 @@ export class Sandbox {
     return this.tasks.submitTask(key, body, idempotencyKey);
   }
 
+  /** Whether a POST /tasks repeats an Idempotency-Key that made a task for this credential (no error). */
+  isRepeat(authorization: string | undefined, idempotencyKey: string | undefined): boolean {
+    if (idempotencyKey === undefined) return false;
+    try {
+      return this.tasks.isRepeat(this.authenticate(authorization), idempotencyKey);
+    } catch {
+      return false; // no key, or not one of ours: not a repeat
+    }
+  }
+
   getTask(key: KeyRecord, id: string) {
     return this.tasks.getTask(key, id);
   }

@@ -222,6 +222,12 @@ export class Tasks {
   }
 
   /** api-notes §4 POST /tasks rules 1-8, in order: replay, selectors, funds gates, params, price, moderation, cap, charge. */
+  /** Whether a POST /tasks with this key and Idempotency-Key repeats one that made a task (rule 7). */
+  isRepeat(key: KeyRecord, idempotencyKey: string): boolean {
+    this.expireIdempotency(this.clock.now());
+    return this.idempotency.has(`${key.id}:${idempotencyKey}`);
+  }
+
   submitTask(key: KeyRecord, body: unknown, idempotencyKey: string | undefined) {
     this.settle();
     const now = this.clock.now();

@@ -10,7 +10,7 @@ import { RATE_LIMITS, type RateGroup } from '../core/rate-limit';
 import type { Sandbox } from '../core/sandbox';
 import { UploadScanner } from '../core/uploads';
 import { CONTROL_JSON_MAX_BYTES, readJson, streamToFile } from './body';
-import { FaultBook, parseFault } from './faults';
+import { FaultBook, parseFault, isRuleRefusal } from './faults';
 import { OriginPolicy } from './origins';
 import { serveMedia } from './media-route';
 
@@ -213,7 +213,13 @@ export function createApp(sb: Sandbox, controls: AppControls = {}) {
 
   app.use('/v1/*', async (c, next) => {
     if (c.req.method === 'OPTIONS') return next();
-    const fault = faults.take(c.req.method, c.req.path);
+    // A repeat of a key that made a task is answered with that task (api-v1 §4 rule 7) before any rule
+    // could refuse it: a fault standing for such a refusal waits for the next request.
+    const repeat =
+      c.req.method === 'POST' &&
+      c.req.path === '/v1/tasks' &&
+      sb.isRepeat(c.req.header('authorization'), c.req.header('idempotency-key'));
+    const fault = faults.take(c.req.method, c.req.path, (f) => !(repeat && isRuleRefusal(f)));
     if (!fault) return next();
     if (fault.delayMs) await sleep(fault.delayMs);
     if (fault.drop === 'before') {

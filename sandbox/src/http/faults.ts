@@ -148,10 +148,10 @@ export class FaultBook {
     return fault;
   }
 
-  /** The first pending fault matching the request, consumed by one. */
-  take(method: string, path: string): Fault | undefined {
+  /** The first pending fault matching the request (and `applies`, when given), consumed by one. */
+  take(method: string, path: string, applies: (fault: Fault) => boolean = () => true): Fault | undefined {
     const fault = this.faults.find(
-      (f) => (!f.method || f.method === method) && (!f.path || globMatch(f.path, path)),
+      (f) => (!f.method || f.method === method) && (!f.path || globMatch(f.path, path)) && applies(f),
     );
     if (!fault) return undefined;
     fault.remaining -= 1;
@@ -166,4 +166,17 @@ export class FaultBook {
   clear(): void {
     this.faults = [];
   }
+}
+
+/**
+ * Whether a fault stands for a refusal by the service's rules (a 4xx other than the rate limit's 429):
+ * one that a repeat of an Idempotency-Key that made a task never meets, since api-v1 §4 rule 7 answers a
+ * repeat with its task before any rule that refuses (the balance, the daily cap, the params).
+ */
+export function isRuleRefusal(fault: FaultSpec): boolean {
+  const { status } = fault;
+  if (status === undefined || status < 400 || status >= 500) return false;
+  if (status !== 429) return true;
+  const body = fault.body as { error?: { code?: unknown } } | undefined;
+  return body?.error?.code === 'token_daily_cap_reached';
 }

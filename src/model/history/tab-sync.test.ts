@@ -65,6 +65,19 @@ describe('shareHistory', () => {
     offB();
   });
 
+  it('undone between a change and its message, it sends nothing on the closed channel (which would throw)', async () => {
+    const a = await HistoryStore.open(CONNECTION);
+    const off = shareHistory(a, CONNECTION);
+    const sent = vi.spyOn(BroadcastChannel.prototype, 'postMessage');
+    // The runtime closes (a key switched) in the same turn as a change: the message was only queued.
+    const offClose = a.subscribe(() => off());
+    await a.put(entry('t1'));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(sent).not.toHaveBeenCalled();
+    sent.mockRestore();
+    offClose();
+  });
+
   it('an import reaches the other tab as one re-read of the disk, and one change of its history', async () => {
     const a = await HistoryStore.open(CONNECTION);
     const b = await HistoryStore.open(CONNECTION);

@@ -38,10 +38,13 @@ export function shareHistory(store: HistoryStore, connectionId: string): () => v
     told.set(e.taskId, signature(e));
   }
   let queued = false;
+  let closed = false;
   let bulkTold = store.bulkWrites;
 
   const sendChanges = () => {
     queued = false;
+    // Undone between a change and this microtask: a closed channel throws on postMessage.
+    if (closed) return;
     if (store.bulkWrites !== bulkTold) {
       bulkTold = store.bulkWrites;
       channel.postMessage({ reread: true } satisfies Message);
@@ -88,6 +91,7 @@ export function shareHistory(store: HistoryStore, connectionId: string): () => v
   };
 
   return () => {
+    closed = true;
     off();
     channel.close();
   };

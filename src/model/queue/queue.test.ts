@@ -513,6 +513,33 @@ describe('TaskQueue', () => {
     expect(leader.sent.map((s) => s.key)).toEqual([a]);
   });
 
+  it('a task another tab released before this tab removes it is on its way, not removed: its caller later gets its task', async () => {
+    const mine = harness({ free: 0 });
+    const [a] = await hold(mine.queue, ['a']);
+    let outcome: unknown = 'open';
+    void mine.queue.settled(a!).then((r) => (outcome = r));
+    // Another tab claims it (the entry loses `held`, as claim() writes it) before this tab hears of it.
+    const claimed = await (await db()).get('outbox', a!);
+    const { held: _held, ...sending } = claimed!;
+    await (await db()).put('outbox', sending);
+    expect(await mine.queue.remove([a!])).toEqual([]);
+    await settle();
+    expect(outcome, 'not told "removed": the task is being sent').toBe('open');
+    expect(await (await db()).get('outbox', a!), 'the other tab’s entry is left alone').toBeDefined();
+    // That tab's outbox records the task and lets go of its entry; it tells this tab's queue nothing,
+    // but the history changed here (tab sync), which kicks the queue.
+    await (
+      await db()
+    ).put(
+      'tasks',
+      createdEntry(sending, { taskId: 't-elsewhere', status: 'queued' } as TaskCreated, undefined, CONN),
+    );
+    await (await db()).delete('outbox', a!);
+    mine.queue.kick();
+    await waitUntil(() => outcome !== 'open', 'a settled here');
+    expect(outcome).toMatchObject({ kind: 'created', idempotencyKey: a, created: { taskId: 't-elsewhere' } });
+  });
+
   it('the count published to the team: only what would go, only from the tab that releases', async () => {
     const storage = new MemoryStorage();
     const h = harness({ free: 0, storage });

@@ -739,27 +739,32 @@ export class TaskQueue {
       return item && !this.starting.has(key) ? [item] : [];
     });
     if (removed.length === 0) return [];
+    // Only what is still held is removed: another tab may have released a task meanwhile, and that one
+    // is on its way (it is settled when its answer is known, never as removed).
+    let sentElsewhere = new Set<string>();
     try {
       const tx = (await db()).transaction('outbox', 'readwrite');
-      await Promise.all([
-        ...removed.map(async (item) => {
-          // Only if it is still held: another tab may have released it meanwhile.
+      const kept = await Promise.all(
+        removed.map(async (item) => {
           const stored = await tx.store.get(item.idempotencyKey);
-          if (stored?.held) await tx.store.delete(item.idempotencyKey);
+          if (!stored?.held) return item.idempotencyKey;
+          await tx.store.delete(item.idempotencyKey);
+          return null;
         }),
-        tx.done,
-      ]);
+      );
+      await tx.done;
+      sentElsewhere = new Set(kept.filter((key): key is string => key !== null));
     } catch {
       // IndexedDB unavailable: removed here; a reload shows it again, still held and never sent.
     }
-    for (const item of removed) {
-      this.items.delete(item.idempotencyKey);
-      this.settle(item.idempotencyKey, null);
-    }
+    for (const item of removed) this.items.delete(item.idempotencyKey);
+    const gone = removed.filter((item) => !sentElsewhere.has(item.idempotencyKey));
+    for (const item of gone) this.settle(item.idempotencyKey, null);
     // The other tabs: these were removed, never sent (a tab that queued one settles it with null).
-    this.broadcast({ removed: removed.map((item) => item.idempotencyKey) });
+    if (gone.length > 0) this.broadcast({ removed: gone.map((item) => item.idempotencyKey) });
     this.changed();
-    return removed;
+    if (sentElsewhere.size > 0) this.lookForGone();
+    return gone;
   }
 
   /** Undo of remove(): the tasks come back at their places, with their keys. */
@@ -781,7 +786,24 @@ export class TaskQueue {
   /** Looks at the pool now (after a change the caller heard of: a task finished, an answer came). */
   kick = (): void => {
     void this.pump();
+    this.lookForGone();
   };
+
+  /**
+   * A task this tab queued may have been answered by another tab's outbox, or by this tab's taking up
+   * what a closed tab left (Outbox.resume): no tab then says the queue changed, yet the history or the
+   * outbox did (whose changes kick the queue). One look at a time, and none while nothing is gone.
+   */
+  private lookingForGone = false;
+  private lookForGone(): void {
+    if (this.lookingForGone || this.disposed) return;
+    const anyGone = [...this.own.keys()].some(
+      (key) => !this.items.has(key) && !this.starting.has(key) && !this.sendingHere.has(key),
+    );
+    if (!anyGone) return;
+    this.lookingForGone = true;
+    void this.settleGone().finally(() => (this.lookingForGone = false));
+  }
 
   /** The tasks that may go next, in order: not paused, not waiting for the user. */
   private eligible(): QueueItem[] {

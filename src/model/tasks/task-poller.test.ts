@@ -265,3 +265,28 @@ it("the team's unfinished tasks join the schedule and are never polled here; thi
   expect(polled).toEqual(['mine']);
   expect(store.get('theirs')?.status).toBe('queued');
 });
+
+// The team's copy of a task of this member can arrive before this device's own entry does (another tab
+// made it, and the team document was quicker than the tab's message, or the tab closed at once): the
+// task is then in the active set as the team's, and when it becomes this device's, it is polled here.
+it("a task shown first as the team's copy, then as this device's own, is polled", async () => {
+  const polled: string[] = [];
+  const fetch = vi.fn(async (input: RequestInfo | URL) => {
+    const id = /\/tasks\/([^/?]+)$/.exec(String(input))?.[1] ?? '';
+    polled.push(id);
+    return new Response(taskJson(id), { status: 200 });
+  });
+  const client = new ApiClient({ baseUrl: 'https://api.example/v1', apiKey: 'k', fetch });
+  const store = await HistoryStore.open(CONNECTION);
+  const made = entryOf('made-in-another-tab', Date.now() - 60_000);
+  setTeamEntries(store, [{ ...made, by: { id: 'key-a', name: 'Ana' } }]);
+  poller(client, store, new PollBudget());
+  await new Promise((r) => setTimeout(r, 300));
+  expect(polled, 'the team’s copy is not polled here').toEqual([]);
+  // The other tab's message (or a reread of IndexedDB) brings this device's own entry.
+  await store.receive([made]);
+  await vi.waitFor(() => expect(store.get('made-in-another-tab')?.status).toBe('succeeded'), {
+    timeout: 5_000,
+  });
+  expect(polled).toEqual(['made-in-another-tab']);
+});

@@ -279,6 +279,9 @@ function pollActive({ store, schedule, api, seen = pageSeen }: TaskPollerDeps): 
   };
   follow();
   const offSchedule = schedule.subscribe(() => follow());
+  // A task of the active set may become this device's own without the schedule changing: the team's
+  // copy came first (another tab made it; the team document was quicker than that tab's message).
+  const offStore = store.subscribe(() => follow(true));
   // The service answers again after an outage: polls waiting out a retry or a back-off are called off
   // and start again now (the schedule expedites every task; startPolling).
   const offRecovered = api.health.onRecovered(() => {
@@ -288,6 +291,7 @@ function pollActive({ store, schedule, api, seen = pageSeen }: TaskPollerDeps): 
   });
   return () => {
     offSchedule();
+    offStore();
     offRecovered();
     for (const controller of loops.values()) controller.abort();
     loops.clear();
