@@ -1,11 +1,16 @@
 import { concatBytes, type EmbedOutcome, type RecipeEmbedder } from './embed';
 import { jpegRecipeEmbedder, jpegXmpPackets, recipeJsonOfXmp } from './jpeg-recipe';
+import { ID3_PARAMETERS, ID3_RECIPE, mp3RecipeEmbedder, mp3UserTexts } from './mp3-recipe';
+import { mp4RecipeEmbedder, mp4XmpPackets } from './mp4-recipe';
 import { PARAMETERS_KEYWORD, pngRecipeEmbedder, pngTexts, RECIPE_KEYWORD } from './png-recipe';
 import { parseParametersText, parseRecipeJson, type ForeignParameters, type Recipe } from './recipe';
+import { wavRecipeEmbedder, wavRecipeTexts } from './wav-recipe';
+import { webpRecipeEmbedder, webpXmpPackets } from './webp-recipe';
 
 // Where a download meets the recipe writers: by the file's Content-Type (api-notes §2: it, not the URL,
-// says the format), a whole file, a stream, or a Blob goes through the format's writer. Formats without a
-// writer yet (WebP, video, audio) pass through unchanged, as 'unsupported'.
+// says the format), a whole file, a stream, or a Blob goes through the format's writer: PNG text chunks,
+// JPEG, WebP and MP4/MOV XMP, MP3 ID3v2 frames, WAV INFO and iXML chunks (each writer's file says how).
+// Other formats (WebM, Ogg, FLAC, GIF, ...) pass through unchanged, as 'unsupported'.
 
 export type { EmbedOutcome };
 
@@ -13,6 +18,11 @@ function recipeEmbedderFor(contentType: string | null | undefined, recipe: Recip
   const essence = contentType?.split(';')[0]?.trim().toLowerCase();
   if (essence === 'image/png') return pngRecipeEmbedder(recipe);
   if (essence === 'image/jpeg' || essence === 'image/jpg') return jpegRecipeEmbedder(recipe);
+  if (essence === 'image/webp') return webpRecipeEmbedder(recipe);
+  if (essence === 'audio/mpeg' || essence === 'audio/mp3') return mp3RecipeEmbedder(recipe);
+  if (essence === 'audio/wav' || essence === 'audio/x-wav' || essence === 'audio/wave')
+    return wavRecipeEmbedder(recipe);
+  if (essence === 'video/mp4' || essence === 'video/quicktime') return mp4RecipeEmbedder(recipe);
   return null;
 }
 
@@ -49,7 +59,9 @@ export async function blobWithRecipe(
 
 /**
  * A stream with the recipe written in as the bytes pass; `onOutcome` is told once the stream has ended
- * (a C2PA file is only known then for a PNG). Formats without a writer come back as the same stream.
+ * (a C2PA file is only known then for a PNG or an MP4). A WebP or a WAV comes out only once it has ended
+ * (its RIFF header's size changes, and a C2PA chunk may come last); an MP3 holds its ID3 tag, a JPEG its
+ * header segments. Formats without a writer come back as the same stream.
  */
 export function streamWithRecipe(
   body: ReadableStream<Uint8Array>,
@@ -76,7 +88,11 @@ export function streamWithRecipe(
   );
 }
 
-/** The recipe a file carries: ours (PNG text chunk or JPEG XMP), another tool's PNG `parameters`, or null. */
+/**
+ * The recipe a file carries: ours (a PNG text chunk, XMP in a JPEG, WebP or MP4, an MP3's TXXX frame, a
+ * WAV's iXML), another tool's `parameters` (a PNG text chunk or an MP3 TXXX frame; a WAV's INFO comment
+ * when it has no recipe JSON), or null.
+ */
 type FoundRecipe = { kind: 'recipe'; recipe: Recipe } | { kind: 'parameters'; parameters: ForeignParameters };
 
 /**
@@ -94,10 +110,21 @@ export function readRecipe(bytes: Uint8Array): FoundRecipe | null {
       ? null
       : { kind: 'parameters', parameters: parseParametersText(parameters) };
   }
-  for (const xmp of jpegXmpPackets(bytes)) {
+  const mp3 = mp3UserTexts(bytes);
+  if (mp3.size > 0) return found(mp3.get(ID3_RECIPE) ?? null, mp3.get(ID3_PARAMETERS) ?? null);
+  const wav = wavRecipeTexts(bytes);
+  if (wav) return found(wav.json, wav.comment);
+  for (const xmp of [...jpegXmpPackets(bytes), ...webpXmpPackets(bytes), ...mp4XmpPackets(bytes)]) {
     const json = recipeJsonOfXmp(xmp);
     const recipe = json === null ? null : parseRecipeJson(json);
     if (recipe) return { kind: 'recipe', recipe };
   }
   return null;
+}
+
+/** Our recipe from its JSON, else another tool's parameters text, else null. */
+function found(json: string | null, parameters: string | null): FoundRecipe | null {
+  const recipe = json === null ? null : parseRecipeJson(json);
+  if (recipe) return { kind: 'recipe', recipe };
+  return parameters === null ? null : { kind: 'parameters', parameters: parseParametersText(parameters) };
 }

@@ -23,7 +23,7 @@ const APP1 = 0xe1;
 const APP11 = 0xeb;
 
 /** Text as XML character data: markup escaped, characters XML 1.0 cannot hold dropped. */
-function xmlText(text: string): string {
+export function xmlText(text: string): string {
   return text
     .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
     .replace(/&/g, '&amp;')
@@ -31,7 +31,7 @@ function xmlText(text: string): string {
     .replace(/>/g, '&gt;');
 }
 
-function xmlUnescape(text: string): string {
+export function xmlUnescape(text: string): string {
   return text.replace(/&(lt|gt|amp|quot|apos|#x[0-9a-f]+|#[0-9]+);/gi, (_, name: string) => {
     const lower = name.toLowerCase();
     if (lower === 'lt') return '<';
@@ -44,8 +44,11 @@ function xmlUnescape(text: string): string {
   });
 }
 
-/** The XMP packet of a recipe: the JSON, and the same text style as a PNG's `parameters`. */
-function recipeXmp(recipe: Recipe): string {
+/**
+ * The XMP packet of a recipe: the JSON, and the same text style as a PNG's `parameters`. The WebP and
+ * MP4 writers carry the same packet.
+ */
+export function recipeXmp(recipe: Recipe): string {
   return [
     '<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>',
     '<x:xmpmeta xmlns:x="adobe:ns:meta/">',
@@ -113,7 +116,7 @@ function headerSegments(bytes: Uint8Array): Segment[] | 'more' | null {
 const startsWith = (bytes: Uint8Array, text: string): boolean =>
   bytes.length >= text.length && [...text].every((ch, i) => bytes[i] === ch.charCodeAt(0));
 
-function includesAscii(bytes: Uint8Array, text: string): boolean {
+export function includesAscii(bytes: Uint8Array, text: string): boolean {
   const codes = [...text].map((ch) => ch.charCodeAt(0));
   outer: for (let i = 0; i + codes.length <= bytes.length; i++) {
     for (let j = 0; j < codes.length; j++) if (bytes[i + j] !== codes[j]) continue outer;
