@@ -1,6 +1,7 @@
 // The shape every format's recipe writer has: bytes go in as they arrive and come out as they may, so a
 // download or a ZIP entry streams through it with little held back (a PNG holds its last chunk, a JPEG its
-// header segments), and the pixels' bytes are never decoded or changed.
+// header segments, an MP3 its ID3 tag, an MP4 a box header; a WebP or a WAV is held whole, as its RIFF
+// header's size changes and a C2PA chunk may come last), and the media's bytes are never decoded or changed.
 
 /**
  * written: the recipe is in the file. c2pa: the file carries Content Credentials (a C2PA manifest), so its

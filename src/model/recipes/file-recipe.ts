@@ -114,7 +114,8 @@ export function readRecipe(bytes: Uint8Array): FoundRecipe | null {
   if (mp3.size > 0) return found(mp3.get(ID3_RECIPE) ?? null, mp3.get(ID3_PARAMETERS) ?? null);
   const wav = wavRecipeTexts(bytes);
   if (wav) return found(wav.json, wav.comment);
-  for (const xmp of [...jpegXmpPackets(bytes), ...webpXmpPackets(bytes), ...mp4XmpPackets(bytes)]) {
+  // An MP4's last XMP box is the newest: a writer appends its box after any there before.
+  for (const xmp of [...jpegXmpPackets(bytes), ...webpXmpPackets(bytes), ...mp4XmpPackets(bytes).reverse()]) {
     const json = recipeJsonOfXmp(xmp);
     const recipe = json === null ? null : parseRecipeJson(json);
     if (recipe) return { kind: 'recipe', recipe };

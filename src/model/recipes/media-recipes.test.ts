@@ -379,6 +379,16 @@ describe('MP3', () => {
   });
 });
 
+it('passes an MP3 whose ID3 tag is unsynchronised or ID3v2.2 through unchanged', async () => {
+  const tagged = ffmpeg('odd-tag.mp3', '-f', 'lavfi', '-i', 'sine=d=0.1');
+  const unsynchronised = tagged.slice();
+  unsynchronised[5] = 0x80;
+  await kept(unsynchronised, 'audio/mpeg', 'unsupported');
+  const v22 = tagged.slice();
+  v22[3] = 2;
+  await kept(v22, 'audio/mpeg', 'unsupported');
+});
+
 describe('WAV', () => {
   function checkWav(before: Uint8Array, bytes: Uint8Array, name: string): void {
     const path = save(name, bytes);
@@ -507,6 +517,23 @@ describe('MP4 and MOV', () => {
       ffmpeg('fast.mp4', '-f', 'lavfi', '-i', 'color=c=blue:s=16x16:d=0.1', '-movflags', '+faststart'),
       'video/mp4',
       'fast-out.mp4',
+    );
+  });
+
+  it('reads the newest recipe from an MP4 written twice, as exiftool does', async () => {
+    const before = ffmpeg('twice.mp4', '-f', 'lavfi', '-i', 'color=c=red:s=16x16:d=0.1');
+    const again = await written(await written(before, 'video/mp4'), 'video/mp4', other);
+    expect(readRecipe(again)).toEqual({ kind: 'recipe', recipe: other });
+    const tags = exiftool(save('twice-out.mp4', again), '-XMP:all');
+    expect(JSON.parse(String(tags.Recipe))).toEqual(other);
+  });
+
+  it('passes an MP4 whose last box runs to the end of the file (size 0) through unchanged', async () => {
+    const plain = ffmpeg('open.mp4', '-f', 'lavfi', '-i', 'color=c=red:s=16x16:d=0.1');
+    await kept(
+      concatBytes([plain, Uint8Array.of(0, 0, 0, 0), ascii('free'), ascii('rest')]),
+      'video/mp4',
+      'unsupported',
     );
   });
 

@@ -9,7 +9,9 @@ import type { Recipe } from './recipe';
 // only to know that the file is one (an ftyp or a known top-level box first, a moov somewhere, the boxes
 // ending with the file; a last box of size 0, "to the end of the file", would swallow ours) and whether it
 // carries a C2PA manifest (a `uuid` box with the C2PA UUID: C2PA spec, "Embedding manifests into BMFF"),
-// which keeps the file byte for byte. An XMP box there already is left as it is; ours comes after it.
+// which keeps the file byte for byte. An XMP box there already is left as it is (it went out before the
+// end was known); ours comes after it, and the last one is the recipe (readRecipe takes the last, as
+// exiftool does).
 
 const XMP_UUID = Uint8Array.of(
   0xbe,

@@ -59,6 +59,10 @@ function ixml(recipe: Recipe): Uint8Array {
   return new TextEncoder().encode(xml);
 }
 
+/**
+ * A chunk that holds or may hold a C2PA manifest store: the `C2PA` chunk the spec names, or, as the PNG and
+ * JPEG writers look for, a chunk other than the samples with a JUMBF box (`jumb`) labelled `c2pa`.
+ */
 const isC2pa = (bytes: Uint8Array, chunk: RiffChunk): boolean =>
   chunk.id.toUpperCase() === 'C2PA' ||
   (chunk.id !== 'data' &&

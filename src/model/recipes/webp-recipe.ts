@@ -56,7 +56,10 @@ function vp8xChunk(flags: number, width: number, height: number): Uint8Array {
   return riffChunk('VP8X', data);
 }
 
-/** A chunk that holds or may hold a C2PA manifest store. */
+/**
+ * A chunk that holds or may hold a C2PA manifest store: the `C2PA` chunk the spec names, or, as the PNG and
+ * JPEG writers look for, a chunk other than the image data with a JUMBF box (`jumb`) labelled `c2pa`.
+ */
 const isC2pa = (bytes: Uint8Array, chunk: RiffChunk): boolean =>
   chunk.id.toUpperCase() === 'C2PA' ||
   (!['VP8 ', 'VP8L', 'ALPH', 'ANMF'].includes(chunk.id) &&
