@@ -379,6 +379,36 @@ describe('MP3', () => {
   });
 });
 
+it("reads another tool's TXXX parameters (FFmpeg's, UTF-8 and UTF-16; a big-endian one by hand), and writes ours in its place", async () => {
+  const text = 'a cat, ünïcødé\nNegative prompt: dog\nSteps: 30, Seed: 7, Model: catmix';
+  const parameters = { prompt: 'a cat, ünïcødé', negativePrompt: 'dog', seed: 7, steps: 30 };
+  for (const version of ['4', '3']) {
+    const foreign = ffmpeg(
+      `foreign${version}.mp3`,
+      ...['-f', 'lavfi', '-i', 'sine=d=0.1', '-id3v2_version', version, '-metadata', `parameters=${text}`],
+    );
+    expect(id3(foreign).ids).toEqual(['TXXX', 'TSSE']);
+    expect(readRecipe(foreign)).toMatchObject({ kind: 'parameters', parameters });
+    const bytes = await written(foreign, 'audio/mpeg');
+    expect(id3(bytes).ids).toEqual(['TSSE', 'TXXX', 'TXXX', 'COMM']);
+    expect(readRecipe(bytes)).toEqual({ kind: 'recipe', recipe });
+  }
+  const utf16be = (t: string) => Uint8Array.from(Buffer.from(`\uFEFF${t}`, 'utf16le').swap16());
+  const data = concatBytes([Uint8Array.of(1), utf16be('parameters'), Uint8Array.of(0, 0), utf16be(text)]);
+  const frame = concatBytes([
+    ascii('TXXX'),
+    Uint8Array.of(0, 0, data.length >> 8, data.length & 0xff, 0, 0),
+    data,
+  ]);
+  const tag = concatBytes([
+    ascii('ID3'),
+    Uint8Array.of(3, 0, 0, 0, 0, frame.length >> 7, frame.length & 0x7f),
+    frame,
+  ]);
+  const bare = ffmpeg('be.mp3', '-f', 'lavfi', '-i', 'sine=d=0.1', '-id3v2_version', '0');
+  expect(readRecipe(concatBytes([tag, bare]))).toMatchObject({ kind: 'parameters', parameters });
+});
+
 it('passes an MP3 whose ID3 tag is unsynchronised or ID3v2.2 through unchanged', async () => {
   const tagged = ffmpeg('odd-tag.mp3', '-f', 'lavfi', '-i', 'sine=d=0.1');
   const unsynchronised = tagged.slice();

@@ -8,12 +8,14 @@ import { parametersText, type Recipe } from './recipe';
 // `media-studio:recipe` with the JSON, and a COMM frame (language eng, no description: the comment players
 // show) with the parameters text. A file without a tag gets an ID3v2.4 tag in front; a file with a v2.3 or
 // v2.4 tag at the start gets the frames added to that tag, in its version's frame layout (a second tag in
-// front would hide the first from most readers), any frames of ours or a COMM eng "" there already giving
-// way to the new ones, the other frames and the padding kept as they were (a tag without padding gets
-// some). The audio frames after the tag go out byte for byte as they arrive; only the tag is held. A tag that is unsynchronised, has an extended
-// header (it may hold a CRC of the frames) or a footer, or is ID3v2.2, is too odd to touch. A tag with a
-// GEOB frame holding a C2PA manifest (C2PA spec, "Embedding manifests into MP3": the MIME type
-// application/x-c2pa-manifest-store) keeps the file byte for byte.
+// front would hide the first from most readers). A TXXX of either description or a COMM eng "" there
+// already (ours or another tool's) gives way to the new one; the other frames and the padding are kept as
+// they were (a tag without padding gets some). The audio frames after the tag go out byte for byte as they
+// arrive; only the tag is held. A tag that is unsynchronised, has an extended header (it may hold a CRC of
+// the frames) or a footer, or is ID3v2.2, is too odd to touch. A tag with a GEOB frame holding a C2PA
+// manifest (C2PA spec, "Embedding manifests into MP3": the MIME type application/x-c2pa-manifest-store,
+// whose `c2pa` is what is looked for, as the PNG and JPEG writers look for the JUMBF label) keeps the file
+// byte for byte.
 
 export const ID3_PARAMETERS = 'parameters';
 export const ID3_RECIPE = 'media-studio:recipe';
@@ -151,8 +153,9 @@ function readString(data: Uint8Array, encoding: number, at: number): { text: str
     while (end < data.length && data[end] !== 0) end += 1;
   }
   const raw = data.subarray(at, Math.min(end, data.length));
-  const label = encoding === 0 ? 'latin1' : encoding === 3 ? 'utf-8' : encoding === 2 ? 'utf-16be' : 'utf-16';
-  // TextDecoder's utf-16 reads a BOM and takes little-endian without one.
+  // Encoding 1 says its byte order with a BOM; TextDecoder's utf-16 is little-endian whatever the BOM.
+  const bigEndian = encoding === 2 || (encoding === 1 && raw[0] === 0xfe && raw[1] === 0xff);
+  const label = encoding === 0 ? 'latin1' : encoding === 3 ? 'utf-8' : bigEndian ? 'utf-16be' : 'utf-16le';
   const text = new TextDecoder(label).decode(raw).replace(/^\uFEFF/, '');
   return { text, next: Math.min(end + (wide ? 2 : 1), data.length) };
 }
