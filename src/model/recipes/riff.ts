@@ -96,7 +96,8 @@ export function wholeFileEmbedder(
     finish() {
       const bytes = concatBytes(parts);
       const result = write(bytes);
-      return { chunks: [result.outcome === 'written' ? result.bytes : bytes], outcome: result.outcome };
+      const out = result.outcome === 'written' ? result.bytes : bytes;
+      return { chunks: out.length > 0 ? [out] : [], outcome: result.outcome };
     },
   };
 }
