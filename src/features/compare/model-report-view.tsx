@@ -3,17 +3,26 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useMemo } from 'react';
 import { Alert } from '../../components/alert';
 import { Dialog } from '../../components/dialog';
-import { formatCount, formatCredits, formatOneDecimal, formatPercent, formatSeconds } from '../../lib/format';
-import { displayText } from '../../lib/untrusted-text';
+import { formatCount, formatCredits, formatPercent, formatSeconds } from '../../lib/format';
 import type { HistoryEntry } from '../../model/history/history-types';
-import { modelReport, type ModelFigures, type ReportBoard } from '../../model/boards/model-report';
+import {
+  modelReport,
+  type ModelFigures,
+  type ModelReport,
+  type ReportBoard,
+} from '../../model/boards/model-report';
 import type { Vote } from '../../model/boards/votes';
+import { CHART_H, CHART_W, chartLayout } from './report-export/front-chart';
+import { chartModelsOf, chartWordsOf, modelLabel, type ChartKind } from './report-export/report-content';
+import { ReportExportButtons } from './report-export/report-export-buttons';
 
 // The Model report of one board (product-notes "Deciding with evidence"): the figures of
 // model/boards/model-report.ts per model and version, in the module's order, as a table (the accessible
 // form) and two charts beside it, quality against credits per output and against median run time, with
 // the Pareto front (the models no other beats on both) drawn as a line through filled marks. A member
-// still blind on the board sees no results: names, cost and time stay hidden there until Reveal.
+// still blind on the board sees no results: names, cost and time stay hidden there until Reveal. Export
+// report (report-export/) saves the same table, charts and the board's pictures as one HTML page, and the
+// figures as CSV; a blind member, who sees no figures, can export none.
 
 const th = 'px-2 py-1.5 text-xs font-medium text-slate-600 dark:text-slate-400';
 const td = 'px-2 py-1.5 text-end whitespace-nowrap tabular-nums align-top';
@@ -34,39 +43,14 @@ function NoFigure() {
   );
 }
 
-interface ChartModel {
-  key: string;
-  /** The model's place in the table (its mark on the chart). */
-  place: number;
-  label: string;
-  quality: number;
-  low: number;
-  high: number;
-  cost: number;
-  front: boolean;
-}
-
-const W = 360;
-const H = 240;
-const PAD = { start: 48, end: 16, top: 14, bottom: 40 };
-
 /** Quality (rating, its interval as an error bar) against a cost, lower being better; the front marked. */
-function FrontChart({
-  title,
-  axis,
-  models,
-  formatCost,
-}: {
-  title: string;
-  axis: string;
-  models: readonly ChartModel[];
-  formatCost: (n: number) => string;
-}) {
-  const { t } = useLingui();
-  const front = models.filter((m) => m.front).sort((a, b) => a.cost - b.cost);
-  const names = front.map((m) => m.label).join(', ');
-  const summary = t`${title}. On the front (no other model is both better and cheaper or faster): ${names}.`;
-  if (models.length === 0)
+function FrontChart({ report, names, kind }: { report: ModelReport; names: ModelNames; kind: ChartKind }) {
+  // The layout and the words are the exported page's too (report-export/front-chart.ts): one chart, drawn
+  // here as elements and there as a string.
+  const models = chartModelsOf(report, names, kind);
+  const { title, axis, rating, summary, formatCost } = chartWordsOf(kind, models);
+  const layout = chartLayout(models);
+  if (!layout)
     return (
       <figure className="rounded-lg p-3 ring-1 ring-slate-200 dark:ring-slate-700">
         <figcaption className="text-sm font-medium">{title}</figcaption>
@@ -75,25 +59,12 @@ function FrontChart({
         </p>
       </figure>
     );
-  const maxCost = Math.max(...models.map((m) => m.cost)) || 1;
-  const lo = Math.min(...models.map((m) => m.low));
-  const hi = Math.max(...models.map((m) => m.high));
-  const span = Math.max(hi - lo, 50);
-  const yMin = lo - span * 0.08;
-  const yMax = hi + span * 0.08;
-  // Gridlines at round ratings, at most five or so.
-  const step = [10, 25, 50, 100, 200, 250, 500].find((s) => (yMax - yMin) / s <= 5) ?? 1000;
-  const ticks: number[] = [];
-  for (let v = Math.ceil(yMin / step) * step; v <= yMax; v += step) ticks.push(v);
-  const x = (cost: number) => PAD.start + (cost / (maxCost * 1.08)) * (W - PAD.start - PAD.end);
-  const y = (q: number) => PAD.top + ((yMax - q) / (yMax - yMin)) * (H - PAD.top - PAD.bottom);
-  const x0 = PAD.start;
-  const y0 = H - PAD.bottom;
+  const { x0, y0, xEnd, yTop } = layout;
   return (
     <figure className="rounded-lg p-3 ring-1 ring-slate-200 dark:ring-slate-700">
       <figcaption className="text-sm font-medium">{title}</figcaption>
       <svg
-        viewBox={`0 0 ${W} ${H}`}
+        viewBox={`0 0 ${CHART_W} ${CHART_H}`}
         role="img"
         aria-label={summary}
         className="mt-1 h-auto w-full overflow-visible text-slate-700 dark:text-slate-300"
@@ -101,21 +72,21 @@ function FrontChart({
         direction="ltr"
       >
         <g className="stroke-slate-300 dark:stroke-slate-600" strokeWidth={1}>
-          <line x1={x0} y1={y0} x2={W - PAD.end} y2={y0} />
-          <line x1={x0} y1={PAD.top} x2={x0} y2={y0} />
+          <line x1={x0} y1={y0} x2={xEnd} y2={y0} />
+          <line x1={x0} y1={yTop} x2={x0} y2={y0} />
         </g>
-        {ticks.map((v) => (
-          <g key={v}>
+        {layout.ticks.map((tick) => (
+          <g key={tick.value}>
             <line
               x1={x0}
-              x2={W - PAD.end}
-              y1={y(v)}
-              y2={y(v)}
+              x2={xEnd}
+              y1={tick.y}
+              y2={tick.y}
               className="stroke-slate-200 dark:stroke-slate-700"
               strokeWidth={1}
             />
-            <text x={x0 - 4} y={y(v) + 4} textAnchor="end" fontSize={11} className="fill-current">
-              {formatCount(v)}
+            <text x={x0 - 4} y={tick.y + 4} textAnchor="end" fontSize={11} className="fill-current">
+              {formatCount(tick.value)}
             </text>
           </g>
         ))}
@@ -123,58 +94,58 @@ function FrontChart({
           <text x={x0} y={y0 + 14} textAnchor="middle">
             {formatCount(0)}
           </text>
-          <text x={x(maxCost)} y={y0 + 14} textAnchor="middle">
-            {formatCost(maxCost)}
+          <text x={layout.maxCostX} y={y0 + 14} textAnchor="middle">
+            {formatCost(layout.maxCost)}
           </text>
-          <text x={(x0 + W - PAD.end) / 2} y={H - 6} textAnchor="middle">
+          <text x={(x0 + xEnd) / 2} y={CHART_H - 6} textAnchor="middle">
             {axis}
           </text>
           <text
             x={12}
-            y={(PAD.top + y0) / 2}
+            y={(yTop + y0) / 2}
             textAnchor="middle"
-            transform={`rotate(-90 12 ${(PAD.top + y0) / 2})`}
+            transform={`rotate(-90 12 ${(yTop + y0) / 2})`}
           >
-            {t({ message: 'Rating', comment: 'the vertical axis of the model report’s charts' })}
+            {rating}
           </text>
         </g>
-        {front.length > 1 && (
+        {layout.frontLine && (
           <polyline
             data-front-line=""
-            points={front.map((m) => `${x(m.cost)},${y(m.quality)}`).join(' ')}
+            points={layout.frontLine}
             fill="none"
             className="stroke-indigo-600 dark:stroke-indigo-400"
             strokeWidth={2}
             strokeDasharray="5 3"
           />
         )}
-        {models.map((m) => (
+        {layout.marks.map(({ model: m, x, y, yHigh, yLow }) => (
           <g key={m.key} data-model={m.key} data-front={m.front ? 'true' : 'false'}>
             <line
-              x1={x(m.cost)}
-              x2={x(m.cost)}
-              y1={y(m.high)}
-              y2={y(m.low)}
+              x1={x}
+              x2={x}
+              y1={yHigh}
+              y2={yLow}
               className="stroke-slate-500 dark:stroke-slate-400"
               strokeWidth={1.5}
             />
             <line
-              x1={x(m.cost) - 4}
-              x2={x(m.cost) + 4}
-              y1={y(m.high)}
-              y2={y(m.high)}
+              x1={x - 4}
+              x2={x + 4}
+              y1={yHigh}
+              y2={yHigh}
               className="stroke-slate-500 dark:stroke-slate-400"
             />
             <line
-              x1={x(m.cost) - 4}
-              x2={x(m.cost) + 4}
-              y1={y(m.low)}
-              y2={y(m.low)}
+              x1={x - 4}
+              x2={x + 4}
+              y1={yLow}
+              y2={yLow}
               className="stroke-slate-500 dark:stroke-slate-400"
             />
             <circle
-              cx={x(m.cost)}
-              cy={y(m.quality)}
+              cx={x}
+              cy={y}
               r={m.front ? 6 : 5}
               strokeWidth={2}
               className={
@@ -183,13 +154,7 @@ function FrontChart({
                   : 'fill-white stroke-slate-500 dark:fill-slate-900 dark:stroke-slate-400'
               }
             />
-            <text
-              x={x(m.cost) + 9}
-              y={y(m.quality) - 6}
-              fontSize={12}
-              fontWeight={600}
-              className="fill-current"
-            >
+            <text x={x + 9} y={y - 6} fontSize={12} fontWeight={600} className="fill-current">
               {formatCount(m.place)}
             </text>
           </g>
@@ -211,7 +176,8 @@ export function ModelReportDialog({
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  board: ReportBoard;
+  /** The board (its name, when it has one, names the exported files). */
+  board: ReportBoard & { name?: string };
   /** The tasks of the board's cells. */
   tasks: readonly HistoryEntry[];
   /** The votes on this board: in a team, every member's. */
@@ -233,34 +199,7 @@ export function ModelReportDialog({
     [open, blind, board, taskSignature, votes],
   );
   const threshold = formatCount(report?.preliminaryBelow ?? 0);
-  const nameOf = (m: ModelFigures) => {
-    const known = names(m.key);
-    return {
-      name: displayText(known?.name ?? m.name ?? m.modelId),
-      version: displayText(known?.versionName ?? m.versionName ?? m.versionId),
-    };
-  };
-  const chartModels = (
-    cost: (m: ModelFigures) => number | null | undefined,
-    front: (m: ModelFigures) => boolean | null,
-  ) =>
-    (report?.models ?? []).flatMap((m, i) => {
-      const c = cost(m);
-      if (!m.rating || c === null || c === undefined) return [];
-      const { name, version } = nameOf(m);
-      return [
-        {
-          key: m.key,
-          place: i + 1,
-          label: `${name} ${version}`,
-          quality: m.rating.point,
-          low: m.rating.low,
-          high: m.rating.high,
-          cost: c,
-          front: front(m) === true,
-        },
-      ];
-    });
+  const nameOf = (m: ModelFigures) => modelLabel(m, names);
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title={t`Model report`} wide>
@@ -419,29 +358,8 @@ export function ModelReportDialog({
             </table>
           </div>
           <div className="grid gap-3 sm:grid-cols-2">
-            <FrontChart
-              title={t`Quality against credits per output`}
-              axis={t`Credits per output`}
-              models={chartModels(
-                (m) => m.creditsPerOutput,
-                (m) => m.front.credits,
-              )}
-              formatCost={(n) => formatCount(Math.round(n * 100) / 100)}
-            />
-            <FrontChart
-              title={t`Quality against median run time`}
-              axis={t`Median run time`}
-              models={chartModels(
-                (m) => m.runTime?.medianMs,
-                (m) => m.front.time,
-              )}
-              formatCost={(ms) => {
-                if (ms >= 1000) return formatSeconds(ms / 1000);
-                // Under a second (the sandbox's runs): a tenth, where formatSeconds says "<1 s".
-                const seconds = formatOneDecimal(ms / 1000);
-                return t({ message: `${seconds} s`, comment: 'a duration; s: seconds' });
-              }}
-            />
+            <FrontChart report={report} names={names} kind="credits" />
+            <FrontChart report={report} names={names} kind="time" />
           </div>
           <p className="text-xs text-slate-600 dark:text-slate-400">
             {inTeam
@@ -461,6 +379,15 @@ export function ModelReportDialog({
               % of the runs took at most this long; under 20 runs, it is the slowest run.
             </Trans>
           </p>
+          <ReportExportButtons
+            board={board}
+            boardName={board.name ?? ''}
+            tasks={tasks}
+            names={names}
+            report={report}
+            inTeam={inTeam}
+            blind={blind}
+          />
         </div>
       )}
     </Dialog>
