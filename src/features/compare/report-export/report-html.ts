@@ -75,6 +75,7 @@ h2 { font-size: 1.1rem; margin: 28px 0 8px; }
 table { border-collapse: collapse; width: 100%; }
 th, td { padding: 6px 8px; text-align: start; vertical-align: top; border-top: 1px solid var(--line); }
 thead th { font-size: 12px; font-weight: 500; color: var(--muted); border-top: 0; }
+.figures thead th:nth-child(n + 3) { text-align: end; }
 .figures td { text-align: end; white-space: nowrap; font-variant-numeric: tabular-nums; }
 .figures th[scope="row"] { font-weight: 400; }
 .name { font-weight: 600; }
@@ -93,10 +94,11 @@ figcaption { font-size: 14px; font-weight: 500; }
 .chart .mark.front { fill: var(--accent); stroke: var(--accent); }
 .chart .front-line { stroke: var(--accent); stroke-width: 2; }
 .outputs { table-layout: fixed; }
-.outputs th[scope="row"] { width: 14rem; font-weight: 400; white-space: pre-wrap; overflow-wrap: anywhere; }
+.outputs thead th:first-child { width: 12rem; }
+.outputs th[scope="row"] { font-weight: 400; white-space: pre-wrap; overflow-wrap: anywhere; }
 .tile { display: flex; align-items: center; justify-content: center; aspect-ratio: 1; background: var(--tile);
   border-radius: 4px; overflow: hidden; color: var(--muted); font-size: 13px; text-align: center; }
-.tile img { display: block; max-width: 100%; max-height: 100%; }
+.tile img { display: block; width: 100%; height: 100%; object-fit: contain; }
 @page { size: A4; margin: 14mm 12mm; }
 @media print {
   :root { color-scheme: light; --fg: #000000; --muted: #404040; --bg: #ffffff; --line: #d4d4d4;

@@ -83,7 +83,7 @@ const loadImage = (url: string): Promise<HTMLImageElement | null> =>
   });
 
 /** One picture as a small JPEG data: URL, or null when it cannot be loaded or read back. */
-export async function pictureDataUrl(url: string): Promise<string | null> {
+async function pictureDataUrl(url: string): Promise<string | null> {
   const img = await loadImage(url);
   if (!img || !img.naturalWidth || !img.naturalHeight) return null;
   const { width, height } = fitWithin(img.naturalWidth, img.naturalHeight, MAX_SIDE);
