@@ -97,14 +97,19 @@ async function json<T = Task>(
   return JSON.parse(a.body.toString()) as T;
 }
 
-/** Requests per second of `make()` requests, CONCURRENCY at a time for LOAD_MS; every answer must be 200. */
-async function rate(make: () => Promise<Answer>): Promise<number> {
+/**
+ * Requests per second of `make()` requests, CONCURRENCY at a time for LOAD_MS, or until `limit` of them
+ * have gone (what a balance pays for); every answer must be 200.
+ */
+async function rate(make: () => Promise<Answer>, limit = Infinity): Promise<number> {
   let count = 0;
+  let started = 0;
   const start = performance.now();
   const end = start + LOAD_MS;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < end) {
+      while (performance.now() < end && started < limit) {
+        started++;
         const a = await make();
         if (a.status !== 200) throw new Error(`answered ${a.status}: ${a.body.toString().slice(0, 200)}`);
         count++;
@@ -179,11 +184,17 @@ async function oneRun(png: Buffer): Promise<Run> {
     const one = await json(`${sb.base}/tasks`, 'POST', auth('team'), svgTask);
     const getRps = await rate(() => send(`${sb.base}/tasks/${one.taskId}`, 'GET', auth('team')));
 
-    // POST /tasks on the team key (20,000 credits), from a reset.
+    // POST /tasks on the team key (20,000 credits), from a reset: at most as many as the balance pays
+    // for (a quiet machine makes more in LOAD_MS than 20,000 credits buy).
     await json(`${sb.origin}/__sandbox/reset`, 'POST');
     const body = Buffer.from(JSON.stringify(svgTask));
     const postHeaders = { ...auth('team'), 'Content-Type': 'application/json' };
-    const postRps = await rate(() => send(`${sb.base}/tasks`, 'POST', postHeaders, body));
+    const { credits } = await json<{ credits: number }>(`${sb.base}/quote`, 'POST', auth('team'), svgTask);
+    const me = await json<{ team: { creditBalance: number } }>(`${sb.base}/me`, 'GET', auth('team'));
+    const postRps = await rate(
+      () => send(`${sb.base}/tasks`, 'POST', postHeaders, body),
+      Math.floor(me.team.creditBalance / credits),
+    );
 
     // 1,000 image tasks (a 512 px JPEG each), made and settled, every output downloaded.
     await json(`${sb.origin}/__sandbox/reset`, 'POST');
@@ -291,7 +302,7 @@ export async function sandboxLoad(
       unit: 'req/s',
       target: 'reported',
       ok: true,
-      note: `image-svg task, ${CONCURRENCY} concurrent; ${of}, range ${post.range}`,
+      note: `image-svg task, ${CONCURRENCY} concurrent, for ${LOAD_MS / 1000} s or as many as the team's 20,000 credits buy; ${of}, range ${post.range}`,
     },
     'rss.start': {
       value: start.value,

@@ -44,8 +44,9 @@ interface Saved {
 }
 
 /**
- * Saves an output's bytes with its recipe written in (PNG text chunks, JPEG XMP: src/model/recipes), named
- * from its real Content-Type (api-notes §2: the URL's extension is not reliable).
+ * Saves an output's bytes with its recipe written in (PNG text chunks; XMP in JPEG, WebP and MP4; ID3 in
+ * MP3; INFO and iXML in WAV: src/model/recipes), named from its real Content-Type (api-notes §2: the
+ * URL's extension is not reliable).
  */
 async function saveWithRecipe(
   entry: HistoryEntry,

@@ -41,8 +41,9 @@ export interface ManifestEntry {
   /** Why the file is missing or incomplete. */
   error: string | null;
   /**
-   * Where the task's recipe went: written into the file (PNG, JPEG), or into `<name>.recipe.json` beside a
-   * file that carries Content Credentials (C2PA) and so keeps its bytes; null for other formats.
+   * Where the task's recipe went: written into the file (PNG, JPEG, WebP, MP4/MOV, MP3, WAV), or into
+   * `<name>.recipe.json` beside a file that carries Content Credentials (C2PA) and so keeps its bytes;
+   * null for other formats (WebM, Ogg, SVG).
    */
   recipe: 'in-file' | 'sidecar' | null;
 }
