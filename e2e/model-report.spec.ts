@@ -1,14 +1,12 @@
-import type { Page } from '@playwright/test';
 import { expectNoSeriousViolations } from './axe-helpers';
 import { expect, test } from './fixtures';
+import { compareRegion, runVotedBoard } from './report-board';
 
 // The Model report of a board (product-notes "Deciding with evidence"): a small board run
 // against the sandbox, voted blind; the report says nothing while the member is blind, then shows
 // each model's figures from the tasks and the votes; opened and closed with the keyboard only; axe clean
 // light and dark at 1280 and 390 px.
 
-const compareRegion = (page: Page) => page.getByRole('region', { name: 'Compare', exact: true });
-const MODELS = ['Lumen Canvas · v2', 'Aurora XL · Aurora XL 1.0'];
 const SHOTS = process.env.MODEL_REPORT_SHOTS;
 
 test('the Model report shows a voted board’s figures, hides them from a blind member, and works by keyboard', async ({
@@ -19,22 +17,8 @@ test('the Model report shows a voted board’s figures, hides them from a blind 
   test.slow();
   await page.setViewportSize({ width: 1280, height: 800 });
   await studio.start('personal');
-  await page.getByRole('button', { name: /^Compare/ }).click();
-  const board = compareRegion(page);
-  for (const label of MODELS)
-    await board.getByRole('combobox', { name: 'Add model' }).selectOption({ label });
-  await board.getByLabel('Prompt 1', { exact: true }).fill('A lighthouse on a cliff at dusk');
-  await board.getByRole('button', { name: 'Add prompt' }).click();
-  await board.getByLabel('Prompt 2', { exact: true }).fill('A bowl of ramen, top view');
-  await board.getByRole('button', { name: /^Run all/ }).click();
-  await expect(board.locator('[data-cell-state="succeeded"]')).toHaveCount(4, { timeout: 30_000 });
-
-  // Blind: prompt 1's best is Candidate A, prompt 2 a tie.
-  await board.getByRole('button', { name: 'Blind', exact: true }).click();
-  const best = board.getByRole('group', { name: 'Candidate A, prompt 1', exact: true });
-  await best.getByRole('button', { name: 'Best', exact: true }).click();
-  await board.getByRole('button', { name: 'Tie, prompt 2' }).click();
-  await expect(board.getByTestId('row-vote')).toHaveText(['Your vote: Candidate A', 'Your vote: a tie']);
+  // Run and voted blind: prompt 1's best is Candidate A, prompt 2 a tie.
+  const board = await runVotedBoard(page);
 
   // Still blind: the report opens on a note, no figure, no name.
   await board.getByRole('button', { name: 'Model report', exact: true }).click();

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { runVotedBoard } from './report-board';
 
 // Export report from the Model report (product-notes "Deciding with evidence"): a small board run against
 // the sandbox and voted blind, as in model-report.spec.ts, then its report saved as one HTML page and as
@@ -8,8 +8,6 @@ import { expect, test } from './fixtures';
 // opened in a page of its own with every network request refused: the table, the charts and the pictures
 // still show, and the board's name, which holds a script, stays text.
 
-const compareRegion = (page: Page) => page.getByRole('region', { name: 'Compare', exact: true });
-const MODELS = ['Lumen Canvas · v2', 'Aurora XL · Aurora XL 1.0'];
 const BOARD_NAME = 'Lighthouses <script>alert(1)</script>';
 const HTML_BUTTON = 'Export report (HTML page with images)';
 const CSV_BUTTON = 'Export report figures (CSV)';
@@ -23,22 +21,8 @@ test('Export report saves a page that opens with no network and no script, and t
   test.slow();
   await page.setViewportSize({ width: 1280, height: 800 });
   await studio.start('personal');
-  await page.getByRole('button', { name: /^Compare/ }).click();
-  const board = compareRegion(page);
-  await board.getByLabel('Board name', { exact: true }).fill(BOARD_NAME);
-  for (const label of MODELS)
-    await board.getByRole('combobox', { name: 'Add model' }).selectOption({ label });
-  await board.getByLabel('Prompt 1', { exact: true }).fill('A lighthouse on a cliff at dusk');
-  await board.getByRole('button', { name: 'Add prompt' }).click();
-  await board.getByLabel('Prompt 2', { exact: true }).fill('A bowl of ramen, top view');
-  await board.getByRole('button', { name: /^Run all/ }).click();
-  await expect(board.locator('[data-cell-state="succeeded"]')).toHaveCount(4, { timeout: 30_000 });
-
-  await board.getByRole('button', { name: 'Blind', exact: true }).click();
-  const best = board.getByRole('group', { name: 'Candidate A, prompt 1', exact: true });
-  await best.getByRole('button', { name: 'Best', exact: true }).click();
-  await board.getByRole('button', { name: 'Tie, prompt 2' }).click();
-  await expect(board.getByTestId('row-vote')).toHaveText(['Your vote: Candidate A', 'Your vote: a tie']);
+  // Run and voted blind: prompt 1's best is Candidate A, prompt 2 a tie.
+  const board = await runVotedBoard(page, { name: BOARD_NAME });
 
   // Still blind: nothing to export.
   await board.getByRole('button', { name: 'Model report', exact: true }).click();
