@@ -5,10 +5,7 @@ import type { HistoryEntry } from '../history/history-types';
 // the studio that wrote it. It is built from the history entry alone: the request is the exact POST /tasks
 // body, and no key ever is in it. A param that points at a private upload says that its URL expires.
 
-/**
- * Written into every recipe; a test checks it against package.json.
- * @internal
- */
+/** Written into every recipe (and a WAV's ISFT); a test checks it against package.json. */
 export const STUDIO = { name: 'Media Studio', version: '0.1.0' } as const;
 
 const RECIPE_FORMAT = 'media-studio-recipe';
