@@ -33,13 +33,13 @@ describe('the version and its migrations', () => {
   it('an old document is upgraded step by step, its data moved, never dropped', () => {
     const doc = new Y.Doc();
     doc.transact(() => {
-      doc.getMap(TEAM_DOC_ROOTS.meta).set('schemaVersion', 1);
+      doc.getMap(TEAM_DOC_ROOTS.meta).set('schemaVersion', TEAM_DOC_VERSION);
       doc.getMap('legacyTasks').set('t1', { taskId: 't1' });
     });
     const steps: Migration[] = [
       ...TEAM_DOC_MIGRATIONS,
       {
-        from: 1,
+        from: TEAM_DOC_VERSION,
         describe: 'legacyTasks -> tasks',
         run: (d) => {
           const legacy = d.getMap('legacyTasks');
@@ -50,25 +50,27 @@ describe('the version and its migrations', () => {
         },
       },
     ];
-    expect(migrateTeamDoc(doc, steps, 2)).toEqual({ kind: 'upgraded', from: 1, to: 2 });
+    const next = TEAM_DOC_VERSION + 1;
+    expect(migrateTeamDoc(doc, steps, next)).toEqual({ kind: 'upgraded', from: TEAM_DOC_VERSION, to: next });
     expect(doc.getMap(TEAM_DOC_ROOTS.tasks).get('t1')).toEqual({ taskId: 't1' });
-    expect(schemaVersionOf(doc)).toBe(2);
+    expect(schemaVersionOf(doc)).toBe(next);
   });
 
   it('two nodes running the same migration before they sync end with one copy of the data', () => {
     const step: Migration = {
-      from: 1,
+      from: TEAM_DOC_VERSION,
       describe: 'copy a setting',
       run: (d) => d.getMap('meta').set('copied', true),
     };
     const a = new Y.Doc();
-    a.getMap(TEAM_DOC_ROOTS.meta).set('schemaVersion', 1);
+    a.getMap(TEAM_DOC_ROOTS.meta).set('schemaVersion', TEAM_DOC_VERSION);
     const b = new Y.Doc();
     sync(a, b);
-    migrateTeamDoc(a, [...TEAM_DOC_MIGRATIONS, step], 2);
-    migrateTeamDoc(b, [...TEAM_DOC_MIGRATIONS, step], 2);
+    migrateTeamDoc(a, [...TEAM_DOC_MIGRATIONS, step], TEAM_DOC_VERSION + 1);
+    migrateTeamDoc(b, [...TEAM_DOC_MIGRATIONS, step], TEAM_DOC_VERSION + 1);
     sync(a, b);
-    expect(schemaVersionOf(a)).toBe(2);
+    expect(schemaVersionOf(a)).toBe(TEAM_DOC_VERSION + 1);
+    expect(a.getMap('meta').get('copied')).toBe(true);
     expect(b.getMap('meta').toJSON()).toEqual(a.getMap('meta').toJSON());
   });
 

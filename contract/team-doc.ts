@@ -9,7 +9,7 @@ import { z } from 'zod/mini';
 // about paths and values; migrations get the document through the small interface they need.
 
 /** The version the server migrates every room to, and the studio reads. */
-export const TEAM_DOC_VERSION = 1;
+export const TEAM_DOC_VERSION = 2;
 
 /** The top-level shared types, by name (each a Y.Map). Renaming one orphans its data: migrate instead. */
 export const TEAM_DOC_ROOTS = {
@@ -159,7 +159,14 @@ const comment = fields({
 
 /** What each root holds: a map of records, each under its key (meta: the server's few keys). */
 const ROOT_NODES: Record<TeamDocRoot, DocNode> = {
-  meta: fields({ schemaVersion: value(z.int().check(z.gte(0)), { who: 'version' }) }, 'server'),
+  meta: fields(
+    {
+      schemaVersion: value(z.int().check(z.gte(0)), { who: 'version' }),
+      // team-history.ts ARCHIVED_BEFORE: the server's watermark of tasks moved to its store.
+      archivedBefore: value(Time, { who: 'server' }),
+    },
+    'server',
+  ),
   members: mapOf(value(TeamDocValues.member)),
   tasks: mapOf(value(TeamDocValues.task)),
   boards: mapOf(board),
@@ -353,6 +360,11 @@ export interface Migration {
  */
 export const TEAM_DOC_MIGRATIONS: readonly Migration[] = [
   { from: 0, describe: 'stamp the first schema version', run: () => undefined },
+  // Version 2: finished tasks older than the live window live in the server's store (team-history.ts),
+  // and `meta.archivedBefore` says up to when. The server's first archive pass moves them right after
+  // this step (scripts/team-space/archiver.ts); a studio of version 1 would share them back into the
+  // document, so it is asked to reload (the room is newer than it knows).
+  { from: 1, describe: 'move finished tasks past the live window to the server', run: () => undefined },
 ];
 
 export type MigrationResult =

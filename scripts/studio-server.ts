@@ -3,7 +3,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { compress } from 'hono/compress';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { TeamSpaceConfig } from '../contract/team-space-config';
 import { CSP_HASHES, contentSecurityPolicy, withScriptSources, type CspHashes } from './csp';
@@ -128,7 +128,7 @@ export { checkHosts } from '../sandbox/src/hosts';
 export function createStudioServer(
   settings: StudioSettings,
   distDir: string,
-  { teamSpace }: { teamSpace?: Pick<TeamSpace, 'handleUpgrade'> } = {},
+  { teamSpace }: { teamSpace?: Pick<TeamSpace, 'handleUpgrade'> & Partial<Pick<TeamSpace, 'handleRequest'>> } = {},
 ): Server {
   const { proxy } = settings;
   // index.html's inline script (the theme, the language, the loader: scripts/first-paint.ts), allowed by
@@ -166,16 +166,24 @@ export function createStudioServer(
   const studio = getRequestListener(app.fetch);
   const isProxied = (url: string | undefined) =>
     !!proxy && !!url && (url === PROXY_PREFIX || url.startsWith(`${PROXY_PREFIX}/`));
+  /** The team's history (the team space's HTTP routes, under its path), then the studio. */
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
+    if (!teamSpace?.handleRequest || !settings.teamSpace) return void studio(req, res);
+    teamSpace.handleRequest(req, res).then(
+      (answered) => answered || void studio(req, res),
+      () => res.headersSent || res.writeHead(500).end(),
+    );
+  };
   const server = createServer((req, res) => {
     if (isProxied(req.url)) proxyRequest(proxy!, req, res);
-    else void studio(req, res);
+    else serve(req, res);
   });
   // `Expect: 100-continue`: the proxy asks the API first; anything else continues at once (Node's default).
   server.on('checkContinue', (req, res) => {
     if (isProxied(req.url)) proxyRequest(proxy!, req, res, true);
     else {
       res.writeContinue();
-      void studio(req, res);
+      serve(req, res);
     }
   });
   server.on('upgrade', (req, socket, head) => {

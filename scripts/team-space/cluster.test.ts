@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
 import { startSandbox, type RunningSandbox } from '../../sandbox/src/server';
-import { clusterExtensions, clusterSettings } from './cluster';
+import { clusterExtensions, clusterHistory, clusterSettings } from './cluster';
 import { DEFAULT_TABLE, PostgresPersistence } from './persistence-postgres';
 import { createTeamSpace } from './team-space-server';
 import { sparePort, startPostgres, startRedis, type RunningService } from './test-services';
@@ -479,6 +479,86 @@ describe('the PostgreSQL store', () => {
     const stored = await storedDoc(personalRoom);
     expect(stored && missingFrom(stored, ['a-last-0', 'b-first-0'])).toEqual([]);
   }, 30_000);
+
+  it('two nodes moving one room’s old tasks at once: each task once in PostgreSQL, gone from every copy, read from either node', async () => {
+    const personal = keysByName.get('personal2')!;
+    const me = await meOf(personal);
+    const ownRoom = `key:${me.key.id}`;
+    const settings = clusterSettings({
+      TEAM_SPACE_REDIS_URL: redis!.url,
+      TEAM_SPACE_DATABASE_URL: postgres!.url,
+    })!;
+    const nodesHere: Array<{
+      port: number;
+      teamSpace: ReturnType<typeof createTeamSpace>;
+      close(): Promise<void>;
+    }> = [];
+    const inProcessNode = async () => {
+      const extensions = clusterExtensions(settings);
+      // The timer is left to the test: both nodes are told to move at the same moment.
+      const teamSpace = createTeamSpace({
+        apiBaseUrl: sandbox!.baseUrl,
+        extensions,
+        history: clusterHistory(extensions),
+        archive: { everyMs: 3_600_000 },
+        log: () => undefined,
+      });
+      const http = createHttpServer((req, res) => {
+        void teamSpace.handleRequest(req, res).then((answered) => answered || res.writeHead(404).end());
+      });
+      http.on('upgrade', (req, socket, head) => {
+        if (!teamSpace.handleUpgrade(req, socket, head)) socket.destroy();
+      });
+      await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+      const node = {
+        port: (http.address() as { port: number }).port,
+        teamSpace,
+        close: async () => {
+          await teamSpace.close();
+          http.close();
+        },
+      };
+      nodesHere.push(node);
+      return node;
+    };
+    try {
+      const [one, two] = await Promise.all([inProcessNode(), inProcessNode()]);
+      const a = connectClient('a', one.port, { name: ownRoom, token: personal });
+      const b = connectClient('b', two.port, { name: ownRoom, token: personal });
+      await Promise.all([synced(a), synced(b)]);
+      const longAgo = Date.now() - 30 * 86_400_000;
+      a.doc.transact(() => {
+        for (let n = 0; n < 50; n++)
+          a.doc.getMap('tasks').set(`old-${n}`, {
+            taskId: `old-${n}`,
+            by: a.memberId,
+            status: 'succeeded',
+            createdAt: longAgo + n,
+            creditsCharged: 1,
+          });
+      });
+      edit(a, 'recent');
+      await until(() => b.doc.getMap('tasks').size === 51, 'the tasks at both nodes');
+      await Promise.all([one.teamSpace.archiveNow(ownRoom), two.teamSpace.archiveNow(ownRoom)]);
+      await until(
+        () => a.doc.getMap('tasks').size === 1 && b.doc.getMap('tasks').size === 1,
+        'the move at every copy',
+      );
+      const store = one.teamSpace.historyStore()!;
+      expect(await store.count(ownRoom)).toBe(50);
+      expect((await store.months(ownRoom)).reduce((n, m) => n + m.tasks, 0)).toBe(50);
+      const read = async (port: number) =>
+        (await (
+          await fetch(`http://127.0.0.1:${port}/sync/history?limit=500`, {
+            headers: { authorization: `Bearer ${personal}` },
+          })
+        ).json()) as { tasks: unknown[] };
+      expect((await read(one.port)).tasks).toHaveLength(50);
+      expect((await read(two.port)).tasks).toHaveLength(50);
+    } finally {
+      for (const node of nodesHere) await node.close();
+    }
+  });
 
   it('keeps what every node stored: a node a moment behind does not overwrite an edit it has not seen', async () => {
     // Two nodes' stores, each with its own pool, as two machines would be.

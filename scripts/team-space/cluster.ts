@@ -1,5 +1,7 @@
 import { Redis, type Configuration as RedisConfiguration } from '@hocuspocus/extension-redis';
 import type { Extension } from '@hocuspocus/server';
+import { postgresHistoryStore } from './history-postgres';
+import type { HistoryStore } from './history-store';
 import { PostgresPersistence } from './persistence-postgres';
 
 // The team space on several machines (docs/team-space.md "On several machines"): every node
@@ -102,4 +104,13 @@ export function clusterExtensions(
     new UnlockedRedis(redis),
     new PostgresPersistence({ connectionString: settings.databaseUrl, ...options }),
   ];
+}
+
+/**
+ * The history store of a cluster's extensions (docs/team-space.md "History at scale"): PostgreSQL, on
+ * the documents' own pool. Undefined when they hold no PostgreSQL persistence.
+ */
+export function clusterHistory(extensions: readonly Extension[]): HistoryStore | undefined {
+  const persistence = extensions.find((e): e is PostgresPersistence => e instanceof PostgresPersistence);
+  return persistence && postgresHistoryStore(persistence.pool);
 }

@@ -1,6 +1,7 @@
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import fc from 'fast-check';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { TEAM_DOC_VERSION } from '../../contract/team-doc';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -373,7 +374,7 @@ function hostileSuite(start: () => Promise<Node[]>, stop: () => Promise<void>) {
     await node.restart();
     const read = await freshReaderReads(node);
     expect((read.comments as Record<string, { body: string }>).c1?.body).toBe('Nice');
-    expect((read.meta as { schemaVersion: number }).schemaVersion).toBe(1);
+    expect((read.meta as { schemaVersion: number }).schemaVersion).toBe(TEAM_DOC_VERSION);
   });
 
   it('fuzz: random updates from a hostile member never brick the room nor crash a reader', async () => {

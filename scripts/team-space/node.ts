@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { clusterExtensions, clusterSettings } from './cluster';
+import { clusterExtensions, clusterHistory, clusterSettings } from './cluster';
 import { teamSpaceEnv } from './env';
 import { createTeamSpace } from './team-space-server';
 
@@ -39,9 +39,11 @@ const port = Number(process.env.PORT || 4600);
 if (!Number.isInteger(port) || port < 0 || port > 65535)
   fail(`PORT: a port number, not "${process.env.PORT}".`);
 
+const extensions = clusterExtensions(settings);
 const teamSpace = createTeamSpace({
   apiBaseUrl,
-  extensions: clusterExtensions(settings),
+  extensions,
+  history: clusterHistory(extensions),
   recheckMs: env.recheckMs,
   limits: env.limits,
   trustProxy: env.trustProxy,
@@ -55,7 +57,10 @@ const server = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
     return;
   }
-  res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found\n');
+  // The team's history (its HTTP routes under /sync), read from PostgreSQL.
+  void teamSpace.handleRequest(req, res).then((answered) => {
+    if (!answered) res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found\n');
+  });
 });
 server.on('upgrade', (req, socket, head) => {
   if (!teamSpace.handleUpgrade(req, socket, head)) socket.destroy();

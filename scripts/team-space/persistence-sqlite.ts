@@ -31,6 +31,9 @@ export const SQLITE_FILE = 'team-space.sqlite';
  */
 const heldUntilExit: object[] = [];
 
+/** Keeps better-sqlite3 objects (a database, statements) until the process ends (see heldUntilExit). */
+export const holdUntilExit = (...objects: object[]) => void heldUntilExit.push(...objects);
+
 /** What is used of better-sqlite3 here (its types are not installed, so the extension's `db` is untyped). */
 interface Statement {
   get(params: object): unknown;

@@ -50,7 +50,10 @@ async function startStack(options: Partial<TeamSpaceOptions> = {}): Promise<Stac
   let current = make();
   const settings = studioSettings({}, { origin: 'http://127.0.0.1:4173', sandbox });
   const server = createStudioServer(settings, dist, {
-    teamSpace: { handleUpgrade: (req, socket, head) => current.handleUpgrade(req, socket, head) },
+    teamSpace: {
+      handleUpgrade: (req, socket, head) => current.handleUpgrade(req, socket, head),
+      handleRequest: (req, res) => current.handleRequest(req, res),
+    },
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const stack: Stack = {
@@ -593,5 +596,205 @@ describe('a hostile client', () => {
       { code: 4429, reason: 'too-many-connections' },
       { code: 4429, reason: 'too-many-connections' },
     ]);
+  });
+});
+
+describe('a team’s history past the live window (history at scale)', () => {
+  const DAY = 86_400_000;
+  const old = Date.now() - 60 * DAY;
+  /** A finished task as a studio shares it, made `ageDays` ago. */
+  const finished = (memberId: string, n: number, ageDays: number, prompt = `a fox number ${n}`) =>
+    task(memberId, `t${n}`, {
+      status: n % 10 === 0 ? 'failed' : 'succeeded',
+      createdAt: Date.now() - ageDays * DAY + n,
+      creditsCharged: 2,
+      request: { interfaceId: 'img', params: { prompt } },
+      meta: { title: 'Image Model', mediaType: 'image' },
+      outputs: [],
+    });
+  const history = (stack: Stack, route: string, key?: string, init: RequestInit = {}) =>
+    fetch(stack.url.replace(/^ws/, 'http').replace(/\/sync$/, '') + route, {
+      ...init,
+      headers: { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...init.headers },
+    });
+  const counts = (doc: Y.Doc) => ({
+    tasks: doc.getMap('tasks').size,
+    comments: doc.getMap('comments').size,
+    votes: doc.getMap('votes').size,
+    judgements: doc.getMap('judgements').size,
+  });
+
+  it('a room at the old 32 MB limit is split as it loads: every task, comment and vote counted before and after', async () => {
+    // The room as a server of the previous version kept it: one document, every task in it, version 1.
+    const stack = await startStack({ history: false, limits: { maxDocumentBytes: 64 * 1024 * 1024 } });
+    const room = teamRoomOf(me.team!);
+    const ada = me.team!.key.id;
+    const bob = me.team2!.key.id;
+    const direct = await stack.teamSpace.hocuspocus.openDirectConnection(room);
+    const prompt = 'p'.repeat(2_000);
+    let total = 0;
+    await direct.transact((doc) => {
+      doc.getMap('meta').set('schemaVersion', 1);
+      for (let n = 0; n < 16_000; n++) {
+        const by = n % 3 ? ada : bob;
+        const record = finished(by, n, n >= 14_500 ? 1 : 400 - n / 40, `${prompt} ${n}`);
+        // The last few are still running: they stay in the document whatever their age.
+        doc.getMap('tasks').set(`t${n}`, n >= 15_990 ? { ...record, status: 'running' } : record);
+        total++;
+      }
+      for (let n = 0; n < 300; n++) {
+        const c = new Y.Map<unknown>();
+        doc.getMap('comments').set(`c${n}`, c);
+        for (const [k, v] of Object.entries({
+          id: `c${n}`,
+          target: { taskId: `t${n}` },
+          parentId: null,
+          author: ada,
+          body: `comment ${n}`,
+          mentions: [],
+          createdAt: old,
+          deleted: false,
+        }))
+          c.set(k, v);
+        doc.getMap('votes').set(`b|r${n}|${bob}`, {
+          id: `v${n}`,
+          boardId: 'b',
+          rowId: `r${n}`,
+          memberId: bob,
+          at: old,
+          winner: 'x',
+          candidates: [],
+          category: 'image',
+        });
+        doc.getMap('judgements').set(`${ada}|out${n}`, { starred: true, rating: 4, updatedAt: old });
+      }
+    });
+    const before = counts(stack.teamSpace.hocuspocus.documents.get(room)!);
+    expect(Y.encodeStateAsUpdate(stack.teamSpace.hocuspocus.documents.get(room)!).byteLength).toBeGreaterThan(
+      32 * 1024 * 1024,
+    );
+    await direct.disconnect();
+    await until(
+      () => stack.teamSpace.hocuspocus.getDocumentsCount() === 0,
+      'the room to be stored and unloaded',
+      20_000,
+    );
+
+    // This version loads it.
+    const seen = printed.length;
+    await stack.restart({ history: undefined, limits: {} });
+    const member = connect(stack.url, keys.team!, room);
+    await member.synced;
+    expect(printed.slice(seen)).toContain(`migrated room=${JSON.stringify(room)} 1 -> 2`);
+    const after = counts(member.doc);
+    const store = stack.teamSpace.historyStore()!;
+    expect(after.tasks + (await store.count(room))).toBe(total);
+    expect(after.tasks).toBe(1_000 + 10);
+    expect({ ...after, tasks: before.tasks }).toEqual(before);
+    expect(member.doc.getMap('meta').get('schemaVersion')).toBe(2);
+    // The document a member downloads is a fraction of what it was.
+    expect(Y.encodeStateAsUpdate(member.doc).byteLength).toBeLessThan(4 * 1024 * 1024);
+    // Each task is in exactly one place: none of those left in the document is in the store.
+    const live = new Set(member.doc.getMap('tasks').keys());
+    let page = await store.page(room, { limit: 500 });
+    let stored = 0;
+    for (;;) {
+      for (const t of page.tasks) expect(live.has((t as { taskId: string }).taskId)).toBe(false);
+      stored += page.tasks.length;
+      if (!page.next) break;
+      page = await store.page(room, { limit: 500, before: page.next });
+    }
+    expect(stored + live.size).toBe(total);
+    const months = await store.months(room);
+    expect(months.reduce((n, m) => n + m.tasks, 0)).toBe(stored);
+  }, 120_000);
+
+  it('members read the history in pages with their key in a header, only their own room’s', async () => {
+    const stack = await startStack();
+    const room = teamRoomOf(me.team!);
+    const member = connect(stack.url, keys.team!, room);
+    await member.synced;
+    const server = stack.teamSpace.hocuspocus.documents.get(room)!;
+    server.transact(() => {
+      for (let n = 1; n <= 30; n++)
+        server
+          .getMap('tasks')
+          .set(`t${n}`, finished(me.team!.key.id, n, 30, n === 7 ? 'a whale at dusk' : undefined));
+    });
+    expect(await stack.teamSpace.archiveNow(room)).toBe(30);
+    await until(
+      () => member.doc.getMap('meta').get('archivedBefore') !== undefined,
+      'the move to reach the member',
+    );
+    expect(member.doc.getMap('tasks').size).toBe(0);
+    expect(member.doc.getMap('meta').get('archivedBefore')).toBe(server.getMap('meta').get('archivedBefore'));
+
+    const first = await history(stack, '/sync/history?limit=20', keys.team2);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toBe('no-store');
+    const body = (await first.json()) as { tasks: Array<{ taskId: string }>; next: string };
+    expect(body.tasks.map((t) => t.taskId)).toEqual(Array.from({ length: 20 }, (_, i) => `t${30 - i}`));
+    const second = (await (
+      await history(stack, `/sync/history?limit=20&before=${encodeURIComponent(body.next)}`, keys.team)
+    ).json()) as { tasks: unknown[]; next: null };
+    expect(second.tasks).toHaveLength(10);
+    expect(second.next).toBeNull();
+    const search = (await (await history(stack, '/sync/history?q=WHALE%20dusk', keys.team)).json()) as {
+      tasks: Array<{ taskId: string }>;
+    };
+    expect(search.tasks.map((t) => t.taskId)).toEqual(['t7']);
+    const months = (await (await history(stack, '/sync/history/months', keys.team)).json()) as {
+      months: Array<{ tasks: number }>;
+    };
+    expect(months.months.reduce((n, m) => n + m.tasks, 0)).toBe(30);
+    // Another key's room is its own: a personal key sees none of the team's.
+    expect(
+      ((await (await history(stack, '/sync/history', keys.personal)).json()) as { tasks: unknown[] }).tasks,
+    ).toEqual([]);
+    // No key, a key in the URL, a key the API refuses: nothing.
+    expect((await history(stack, '/sync/history')).status).toBe(401);
+    expect((await history(stack, `/sync/history?token=${keys.team}&key=${keys.team}`)).status).toBe(401);
+    expect((await history(stack, '/sync/history', 'ms_live_000000000000000000000000')).status).toBe(401);
+    expect((await history(stack, '/sync/history?limit=100000', keys.team)).status).toBe(400);
+    expect((await history(stack, '/sync/history', keys.team, { method: 'POST' })).status).toBe(405);
+    // The key is in no log line.
+    for (const key of Object.values(keys)) expect(printed.join('\n')).not.toContain(key);
+  });
+
+  it('a room at its limit moves its finished tasks out instead of refusing the next edit', async () => {
+    const limits = { maxMessageBytes: 64 * 1024, maxDocumentBytes: 256 * 1024 };
+    const run = async (history: false | undefined) => {
+      const stack = await startStack({ limits, history });
+      const room = teamRoomOf(me.team!);
+      const member = connect(stack.url, keys.team!, room);
+      await member.synced;
+      const server = stack.teamSpace.hocuspocus.documents.get(room)!;
+      // Members not connected now finished these long ago: 215 KiB of the room's 256.
+      server.transact(() => {
+        for (let n = 1; n <= 5; n++)
+          server.getMap('tasks').set(`former_${n}`, {
+            ...task(`key_former_${n}`, `former_${n}`, { note: 'f'.repeat(43 * 1024) }),
+            status: 'succeeded',
+            createdAt: old,
+          });
+      });
+      await until(() => member.doc.getMap('tasks').size === 5, 'the room’s records at the member');
+      for (let i = 0; i < 3 && !member.closes.length; i++) {
+        note(member.doc, me.team!.key.id, `t${i}`, `${i}`.repeat(16 * 1024));
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await new Promise((r) => setTimeout(r, 300));
+      return { stack, member, server, room };
+    };
+    // The control: without the store, the third edit is refused.
+    const control = await run(false);
+    expect(control.member.closes.some((e) => e.reason === 'document-too-big')).toBe(true);
+    disconnect(control.member);
+
+    const { stack, member, server, room } = await run(undefined);
+    expect(member.closes).toEqual([]);
+    expect(['t0', 't1', 't2'].every((k) => noteOf(server, k) !== undefined)).toBe(true);
+    expect(await stack.teamSpace.historyStore()!.count(room)).toBe(5);
+    expect(Y.encodeStateAsUpdate(server).byteLength).toBeLessThanOrEqual(limits.maxDocumentBytes);
   });
 });

@@ -1,9 +1,11 @@
 import { Hocuspocus, type Connection, type Extension, type WebSocketLike } from '@hocuspocus/server';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { encodeStateAsUpdate } from 'yjs';
 import { TEAM_SPACE_CLOSE_CODES, type TeamSpaceReason } from '../../contract/team-room';
+import { archiver, type Archiver } from './archiver';
+import type { ArchiveWindow } from './archive';
 import { authority } from './authority';
 import { hashKey, KeyChecker, type KeyCheckerOptions } from './auth';
 import {
@@ -15,6 +17,9 @@ import {
   TokenBucket,
   type Limits,
 } from './limits';
+import { historyRoutes, type Admission as HistoryAdmission } from './history-routes';
+import { sqliteHistoryStore, type SqliteDatabase } from './history-sqlite';
+import type { HistoryStore } from './history-store';
 import { carriesUpdate, isSync, MESSAGE_TYPE, readVarUint, routeOf, SYNC, varUint } from './messages';
 import { sqlitePersistence, type SqlitePersistence } from './persistence-sqlite';
 import { admissionOf, mayOpen } from './rooms';
@@ -59,6 +64,14 @@ export interface TeamSpaceOptions {
    * request without an Origin header is not a browser's and passes (it must still authenticate).
    */
   allowedOrigins?: string[];
+  /**
+   * Where finished tasks past the live window go (docs/team-space.md "History at scale"): by default the
+   * embedded SQLite file's tables; a cluster node passes its PostgreSQL store. False keeps every task in
+   * the document (a test of the document alone).
+   */
+  history?: HistoryStore | false;
+  /** The live window and how often rooms are looked at (tests and benches shorten them). */
+  archive?: { window?: ArchiveWindow; everyMs?: number; now?: () => number };
 }
 
 /** What each connection's Hocuspocus context holds: who the member is, never the key. */
@@ -115,6 +128,15 @@ export interface TeamSpace {
   dataFile?: string;
   /** Takes an HTTP upgrade on the team space's path (answers true); any other path is left alone (false). */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  /**
+   * Answers a request for the team's history (under the path: history-routes.ts), resolving true; any
+   * other request is left alone (false).
+   */
+  handleRequest(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+  /** The history store, when there is one (tests and benches read it). */
+  historyStore(): HistoryStore | undefined;
+  /** Moves a held room's finished tasks past the window to the store now (tests). */
+  archiveNow(room: string): Promise<number>;
   /** Checks every connected key again now (the timer does it every `recheckMs`). */
   recheck(): Promise<void>;
   /** Sockets open on the team space's path now (admitted or not): for a health page, and the tests. */
@@ -213,6 +235,19 @@ export function createTeamSpace(options: TeamSpaceOptions): TeamSpace {
     persistence = sqlitePersistence(options.dataDir);
     extensions = [persistence.extension];
   }
+  /** The embedded SQLite's history tables, made once its database is open. */
+  let sqliteHistory: HistoryStore | undefined;
+  const historyStore = (): HistoryStore | undefined => {
+    if (options.history === false) return undefined;
+    if (options.history) return options.history;
+    const db = persistence?.extension.db as SqliteDatabase | undefined;
+    if (!sqliteHistory && db) sqliteHistory = sqliteHistoryStore(db);
+    return sqliteHistory;
+  };
+  const archive: Archiver | undefined =
+    options.history === false || (!options.history && !persistence)
+      ? undefined
+      : archiver({ store: historyStore, log, ...options.archive });
 
   const closeSocket = (state: SocketState, reason: TeamSpaceReason) => {
     if (state.ws.readyState === state.ws.OPEN || state.ws.readyState === state.ws.CONNECTING) {
@@ -296,6 +331,10 @@ export function createTeamSpace(options: TeamSpaceOptions): TeamSpace {
 
     async beforeHandleMessage({ document, update, context }) {
       if (!carriesUpdate(update) || sizes.admits(document, update.byteLength)) return;
+      // Full: finished tasks past the window leave for the store first; the edit is refused only if the
+      // room is still full without them.
+      if (archive && (await archive.archiveNow(document)) > 0 && sizes.admits(document, update.byteLength))
+        return;
       log(`refused member=${context.memberId} room=${context.room} reason=document-too-big`);
       // Throwing here keeps the update from being applied (Hocuspocus's Connection closes this
       // document's connection with our reason); then the socket goes too.
@@ -367,6 +406,7 @@ export function createTeamSpace(options: TeamSpaceOptions): TeamSpace {
               onReview: options.referee?.onReview,
             }),
           ]),
+      ...(archive ? [archive.extension] : []),
       ...extensions,
     ],
   });
@@ -621,6 +661,27 @@ export function createTeamSpace(options: TeamSpaceOptions): TeamSpace {
     return true;
   };
 
+  /** A history request's key: checked as a socket's is (the address's budget of /me calls, the cache). */
+  const admitRequest = async (key: string, address: string): Promise<HistoryAdmission> => {
+    if (checker.wouldAsk(key) && !keyChecks.take(address))
+      return { kind: 'refused', status: 429, reason: 'too-many-attempts' };
+    const result = await checker.check(key);
+    if (result.kind === 'unavailable') return { kind: 'refused', status: 503, reason: result.reason };
+    if (result.kind === 'refused')
+      return { kind: 'refused', status: result.reason === 'key-invalid' ? 401 : 403, reason: result.reason };
+    return { kind: 'admitted', room: admissionOf(result.me).room };
+  };
+  const routes = historyRoutes({
+    path,
+    store: historyStore,
+    admit: admitRequest,
+    addressOf: (req) => remoteAddressOf(req, options.trustProxy ?? false),
+    allowedOrigins,
+    log,
+  });
+  const handleRequest = async (req: IncomingMessage, res: ServerResponse): Promise<boolean> =>
+    !closing && routes(req, res);
+
   let rechecking: Promise<void> | undefined;
   const recheckOnce = async () => {
     const entries = [...keys.values()];
@@ -671,6 +732,12 @@ export function createTeamSpace(options: TeamSpaceOptions): TeamSpace {
     apiBaseUrl: options.apiBaseUrl,
     ...(persistence ? { dataFile: persistence.file } : {}),
     handleUpgrade,
+    handleRequest,
+    historyStore,
+    archiveNow: async (room) => {
+      const document = hocuspocus.documents.get(room);
+      return document && archive ? archive.archiveNow(document) : 0;
+    },
     recheck,
     openSockets: () => sockets.size,
     close,

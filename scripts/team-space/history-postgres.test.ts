@@ -1,0 +1,118 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { monthOf, type MonthSummary } from '../../contract/team-history';
+import { historyStoreConformance, stored, taskRecord } from './history-store.conformance';
+import { contributionOf, type StoredTask } from './history-store';
+import { postgresHistoryStore } from './history-postgres';
+import { startPostgres, type RunningService } from './test-services';
+
+// The PostgreSQL history store against a real PostgreSQL (test-services.ts): the behaviour both stores
+// share (history-store.conformance.ts), and what only a store several nodes write must do.
+
+let postgres: RunningService | undefined;
+const pools: pg.Pool[] = [];
+let shared: pg.Pool | undefined;
+let tables = 0;
+
+function newPool(): pg.Pool {
+  const pool = new pg.Pool({ connectionString: postgres!.url, max: 4 });
+  pools.push(pool);
+  return pool;
+}
+
+/** Tables of its own for each test (one database for the file): no test sees another's rows. */
+const freshPrefix = () => `history_${++tables}`;
+
+beforeAll(async () => {
+  postgres = await startPostgres();
+  shared = newPool();
+}, 40_000);
+
+/**
+ * Ends a pool once its connections have closed: pool.end() answers before they have, and one still open
+ * when PostgreSQL stops gets its "terminating connection" as an uncaught error.
+ */
+async function endPool(pool: pg.Pool): Promise<void> {
+  const open = pool.totalCount;
+  let closed = 0;
+  const allClosed = new Promise<void>((resolve) => {
+    if (open === 0) resolve();
+    pool.on('remove', () => {
+      if (++closed === open) resolve();
+    });
+  });
+  await pool.end();
+  await allClosed;
+}
+
+afterAll(async () => {
+  await Promise.all(pools.map(endPool));
+  await postgres?.stop();
+}, 20_000);
+
+const DAY = 86_400_000;
+
+/** The month rows a set of tasks makes, each task once, as months() answers them. */
+function expectedMonths(tasks: readonly StoredTask[]): MonthSummary[] {
+  const sums = new Map<string, MonthSummary>();
+  for (const task of tasks) {
+    const c = contributionOf(task);
+    const key = `${c.month} ${c.by}`;
+    const sum = sums.get(key) ?? { month: c.month, by: c.by, tasks: 0, succeeded: 0, failed: 0, credits: 0 };
+    sum.tasks += c.tasks;
+    sum.succeeded += c.succeeded;
+    sum.failed += c.failed;
+    sum.credits += c.credits;
+    sums.set(key, sum);
+  }
+  return [...sums.values()].sort((a, b) =>
+    a.month === b.month ? (a.by < b.by ? -1 : 1) : a.month < b.month ? -1 : 1,
+  );
+}
+
+describe('the PostgreSQL history store', () => {
+  historyStoreConformance(async () => postgresHistoryStore(shared!, { prefix: freshPrefix() }));
+
+  it('two puts of the same tasks at once (two nodes) keep one row each and the month sums right', async () => {
+    const prefix = freshPrefix();
+    // Two nodes: a store and a pool each, the same tables (created by whichever comes first).
+    const a = postgresHistoryStore(newPool(), { prefix });
+    const b = postgresHistoryStore(newPool(), { prefix });
+    const start = Date.UTC(2026, 0, 1);
+    const make = (n: number, finished: boolean) =>
+      stored(
+        taskRecord(n, {
+          by: n % 2 ? 'ada' : 'bob',
+          createdAt: start + n * (DAY / 4),
+          status: finished ? (n % 7 ? 'succeeded' : 'failed') : 'running',
+          credits: finished ? n % 5 : 0,
+        }),
+      );
+    const ns = Array.from({ length: 200 }, (_, i) => i + 1);
+    const first = ns.map((n) => make(n, n % 3 !== 0));
+    const second = ns.map((n) => make(n, true));
+    expect(new Set(first.map((t) => monthOf(t.createdAt)))).toEqual(new Set(['2026-01', '2026-02']));
+    // Tables made and a connection open on both first, so the two puts below start together.
+    await Promise.all([a.count('team:warm'), b.count('team:warm')]);
+
+    // In several rooms, as the race of two puts may go either way in one.
+    for (const room of ['team:a', 'team:b', 'team:c', 'team:d', 'team:e']) {
+      // Every task new to both (neither can lock a row the other is inserting), a third of them
+      // unfinished; the second node's in the other order.
+      await Promise.all([a.put(room, first), b.put(room, [...first].reverse())]);
+      expect(await a.count(room)).toBe(200);
+      expect(await b.months(room)).toEqual(expectedMonths(first));
+
+      // Every row there: both replace the unfinished ones at once, and only one may subtract each.
+      await Promise.all([a.put(room, second), b.put(room, [...second].reverse())]);
+      expect(await b.count(room)).toBe(200);
+      expect(await a.months(room)).toEqual(expectedMonths(second));
+      const page = await a.page(room, { limit: 500 });
+      expect(page.tasks).toHaveLength(200);
+      expect(page.tasks).toContainEqual(
+        taskRecord(3, { by: 'ada', createdAt: start + 3 * (DAY / 4), status: 'succeeded', credits: 3 }),
+      );
+    }
+    await Promise.all([a.close(), b.close()]);
+  }, 30_000);
+});

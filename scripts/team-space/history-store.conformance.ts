@@ -1,0 +1,127 @@
+import { expect, it } from 'vitest';
+import { decodeCursor, type HistoryPageQuery } from '../../contract/team-history';
+import { storedTaskOf, type HistoryStore, type StoredTask } from './history-store';
+
+// What every history store must do (history-store.ts), run against each one: SQLite
+// (history-sqlite.test.ts) and PostgreSQL (history-postgres.test.ts).
+
+const MONTH = Date.UTC(2026, 0, 1);
+const DAY = 86_400_000;
+
+/** A task record as the studio writes it into the document (team-tasks.ts toTeamTask). */
+export function taskRecord(
+  n: number,
+  more: { by?: string; status?: string; createdAt?: number; prompt?: string; credits?: number } = {},
+): Record<string, unknown> {
+  return {
+    taskId: `task-${String(n).padStart(6, '0')}`,
+    by: more.by ?? 'ada',
+    request: { interfaceId: 'img', params: { prompt: more.prompt ?? `a fox number ${n}` } },
+    meta: { title: 'Image Model', mediaType: 'image' },
+    status: more.status ?? 'succeeded',
+    outputs: [],
+    creditsCharged: more.credits ?? 2,
+    createdAt: more.createdAt ?? MONTH + n * 1000,
+  };
+}
+
+export const stored = (record: Record<string, unknown>): StoredTask => storedTaskOf(record)!;
+
+const ids = (tasks: unknown[]) => tasks.map((t) => (t as { taskId: string }).taskId);
+
+async function all(store: HistoryStore, room: string, query: Omit<HistoryPageQuery, 'before'>) {
+  const seen: string[] = [];
+  let before: string | undefined;
+  for (let pages = 0; pages < 100; pages++) {
+    const page = await store.page(room, { ...query, ...(before ? { before } : {}) });
+    seen.push(...ids(page.tasks));
+    if (!page.next) return seen;
+    before = page.next;
+  }
+  throw new Error('more than 100 pages');
+}
+
+export function historyStoreConformance(make: () => Promise<HistoryStore>): void {
+  it('pages newest first by time then task id, every task once, whatever the page size', async () => {
+    const store = await make();
+    // Three tasks in one millisecond, across a page boundary.
+    const records = [1, 2, 3, 4, 5, 6, 7].map((n) => taskRecord(n, { createdAt: MONTH + (n <= 3 ? 0 : n) }));
+    await store.put('team:a', records.map(stored));
+    const expected = [
+      'task-000007',
+      'task-000006',
+      'task-000005',
+      'task-000004',
+      'task-000003',
+      'task-000002',
+      'task-000001',
+    ];
+    expect(await all(store, 'team:a', { limit: 2 })).toEqual(expected);
+    expect(await all(store, 'team:a', { limit: 500 })).toEqual(expected);
+    const first = await store.page('team:a', { limit: 3 });
+    expect(decodeCursor(first.next!)).toEqual({ createdAt: MONTH + 5, taskId: 'task-000005' });
+    expect(await store.count('team:a')).toBe(7);
+  });
+
+  it('keeps rooms apart', async () => {
+    const store = await make();
+    await store.put('team:a', [stored(taskRecord(1))]);
+    await store.put('team:b', [stored(taskRecord(2))]);
+    expect(await all(store, 'team:a', {})).toEqual(['task-000001']);
+    expect(await all(store, 'team:b', {})).toEqual(['task-000002']);
+    expect(await store.months('team:b')).toHaveLength(1);
+  });
+
+  it('finds every word of a search in the prompt or title, as substrings, any case, short words too', async () => {
+    const store = await make();
+    await store.put('team:a', [
+      stored(taskRecord(1, { prompt: 'A red Fox at dawn' })),
+      stored(taskRecord(2, { prompt: 'a blue whale' })),
+      stored(taskRecord(3, { prompt: '夕暮れの狐' })),
+      stored(taskRecord(4, { prompt: 'ox cart' })),
+    ]);
+    expect(await all(store, 'team:a', { q: 'fox DAWN' })).toEqual(['task-000001']);
+    expect(await all(store, 'team:a', { q: 'fox whale' })).toEqual([]);
+    expect(await all(store, 'team:a', { q: 'image model' })).toHaveLength(4);
+    expect(await all(store, 'team:a', { q: 'ox' })).toEqual(['task-000004', 'task-000001']);
+    expect(await all(store, 'team:a', { q: '狐' })).toEqual(['task-000003']);
+    expect(await all(store, 'team:a', { q: 'the "quoted" OR' })).toEqual([]);
+  });
+
+  it('filters by member and by month', async () => {
+    const store = await make();
+    await store.put('team:a', [
+      stored(taskRecord(1, { by: 'ada', createdAt: MONTH + DAY })),
+      stored(taskRecord(2, { by: 'bob', createdAt: MONTH + 2 * DAY })),
+      stored(taskRecord(3, { by: 'ada', createdAt: MONTH + 40 * DAY })),
+    ]);
+    expect(await all(store, 'team:a', { by: 'ada' })).toEqual(['task-000003', 'task-000001']);
+    expect(await all(store, 'team:a', { month: '2026-01' })).toEqual(['task-000002', 'task-000001']);
+    expect(await all(store, 'team:a', { month: '2026-02', by: 'bob' })).toEqual([]);
+  });
+
+  it('keeps one row per task, never a finished one replaced by an unfinished one, and sums each month', async () => {
+    const store = await make();
+    await store.put('team:a', [
+      stored(taskRecord(1, { status: 'running', credits: 0 })),
+      stored(taskRecord(2, { by: 'bob', status: 'failed', credits: 0 })),
+      stored(taskRecord(3, { createdAt: MONTH + 40 * DAY, credits: 5 })),
+    ]);
+    await store.put('team:a', [stored(taskRecord(1, { status: 'succeeded', credits: 3 }))]);
+    await store.put('team:a', [stored(taskRecord(1, { status: 'running', credits: 0 }))]);
+    expect(await store.count('team:a')).toBe(3);
+    const one = await store.page('team:a', { month: '2026-01', by: 'ada' });
+    expect(one.tasks).toEqual([taskRecord(1, { status: 'succeeded', credits: 3 })]);
+    expect(await store.months('team:a')).toEqual([
+      { month: '2026-01', by: 'ada', tasks: 1, succeeded: 1, failed: 0, credits: 3 },
+      { month: '2026-01', by: 'bob', tasks: 1, succeeded: 0, failed: 1, credits: 0 },
+      { month: '2026-02', by: 'ada', tasks: 1, succeeded: 1, failed: 0, credits: 5 },
+    ]);
+  });
+
+  it('answers an empty page for a cursor it did not write', async () => {
+    const store = await make();
+    await store.put('team:a', [stored(taskRecord(1))]);
+    expect(await store.page('team:a', { before: 'not a cursor' })).toEqual({ tasks: [], next: null });
+  });
+}

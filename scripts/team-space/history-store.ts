@@ -1,0 +1,87 @@
+import {
+  monthOf,
+  searchWords,
+  type HistoryPage,
+  type HistoryPageQuery,
+  type MonthSummary,
+} from '../../contract/team-history';
+
+// Where a team's finished tasks go when they leave the live document (docs/team-space.md "History at
+// scale"): one row per task with its record as JSON, a search index of its words, and a summary row per
+// month and member kept as tasks arrive (Usage for a year reads 12 rows per member, never a year of tasks).
+// Two stores implement it: SQLite on one node (history-sqlite.ts), PostgreSQL for several
+// (history-postgres.ts). Both are written only by the server (archive.ts) and read by members through
+// the team space's HTTP routes (history-routes.ts).
+
+/** A task record as the store keeps it: the fields it orders, filters and sums by, and the whole record. */
+export interface StoredTask {
+  taskId: string;
+  createdAt: number;
+  by: string;
+  status: string;
+  credits: number;
+  /** The prompt and the model's title, for search. */
+  text: string;
+  /** The record as the document held it. */
+  record: Record<string, unknown>;
+}
+
+export interface HistoryStore {
+  /**
+   * Keeps these records of the room's (one transaction), each in place of the row it had, except that a
+   * finished row is never replaced by an unfinished one; the month summaries follow.
+   */
+  put(room: string, tasks: readonly StoredTask[]): Promise<void>;
+  /** A page of the room's tasks, newest first. */
+  page(room: string, query: HistoryPageQuery): Promise<HistoryPage>;
+  /** The room's summary rows, by month then member. */
+  months(room: string): Promise<MonthSummary[]>;
+  /** How many tasks of the room the store holds. */
+  count(room: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
+export const isFinished = (status: string) => TERMINAL.has(status);
+
+/** What a task record adds to its month's summary row. */
+export function contributionOf(t: Pick<StoredTask, 'createdAt' | 'by' | 'status' | 'credits'>) {
+  return {
+    month: monthOf(t.createdAt),
+    by: t.by,
+    tasks: 1,
+    succeeded: t.status === 'succeeded' ? 1 : 0,
+    failed: t.status === 'failed' ? 1 : 0,
+    credits: t.credits,
+  };
+}
+
+/** Whether `next` may replace the stored row `before`: never a finished one by an unfinished one. */
+export const replaces = (before: { status: string } | undefined, next: { status: string }) =>
+  !before || !isFinished(before.status) || isFinished(next.status);
+
+/** A record of the document as the store keeps it; undefined when it lacks what the store needs. */
+export function storedTaskOf(record: unknown): StoredTask | undefined {
+  if (!record || typeof record !== 'object' || Array.isArray(record)) return undefined;
+  const r = record as Record<string, unknown>;
+  const { taskId, createdAt, by, status } = r;
+  if (typeof taskId !== 'string' || typeof by !== 'string' || typeof status !== 'string') return undefined;
+  if (typeof createdAt !== 'number' || !Number.isFinite(createdAt)) return undefined;
+  const credits = typeof r.creditsCharged === 'number' ? r.creditsCharged : 0;
+  const request = r.request as { params?: Record<string, unknown> } | undefined;
+  const prompt = typeof request?.params?.prompt === 'string' ? request.params.prompt : '';
+  const meta = r.meta as { title?: unknown } | undefined;
+  const title = typeof meta?.title === 'string' ? meta.title : '';
+  return {
+    taskId,
+    createdAt: Math.trunc(createdAt),
+    by,
+    status,
+    credits,
+    text: `${prompt}\n${title}`.toLowerCase(),
+    record: r,
+  };
+}
+
+/** The search's words, as both stores match them: each must be in the text (a substring). */
+export const wordsOf = (query: HistoryPageQuery) => searchWords(query.q ?? '');
