@@ -128,7 +128,9 @@ export { checkHosts } from '../sandbox/src/hosts';
 export function createStudioServer(
   settings: StudioSettings,
   distDir: string,
-  { teamSpace }: { teamSpace?: Pick<TeamSpace, 'handleUpgrade'> & Partial<Pick<TeamSpace, 'handleRequest'>> } = {},
+  {
+    teamSpace,
+  }: { teamSpace?: Pick<TeamSpace, 'handleUpgrade'> & Partial<Pick<TeamSpace, 'handleRequest'>> } = {},
 ): Server {
   const { proxy } = settings;
   // index.html's inline script (the theme, the language, the loader: scripts/first-paint.ts), allowed by
