@@ -30,7 +30,7 @@ export const TEAM_HISTORY_ROUTES = {
 /** The most tasks one page answers. */
 export const MAX_PAGE = 500;
 /** The longest search text. */
-export const MAX_QUERY_LENGTH = 200;
+const MAX_QUERY_LENGTH = 200;
 
 /**
  * Where a page ends: the creation time and task id of its last task (pages are ordered by both, newest

@@ -355,6 +355,7 @@ export function Workspace({
                 onRemix={onRemix}
                 onUseAsInput={onUseAsInput}
                 hiddenTaskIds={hiddenTaskIds}
+                earlier={teamSession?.earlier}
               />
             </>
           ) : (

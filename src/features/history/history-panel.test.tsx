@@ -3,10 +3,10 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OutboxEntry } from '../../model/db';
-import type { HistoryStore } from '../../model/history/history-store';
 import type { HistoryEntry } from '../../model/history/history-types';
 import {
   CDN,
+  CONNECTION,
   freshDatabase,
   makeEntry,
   makeSending,
@@ -16,6 +16,9 @@ import {
 } from '../../test/gallery-test-utils';
 import { NoticeArea } from '../../components/notice-area';
 import { HistoryPanel } from './history-panel';
+import { HistoryStore } from '../../model/history/history-store';
+import { TeamArchive } from '../../model/team/team-archive';
+import { toTeamTask } from '../../model/team/team-tasks';
 
 let restoreLayout: () => void = () => undefined;
 beforeEach(async () => {
@@ -364,5 +367,45 @@ describe('HistoryPanel: held tasks read from the queue itself', () => {
         .textContent,
     ).toContain('second held');
     expect(parentRenders.mock.calls.length).toBe(before);
+  });
+});
+
+describe('HistoryPanel: the team’s earlier tasks (kept by the team-space server)', () => {
+  it('the list’s end reads them with a button, then says all are shown; a search asks the server too', async () => {
+    const store = await HistoryStore.open(CONNECTION);
+    await store.put(makeEntry('task_mine', { createdAt: T0 + 10_000 }));
+    const asked: URL[] = [];
+    const earlierRecords = [1, 2, 3].map((n) =>
+      toTeamTask(
+        makeEntry(`task_earlier_${n}`, { createdAt: T0 - n, params: { prompt: `an old lighthouse ${n}` } }),
+        'key-b',
+      ),
+    );
+    const archive = new TeamArchive({
+      baseUrl: 'http://studio.test/sync',
+      token: () => 'ms_live_key',
+      history: store,
+      memberId: 'key-a',
+      nameOf: () => 'Bo',
+      archivedBefore: () => T0,
+      fetch: (async (input: RequestInfo | URL) => {
+        const url = new URL(String(input));
+        asked.push(url);
+        const q = url.searchParams.get('q');
+        return Response.json({ tasks: q ? [] : earlierRecords, next: null });
+      }) as typeof fetch,
+    });
+    const user = userEvent.setup();
+    render(
+      <HistoryPanel store={store} sending={[]} onRemix={vi.fn()} onUseAsInput={vi.fn()} earlier={archive} />,
+    );
+    const region = screen.getByRole('region', { name: 'History' });
+    expect(cards(region).map((c) => c.dataset.taskId)).toEqual(['task_mine']);
+    await user.click(within(region).getByRole('button', { name: 'Show the team’s earlier tasks' }));
+    await waitFor(() => expect(cards(region)).toHaveLength(4));
+    expect(cardOf(region, 'task_earlier_1').textContent).toContain('Bo');
+    expect(within(region).getByText('Every earlier task of the team is shown.')).toBeTruthy();
+    await user.type(within(region).getByRole('searchbox'), 'harbour');
+    await waitFor(() => expect(asked.some((u) => u.searchParams.get('q') === 'harbour')).toBe(true));
   });
 });

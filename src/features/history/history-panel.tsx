@@ -11,6 +11,7 @@ import {
   useState,
   useSyncExternalStore,
   type KeyboardEvent,
+  type ReactNode,
 } from 'react';
 import { Button } from '../../components/button';
 import { SearchField } from '../../components/search-field';
@@ -37,6 +38,7 @@ import {
   StatusSelect,
 } from '../../components/history/filter-selects';
 import { TeamQueue, type MemberHeld } from './team-queue';
+import { EarlierTeamTasks, useEarlierSearch, type EarlierSource } from './earlier-team-tasks';
 import { BatchStackCard } from '../../components/history/batch-stack';
 import {
   batchIdOf,
@@ -70,6 +72,8 @@ export interface HistoryPanelProps {
   onUseAsInput: (url: string, mediaType: MediaType) => void;
   /** Tasks hidden on this device (the gallery's "Hide"): left out of the list. */
   hiddenTaskIds?: ReadonlySet<string>;
+  /** With the team space: the team's earlier tasks, read from the server at the list's end and by search. */
+  earlier?: EarlierSource | null;
 }
 
 type Facets = Omit<HistoryFilter, 'query'>;
@@ -101,6 +105,7 @@ export function HistoryPanel({
   onRemix,
   onUseAsInput,
   hiddenTaskIds = NO_HIDDEN,
+  earlier = null,
 }: HistoryPanelProps) {
   const { t } = useLingui();
   const headingId = useId();
@@ -122,6 +127,7 @@ export function HistoryPanel({
     [entries, facets, deferredQuery],
   );
   const filtering = shown !== entries;
+  useEarlierSearch(earlier, deferredQuery);
   const [grouped, setGrouped] = useGroupBatches();
   const models = useMemo(() => modelOptions(entries), [entries]);
   const members = useMemo(() => memberOptions(entries), [entries]);
@@ -250,6 +256,7 @@ export function HistoryPanel({
           </Button>
         </div>
       )}
+      {shown.length === 0 && earlier && <EarlierTeamTasks source={earlier} />}
       {shown.length > 0 && (
         // A new filter starts at the top of its results.
         <VirtualTaskList
@@ -257,6 +264,7 @@ export function HistoryPanel({
           entries={shown}
           grouped={grouped}
           onOpen={onOpen}
+          footer={earlier && <EarlierTeamTasks source={earlier} />}
         />
       )}
 
@@ -360,10 +368,13 @@ function VirtualTaskList({
   entries,
   grouped,
   onOpen,
+  footer,
 }: {
   entries: HistoryEntry[];
   grouped: boolean;
   onOpen: (entry: HistoryEntry) => void;
+  /** After the last card, inside the scrolling box (the team's earlier tasks: read as it comes into view). */
+  footer?: ReactNode;
 }) {
   const { t } = useLingui();
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -465,6 +476,7 @@ function VirtualTaskList({
           );
         })}
       </ul>
+      {footer}
     </div>
   );
 }

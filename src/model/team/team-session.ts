@@ -1,7 +1,9 @@
 import * as Y from 'yjs';
 import type { HistoryStore } from '../history/history-store';
 import type { HistoryEntry } from '../history/history-types';
+import { TeamArchive } from './team-archive';
 import { TeamConnection, type TeamConnectionOptions } from './team-connection';
+import { ROOTS, rootMap } from './team-doc';
 import type { LocalJudgements } from './team-judgements';
 import { TeamBoards } from './team-boards';
 import { TeamComments } from './team-comments';
@@ -57,9 +59,12 @@ export class TeamSession {
   readonly votes: TeamVotes;
   /** This member's share of the room (what they may still write before the server refuses). */
   readonly share: TeamShare;
+  /** The team's earlier tasks, read from the server as the History reaches them. */
+  readonly earlier: TeamArchive;
   private bridge: ReturnType<typeof bridgeHistory> | null = null;
   private stopJudgements: () => void = () => undefined;
   private stopWaiting: () => void = () => undefined;
+  private readonly stopMeta: () => void;
 
   constructor(private readonly options: TeamSessionOptions) {
     const now = options.now ?? Date.now;
@@ -76,6 +81,19 @@ export class TeamSession {
     this.comments = new TeamComments(this.space);
     this.boards = new TeamBoards(this.space);
     this.votes = new TeamVotes(this.space);
+    this.earlier = new TeamArchive({
+      // The same origin and path as the socket: ws(s)://host/sync -> http(s)://host/sync.
+      baseUrl: options.url.replace(/^ws/, 'http'),
+      token: options.token,
+      history: options.history,
+      memberId: options.memberId,
+      nameOf: this.members.nameOf,
+      archivedBefore: () => this.tasks.archivedBefore(),
+    });
+    const meta = rootMap(this.space.doc, ROOTS.meta);
+    const onMeta = () => this.earlier.refresh();
+    meta.observe(onMeta);
+    this.stopMeta = () => meta.unobserve(onMeta);
   }
 
   /**
@@ -101,6 +119,7 @@ export class TeamSession {
       nameOf: this.members.nameOf,
       onNames: this.members.subscribe,
       isOnline: (id) => this.members.snapshot().some((m) => m.id === id && m.online),
+      earlier: this.earlier,
     });
     this.bridgeJudgements(false);
   }
@@ -148,6 +167,8 @@ export class TeamSession {
    */
   async close(options: { dropCopy?: boolean } = {}): Promise<void> {
     this.stopWaiting();
+    this.stopMeta();
+    this.earlier.close();
     this.bridge?.stop();
     this.stopJudgements();
     for (const store of [this.judgements, this.comments, this.boards, this.votes]) store.destroy();

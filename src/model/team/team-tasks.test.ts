@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
 import { deleteDB } from 'idb';
+import type * as Y from 'yjs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DB_NAME, db, resetDbForTests } from '../db';
 import { HistoryStore } from '../history/history-store';
@@ -344,6 +345,64 @@ describe('a big team history', () => {
     await flush();
     expect(history.get('t8')).toBeUndefined();
     expect(history.list()).toHaveLength(299);
+    bridge.stop();
+  });
+});
+
+describe('tasks the server moved to its store (history at scale)', () => {
+  beforeEach(freshDatabase);
+
+  /** What the server's move does to a copy of the room: the records deleted, the watermark raised. */
+  const serverMoves = (doc: Y.Doc, ids: string[], before: number) =>
+    doc.transact(() => {
+      for (const id of ids) doc.getMap('tasks').delete(id);
+      doc.getMap('meta').set('archivedBefore', before);
+    }, 'server-archive');
+
+  it('a finished task of mine made before the watermark is not shared again; unfinished or later ones are', () => {
+    const a = member('key-a');
+    const tasks = new TeamTasks(a);
+    expect(tasks.share([makeEntry('old', { createdAt: T0 - 10 })])).toBe(1);
+    serverMoves(a.doc, ['old'], T0);
+    expect(tasks.archivedBefore()).toBe(T0);
+    // The device's history still has it, finished: it stays in the server's store, not back in the room.
+    expect(tasks.share([makeEntry('old', { createdAt: T0 - 10 })])).toBe(0);
+    expect(tasks.share([makeEntry('late', { createdAt: T0 - 5, status: 'running', outputs: [] })])).toBe(1);
+    expect(tasks.share([makeEntry('new', { createdAt: T0 + 1 })])).toBe(1);
+    // Its record is in the room (an unfinished copy): its end is shared whatever its age.
+    expect(tasks.share([makeEntry('late', { createdAt: T0 - 5 })])).toBe(1);
+    expect([...tasks.snapshot().keys()].sort()).toEqual(['late', 'new']);
+  });
+
+  it('a record the server moves out stays in the other member’s list, as an earlier task; one withdrawn leaves it', async () => {
+    const a = member('key-a');
+    const b = member('key-b');
+    connect(a.doc, b.doc);
+    const historyB = await HistoryStore.open('conn-b');
+    const kept: string[] = [];
+    const earlier = {
+      entries: () => [].values(),
+      keep: (entries: readonly { taskId: string }[]) => kept.push(...entries.map((e) => e.taskId)),
+    };
+    const tasksA = new TeamTasks(a);
+    const bridge = bridgeHistory(historyB, new TeamTasks(b), {
+      sharedSince: T0,
+      nameOf: () => 'Ana',
+      now: soon,
+      earlier,
+    });
+    tasksA.share([makeEntry('t1', { createdAt: T0 - 10 }), makeEntry('t2', { createdAt: T0 + 9 })]);
+    await flush();
+    expect(historyB.list().map((e) => e.taskId)).toEqual(['t2', 't1']);
+    serverMoves(b.doc, ['t1'], T0);
+    await flush();
+    expect(kept).toEqual(['t1']);
+    expect(historyB.list().map((e) => e.taskId)).toEqual(['t2', 't1']);
+    // Taken out of the team by its maker (Free space), made after the watermark: gone from the list.
+    a.doc.getMap('tasks').delete('t2');
+    await flush();
+    expect(kept).toEqual(['t1']);
+    expect(historyB.list().map((e) => e.taskId)).toEqual(['t1']);
     bridge.stop();
   });
 });

@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import type * as Y from 'yjs';
 import { isTerminal } from '../../../contract/task';
 import { acceptedRecord, outOfBounds, TeamDocValues } from '../../../contract/team-doc';
+import { ARCHIVED_BEFORE } from '../../../contract/team-history';
 import type { HistoryStore } from '../history/history-store';
 import { HistoryEntrySchema, type HistoryEntry } from '../history/history-types';
 import { ROOTS, rootMap, type TeamContext } from './team-doc';
@@ -18,10 +19,7 @@ import { Listeners } from '../../lib/store';
 // answer of its last poll, its unseen mark.
 const { connectionId: _connection, raw: _raw, unseen: _unseen, ...shared } = HistoryEntrySchema.shape;
 
-/**
- * A record of the document: a history entry without what stays on the device that made it.
- * @internal
- */
+/** A record of the document: a history entry without what stays on the device that made it. */
 export const TeamTaskSchema = z.object({
   ...shared,
   /** The member (key id) who made it. */
@@ -53,7 +51,6 @@ export function toTeamTask(entry: HistoryEntry, memberId: string): Record<string
 /**
  * A record of the document as this device's history shows it: named by its member (a task this member
  * made on another of their devices is theirs, with no name), never polled here.
- * @internal
  */
 export function fromTeamTask(
   task: TeamTask,
@@ -117,6 +114,15 @@ export class TeamTasks {
     return this.parsed.get(taskId);
   }
 
+  /**
+   * The server's watermark (team-history.ts): every finished task made before it has left the document
+   * for the server's store. 0 while none has.
+   */
+  archivedBefore(): number {
+    const v = rootMap(this.team.doc, ROOTS.meta).get(ARCHIVED_BEFORE);
+    return typeof v === 'number' && Number.isFinite(v) ? v : 0;
+  }
+
   /** Tasks of this member's taken out of the team: they stay out (the device's history keeps them). */
   withdraw(taskIds: Iterable<string>): void {
     for (const id of taskIds) this.withdrawn.add(id);
@@ -137,12 +143,16 @@ export class TeamTasks {
   share(entries: readonly HistoryEntry[]): number {
     const writes: Array<[string, Record<string, unknown>]> = [];
     let bytes = 0;
+    const archivedBefore = this.archivedBefore();
     for (const entry of entries) {
       if (entry.by) continue; // another member's: not ours to write
       if (this.withdrawn.has(entry.taskId)) continue;
       const owner = ownerNow(this.team.doc, ROOTS.tasks, entry.taskId);
       if (owner !== undefined && owner !== this.team.memberId) continue;
       const there = this.parsed.get(entry.taskId);
+      // Finished before the watermark and not in the document: the server moved it to its store.
+      if (!there && owner === undefined && isTerminal(entry.status) && entry.createdAt < archivedBefore)
+        continue;
       if (there && isTerminal(there.status) && !isTerminal(entry.status)) continue;
       if (there && signature(there) === signature(entry)) continue;
       const value = toTeamTask(entry, this.team.memberId);
@@ -180,7 +190,7 @@ export function setTeamEntries(history: HistoryStore, entries: readonly HistoryE
  * Some of the team's tasks changed (added or updated) and some left; the rest stay as they are. The
  * same tasks at the same times keep the list's order without a sort.
  */
-function changeTeamEntries(
+export function changeTeamEntries(
   history: HistoryStore,
   upserts: readonly HistoryEntry[],
   removed: readonly string[],
@@ -232,6 +242,11 @@ export interface HistoryBridgeOptions {
   /** Whether a member has a device in the room now (default: nobody but this one). */
   isOnline?: (memberId: string) => boolean;
   now?: () => number;
+  /**
+   * The team's earlier tasks read from the server (team-archive.ts): kept in the list when the document's
+   * entries are set again, and given the records the server moves out of the document, which stay shown.
+   */
+  earlier?: { entries(): Iterable<HistoryEntry>; keep(entries: readonly HistoryEntry[]): void };
 }
 
 /**
@@ -244,7 +259,14 @@ export interface HistoryBridgeOptions {
 export function bridgeHistory(
   history: HistoryStore,
   tasks: TeamTasks,
-  { sharedSince, nameOf, onNames, isOnline = () => false, now = () => Date.now() }: HistoryBridgeOptions,
+  {
+    sharedSince,
+    nameOf,
+    onNames,
+    isOnline = () => false,
+    now = () => Date.now(),
+    earlier,
+  }: HistoryBridgeOptions,
 ): {
   stop: () => void;
   earlier: () => HistoryEntry[];
@@ -304,11 +326,17 @@ export function bridgeHistory(
       for (const task of tasks.snapshot().values()) {
         if (!adopt(task)) shown.set(task.taskId, entryOf(task));
       }
-      setTeamEntries(history, [...shown.values()]);
+      const before = [...(earlier?.entries() ?? [])].filter((e) => !shown.has(e.taskId));
+      setTeamEntries(history, [...shown.values(), ...before]);
       return;
     }
     const upserts: HistoryEntry[] = [];
     const removed: string[] = [];
+    const moved: HistoryEntry[] = [];
+    const archivedBefore = tasks.archivedBefore();
+    /** A record the server moved to its store (finished, before the watermark): still shown, as earlier. */
+    const wasMoved = (e: HistoryEntry | undefined): e is HistoryEntry =>
+      !!earlier && !!e && isTerminal(e.status) && e.createdAt < archivedBefore;
     for (const id of changed) {
       const task = tasks.get(id);
       if (task && adopt(task)) {
@@ -317,8 +345,14 @@ export function bridgeHistory(
         const entry = entryOf(task);
         shown.set(id, entry);
         upserts.push(entry);
-      } else if (shown.delete(id)) removed.push(id);
+      } else {
+        const gone = shown.get(id);
+        if (!shown.delete(id)) continue;
+        if (wasMoved(gone)) moved.push(gone);
+        else removed.push(id);
+      }
     }
+    if (moved.length > 0) earlier!.keep(moved);
     changeTeamEntries(history, upserts, removed);
   };
   const queuePull = (changed: ReadonlySet<string> | 'all') => {

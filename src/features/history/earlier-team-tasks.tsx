@@ -1,0 +1,75 @@
+import { Trans } from '@lingui/react/macro';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { Button } from '../../components/button';
+import type { EarlierState } from '../../model/team/team-archive';
+
+// The end of the History list in a team space whose earlier tasks the server keeps (team-archive.ts): the
+// next page is read as the list's end scrolls into view, or with the button (keyboard, screen readers,
+// a browser without IntersectionObserver); a search asks the server too, so it finds tasks of any age.
+
+/** What the list's end reads and asks of the team's earlier tasks (TeamArchive is one). */
+export interface EarlierSource {
+  subscribe: (listener: () => void) => () => void;
+  snapshot: () => EarlierState;
+  loadMore: () => Promise<void>;
+  search: (query: string) => Promise<void>;
+}
+
+export function useEarlierSearch(source: EarlierSource | null | undefined, query: string): void {
+  useEffect(() => {
+    if (source && query.trim()) void source.search(query);
+  }, [source, query]);
+}
+
+export function EarlierTeamTasks({ source }: { source: EarlierSource }) {
+  const state = useSyncExternalStore(source.subscribe, source.snapshot);
+  const end = useRef<HTMLDivElement>(null);
+  const ready = state.exists && state.status === 'idle' && state.error === null;
+  useEffect(() => {
+    const el = end.current;
+    if (!el || !ready || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((seen) => {
+      if (seen.some((e) => e.isIntersecting)) void source.loadMore();
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [source, ready]);
+  if (!state.exists) return null;
+  return (
+    <div
+      ref={end}
+      className="flex flex-col items-center gap-2 py-3 text-center"
+      data-testid="earlier-team-tasks"
+    >
+      {state.searching && (
+        <p role="status" className="text-xs text-slate-500 dark:text-slate-400">
+          <Trans>Searching the team’s earlier tasks…</Trans>
+        </p>
+      )}
+      {state.error && (
+        <p role="alert" className="text-xs text-red-700 dark:text-red-300">
+          {state.error === 'refused' ? (
+            <Trans>The team space refused this key, so the team’s earlier tasks cannot be read.</Trans>
+          ) : (
+            <Trans>The team space could not be reached for the team’s earlier tasks.</Trans>
+          )}
+        </p>
+      )}
+      {state.status === 'done' ? (
+        <p className="text-xs text-slate-500 dark:text-slate-400">
+          <Trans>Every earlier task of the team is shown.</Trans>
+        </p>
+      ) : (
+        <Button size="sm" onClick={() => void source.loadMore()} disabled={state.status === 'loading'}>
+          {state.status === 'loading' ? (
+            <Trans>Loading the team’s earlier tasks…</Trans>
+          ) : state.error ? (
+            <Trans>Try again</Trans>
+          ) : (
+            <Trans>Show the team’s earlier tasks</Trans>
+          )}
+        </Button>
+      )}
+    </div>
+  );
+}
