@@ -138,8 +138,10 @@ interface SmallRoomStudio {
   sandboxOrigin: string;
 }
 
-/** scripts/start.ts in a process group of its own, its team room limited to `maxDocumentBytes`. */
-async function startStudio(maxDocumentBytes: number): Promise<SmallRoomStudio & { stop(): Promise<void> }> {
+/** scripts/start.ts in a process group of its own, with these team-space settings. */
+async function startStudio(
+  settings: Record<string, string>,
+): Promise<SmallRoomStudio & { stop(): Promise<void> }> {
   const [port, sandboxPort] = [await freePort(), await freePort()];
   const data = mkdtempSync(join(tmpdir(), 'media-studio-e2e-share-'));
   const origin = `http://127.0.0.1:${port}`;
@@ -154,7 +156,7 @@ async function startStudio(maxDocumentBytes: number): Promise<SmallRoomStudio & 
       SANDBOX_TASK_MS: '400',
       SANDBOX_MODERATION_MS: '1500',
       TEAM_SPACE_DATA: data,
-      TEAM_SPACE_MAX_DOCUMENT_BYTES: String(maxDocumentBytes),
+      ...settings,
     },
   });
   for (const stream of [server.stdout!, server.stderr!])
@@ -188,30 +190,39 @@ async function startStudio(maxDocumentBytes: number): Promise<SmallRoomStudio & 
   return { origin, sandboxOrigin: `http://127.0.0.1:${sandboxPort}`, stop };
 }
 
-const smallRoom = base.extend<{ smallRoom: SmallRoomStudio; join: Join }>({
-  // The fixtures' own reset and keys are the config's sandbox's; this test's sandbox is fresh.
-  // Playwright reads what a fixture needs from its first parameter's pattern: this one needs nothing.
-  // eslint-disable-next-line no-empty-pattern
-  smallRoom: async ({}, use) => {
-    const studio = await startStudio(SMALL_DOCUMENT_BYTES);
-    try {
-      await use(studio);
-    } finally {
-      await studio.stop();
-    }
-  },
-  baseURL: async ({ smallRoom }, use) => use(smallRoom.origin),
-  demoKeys: async ({ request, smallRoom }, use) => {
-    const res = await request.get(`${smallRoom.sandboxOrigin}/__sandbox/keys`);
-    const list = (await res.json()) as Array<{ name: string; key: string }>;
-    await use(Object.fromEntries(list.map((k) => [k.name, k.key])));
-  },
-  join: async ({ browser, baseURL, demoKeys }, use) => {
-    const members = await joining(browser, baseURL!, demoKeys);
-    await use(members.join);
-    await members.close();
-  },
-});
+/** Tests on a studio of their own (its sandbox fresh, a room of their own), with these team-space settings. */
+const ownStudio = (settings: Record<string, string>) =>
+  base.extend<{ smallRoom: SmallRoomStudio; join: Join }>({
+    // The fixtures' own reset and keys are the config's sandbox's; this test's sandbox is fresh.
+    // Playwright reads what a fixture needs from its first parameter's pattern: this one needs nothing.
+    // eslint-disable-next-line no-empty-pattern
+    smallRoom: async ({}, use) => {
+      const studio = await startStudio(settings);
+      try {
+        await use(studio);
+      } finally {
+        await studio.stop();
+      }
+    },
+    baseURL: async ({ smallRoom }, use) => use(smallRoom.origin),
+    demoKeys: async ({ request, smallRoom }, use) => {
+      const res = await request.get(`${smallRoom.sandboxOrigin}/__sandbox/keys`);
+      const list = (await res.json()) as Array<{ name: string; key: string }>;
+      await use(Object.fromEntries(list.map((k) => [k.name, k.key])));
+    },
+    join: async ({ browser, baseURL, demoKeys }, use) => {
+      const members = await joining(browser, baseURL!, demoKeys);
+      await use(members.join);
+      await members.close();
+    },
+  });
+
+const smallRoom = ownStudio({ TEAM_SPACE_MAX_DOCUMENT_BYTES: String(SMALL_DOCUMENT_BYTES) });
+/**
+ * A room whose live window is two finished tasks, looked at every second: the rest go to the server's
+ * store at once (docs/team-space.md "History at scale").
+ */
+const smallWindow = ownStudio({ TEAM_SPACE_LIVE_TASKS: '2', TEAM_SPACE_ARCHIVE_EVERY_MS: '1000' });
 
 const test = base.extend<{ join: Join }>({
   join: async ({ browser, baseURL, demoKeys }, use) => {
@@ -465,3 +476,44 @@ test('a change refused again soon after joining afresh: the studio stops joining
   );
   await shareAxe(ana.page, 'stopped after a second refusal');
 });
+
+// ---- the team's earlier tasks, kept by the server --------------------------------------------------
+
+smallWindow(
+  "a member who joins sees the room's recent tasks, then the team's earlier ones, read from the server as the History's end comes into view",
+  async ({ join, demoKeys }) => {
+    smallWindow.setTimeout(180_000);
+    const tag = uniquePrompt('earlier');
+    const prompts = ['lighthouse', 'harbour', 'orchard', 'glacier', 'meadow'].map((w) => `${tag} ${w}`);
+    const ana = await join(ANA);
+    for (const prompt of prompts) await ana.makeTask(prompt);
+    // Ana's own list keeps every task whatever the server moved.
+    for (const prompt of prompts) await expect(ana.history.card(prompt)).toHaveCount(1);
+
+    // Ben joins on a device of his own after the server moved all but the two newest out of the room.
+    await expect
+      .poll(
+        async () => {
+          const res = await ana.page.request.get('/sync/history?limit=500', {
+            headers: { Authorization: `Bearer ${demoKeys.team}` },
+          });
+          return ((await res.json()) as { tasks: unknown[] }).tasks.length;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(3);
+    const ben = await join(BEN);
+    const region = ben.page.getByRole('region', { name: 'History' });
+    await expect(ben.history.card(prompts[4]!)).toHaveCount(1, { timeout: 15_000 });
+    await expect(ben.history.card(prompts[3]!)).toHaveCount(1);
+    // Nothing earlier is read while the list's end is out of view; scrolled to, it is read on its own.
+    const more = region.getByRole('button', { name: 'Show the team’s earlier tasks', exact: true });
+    await expect(more).toBeAttached();
+    await expect(ben.history.cards).toHaveCount(2);
+    await more.scrollIntoViewIfNeeded();
+    await expect(ben.history.card(prompts[2]!)).toHaveCount(1, { timeout: 15_000 });
+    await expect(ben.history.card(prompts[0]!)).toHaveCount(1);
+    await expect(region.getByText('Every earlier task of the team is shown.')).toBeVisible();
+    await expect(ben.history.cards).toHaveCount(5);
+  },
+);

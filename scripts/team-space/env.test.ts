@@ -9,7 +9,16 @@ describe('teamSpaceEnv', () => {
       recheckMs: 300_000,
       limits: DEFAULT_LIMITS,
       trustProxy: false,
+      archive: { window: { days: 7, maxTasks: 1000 }, everyMs: 60_000 },
     });
+  });
+
+  it('reads the live window of a room’s tasks', () => {
+    expect(teamSpaceEnv({ TEAM_SPACE_LIVE_DAYS: '30', TEAM_SPACE_LIVE_TASKS: '50' }).archive).toEqual({
+      window: { days: 30, maxTasks: 50 },
+      everyMs: 60_000,
+    });
+    expect(() => teamSpaceEnv({ TEAM_SPACE_LIVE_TASKS: '0' })).toThrow(/TEAM_SPACE_LIVE_TASKS/);
   });
 
   it('reads each setting, and names the one that is wrong', () => {

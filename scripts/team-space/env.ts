@@ -1,3 +1,5 @@
+import { LIVE_WINDOW } from '../../contract/team-history';
+import { DEFAULT_ARCHIVE_EVERY_MS } from './archiver';
 import { DEFAULT_LIMITS, type Limits } from './limits';
 import { DEFAULT_DATA_DIR } from './persistence-sqlite';
 import { DEFAULT_RECHECK_MS, type TeamSpaceOptions } from './team-space-server';
@@ -29,12 +31,18 @@ const LIMIT_VARIABLES: Record<keyof Limits, string> = {
  *   bench of many members on one machine raises the connections per key and per address);
  * - TEAM_SPACE_TRUST_PROXY=1: count sockets per address by X-Forwarded-For (behind a load balancer only);
  * - TEAM_SPACE_ALLOWED_ORIGINS: the origins, comma-separated (e.g. https://studio.example.com), whose
- *   pages may open the team space's WebSocket besides its own origin (the studio served elsewhere).
+ *   pages may open the team space's WebSocket besides its own origin (the studio served elsewhere);
+ * - TEAM_SPACE_LIVE_DAYS, TEAM_SPACE_LIVE_TASKS: the live window (finished tasks younger than the days,
+ *   at most the count, stay in a room's document; default 7 and 1000), TEAM_SPACE_ARCHIVE_EVERY_MS how
+ *   often rooms are looked at (default 60000): docs/team-space.md "History at scale".
  * TEAM_SPACE (off) and TEAM_SPACE_API_URL are read with the studio's settings (scripts/studio-server.ts).
  */
-export function teamSpaceEnv(
-  env: NodeJS.ProcessEnv,
-): Pick<TeamSpaceOptions, 'recheckMs' | 'limits' | 'trustProxy' | 'allowedOrigins'> & { dataDir: string } {
+export function teamSpaceEnv(env: NodeJS.ProcessEnv): Pick<
+  TeamSpaceOptions,
+  'recheckMs' | 'limits' | 'trustProxy' | 'allowedOrigins' | 'archive'
+> & {
+  dataDir: string;
+} {
   const limits = Object.fromEntries(
     Object.entries(LIMIT_VARIABLES).map(([limit, name]) => [
       limit,
@@ -47,6 +55,13 @@ export function teamSpaceEnv(
     limits,
     trustProxy: env.TEAM_SPACE_TRUST_PROXY === '1',
     allowedOrigins: origins(env, 'TEAM_SPACE_ALLOWED_ORIGINS'),
+    archive: {
+      window: {
+        days: positive(env, 'TEAM_SPACE_LIVE_DAYS', LIVE_WINDOW.days),
+        maxTasks: positive(env, 'TEAM_SPACE_LIVE_TASKS', LIVE_WINDOW.maxTasks),
+      },
+      everyMs: positive(env, 'TEAM_SPACE_ARCHIVE_EVERY_MS', DEFAULT_ARCHIVE_EVERY_MS),
+    },
   };
 }
 

@@ -48,6 +48,7 @@ const teamSpace = createTeamSpace({
   limits: env.limits,
   trustProxy: env.trustProxy,
   allowedOrigins: env.allowedOrigins,
+  archive: env.archive,
 });
 
 const server = createServer((req, res) => {
