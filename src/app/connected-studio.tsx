@@ -300,6 +300,7 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
                     }}
                     onAddToComparison={addModelsToComparison}
                     teamPicks={teamViews.teamPicks}
+                    earlier={team.session?.earlier}
                     renderOutputExtras={teamViews.renderOutputExtras}
                     openOutput={openOutput}
                     runningFirst={phone}

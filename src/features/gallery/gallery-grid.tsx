@@ -64,6 +64,8 @@ interface GridProps {
   onSelect: (item: GalleryItem, range: boolean) => void;
   onToggleStar: (item: GalleryItem) => void;
   ref: React.Ref<GridApi>;
+  /** After the last row, inside the scrolling box (the team's earlier tasks: read as it comes into view). */
+  footer?: React.ReactNode;
 }
 
 /** Rows of tiles (and day headings), only those in and near view in the DOM. */
@@ -80,6 +82,7 @@ export function GalleryGrid({
   onSelect,
   onToggleStar,
   ref,
+  footer,
 }: GridProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const innerRef = useRef<HTMLDivElement>(null);
@@ -216,6 +219,7 @@ export function GalleryGrid({
           );
         })}
       </div>
+      {footer}
     </div>
   );
 }

@@ -36,6 +36,11 @@ import {
   type GalleryFilter,
 } from '../../model/history/gallery-filter';
 import { GalleryGrid, type GridApi } from './gallery-grid';
+import {
+  EarlierTeamTasks,
+  useEarlierSearch,
+  type EarlierSource,
+} from '../../components/history/earlier-team-tasks';
 import { GalleryToolbar } from './gallery-toolbar';
 import { itemBatch } from './grid-cells';
 import { HeldStrip } from './held-strip';
@@ -115,6 +120,8 @@ export interface GalleryViewProps {
   held?: readonly OutboxEntry[];
   /** Tasks still running before the rest (the phone's Results, docs/phone.md), in the sort's order. */
   runningFirst?: boolean;
+  /** With the team space: the team's earlier tasks, read from the server at the grid's end and by search. */
+  earlier?: EarlierSource | null;
 }
 
 const NO_ITEMS: GalleryItem[] = [];
@@ -133,6 +140,7 @@ export function GalleryView(props: GalleryViewProps) {
     [props.filter, teamOn],
   );
   const deferred = useDeferredValue(filter);
+  useEarlierSearch(props.earlier, deferred.query);
   const [grouped, setGrouped] = useGroupBatches();
   // Grouped, a batch's tiles sit together where its best one falls under the sort (the grid shows them
   // as one stack): the Viewer and range selection then go through them in that order too.
@@ -252,11 +260,15 @@ export function GalleryView(props: GalleryViewProps) {
             <Trans>What you generate appears here, newest first, and stays on this device.</Trans>
           </GalleryEmpty>
         ) : items.length === 0 ? (
-          <GalleryEmpty title={t`No outputs match these filters`}>
-            <Button size="sm" onClick={() => onFilter({ ...NO_GALLERY_FILTER, sort: filter.sort })}>
-              <Trans>Clear filters</Trans>
-            </Button>
-          </GalleryEmpty>
+          <>
+            <GalleryEmpty title={t`No outputs match these filters`}>
+              <Button size="sm" onClick={() => onFilter({ ...NO_GALLERY_FILTER, sort: filter.sort })}>
+                <Trans>Clear filters</Trans>
+              </Button>
+            </GalleryEmpty>
+            {/* What matches may be among the team's earlier tasks, not read yet. */}
+            {props.earlier && <EarlierTeamTasks source={props.earlier} />}
+          </>
         ) : (
           <GalleryGrid
             ref={grid}
@@ -272,6 +284,7 @@ export function GalleryView(props: GalleryViewProps) {
             onOpen={onOpen}
             onSelect={onSelect}
             onToggleStar={onToggleStar}
+            footer={props.earlier && <EarlierTeamTasks source={props.earlier} />}
           />
         )}
 

@@ -70,3 +70,29 @@ describe('Gallery: Team picks', () => {
     expect(within(viewer).getByText('Team: Starred by 2, average 4.5')).toBeDefined();
   });
 });
+
+describe('Gallery: the team’s earlier tasks', () => {
+  it('the grid’s end offers them, and a search asks for them too', async () => {
+    const asked: string[] = [];
+    const loadMore = vi.fn(async () => undefined);
+    const state = { exists: true, status: 'idle' as const, loaded: 0, searching: false, error: null };
+    const source = {
+      subscribe: () => () => undefined,
+      snapshot: () => state,
+      loadMore,
+      search: async (q: string) => void asked.push(q),
+    };
+    const view = await gallery({ earlier: source, filter: { ...NO_GALLERY_FILTER, query: 'prompt of' } });
+    const button = within(screen.getByTestId('gallery-scroll')).getByRole('button', {
+      name: 'Show the team’s earlier tasks',
+    });
+    await userEvent.setup().click(button);
+    expect(loadMore).toHaveBeenCalled();
+    expect(asked).toEqual(['prompt of']);
+    // Nothing here matches: the earlier tasks are still offered (what matches may be among them).
+    view.rerenderWith({ filter: { ...NO_GALLERY_FILTER, query: 'lighthouse' } });
+    expect(await screen.findByText('No outputs match these filters')).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Show the team’s earlier tasks' })).toBeDefined();
+    expect(asked).toEqual(['prompt of', 'lighthouse']);
+  });
+});

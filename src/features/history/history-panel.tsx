@@ -38,7 +38,11 @@ import {
   StatusSelect,
 } from '../../components/history/filter-selects';
 import { TeamQueue, type MemberHeld } from './team-queue';
-import { EarlierTeamTasks, useEarlierSearch, type EarlierSource } from './earlier-team-tasks';
+import {
+  EarlierTeamTasks,
+  useEarlierSearch,
+  type EarlierSource,
+} from '../../components/history/earlier-team-tasks';
 import { BatchStackCard } from '../../components/history/batch-stack';
 import {
   batchIdOf,
