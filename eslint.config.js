@@ -370,9 +370,9 @@ export default defineConfig(
             {
               regex: {
                 // Attributes and props that hold ids, CSS or key names, never words. `style`: inline
-                // CSS values (`translateY(${y}px)`); fillStyle/strokeStyle/font: a canvas's drawing state.
+                // CSS values (`translateY(${y}px)`); fillStyle/strokeStyle/font: a canvas's drawing state; timeZone: an IANA zone id (Intl).
                 pattern:
-                  '^(className|class|id|htmlFor|type|role|key|rel|target|href|src|inputMode|autoComplete|variant|size|tone|style|fillStyle|strokeStyle|font|data-.*|aria-(labelledby|describedby|controls|live|haspopup|current|hidden|expanded|pressed|selected|checked|modal|orientation|sort|autocomplete|busy|atomic|relevant|owns|activedescendant|invalid|required|valuemin|valuemax|valuenow|keyshortcuts))$',
+                  '^(className|class|id|htmlFor|type|role|key|rel|target|href|src|inputMode|autoComplete|variant|size|tone|style|fillStyle|strokeStyle|font|timeZone|data-.*|aria-(labelledby|describedby|controls|live|haspopup|current|hidden|expanded|pressed|selected|checked|modal|orientation|sort|autocomplete|busy|atomic|relevant|owns|activedescendant|invalid|required|valuemin|valuemax|valuenow|keyshortcuts))$',
               },
             },
             // Constants in capitals hold ids and tables of the code (a text constant would be English

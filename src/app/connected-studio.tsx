@@ -2,7 +2,7 @@
 import '../zod-config';
 import { useLingui } from '@lingui/react/macro';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { lazy, Suspense, useCallback, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { useHeldTasks, useQueueShare } from './use-queue-share';
 import type { Me } from '../../contract/me';
 import type { ParamDef } from '../../contract/param';
@@ -123,6 +123,13 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
   const presence = useTeamPresence(team.session);
   useQueueShare(team.session, runner);
   const teamViews = useTeamViews(team.session, presence.members, runner?.store ?? null);
+  // Usage's team by month: the server's sums and the room's own tasks (one source per session).
+  const teamMonthsSource = useMemo(() => {
+    const session = team.session;
+    return session
+      ? { months: () => session.earlier.months(), live: () => session.tasks.snapshot().values() }
+      : null;
+  }, [team.session]);
   const [openOutput, setOpenOutput] = useState<{ key: string; nonce: number } | null>(null);
   const comparison = useComparisonDraft();
   // Remix and "Use as input" from the gallery act on the form, which stays mounted (hidden) meanwhile.
@@ -261,6 +268,7 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
             me={me}
             store={runner?.store ?? null}
             memberName={team.session ? team.settings.name || me.key.label : undefined}
+            teamMonths={teamMonthsSource}
           />
         </Suspense>
       ) : compare.source ? (

@@ -6,7 +6,8 @@ import { ApiProvider } from '../../api/api-context';
 import { ApiClient } from '../../api/client';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { CONNECTION, freshDatabase, makeEntry, storeWith } from '../../test/gallery-test-utils';
-import { UsageView } from './usage-view';
+import { TeamTaskSchema, toTeamTask } from '../../model/team/team-tasks';
+import { UsageView, type TeamMonthsSource } from './usage-view';
 
 // The Usage view over a real HistoryStore (fake IndexedDB): the single user's view, and the team's once
 // the history holds tasks shared from the team space (entries with `by`).
@@ -112,5 +113,39 @@ describe('UsageView', () => {
     const byModel = screen.getByRole('region', { name: 'By member and model' });
     expect(within(byModel).getAllByRole('row')).toHaveLength(4); // header + Bea×Dream, Bea×Lumen, Ada×Lumen
     expect(within(byModel).getByText('Dream Video')).toBeTruthy();
+  });
+});
+
+describe('UsageView: the team by month', () => {
+  it('shows every month the team space keeps, the room’s own tasks added, newest first; or why it cannot', async () => {
+    const store = await storeWith([]);
+    const client = new ApiClient({ baseUrl: 'https://api.example.test/v1', apiKey: 'sk_test' });
+    const liveTask = TeamTaskSchema.parse(
+      toTeamTask(makeEntry('t_live', { createdAt: Date.UTC(2026, 10, 3), creditsCharged: 4 }), 'key_b'),
+    );
+    const source = {
+      months: async () => [
+        { month: '2025-12', by: 'key_a', tasks: 40, succeeded: 30, failed: 10, credits: 120 },
+        { month: '2026-11', by: 'key_a', tasks: 9, succeeded: 9, failed: 0, credits: 36 },
+      ],
+      live: () => [liveTask],
+    };
+    const view = (teamMonths: TeamMonthsSource) => (
+      <ApiProvider value={{ client, connectionId: CONNECTION, baseUrl: client.baseUrl }}>
+        <UsageView me={me} store={store} teamMonths={teamMonths} />
+      </ApiProvider>
+    );
+    const { rerender } = render(view(source));
+    const section = screen.getByRole('region', { name: 'The team by month' });
+    const rows = await within(section).findAllByTestId('team-month');
+    expect(rows.map((r) => [...r.children].map((c) => c.textContent))).toEqual([
+      ['November 2026', '2', '10', '0%', '40 credits'],
+      ['December 2025', '1', '40', '25%', '120 credits'],
+    ]);
+    rerender(view({ ...source, months: async () => null }));
+    expect(await within(section).findByRole('alert')).toHaveProperty(
+      'textContent',
+      'The team space could not be reached for the team’s months.',
+    );
   });
 });

@@ -17,6 +17,9 @@ import { saveCsv } from '../../lib/save-file';
 import { formatCount, formatCredits, formatPercent, formatSeconds } from '../../lib/format';
 import type { HistoryStore } from '../../model/history/history-store';
 import type { HistoryEntry } from '../../model/history/history-types';
+import { teamMonths, type MonthTotals } from '../../model/team/team-months';
+import type { TeamTask } from '../../model/team/team-tasks';
+import type { MonthSummary } from '../../../contract/team-history';
 import { displayText } from '../../lib/untrusted-text';
 import {
   creditsToday,
@@ -72,15 +75,24 @@ const td = 'px-2 py-1.5 text-end whitespace-nowrap tabular-nums';
 const tr = 'border-t border-slate-100 dark:border-slate-800';
 const rowHead = 'px-2 py-1.5 font-normal';
 
+/** The team's sums per month (team space): the server's for what it keeps, and the room's own tasks. */
+export interface TeamMonthsSource {
+  months: () => Promise<MonthSummary[] | null>;
+  live: () => Iterable<TeamTask>;
+}
+
 export function UsageView({
   me,
   store,
   memberName,
+  teamMonths: monthsSource,
 }: {
   me: Me;
   store: HistoryStore | null;
   /** This member's display name in the team space, when they chose one ("You" otherwise). */
   memberName?: string | undefined;
+  /** With the team space: the team by month, over its whole history. */
+  teamMonths?: TeamMonthsSource | null;
 }) {
   const { connectionId } = useApi();
   const { t, i18n } = useLingui();
@@ -262,6 +274,12 @@ export function UsageView({
       <section aria-label={t`Credits per day`} className={card}>
         <CreditsChart days={summary.perDay} title={t`Credits per day, ${inCaption}`} />
       </section>
+
+      {monthsSource && (
+        <TableSection id="usage-team-months" title={t`The team by month`}>
+          <TeamByMonth source={monthsSource} />
+        </TableSection>
+      )}
 
       {team && (
         <div className="grid gap-4 lg:grid-cols-2 lg:items-start [&>*]:min-w-0">
@@ -549,6 +567,65 @@ function UsageTable({
         <tbody>{children}</tbody>
       </table>
     </div>
+  );
+}
+
+/** A month of the server's sums (UTC months, as it keeps them), in the studio's language. */
+const MONTH_FORMAT: Intl.DateTimeFormatOptions = { month: 'long', year: 'numeric', timeZone: 'UTC' };
+
+/**
+ * The team by month, over its whole history: the server's sums of what it keeps and the room's tasks, read
+ * when the view opens (a few rows a month, whatever the team made).
+ */
+function TeamByMonth({ source }: { source: TeamMonthsSource }) {
+  const { t, i18n } = useLingui();
+  const [rows, setRows] = useState<MonthTotals[] | 'loading' | 'error'>('loading');
+  useEffect(() => {
+    let live = true;
+    void source.months().then((stored) => {
+      if (live) setRows(stored ? teamMonths(stored, source.live()) : 'error');
+    });
+    return () => {
+      live = false;
+    };
+  }, [source]);
+  const monthName = (month: string) => {
+    const [year, index] = month.split('-').map(Number) as [number, number];
+    return new Intl.DateTimeFormat(i18n.locale, MONTH_FORMAT).format(Date.UTC(year, index - 1, 1));
+  };
+  if (rows === 'loading') return <Spinner label={t`Loading the team’s months`} />;
+  if (rows === 'error')
+    return (
+      <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-300">
+        <Trans>The team space could not be reached for the team’s months.</Trans>
+      </p>
+    );
+  if (rows.length === 0) return <Empty />;
+  return (
+    <>
+      <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+        <Trans>
+          Every task the team made through the studio, kept by the team space, by month (UTC): older months
+          too, whatever this device’s history holds.
+        </Trans>
+      </p>
+      <UsageTable
+        caption={t`The team’s tasks and credits per month`}
+        columns={[t`Month`, t`Members`, t`Tasks`, t`Failure rate`, t`Credits`]}
+      >
+        {rows.map((m) => (
+          <tr key={m.month} className={tr} data-testid="team-month">
+            <th scope="row" className={rowHead}>
+              {monthName(m.month)}
+            </th>
+            <td className={td}>{formatCount(m.members)}</td>
+            <td className={td}>{formatCount(m.tasks)}</td>
+            <td className={td}>{percent(m.tasks ? m.failed / m.tasks : null)}</td>
+            <td className={td}>{formatCredits(m.credits)}</td>
+          </tr>
+        ))}
+      </UsageTable>
+    </>
   );
 }
 
