@@ -75,4 +75,19 @@ describe('bench smoke', () => {
     },
     180_000,
   );
+
+  it.runIf(existsSync('dist/index.html') || process.env.BENCH_SMOKE_BUILT === '1')(
+    'team join: a team of 3,000 earlier tasks in the store and the room’s 1,000, the join and the search, through bench/run.ts',
+    () => {
+      const team = bench('team', {
+        BENCH_TEAM: 'join',
+        BENCH_TEAM_HISTORY_TASKS: '3000',
+        BENCH_TEAM_STUDIO_PORT: '4996',
+        BENCH_TEAM_SANDBOX_PORT: '4997',
+      }).team!;
+      for (const figure of ['joinTeamHistory', 'searchTeamHistory', 'teamHistoryStore'])
+        expect(team, figure).toHaveProperty(figure);
+    },
+    180_000,
+  );
 });
