@@ -7,6 +7,7 @@ import {
   type MonthSummary,
 } from '../../contract/team-history';
 import { contributionOf, replaces, wordsOf, type HistoryStore, type StoredTask } from './history-store';
+import { inTransaction } from './persistence-postgres';
 
 // The history store in the shared PostgreSQL (several nodes: history-store.ts), the same rows and answers
 // as the SQLite one (history-sqlite.ts). Every node writes it, so a put locks the rows it replaces: two
@@ -73,21 +74,7 @@ export function postgresHistoryStore(pool: pg.Pool, options: PostgresHistoryOpti
 
   let ready: Promise<void> | undefined;
 
-  /** Runs `work` in one transaction on a connection of the pool: committed, or rolled back on a throw. */
-  async function transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
-  }
+  const transaction = <T>(work: (client: pg.PoolClient) => Promise<T>) => inTransaction(pool, work);
 
   /**
    * Creates the tables once per store, on first use rather than at start, so a node can start before the

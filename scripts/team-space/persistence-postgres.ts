@@ -34,6 +34,29 @@ export interface PostgresPersistenceOptions {
 
 export const DEFAULT_TABLE = 'team_space_documents';
 
+/**
+ * Runs `work` in one transaction on a connection of the pool (`begin` opens it: an isolation level, read
+ * only): committed, or rolled back on a throw.
+ */
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+  begin = 'BEGIN',
+): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query(begin);
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
 /** The table name goes into SQL text (identifiers cannot be query parameters), so only a plain name. */
 const PLAIN_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -195,20 +218,8 @@ export class PostgresPersistence extends Database {
     });
   }
 
-  /** Runs `work` in one transaction on a connection of the pool: committed, or rolled back on a throw. */
-  private async transaction<T>(begin: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      await client.query(begin);
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+  private transaction<T>(begin: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, work, begin);
   }
 
   /**
