@@ -515,5 +515,13 @@ smallWindow(
     await expect(ben.history.card(prompts[0]!)).toHaveCount(1);
     await expect(region.getByText('Every earlier task of the team is shown.')).toBeVisible();
     await expect(ben.history.cards).toHaveCount(5);
+    await shareAxe(ben.page, 'earlier team tasks');
+
+    // Usage: the team by month, the server's sums and the room's tasks (this month: all five, by Ana).
+    await ben.page.getByRole('button', { name: 'Usage', exact: true }).click();
+    const months = ben.page.getByRole('region', { name: 'The team by month' });
+    await expect(months.getByTestId('team-month')).toHaveCount(1);
+    await expect(months.getByTestId('team-month').locator('td').nth(1)).toHaveText('5');
+    await shareAxe(ben.page, 'usage team by month');
   },
 );
