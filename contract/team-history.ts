@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { TEAM_DOC_ROOTS } from './team-doc';
 
 // A team's history at scale (docs/team-space.md "History at scale"): the live document keeps the recent
 // window of tasks (the unfinished ones, and the finished ones of the last days up to a count); the
@@ -84,8 +85,43 @@ export const HistoryPageAnswer = z.object({
 });
 export const MonthsAnswer = z.object({ months: z.array(MonthSummary) });
 
-/** The month (UTC) of a time: YYYY-MM. */
+/**
+ * The month (UTC) of a time: YYYY-MM.
+ * @internal
+ */
 export const monthOf = (time: number): string => new Date(time).toISOString().slice(0, 7);
+
+/** A YYYY-MM month (UTC) as times: its first millisecond, and the next month's. */
+export function monthRangeOf(month: string): { from: number; to: number } {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return { from: Date.UTC(y, m - 1, 1), to: Date.UTC(y, m, 1) };
+}
+
+/**
+ * What one task adds to its month's summary row: the server's rows are sums of these, and the studio adds
+ * the room's own tasks to them the same way.
+ */
+export function monthContribution(t: {
+  createdAt: number;
+  by: string;
+  status: string;
+  credits: number;
+}): MonthSummary {
+  return {
+    month: monthOf(t.createdAt),
+    by: t.by,
+    tasks: 1,
+    succeeded: t.status === 'succeeded' ? 1 : 0,
+    failed: t.status === 'failed' ? 1 : 0,
+    credits: t.credits,
+  };
+}
+
+/** The server's watermark (ARCHIVED_BEFORE) in a room's document: 0 before its first move. */
+export function archivedBeforeOf(doc: { getMap(name: string): { get(key: string): unknown } }): number {
+  const v = doc.getMap(TEAM_DOC_ROOTS.meta).get(ARCHIVED_BEFORE);
+  return typeof v === 'number' && Number.isFinite(v) ? v : 0;
+}
 
 /** The words of a search, lowercased (the store and the studio split alike). */
 export const searchWords = (q: string): string[] =>

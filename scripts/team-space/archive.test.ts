@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { ARCHIVED_BEFORE } from '../../contract/team-history';
-import { archivedBeforeOf, archiveRoom, planArchive } from './archive';
+import { archivedBeforeOf } from '../../contract/team-history';
+import { archiveRoom, planArchive } from './archive';
 import { openSqlite, sqliteHistoryStore } from './history-sqlite';
 import { taskRecord } from './history-store.conformance';
 import type { HistoryStore } from './history-store';

@@ -1,6 +1,6 @@
 import type * as Y from 'yjs';
 import { TEAM_DOC_ROOTS } from '../../contract/team-doc';
-import { ARCHIVED_BEFORE, LIVE_WINDOW } from '../../contract/team-history';
+import { ARCHIVED_BEFORE, archivedBeforeOf, LIVE_WINDOW } from '../../contract/team-history';
 import { isFinished, storedTaskOf, type HistoryStore, type StoredTask } from './history-store';
 
 // The move (docs/team-space.md "History at scale"): finished tasks that fall out of the live window leave
@@ -21,18 +21,11 @@ export interface ArchiveWindow {
 export interface ArchivePlan {
   /** Finished tasks made before this leave the document. */
   archivedBefore: number;
+  /** Each with its record as read (the document's own value): only a record still holding it is deleted. */
   tasks: StoredTask[];
-  /** The values as read: only a record still holding the same value is deleted. */
-  values: Map<string, unknown>;
 }
 
 const DAY_MS = 86_400_000;
-
-/** The watermark the document holds (0 before the first move). */
-export function archivedBeforeOf(doc: Y.Doc): number {
-  const v = doc.getMap(TEAM_DOC_ROOTS.meta).get(ARCHIVED_BEFORE);
-  return typeof v === 'number' && Number.isFinite(v) ? v : 0;
-}
 
 /**
  * What a pass would move now: every finished task older than the window, and beyond the newest
@@ -46,14 +39,12 @@ export function planArchive(
 ): ArchivePlan | undefined {
   const map = doc.getMap<unknown>(TEAM_DOC_ROOTS.tasks);
   const finished: StoredTask[] = [];
-  const values = new Map<string, unknown>();
   for (const [id, value] of map.entries()) {
     const task = storedTaskOf(value);
     // A record the store cannot file (the referee refused its writes, or a server before it took it)
     // stays where it is.
     if (!task || task.taskId !== id || !isFinished(task.status)) continue;
     finished.push(task);
-    values.set(id, value);
   }
   let cutoff = Math.max(now - window.days * DAY_MS, archivedBeforeOf(doc));
   if (finished.length > window.maxTasks) {
@@ -61,10 +52,7 @@ export function planArchive(
     cutoff = Math.max(cutoff, finished[window.maxTasks - 1]!.createdAt);
   }
   const tasks = finished.filter((t) => t.createdAt < cutoff);
-  if (tasks.length === 0) return undefined;
-  const moving = new Map<string, unknown>();
-  for (const t of tasks) moving.set(t.taskId, values.get(t.taskId));
-  return { archivedBefore: cutoff, tasks, values: moving };
+  return tasks.length === 0 ? undefined : { archivedBefore: cutoff, tasks };
 }
 
 /**
@@ -84,9 +72,9 @@ export async function archiveRoom(
   const map = doc.getMap<unknown>(TEAM_DOC_ROOTS.tasks);
   let moved = 0;
   doc.transact(() => {
-    for (const [id, value] of plan.values) {
-      if (map.get(id) !== value) continue;
-      map.delete(id);
+    for (const { taskId, record } of plan.tasks) {
+      if (map.get(taskId) !== record) continue;
+      map.delete(taskId);
       moved++;
     }
     const meta = doc.getMap(TEAM_DOC_ROOTS.meta);

@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { monthOf, type MonthSummary } from '../../contract/team-history';
+import { monthContribution, monthOf, type MonthSummary } from '../../contract/team-history';
 import { historyStoreConformance, stored, taskRecord } from './history-store.conformance';
-import { contributionOf, type StoredTask } from './history-store';
+import { type StoredTask } from './history-store';
 import { postgresHistoryStore } from './history-postgres';
 import { startPostgres, type RunningService } from './test-services';
 
@@ -56,7 +56,7 @@ const DAY = 86_400_000;
 function expectedMonths(tasks: readonly StoredTask[]): MonthSummary[] {
   const sums = new Map<string, MonthSummary>();
   for (const task of tasks) {
-    const c = contributionOf(task);
+    const c = monthContribution(task);
     const key = `${c.month} ${c.by}`;
     const sum = sums.get(key) ?? { month: c.month, by: c.by, tasks: 0, succeeded: 0, failed: 0, credits: 0 };
     sum.tasks += c.tasks;

@@ -2,11 +2,13 @@ import type pg from 'pg';
 import {
   decodeCursor,
   encodeCursor,
+  monthContribution,
+  monthRangeOf,
   type HistoryPage,
   type HistoryPageQuery,
   type MonthSummary,
 } from '../../contract/team-history';
-import { contributionOf, replaces, wordsOf, type HistoryStore, type StoredTask } from './history-store';
+import { replaces, wordsOf, type HistoryStore, type StoredTask } from './history-store';
 import { inTransaction } from './persistence-postgres';
 
 // The history store in the shared PostgreSQL (several nodes: history-store.ts), the same rows and answers
@@ -38,12 +40,7 @@ interface Before {
   credits: number;
 }
 
-type Contribution = ReturnType<typeof contributionOf>;
-
-const monthRange = (month: string) => {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  return { from: Date.UTC(y, m - 1, 1), to: Date.UTC(y, m, 1) };
-};
+type Contribution = ReturnType<typeof monthContribution>;
 
 /** A search word as a LIKE pattern that matches it anywhere, its own % _ and \ taken literally. */
 const anywhere = (word: string) => `%${word.replace(/[\\%_]/g, '\\$&')}%`;
@@ -175,7 +172,7 @@ export function postgresHistoryStore(pool: pg.Pool, options: PostgresHistoryOpti
           const row = before.get(task.taskId);
           if (!row) inserting.push(task);
           else if (replaces(row, task)) {
-            add(contributionOf({ ...row, createdAt: Number(row.created_at) }), -1);
+            add(monthContribution({ ...row, createdAt: Number(row.created_at) }), -1);
             updated.push(task);
           }
         }
@@ -188,7 +185,7 @@ export function postgresHistoryStore(pool: pg.Pool, options: PostgresHistoryOpti
              WHERE t.room = $1 AND t.task_id = u.task_id`,
             [room, ...columns(updated)],
           );
-          for (const task of updated) add(contributionOf(task), 1);
+          for (const task of updated) add(monthContribution(task), 1);
         }
         if (inserting.length === 0) break;
         const inserted = await client.query<{ task_id: string }>(
@@ -202,7 +199,7 @@ export function postgresHistoryStore(pool: pg.Pool, options: PostgresHistoryOpti
           [room, ...columns(inserting)],
         );
         const done = new Set(inserted.rows.map((r) => r.task_id));
-        for (const task of inserting) if (done.has(task.taskId)) add(contributionOf(task), 1);
+        for (const task of inserting) if (done.has(task.taskId)) add(monthContribution(task), 1);
         pending = inserting.filter((t) => !done.has(t.taskId));
       }
 
@@ -260,7 +257,7 @@ export function postgresHistoryStore(pool: pg.Pool, options: PostgresHistoryOpti
     const where = ['room = $1'];
     if (query.by !== undefined) where.push(`"by" = ${param(query.by)}`);
     if (query.month !== undefined) {
-      const { from, to } = monthRange(query.month);
+      const { from, to } = monthRangeOf(query.month);
       where.push(`created_at >= ${param(from)} AND created_at < ${param(to)}`);
     }
     // A row comparison, which the (room, created_at DESC, task_id DESC) index serves as one range.

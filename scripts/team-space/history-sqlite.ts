@@ -2,10 +2,12 @@ import { createRequire } from 'node:module';
 import {
   decodeCursor,
   encodeCursor,
+  monthContribution,
+  monthRangeOf,
   type HistoryPageQuery,
   type MonthSummary,
 } from '../../contract/team-history';
-import { contributionOf, replaces, wordsOf, type HistoryStore, type StoredTask } from './history-store';
+import { replaces, wordsOf, type HistoryStore, type StoredTask } from './history-store';
 import { holdUntilExit } from './persistence-sqlite';
 
 // The history store in the team space's SQLite file (one node: history-store.ts). Search is FTS5 with
@@ -73,11 +75,6 @@ const MONTH_ADD = `
 /** A search word as an FTS5 string (a phrase: its characters, quotes doubled). */
 const phrase = (word: string) => `"${word.replaceAll('"', '""')}"`;
 
-const monthRange = (month: string) => {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  return { from: Date.UTC(y, m - 1, 1), to: Date.UTC(y, m, 1) };
-};
-
 export function sqliteHistoryStore(db: SqliteDatabase): HistoryStore {
   db.exec(schema);
   const statements = new Map<string, SqliteStatement>();
@@ -101,7 +98,7 @@ export function sqliteHistoryStore(db: SqliteDatabase): HistoryStore {
         { id: number; created_at: number; by: string; status: string; credits: number } | undefined;
       if (!replaces(before, task)) continue;
       if (before) {
-        const old = contributionOf({
+        const old = monthContribution({
           createdAt: before.created_at,
           by: before.by,
           status: before.status,
@@ -138,7 +135,7 @@ export function sqliteHistoryStore(db: SqliteDatabase): HistoryStore {
           task.text,
         );
       }
-      addMonth.run({ room, ...contributionOf(task) });
+      addMonth.run({ room, ...monthContribution(task) });
     }
   });
 
@@ -151,7 +148,7 @@ export function sqliteHistoryStore(db: SqliteDatabase): HistoryStore {
       params.by = query.by;
     }
     if (query.month !== undefined) {
-      const { from, to } = monthRange(query.month);
+      const { from, to } = monthRangeOf(query.month);
       where.push('t."created_at" >= $from AND t."created_at" < $to');
       Object.assign(params, { from, to });
     }

@@ -1,5 +1,5 @@
+import { isTerminal, type TaskStatus } from '../../contract/task';
 import {
-  monthOf,
   searchWords,
   type HistoryPage,
   type HistoryPageQuery,
@@ -41,20 +41,8 @@ export interface HistoryStore {
   close(): Promise<void>;
 }
 
-const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
-export const isFinished = (status: string) => TERMINAL.has(status);
-
-/** What a task record adds to its month's summary row. */
-export function contributionOf(t: Pick<StoredTask, 'createdAt' | 'by' | 'status' | 'credits'>) {
-  return {
-    month: monthOf(t.createdAt),
-    by: t.by,
-    tasks: 1,
-    succeeded: t.status === 'succeeded' ? 1 : 0,
-    failed: t.status === 'failed' ? 1 : 0,
-    credits: t.credits,
-  };
-}
+/** A stored status is any text a studio wrote: finished when it is one of the API's terminal ones. */
+export const isFinished = (status: string) => isTerminal(status as TaskStatus);
 
 /** Whether `next` may replace the stored row `before`: never a finished one by an unfinished one. */
 export const replaces = (before: { status: string } | undefined, next: { status: string }) =>

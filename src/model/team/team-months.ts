@@ -1,4 +1,4 @@
-import { monthOf, type MonthSummary } from '../../../contract/team-history';
+import { monthContribution, type MonthSummary } from '../../../contract/team-history';
 import type { TeamTask } from './team-tasks';
 
 // The team's work per month (Usage, docs/team-space.md "History at scale"): the sums the server keeps for
@@ -36,16 +36,7 @@ export function teamMonths(stored: readonly MonthSummary[], live: Iterable<TeamT
     );
   };
   for (const row of stored) add(row);
-  for (const t of live) {
-    add({
-      month: monthOf(t.createdAt),
-      by: t.by,
-      tasks: 1,
-      succeeded: t.status === 'succeeded' ? 1 : 0,
-      failed: t.status === 'failed' ? 1 : 0,
-      credits: t.creditsCharged ?? 0,
-    });
-  }
+  for (const t of live) add(monthContribution({ ...t, credits: t.creditsCharged ?? 0 }));
   const months = new Map<string, MonthTotals>();
   for (const row of rows.values()) {
     if (row.tasks <= 0) continue;

@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 import type * as Y from 'yjs';
 import { isTerminal } from '../../../contract/task';
 import { acceptedRecord, outOfBounds, TeamDocValues } from '../../../contract/team-doc';
-import { ARCHIVED_BEFORE } from '../../../contract/team-history';
+import { archivedBeforeOf } from '../../../contract/team-history';
 import type { HistoryStore } from '../history/history-store';
 import { HistoryEntrySchema, type HistoryEntry } from '../history/history-types';
 import { ROOTS, rootMap, type TeamContext } from './team-doc';
@@ -119,8 +119,7 @@ export class TeamTasks {
    * for the server's store. 0 while none has.
    */
   archivedBefore(): number {
-    const v = rootMap(this.team.doc, ROOTS.meta).get(ARCHIVED_BEFORE);
-    return typeof v === 'number' && Number.isFinite(v) ? v : 0;
+    return archivedBeforeOf(this.team.doc);
   }
 
   /** Tasks of this member's taken out of the team: they stay out (the device's history keeps them). */
