@@ -22,6 +22,8 @@ const LIMIT_VARIABLES: Record<keyof Limits, string> = {
   awarenessPerSecond: 'TEAM_SPACE_AWARENESS_PER_SECOND',
   awarenessBurst: 'TEAM_SPACE_AWARENESS_BURST',
   maxAwarenessStateBytes: 'TEAM_SPACE_MAX_AWARENESS_STATE_BYTES',
+  historyReadsPerKeyBurst: 'TEAM_SPACE_HISTORY_READS_PER_KEY_BURST',
+  historyReadsPerKeyPerMinute: 'TEAM_SPACE_HISTORY_READS_PER_KEY_PER_MINUTE',
 };
 
 /**

@@ -761,6 +761,17 @@ describe('a team’s history past the live window (history at scale)', () => {
     for (const key of Object.values(keys)) expect(printed.join('\n')).not.toContain(key);
   });
 
+  it('a key that floods the history reads is answered 429 past its budget; another key still reads', async () => {
+    const stack = await startStack({
+      limits: { historyReadsPerKeyBurst: 3, historyReadsPerKeyPerMinute: 1 },
+    });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++)
+      statuses.push((await history(stack, '/sync/history?q=fox', keys.team)).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
+    expect((await history(stack, '/sync/history', keys.team2)).status).toBe(200);
+  });
+
   it('a room at its limit moves its finished tasks out instead of refusing the next edit', async () => {
     const limits = { maxMessageBytes: 64 * 1024, maxDocumentBytes: 256 * 1024 };
     const run = async (history: false | undefined) => {

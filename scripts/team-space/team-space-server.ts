@@ -215,6 +215,8 @@ export function createTeamSpace(options: TeamSpaceOptions): TeamSpace {
   const perAddress = new Counter(limits.maxConnectionsPerAddress);
   /** Each address's budget of GET /me calls (keys the cache does not know). */
   const keyChecks = new Buckets(limits.keyChecksPerAddressBurst, limits.keyChecksPerAddressPerMinute / 60);
+  /** Each key's budget of history reads (GET /sync/history), by the key's hash. */
+  const historyReads = new Buckets(limits.historyReadsPerKeyBurst, limits.historyReadsPerKeyPerMinute / 60);
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
   const sizes = new DocumentSizes<Parameters<typeof encodeStateAsUpdate>[0]>(
     limits.maxDocumentBytes,
@@ -669,6 +671,7 @@ export function createTeamSpace(options: TeamSpaceOptions): TeamSpace {
     if (result.kind === 'unavailable') return { kind: 'refused', status: 503, reason: result.reason };
     if (result.kind === 'refused')
       return { kind: 'refused', status: result.reason === 'key-invalid' ? 401 : 403, reason: result.reason };
+    if (!historyReads.take(hashKey(key))) return { kind: 'refused', status: 429, reason: 'rate-limited' };
     return { kind: 'admitted', room: admissionOf(result.me).room };
   };
   const routes = historyRoutes({
