@@ -15,9 +15,14 @@ export interface EarlierSource {
   search: (query: string) => Promise<void>;
 }
 
+/** How long the search text must rest before the server is asked: one request per search, not per key. */
+const SEARCH_REST_MS = 250;
+
 export function useEarlierSearch(source: EarlierSource | null | undefined, query: string): void {
   useEffect(() => {
-    if (source && query.trim()) void source.search(query);
+    if (!source || !query.trim()) return;
+    const timer = setTimeout(() => void source.search(query), SEARCH_REST_MS);
+    return () => clearTimeout(timer);
   }, [source, query]);
 }
 

@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { TeamPicks } from '../../model/team/team-judgements';
@@ -88,11 +88,11 @@ describe('Gallery: the team’s earlier tasks', () => {
     });
     await userEvent.setup().click(button);
     expect(loadMore).toHaveBeenCalled();
-    expect(asked).toEqual(['prompt of']);
+    await waitFor(() => expect(asked).toEqual(['prompt of']));
     // Nothing here matches: the earlier tasks are still offered (what matches may be among them).
     view.rerenderWith({ filter: { ...NO_GALLERY_FILTER, query: 'lighthouse' } });
     expect(await screen.findByText('No outputs match these filters')).toBeDefined();
     expect(screen.getByRole('button', { name: 'Show the team’s earlier tasks' })).toBeDefined();
-    expect(asked).toEqual(['prompt of', 'lighthouse']);
+    await waitFor(() => expect(asked).toEqual(['prompt of', 'lighthouse']));
   });
 });

@@ -407,5 +407,7 @@ describe('HistoryPanel: the team’s earlier tasks (kept by the team-space serve
     expect(within(region).getByText('Every earlier task of the team is shown.')).toBeTruthy();
     await user.type(within(region).getByRole('searchbox'), 'harbour');
     await waitFor(() => expect(asked.some((u) => u.searchParams.get('q') === 'harbour')).toBe(true));
+    // Asked once, when the typing rested: not once per key ("h", "ha", ...).
+    expect(asked.flatMap((u) => u.searchParams.get('q') ?? [])).toEqual(['harbour']);
   });
 });
