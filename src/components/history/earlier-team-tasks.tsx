@@ -29,16 +29,21 @@ export function useEarlierSearch(source: EarlierSource | null | undefined, query
 export function EarlierTeamTasks({ source }: { source: EarlierSource }) {
   const state = useSyncExternalStore(source.subscribe, source.snapshot);
   const end = useRef<HTMLDivElement>(null);
-  const ready = state.exists && state.status === 'idle' && state.error === null;
   useEffect(() => {
     const el = end.current;
-    if (!el || !ready || typeof IntersectionObserver === 'undefined') return;
+    if (!el || !state.exists || typeof IntersectionObserver === 'undefined') return;
+    // A page is read when the end comes into view, not while it stays there: a list filtered to nothing
+    // keeps its end in view whatever is read, and would otherwise read the team's whole history.
+    let inView = false;
     const observer = new IntersectionObserver((seen) => {
-      if (seen.some((e) => e.isIntersecting)) void source.loadMore();
+      const now = seen.some((e) => e.isIntersecting);
+      const s = source.snapshot();
+      if (now && !inView && s.status === 'idle' && s.error === null) void source.loadMore();
+      inView = now;
     });
     observer.observe(el);
     return () => observer.disconnect();
-  }, [source, ready]);
+  }, [source, state.exists]);
   if (!state.exists) return null;
   return (
     <div

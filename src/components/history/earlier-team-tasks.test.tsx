@@ -1,0 +1,48 @@
+import { act, render } from '@testing-library/react';
+import { afterEach, expect, it, vi } from 'vitest';
+import type { EarlierState } from '../../model/team/team-archive';
+import { EarlierTeamTasks } from './earlier-team-tasks';
+
+// When the list's end reads the next page of the team's earlier tasks: as it comes into view.
+
+let seen: ((entries: Array<{ isIntersecting: boolean }>) => void) | undefined;
+class FakeObserver {
+  constructor(callback: typeof seen) {
+    seen = callback;
+  }
+  observe() {}
+  disconnect() {}
+}
+afterEach(() => {
+  vi.unstubAllGlobals();
+  seen = undefined;
+});
+
+it('reads a page each time the end comes into view, not again while it stays there (a list filtered to nothing)', () => {
+  vi.stubGlobal('IntersectionObserver', FakeObserver);
+  const state: EarlierState = { exists: true, status: 'idle', loaded: 0, searching: false, error: null };
+  const loadMore = vi.fn(async () => undefined);
+  render(
+    <EarlierTeamTasks
+      source={{
+        subscribe: () => () => undefined,
+        snapshot: () => state,
+        loadMore,
+        search: async () => undefined,
+      }}
+    />,
+  );
+  const view = (isIntersecting: boolean) => act(() => seen!([{ isIntersecting }]));
+  view(false);
+  expect(loadMore).toHaveBeenCalledTimes(0);
+  view(true);
+  expect(loadMore).toHaveBeenCalledTimes(1);
+  // The page is read and shows nothing here: the end is still in view.
+  view(true);
+  view(true);
+  expect(loadMore).toHaveBeenCalledTimes(1);
+  // Scrolled away and back: the next page.
+  view(false);
+  view(true);
+  expect(loadMore).toHaveBeenCalledTimes(2);
+});
