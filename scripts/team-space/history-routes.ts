@@ -1,12 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HistoryPageQuery, TEAM_HISTORY_ROUTES } from '../../contract/team-history';
+import { framePieces, MAX_STATE_VECTOR_BYTES, TEAM_STATE_ROUTE } from '../../contract/team-state';
 import type { HistoryStore } from './history-store';
 
-// The team's history as members read it (docs/team-space.md "History at scale"): two GET routes under
-// the team space's path, answered from the store. A member proves who they are as on the socket, with
+// What members read over HTTP beside the socket: the team's history (docs/team-space.md "History at
+// scale"), two GET routes answered from the store, and the room's content in pieces (POST, "Joining in
+// pieces": the body the member's state vector). A member proves who they are as on the socket, with
 // their key, here in the Authorization header (never in the URL, so never in a proxy's log); the room
 // answered is the one their key admits them to, whatever they ask. What a route may cost: the key
-// check is the socket's (its per-address budget of /me calls, its cache), a page at most MAX_PAGE tasks.
+// check is the socket's (its per-address budget of /me calls, its cache), and every read takes one of
+// the key's reads (the same budget for all three routes), a page at most MAX_PAGE tasks.
 
 export type Admission =
   { kind: 'admitted'; room: string } | { kind: 'refused'; status: 401 | 403 | 429 | 503; reason: string };
@@ -14,6 +17,11 @@ export type Admission =
 export interface HistoryRoutesOptions {
   path: string;
   store: () => HistoryStore | undefined;
+  /**
+   * The room's content this state vector lacks, in pieces (contract/team-state.ts); null when the bytes
+   * are not a state vector.
+   */
+  stateOf: (room: string, stateVector: Uint8Array) => Promise<Uint8Array[] | null>;
   /** Who the key is, and which room it opens (the socket's own check). */
   admit: (key: string, address: string) => Promise<Admission>;
   addressOf: (req: IncomingMessage) => string;
@@ -36,9 +44,11 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
 export function historyRoutes(options: HistoryRoutesOptions) {
   const tasksPath = options.path + TEAM_HISTORY_ROUTES.tasks;
   const monthsPath = options.path + TEAM_HISTORY_ROUTES.months;
+  const statePath = options.path + TEAM_STATE_ROUTE;
   return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     const url = new URL(req.url ?? '/', 'http://team-space.invalid');
-    if (url.pathname !== tasksPath && url.pathname !== monthsPath) return false;
+    if (url.pathname !== tasksPath && url.pathname !== monthsPath && url.pathname !== statePath) return false;
+    const method = url.pathname === statePath ? 'POST' : 'GET';
     // A page of another origin may read only when allowed (the server's own origin needs no header).
     const origin = req.headers.origin;
     const cors: Record<string, string> =
@@ -48,19 +58,19 @@ export function historyRoutes(options: HistoryRoutesOptions) {
     if (req.method === 'OPTIONS' && cors['access-control-allow-origin']) {
       res.writeHead(204, {
         ...cors,
-        'access-control-allow-methods': 'GET',
-        'access-control-allow-headers': 'authorization',
+        'access-control-allow-methods': method,
+        'access-control-allow-headers': method === 'POST' ? 'authorization, content-type' : 'authorization',
         'access-control-max-age': '600',
       });
       res.end();
       return true;
     }
-    if (req.method !== 'GET') {
-      json(res, 405, { error: 'method-not-allowed' }, { allow: 'GET', ...cors });
+    if (req.method !== method) {
+      json(res, 405, { error: 'method-not-allowed' }, { allow: method, ...cors });
       return true;
     }
-    const store = options.store();
-    if (!store) {
+    const store = method === 'GET' ? options.store() : undefined;
+    if (method === 'GET' && !store) {
       json(res, 404, { error: 'no-history-store' }, cors);
       return true;
     }
@@ -70,12 +80,34 @@ export function historyRoutes(options: HistoryRoutesOptions) {
       json(res, 401, { error: 'unauthorized' }, { 'www-authenticate': 'Bearer', ...cors });
       return true;
     }
+    // The body before the key check: one too large is refused without spending a /me call.
+    const body = method === 'POST' ? await readBody(req, MAX_STATE_VECTOR_BYTES) : null;
+    if (method === 'POST' && !body) {
+      json(res, 413, { error: 'too-large' }, cors);
+      return true;
+    }
     const admission = await options.admit(key, options.addressOf(req));
     if (admission.kind === 'refused') {
       json(res, admission.status, { error: admission.reason }, cors);
       return true;
     }
     try {
+      if (body) {
+        const pieces = await options.stateOf(admission.room, body);
+        if (!pieces) {
+          json(res, 400, { error: 'invalid-state-vector' }, cors);
+          return true;
+        }
+        res.writeHead(200, {
+          'content-type': 'application/octet-stream',
+          'cache-control': 'no-store',
+          'x-content-type-options': 'nosniff',
+          ...cors,
+        });
+        res.end(framePieces(pieces));
+        return true;
+      }
+      if (!store) return true;
       if (url.pathname === monthsPath) {
         json(res, 200, { months: await store.months(admission.room) }, cors);
         return true;
@@ -92,9 +124,21 @@ export function historyRoutes(options: HistoryRoutesOptions) {
       }
       json(res, 200, await store.page(admission.room, parsed.data), cors);
     } catch (e) {
-      options.log(`history read failed: ${JSON.stringify((e as Error).message)}`);
+      options.log(`${body ? 'room' : 'history'} read failed: ${JSON.stringify((e as Error).message)}`);
       json(res, 503, { error: 'store-unavailable' }, cors);
     }
     return true;
   };
+}
+
+/** The request's body, or null when it passes `max` bytes (the rest is not read). */
+async function readBody(req: IncomingMessage, max: number): Promise<Uint8Array | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.byteLength;
+    if (size > max) return null;
+    chunks.push(chunk);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
 }

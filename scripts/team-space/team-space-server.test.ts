@@ -9,6 +9,8 @@ import WebSocket from 'ws';
 import * as Y from 'yjs';
 import { CHANGE_REFUSALS, teamRoomOf } from '../../contract/team-room';
 import { MeSchema, type Me } from '../../contract/me';
+import { MAX_STATE_VECTOR_BYTES, STATE_PIECE_BYTES, unframePieces } from '../../contract/team-state';
+import { preloadRoom } from '../../src/model/team/team-preload';
 import { startSandbox, type RunningSandbox } from '../../sandbox/src/server';
 import { createStudioServer, studioSettings } from '../studio-server';
 import { createTeamSpace, type TeamSpace, type TeamSpaceOptions } from './team-space-server';
@@ -807,5 +809,157 @@ describe('a team’s history past the live window (history at scale)', () => {
     expect(['t0', 't1', 't2'].every((k) => noteOf(server, k) !== undefined)).toBe(true);
     expect(await stack.teamSpace.historyStore()!.count(room)).toBe(5);
     expect(Y.encodeStateAsUpdate(server).byteLength).toBeLessThanOrEqual(limits.maxDocumentBytes);
+  });
+});
+
+describe('joining in pieces: the room read over HTTP before the socket syncs', () => {
+  const post = (stack: Stack, body: BodyInit | null, key?: string, route = '/sync/state', method = 'POST') =>
+    fetch(stack.url.replace(/^ws/, 'http').replace(/\/sync$/, '') + route, {
+      method,
+      headers: key ? { Authorization: `Bearer ${key}` } : {},
+      ...(body === null ? {} : { body }),
+    });
+  /** A room of 600 tasks a member shared, with prompts of some length: some 100 KB. */
+  const roomOf600 = async (stack: Stack) => {
+    const room = teamRoomOf(me.team!);
+    const member = connect(stack.url, keys.team!, room);
+    await member.synced;
+    const server = stack.teamSpace.hocuspocus.documents.get(room)!;
+    server.transact(() => {
+      for (let n = 0; n < 600; n++)
+        server.getMap('tasks').set(
+          `t${n}`,
+          task(me.team!.key.id, `t${n}`, {
+            request: {
+              interfaceId: 'img',
+              params: { prompt: `a lighthouse at dusk, number ${n} of the series` },
+            },
+          }),
+        );
+    });
+    return { room, member, server };
+  };
+
+  it('a member reads the room in pieces with their key in a header, applies them a task each, and the socket then sends almost nothing', async () => {
+    const stack = await startStack();
+    const { room, server } = await roomOf600(stack);
+    const whole = Y.encodeStateAsUpdate(server).byteLength;
+    expect(whole).toBeGreaterThan(3 * STATE_PIECE_BYTES);
+
+    const answer = await post(
+      stack,
+      new Blob([Y.encodeStateVector(new Y.Doc()) as Uint8Array<ArrayBuffer>]),
+      keys.team2,
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('application/octet-stream');
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    const pieces = unframePieces(new Uint8Array(await answer.arrayBuffer()));
+    expect(pieces.length).toBeGreaterThanOrEqual(4);
+    for (const p of pieces.slice(0, -1)) expect(p.byteLength).toBeLessThan(STATE_PIECE_BYTES + 1024);
+
+    // The studio's own preload against this server: one piece per task, the key only in the header.
+    const doc = new Y.Doc();
+    const seen: string[] = [];
+    let tasksRun = 0;
+    const applied = await preloadRoom(doc, {
+      baseUrl: stack.url.replace(/^ws/, 'http'),
+      token: () => keys.team!,
+      stopped: () => false,
+      fetch: (url, init) => {
+        seen.push(String(url));
+        return fetch(url, init);
+      },
+      nextTask: async () => void (tasksRun += 1),
+    });
+    expect(applied).toBe(pieces.length);
+    expect(tasksRun).toBe(pieces.length);
+    expect(seen.join(' ')).not.toContain(keys.team!);
+    expect(doc.getMap('tasks').toJSON()).toEqual(server.getMap('tasks').toJSON());
+
+    // Then the socket: the server's answer to the copy's state is small, not the room again.
+    const sizes: number[] = [];
+    class Recording extends WebSocket {
+      constructor(...args: ConstructorParameters<typeof WebSocket>) {
+        super(...args);
+        this.on('message', (data: Buffer) => sizes.push(data.byteLength));
+      }
+    }
+    const socket = new HocuspocusProviderWebsocket({
+      url: stack.url,
+      WebSocketPolyfill: Recording,
+      maxAttempts: 1,
+    });
+    const provider = new HocuspocusProvider({
+      websocketProvider: socket,
+      name: room,
+      token: keys.team!,
+      document: doc,
+    });
+    provider.attach();
+    await new Promise<void>((resolve) => provider.on('synced', () => resolve()));
+    expect(Math.max(...sizes)).toBeLessThan(1024);
+    // The control: a copy that did not preload is sent the whole room over the socket.
+    const fresh = connect(stack.url, keys.team!, room);
+    await fresh.synced;
+    expect(Y.encodeStateAsUpdate(fresh.doc).byteLength).toBeGreaterThan(whole / 2);
+    provider.destroy();
+    socket.destroy();
+  });
+
+  it('a copy that holds part of the room is sent only the rest', async () => {
+    const stack = await startStack();
+    const { server } = await roomOf600(stack);
+    const part = new Y.Doc();
+    Y.applyUpdate(part, Y.encodeStateAsUpdate(server));
+    server.transact(() => server.getMap('tasks').set('t_late', task(me.team!.key.id, 't_late')));
+    const answer = await post(
+      stack,
+      new Blob([Y.encodeStateVector(part) as Uint8Array<ArrayBuffer>]),
+      keys.team,
+    );
+    const pieces = unframePieces(new Uint8Array(await answer.arrayBuffer()));
+    expect(pieces.reduce((n, p) => n + p.byteLength, 0)).toBeLessThan(1024);
+    for (const p of pieces) Y.applyUpdate(part, p);
+    expect(part.getMap('tasks').has('t_late')).toBe(true);
+  });
+
+  it('the room read is the key’s own, and a read without a key, with a body too large or not a state vector is refused', async () => {
+    const stack = await startStack();
+    const { member } = await roomOf600(stack);
+    const empty = () => new Blob([Y.encodeStateVector(new Y.Doc()) as Uint8Array<ArrayBuffer>]);
+    // A personal key reads its own room, which holds none of the team's tasks.
+    const personal = new Y.Doc();
+    const mine = await post(stack, empty(), keys.personal);
+    expect(mine.status).toBe(200);
+    for (const p of unframePieces(new Uint8Array(await mine.arrayBuffer()))) Y.applyUpdate(personal, p);
+    expect(personal.getMap('tasks').size).toBe(0);
+    expect((await post(stack, empty())).status).toBe(401);
+    expect((await post(stack, empty(), undefined, `/sync/state?token=${keys.team}`)).status).toBe(401);
+    expect((await post(stack, empty(), 'ms_live_000000000000000000000000')).status).toBe(401);
+    expect((await post(stack, null, keys.team, '/sync/state', 'GET')).status).toBe(405);
+    expect(
+      (await post(stack, new Blob([new Uint8Array(MAX_STATE_VECTOR_BYTES + 1)]), keys.team)).status,
+    ).toBe(413);
+    // Claims five writers and holds none.
+    expect((await post(stack, new Blob([new Uint8Array([5])]), keys.team)).status).toBe(400);
+    expect(member.closes).toEqual([]);
+    for (const key of Object.values(keys)) expect(printed.join('\n')).not.toContain(key);
+  });
+
+  it('a room nobody is in is loaded for the read (and held for the socket that follows)', async () => {
+    const stack = await startStack();
+    const { room, member } = await roomOf600(stack);
+    disconnect(member);
+    await until(() => !stack.teamSpace.hocuspocus.documents.has(room), 'the room to be unloaded', 10_000);
+    const answer = await post(
+      stack,
+      new Blob([Y.encodeStateVector(new Y.Doc()) as Uint8Array<ArrayBuffer>]),
+      keys.team,
+    );
+    const doc = new Y.Doc();
+    for (const p of unframePieces(new Uint8Array(await answer.arrayBuffer()))) Y.applyUpdate(doc, p);
+    expect(doc.getMap('tasks').size).toBe(600);
+    expect(stack.teamSpace.hocuspocus.documents.has(room)).toBe(true);
   });
 });

@@ -18,6 +18,7 @@ import {
   type Limits,
 } from './limits';
 import { historyRoutes, type Admission as HistoryAdmission } from './history-routes';
+import { roomPieces } from './room-pieces';
 import { sqliteHistoryStore, type SqliteDatabase } from './history-sqlite';
 import type { HistoryStore } from './history-store';
 import { carriesUpdate, isSync, MESSAGE_TYPE, readVarUint, routeOf, SYNC, varUint } from './messages';
@@ -674,9 +675,11 @@ export function createTeamSpace(options: TeamSpaceOptions): TeamSpace {
     if (!historyReads.take(hashKey(key))) return { kind: 'refused', status: 429, reason: 'rate-limited' };
     return { kind: 'admitted', room: admissionOf(result.me).room };
   };
+  const pieces = roomPieces(hocuspocus as unknown as Hocuspocus);
   const routes = historyRoutes({
     path,
     store: historyStore,
+    stateOf: pieces.stateOf,
     admit: admitRequest,
     addressOf: (req) => remoteAddressOf(req, options.trustProxy ?? false),
     allowedOrigins,
@@ -717,6 +720,7 @@ export function createTeamSpace(options: TeamSpaceOptions): TeamSpace {
     clearInterval(timer);
     await rechecking;
     for (const state of sockets) closeSocket(state, 'server-closing');
+    await pieces.close();
     // A client that does not answer the close within a second is cut off.
     await waitFor(() => sockets.size === 0, 1000);
     for (const state of sockets) state.ws.terminate();

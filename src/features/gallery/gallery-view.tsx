@@ -130,7 +130,8 @@ export function GalleryView(props: GalleryViewProps) {
   const { t, i18n } = useLingui();
   const { history, judgements, hidden, onFilter, teamPicks } = props;
   const { viewer: ViewerView, compareTwo: CompareTwoView } = props;
-  const entries = useSyncExternalStore(history.subscribe, history.list);
+  // A team joining brings its entries in pieces: each piece's grid is rendered as a transition, in slices.
+  const entries = useDeferredValue(useSyncExternalStore(history.subscribe, history.list));
   const judged = useSyncExternalStore(judgements.subscribe, judgements.snapshot);
   const hiddenIds = useSyncExternalStore(hidden.subscribe, hidden.snapshot);
   // "Team picks" in the URL means nothing while the team space is off.

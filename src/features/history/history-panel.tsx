@@ -117,7 +117,9 @@ export function HistoryPanel({
     heldFrom?.subscribe ?? noSubscribe,
     heldFrom ? () => heldFrom.snapshot().items : () => heldGiven,
   );
-  const all = useSyncExternalStore(store.subscribe, store.list);
+  // A team joining brings a thousand entries in pieces (team-preload.ts): each piece's list is rendered
+  // as a transition, in slices, so no render of it holds the page for long.
+  const all = useDeferredValue(useSyncExternalStore(store.subscribe, store.list));
   const entries = useMemo(
     () => (hiddenTaskIds.size ? all.filter((e) => !hiddenTaskIds.has(e.taskId)) : all),
     [all, hiddenTaskIds],

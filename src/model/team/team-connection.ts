@@ -81,6 +81,11 @@ export interface TeamConnectionOptions {
   createPersistence?: (space: TeamSpace, name: string) => PersistenceLike;
   /** Where the browser says the network went and came back ("offline", "online"): window by default. */
   network?: EventTarget | null;
+  /**
+   * Reads what the room holds beyond this copy before the socket syncs (team-preload.ts: in pieces, a
+   * task each); resolves when done or given up. Without it the socket brings the room.
+   */
+  preload?: (space: TeamSpace, stopped: () => boolean) => Promise<unknown>;
 }
 
 /** Close codes the server uses to turn a key away (Hocuspocus's Unauthorized and Forbidden). */
@@ -151,13 +156,23 @@ export class TeamConnection {
   };
 
   /**
-   * Reads this device's copy first (so the team's data shows at once, online or not), then connects to
-   * the server. Resolves once the local copy is read.
+   * Reads this device's copy first (so the team's data shows at once, online or not), then what the
+   * room holds beyond it (the preload, in pieces), then connects to the server. Resolves once the local
+   * copy is read.
    */
   async start(): Promise<void> {
     await this.persistence.whenSynced;
     if (this.closed) return;
     this.set({ local: true, newer: this.newer() });
+    void this.connect();
+  }
+
+  private async connect(): Promise<void> {
+    if (this.options.preload) {
+      await this.options.preload(this.space, () => this.closed);
+      if (this.closed) return;
+      this.set({ newer: this.newer() });
+    }
     const provider = (this.options.createProvider ?? defaultProvider)(this.space, this.options);
     this.provider = provider;
     provider.on('status', ({ status }) => {

@@ -11,6 +11,7 @@ import { TeamJudgements } from './team-judgements';
 import { TeamLibrary } from './team-library';
 import { TeamVotes } from './team-votes';
 import { TeamMembers } from './team-members';
+import { preloadRoom } from './team-preload';
 import { TeamShare, type OwnItem } from './team-share';
 import { TeamSpace } from './team-space';
 import { bridgeHistory, TeamTasks } from './team-tasks';
@@ -69,7 +70,18 @@ export class TeamSession {
   constructor(private readonly options: TeamSessionOptions) {
     const now = options.now ?? Date.now;
     this.space = new TeamSpace(new Y.Doc(), options.memberId, now);
+    // The same origin and path as the socket: ws(s)://host/sync -> http(s)://host/sync.
+    const baseUrl = options.url.replace(/^ws/, 'http');
     this.connection = new TeamConnection(this.space, {
+      // The room's tasks come in pieces: the history hears of them once, when all are in.
+      preload: async (space, stopped) => {
+        const release = this.tasks.hold();
+        try {
+          await preloadRoom(space.doc, { baseUrl, token: options.token, stopped });
+        } finally {
+          release();
+        }
+      },
       ...options,
       localName: `media-studio-team:${options.connectionId}:${options.room}`,
     });
@@ -82,8 +94,7 @@ export class TeamSession {
     this.boards = new TeamBoards(this.space);
     this.votes = new TeamVotes(this.space);
     this.earlier = new TeamArchive({
-      // The same origin and path as the socket: ws(s)://host/sync -> http(s)://host/sync.
-      baseUrl: options.url.replace(/^ws/, 'http'),
+      baseUrl,
       token: options.token,
       history: options.history,
       memberId: options.memberId,

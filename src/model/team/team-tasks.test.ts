@@ -64,6 +64,28 @@ describe('the team history mapping', () => {
   });
 });
 
+describe('TeamTasks.hold: a burst told once', () => {
+  it('changes while held are read at once but told once, together, when the last hold is released', () => {
+    const a = member('key-a');
+    const tasks = new TeamTasks(a);
+    const told: string[][] = [];
+    tasks.subscribe((changed) => told.push([...changed].sort()));
+    const map = a.doc.getMap('tasks');
+    const release = tasks.hold();
+    const inner = tasks.hold();
+    map.set('t1', toTeamTask(makeEntry('t1'), 'key-a'));
+    map.set('t2', toTeamTask(makeEntry('t2'), 'key-a'));
+    expect([...tasks.snapshot().keys()].sort()).toEqual(['t1', 't2']);
+    inner();
+    expect(told).toEqual([]);
+    release();
+    release();
+    expect(told).toEqual([['t1', 't2']]);
+    map.set('t3', toTeamTask(makeEntry('t3'), 'key-a'));
+    expect(told).toEqual([['t1', 't2'], ['t3']]);
+  });
+});
+
 describe('TeamTasks.share: never what the server refuses', () => {
   it('leaves a record of another member under the same id alone, even one this studio cannot read', () => {
     const a = member('key-a');

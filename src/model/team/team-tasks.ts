@@ -76,6 +76,9 @@ export class TeamTasks {
   readonly memberId: string;
   /** This member's tasks taken out of the team (Free space): never shared again from this device. */
   private readonly withdrawn: Set<string>;
+  /** Holds open (hold()), and the ids changed meanwhile, told when the last is released. */
+  private holds = 0;
+  private heldChanges = new Set<string>();
 
   constructor(
     private readonly team: TeamContext,
@@ -100,8 +103,28 @@ export class TeamTasks {
   private onChange = (event: Y.YMapEvent<unknown>): void => {
     for (const id of event.keysChanged) this.take(id, this.map.get(id));
     this.view = null;
-    this.listeners.notify(event.keysChanged);
+    if (this.holds === 0) this.listeners.notify(event.keysChanged);
+    else for (const id of event.keysChanged) this.heldChanges.add(id);
   };
+
+  /**
+   * Holds the listeners' news until the answered release: a burst of changes (the room read in pieces,
+   * team-preload.ts) is told once, as one change, so the history and its list follow once, not per piece.
+   * Reads (snapshot, get) stay current meanwhile.
+   */
+  hold(): () => void {
+    this.holds += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds -= 1;
+      if (this.holds > 0 || this.heldChanges.size === 0) return;
+      const changed = this.heldChanges;
+      this.heldChanges = new Set();
+      this.listeners.notify(changed);
+    };
+  }
 
   /** Told of each change with the task ids it touched (a record added, changed or gone). */
   subscribe = this.listeners.subscribe;
