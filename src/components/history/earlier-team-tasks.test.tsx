@@ -46,3 +46,25 @@ it('reads a page each time the end comes into view, not again while it stays the
   view(true);
   expect(loadMore).toHaveBeenCalledTimes(2);
 });
+
+it('says which way a read failed: refused, too many reads, or not reached', () => {
+  const shown = (error: EarlierState['error']) => {
+    const state: EarlierState = { exists: true, status: 'error', loaded: 0, searching: false, error };
+    const view = render(
+      <EarlierTeamTasks
+        source={{
+          subscribe: () => () => undefined,
+          snapshot: () => state,
+          loadMore: async () => undefined,
+          search: async () => undefined,
+        }}
+      />,
+    );
+    const text = view.getByRole('alert').textContent;
+    view.unmount();
+    return text;
+  };
+  expect(shown('refused')).toMatch(/refused this key/);
+  expect(shown('busy')).toMatch(/too many reads from this key just now/);
+  expect(shown('unreachable')).toMatch(/could not be reached/);
+});

@@ -60,6 +60,10 @@ export function EarlierTeamTasks({ source }: { source: EarlierSource }) {
         <p role="alert" className="text-xs text-red-700 dark:text-red-300">
           {state.error === 'refused' ? (
             <Trans>The team space refused this key, so the team’s earlier tasks cannot be read.</Trans>
+          ) : state.error === 'busy' ? (
+            <Trans>
+              The team space has had too many reads from this key just now. Try again in a moment.
+            </Trans>
           ) : (
             <Trans>The team space could not be reached for the team’s earlier tasks.</Trans>
           )}

@@ -118,10 +118,13 @@ describe('the team’s earlier tasks', () => {
     expect(archive.snapshot().searching).toBe(false);
   });
 
-  it('says why it could not read: a refused key, or no answer; a try after that reads again', async () => {
+  it('says why it could not read: a refused key, too many reads just now, or no answer; a try after that reads again', async () => {
     const refused = await archiveWith(fakeServer({ status: 401 }));
     await refused.archive.loadMore();
     expect(refused.archive.snapshot()).toMatchObject({ status: 'error', error: 'refused' });
+    const busy = await archiveWith(fakeServer({ status: 429 }));
+    await busy.archive.loadMore();
+    expect(busy.archive.snapshot()).toMatchObject({ status: 'error', error: 'busy' });
     const down = fakeServer({ fail: true });
     const unreachable = await archiveWith(down);
     await unreachable.archive.loadMore();

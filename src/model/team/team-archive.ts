@@ -27,8 +27,11 @@ export interface EarlierState {
   loaded: number;
   /** A search of the earlier tasks is being answered. */
   searching: boolean;
-  /** Why the last read failed: the team space refused the key, or could not be reached. */
-  error: 'refused' | 'unreachable' | null;
+  /**
+   * Why the last read failed: the team space refused the key, had too many reads from it just now
+   * (busy: a moment later it answers), or could not be reached.
+   */
+  error: 'refused' | 'busy' | 'unreachable' | null;
 }
 
 export interface TeamArchiveOptions {
@@ -143,7 +146,10 @@ export class TeamArchive {
       });
       if (this.closed) return null;
       if (res.ok) return res;
-      this.update({ error: res.status === 401 || res.status === 403 ? 'refused' : 'unreachable' });
+      this.update({
+        error:
+          res.status === 401 || res.status === 403 ? 'refused' : res.status === 429 ? 'busy' : 'unreachable',
+      });
       return null;
     } catch {
       if (!this.closed) this.update({ error: 'unreachable' });
