@@ -39,6 +39,12 @@ const MAX_QUERY_LENGTH = 200;
  */
 export const encodeCursor = (createdAt: number, taskId: string): string => `${createdAt}~${taskId}`;
 
+/**
+ * A cursor at a moment: the page it starts holds the tasks made before `time` (the last millisecond before
+ * it, after every task id made then: ids compare by bytes, and no task id reaches U+FFFF).
+ */
+export const cursorBefore = (time: number): string => encodeCursor(Math.max(0, time - 1), '\uffff');
+
 export function decodeCursor(cursor: string): { createdAt: number; taskId: string } | null {
   const at = cursor.indexOf('~');
   if (at <= 0) return null;

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { decodeCursor, type HistoryPageQuery } from '../../contract/team-history';
+import { cursorBefore, decodeCursor, type HistoryPageQuery } from '../../contract/team-history';
 import { storedTaskOf, type HistoryStore, type StoredTask } from './history-store';
 
 // What every history store must do (history-store.ts), run against each one: SQLite
@@ -42,6 +42,23 @@ async function all(store: HistoryStore, room: string, query: Omit<HistoryPageQue
 }
 
 export function historyStoreConformance(make: () => Promise<HistoryStore>): void {
+  it('a page from a moment (cursorBefore) holds exactly the tasks made before it, those of its millisecond before it too', async () => {
+    const store = await make();
+    const records = [1, 2, 3, 4, 5].map((n) =>
+      taskRecord(n, { createdAt: MONTH + (n <= 2 ? 999 : n * 1000) }),
+    );
+    await store.put('team:a', records.map(stored));
+    expect(ids((await store.page('team:a', { before: cursorBefore(MONTH + 3000) })).tasks)).toEqual([
+      'task-000002',
+      'task-000001',
+    ]);
+    expect(ids((await store.page('team:a', { before: cursorBefore(MONTH + 1000) })).tasks)).toEqual([
+      'task-000002',
+      'task-000001',
+    ]);
+    expect(ids((await store.page('team:a', { before: cursorBefore(MONTH + 999) })).tasks)).toEqual([]);
+  });
+
   it('pages newest first by time then task id, every task once, whatever the page size', async () => {
     const store = await make();
     // Three tasks in one millisecond, across a page boundary.

@@ -1,19 +1,17 @@
 import { Trans } from '@lingui/react/macro';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { Button } from '../../components/button';
-import type { EarlierState } from '../../model/team/team-archive';
+import type { EarlierRange, EarlierReader } from '../../model/team/team-archive';
 
 // The end of the History list in a team space whose earlier tasks the server keeps (team-archive.ts): the
 // next page is read as the list's end scrolls into view, or with the button (keyboard, screen readers,
 // a browser without IntersectionObserver); a search asks the server too, so it finds tasks of any age.
 
-/** What the list's end reads and asks of the team's earlier tasks (TeamArchive is one). */
-export interface EarlierSource {
-  subscribe: (listener: () => void) => () => void;
-  snapshot: () => EarlierState;
-  loadMore: () => Promise<void>;
-  search: (query: string) => Promise<void>;
-}
+/**
+ * What the list's end reads and asks of the team's earlier tasks (TeamArchive is one), and a stretch of
+ * them read from its own end (the Gallery's dates).
+ */
+export type EarlierSource = EarlierReader & { within?: (range: EarlierRange) => EarlierReader };
 
 /** How long the search text must rest before the server is asked: one request per search, not per key. */
 const SEARCH_REST_MS = 250;
@@ -26,7 +24,14 @@ export function useEarlierSearch(source: EarlierSource | null | undefined, query
   }, [source, query]);
 }
 
-export function EarlierTeamTasks({ source }: { source: EarlierSource }) {
+export function EarlierTeamTasks({
+  source,
+  inRange = false,
+}: {
+  source: EarlierReader;
+  /** The list shows a stretch of dates (the Gallery's), read from its end. */
+  inRange?: boolean;
+}) {
   const state = useSyncExternalStore(source.subscribe, source.snapshot);
   const end = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -71,7 +76,11 @@ export function EarlierTeamTasks({ source }: { source: EarlierSource }) {
       )}
       {state.status === 'done' ? (
         <p className="text-xs text-slate-500 dark:text-slate-400">
-          <Trans>Every earlier task of the team is shown.</Trans>
+          {inRange ? (
+            <Trans>Every task of the team in these dates is shown.</Trans>
+          ) : (
+            <Trans>Every earlier task of the team is shown.</Trans>
+          )}
         </p>
       ) : (
         <Button size="sm" onClick={() => void source.loadMore()} disabled={state.status === 'loading'}>

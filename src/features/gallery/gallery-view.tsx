@@ -27,6 +27,7 @@ import type { KeepersStore } from '../../model/history/keepers';
 import { taskIdOfKey } from '../../model/history/output-key';
 import type { TeamPick, TeamPicks } from '../../model/team/team-judgements';
 import { compareTargetOf, compareWithSource } from './compare-target';
+import { GalleryEarlier } from './gallery-earlier';
 import { GalleryEmpty } from './gallery-empty';
 import {
   NO_GALLERY_FILTER,
@@ -36,11 +37,7 @@ import {
   type GalleryFilter,
 } from '../../model/history/gallery-filter';
 import { GalleryGrid, type GridApi } from './gallery-grid';
-import {
-  EarlierTeamTasks,
-  useEarlierSearch,
-  type EarlierSource,
-} from '../../components/history/earlier-team-tasks';
+import { useEarlierSearch, type EarlierSource } from '../../components/history/earlier-team-tasks';
 import { GalleryToolbar } from './gallery-toolbar';
 import { itemBatch } from './grid-cells';
 import { HeldStrip } from './held-strip';
@@ -268,12 +265,13 @@ export function GalleryView(props: GalleryViewProps) {
               </Button>
             </GalleryEmpty>
             {/* What matches may be among the team's earlier tasks, not read yet. */}
-            {props.earlier && <EarlierTeamTasks source={props.earlier} />}
+            {props.earlier && <GalleryEarlier source={props.earlier} filter={filter} onFilter={onFilter} />}
           </>
         ) : (
           <GalleryGrid
             ref={grid}
-            key={`${tileSize}|${filter.sort}|${grouped}|${i18n.locale}`}
+            // Other dates are another stretch of time: the grid starts again at its top.
+            key={`${tileSize}|${filter.sort}|${grouped}|${i18n.locale}|${filter.from}|${filter.to}`}
             items={items}
             grouped={grouped}
             byDay={deferred.sort === 'newest' || deferred.sort === 'oldest'}
@@ -285,7 +283,9 @@ export function GalleryView(props: GalleryViewProps) {
             onOpen={onOpen}
             onSelect={onSelect}
             onToggleStar={onToggleStar}
-            footer={props.earlier && <EarlierTeamTasks source={props.earlier} />}
+            footer={
+              props.earlier && <GalleryEarlier source={props.earlier} filter={filter} onFilter={onFilter} />
+            }
           />
         )}
 

@@ -5,7 +5,8 @@ import { describe, expect, it, vi } from 'vitest';
 import type { TeamPicks } from '../../model/team/team-judgements';
 import { makeEntry, T0 } from '../../test/gallery-test-utils';
 import { renderGallery, setUpGalleryTests, type GalleryProps } from '../../test/gallery-view-setup';
-import { NO_GALLERY_FILTER } from '../../model/history/gallery-filter';
+import { monthDays, NO_GALLERY_FILTER } from '../../model/history/gallery-filter';
+import type { EarlierRange, EarlierState } from '../../model/team/team-archive';
 
 // The Gallery with the team space on (docs/team-space.md): "Team picks" shows what any
 // member starred, each tile with how many starred it and the average rating; the Viewer has a slot for
@@ -94,5 +95,60 @@ describe('Gallery: the team’s earlier tasks', () => {
     expect(await screen.findByText('No outputs match these filters')).toBeDefined();
     expect(screen.getByRole('button', { name: 'Show the team’s earlier tasks' })).toBeDefined();
     await waitFor(() => expect(asked).toEqual(['prompt of', 'lighthouse']));
+  });
+
+  it('the dates are read from their own end; a month read to its start leads on to the month before', async () => {
+    const ranges: EarlierRange[] = [];
+    const reader = (status: EarlierState['status']) => {
+      const state: EarlierState = { exists: true, status, loaded: 0, searching: false, error: null };
+      return {
+        subscribe: () => () => undefined,
+        snapshot: () => state,
+        loadMore: vi.fn(async () => undefined),
+        search: async () => undefined,
+      };
+    };
+    const inJune = reader('done');
+    const today = reader('idle');
+    const source = {
+      ...today,
+      // As TeamArchive: no dates, the list from today.
+      within: (range: EarlierRange) => {
+        ranges.push(range);
+        return range.until === undefined && range.since === undefined ? today : inJune;
+      },
+    };
+    const view = await gallery({
+      earlier: source,
+      filter: { ...NO_GALLERY_FILTER, ...monthDays('2025-06') },
+    });
+    // June 2025 in local days: from its first midnight to July's.
+    expect(ranges.at(-1)).toEqual({
+      until: new Date(2025, 6, 1).getTime(),
+      since: new Date(2025, 5, 1).getTime(),
+    });
+    expect(screen.getByText('Every task of the team in these dates is shown.')).toBeDefined();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Go on to May 2025' }));
+    expect(view.props.onFilter).toHaveBeenLastCalledWith(
+      expect.objectContaining({ from: '2025-05-01', to: '2025-05-31' }),
+    );
+    // Without dates the list is read from today, as the History's.
+    view.rerenderWith({ filter: NO_GALLERY_FILTER });
+    expect(screen.getByRole('button', { name: 'Show the team’s earlier tasks' })).toBeDefined();
+    expect(screen.queryByRole('button', { name: /^Go on to/ })).toBeNull();
+  });
+
+  it('the Filters panel sets a whole month as the dates in one choice, and shows it chosen', async () => {
+    const user = userEvent.setup();
+    const view = await gallery();
+    await user.click(screen.getByRole('button', { name: 'Filters' }));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Month' }), 'June 2025');
+    expect(view.props.onFilter).toHaveBeenLastCalledWith(
+      expect.objectContaining({ from: '2025-06-01', to: '2025-06-30' }),
+    );
+    view.rerenderWith({ filter: { ...NO_GALLERY_FILTER, ...monthDays('2025-06') } });
+    expect(screen.getByRole<HTMLSelectElement>('combobox', { name: 'Month' }).value).toBe('2025-06');
+    view.rerenderWith({ filter: { ...NO_GALLERY_FILTER, from: '2025-06-03' } });
+    expect(screen.getByRole<HTMLSelectElement>('combobox', { name: 'Month' }).value).toBe('dates');
   });
 });

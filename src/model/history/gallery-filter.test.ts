@@ -6,6 +6,10 @@ import {
   decodeFilter,
   encodeFilter,
   isGalleryFiltering,
+  monthBefore,
+  monthChoices,
+  monthDays,
+  monthOfFilter,
   rowsOf,
   runningFirst,
   selectItems,
@@ -130,6 +134,31 @@ describe('selectItems: a date range over a daylight-saving change', () => {
       ];
       expect(range(list, '2026-10-24', '2026-10-25')).toEqual(['late']);
     });
+  });
+});
+
+describe('months', () => {
+  it('a month is its first and last local day, February and leap years included, and read back only when whole', () => {
+    expect(monthDays('2026-02')).toEqual({ from: '2026-02-01', to: '2026-02-28' });
+    expect(monthDays('2028-02')).toEqual({ from: '2028-02-01', to: '2028-02-29' });
+    expect(monthDays('2026-12')).toEqual({ from: '2026-12-01', to: '2026-12-31' });
+    expect(monthDays('2026-13')).toEqual({ from: '', to: '' });
+    expect(monthOfFilter({ from: '2026-04-01', to: '2026-04-30' })).toBe('2026-04');
+    expect(monthOfFilter({ from: '2026-04-01', to: '2026-04-29' })).toBe('');
+    expect(monthOfFilter({ from: '', to: '' })).toBe('');
+    expect(monthBefore('2026-01')).toBe('2025-12');
+    expect(monthBefore('2026-03')).toBe('2026-02');
+  });
+
+  it('offers this month back to the oldest entry’s, and at least two years', () => {
+    const now = new Date(2026, 10, 15).getTime();
+    const recent = monthChoices([makeEntry('a', { createdAt: new Date(2026, 9, 2).getTime() })], now);
+    expect(recent).toHaveLength(24);
+    expect(recent[0]).toBe('2026-11');
+    expect(recent.at(-1)).toBe('2024-12');
+    const old = monthChoices([makeEntry('b', { createdAt: new Date(2021, 0, 9).getTime() })], now);
+    expect(old.at(-1)).toBe('2021-01');
+    expect(new Set(old).size).toBe(old.length);
   });
 });
 

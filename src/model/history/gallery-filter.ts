@@ -128,6 +128,49 @@ export function encodeFilter(filter: GalleryFilter, search = ''): string {
   return text ? `?${text}` : '';
 }
 
+// ---- months: a date range that is one whole month (the Gallery's "Month" choice) ----------------
+
+const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** The first and last local day of a month ("2026-02" -> 2026-02-01 .. 2026-02-28). */
+export function monthDays(month: string): { from: string; to: string } {
+  const m = MONTH.exec(month);
+  if (!m) return { from: '', to: '' };
+  const last = new Date(Number(m[1]), Number(m[2]), 0).getDate();
+  return { from: `${month}-01`, to: `${month}-${pad2(last)}` };
+}
+
+/** The month the filter's dates are, when they are exactly one whole month; '' otherwise. */
+export function monthOfFilter(f: Pick<GalleryFilter, 'from' | 'to'>): string {
+  const month = f.from.slice(0, 7);
+  const days = monthDays(month);
+  return days.from && days.from === f.from && days.to === f.to ? month : '';
+}
+
+/** The month before ("2026-01" -> "2025-12"). */
+export function monthBefore(month: string): string {
+  const m = MONTH.exec(month);
+  if (!m) return '';
+  const d = new Date(Number(m[1]), Number(m[2]) - 2, 1);
+  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}`;
+}
+
+/**
+ * The months to offer, newest first: from this month back to the oldest entry's, and at least `atLeast`
+ * of them (a team's earlier tasks are on the server: their months are not in the entries yet).
+ */
+export function monthChoices(entries: readonly HistoryEntry[], now: number, atLeast = 24): string[] {
+  const oldest = entries.reduce((min, e) => Math.min(min, e.createdAt), now);
+  const last = dayKey(oldest).slice(0, 7);
+  const months: string[] = [];
+  for (let month = dayKey(now).slice(0, 7); months.length < 600; month = monthBefore(month)) {
+    months.push(month);
+    if (months.length >= atLeast && month <= last) break;
+  }
+  return months;
+}
+
 export const isGalleryFiltering = (f: GalleryFilter): boolean =>
   encodeFilter({ ...f, sort: 'newest', showHidden: false }) !== '';
 

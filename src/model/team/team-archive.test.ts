@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { DB_NAME, db, resetDbForTests } from '../db';
 import { HistoryStore } from '../history/history-store';
 import { makeEntry, T0 } from '../../test/gallery-test-utils';
+import { cursorBefore, decodeCursor, encodeCursor } from '../../../contract/team-history';
 import { TeamArchive } from './team-archive';
 import { toTeamTask } from './team-tasks';
 
@@ -40,10 +41,23 @@ function fakeServer(behaviour: { status?: number; fail?: boolean } = {}) {
       ? records.filter((r) => String((r.request as { params: { prompt: string } }).params.prompt).includes(q))
       : records;
     const before = params.get('before');
-    if (before) list = list.slice(Number(before));
-    const start = before ? Number(before) : 0;
+    // A cursor at a moment (cursorBefore): the tasks made before it, as the stores page them.
+    const at = before?.includes('~') ? decodeCursor(before) : null;
+    if (at)
+      list = list.filter(({ createdAt, taskId }) => {
+        const [time, id] = [createdAt as number, taskId as string];
+        return time < at.createdAt || (time === at.createdAt && id < at.taskId);
+      });
+    else if (before) list = list.slice(Number(before));
+    const start = before && !at ? Number(before) : 0;
     const page = list.slice(0, limit);
-    return Response.json({ tasks: page, next: list.length > limit ? String(start + limit) : null });
+    const next =
+      list.length <= limit
+        ? null
+        : at
+          ? encodeCursor(page.at(-1)!.createdAt as number, page.at(-1)!.taskId as string)
+          : String(start + limit);
+    return Response.json({ tasks: page, next });
   };
   return { fetch: fetch as typeof globalThis.fetch, requests };
 }
@@ -131,6 +145,28 @@ describe('the team’s earlier tasks', () => {
     expect(unreachable.archive.snapshot()).toMatchObject({ status: 'error', error: 'unreachable' });
     await unreachable.archive.loadMore();
     expect(down.requests).toHaveLength(2);
+  });
+
+  it('a stretch of dates is read from its own end, and is done once past its start; the rest stays to read', async () => {
+    const server = fakeServer();
+    const { history, archive } = await archiveWith(server);
+    // The 100 tasks made from T0 - 1,300 (inclusive) to T0 - 1,200 (exclusive).
+    const range = archive.within({ until: T0 - 1_200, since: T0 - 1_300 });
+    expect(archive.within({ until: T0 - 1_200, since: T0 - 1_300 })).toBe(range);
+    expect(archive.within({})).toBe(archive);
+    expect(range.snapshot()).toMatchObject({ exists: true, status: 'idle' });
+    await range.loadMore();
+    const first = new URL(server.requests[0]!.url).searchParams.get('before');
+    expect(first).toBe(cursorBefore(T0 - 1_200));
+    // The page of 200 from the range's end reaches past its start: done.
+    expect(range.snapshot().status).toBe('done');
+    const shown = history.list().filter((e) => e.createdAt < T0 - 1_200 && e.createdAt >= T0 - 1_300);
+    expect(shown).toHaveLength(100);
+    expect(history.list()[0]!.createdAt).toBe(T0 - 1_201);
+    // The list from today is a reader of its own: still at its start.
+    expect(archive.snapshot().status).toBe('idle');
+    await range.loadMore();
+    expect(server.requests).toHaveLength(1);
   });
 
   it('a room the server has moved nothing out of has no earlier tasks to read', async () => {

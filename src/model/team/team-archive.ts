@@ -1,4 +1,5 @@
 import {
+  cursorBefore,
   HistoryPageAnswer,
   MAX_PAGE,
   MonthsAnswer,
@@ -8,7 +9,7 @@ import {
 import { acceptedRecord } from '../../../contract/team-doc';
 import type { HistoryStore } from '../history/history-store';
 import type { HistoryEntry } from '../history/history-types';
-import { ValueStore } from '../../lib/store';
+import { Listeners, ValueStore } from '../../lib/store';
 import { changeTeamEntries, fromTeamTask, TeamTaskSchema } from './team-tasks';
 
 // The team's earlier tasks (docs/team-space.md "History at scale"): the room's document holds the recent
@@ -49,6 +50,23 @@ export interface TeamArchiveOptions {
 /** How many tasks one read asks for. */
 const PAGE = 200;
 
+/**
+ * A stretch of time read from its own end (the Gallery's dates): tasks made before `until` (ms), newest
+ * first, until one made before `since` is reached. Absent ends are open.
+ */
+export interface EarlierRange {
+  until?: number;
+  since?: number;
+}
+
+/** What the list's end reads and asks of the team's earlier tasks (TeamArchive is one, and its ranges). */
+export interface EarlierReader {
+  subscribe: (listener: () => void) => () => void;
+  snapshot: () => EarlierState;
+  loadMore: () => Promise<void>;
+  search: (query: string) => Promise<void>;
+}
+
 export class TeamArchive {
   private readonly kept = new Map<string, HistoryEntry>();
   /** The next page's cursor: undefined before the first read, null once the end is reached. */
@@ -61,6 +79,7 @@ export class TeamArchive {
     error: null,
   });
   private readonly searched = new Set<string>();
+  private readonly ranges = new Map<string, RangeReader>();
   private closed = false;
 
   constructor(private readonly o: TeamArchiveOptions) {
@@ -95,11 +114,40 @@ export class TeamArchive {
     const s = this.snapshot();
     if (s.status === 'loading' || s.status === 'done' || this.next === null) return;
     this.update({ status: 'loading', error: null });
-    const answer = await this.read(this.next ? { before: this.next } : {});
-    if (!answer) return this.update({ status: 'error' });
-    this.next = answer.next;
+    const next = await this.pageBefore(this.next);
+    if (next === undefined) return this.update({ status: 'error' });
+    this.next = next;
+    this.update({ status: next === null ? 'done' : 'idle' });
+  }
+
+  /**
+   * The earlier tasks of a stretch of time, read from its end (the Gallery's dates): the same list, the
+   * same search, its own place and end. One reader per range, kept.
+   */
+  within(range: EarlierRange): EarlierReader {
+    if (range.until === undefined && range.since === undefined) return this;
+    const key = `${range.until ?? ''}|${range.since ?? ''}`;
+    let reader = this.ranges.get(key);
+    if (!reader) {
+      reader = new RangeReader(this, range);
+      this.ranges.set(key, reader);
+    }
+    return reader;
+  }
+
+  /**
+   * Reads the page before `cursor` (the newest page without one) into the list. Answers the next
+   * cursor: null at the history's end or once past `since`; undefined when the read failed.
+   * @internal
+   */
+  async pageBefore(cursor: string | undefined, since?: number): Promise<string | null | undefined> {
+    this.update({ error: null });
+    const answer = await this.read(cursor ? { before: cursor } : {});
+    if (!answer) return undefined;
     this.add(answer.tasks);
-    this.update({ status: answer.next === null ? 'done' : 'idle' });
+    const last = answer.tasks.at(-1) as { createdAt?: unknown } | undefined;
+    const past = since !== undefined && typeof last?.createdAt === 'number' && last.createdAt < since;
+    return past ? null : answer.next;
   }
 
   /** Asks the server for every earlier task matching the search (its first page): they join the list. */
@@ -179,5 +227,56 @@ export class TeamArchive {
     const now = this.snapshot();
     if (Object.entries(patch).every(([k, v]) => now[k as keyof EarlierState] === v)) return;
     this.state.set({ ...now, ...patch });
+  }
+}
+
+/** One stretch of the team's earlier tasks read from its own end (TeamArchive.within). */
+class RangeReader implements EarlierReader {
+  private next: string | null | undefined;
+  private status: EarlierState['status'] = 'idle';
+  private readonly listeners = new Listeners();
+  private view: EarlierState | null = null;
+  private base: EarlierState | null = null;
+
+  constructor(
+    private readonly archive: TeamArchive,
+    private readonly range: EarlierRange,
+  ) {
+    this.next = range.until === undefined ? undefined : cursorBefore(range.until);
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    const a = this.archive.subscribe(listener);
+    const b = this.listeners.subscribe(listener);
+    return () => {
+      a();
+      b();
+    };
+  };
+
+  /** The archive's state with this range's own status (the same object until either changes). */
+  snapshot = (): EarlierState => {
+    const base = this.archive.snapshot();
+    if (!this.view || this.view.status !== this.status || this.base !== base) {
+      this.base = base;
+      this.view = { ...base, status: this.status };
+    }
+    return this.view;
+  };
+
+  async loadMore(): Promise<void> {
+    if (this.status === 'loading' || this.status === 'done' || this.next === null) return;
+    this.set('loading');
+    const next = await this.archive.pageBefore(this.next, this.range.since);
+    if (next === undefined) return this.set('error');
+    this.next = next;
+    this.set(next === null ? 'done' : 'idle');
+  }
+
+  search = (query: string): Promise<void> => this.archive.search(query);
+
+  private set(status: EarlierState['status']): void {
+    this.status = status;
+    this.listeners.notify();
   }
 }
