@@ -1,6 +1,7 @@
-import type { Browser } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import {
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -12,7 +13,7 @@ import {
 } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import type { Socket } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import WebSocket from 'ws';
 import { gzipSync } from 'node:zlib';
 import * as Y from 'yjs';
@@ -273,7 +274,7 @@ async function seedStore(
   room: string,
   memberIds: string[],
   output: { url: string },
-): Promise<number> {
+): Promise<{ ms: number } & Seeded> {
   const { openSqlite, sqliteHistoryStore } = await import('../scripts/team-space/history-sqlite');
   const { storedTaskOf } = await import('../scripts/team-space/history-store');
   const db = openSqlite(file);
@@ -304,7 +305,84 @@ async function seedStore(
     }
     await store.put(room, batch);
   }
-  return performance.now() - started;
+  // Everything into the main file: the file may be copied (a run of its own each, members50).
+  db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  return { ms: performance.now() - started, end, step };
+}
+
+/** Where the seeded earlier tasks are in time: task_team_history_<j> was made at end - j * step. */
+interface Seeded {
+  end: number;
+  step: number;
+}
+
+/** The months to go back, and how many tiles to wait for. */
+const YEAR_MONTHS = 12;
+
+/**
+ * A year back in the Gallery, a month at a time, as a member goes through a team's years: Gallery,
+ * Filters, Month (this month); then twelve times: the grid's end scrolled into view (its next page of
+ * the month read) and "Go on to <the month before>", timed from the click until a tile of an earlier
+ * task of that month is on screen. Every long task meanwhile is kept (the page's longtask observer).
+ * Throws unless each month showed its own tasks, in order.
+ */
+async function yearBack(page: Page, seeded: Seeded) {
+  const monthKey = (time: number) => {
+    const d = new Date(time);
+    return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}`;
+  };
+  await page.getByRole('button', { name: 'Gallery', exact: true }).click();
+  const gallery = page.getByRole('main', { name: 'Gallery' });
+  await gallery.getByRole('button', { name: 'Filters' }).click();
+  let month = monthKey(Date.now());
+  await gallery.getByRole('combobox', { name: 'Month' }).selectOption(month);
+  const started = await page.evaluate(() => performance.now());
+  const months: string[] = [];
+  const monthMs: number[] = [];
+  for (let i = 0; i < YEAR_MONTHS; i++) {
+    // The month's end: its next page is read as it comes into view.
+    await page.getByTestId('gallery-scroll').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+    const on = gallery.getByRole('button', { name: /^Go on to / });
+    await on.waitFor({ timeout: 30_000 });
+    const d = new Date(`${month}-01T00:00:00`);
+    d.setMonth(d.getMonth() - 1);
+    month = monthKey(d.getTime());
+    const t0 = await page.evaluate(() => performance.now());
+    await on.click();
+    const shown = await page
+      .waitForFunction(
+        ({ month, end, step }) => {
+          for (const tile of document.querySelectorAll<HTMLElement>('[data-testid="gallery-tile"]')) {
+            const j = /^task_team_history_(\d+)#/.exec(tile.dataset.key ?? '')?.[1];
+            if (j === undefined) continue;
+            const d = new Date(Math.round(end - Number(j) * step));
+            if (`${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}` === month)
+              return performance.now();
+          }
+          return false;
+        },
+        { month, end: seeded.end, step: seeded.step },
+        { timeout: 30_000, polling: 'raf' },
+      )
+      .catch(async (e: Error) => {
+        const seen = await page.evaluate(() => ({
+          tiles: [...document.querySelectorAll<HTMLElement>('[data-testid="gallery-tile"]')]
+            .slice(0, 5)
+            .map((t) => t.dataset.key),
+          end: document.querySelector('[data-testid="earlier-team-tasks"]')?.textContent,
+          month: (document.querySelector('select') as HTMLSelectElement | null)?.value,
+        }));
+        throw new Error(`No tile of ${month} in the Gallery (${JSON.stringify(seen)}): ${e.message}`);
+      });
+    monthMs.push(((await shown.jsonValue()) as number) - t0);
+    months.push(month);
+  }
+  await page.waitForTimeout(500);
+  const longest = await page.evaluate((from) => {
+    const { tasks } = (window as unknown as { __join: { tasks: Array<[number, number]> } }).__join;
+    return Math.max(0, ...tasks.filter(([at]) => at >= from).map(([, d]) => d));
+  }, started);
+  return { months, monthMs, longest };
 }
 
 function seedEntries(count: number, output: { url: string }): HistoryEntry[] {
@@ -370,6 +448,10 @@ interface JoinRun {
   pageMs: number;
   /** The largest message the socket brought once it synced (little: the pieces were in). */
   socketBytes: number;
+  /** A year back in the Gallery: per month, from "Go on to" until its first earlier tile showed. */
+  monthMs: number[];
+  /** The longest main-thread task over the whole year back. */
+  yearLongestTaskMs: number;
 }
 
 /**
@@ -441,7 +523,8 @@ async function joinScenario(browser: Browser): Promise<{
     console.log(
       `    seeding ${HISTORY_TASKS.toLocaleString('en-US')} earlier tasks over ${HISTORY_MONTHS} months`,
     );
-    const seedMs = await seedStore(storeFile, seederIdentity.room, memberIds, output);
+    const seeded = await seedStore(storeFile, seederIdentity.room, memberIds, output);
+    const seedMs = seeded.ms;
     const seeder = await joinMember(
       `ws://127.0.0.1:${port}${config.teamSpace.path}`,
       seederIdentity,
@@ -598,6 +681,10 @@ async function joinScenario(browser: Browser): Promise<{
       const timeline = await page.evaluate(
         () => (window as unknown as { __ws: Array<[number, string, number]> }).__ws ?? [],
       );
+      const year = await yearBack(page, seeded);
+      console.log(
+        `    run ${run + 1}: a year back in the Gallery, month by month (${year.months.join(', ')}): ${year.monthMs.map((ms) => Math.round(ms)).join(', ')} ms, longest task ${Math.round(year.longest)} ms`,
+      );
       const { t0, t1 } = j;
       const messages = timeline.filter(([, kind]) => kind === 'message');
       const socketBytes = Math.max(0, ...messages.map(([, , bytes]) => bytes));
@@ -628,6 +715,8 @@ async function joinScenario(browser: Browser): Promise<{
         contentBytes: state.bytes,
         pageMs: Math.round(t1 - state.end),
         socketBytes,
+        monthMs: year.monthMs,
+        yearLongestTaskMs: Math.round(year.longest),
       };
       console.log(
         `    run ${run + 1}: the search for "${RARE_WORD}" over ${HISTORY_TASKS.toLocaleString('en-US')} earlier tasks showed one in ${Math.round(found.ms)} ms (longest task ${Math.round(found.longest)} ms)`,
@@ -852,10 +941,45 @@ async function joinWithBoards(
   return boardIds;
 }
 
-async function churnRun(apiBaseUrl: string, who: Identity[]): Promise<ChurnRun> {
-  const node = await startTeamNode(apiBaseUrl);
+/**
+ * The team of the join scenario for the members to work in: HISTORY_TASKS earlier tasks in the store of
+ * a SQLite file (written once, copied for each run), and the room's recent JOIN_TASKS shared by a
+ * member once the node is up (the server moves all but the live window's out).
+ */
+async function seededTeamFile(who: Identity[]): Promise<{ file: string; ms: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'team-bench-history-'));
+  const file = join(dir, 'team-space.sqlite');
+  console.log(
+    `    seeding ${HISTORY_TASKS.toLocaleString('en-US')} earlier tasks over ${HISTORY_MONTHS} months`,
+  );
+  const memberIds = [
+    ...new Set(who.map((w) => w.memberId)),
+    ...Array.from({ length: 8 }, (_, i) => `key_former_member_${i}`),
+  ];
+  const { ms } = await seedStore(file, who[0]!.room, memberIds, { url: 'https://cdn.example/earlier.png' });
+  return { file, ms };
+}
+
+async function churnRun(apiBaseUrl: string, who: Identity[], history: string): Promise<ChurnRun> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'team-bench-members-'));
+  copyFileSync(history, join(dataDir, 'team-space.sqlite'));
+  const node = await startTeamNode(apiBaseUrl, {
+    TEAM_SPACE_DATA: dataDir,
+    TEAM_SPACE_ARCHIVE_EVERY_MS: '2000',
+  });
   const members: Member[] = [];
   try {
+    // The room's recent tasks, as in the join scenario: the server keeps the live window's in the room.
+    const seeder = await joinMember(node.url, who[0]!, 'Seeder');
+    const entries = seedEntries(JOIN_TASKS, { url: 'https://cdn.example/recent.png' });
+    for (let i = 0; i < entries.length; i += 500) seeder.tasks.share(entries.slice(i, i + 500));
+    await until(seeder.caughtUp, 'the room’s recent tasks to reach the server', 120_000);
+    await until(
+      () => seeder.tasks.archivedBefore() > 0 && seeder.tasks.snapshot().size <= LIVE_TASKS,
+      'the server to move the oldest out of the room',
+      60_000,
+    );
+    seeder.leave();
     const boardIds = await joinWithBoards(node, who, MEMBERS, 'churn-board', members);
 
     const before = await node.stats();
@@ -916,6 +1040,7 @@ async function churnRun(apiBaseUrl: string, who: Identity[]): Promise<ChurnRun> 
   } finally {
     for (const m of members) m.leave();
     await node.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -1321,16 +1446,20 @@ export async function teamBench(progress: (figures: Record<string, Figure>) => v
       }
 
       if (only.includes('members')) {
-        console.log(`  ${MEMBERS} members for ${CHURN_MS / 1000} s`);
+        console.log(
+          `  ${MEMBERS} members for ${CHURN_MS / 1000} s in a team of ${HISTORY_TASKS.toLocaleString('en-US')} earlier tasks`,
+        );
+        const history = await seededTeamFile(who);
         const runs: ChurnRun[] = [];
         for (let run = 0; run < RUNS; run++) {
-          const r = await churnRun(sandbox.baseUrl, who);
+          const r = await churnRun(sandbox.baseUrl, who, history.file);
           console.log(
             `    run ${run + 1}: ${r.edits.board}+${r.edits.comment}+${r.edits.task} edits (board+comment+task), same document ${r.same}/${MEMBERS} (bytes ${r.sameBytes}/${MEMBERS}, server ${r.serverMatches}), converged ${Math.round(r.convergedMs)} ms after the last edit, doc ${Math.round(r.docBytes / 1024)} KB, server CPU ${round1(r.cpuSeconds)} s, RSS ${Math.round(r.rssMb)} MB (peak ${Math.round(r.peakRssMb)}), per room RSS ${Math.round(r.roomKb.rss)} KB heap ${Math.round(r.roomKb.heap)} KB`,
           );
           runs.push(r);
           loads.push(`after members run ${run + 1} ${load()}`);
         }
+        rmSync(dirname(history.file), { recursive: true, force: true });
         const of = `median of ${runs.length} runs`;
         const editsPerRun = spread(runs.map((r) => r.edits.board + r.edits.comment + r.edits.task));
         const cpu = spread(runs.map((r) => (r.cpuSeconds / (CHURN_MS / 1000)) * 100));
@@ -1348,7 +1477,7 @@ export async function teamBench(progress: (figures: Record<string, Figure>) => v
             unit: 'members',
             target: `${MEMBERS} of ${MEMBERS}`,
             ok: allSame,
-            note: `${MEMBERS} headless members (the studio's TeamMembers, TeamBoards, TeamTasks and TeamComments over TeamSpace, each its own Y.Doc and HocuspocusProvider in Node; ${MEMBERS / 2} on key team, ${MEMBERS / 2} on team2) editing one room for ${CHURN_MS / 1000} s, one edit each every 1-2 s (${editsPerRun.value} edits a run, ${editsPerRun.range}; run 1: ${mix.board} board, ${mix.comment} comment, ${mix.task} task): the fewest members of the runs whose state vector and content equal member 1's and the server's; byte-identical encoded state: ${runs.map((r) => r.sameBytes).join(', ')} of ${MEMBERS}; all the same ${converged.value} ms after the last edit (${converged.range})`,
+            note: `${MEMBERS} headless members (the studio's TeamMembers, TeamBoards, TeamTasks and TeamComments over TeamSpace, each its own Y.Doc and HocuspocusProvider in Node; ${MEMBERS / 2} on key team, ${MEMBERS / 2} on team2) editing one room for ${CHURN_MS / 1000} s, the room of a team of ${HISTORY_TASKS.toLocaleString('en-US')} earlier tasks over ${HISTORY_MONTHS} months in the server's store and its recent ${LIVE_TASKS.toLocaleString('en-US')} in the room (as the join scenario's: the store written once in ${Math.round(history.ms / 1000)} s and copied for each run, the recent ones shared by a member, the rest moved out by the server), one edit each every 1-2 s (${editsPerRun.value} edits a run, ${editsPerRun.range}; run 1: ${mix.board} board, ${mix.comment} comment, ${mix.task} task): the fewest members of the runs whose state vector and content equal member 1's and the server's; byte-identical encoded state: ${runs.map((r) => r.sameBytes).join(', ')} of ${MEMBERS}; all the same ${converged.value} ms after the last edit (${converged.range})`,
           },
           'members50.serverCpu': {
             value: cpu.value,
@@ -1464,6 +1593,8 @@ export async function teamBench(progress: (figures: Record<string, Figure>) => v
       const contentKb = spread(runs.map((r) => r.contentBytes / 1024));
       const search = spread(runs.map((r) => r.searchMs));
       const searchLongest = spread(runs.map((r) => r.searchLongestTaskMs));
+      const yearLongest = spread(runs.map((r) => r.yearLongestTaskMs));
+      const monthBack = spread(runs.flatMap((r) => r.monthMs));
       const team = `a team of ${HISTORY_TASKS.toLocaleString('en-US')} earlier tasks over ${HISTORY_MONTHS} months in the server's store (SQLite, written straight into its history tables) and ${tasks.toLocaleString('en-US')} recent ones in the room (shared by team2 from Node; the server moved the rest of its ${JOIN_TASKS.toLocaleString('en-US')} out)`;
       done({
         joinTeamHistory: {
@@ -1479,6 +1610,20 @@ export async function teamBench(progress: (figures: Record<string, Figure>) => v
           target: '<= 50',
           ok: longest.value <= 50,
           note: `the longest main-thread task (PerformanceObserver 'longtask', which reports tasks over 50 ms; 0: none) between the click and the count, in the same runs; median of ${runs.length}, range ${longest.range} ms`,
+        },
+        galleryYearBackLongestTask: {
+          value: yearLongest.value,
+          unit: 'ms',
+          target: '<= 100',
+          ok: yearLongest.value <= 100,
+          note: `in the same page after the search: a year back in the Gallery, a month at a time (Filters, Month: this month; then ${YEAR_MONTHS} times the grid's end scrolled into view, its next page of the month read, and "Go on to <the month before>"), every month checked to show its own earlier tasks, in order; the longest main-thread task over the whole walk, median of ${runs.length} runs, range ${yearLongest.range} ms. (A month of this team holds about ${Math.round(HISTORY_TASKS / HISTORY_MONTHS).toLocaleString('en-US')} tasks: a year of tiles scrolled one by one is not a walk anyone takes; the month is the step)`,
+        },
+        galleryMonthBack: {
+          value: monthBack.value,
+          unit: 'ms',
+          target: 'reported',
+          ok: true,
+          note: `the same walk: from the click on "Go on to <month>" until a tile of that month's earlier tasks is on screen (the month's first page read from its end over HTTP, the grid drawn again); median of all ${runs.reduce((n, r) => n + r.monthMs.length, 0)} steps of the ${runs.length} runs, range ${monthBack.range} ms`,
         },
         searchTeamHistory: {
           value: search.value,

@@ -30,7 +30,7 @@ import { preloadModule, useLoaded } from '../lib/use-loaded';
 import { useGalleryFilter } from './use-gallery-route';
 import { useGalleryStores } from './use-gallery-stores';
 import { useViewRoute } from './use-view-route';
-import { useTeamPresence, useTeamSpace } from './use-team-space';
+import { useTeamPresence, useTeamSpace, warmTeamSpace } from './use-team-space';
 import { TeamSessionContext } from './team-context';
 import { useTeamViews } from './team-views';
 import { TeamCommentNotices } from '../features/comments/new-comment-notices';
@@ -210,6 +210,7 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
               name={team.settings.name || me.key.label}
               onName={team.setName}
               earlier={team.session ? { count: team.earlierCount, onAnswer: team.answerEarlier } : null}
+              onOffered={warmTeamSpace}
             />
           }
         />

@@ -13,8 +13,9 @@ import { monthName } from './gallery-filter-panel';
 
 // The grid's end in a team space whose earlier tasks the server keeps: the team's earlier tasks of the
 // dates shown, read from the range's end (not from today's: a month two years back shows its tasks at
-// once, without paging through the two years between), and, once a whole month is read to its start,
-// the way on to the month before: the team's years, a month at a time, in order.
+// once, without paging through the two years between), and with a whole month shown, the way on to the
+// month before (a team's month may hold tens of thousands of tasks: it need not be read to its start
+// first): the team's years, a month at a time, in order.
 
 /** The stretch of time the filter's dates are, as the team's earlier tasks are read: local days. */
 function rangeOf(from: string, to: string): { until?: number; since?: number } {
@@ -45,7 +46,7 @@ export function GalleryEarlier({
   return (
     <>
       <EarlierTeamTasks source={reader} inRange={from !== '' || to !== ''} />
-      {before && state.exists && state.status === 'done' && (
+      {before && state.exists && (
         <div className="flex justify-center pb-3">
           <Button size="sm" onClick={() => onFilter({ ...filter, ...monthDays(before) })}>
             {t({ message: `Go on to ${beforeName}`, comment: 'beforeName: a month and year, "March 2026"' })}

@@ -97,7 +97,7 @@ describe('Gallery: the team’s earlier tasks', () => {
     await waitFor(() => expect(asked).toEqual(['prompt of', 'lighthouse']));
   });
 
-  it('the dates are read from their own end; a month read to its start leads on to the month before', async () => {
+  it('the dates are read from their own end; a whole month leads on to the month before', async () => {
     const ranges: EarlierRange[] = [];
     const reader = (status: EarlierState['status']) => {
       const state: EarlierState = { exists: true, status, loaded: 0, searching: false, error: null };

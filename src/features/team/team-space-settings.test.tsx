@@ -138,3 +138,17 @@ it('the status line says to reload for a newer room, that the studio stopped joi
   expect(teamStatusNote(status, { used: 9, limit: 10, level: 'nearly' }, null)).toBeNull();
   expect(teamStatusNote(status, null, 'not-yours')).toMatch(/stopped joining/);
 });
+
+it('offers the switch while off and available: the app is told once (it loads the team space’s code meanwhile), not when on or unavailable', () => {
+  const onOffered = vi.fn();
+  const props = { onToggle: vi.fn(), name: 'Team key', onName: vi.fn(), onOffered };
+  const { rerender } = render(
+    <TeamSpaceSettings availability={{ ok: false, why: 'No team space' }} on={false} {...props} />,
+  );
+  expect(onOffered).not.toHaveBeenCalled();
+  rerender(<TeamSpaceSettings availability={{ ok: true }} on={false} {...props} />);
+  rerender(<TeamSpaceSettings availability={{ ok: true }} on={false} {...props} />);
+  expect(onOffered).toHaveBeenCalledTimes(1);
+  rerender(<TeamSpaceSettings availability={{ ok: true }} on {...props} />);
+  expect(onOffered).toHaveBeenCalledTimes(1);
+});

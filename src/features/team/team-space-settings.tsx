@@ -1,6 +1,6 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Switch } from 'radix-ui';
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Button } from '../../components/button';
 import { Field, inputClass } from '../../components/field';
 import { cn } from '../../lib/cn';
@@ -19,6 +19,7 @@ export function TeamSpaceSettings({
   name,
   onName,
   earlier,
+  onOffered,
 }: {
   availability: TeamAvailability;
   on: boolean;
@@ -30,8 +31,14 @@ export function TeamSpaceSettings({
    * they go too: shared only when they say so, knowing how many.
    */
   earlier?: { count: number; onAnswer: (share: boolean) => void } | null;
+  /** Told once the switch is offered while off: the app may load the team space's code meanwhile. */
+  onOffered?: () => void;
 }) {
   const { t } = useLingui();
+  const offered = availability.ok && !on;
+  useEffect(() => {
+    if (offered) onOffered?.();
+  }, [offered, onOffered]);
   const switchId = useId();
   const hintId = useId();
   const [draft, setDraft] = useState(name);
