@@ -669,10 +669,14 @@ async function joinScenario(browser: Browser): Promise<{
         const longest = Math.max(0, ...during.map(([, d]) => d));
         return { t0, t1, longest, during: during.map(([at, d]) => [Math.round(at - t0), Math.round(d)]) };
       });
-      if (cdp && profileDir) {
+      // BENCH_TEAM_LOAF=1 (or a profile): the join's long tasks and long animation frames with the
+      // scripts that ran in them, printed (what the long tasks were; the profiler itself slows the page).
+      if (profileDir || process.env.BENCH_TEAM_LOAF) {
         console.log(`    long tasks while joining (ms after the click, ms): ${JSON.stringify(j.during)}`);
         const frames = await page.evaluate(() => (window as unknown as { __loaf: unknown[] }).__loaf);
-        console.log(`    long animation frames: ${JSON.stringify(frames, null, 1)}`);
+        console.log(`    long animation frames: ${JSON.stringify(frames)}`);
+      }
+      if (cdp && profileDir) {
         const { profile } = await cdp.send('Profiler.stop');
         mkdirSync(profileDir, { recursive: true });
         writeFileSync(join(profileDir, `join-${Date.now()}.cpuprofile`), JSON.stringify(profile));

@@ -15,7 +15,7 @@ export const TEAM_STATE_ROUTE = '/state';
 export const MAX_STATE_VECTOR_BYTES = 64 * 1024;
 
 /** About how large each piece is: a piece of team tasks applies in well under 50 ms. */
-export const STATE_PIECE_BYTES = 32 * 1024;
+export const STATE_PIECE_BYTES = 16 * 1024;
 
 /** The pieces as one body: each a 4-byte big-endian length, then its bytes. */
 export function framePieces(pieces: readonly Uint8Array[]): Uint8Array {

@@ -34,11 +34,13 @@ export interface Limits {
   /** One client's presence state, as the JSON it sends (default 8 KiB); a larger one is dropped. */
   maxAwarenessStateBytes: number;
   /**
-   * Reads of the team's history (GET /sync/history, a search over the whole store) one key may make in a
-   * burst (default 20)... A read runs on the server's event loop, so one member's flood would hold every room.
+   * Reads of the team's history and room (GET /sync/history, a search over the whole store, POST
+   * /sync/state) one key may make in a burst (default 60: a member going back a year in the Gallery, a
+   * month at a time, reads some 25 pages in as many seconds)... A read runs on the server's event loop,
+   * so one member's flood would hold every room.
    */
   historyReadsPerKeyBurst: number;
-  /** ...and per minute after that burst (default 120). More are answered 429. */
+  /** ...and per minute after that burst (default 300). More are answered 429. */
   historyReadsPerKeyPerMinute: number;
 }
 
@@ -77,8 +79,8 @@ export const DEFAULT_LIMITS: Limits = {
   awarenessPerSecond: 10,
   awarenessBurst: 30,
   maxAwarenessStateBytes: 8 * 1024,
-  historyReadsPerKeyBurst: 20,
-  historyReadsPerKeyPerMinute: 120,
+  historyReadsPerKeyBurst: 60,
+  historyReadsPerKeyPerMinute: 300,
 };
 
 /**

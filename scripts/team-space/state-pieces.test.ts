@@ -120,7 +120,7 @@ describe('a room read in pieces', () => {
     );
   });
 
-  it('a room of 1,000 team tasks comes in pieces of about 32 KB, each adding its own tasks', () => {
+  it('a room of 1,000 team tasks comes in pieces of about 16 KB, each adding its own tasks', () => {
     const source = new Y.Doc();
     const tasks = source.getMap('tasks');
     source.transact(() => {

@@ -45,7 +45,7 @@ describe('preloadRoom', () => {
       nextTask: async () => void order.push('yield'),
     });
     expect(applied).toBe(5);
-    expect(order).toEqual(Array.from({ length: 5 }, () => ['piece', 'yield']).flat());
+    expect(order).toEqual(Array.from({ length: 5 }, () => ['yield', 'piece']).flat());
     expect(doc.getMap('tasks').toJSON()).toEqual(source.getMap('tasks').toJSON());
     expect(calls).toHaveLength(1);
     expect(calls[0]!.url).toBe('http://studio.test/sync/state');
@@ -63,7 +63,7 @@ describe('preloadRoom', () => {
     const applied = await preloadRoom(doc, {
       baseUrl: 'http://studio.test/sync',
       token: () => 'k',
-      stopped: () => yields >= 2,
+      stopped: () => yields >= 3,
       fetch: answering(framePieces(pieces)).fetch,
       nextTask: async () => void (yields += 1),
     });

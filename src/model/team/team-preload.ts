@@ -2,7 +2,7 @@ import * as Y from 'yjs';
 import { TEAM_STATE_ROUTE, unframePieces } from '../../../contract/team-state';
 
 // Joining in pieces (docs/team-space.md): before the socket syncs, what the room holds beyond this
-// device's copy is read over HTTP, cut by the server into pieces of about 32 KB, and applied one piece
+// device's copy is read over HTTP, cut by the server into pieces of about 16 KB, and applied one piece
 // per task, so the page stays responsive while a room of a thousand tasks comes in (the socket would
 // bring it as one message, applied in one long task). The socket's own sync then finds little left to
 // send. Anything that goes wrong here (offline, refused, an older server, a body cut short) only means
@@ -66,6 +66,8 @@ export async function preloadRoom(doc: Y.Doc, o: PreloadOptions): Promise<number
   const nextTask = o.nextTask ?? defaultNextTask;
   let applied = 0;
   for (const piece of pieces) {
+    // Each piece in a task of its own, the first too (not after the read's own work).
+    await nextTask();
     if (o.stopped()) break;
     try {
       Y.applyUpdate(doc, piece, PRELOAD_ORIGIN);
@@ -74,7 +76,6 @@ export async function preloadRoom(doc: Y.Doc, o: PreloadOptions): Promise<number
       break;
     }
     applied += 1;
-    await nextTask();
   }
   return applied;
 }
