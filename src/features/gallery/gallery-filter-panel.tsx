@@ -125,6 +125,7 @@ export function GalleryFilterPanel({
       </div>
       <Button
         variant="ghost"
+        className="justify-self-start whitespace-nowrap"
         onClick={() => onFilter({ ...NO_GALLERY_FILTER, sort: filter.sort })}
         disabled={!isGalleryFiltering(filter) && !filter.showHidden}
       >

@@ -128,7 +128,10 @@ export function GalleryView(props: GalleryViewProps) {
   const { history, judgements, hidden, onFilter, teamPicks } = props;
   const { viewer: ViewerView, compareTwo: CompareTwoView } = props;
   // A team joining brings its entries in pieces: each piece's grid is rendered as a transition, in slices.
-  const entries = useDeferredValue(useSyncExternalStore(history.subscribe, history.list));
+  const live = useSyncExternalStore(history.subscribe, history.list);
+  const entries = useDeferredValue(live);
+  // The team's earlier tasks at the grid's end once the grid shows what the store holds (as History's).
+  const earlier = entries === live ? (props.earlier ?? null) : null;
   const judged = useSyncExternalStore(judgements.subscribe, judgements.snapshot);
   const hiddenIds = useSyncExternalStore(hidden.subscribe, hidden.snapshot);
   // "Team picks" in the URL means nothing while the team space is off.
@@ -265,7 +268,7 @@ export function GalleryView(props: GalleryViewProps) {
               </Button>
             </GalleryEmpty>
             {/* What matches may be among the team's earlier tasks, not read yet. */}
-            {props.earlier && <GalleryEarlier source={props.earlier} filter={filter} onFilter={onFilter} />}
+            {earlier && <GalleryEarlier source={earlier} filter={filter} onFilter={onFilter} />}
           </>
         ) : (
           <GalleryGrid
@@ -283,9 +286,7 @@ export function GalleryView(props: GalleryViewProps) {
             onOpen={onOpen}
             onSelect={onSelect}
             onToggleStar={onToggleStar}
-            footer={
-              props.earlier && <GalleryEarlier source={props.earlier} filter={filter} onFilter={onFilter} />
-            }
+            footer={earlier && <GalleryEarlier source={earlier} filter={filter} onFilter={onFilter} />}
           />
         )}
 

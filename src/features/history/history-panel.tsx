@@ -119,7 +119,11 @@ export function HistoryPanel({
   );
   // A team joining brings a thousand entries in pieces (team-preload.ts): each piece's list is rendered
   // as a transition, in slices, so no render of it holds the page for long.
-  const all = useDeferredValue(useSyncExternalStore(store.subscribe, store.list));
+  const live = useSyncExternalStore(store.subscribe, store.list);
+  const all = useDeferredValue(live);
+  // The team's earlier tasks are offered at the list's end once the list shows what the store holds: a
+  // list still catching up (a team joining) would put its end in view, and read a page nobody scrolled to.
+  const earlierShown = all === live ? earlier : null;
   const entries = useMemo(
     () => (hiddenTaskIds.size ? all.filter((e) => !hiddenTaskIds.has(e.taskId)) : all),
     [all, hiddenTaskIds],
@@ -262,7 +266,7 @@ export function HistoryPanel({
           </Button>
         </div>
       )}
-      {shown.length === 0 && earlier && <EarlierTeamTasks source={earlier} />}
+      {shown.length === 0 && earlierShown && <EarlierTeamTasks source={earlierShown} />}
       {shown.length > 0 && (
         // A new filter starts at the top of its results.
         <VirtualTaskList
@@ -270,7 +274,7 @@ export function HistoryPanel({
           entries={shown}
           grouped={grouped}
           onOpen={onOpen}
-          footer={earlier && <EarlierTeamTasks source={earlier} />}
+          footer={earlierShown && <EarlierTeamTasks source={earlierShown} />}
         />
       )}
 

@@ -66,6 +66,8 @@ export class TeamSession {
   private stopJudgements: () => void = () => undefined;
   private stopWaiting: () => void = () => undefined;
   private readonly stopMeta: () => void;
+  /** The room is being read in pieces (the preload). */
+  private joining = false;
 
   constructor(private readonly options: TeamSessionOptions) {
     const now = options.now ?? Date.now;
@@ -74,12 +76,16 @@ export class TeamSession {
     const baseUrl = options.url.replace(/^ws/, 'http');
     this.connection = new TeamConnection(this.space, {
       // The room's tasks come in pieces: the history hears of them once, when all are in.
+      // The earlier tasks are offered once the room's own are in (its end would be in view before).
       preload: async (space, stopped) => {
         const release = this.tasks.hold();
+        this.joining = true;
         try {
           await preloadRoom(space.doc, { baseUrl, token: options.token, stopped });
         } finally {
           release();
+          this.joining = false;
+          this.earlier.refresh();
         }
       },
       ...options,
@@ -102,7 +108,9 @@ export class TeamSession {
       archivedBefore: () => this.tasks.archivedBefore(),
     });
     const meta = rootMap(this.space.doc, ROOTS.meta);
-    const onMeta = () => this.earlier.refresh();
+    const onMeta = () => {
+      if (!this.joining) this.earlier.refresh();
+    };
     meta.observe(onMeta);
     this.stopMeta = () => meta.unobserve(onMeta);
   }
