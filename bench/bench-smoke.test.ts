@@ -85,7 +85,12 @@ describe('bench smoke', () => {
         BENCH_TEAM_STUDIO_PORT: '4996',
         BENCH_TEAM_SANDBOX_PORT: '4997',
       }).team!;
-      for (const figure of ['joinTeamHistory', 'searchTeamHistory', 'teamHistoryStore', 'galleryYearBackLongestTask'])
+      for (const figure of [
+        'joinTeamHistory',
+        'searchTeamHistory',
+        'teamHistoryStore',
+        'galleryYearBackLongestTask',
+      ])
         expect(team, figure).toHaveProperty(figure);
     },
     180_000,
