@@ -655,6 +655,19 @@ async function joinScenario(browser: Browser): Promise<{
         { timeout: 60_000 },
       );
       await page.waitForTimeout(500);
+      if (process.env.BENCH_TEAM_LOAF) {
+        const reads = await page.evaluate(() => {
+          const { t0 } = (window as unknown as { __search: { t0: number } }).__search;
+          return performance
+            .getEntriesByType('resource')
+            .filter((r) => r.name.includes('/sync/history'))
+            .map(
+              (r) =>
+                `${Math.round(r.startTime - t0)}..${Math.round((r as PerformanceResourceTiming).responseEnd - t0)} ${r.name.split('/sync')[1]}`,
+            );
+        });
+        console.log(`    history reads around the search (ms from its first keystroke): ${reads.join('; ')}`);
+      }
       const found = await page.evaluate(() => {
         const { t0, t1 } = (window as unknown as { __search: { t0: number; t1: number } }).__search;
         const { tasks } = (window as unknown as { __join: { tasks: Array<[number, number]> } }).__join;

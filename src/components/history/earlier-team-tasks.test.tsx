@@ -68,3 +68,34 @@ it('says which way a read failed: refused, too many reads, or not reached', () =
   expect(shown('busy')).toMatch(/too many reads from this key just now/);
   expect(shown('unreachable')).toMatch(/could not be reached/);
 });
+
+it('its end coming into view while the list catches up reads once caught up, if still in view; not again while it stays there', () => {
+  vi.stubGlobal('IntersectionObserver', FakeObserver);
+  const state: EarlierState = { exists: true, status: 'idle', loaded: 0, searching: false, error: null };
+  const loadMore = vi.fn(async () => undefined);
+  const source = {
+    subscribe: () => () => undefined,
+    snapshot: () => state,
+    loadMore,
+    search: async () => undefined,
+  };
+  const view = render(<EarlierTeamTasks source={source} paused />);
+  act(() => seen!([{ isIntersecting: true }]));
+  expect(loadMore).not.toHaveBeenCalled();
+  view.rerender(<EarlierTeamTasks source={source} paused={false} />);
+  expect(loadMore).toHaveBeenCalledTimes(1);
+  // A page read: the list catches up again, its end still in view all along: nothing more.
+  view.rerender(<EarlierTeamTasks source={source} paused />);
+  view.rerender(<EarlierTeamTasks source={source} paused={false} />);
+  expect(loadMore).toHaveBeenCalledTimes(1);
+  // Came into view while catching up, and out of view once caught up (a team's room drawn): nothing.
+  act(() => seen!([{ isIntersecting: false }]));
+  view.rerender(<EarlierTeamTasks source={source} paused />);
+  act(() => seen!([{ isIntersecting: true }]));
+  act(() => seen!([{ isIntersecting: false }]));
+  view.rerender(<EarlierTeamTasks source={source} paused={false} />);
+  expect(loadMore).toHaveBeenCalledTimes(1);
+  // Scrolled back to it: read.
+  act(() => seen!([{ isIntersecting: true }]));
+  expect(loadMore).toHaveBeenCalledTimes(2);
+});

@@ -1,5 +1,5 @@
 import { Trans } from '@lingui/react/macro';
-import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
 import { Button } from '../../components/button';
 import type { EarlierRange, EarlierReader } from '../../model/team/team-archive';
 
@@ -27,28 +27,53 @@ export function useEarlierSearch(source: EarlierSource | null | undefined, query
 export function EarlierTeamTasks({
   source,
   inRange = false,
+  paused = false,
 }: {
   source: EarlierReader;
   /** The list shows a stretch of dates (the Gallery's), read from its end. */
   inRange?: boolean;
+  /**
+   * The list is still catching up with its store (a team joining, a page just read): its end may be in
+   * view only for that moment, so coming into view now reads only if it is still in view once caught up.
+   */
+  paused?: boolean;
 }) {
   const state = useSyncExternalStore(source.subscribe, source.snapshot);
   const end = useRef<HTMLDivElement>(null);
+  // Whether the end is in view, and whether it came into view while the list was catching up (read
+  // once it has caught up, if the end is still in view then).
+  const seen = useRef({ inView: false, arrivedPaused: false, paused });
+  const readIfIdle = useCallback(() => {
+    const s = source.snapshot();
+    if (s.status === 'idle' && s.error === null) void source.loadMore();
+  }, [source]);
+  useEffect(() => {
+    const v = seen.current;
+    v.paused = paused;
+    if (paused || !v.arrivedPaused) return;
+    v.arrivedPaused = false;
+    if (v.inView) readIfIdle();
+  }, [paused, readIfIdle]);
   useEffect(() => {
     const el = end.current;
     if (!el || !state.exists || typeof IntersectionObserver === 'undefined') return;
     // A page is read when the end comes into view, not while it stays there: a list filtered to nothing
     // keeps its end in view whatever is read, and would otherwise read the team's whole history.
-    let inView = false;
-    const observer = new IntersectionObserver((seen) => {
-      const now = seen.some((e) => e.isIntersecting);
-      const s = source.snapshot();
-      if (now && !inView && s.status === 'idle' && s.error === null) void source.loadMore();
-      inView = now;
+    const v = seen.current;
+    v.inView = false;
+    v.arrivedPaused = false;
+    const observer = new IntersectionObserver((entries) => {
+      const now = entries.some((e) => e.isIntersecting);
+      if (now && !v.inView) {
+        if (v.paused) v.arrivedPaused = true;
+        else readIfIdle();
+      }
+      if (!now) v.arrivedPaused = false;
+      v.inView = now;
     });
     observer.observe(el);
     return () => observer.disconnect();
-  }, [source, state.exists]);
+  }, [source, state.exists, readIfIdle]);
   if (!state.exists) return null;
   return (
     <div

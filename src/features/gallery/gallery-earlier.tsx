@@ -31,10 +31,13 @@ export function GalleryEarlier({
   source,
   filter,
   onFilter,
+  paused = false,
 }: {
   source: EarlierSource;
   filter: GalleryFilter;
   onFilter: (f: GalleryFilter) => void;
+  /** The grid is still catching up with its store: its end in view reads nothing now. */
+  paused?: boolean;
 }) {
   const { t, i18n } = useLingui();
   const { from, to } = filter;
@@ -45,7 +48,7 @@ export function GalleryEarlier({
   const beforeName = before ? monthName(before, i18n.locale) : '';
   return (
     <>
-      <EarlierTeamTasks source={reader} inRange={from !== '' || to !== ''} />
+      <EarlierTeamTasks source={reader} inRange={from !== '' || to !== ''} paused={paused} />
       {before && state.exists && (
         <div className="flex justify-center pb-3">
           <Button size="sm" onClick={() => onFilter({ ...filter, ...monthDays(before) })}>

@@ -130,8 +130,9 @@ export function GalleryView(props: GalleryViewProps) {
   // A team joining brings its entries in pieces: each piece's grid is rendered as a transition, in slices.
   const live = useSyncExternalStore(history.subscribe, history.list);
   const entries = useDeferredValue(live);
-  // The team's earlier tasks at the grid's end once the grid shows what the store holds (as History's).
-  const earlier = entries === live ? (props.earlier ?? null) : null;
+  // A grid still catching up with its store reads no earlier tasks for its end being in view (as History).
+  const catchingUp = entries !== live;
+  const earlier = props.earlier ?? null;
   const judged = useSyncExternalStore(judgements.subscribe, judgements.snapshot);
   const hiddenIds = useSyncExternalStore(hidden.subscribe, hidden.snapshot);
   // "Team picks" in the URL means nothing while the team space is off.
@@ -268,7 +269,9 @@ export function GalleryView(props: GalleryViewProps) {
               </Button>
             </GalleryEmpty>
             {/* What matches may be among the team's earlier tasks, not read yet. */}
-            {earlier && <GalleryEarlier source={earlier} filter={filter} onFilter={onFilter} />}
+            {earlier && (
+              <GalleryEarlier source={earlier} filter={filter} onFilter={onFilter} paused={catchingUp} />
+            )}
           </>
         ) : (
           <GalleryGrid

@@ -121,9 +121,9 @@ export function HistoryPanel({
   // as a transition, in slices, so no render of it holds the page for long.
   const live = useSyncExternalStore(store.subscribe, store.list);
   const all = useDeferredValue(live);
-  // The team's earlier tasks are offered at the list's end once the list shows what the store holds: a
-  // list still catching up (a team joining) would put its end in view, and read a page nobody scrolled to.
-  const earlierShown = all === live ? earlier : null;
+  // A list still catching up with its store (a team joining) may have its end in view for a moment:
+  // the team's earlier tasks are not read for that (nobody scrolled there).
+  const catchingUp = all !== live;
   const entries = useMemo(
     () => (hiddenTaskIds.size ? all.filter((e) => !hiddenTaskIds.has(e.taskId)) : all),
     [all, hiddenTaskIds],
@@ -266,7 +266,7 @@ export function HistoryPanel({
           </Button>
         </div>
       )}
-      {shown.length === 0 && earlierShown && <EarlierTeamTasks source={earlierShown} />}
+      {shown.length === 0 && earlier && <EarlierTeamTasks source={earlier} paused={catchingUp} />}
       {shown.length > 0 && (
         // A new filter starts at the top of its results.
         <VirtualTaskList
@@ -274,7 +274,7 @@ export function HistoryPanel({
           entries={shown}
           grouped={grouped}
           onOpen={onOpen}
-          footer={earlierShown && <EarlierTeamTasks source={earlierShown} />}
+          footer={earlier && <EarlierTeamTasks source={earlier} paused={catchingUp} />}
         />
       )}
 
