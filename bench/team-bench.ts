@@ -385,6 +385,24 @@ async function yearBack(page: Page, seeded: Seeded) {
   return { months, monthMs, longest };
 }
 
+/**
+ * A member (`who`, on the socket at `url`) shares the room's recent JOIN_TASKS (in transactions of 500, so
+ * no message passes the server's 2 MiB limit) and waits until the server has them and has moved all but
+ * the live window's out. Answers the member, still connected.
+ */
+async function shareRecentTasks(url: string, who: Identity, output: { url: string }): Promise<Member> {
+  const seeder = await joinMember(url, who, 'Seeder');
+  const entries = seedEntries(JOIN_TASKS, output);
+  for (let i = 0; i < entries.length; i += 500) seeder.tasks.share(entries.slice(i, i + 500));
+  await until(seeder.caughtUp, 'the room’s recent tasks to reach the server', 120_000);
+  await until(
+    () => seeder.tasks.archivedBefore() > 0 && seeder.tasks.snapshot().size <= LIVE_TASKS,
+    'the server to move the oldest out of the room',
+    60_000,
+  );
+  return seeder;
+}
+
 function seedEntries(count: number, output: { url: string }): HistoryEntry[] {
   const now = Date.now();
   const meta = {
@@ -525,18 +543,10 @@ async function joinScenario(browser: Browser): Promise<{
     );
     const seeded = await seedStore(storeFile, seederIdentity.room, memberIds, output);
     const seedMs = seeded.ms;
-    const seeder = await joinMember(
+    const seeder = await shareRecentTasks(
       `ws://127.0.0.1:${port}${config.teamSpace.path}`,
       seederIdentity,
-      'Seeder',
-    );
-    const entries = seedEntries(JOIN_TASKS, output);
-    for (let i = 0; i < entries.length; i += 500) seeder.tasks.share(entries.slice(i, i + 500));
-    await until(seeder.caughtUp, 'the seeded tasks to reach the server', 120_000);
-    await until(
-      () => seeder.tasks.archivedBefore() > 0 && seeder.tasks.snapshot().size <= LIVE_TASKS,
-      'the server to move the oldest out of the room',
-      60_000,
+      output,
     );
     const docBytes = Y.encodeStateAsUpdate(seeder.space.doc).byteLength;
     const tasks = seeder.tasks.snapshot().size;
@@ -987,16 +997,7 @@ async function churnRun(apiBaseUrl: string, who: Identity[], history: string): P
   const members: Member[] = [];
   try {
     // The room's recent tasks, as in the join scenario: the server keeps the live window's in the room.
-    const seeder = await joinMember(node.url, who[0]!, 'Seeder');
-    const entries = seedEntries(JOIN_TASKS, { url: 'https://cdn.example/recent.png' });
-    for (let i = 0; i < entries.length; i += 500) seeder.tasks.share(entries.slice(i, i + 500));
-    await until(seeder.caughtUp, 'the room’s recent tasks to reach the server', 120_000);
-    await until(
-      () => seeder.tasks.archivedBefore() > 0 && seeder.tasks.snapshot().size <= LIVE_TASKS,
-      'the server to move the oldest out of the room',
-      60_000,
-    );
-    seeder.leave();
+    (await shareRecentTasks(node.url, who[0]!, { url: 'https://cdn.example/recent.png' })).leave();
     const boardIds = await joinWithBoards(node, who, MEMBERS, 'churn-board', members);
 
     const before = await node.stats();
