@@ -1,7 +1,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as Y from 'yjs';
-import { clusterExtensions, clusterSettings } from '../scripts/team-space/cluster';
+import { clusterExtensions, clusterHistory, clusterSettings } from '../scripts/team-space/cluster';
 import { teamSpaceEnv } from '../scripts/team-space/env';
 import { createTeamSpace } from '../scripts/team-space/team-space-server';
 import { createStudioServer, studioSettings } from '../scripts/studio-server';
@@ -37,11 +37,14 @@ const env = teamSpaceEnv(process.env);
 const cluster = clusterSettings(process.env);
 let reviews: number[] = [];
 let slowReaders = 0;
+const extensions = cluster && clusterExtensions(cluster);
 const teamSpace = createTeamSpace({
   apiBaseUrl,
-  ...(cluster ? { extensions: clusterExtensions(cluster) } : { dataDir: env.dataDir }),
+  // A cluster node's history store is PostgreSQL's, as `npm run team-space:node`'s.
+  ...(extensions ? { extensions, history: clusterHistory(extensions) } : { dataDir: env.dataDir }),
   recheckMs: env.recheckMs,
   limits: env.limits,
+  archive: env.archive,
   referee: process.env.BENCH_REFEREE === 'off' ? { enabled: false } : { onReview: (ms) => reviews.push(ms) },
   // Only refusals: 100 members' connect lines would be the bench's noise, and a refusal is a bench bug.
   // Slow readers closed are counted (the scenario expects them), not printed.

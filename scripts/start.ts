@@ -6,7 +6,9 @@ import { relaunchWithSandboxEnv } from '../sandbox/src/process-env';
 // `npm start`: the built studio on PORT (4173) and a sandbox on SANDBOX_PORT (4010), with the studio's
 // Base URL defaulting to that sandbox through /config.json, and the team space (docs/team-space.md) on /sync
 // of the studio's origin, its documents in TEAM_SPACE_DATA (default .data/team-space). TEAM_SPACE=off
-// leaves it out; its other settings are in scripts/team-space/env.ts.
+// leaves it out; its other settings are in scripts/team-space/env.ts. With TEAM_SPACE_REDIS_URL and
+// TEAM_SPACE_DATABASE_URL the team space is one node of a cluster instead (scripts/team-space/cluster.ts:
+// rooms shared through Redis, documents and history in PostgreSQL), beside `npm run team-space:node`s.
 
 // The sandbox runs in this process: started again with MALLOC_ARENA_MAX when it is missing
 // (sandbox/src/process-env.ts), everything else loaded only in the process that runs.
@@ -16,19 +18,28 @@ const { createStudioServer, studioSettings } = await import('./studio-server');
 const { teamSpaceEnv } = await import('./team-space/env');
 const { createTeamSpace } = await import('./team-space/team-space-server');
 
+// Loaded only for a cluster (its Redis and PostgreSQL clients).
+const cluster =
+  process.env.TEAM_SPACE_REDIS_URL || process.env.TEAM_SPACE_DATABASE_URL
+    ? await import('./team-space/cluster')
+    : undefined;
+
 const num = (v: string | undefined, fallback: number) => (v ? Number(v) : fallback);
 // An IPv6 HOST may come with or without brackets: listened on without them, written into URLs with them.
 const host = hostForListen(process.env.HOST ?? '127.0.0.1');
 const port = num(process.env.PORT, 4173);
 const origin = `http://${hostForUrl(host)}:${port}`;
 
-// A HOST other than loopback puts the sandbox's control API on the network; refused unless asked.
+// What stops the start at once: a HOST other than loopback (it puts the sandbox's control API on the
+// network; refused unless asked), and half a cluster's settings.
 try {
   const warning = checkHosts(
     [host, process.env.SANDBOX_HOST ?? host],
     process.argv.includes('--allow-remote') || process.env.STUDIO_ALLOW_REMOTE === '1',
   );
   if (warning) console.warn(warning);
+  // One of the two without the other is refused here, before anything starts.
+  cluster?.clusterSettings(process.env);
 } catch (e) {
   console.error((e as Error).message);
   process.exit(1);
@@ -61,12 +72,14 @@ let teamSpace: ReturnType<typeof createTeamSpace> | undefined;
 try {
   if (settings.teamSpace) {
     const env = teamSpaceEnv(process.env);
+    const extensions = cluster && cluster.clusterExtensions(cluster.clusterSettings(process.env)!);
     // Pages of the studio's origin may open /sync (the server's own host passes too, whatever name the
     // browser used); TEAM_SPACE_ALLOWED_ORIGINS adds origins that serve the studio elsewhere.
     teamSpace = createTeamSpace({
       apiBaseUrl: settings.teamSpace.apiBaseUrl,
       ...env,
       allowedOrigins: [origin, ...(env.allowedOrigins ?? [])],
+      ...(extensions ? { extensions, history: cluster!.clusterHistory(extensions) } : {}),
     });
   }
 } catch (e) {
@@ -80,7 +93,7 @@ server.listen(port, host, () => {
   if (settings.proxy) console.log(`Forwarding the API's endpoints under /proxy/ to ${settings.proxy.target}`);
   if (teamSpace) {
     console.log(
-      `Team space at ${origin.replace(/^http/, 'ws')}${teamSpace.path}  (keys checked against ${teamSpace.apiBaseUrl}; documents in ${teamSpace.dataFile})`,
+      `Team space at ${origin.replace(/^http/, 'ws')}${teamSpace.path}  (keys checked against ${teamSpace.apiBaseUrl}; documents in ${teamSpace.dataFile ?? 'PostgreSQL, rooms shared through Redis'})`,
     );
   } else console.log('Team space off (TEAM_SPACE=off)');
 });

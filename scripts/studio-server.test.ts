@@ -570,4 +570,22 @@ describe('HOST', () => {
     expect(code).toBe(1);
     expect(stderr).toMatch(/HOST 0\.0\.0\.0 is not loopback.*Refused/);
   });
+
+  it('npm start with a Redis URL but no database URL exits at once, naming both (a cluster node needs the two)', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+      env: {
+        ...process.env,
+        PORT: '1',
+        SANDBOX_PORT: '1',
+        TEAM_SPACE_REDIS_URL: 'redis://127.0.0.1:1',
+        TEAM_SPACE_DATABASE_URL: '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/TEAM_SPACE_REDIS_URL and TEAM_SPACE_DATABASE_URL go together/);
+  });
 });

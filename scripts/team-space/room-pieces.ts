@@ -1,7 +1,7 @@
 import type { Document, Hocuspocus } from '@hocuspocus/server';
 import * as Y from 'yjs';
 import { STATE_PIECE_BYTES } from '../../contract/team-state';
-import { cutUpdate } from './state-pieces';
+import { cutUpdate } from '../../src/lib/yjs-pieces';
 
 // The room's content for the state route (history-routes.ts, docs/team-space.md "Joining in pieces"):
 // what a member's copy lacks, cut into pieces. From the document this server holds, or, when nobody is

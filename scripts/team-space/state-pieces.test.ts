@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { framePieces, STATE_PIECE_BYTES, unframePieces } from '../../contract/team-state';
-import { cutUpdate } from './state-pieces';
+import { cutUpdate } from '../../src/lib/yjs-pieces';
 
 // The cut is checked against Yjs itself: a document given the pieces one by one ends exactly as one
 // given the whole update (the same encoded state, byte for byte), over random documents of several

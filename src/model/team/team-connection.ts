@@ -1,5 +1,4 @@
 import { HocuspocusProvider } from '@hocuspocus/provider';
-import { clearDocument, IndexeddbPersistence } from 'y-indexeddb';
 import { schemaVersionOf, TEAM_DOC_VERSION } from '../../../contract/team-doc';
 import {
   CHANGE_REFUSALS,
@@ -7,11 +6,13 @@ import {
   TRANSIENT_REASONS,
   type TeamSpaceReason,
 } from '../../../contract/team-room';
+import { openLocalCopy } from './team-local-copy';
 import type { TeamSpace } from './team-space';
 import { Listeners } from '../../lib/store';
 
-// The team space's connection (docs/team-space.md): the room's document kept on this device by
-// y-indexeddb (what is edited offline is kept, and merged by Yjs on return) and synced through the
+// The team space's connection (docs/team-space.md): the room's document kept on this device in
+// IndexedDB (team-local-copy.ts: what is edited offline is kept, and merged by Yjs on return; read in
+// pieces, a task each) and synced through the
 // Hocuspocus server by its provider (which reconnects by itself, with back-off). This module only
 // watches them and says, in a form a status line can show, whether the team space is online, offline
 // since when, or refused and why. The API key is the provider's token: sent in the WebSocket's first
@@ -100,19 +101,8 @@ const defaultProvider = (space: TeamSpace, o: TeamConnectionOptions): ProviderLi
     token: o.token,
   }) as unknown as ProviderLike;
 
-function defaultPersistence(space: TeamSpace, name: string): PersistenceLike {
-  const persistence = new IndexeddbPersistence(name, space.doc);
-  return {
-    whenSynced: persistence.whenSynced,
-    destroy: () => persistence.destroy(),
-    // y-indexeddb's own clearData does not wait for the deletion: a copy opened again at once must not
-    // read the old one.
-    clearData: async () => {
-      await persistence.destroy();
-      await clearDocument(name);
-    },
-  };
-}
+const defaultPersistence = (space: TeamSpace, name: string): PersistenceLike =>
+  openLocalCopy(space.doc, name);
 
 export class TeamConnection {
   private status: TeamStatus;

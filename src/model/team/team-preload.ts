@@ -1,5 +1,6 @@
 import * as Y from 'yjs';
 import { TEAM_STATE_ROUTE, unframePieces } from '../../../contract/team-state';
+import { yieldToMain } from '../../lib/yield-to-main';
 
 // Joining in pieces (docs/team-space.md): before the socket syncs, what the room holds beyond this
 // device's copy is read over HTTP, cut by the server into pieces of about 16 KB, and applied one piece
@@ -29,23 +30,6 @@ export interface PreloadOptions {
 export const PRELOAD_ORIGIN = Object.freeze({ preload: true });
 
 /**
- * Lets the browser run what waits (input, rendering) before the next piece: scheduler.yield where there
- * is one, otherwise a message to ourselves (not setTimeout: a hidden tab's timers wait a second each).
- */
-function defaultNextTask(): Promise<void> {
-  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  if (scheduler?.yield) return scheduler.yield();
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
-}
-
-/**
  * Reads what the room holds beyond `doc` and applies it piece by piece, a task each. Answers how many
  * pieces it applied (0 when it read nothing: the socket brings the room).
  */
@@ -63,7 +47,7 @@ export async function preloadRoom(doc: Y.Doc, o: PreloadOptions): Promise<number
   } catch {
     return 0;
   }
-  const nextTask = o.nextTask ?? defaultNextTask;
+  const nextTask = o.nextTask ?? yieldToMain;
   let applied = 0;
   for (const piece of pieces) {
     // Each piece in a task of its own, the first too (not after the read's own work).

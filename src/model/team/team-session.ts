@@ -11,6 +11,8 @@ import { TeamJudgements } from './team-judgements';
 import { TeamLibrary } from './team-library';
 import { TeamVotes } from './team-votes';
 import { TeamMembers } from './team-members';
+import { yieldToMain } from '../../lib/yield-to-main';
+import { openLocalCopy } from './team-local-copy';
 import { preloadRoom } from './team-preload';
 import { TeamShare, type OwnItem } from './team-share';
 import { TeamSpace } from './team-space';
@@ -68,12 +70,21 @@ export class TeamSession {
   private readonly stopMeta: () => void;
   /** The room is being read in pieces (the preload). */
   private joining = false;
+  private closed = false;
 
   constructor(private readonly options: TeamSessionOptions) {
     const now = options.now ?? Date.now;
     this.space = new TeamSpace(new Y.Doc(), options.memberId, now);
     // The same origin and path as the socket: ws(s)://host/sync -> http(s)://host/sync.
     const baseUrl = options.url.replace(/^ws/, 'http');
+    this.share = new TeamShare(this.space, options.maxDocumentBytes);
+    this.members = new TeamMembers(this.space);
+    this.tasks = new TeamTasks(this.space, this.share, options.withdrawnTasks);
+    this.library = new TeamLibrary(this.space, this.share);
+    this.judgements = new TeamJudgements(this.space, this.share);
+    this.comments = new TeamComments(this.space);
+    this.boards = new TeamBoards(this.space);
+    this.votes = new TeamVotes(this.space);
     this.connection = new TeamConnection(this.space, {
       // The room's tasks come in pieces: the history hears of them once, when all are in.
       // The earlier tasks are offered once the room's own are in (its end would be in view before).
@@ -88,17 +99,11 @@ export class TeamSession {
           this.earlier.refresh();
         }
       },
+      // This device's copy comes in pieces too, the history told once.
+      createPersistence: (space, name) => openLocalCopy(space.doc, name, { hold: () => this.tasks.hold() }),
       ...options,
       localName: `media-studio-team:${options.connectionId}:${options.room}`,
     });
-    this.share = new TeamShare(this.space, options.maxDocumentBytes);
-    this.members = new TeamMembers(this.space);
-    this.tasks = new TeamTasks(this.space, this.share, options.withdrawnTasks);
-    this.library = new TeamLibrary(this.space, this.share);
-    this.judgements = new TeamJudgements(this.space, this.share);
-    this.comments = new TeamComments(this.space);
-    this.boards = new TeamBoards(this.space);
-    this.votes = new TeamVotes(this.space);
     this.earlier = new TeamArchive({
       baseUrl,
       token: options.token,
@@ -121,6 +126,9 @@ export class TeamSession {
    */
   async start(): Promise<void> {
     await this.connection.start();
+    // The sharing's start in a task of its own, not in the one that finished reading the copy.
+    await yieldToMain();
+    if (this.closed) return;
     if (!this.options.afresh) return this.startSharing();
     const off = this.connection.subscribe(() => {
       if (this.connection.snapshot().link !== 'online') return;
@@ -185,6 +193,7 @@ export class TeamSession {
    * it); the member's own stores on the device are never touched.
    */
   async close(options: { dropCopy?: boolean } = {}): Promise<void> {
+    this.closed = true;
     this.stopWaiting();
     this.stopMeta();
     this.earlier.close();

@@ -1,13 +1,14 @@
 import * as encoding from 'lib0/encoding';
 import * as Y from 'yjs';
 
-// A Yjs update cut into several (contract/team-state.ts): each piece holds a run of one writer's structs
+// A Yjs update cut into several (the team space's joining in pieces, contract/team-state.ts, and its
+// copy on the device, model/team/team-local-copy.ts): each piece holds a run of one writer's structs
 // (consecutive clocks) of about `maxBytes`, and the last the whole delete set. Applied in order, the
 // pieces give the document exactly what the update gives it; each on its own is a valid update, so a
 // studio applies one per task. Yjs has no public way to cut an update, so this writes the structs of
 // Y.decodeUpdate back as Yjs's own merge does (struct.write on an UpdateEncoderV1, whose format is one
 // stream: a writer count, then per writer its struct count, id, first clock and structs, then the
-// delete set). state-pieces.test.ts checks the result against Yjs over random documents.
+// delete set). scripts/team-space/state-pieces.test.ts checks the result against Yjs over random documents.
 
 /** A run of one writer's structs with consecutive clocks, written as a one-writer update. */
 function piece(client: number, clock: number, count: number, body: Uint8Array): Uint8Array {
