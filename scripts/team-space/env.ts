@@ -24,6 +24,8 @@ const LIMIT_VARIABLES: Record<keyof Limits, string> = {
   maxAwarenessStateBytes: 'TEAM_SPACE_MAX_AWARENESS_STATE_BYTES',
   historyReadsPerKeyBurst: 'TEAM_SPACE_HISTORY_READS_PER_KEY_BURST',
   historyReadsPerKeyPerMinute: 'TEAM_SPACE_HISTORY_READS_PER_KEY_PER_MINUTE',
+  maxRoomReadsPerKey: 'TEAM_SPACE_MAX_ROOM_READS_PER_KEY',
+  roomReadTimeoutMs: 'TEAM_SPACE_ROOM_READ_TIMEOUT_MS',
 };
 
 /**

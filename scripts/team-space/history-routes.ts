@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HistoryPageQuery, TEAM_HISTORY_ROUTES } from '../../contract/team-history';
-import { framePieces, MAX_STATE_VECTOR_BYTES, TEAM_STATE_ROUTE } from '../../contract/team-state';
+import { MAX_STATE_VECTOR_BYTES, TEAM_STATE_ROUTE } from '../../contract/team-state';
 import type { HistoryStore } from './history-store';
+import type { Limits } from './limits';
 
 // What members read over HTTP beside the socket: the team's history (docs/team-space.md "History at
 // scale"), two GET routes answered from the store, and the room's content in pieces (POST, "Joining in
@@ -9,10 +10,15 @@ import type { HistoryStore } from './history-store';
 // their key, here in the Authorization header (never in the URL, so never in a proxy's log); the room
 // answered is the one their key admits them to, whatever they ask. What a route may cost: the key
 // check is the socket's (its per-address budget of /me calls, its cache), and every read takes one of
-// the key's reads (the same budget for all three routes), a page at most MAX_PAGE tasks.
+// the key's reads (the same budget for all three routes), a page at most MAX_PAGE tasks. The room's
+// answer is as large as the room: it is written a piece at a time as the reader takes it in (never
+// framed whole per request), a key may have `maxRoomReadsPerKey` of them unanswered at once, and one not
+// taken in within `roomReadTimeoutMs` is cut off, so a member who asks and never reads holds little.
 
 export type Admission =
-  { kind: 'admitted'; room: string } | { kind: 'refused'; status: 401 | 403 | 429 | 503; reason: string };
+  /** `reader`: who asks (a hash of the key), for the key's own bounds. */
+  | { kind: 'admitted'; room: string; reader: string }
+  | { kind: 'refused'; status: 401 | 403 | 429 | 503; reason: string };
 
 export interface HistoryRoutesOptions {
   path: string;
@@ -24,6 +30,7 @@ export interface HistoryRoutesOptions {
   stateOf: (room: string, stateVector: Uint8Array) => Promise<Uint8Array[] | null>;
   /** Who the key is, and which room it opens (the socket's own check). */
   admit: (key: string, address: string) => Promise<Admission>;
+  limits: Pick<Limits, 'maxRoomReadsPerKey' | 'roomReadTimeoutMs'>;
   addressOf: (req: IncomingMessage) => string;
   /** Origins besides the server's own whose pages may read (the socket's allowedOrigins). */
   allowedOrigins: ReadonlySet<string>;
@@ -45,6 +52,8 @@ export function historyRoutes(options: HistoryRoutesOptions) {
   const tasksPath = options.path + TEAM_HISTORY_ROUTES.tasks;
   const monthsPath = options.path + TEAM_HISTORY_ROUTES.months;
   const statePath = options.path + TEAM_STATE_ROUTE;
+  /** Per reader, their answers of the room not yet taken in. */
+  const roomReads = new Map<string, number>();
   return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     const url = new URL(req.url ?? '/', 'http://team-space.invalid');
     if (url.pathname !== tasksPath && url.pathname !== monthsPath && url.pathname !== statePath) return false;
@@ -93,18 +102,24 @@ export function historyRoutes(options: HistoryRoutesOptions) {
     }
     try {
       if (body) {
-        const pieces = await options.stateOf(admission.room, body);
-        if (!pieces) {
-          json(res, 400, { error: 'invalid-state-vector' }, cors);
+        const reading = roomReads.get(admission.reader) ?? 0;
+        if (reading >= options.limits.maxRoomReadsPerKey) {
+          json(res, 429, { error: 'rate-limited' }, { 'retry-after': '5', ...cors });
           return true;
         }
-        res.writeHead(200, {
-          'content-type': 'application/octet-stream',
-          'cache-control': 'no-store',
-          'x-content-type-options': 'nosniff',
-          ...cors,
-        });
-        res.end(framePieces(pieces));
+        roomReads.set(admission.reader, reading + 1);
+        try {
+          const pieces = await options.stateOf(admission.room, body);
+          if (!pieces) {
+            json(res, 400, { error: 'invalid-state-vector' }, cors);
+            return true;
+          }
+          await sendPieces(res, pieces, options.limits.roomReadTimeoutMs, cors);
+        } finally {
+          const left = roomReads.get(admission.reader)! - 1;
+          if (left > 0) roomReads.set(admission.reader, left);
+          else roomReads.delete(admission.reader);
+        }
         return true;
       }
       if (!store) return true;
@@ -129,6 +144,43 @@ export function historyRoutes(options: HistoryRoutesOptions) {
     }
     return true;
   };
+}
+
+/**
+ * The room's pieces as contract/team-state.ts frames them (each a 4-byte length and its bytes), written
+ * one at a time as the reader takes them in (the pieces are the server's, often shared by every reader
+ * from nothing: no copy is made). Resolves when all is written or the connection is gone; a reader that
+ * has not taken it all in within `timeoutMs` is cut off.
+ */
+async function sendPieces(
+  res: ServerResponse,
+  pieces: readonly Uint8Array[],
+  timeoutMs: number,
+  headers: Record<string, string>,
+): Promise<void> {
+  res.writeHead(200, {
+    'content-type': 'application/octet-stream',
+    'content-length': String(pieces.reduce((n, p) => n + 4 + p.byteLength, 0)),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    ...headers,
+  });
+  const deadline = setTimeout(() => res.destroy(), timeoutMs);
+  const gone = new Promise<void>((resolve) => res.once('close', resolve));
+  try {
+    for (const piece of pieces) {
+      if (res.destroyed) return;
+      const length = new Uint8Array(4);
+      new DataView(length.buffer).setUint32(0, piece.byteLength);
+      res.write(length);
+      // Past the stream's mark: wait until the reader has taken it (or is gone).
+      if (!res.write(piece)) await Promise.race([new Promise((r) => res.once('drain', r)), gone]);
+    }
+    res.end();
+    await gone;
+  } finally {
+    clearTimeout(deadline);
+  }
 }
 
 /** The request's body, or null when it passes `max` bytes (the rest is not read). */

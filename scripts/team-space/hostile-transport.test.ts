@@ -309,6 +309,87 @@ describe('a member who never reads', () => {
   }, 30_000);
 });
 
+/**
+ * A raw HTTP read of the room (POST /sync/state) on its own connection, which takes in the first bytes
+ * of the answer (its status line) and then reads nothing more. Answers the status.
+ */
+async function rawRoomRead(port: number, key: string, stateVector: Uint8Array): Promise<number> {
+  const socket = connectTcp(port, '127.0.0.1');
+  sockets.push(socket);
+  socket.on('error', () => undefined);
+  socket.write(
+    `POST /sync/state HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${key}\r\n` +
+      `Content-Type: application/octet-stream\r\nContent-Length: ${stateVector.byteLength}\r\n\r\n`,
+  );
+  socket.write(stateVector);
+  return new Promise((resolve) =>
+    socket.once('data', (chunk: Buffer) => {
+      socket.pause();
+      resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(chunk.toString('latin1'))?.[1] ?? 0));
+    }),
+  );
+}
+
+describe('a member who asks for the room over HTTP and never reads', () => {
+  /** A room of about 12 MB, and a state vector that lacks all of it (a writer the room never saw). */
+  async function bigRoom(stack: Stack) {
+    const room = teamRoomOf(me.team!);
+    const direct = await stack.teamSpace.hocuspocus.openDirectConnection(room);
+    for (let i = 0; i < 12; i++) {
+      const chunk = Array.from({ length: 1024 }, () => Math.random().toString(36).slice(2)).join('');
+      await direct.transact((doc) =>
+        doc.getMap('tasks').set(`big_${i}`, chunk.repeat(Math.ceil(MiB / chunk.length))),
+      );
+    }
+    const other = new Y.Doc();
+    other.getMap('x').set('y', 1);
+    // Not empty: the server cuts an answer for this reader alone (a join from nothing shares one).
+    return { direct, stateVector: Y.encodeStateVector(other) };
+  }
+
+  it('30 reads at once of a 12 MB room: two are answered, the rest 429; memory stays bounded; an answer not taken in is cut off at the deadline', async () => {
+    const stack = await startStack({ limits: { roomReadTimeoutMs: 2000 } });
+    const { direct, stateVector } = await bigRoom(stack);
+    let statuses: number[] = [];
+    const growth = await peakGrowth(async () => {
+      statuses = await Promise.all(
+        Array.from({ length: 30 }, () => rawRoomRead(stack.port, keys.team!, stateVector)),
+      );
+      await sleep(500);
+    });
+    figure(
+      `room reads never read, bounded: ${statuses.filter((s) => s === 200).length} answered, peak RSS growth ${(growth / MiB).toFixed(0)} MB`,
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(2);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(28);
+    expect(growth).toBeLessThan(200 * MiB);
+    // While the two hold their places, the key's next read is turned away too...
+    expect(await rawRoomRead(stack.port, keys.team!, stateVector)).toBe(429);
+    // ...until the deadline cuts them off: then it is answered again.
+    await sleep(2500);
+    expect(await rawRoomRead(stack.port, keys.team!, stateVector)).toBe(200);
+    await direct.disconnect();
+  }, 60_000);
+
+  it('the control: with the bounds raised, all 30 are answered and held, and memory grows with them', async () => {
+    const stack = await startStack({ limits: { maxRoomReadsPerKey: 1000, roomReadTimeoutMs: 60_000 } });
+    const { direct, stateVector } = await bigRoom(stack);
+    let statuses: number[] = [];
+    const growth = await peakGrowth(async () => {
+      statuses = await Promise.all(
+        Array.from({ length: 30 }, () => rawRoomRead(stack.port, keys.team!, stateVector)),
+      );
+      await sleep(500);
+    });
+    figure(
+      `room reads never read, bounds raised: ${statuses.filter((s) => s === 200).length} answered, peak RSS growth ${(growth / MiB).toFixed(0)} MB`,
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(30);
+    expect(growth).toBeGreaterThan(200 * MiB);
+    await direct.disconnect();
+  }, 60_000);
+});
+
 describe('strangers', () => {
   it('10,000 made-up tokens from one address, many per socket, cost at most 50 GET /me', async () => {
     const api = await refusingApi();

@@ -42,6 +42,13 @@ export interface Limits {
   historyReadsPerKeyBurst: number;
   /** ...and per minute after that burst (default 300). More are answered 429. */
   historyReadsPerKeyPerMinute: number;
+  /**
+   * Reads of the room (POST /sync/state) one key may have unanswered at once (default 2; more are
+   * answered 429): each answer is as large as the room, and one not read stays in the server.
+   */
+  maxRoomReadsPerKey: number;
+  /** How long a reader has to take the room's answer in, ms (default 30000); then its connection is cut. */
+  roomReadTimeoutMs: number;
 }
 
 /**
@@ -81,6 +88,8 @@ export const DEFAULT_LIMITS: Limits = {
   maxAwarenessStateBytes: 8 * 1024,
   historyReadsPerKeyBurst: 60,
   historyReadsPerKeyPerMinute: 300,
+  maxRoomReadsPerKey: 2,
+  roomReadTimeoutMs: 30_000,
 };
 
 /**

@@ -673,7 +673,7 @@ export function createTeamSpace(options: TeamSpaceOptions): TeamSpace {
     if (result.kind === 'refused')
       return { kind: 'refused', status: result.reason === 'key-invalid' ? 401 : 403, reason: result.reason };
     if (!historyReads.take(hashKey(key))) return { kind: 'refused', status: 429, reason: 'rate-limited' };
-    return { kind: 'admitted', room: admissionOf(result.me).room };
+    return { kind: 'admitted', room: admissionOf(result.me).room, reader: hashKey(key) };
   };
   const pieces = roomPieces(hocuspocus as unknown as Hocuspocus);
   const routes = historyRoutes({
@@ -681,6 +681,7 @@ export function createTeamSpace(options: TeamSpaceOptions): TeamSpace {
     store: historyStore,
     stateOf: pieces.stateOf,
     admit: admitRequest,
+    limits,
     addressOf: (req) => remoteAddressOf(req, options.trustProxy ?? false),
     allowedOrigins,
     log,
