@@ -17,7 +17,11 @@ export const MAX_STATE_VECTOR_BYTES = 64 * 1024;
 /** About how large each piece is: a piece of team tasks applies in well under 50 ms. */
 export const STATE_PIECE_BYTES = 16 * 1024;
 
-/** The pieces as one body: each a 4-byte big-endian length, then its bytes. */
+/**
+ * The pieces as one body: each a 4-byte big-endian length, then its bytes (the server writes the same
+ * frames a piece at a time, history-routes.ts; tests frame with this).
+ * @internal
+ */
 export function framePieces(pieces: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(pieces.reduce((n, p) => n + 4 + p.byteLength, 0));
   const view = new DataView(out.buffer);

@@ -227,6 +227,72 @@ test('Remix reopens the form with every param the task ran with', async ({ studi
   expect(await studio.requestBody()).toEqual(original);
 });
 
+test('a downloaded file, opened with "Open recipe" (and dropped on the form), reopens the form it was made with', async ({
+  studio,
+  history,
+  page,
+}) => {
+  const form = await studio.openModel('Lumen Canvas', 'image/default');
+  const radios = (group: string) => form.getByRole('radiogroup', { name: group, exact: true });
+  const choose = (group: string, option: string) =>
+    radios(group).getByRole('radio', { name: option, exact: true }).click();
+  const version = form.getByRole('combobox', { name: 'Version', exact: true });
+  const avoid = form.getByRole('textbox', { name: 'Things to avoid', exact: true });
+
+  const prompt = uniquePrompt('a lighthouse at dusk, from its recipe');
+  await version.selectOption('lumen-canvas-v3');
+  await choose('Aspect ratio', '16:9');
+  await choose('Style', 'Watercolor');
+  await choose('Guidance', 'high');
+  await avoid.fill('people, text');
+  await studio.prompt.fill(prompt);
+  const original = await studio.requestBody();
+  await generate(studio, prompt);
+  await history.expectStatus(history.card(prompt), 'succeeded');
+
+  const detail = await history.openDetail(history.card(prompt));
+  const download = page.waitForEvent('download');
+  await detail.getByRole('button', { name: 'Download', exact: true }).click();
+  const path = await (await download).path();
+  await page.keyboard.press('Escape');
+  await expect(detail).toBeHidden();
+
+  // Another model, everything else changed too.
+  await studio.openModel('Pop Diffusion', 'image/default');
+  await studio.prompt.fill('something else entirely');
+  expect((await studio.requestBody()).interfaceId).toBe('pixelmoss-pop');
+
+  await page.getByTestId('open-recipe-input').setInputFiles(path);
+  const dialog = page.getByRole('dialog', { name: 'Recipe' });
+  await expect(dialog.getByTestId('recipe-fields')).toContainText(prompt);
+  await expect(dialog.getByTestId('recipe-fields')).toContainText('lumen-canvas, lumen-canvas-v3');
+  await dialog.getByRole('button', { name: 'Use this recipe', exact: true }).click();
+  await expect(dialog).toBeHidden();
+
+  await expect(studio.prompt).toHaveValue(prompt);
+  await expect(version).toHaveValue('lumen-canvas-v3');
+  await expect(radios('Aspect ratio').getByRole('radio', { name: '16:9', exact: true })).toBeChecked();
+  await expect(radios('Style').getByRole('radio', { name: 'Watercolor', exact: true })).toBeChecked();
+  await expect(avoid).toHaveValue('people, text');
+  expect(await studio.requestBody()).toEqual(original);
+
+  // The same file dropped on the form (not on a file field) opens its recipe too.
+  await studio.prompt.fill('something else entirely');
+  const bytes = (await readFile(path)).toString('base64');
+  const drop = await page.evaluateHandle((b64) => {
+    const data = new DataTransfer();
+    const raw = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    data.items.add(new File([raw], 'made-here.png', { type: 'image/png' }));
+    return data;
+  }, bytes);
+  const formRegion = page.getByRole('region', { name: 'Form' });
+  await formRegion.dispatchEvent('dragenter', { dataTransfer: drop });
+  await formRegion.dispatchEvent('drop', { dataTransfer: drop });
+  await expect(page.getByRole('dialog', { name: 'Recipe' })).toContainText('made-here.png');
+  await page.getByRole('dialog', { name: 'Recipe' }).getByRole('button', { name: 'Use this recipe' }).click();
+  await expect(studio.prompt).toHaveValue(prompt);
+});
+
 test('"Use as input" puts an image output into the first frame of a video model', async ({
   studio,
   sandbox,

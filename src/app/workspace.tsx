@@ -11,6 +11,7 @@ import {
   useState,
   useSyncExternalStore,
 } from 'react';
+import { useDropzone } from 'react-dropzone';
 import type { Me } from '../../contract/me';
 import type { ParamValue } from '../../contract/task';
 import { useApi } from '../api/api-context';
@@ -18,6 +19,7 @@ import { Alert } from '../components/alert';
 import { ServiceMessage } from '../components/service-message';
 import { Button } from '../components/button';
 import { Dialog } from '../components/dialog';
+import { cn } from '../lib/cn';
 import { usePhone } from '../lib/use-media-query';
 import { Spinner } from '../components/spinner';
 import { CatalogPanel } from '../features/catalog/catalog-panel';
@@ -31,6 +33,7 @@ import { formPreset, presetOfLink, useFittedPreset, type FormPreset } from '../f
 import { PresetButtons } from '../features/presets/preset-buttons';
 import { usePresetNotice } from '../features/presets/use-preset-notice';
 import { QueuePanel } from '../features/queue/queue-panel';
+import { OpenRecipe, type RecipeUse } from '../features/recipe/open-recipe';
 import { QuoteView } from '../features/quote/quote-panel';
 import { useLiveQuote } from '../features/quote/use-live-quote';
 import { CopyRequestButton } from '../features/request/copy-request';
@@ -174,6 +177,35 @@ export function Workspace({
     [current, snapshot, key, setPreset],
   );
 
+  // "Open recipe", or a file dropped on the form (not on one of its file fields): what made it, and the
+  // form reopened with it.
+  const [recipeFile, setRecipeFile] = useState<File | null>(null);
+  const formIds = useMemo(
+    () => (current ? new Set(formTarget(current).defs.map((d) => d.id)) : null),
+    [current],
+  );
+  const onUseRecipe = useCallback(
+    (use: RecipeUse) => {
+      if (use.kind === 'recipe') {
+        select(use.selection);
+        setPreset({ for: selectionKey(use.selection), params: use.params });
+        submitter.clear();
+      } else if (current) {
+        setPreset({ for: key, params: { ...(snapshot?.request.params ?? {}), ...use.params } });
+      }
+    },
+    [select, setPreset, submitter, current, key, snapshot],
+  );
+  const recipeDrop = useDropzone({
+    multiple: false,
+    noClick: true,
+    noKeyboard: true,
+    useFsAccessApi: false,
+    onDrop: (files) => {
+      if (files[0]) setRecipeFile(files[0]);
+    },
+  });
+
   useImperativeHandle(actions, () => ({ onRemix, onUseAsInput }), [onRemix, onUseAsInput]);
   const hiddenTaskIds = useHiddenIds(galleryStores);
 
@@ -227,11 +259,24 @@ export function Workspace({
       )}
 
       <section
-        aria-label={t`Form`}
-        // On a phone the form holds the first screen (under the header) from the start:
-        // the History below it then does not jump as the form loads (that was a 0.3 layout shift).
-        className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 max-sm:min-h-[calc(100dvh-4.5rem)] sm:p-6 dark:bg-slate-900 dark:ring-slate-800"
+        {...recipeDrop.getRootProps({
+          'aria-label': t`Form`,
+          // On a phone the form holds the first screen (under the header) from the start:
+          // the History below it then does not jump as the form loads (that was a 0.3 layout shift).
+          className: cn(
+            'min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 max-sm:min-h-[calc(100dvh-4.5rem)] sm:p-6 dark:bg-slate-900 dark:ring-slate-800',
+            recipeDrop.isDragActive && 'ring-2 ring-indigo-500 dark:ring-indigo-400',
+          ),
+          // The dropzone's root is not a control: no tab stop, no role of its own.
+          tabIndex: undefined,
+          role: undefined,
+        })}
       >
+        {recipeDrop.isDragActive && (
+          <p className="mb-3 rounded-lg bg-indigo-50 px-3 py-2 text-sm font-medium text-indigo-800 dark:bg-indigo-950/50 dark:text-indigo-200">
+            <Trans>Drop a file here to read how it was made.</Trans>
+          </p>
+        )}
         {phone && (
           <Button
             variant={selection ? 'secondary' : 'primary'}
@@ -268,6 +313,7 @@ export function Workspace({
               )}
             </Button>
           )}
+          <OpenRecipe file={recipeFile} onFile={setRecipeFile} onUse={onUseRecipe} formIds={formIds} />
           <Button variant="ghost" size="sm" onClick={() => setDescribing(true)}>
             <ScanText className="size-4" aria-hidden="true" />
             <Trans>Describe image</Trans>

@@ -95,10 +95,7 @@ export function streamWithRecipe(
  */
 type FoundRecipe = { kind: 'recipe'; recipe: Recipe } | { kind: 'parameters'; parameters: ForeignParameters };
 
-/**
- * What a file says of how it was made. Only tests read it yet; "Open recipe" will.
- * @internal
- */
+/** What a file says of how it was made ("Open recipe", features/recipe/open-recipe.tsx). */
 export function readRecipe(bytes: Uint8Array): FoundRecipe | null {
   const texts = pngTexts(bytes);
   if (texts.size > 0) {

@@ -41,6 +41,8 @@ export function MediaDropzone({
     disabled,
     noClick: true,
     noKeyboard: true,
+    // A file dropped here is this field's, not the form's (which reads a dropped file's recipe).
+    noDragEventsBubbling: true,
     // The File System Access picker ignores the hidden input, which tests and assistive tech drive.
     useFsAccessApi: false,
     onDrop: (accepted, rejected) => {
