@@ -420,3 +420,72 @@ test('export then import gives back the same history', async ({ studio, page, hi
   await expectImageLoaded(history.card(ok).getByRole('img', { name: ok }));
   await expect(history.card(bad).getByText('generation_failed', { exact: true })).toBeVisible();
 });
+
+test('lineage: an image, its cutout and a video of the cutout link both ways in the Viewer, after a reload and after export and import', async ({
+  studio,
+  history,
+  page,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  await studio.openModel('Lumen Canvas', 'image/default');
+  const imagePrompt = uniquePrompt('a red kite, the first of its family');
+  await generate(studio, imagePrompt);
+  await history.expectStatus(history.card(imagePrompt), 'succeeded');
+
+  // Each made from the one before, by "Use as input".
+  const useAsInput = async (prompt: string) => {
+    const detail = await history.openDetail(history.card(prompt));
+    await detail.getByRole('button', { name: 'Use as input', exact: true }).click();
+    await expect(detail).toBeHidden();
+  };
+  await studio.openModel('Cutout', 'image/edit-image');
+  await useAsInput(imagePrompt);
+  const cutoutPrompt = uniquePrompt('the kite, cut out');
+  await generate(studio, cutoutPrompt);
+  await history.expectStatus(history.card(cutoutPrompt), 'succeeded');
+  await studio.openModel('Keyframe', 'video/first-last-frame');
+  await useAsInput(cutoutPrompt);
+  const videoPrompt = uniquePrompt('the cut-out kite drifts away');
+  await generate(studio, videoPrompt);
+  await history.expectStatus(history.card(videoPrompt), 'succeeded');
+
+  const gallery = page.getByRole('main', { name: 'Gallery' });
+  const viewer = page.getByRole('dialog', { name: 'Viewer' });
+  /** The cutout in the Viewer: made from the image, used in the video; each link leads there and back. */
+  const expectFamily = async () => {
+    await page.getByRole('button', { name: 'Gallery', exact: true }).click();
+    await gallery.getByRole('button', { name: cutoutPrompt }).first().click();
+    const madeFrom = viewer.getByRole('region', { name: 'Made from' });
+    const usedIn = viewer.getByRole('region', { name: 'Used in' });
+    await expect(madeFrom).toContainText(imagePrompt);
+    await expect(usedIn).toContainText(videoPrompt);
+    // To the parent: it was used in the cutout.
+    await madeFrom.getByRole('button').first().click();
+    await expect(viewer.getByRole('region', { name: 'Used in' })).toContainText(cutoutPrompt);
+    await expect(viewer.getByRole('region', { name: 'Made from' })).toHaveCount(0);
+    // On to the cutout again, then to the video: made from the cutout.
+    await viewer.getByRole('region', { name: 'Used in' }).getByRole('button').first().click();
+    await viewer.getByRole('region', { name: 'Used in' }).getByRole('button').first().click();
+    await expect(viewer.getByRole('region', { name: 'Made from' })).toContainText(cutoutPrompt);
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Gallery', exact: true }).click();
+  };
+  await expectFamily();
+  await page.reload();
+  await history.expectStatus(history.card(videoPrompt), 'succeeded');
+  await expectFamily();
+
+  // The family travels in the history file: another key, the file imported, the same links.
+  const download = page.waitForEvent('download');
+  await history.region.getByRole('button', { name: 'Export', exact: true }).click();
+  const saved = testInfo.outputPath('lineage-history.json');
+  await (await download).saveAs(saved);
+  await disconnect(studio);
+  await studio.connect('team');
+  await expect(history.cards).toHaveCount(0);
+  const chooser = page.waitForEvent('filechooser');
+  await history.region.getByRole('button', { name: 'Import', exact: true }).click();
+  await (await chooser).setFiles(saved);
+  await history.expectStatus(history.card(videoPrompt), 'succeeded');
+  await expectFamily();
+});

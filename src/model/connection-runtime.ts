@@ -5,6 +5,7 @@ import { openConnectionStores, type ConnectionStores, type ConnectionStoresLease
 import type { OutboxEntry } from './db';
 import { lazySection, type HistoryStore } from './history/history-store';
 import type { HistoryEntry } from './history/history-types';
+import { withParents } from './history/lineage';
 import type { PresetStore } from './library/presets';
 import type { PromptLibrary } from './library/prompt-library';
 import {
@@ -73,7 +74,7 @@ export type SubmitOutcome =
     };
 
 /** The parts a submit goes through (a ConnectionRuntime; a hook's test may hand a fake of these). */
-export type SubmitParts = Pick<ConnectionRuntime, 'outbox' | 'queue' | 'prompts'>;
+export type SubmitParts = Pick<ConnectionRuntime, 'outbox' | 'queue' | 'prompts' | 'store'>;
 
 /**
  * The one submit path of a click: what the queue would send this instant goes through the outbox at once
@@ -90,12 +91,17 @@ export async function submitTasks(
 ): Promise<SubmitOutcome> {
   void parts.prompts.record(prompts);
   const list: readonly TaskRequest[] = Array.isArray(requests) ? requests : [requests as TaskRequest];
+  // The outputs the tasks are made from, as they are sent (lineage.ts).
+  const made = withParents(meta, list, parts.store.outputAt);
   if (!parts.queue.wouldSendNow(list.length)) {
-    const keys = await parts.queue.enqueue(list.map((request) => ({ request, meta })));
+    const keys = await parts.queue.enqueue(list.map((request) => ({ request, meta: made })));
     return { held: true, keys, settled: Promise.all(keys.map((key) => parts.queue.settled(key))) };
   }
-  if (list.length === 1) return { held: false, results: [await parts.outbox.submit(list[0]!, meta)] };
-  return { held: false, results: await parts.outbox.submitBatch(list.map((request) => ({ request, meta }))) };
+  if (list.length === 1) return { held: false, results: [await parts.outbox.submit(list[0]!, made)] };
+  return {
+    held: false,
+    results: await parts.outbox.submitBatch(list.map((request) => ({ request, meta: made }))),
+  };
 }
 
 /** How many held tasks the pool has room for now, by the schedule's forecast (docs/queue.md). */
@@ -275,7 +281,7 @@ export class ConnectionRuntime {
     return submitThroughQueue(
       this.queue,
       (request, meta, options) => this.outbox.submit(request, meta, options),
-      tasks,
+      tasks.map((t) => ({ ...t, meta: withParents(t.meta, [t.request], this.store.outputAt) })),
     );
   }
 

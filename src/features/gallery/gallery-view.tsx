@@ -24,6 +24,7 @@ import type { HistoryStore } from '../../model/history/history-store';
 import type { HistoryEntry } from '../../model/history/history-types';
 import type { JudgementStore, Judgements } from '../../model/history/judgements';
 import type { KeepersStore } from '../../model/history/keepers';
+import { childrenByOutput, lineageOf, type Lineage } from '../../model/history/lineage';
 import { taskIdOfKey } from '../../model/history/output-key';
 import type { TeamPick, TeamPicks } from '../../model/team/team-judgements';
 import { compareTargetOf, compareWithSource } from './compare-target';
@@ -69,6 +70,8 @@ interface OpenViewer {
   onUseAsInput: (url: string, mediaType: MediaType) => void;
   onCompareSource: (item: GalleryItem) => void;
   renderOutputExtras?: (outputKey: string) => ReactNode;
+  /** "Made from" and "Used in" of the output shown. */
+  lineage: Lineage;
 }
 
 /** What the Gallery gives Compare two: the pair, the layout it opens in, and its close. */
@@ -171,6 +174,12 @@ export function GalleryView(props: GalleryViewProps) {
   );
 
   const [viewing, setViewing] = useState<GalleryItem | null>(null);
+  // Lineage (model/history/lineage.ts): each output's children, from every task's parents.
+  const children = useMemo(() => childrenByOutput(entries), [entries]);
+  const lineage = useMemo(
+    () => (viewing ? lineageOf(viewing, (id) => history.get(id), children) : null),
+    [viewing, history, children],
+  );
   // The last openOutput nonce acted on: set when its task is found (it may arrive after the request).
   const [opened, setOpened] = useState<number | null>(null);
   const open = props.openOutput;
@@ -293,8 +302,9 @@ export function GalleryView(props: GalleryViewProps) {
           />
         )}
 
-        {viewing && !comparing && (
+        {viewing && lineage && !comparing && (
           <ViewerView
+            lineage={lineage}
             items={items}
             index={viewIndex}
             current={viewing}

@@ -35,7 +35,11 @@ const quote = (credits: number): Quote => ({
   },
 });
 
-/** A runner whose outbox records what it is given; the queue sends at once. */
+/**
+ * A runner whose outbox records what it is given; the queue sends at once; its history knows one output,
+ * `${KNOWN_OUTPUT}` (the first of task_parent).
+ */
+const KNOWN_OUTPUT = 'https://cdn.example.test/out/parent.png';
 function fakeRunner() {
   const outbox = {
     submit: vi.fn(async () => ({ kind: 'created' as const, taskId: 'task_1' })),
@@ -45,7 +49,10 @@ function fakeRunner() {
   };
   const prompts = { record: vi.fn(async () => undefined) };
   const queue = { wouldSendNow: () => true };
-  return { runner: { outbox, prompts, queue } as unknown as TaskRunner, outbox, prompts };
+  const store = {
+    outputAt: (url: string) => (url === KNOWN_OUTPUT ? { taskId: 'task_parent', outputIndex: 0 } : undefined),
+  };
+  return { runner: { outbox, prompts, queue, store } as unknown as TaskRunner, outbox, prompts };
 }
 
 function setup({
@@ -79,6 +86,18 @@ describe('useGenerate', () => {
     );
     expect(outbox.submitBatch).not.toHaveBeenCalled();
     expect(prompts.record).toHaveBeenCalledWith(['a lighthouse at dusk']);
+  });
+
+  it('records the outputs of the history its params name as the task’s parents (lineage), and none when it names none', async () => {
+    const { hook, outbox } = setup({ credits: 4 });
+    await act(async () => hook.result.current.generate(body));
+    expect(outbox.submit.mock.calls[0]![1]).not.toHaveProperty('parents');
+    const fromOutput = { ...body, params: { ...body.params, image_url: KNOWN_OUTPUT } };
+    await act(async () => hook.result.current.generate(fromOutput));
+    expect(outbox.submit).toHaveBeenLastCalledWith(
+      fromOutput,
+      expect.objectContaining({ parents: [{ taskId: 'task_parent', outputIndex: 0 }] }),
+    );
   });
 
   it('writes no price into the history when the quote on screen was for another request', async () => {

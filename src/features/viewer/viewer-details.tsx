@@ -13,8 +13,10 @@ import { displayText } from '../../lib/untrusted-text';
 import type { GalleryItem } from '../../model/history/gallery-item';
 import { promptOf, type MediaType } from '../../model/history/history-filter';
 import type { HistoryEntry } from '../../model/history/history-types';
+import type { Lineage } from '../../model/history/lineage';
 import type { Judgement } from '../../model/history/judgements';
 import { Judging } from './judging';
+import { LineageLinks } from './lineage-links';
 import { OtherOutputs } from './other-outputs';
 
 export interface ViewerDetailsProps {
@@ -34,6 +36,8 @@ export interface ViewerDetailsProps {
   onCompareSource: (item: GalleryItem) => void;
   onShow: (item: GalleryItem) => void;
   renderOutputExtras?: (outputKey: string) => ReactNode;
+  /** "Made from" and "Used in" of the output shown. */
+  lineage?: Lineage;
 }
 
 /**
@@ -54,6 +58,7 @@ export function ViewerDetails({
   onCompareSource,
   onShow,
   renderOutputExtras,
+  lineage,
 }: ViewerDetailsProps) {
   const { t } = useLingui();
   const { entry, output } = current;
@@ -101,6 +106,7 @@ export function ViewerDetails({
         )}
       </OutputActions>
       {entry.outputs.length > 1 && <OtherOutputs current={current} onShow={onShow} />}
+      {lineage && <LineageLinks lineage={lineage} onShow={onShow} />}
       {/* Keyed by output: a draft comment on one output does not follow the viewer to the next. */}
       {output && renderOutputExtras && (
         <Fragment key={current.key}>{renderOutputExtras(current.key)}</Fragment>

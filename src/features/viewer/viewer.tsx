@@ -11,6 +11,7 @@ import { editSourceOf } from '../../model/history/edit-source';
 import type { GalleryItem } from '../../model/history/gallery-item';
 import type { MediaType } from '../../model/history/history-filter';
 import type { HistoryEntry } from '../../model/history/history-types';
+import type { Lineage } from '../../model/history/lineage';
 import type { Judgements } from '../../model/history/judgements';
 import type { TeamPick } from '../../model/team/team-judgements';
 import { DarkButton } from './dark-button';
@@ -45,6 +46,8 @@ export interface ViewerProps {
   teamPick?: TeamPick;
   /** More of the side panel for the output shown: the app puts the team's comments here. */
   renderOutputExtras?: (outputKey: string) => ReactNode;
+  /** "Made from" and "Used in" of the output shown (lineage-links.tsx). */
+  lineage?: Lineage;
 }
 
 export function Viewer(props: ViewerProps) {
@@ -175,6 +178,7 @@ export function Viewer(props: ViewerProps) {
             onCompareSource={props.onCompareSource}
             onShow={props.onShow}
             renderOutputExtras={props.renderOutputExtras}
+            {...(props.lineage ? { lineage: props.lineage } : {})}
           />
         </D.Content>
       </D.Portal>

@@ -3,6 +3,7 @@ import { isTerminal } from '../../../contract/task';
 import { HistoryOrder } from './history-order';
 import { backgroundTurn, readNewest, writeEntries, writeEntry } from './history-persistence';
 import { HistoryEntrySchema, type HistoryEntry } from './history-types';
+import type { Parent } from './lineage';
 import { indexOfKey, taskIdOfKey } from './output-key';
 import { Listeners } from '../../lib/store';
 
@@ -341,6 +342,20 @@ export class HistoryStore {
     const { historyJson } = await import('./history-file');
     return historyJson(this.localList(), sections);
   }
+
+  /**
+   * The task and output index of an output URL among this history's tasks and the team's (lineage.ts:
+   * a task's parents, looked up as it is sent), or undefined.
+   */
+  outputAt = (url: string): Parent | undefined => {
+    for (const map of [this.entries, this.team]) {
+      for (const entry of map.values()) {
+        const outputIndex = entry.outputs.findIndex((o) => o.url === url);
+        if (outputIndex >= 0) return { taskId: entry.taskId, outputIndex };
+      }
+    }
+    return undefined;
+  };
 
   /** Whether `${taskId}#${index}` names an output of a task in this history. */
   hasOutput(outputKey: string): boolean {

@@ -40,6 +40,17 @@ export const HistoryEntrySchema = z.object({
     batchId: z.optional(z.string()),
     batchIndex: z.optional(z.int().check(z.positive())),
     batchSize: z.optional(z.int().check(z.positive())),
+    /** The known outputs it was made from (lineage.ts): found in its params as it was sent. */
+    parents: z.optional(
+      z
+        .array(
+          z.object({
+            taskId: z.string().check(z.minLength(1), z.maxLength(200)),
+            outputIndex: z.int().check(z.gte(0)),
+          }),
+        )
+        .check(z.maxLength(16)),
+    ),
   }),
   status: TaskStatusSchema,
   outputs: z._default(z.array(TaskOutputSchema), []),

@@ -36,6 +36,8 @@ export interface Recipe {
   prompt: string;
   negativePrompt?: string;
   seed?: number | string;
+  /** The outputs it was made from (model/history/lineage.ts), when it was made from some. */
+  parents?: Array<{ taskId: string; outputIndex: number }>;
 }
 
 const PROMPT_PARAMS = ['prompt', 'text'];
@@ -94,6 +96,7 @@ export function recipeOf(entry: HistoryEntry, outputIndex: number): Recipe {
     prompt: typeof prompt === 'string' ? prompt : '',
     ...(typeof negative === 'string' ? { negativePrompt: negative } : {}),
     ...(typeof seed === 'number' || typeof seed === 'string' ? { seed } : {}),
+    ...(meta.parents?.length ? { parents: meta.parents.map((p) => ({ ...p })) } : {}),
   };
 }
 

@@ -1,0 +1,115 @@
+import type { GalleryItem } from './gallery-item';
+import type { HistoryEntry } from './history-types';
+
+// Lineage (docs/using.md "Lineage"): a task made from another's output (Use as input, Remix of an
+// edit, an extend, a lip-sync...) names that output in its params, since the service takes an output's
+// URL as an input. So the parents are found, as the task is sent, among the outputs this device knows
+// (its own history and the team's): each param's URL that is one of them. They are kept in the task's
+// meta (`parents`), so they travel with it in an export, a recipe and the team space, and "Used in" is
+// the inverse, read from every task's parents.
+
+/** One output a task was made from. */
+export interface Parent {
+  taskId: string;
+  outputIndex: number;
+}
+
+const outputKeyOf = (p: Parent): string => `${p.taskId}#${p.outputIndex}`;
+
+/**
+ * The most parents a task keeps (a reference-image model takes a handful).
+ * @internal
+ */
+export const MAX_PARENTS = 16;
+
+/** Where an output URL comes from among the known tasks (HistoryStore.outputAt). */
+export type OutputAt = (url: string) => Parent | undefined;
+
+/**
+ * The known outputs a request's params name, in the params' order, each once.
+ * @internal
+ */
+export function parentsOf(params: Record<string, unknown>, outputAt: OutputAt): Parent[] {
+  const parents: Parent[] = [];
+  const seen = new Set<string>();
+  const take = (value: unknown) => {
+    if (typeof value !== 'string' || !/^https?:\/\//i.test(value) || parents.length >= MAX_PARENTS) return;
+    const parent = outputAt(value);
+    const key = parent && outputKeyOf(parent);
+    if (!parent || seen.has(key!)) return;
+    seen.add(key!);
+    parents.push(parent);
+  };
+  for (const value of Object.values(params)) {
+    if (Array.isArray(value)) value.forEach(take);
+    else take(value);
+  }
+  return parents;
+}
+
+/** Each output's children: the tasks whose parents name it, by output key, newest first. */
+export function childrenByOutput(entries: readonly HistoryEntry[]): Map<string, HistoryEntry[]> {
+  const children = new Map<string, HistoryEntry[]>();
+  for (const entry of entries) {
+    for (const parent of entry.meta.parents ?? []) {
+      const key = outputKeyOf(parent);
+      const list = children.get(key);
+      if (list) list.push(entry);
+      else children.set(key, [entry]);
+    }
+  }
+  for (const list of children.values()) list.sort((a, b) => b.createdAt - a.createdAt);
+  return children;
+}
+
+/** The meta of a click's tasks with the parents their params name (the meta as it was when none). */
+export function withParents<M extends { parents?: Parent[] }>(
+  meta: M,
+  requests: ReadonlyArray<{ params: Record<string, unknown> }>,
+  outputAt: OutputAt,
+): M {
+  const all: Parent[] = [];
+  const seen = new Set<string>();
+  for (const request of requests) {
+    for (const parent of parentsOf(request.params, outputAt)) {
+      const key = outputKeyOf(parent);
+      if (seen.has(key) || all.length >= MAX_PARENTS) continue;
+      seen.add(key);
+      all.push(parent);
+    }
+  }
+  return all.length === 0 ? meta : { ...meta, parents: all };
+}
+
+/** An output's family as far as this history knows it: what the Viewer shows as links. */
+export interface Lineage {
+  /** The outputs the task shown was made from. */
+  madeFrom: GalleryItem[];
+  /** Parents the task names that this history does not hold. */
+  missing: number;
+  /** The tasks made from the output shown (their first output each). */
+  usedIn: GalleryItem[];
+}
+
+/** The lineage of one output (`item`), from the tasks known (`get`) and their children (childrenByOutput). */
+export function lineageOf(
+  item: GalleryItem,
+  get: (taskId: string) => HistoryEntry | undefined,
+  children: ReadonlyMap<string, HistoryEntry[]>,
+): Lineage {
+  const madeFrom: GalleryItem[] = [];
+  let missing = 0;
+  for (const parent of item.entry.meta.parents ?? []) {
+    const entry = get(parent.taskId);
+    const output = entry?.outputs[parent.outputIndex];
+    if (!entry || !output) missing += 1;
+    else madeFrom.push({ key: outputKeyOf(parent), entry, output, index: parent.outputIndex });
+  }
+  const usedIn = (children.get(item.key) ?? []).map((entry) => ({
+    key: `${entry.taskId}#0`,
+    entry,
+    output: entry.outputs[0] ?? null,
+    index: 0,
+  }));
+  return { madeFrom, missing, usedIn };
+}
