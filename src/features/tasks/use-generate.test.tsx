@@ -91,7 +91,7 @@ describe('useGenerate', () => {
   it('records the outputs of the history its params name as the task’s parents (lineage), and none when it names none', async () => {
     const { hook, outbox } = setup({ credits: 4 });
     await act(async () => hook.result.current.generate(body));
-    expect(outbox.submit.mock.calls[0]![1]).not.toHaveProperty('parents');
+    expect((outbox.submit.mock.calls[0] as unknown[])[1]).not.toHaveProperty('parents');
     const fromOutput = { ...body, params: { ...body.params, image_url: KNOWN_OUTPUT } };
     await act(async () => hook.result.current.generate(fromOutput));
     expect(outbox.submit).toHaveBeenLastCalledWith(
