@@ -7,19 +7,9 @@ import { CDN, freshDatabase, makeEntry, stubLayout, storeWith, T0 } from '../../
 import type { KeepersStore } from '../../model/history/keepers';
 import { HistoryPanel } from './history-panel';
 import { KeptCopyContext } from '../../components/history/kept-copy-context';
-import { concatBytes } from '../../model/recipes/embed';
 import { readRecipe } from '../../model/recipes/file-recipe';
-import { PNG_SIGNATURE, pngChunk } from '../../model/recipes/png-chunks';
-
-/** The smallest PNG the recipe writer walks: signature, IHDR, an IDAT and IEND (plus any chunks given). */
-const tinyPng = (...extra: Uint8Array[]) =>
-  concatBytes([
-    PNG_SIGNATURE,
-    pngChunk('IHDR', Uint8Array.of(0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0)),
-    ...extra,
-    pngChunk('IDAT', Uint8Array.of(1, 2, 3)),
-    pngChunk('IEND', new Uint8Array()),
-  ]);
+import { pngChunk } from '../../model/recipes/png-chunks';
+import { tinyPng } from '../../test/tiny-png';
 
 let restoreLayout: () => void = () => undefined;
 beforeEach(async () => {

@@ -2,25 +2,17 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { concatBytes } from '../../model/recipes/embed';
 import { embedRecipe } from '../../model/recipes/file-recipe';
-import { PNG_SIGNATURE, pngChunk, textChunk } from '../../model/recipes/png-chunks';
+import { textChunk } from '../../model/recipes/png-chunks';
 import { recipeOf } from '../../model/recipes/recipe';
 import { makeEntry } from '../../test/gallery-test-utils';
 import { OpenRecipe, type RecipeUse } from './open-recipe';
+import { tinyPng } from '../../test/tiny-png';
 
 // "Open recipe": a downloaded file's recipe shown, and "Use this recipe" giving the form what made it;
 // another tool's PNG parameters mapped onto the open form as far as they go.
 
 afterEach(cleanup);
-
-const tinyPng = () =>
-  concatBytes([
-    PNG_SIGNATURE,
-    pngChunk('IHDR', Uint8Array.of(0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0)),
-    pngChunk('IDAT', Uint8Array.of(1, 2, 3)),
-    pngChunk('IEND', new Uint8Array()),
-  ]);
 
 const fileOf = (bytes: Uint8Array, name = 'picture.png') =>
   new File([bytes as Uint8Array<ArrayBuffer>], name, { type: 'image/png' });
@@ -91,7 +83,7 @@ describe('Open recipe', () => {
   it('another tool’s parameters fill the open form’s prompt, negative prompt and seed, as far as it has them', async () => {
     const text =
       'a cat on a sofa\nNegative prompt: blurry\nSteps: 20, Sampler: Euler a, CFG scale: 7, Seed: 1234, Size: 512x512';
-    const png = concatBytes([tinyPng().slice(0, -12), textChunk('parameters', text), tinyPng().slice(-12)]);
+    const png = tinyPng(textChunk('parameters', text));
     const { dialog, onUse, user } = await openFile(fileOf(png), new Set(['prompt', 'seed', 'aspect_ratio']));
     expect(within(dialog).getByTestId('recipe-fields').textContent).toContain('Euler a');
     await user.click(within(dialog).getByRole('button', { name: 'Use this recipe' }));
@@ -102,11 +94,7 @@ describe('Open recipe', () => {
   });
 
   it('with no form open, another tool’s parameters cannot be used yet, and it says why', async () => {
-    const png = concatBytes([
-      tinyPng().slice(0, -12),
-      textChunk('parameters', 'a cat\nSteps: 20'),
-      tinyPng().slice(-12),
-    ]);
+    const png = tinyPng(textChunk('parameters', 'a cat\nSteps: 20'));
     const { dialog } = await openFile(fileOf(png));
     expect(within(dialog).getByText('Pick a model first: its form takes what maps.')).toBeTruthy();
     expect(

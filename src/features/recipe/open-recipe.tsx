@@ -68,8 +68,8 @@ async function readFileRecipe(file: File): Promise<Read> {
 }
 
 function valueText(value: Recipe['params'][string]): string {
-  const one = (v: unknown) => (typeof v === 'object' && v !== null ? (v as { url: string }).url : String(v));
-  return Array.isArray(value) ? value.map(one).join(', ') : one(value);
+  const shown = paramValue(value);
+  return Array.isArray(shown) ? shown.join(', ') : String(shown);
 }
 
 /**
@@ -119,6 +119,19 @@ export function OpenRecipe({
         })
       : null;
   const mapped = read?.kind === 'parameters' && formIds ? foreignParams(read.parameters, formIds) : null;
+  /** What "Use this recipe" gives the form; null when it cannot be used (the reason is shown). */
+  const usable: RecipeUse | null =
+    read?.kind === 'recipe' && selection
+      ? {
+          kind: 'recipe',
+          selection,
+          params: Object.fromEntries(
+            Object.entries(read.recipe.params).map(([id, v]) => [id, paramValue(v)]),
+          ),
+        }
+      : mapped && Object.keys(mapped).length > 0
+        ? { kind: 'parameters', params: mapped }
+        : null;
 
   return (
     <>
@@ -194,27 +207,6 @@ export function OpenRecipe({
             {!selection && (
               <Alert tone="warning" live={false} title={t`This recipe names no model, tool or template.`} />
             )}
-            <div className="flex flex-wrap gap-2">
-              <Button
-                variant="primary"
-                disabled={!selection}
-                onClick={() =>
-                  selection &&
-                  use({
-                    kind: 'recipe',
-                    selection,
-                    params: Object.fromEntries(
-                      Object.entries(read.recipe.params).map(([id, v]) => [id, paramValue(v)]),
-                    ),
-                  })
-                }
-              >
-                <Trans>Use this recipe</Trans>
-              </Button>
-              <Button onClick={close}>
-                <Trans>Close</Trans>
-              </Button>
-            </div>
           </div>
         )}
         {read?.kind === 'parameters' && (
@@ -251,18 +243,16 @@ export function OpenRecipe({
             {!formIds && (
               <Alert tone="info" live={false} title={t`Pick a model first: its form takes what maps.`} />
             )}
-            <div className="flex flex-wrap gap-2">
-              <Button
-                variant="primary"
-                disabled={!mapped || Object.keys(mapped).length === 0}
-                onClick={() => mapped && use({ kind: 'parameters', params: mapped })}
-              >
-                <Trans>Use this recipe</Trans>
-              </Button>
-              <Button onClick={close}>
-                <Trans>Close</Trans>
-              </Button>
-            </div>
+          </div>
+        )}
+        {read && read.kind !== 'none' && (
+          <div className="mt-4 flex flex-wrap gap-2">
+            <Button variant="primary" disabled={!usable} onClick={() => usable && use(usable)}>
+              <Trans>Use this recipe</Trans>
+            </Button>
+            <Button onClick={close}>
+              <Trans>Close</Trans>
+            </Button>
           </div>
         )}
       </Dialog>

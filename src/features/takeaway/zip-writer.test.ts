@@ -2,20 +2,10 @@ import { unzipSync, strFromU8 } from 'fflate';
 import { describe, expect, it, vi } from 'vitest';
 import { galleryItemsOf, type GalleryItem } from '../../model/history/gallery-item';
 import { CDN, makeEntry, T0 } from '../../test/gallery-test-utils';
-import { concatBytes } from '../../model/recipes/embed';
 import { readRecipe } from '../../model/recipes/file-recipe';
-import { PNG_SIGNATURE, pngChunk } from '../../model/recipes/png-chunks';
+import { pngChunk } from '../../model/recipes/png-chunks';
 import { writeZip, type ZipProgress } from './zip-writer';
-
-/** The smallest PNG the recipe writer walks: signature, IHDR, an IDAT and IEND (plus any chunks given). */
-const tinyPng = (...extra: Uint8Array[]) =>
-  concatBytes([
-    PNG_SIGNATURE,
-    pngChunk('IHDR', Uint8Array.of(0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0)),
-    ...extra,
-    pngChunk('IDAT', Uint8Array.of(1, 2, 3)),
-    pngChunk('IEND', new Uint8Array()),
-  ]);
+import { tinyPng } from '../../test/tiny-png';
 
 /** A file server: each URL answers bytes with a type, a status, a network error, or breaks mid-body. */
 type Route =

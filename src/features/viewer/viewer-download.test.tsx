@@ -3,24 +3,15 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { saveBlob } from '../../lib/save-file';
-import { concatBytes } from '../../model/recipes/embed';
 import { readRecipe } from '../../model/recipes/file-recipe';
-import { PNG_SIGNATURE, pngChunk } from '../../model/recipes/png-chunks';
 import { CDN, makeEntry, T0 } from '../../test/gallery-test-utils';
 import { renderGallery, setUpGalleryTests } from '../../test/gallery-view-setup';
+import { tinyPng } from '../../test/tiny-png';
 
 // The Viewer's Download writes the recipe of the output it shows: a task's second output says it is the
 // second (its index comes from the output's key), with the task's params.
 
 vi.mock(import('../../lib/save-file'), async (original) => ({ ...(await original()), saveBlob: vi.fn() }));
-
-const tinyPng = () =>
-  concatBytes([
-    PNG_SIGNATURE,
-    pngChunk('IHDR', Uint8Array.of(0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0)),
-    pngChunk('IDAT', Uint8Array.of(1, 2, 3)),
-    pngChunk('IEND', new Uint8Array()),
-  ]);
 
 setUpGalleryTests();
 beforeEach(() => {
