@@ -24,7 +24,7 @@ import type { HistoryStore } from '../../model/history/history-store';
 import type { HistoryEntry } from '../../model/history/history-types';
 import type { JudgementStore, Judgements } from '../../model/history/judgements';
 import type { KeepersStore } from '../../model/history/keepers';
-import { childrenByOutput, lineageOf, type Lineage } from '../../model/history/lineage';
+import { lineageOf, type Lineage } from '../../model/history/lineage';
 import { taskIdOfKey } from '../../model/history/output-key';
 import type { TeamPick, TeamPicks } from '../../model/team/team-judgements';
 import { compareTargetOf, compareWithSource } from './compare-target';
@@ -174,11 +174,10 @@ export function GalleryView(props: GalleryViewProps) {
   );
 
   const [viewing, setViewing] = useState<GalleryItem | null>(null);
-  // Lineage (model/history/lineage.ts): each output's children, from every task's parents.
-  const children = useMemo(() => childrenByOutput(entries), [entries]);
+  // Lineage (model/history/lineage.ts) of the output the Viewer shows.
   const lineage = useMemo(
-    () => (viewing ? lineageOf(viewing, (id) => history.get(id), children) : null),
-    [viewing, history, children],
+    () => (viewing ? lineageOf(viewing, (id) => history.get(id), entries) : null),
+    [viewing, history, entries],
   );
   // The last openOutput nonce acted on: set when its task is found (it may arrive after the request).
   const [opened, setOpened] = useState<number | null>(null);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeEntry } from '../../test/gallery-test-utils';
 import { HistoryEntrySchema } from './history-types';
-import { childrenByOutput, lineageOf, MAX_PARENTS, parentsOf, withParents, type OutputAt } from './lineage';
+import { lineageOf, MAX_PARENTS, parentsOf, withParents, type OutputAt } from './lineage';
 
 // Lineage: a task's parents are the known outputs its params name, found as it is sent; "Used in" is
 // the inverse over every task's parents.
@@ -75,11 +75,10 @@ describe('lineage', () => {
     });
     const entries = [video, cutout, image];
     const get = (id: string) => entries.find((e) => e.taskId === id);
-    const children = childrenByOutput(entries);
     const ofCutout = lineageOf(
       { key: 't_cutout#0', entry: cutout, output: cutout.outputs[0]!, index: 0 },
       get,
-      children,
+      entries,
     );
     expect(ofCutout.madeFrom.map((i) => i.key)).toEqual(['t_image#1']);
     expect(ofCutout.missing).toBe(1);
@@ -87,13 +86,12 @@ describe('lineage', () => {
     const ofImage = lineageOf(
       { key: 't_image#1', entry: image, output: image.outputs[1]!, index: 1 },
       get,
-      children,
+      entries,
     );
     expect(ofImage.usedIn.map((i) => i.entry.taskId)).toEqual(['t_cutout']);
     // The image's other output made nothing.
     expect(
-      lineageOf({ key: 't_image#0', entry: image, output: image.outputs[0]!, index: 0 }, get, children)
-        .usedIn,
+      lineageOf({ key: 't_image#0', entry: image, output: image.outputs[0]!, index: 0 }, get, entries).usedIn,
     ).toEqual([]);
   });
 });

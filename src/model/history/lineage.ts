@@ -47,21 +47,6 @@ export function parentsOf(params: Record<string, unknown>, outputAt: OutputAt): 
   return parents;
 }
 
-/** Each output's children: the tasks whose parents name it, by output key, newest first. */
-export function childrenByOutput(entries: readonly HistoryEntry[]): Map<string, HistoryEntry[]> {
-  const children = new Map<string, HistoryEntry[]>();
-  for (const entry of entries) {
-    for (const parent of entry.meta.parents ?? []) {
-      const key = outputKeyOf(parent);
-      const list = children.get(key);
-      if (list) list.push(entry);
-      else children.set(key, [entry]);
-    }
-  }
-  for (const list of children.values()) list.sort((a, b) => b.createdAt - a.createdAt);
-  return children;
-}
-
 /** The meta of a click's tasks with the parents their params name (the meta as it was when none). */
 export function withParents<M extends { parents?: Parent[] }>(
   meta: M,
@@ -91,11 +76,15 @@ export interface Lineage {
   usedIn: GalleryItem[];
 }
 
-/** The lineage of one output (`item`), from the tasks known (`get`) and their children (childrenByOutput). */
+/**
+ * The lineage of one output (`item`): its parents among the tasks known (`get`), and the tasks of
+ * `entries` (newest first, as the history lists them) whose parents name it. Read when the Viewer shows
+ * an output, not kept up for every output as the history changes.
+ */
 export function lineageOf(
   item: GalleryItem,
   get: (taskId: string) => HistoryEntry | undefined,
-  children: ReadonlyMap<string, HistoryEntry[]>,
+  entries: readonly HistoryEntry[],
 ): Lineage {
   const madeFrom: GalleryItem[] = [];
   let missing = 0;
@@ -105,7 +94,8 @@ export function lineageOf(
     if (!entry || !output) missing += 1;
     else madeFrom.push({ key: outputKeyOf(parent), entry, output, index: parent.outputIndex });
   }
-  const usedIn = (children.get(item.key) ?? []).map((entry) => ({
+  const children = entries.filter((e) => e.meta.parents?.some((p) => outputKeyOf(p) === item.key));
+  const usedIn = children.map((entry) => ({
     key: `${entry.taskId}#0`,
     entry,
     output: entry.outputs[0] ?? null,
