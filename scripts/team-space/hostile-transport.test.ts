@@ -236,18 +236,23 @@ afterAll(async () => {
   vi.restoreAllMocks();
 });
 
+/** A room of about 12 MB, written on the server (no client's update to check); its direct connection. */
+async function bigRoom(stack: Stack) {
+  const direct = await stack.teamSpace.hocuspocus.openDirectConnection(teamRoomOf(me.team!));
+  for (let i = 0; i < 12; i++) {
+    const chunk = Array.from({ length: 1024 }, () => Math.random().toString(36).slice(2)).join('');
+    await direct.transact((doc) =>
+      doc.getMap('tasks').set(`big_${i}`, chunk.repeat(Math.ceil(MiB / chunk.length))),
+    );
+  }
+  return direct;
+}
+
 describe('a member who never reads', () => {
   it('asking for a large room again and again is closed as a slow reader; memory stays bounded', async () => {
     const stack = await startStack();
     const room = teamRoomOf(me.team!);
-    // A room of about 12 MB, written on the server (no client's update to check).
-    const direct = await stack.teamSpace.hocuspocus.openDirectConnection(room);
-    for (let i = 0; i < 12; i++) {
-      const chunk = Array.from({ length: 1024 }, () => Math.random().toString(36).slice(2)).join('');
-      await direct.transact((doc) =>
-        doc.getMap('tasks').set(`big_${i}`, chunk.repeat(Math.ceil(MiB / chunk.length))),
-      );
-    }
+    const direct = await bigRoom(stack);
     const document = stack.teamSpace.hocuspocus.documents.get(room)!;
     expect(Y.encodeStateAsUpdate(document).byteLength).toBeGreaterThan(10 * MiB);
 
@@ -331,25 +336,17 @@ async function rawRoomRead(port: number, key: string, stateVector: Uint8Array): 
 }
 
 describe('a member who asks for the room over HTTP and never reads', () => {
-  /** A room of about 12 MB, and a state vector that lacks all of it (a writer the room never saw). */
-  async function bigRoom(stack: Stack) {
-    const room = teamRoomOf(me.team!);
-    const direct = await stack.teamSpace.hocuspocus.openDirectConnection(room);
-    for (let i = 0; i < 12; i++) {
-      const chunk = Array.from({ length: 1024 }, () => Math.random().toString(36).slice(2)).join('');
-      await direct.transact((doc) =>
-        doc.getMap('tasks').set(`big_${i}`, chunk.repeat(Math.ceil(MiB / chunk.length))),
-      );
-    }
+  /**
+   * A 12 MB room, then 30 reads of it at once that read nothing after their status line: their statuses
+   * and the server's peak memory growth meanwhile. Each sends a state vector that lacks all of the room
+   * (a writer it never saw), not an empty one: the server cuts an answer for this reader alone (a join
+   * from nothing shares one).
+   */
+  async function thirtyUnreadReads(stack: Stack) {
+    const direct = await bigRoom(stack);
     const other = new Y.Doc();
     other.getMap('x').set('y', 1);
-    // Not empty: the server cuts an answer for this reader alone (a join from nothing shares one).
-    return { direct, stateVector: Y.encodeStateVector(other) };
-  }
-
-  it('30 reads at once of a 12 MB room: two are answered, the rest 429; memory stays bounded; an answer not taken in is cut off at the deadline', async () => {
-    const stack = await startStack({ limits: { roomReadTimeoutMs: 2000 } });
-    const { direct, stateVector } = await bigRoom(stack);
+    const stateVector = Y.encodeStateVector(other);
     let statuses: number[] = [];
     const growth = await peakGrowth(async () => {
       statuses = await Promise.all(
@@ -357,8 +354,15 @@ describe('a member who asks for the room over HTTP and never reads', () => {
       );
       await sleep(500);
     });
+    const answered = statuses.filter((s) => s === 200).length;
+    return { direct, stateVector, statuses, growth, answered };
+  }
+
+  it('30 reads at once of a 12 MB room: two are answered, the rest 429; memory stays bounded; an answer not taken in is cut off at the deadline', async () => {
+    const stack = await startStack({ limits: { roomReadTimeoutMs: 2000 } });
+    const { direct, stateVector, statuses, growth, answered } = await thirtyUnreadReads(stack);
     figure(
-      `room reads never read, bounded: ${statuses.filter((s) => s === 200).length} answered, peak RSS growth ${(growth / MiB).toFixed(0)} MB`,
+      `room reads never read, bounded: ${answered} answered, peak RSS growth ${(growth / MiB).toFixed(0)} MB`,
     );
     expect(statuses.filter((s) => s === 200)).toHaveLength(2);
     expect(statuses.filter((s) => s === 429)).toHaveLength(28);
@@ -373,16 +377,9 @@ describe('a member who asks for the room over HTTP and never reads', () => {
 
   it('the control: with the bounds raised, all 30 are answered and held, and memory grows with them', async () => {
     const stack = await startStack({ limits: { maxRoomReadsPerKey: 1000, roomReadTimeoutMs: 60_000 } });
-    const { direct, stateVector } = await bigRoom(stack);
-    let statuses: number[] = [];
-    const growth = await peakGrowth(async () => {
-      statuses = await Promise.all(
-        Array.from({ length: 30 }, () => rawRoomRead(stack.port, keys.team!, stateVector)),
-      );
-      await sleep(500);
-    });
+    const { direct, statuses, growth, answered } = await thirtyUnreadReads(stack);
     figure(
-      `room reads never read, bounds raised: ${statuses.filter((s) => s === 200).length} answered, peak RSS growth ${(growth / MiB).toFixed(0)} MB`,
+      `room reads never read, bounds raised: ${answered} answered, peak RSS growth ${(growth / MiB).toFixed(0)} MB`,
     );
     expect(statuses.filter((s) => s === 200)).toHaveLength(30);
     expect(growth).toBeGreaterThan(200 * MiB);
