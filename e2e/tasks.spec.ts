@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test } from './fixtures';
+import { expect, test, type Studio } from './fixtures';
 import { readRecipe } from '../src/model/recipes/file-recipe';
 import {
   EXTENSION_OF,
@@ -166,13 +166,19 @@ test('the history is kept per key', async ({ studio, history }) => {
   await expect(history.card(theirs)).toHaveCount(0);
 });
 
-test('Remix reopens the form with every param the task ran with', async ({ studio, history }) => {
+/** Lumen Canvas opened, with the controls the Remix and Open recipe tests change and read back. */
+async function lumenCanvasForm(studio: Studio) {
   const form = await studio.openModel('Lumen Canvas', 'image/default');
   const radios = (group: string) => form.getByRole('radiogroup', { name: group, exact: true });
   const choose = (group: string, option: string) =>
     radios(group).getByRole('radio', { name: option, exact: true }).click();
   const version = form.getByRole('combobox', { name: 'Version', exact: true });
   const avoid = form.getByRole('textbox', { name: 'Things to avoid', exact: true });
+  return { radios, choose, version, avoid };
+}
+
+test('Remix reopens the form with every param the task ran with', async ({ studio, history }) => {
+  const { radios, choose, version, avoid } = await lumenCanvasForm(studio);
 
   const prompt = uniquePrompt('a fox in the snow, remixed');
   await version.selectOption('lumen-canvas-v3');
@@ -232,12 +238,7 @@ test('a downloaded file, opened with "Open recipe" (and dropped on the form), re
   history,
   page,
 }) => {
-  const form = await studio.openModel('Lumen Canvas', 'image/default');
-  const radios = (group: string) => form.getByRole('radiogroup', { name: group, exact: true });
-  const choose = (group: string, option: string) =>
-    radios(group).getByRole('radio', { name: option, exact: true }).click();
-  const version = form.getByRole('combobox', { name: 'Version', exact: true });
-  const avoid = form.getByRole('textbox', { name: 'Things to avoid', exact: true });
+  const { radios, choose, version, avoid } = await lumenCanvasForm(studio);
 
   const prompt = uniquePrompt('a lighthouse at dusk, from its recipe');
   await version.selectOption('lumen-canvas-v3');
