@@ -9,7 +9,7 @@ import { z } from 'zod/mini';
 // about paths and values; migrations get the document through the small interface they need.
 
 /** The version the server migrates every room to, and the studio reads. */
-export const TEAM_DOC_VERSION = 2;
+export const TEAM_DOC_VERSION = 3;
 
 /** The top-level shared types, by name (each a Y.Map). Renaming one orphans its data: migrate instead. */
 export const TEAM_DOC_ROOTS = {
@@ -365,6 +365,16 @@ export const TEAM_DOC_MIGRATIONS: readonly Migration[] = [
   // this step (scripts/team-space/archiver.ts); a studio of version 1 would share them back into the
   // document, so it is asked to reload (the room is newer than it knows).
   { from: 1, describe: 'move finished tasks past the live window to the server', run: () => undefined },
+  // Version 3: the judgements and comment threads of stored tasks follow them into the store once quiet
+  // (scripts/team-space/archive.ts planAttached). A studio of version 3 never deletes a judgement or a
+  // comment (it writes a blank judgement, a body-less comment), so a deletion it sees is that move and it
+  // keeps what it showed; one of version 2 would take the move for an un-star or a deleted comment (and
+  // mirror the un-star into the member's own device), so it is asked to reload.
+  {
+    from: 2,
+    describe: "move stored tasks' quiet judgements and comments to the server",
+    run: () => undefined,
+  },
 ];
 
 export type MigrationResult =

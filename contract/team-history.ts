@@ -67,11 +67,27 @@ export const HistoryPageQuery = z.object({
 });
 export type HistoryPageQuery = z.infer<typeof HistoryPageQuery>;
 
+/**
+ * What the team said about one stored task's outputs, moved out of the document with it or after it
+ * (docs/team-space.md "History at scale"): each member's star and rating and each comment, as the document
+ * held them (the studio parses them as it parses the document's). Written by the server only.
+ */
+export const TaskAttachments = z.object({
+  taskId: z.string(),
+  /** `${memberId}|${outputKey}` -> that member's judgement (a blank one is never kept). */
+  judgements: z.record(z.string(), z.unknown()),
+  /** comment id -> the comment as JSON (a thread moves whole). */
+  comments: z.record(z.string(), z.unknown()),
+});
+export type TaskAttachments = z.infer<typeof TaskAttachments>;
+
 export interface HistoryPage {
   /** Task records as the document held them (the studio parses each with its own schema). */
   tasks: unknown[];
   /** The cursor for the next page, or null at the end. */
   next: string | null;
+  /** What was said about this page's tasks, for those that have any. */
+  attached: TaskAttachments[];
 }
 
 /** One member's tasks in one month (UTC), kept by the store as tasks arrive. */
@@ -88,6 +104,8 @@ export type MonthSummary = z.infer<typeof MonthSummary>;
 export const HistoryPageAnswer = z.object({
   tasks: z.array(z.unknown()),
   next: z.nullable(z.string()),
+  // Absent from a server before judgements and comments moved with their tasks.
+  attached: z._default(z.array(TaskAttachments), []),
 });
 export const MonthsAnswer = z.object({ months: z.array(MonthSummary) });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { ARCHIVED_BEFORE } from '../../contract/team-history';
 import { archivedBeforeOf } from '../../contract/team-history';
-import { archiveRoom, planArchive } from './archive';
+import { archiveRoom, planArchive, planAttached } from './archive';
 import { openSqlite, sqliteHistoryStore } from './history-sqlite';
 import { taskRecord } from './history-store.conformance';
 import type { HistoryStore } from './history-store';
@@ -155,5 +155,132 @@ describe('moving finished tasks out of the document', () => {
   it('plans nothing for a room inside its window', () => {
     const doc = roomWith([taskRecord(1, { createdAt: NOW - DAY })]);
     expect(planArchive(doc, NOW, WINDOW)).toBeUndefined();
+  });
+});
+
+describe('moving what was said about stored tasks', () => {
+  const output = (n: number) => `task-${String(n).padStart(6, '0')}#0`;
+  /** A comment as a studio writes it (team-comments.ts): a Y.Map under its id. */
+  const comment = (doc: Y.Doc, id: string, n: number, more: Record<string, unknown> = {}) => {
+    const c = new Y.Map<unknown>();
+    for (const [k, v] of Object.entries({
+      id,
+      target: { kind: 'output', outputKey: output(n) },
+      parentId: null,
+      author: 'bob',
+      body: `comment ${id}`,
+      mentions: [],
+      createdAt: NOW - 20 * DAY,
+      ...more,
+    }))
+      c.set(k, v);
+    doc.getMap('comments').set(id, c);
+  };
+  const judge = (doc: Y.Doc, who: string, n: number, value: Record<string, unknown>) =>
+    doc.getMap('judgements').set(`${who}|${output(n)}`, value);
+  const attachedOf = async (store: HistoryStore, taskId: string) =>
+    (await store.page('team:t', { limit: 500 })).attached.find((a) => a.taskId === taskId);
+
+  it('quiet judgements and threads follow their task into its row and leave the document; recent ones stay', async () => {
+    const doc = roomWith([
+      taskRecord(1, { createdAt: NOW - 30 * DAY }),
+      taskRecord(2, { createdAt: NOW - 30 * DAY }),
+      taskRecord(3, { createdAt: NOW - DAY }),
+    ]);
+    const old = NOW - 20 * DAY;
+    doc.transact(() => {
+      judge(doc, 'ada', 1, { starred: true, rating: 5, updatedAt: old });
+      judge(doc, 'bob', 1, { starred: false, rating: 3, updatedAt: old });
+      // Changed yesterday: stays until quiet.
+      judge(doc, 'ada', 2, { starred: true, rating: null, updatedAt: NOW - DAY });
+      // Its task is live: stays.
+      judge(doc, 'ada', 3, { starred: true, rating: null, updatedAt: old });
+      comment(doc, 'c1', 1);
+      comment(doc, 'c1r', 1, { parentId: 'c1', author: 'ada', createdAt: old + 1 });
+      // A thread answered yesterday stays whole; one resolved yesterday too.
+      comment(doc, 'c2', 2);
+      comment(doc, 'c2r', 2, { parentId: 'c2', createdAt: NOW - DAY });
+      comment(doc, 'c3', 2, { resolution: { resolved: true, by: 'ada', at: NOW - DAY } });
+    });
+    const store = memoryStore();
+    expect(await archiveRoom(doc, 'team:t', store, NOW, WINDOW)).toBe(2);
+    expect([...doc.getMap('judgements').keys()].sort()).toEqual([`ada|${output(2)}`, `ada|${output(3)}`]);
+    expect([...doc.getMap('comments').keys()].sort()).toEqual(['c2', 'c2r', 'c3']);
+    const one = await attachedOf(store, 'task-000001');
+    expect(Object.keys(one!.judgements).sort()).toEqual([`ada|${output(1)}`, `bob|${output(1)}`]);
+    expect(one!.comments.c1r).toMatchObject({ parentId: 'c1', author: 'ada', body: 'comment c1r' });
+    expect(Object.keys(one!.comments).sort()).toEqual(['c1', 'c1r']);
+    expect(await attachedOf(store, 'task-000002')).toBeUndefined();
+
+    // A week later the rest is quiet: it follows, the stored task keeps what it had.
+    expect(await archiveRoom(doc, 'team:t', store, NOW + 8 * DAY, WINDOW)).toBe(1);
+    expect([...doc.getMap('judgements').keys()]).toEqual([]);
+    expect(doc.getMap('comments').size).toBe(0);
+    expect(Object.keys((await attachedOf(store, 'task-000002'))!.comments).sort()).toEqual([
+      'c2',
+      'c2r',
+      'c3',
+    ]);
+    expect(Object.keys((await attachedOf(store, 'task-000001'))!.comments)).toHaveLength(2);
+  });
+
+  it('an un-star of a stored star removes it from the row; a blank judgement of a task stored nowhere is dropped, a star of one kept', async () => {
+    const doc = roomWith([taskRecord(1, { createdAt: NOW - 30 * DAY })]);
+    judge(doc, 'ada', 1, { starred: true, rating: 4, updatedAt: NOW - 20 * DAY });
+    const store = memoryStore();
+    await archiveRoom(doc, 'team:t', store, NOW, WINDOW);
+    expect(Object.keys((await attachedOf(store, 'task-000001'))!.judgements)).toHaveLength(1);
+    doc.transact(() => {
+      judge(doc, 'ada', 1, { starred: false, rating: null, updatedAt: NOW - 10 * DAY });
+      // Outputs of tasks this room never shared (a member's own): a blank one goes, a star stays.
+      judge(doc, 'ada', 9, { starred: false, rating: null, updatedAt: NOW - 10 * DAY });
+      judge(doc, 'bob', 9, { starred: true, rating: null, updatedAt: NOW - 10 * DAY });
+    });
+    await archiveRoom(doc, 'team:t', store, NOW, WINDOW);
+    expect(await attachedOf(store, 'task-000001')).toBeUndefined();
+    expect([...doc.getMap('judgements').keys()]).toEqual([`bob|${output(9)}`]);
+  });
+
+  it('leaves a judgement or a comment changed while the store was written, and moves it on the next pass', async () => {
+    const doc = roomWith([taskRecord(1, { createdAt: NOW - 30 * DAY })]);
+    doc.transact(() => {
+      judge(doc, 'ada', 1, { starred: true, rating: 4, updatedAt: NOW - 20 * DAY });
+      comment(doc, 'c1', 1);
+    });
+    const store = memoryStore();
+    const attach = store.attach.bind(store);
+    store.attach = async (room, items) => {
+      const kept = await attach(room, items);
+      judge(doc, 'ada', 1, { starred: true, rating: 2, updatedAt: NOW - 15 * DAY });
+      (doc.getMap('comments').get('c1') as Y.Map<unknown>).set('body', 'edited');
+      return kept;
+    };
+    await archiveRoom(doc, 'team:t', store, NOW, WINDOW);
+    expect(doc.getMap('judgements').size).toBe(1);
+    expect(doc.getMap('comments').size).toBe(1);
+    store.attach = attach;
+    await archiveRoom(doc, 'team:t', store, NOW, WINDOW);
+    expect(doc.getMap('judgements').size).toBe(0);
+    const row = await attachedOf(store, 'task-000001');
+    expect(row!.judgements[`ada|${output(1)}`]).toMatchObject({ rating: 2 });
+    expect(row!.comments.c1).toMatchObject({ body: 'edited' });
+  });
+
+  it('a store that fails to attach leaves them in the document', async () => {
+    const doc = roomWith([taskRecord(1, { createdAt: NOW - 30 * DAY })]);
+    comment(doc, 'c1', 1);
+    const store = memoryStore();
+    await archiveRoom(doc, 'team:t', store, NOW, WINDOW);
+    comment(doc, 'c2', 1);
+    store.attach = () => Promise.reject(new Error('database down'));
+    await expect(archiveRoom(doc, 'team:t', store, NOW, WINDOW)).rejects.toThrow('database down');
+    expect([...doc.getMap('comments').keys()]).toEqual(['c2']);
+  });
+
+  it('plans nothing said about live tasks, nor anything said recently', () => {
+    const doc = roomWith([taskRecord(1, { createdAt: NOW - DAY })]);
+    judge(doc, 'ada', 1, { starred: true, rating: 4, updatedAt: NOW - 20 * DAY });
+    comment(doc, 'c1', 2, { createdAt: NOW - DAY });
+    expect(planAttached(doc, NOW, WINDOW)).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monthContribution, monthOf, type MonthSummary } from '../../contract/team-history';
-import { historyStoreConformance, stored, taskRecord } from './history-store.conformance';
+import { comment, historyStoreConformance, said, stored, taskRecord } from './history-store.conformance';
 import { type StoredTask } from './history-store';
 import { postgresHistoryStore } from './history-postgres';
 import { startPostgres, type RunningService } from './test-services';
@@ -115,4 +115,72 @@ describe('the PostgreSQL history store', () => {
     }
     await Promise.all([a.close(), b.close()]);
   }, 30_000);
+
+  it('two attaches to the same tasks at once (two nodes) keep both merges, a put at once keeps them too', async () => {
+    const prefix = freshPrefix();
+    const a = postgresHistoryStore(newPool(), { prefix });
+    const b = postgresHistoryStore(newPool(), { prefix });
+    const tasks = Array.from({ length: 20 }, (_, i) => stored(taskRecord(i + 1)));
+    await a.put('team:a', tasks);
+    await Promise.all([a.count('team:warm'), b.count('team:warm')]);
+    const ns = tasks.map((_, i) => i + 1);
+    const all = new Set(tasks.map((t) => t.taskId));
+    const rounds = 8;
+    for (let r = 0; r < rounds; r++) {
+      // Each node twice at once, over every task, in opposite orders; and a put of them all.
+      const from = (node: string, order: number[]) =>
+        order.map((n) =>
+          said(
+            n,
+            { [`${node}|o#${r}`]: { starred: true, updatedAt: r } },
+            { [`${node}${r}`]: comment(`${node}${r}`, node) },
+          ),
+        );
+      const answers = await Promise.all([
+        a.attach('team:a', from('ada', ns)),
+        a.attach('team:a', from('ann', [...ns].reverse())),
+        b.attach('team:a', from('bob', [...ns].reverse())),
+        b.attach('team:a', from('bea', ns)),
+        b.put('team:a', [...tasks].reverse()),
+      ]);
+      for (const answer of answers.slice(0, 4)) expect(answer).toEqual(all);
+    }
+    const page = await b.page('team:a', { limit: 500 });
+    expect(page.tasks).toHaveLength(20);
+    expect(page.attached).toHaveLength(20);
+    for (const attached of page.attached) {
+      expect(Object.keys(attached.judgements)).toHaveLength(4 * rounds);
+      expect(Object.keys(attached.comments)).toHaveLength(4 * rounds);
+    }
+    expect(await a.count('team:a')).toBe(20);
+    await Promise.all([a.close(), b.close()]);
+  }, 30_000);
+
+  it('opens tables made before tasks kept attachments: adds the column, and attach works on their rows', async () => {
+    const prefix = freshPrefix();
+    const pool = newPool();
+    // The tasks table as it was made before the attached column, with a row.
+    await pool.query(
+      `CREATE TABLE ${prefix}_tasks (
+         room text NOT NULL, task_id text COLLATE "C" NOT NULL, created_at bigint NOT NULL, "by" text NOT NULL,
+         status text NOT NULL, credits double precision NOT NULL, record text NOT NULL, "text" text NOT NULL,
+         PRIMARY KEY (room, task_id)
+       )`,
+    );
+    const old = stored(taskRecord(1));
+    await pool.query(`INSERT INTO ${prefix}_tasks VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
+      'team:a',
+      old.taskId,
+      old.createdAt,
+      old.by,
+      old.status,
+      old.credits,
+      JSON.stringify(old.record),
+      old.text,
+    ]);
+    const store = postgresHistoryStore(pool, { prefix });
+    const one = said(1, {}, { c1: comment('c1', 'still here') });
+    expect(await store.attach('team:a', [one])).toEqual(new Set(['task-000001']));
+    expect(await store.page('team:a', {})).toEqual({ tasks: [old.record], next: null, attached: [one] });
+  });
 });

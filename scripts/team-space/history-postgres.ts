@@ -7,8 +7,17 @@ import {
   type HistoryPage,
   type HistoryPageQuery,
   type MonthSummary,
+  type TaskAttachments,
 } from '../../contract/team-history';
-import { replaces, wordsOf, type HistoryStore, type StoredTask } from './history-store';
+import {
+  attachmentsOf,
+  hasAttachments,
+  mergeAttachments,
+  replaces,
+  wordsOf,
+  type HistoryStore,
+  type StoredTask,
+} from './history-store';
 import { inTransaction } from './persistence-postgres';
 
 // The history store in the shared PostgreSQL (several nodes: history-store.ts), the same rows and answers
@@ -28,7 +37,7 @@ const DEFAULT_PREFIX = 'team_space';
 /** Table and index names go into SQL text (identifiers cannot be query parameters), so only a plain name. */
 const PLAIN_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
-/** Deadlock and serialization failures: the whole put is tried again (nothing of it was kept). */
+/** Deadlock and serialization failures: the whole put or attach is tried again (nothing of it was kept). */
 const RETRIED = new Set(['40P01', '40001']);
 const ATTEMPTS = 5;
 
@@ -50,6 +59,18 @@ const anywhere = (word: string) => `%${word.replace(/[\\%_]/g, '\\$&')}%`;
  * time the server tried. A space instead matches the same words (none holds a space or a NUL).
  */
 const searchable = (text: string) => text.replaceAll('\0', ' ');
+
+/** Tries a transaction again when PostgreSQL failed it for a deadlock or a serialization failure. */
+async function retried<T>(once: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await once();
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (attempt >= ATTEMPTS || typeof code !== 'string' || !RETRIED.has(code)) throw error;
+    }
+  }
+}
 
 /** What the put's tasks come to, one per task id, as if they were put one after another (as SQLite does). */
 function latest(tasks: readonly StoredTask[]): StoredTask[] {
@@ -93,9 +114,18 @@ export function postgresHistoryStore(pool: pg.Pool, options: PostgresHistoryOpti
            credits double precision NOT NULL,
            record text NOT NULL,
            "text" text NOT NULL,
+           attached text,
            PRIMARY KEY (room, task_id)
          )`,
       );
+      // A table made before tasks kept their attachments. Looked up first: ALTER TABLE takes the table's
+      // exclusive lock even when the column is there, and would queue every node's reads behind it.
+      const { rows: has } = await client.query(
+        `SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = 'attached' AND NOT attisdropped`,
+        [tasksTable],
+      );
+      if (has.length === 0)
+        await client.query(`ALTER TABLE ${tasksTable} ADD COLUMN IF NOT EXISTS attached text`);
       await client.query(
         `CREATE INDEX IF NOT EXISTS ${tasksTable}_time ON ${tasksTable} (room, created_at DESC, task_id DESC)`,
       );
@@ -178,6 +208,7 @@ export function postgresHistoryStore(pool: pg.Pool, options: PostgresHistoryOpti
         }
         if (updated.length > 0) {
           await client.query(
+            // attached stays as it is: a task archived again keeps what was said about it.
             `UPDATE ${tasksTable} t SET created_at = u.created_at, "by" = u."by", status = u.status,
                credits = u.credits, record = u.record, "text" = u."text"
              FROM unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $6::float8[], $7::text[], $8::text[])
@@ -236,21 +267,53 @@ export function postgresHistoryStore(pool: pg.Pool, options: PostgresHistoryOpti
     await ensureTables();
     // The sorted locks make a deadlock between two puts unlikely, not impossible (a row one put finds and
     // the other inserts): PostgreSQL then fails one of them, which loses nothing and is tried again.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await putOnce(room, ordered);
-        return;
-      } catch (error) {
-        const code = (error as { code?: unknown }).code;
-        if (attempt >= ATTEMPTS || typeof code !== 'string' || !RETRIED.has(code)) throw error;
+    await retried(() => putOnce(room, ordered));
+  }
+
+  /**
+   * One attempt at an attach. The rows are locked before they are read, in task id order as a put locks
+   * them: two nodes attaching to one task at once merge one after the other, neither losing the other's.
+   */
+  const attachOnce = (room: string, items: readonly TaskAttachments[], ids: readonly string[]) =>
+    transaction(async (client) => {
+      const { rows } = await client.query<{ task_id: string; attached: string | null }>(
+        `SELECT task_id, attached FROM ${tasksTable}
+         WHERE room = $1 AND task_id = ANY($2::text[]) ORDER BY task_id FOR UPDATE`,
+        [room, ids],
+      );
+      const kept = new Map(rows.map((r) => [r.task_id, attachmentsOf(r.task_id, r.attached)]));
+      for (const item of items) {
+        if (kept.has(item.taskId)) kept.set(item.taskId, mergeAttachments(kept.get(item.taskId), item));
       }
-    }
+      const merged = [...kept.values()].filter((a) => a !== undefined);
+      if (merged.length > 0) {
+        await client.query(
+          `UPDATE ${tasksTable} t SET attached = u.attached
+           FROM unnest($2::text[], $3::text[]) AS u(task_id, attached)
+           WHERE t.room = $1 AND t.task_id = u.task_id`,
+          [
+            room,
+            merged.map((a) => a.taskId),
+            merged.map((a) =>
+              hasAttachments(a) ? JSON.stringify({ judgements: a.judgements, comments: a.comments }) : null,
+            ),
+          ],
+        );
+      }
+      return new Set(kept.keys());
+    });
+
+  async function attach(room: string, items: readonly TaskAttachments[]): Promise<Set<string>> {
+    if (items.length === 0) return new Set();
+    await ensureTables();
+    const ids = [...new Set(items.map((i) => i.taskId))].sort();
+    return retried(() => attachOnce(room, items, ids));
   }
 
   async function page(room: string, query: HistoryPageQuery): Promise<HistoryPage> {
     const limit = query.limit ?? 200;
     const cursor = query.before === undefined ? undefined : decodeCursor(query.before);
-    if (query.before !== undefined && !cursor) return { tasks: [], next: null };
+    if (query.before !== undefined && !cursor) return { tasks: [], next: null, attached: [] };
     await ensureTables();
     const params: unknown[] = [room];
     const param = (value: unknown) => `$${params.push(value)}`;
@@ -264,8 +327,13 @@ export function postgresHistoryStore(pool: pg.Pool, options: PostgresHistoryOpti
     if (cursor) where.push(`(created_at, task_id) < (${param(cursor.createdAt)}, ${param(cursor.taskId)})`);
     // Both sides are lower case already (storedTaskOf, searchWords), so LIKE matches as SQLite's instr.
     for (const word of wordsOf(query)) where.push(`"text" LIKE ${param(anywhere(word))}`);
-    const { rows } = await pool.query<{ record: string; created_at: string; task_id: string }>(
-      `SELECT record, created_at, task_id FROM ${tasksTable} WHERE ${where.join(' AND ')}
+    const { rows } = await pool.query<{
+      record: string;
+      created_at: string;
+      task_id: string;
+      attached: string | null;
+    }>(
+      `SELECT record, created_at, task_id, attached FROM ${tasksTable} WHERE ${where.join(' AND ')}
        ORDER BY created_at DESC, task_id DESC LIMIT ${param(limit + 1)}`,
       params,
     );
@@ -275,11 +343,16 @@ export function postgresHistoryStore(pool: pg.Pool, options: PostgresHistoryOpti
     return {
       tasks: shown.map((r) => JSON.parse(r.record) as unknown),
       next: more && last ? encodeCursor(Number(last.created_at), last.task_id) : null,
+      attached: shown.flatMap((r) => {
+        const a = attachmentsOf(r.task_id, r.attached);
+        return a && hasAttachments(a) ? [a] : [];
+      }),
     };
   }
 
   return {
     put,
+    attach,
     page,
     months: async (room) => {
       await ensureTables();

@@ -4,10 +4,20 @@ import {
   encodeCursor,
   monthContribution,
   monthRangeOf,
+  type HistoryPage,
   type HistoryPageQuery,
   type MonthSummary,
+  type TaskAttachments,
 } from '../../contract/team-history';
-import { replaces, wordsOf, type HistoryStore, type StoredTask } from './history-store';
+import {
+  attachmentsOf,
+  hasAttachments,
+  mergeAttachments,
+  replaces,
+  wordsOf,
+  type HistoryStore,
+  type StoredTask,
+} from './history-store';
 import { holdUntilExit } from './persistence-sqlite';
 
 // The history store in the team space's SQLite file (one node: history-store.ts). Search is FTS5 with
@@ -19,7 +29,7 @@ import { holdUntilExit } from './persistence-sqlite';
 export interface SqliteDatabase {
   exec(source: string): unknown;
   prepare(source: string): SqliteStatement;
-  transaction<A extends unknown[]>(run: (...args: A) => void): (...args: A) => void;
+  transaction<A extends unknown[], R>(run: (...args: A) => R): (...args: A) => R;
 }
 interface SqliteStatement {
   get(...params: unknown[]): unknown;
@@ -48,6 +58,7 @@ const schema = `
     "status" TEXT NOT NULL,
     "credits" REAL NOT NULL,
     "record" TEXT NOT NULL,
+    "attached" TEXT,
     UNIQUE ("room", "task_id")
   );
   CREATE INDEX IF NOT EXISTS "team_space_tasks_time" ON "team_space_tasks" ("room", "created_at" DESC, "task_id" DESC);
@@ -87,6 +98,10 @@ export function sqliteHistoryStore(db: SqliteDatabase): HistoryStore {
     }
     return s;
   };
+  // A file made before tasks kept their attachments: CREATE TABLE IF NOT EXISTS leaves its table as it was.
+  const columns = prepared(`PRAGMA table_info("team_space_tasks")`).all() as Array<{ name: string }>;
+  if (!columns.some((c) => c.name === 'attached'))
+    db.exec(`ALTER TABLE "team_space_tasks" ADD COLUMN "attached" TEXT`);
 
   const put = db.transaction((room: string, tasks: readonly StoredTask[]) => {
     const find = prepared(
@@ -112,6 +127,7 @@ export function sqliteHistoryStore(db: SqliteDatabase): HistoryStore {
           failed: -old.failed,
           credits: -old.credits,
         });
+        // "attached" stays as it is: a task archived again keeps what was said about it.
         prepared(
           `UPDATE "team_space_tasks" SET "created_at" = ?, "by" = ?, "status" = ?, "credits" = ?, "record" = ? WHERE "id" = ?`,
         ).run(task.createdAt, task.by, task.status, task.credits, JSON.stringify(task.record), before.id);
@@ -139,7 +155,28 @@ export function sqliteHistoryStore(db: SqliteDatabase): HistoryStore {
     }
   });
 
-  const page = (room: string, query: HistoryPageQuery) => {
+  const attach = db.transaction((room: string, items: readonly TaskAttachments[]) => {
+    const find = prepared(
+      `SELECT "id", "attached" FROM "team_space_tasks" WHERE "room" = ? AND "task_id" = ?`,
+    );
+    const write = prepared(`UPDATE "team_space_tasks" SET "attached" = ? WHERE "id" = ?`);
+    const kept = new Set<string>();
+    for (const item of items) {
+      const row = find.get(room, item.taskId) as { id: number; attached: string | null } | undefined;
+      if (!row) continue;
+      const merged = mergeAttachments(attachmentsOf(item.taskId, row.attached), item);
+      write.run(
+        hasAttachments(merged)
+          ? JSON.stringify({ judgements: merged.judgements, comments: merged.comments })
+          : null,
+        row.id,
+      );
+      kept.add(item.taskId);
+    }
+    return kept;
+  });
+
+  const page = (room: string, query: HistoryPageQuery): HistoryPage => {
     const limit = query.limit ?? 200;
     const where = ['t."room" = $room'];
     const params: Record<string, unknown> = { room, limit: limit + 1 };
@@ -153,7 +190,7 @@ export function sqliteHistoryStore(db: SqliteDatabase): HistoryStore {
       Object.assign(params, { from, to });
     }
     const cursor = query.before === undefined ? undefined : decodeCursor(query.before);
-    if (query.before !== undefined && !cursor) return { tasks: [], next: null };
+    if (query.before !== undefined && !cursor) return { tasks: [], next: null, attached: [] };
     if (cursor) {
       where.push('(t."created_at" < $at OR (t."created_at" = $at AND t."task_id" < $id))');
       Object.assign(params, { at: cursor.createdAt, id: cursor.taskId });
@@ -176,19 +213,24 @@ export function sqliteHistoryStore(db: SqliteDatabase): HistoryStore {
       });
     }
     const rows = prepared(
-      `SELECT t."record", t."created_at", t."task_id" FROM ${from} WHERE ${where.join(' AND ')} ORDER BY t."created_at" DESC, t."task_id" DESC LIMIT $limit`,
-    ).all(params) as Array<{ record: string; created_at: number; task_id: string }>;
+      `SELECT t."record", t."created_at", t."task_id", t."attached" FROM ${from} WHERE ${where.join(' AND ')} ORDER BY t."created_at" DESC, t."task_id" DESC LIMIT $limit`,
+    ).all(params) as Array<{ record: string; created_at: number; task_id: string; attached: string | null }>;
     const more = rows.length > limit;
     const shown = more ? rows.slice(0, limit) : rows;
     const last = shown.at(-1);
     return {
       tasks: shown.map((r) => JSON.parse(r.record) as unknown),
       next: more && last ? encodeCursor(last.created_at, last.task_id) : null,
+      attached: shown.flatMap((r) => {
+        const a = attachmentsOf(r.task_id, r.attached);
+        return a && hasAttachments(a) ? [a] : [];
+      }),
     };
   };
 
   return {
     put: async (room, tasks) => put(room, tasks),
+    attach: async (room, items) => attach(room, items),
     page: async (room, query) => page(room, query),
     months: async (room) =>
       prepared(

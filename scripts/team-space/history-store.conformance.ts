@@ -1,5 +1,10 @@
 import { expect, it } from 'vitest';
-import { cursorBefore, decodeCursor, type HistoryPageQuery } from '../../contract/team-history';
+import {
+  cursorBefore,
+  decodeCursor,
+  type HistoryPageQuery,
+  type TaskAttachments,
+} from '../../contract/team-history';
 import { storedTaskOf, type HistoryStore, type StoredTask } from './history-store';
 
 // What every history store must do (history-store.ts), run against each one: SQLite
@@ -26,6 +31,18 @@ export function taskRecord(
 }
 
 export const stored = (record: Record<string, unknown>): StoredTask => storedTaskOf(record)!;
+
+/** What a member says about a task: judgements by `${member}|${outputKey}`, comments by id. */
+export function said(
+  n: number,
+  judgements: Record<string, unknown> = {},
+  comments: Record<string, unknown> = {},
+): TaskAttachments {
+  return { taskId: `task-${String(n).padStart(6, '0')}`, judgements, comments };
+}
+
+/** A comment as the document holds it. */
+export const comment = (id: string, body: string) => ({ id, by: 'ada', body, createdAt: MONTH });
 
 const ids = (tasks: unknown[]) => tasks.map((t) => (t as { taskId: string }).taskId);
 
@@ -139,6 +156,135 @@ export function historyStoreConformance(make: () => Promise<HistoryStore>): void
   it('answers an empty page for a cursor it did not write', async () => {
     const store = await make();
     await store.put('team:a', [stored(taskRecord(1))]);
-    expect(await store.page('team:a', { before: 'not a cursor' })).toEqual({ tasks: [], next: null });
+    expect(await store.page('team:a', { before: 'not a cursor' })).toEqual({
+      tasks: [],
+      next: null,
+      attached: [],
+    });
+  });
+
+  it('attach to a stored task shows in its page, in the page order, and answers its task id', async () => {
+    const store = await make();
+    await store.put(
+      'team:a',
+      [1, 2, 3].map((n) => stored(taskRecord(n))),
+    );
+    const one = said(1, { 'ada|task-000001#0': { starred: true, rating: null, updatedAt: 5 } });
+    const three = said(3, {}, { c1: comment('c1', 'nice fox') });
+    expect(await store.attach('team:a', [one, three])).toEqual(new Set(['task-000001', 'task-000003']));
+    expect((await store.page('team:a', {})).attached).toEqual([three, one]);
+    // A page answers only its own tasks' attachments.
+    const first = await store.page('team:a', { limit: 2 });
+    expect(first.attached).toEqual([three]);
+    expect((await store.page('team:a', { before: first.next! })).attached).toEqual([one]);
+    expect((await store.page('team:b', {})).attached).toEqual([]);
+  });
+
+  it('attach to a task with no row keeps nothing and leaves it out of the answered set', async () => {
+    const store = await make();
+    await store.put('team:a', [stored(taskRecord(1))]);
+    await store.put('team:b', [stored(taskRecord(2))]);
+    const answered = await store.attach('team:a', [
+      said(1, {}, { c1: comment('c1', 'kept') }),
+      said(2, {}, { c2: comment('c2', 'another room') }),
+      said(9, {}, { c9: comment('c9', 'no row') }),
+    ]);
+    expect(answered).toEqual(new Set(['task-000001']));
+    // The task arriving later does not find what was said before it.
+    await store.put('team:a', [stored(taskRecord(9))]);
+    expect((await store.page('team:a', {})).attached).toEqual([said(1, {}, { c1: comment('c1', 'kept') })]);
+    expect((await store.page('team:b', {})).attached).toEqual([]);
+    expect(await store.attach('team:a', [])).toEqual(new Set());
+  });
+
+  it('merges judgements by time (a newer wins, an older does not replace, a blank removes) and comments by id', async () => {
+    const store = await make();
+    await store.put('team:a', [stored(taskRecord(1))]);
+    const star = (updatedAt: number) => ({ starred: true, rating: null, updatedAt });
+    const rate = (rating: number, updatedAt: number) => ({ starred: false, rating, updatedAt });
+    const blank = (updatedAt: number) => ({ starred: false, rating: null, updatedAt });
+    await store.attach('team:a', [
+      said(
+        1,
+        { 'ada|o#0': star(10), 'bob|o#0': rate(3, 10), 'cy|o#0': star(10) },
+        { c1: comment('c1', 'one') },
+      ),
+    ]);
+    await store.attach('team:a', [
+      said(
+        1,
+        { 'ada|o#0': rate(5, 20), 'bob|o#0': rate(1, 5), 'cy|o#0': blank(20), 'dee|o#0': blank(20) },
+        { c1: comment('c1', 'one, edited'), c2: comment('c2', 'two') },
+      ),
+    ]);
+    const expected = said(
+      1,
+      { 'ada|o#0': rate(5, 20), 'bob|o#0': rate(3, 10) },
+      { c1: comment('c1', 'one, edited'), c2: comment('c2', 'two') },
+    );
+    expect((await store.page('team:a', {})).attached).toEqual([expected]);
+
+    // Several items for one task in one call merge in order: the last of equal times wins.
+    await store.attach('team:a', [
+      said(1, { 'ada|o#0': star(30) }, { c3: comment('c3', 'three') }),
+      said(1, { 'ada|o#0': blank(30), 'bob|o#0': rate(4, 31) }, { c3: comment('c3', 'three, edited') }),
+    ]);
+    expect((await store.page('team:a', {})).attached).toEqual([
+      said(
+        1,
+        { 'bob|o#0': rate(4, 31) },
+        { c1: comment('c1', 'one, edited'), c2: comment('c2', 'two'), c3: comment('c3', 'three, edited') },
+      ),
+    ]);
+  });
+
+  it('a blank judgement that removes the last thing said leaves the task with nothing attached', async () => {
+    const store = await make();
+    await store.put('team:a', [stored(taskRecord(1))]);
+    await store.attach('team:a', [said(1, { 'ada|o#0': { starred: true, updatedAt: 1 } })]);
+    expect(await store.attach('team:a', [said(1, { 'ada|o#0': { starred: false, updatedAt: 2 } })])).toEqual(
+      new Set(['task-000001']),
+    );
+    expect((await store.page('team:a', {})).attached).toEqual([]);
+  });
+
+  it('a later put of the same task keeps its attachments', async () => {
+    const store = await make();
+    await store.put('team:a', [stored(taskRecord(1, { status: 'running', credits: 0 }))]);
+    const one = said(1, { 'ada|o#0': { starred: true, updatedAt: 1 } }, { c1: comment('c1', 'fox') });
+    await store.attach('team:a', [one]);
+    // Replaced (finished now), then not replaced (an unfinished record after a finished one).
+    await store.put('team:a', [stored(taskRecord(1, { status: 'succeeded', credits: 3 }))]);
+    await store.put('team:a', [stored(taskRecord(1, { status: 'running', credits: 0 }))]);
+    const page = await store.page('team:a', {});
+    expect(page.tasks).toEqual([taskRecord(1, { status: 'succeeded', credits: 3 })]);
+    expect(page.attached).toEqual([one]);
+  });
+
+  it('attach leaves the months and the count as they were', async () => {
+    const store = await make();
+    await store.put('team:a', [
+      stored(taskRecord(1)),
+      stored(taskRecord(2, { by: 'bob', status: 'failed', credits: 0 })),
+    ]);
+    const months = await store.months('team:a');
+    await store.attach('team:a', [
+      said(1, { 'ada|o#0': { starred: true, updatedAt: 1 } }),
+      said(2, {}, { c1: comment('c1', 'why') }),
+      said(3, {}, { c3: comment('c3', 'no row') }),
+    ]);
+    expect(await store.months('team:a')).toEqual(months);
+    expect(await store.count('team:a')).toBe(2);
+  });
+
+  it('a page of tasks nothing was said about answers attached: []', async () => {
+    const store = await make();
+    await store.put('team:a', [stored(taskRecord(1)), stored(taskRecord(2))]);
+    await store.attach('team:a', [said(1, {}, { c1: comment('c1', 'older') })]);
+    const page = await store.page('team:a', { limit: 1 });
+    expect(page.tasks).toHaveLength(1);
+    expect(page.attached).toEqual([]);
+    expect((await store.page('team:a', { q: 'nothing matches this' })).attached).toEqual([]);
+    expect((await store.page('team:empty', {})).attached).toEqual([]);
   });
 }

@@ -4,6 +4,7 @@ import {
   type HistoryPage,
   type HistoryPageQuery,
   type MonthSummary,
+  type TaskAttachments,
 } from '../../contract/team-history';
 
 // Where a team's finished tasks go when they leave the live document (docs/team-space.md "History at
@@ -32,7 +33,13 @@ export interface HistoryStore {
    * finished row is never replaced by an unfinished one; the month summaries follow.
    */
   put(room: string, tasks: readonly StoredTask[]): Promise<void>;
-  /** A page of the room's tasks, newest first. */
+  /**
+   * Merges what was said about stored tasks into their rows (one transaction; mergeAttachments), each
+   * item with the row of its task. Answers the task ids that have a row: the others' items are not kept.
+   * A later put of the same task keeps what is attached.
+   */
+  attach(room: string, items: readonly TaskAttachments[]): Promise<Set<string>>;
+  /** A page of the room's tasks, newest first, with what is attached to them. */
   page(room: string, query: HistoryPageQuery): Promise<HistoryPage>;
   /** The room's summary rows, by month then member. */
   months(room: string): Promise<MonthSummary[]>;
@@ -73,3 +80,43 @@ export function storedTaskOf(record: unknown): StoredTask | undefined {
 
 /** The search's words, as both stores match them: each must be in the text (a substring). */
 export const wordsOf = (query: HistoryPageQuery) => searchWords(query.q ?? '');
+
+/** A judgement as the document holds it: blank when it neither stars nor rates. */
+const judgementOf = (value: unknown): { blank: boolean; updatedAt: number } => {
+  const v = (value && typeof value === 'object' ? value : {}) as Record<string, unknown>;
+  const rated = typeof v.rating === 'number';
+  return {
+    blank: v.starred !== true && !rated,
+    updatedAt: typeof v.updatedAt === 'number' && Number.isFinite(v.updatedAt) ? v.updatedAt : 0,
+  };
+};
+
+/**
+ * What a stored task's row keeps after `next` arrives: a judgement replaces the one under its key unless
+ * the kept one is newer, and a blank one (an un-star) removes it; a comment replaces the one of its id.
+ */
+export function mergeAttachments(
+  before: TaskAttachments | undefined,
+  next: TaskAttachments,
+): TaskAttachments {
+  const judgements: Record<string, unknown> = { ...before?.judgements };
+  for (const [key, value] of Object.entries(next.judgements)) {
+    const kept = key in judgements ? judgementOf(judgements[key]) : undefined;
+    const incoming = judgementOf(value);
+    if (kept && kept.updatedAt > incoming.updatedAt) continue;
+    if (incoming.blank) delete judgements[key];
+    else judgements[key] = value;
+  }
+  return { taskId: next.taskId, judgements, comments: { ...before?.comments, ...next.comments } };
+}
+
+/** Whether a row's attachments hold anything (an empty one is not sent). */
+export const hasAttachments = (a: TaskAttachments): boolean =>
+  Object.keys(a.judgements).length > 0 || Object.keys(a.comments).length > 0;
+
+/** A row's stored attachments (JSON of judgements and comments) read back: undefined when it holds none. */
+export function attachmentsOf(taskId: string, text: string | null): TaskAttachments | undefined {
+  if (text === null) return undefined;
+  const { judgements, comments } = JSON.parse(text) as Partial<TaskAttachments>;
+  return { taskId, judgements: judgements ?? {}, comments: comments ?? {} };
+}

@@ -121,6 +121,25 @@ describe('CommentsRegion', () => {
     await user.click(within(mine).getByRole('button', { name: 'Delete comment' }));
     expect(within(region).queryByRole('article', { name: 'Thread by Ann' })).toBeNull();
   });
+
+  it('a thread the server moved out with its task stays, offers Reply and says it can no longer be resolved', async () => {
+    const user = userEvent.setup();
+    const { ctx, comments, region } = setup();
+    ctx.doc.getMap('meta').set('schemaVersion', 3);
+    act(() => void comments.add(TARGET, 'Mine, weeks ago'));
+    const id = [...ctx.doc.getMap('comments').keys()][0]!;
+    // The server's move (another origin's deletion, in a room that moves comments).
+    act(() => ctx.doc.transact(() => ctx.doc.getMap('comments').delete(id), 'server'));
+    const thread = within(region).getByRole('article', { name: 'Thread by Ann' });
+    expect(within(thread).getByText('Mine, weeks ago')).toBeDefined();
+    expect(within(thread).getByText('Earlier thread: it can be answered, no longer resolved.')).toBeDefined();
+    expect(within(thread).queryByRole('button', { name: 'Resolve' })).toBeNull();
+    expect(within(thread).queryByRole('button', { name: 'Delete comment' })).toBeNull();
+    await user.click(within(thread).getByRole('button', { name: 'Reply' }));
+    await user.type(within(thread).getByRole('textbox', { name: 'Reply' }), 'Still agree');
+    await user.click(within(thread).getByRole('button', { name: 'Add reply' }));
+    expect(within(thread).getByText('Still agree')).toBeDefined();
+  });
 });
 
 describe('TeamCommentNotices', () => {

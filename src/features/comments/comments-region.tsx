@@ -129,6 +129,8 @@ function Thread({
   const replyButton = useRef<HTMLButtonElement>(null);
   const refocus = useRef(false);
   const { root, replies, resolved, resolution } = thread;
+  // Moved out of the room with its task: its first comment can no longer change.
+  const earlier = comments.isEarlier(root.id);
   const someone = t`A member`;
   const author = nameOf(memberName, root.author, someone);
   const by = resolution ? nameOf(memberName, resolution.by, someone) : '';
@@ -208,7 +210,11 @@ function Thread({
           <Button ref={replyButton} variant="ghost" size="sm" onClick={() => setReplying(true)}>
             <Trans context="verb: opens the box to reply to a thread">Reply</Trans>
           </Button>
-          {resolved ? (
+          {earlier ? (
+            <p className="self-center text-xs text-slate-600 dark:text-slate-400">
+              <Trans>Earlier thread: it can be answered, no longer resolved.</Trans>
+            </p>
+          ) : resolved ? (
             <Button variant="ghost" size="sm" onClick={() => comments.reopen(root.id)}>
               <RotateCcw className="size-3.5" aria-hidden="true" />
               <Trans>Reopen</Trans>
@@ -268,7 +274,7 @@ function CommentBody({
         >
           {relativeTime(comment.createdAt, now)}
         </time>
-        {comment.author === memberId && !comment.deleted && (
+        {comment.author === memberId && !comment.deleted && !comments.isEarlier(comment.id) && (
           <button
             type="button"
             onClick={() => comments.delete(comment.id)}

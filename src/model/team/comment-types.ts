@@ -40,7 +40,7 @@ export const TeamCommentSchema = z.object({
   createdAt: z.number(),
   /** On a thread's first comment only; absent until someone resolves it. */
   resolution: z._default(z.nullable(ResolutionSchema), null),
-  /** A first comment its author deleted while it had replies: kept, without its body, for the replies. */
+  /** A comment its author deleted: kept without its body (a first comment keeps its replies their thread). */
   deleted: z._default(z.boolean(), false),
 });
 export type TeamComment = z.infer<typeof TeamCommentSchema>;
@@ -77,7 +77,8 @@ export function threadsOf(comments: readonly TeamComment[], target: CommentTarge
     if (!sameTarget(root.target, target)) continue;
     let thread = threads.get(root.id);
     if (!thread) threads.set(root.id, (thread = { root, replies: [] }));
-    if (root !== c) thread.replies.push(c);
+    // A deleted reply stays in the document as a placeholder (team-comments.ts delete): not shown.
+    if (root !== c && !c.deleted) thread.replies.push(c);
   }
   return [...threads.values()]
     .filter((t) => !(t.root.deleted && t.replies.length === 0))

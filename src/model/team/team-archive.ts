@@ -5,11 +5,13 @@ import {
   MonthsAnswer,
   TEAM_HISTORY_ROUTES,
   type MonthSummary,
+  type TaskAttachments,
 } from '../../../contract/team-history';
 import { acceptedRecord } from '../../../contract/team-doc';
 import type { HistoryStore } from '../history/history-store';
 import type { HistoryEntry } from '../history/history-types';
 import { Listeners, ValueStore } from '../../lib/store';
+import type { EarlierSaid } from './team-attached';
 import { changeTeamEntries, fromTeamTask, TeamTaskSchema } from './team-tasks';
 
 // The team's earlier tasks (docs/team-space.md "History at scale"): the room's document holds the recent
@@ -44,6 +46,8 @@ export interface TeamArchiveOptions {
   nameOf: (memberId: string) => string;
   /** The room's watermark (meta.archivedBefore): 0 while nothing has moved. */
   archivedBefore: () => number;
+  /** Where what the team said about the tasks read goes (their judgements and comments). */
+  said?: EarlierSaid;
   fetch?: typeof fetch;
 }
 
@@ -144,7 +148,7 @@ export class TeamArchive {
     this.update({ error: null });
     const answer = await this.read(cursor ? { before: cursor } : {});
     if (!answer) return undefined;
-    this.add(answer.tasks);
+    this.add(answer);
     const last = answer.tasks.at(-1) as { createdAt?: unknown } | undefined;
     const past = since !== undefined && typeof last?.createdAt === 'number' && last.createdAt < since;
     return past ? null : answer.next;
@@ -158,7 +162,7 @@ export class TeamArchive {
     this.update({ searching: true, error: null });
     const answer = await this.read({ q, limit: String(MAX_PAGE) });
     if (!answer) this.searched.delete(q);
-    else this.add(answer.tasks);
+    else this.add(answer);
     this.update({ searching: false });
   }
 
@@ -205,10 +209,14 @@ export class TeamArchive {
     }
   }
 
-  /** Records from the server, each read as the document's are (the contract, then the studio's schema). */
-  private add(records: readonly unknown[]): void {
+  /**
+   * A page from the server: its records each read as the document's are (the contract, then the studio's
+   * schema); what was said about them to EarlierSaid, whose readers parse it alike.
+   */
+  private add(answer: { tasks: readonly unknown[]; attached: readonly TaskAttachments[] }): void {
+    this.o.said?.add(answer.attached);
     const entries: HistoryEntry[] = [];
-    for (const raw of records) {
+    for (const raw of answer.tasks) {
       const id = (raw as { taskId?: unknown } | null)?.taskId;
       if (typeof id !== 'string' || !acceptedRecord('tasks', id, raw)) continue;
       const parsed = TeamTaskSchema.safeParse(raw);

@@ -13,7 +13,8 @@ import {
   type Resolution,
   type TeamComment,
 } from './comment-types';
-import { ROOTS, rootMap, type TeamContext } from './team-doc';
+import { EarlierSaid } from './team-attached';
+import { movesSaid, ROOTS, rootMap, type TeamContext } from './team-doc';
 import { Listeners } from '../../lib/store';
 
 // Comments in the team space (docs/team-space.md "Judgements and comments"): one Y.Map per comment under its
@@ -22,6 +23,9 @@ import { Listeners } from '../../lib/store';
 // Y.Map: a concurrent resolve and reopen end as one of the two (Yjs's last writer), whole, on every
 // copy. Replies are comments with a parentId (one level), so two members replying at once add two
 // keys to the root and both survive. Every value read back is parsed (comment-types.ts).
+// Threads on earlier tasks' outputs leave the document for the server's store once quiet (EarlierSaid):
+// they are read from there, still answered (a reply is a comment of the document's), no longer resolved
+// or deleted (the first comment is no longer in the document to write).
 
 /** @internal */
 export class CommentInputError extends Error {}
@@ -49,19 +53,25 @@ export class TeamComments {
   private readonly byId = new Map<string, TeamComment>();
   private list: readonly TeamComment[] = [];
   private readonly listeners = new Listeners();
+  private readonly stopSaid: () => void;
 
   constructor(
     private readonly ctx: TeamContext,
     private readonly makeId: () => string = newId,
+    /** What the server moved out of the document with earlier tasks: read under the document's own. */
+    private readonly said: EarlierSaid = new EarlierSaid(),
   ) {
     this.root = rootMap(ctx.doc, ROOTS.comments);
     for (const id of this.root.keys()) this.read(id);
+    for (const id of said.commentIds()) if (!this.root.has(id)) this.read(id);
     this.list = this.sorted();
     this.root.observeDeep(this.onChange);
+    this.stopSaid = said.observe(({ comments }) => this.reread(comments));
   }
 
   destroy(): void {
     this.root.unobserveDeep(this.onChange);
+    this.stopSaid();
     this.listeners.clear();
   }
 
@@ -72,6 +82,11 @@ export class TeamComments {
 
   get(id: string): TeamComment | undefined {
     return this.byId.get(id);
+  }
+
+  /** Whether the comment was moved out of the document with its task: it can no longer change. */
+  isEarlier(id: string): boolean {
+    return this.byId.has(id) && !this.root.has(id);
   }
 
   /** The threads on one target (an output, a board cell), oldest first. */
@@ -106,8 +121,9 @@ export class TeamComments {
   }
 
   /**
-   * Deletes one of this member's own comments. A thread's first comment that has replies stays as a
-   * body-less placeholder, so the replies keep their thread; the others are removed.
+   * Deletes one of this member's own comments: it stays as a body-less placeholder (a thread's first
+   * comment keeps its replies their thread; threadsOf shows no other). A room whose server does not move
+   * comments (movesSaid) has the others removed.
    */
   delete(commentId: string): void {
     const comment = this.byId.get(commentId);
@@ -115,7 +131,7 @@ export class TeamComments {
     const hasReplies = this.list.some((c) => c.parentId === commentId);
     const map = this.root.get(commentId);
     this.ctx.transact(() => {
-      if (hasReplies && map instanceof Y.Map) {
+      if ((hasReplies || movesSaid(this.ctx.doc)) && map instanceof Y.Map) {
         map.set('deleted', true);
         map.set('body', '');
         map.set('mentions', []);
@@ -160,10 +176,17 @@ export class TeamComments {
     this.ctx.transact(() => map.set('resolution', resolution));
   }
 
-  /** Reads one comment into byId (or forgets it when it is gone or does not parse). */
+  /**
+   * Reads one comment into byId, the document's or else the one moved out of it (or forgets it when it
+   * is gone or does not parse).
+   */
   private read(id: string) {
     const map = this.root.get(id);
-    const json: unknown = map instanceof Y.Map ? map.toJSON() : undefined;
+    const json: unknown = this.root.has(id)
+      ? map instanceof Y.Map
+        ? map.toJSON()
+        : undefined
+      : this.said.comment(id);
     const parsed =
       json !== undefined && acceptedRecord('comments', id, json) ? TeamCommentSchema.safeParse(json) : null;
     // The id inside must be the key it sits under: a copy under another key would count twice.
@@ -179,12 +202,26 @@ export class TeamComments {
     const touched = new Set<string>();
     for (const event of events) {
       if (event.path.length === 0 && event instanceof Y.YMapEvent) {
-        for (const id of event.keysChanged) touched.add(id);
+        for (const [id, change] of event.changes.keys) {
+          touched.add(id);
+          // A deletion is the server's move (movesSaid): the comment as it was shown stays.
+          const shown = this.byId.get(id);
+          if (change.action === 'delete' && shown && movesSaid(this.ctx.doc))
+            this.said.keepComment(id, shown);
+        }
       } else if (typeof event.path[0] === 'string') touched.add(event.path[0]);
     }
-    if (touched.size === 0) return;
-    for (const id of touched) this.read(id);
+    this.reread(touched);
+  };
+
+  private reread(ids: Iterable<string>): void {
+    let any = false;
+    for (const id of ids) {
+      this.read(id);
+      any = true;
+    }
+    if (!any) return;
     this.list = this.sorted();
     this.listeners.notify();
-  };
+  }
 }

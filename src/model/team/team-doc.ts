@@ -1,6 +1,6 @@
 import type * as Y from 'yjs';
 import type { Awareness } from 'y-protocols/awareness';
-import { TEAM_DOC_ROOTS, type TeamDocRoot } from '../../../contract/team-doc';
+import { schemaVersionOf, TEAM_DOC_ROOTS, type TeamDocRoot } from '../../../contract/team-doc';
 
 // The team space's shared document (docs/team-space.md): one Yjs document per room, a team's
 // (every key of the team) or one personal key's (one person's devices). Its roots, the shape and bounds
@@ -34,5 +34,11 @@ export interface TeamContext {
   /** Runs `edit` as one transaction of this member's (one undo step, one update on the wire). */
   transact(edit: () => void): void;
 }
+
+/**
+ * Whether the room's server moves judgements and comments with stored tasks (schema version 3): there a
+ * studio never deletes either, so a deletion it sees is the move (contract/team-doc.ts TEAM_DOC_MIGRATIONS).
+ */
+export const movesSaid = (doc: Y.Doc): boolean => schemaVersionOf(doc) >= 3;
 
 export const rootMap = <T = unknown>(doc: Y.Doc, name: TeamDocRoot): Y.Map<T> => doc.getMap<T>(name);

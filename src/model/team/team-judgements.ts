@@ -1,8 +1,9 @@
 import { acceptedRecord } from '../../../contract/team-doc';
+import { EarlierSaid } from './team-attached';
 import { z } from 'zod/mini';
 import type * as Y from 'yjs';
 import type { Judgement, Judgements } from '../history/judgements';
-import { ROOTS, rootMap, type TeamContext } from './team-doc';
+import { movesSaid, ROOTS, rootMap, type TeamContext } from './team-doc';
 import { OPEN_GATE, sizeOf, type ShareGate } from './team-share';
 import { Listeners } from '../../lib/store';
 
@@ -83,12 +84,17 @@ export class TeamJudgements {
   private picks: TeamPicks = new Map();
   private readonly listeners = new Listeners();
 
+  private readonly stopSaid: () => void;
+
   constructor(
     private readonly ctx: TeamContext,
     private readonly gate: ShareGate = OPEN_GATE,
+    /** What the server moved out of the document with earlier tasks: read under the document's own. */
+    private readonly said: EarlierSaid = new EarlierSaid(),
   ) {
     this.map = rootMap(ctx.doc, ROOTS.judgements);
     for (const key of this.map.keys()) this.read(key);
+    for (const key of said.judgementKeys()) if (!this.map.has(key)) this.read(key);
     const next = new Map<string, TeamPick>();
     for (const [outputKey, byMember] of this.byOutput) {
       const pick = pickOf(outputKey, byMember);
@@ -96,10 +102,12 @@ export class TeamJudgements {
     }
     this.picks = next;
     this.map.observe(this.onChange);
+    this.stopSaid = said.observe(({ judgements }) => this.reread(judgements));
   }
 
   destroy(): void {
     this.map.unobserve(this.onChange);
+    this.stopSaid();
     this.listeners.clear();
   }
 
@@ -149,9 +157,13 @@ export class TeamJudgements {
     this.ctx.transact(() => {
       for (const c of changes) {
         const key = judgementKey(this.ctx.memberId, c.outputKey);
-        if (isBlank(c)) {
+        if (isBlank(c) && !movesSaid(this.ctx.doc)) {
           if (this.map.has(key)) this.map.delete(key);
+        } else if (isBlank(c) && !this.map.has(key) && this.said.judgement(key) === undefined) {
+          // Nothing to take back.
         } else {
+          // A blank one too, where the room moves judgements (movesSaid): it overrides a star the server
+          // has moved, and the server drops it once quiet.
           const value: TeamJudgement = {
             starred: c.starred,
             rating: c.rating,
@@ -163,17 +175,27 @@ export class TeamJudgements {
     });
   }
 
+  /** Hears the judgement keys a page of earlier tasks brought (after they are read here). */
+  observeEarlier(listener: (keys: readonly string[]) => void): () => void {
+    return this.said.observe(({ judgements }) => {
+      if (judgements.length > 0) listener(judgements);
+    });
+  }
+
   /** Mirrors the local JudgementStore of this member into the document and back (bridgeJudgements). */
   bridge(local: LocalJudgements, options: BridgeOptions = {}): () => void {
     return bridgeJudgements(this, this.ctx, local, options);
   }
 
-  /** Reads one key of the root into byOutput; returns the output key it touched, if any. */
+  /**
+   * Reads one key into byOutput, the document's value or else the one moved out of it; returns the output
+   * key it touched, if any.
+   */
   private read(key: string): string | null {
     const parsedKey = parseJudgementKey(key);
     if (!parsedKey) return null;
     const { memberId, outputKey } = parsedKey;
-    const raw = this.map.get(key);
+    const raw = this.map.has(key) ? this.map.get(key) : this.said.judgement(key);
     const parsed =
       raw === undefined || !acceptedRecord('judgements', key, raw)
         ? null
@@ -191,8 +213,18 @@ export class TeamJudgements {
   }
 
   private onChange = (event: Y.YMapEvent<unknown>) => {
+    // A deletion is the server's move (movesSaid): what was shown stays, read from what was moved.
+    if (movesSaid(this.ctx.doc)) {
+      for (const [key, change] of event.changes.keys) {
+        if (change.action === 'delete') this.said.keepJudgement(key, change.oldValue);
+      }
+    }
+    this.reread(event.keysChanged);
+  };
+
+  private reread(keys: Iterable<string>): void {
     const touched = new Set<string>();
-    for (const key of event.keysChanged) {
+    for (const key of keys) {
       const outputKey = this.read(key);
       if (outputKey) touched.add(outputKey);
     }
@@ -206,7 +238,7 @@ export class TeamJudgements {
     }
     this.picks = next;
     this.listeners.notify();
-  };
+  }
 }
 
 /** What the bridge needs of the local JudgementStore (model/history/judgements.ts). */
@@ -293,8 +325,21 @@ function bridgeJudgements(
     }
   };
   docMap.observe(onDoc);
+  // And this member's judgements of earlier tasks, as their pages are read (another device made them):
+  // the Gallery shows them starred here too, unless this device changed them since.
+  const offEarlier = team.observeEarlier((keys) => {
+    for (const key of keys) {
+      const parsed = parseJudgementKey(key);
+      if (!parsed || parsed.memberId !== ctx.memberId) continue;
+      const there = inDoc(parsed.outputKey);
+      const here = local.snapshot().get(parsed.outputKey);
+      if (!there || same(there, here) || (here && here.updatedAt > there.updatedAt)) continue;
+      void local.set(parsed.outputKey, { starred: there.starred, rating: there.rating });
+    }
+  });
   return () => {
     offLocal();
     docMap.unobserve(onDoc);
+    offEarlier();
   };
 }

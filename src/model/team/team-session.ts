@@ -2,6 +2,7 @@ import * as Y from 'yjs';
 import type { HistoryStore } from '../history/history-store';
 import type { HistoryEntry } from '../history/history-types';
 import { TeamArchive } from './team-archive';
+import { EarlierSaid } from './team-attached';
 import { TeamConnection, type TeamConnectionOptions } from './team-connection';
 import { ROOTS, rootMap } from './team-doc';
 import type { LocalJudgements } from './team-judgements';
@@ -81,8 +82,10 @@ export class TeamSession {
     this.members = new TeamMembers(this.space);
     this.tasks = new TeamTasks(this.space, this.share, options.withdrawnTasks);
     this.library = new TeamLibrary(this.space, this.share);
-    this.judgements = new TeamJudgements(this.space, this.share);
-    this.comments = new TeamComments(this.space);
+    // What the server moved out of the room with earlier tasks: the pages bring it, both read it.
+    const said = new EarlierSaid();
+    this.judgements = new TeamJudgements(this.space, this.share, said);
+    this.comments = new TeamComments(this.space, undefined, said);
     this.boards = new TeamBoards(this.space);
     this.votes = new TeamVotes(this.space);
     this.connection = new TeamConnection(this.space, {
@@ -111,6 +114,7 @@ export class TeamSession {
       memberId: options.memberId,
       nameOf: this.members.nameOf,
       archivedBefore: () => this.tasks.archivedBefore(),
+      said,
     });
     const meta = rootMap(this.space.doc, ROOTS.meta);
     const onMeta = () => {
