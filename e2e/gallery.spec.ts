@@ -190,6 +190,26 @@ test('the viewer: arrows through the filtered set, zoom Fit and 100%, shortcuts,
   await expect(opener(page, 'gallery tile 2')).toBeFocused();
 });
 
+test('after a reload (a returning visit: the stylesheet is added while the page is parsed) the Viewer at desktop width still has its details beside the image', async ({
+  studio,
+  sandbox,
+  page,
+}) => {
+  const tasks = await seedImages(sandbox, 1);
+  await seeded(studio, tasks);
+  await page.reload();
+  await expect(gallery(page)).toBeVisible();
+  await opener(page, 'gallery tile 1').click();
+  const stage = viewer(page).getByTestId('viewer-stage');
+  const details = viewer(page).getByRole('complementary', { name: 'Details' });
+  await expect(details).toBeVisible();
+  const [a, b] = [(await stage.boundingBox())!, (await details.boundingBox())!];
+  // Side by side (lg:flex-row, lg:w-96), the stage as tall as the window's rest: not the phone's stack.
+  expect(b.x).toBeGreaterThanOrEqual(a.x + a.width - 1);
+  expect(b.width).toBeLessThan(400);
+  expect(a.height).toBeGreaterThan(400);
+});
+
 test('star and rating, by button and by key, survive a reload, drive the starred and minimum-rating filters, and travel in the export', async ({
   studio,
   sandbox,

@@ -64,6 +64,16 @@ describe('the first visit’s index.html', () => {
     expect(hashes).toEqual({ scriptSrc: [`'sha256-${digest}'`] });
   });
 
+  it('puts the inlined CSS before the script, so a stylesheet the loader adds at once comes after it in the cascade', async () => {
+    const { html } = await firstPaintPage(built, dist, beforePaint);
+    expect(html.indexOf('<style>')).toBeGreaterThan(0);
+    expect(html.indexOf('<style>')).toBeLessThan(html.indexOf('<script>'));
+    // What the browser does with it: the loader runs while the parser is in the script, so what it
+    // appends to <head> lands after every element before the script and before every element after it.
+    const head = /<head>([\s\S]*?)<script>/.exec(html)![1]!;
+    expect(head).toContain('<style>');
+  });
+
   it('refuses a page it cannot make whole', async () => {
     await expect(
       firstPaintPage(built.replace('/before-paint.js', '/other.js'), dist, beforePaint),

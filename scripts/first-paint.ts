@@ -110,7 +110,12 @@ export async function firstPaintPage(
   // Without JavaScript, the stylesheet as before (the prerendered page is whole without it anyway).
   for (const [tag] of cssTags) out = out.replace(tag.trim(), `<noscript>${tag.trim()}</noscript>`);
   out = out.replace(/<!--[^>]*before the first paint[^>]*-->\s*/, '');
-  out = out.replace(scriptTag, () => `<script>${script}</script>`);
+  // The inlined rules go before the script: when the loader adds the stylesheet at once (a returning
+  // visit), the parser has not reached what follows the script, and a <style> after the stylesheet would
+  // win the cascade over it (`.flex-col` inlined over the stylesheet's later `lg:flex-row`).
+  const inlined = /<style>[\s\S]*?<\/style>\s*/.exec(out)?.[0] ?? '';
+  if (inlined) out = out.replace(inlined, '');
+  out = out.replace(scriptTag, () => `${inlined.trim()}<script>${script}</script>`);
   const inline = [...out.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
   return { html: out, hashes: { scriptSrc: inline.map(scriptHash) } };
 }
