@@ -547,3 +547,72 @@ smallWindow(
     await expect(gallery.getByText('Every task of the team in these dates is shown.')).toBeVisible();
   },
 );
+
+smallWindow(
+  'a comment and a star on a task weeks old follow it to the server: the member watching keeps them on screen, and after a reload reads them with the earlier task, the thread still answered and no longer resolved',
+  async ({ join, demoKeys }) => {
+    smallWindow.setTimeout(180_000);
+    const tag = uniquePrompt('said');
+    const [oldest, ...newer] = ['lighthouse', 'harbour', 'orchard'].map((w) => `${tag} ${w}`);
+    const { tap, write } = tapSync();
+    const ana = await join(ANA, { beforeJoin: tap });
+    const ben = await join(BEN);
+    for (const prompt of [oldest!, ...newer]) await ana.makeTask(prompt);
+    // The oldest leaves the room (the window keeps two): the server's page names it and its maker.
+    const page = async () => {
+      const res = await ana.page.request.get(`/sync/history?q=${encodeURIComponent(oldest!)}`, {
+        headers: { Authorization: `Bearer ${demoKeys.team}` },
+      });
+      return (await res.json()) as {
+        tasks: Array<{ taskId: string; by: string }>;
+        attached: Array<{ comments: Record<string, unknown> }>;
+      };
+    };
+    await expect.poll(async () => (await page()).tasks.length, { timeout: 30_000 }).toBe(1);
+    const { taskId, by } = (await page()).tasks[0]!;
+
+    // Ben has it open when Ana's comment and star of three weeks ago reach the room (written on Ana's
+    // socket, as a device of hers that was offline would bring them).
+    const bensComments = await ben.view(oldest!);
+    const weeksAgo = Date.now() - 21 * 86_400_000;
+    write((doc) => {
+      doc.getMap('judgements').set(`${by}|${taskId}#0`, { starred: true, rating: 5, updatedAt: weeksAgo });
+      const comment = new Y.Map<unknown>();
+      for (const [k, v] of Object.entries({
+        id: 'c_weeks_ago',
+        target: { kind: 'output', outputKey: `${taskId}#0` },
+        parentId: null,
+        author: by,
+        body: 'The lamp is too bright.',
+        mentions: [],
+        createdAt: weeksAgo,
+      }))
+        comment.set(k, v);
+      doc.getMap('comments').set('c_weeks_ago', comment);
+    });
+    const thread = bensComments.getByRole('article', { name: 'Thread by Ana' });
+    await expect(thread.getByText('The lamp is too bright.')).toBeVisible({ timeout: 15_000 });
+    // Quiet for three weeks: the server's next pass moves both to the task's row.
+    await expect
+      .poll(async () => Object.keys((await page()).attached[0]?.comments ?? {}), { timeout: 30_000 })
+      .toEqual(['c_weeks_ago']);
+    // Still on Ben's screen, now as an earlier thread, with Ana's star.
+    await expect(thread.getByText('Earlier thread: it can be answered, no longer resolved.')).toBeVisible();
+    await expect(thread.getByText('The lamp is too bright.')).toBeVisible();
+    await expect(ben.viewer.getByText('Team: Starred by 1, average 5')).toBeVisible();
+
+    // After a reload, the search reads the earlier task with what was said about it.
+    await ben.page.reload();
+    await expect(ben.status).toHaveText(/^Team space online/, { timeout: 15_000 });
+    const again = await ben.view(oldest!);
+    const earlier = again.getByRole('article', { name: 'Thread by Ana' });
+    await expect(earlier.getByText('The lamp is too bright.')).toBeVisible({ timeout: 15_000 });
+    await expect(earlier.getByRole('button', { name: 'Resolve' })).toHaveCount(0);
+    await expect(ben.viewer.getByText('Team: Starred by 1, average 5')).toBeVisible();
+    await shareAxe(ben.page, 'earlier thread');
+    await earlier.getByRole('button', { name: 'Reply', exact: true }).click();
+    await earlier.getByRole('textbox', { name: 'Reply', exact: true }).fill('Dimmed it in the next one.');
+    await earlier.getByRole('button', { name: 'Add reply', exact: true }).click();
+    await expect(earlier.getByText('Dimmed it in the next one.')).toBeVisible();
+  },
+);
