@@ -1,7 +1,6 @@
 import type pg from 'pg';
 import {
   decodeCursor,
-  encodeCursor,
   monthContribution,
   monthRangeOf,
   type HistoryPage,
@@ -12,10 +11,13 @@ import {
 import {
   attachmentsOf,
   hasAttachments,
-  mergeAttachments,
+  mergeWithin,
+  pageOf,
   replaces,
+  storedAttachments,
   wordsOf,
   type HistoryStore,
+  type PageRow,
   type StoredTask,
 } from './history-store';
 import { inTransaction } from './persistence-postgres';
@@ -282,9 +284,14 @@ export function postgresHistoryStore(pool: pg.Pool, options: PostgresHistoryOpti
         [room, ids],
       );
       const kept = new Map(rows.map((r) => [r.task_id, attachmentsOf(r.task_id, r.attached)]));
+      const over = new Set<string>();
       for (const item of items) {
-        if (kept.has(item.taskId)) kept.set(item.taskId, mergeAttachments(kept.get(item.taskId), item));
+        if (!kept.has(item.taskId) || over.has(item.taskId)) continue;
+        const merged = mergeWithin(kept.get(item.taskId), item);
+        if (merged) kept.set(item.taskId, merged);
+        else over.add(item.taskId);
       }
+      for (const taskId of over) kept.delete(taskId);
       const merged = [...kept.values()].filter((a) => a !== undefined);
       if (merged.length > 0) {
         await client.query(
@@ -294,9 +301,7 @@ export function postgresHistoryStore(pool: pg.Pool, options: PostgresHistoryOpti
           [
             room,
             merged.map((a) => a.taskId),
-            merged.map((a) =>
-              hasAttachments(a) ? JSON.stringify({ judgements: a.judgements, comments: a.comments }) : null,
-            ),
+            merged.map((a) => (hasAttachments(a) ? storedAttachments(a) : null)),
           ],
         );
       }
@@ -327,27 +332,12 @@ export function postgresHistoryStore(pool: pg.Pool, options: PostgresHistoryOpti
     if (cursor) where.push(`(created_at, task_id) < (${param(cursor.createdAt)}, ${param(cursor.taskId)})`);
     // Both sides are lower case already (storedTaskOf, searchWords), so LIKE matches as SQLite's instr.
     for (const word of wordsOf(query)) where.push(`"text" LIKE ${param(anywhere(word))}`);
-    const { rows } = await pool.query<{
-      record: string;
-      created_at: string;
-      task_id: string;
-      attached: string | null;
-    }>(
+    const { rows } = await pool.query<PageRow>(
       `SELECT record, created_at, task_id, attached FROM ${tasksTable} WHERE ${where.join(' AND ')}
        ORDER BY created_at DESC, task_id DESC LIMIT ${param(limit + 1)}`,
       params,
     );
-    const more = rows.length > limit;
-    const shown = more ? rows.slice(0, limit) : rows;
-    const last = shown.at(-1);
-    return {
-      tasks: shown.map((r) => JSON.parse(r.record) as unknown),
-      next: more && last ? encodeCursor(Number(last.created_at), last.task_id) : null,
-      attached: shown.flatMap((r) => {
-        const a = attachmentsOf(r.task_id, r.attached);
-        return a && hasAttachments(a) ? [a] : [];
-      }),
-    };
+    return pageOf(rows, limit);
   }
 
   return {

@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import {
   decodeCursor,
-  encodeCursor,
   monthContribution,
   monthRangeOf,
   type HistoryPage,
@@ -12,10 +11,13 @@ import {
 import {
   attachmentsOf,
   hasAttachments,
-  mergeAttachments,
+  mergeWithin,
+  pageOf,
   replaces,
+  storedAttachments,
   wordsOf,
   type HistoryStore,
+  type PageRow,
   type StoredTask,
 } from './history-store';
 import { holdUntilExit } from './persistence-sqlite';
@@ -161,16 +163,17 @@ export function sqliteHistoryStore(db: SqliteDatabase): HistoryStore {
     );
     const write = prepared(`UPDATE "team_space_tasks" SET "attached" = ? WHERE "id" = ?`);
     const kept = new Set<string>();
+    const over = new Set<string>();
     for (const item of items) {
       const row = find.get(room, item.taskId) as { id: number; attached: string | null } | undefined;
-      if (!row) continue;
-      const merged = mergeAttachments(attachmentsOf(item.taskId, row.attached), item);
-      write.run(
-        hasAttachments(merged)
-          ? JSON.stringify({ judgements: merged.judgements, comments: merged.comments })
-          : null,
-        row.id,
-      );
+      if (!row || over.has(item.taskId)) continue;
+      const merged = mergeWithin(attachmentsOf(item.taskId, row.attached), item);
+      if (!merged) {
+        over.add(item.taskId);
+        kept.delete(item.taskId);
+        continue;
+      }
+      write.run(hasAttachments(merged) ? storedAttachments(merged) : null, row.id);
       kept.add(item.taskId);
     }
     return kept;
@@ -214,18 +217,8 @@ export function sqliteHistoryStore(db: SqliteDatabase): HistoryStore {
     }
     const rows = prepared(
       `SELECT t."record", t."created_at", t."task_id", t."attached" FROM ${from} WHERE ${where.join(' AND ')} ORDER BY t."created_at" DESC, t."task_id" DESC LIMIT $limit`,
-    ).all(params) as Array<{ record: string; created_at: number; task_id: string; attached: string | null }>;
-    const more = rows.length > limit;
-    const shown = more ? rows.slice(0, limit) : rows;
-    const last = shown.at(-1);
-    return {
-      tasks: shown.map((r) => JSON.parse(r.record) as unknown),
-      next: more && last ? encodeCursor(last.created_at, last.task_id) : null,
-      attached: shown.flatMap((r) => {
-        const a = attachmentsOf(r.task_id, r.attached);
-        return a && hasAttachments(a) ? [a] : [];
-      }),
-    };
+    ).all(params) as PageRow[];
+    return pageOf(rows, limit);
   };
 
   return {

@@ -5,7 +5,7 @@ import {
   type HistoryPageQuery,
   type TaskAttachments,
 } from '../../contract/team-history';
-import { storedTaskOf, type HistoryStore, type StoredTask } from './history-store';
+import { MAX_PAGE_BYTES, storedTaskOf, type HistoryStore, type StoredTask } from './history-store';
 
 // What every history store must do (history-store.ts), run against each one: SQLite
 // (history-sqlite.test.ts) and PostgreSQL (history-postgres.test.ts).
@@ -286,5 +286,42 @@ export function historyStoreConformance(make: () => Promise<HistoryStore>): void
     expect(page.attached).toEqual([]);
     expect((await store.page('team:a', { q: 'nothing matches this' })).attached).toEqual([]);
     expect((await store.page('team:empty', {})).attached).toEqual([]);
+  });
+
+  it('keeps no more than MAX_ATTACHED_BYTES for one task: what would pass it is not kept, nor its task answered', async () => {
+    const store = await make();
+    await store.put('team:a', [stored(taskRecord(1)), stored(taskRecord(2))]);
+    const big = (from: number) =>
+      Object.fromEntries(
+        Array.from({ length: 100 }, (_, i) => [`c${from + i}`, comment(`c${from + i}`, 'x'.repeat(1_000))]),
+      );
+    expect([...(await store.attach('team:a', [said(1, {}, big(0))]))]).toEqual(['task-000001']);
+    expect([...(await store.attach('team:a', [said(1, {}, big(100))]))]).toEqual(['task-000001']);
+    // The third hundred would pass 256 KB: refused whole, the row as it was; another task still attaches.
+    const answered = await store.attach('team:a', [said(1, {}, big(200)), said(2, {}, big(0))]);
+    expect([...answered]).toEqual(['task-000002']);
+    const attached = (await store.page('team:a', {})).attached;
+    expect(Object.keys(attached.find((a) => a.taskId === 'task-000001')!.comments)).toHaveLength(200);
+  });
+
+  it('stops a page at MAX_PAGE_BYTES, with a cursor that goes on where it stopped', async () => {
+    const store = await make();
+    const records = Array.from({ length: 30 }, (_, i) => taskRecord(i + 1));
+    await store.put('team:a', records.map(stored));
+    // 30 tasks with some 200 KB said about each: 6 MB, more than one page holds.
+    const lots = Object.fromEntries(
+      Array.from({ length: 190 }, (_, i) => [`c${i}`, comment(`c${i}`, 'y'.repeat(1_000))]),
+    );
+    await store.attach(
+      'team:a',
+      records.map((_, i) => said(i + 1, {}, lots)),
+    );
+    const first = await store.page('team:a', { limit: 500 });
+    expect(first.tasks.length).toBeGreaterThan(0);
+    expect(first.tasks.length).toBeLessThan(30);
+    expect(JSON.stringify(first).length).toBeLessThan(MAX_PAGE_BYTES + 300 * 1024);
+    expect(first.next).not.toBeNull();
+    const seen = await all(store, 'team:a', { limit: 500 });
+    expect(seen).toEqual(records.map((r) => r.taskId).reverse());
   });
 }

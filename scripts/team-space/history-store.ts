@@ -1,5 +1,6 @@
 import { isTerminal, type TaskStatus } from '../../contract/task';
 import {
+  encodeCursor,
   searchWords,
   type HistoryPage,
   type HistoryPageQuery,
@@ -108,6 +109,62 @@ export function mergeAttachments(
     else judgements[key] = value;
   }
   return { taskId: next.taskId, judgements, comments: { ...before?.comments, ...next.comments } };
+}
+
+/**
+ * The most one task's row keeps of what was said about it, as JSON (some 800 comments): a member writing
+ * thousands of comments on one output, week after week, would otherwise grow one row, and every page
+ * that holds its task, without end. What would pass it is not kept: it stays in the document, where it
+ * counts against its writers' share.
+ */
+export const MAX_ATTACHED_BYTES = 256 * 1024;
+
+/** The most one page answers, as JSON: a page stops early (its cursor where it stopped) past it. */
+export const MAX_PAGE_BYTES = 4 * 1024 * 1024;
+
+/** mergeAttachments, or null when the row would pass MAX_ATTACHED_BYTES. */
+export function mergeWithin(
+  before: TaskAttachments | undefined,
+  next: TaskAttachments,
+): TaskAttachments | null {
+  const merged = mergeAttachments(before, next);
+  return storedAttachments(merged).length > MAX_ATTACHED_BYTES ? null : merged;
+}
+
+/** What a row's "attached" column holds: JSON of the judgements and comments, or null for none. */
+export const storedAttachments = (a: TaskAttachments): string =>
+  JSON.stringify({ judgements: a.judgements, comments: a.comments });
+
+/** A page's rows as both stores read them, newest first (one more than the limit when there are more). */
+export interface PageRow {
+  record: string;
+  created_at: number | string;
+  task_id: string;
+  attached: string | null;
+}
+
+/**
+ * The page the rows make: at most `limit` tasks and MAX_PAGE_BYTES (always one task), its cursor after
+ * the last one answered when more follow.
+ */
+export function pageOf(rows: readonly PageRow[], limit: number): HistoryPage {
+  let count = 0;
+  let bytes = 0;
+  for (const row of rows.slice(0, limit)) {
+    bytes += row.record.length + (row.attached?.length ?? 0);
+    if (count > 0 && bytes > MAX_PAGE_BYTES) break;
+    count++;
+  }
+  const shown = rows.slice(0, count);
+  const last = shown.at(-1);
+  return {
+    tasks: shown.map((r) => JSON.parse(r.record) as unknown),
+    next: rows.length > count && last ? encodeCursor(Number(last.created_at), last.task_id) : null,
+    attached: shown.flatMap((r) => {
+      const a = attachmentsOf(r.task_id, r.attached);
+      return a && hasAttachments(a) ? [a] : [];
+    }),
+  };
 }
 
 /** Whether a row's attachments hold anything (an empty one is not sent). */
