@@ -104,6 +104,7 @@ function benchBoard(id: string, now: number): Board {
     favourites: {},
     notes: {},
     blind: false,
+    decisions: [],
   };
 }
 

@@ -30,6 +30,32 @@ describe('the version and its migrations', () => {
     expect(migrateTeamDoc(doc)).toEqual({ kind: 'current', version: TEAM_DOC_VERSION });
   });
 
+  it('version 2 -> 3 gives every board its list of decisions; a board with one keeps it, a value that is no board is left', () => {
+    const doc = new Y.Doc();
+    const kept = new Y.Array<unknown>();
+    doc.transact(() => {
+      doc.getMap(TEAM_DOC_ROOTS.meta).set('schemaVersion', 2);
+      const boards = doc.getMap<unknown>(TEAM_DOC_ROOTS.boards);
+      boards.set('b1', new Y.Map());
+      const b2 = new Y.Map<unknown>();
+      boards.set('b2', b2);
+      b2.set('decisions', kept);
+      kept.push([{ column: 'm@v', reason: '', by: 'a', at: 1 }]);
+      boards.set('junk', 'not a board');
+    });
+    const types = { array: () => new Y.Array() };
+    expect(migrateTeamDoc(doc, undefined, undefined, 'migration', types)).toEqual({
+      kind: 'upgraded',
+      from: 2,
+      to: TEAM_DOC_VERSION,
+    });
+    const boards = doc.getMap<Y.Map<unknown>>(TEAM_DOC_ROOTS.boards);
+    expect(boards.get('b1')!.get('decisions')).toBeInstanceOf(Y.Array);
+    expect(boards.get('b2')!.get('decisions')).toBe(kept);
+    expect(kept.length).toBe(1);
+    expect(doc.getMap(TEAM_DOC_ROOTS.boards).get('junk')).toBe('not a board');
+  });
+
   it('an old document is upgraded step by step, its data moved, never dropped', () => {
     const doc = new Y.Doc();
     doc.transact(() => {

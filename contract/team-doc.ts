@@ -78,6 +78,7 @@ export const TeamDocValues = {
   preset: z.looseObject({ id: Id, by: Id, sharedAt: Time }),
   prompt: z.looseObject({ text: Text(TEAM_DOC_BOUNDS.maxTextLength), by: Id, sharedAt: Time }),
   resolution: z.nullable(z.looseObject({ resolved: z.boolean(), by: Id, at: Time })),
+  decision: z.looseObject({ column: Text(300), reason: Text(2_000), by: Id, at: Time }),
   any: z.unknown(),
 } as const;
 
@@ -92,9 +93,11 @@ export const TeamDocValues = {
  * - 'once': set once, by its absence, to the writer's id (a board's createdBy), never changed;
  * - 'version': the schema version, which the server's migrations write. A member's studio may stamp it
  *   only with a version between the room's and this contract's (an older studio stamps the version it
- *   migrated its own copy to before it synced): never beyond what the server knows, never back.
+ *   migrated its own copy to before it synced): never beyond what the server knows, never back;
+ * - 'append': a list anyone adds to, each element naming its writer (byField), never removed or
+ *   replaced, the list itself set once (a board's decisions: their history is the record).
  */
-export type Who = 'server' | 'owner' | 'anyone' | 'self-key' | 'once' | 'version';
+export type Who = 'server' | 'owner' | 'anyone' | 'self-key' | 'once' | 'version' | 'append';
 
 export type DocNode =
   | { kind: 'map'; entry: (key: string) => DocNode | undefined; who?: Who }
@@ -142,6 +145,7 @@ const board = fields({
   favourites: mapOf(value(Text(400))),
   notes: mapOf(value(Text(4_000))),
   revealedBy: mapOf(value(Time, { who: 'self-key' })),
+  decisions: { kind: 'array', item: value(TeamDocValues.decision, { byField: 'by' }), who: 'append' },
 });
 
 /** A comment (team-comments.ts): its author's, but anyone resolves or reopens its thread. */
@@ -350,8 +354,19 @@ export function schemaVersionOf(doc: Pick<MigratableDoc, 'getMap'>): number {
 export interface Migration {
   from: number;
   describe: string;
-  run: (doc: MigratableDoc) => void;
+  run: (doc: MigratableDoc, types: MigrationTypes) => void;
 }
+
+/** The shared types a migration may add (the server's Yjs makes them: the contract has no Yjs). */
+export interface MigrationTypes {
+  array(): unknown;
+}
+
+const NO_TYPES: MigrationTypes = {
+  array: () => {
+    throw new Error('This migration adds shared types: pass the types it makes.');
+  },
+};
 
 /**
  * @internal
@@ -365,15 +380,26 @@ export const TEAM_DOC_MIGRATIONS: readonly Migration[] = [
   // this step (scripts/team-space/archiver.ts); a studio of version 1 would share them back into the
   // document, so it is asked to reload (the room is newer than it knows).
   { from: 1, describe: 'move finished tasks past the live window to the server', run: () => undefined },
-  // Version 3: the judgements and comment threads of stored tasks follow them into the store once quiet
+  // Version 3: a board's decisions (`decisions`, append-only), which a server of version 2 would refuse
+  // as an unknown field; and the judgements and comment threads of stored tasks follow them into the store once quiet
   // (scripts/team-space/archive.ts planAttached). A studio of version 3 never deletes a judgement or a
   // comment (it writes a blank judgement, a body-less comment), so a deletion it sees is that move and it
   // keeps what it showed; one of version 2 would take the move for an un-star or a deleted comment (and
   // mirror the un-star into the member's own device), so it is asked to reload.
   {
     from: 2,
-    describe: "move stored tasks' quiet judgements and comments to the server",
-    run: () => undefined,
+    describe: "give every board its list of decisions; move stored tasks' quiet judgements and comments",
+    // Every board gets its list now, so two members' first decisions go into one list (each making
+    // its own at once, one list would replace the other, which the server refuses: 'append').
+    run: (doc, types) => {
+      const boards = doc.getMap(TEAM_DOC_ROOTS.boards);
+      for (const id of boards.keys()) {
+        const board = boards.get(id) as { get?: unknown; set?: unknown } | undefined;
+        if (typeof board?.get !== 'function' || typeof board.set !== 'function') continue;
+        const map = board as { get(key: string): unknown; set(key: string, value: unknown): unknown };
+        if (map.get('decisions') === undefined) map.set('decisions', types.array());
+      }
+    },
   },
 ];
 
@@ -389,6 +415,7 @@ export function migrateTeamDoc(
   migrations: readonly Migration[] = TEAM_DOC_MIGRATIONS,
   target = TEAM_DOC_VERSION,
   origin: unknown = 'migration',
+  types: MigrationTypes = NO_TYPES,
 ): MigrationResult {
   const start = schemaVersionOf(doc);
   if (start > target) return { kind: 'newer', version: start };
@@ -397,7 +424,7 @@ export function migrateTeamDoc(
     const step = migrations.find((m) => m.from === v);
     if (!step) throw new Error(`No migration from team-space schema version ${v}.`);
     doc.transact(() => {
-      step.run(doc);
+      step.run(doc, types);
       doc.getMap(TEAM_DOC_ROOTS.meta).set('schemaVersion', v + 1);
     }, origin);
   }

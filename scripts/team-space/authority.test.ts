@@ -240,6 +240,48 @@ describe('forgery is refused, and its honest twin accepted', () => {
     expect(write(room, B, (d) => (boardOf(d).get('rows') as Y.Array<unknown>).delete(0, 1))).toBe('accepted');
   });
 
+  describe('a board’s decisions: anyone adds one in their own name, nobody removes or rewrites any', () => {
+    const decision = (by: string, at = 20) => ({ column: 'm@v', reason: 'sharper', by, at });
+    const decisionsOf = (d: Y.Doc) => boardOf(d).get('decisions') as Y.Array<unknown>;
+    /** The room with the list and one decision of Alice's in it. */
+    const decided = () => {
+      const room = seedRoom();
+      room.transact(() => {
+        const list = new Y.Array<unknown>();
+        boardOf(room).set('decisions', list);
+        list.push([decision(A, 10)]);
+      });
+      return room;
+    };
+    it('adds a decision of one’s own; one naming another member is refused', () => {
+      expect(write(decided(), B, (d) => decisionsOf(d).push([decision(B)]))).toBe('accepted');
+      expect(write(decided(), B, (d) => decisionsOf(d).push([decision(A)]))).toBe('not-yours');
+    });
+    it('removing a decision is refused, one’s own too; so is replacing the list', () => {
+      expect(write(decided(), A, (d) => decisionsOf(d).delete(0, 1))).toBe('not-yours');
+      expect(write(decided(), B, (d) => decisionsOf(d).delete(0, 1))).toBe('not-yours');
+      expect(write(decided(), A, (d) => boardOf(d).set('decisions', new Y.Array()))).toBe('not-yours');
+      expect(write(decided(), A, (d) => boardOf(d).delete('decisions'))).toBe('not-yours');
+      // The list made where the board has none yet (its creator's first decision): accepted.
+      expect(
+        write(seedRoom(), B, (d) => {
+          const list = new Y.Array<unknown>();
+          boardOf(d).set('decisions', list);
+          list.push([decision(B)]);
+        }),
+      ).toBe('accepted');
+    });
+    it('a decision of the wrong shape is refused', () => {
+      expect(
+        write(decided(), B, (d) => decisionsOf(d).push([{ ...decision(B), reason: 'x'.repeat(2_001) }])),
+      ).toBe('invalid-value');
+      expect(write(decided(), B, (d) => decisionsOf(d).push([new Y.Map()]))).toBe('unknown-field');
+    });
+    it('removing the whole board takes its decisions with it', () => {
+      expect(write(decided(), B, (d) => d.getMap('boards').delete('board_1'))).toBe('accepted');
+    });
+  });
+
   it('making a board blind again removes everyone’s Reveal (anyone may remove Reveal entries)', () => {
     const room = seedRoom();
     expect(write(room, A, (d) => (boardOf(d).get('revealedBy') as Y.Map<number>).set(A, 1))).toBe('accepted');

@@ -364,6 +364,12 @@ class UpdateReview {
       case 'self-key':
         if (!removing && path.at(-1) !== this.writer) fail('not-yours', `${root} ${quote(path.at(-1)!)}`);
         return;
+      case 'append':
+        // The list itself is set once (checkItem), its elements never removed (checkDeletes).
+        if (removing) fail('not-yours', `${root} ${quote(path.at(-1)!)} is never removed`);
+        if (node.kind === 'value' && node.byField && fieldsOf(written)(node.byField) !== this.writer)
+          fail('not-yours', `${root} names another member`);
+        return;
       case 'once': {
         if (removing) fail('not-yours', `${root} ${quote(path.at(-1)!)} is set once`);
         if (written !== this.writer) fail('not-yours', `${root} ${quote(path.at(-1)!)} names another member`);
@@ -409,7 +415,7 @@ class UpdateReview {
     if (container.kind === 'map' && place.sub === null) fail('unknown-field', 'an element in a map');
     if (container.kind === 'array' && place.sub !== null) fail('unknown-field', 'a key in an array');
     const { node, who } = this.nodeAt(path);
-    if (who === 'once' && place.sub !== null && 'item' in place.container) {
+    if ((who === 'once' || who === 'append') && place.sub !== null && 'item' in place.container) {
       // Set once: refused where the room's map already holds it.
       const holder = this.find(place.container.item);
       const current =
@@ -517,7 +523,9 @@ class UpdateReview {
         continue;
       const path = [...containerPath, place.sub ?? '#'];
       const { node, who } = this.nodeAt(path);
-      // Removing an element of a list (a board's row) is writing the list.
+      // Removing an element of a list (a board's row) is writing the list; of an append-only one, refused.
+      if (container.kind === 'array' && containerWho === 'append')
+        fail('not-yours', `${quote(containerPath.slice(0, 2).join('/'))}: an element of a list kept whole`);
       if (container.kind === 'array')
         this.authorize(containerPath, containerWho, undefined, false, container);
       else this.authorize(path, who, undefined, true, node);
@@ -634,7 +642,9 @@ export function authority(options: AuthorityOptions): Extension {
 
     /** Migrations are the server's: a room is brought to the contract's version as it loads. */
     async afterLoadDocument({ document, documentName }) {
-      const result = migrateTeamDoc(document, undefined, undefined, 'server-migration');
+      const result = migrateTeamDoc(document, undefined, undefined, 'server-migration', {
+        array: () => new Y.Array(),
+      });
       if (result.kind === 'upgraded')
         options.log(`migrated room=${quote(documentName)} ${result.from} -> ${result.to}`);
       sharesOf(document);

@@ -39,6 +39,7 @@ const board: Board = {
   favourites: {},
   notes: {},
   blind: false,
+  decisions: [],
 };
 
 function Studio({ session }: { session: TeamSession }) {

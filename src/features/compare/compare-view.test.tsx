@@ -48,6 +48,7 @@ const board = (patch: Partial<Board> = {}): Board => ({
   favourites: {},
   notes: {},
   blind: false,
+  decisions: [],
   ...patch,
 });
 

@@ -55,6 +55,7 @@ function newBoard(connectionId: string, setup: BoardSetup): Board {
     favourites: {},
     notes: {},
     blind: false,
+    decisions: [],
   };
 }
 

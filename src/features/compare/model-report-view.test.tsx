@@ -275,6 +275,7 @@ describe('the Model report of a team board, from the board’s toolbar', () => {
     favourites: {},
     notes: {},
     blind: true,
+    decisions: [],
   };
   const spaces: Array<{ space: TeamSpace; boards: TeamBoards; votes: TeamVotes }> = [];
   const member = (id: string) => {

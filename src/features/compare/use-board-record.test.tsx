@@ -26,6 +26,7 @@ const NEW_BOARD: Board = {
   favourites: {},
   notes: {},
   blind: false,
+  decisions: [],
 };
 
 const named = (name: string) => (b: Board) => ({ ...b, name });

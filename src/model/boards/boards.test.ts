@@ -49,6 +49,7 @@ const board = (id: string, updatedAt: number, patch: Partial<Board> = {}): Board
   favourites: {},
   notes: {},
   blind: false,
+  decisions: [],
   ...patch,
 });
 

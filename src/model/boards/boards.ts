@@ -48,6 +48,22 @@ export const CellSchema = z.object({
 });
 export type Cell = z.infer<typeof CellSchema>;
 
+/** The most decisions one board keeps (each revision is one). */
+export const MAX_DECISIONS = 200;
+export const MAX_DECISION_REASON = 2_000;
+
+/**
+ * A board's decision: the model chosen (a column's key), why, by whom (a member id; '' on this device
+ * alone) and when. A revision is a new decision: the history stays.
+ */
+export const DecisionSchema = z.object({
+  column: z.string().check(z.minLength(1), z.maxLength(300)),
+  reason: z.string().check(z.maxLength(MAX_DECISION_REASON)),
+  by: z.string().check(z.maxLength(200)),
+  at: z.number(),
+});
+export type Decision = z.infer<typeof DecisionSchema>;
+
 export const BoardSchema = z.object({
   id: z.string().check(z.minLength(1)),
   connectionId: z.string().check(z.minLength(1)),
@@ -65,8 +81,17 @@ export const BoardSchema = z.object({
    * Reveal.
    */
   blind: z._default(z.boolean(), false),
+  /** Every decision made on the board, in the order made (currentDecision reads the one in force). */
+  decisions: z._default(z.array(DecisionSchema).check(z.maxLength(MAX_DECISIONS)), []),
 });
 export type Board = z.infer<typeof BoardSchema>;
+
+/** The decision in force: the latest made (of two at the same moment, the later in the list). */
+export function currentDecision(decisions: readonly Decision[]): Decision | null {
+  let current: Decision | null = null;
+  for (const d of decisions) if (!current || d.at >= current.at) current = d;
+  return current;
+}
 
 export const columnKey = (c: Column): string => `${c.modelId}@${c.versionId}`;
 export const cellKey = (rowId: string, colKey: string): string => `${rowId}|${colKey}`;

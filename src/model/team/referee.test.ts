@@ -68,6 +68,7 @@ const board = (id: string, more: Partial<Board> = {}): Board => ({
   favourites: {},
   notes: {},
   blind: true,
+  decisions: [],
   ...more,
 });
 

@@ -45,6 +45,7 @@ function sampleBoard(patch: Partial<Board> = {}): Board {
     favourites: { r1: columnKey(lumen) },
     notes: { [cellKey('r1', columnKey(aurora))]: 'too dark' },
     blind: true,
+    decisions: [],
     ...patch,
   };
 }
@@ -541,6 +542,82 @@ describe('undo', () => {
     const after = a.boards.get('board-1')!.board;
     expect(after.name).toBe('Lighthouses');
     expect(Object.keys(after.cells)).toEqual(['r1|lumen@v1']);
+  });
+});
+
+describe('decisions', () => {
+  /** A member of a room at the schema version that keeps decisions. */
+  const decider = (id: string, clock: () => number) => {
+    const m = member(id, clock);
+    m.team.doc.getMap(ROOTS.meta).set('schemaVersion', 3);
+    return m;
+  };
+
+  it('each member’s decision joins the board’s history in their name; a revision never rewrites one, and two at once both stay', () => {
+    let now = T0 + 100;
+    const a = decider('member-a', () => now);
+    const b = decider('member-b', () => now);
+    a.boards.save(sampleBoard());
+    syncAll([a.team.doc, b.team.doc]);
+    expect(a.boards.decide('board-1', { column: 'lumen@v1', reason: 'crisper fog' })).toBe(true);
+    now += 10;
+    // Offline at once: Bob decides for Aurora, Alice revises to Aurora too.
+    b.boards.decide('board-1', { column: 'aurora@v2', reason: 'warmer' });
+    a.boards.decide('board-1', { column: 'aurora@v2', reason: 'on reflection' });
+    syncAll([a.team.doc, b.team.doc]);
+    for (const m of [a, b]) {
+      const decisions = m.boards.get('board-1')!.board.decisions;
+      expect(decisions.map((d) => [d.by, d.column, d.reason])).toHaveLength(3);
+      expect(decisions[0]).toEqual({
+        column: 'lumen@v1',
+        reason: 'crisper fog',
+        by: 'member-a',
+        at: T0 + 100,
+      });
+      expect(new Set(decisions.slice(1).map((d) => d.by))).toEqual(new Set(['member-a', 'member-b']));
+    }
+    // A save of the board (an edit of its name) leaves the decisions as they are.
+    a.boards.save({ ...a.boards.get('board-1')!.board, name: 'Renamed', decisions: [] });
+    expect(a.boards.get('board-1')!.board.decisions).toHaveLength(3);
+  });
+
+  it('is not in the member’s undo history (the server keeps decisions whole), and a room before version 3 takes none', () => {
+    const a = decider('member-a', () => T0);
+    a.boards.save(sampleBoard());
+    const history = a.boards.history('board-1')!;
+    a.boards.save({ ...a.boards.get('board-1')!.board, name: 'Edited' });
+    a.boards.decide('board-1', { column: 'lumen@v1', reason: '' });
+    history.undo();
+    expect(a.boards.get('board-1')!.board.name).toBe('Lighthouses');
+    expect(a.boards.get('board-1')!.board.decisions).toHaveLength(1);
+
+    const old = member('member-old');
+    old.boards.save(sampleBoard());
+    expect(old.boards.decide('board-1', { column: 'lumen@v1', reason: '' })).toBe(false);
+    expect(old.boards.get('board-1')!.board.decisions).toEqual([]);
+  });
+
+  it('a decision of the wrong shape (another studio’s) is left out, the others read', () => {
+    const a = decider('member-a', () => T0);
+    a.boards.save(sampleBoard());
+    a.boards.decide('board-1', { column: 'lumen@v1', reason: 'ok' });
+    const list = (a.team.doc.getMap(ROOTS.boards).get('board-1') as Y.Map<unknown>).get(
+      'decisions',
+    ) as Y.Array<unknown>;
+    list.push([{ column: '', reason: 1, by: 'x', at: 'now' }, '<b>not a decision</b>']);
+    expect(a.boards.get('board-1')!.board.decisions.map((d) => d.reason)).toEqual(['ok']);
+  });
+
+  it('undoing a deletion brings back this member’s decisions, never another’s in their name', () => {
+    const a = decider('member-a', () => T0);
+    const b = decider('member-b', () => T0 + 1);
+    a.boards.save(sampleBoard());
+    a.boards.decide('board-1', { column: 'lumen@v1', reason: 'mine' });
+    syncAll([a.team.doc, b.team.doc]);
+    b.boards.decide('board-1', { column: 'aurora@v2', reason: 'bob’s' });
+    const undo = b.boards.delete('board-1');
+    undo();
+    expect(b.boards.get('board-1')!.board.decisions.map((d) => d.by)).toEqual(['member-b']);
   });
 });
 

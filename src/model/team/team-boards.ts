@@ -4,14 +4,18 @@ import {
   BoardSchema,
   CellSchema,
   ColumnSchema,
+  DecisionSchema,
   MAX_COLUMNS,
+  MAX_DECISIONS,
   MAX_ROWS,
   ParamValueSchema,
   columnKey,
   type Board,
   type Cell,
   type Column,
+  type Decision,
 } from '../boards/boards';
+import { schemaVersionOf } from '../../../contract/team-doc';
 import { ROOTS, rootMap, type TeamContext } from './team-doc';
 import { Listeners } from '../../lib/store';
 
@@ -29,6 +33,7 @@ import { Listeners } from '../../lib/store';
 //   favourites  Y.Map rowId -> columnKey
 //   notes       Y.Map cellKey -> string
 //   revealedBy  Y.Map memberId -> time                     Reveal is per member: the others stay blind
+//   decisions   Y.Array<{ column, reason, by, at }>         added to, each by its maker, never changed
 //
 // `save` diffs a Board into that structure, writing only what changed, so a member's edit never
 // overwrites a part someone else changed meanwhile. What is read back is parsed part by part with the
@@ -87,6 +92,17 @@ function stringsOf(v: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, raw] of entriesOf(v)) if (typeof raw === 'string') out[k] = raw;
   return out;
+}
+
+/** A board's decisions as listed (each parsed: one that does not parse is left out, the rest kept). */
+function decisionsOf(v: unknown): Decision[] {
+  if (!(v instanceof Y.Array)) return [];
+  const out: Decision[] = [];
+  for (const raw of (v as Y.Array<unknown>).toArray()) {
+    const parsed = DecisionSchema.safeParse(raw);
+    if (parsed.success) out.push(parsed.data);
+  }
+  return out.slice(-MAX_DECISIONS);
 }
 
 /**
@@ -153,6 +169,7 @@ function readBoard(map: Y.Map<unknown>): TeamBoard | null {
     favourites: stringsOf(map.get('favourites')),
     notes: stringsOf(map.get('notes')),
     blind: map.get('blind') === true,
+    decisions: decisionsOf(map.get('decisions')),
   });
   if (!parsed.success) return null;
   return { board: parsed.data, createdBy: str(map.get('createdBy')) ?? null, revealedBy };
@@ -448,11 +465,7 @@ export class TeamBoards {
     const parsed = BoardSchema.parse(board);
     const current = this.root.get(parsed.id);
     if (!(current instanceof Y.Map)) {
-      this.team.transact(() => {
-        const map = new Y.Map<unknown>();
-        this.root.set(parsed.id, map);
-        writeBoard(map, parsed, this.team.memberId);
-      });
+      this.team.transact(() => this.addBoard(parsed));
       return;
     }
     const map = current as Y.Map<unknown>;
@@ -475,7 +488,8 @@ export class TeamBoards {
    * cells, written again by this member. Not Yjs's undo of the deletion, which would write the board's
    * `createdBy` and every member's reveals again in this member's name: the server refuses a change that
    * sets another member's reveal or a `createdBy` not the writer's (contract/team-doc.ts). So the board
-   * comes back created by this member, revealed to this member if it was; the others reveal it again.
+   * comes back created by this member, revealed to this member if it was, with this member's decisions;
+   * the others reveal it again.
    */
   delete(id: string): () => void {
     if (!this.root.has(id)) return () => undefined;
@@ -484,13 +498,48 @@ export class TeamBoards {
     return () => {
       if (!before || this.root.has(id)) return;
       this.team.transact(() => {
-        const map = new Y.Map<unknown>();
-        this.root.set(id, map);
-        writeBoard(map, before.board, this.team.memberId);
+        const map = this.addBoard(before.board);
+        // This member's own decisions come back; the others' are theirs to make again.
+        const mine = before.board.decisions.filter((d) => d.by === this.team.memberId);
+        const list = map.get('decisions');
+        if (mine.length > 0 && list instanceof Y.Array) list.push(mine);
         const at = before.revealedBy[this.team.memberId];
         if (at !== undefined) childMap(map, 'revealedBy').set(this.team.memberId, at);
       });
     };
+  }
+
+  /**
+   * A new board's map, created by this member, with its list of decisions where the room keeps them (made
+   * with the board, so two members' first decisions go into one list).
+   */
+  private addBoard(board: Board): Y.Map<unknown> {
+    const map = new Y.Map<unknown>();
+    this.root.set(board.id, map);
+    writeBoard(map, board, this.team.memberId);
+    if (schemaVersionOf(this.team.doc) >= 3) map.set('decisions', new Y.Array<unknown>());
+    return map;
+  }
+
+  /**
+   * Records this member's decision on a board (one more in its history: a revision never rewrites one).
+   * Not in this member's undo history: the server keeps decisions whole, so an undo would be refused.
+   * False when the room's server does not keep decisions (a room before schema version 3).
+   */
+  decide(id: string, decision: { column: string; reason: string }): boolean {
+    const map = this.root.get(id);
+    if (!(map instanceof Y.Map) || schemaVersionOf(this.team.doc) < 3) return false;
+    const value: Decision = DecisionSchema.parse({
+      column: decision.column,
+      reason: decision.reason,
+      by: this.team.memberId,
+      at: this.team.now(),
+    });
+    this.team.doc.transact(() => {
+      childArray<unknown>(map as Y.Map<unknown>, 'decisions').push([value]);
+      (map as Y.Map<unknown>).set('updatedAt', value.at);
+    }, this.runOrigin);
+    return true;
   }
 
   /** This member reveals a blind board to themself; the others stay blind until they do. */

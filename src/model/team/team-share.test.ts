@@ -77,6 +77,7 @@ describe('TeamShare: this member’s used bytes, as the server counts them', () 
       favourites: {},
       notes: {},
       blind: false,
+      decisions: [],
     });
     // Another member's records count against them, not this member (and arrive through the sync).
     new TeamTasks(b).share([makeEntry('t9')]);
