@@ -9,6 +9,7 @@ import { BoardGrid } from './board-grid';
 import { BoardParams, type RenderParam } from './board-params';
 import { BoardToolbar } from './board-toolbar';
 import { BoardViewers } from './board-viewers';
+import { DecisionSummary, decidedName } from './decision';
 import type { RenderCellExtras } from './cell-extras';
 import type { CompareTeam } from './compare-team';
 import { ModelPicker } from './model-picker';
@@ -76,6 +77,13 @@ export function BoardEditor({
         onExport={() => void sheet.exportSheet()}
       />
       {team && <BoardViewers team={team} inTeam={inTeam} boardId={board.id} />}
+      {!blind && (
+        <DecisionSummary
+          decisions={board.decisions}
+          nameOf={(key) => decidedName(state.columns, key)}
+          memberName={team?.memberName ?? (() => '')}
+        />
+      )}
       {blind && (
         <Alert tone="info" title={t`Blind comparison: the models are hidden.`}>
           <Trans>

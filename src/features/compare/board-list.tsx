@@ -9,6 +9,7 @@ import type { TeamBoard } from '../../model/team/team-boards';
 import { displayText } from '../../lib/untrusted-text';
 import type { BoardSource } from './board-source';
 import type { CompareTeam } from './compare-team';
+import { ChosenLine } from './decision';
 import { useDeviceBoards } from './use-device-boards';
 
 // The Boards list beside the board (product-notes §3 "Compare"): New board; with the team space on, the
@@ -56,16 +57,17 @@ export function BoardList({
             </p>
           ) : (
             <ul className="mb-3 flex flex-col gap-1" aria-label={t`Team boards`}>
-              {teamBoards.map(({ board: b }) => (
+              {teamBoards.map((record) => (
                 <BoardListItem
-                  key={b.id}
-                  board={b}
-                  current={currentId === b.id}
-                  onOpen={() => onOpen({ kind: 'saved', id: b.id })}
+                  key={record.board.id}
+                  board={record.board}
+                  blind={team.boards.blindForMe(record)}
+                  current={currentId === record.board.id}
+                  onOpen={() => onOpen({ kind: 'saved', id: record.board.id })}
                   onDelete={(current) => {
-                    const undo = team.boards.delete(b.id);
+                    const undo = team.boards.delete(record.board.id);
                     if (current) onOpen({ kind: 'new' });
-                    const name = displayText(b.name);
+                    const name = displayText(record.board.name);
                     notifyUndo(t`Deleted the board “${name}” for everyone in the team.`, undo, {
                       undone: t`Restored the board “${name}”.`,
                     });
@@ -93,6 +95,7 @@ export function BoardList({
             <BoardListItem
               key={b.id}
               board={b}
+              blind={b.blind}
               current={currentId === b.id}
               onOpen={() => onOpen({ kind: 'saved', id: b.id })}
               onDelete={(current) => {
@@ -125,12 +128,15 @@ export function BoardList({
 
 function BoardListItem({
   board: b,
+  blind,
   current,
   onOpen,
   onDelete,
   onShare,
 }: {
   board: Board;
+  /** Blind for this member: the decision, which names a model, is not shown. */
+  blind: boolean;
   current: boolean;
   onOpen: () => void;
   onDelete: (current: boolean) => void;
@@ -156,6 +162,7 @@ function BoardListItem({
             <Plural value={prompts} one="# prompt" other="# prompts" />
           </Trans>
         </span>
+        {!blind && <ChosenLine board={b} />}
       </button>
       {onShare && (
         <Button

@@ -1,19 +1,21 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useMemo, useState, useSyncExternalStore } from 'react';
-import { ChartScatter, Download, Eye, EyeOff, Link2, Redo2, Trophy, Undo2 } from 'lucide-react';
+import { BadgeCheck, ChartScatter, Download, Eye, EyeOff, Link2, Redo2, Trophy, Undo2 } from 'lucide-react';
 import { useApi } from '../../api/api-context';
 import { Button } from '../../components/button';
 import { inputClass } from '../../components/field';
-import { MIN_COLUMNS, encodeSetup } from '../../model/boards/boards';
+import { MIN_COLUMNS, currentDecision, encodeSetup } from '../../model/boards/boards';
 import type { BoardHistory } from '../../model/team/team-boards';
 import type { Vote } from '../../model/boards/votes';
 import type { CompareTeam } from './compare-team';
+import { DecideDialog } from './decision';
 import { LeaderboardDialog } from './leaderboard-dialog';
 import { ModelReportDialog } from './model-report-view';
 import type { BoardState } from './use-board';
 
 // The board's toolbar: its name, Share link (not on a blind board), Blind or Reveal, the Leaderboard and
-// the Model report (their dialogs wired here), Export contact sheet, and on a team board this member's Undo and Redo.
+// the Model report (their dialogs wired here), Decide (not on a blind board: a decision names a model),
+// Export contact sheet, and on a team board this member's Undo and Redo.
 
 const noop = () => () => undefined;
 const NO_HISTORY = { canUndo: false, canRedo: false };
@@ -55,6 +57,7 @@ export function BoardToolbar({
   const nameId = useId();
   const [leaderboardOpen, setLeaderboardOpen] = useState(false);
   const [reportOpen, setReportOpen] = useState(false);
+  const [decideOpen, setDecideOpen] = useState(false);
   const reportTasks = useMemo(() => state.cells.flatMap((c) => (c.entry ? [c.entry] : [])), [state.cells]);
   const reportVotes = useMemo(
     () => (leaderboardVotes ? leaderboardVotes.team : [...boardVotes.values()]),
@@ -122,6 +125,12 @@ export function BoardToolbar({
         <ChartScatter className="size-4" aria-hidden="true" />
         <Trans>Model report</Trans>
       </Button>
+      {!blind && (
+        <Button onClick={() => setDecideOpen(true)} disabled={columns.length === 0}>
+          <BadgeCheck className="size-4" aria-hidden="true" />
+          <Trans comment="Record which model the board chose">Decide</Trans>
+        </Button>
+      )}
       <Button onClick={onExport} disabled={columns.length === 0}>
         <Download className="size-4" aria-hidden="true" />
         <Trans>Export contact sheet</Trans>
@@ -155,6 +164,21 @@ export function BoardToolbar({
         category={board.setup.category}
         team={leaderboardVotes}
       />
+      <DecideDialog
+        open={decideOpen}
+        onOpenChange={setDecideOpen}
+        columns={columns}
+        current={currentDecision(board.decisions)}
+        onDecide={(decision) => {
+          if (!team) {
+            update((b) => ({ ...b, decisions: [...b.decisions, { ...decision, by: '', at: Date.now() }] }));
+            return true;
+          }
+          // A team board not saved yet is saved first (the decision goes into the team's board).
+          if (!inTeam) update((b) => b);
+          return team.boards.decide(board.id, decision);
+        }}
+      />
       <ModelReportDialog
         open={reportOpen}
         onOpenChange={setReportOpen}
@@ -167,6 +191,8 @@ export function BoardToolbar({
         }}
         blind={blind}
         inTeam={leaderboardVotes !== null}
+        decisions={board.decisions}
+        {...(team ? { memberName: team.memberName } : {})}
       />
     </div>
   );

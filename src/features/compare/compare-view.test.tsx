@@ -523,3 +523,80 @@ describe('CompareView in the studio’s language', () => {
     expect(screen.getByText('Gardée dans ta file ; rien n’est encore facturé.')).toBeTruthy();
   });
 });
+
+describe('CompareView: Decide', () => {
+  /** Members of a room whose server keeps decisions (schema version 3). */
+  const deciders = () => {
+    const a = member('member-a', 'Ada');
+    const b = member('member-b', 'Bea');
+    for (const m of [a, b]) m.space.doc.getMap('meta').set('schemaVersion', 3);
+    return { a, b };
+  };
+
+  it('records the model chosen and why in this member’s name; the other member has it, and the Boards list names it', async () => {
+    const { a, b } = deciders();
+    a.boards.save(board());
+    sync();
+    const { user } = renderView(teamOf(a));
+    await user.click(await screen.findByRole('button', { name: 'Decide' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Decide' });
+    await user.click(within(dialog).getByRole('radio', { name: /^Lumen Canvas/ }));
+    await user.type(within(dialog).getByRole('textbox', { name: 'Reason' }), 'Crisper fog');
+    await user.click(within(dialog).getByRole('button', { name: 'Save decision' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Decide' })).toBeNull());
+    const decision = await screen.findByRole('region', { name: 'Decision' });
+    expect(decision.textContent).toMatch(/Chosen model:\s*Lumen Canvas/);
+    expect(decision.textContent).toContain('by Ada');
+    expect(decision.textContent).toContain('Crisper fog');
+    sync();
+    expect(b.boards.get('board-1')!.board.decisions).toMatchObject([
+      { column: 'lumen-canvas@lumen-canvas-v2', reason: 'Crisper fog', by: 'member-a' },
+    ]);
+    const list = screen.getByRole('list', { name: 'Team boards' });
+    expect(await within(list).findByText(/^Chosen: Lumen Canvas/)).toBeTruthy();
+
+    // Bea revises: the decision in force is hers, Ada's stays in the history.
+    act(() => void b.boards.decide('board-1', { column: 'northwind-aurora@northwind-aurora-1', reason: '' }));
+    sync();
+    await waitFor(() => expect(decision.textContent).toContain('by Bea'));
+    expect(within(decision).getByText('Earlier decisions (1)')).toBeTruthy();
+  });
+
+  it('a member still blind on the board has no Decide and sees no decision, in the board or the list', async () => {
+    const { a, b } = deciders();
+    a.boards.save(board({ blind: true }));
+    act(() => a.boards.reveal('board-1'));
+    act(() => void a.boards.decide('board-1', { column: 'lumen-canvas@lumen-canvas-v2', reason: 'fog' }));
+    sync();
+    renderView(teamOf(b));
+    expect(await screen.findByRole('button', { name: 'Reveal' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Decide' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Decision' })).toBeNull();
+    expect(screen.queryByText(/^Chosen:/)).toBeNull();
+  });
+
+  it('on this device: a decision, then a revision, both kept on the board', async () => {
+    await saveBoard(board({ id: 'local-1', connectionId: 'test-connection', name: 'Kites' }));
+    const { user } = renderView(null, { kind: 'saved', id: 'local-1' });
+    for (const [model, reason] of [
+      [/^Lumen Canvas/, 'first'],
+      [/^Aurora/, 'second'],
+    ] as const) {
+      await user.click(await screen.findByRole('button', { name: 'Decide' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Decide' });
+      await user.click(within(dialog).getByRole('radio', { name: model }));
+      await user.type(within(dialog).getByRole('textbox', { name: 'Reason' }), reason);
+      await user.click(within(dialog).getByRole('button', { name: 'Save decision' }));
+      await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Decide' })).toBeNull());
+    }
+    const decision = screen.getByRole('region', { name: 'Decision' });
+    expect(decision.textContent).toMatch(/Chosen model:\s*Aurora/);
+    expect(decision.textContent).toContain('by You');
+    await waitFor(async () =>
+      expect((await getBoard('test-connection', 'local-1'))!.decisions.map((d) => d.reason)).toEqual([
+        'first',
+        'second',
+      ]),
+    );
+  });
+});

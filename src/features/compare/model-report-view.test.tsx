@@ -241,6 +241,34 @@ describe('ModelReportDialog', () => {
     }
   });
 
+  it('shows the board’s decision in force above the table and marks its model Chosen; the earlier one in its history', () => {
+    render(
+      <ModelReportDialog
+        open
+        onOpenChange={() => undefined}
+        board={BOARD}
+        tasks={TASKS}
+        votes={VOTES}
+        names={names}
+        blind={false}
+        inTeam
+        decisions={[
+          { column: A, reason: 'first look', by: 'ann', at: 1 },
+          { column: B, reason: 'cheaper for the same', by: 'bob', at: 2 },
+        ]}
+        memberName={(id) => ({ ann: 'Ann', bob: 'Bob' })[id] ?? ''}
+      />,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Model report' });
+    const decision = within(dialog).getByRole('region', { name: 'Decision' });
+    expect(decision.textContent).toMatch(/Chosen model:\s*Beta · B1 by Bob/);
+    expect(decision.textContent).toContain('cheaper for the same');
+    expect(within(decision).getByText('Earlier decisions (1)')).toBeTruthy();
+    const chosen = within(dialog).getAllByText('Chosen');
+    expect(chosen).toHaveLength(1);
+    expect(chosen[0]!.closest('tr')!.textContent).toContain('Beta');
+  });
+
   it('shows a member still blind on the board no result', () => {
     renderReport(true);
     const dialog = screen.getByRole('dialog', { name: 'Model report' });

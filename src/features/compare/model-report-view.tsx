@@ -14,6 +14,8 @@ import {
 import type { Vote } from '../../model/boards/votes';
 import { CHART_H, CHART_W, chartLayout } from './report-export/front-chart';
 import { chartModelsOf, chartWordsOf, modelLabel, type ChartKind } from './report-export/report-content';
+import { currentDecision, type Decision } from '../../model/boards/boards';
+import { DecisionSummary } from './decision';
 import { ReportExportButtons } from './report-export/report-export-buttons';
 
 // The Model report of one board (product-notes "Deciding with evidence"): the figures of
@@ -173,6 +175,8 @@ export function ModelReportDialog({
   names,
   blind,
   inTeam,
+  decisions = [],
+  memberName = () => '',
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -186,8 +190,17 @@ export function ModelReportDialog({
   /** This member is still blind on the board: no results until Reveal. */
   blind: boolean;
   inTeam: boolean;
+  /** The board's decisions (the one in force marks its model), and who made them as names. */
+  decisions?: readonly Decision[];
+  memberName?: (id: string) => string;
 }) {
   const { t } = useLingui();
+  const decision = currentDecision(decisions);
+  const decidedBy = (id: string) => (id ? memberName(id) || t`A member` : t`You`);
+  const labelOf = (key: string) => {
+    const known = names(key);
+    return known ? `${known.name} · ${known.versionName}` : key;
+  };
   // The board's cells are a new array at every render (a poll, a quote): the report (a bootstrap of the
   // votes) is computed again only when a task's figures change.
   const taskSignature = tasks
@@ -216,6 +229,7 @@ export function ModelReportDialog({
         </p>
       ) : (
         <div className="flex flex-col gap-4">
+          <DecisionSummary decisions={decisions} nameOf={labelOf} memberName={decidedBy} />
           <div
             className="overflow-x-auto rounded focus-visible:outline-2 focus-visible:outline-indigo-500"
             tabIndex={0}
@@ -289,6 +303,14 @@ export function ModelReportDialog({
                         >
                           {version}
                         </span>
+                        {decision?.column === m.key && ' '}
+                        {decision?.column === m.key && (
+                          <span className="inline-block rounded bg-emerald-100 px-1.5 py-0.5 text-xs font-medium text-emerald-900 dark:bg-emerald-900/40 dark:text-emerald-200">
+                            <Trans comment="the model the board decided on, in the model report">
+                              Chosen
+                            </Trans>
+                          </span>
+                        )}
                         {m.preliminary && ' '}
                         {m.preliminary && (
                           <span
@@ -387,6 +409,15 @@ export function ModelReportDialog({
             report={report}
             inTeam={inTeam}
             blind={blind}
+            decision={
+              decision && {
+                name: labelOf(decision.column),
+                column: decision.column,
+                reason: decision.reason,
+                by: decidedBy(decision.by),
+                at: decision.at,
+              }
+            }
           />
         </div>
       )}

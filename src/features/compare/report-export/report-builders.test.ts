@@ -147,6 +147,29 @@ describe('reportHtml', () => {
   const html = reportHtml(DOC);
   const doc = parse(html);
 
+  it('shows the decision in force (model, who, when, why, as text) and marks its model; none without one', () => {
+    const decided = parse(
+      reportHtml({
+        ...DOC,
+        decision: {
+          name: 'Beta · B1',
+          column: 'beta@b1',
+          reason: HOSTILE,
+          by: HOSTILE,
+          at: Date.UTC(2026, 10, 2),
+        },
+      }),
+    );
+    const section = decided.querySelector('section.decision')!;
+    expect(section.textContent).toContain('Chosen model: Beta · B1');
+    expect(section.textContent).toContain(HOSTILE);
+    expect(section.querySelector('img')).toBeNull();
+    expect(decided.querySelector('tr[data-model="beta@b1"] .badge.chosen')?.textContent).toBe('Chosen');
+    expect(decided.querySelectorAll('.badge.chosen')).toHaveLength(1);
+    expect(doc.querySelector('section.decision')).toBeNull();
+    expect(doc.querySelector('.badge.chosen')).toBeNull();
+  });
+
   it('has no script, and a policy that allows none and no network, first in <head>', () => {
     expect(html.toLowerCase()).not.toContain('<script');
     // No element has an event handler attribute (the hostile text's "onerror=" is text, escaped).
@@ -332,24 +355,32 @@ describe('reportHtml', () => {
 });
 
 describe('reportCsv', () => {
-  const lines = reportCsv(REPORT, names).trimEnd().split('\r\n');
+  const lines = reportCsv(REPORT, names, 'beta@b1').trimEnd().split('\r\n');
 
   it('has one row per model, in the report’s order, with the table’s figures', () => {
     expect(lines[0]).toBe(
-      'place,model,version,model_id,version_id,rating,rating_ci95_low,rating_ci95_high,rank_best,rank_worst,preliminary,wins,losses,ties,credits_per_output,median_run_time_s,p95_run_time_s,p95_runs,failure_rate,moderation_rate,outputs,votes',
+      'place,model,version,model_id,version_id,rating,rating_ci95_low,rating_ci95_high,rank_best,rank_worst,preliminary,chosen,wins,losses,ties,credits_per_output,median_run_time_s,p95_run_time_s,p95_runs,failure_rate,moderation_rate,outputs,votes',
     );
     expect(lines).toHaveLength(5);
-    expect(lines[1]).toBe('1,Alpha,A1,alpha,a1,1540,1510,1581,1,1,false,10,4,0,4,20,30,3,0,0,3,14');
-    expect(lines[4]).toBe('4,Delta,D1,delta,d1,,,,,,true,0,0,0,,,,,,,0,0');
+    expect(lines[1]).toBe('1,Alpha,A1,alpha,a1,1540,1510,1581,1,1,false,false,10,4,0,4,20,30,3,0,0,3,14');
+    expect(lines[4]).toBe('4,Delta,D1,delta,d1,,,,,,true,false,0,0,0,,,,,,,0,0');
   });
 
   it('writes a name that starts like a formula as text, and quotes what needs it', () => {
     expect(lines[3]).toBe(
-      `3,"'=HYPERLINK(""http://evil.example"")",'@G1,gamma,g1,1489,1400,1560,1,3,true,0,2,1,10.5,40,40,2,0,0.3333,2,3`,
+      `3,"'=HYPERLINK(""http://evil.example"")",'@G1,gamma,g1,1489,1400,1560,1,3,true,false,0,2,1,10.5,40,40,2,0,0.3333,2,3`,
     );
     // CSV is not HTML: markup is only text there, quoted only for a quote mark or a comma.
     expect(lines[2]).toContain(`,${HOSTILE},"B""1",beta,b1,`);
     expect(lines[2]).toContain(',0.3333,0,2,12');
+  });
+
+  it('marks the model of the board’s decision in force as chosen, and only it', () => {
+    const at = lines[0]!.split(',').indexOf('chosen');
+    // Beta's row (the second) is the chosen one; no field before the column holds a comma.
+    expect(lines.slice(1).map((l) => l.split(',')[at])).toEqual(['false', 'true', 'false', 'false']);
+    const undecided = reportCsv(REPORT, names).trimEnd().split('\r\n').slice(1);
+    expect(undecided.map((l) => l.split(',')[at])).toEqual(['false', 'false', 'false', 'false']);
   });
 
   it('names the files after the board', () => {

@@ -22,6 +22,7 @@ const COLUMNS = [
   'rank_best',
   'rank_worst',
   'preliminary',
+  'chosen',
   'wins',
   'losses',
   'ties',
@@ -37,7 +38,8 @@ const COLUMNS = [
 
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
 
-export function reportCsv(report: ModelReport, names: ModelNames): string {
+/** `chosen`: the column key of the board's decision in force (its model's row says true). */
+export function reportCsv(report: ModelReport, names: ModelNames, chosen: string | null = null): string {
   const rows = report.models.map((m, i) => {
     const { name, version } = modelLabel(m, names);
     const r = m.rating;
@@ -53,6 +55,7 @@ export function reportCsv(report: ModelReport, names: ModelNames): string {
       r?.bestRank,
       r?.worstRank,
       m.preliminary,
+      m.key === chosen,
       m.wins,
       m.losses,
       m.ties,

@@ -9,7 +9,7 @@ import type { ModelReport, ReportBoard } from '../../../model/boards/model-repor
 import type { HistoryEntry } from '../../../model/history/history-types';
 import type { ModelNames } from '../model-report-view';
 import { reportCsv, reportFileName } from './report-csv';
-import { reportHtml } from './report-html';
+import { reportHtml, type ReportDecision } from './report-html';
 import { gridSources, loadGrid } from './report-images';
 
 // "Export report" in the Model report dialog: two buttons, each saving one file, named for what it gives
@@ -25,6 +25,7 @@ export function ReportExportButtons({
   report,
   inTeam,
   blind,
+  decision = null,
 }: {
   board: ReportBoard;
   boardName: string;
@@ -33,6 +34,8 @@ export function ReportExportButtons({
   report: ModelReport;
   inTeam: boolean;
   blind: boolean;
+  /** The board's decision in force, named as the report shows it. */
+  decision?: ReportDecision | null;
 }) {
   const { t } = useLingui();
   const [busy, setBusy] = useState(false);
@@ -48,7 +51,7 @@ export function ReportExportButtons({
     setBusy(true);
     try {
       const grid = await loadGrid(gridSources(board, tasks, names));
-      const html = reportHtml({ boardName, createdAt: new Date(), report, names, inTeam, grid });
+      const html = reportHtml({ boardName, createdAt: new Date(), report, names, inTeam, grid, decision });
       saveBlob(
         new Blob([html], { type: 'text/html;charset=utf-8' }),
         reportFileName(boardName, fallback, 'html'),
@@ -67,7 +70,14 @@ export function ReportExportButtons({
           {busy ? <Spinner /> : <FileText className="size-4" aria-hidden="true" />}
           <Trans>Export report (HTML page with images)</Trans>
         </Button>
-        <Button onClick={() => saveCsv(reportCsv(report, names), reportFileName(boardName, fallback, 'csv'))}>
+        <Button
+          onClick={() =>
+            saveCsv(
+              reportCsv(report, names, decision?.column ?? null),
+              reportFileName(boardName, fallback, 'csv'),
+            )
+          }
+        >
           <FileSpreadsheet className="size-4" aria-hidden="true" />
           <Trans>Export report figures (CSV)</Trans>
         </Button>

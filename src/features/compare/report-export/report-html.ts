@@ -38,8 +38,19 @@ export interface ReportGrid {
   rows: ReadonlyArray<{ prompt: string; cells: readonly ReportGridCell[] }>;
 }
 
+/** The board's decision in force, as the report names it (model and member as shown). */
+export interface ReportDecision {
+  name: string;
+  column: string;
+  reason: string;
+  by: string;
+  at: number;
+}
+
 export interface ReportDocument {
   boardName: string;
+  /** The decision in force, when the board has one. */
+  decision?: ReportDecision | null;
   createdAt: Date;
   report: ModelReport;
   names: ModelNames;
@@ -57,11 +68,11 @@ export const REPORT_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-
 const STYLE = `
 :root { color-scheme: light dark; --fg: #0f172a; --muted: #475569; --bg: #ffffff; --line: #e2e8f0;
   --grid: #e2e8f0; --axis: #cbd5e1; --bar: #64748b; --accent: #4f46e5; --tile: #f1f5f9;
-  --badge-bg: #fef3c7; --badge-fg: #78350f; }
+  --badge-bg: #fef3c7; --badge-fg: #78350f; --chosen-bg: #d1fae5; --chosen-fg: #064e3b; }
 @media (prefers-color-scheme: dark) {
   :root { --fg: #e2e8f0; --muted: #94a3b8; --bg: #0f172a; --line: #1e293b; --grid: #334155;
     --axis: #475569; --bar: #94a3b8; --accent: #818cf8; --tile: #1e293b; --badge-bg: #78350f66;
-    --badge-fg: #fde68a; }
+    --badge-fg: #fde68a; --chosen-bg: #064e3b99; --chosen-fg: #a7f3d0; }
 }
 * { box-sizing: border-box; }
 body { margin: 24px; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg);
@@ -81,6 +92,8 @@ thead th { font-size: 12px; font-weight: 500; color: var(--muted); border-top: 0
 .name { font-weight: 600; }
 .badge { display: inline-block; padding: 1px 6px; border-radius: 4px; font-size: 12px; font-weight: 500;
   background: var(--badge-bg); color: var(--badge-fg); }
+.badge.chosen { background: var(--chosen-bg); color: var(--chosen-fg); }
+.decision .reason { white-space: pre-wrap; overflow-wrap: anywhere; }
 .note { font-size: 12px; color: var(--muted); max-width: 60rem; }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(18rem, 1fr)); gap: 12px; }
 figure { margin: 0; padding: 12px; border: 1px solid var(--line); border-radius: 8px; }
@@ -103,7 +116,7 @@ figcaption { font-size: 14px; font-weight: 500; }
 @media print {
   :root { color-scheme: light; --fg: #000000; --muted: #404040; --bg: #ffffff; --line: #d4d4d4;
     --grid: #e5e5e5; --axis: #a3a3a3; --bar: #525252; --accent: #4338ca; --tile: #f5f5f5;
-    --badge-bg: #fef3c7; --badge-fg: #78350f; }
+    --badge-bg: #fef3c7; --badge-fg: #78350f; --chosen-bg: #d1fae5; --chosen-fg: #064e3b; }
   body { margin: 0; font-size: 9pt; }
   h2 { break-after: avoid; }
   tr, figure, .tile { break-inside: avoid; }
@@ -118,7 +131,7 @@ const none = () =>
     t({ message: 'none', comment: 'a figure of the model report with no data' }),
   )}</span>`;
 
-function tableHtml(report: ModelReport, names: ModelNames): string {
+function tableHtml(report: ModelReport, names: ModelNames, chosen: string | null): string {
   const threshold = formatCount(report.preliminaryBelow);
   const headers = [
     '#',
@@ -146,6 +159,12 @@ function tableHtml(report: ModelReport, names: ModelNames): string {
           t({ message: 'Preliminary', comment: 'a model of the report rated on too few votes' }),
         )}</span>`
       : '';
+    const decided =
+      m.key === chosen
+        ? ` <span class="badge chosen">${escapeHtml(
+            t({ message: 'Chosen', comment: 'the model the board decided on, in the model report' }),
+          )}</span>`
+        : '';
     const rating = r
       ? `<strong>${escapeHtml(formatCount(Math.round(r.point)))}</strong> <span class="muted">(${escapeHtml(
           formatCount(Math.round(r.low)),
@@ -177,7 +196,7 @@ function tableHtml(report: ModelReport, names: ModelNames): string {
     return (
       `<tr data-model="${escapeHtml(m.key)}"><td>${escapeHtml(formatCount(i + 1))}</td>` +
       `<th scope="row"><span class="name" dir="auto" translate="no">${escapeHtml(name)}</span> ` +
-      `<span class="muted" dir="auto" translate="no">${escapeHtml(version)}</span>${preliminary}</th>` +
+      `<span class="muted" dir="auto" translate="no">${escapeHtml(version)}</span>${decided}${preliminary}</th>` +
       cells.map((c) => `<td>${c}</td>`).join('') +
       '</tr>'
     );
@@ -259,6 +278,20 @@ function gridHtml(grid: ReportGrid): string {
 }
 
 /** The whole page, in the user's language now. */
+/** The decision in force: the model chosen, by whom and when, and why (all text escaped). */
+function decisionHtml(d: ReportDecision): string {
+  const name = displayText(d.name);
+  const by = displayText(d.by);
+  const when = formatDate(new Date(d.at), { dateStyle: 'long', timeStyle: 'short' });
+  return [
+    '<section class="decision">',
+    `<h2>${escapeHtml(t`Decision`)}</h2>`,
+    `<p dir="auto"><strong>${escapeHtml(t`Chosen model: ${name}`)}</strong> <span class="muted">${escapeHtml(t`by ${by}, ${when}`)}</span></p>`,
+    d.reason ? `<p dir="auto" class="reason">${escapeHtml(displayText(d.reason))}</p>` : '',
+    '</section>',
+  ].join('');
+}
+
 export function reportHtml(doc: ReportDocument): string {
   const language = i18n.locale;
   const dir = isLanguage(language) ? directionOf(language) : 'ltr';
@@ -283,11 +316,12 @@ export function reportHtml(doc: ReportDocument): string {
     `<h1 dir="auto">${escapeHtml(boardName || title)}</h1>`,
     `<p class="muted">${escapeHtml(t`Model report, ${date}`)}</p>`,
     '</header>',
+    doc.decision ? decisionHtml(doc.decision) : '',
     '<main>',
     `<h2>${escapeHtml(t`Models`)}</h2>`,
     empty
       ? `<p class="note">${escapeHtml(t`Add models and prompts, run the board, then vote blind: the report builds on those.`)}</p>`
-      : tableHtml(doc.report, doc.names) + noteHtml(doc.report, doc.inTeam),
+      : tableHtml(doc.report, doc.names, doc.decision?.column ?? null) + noteHtml(doc.report, doc.inTeam),
     empty ? '' : chartsHtml(doc.report, doc.names),
     `<h2>${escapeHtml(t`Prompts and outputs`)}</h2>`,
     gridHtml(doc.grid),
