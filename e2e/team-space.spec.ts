@@ -288,6 +288,40 @@ test('a team board shows on the other side within seconds; edits and blind votes
     await expect.poll(() => winsOf(m, 'Mine'), { message: `${m.name}: Mine` }).toBe(1);
     await m.page.keyboard.press('Escape');
   }
+
+  // Ana reveals and decides, by keyboard; Ben, still blind, sees neither Decide nor the decision.
+  await ana.compare.getByRole('button', { name: 'Reveal', exact: true }).click();
+  await ana.compare.getByRole('button', { name: 'Decide', exact: true }).focus();
+  await ana.page.keyboard.press('Enter');
+  const dialog = ana.page.getByRole('dialog', { name: 'Decide' });
+  const pressUntil = async (target: Locator) => {
+    for (let i = 0; i < 8 && !(await target.evaluate((el) => el === document.activeElement)); i++)
+      await ana.page.keyboard.press('Tab');
+    await expect(target).toBeFocused();
+  };
+  await pressUntil(dialog.getByRole('radio', { name: 'Lumen Canvas · v2' }));
+  await ana.page.keyboard.press('Space');
+  await pressUntil(dialog.getByRole('textbox', { name: 'Reason' }));
+  await ana.page.keyboard.type('Crisper light at dusk');
+  await teamAxe(ana.page, 'decide dialog');
+  await pressUntil(dialog.getByRole('button', { name: 'Save decision' }));
+  await ana.page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  const anasDecision = ana.compare.getByRole('region', { name: 'Decision' });
+  await expect(anasDecision).toContainText('Chosen model: Lumen Canvas · v2 by Ana');
+  await teamAxe(ana.page, 'board with a decision');
+
+  await expect(ben.compare.getByRole('button', { name: 'Reveal', exact: true })).toBeVisible();
+  await expect(ben.compare.getByRole('button', { name: 'Decide', exact: true })).toHaveCount(0);
+  await expect(ben.compare.getByRole('region', { name: 'Decision' })).toHaveCount(0);
+  await ben.compare.getByRole('button', { name: 'Reveal', exact: true }).click();
+  const bensDecision = ben.compare.getByRole('region', { name: 'Decision' });
+  await expect(bensDecision).toContainText('Chosen model: Lumen Canvas · v2 by Ana');
+  await expect(bensDecision).toContainText('Crisper light at dusk');
+  await expect(ben.teamBoards.getByText('Chosen: Lumen Canvas · v2')).toBeVisible();
+  await ben.compare.getByRole('button', { name: 'Model report', exact: true }).click();
+  const report = ben.page.getByRole('dialog', { name: 'Model report' });
+  await expect(report.getByRole('row', { name: /Lumen Canvas.*Chosen/ })).toBeVisible();
 });
 
 test('a comment on an output in the Viewer, a reply from the other member and Resolve show on both sides', async ({

@@ -78,6 +78,7 @@ export function DecisionSummary({
           {', '}
           <time dateTime={new Date(d.at).toISOString()}>{formatDateTime(d.at)}</time>
         </span>
+        {d.reason && ' '}
         {d.reason && (
           <span dir="auto" translate="no" className="block whitespace-pre-wrap wrap-anywhere">
             {displayText(d.reason)}
@@ -98,9 +99,9 @@ export function DecisionSummary({
           aria-hidden="true"
         />
         <span>
-          <span className="me-1 text-emerald-800 dark:text-emerald-200">
+          <span className="text-emerald-800 dark:text-emerald-200">
             <Trans>Chosen model:</Trans>
-          </span>
+          </span>{' '}
           {line(current)}
         </span>
       </p>
