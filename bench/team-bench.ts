@@ -1,5 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   copyFileSync,
   existsSync,
@@ -52,7 +53,7 @@ import { RUNS, median, spread } from './three-runs';
 //    server's store), in the real studio in Chromium, until the History shows the room's; then a search
 //    over all of them;
 // 3. 50 headless members editing one room for 60 s: the same document everywhere at the end, the
-//    server's CPU and memory, memory per room;
+//    server's CPU and memory, memory per room; then the same on two nodes sharing Redis and PostgreSQL;
 // 4. the first-load JavaScript (the bundle gate) and the team space's on-demand chunk.
 // Members in Node are the studio's own mapping (bench/team-members.ts); the server runs as a child
 // process (bench/team-node.ts), so what it costs is its own.
@@ -956,20 +957,31 @@ const BOARDS = 5;
 const WORDS = ['fox', 'snow', 'dawn', 'pine', 'neon', 'rain', 'glass', 'moss', 'ember', 'tide'];
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(Math.random() * xs.length)]!;
 
+/** What one node cost over the edits. */
+interface NodeLoad {
+  /** User+system CPU, seconds. */
+  cpuSeconds: number;
+  /** RSS at the end of the edits. */
+  rssMb: number;
+  /** The process's peak RSS (VmHWM) at the end of the edits. */
+  peakRssMb: number;
+}
+
 interface ChurnRun {
   edits: { board: number; comment: number; task: number };
-  /** From the last edit until every member's copy had the same state vector. */
+  /** From the last edit until every member's copy and every node's had the same state vector (NaN: never). */
   convergedMs: number;
-  /** Members whose copy matches member 0's: state vector and content (and the server's). */
+  /** Members whose copy matches member 0's: state vector and content. */
   same: number;
   /** Members whose encoded state is byte for byte member 0's. */
   sameBytes: number;
+  /** Whether every node's copy of the room matches member 0's: state vector and content. */
   serverMatches: boolean;
+  /** Nodes whose encoded state is byte for byte member 0's. */
+  nodesSameBytes: number;
   docBytes: number;
-  cpuSeconds: number;
-  rssMb: number;
-  peakRssMb: number;
-  roomKb: { rss: number; heap: number; n: number };
+  /** Each node's, in the order the run was given them. */
+  nodes: NodeLoad[];
 }
 
 /**
@@ -1056,13 +1068,20 @@ async function memberLoop(m: Member, boardIds: string[], until: number, counts: 
 
 const stateVector = (m: Member) => Buffer.from(Y.encodeStateVector(m.space.doc)).toString('base64');
 
+/** Member k of `count` on `nodes` nodes: which node (the first `count / nodes` on the first), which key (in turns). */
+const seatOf = (k: number, count: number, nodes: number, keys: number) => ({
+  node: Math.floor((k * nodes) / count),
+  key: k % keys,
+});
+
 /**
- * `count` members join the node ten at a time (pushed onto `members` as they come, so the caller's
- * cleanup stops them whatever happens), BOARDS boards named `prefix-<n>` are put in the room, and every
- * member has them before the scenario starts. Answers the boards' ids.
+ * `count` members join `nodes` ten at a time (pushed onto `members` as they come, so the caller's cleanup
+ * stops them whatever happens): the first `count / nodes.length` on the first node, and so on, the keys
+ * in turns so each node has members of each. BOARDS boards named `prefix-<n>` are put in the room
+ * through the first node, and every member has them before the scenario starts. Answers the boards' ids.
  */
 async function joinWithBoards(
-  node: TeamNode,
+  nodes: TeamNode[],
   who: Identity[],
   count: number,
   prefix: string,
@@ -1071,15 +1090,16 @@ async function joinWithBoards(
   for (let i = 0; i < count; i += 10) {
     members.push(
       ...(await Promise.all(
-        Array.from({ length: Math.min(10, count - i) }, (_, j) =>
-          joinMember(node.url, who[(i + j) % who.length]!, `member-${i + j}`),
-        ),
+        Array.from({ length: Math.min(10, count - i) }, (_, j) => {
+          const seat = seatOf(i + j, count, nodes.length, who.length);
+          return joinMember(nodes[seat.node]!.url, who[seat.key]!, `member-${i + j}`);
+        }),
       )),
     );
   }
   const boardIds = Array.from({ length: BOARDS }, (_, i) => `${prefix}-${i}`);
   await seedBoards(
-    node,
+    nodes[0]!,
     who[0]!,
     boardIds.map((id) => benchBoard(id, Date.now())),
   );
@@ -1091,13 +1111,11 @@ async function joinWithBoards(
 }
 
 /**
- * The team of the join scenario for the members to work in: HISTORY_TASKS earlier tasks in the store of
- * a SQLite file (written once, copied for each run), and the room's recent JOIN_TASKS shared by a
- * member once the node is up (the server moves all but the live window's out).
+ * The team of the join scenario for the members to work in: HISTORY_TASKS earlier tasks written into the
+ * store at `where` (a SQLite file or a PostgreSQL database, seedStore), once, for every run to copy; the
+ * room's recent JOIN_TASKS are shared by a member in each run (shareRecentTasks). Answers the time taken.
  */
-async function seededTeamFile(who: Identity[]): Promise<{ file: string; ms: number }> {
-  const dir = mkdtempSync(join(tmpdir(), 'team-bench-history-'));
-  const file = join(dir, 'team-space.sqlite');
+async function seedTeam(where: string, who: Identity[]): Promise<number> {
   console.log(
     `    seeding ${HISTORY_TASKS.toLocaleString('en-US')} earlier tasks over ${HISTORY_MONTHS} months`,
   );
@@ -1105,11 +1123,143 @@ async function seededTeamFile(who: Identity[]): Promise<{ file: string; ms: numb
     ...new Set(who.map((w) => w.memberId)),
     ...Array.from({ length: 8 }, (_, i) => `key_former_member_${i}`),
   ];
-  const { ms } = await seedStore(file, who[0]!.room, memberIds, { url: 'https://cdn.example/earlier.png' });
-  return { file, ms };
+  return (await seedStore(where, who[0]!.room, memberIds, { url: 'https://cdn.example/earlier.png' })).ms;
 }
 
-async function churnRun(apiBaseUrl: string, who: Identity[], history: string): Promise<ChurnRun> {
+/** seedTeam into a SQLite file in a folder of its own (members50 copies it for each run). */
+async function seededTeamFile(who: Identity[]): Promise<{ file: string; ms: number }> {
+  const file = join(mkdtempSync(join(tmpdir(), 'team-bench-history-')), 'team-space.sqlite');
+  return { file, ms: await seedTeam(file, who) };
+}
+
+/**
+ * A fresh copy of a PostgreSQL database under another name (CREATE DATABASE ... TEMPLATE: its files
+ * copied), as a SQLite file is copied for each run: its URL, and how to drop it.
+ */
+async function databaseCopy(url: string, name: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const { default: pg } = await import('pg');
+  const template = new URL(url).pathname.slice(1);
+  // Not from the template itself: PostgreSQL copies only a database nobody is connected to.
+  const admin = Object.assign(new URL(url), { pathname: '/postgres' }).href;
+  const sql = async (text: string) => {
+    const client = new pg.Client({ connectionString: admin });
+    await client.connect();
+    try {
+      await client.query(text);
+    } finally {
+      await client.end();
+    }
+  };
+  await sql(`CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY`);
+  return {
+    url: Object.assign(new URL(url), { pathname: `/${name}` }).href,
+    drop: () => sql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}
+
+interface RoomCopy {
+  stateVector: string;
+  /** canonical(contentOf(doc)), as JSON. */
+  content: string;
+  /** Of its encoded state (Y.encodeStateAsUpdate), hex. */
+  sha256: string;
+}
+
+/** A node's copy of a room (GET /room), or null when it has not loaded it. */
+async function roomAt(node: TeamNode, room: string): Promise<RoomCopy | null> {
+  return (await (
+    await fetch(`${node.http}/room?name=${encodeURIComponent(room)}`)
+  ).json()) as RoomCopy | null;
+}
+
+/**
+ * A copy's content without its empty roots: a root nobody wrote to reads as an empty map whether or not
+ * that copy ever asked for it (a node's archive asks for `judgements`; these members never do).
+ */
+function written(json: string): string {
+  const roots = Object.entries(JSON.parse(json) as Record<string, object>);
+  return JSON.stringify(Object.fromEntries(roots.filter(([, v]) => Object.keys(v).length > 0)));
+}
+
+/** How long the members and nodes are given to agree once the edits stop. */
+const CONVERGE_MS = 120_000;
+
+type Comparison = Pick<ChurnRun, 'same' | 'sameBytes' | 'serverMatches' | 'nodesSameBytes' | 'docBytes'>;
+
+/** Every member's copy of the room and every node's, compared with member 0's. */
+async function compareCopies(nodes: TeamNode[], members: Member[], room: string): Promise<Comparison> {
+  const content = (m: Member) => written(JSON.stringify(canonical(contentOf(m.space.doc))));
+  const first = members[0]!;
+  const sv0 = stateVector(first);
+  const c0 = content(first);
+  const bytes0 = Buffer.from(Y.encodeStateAsUpdate(first.space.doc));
+  const sha0 = createHash('sha256').update(bytes0).digest('hex');
+  const there = await Promise.all(nodes.map((n) => roomAt(n, room)));
+  return {
+    same: members.filter((m) => stateVector(m) === sv0 && content(m) === c0).length,
+    sameBytes: members.filter((m) => bytes0.equals(Buffer.from(Y.encodeStateAsUpdate(m.space.doc)))).length,
+    serverMatches: there.every((t) => t !== null && t.stateVector === sv0 && written(t.content) === c0),
+    nodesSameBytes: there.filter((t) => t?.sha256 === sha0).length,
+    docBytes: bytes0.byteLength,
+  };
+}
+
+/**
+ * Waits until every member has sent all it wrote and every member's copy and every node's is member 0's:
+ * the state vectors first, then the content (a deletion, as the archive's, moves no state vector).
+ * Answers the comparison and how long until they agreed; NaN after CONVERGE_MS, with the last
+ * comparison (counted, not thrown: a room that does not converge is the finding).
+ */
+async function convergence(nodes: TeamNode[], members: Member[], room: string) {
+  const start = performance.now();
+  for (;;) {
+    const late = performance.now() - start > CONVERGE_MS;
+    const sv = stateVector(members[0]!);
+    if (late || members.every((m) => m.caughtUp() && stateVector(m) === sv)) {
+      const agreedMs = performance.now() - start;
+      const there = late ? [] : await Promise.all(nodes.map((n) => roomAt(n, room)));
+      if (late || there.every((t) => t?.stateVector === sv)) {
+        const copies = await compareCopies(nodes, members, room);
+        const same = copies.same === members.length && copies.serverMatches;
+        if (same || late) return { ...copies, convergedMs: same ? agreedMs : NaN };
+      }
+    }
+    await sleep(20);
+  }
+}
+
+/**
+ * The members' minute, on nodes already up with the room's recent tasks in: MEMBERS members join (spread
+ * over the nodes, joinWithBoards) and edit (memberLoop) for CHURN_MS; then every member's copy and every
+ * node's, once they agree (or not), compared with member 0's. The members are pushed onto `members`, for
+ * the caller to let go: the room stays loaded for what it measures next.
+ */
+async function churn(nodes: TeamNode[], who: Identity[], members: Member[]): Promise<ChurnRun> {
+  const boardIds = await joinWithBoards(nodes, who, MEMBERS, 'churn-board', members);
+  const before = await Promise.all(nodes.map((n) => n.stats()));
+  const t0 = Date.now();
+  const edits = { board: 0, comment: 0, task: 0 };
+  await Promise.all(members.map((m) => memberLoop(m, boardIds, t0 + CHURN_MS, edits)));
+  const after = await Promise.all(nodes.map((n) => n.stats()));
+  const peaks = nodes.map((n) => peakRss(n.pid));
+  return {
+    edits,
+    ...(await convergence(nodes, members, who[0]!.room)),
+    nodes: nodes.map((_, i) => ({
+      cpuSeconds:
+        (after[i]!.cpuUserUs + after[i]!.cpuSystemUs - before[i]!.cpuUserUs - before[i]!.cpuSystemUs) / 1e6,
+      rssMb: after[i]!.rss / 2 ** 20,
+      peakRssMb: peaks[i]!,
+    })),
+  };
+}
+
+/** One node (SQLite, a copy of `history`): the members' minute, then memory per room. */
+async function churnRun(
+  apiBaseUrl: string,
+  who: Identity[],
+  history: string,
+): Promise<ChurnRun & { roomKb: { rss: number; heap: number; n: number } }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'team-bench-members-'));
   copyFileSync(history, join(dataDir, 'team-space.sqlite'));
   const node = await startTeamNode(apiBaseUrl, {
@@ -1120,40 +1270,8 @@ async function churnRun(apiBaseUrl: string, who: Identity[], history: string): P
   try {
     // The room's recent tasks, as in the join scenario: the server keeps the live window's in the room.
     (await shareRecentTasks(node.url, who[0]!, { url: 'https://cdn.example/recent.png' })).leave();
-    const boardIds = await joinWithBoards(node, who, MEMBERS, 'churn-board', members);
-
-    const before = await node.stats();
-    const t0 = Date.now();
-    const edits = { board: 0, comment: 0, task: 0 };
-    await Promise.all(members.map((m) => memberLoop(m, boardIds, t0 + CHURN_MS, edits)));
-    const after = await node.stats();
-    const peakRssMb = peakRss(node.pid);
-    const lastEdit = performance.now();
-    await until(
-      () => {
-        if (!members.every((m) => m.caughtUp())) return false;
-        const sv = stateVector(members[0]!);
-        return members.every((m) => stateVector(m) === sv);
-      },
-      'every member to hold the same document',
-      120_000,
-    );
-    const convergedMs = performance.now() - lastEdit;
-    const content = (m: Member) => JSON.stringify(canonical(contentOf(m.space.doc)));
-    const first = members[0]!;
-    const sv0 = stateVector(first);
-    const c0 = content(first);
-    const bytes0 = Buffer.from(Y.encodeStateAsUpdate(first.space.doc));
-    const same = members.filter((m) => stateVector(m) === sv0 && content(m) === c0).length;
-    const sameBytes = members.filter((m) =>
-      bytes0.equals(Buffer.from(Y.encodeStateAsUpdate(m.space.doc))),
-    ).length;
+    const run = await churn([node], who, members);
     const room = who[0]!.room;
-    const there = (await (await fetch(`${node.http}/room?name=${encodeURIComponent(room)}`)).json()) as {
-      stateVector: string;
-      content: string;
-    } | null;
-    const serverMatches = there !== null && there.stateVector === sv0 && there.content === c0;
     const copies = (await (
       await fetch(`${node.http}/copies?of=${encodeURIComponent(room)}&n=20`, { method: 'POST' })
     ).json()) as {
@@ -1162,15 +1280,7 @@ async function churnRun(apiBaseUrl: string, who: Identity[], history: string): P
       after: { rss: number; heapUsed: number };
     };
     return {
-      edits,
-      convergedMs,
-      same,
-      sameBytes,
-      serverMatches,
-      docBytes: bytes0.byteLength,
-      cpuSeconds: (after.cpuUserUs + after.cpuSystemUs - before.cpuUserUs - before.cpuSystemUs) / 1e6,
-      rssMb: after.rss / 2 ** 20,
-      peakRssMb,
+      ...run,
       roomKb: {
         rss: (copies.after.rss - copies.before.rss) / copies.n / 1024,
         heap: (copies.after.heapUsed - copies.before.heapUsed) / copies.n / 1024,
@@ -1182,6 +1292,70 @@ async function churnRun(apiBaseUrl: string, who: Identity[], history: string): P
     await node.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Two cluster nodes (`env`: the Redis and this run's PostgreSQL database), the room looked at every 2 s
+ * as joinCluster's other node: a member shares the room's recent tasks through node A and leaves; once A
+ * has stored the room in PostgreSQL and let it go, half the members join each node, which loads it from
+ * there; then the members' minute.
+ */
+async function clusterChurnRun(
+  apiBaseUrl: string,
+  who: Identity[],
+  env: Record<string, string>,
+): Promise<ChurnRun> {
+  const nodes: TeamNode[] = [];
+  const members: Member[] = [];
+  try {
+    for (let i = 0; i < 2; i++)
+      nodes.push(await startTeamNode(apiBaseUrl, { ...env, TEAM_SPACE_ARCHIVE_EVERY_MS: '2000' }));
+    const a = nodes[0]!;
+    (await shareRecentTasks(a.url, who[0]!, { url: 'https://cdn.example/recent.png' })).leave();
+    for (let waited = 0; (await a.stats()).documents > 0; waited += 100) {
+      if (waited > 30_000) throw new Error('Node A kept the room loaded 30 s after its last member left.');
+      await sleep(100);
+    }
+    return await churn(nodes, who, members);
+  } finally {
+    for (const m of members) m.leave();
+    for (const n of nodes) await n.stop();
+  }
+}
+
+const cpuPercent = (n: NodeLoad) => (n.cpuSeconds / (CHURN_MS / 1000)) * 100;
+
+/** A run, as the console says it. */
+function churnLine(r: ChurnRun): string {
+  const two = r.nodes.length > 1;
+  const nodes = r.nodes
+    .map(
+      (n, i) =>
+        `${two ? `node ${'AB'[i]}` : 'server'} CPU ${round1(n.cpuSeconds)} s, RSS ${Math.round(n.rssMb)} MB (peak ${Math.round(n.peakRssMb)})`,
+    )
+    .join(', ');
+  return `${r.edits.board}+${r.edits.comment}+${r.edits.task} edits (board+comment+task), same document ${r.same}/${MEMBERS} (bytes ${r.sameBytes}/${MEMBERS}, ${two ? 'nodes' : 'server'} ${r.serverMatches}, bytes ${r.nodesSameBytes}/${r.nodes.length}), converged ${Math.round(r.convergedMs)} ms after the last edit, doc ${Math.round(r.docBytes / 1024)} KB, ${nodes}`;
+}
+
+/** The edits of the runs, for a note: per run, and run 1's mix. */
+function churnEdits(runs: ChurnRun[]): string {
+  const perRun = spread(runs.map((r) => r.edits.board + r.edits.comment + r.edits.task));
+  const mix = runs[0]!.edits;
+  return `${perRun.value} edits a run, ${perRun.range}; run 1: ${mix.board} board, ${mix.comment} comment, ${mix.task} task`;
+}
+
+/** When the runs' members and nodes all agreed after the last edit, for a note; and the runs that never did. */
+function churnConverged(runs: ChurnRun[]): string {
+  const converged = runs.filter((r) => !Number.isNaN(r.convergedMs));
+  const never = runs.flatMap((r, i) => (Number.isNaN(r.convergedMs) ? [i + 1] : []));
+  const ms = converged.length > 0 ? spread(converged.map((r) => r.convergedMs)) : undefined;
+  return [
+    ms && `all the same ${ms.value} ms after the last edit (${ms.range})`,
+    never.length > 0 &&
+      `run ${never.join(', ')}: still not the same ${CONVERGE_MS / 1000} s after the last edit`,
+  ]
+    .filter(Boolean)
+    .join('; ');
 }
 
 /** The process's peak resident memory (VmHWM), MB. */
@@ -1253,7 +1427,7 @@ async function slowReadersRun(apiBaseUrl: string, who: Identity[]): Promise<Slow
   const members: Member[] = [];
   const readers: Array<{ stop(): void }> = [];
   try {
-    const boardIds = await joinWithBoards(node, who, SLOW_MEMBERS, 'slow-board', members);
+    const boardIds = await joinWithBoards([node], who, SLOW_MEMBERS, 'slow-board', members);
     await node.reviews();
     const edits = { board: 0, comment: 0, task: 0 };
     const t0 = Date.now();
@@ -1496,7 +1670,7 @@ export async function teamBench(progress: (figures: Record<string, Figure>) => v
   };
   const loads: string[] = [`start ${load()}`];
   const only = (
-    process.env.BENCH_TEAM ?? 'bundle,latency,cluster,join,joinCluster,members,readers,browser'
+    process.env.BENCH_TEAM ?? 'bundle,latency,cluster,join,joinCluster,members,membersCluster,readers,browser'
   ).split(',');
 
   if (only.includes('bundle')) {
@@ -1519,7 +1693,7 @@ export async function teamBench(progress: (figures: Record<string, Figure>) => v
     });
   }
 
-  if (only.some((s) => ['latency', 'cluster', 'members', 'readers'].includes(s))) {
+  if (only.some((s) => ['latency', 'cluster', 'members', 'membersCluster', 'readers'].includes(s))) {
     const sandbox = await startSandbox({ port: 0, taskMs: 1000 });
     try {
       const keys = await demoKeys(sandbox.origin);
@@ -1592,34 +1766,31 @@ export async function teamBench(progress: (figures: Record<string, Figure>) => v
           `  ${MEMBERS} members for ${CHURN_MS / 1000} s in a team of ${HISTORY_TASKS.toLocaleString('en-US')} earlier tasks`,
         );
         const history = await seededTeamFile(who);
-        const runs: ChurnRun[] = [];
+        const runs: Array<Awaited<ReturnType<typeof churnRun>>> = [];
         for (let run = 0; run < RUNS; run++) {
           const r = await churnRun(sandbox.baseUrl, who, history.file);
           console.log(
-            `    run ${run + 1}: ${r.edits.board}+${r.edits.comment}+${r.edits.task} edits (board+comment+task), same document ${r.same}/${MEMBERS} (bytes ${r.sameBytes}/${MEMBERS}, server ${r.serverMatches}), converged ${Math.round(r.convergedMs)} ms after the last edit, doc ${Math.round(r.docBytes / 1024)} KB, server CPU ${round1(r.cpuSeconds)} s, RSS ${Math.round(r.rssMb)} MB (peak ${Math.round(r.peakRssMb)}), per room RSS ${Math.round(r.roomKb.rss)} KB heap ${Math.round(r.roomKb.heap)} KB`,
+            `    run ${run + 1}: ${churnLine(r)}, per room RSS ${Math.round(r.roomKb.rss)} KB heap ${Math.round(r.roomKb.heap)} KB`,
           );
           runs.push(r);
           loads.push(`after members run ${run + 1} ${load()}`);
         }
         rmSync(dirname(history.file), { recursive: true, force: true });
         const of = `median of ${runs.length} runs`;
-        const editsPerRun = spread(runs.map((r) => r.edits.board + r.edits.comment + r.edits.task));
-        const cpu = spread(runs.map((r) => (r.cpuSeconds / (CHURN_MS / 1000)) * 100));
-        const rss = spread(runs.map((r) => r.rssMb));
-        const peak = spread(runs.map((r) => r.peakRssMb));
+        const cpu = spread(runs.map((r) => cpuPercent(r.nodes[0]!)));
+        const rss = spread(runs.map((r) => r.nodes[0]!.rssMb));
+        const peak = spread(runs.map((r) => r.nodes[0]!.peakRssMb));
         const room = spread(runs.map((r) => r.roomKb.rss));
         const heap = spread(runs.map((r) => r.roomKb.heap));
         const doc = spread(runs.map((r) => r.docBytes / 1024));
-        const converged = spread(runs.map((r) => r.convergedMs));
         const allSame = runs.every((r) => r.same === MEMBERS && r.serverMatches);
-        const mix = runs[0]!.edits;
         done({
           'members50.sameDocument': {
             value: Math.min(...runs.map((r) => r.same)),
             unit: 'members',
             target: `${MEMBERS} of ${MEMBERS}`,
             ok: allSame,
-            note: `${MEMBERS} headless members (the studio's TeamMembers, TeamBoards, TeamTasks and TeamComments over TeamSpace, each its own Y.Doc and HocuspocusProvider in Node; ${MEMBERS / 2} on key team, ${MEMBERS / 2} on team2) editing one room for ${CHURN_MS / 1000} s, the room of a team of ${HISTORY_TASKS.toLocaleString('en-US')} earlier tasks over ${HISTORY_MONTHS} months in the server's store and its recent ${LIVE_TASKS.toLocaleString('en-US')} in the room (as the join scenario's: the store written once in ${Math.round(history.ms / 1000)} s and copied for each run, the recent ones shared by a member, the rest moved out by the server), one edit each every 1-2 s (${editsPerRun.value} edits a run, ${editsPerRun.range}; run 1: ${mix.board} board, ${mix.comment} comment, ${mix.task} task): the fewest members of the runs whose state vector and content equal member 1's and the server's; byte-identical encoded state: ${runs.map((r) => r.sameBytes).join(', ')} of ${MEMBERS}; all the same ${converged.value} ms after the last edit (${converged.range})`,
+            note: `${MEMBERS} headless members (the studio's TeamMembers, TeamBoards, TeamTasks and TeamComments over TeamSpace, each its own Y.Doc and HocuspocusProvider in Node; ${MEMBERS / 2} on key team, ${MEMBERS / 2} on team2) editing one room for ${CHURN_MS / 1000} s, the room of a team of ${HISTORY_TASKS.toLocaleString('en-US')} earlier tasks over ${HISTORY_MONTHS} months in the server's store and its recent ${LIVE_TASKS.toLocaleString('en-US')} in the room (as the join scenario's: the store written once in ${Math.round(history.ms / 1000)} s and copied for each run, the recent ones shared by a member, the rest moved out by the server), one edit each every 1-2 s (${churnEdits(runs)}): the fewest members of the runs whose state vector and content equal member 1's and the server's; byte-identical encoded state: ${runs.map((r) => r.sameBytes).join(', ')} of ${MEMBERS}; ${churnConverged(runs)}`,
           },
           'members50.serverCpu': {
             value: cpu.value,
@@ -1644,6 +1815,77 @@ export async function teamBench(progress: (figures: Record<string, Figure>) => v
           },
         });
       }
+
+      if (only.includes('membersCluster')) {
+        console.log(
+          `  ${MEMBERS} members for ${CHURN_MS / 1000} s in a team of ${HISTORY_TASKS.toLocaleString('en-US')} earlier tasks, two nodes`,
+        );
+        const redis = await startRedis();
+        const postgres = await startPostgres();
+        try {
+          const seedMs = await seedTeam(postgres.url, who);
+          const runs: ChurnRun[] = [];
+          for (let run = 0; run < RUNS; run++) {
+            const db = await databaseCopy(postgres.url, `team_space_run_${run + 1}`);
+            try {
+              const r = await clusterChurnRun(sandbox.baseUrl, who, {
+                TEAM_SPACE_REDIS_URL: redis.url,
+                TEAM_SPACE_DATABASE_URL: db.url,
+              });
+              console.log(`    run ${run + 1}: ${churnLine(r)}`);
+              runs.push(r);
+            } finally {
+              await db.drop();
+            }
+            loads.push(`after membersCluster run ${run + 1} ${load()}`);
+          }
+          const of = `median of ${runs.length} runs`;
+          // Per node (A, B), and the busier or larger of the two in each run: the figure's value.
+          const byNode = (f: (n: NodeLoad) => number) => ({
+            nodes: [0, 1].map((i) => spread(runs.map((r) => f(r.nodes[i]!)))),
+            most: spread(runs.map((r) => Math.max(...r.nodes.map(f)))),
+          });
+          const perNode = (x: ReturnType<typeof byNode>, unit: string) =>
+            x.nodes.map((n, i) => `node ${'AB'[i]} ${n.value}${unit} (${n.range})`).join(', ');
+          const cpu = byNode(cpuPercent);
+          const rss = byNode((n) => n.rssMb);
+          const peak = byNode((n) => n.peakRssMb);
+          const doc = spread(runs.map((r) => r.docBytes / 1024));
+          const seats = [0, 1].map((node) =>
+            TEAM_KEYS.map(
+              (key, k) =>
+                `${Array.from({ length: MEMBERS }, (_, i) => seatOf(i, MEMBERS, 2, TEAM_KEYS.length)).filter((s) => s.node === node && s.key === k).length} ${key}`,
+            ).join(' + '),
+          );
+          done({
+            'cluster.members50.sameDocument': {
+              value: Math.min(...runs.map((r) => r.same)),
+              unit: 'members',
+              target: `${MEMBERS} of ${MEMBERS}`,
+              ok: runs.every((r) => r.same === MEMBERS && r.serverMatches),
+              note: `members50 on two team-space nodes (bench/team-node.ts as joinCluster's other node: TEAM_SPACE_REDIS_URL, TEAM_SPACE_DATABASE_URL, archive every 2 s) sharing a real redis-server and PostgreSQL: the same ${MEMBERS} headless members, by key node A ${seats[0]}, node B ${seats[1]}, editing for ${CHURN_MS / 1000} s the room of a team of ${HISTORY_TASKS.toLocaleString('en-US')} earlier tasks over ${HISTORY_MONTHS} months in PostgreSQL's history tables and its recent ${LIVE_TASKS.toLocaleString('en-US')} in the room (written straight into one database once, in ${Math.round(seedMs / 1000)} s; each run on a fresh copy, CREATE DATABASE TEMPLATE: the runs share only that seed and the two servers; the recent ones shared through node A, which moved the rest out; both nodes then loaded the room from PostgreSQL), one edit each every 1-2 s (${churnEdits(runs)}): the fewest members of the runs whose state vector and content equal member 1's; both nodes' copies equal to it: ${runs.map((r) => (r.serverMatches ? 'yes' : 'NO')).join(', ')}; byte-identical encoded state: members ${runs.map((r) => r.sameBytes).join(', ')} of ${MEMBERS}, nodes ${runs.map((r) => r.nodesSameBytes).join(', ')} of 2; ${churnConverged(runs)}`,
+            },
+            'cluster.members50.serverCpu': {
+              value: cpu.most.value,
+              unit: '% core',
+              target: 'reported',
+              ok: true,
+              note: `each node process's user+system CPU over the ${CHURN_MS / 1000} s, as % of one core: ${perNode(cpu, '%')}; the value is the busier node's, ${of}, range ${cpu.most.range}`,
+            },
+            'cluster.members50.serverRss': {
+              value: rss.most.value,
+              unit: 'MB',
+              target: 'reported',
+              ok: true,
+              note: `resident memory of each node process at the end of the ${CHURN_MS / 1000} s: ${perNode(rss, ' MB')} (peaks ${perNode(peak, ' MB')}); the value is the larger, ${of}, range ${rss.most.range} MB; the room's document ${doc.value} KB (${doc.range})`,
+            },
+          });
+        } finally {
+          await redis.stop();
+          await postgres.stop();
+        }
+      }
+
       if (only.includes('readers')) {
         console.log(`  ${SLOW_MEMBERS} members and ${SLOW_READERS} slow readers for ${SLOW_MS / 1000} s`);
         const runs: SlowRun[] = [];

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as Y from 'yjs';
@@ -27,7 +28,8 @@ import { canonical, contentOf } from './team-doc-json';
 // - GET /reviews: how long each of the referee's checks took (ms) since the last call, and forgets them;
 // - POST /apply?room=...: applies the Yjs update in the body to a room as the server itself writes (a
 //   direct connection, not a member's message: not refereed), to seed it;
-// - GET /room?name=...: a loaded room's state vector and content, to compare with the members' copies;
+// - GET /room?name=...: a loaded room's state vector, content and encoded state's hash, to compare with
+//   the members' copies;
 // - POST /copies?of=...&n=...: loads n more rooms holding that room's document (direct connections, so
 //   they stay loaded) and answers the memory before and after, after a GC (needs --expose-gc): memory
 //   per room.
@@ -127,10 +129,12 @@ const server = createServer((req, res) => {
     if (url.pathname === '/room') {
       const doc = teamSpace.hocuspocus.documents.get(url.searchParams.get('name') ?? '');
       if (!doc) return json(res, null);
+      const update = Y.encodeStateAsUpdate(doc);
       return json(res, {
         stateVector: Buffer.from(Y.encodeStateVector(doc)).toString('base64'),
         content: JSON.stringify(canonical(contentOf(doc))),
-        bytes: Y.encodeStateAsUpdate(doc).byteLength,
+        bytes: update.byteLength,
+        sha256: createHash('sha256').update(update).digest('hex'),
       });
     }
     if (url.pathname === '/copies' && req.method === 'POST') {
