@@ -19,7 +19,8 @@
 # Not run here, since nothing in them depends on the Node version and `npm test` runs them on Node 20: the
 # typecheck (the lock's TypeScript and @types/node, so the same program and the same answer on any Node;
 # about a minute) and the tests of the lint and dead-code configuration (lint-zones, lint-locale,
-# knip-check: ESLint, tsc and knip run over fixed text; about 55 s). What can differ stays: the install and
+# knip-check: ESLint, tsc and knip run over fixed text; about 55 s), and the pure computation and the bench
+# smoke named where vitest runs (about 95 s of tests). What can differ stays: the install and
 # its native modules, the sandbox, the team-space server and the `npm start` server, and the smoke.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -90,7 +91,12 @@ cd "$tmp/src"
 step "npm ci" npm ci --no-audit --no-fund
 step "native modules load" check_native
 static_checks=(--exclude scripts/lint-zones.test.ts --exclude scripts/lint-locale.test.ts --exclude scripts/knip-check.test.ts)
-step "vitest --project sandbox --project tooling" npx vitest run --project sandbox --project tooling "${static_checks[@]}"
+# Computation alone, the same on any Node (property runs over the referee and the sandbox's rules, the
+# catalogs' messages), and the bench smoke (its servers are the ones the other tests start): about 95 s
+# of the step's 345 s of tests, run by npm test on Node 20.
+pure=(--exclude scripts/team-space/fuzz.test.ts --exclude sandbox/test/property.test.ts
+  --exclude scripts/i18n/catalogs.test.ts --exclude bench/bench-smoke.test.ts)
+step "vitest --project sandbox --project tooling" npx vitest run --project sandbox --project tooling "${static_checks[@]}" "${pure[@]}"
 if [ "${NODE24_UNIT:-0}" = 1 ]; then
   step "vitest --project unit" npx vitest run --project unit
 fi
