@@ -6,7 +6,13 @@ import {
   LIVE_WINDOW,
   type TaskAttachments,
 } from '../../contract/team-history';
-import { isFinished, storedTaskOf, type HistoryStore, type StoredTask } from './history-store';
+import {
+  isBlankJudgement,
+  isFinished,
+  storedTaskOf,
+  type HistoryStore,
+  type StoredTask,
+} from './history-store';
 
 // The move (docs/team-space.md "History at scale"): finished tasks that fall out of the live window leave
 // the room's document for the history store. The store is written first and the document changed after,
@@ -205,10 +211,7 @@ export async function moveAttached(
     for (const item of plan.items) {
       const stored = kept.has(item.taskId);
       for (const [key, value] of Object.entries(item.judgements)) {
-        const blank =
-          (value as { starred?: unknown } | null)?.starred !== true &&
-          typeof (value as { rating?: unknown } | null)?.rating !== 'number';
-        if (!stored && !blank) continue;
+        if (!stored && !isBlankJudgement(value)) continue;
         if (judgements.get(key) !== plan.judgements.get(key)) continue;
         judgements.delete(key);
         moved++;

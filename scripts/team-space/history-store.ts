@@ -82,13 +82,17 @@ export function storedTaskOf(record: unknown): StoredTask | undefined {
 /** The search's words, as both stores match them: each must be in the text (a substring). */
 export const wordsOf = (query: HistoryPageQuery) => searchWords(query.q ?? '');
 
-/** A judgement as the document holds it: blank when it neither stars nor rates. */
-const judgementOf = (value: unknown): { blank: boolean; updatedAt: number } => {
+/** A judgement as the document holds it: blank when it neither stars nor rates (an un-star). */
+export const isBlankJudgement = (value: unknown): boolean => {
   const v = (value && typeof value === 'object' ? value : {}) as Record<string, unknown>;
-  const rated = typeof v.rating === 'number';
+  return v.starred !== true && typeof v.rating !== 'number';
+};
+
+const judgementOf = (value: unknown): { blank: boolean; updatedAt: number } => {
+  const at = (value as { updatedAt?: unknown } | null)?.updatedAt;
   return {
-    blank: v.starred !== true && !rated,
-    updatedAt: typeof v.updatedAt === 'number' && Number.isFinite(v.updatedAt) ? v.updatedAt : 0,
+    blank: isBlankJudgement(value),
+    updatedAt: typeof at === 'number' && Number.isFinite(at) ? at : 0,
   };
 };
 
