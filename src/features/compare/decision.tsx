@@ -181,7 +181,7 @@ export function DecideDialog({
                 className="size-4 accent-indigo-600"
               />
               <span dir="auto" translate="no">
-                {displayText(`${c.model.name} · ${c.versionName}`)}
+                {displayText(decidedName(columns, c.key))}
               </span>
             </label>
           ))}

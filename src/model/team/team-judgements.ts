@@ -157,20 +157,22 @@ export class TeamJudgements {
     this.ctx.transact(() => {
       for (const c of changes) {
         const key = judgementKey(this.ctx.memberId, c.outputKey);
-        if (isBlank(c) && !movesSaid(this.ctx.doc)) {
-          if (this.map.has(key)) this.map.delete(key);
-        } else if (isBlank(c) && !this.map.has(key) && this.said.judgement(key) === undefined) {
-          // Nothing to take back.
-        } else {
-          // A blank one too, where the room moves judgements (movesSaid): it overrides a star the server
-          // has moved, and the server drops it once quiet.
-          const value: TeamJudgement = {
-            starred: c.starred,
-            rating: c.rating,
-            updatedAt: c.updatedAt ?? this.ctx.now(),
-          };
-          this.map.set(key, value);
+        if (isBlank(c)) {
+          const held = this.map.has(key);
+          // Where the room moves judgements (movesSaid) an un-star is a blank value: it overrides a star
+          // the server has moved, and the server drops it once quiet. Elsewhere it is a deletion.
+          if (!movesSaid(this.ctx.doc)) {
+            if (held) this.map.delete(key);
+            continue;
+          }
+          if (!held && this.said.judgement(key) === undefined) continue;
         }
+        const value: TeamJudgement = {
+          starred: c.starred,
+          rating: c.rating,
+          updatedAt: c.updatedAt ?? this.ctx.now(),
+        };
+        this.map.set(key, value);
       }
     });
   }
