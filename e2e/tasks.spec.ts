@@ -10,6 +10,7 @@ import {
   expectVideoPlayable,
   generate,
   uniquePrompt,
+  type History,
 } from './task-helpers';
 
 // product-notes §3 "Submit" and "History and gallery": a click on "Generate" becomes a card in the region
@@ -18,6 +19,16 @@ import {
 test.beforeEach(async ({ studio }) => {
   await studio.start('personal');
 });
+
+/** Connects the (empty) team key instead, and imports the history file by its Import button. */
+async function importIntoTeamKey(studio: Studio, history: History, file: string): Promise<void> {
+  await disconnect(studio);
+  await studio.connect('team');
+  await expect(history.cards).toHaveCount(0);
+  const chooser = studio.page.waitForEvent('filechooser');
+  await history.region.getByRole('button', { name: 'Import', exact: true }).click();
+  await (await chooser).setFiles(file);
+}
 
 test('an image, a video and an audio task each succeed and show their output', async ({
   studio,
@@ -405,12 +416,7 @@ test('export then import gives back the same history', async ({ studio, page, hi
   expect(await readFile(saved, 'utf8')).not.toContain(studio.keyOf('personal'));
 
   // Another key starts empty, then holds the same history once the file is imported.
-  await disconnect(studio);
-  await studio.connect('team');
-  await expect(history.cards).toHaveCount(0);
-  const chooser = page.waitForEvent('filechooser');
-  await history.region.getByRole('button', { name: 'Import', exact: true }).click();
-  await (await chooser).setFiles(saved);
+  await importIntoTeamKey(studio, history, saved);
   await expect(
     page.getByRole('region', { name: /^Notices/ }).getByText('Imported 2 tasks (0 skipped)', { exact: true }),
   ).toBeVisible();
@@ -481,12 +487,7 @@ test('lineage: an image, its cutout and a video of the cutout link both ways in 
   await history.region.getByRole('button', { name: 'Export', exact: true }).click();
   const saved = testInfo.outputPath('lineage-history.json');
   await (await download).saveAs(saved);
-  await disconnect(studio);
-  await studio.connect('team');
-  await expect(history.cards).toHaveCount(0);
-  const chooser = page.waitForEvent('filechooser');
-  await history.region.getByRole('button', { name: 'Import', exact: true }).click();
-  await (await chooser).setFiles(saved);
+  await importIntoTeamKey(studio, history, saved);
   await history.expectStatus(history.card(videoPrompt), 'succeeded');
   await expectFamily();
 });

@@ -16,6 +16,7 @@ import { CompareView } from './compare-view';
 import { modelReport, type ReportBoard } from '../../model/boards/model-report';
 import type { Vote } from '../../model/boards/votes';
 import type { HistoryEntry } from '../../model/history/history-types';
+import type { ComponentProps } from 'react';
 import { ModelReportDialog, type ModelNames } from './model-report-view';
 
 // The Model report of one board, on a fixture whose figures are worked out by hand beside it: the table
@@ -142,7 +143,7 @@ const VOTES: Vote[] = [
   { ...vote(C, [A, C], 'ann'), boardId: 'other-board' },
 ];
 
-const renderReport = (blind = false) =>
+const renderReport = (blind = false, more: Partial<ComponentProps<typeof ModelReportDialog>> = {}) =>
   render(
     <ModelReportDialog
       open
@@ -153,6 +154,7 @@ const renderReport = (blind = false) =>
       names={names}
       blind={blind}
       inTeam
+      {...more}
     />,
   );
 
@@ -242,23 +244,13 @@ describe('ModelReportDialog', () => {
   });
 
   it('shows the board’s decision in force above the table and marks its model Chosen; the earlier one in its history', () => {
-    render(
-      <ModelReportDialog
-        open
-        onOpenChange={() => undefined}
-        board={BOARD}
-        tasks={TASKS}
-        votes={VOTES}
-        names={names}
-        blind={false}
-        inTeam
-        decisions={[
-          { column: A, reason: 'first look', by: 'ann', at: 1 },
-          { column: B, reason: 'cheaper for the same', by: 'bob', at: 2 },
-        ]}
-        memberName={(id) => ({ ann: 'Ann', bob: 'Bob' })[id] ?? ''}
-      />,
-    );
+    renderReport(false, {
+      decisions: [
+        { column: A, reason: 'first look', by: 'ann', at: 1 },
+        { column: B, reason: 'cheaper for the same', by: 'bob', at: 2 },
+      ],
+      memberName: (id) => ({ ann: 'Ann', bob: 'Bob' })[id] ?? '',
+    });
     const dialog = screen.getByRole('dialog', { name: 'Model report' });
     const decision = within(dialog).getByRole('region', { name: 'Decision' });
     expect(decision.textContent).toMatch(/Chosen model:\s*Beta · B1 by Bob/);
