@@ -106,6 +106,8 @@ function benchBoard(id: string, now: number): Board {
     notes: {},
     blind: false,
     decisions: [],
+    criteria: [],
+    scores: {},
   };
 }
 

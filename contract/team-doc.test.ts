@@ -43,7 +43,7 @@ describe('the version and its migrations', () => {
       kept.push([{ column: 'm@v', reason: '', by: 'a', at: 1 }]);
       boards.set('junk', 'not a board');
     });
-    const types = { array: () => new Y.Array() };
+    const types = { array: () => new Y.Array(), map: () => new Y.Map() };
     expect(migrateTeamDoc(doc, undefined, undefined, 'migration', types)).toEqual({
       kind: 'upgraded',
       from: 2,
@@ -54,6 +54,40 @@ describe('the version and its migrations', () => {
     expect(boards.get('b2')!.get('decisions')).toBe(kept);
     expect(kept.length).toBe(1);
     expect(doc.getMap(TEAM_DOC_ROOTS.boards).get('junk')).toBe('not a board');
+  });
+
+  it('version 3 -> 4 gives every board its criteria and a map of scores; what a board holds is kept', () => {
+    const doc = new Y.Doc();
+    const kept = new Y.Array<unknown>();
+    doc.transact(() => {
+      doc.getMap(TEAM_DOC_ROOTS.meta).set('schemaVersion', 3);
+      const boards = doc.getMap<unknown>(TEAM_DOC_ROOTS.boards);
+      boards.set('b1', new Y.Map());
+      const b2 = new Y.Map<unknown>();
+      boards.set('b2', b2);
+      b2.set('criteria', kept);
+      kept.push([{ id: 'c1', name: 'Look' }]);
+    });
+    const types = { array: () => new Y.Array(), map: () => new Y.Map() };
+    expect(migrateTeamDoc(doc, undefined, undefined, 'migration', types)).toEqual({
+      kind: 'upgraded',
+      from: 3,
+      to: 4,
+    });
+    const boards = doc.getMap<Y.Map<unknown>>(TEAM_DOC_ROOTS.boards);
+    expect(boards.get('b1')!.get('criteria')).toBeInstanceOf(Y.Array);
+    expect(boards.get('b1')!.get('scores')).toBeInstanceOf(Y.Map);
+    expect(boards.get('b2')!.get('criteria')).toBe(kept);
+    expect(kept.toJSON()).toEqual([{ id: 'c1', name: 'Look' }]);
+    expect(boards.get('b2')!.get('scores')).toBeInstanceOf(Y.Map);
+  });
+
+  it("a review is its member's (the key names them) and of the three states", () => {
+    const review = { state: 'approved', note: '', at: 1 };
+    expect(ownerOf('reviews', 'm1|t1#0', () => undefined)).toBe('m1');
+    expect(acceptedRecord('reviews', 'm1|t1#0', review)).toBe(true);
+    expect(acceptedRecord('reviews', 'm1|t1#0', { ...review, state: 'maybe' })).toBe(false);
+    expect(acceptedRecord('reviews', 'no-bar', review)).toBe(false);
   });
 
   it('an old document is upgraded step by step, its data moved, never dropped', () => {

@@ -9,7 +9,7 @@ import { z } from 'zod/mini';
 // about paths and values; migrations get the document through the small interface they need.
 
 /** The version the server migrates every room to, and the studio reads. */
-export const TEAM_DOC_VERSION = 3;
+export const TEAM_DOC_VERSION = 4;
 
 /** The top-level shared types, by name (each a Y.Map). Renaming one orphans its data: migrate instead. */
 export const TEAM_DOC_ROOTS = {
@@ -31,6 +31,8 @@ export const TEAM_DOC_ROOTS = {
   presets: 'presets',
   /** prompt text, trimmed -> a prompt shared to the team, with `by`. */
   prompts: 'prompts',
+  /** `${memberId}|${outputKey}` -> one member's review of one output (Approve, Needs changes, Reject). */
+  reviews: 'reviews',
 } as const;
 export type TeamDocRoot = (typeof TEAM_DOC_ROOTS)[keyof typeof TEAM_DOC_ROOTS];
 
@@ -54,6 +56,9 @@ export const TEAM_DOC_BOUNDS = {
   /** One member id, task id, board id, comment id. */
   maxIdLength: 200,
 } as const;
+
+/** A board's criteria (what its cells are scored on, 1-5 each). */
+export const TEAM_DOC_CRITERIA = { maxCriteria: 8, maxNameLength: 80 } as const;
 
 // ---- values ---------------------------------------------------------------------------------------------
 
@@ -79,6 +84,17 @@ export const TeamDocValues = {
   prompt: z.looseObject({ text: Text(TEAM_DOC_BOUNDS.maxTextLength), by: Id, sharedAt: Time }),
   resolution: z.nullable(z.looseObject({ resolved: z.boolean(), by: Id, at: Time })),
   decision: z.looseObject({ column: Text(300), reason: Text(2_000), by: Id, at: Time }),
+  criterion: z.looseObject({ id: Id, name: Text(TEAM_DOC_CRITERIA.maxNameLength) }),
+  /** One member's scores on one board: cell key -> criterion id -> 1..5. */
+  scoreSheet: z.looseObject({
+    cells: z.record(Text(TEAM_DOC_BOUNDS.maxIdLength * 3), z.record(Id, z.int().check(z.gte(1), z.lte(5)))),
+    at: Time,
+  }),
+  review: z.looseObject({
+    state: z.enum(['approved', 'changes', 'rejected']),
+    note: Text(2_000),
+    at: Time,
+  }),
   any: z.unknown(),
 } as const;
 
@@ -90,6 +106,8 @@ export const TeamDocValues = {
  * - 'owner': the member who owns the record it belongs to (ownerOf), before and after the change;
  * - 'anyone': any member of the room;
  * - 'self-key': a map entry whose key is the writer's member id (removing one is anyone's: Reveal again);
+ * - 'own-key': a map entry whose key is the writer's member id, set and removed by that member alone
+ *   (a member's scores on a board);
  * - 'once': set once, by its absence, to the writer's id (a board's createdBy), never changed;
  * - 'version': the schema version, which the server's migrations write. A member's studio may stamp it
  *   only with a version between the room's and this contract's (an older studio stamps the version it
@@ -97,7 +115,7 @@ export const TeamDocValues = {
  * - 'append': a list anyone adds to, each element naming its writer (byField), never removed or
  *   replaced, the list itself set once (a board's decisions: their history is the record).
  */
-export type Who = 'server' | 'owner' | 'anyone' | 'self-key' | 'once' | 'version' | 'append';
+export type Who = 'server' | 'owner' | 'anyone' | 'self-key' | 'own-key' | 'once' | 'version' | 'append';
 
 export type DocNode =
   | { kind: 'map'; entry: (key: string) => DocNode | undefined; who?: Who }
@@ -146,6 +164,8 @@ const board = fields({
   notes: mapOf(value(Text(4_000))),
   revealedBy: mapOf(value(Time, { who: 'self-key' })),
   decisions: { kind: 'array', item: value(TeamDocValues.decision, { byField: 'by' }), who: 'append' },
+  criteria: { kind: 'array', item: value(TeamDocValues.criterion) },
+  scores: mapOf(value(TeamDocValues.scoreSheet, { who: 'own-key' })),
 });
 
 /** A comment (team-comments.ts): its author's, but anyone resolves or reopens its thread. */
@@ -179,6 +199,7 @@ const ROOT_NODES: Record<TeamDocRoot, DocNode> = {
   comments: mapOf(comment),
   presets: mapOf(value(TeamDocValues.preset)),
   prompts: mapOf(value(TeamDocValues.prompt)),
+  reviews: mapOf(value(TeamDocValues.review)),
 };
 
 /** The node of a root (a Y.Map): what its keys hold. */
@@ -227,7 +248,8 @@ export function ownerOf(root: TeamDocRoot, key: string, field: Fields): string |
       const rowId = str('rowId');
       return memberId && key === `${boardId}|${rowId}|${memberId}` ? memberId : null;
     }
-    case 'judgements': {
+    case 'judgements':
+    case 'reviews': {
       const bar = key.indexOf('|');
       return bar > 0 ? key.slice(0, bar) : null;
     }
@@ -360,13 +382,24 @@ export interface Migration {
 /** The shared types a migration may add (the server's Yjs makes them: the contract has no Yjs). */
 export interface MigrationTypes {
   array(): unknown;
+  map(): unknown;
 }
 
-const NO_TYPES: MigrationTypes = {
-  array: () => {
-    throw new Error('This migration adds shared types: pass the types it makes.');
-  },
+const noTypes = () => {
+  throw new Error('This migration adds shared types: pass the types it makes.');
 };
+const NO_TYPES: MigrationTypes = { array: noTypes, map: noTypes };
+
+/** Gives every board of the document the shared types it lacks under `field` (made by `make`). */
+function giveEveryBoard(doc: MigratableDoc, field: string, make: () => unknown): void {
+  const boards = doc.getMap(TEAM_DOC_ROOTS.boards);
+  for (const id of boards.keys()) {
+    const board = boards.get(id) as { get?: unknown; set?: unknown } | undefined;
+    if (typeof board?.get !== 'function' || typeof board.set !== 'function') continue;
+    const map = board as { get(key: string): unknown; set(key: string, value: unknown): unknown };
+    if (map.get(field) === undefined) map.set(field, make());
+  }
+}
 
 /**
  * @internal
@@ -391,14 +424,18 @@ export const TEAM_DOC_MIGRATIONS: readonly Migration[] = [
     describe: "give every board its list of decisions; move stored tasks' quiet judgements and comments",
     // Every board gets its list now, so two members' first decisions go into one list (each making
     // its own at once, one list would replace the other, which the server refuses: 'append').
+    run: (doc, types) => giveEveryBoard(doc, 'decisions', () => types.array()),
+  },
+  // Version 4: a board's criteria (`criteria`, a list anyone edits) and each member's scores of its cells
+  // (`scores`, one sheet per member, their own: 'own-key'), and the `reviews` root; a server of version 3
+  // would refuse all three as unknown. Every board gets its list and map now, so two members' first
+  // criteria or scores go into one (made at once by each, one would replace the other).
+  {
+    from: 3,
+    describe: 'give every board its criteria and scores; add reviews',
     run: (doc, types) => {
-      const boards = doc.getMap(TEAM_DOC_ROOTS.boards);
-      for (const id of boards.keys()) {
-        const board = boards.get(id) as { get?: unknown; set?: unknown } | undefined;
-        if (typeof board?.get !== 'function' || typeof board.set !== 'function') continue;
-        const map = board as { get(key: string): unknown; set(key: string, value: unknown): unknown };
-        if (map.get('decisions') === undefined) map.set('decisions', types.array());
-      }
+      giveEveryBoard(doc, 'criteria', () => types.array());
+      giveEveryBoard(doc, 'scores', () => types.map());
     },
   },
 ];

@@ -53,8 +53,18 @@ function seedRoom(): Y.Doc {
     rows.push([row]);
     board.set('revealedBy', new Y.Map());
     board.set('cells', new Y.Map());
+    board.set('criteria', new Y.Array());
+    const scores = new Y.Map<unknown>();
+    board.set('scores', scores);
+    scores.set(A, sheet(4));
+    room.getMap('reviews').set(`${A}|task_a#0`, { state: 'approved', note: 'ok', at: 6 });
   });
   return room;
+}
+
+/** One member's scores on board_1: its one cell, on criterion c1. */
+function sheet(score: number) {
+  return { cells: { 'row_1|m@v': { c1: score } }, at: 7 };
 }
 
 function vote(memberId: string, boardId = 'board_1', rowId = 'row_1') {
@@ -200,6 +210,26 @@ describe('forgery is refused, and its honest twin accepted', () => {
       ],
     },
     {
+      what: 'another member’s review',
+      forged: [B, (d) => d.getMap('reviews').set(`${A}|task_a#0`, { state: 'rejected', note: '', at: 9 })],
+      honest: [B, (d) => d.getMap('reviews').set(`${B}|task_a#0`, { state: 'rejected', note: '', at: 9 })],
+    },
+    {
+      what: 'taking back another member’s review',
+      forged: [B, (d) => d.getMap('reviews').delete(`${A}|task_a#0`)],
+      honest: [A, (d) => d.getMap('reviews').delete(`${A}|task_a#0`)],
+    },
+    {
+      what: 'scoring a board’s cell in another member’s name',
+      forged: [B, (d) => (boardOf(d).get('scores') as Y.Map<unknown>).set(A, sheet(1))],
+      honest: [B, (d) => (boardOf(d).get('scores') as Y.Map<unknown>).set(B, sheet(1))],
+    },
+    {
+      what: 'removing another member’s scores',
+      forged: [B, (d) => (boardOf(d).get('scores') as Y.Map<unknown>).delete(A)],
+      honest: [A, (d) => (boardOf(d).get('scores') as Y.Map<unknown>).delete(A)],
+    },
+    {
       what: 'overwriting another member’s shared prompt',
       forged: [B, (d) => d.getMap('prompts').set('a cat', { text: 'a cat', by: B, sharedAt: 2 })],
       honest: [A, (d) => d.getMap('prompts').set('a cat', { text: 'a cat', by: A, sharedAt: 2 })],
@@ -280,6 +310,18 @@ describe('forgery is refused, and its honest twin accepted', () => {
     it('removing the whole board takes its decisions with it', () => {
       expect(write(decided(), B, (d) => d.getMap('boards').delete('board_1'))).toBe('accepted');
     });
+  });
+
+  it('anyone names a board’s criteria; a criterion of the wrong shape, or scores out of 1-5, are refused', () => {
+    const criteria = (d: Y.Doc) => boardOf(d).get('criteria') as Y.Array<unknown>;
+    expect(write(seedRoom(), B, (d) => criteria(d).push([{ id: 'c1', name: 'Look' }]))).toBe('accepted');
+    expect(write(seedRoom(), B, (d) => criteria(d).push([{ id: 'c1', name: 'x'.repeat(81) }]))).toBe(
+      'invalid-value',
+    );
+    const scores = (d: Y.Doc) => boardOf(d).get('scores') as Y.Map<unknown>;
+    expect(write(seedRoom(), B, (d) => scores(d).set(B, sheet(6)))).toBe('invalid-value');
+    expect(write(seedRoom(), B, (d) => scores(d).set(B, sheet(0)))).toBe('invalid-value');
+    expect(write(seedRoom(), B, (d) => scores(d).set(B, sheet(5)))).toBe('accepted');
   });
 
   it('making a board blind again removes everyone’s Reveal (anyone may remove Reveal entries)', () => {

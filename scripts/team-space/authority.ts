@@ -364,6 +364,9 @@ class UpdateReview {
       case 'self-key':
         if (!removing && path.at(-1) !== this.writer) fail('not-yours', `${root} ${quote(path.at(-1)!)}`);
         return;
+      case 'own-key':
+        if (path.at(-1) !== this.writer) fail('not-yours', `${root} ${quote(path.at(-1)!)}`);
+        return;
       case 'append':
         // The list itself is set once (checkItem), its elements never removed (checkDeletes).
         if (removing) fail('not-yours', `${root} ${quote(path.at(-1)!)} is never removed`);
@@ -644,6 +647,7 @@ export function authority(options: AuthorityOptions): Extension {
     async afterLoadDocument({ document, documentName }) {
       const result = migrateTeamDoc(document, undefined, undefined, 'server-migration', {
         array: () => new Y.Array(),
+        map: () => new Y.Map(),
       });
       if (result.kind === 'upgraded')
         options.log(`migrated room=${quote(documentName)} ${result.from} -> ${result.to}`);

@@ -40,6 +40,8 @@ const board: Board = {
   notes: {},
   blind: false,
   decisions: [],
+  criteria: [],
+  scores: {},
 };
 
 function Studio({ session }: { session: TeamSession }) {

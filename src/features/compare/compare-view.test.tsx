@@ -49,6 +49,8 @@ const board = (patch: Partial<Board> = {}): Board => ({
   notes: {},
   blind: false,
   decisions: [],
+  criteria: [],
+  scores: {},
   ...patch,
 });
 

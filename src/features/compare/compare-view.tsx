@@ -56,6 +56,8 @@ function newBoard(connectionId: string, setup: BoardSetup): Board {
     notes: {},
     blind: false,
     decisions: [],
+    criteria: [],
+    scores: {},
   };
 }
 

@@ -296,6 +296,8 @@ describe('the Model report of a team board, from the board’s toolbar', () => {
     notes: {},
     blind: true,
     decisions: [],
+    criteria: [],
+    scores: {},
   };
   const spaces: Array<{ space: TeamSpace; boards: TeamBoards; votes: TeamVotes }> = [];
   const member = (id: string) => {

@@ -27,6 +27,8 @@ const NEW_BOARD: Board = {
   notes: {},
   blind: false,
   decisions: [],
+  criteria: [],
+  scores: {},
 };
 
 const named = (name: string) => (b: Board) => ({ ...b, name });

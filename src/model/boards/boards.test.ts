@@ -50,6 +50,8 @@ const board = (id: string, updatedAt: number, patch: Partial<Board> = {}): Board
   notes: {},
   blind: false,
   decisions: [],
+  criteria: [],
+  scores: {},
   ...patch,
 });
 

@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { fromBase64Url, toBase64Url } from '../../lib/base64url';
 import { db } from '../db';
 import { writeNow } from '../history/history-persistence';
+import { TEAM_DOC_CRITERIA } from '../../../contract/team-doc';
 
 // Compare boards (product-notes §3 "Compare"): one prompt x many models, kept per connection in IndexedDB.
 // A board's setup (models, versions, params, prompts; never a key) also travels as a link.
@@ -64,6 +65,46 @@ export const DecisionSchema = z.object({
 });
 export type Decision = z.infer<typeof DecisionSchema>;
 
+/** The most criteria one board names (the team space's bound). */
+export const MAX_CRITERIA = TEAM_DOC_CRITERIA.maxCriteria;
+export const MAX_CRITERION_NAME = TEAM_DOC_CRITERIA.maxNameLength;
+
+/** What a board's cells are scored on, 1-5 each (product-notes "Criteria"). */
+export const CriterionSchema = z.object({
+  id: z.string().check(z.minLength(1), z.maxLength(200)),
+  name: z.string().check(z.maxLength(MAX_CRITERION_NAME)),
+});
+export type Criterion = z.infer<typeof CriterionSchema>;
+
+const ScoreSchema = z.int().check(z.gte(1), z.lte(5));
+
+/** One member's scores on one board: cell key -> criterion id -> 1..5; `at` the last change. */
+export const ScoreSheetSchema = z.object({
+  cells: z.record(z.string(), z.record(z.string(), ScoreSchema)),
+  at: z.number(),
+});
+export type ScoreSheet = z.infer<typeof ScoreSheetSchema>;
+
+/** The member whose scores a board kept on this device alone are (no team: no member id). */
+export const THIS_DEVICE = '';
+
+/** `sheet` with one cell's score on one criterion set (a score of null takes it back). */
+export function withScore(
+  sheet: ScoreSheet | undefined,
+  cell: string,
+  criterion: string,
+  score: number | null,
+  at: number,
+): ScoreSheet {
+  const cells = { ...sheet?.cells };
+  const scores = { ...cells[cell] };
+  if (score === null) delete scores[criterion];
+  else scores[criterion] = ScoreSchema.parse(score);
+  if (Object.keys(scores).length === 0) delete cells[cell];
+  else cells[cell] = scores;
+  return { cells, at };
+}
+
 export const BoardSchema = z.object({
   id: z.string().check(z.minLength(1)),
   connectionId: z.string().check(z.minLength(1)),
@@ -83,6 +124,10 @@ export const BoardSchema = z.object({
   blind: z._default(z.boolean(), false),
   /** Every decision made on the board, in the order made (currentDecision reads the one in force). */
   decisions: z._default(z.array(DecisionSchema).check(z.maxLength(MAX_DECISIONS)), []),
+  /** What its cells are scored on (anyone of a team names them). */
+  criteria: z._default(z.array(CriterionSchema).check(z.maxLength(MAX_CRITERIA)), []),
+  /** Each member's scores (THIS_DEVICE on a board of this device alone), each member's own. */
+  scores: z._default(z.record(z.string(), ScoreSheetSchema), {}),
 });
 export type Board = z.infer<typeof BoardSchema>;
 

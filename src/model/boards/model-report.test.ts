@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { TaskStatus } from '../../../contract/task';
 import type { HistoryEntry } from '../history/history-types';
-import { cellKey, type Cell } from './boards';
+import { cellKey, withScore, type Cell } from './boards';
 import {
   PRELIMINARY_BELOW,
   modelReport,
   paretoFront,
   runTimeOf,
+  scoresOfBoard,
   type CellRefusal,
   type ChartPoint,
   type CriterionAverage,
@@ -434,6 +435,29 @@ describe('modelReport: criteria', () => {
       { criterion: 'look', mean: 5, scores: 1 },
     ]);
     expect(m.get('b@1')!.criteria).toEqual([{ criterion: 'look', mean: 1, scores: 1 }]);
+  });
+
+  it('reads a board’s score sheets by criterion name: a removed criterion’s scores left out, two boards naming one alike averaged together', () => {
+    let ana = withScore(undefined, 'r1|a@1', 'c-look', 4, 10);
+    ana = withScore(ana, 'r1|b@1', 'c-look', 2, 11);
+    ana = withScore(ana, 'r1|a@1', 'c-gone', 5, 12);
+    const ben = withScore(withScore(undefined, 'r1|a@1', 'c-look', 3, 20), 'r1|a@1', 'c-look', null, 21);
+    expect(ben.cells).toEqual({});
+    const first = { id: 'b1', criteria: [{ id: 'c-look', name: ' Look ' }], scores: { ana, ben } };
+    const second = {
+      id: 'b2',
+      criteria: [{ id: 'c9', name: 'Look' }],
+      scores: { '': withScore(undefined, 'r7|a@1', 'c9', 5, 30) },
+    };
+    expect(scoresOfBoard(first)).toEqual<CriterionScore[]>([
+      { boardId: 'b1', rowId: 'r1', modelKey: 'a@1', memberId: 'ana', criterion: 'Look', score: 4, at: 12 },
+      { boardId: 'b1', rowId: 'r1', modelKey: 'b@1', memberId: 'ana', criterion: 'Look', score: 2, at: 12 },
+    ]);
+    const boards = [board('b1', ['a@1', 'b@1'], ['r1']).board, board('b2', ['a@1'], ['r7']).board];
+    const scores = [...scoresOfBoard(first), ...scoresOfBoard(second)];
+    const m = byKey(modelReport({ boards, tasks: [], votes: [], scores }));
+    expect(m.get('a@1')!.criteria).toEqual([{ criterion: 'Look', mean: 4.5, scores: 2 }]);
+    expect(m.get('b@1')!.criteria).toEqual([{ criterion: 'Look', mean: 2, scores: 1 }]);
   });
 });
 

@@ -63,6 +63,35 @@ export interface CriterionScore {
 }
 
 /**
+ * A board's scores as the report reads them: every member's score of every cell on each criterion the
+ * board still names, the criterion by its name (so a category's boards that name it alike are averaged
+ * together; a score of a criterion since removed is left out).
+ */
+export function scoresOfBoard(board: Pick<Board, 'id' | 'criteria' | 'scores'>): CriterionScore[] {
+  const names = new Map(board.criteria.map((c) => [c.id, c.name.trim()]));
+  const out: CriterionScore[] = [];
+  for (const [memberId, sheet] of Object.entries(board.scores))
+    for (const [cell, scores] of Object.entries(sheet.cells)) {
+      const bar = cell.indexOf('|');
+      if (bar <= 0) continue;
+      for (const [criterion, score] of Object.entries(scores)) {
+        const name = names.get(criterion);
+        if (!name) continue;
+        out.push({
+          boardId: board.id,
+          rowId: cell.slice(0, bar),
+          modelKey: cell.slice(bar + 1),
+          memberId,
+          criterion: name,
+          score,
+          at: sheet.at,
+        });
+      }
+    }
+  return out;
+}
+
+/**
  * What the report is computed from: the boards, their cells' tasks, the votes (and refusals, scores).
  */
 export interface ModelReportInput {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { TEAM_DOC_ROOTS } from '../../../contract/team-doc';
+import { migrateTeamDoc, TEAM_DOC_ROOTS } from '../../../contract/team-doc';
 import type { Board } from '../boards/boards';
 import { TeamBoards, TEAM_CONNECTION } from './team-boards';
 import { TeamComments } from './team-comments';
@@ -21,8 +21,13 @@ import { reviewUpdate } from '../../../scripts/team-space/authority';
 
 type Space = ReturnType<typeof member>;
 
-function refereedRoom() {
+function refereedRoom({ migrated = false } = {}) {
   const server = new Y.Doc();
+  if (migrated)
+    migrateTeamDoc(server, undefined, undefined, 'migration', {
+      array: () => new Y.Array(),
+      map: () => new Y.Map(),
+    });
   const refused: string[] = [];
   const spaces: Space[] = [];
   const relay = (from: Space) => (update: Uint8Array, origin: unknown) => {
@@ -69,6 +74,8 @@ const board = (id: string, more: Partial<Board> = {}): Board => ({
   notes: {},
   blind: true,
   decisions: [],
+  criteria: [],
+  scores: {},
   ...more,
 });
 
@@ -157,6 +164,58 @@ describe('the referee and the studio’s own stores', () => {
     expect(Object.keys(server.getMap('boards').toJSON()).sort()).toEqual(['b1', 'b2']);
     // Ben's "a red fox" was Ana's record when he shared it (left alone), and Ana has since unshared it.
     expect(Object.keys(server.getMap('prompts').toJSON()).sort()).toEqual(['a blue whale']);
+  });
+
+  it('in a room of the current version, criteria, scores and decisions from two honest members are accepted', () => {
+    const { server, refused, join } = refereedRoom({ migrated: true });
+    const a = join('key-a');
+    const b = join('key-b');
+    const boardsA = new TeamBoards(a);
+    const boardsB = new TeamBoards(b);
+    const look = { id: 'c1', name: 'Look' };
+    boardsA.save(board('b1', { criteria: [look] }));
+    boardsB.save({ ...boardsB.get('b1')!.board, criteria: [look, { id: 'c2', name: 'Adherence' }] });
+    boardsA.save({
+      ...boardsA.get('b1')!.board,
+      criteria: [
+        { id: 'c1', name: 'Aesthetics' },
+        { id: 'c2', name: 'Adherence' },
+      ],
+    });
+    boardsA.score('b1', 'r1|lumen@v1', 'c1', 4);
+    boardsB.score('b1', 'r1|lumen@v1', 'c1', 2);
+    boardsB.score('b1', 'r1|aurora@v2', 'c2', 5);
+    boardsB.score('b1', 'r1|lumen@v1', 'c1', null);
+    boardsA.history('b1')!.undo();
+    boardsA.reveal('b1');
+    boardsA.decide('b1', { column: 'lumen@v1', reason: 'crisper' });
+    boardsB.decide('b1', { column: 'aurora@v2', reason: 'warmer' });
+    const undoDelete = boardsB.delete('b1');
+    undoDelete();
+
+    expect(refused).toEqual([]);
+    for (const root of Object.values(TEAM_DOC_ROOTS)) {
+      expect(a.doc.getMap(root).toJSON(), root).toEqual(server.getMap(root).toJSON());
+      expect(b.doc.getMap(root).toJSON(), root).toEqual(server.getMap(root).toJSON());
+    }
+    const back = boardsA.get('b1')!.board;
+    expect(back.criteria.map((c) => c.name)).toEqual(['Aesthetics', 'Adherence']);
+    expect(back.scores).toEqual({
+      'key-b': { cells: { 'r1|aurora@v2': { c2: 5 } }, at: expect.any(Number) },
+    });
+  });
+
+  it('the control: the same relay refuses a member who writes another’s scores', () => {
+    const { refused, join } = refereedRoom({ migrated: true });
+    const a = join('key-a');
+    const b = join('key-b');
+    const boardsA = new TeamBoards(a);
+    new TeamBoards(b);
+    boardsA.save(board('b1', { criteria: [{ id: 'c1', name: 'Look' }] }));
+    const scores = (b.doc.getMap('boards').get('b1') as Y.Map<unknown>).get('scores') as Y.Map<unknown>;
+    scores.set('key-a', { cells: { 'r1|lumen@v1': { c1: 1 } }, at: 1 });
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatch(/^key-b: not-yours/);
   });
 
   it('the control: the same relay refuses a member who writes another’s vote', () => {

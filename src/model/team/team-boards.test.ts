@@ -54,6 +54,8 @@ function sampleBoard(patch: Partial<Board> = {}): Board {
     notes: { [cellKey('r1', columnKey(aurora))]: 'too dark' },
     blind: true,
     decisions: [],
+    criteria: [],
+    scores: {},
     ...patch,
   };
 }
@@ -627,6 +629,109 @@ describe('decisions', () => {
     const undo = b.boards.delete('board-1');
     undo();
     expect(b.boards.get('board-1')!.board.decisions.map((d) => d.by)).toEqual(['member-b']);
+  });
+});
+
+describe('criteria and scores', () => {
+  /** A member of a room at the schema version that keeps criteria and scores. */
+  const scorer = (id: string, clock: () => number = () => T0) => {
+    const m = member(id, clock);
+    m.team.doc.getMap(ROOTS.meta).set('schemaVersion', 4);
+    return m;
+  };
+  const LOOK = { id: 'c-look', name: 'Look' };
+  const ADHERENCE = { id: 'c-adh', name: 'Prompt adherence' };
+  const cell = cellKey('r1', 'lumen@v1');
+
+  it('criteria named on one copy reach the other; two members renaming different criteria at once both stay', () => {
+    const a = scorer('member-a');
+    const b = scorer('member-b');
+    a.boards.save(sampleBoard({ criteria: [LOOK, ADHERENCE] }));
+    syncAll([a.team.doc, b.team.doc]);
+    expect(b.boards.get('board-1')!.board.criteria).toEqual([LOOK, ADHERENCE]);
+    // Offline at once: Ana renames Look, Ben renames Prompt adherence.
+    a.boards.save({
+      ...a.boards.get('board-1')!.board,
+      criteria: [{ ...LOOK, name: 'Aesthetics' }, ADHERENCE],
+    });
+    b.boards.save({
+      ...b.boards.get('board-1')!.board,
+      criteria: [LOOK, { ...ADHERENCE, name: 'Adherence' }],
+    });
+    syncAll([a.team.doc, b.team.doc]);
+    for (const m of [a, b])
+      expect(
+        m.boards
+          .get('board-1')!
+          .board.criteria.map((c) => c.name)
+          .sort(),
+      ).toEqual(['Adherence', 'Aesthetics']);
+  });
+
+  it('each member scores in their own sheet; both sheets read on every copy; a save of the board leaves them', () => {
+    let now = T0 + 50;
+    const a = scorer('member-a', () => now);
+    const b = scorer('member-b', () => now);
+    a.boards.save(sampleBoard({ criteria: [LOOK] }));
+    syncAll([a.team.doc, b.team.doc]);
+    expect(a.boards.score('board-1', cell, LOOK.id, 4)).toBe(true);
+    now += 1;
+    expect(b.boards.score('board-1', cell, LOOK.id, 2)).toBe(true);
+    syncAll([a.team.doc, b.team.doc]);
+    for (const m of [a, b])
+      expect(m.boards.get('board-1')!.board.scores).toEqual({
+        'member-a': { cells: { [cell]: { [LOOK.id]: 4 } }, at: T0 + 50 },
+        'member-b': { cells: { [cell]: { [LOOK.id]: 2 } }, at: T0 + 51 },
+      });
+    a.boards.save({ ...a.boards.get('board-1')!.board, name: 'Renamed', scores: {} });
+    expect(Object.keys(a.boards.get('board-1')!.board.scores).sort()).toEqual(['member-a', 'member-b']);
+    // Taking a score back leaves no empty sheet behind.
+    a.boards.score('board-1', cell, LOOK.id, null);
+    expect(Object.keys(a.boards.get('board-1')!.board.scores)).toEqual(['member-b']);
+  });
+
+  it('a score is the member’s own edit (Undo takes it back); a room before version 4 takes no score and no criteria', () => {
+    const a = scorer('member-a');
+    a.boards.save(sampleBoard({ criteria: [LOOK] }));
+    const history = a.boards.history('board-1')!;
+    a.boards.score('board-1', cell, LOOK.id, 5);
+    history.undo();
+    expect(a.boards.get('board-1')!.board.scores).toEqual({});
+
+    const old = member('member-old');
+    old.team.doc.getMap(ROOTS.meta).set('schemaVersion', 3);
+    old.boards.save(sampleBoard({ criteria: [LOOK] }));
+    expect(old.boards.score('board-1', cell, LOOK.id, 5)).toBe(false);
+    const map = old.team.doc.getMap(ROOTS.boards).get('board-1') as Y.Map<unknown>;
+    // Neither field is written where the server would refuse it as unknown.
+    expect(map.has('criteria')).toBe(false);
+    expect(map.has('scores')).toBe(false);
+  });
+
+  it('a sheet or a criterion of the wrong shape (another studio’s) is left out, the others read', () => {
+    const a = scorer('member-a');
+    a.boards.save(sampleBoard({ criteria: [LOOK] }));
+    a.boards.score('board-1', cell, LOOK.id, 3);
+    const map = a.team.doc.getMap(ROOTS.boards).get('board-1') as Y.Map<unknown>;
+    (map.get('scores') as Y.Map<unknown>).set('member-x', { cells: { [cell]: { [LOOK.id]: 9 } }, at: 1 });
+    (map.get('criteria') as Y.Array<unknown>).push([{ id: '', name: 'x' }, '<img src=x onerror=alert(1)>']);
+    const board = a.boards.get('board-1')!.board;
+    expect(Object.keys(board.scores)).toEqual(['member-a']);
+    expect(board.criteria).toEqual([LOOK]);
+  });
+
+  it('undoing a deletion brings back this member’s scores, never another’s in their name', () => {
+    const a = scorer('member-a');
+    const b = scorer('member-b');
+    a.boards.save(sampleBoard({ criteria: [LOOK] }));
+    a.boards.score('board-1', cell, LOOK.id, 4);
+    syncAll([a.team.doc, b.team.doc]);
+    b.boards.score('board-1', cell, LOOK.id, 1);
+    const undo = b.boards.delete('board-1');
+    undo();
+    const board = b.boards.get('board-1')!.board;
+    expect(Object.keys(board.scores)).toEqual(['member-b']);
+    expect(board.criteria).toEqual([LOOK]);
   });
 });
 

@@ -4,16 +4,22 @@ import {
   BoardSchema,
   CellSchema,
   ColumnSchema,
+  CriterionSchema,
   DecisionSchema,
   MAX_COLUMNS,
+  MAX_CRITERIA,
   MAX_DECISIONS,
   MAX_ROWS,
   ParamValueSchema,
+  ScoreSheetSchema,
   columnKey,
+  withScore,
   type Board,
   type Cell,
   type Column,
+  type Criterion,
   type Decision,
+  type ScoreSheet,
 } from '../boards/boards';
 import { schemaVersionOf } from '../../../contract/team-doc';
 import { ROOTS, rootMap, type TeamContext } from './team-doc';
@@ -34,6 +40,8 @@ import { Listeners } from '../../lib/store';
 //   notes       Y.Map cellKey -> string
 //   revealedBy  Y.Map memberId -> time                     Reveal is per member: the others stay blind
 //   decisions   Y.Array<{ column, reason, by, at }>         added to, each by its maker, never changed
+//   criteria    Y.Array<{ id, name }>                        anyone adds, renames (a new element), removes
+//   scores      Y.Map memberId -> { cells, at }             each member's sheet, written by that member only
 //
 // `save` diffs a Board into that structure, writing only what changed, so a member's edit never
 // overwrites a part someone else changed meanwhile. What is read back is parsed part by part with the
@@ -105,6 +113,27 @@ function decisionsOf(v: unknown): Decision[] {
   return out.slice(-MAX_DECISIONS);
 }
 
+/** A board's criteria (each parsed; an id named twice, as two members' concurrent renames leave it, once). */
+function criteriaOf(v: unknown): Criterion[] {
+  if (!(v instanceof Y.Array)) return [];
+  const out: Criterion[] = [];
+  for (const raw of (v as Y.Array<unknown>).toArray()) {
+    const parsed = CriterionSchema.safeParse(raw);
+    if (parsed.success && !out.some((c) => c.id === parsed.data.id)) out.push(parsed.data);
+  }
+  return out.slice(0, MAX_CRITERIA);
+}
+
+/** Every member's score sheet (one that does not parse is left out; the key is whose it is). */
+function scoresOf(v: unknown): Record<string, ScoreSheet> {
+  const out: Record<string, ScoreSheet> = {};
+  for (const [k, raw] of entriesOf(v)) {
+    const parsed = ScoreSheetSchema.safeParse(raw);
+    if (parsed.success) out[k] = parsed.data;
+  }
+  return out;
+}
+
 /**
  * The Board in a board's Y.Map, or null when it is not one. Concurrent edits can leave shapes no single
  * studio wrote (two members each add a column past the limit, or each remove a different one of two
@@ -170,6 +199,8 @@ function readBoard(map: Y.Map<unknown>): TeamBoard | null {
     notes: stringsOf(map.get('notes')),
     blind: map.get('blind') === true,
     decisions: decisionsOf(map.get('decisions')),
+    criteria: criteriaOf(map.get('criteria')),
+    scores: scoresOf(map.get('scores')),
   });
   if (!parsed.success) return null;
   return { board: parsed.data, createdBy: str(map.get('createdBy')) ?? null, revealedBy };
@@ -365,7 +396,23 @@ function writeBoard(
   syncRecord(childMap(map, 'favourites'), board.favourites);
   syncRecord(childMap(map, 'notes'), board.notes);
   childMap(map, 'revealedBy');
+  // Criteria where the room keeps them (schema version 4; an older server refuses the field). A rename
+  // is the old element out and a new one in, so two members' edits of different criteria both stay.
+  if (map.doc && schemaVersionOf(map.doc) >= 4 && (board.criteria.length > 0 || map.has('criteria')))
+    syncList<Criterion, unknown>(
+      childArray(map, 'criteria'),
+      board.criteria,
+      (item) => {
+        const parsed = CriterionSchema.safeParse(item);
+        return parsed.success ? criterionKey(parsed.data) : undefined;
+      },
+      criterionKey,
+      (c) => ({ id: c.id, name: c.name }),
+      () => undefined,
+    );
 }
+
+const criterionKey = (c: Criterion): string => `${c.id}\u0000${c.name}`;
 
 // ---- presence ----------------------------------------------------------------------------------------
 
@@ -505,6 +552,10 @@ export class TeamBoards {
         if (mine.length > 0 && list instanceof Y.Array) list.push(mine);
         const at = before.revealedBy[this.team.memberId];
         if (at !== undefined) childMap(map, 'revealedBy').set(this.team.memberId, at);
+        // So do this member's own scores; the others' are theirs to give again.
+        const sheet = before.board.scores[this.team.memberId];
+        if (sheet && map.get('scores') instanceof Y.Map)
+          (map.get('scores') as Y.Map<unknown>).set(this.team.memberId, sheet);
       });
     };
   }
@@ -518,7 +569,30 @@ export class TeamBoards {
     this.root.set(board.id, map);
     writeBoard(map, board, this.team.memberId);
     if (schemaVersionOf(this.team.doc) >= 3) map.set('decisions', new Y.Array<unknown>());
+    if (schemaVersionOf(this.team.doc) >= 4) {
+      if (!map.has('criteria')) map.set('criteria', new Y.Array<unknown>());
+      map.set('scores', new Y.Map<unknown>());
+    }
     return map;
+  }
+
+  /**
+   * Sets this member's score of one cell on one criterion (null takes it back), in their own sheet: an
+   * edit of theirs (Undo takes it back). False when the room's server does not keep scores (a room
+   * before schema version 4).
+   */
+  score(id: string, cell: string, criterion: string, score: number | null): boolean {
+    const map = this.root.get(id);
+    if (!(map instanceof Y.Map) || schemaVersionOf(this.team.doc) < 4) return false;
+    const board = map as Y.Map<unknown>;
+    const scores = childMap(board, 'scores');
+    const mine = ScoreSheetSchema.safeParse(scores.get(this.team.memberId));
+    const sheet = withScore(mine.success ? mine.data : undefined, cell, criterion, score, this.team.now());
+    this.team.transact(() => {
+      if (Object.keys(sheet.cells).length === 0) scores.delete(this.team.memberId);
+      else scores.set(this.team.memberId, sheet);
+    });
+    return true;
   }
 
   /**

@@ -78,6 +78,8 @@ describe('TeamShare: this member’s used bytes, as the server counts them', () 
       notes: {},
       blind: false,
       decisions: [],
+      criteria: [],
+      scores: {},
     });
     // Another member's records count against them, not this member (and arrive through the sync).
     new TeamTasks(b).share([makeEntry('t9')]);
