@@ -259,9 +259,36 @@ test('a team board shows on the other side within seconds; edits and blind votes
   for (const m of [ana, ben])
     await expect(m.compare.locator('[data-cell-state="succeeded"]')).toHaveCount(4, { timeout: 30_000 });
 
+  // Ana names what the cells are scored on; it reaches Ben.
+  await ana.compare.getByRole('button', { name: 'Criteria', exact: true }).click();
+  const criteria = ana.page.getByRole('dialog', { name: 'Criteria' });
+  await criteria.getByRole('button', { name: 'Add criterion' }).click();
+  await criteria.getByRole('textbox', { name: 'Criterion 1' }).fill('Look');
+  await criteria.getByRole('button', { name: 'Save criteria' }).click();
+  await expect(criteria).toBeHidden();
+
   await ana.compare.getByRole('button', { name: 'Blind', exact: true }).click();
-  for (const m of [ana, ben]) {
+  for (const [m, score] of [
+    [ana, 5],
+    [ben, 3],
+  ] as const) {
     await expect(m.compare.getByRole('button', { name: 'Reveal', exact: true })).toBeVisible();
+    // Each scores the same cell blind: Ana by click, Ben by key (focus the group, type the score).
+    const look = m.compare
+      .getByRole('group', { name: 'Candidate A, prompt 1', exact: true })
+      .getByRole('group', { name: 'Look', exact: true });
+    if (m === ana)
+      await look
+        .locator('label')
+        .filter({ has: m.page.getByRole('radio', { name: `${score} of 5` }) })
+        .click();
+    else {
+      await look.getByRole('radio', { name: '1 of 5' }).focus();
+      await m.page.keyboard.press(String(score));
+    }
+    await expect(look.getByRole('radio', { name: `${score} of 5` })).toBeChecked();
+    // Blind: nobody sees the team's average yet.
+    await expect(look.getByTestId('criterion-average')).toHaveCount(0);
     const best = m.compare
       .getByRole('group', { name: 'Candidate A, prompt 1', exact: true })
       .getByRole('button', { name: 'Best', exact: true });
@@ -309,6 +336,11 @@ test('a team board shows on the other side within seconds; edits and blind votes
   await expect(dialog).toBeHidden();
   const anasDecision = ana.compare.getByRole('region', { name: 'Decision' });
   await expect(anasDecision).toContainText('Chosen model: Lumen Canvas · v2 by Ana');
+  // Revealed to Ana: the cell both scored shows the average of both (5 and 3), Ben still sees none.
+  await expect(ana.compare.getByTestId('criterion-average').filter({ hasText: 'Average 4 (2)' })).toHaveCount(
+    1,
+  );
+  await expect(ben.compare.getByTestId('criterion-average')).toHaveCount(0);
   await teamAxe(ana.page, 'board with a decision');
 
   await expect(ben.compare.getByRole('button', { name: 'Reveal', exact: true })).toBeVisible();
@@ -322,6 +354,8 @@ test('a team board shows on the other side within seconds; edits and blind votes
   await ben.compare.getByRole('button', { name: 'Model report', exact: true }).click();
   const report = ben.page.getByRole('dialog', { name: 'Model report' });
   await expect(report.getByRole('row', { name: /Lumen Canvas.*Chosen/ })).toBeVisible();
+  await expect(report.getByRole('columnheader', { name: 'Look (1-5)' })).toBeVisible();
+  await expect(report.getByRole('cell', { name: /^4\s*2 scores$/ })).toHaveCount(1);
 });
 
 test('a comment on an output in the Viewer, a reply from the other member and Resolve show on both sides', async ({

@@ -5,6 +5,7 @@ import type { Candidate, Vote } from '../../model/boards/votes';
 import { blindLabel, type BoardColumn } from './board-model';
 import { blindOrder } from './blind-order';
 import { CellCard } from './cell-card';
+import { CellScores } from './criteria';
 import { cellTarget, type RenderCellExtras } from './cell-extras';
 import type { CellView } from './cell-view';
 import { RowVote } from './row-vote';
@@ -123,6 +124,18 @@ export function BoardRow({
                 onRerun={() => void state.rerun(cell)}
                 onResumeQueue={state.resumeQueue}
                 onRemoveHeld={() => void state.removeHeld(cell)}
+                scoring={
+                  cell.state === 'succeeded' && (
+                    <CellScores
+                      criteria={board.criteria}
+                      scores={board.scores}
+                      me={state.me}
+                      cell={cell.key}
+                      blind={blind}
+                      onScore={(criterion, value) => state.score(cell.key, criterion, value)}
+                    />
+                  )
+                }
                 extras={renderCellExtras?.(cellTarget(board.id, cell))}
               />
             )}

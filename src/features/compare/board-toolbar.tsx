@@ -1,6 +1,17 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useMemo, useState, useSyncExternalStore } from 'react';
-import { BadgeCheck, ChartScatter, Download, Eye, EyeOff, Link2, Redo2, Trophy, Undo2 } from 'lucide-react';
+import {
+  BadgeCheck,
+  ChartScatter,
+  Download,
+  Eye,
+  EyeOff,
+  Link2,
+  ListChecks,
+  Redo2,
+  Trophy,
+  Undo2,
+} from 'lucide-react';
 import { useApi } from '../../api/api-context';
 import { Button } from '../../components/button';
 import { inputClass } from '../../components/field';
@@ -8,13 +19,15 @@ import { MIN_COLUMNS, currentDecision, encodeSetup } from '../../model/boards/bo
 import type { BoardHistory } from '../../model/team/team-boards';
 import type { Vote } from '../../model/boards/votes';
 import type { CompareTeam } from './compare-team';
+import { CriteriaDialog } from './criteria';
 import { DecideDialog } from './decision';
 import { LeaderboardDialog } from './leaderboard-dialog';
 import { ModelReportDialog } from './model-report-view';
 import type { BoardState } from './use-board';
 
 // The board's toolbar: its name, Share link (not on a blind board), Blind or Reveal, the Leaderboard and
-// the Model report (their dialogs wired here), Decide (not on a blind board: a decision names a model),
+// the Model report (their dialogs wired here), Criteria (what the cells are scored on), Decide (not on a
+// blind board: a decision names a model),
 // Export contact sheet, and on a team board this member's Undo and Redo.
 
 const noop = () => () => undefined;
@@ -58,6 +71,7 @@ export function BoardToolbar({
   const [leaderboardOpen, setLeaderboardOpen] = useState(false);
   const [reportOpen, setReportOpen] = useState(false);
   const [decideOpen, setDecideOpen] = useState(false);
+  const [criteriaOpen, setCriteriaOpen] = useState(false);
   const reportTasks = useMemo(() => state.cells.flatMap((c) => (c.entry ? [c.entry] : [])), [state.cells]);
   const reportVotes = useMemo(
     () => (leaderboardVotes ? leaderboardVotes.team : [...boardVotes.values()]),
@@ -121,6 +135,10 @@ export function BoardToolbar({
         <Trophy className="size-4" aria-hidden="true" />
         <Trans>Leaderboard</Trans>
       </Button>
+      <Button onClick={() => setCriteriaOpen(true)}>
+        <ListChecks className="size-4" aria-hidden="true" />
+        <Trans comment="What a board's results are scored on (1-5 each)">Criteria</Trans>
+      </Button>
       <Button onClick={() => setReportOpen(true)}>
         <ChartScatter className="size-4" aria-hidden="true" />
         <Trans>Model report</Trans>
@@ -163,6 +181,13 @@ export function BoardToolbar({
         connectionId={connectionId}
         category={board.setup.category}
         team={leaderboardVotes}
+      />
+      <CriteriaDialog
+        open={criteriaOpen}
+        onOpenChange={setCriteriaOpen}
+        criteria={board.criteria}
+        keeps={state.keepsScores}
+        onSave={(criteria) => update((b) => ({ ...b, criteria }))}
       />
       <DecideDialog
         open={decideOpen}

@@ -27,6 +27,7 @@ export function CellCard({
   onRerun,
   onResumeQueue,
   onRemoveHeld,
+  scoring,
   extras,
 }: {
   cell: CellView;
@@ -48,6 +49,8 @@ export function CellCard({
   onResumeQueue: () => void;
   /** Held: removes its task from the queue (never sent, nothing charged), so that it can run again. */
   onRemoveHeld: () => void;
+  /** This member's scores of the cell on the board's criteria (rendered as given, below the actions). */
+  scoring?: ReactNode;
   /** The app's per-cell extras (rendered as given, below the note). */
   extras?: ReactNode;
 }) {
@@ -130,6 +133,7 @@ export function CellCard({
           </Button>
         )}
       </div>
+      {scoring}
       {noteOpen && (
         <textarea
           aria-label={t`Note on ${label}`}

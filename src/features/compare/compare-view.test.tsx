@@ -602,3 +602,52 @@ describe('CompareView: Decide', () => {
     );
   });
 });
+
+describe('CompareView: Criteria', () => {
+  const inRoom = (version: number) => {
+    const a = member('member-a', 'Ada');
+    const b = member('member-b', 'Bea');
+    for (const m of [a, b]) m.space.doc.getMap('meta').set('schemaVersion', version);
+    return { a, b };
+  };
+
+  it('names a team board’s criteria for every member', async () => {
+    const { a, b } = inRoom(4);
+    a.boards.save(board());
+    sync();
+    const { user } = renderView(teamOf(a));
+    await user.click(await screen.findByRole('button', { name: 'Criteria' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Criteria' });
+    await user.click(within(dialog).getByRole('button', { name: 'Add criterion' }));
+    await user.type(within(dialog).getByRole('textbox', { name: 'Criterion 1' }), 'Look');
+    await user.click(within(dialog).getByRole('button', { name: 'Save criteria' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Criteria' })).toBeNull());
+    sync();
+    expect(b.boards.get('board-1')!.board.criteria.map((c) => c.name)).toEqual(['Look']);
+  });
+
+  it('in a room whose server cannot keep them, says so and saves nothing', async () => {
+    const { a } = inRoom(3);
+    a.boards.save(board());
+    const { user } = renderView(teamOf(a));
+    await user.click(await screen.findByRole('button', { name: 'Criteria' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Criteria' });
+    expect(within(dialog).getByRole('alert').textContent).toContain('cannot keep criteria or scores');
+    expect(within(dialog).getByRole('button', { name: 'Save criteria' })).toHaveProperty('disabled', true);
+  });
+
+  it('on this device: criteria kept on the board', async () => {
+    await saveBoard(board({ id: 'local-1', connectionId: 'test-connection', name: 'Kites' }));
+    const { user } = renderView(null, { kind: 'saved', id: 'local-1' });
+    await user.click(await screen.findByRole('button', { name: 'Criteria' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Criteria' });
+    await user.click(within(dialog).getByRole('button', { name: 'Add criterion' }));
+    await user.type(within(dialog).getByRole('textbox', { name: 'Criterion 1' }), 'Artefacts');
+    await user.click(within(dialog).getByRole('button', { name: 'Save criteria' }));
+    await waitFor(async () =>
+      expect((await getBoard('test-connection', 'local-1'))!.criteria.map((c) => c.name)).toEqual([
+        'Artefacts',
+      ]),
+    );
+  });
+});

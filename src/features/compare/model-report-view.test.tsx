@@ -5,7 +5,7 @@ import * as Y from 'yjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Me } from '../../../contract/me';
 import type { TaskStatus } from '../../../contract/task';
-import { cellKey, type Board, type Cell } from '../../model/boards/boards';
+import { cellKey, withScore, type Board, type Cell } from '../../model/boards/boards';
 import { TeamBoards } from '../../model/team/team-boards';
 import { TeamSpace } from '../../model/team/team-space';
 import { TeamVotes } from '../../model/team/team-votes';
@@ -174,6 +174,21 @@ function tableRows() {
 }
 
 afterEach(cleanup);
+
+describe('ModelReportDialog: criteria', () => {
+  it('adds a column per criterion the board names, averaging every member’s scores of each model’s cells', () => {
+    let ann = withScore(undefined, cellKey('r1', A), 'c1', 5, 1);
+    ann = withScore(ann, cellKey('r2', A), 'c1', 4, 1);
+    ann = withScore(ann, cellKey('r1', B), 'c1', 2, 1);
+    const bob = withScore(undefined, cellKey('r1', A), 'c1', 3, 2);
+    renderReport(false, {
+      board: { ...BOARD, criteria: [{ id: 'c1', name: 'Look' }], scores: { ann, bob } },
+    });
+    const rows = tableRows();
+    // Alpha: 5, 4, 3 → 4.0 of 3 scores; Beta: 2 of 1; Gamma unscored.
+    expect(rows.map((r) => r['Look (1-5)'])).toEqual(['43 scores', '21 score', '—none']);
+  });
+});
 
 describe('ModelReportDialog', () => {
   it('shows each model’s figures in the module’s order, Preliminary under the threshold', () => {

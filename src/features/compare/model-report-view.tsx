@@ -3,18 +3,27 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useMemo } from 'react';
 import { Alert } from '../../components/alert';
 import { Dialog } from '../../components/dialog';
-import { formatCount, formatCredits, formatPercent, formatSeconds } from '../../lib/format';
+import { formatCount, formatCredits, formatOneDecimal, formatPercent, formatSeconds } from '../../lib/format';
+import { displayText } from '../../lib/untrusted-text';
 import type { HistoryEntry } from '../../model/history/history-types';
 import {
   modelReport,
+  scoresOfBoard,
   type ModelFigures,
   type ModelReport,
   type ReportBoard,
 } from '../../model/boards/model-report';
 import type { Vote } from '../../model/boards/votes';
 import { CHART_H, CHART_W, chartLayout } from './report-export/front-chart';
-import { chartModelsOf, chartWordsOf, modelLabel, type ChartKind } from './report-export/report-content';
-import { currentDecision, type Decision } from '../../model/boards/boards';
+import {
+  chartModelsOf,
+  chartWordsOf,
+  criterionOf,
+  modelLabel,
+  reportCriteria,
+  type ChartKind,
+} from './report-export/report-content';
+import { currentDecision, type Board, type Decision } from '../../model/boards/boards';
 import { DecisionSummary } from './decision';
 import { ReportExportButtons } from './report-export/report-export-buttons';
 
@@ -180,8 +189,8 @@ export function ModelReportDialog({
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  /** The board (its name, when it has one, names the exported files). */
-  board: ReportBoard & { name?: string };
+  /** The board (its name, when it has one, names the exported files; its criteria and scores, if any). */
+  board: ReportBoard & Partial<Pick<Board, 'name' | 'criteria' | 'scores'>>;
   /** The tasks of the board's cells. */
   tasks: readonly HistoryEntry[];
   /** The votes on this board: in a team, every member's. */
@@ -207,12 +216,25 @@ export function ModelReportDialog({
     .map((e) => `${e.taskId} ${e.status} ${e.completedAt} ${e.creditsCharged} ${e.outputs.length}`)
     .join('\n');
   const report = useMemo(
-    () => (open && !blind ? modelReport({ boards: [board], tasks, votes }) : null),
+    () =>
+      open && !blind
+        ? modelReport({
+            boards: [board],
+            tasks,
+            votes,
+            scores: scoresOfBoard({
+              id: board.id,
+              criteria: board.criteria ?? [],
+              scores: board.scores ?? {},
+            }),
+          })
+        : null,
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [open, blind, board, taskSignature, votes],
   );
   const threshold = formatCount(report?.preliminaryBelow ?? 0);
   const nameOf = (m: ModelFigures) => modelLabel(m, names);
+  const criteria = report ? reportCriteria(report) : [];
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title={t`Model report`} wide>
@@ -278,6 +300,15 @@ export function ModelReportDialog({
                   <th scope="col" className={`${th} text-end`}>
                     <Trans>Votes</Trans>
                   </th>
+                  {criteria.map((c) => (
+                    <th key={c} scope="col" className={`${th} text-end`}>
+                      <span dir="auto">{displayText(c)}</span>{' '}
+                      {t({
+                        message: '(1-5)',
+                        comment: 'after a criterion’s name in the report table: its scores run 1 to 5',
+                      })}
+                    </th>
+                  ))}
                 </tr>
               </thead>
               <tbody>
@@ -373,6 +404,23 @@ export function ModelReportDialog({
                       </td>
                       <td className={td}>{formatCount(m.outputs)}</td>
                       <td className={td}>{formatCount(m.votes)}</td>
+                      {criteria.map((c) => {
+                        const avg = criterionOf(m, c);
+                        return (
+                          <td key={c} className={td}>
+                            {avg ? (
+                              <>
+                                {formatOneDecimal(avg.mean)}
+                                <span className={small}>
+                                  {plural(avg.scores, { one: '# score', other: '# scores' })}
+                                </span>
+                              </>
+                            ) : (
+                              <NoFigure />
+                            )}
+                          </td>
+                        );
+                      })}
                     </tr>
                   );
                 })}

@@ -5,7 +5,7 @@ import { useApi } from '../../api/api-context';
 import { catalogQueries } from '../../api/queries/catalog-queries';
 import type { ModelType } from '../../../contract/category';
 import type { TeamBoards } from '../../model/team/team-boards';
-import type { Board } from '../../model/boards/boards';
+import { THIS_DEVICE, withScore, type Board } from '../../model/boards/boards';
 import { needsRun, planCells, resolveColumns, sumQuotes, type BoardColumn } from './board-model';
 import type { CellView } from './cell-view';
 import type { CompareRunner } from './send-cells';
@@ -73,6 +73,29 @@ export function useBoard(
     ready: runner !== null,
     /** The team's record of this board (null: a local board, or a team board not saved yet). */
     teamRecord,
+    /** Whose score sheet is this member's (THIS_DEVICE on a board of this device). */
+    me: shared ? shared.memberId : THIS_DEVICE,
+    /**
+     * Sets this member's score of a cell on a criterion (null takes it back); false when the team space
+     * is too old to keep scores.
+     */
+    score: (cell: string, criterion: string, value: number | null): boolean => {
+      if (!shared) {
+        update((b) => ({
+          ...b,
+          scores: {
+            ...b.scores,
+            [THIS_DEVICE]: withScore(b.scores[THIS_DEVICE], cell, criterion, value, Date.now()),
+          },
+        }));
+        return true;
+      }
+      // A team board not saved yet is saved first (the score goes into the team's board).
+      if (!teamRecord) update((b) => b);
+      return shared.score(board.id, cell, criterion, value);
+    },
+    /** Whether the board can keep criteria and scores where it lives. */
+    keepsScores: shared ? shared.keepsScores() : true,
   };
 }
 

@@ -504,6 +504,14 @@ export class TeamBoards {
 
   readonly get = (id: string): TeamBoard | null => this.byId.get(id) ?? null;
 
+  /** This member's id: whose score sheet is theirs. */
+  get memberId(): string {
+    return this.team.memberId;
+  }
+
+  /** Whether the room's server keeps criteria and scores (schema version 4 or later). */
+  readonly keepsScores = (): boolean => schemaVersionOf(this.team.doc) >= 4;
+
   /** Whether this member sees the board blind (a view asks here rather than importing blindFor). */
   readonly blindForMe = (record: TeamBoard): boolean => blindFor(record, this.team.memberId);
 
@@ -583,7 +591,7 @@ export class TeamBoards {
    */
   score(id: string, cell: string, criterion: string, score: number | null): boolean {
     const map = this.root.get(id);
-    if (!(map instanceof Y.Map) || schemaVersionOf(this.team.doc) < 4) return false;
+    if (!(map instanceof Y.Map) || !this.keepsScores()) return false;
     const board = map as Y.Map<unknown>;
     const scores = childMap(board, 'scores');
     const mine = ScoreSheetSchema.safeParse(scores.get(this.team.memberId));

@@ -205,6 +205,28 @@ describe('reportHtml', () => {
     expect(doc.title).toBe(`Board ${HOSTILE} · Model report`);
   });
 
+  it('shows the criteria’s averages per model, a criterion’s name as text', () => {
+    const scored = parse(
+      reportHtml({
+        ...DOC,
+        report: {
+          ...REPORT,
+          models: REPORT.models.map((m, i) =>
+            i === 0 ? { ...m, criteria: [{ criterion: HOSTILE, mean: 4.25, scores: 4 }] } : m,
+          ),
+        },
+      }),
+    );
+    const headers = [...scored.querySelectorAll('table.figures thead th')].map(text);
+    expect(headers.at(-1)).toBe(`${HOSTILE} (1-5)`);
+    const alpha = [...scored.querySelectorAll('tr[data-model="alpha@a1"] td')].map(text);
+    // The average, then (a block of its own) how many scores it rests on.
+    expect(alpha.at(-1)).toBe('4.34 scores');
+    const beta = [...scored.querySelectorAll('tr[data-model="beta@b1"] td')].map(text);
+    expect(beta.at(-1)).toBe('—none');
+    expect(scored.querySelectorAll('script')).toHaveLength(0);
+  });
+
   it('shows every model with every figure the dialog shows', () => {
     const headers = [...doc.querySelectorAll('table.figures thead th')].map(text);
     expect(headers).toEqual([
@@ -381,6 +403,31 @@ describe('reportCsv', () => {
     expect(lines.slice(1).map((l) => l.split(',')[at])).toEqual(['false', 'true', 'false', 'false']);
     const undecided = reportCsv(REPORT, names).trimEnd().split('\r\n').slice(1);
     expect(undecided.map((l) => l.split(',')[at])).toEqual(['false', 'false', 'false', 'false']);
+  });
+
+  it('adds a column per criterion with its average, empty where a model was not scored on it; a formula-like name cannot start a cell', () => {
+    const scored: ModelReport = {
+      ...REPORT,
+      models: REPORT.models.map((m, i) =>
+        i === 0
+          ? {
+              ...m,
+              criteria: [
+                { criterion: 'Look', mean: 13 / 3, scores: 3 },
+                { criterion: '=SUM(A1)', mean: 2, scores: 1 },
+              ],
+            }
+          : i === 1
+            ? { ...m, criteria: [{ criterion: 'Look', mean: 2.5, scores: 2 }] }
+            : m,
+      ),
+    };
+    const rows = reportCsv(scored, names).trimEnd().split('\r\n');
+    // The header names the criterion after a word of ours, so no name can start a formula there.
+    expect(rows[0]).toMatch(/,votes,criterion: Look,criterion: =SUM\(A1\)$/);
+    expect(rows[1]).toMatch(/,14,4\.333,2$/);
+    expect(rows[2]).toMatch(/,12,2\.5,$/);
+    expect(rows[4]).toMatch(/,0,,$/);
   });
 
   it('names the files after the board', () => {

@@ -68,3 +68,15 @@ export function chartWordsOf(kind: ChartKind, models: readonly ChartModel[]): Ch
           },
   };
 }
+
+/** The criteria the report's models were scored on, in the order first scored (names: untrusted text). */
+export function reportCriteria(report: ModelReport): string[] {
+  const names: string[] = [];
+  for (const m of report.models)
+    for (const c of m.criteria) if (!names.includes(c.criterion)) names.push(c.criterion);
+  return names;
+}
+
+/** One model's average on one criterion, or null when nobody scored it there. */
+export const criterionOf = (m: ModelFigures, criterion: string): { mean: number; scores: number } | null =>
+  m.criteria.find((c) => c.criterion === criterion) ?? null;

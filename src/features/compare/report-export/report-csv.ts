@@ -1,7 +1,7 @@
 import { toCsv } from '../../../lib/csv-export';
 import type { ModelReport } from '../../../model/boards/model-report';
 import type { ModelNames } from '../model-report-view';
-import { modelLabel } from './report-content';
+import { criterionOf, modelLabel, reportCriteria } from './report-content';
 
 // "Export report" as CSV: the dialog's table, one row per model and version in the report's order, for a
 // spreadsheet. Through the studio's one CSV writer (lib/csv-export.ts): RFC 4180, and a name that starts
@@ -9,6 +9,8 @@ import { modelLabel } from './report-content';
 // the catalog. The columns are named as the studio's other CSV files name theirs (the Leaderboard's):
 // short English ids that a sheet or a script can rely on in every language. Numbers are as computed
 // (rates as fractions, times in seconds), not rounded for reading; a figure with no data is left empty.
+// The board's criteria follow, one column each, named `criterion: <name>` (the name as the board has it),
+// the average of everyone's 1-5 scores.
 
 const COLUMNS = [
   'place',
@@ -40,6 +42,7 @@ const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 *
 
 /** `chosen`: the column key of the board's decision in force (its model's row says true). */
 export function reportCsv(report: ModelReport, names: ModelNames, chosen: string | null = null): string {
+  const criteria = reportCriteria(report);
   const rows = report.models.map((m, i) => {
     const { name, version } = modelLabel(m, names);
     const r = m.rating;
@@ -67,9 +70,13 @@ export function reportCsv(report: ModelReport, names: ModelNames, chosen: string
       m.moderationRate === null ? null : round(m.moderationRate, 4),
       m.outputs,
       m.votes,
+      ...criteria.map((c) => {
+        const avg = criterionOf(m, c);
+        return avg && round(avg.mean, 3);
+      }),
     ];
   });
-  return toCsv(COLUMNS, rows);
+  return toCsv([...COLUMNS, ...criteria.map((c) => `criterion: ${c}`)], rows);
 }
 
 /**

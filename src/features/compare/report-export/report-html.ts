@@ -1,14 +1,28 @@
 /* eslint-disable lingui/no-unlocalized-strings -- HTML, SVG and CSS markup written into the exported file, never shown as the studio's text: every word of the page goes through t. */
 import { i18n } from '@lingui/core';
 import { plural, t } from '@lingui/core/macro';
-import { formatCount, formatCredits, formatDate, formatPercent, formatSeconds } from '../../../lib/format';
+import {
+  formatCount,
+  formatCredits,
+  formatDate,
+  formatOneDecimal,
+  formatPercent,
+  formatSeconds,
+} from '../../../lib/format';
 import { directionOf, isLanguage } from '../../../lib/i18n/languages';
 import { displayText } from '../../../lib/untrusted-text';
 import type { ModelReport } from '../../../model/boards/model-report';
 import type { ModelNames } from '../model-report-view';
 import { escapeHtml } from './escape-html';
 import { chartLayout, chartSvg } from './front-chart';
-import { CHART_KINDS, chartModelsOf, chartWordsOf, modelLabel } from './report-content';
+import {
+  CHART_KINDS,
+  chartModelsOf,
+  chartWordsOf,
+  criterionOf,
+  modelLabel,
+  reportCriteria,
+} from './report-content';
 
 // "Export report" as one HTML page for people without the studio (product-notes "Deciding with
 // evidence"): the board's name and the date, the models table with every figure the dialog shows, its two
@@ -146,6 +160,7 @@ function tableHtml(report: ModelReport, names: ModelNames, chosen: string | null
     t`Outputs`,
     t`Votes`,
   ];
+  const criteria = reportCriteria(report);
   const rows = report.models.map((m, i) => {
     const { name, version } = modelLabel(m, names);
     const r = m.rating;
@@ -192,6 +207,14 @@ function tableHtml(report: ModelReport, names: ModelNames, chosen: string | null
       m.moderationRate === null ? none() : escapeHtml(formatPercent(m.moderationRate)),
       escapeHtml(formatCount(m.outputs)),
       escapeHtml(formatCount(m.votes)),
+      ...criteria.map((c) => {
+        const avg = criterionOf(m, c);
+        return avg
+          ? `${escapeHtml(formatOneDecimal(avg.mean))}<span class="small">${escapeHtml(
+              plural(avg.scores, { one: '# score', other: '# scores' }),
+            )}</span>`
+          : none();
+      }),
     ];
     return (
       `<tr data-model="${escapeHtml(m.key)}"><td>${escapeHtml(formatCount(i + 1))}</td>` +
@@ -208,6 +231,17 @@ function tableHtml(report: ModelReport, names: ModelNames, chosen: string | null
   return (
     `<table class="figures"><caption class="sr-only">${escapeHtml(caption)}</caption><thead><tr>` +
     headers.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('') +
+    criteria
+      .map(
+        (c) =>
+          `<th scope="col"><span dir="auto">${escapeHtml(displayText(c))}</span> <span class="muted">${escapeHtml(
+            t({
+              message: '(1-5)',
+              comment: 'after a criterion’s name in the report table: its scores run 1 to 5',
+            }),
+          )}</span></th>`,
+      )
+      .join('') +
     `</tr></thead><tbody>${rows.join('')}</tbody></table>`
   );
 }
