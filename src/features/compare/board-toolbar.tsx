@@ -19,6 +19,7 @@ import { MIN_COLUMNS, currentDecision, encodeSetup } from '../../model/boards/bo
 import type { BoardHistory } from '../../model/team/team-boards';
 import type { Vote } from '../../model/boards/votes';
 import type { CompareTeam } from './compare-team';
+import { categoryReportInput } from './category-report';
 import { CriteriaDialog } from './criteria';
 import { DecideDialog } from './decision';
 import { LeaderboardDialog } from './leaderboard-dialog';
@@ -218,6 +219,15 @@ export function BoardToolbar({
         inTeam={leaderboardVotes !== null}
         decisions={board.decisions}
         {...(team ? { memberName: team.memberName } : {})}
+        loadCategory={() =>
+          categoryReportInput({
+            category: board.setup.category,
+            team,
+            teamVotes: leaderboardVotes?.team ?? null,
+            connectionId,
+            tasks: state.history,
+          })
+        }
       />
     </div>
   );

@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
-import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import * as Y from 'yjs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Me } from '../../../contract/me';
 import type { TaskStatus } from '../../../contract/task';
 import { cellKey, withScore, type Board, type Cell } from '../../model/boards/boards';
@@ -174,6 +174,41 @@ function tableRows() {
 }
 
 afterEach(cleanup);
+
+describe('ModelReportDialog: every board of the category', () => {
+  it('reports over the boards loadCategory gives, every board’s votes, and back on This board only its own', async () => {
+    const user = userEvent.setup();
+    const second: ReportBoard = { ...BOARD, id: 'board-2', cells: {} };
+    // Four more votes, on the second board: Beta beats Alpha each time.
+    const more = Array.from({ length: 4 }, (_, i) => ({
+      ...vote(B, [A, B], 'ann'),
+      boardId: 'board-2',
+      rowId: `x${i}`,
+    }));
+    const loadCategory = vi.fn(async () => ({
+      boards: [BOARD, second],
+      tasks: TASKS,
+      votes: [...VOTES, ...more],
+    }));
+    renderReport(false, { loadCategory, votes: [...VOTES, ...more] });
+    const alphaOf = () => tableRows().find((r) => r['Model']!.startsWith('Alpha'))!;
+    expect(alphaOf()['Votes']).toBe('14');
+    await user.click(screen.getByRole('radio', { name: 'All boards of Image · Generate' }));
+    await waitFor(() => expect(alphaOf()['Votes']).toBe('18'));
+    expect(alphaOf()['Wins / losses / ties']).toBe('10 / 8 / 0');
+    expect(
+      screen.getByText('Every board of this category you can see the results of: 2 boards.'),
+    ).toBeTruthy();
+    expect(loadCategory).toHaveBeenCalledTimes(1);
+    await user.click(screen.getByRole('radio', { name: 'This board' }));
+    expect(alphaOf()['Votes']).toBe('14');
+  });
+
+  it('offers no category to a member still blind on the board', () => {
+    renderReport(true, { loadCategory: async () => ({ boards: [], tasks: [], votes: [] }) });
+    expect(screen.queryByRole('radiogroup', { name: 'Report on' })).toBeNull();
+  });
+});
 
 describe('ModelReportDialog: criteria', () => {
   it('adds a column per criterion the board names, averaging every member’s scores of each model’s cells', () => {

@@ -1,8 +1,11 @@
 import { plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Alert } from '../../components/alert';
 import { Dialog } from '../../components/dialog';
+import { Segmented } from '../../components/segmented';
+import { Spinner } from '../../components/spinner';
+import { categoryLabel } from '../../model/category-labels';
 import { formatCount, formatCredits, formatOneDecimal, formatPercent, formatSeconds } from '../../lib/format';
 import { displayText } from '../../lib/untrusted-text';
 import type { HistoryEntry } from '../../model/history/history-types';
@@ -11,6 +14,7 @@ import {
   scoresOfBoard,
   type ModelFigures,
   type ModelReport,
+  type ModelReportInput,
   type ReportBoard,
 } from '../../model/boards/model-report';
 import type { Vote } from '../../model/boards/votes';
@@ -186,6 +190,7 @@ export function ModelReportDialog({
   inTeam,
   decisions = [],
   memberName = () => '',
+  loadCategory,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -202,8 +207,28 @@ export function ModelReportDialog({
   /** The board's decisions (the one in force marks its model), and who made them as names. */
   decisions?: readonly Decision[];
   memberName?: (id: string) => string;
+  /** What a report over every board of the board's category reads (absent: this board only). */
+  loadCategory?: () => Promise<ModelReportInput>;
 }) {
   const { t } = useLingui();
+  const [scope, setScope] = useState<'board' | 'category'>('board');
+  const [categoryInput, setCategoryInput] = useState<ModelReportInput | null>(null);
+  const wantsCategory = open && !blind && scope === 'category' && loadCategory !== undefined;
+  useEffect(() => {
+    if (!wantsCategory) return;
+    let live = true;
+    void loadCategory().then((input) => live && setCategoryInput(input));
+    return () => {
+      live = false;
+    };
+    // Read once each time the category is chosen (or the dialog opened on it), not at every render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [wantsCategory]);
+  const categoryReport = useMemo(
+    () => (wantsCategory && categoryInput ? modelReport(categoryInput) : null),
+    [wantsCategory, categoryInput],
+  );
+  const boardCount = categoryInput?.boards.length ?? 0;
   const decision = currentDecision(decisions);
   const decidedBy = (id: string) => (id ? memberName(id) || t`A member` : t`You`);
   const labelOf = (key: string) => {
@@ -215,9 +240,9 @@ export function ModelReportDialog({
   const taskSignature = tasks
     .map((e) => `${e.taskId} ${e.status} ${e.completedAt} ${e.creditsCharged} ${e.outputs.length}`)
     .join('\n');
-  const report = useMemo(
+  const boardReport = useMemo(
     () =>
-      open && !blind
+      open && !blind && scope === 'board'
         ? modelReport({
             boards: [board],
             tasks,
@@ -230,14 +255,31 @@ export function ModelReportDialog({
           })
         : null,
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [open, blind, board, taskSignature, votes],
+    [open, blind, scope, board, taskSignature, votes],
   );
+  const report = scope === 'category' ? categoryReport : boardReport;
+  /** This board's chosen model: marked in its own report, not in the category's. */
+  const chosen = scope === 'board' ? decision?.column : undefined;
+  const categoryName = categoryLabel(board.setup.category);
   const threshold = formatCount(report?.preliminaryBelow ?? 0);
   const nameOf = (m: ModelFigures) => modelLabel(m, names);
   const criteria = report ? reportCriteria(report) : [];
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title={t`Model report`} wide>
+      {!blind && loadCategory && (
+        <div className="mb-3">
+          <Segmented
+            aria-label={t`Report on`}
+            value={scope}
+            onChange={(v) => setScope(v === 'category' ? 'category' : 'board')}
+            options={[
+              { value: 'board', label: t`This board` },
+              { value: 'category', label: t`All boards of ${categoryName}` },
+            ]}
+          />
+        </div>
+      )}
       {blind ? (
         <Alert tone="info" title={t`You are still blind on this board.`} live={false}>
           <Trans>
@@ -245,13 +287,24 @@ export function ModelReportDialog({
             cannot sway your votes.
           </Trans>
         </Alert>
+      ) : scope === 'category' && !categoryReport ? (
+        <Spinner label={t`Reading the boards`} />
       ) : !report || report.models.length === 0 ? (
         <p className="text-sm text-slate-600 dark:text-slate-400">
           <Trans>Add models and prompts, run the board, then vote blind: the report builds on those.</Trans>
         </p>
       ) : (
         <div className="flex flex-col gap-4">
-          <DecisionSummary decisions={decisions} nameOf={labelOf} memberName={decidedBy} />
+          {scope === 'board' ? (
+            <DecisionSummary decisions={decisions} nameOf={labelOf} memberName={decidedBy} />
+          ) : (
+            <p className="text-sm text-slate-700 dark:text-slate-300">
+              {plural(boardCount, {
+                one: 'Every board of this category you can see the results of: # board.',
+                other: 'Every board of this category you can see the results of: # boards.',
+              })}
+            </p>
+          )}
           <div
             className="overflow-x-auto rounded focus-visible:outline-2 focus-visible:outline-indigo-500"
             tabIndex={0}
@@ -334,8 +387,8 @@ export function ModelReportDialog({
                         >
                           {version}
                         </span>
-                        {decision?.column === m.key && ' '}
-                        {decision?.column === m.key && (
+                        {chosen === m.key && ' '}
+                        {chosen === m.key && (
                           <span className="inline-block rounded bg-emerald-100 px-1.5 py-0.5 text-xs font-medium text-emerald-900 dark:bg-emerald-900/40 dark:text-emerald-200">
                             <Trans comment="the model the board decided on, in the model report">
                               Chosen
@@ -451,20 +504,23 @@ export function ModelReportDialog({
           </p>
           <ReportExportButtons
             board={board}
-            boardName={board.name ?? ''}
+            boardName={scope === 'board' ? (board.name ?? '') : t`All boards of ${categoryName}`}
+            pictures={scope === 'board'}
             tasks={tasks}
             names={names}
             report={report}
             inTeam={inTeam}
             blind={blind}
             decision={
-              decision && {
-                name: labelOf(decision.column),
-                column: decision.column,
-                reason: decision.reason,
-                by: decidedBy(decision.by),
-                at: decision.at,
-              }
+              chosen !== undefined && decision
+                ? {
+                    name: labelOf(decision.column),
+                    column: decision.column,
+                    reason: decision.reason,
+                    by: decidedBy(decision.by),
+                    at: decision.at,
+                  }
+                : null
             }
           />
         </div>

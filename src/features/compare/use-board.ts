@@ -41,7 +41,7 @@ export function useBoard(
   const planned = useMemo(() => planCells(board.setup, columns), [board.setup, columns, locale]);
 
   const quoteByBody = useCellQuotes(planned);
-  const { cells, runCells, removeHeld, resumeQueue } = useCellRuns(
+  const { cells, runCells, removeHeld, resumeQueue, history } = useCellRuns(
     { ...record, isTeam: !!shared },
     planned,
     quoteByBody,
@@ -73,6 +73,8 @@ export function useBoard(
     ready: runner !== null,
     /** The team's record of this board (null: a local board, or a team board not saved yet). */
     teamRecord,
+    /** Every task this studio knows (its history; in a team, the team's too): a category report reads them. */
+    history,
     /** Whose score sheet is this member's (THIS_DEVICE on a board of this device). */
     me: shared ? shared.memberId : THIS_DEVICE,
     /**

@@ -178,5 +178,5 @@ export function useCellRuns(
   };
   const resumeQueue = () => runner?.queue.resume();
 
-  return { cells, runCells, removeHeld, resumeQueue };
+  return { cells, runCells, removeHeld, resumeQueue, history };
 }

@@ -26,6 +26,7 @@ export function ReportExportButtons({
   inTeam,
   blind,
   decision = null,
+  pictures = true,
 }: {
   board: ReportBoard;
   boardName: string;
@@ -36,6 +37,8 @@ export function ReportExportButtons({
   blind: boolean;
   /** The board's decision in force, named as the report shows it. */
   decision?: ReportDecision | null;
+  /** The board's prompts and pictures go in the page (not for a report over a category's boards). */
+  pictures?: boolean;
 }) {
   const { t } = useLingui();
   const [busy, setBusy] = useState(false);
@@ -50,7 +53,7 @@ export function ReportExportButtons({
     setError(null);
     setBusy(true);
     try {
-      const grid = await loadGrid(gridSources(board, tasks, names));
+      const grid = pictures ? await loadGrid(gridSources(board, tasks, names)) : null;
       const html = reportHtml({ boardName, createdAt: new Date(), report, names, inTeam, grid, decision });
       saveBlob(
         new Blob([html], { type: 'text/html;charset=utf-8' }),

@@ -70,7 +70,8 @@ export interface ReportDocument {
   names: ModelNames;
   /** The votes are every member's of a team (the note under the table says so). */
   inTeam: boolean;
-  grid: ReportGrid;
+  /** The board's prompts and pictures; null for a report over several boards (figures only). */
+  grid: ReportGrid | null;
 }
 
 /**
@@ -357,8 +358,8 @@ export function reportHtml(doc: ReportDocument): string {
       ? `<p class="note">${escapeHtml(t`Add models and prompts, run the board, then vote blind: the report builds on those.`)}</p>`
       : tableHtml(doc.report, doc.names, doc.decision?.column ?? null) + noteHtml(doc.report, doc.inTeam),
     empty ? '' : chartsHtml(doc.report, doc.names),
-    `<h2>${escapeHtml(t`Prompts and outputs`)}</h2>`,
-    gridHtml(doc.grid),
+    doc.grid ? `<h2>${escapeHtml(t`Prompts and outputs`)}</h2>` : '',
+    doc.grid ? gridHtml(doc.grid) : '',
     '</main>',
     '</body>',
     '</html>',
