@@ -38,9 +38,11 @@ const config: KnipConfig = {
     'sandbox/bench/*.ts!',
     'scripts/*.ts!',
     'scripts/team-space/*.ts!',
-    // bench/team-node.ts is spawned by path; bench/zip-page is the page zip-bench builds with Vite.
+    // bench/team-node.ts is spawned by path; bench/zip-page and bench/report-page are the pages zip-bench
+    // and report-bench build with Vite.
     'bench/*.ts!',
     'bench/zip-page/main.ts!',
+    'bench/report-page/main.ts!',
     'e2e/**/*.ts',
     // Run by sandbox/test/memory.test.ts in a process of its own, by path.
     'sandbox/test/retained-memory.ts',

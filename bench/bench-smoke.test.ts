@@ -62,6 +62,21 @@ describe('bench smoke', () => {
   );
 
   it.runIf(existsSync('dist/index.html') || process.env.BENCH_SMOKE_BUILT === '1')(
+    'report: the Model report over two boards of 8 x 20 and a board’s export with its pictures, through bench/run.ts',
+    () => {
+      const report = bench('report', {
+        BENCH_REPORT_BOARDS: '2',
+        BENCH_REPORT_IMAGES: '4',
+        BENCH_REPORT_RENDER_RUNS: '1',
+        BENCH_STUDIO_PORT: '4998',
+        BENCH_SANDBOX_PORT: '4999',
+      }).report!;
+      for (const figure of ['categoryRenderMs', 'exportMb']) expect(report).toHaveProperty(figure);
+    },
+    180_000,
+  );
+
+  it.runIf(existsSync('dist/index.html') || process.env.BENCH_SMOKE_BUILT === '1')(
     'queue: 1,000 held tasks, the reload, keyboard moves and removals, through bench/run.ts',
     () => {
       const queue = bench('queue', {

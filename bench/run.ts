@@ -17,6 +17,7 @@ import { soak } from './soak';
 import type { Browser } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
 import { zipOfSandboxImages } from './zip-bench';
+import { modelReportAtScale } from './report-bench';
 import { queueHeld, queueMakespan } from './queue-bench';
 import { sandboxLoad } from '../sandbox/bench/load';
 import { sandboxStorms } from '../sandbox/bench/storms';
@@ -121,7 +122,10 @@ if (wanted('sandbox')) {
 }
 
 const at4s = pollingScenarios.filter((s) => s !== '100at5s');
-if (['quote', 'history', 'gallery', 'zip', 'lighthouse'].some(wanted) || (wanted('polling') && at4s.length)) {
+if (
+  ['quote', 'history', 'gallery', 'zip', 'report', 'lighthouse'].some(wanted) ||
+  (wanted('polling') && at4s.length)
+) {
   await withStudio(4000, async (browser) => {
     if (wanted('lighthouse'))
       section('lighthouse', await lighthouseScores(ports, await keyOf(ports, 'personal')));
@@ -129,6 +133,7 @@ if (['quote', 'history', 'gallery', 'zip', 'lighthouse'].some(wanted) || (wanted
     if (wanted('history')) section('history', await historyAtScale(browser, ports));
     if (wanted('gallery')) section('gallery', await galleryAtScale(browser, ports));
     if (wanted('zip')) section('zip', await zipOfSandboxImages(browser, ports));
+    if (wanted('report')) section('report', await modelReportAtScale(browser, ports));
     if (wanted('polling') && at4s.length) pollingSection(await pollingSchedule(browser, ports, at4s, 4000));
   });
 }

@@ -1,12 +1,7 @@
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
+import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from '@playwright/test';
-import { build } from 'vite';
-import { linguiPlugins } from '../scripts/i18n/vite-lingui';
+import { servePage } from './bench-page';
 import type { Figure } from './results-file';
 import { loadAverage, loadRange, RUNS, spread } from './three-runs';
 import { keyOf, type Ports } from './studio-bench';
@@ -29,49 +24,6 @@ const paramsOf = (i: number) => ({
   style: STYLES[i % STYLES.length]!,
 });
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html',
-  '.js': 'text/javascript',
-  '.map': 'application/json',
-};
-
-/** The built page, served from a spare port (127.0.0.1 is a secure context: the private file system works). */
-async function servePage(): Promise<{ url: string; close: () => Promise<void> }> {
-  const outDir = await mkdtemp(join(tmpdir(), 'zip-bench-'));
-  await build({
-    root: PAGE_ROOT,
-    configFile: false,
-    logLevel: 'warn',
-    // The ZIP writer's words are Lingui macros, compiled as the studio's build compiles them.
-    plugins: [...linguiPlugins()],
-    build: { outDir, emptyOutDir: true, target: 'es2022' },
-  });
-  const server: Server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(
-      /^\/+/,
-      '',
-    );
-    const file = join(outDir, path || 'index.html');
-    if (!file.startsWith(outDir) || !existsSync(file) || !statSync(file).isFile()) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
-    createReadStream(file).pipe(res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    close: async () => {
-      await new Promise((resolve) => server.close(resolve));
-      await rm(outDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** Calls the sandbox; a 429 moves its clock past the rate window (control API) and tries again. */
 async function sandboxCall(ports: Ports, path: string, init: RequestInit): Promise<Response> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const res = await fetch(`${ports.sandbox}${path}`, init);
@@ -92,7 +44,7 @@ interface MadeTask {
 }
 
 /** `count` distinct images made by the sandbox, through its API (the clock moved instead of waited). */
-async function sandboxImages(ports: Ports, count: number): Promise<MadeTask[]> {
+export async function sandboxImages(ports: Ports, count: number): Promise<MadeTask[]> {
   await fetch(`${ports.sandbox}/__sandbox/reset`, { method: 'POST' });
   const auth = { Authorization: `Bearer ${await keyOf(ports, 'personal')}` };
   const created: Array<{ taskId: string; params: ReturnType<typeof paramsOf> }> = [];
@@ -156,7 +108,7 @@ export async function zipOfSandboxImages(
   count = 200,
 ): Promise<Record<string, Figure>> {
   const made = await sandboxImages(ports, count);
-  const page = await servePage();
+  const page = await servePage(PAGE_ROOT, 'zip-bench-');
   const runs: Array<{ ms: number; bytes: number; growth: number; load: number; sink: string }> = [];
   let buffersSeen = true;
   try {

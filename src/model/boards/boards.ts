@@ -17,7 +17,8 @@ const ParamsSchema = z.record(z.string(), ParamValueSchema);
 
 export const MAX_COLUMNS = 8;
 export const MIN_COLUMNS = 2;
-export const MAX_ROWS = 6;
+/** A board of 8 models x 20 prompts is what a team evaluating on its own prompts runs (160 cells). */
+export const MAX_ROWS = 20;
 
 export const ColumnSchema = z.object({
   modelId: z.string().check(z.minLength(1)),

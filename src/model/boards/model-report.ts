@@ -350,7 +350,7 @@ export function modelReport(input: ModelReportInput, options: ModelReportOptions
   const votes = input.votes.filter((v) => boardIds.has(v.boardId)).sort((a, b) => a.at - b.at);
   for (const vote of votes)
     for (const c of vote.candidates) {
-      const t = tally(c.key, { modelId: c.modelId, versionId: c.versionId });
+      const t = tallies.get(c.key) ?? tally(c.key, { modelId: c.modelId, versionId: c.versionId });
       t.name = c.name;
       t.versionName = c.versionName;
       t.votes++;

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ELO_BASE, ELO_SCALE, fitChoices, rateChoices, seededRandom, type Choice } from './rating-model';
+import {
+  ELO_BASE,
+  ELO_SCALE,
+  binomial,
+  fitChoices,
+  rateChoices,
+  seededRandom,
+  type Choice,
+} from './rating-model';
 
 const times = (n: number, c: Choice): Choice[] => Array.from({ length: n }, () => c);
 const pick = (winner: string | null, ...candidates: string[]): Choice => ({ candidates, winner });
@@ -167,5 +175,45 @@ describe('seededRandom', () => {
     expect(Math.min(...many)).toBeGreaterThanOrEqual(0);
     expect(Math.max(...many)).toBeLessThan(1);
     expect(many.reduce((s, x) => s + x, 0) / many.length).toBeCloseTo(0.5, 1);
+  });
+});
+
+describe('binomial (the bootstrap’s resample, one count at a time)', () => {
+  const moments = (n: number, p: number, draws = 20_000) => {
+    const random = seededRandom(11);
+    let sum = 0;
+    let squares = 0;
+    for (let i = 0; i < draws; i++) {
+      const k = binomial(n, p, random);
+      expect(Number.isInteger(k) && k >= 0 && k <= n).toBe(true);
+      sum += k;
+      squares += k * k;
+    }
+    const mean = sum / draws;
+    return { mean, variance: squares / draws - mean * mean };
+  };
+
+  it('has the mean n·p and the variance n·p·(1−p), by inversion (small variance) and by the normal (large)', () => {
+    for (const [n, p] of [
+      [10, 0.3],
+      [40, 0.9],
+      [10_000, 0.4],
+      [10_000, 0.97],
+    ] as const) {
+      const { mean, variance } = moments(n, p);
+      const sd = Math.sqrt(n * p * (1 - p));
+      expect(Math.abs(mean - n * p), `mean of B(${n}, ${p})`).toBeLessThan(
+        (4 * sd) / Math.sqrt(20_000) + 0.01,
+      );
+      expect(variance / (n * p * (1 - p)), `variance of B(${n}, ${p})`).toBeGreaterThan(0.93);
+      expect(variance / (n * p * (1 - p)), `variance of B(${n}, ${p})`).toBeLessThan(1.07);
+    }
+  });
+
+  it('is certain at the edges: no trials, p = 0, p = 1', () => {
+    const random = seededRandom(1);
+    expect(binomial(0, 0.5, random)).toBe(0);
+    expect(binomial(50, 0, random)).toBe(0);
+    expect(binomial(50, 1, random)).toBe(50);
   });
 });

@@ -111,8 +111,15 @@ function groupChoices(ids: readonly string[], choices: readonly Choice[]): Choic
   const setIndex = new Map<string, number>();
   const setOf: number[] = [];
   const outcomeOf: number[] = [];
+  // Votes on one board name the same candidates, in the same order: their members are worked out once.
+  const membersOf = new Map<string, number[]>();
   for (const c of choices) {
-    const members = [...new Set(c.candidates.flatMap((id) => index.get(id) ?? []))].sort((a, b) => a - b);
+    const raw = c.candidates.join('\u0000');
+    let members = membersOf.get(raw);
+    if (!members) {
+      members = [...new Set(c.candidates.flatMap((id) => index.get(id) ?? []))].sort((a, b) => a - b);
+      membersOf.set(raw, members);
+    }
     if (members.length < 2) continue;
     const winner = c.winner === null ? -1 : (index.get(c.winner) ?? -2);
     const place = winner === -1 ? members.length : members.indexOf(winner);
@@ -238,6 +245,61 @@ const countsOf = (grouped: ChoiceSets, weightOf: (vote: number) => number): Floa
   return counts;
 };
 
+/**
+ * @internal
+ * A draw of Binomial(n, p). Exact by inversion (walking the distribution from 0) while its variance is
+ * under 25; past that the normal approximation rounded to a count (Box-Muller), whose error at that
+ * variance is far below the bootstrap's own.
+ */
+export function binomial(n: number, p: number, random: () => number): number {
+  if (n <= 0 || p <= 0) return 0;
+  if (p >= 1) return n;
+  const q = p > 0.5 ? 1 - p : p;
+  let k: number;
+  if (n * q * (1 - q) < 25) {
+    const s = q / (1 - q);
+    const a = (n + 1) * s;
+    let r = Math.pow(1 - q, n);
+    let u = random();
+    k = 0;
+    while (u > r && k < n) {
+      u -= r;
+      k++;
+      r *= a / k - s;
+    }
+  } else {
+    const z = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+    k = Math.min(n, Math.max(0, Math.round(n * q + Math.sqrt(n * q * (1 - q)) * z)));
+  }
+  return p > 0.5 ? n - k : k;
+}
+
+/**
+ * A bootstrap resample of the votes (`total` drawn with replacement), as counts per (set, outcome): a
+ * multinomial draw over the observed counts, one conditional binomial per count, so its cost is the
+ * number of distinct (set, outcome) pairs, not of votes (10,000 votes of one board's 8 models: 9 pairs).
+ */
+function resampleCounts(
+  observed: readonly Float64Array[],
+  total: number,
+  random: () => number,
+): Float64Array[] {
+  let left = total;
+  let mass = total;
+  return observed.map((row) => {
+    const out = new Float64Array(row.length);
+    for (let o = 0; o < row.length; o++) {
+      const c = row[o]!;
+      if (c === 0) continue;
+      const x = c >= mass ? left : binomial(left, c / mass, random);
+      out[o] = x;
+      left -= x;
+      mass -= c;
+    }
+    return out;
+  });
+}
+
 const centredElo = (x: readonly number[], n: number): number[] => {
   let mean = 0;
   for (let i = 0; i < n; i++) mean += x[i]! / n;
@@ -292,29 +354,17 @@ export function rateChoices(
   for (let v = 0; v < grouped.setOf.length; v++)
     for (const m of grouped.sets[grouped.setOf[v]!]!.members) votes[m]!++;
 
-  const full = fitCounts(
-    n,
-    grouped.sets,
-    countsOf(grouped, () => 1),
-    priorVariance,
-  );
+  const observed = countsOf(grouped, () => 1);
+  const full = fitCounts(n, grouped.sets, observed, priorVariance);
   const rating = centredElo(full, n);
 
   const total = grouped.setOf.length;
   const draws = Array.from({ length: n }, () => new Array<number>(replicates));
   const ranks = Array.from({ length: n }, () => new Array<number>(replicates));
   const random = seededRandom(seed);
-  const weights = new Int32Array(total);
   for (let r = 0; r < replicates; r++) {
-    weights.fill(0);
-    for (let d = 0; d < total; d++) weights[Math.floor(random() * total)]!++;
-    const x = fitCounts(
-      n,
-      grouped.sets,
-      countsOf(grouped, (v) => weights[v]!),
-      priorVariance,
-      full,
-    );
+    const counts = resampleCounts(observed, total, random);
+    const x = fitCounts(n, grouped.sets, counts, priorVariance, full);
     const elo = centredElo(x, n);
     const rank = ranksOf(elo);
     elo.forEach((e, i) => {
