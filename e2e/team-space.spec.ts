@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import {
   SANDBOX_ORIGIN,
@@ -356,6 +357,38 @@ test('a team board shows on the other side within seconds; edits and blind votes
   await expect(report.getByRole('row', { name: /Lumen Canvas.*Chosen/ })).toBeVisible();
   await expect(report.getByRole('columnheader', { name: 'Look (1-5)' })).toBeVisible();
   await expect(report.getByRole('cell', { name: /^4\s*2 scores$/ })).toHaveCount(1);
+
+  // Ben's exported page holds both members' evidence and opens with every request refused.
+  const download = ben.page.waitForEvent('download');
+  await report.getByRole('button', { name: 'Export report (HTML page with images)' }).click();
+  const html = await readFile(await (await download).path(), 'utf8');
+  const offline = await ben.context.newPage();
+  const requested: string[] = [];
+  await offline.route('**/*', (route) => {
+    requested.push(route.request().url());
+    return route.abort();
+  });
+  await offline.setContent(html, { waitUntil: 'load' });
+  await expect(offline.getByRole('heading', { level: 1 })).toHaveText(boardName);
+  await expect(offline.getByText(/Chosen model: Lumen Canvas · v2/)).toBeVisible();
+  await expect(offline.getByText('Crisper light at dusk')).toBeVisible();
+  const rows = offline.locator('table.figures tbody tr');
+  await expect(rows).toHaveCount(2);
+  await expect(offline.locator('table.figures thead')).toContainText('Look (1-5)');
+  // Both members' votes on prompt 1 (both for Candidate A) are in the table.
+  await expect(offline.locator('table.figures')).toContainText('2 / 0 / 0');
+  await expect(offline.locator('table.figures')).toContainText('0 / 2 / 0');
+  const pictures = offline.locator('table.outputs img');
+  await expect(pictures).toHaveCount(4);
+  await expect
+    .poll(() =>
+      pictures.evaluateAll((imgs) =>
+        (imgs as HTMLImageElement[]).every((img) => img.complete && img.naturalWidth > 0),
+      ),
+    )
+    .toBe(true);
+  expect(requested).toEqual([]);
+  await offline.close();
 });
 
 test('a comment on an output in the Viewer, a reply from the other member and Resolve show on both sides', async ({
@@ -493,6 +526,18 @@ for (const viewport of [
       ana.teamBoards.getByRole('button', { name: new RegExp(`^${escape(boardName)}`) }),
     ).toContainText('1 model · 1 prompt');
     await teamAxe(page, 'compare with team boards');
+    await ana.compare.getByRole('button', { name: 'Criteria', exact: true }).click();
+    const criteria = page.getByRole('dialog', { name: 'Criteria' });
+    await criteria.getByRole('button', { name: 'Add criterion' }).click();
+    await criteria.getByRole('textbox', { name: 'Criterion 1' }).fill('Look');
+    await teamAxe(page, 'criteria dialog');
+    await criteria.getByRole('button', { name: 'Save criteria' }).click();
+    await ana.compare.getByRole('button', { name: 'Model report', exact: true }).click();
+    const report = page.getByRole('dialog', { name: 'Model report' });
+    await report.getByRole('radio', { name: /^All boards of / }).check();
+    await expect(report.getByText(/^Every board of this category you can see the results of/)).toBeVisible();
+    await teamAxe(page, 'model report over the category');
+    await page.keyboard.press('Escape');
 
     await ana.context.setOffline(true);
     await expect(ana.status).toHaveText(/^Team space offline since /, { timeout: 45_000 });
