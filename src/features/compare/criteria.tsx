@@ -44,7 +44,7 @@ export function CellScores({
 }) {
   if (criteria.length === 0) return null;
   return (
-    <div className="flex flex-col gap-1" data-testid="cell-scores">
+    <div className="@container flex flex-col gap-1" data-testid="cell-scores">
       {criteria.map((c) => (
         <CriterionScore
           key={c.id}
@@ -99,7 +99,10 @@ function CriterionScore({
   const count = average && formatCount(average.count);
   return (
     <fieldset className="flex flex-wrap items-center gap-x-1.5 gap-y-0.5 text-xs" onKeyDown={onKeyDown}>
-      <legend className="float-start me-1 max-w-28 truncate text-slate-700 dark:text-slate-300" dir="auto">
+      <legend
+        className="mb-0.5 max-w-full truncate text-slate-700 @[18rem]:float-start @[18rem]:mb-0 @[18rem]:me-1 @[18rem]:w-28 dark:text-slate-300"
+        dir="auto"
+      >
         {name}
       </legend>
       <span className="flex gap-0.5">
