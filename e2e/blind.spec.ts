@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from '@playwright/test';
 import { blindOrder } from '../src/features/compare/blind-order';
 import { expect, test } from './fixtures';
+import { pngTextChunks } from './media-helpers';
 import { storedRecords } from './stored';
 
 // Blind comparison (product-notes §3 "Compare"): on a compare board, Blind hides every model name from the
@@ -100,6 +101,9 @@ test('Blind hides every model name until Reveal, shows each row in its own seede
   await board.getByRole('button', { name: 'Export contact sheet' }).click();
   const sheet = await download;
   expect(sheet.suggestedFilename()).toMatch(/ blind \(3x2\)\.png$/);
+  // No recipe in a blind sheet: its models' names would unblind it.
+  const sheetBytes = await readFile(await sheet.path());
+  expect([...pngTextChunks(sheetBytes).keys()]).not.toContain('media-studio:contact-sheet');
 
   // A reload keeps the board blind, each row in the same order, and the votes.
   await page.reload();

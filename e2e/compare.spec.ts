@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { Studio, creditsText, expect, test } from './fixtures';
-import { pngSize } from './media-helpers';
+import { pngSize, pngTextChunks } from './media-helpers';
 import { storedRecords } from './stored';
 
 // product-notes §3 "Compare": one prompt through several models, side by side, with the total
@@ -79,6 +79,18 @@ test('three image models on two prompts: total quote, six cells, contact sheet, 
     width: pad * 2 + label + 3 * (tile + gap),
     height: pad * 2 + title + header + 2 * (tile + caption + gap),
   });
+  // What made each picture travels in the sheet: every cell's model and its task's recipe.
+  const sheetRecipe = JSON.parse(pngTextChunks(sheet).get('media-studio:contact-sheet') ?? 'null') as {
+    rows: Array<{
+      prompt: string;
+      cells: Array<{ model: string; recipe: { taskId: string; prompt: string } | null }>;
+    }>;
+  };
+  expect(sheetRecipe.rows.map((r) => r.prompt)).toEqual(prompts);
+  const recipes = sheetRecipe.rows.flatMap((r) => r.cells.map((c) => c.recipe));
+  expect(recipes.every((r) => r !== null && /^task_/.test(r.taskId))).toBe(true);
+  expect(new Set(recipes.map((r) => r!.taskId)).size).toBe(6);
+  expect(sheet.toString('latin1')).not.toContain(demoKeys.personal!);
 
   // Reload: the URL names the board, IndexedDB has it, the history has its tasks.
   await page.reload();

@@ -110,4 +110,25 @@ export function pngSize(bytes: Buffer): { width: number; height: number } {
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
+/** A PNG's uncompressed iTXt and tEXt chunks, keyword to text (read chunk by chunk, as any reader does). */
+export function pngTextChunks(bytes: Buffer): Map<string, string> {
+  const texts = new Map<string, string>();
+  for (let at = 8; at + 12 <= bytes.length;) {
+    const length = bytes.readUInt32BE(at);
+    const type = bytes.subarray(at + 4, at + 8).toString('ascii');
+    const data = bytes.subarray(at + 8, at + 8 + length);
+    const nul = data.indexOf(0);
+    if (type === 'tEXt' && nul > 0)
+      texts.set(data.subarray(0, nul).toString('latin1'), data.subarray(nul + 1).toString('latin1'));
+    if (type === 'iTXt' && nul > 0 && data[nul + 1] === 0) {
+      // keyword \0 compression flag, method, language \0, translated keyword \0, text
+      const language = data.indexOf(0, nul + 3);
+      const translated = data.indexOf(0, language + 1);
+      texts.set(data.subarray(0, nul).toString('latin1'), data.subarray(translated + 1).toString('utf8'));
+    }
+    at += 12 + length;
+  }
+  return texts;
+}
+
 export { SANDBOX_BASE_URL };

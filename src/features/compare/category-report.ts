@@ -9,7 +9,10 @@ import type { CompareTeam } from './compare-team';
 // on this device, its boards and votes. A board still blind to this member is left out: its results are
 // not theirs to see yet (and would unblind it).
 
-/** The boards of `category` this member may see the results of. */
+/**
+ * @internal
+ * The boards of `category` this member may see the results of.
+ */
 export function visibleBoards(
   category: string,
   team: CompareTeam | null,

@@ -6,10 +6,12 @@ import { saveBlob } from '../../lib/save-file';
 import { blindLabel } from './board-model';
 import { blindOrder } from './blind-order';
 import { cellCostText, cellSeconds, cellStatus } from './cell-view';
+import { sheetRecipe, sheetWithRecipe } from '../../model/recipes/sheet-recipe';
 import { renderContactSheet } from './contact-sheet';
 import type { BoardState } from './use-board';
 
-// Export contact sheet: the board drawn as one PNG (contact-sheet.ts) and downloaded, or why it could not be.
+// Export contact sheet: the board drawn as one PNG (contact-sheet.ts) and downloaded, or why it could not be;
+// unless the board is blind, with what made each picture written into it (model/recipes/sheet-recipe.ts).
 
 export function useSheetExport(state: BoardState, blind: boolean, votes: ReadonlyMap<string, Vote>) {
   const { t } = useLingui();
@@ -21,7 +23,7 @@ export function useSheetExport(state: BoardState, blind: boolean, votes: Readonl
     try {
       // Blind: each row in its own order, columns named by place, no cost or time (they tell models
       // apart), the row's pick starred: the sheet can be judged by others without names.
-      const blob = await renderContactSheet({
+      const drawn = await renderContactSheet({
         title: blind ? t`${ph({ name: board.name })} (blind)` : board.name,
         columns: blind
           ? columns.map((_, i) => ({ name: blindLabel(i), version: '' }))
@@ -50,6 +52,25 @@ export function useSheetExport(state: BoardState, blind: boolean, votes: Readonl
           }),
         })),
       });
+      const blob = blind
+        ? drawn
+        : await sheetWithRecipe(
+            drawn,
+            sheetRecipe(
+              { name: board.name, category: board.setup.category },
+              board.setup.rows.map((row) => ({
+                prompt: row.prompt,
+                cells: columns.map((col) => {
+                  const cell = state.cells.find((c) => c.row.id === row.id && c.col.key === col.key);
+                  return {
+                    model: col.column.modelId,
+                    modelVersion: col.column.versionId,
+                    entry: cell?.state === 'succeeded' ? (cell.entry ?? null) : null,
+                  };
+                }),
+              })),
+            ),
+          );
       // The file's name: the board's (without what a file name may not hold), its size in cells.
       const name =
         board.name.replace(/[^\p{L}\p{N} ._-]+/gu, '').trim() ||

@@ -47,7 +47,6 @@ export interface CellRefusal {
 
 /**
  * One member's score of one cell on one of a board's criteria (product-notes "Criteria").
- * @internal
  */
 export interface CriterionScore {
   boardId: string;

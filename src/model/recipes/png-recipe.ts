@@ -26,7 +26,10 @@ function recipeChunks(recipe: Recipe): Uint8Array[] {
   ];
 }
 
-export function pngRecipeEmbedder(recipe: Recipe): RecipeEmbedder {
+export const pngRecipeEmbedder = (recipe: Recipe): RecipeEmbedder => pngTextEmbedder(recipeChunks(recipe));
+
+/** Writes `chunks` (text chunks) into a PNG just before its IEND; a C2PA PNG is left as it is. */
+export function pngTextEmbedder(chunks: readonly Uint8Array[]): RecipeEmbedder {
   const queue = new ByteQueue();
   let mode: 'signature' | 'header' | 'body' | 'tail' | 'pass' = 'signature';
   let remaining = 0;
@@ -74,7 +77,7 @@ export function pngRecipeEmbedder(recipe: Recipe): RecipeEmbedder {
       if (mode !== 'tail') return { chunks: [...rest, ...held], outcome: 'unsupported' };
       if (c2pa) return { chunks: [...rest, ...held], outcome: 'c2pa' };
       return {
-        chunks: [...rest, ...recipeChunks(recipe), ...held],
+        chunks: [...rest, ...chunks, ...held],
         outcome: 'written' satisfies EmbedOutcome,
       };
     },
