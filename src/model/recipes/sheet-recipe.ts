@@ -12,6 +12,7 @@ import { recipeOf, STUDIO, type Recipe } from './recipe';
 // and category, and per row its prompt and per cell the model and the recipe of the output drawn (null
 // where the cell has none). A blind sheet is never given one: its models' names would unblind it.
 
+/** @internal The iTXt keyword of a sheet's recipe (a test reads it back by it). */
 export const SHEET_KEYWORD = 'media-studio:contact-sheet';
 
 export interface SheetRecipe {
