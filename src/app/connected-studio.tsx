@@ -116,6 +116,7 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
     baseUrl,
     history: runner?.store ?? null,
     judgements: galleryStores?.judgements ?? null,
+    reviews: runner?.reviews ?? null,
     config: config?.teamSpace,
     // The team-space server checks the key itself against GET /me: the provider reads it when it connects.
     token: client.teamSpaceToken,
@@ -295,6 +296,8 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
                     history={runner.store}
                     held={galleryHeld}
                     judgements={galleryStores.judgements}
+                    reviews={runner.reviews}
+                    reviewTeam={teamViews.reviewTeam}
                     hidden={galleryStores.hidden}
                     keepers={galleryStores.keepers}
                     filter={gallery.filter}

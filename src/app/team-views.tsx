@@ -4,6 +4,7 @@ import type { CompareTeam } from '../features/compare/compare-team';
 import type { RenderCellExtras } from '../features/compare/cell-extras';
 import type { HistoryStore } from '../model/history/history-store';
 import { taskIdOfKey } from '../model/history/output-key';
+import type { ReviewTeam } from '../components/history/review-control';
 import type { TeamPicks } from '../model/team/team-judgements';
 import type { Member } from '../model/team/team-members';
 import type { TeamSession } from '../model/team/team-session';
@@ -22,6 +23,8 @@ export interface TeamViews {
   teamPicks: TeamPicks | undefined;
   /** Whether an output is this member's: made on this device, or on another of theirs. */
   isMine: (outputKey: string) => boolean;
+  /** Everyone's reviews of outputs, with members' names (the Viewer's and the Gallery's Review). */
+  reviewTeam: ReviewTeam | null;
 }
 
 export function useTeamViews(
@@ -63,6 +66,10 @@ export function useTeamViews(
     session?.judgements.subscribe ?? noop,
     session ? session.judgements.snapshot : nothing,
   );
+  const reviewTeam = useMemo<ReviewTeam | null>(
+    () => (session ? { reviews: session.reviews, memberId: session.memberId, memberName: nameOf } : null),
+    [session, nameOf],
+  );
   const isMine = useCallback(
     (outputKey: string) => {
       const entry = history?.get(taskIdOfKey(outputKey));
@@ -70,5 +77,5 @@ export function useTeamViews(
     },
     [history],
   );
-  return { compare, renderCellExtras, renderOutputExtras, teamPicks: picks, isMine };
+  return { compare, renderCellExtras, renderOutputExtras, teamPicks: picks, isMine, reviewTeam };
 }

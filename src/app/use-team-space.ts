@@ -6,6 +6,7 @@ import type { TeamSpaceConfig } from '../../contract/team-space-config';
 import type { HistoryStore } from '../model/history/history-store';
 import type { TeamStatus } from '../model/team/team-connection';
 import type { LocalJudgements } from '../model/team/team-judgements';
+import type { LocalReviews } from '../model/team/team-reviews';
 import type { Member } from '../model/team/team-members';
 import type { TeamSession } from '../model/team/team-session';
 import type { ShareState } from '../model/team/team-share';
@@ -52,6 +53,7 @@ export function useTeamSpace({
   config,
   token,
   judgements,
+  reviews,
 }: {
   me: Me;
   connectionId: string;
@@ -62,6 +64,8 @@ export function useTeamSpace({
   token: () => string;
   /** This device's stars and ratings (Team picks), once the gallery's stores are open. */
   judgements: LocalJudgements | null;
+  /** This device's reviews of outputs: this member's go to the team. */
+  reviews?: LocalReviews | null;
 }): TeamSpaceState {
   const { t } = useLingui();
   const [settings, setSettings] = useState(() => readTeamSettings(connectionId));
@@ -139,6 +143,7 @@ export function useTeamSpace({
               connectionId,
               sharedSince: sharedSince ?? Date.now(),
               judgements,
+              reviews,
               afresh,
               maxDocumentBytes,
               withdrawnTasks: withdrawn,
@@ -168,6 +173,7 @@ export function useTeamSpace({
     open,
     history,
     judgements,
+    reviews,
     path,
     connectionId,
     token,

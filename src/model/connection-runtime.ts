@@ -138,6 +138,7 @@ export class ConnectionRuntime {
   readonly prompts: PromptLibrary;
   /** The gallery's stores of this connection: stars and ratings, hidden tasks, kept copies. */
   readonly judgements: ConnectionStores['judgements'];
+  readonly reviews: ConnectionStores['reviews'];
   readonly hidden: ConnectionStores['hidden'];
   readonly keepers: ConnectionStores['keepers'];
   /** The tasks this device holds back until the pool is about to free a place (docs/queue.md). */
@@ -178,7 +179,7 @@ export class ConnectionRuntime {
 
   private constructor(
     deps: ConnectionRuntimeDeps,
-    { history: store, presets, prompts, judgements, hidden, keepers }: ConnectionStores,
+    { history: store, presets, prompts, judgements, reviews, hidden, keepers }: ConnectionStores,
     lease: ConnectionStoresLease,
     offRecovered: () => void,
   ) {
@@ -194,11 +195,13 @@ export class ConnectionRuntime {
     this.presets = presets;
     this.prompts = prompts;
     this.judgements = judgements;
+    this.reviews = reviews;
     this.hidden = hidden;
     this.keepers = keepers;
     const sections = [
-      // The stars and ratings travel in the history file.
+      // The stars and ratings, and the reviews, travel in the history file.
       store.addSection('judgements', judgements.historySection()),
+      store.addSection('reviews', reviews.historySection()),
       store.addSection('presets', presets.historySection()),
       store.addSection('prompts', prompts.historySection()),
       // The blind votes' module loads only when a file is made or read.

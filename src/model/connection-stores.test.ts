@@ -13,7 +13,7 @@ beforeEach(async () => {
 afterEach(() => vi.restoreAllMocks());
 
 describe('openConnectionStores: one place opens a connection’s stores', () => {
-  it('gives every holder of one connection the same stores, all six of them', async () => {
+  it('gives every holder of one connection the same stores, all seven of them', async () => {
     const tasks = openConnectionStores('conn-a');
     const gallery = openConnectionStores('conn-a');
     const [a, b] = await Promise.all([tasks.stores, gallery.stores]);
@@ -24,6 +24,7 @@ describe('openConnectionStores: one place opens a connection’s stores', () => 
       'keepers',
       'presets',
       'prompts',
+      'reviews',
     ]);
     for (const name of Object.keys(a) as (keyof typeof a)[]) expect(b[name]).toBe(a[name]);
     expect(a.history.connectionId).toBe('conn-a');

@@ -2,6 +2,7 @@ import { HiddenTasks } from './history/hidden-tasks';
 import { HistoryStore } from './history/history-store';
 import { JudgementStore } from './history/judgements';
 import { KeepersStore } from './history/keepers';
+import { ReviewStore } from './history/reviews';
 import { PresetStore } from './library/presets';
 import { PromptLibrary } from './library/prompt-library';
 
@@ -17,6 +18,8 @@ export interface ConnectionStores {
   prompts: PromptLibrary;
   /** Stars and ratings. */
   judgements: JudgementStore;
+  /** Reviews of outputs (Approve, Needs changes, Reject). */
+  reviews: ReviewStore;
   /** Tasks hidden with the gallery's "Hide". */
   hidden: HiddenTasks;
   /** Starred outputs' bytes, kept on this device. */
@@ -42,15 +45,16 @@ const opened = new Map<string, Opened>();
  * @internal
  */
 export async function openAll(connectionId: string): Promise<ConnectionStores> {
-  const [history, presets, prompts, judgements, hidden, keepers] = await Promise.all([
+  const [history, presets, prompts, judgements, reviews, hidden, keepers] = await Promise.all([
     HistoryStore.open(connectionId),
     PresetStore.open(connectionId),
     PromptLibrary.open(connectionId),
     JudgementStore.open(connectionId),
+    ReviewStore.open(connectionId),
     HiddenTasks.open(connectionId),
     KeepersStore.open(connectionId),
   ]);
-  return { history, presets, prompts, judgements, hidden, keepers };
+  return { history, presets, prompts, judgements, reviews, hidden, keepers };
 }
 
 /**

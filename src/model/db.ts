@@ -77,6 +77,8 @@ interface StudioDB extends DBSchema {
   votes: { key: [string, string]; value: StoredRecord<'id'>; indexes: { byConnection: string } };
   /** The last catalog answers this connection saw, for reopening offline; [connectionId, key]. */
   catalog: { key: [string, string]; value: StoredRecord<'key'>; indexes: { byConnection: string } };
+  /** One review of one output (Approve, Needs changes, Reject); [connectionId, outputKey]. */
+  reviews: { key: [string, string]; value: StoredRecord<'outputKey'>; indexes: { byConnection: string } };
 }
 
 /**
@@ -104,8 +106,8 @@ export const DB_NAME = 'media-studio';
 // v1 keyed tasks by taskId alone, so a task imported into a second connection's history moved out of
 // the first one's. v2 keys them by [connectionId, taskId]. v3 adds the upload library, v4 the compare boards,
 // v5 the stores of V5_STORES (the gallery's judgements, hidden tasks and keepers, presets, prompts, votes),
-// v6 the catalog answers kept for offline (docs/offline.md).
-const DB_VERSION = 6;
+// v6 the catalog answers kept for offline (docs/offline.md), v7 the reviews of outputs.
+const DB_VERSION = 7;
 
 let dbPromise: Promise<IDBPDatabase<StudioDB>> | null = null;
 
@@ -164,6 +166,10 @@ export function db(): Promise<IDBPDatabase<StudioDB>> {
       if (oldVersion < 6) {
         const catalog = database.createObjectStore('catalog', { keyPath: ['connectionId', 'key'] });
         catalog.createIndex('byConnection', 'connectionId');
+      }
+      if (oldVersion < 7) {
+        const reviews = database.createObjectStore('reviews', { keyPath: ['connectionId', 'outputKey'] });
+        reviews.createIndex('byConnection', 'connectionId');
       }
     }),
   });

@@ -7,7 +7,9 @@ import { MediaTypeSelect, ModelSelect, StatusSelect } from '../../components/his
 import { Select } from '../../components/select';
 import { cn } from '../../lib/cn';
 import { formatCount } from '../../lib/format';
+import { reviewStateWord } from '../../components/history/review-control';
 import { categoryLabel } from '../../model/category-labels';
+import { REVIEW_STATES } from '../../model/history/reviews';
 import { modelOptions } from '../../model/history/history-filter';
 import type { HistoryEntry } from '../../model/history/history-types';
 import {
@@ -20,7 +22,10 @@ import {
   type GalleryFilter,
 } from '../../model/history/gallery-filter';
 
-/** The Gallery's "Filters" panel: status, media type, model, category, rating, dates, starred, hidden. */
+/**
+ * The Gallery's "Filters" panel: status, media type, model, category, rating, review, dates, starred,
+ * hidden.
+ */
 export function GalleryFilterPanel({
   id,
   entries,
@@ -45,7 +50,7 @@ export function GalleryFilterPanel({
   return (
     <div
       id={id}
-      className="grid grid-cols-2 items-end gap-2 rounded-lg bg-white p-3 ring-1 ring-slate-200 sm:grid-cols-3 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto_auto] xl:grid-cols-[repeat(6,minmax(0,1fr))_auto_auto] dark:bg-slate-900 dark:ring-slate-800"
+      className="grid grid-cols-2 items-end gap-2 rounded-lg bg-white p-3 ring-1 ring-slate-200 sm:grid-cols-3 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto_auto] xl:grid-cols-[repeat(7,minmax(0,1fr))_auto_auto] dark:bg-slate-900 dark:ring-slate-800"
     >
       <StatusSelect value={filter.status} onChange={(status) => set({ status })} />
       <MediaTypeSelect value={filter.mediaType} onChange={(mediaType) => set({ mediaType })} />
@@ -76,6 +81,19 @@ export function GalleryFilterPanel({
             {r === 5 ? t`5 only` : t`${r} or more`}
           </option>
         ))}
+      </Select>
+      <Select
+        aria-label={t({ message: 'Review', comment: 'a filter: the state of the outputs’ latest review' })}
+        value={filter.review}
+        onChange={(e) => set({ review: e.target.value as GalleryFilter['review'] })}
+      >
+        <option value="all">{t({ message: 'Any', comment: 'the Review filter: any review or none' })}</option>
+        {REVIEW_STATES.map((state) => (
+          <option key={state} value={state}>
+            {reviewStateWord(state)}
+          </option>
+        ))}
+        <option value="none">{t`Not reviewed`}</option>
       </Select>
       <MonthChoice entries={entries} filter={filter} onFilter={onFilter} />
       <div className="col-span-2 grid grid-cols-2 gap-2 sm:col-span-1">

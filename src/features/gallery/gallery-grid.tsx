@@ -16,6 +16,7 @@ import { isStack, stackCells, stackKey, type BatchStack } from '../../model/hist
 import type { GalleryItem } from '../../model/history/gallery-item';
 import type { JudgementStore } from '../../model/history/judgements';
 import type { TeamPicks } from '../../model/team/team-judgements';
+import type { ReviewState } from '../../model/history/reviews';
 import { rowsOf, type GalleryRow } from '../../model/history/gallery-filter';
 import { GAP, itemBatch, stackKeyOf, type GridCell } from './grid-cells';
 import { GridRow } from './grid-row';
@@ -58,6 +59,8 @@ interface GridProps {
   tileSize: number;
   judged: ReturnType<JudgementStore['snapshot']>;
   teamPicks: TeamPicks | undefined;
+  /** Each reviewed output's latest review state: a badge on its tile. */
+  reviewStates: ReadonlyMap<string, ReviewState>;
   hiddenIds: ReadonlySet<string>;
   selection: ReadonlySet<string>;
   onOpen: (item: GalleryItem) => void;
@@ -76,6 +79,7 @@ export function GalleryGrid({
   tileSize,
   judged,
   teamPicks,
+  reviewStates,
   hiddenIds,
   selection,
   onOpen,
@@ -210,6 +214,7 @@ export function GalleryGrid({
               onCellKeyDown={onCellKeyDown}
               judged={judged}
               teamPicks={teamPicks}
+              reviewStates={reviewStates}
               hiddenIds={hiddenIds}
               selection={selection}
               onOpen={onOpen}

@@ -60,6 +60,7 @@ export function GalleryToolbar({
     filter.to !== '',
     filter.showHidden,
     filter.teamPicks,
+    filter.review !== 'all',
   ].filter(Boolean).length;
   const panelId = 'gallery-filters';
 

@@ -27,6 +27,8 @@ import type { KeepersStore } from '../../model/history/keepers';
 import { lineageOf, type Lineage } from '../../model/history/lineage';
 import { taskIdOfKey } from '../../model/history/output-key';
 import type { TeamPick, TeamPicks } from '../../model/team/team-judgements';
+import type { LocalReviewStore, ReviewTeam } from '../../components/history/review-control';
+import { reviewStatesOf, type ReviewStore, type Reviews } from '../../model/history/reviews';
 import { compareTargetOf, compareWithSource } from './compare-target';
 import { GalleryEarlier } from './gallery-earlier';
 import { GalleryEmpty } from './gallery-empty';
@@ -72,6 +74,9 @@ interface OpenViewer {
   renderOutputExtras?: (outputKey: string) => ReactNode;
   /** "Made from" and "Used in" of the output shown. */
   lineage: Lineage;
+  /** Review of the output shown: this member's reviews, and the team's while it is on. */
+  reviews: LocalReviewStore | null;
+  reviewTeam: ReviewTeam | null;
 }
 
 /** What the Gallery gives Compare two: the pair, the layout it opens in, and its close. */
@@ -122,9 +127,20 @@ export interface GalleryViewProps {
   runningFirst?: boolean;
   /** With the team space: the team's earlier tasks, read from the server at the grid's end and by search. */
   earlier?: EarlierSource | null;
+  /**
+   * This member's reviews of outputs (Approve, Needs changes, Reject): in the Viewer, on the selection
+   * toolbar, as a badge on each reviewed tile and the "Review" filter. Without it none of these shows.
+   */
+  reviews?: ReviewStore | null;
+  /** The team's reviews and members' names, while the team space is on (everyone's reviews show). */
+  reviewTeam?: ReviewTeam | null;
 }
 
 const NO_ITEMS: GalleryItem[] = [];
+const NO_REVIEWS: Reviews = new Map();
+const noSubscribe = () => () => undefined;
+const noReviews = () => NO_REVIEWS;
+const noTeamReviews = () => undefined;
 
 export function GalleryView(props: GalleryViewProps) {
   const { t, i18n } = useLingui();
@@ -138,6 +154,15 @@ export function GalleryView(props: GalleryViewProps) {
   const earlier = props.earlier ?? null;
   const judged = useSyncExternalStore(judgements.subscribe, judgements.snapshot);
   const hiddenIds = useSyncExternalStore(hidden.subscribe, hidden.snapshot);
+  const reviews = props.reviews ?? null;
+  const reviewTeam = props.reviewTeam ?? null;
+  const myReviews = useSyncExternalStore(reviews?.subscribe ?? noSubscribe, reviews?.snapshot ?? noReviews);
+  const teamReviews = useSyncExternalStore(
+    reviewTeam?.reviews.subscribe ?? noSubscribe,
+    reviewTeam?.reviews.snapshot ?? noTeamReviews,
+  );
+  // Each reviewed output's latest review (anyone's in a team): its tile's badge and the "Review" filter.
+  const reviewStates = useMemo(() => reviewStatesOf(myReviews, teamReviews), [myReviews, teamReviews]);
   // "Team picks" in the URL means nothing while the team space is off.
   const teamOn = teamPicks !== undefined;
   const filter = useMemo(
@@ -150,10 +175,18 @@ export function GalleryView(props: GalleryViewProps) {
   // Grouped, a batch's tiles sit together where its best one falls under the sort (the grid shows them
   // as one stack): the Viewer and range selection then go through them in that order too.
   const items = useMemo(() => {
-    const selected = selectItems(entries, deferred, judged, hiddenIds, galleryItemsOf, teamPicks);
+    const selected = selectItems(
+      entries,
+      deferred,
+      judged,
+      hiddenIds,
+      galleryItemsOf,
+      teamPicks,
+      reviewStates,
+    );
     const ordered = props.runningFirst ? runningFirst(selected) : selected;
     return grouped ? batchOrder(ordered, itemBatch) : ordered;
-  }, [entries, deferred, judged, hiddenIds, teamPicks, props.runningFirst, grouped]);
+  }, [entries, deferred, judged, hiddenIds, teamPicks, reviewStates, props.runningFirst, grouped]);
   // The shown order of keys, built when a selection needs it (not on every change of the history:
   // 200,000 keys would be a long task each time a poll answers).
   const orderOf = useCallback(() => items.map((i) => i.key), [items]);
@@ -257,6 +290,7 @@ export function GalleryView(props: GalleryViewProps) {
             hidden={hidden}
             hiddenIds={hiddenIds}
             judged={judged}
+            reviews={reviews}
             compareTarget={compareTarget}
             onCompare={setComparing}
             onAddToComparison={props.onAddToComparison}
@@ -292,6 +326,7 @@ export function GalleryView(props: GalleryViewProps) {
             tileSize={TILE_SIZES[tileSize]}
             judged={judged}
             teamPicks={teamPicks}
+            reviewStates={reviewStates}
             hiddenIds={hiddenIds}
             selection={selection.keys}
             onOpen={onOpen}
@@ -312,6 +347,8 @@ export function GalleryView(props: GalleryViewProps) {
             judgements={judged}
             teamPick={teamPicks?.get(viewing.key)}
             renderOutputExtras={props.renderOutputExtras}
+            reviews={reviews}
+            reviewTeam={reviewTeam}
             onToggleStar={onToggleStar}
             onRate={(item, r) => void judgements.setRating(item.key, r)}
             onClose={closeViewer}

@@ -8,6 +8,8 @@ import { isStack, type BatchStack } from '../../model/history/batch-stacks';
 import type { GalleryItem } from '../../model/history/gallery-item';
 import type { JudgementStore } from '../../model/history/judgements';
 import type { TeamPicks } from '../../model/team/team-judgements';
+import type { ReviewState } from '../../model/history/reviews';
+import { reviewStateWord } from '../../components/history/review-control';
 import type { GalleryRow } from '../../model/history/gallery-filter';
 import { GAP, stackKeyOf, type GridCell } from './grid-cells';
 
@@ -25,6 +27,7 @@ export interface GridRowProps {
   onCellKeyDown: (e: KeyboardEvent, cell: GridCell) => void;
   judged: ReturnType<JudgementStore['snapshot']>;
   teamPicks: TeamPicks | undefined;
+  reviewStates: ReadonlyMap<string, ReviewState>;
   hiddenIds: ReadonlySet<string>;
   selection: ReadonlySet<string>;
   onOpen: (item: GalleryItem) => void;
@@ -48,6 +51,7 @@ export const GridRow = memo(function GridRow({
   onCellKeyDown,
   judged,
   teamPicks,
+  reviewStates,
   hiddenIds,
   selection,
   onOpen,
@@ -80,22 +84,28 @@ export const GridRow = memo(function GridRow({
               aria-posinset={row.first + i + 1}
               onKeyDown={(e) => onCellKeyDown(e, item)}
               // A tile of an open stack: set off from the tiles around it.
-              className={cn(opened.has(item) && 'rounded-lg bg-indigo-100 p-1 dark:bg-indigo-950')}
+              className={cn(
+                'relative',
+                opened.has(item) && 'rounded-lg bg-indigo-100 p-1 dark:bg-indigo-950',
+              )}
               data-in-stack={!isStack(item) && opened.has(item) ? stackKeyOf(item) : undefined}
             >
               {isStack(item) ? (
                 <BatchStackTile stack={item} onToggle={onToggleStack} />
               ) : (
-                <GalleryTile
-                  item={item}
-                  judgement={judged.get(item.key)}
-                  teamPick={teamPicks?.get(item.key)}
-                  selected={selection.has(item.key)}
-                  hidden={hiddenIds.has(item.entry.taskId)}
-                  onOpen={onOpen}
-                  onSelect={onSelect}
-                  onToggleStar={onToggleStar}
-                />
+                <>
+                  <GalleryTile
+                    item={item}
+                    judgement={judged.get(item.key)}
+                    teamPick={teamPicks?.get(item.key)}
+                    selected={selection.has(item.key)}
+                    hidden={hiddenIds.has(item.entry.taskId)}
+                    onOpen={onOpen}
+                    onSelect={onSelect}
+                    onToggleStar={onToggleStar}
+                  />
+                  <ReviewBadge state={reviewStates.get(item.key)} />
+                </>
               )}
             </li>
           ))}
@@ -104,3 +114,29 @@ export const GridRow = memo(function GridRow({
     </div>
   );
 });
+
+const BADGE_LOOK: Record<ReviewState, string> = {
+  approved: 'bg-emerald-700 text-white',
+  changes: 'bg-amber-200 text-amber-950',
+  rejected: 'bg-rose-700 text-white',
+};
+
+/**
+ * A reviewed tile's latest review ("Approved"), over the tile's top, between its checkbox and its star
+ * (the tile itself is shared with the History: the badge is the Gallery's).
+ */
+function ReviewBadge({ state }: { state: ReviewState | undefined }) {
+  if (!state) return null;
+  return (
+    <span
+      data-testid="tile-review"
+      data-state={state}
+      className={cn(
+        'pointer-events-none absolute top-9 start-1.5 z-10 rounded px-1.5 text-[11px] font-semibold shadow-sm',
+        BADGE_LOOK[state],
+      )}
+    >
+      {reviewStateWord(state)}
+    </span>
+  );
+}

@@ -1,7 +1,7 @@
 import { plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Columns2, Columns3, Eye, EyeOff, Star } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useSyncExternalStore, type ReactNode } from 'react';
 import { Button } from '../../components/button';
 import { notify, notifyError, notifyUndo } from '../../components/notices';
 import { formatCount } from '../../lib/format';
@@ -10,9 +10,12 @@ import type { ComparePair } from '../../model/history/compare-pair';
 import type { GalleryItem } from '../../model/history/gallery-item';
 import type { HiddenTasks } from '../../model/history/hidden-tasks';
 import type { JudgementStore } from '../../model/history/judgements';
+import { ReviewButtons } from '../../components/history/review-control';
+import { REVIEW_STATES, type ReviewState, type ReviewStore } from '../../model/history/reviews';
 
 // The Gallery's selection toolbar (product-notes §3 "Gallery and viewer"): what a selection of tiles can do
-// at once: star, hide or show again, add their models to Compare, Compare two, and the app's own actions.
+// at once: star, review, hide or show again, add their models to Compare, Compare two, and the app's own
+// actions.
 
 /** A model to add to Compare (product-notes §3: "Add to comparison" sends the selection's models). */
 export interface ComparisonModel {
@@ -28,6 +31,7 @@ export function SelectionToolbar({
   hidden,
   hiddenIds,
   judged,
+  reviews,
   compareTarget,
   onCompare,
   onAddToComparison,
@@ -42,6 +46,8 @@ export function SelectionToolbar({
   hidden: HiddenTasks;
   hiddenIds: ReadonlySet<string>;
   judged: ReturnType<JudgementStore['snapshot']>;
+  /** This member's reviews: the selected outputs reviewed at once (none offered without it). */
+  reviews?: ReviewStore | null;
   /** What "Compare two" opens for this selection; null disables it. */
   compareTarget: ComparePair | null;
   onCompare: (pair: ComparePair) => void;
@@ -87,6 +93,17 @@ export function SelectionToolbar({
       withOutput.map((i) => i.key),
       !allStarred,
     );
+  };
+  const withOutput = selected.filter((i) => i.output).map((i) => i.key);
+  const myReviews = useSyncExternalStore(reviews?.subscribe ?? noSubscribe, reviews?.snapshot ?? noReviews);
+  // Pressed when every selected output has this member's review of that state; pressing it then takes
+  // their reviews back.
+  const reviewed = (state: ReviewState) =>
+    withOutput.length > 0 && withOutput.every((key) => myReviews?.get(key)?.state === state);
+  const reviewState = REVIEW_STATES.find(reviewed) ?? null;
+  const reviewSelected = (state: ReviewState) => {
+    if (!reviews) return;
+    void (state === reviewState ? reviews.clear(withOutput) : reviews.setMany(withOutput, state));
   };
   const addToComparison = () => {
     const models = new Map<string, ComparisonModel>();
@@ -135,6 +152,7 @@ export function SelectionToolbar({
         <Star className="size-4" aria-hidden="true" />
         <Trans>Star selected</Trans>
       </Button>
+      {reviews && withOutput.length > 0 && <ReviewButtons current={reviewState} onChoose={reviewSelected} />}
       {selected.some((i) => !hiddenIds.has(i.entry.taskId)) && (
         <Button
           size="sm"
@@ -171,3 +189,6 @@ export function SelectionToolbar({
     </div>
   );
 }
+
+const noSubscribe = () => () => undefined;
+const noReviews = () => undefined;

@@ -9,6 +9,11 @@ import {
   TaskFacts,
   Timings,
 } from '../../components/history/task-detail';
+import {
+  ReviewControl,
+  type LocalReviewStore,
+  type ReviewTeam,
+} from '../../components/history/review-control';
 import { displayText } from '../../lib/untrusted-text';
 import type { GalleryItem } from '../../model/history/gallery-item';
 import { promptOf, type MediaType } from '../../model/history/history-filter';
@@ -38,11 +43,14 @@ export interface ViewerDetailsProps {
   renderOutputExtras?: (outputKey: string) => ReactNode;
   /** "Made from" and "Used in" of the output shown. */
   lineage?: Lineage;
+  /** This member's reviews, and the team's: the output's Review (none without `reviews`). */
+  reviews: LocalReviewStore | null;
+  reviewTeam: ReviewTeam | null;
 }
 
 /**
- * The Viewer's side panel: the task's title, facts and prompt, Star and rating, the team's picks, the detail
- * view's actions, the task's other outputs, the app's extras (comments), timings and every param.
+ * The Viewer's side panel: the task's title, facts and prompt, Star and rating, the team's picks, Review,
+ * the detail view's actions, the task's other outputs, the app's extras (comments), timings and every param.
  */
 export function ViewerDetails({
   current,
@@ -59,6 +67,8 @@ export function ViewerDetails({
   onShow,
   renderOutputExtras,
   lineage,
+  reviews,
+  reviewTeam,
 }: ViewerDetailsProps) {
   const { t } = useLingui();
   const { entry, output } = current;
@@ -88,6 +98,10 @@ export function ViewerDetails({
         <p className="text-sm text-slate-700 dark:text-slate-300" data-testid="viewer-team-pick">
           {t`Team: ${teamText}`}
         </p>
+      )}
+      {/* Keyed by output: a note being typed does not follow the viewer to the next output. */}
+      {output && reviews && (
+        <ReviewControl key={current.key} outputKey={current.key} reviews={reviews} team={reviewTeam} />
       )}
       <TaskEndNotice entry={entry} />
       <OutputActions

@@ -3,6 +3,7 @@ import { Dialog as D } from 'radix-ui';
 import { ChevronLeft, ChevronRight, Keyboard, Repeat, SkipBack, SkipForward, X } from 'lucide-react';
 import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { teamPickText } from '../../components/history/gallery-tile';
+import type { LocalReviewStore, ReviewTeam } from '../../components/history/review-control';
 import type { ZoomApi } from '../../components/zoom-stage';
 import { documentDirection } from '../../lib/i18n/direction';
 import { safeMediaUrl } from '../../lib/untrusted-text';
@@ -22,7 +23,7 @@ import { ViewerStage } from './viewer-stage';
 
 // The Viewer (product-notes §3 "Gallery and viewer"): one output full screen, ArrowLeft/ArrowRight through the
 // gallery's filtered set, zoom and pan for images, loop and frame step for video, every param and timing,
-// the task's other outputs, the detail view's actions, Star and rating (keys S and 1-5); "?" lists the
+// the task's other outputs, the detail view's actions, Star and rating (keys S and 1-5), Review; "?" lists the
 // shortcuts. Escape closes it and the gallery gives the focus back to the tile.
 
 /** Frame step when the file's frame rate is unknown: the sandbox and most services render 24-30 fps. */
@@ -48,6 +49,10 @@ export interface ViewerProps {
   renderOutputExtras?: (outputKey: string) => ReactNode;
   /** "Made from" and "Used in" of the output shown (lineage-links.tsx). */
   lineage?: Lineage;
+  /** This member's reviews (Approve, Needs changes, Reject): the Review of the output shown. */
+  reviews?: LocalReviewStore | null;
+  /** The team's reviews and members' names, while the team space is on. */
+  reviewTeam?: ReviewTeam | null;
 }
 
 export function Viewer(props: ViewerProps) {
@@ -178,6 +183,8 @@ export function Viewer(props: ViewerProps) {
             onCompareSource={props.onCompareSource}
             onShow={props.onShow}
             renderOutputExtras={props.renderOutputExtras}
+            reviews={props.reviews ?? null}
+            reviewTeam={props.reviewTeam ?? null}
             {...(props.lineage ? { lineage: props.lineage } : {})}
           />
         </D.Content>

@@ -178,6 +178,7 @@ describe('URL encoding', () => {
       showHidden: true,
       member: 'key-b',
       teamPicks: true,
+      review: 'changes',
     };
     const search = encodeFilter(filter, '?view=gallery&model=m1&q=old');
     const params = new URLSearchParams(search);
@@ -193,7 +194,9 @@ describe('URL encoding', () => {
     expect(isGalleryFiltering({ ...NO_GALLERY_FILTER, sort: 'oldest' })).toBe(false);
     expect(isGalleryFiltering({ ...NO_GALLERY_FILTER, starred: true })).toBe(true);
     expect(
-      decodeFilter('?status=exploded&media=smell&rating=9&from=yesterday&sort=random&cat=<b>&starred=yes'),
+      decodeFilter(
+        '?status=exploded&media=smell&rating=9&from=yesterday&sort=random&cat=<b>&starred=yes&review=maybe',
+      ),
     ).toEqual(NO_GALLERY_FILTER);
   });
 

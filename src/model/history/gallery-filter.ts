@@ -4,6 +4,7 @@ import { isTerminal, TASK_STATUSES, type TaskStatus } from '../../../contract/ta
 import type { HiddenIds } from './hidden-tasks';
 import type { HistoryEntry } from './history-types';
 import type { Judgements } from './judgements';
+import { REVIEW_STATES, type ReviewState } from './reviews';
 import type { TeamPicks } from '../team/team-judgements';
 import { dayKey, dayStartOfKey, nextDayStart } from '../../lib/local-day';
 import type { GalleryItem } from './gallery-item';
@@ -38,6 +39,8 @@ export interface GalleryFilter extends HistoryFilter {
   showHidden: boolean;
   /** Only outputs some member of the team starred ("Team picks"); ignored while the team space is off. */
   teamPicks: boolean;
+  /** Outputs whose latest review is this state, or 'none' reviewed ("Review"); 'all' for any. */
+  review: ReviewState | 'none' | 'all';
 }
 
 export const NO_GALLERY_FILTER: GalleryFilter = {
@@ -54,6 +57,7 @@ export const NO_GALLERY_FILTER: GalleryFilter = {
   sort: 'newest',
   showHidden: false,
   teamPicks: false,
+  review: 'all',
 };
 
 const MEDIA: readonly MediaType[] = ['image', 'video', 'audio'];
@@ -74,6 +78,7 @@ const P = {
   showHidden: 'hidden',
   member: 'member',
   teamPicks: 'picks',
+  review: 'review',
 } as const;
 
 /** The filter of a URL's search; anything unknown or malformed falls back to "no filter" for that part. */
@@ -84,6 +89,7 @@ export function decodeFilter(search: string): GalleryFilter {
   const media = get('mediaType');
   const sort = get('sort');
   const rating = Number(get('minRating'));
+  const review = get('review');
   return {
     query: get('query'),
     status: (TASK_STATUSES as readonly string[]).includes(status) ? (status as TaskStatus) : 'all',
@@ -98,6 +104,10 @@ export function decodeFilter(search: string): GalleryFilter {
     showHidden: get('showHidden') === '1',
     member: get('member').slice(0, 200) || 'all',
     teamPicks: get('teamPicks') === '1',
+    review:
+      review === 'none' || (REVIEW_STATES as readonly string[]).includes(review)
+        ? (review as ReviewState)
+        : 'all',
   };
 }
 
@@ -124,6 +134,7 @@ export function encodeFilter(filter: GalleryFilter, search = ''): string {
   set('showHidden', filter.showHidden ? '1' : '');
   set('member', !filter.member || filter.member === 'all' ? '' : filter.member);
   set('teamPicks', filter.teamPicks ? '1' : '');
+  set('review', filter.review === 'all' ? '' : filter.review);
   const text = params.toString();
   return text ? `?${text}` : '';
 }
@@ -183,7 +194,8 @@ export function categoryOptions(entries: readonly HistoryEntry[]): string[] {
  * The tiles to show: entries filtered (task facets through the History column's own filterEntries,
  * then category, date and hidden), turned into tiles, then the per-output facets (starred, rating),
  * then sorted. Sorting is stable: ties keep newest first. With the team's picks given, "Team picks"
- * keeps the outputs some member starred.
+ * keeps the outputs some member starred; "Review" keeps those whose state in `reviewStates` (each output's
+ * latest review, reviews.ts reviewStatesOf) is the one asked for, or that have none.
  */
 export function selectItems(
   entries: HistoryEntry[],
@@ -192,6 +204,7 @@ export function selectItems(
   hidden: HiddenIds,
   toItems: (entries: HistoryEntry[]) => GalleryItem[],
   teamPicks?: TeamPicks,
+  reviewStates: ReadonlyMap<string, ReviewState> = new Map(),
 ): GalleryItem[] {
   const from = filter.from ? dayStartOfKey(filter.from) : -Infinity;
   // The end day is inclusive: up to the next day's start (23 or 25 hours later on a clock change).
@@ -215,6 +228,10 @@ export function selectItems(
   }
   if (filter.teamPicks && teamPicks) {
     items = items.filter((item) => (teamPicks.get(item.key)?.starredBy.length ?? 0) > 0);
+  }
+  if (filter.review !== 'all') {
+    const wanted = filter.review === 'none' ? undefined : filter.review;
+    items = items.filter((item) => reviewStates.get(item.key) === wanted);
   }
   return sortItems(items, filter.sort, judgements);
 }

@@ -29,7 +29,7 @@ const judgementKey = (memberId: string, outputKey: string): string => `${memberI
 
 /**
  * The member and output of a key, or null for a key this studio did not write (a member id has no "|").
- * @internal
+ * The `reviews` root's keys have the same shape (team-reviews.ts).
  */
 export function parseJudgementKey(key: string): { memberId: string; outputKey: string } | null {
   if (key.length > MAX_KEY) return null;

@@ -10,6 +10,7 @@ import { TeamBoards } from './team-boards';
 import { TeamComments } from './team-comments';
 import { TeamJudgements } from './team-judgements';
 import { TeamLibrary } from './team-library';
+import { TeamReviews, type LocalReviews } from './team-reviews';
 import { TeamVotes } from './team-votes';
 import { TeamMembers } from './team-members';
 import { yieldToMain } from '../../lib/yield-to-main';
@@ -37,6 +38,8 @@ export interface TeamSessionOptions extends Omit<TeamConnectionOptions, 'localNa
   sharedSince: number;
   /** This device's stars and ratings: this member's go to the team (Team picks), from now on. */
   judgements?: LocalJudgements | null;
+  /** This device's reviews of outputs: this member's go to the team, from now on (rooms of version 4 on). */
+  reviews?: LocalReviews | null;
   now?: () => number;
   /**
    * A fresh copy of the room (the last one was dropped after a refused change): this member's items are
@@ -58,6 +61,8 @@ export class TeamSession {
   readonly tasks: TeamTasks;
   readonly library: TeamLibrary;
   readonly judgements: TeamJudgements;
+  /** Everyone's reviews of outputs (Approve, Needs changes, Reject). */
+  readonly reviews: TeamReviews;
   readonly comments: TeamComments;
   readonly boards: TeamBoards;
   readonly votes: TeamVotes;
@@ -67,6 +72,7 @@ export class TeamSession {
   readonly earlier: TeamArchive;
   private bridge: ReturnType<typeof bridgeHistory> | null = null;
   private stopJudgements: () => void = () => undefined;
+  private stopReviews: () => void = () => undefined;
   private stopWaiting: () => void = () => undefined;
   private readonly stopMeta: () => void;
   /** The room is being read in pieces (the preload). */
@@ -85,6 +91,7 @@ export class TeamSession {
     // What the server moved out of the room with earlier tasks: the pages bring it, both read it.
     const said = new EarlierSaid();
     this.judgements = new TeamJudgements(this.space, this.share, said);
+    this.reviews = new TeamReviews(this.space, this.share);
     this.comments = new TeamComments(this.space, undefined, said);
     this.boards = new TeamBoards(this.space);
     this.votes = new TeamVotes(this.space);
@@ -159,6 +166,9 @@ export class TeamSession {
     this.stopJudgements();
     const local = this.options.judgements;
     this.stopJudgements = local ? this.judgements.bridge(local, { shareExisting }) : () => undefined;
+    this.stopReviews();
+    const reviews = this.options.reviews;
+    this.stopReviews = reviews ? this.reviews.bridge(reviews, { shareExisting }) : () => undefined;
   }
 
   get memberId(): string {
@@ -170,7 +180,7 @@ export class TeamSession {
     return this.bridge?.earlier() ?? [];
   }
 
-  /** Shares this device's earlier tasks, and its stars and ratings, when the member says so. */
+  /** Shares this device's earlier tasks, and its stars, ratings and reviews, when the member says so. */
   shareEarlierTasks(): number {
     this.bridgeJudgements(true);
     return this.bridge?.shareEarlier() ?? 0;
@@ -203,7 +213,9 @@ export class TeamSession {
     this.earlier.close();
     this.bridge?.stop();
     this.stopJudgements();
-    for (const store of [this.judgements, this.comments, this.boards, this.votes]) store.destroy();
+    this.stopReviews();
+    for (const store of [this.judgements, this.reviews, this.comments, this.boards, this.votes])
+      store.destroy();
     this.members.destroy();
     this.tasks.destroy();
     this.library.destroy();
