@@ -337,6 +337,14 @@ test('a team board shows on the other side within seconds; edits and blind votes
   await expect(dialog).toBeHidden();
   const anasDecision = ana.compare.getByRole('region', { name: 'Decision' });
   await expect(anasDecision).toContainText('Chosen model: Lumen Canvas · v2 by Ana');
+  // Ana reviews the cell Lumen Canvas drew for prompt 1, by keyboard too: Approve, with a note.
+  const anasCell = ana.compare.getByRole('group', { name: 'Lumen Canvas v2, prompt 1', exact: true });
+  await anasCell.getByTestId('cell-review').locator('summary').click();
+  await anasCell.getByRole('button', { name: 'Approve', exact: true }).press('Enter');
+  await anasCell.getByRole('textbox', { name: 'Review note' }).fill('Ship it');
+  await anasCell.getByRole('textbox', { name: 'Review note' }).blur();
+  await expect(anasCell.getByTestId('review-item')).toContainText(['Approved by You']);
+
   // Revealed to Ana: the cell both scored shows the average of both (5 and 3), Ben still sees none.
   await expect(ana.compare.getByTestId('criterion-average').filter({ hasText: 'Average 4 (2)' })).toHaveCount(
     1,
@@ -352,6 +360,13 @@ test('a team board shows on the other side within seconds; edits and blind votes
   await expect(bensDecision).toContainText('Chosen model: Lumen Canvas · v2 by Ana');
   await expect(bensDecision).toContainText('Crisper light at dusk');
   await expect(ben.teamBoards.getByText('Chosen: Lumen Canvas · v2')).toBeVisible();
+  // Ben sees Ana's review on that cell, by name, and adds his own; Ana sees both.
+  const bensCell = ben.compare.getByRole('group', { name: 'Lumen Canvas v2, prompt 1', exact: true });
+  await bensCell.getByTestId('cell-review').locator('summary').click();
+  await expect(bensCell.getByTestId('review-item')).toContainText([/Approved by Ana.*Ship it/]);
+  await bensCell.getByRole('button', { name: 'Needs changes', exact: true }).click();
+  await expect(anasCell.getByTestId('review-item')).toHaveCount(2);
+  await expect(anasCell.getByTestId('review-item').first()).toContainText('Needs changes: by Ben');
   await ben.compare.getByRole('button', { name: 'Model report', exact: true }).click();
   const report = ben.page.getByRole('dialog', { name: 'Model report' });
   await expect(report.getByRole('row', { name: /Lumen Canvas.*Chosen/ })).toBeVisible();

@@ -123,7 +123,12 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
   });
   const presence = useTeamPresence(team.session);
   useQueueShare(team.session, runner);
-  const teamViews = useTeamViews(team.session, presence.members, runner?.store ?? null);
+  const teamViews = useTeamViews(
+    team.session,
+    presence.members,
+    runner?.store ?? null,
+    runner?.reviews ?? null,
+  );
   // Usage's team by month: the server's sums and the room's own tasks (one source per session).
   const teamMonthsSource = useMemo(() => {
     const session = team.session;

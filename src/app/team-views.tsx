@@ -4,14 +4,19 @@ import type { CompareTeam } from '../features/compare/compare-team';
 import type { RenderCellExtras } from '../features/compare/cell-extras';
 import type { HistoryStore } from '../model/history/history-store';
 import { taskIdOfKey } from '../model/history/output-key';
-import type { ReviewTeam } from '../components/history/review-control';
+import {
+  ReviewDisclosure,
+  type LocalReviewStore,
+  type ReviewTeam,
+} from '../components/history/review-control';
 import type { TeamPicks } from '../model/team/team-judgements';
 import type { Member } from '../model/team/team-members';
 import type { TeamSession } from '../model/team/team-session';
 
 // What the views take of an open team session (features never import each other, so the app hands each
-// its part): Compare's boards and votes, the comments region in a board cell and in the Viewer, the
-// Gallery's Team picks, and which outputs are this member's (for new-comment notices).
+// its part): Compare's boards and votes, a board cell's Review and comments region, the Viewer's comments,
+// the Gallery's Team picks, and which outputs are this member's (for new-comment notices). A cell's Review
+// is there without the team space too (this member's own reviews).
 
 const noop = () => () => undefined;
 const nothing = () => undefined;
@@ -31,6 +36,8 @@ export function useTeamViews(
   session: TeamSession | null,
   members: readonly Member[],
   history: HistoryStore | null,
+  /** This member's reviews on this device (the connection's ReviewStore). */
+  reviews: LocalReviewStore | null = null,
 ): TeamViews {
   const nameOf = useCallback((id: string) => members.find((m) => m.id === id)?.name ?? '', [members]);
   const mentionable = useMemo(() => members.map((m) => ({ id: m.id, name: m.name })), [members]);
@@ -54,9 +61,28 @@ export function useTeamViews(
       ) : null,
     [session, nameOf, mentionable],
   );
+  const reviewTeam = useMemo<ReviewTeam | null>(
+    () => (session ? { reviews: session.reviews, memberId: session.memberId, memberName: nameOf } : null),
+    [session, nameOf],
+  );
   const renderCellExtras = useMemo<RenderCellExtras | undefined>(
-    () => (session ? (t) => comments({ kind: 'cell', boardId: t.boardId, cellKey: t.cellKey }) : undefined),
-    [session, comments],
+    () =>
+      session || reviews
+        ? (t) => (
+            <>
+              {reviews && t.outputKey && (
+                <ReviewDisclosure
+                  key={t.outputKey}
+                  outputKey={t.outputKey}
+                  reviews={reviews}
+                  team={reviewTeam}
+                />
+              )}
+              {comments({ kind: 'cell', boardId: t.boardId, cellKey: t.cellKey })}
+            </>
+          )
+        : undefined,
+    [session, reviews, reviewTeam, comments],
   );
   const renderOutputExtras = useMemo(
     () => (session ? (outputKey: string) => comments({ kind: 'output', outputKey }) : undefined),
@@ -65,10 +91,6 @@ export function useTeamViews(
   const picks = useSyncExternalStore(
     session?.judgements.subscribe ?? noop,
     session ? session.judgements.snapshot : nothing,
-  );
-  const reviewTeam = useMemo<ReviewTeam | null>(
-    () => (session ? { reviews: session.reviews, memberId: session.memberId, memberName: nameOf } : null),
-    [session, nameOf],
   );
   const isMine = useCallback(
     (outputKey: string) => {

@@ -5,7 +5,7 @@ import { deleteDB } from 'idb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DB_NAME, db, resetDbForTests } from '../../model/db';
 import { ReviewStore, type MemberReviews } from '../../model/history/reviews';
-import { ReviewControl, type ReviewTeam } from './review-control';
+import { ReviewControl, ReviewDisclosure, type ReviewTeam } from './review-control';
 
 beforeEach(async () => {
   (await db()).close();
@@ -126,5 +126,21 @@ describe('ReviewControl', () => {
     expect(within(list).getAllByText(HOSTILE)).toHaveLength(2);
     expect(within(list).getByText('Rejected by Bob <b>')).toBeDefined();
     expect((window as { __pwned?: boolean }).__pwned).toBeUndefined();
+  });
+});
+
+describe('ReviewDisclosure (a board cell’s Review)', () => {
+  it('names the latest review’s state in its summary, anyone’s in a team, and opens onto the control', async () => {
+    const store = await ReviewStore.open('conn-a');
+    const team = teamOf(new Map([[KEY, [{ memberId: 'key_ann', state: 'changes', note: '', at: 1 }]]]));
+    render(<ReviewDisclosure outputKey={KEY} reviews={store} team={team} />);
+    const summary = screen.getByText('Review', { selector: 'summary' });
+    expect(summary.textContent).toBe('ReviewNeeds changes');
+    const user = userEvent.setup();
+    await user.click(summary);
+    await user.click(button('Approve'));
+    expect(store.get(KEY)?.state).toBe('approved');
+    // Mine is now the latest.
+    await waitFor(() => expect(summary.textContent).toBe('ReviewApproved'));
   });
 });

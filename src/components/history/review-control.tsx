@@ -142,6 +142,8 @@ export interface ReviewControlProps {
   team?: ReviewTeam | null;
   /** The heading's level in the place it sits (the Viewer's side panel: 3). */
   headingLevel?: 2 | 3 | 4;
+  /** The heading is for screen readers only (where a disclosure's summary already shows the word). */
+  headingHidden?: boolean;
   className?: string;
 }
 
@@ -150,7 +152,14 @@ export interface ReviewControlProps {
  * is left), and the reviews made (who, how, when, the note). Render it keyed by `outputKey` where the output
  * shown changes, so a note being typed does not follow to the next output.
  */
-export function ReviewControl({ outputKey, reviews, team, headingLevel = 3, className }: ReviewControlProps) {
+export function ReviewControl({
+  outputKey,
+  reviews,
+  team,
+  headingLevel = 3,
+  headingHidden = false,
+  className,
+}: ReviewControlProps) {
   const { t } = useLingui();
   const noteId = useId();
   const headingId = useId();
@@ -197,7 +206,7 @@ export function ReviewControl({ outputKey, reviews, team, headingLevel = 3, clas
 
   return (
     <section aria-labelledby={headingId} className={cn('flex flex-col gap-2', className)}>
-      <Heading id={headingId} className="text-sm font-semibold">
+      <Heading id={headingId} className={headingHidden ? 'sr-only' : 'text-sm font-semibold'}>
         <Trans>Review</Trans>
       </Heading>
       <ReviewButtons current={mine?.state ?? null} onChoose={choose} />
@@ -245,6 +254,36 @@ export function ReviewControl({ outputKey, reviews, team, headingLevel = 3, clas
         </ul>
       )}
     </section>
+  );
+}
+
+/**
+ * Review where room is short (a board's cell): a disclosure named "Review" with the latest review's state,
+ * opening onto the whole control.
+ */
+export function ReviewDisclosure(props: ReviewControlProps) {
+  const mineAll = useSyncExternalStore(props.reviews.subscribe, props.reviews.snapshot);
+  const teamAll = useSyncExternalStore(
+    props.team?.reviews.subscribe ?? noSubscribe,
+    props.team?.reviews.snapshot ?? none,
+  );
+  const mine = mineAll.get(props.outputKey);
+  const latest = [
+    ...(mine ? [mine] : []),
+    ...(teamAll?.get(props.outputKey) ?? []).filter((r) => r.memberId !== props.team?.memberId),
+  ].sort((a, b) => b.at - a.at)[0];
+  return (
+    <details className={cn('text-xs', props.className)} data-testid="cell-review">
+      <summary className="cursor-pointer text-slate-700 dark:text-slate-300">
+        <Trans>Review</Trans>
+        {latest && (
+          <span className="ms-1.5 rounded bg-slate-100 px-1.5 py-0.5 font-medium dark:bg-slate-800">
+            {reviewStateWord(latest.state)}
+          </span>
+        )}
+      </summary>
+      <ReviewControl {...props} headingLevel={props.headingLevel ?? 4} headingHidden className="mt-2" />
+    </details>
   );
 }
 
