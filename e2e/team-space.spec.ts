@@ -393,6 +393,12 @@ test('a team board shows on the other side within seconds; edits and blind votes
   // Both members' votes on prompt 1 (both for Candidate A) are in the table.
   await expect(offline.locator('table.figures')).toContainText('2 / 0 / 0');
   await expect(offline.locator('table.figures')).toContainText('0 / 2 / 0');
+  // The reviews of the cell both reviewed, under its picture, by name (Ben's own too: the page is read
+  // by people outside the studio).
+  await expect(offline.locator('table.outputs .reviews li')).toHaveText([
+    'Needs changes: by Ben',
+    'Approved by Ana Ship it',
+  ]);
   const pictures = offline.locator('table.outputs img');
   await expect(pictures).toHaveCount(4);
   await expect

@@ -33,6 +33,7 @@ import { useViewRoute } from './use-view-route';
 import { useTeamPresence, useTeamSpace, warmTeamSpace } from './use-team-space';
 import { TeamSessionContext } from './team-context';
 import { useTeamViews } from './team-views';
+import { ReviewLinesContext } from '../components/history/review-control';
 import { TeamCommentNotices } from '../features/comments/new-comment-notices';
 import type { StudioConfig } from './config';
 import { MembersButton } from '../features/team/members-dialog';
@@ -280,16 +281,18 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
         </Suspense>
       ) : compare.source ? (
         <Suspense fallback={loading(t`Loading compare boards`)}>
-          <CompareView
-            source={compare.source}
-            runner={runner}
-            me={me}
-            renderParam={renderParam}
-            onOpen={(source: BoardSource) => compare.go(source, { replace: source.kind === 'saved' })}
-            shareUrl={shareUrlFor}
-            team={teamViews.compare}
-            renderCellExtras={teamViews.renderCellExtras}
-          />
+          <ReviewLinesContext value={teamViews.reviewLinesOf}>
+            <CompareView
+              source={compare.source}
+              runner={runner}
+              me={me}
+              renderParam={renderParam}
+              onOpen={(source: BoardSource) => compare.go(source, { replace: source.kind === 'saved' })}
+              shareUrl={shareUrlFor}
+              team={teamViews.compare}
+              renderCellExtras={teamViews.renderCellExtras}
+            />
+          </ReviewLinesContext>
         </Suspense>
       ) : (
         <PromptLibraryProvider library={runner?.prompts ?? null} team={team.session?.library}>

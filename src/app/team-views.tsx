@@ -6,7 +6,9 @@ import type { HistoryStore } from '../model/history/history-store';
 import { taskIdOfKey } from '../model/history/output-key';
 import {
   ReviewDisclosure,
+  reviewLines,
   type LocalReviewStore,
+  type ReviewLine,
   type ReviewTeam,
 } from '../components/history/review-control';
 import type { TeamPicks } from '../model/team/team-judgements';
@@ -30,6 +32,8 @@ export interface TeamViews {
   isMine: (outputKey: string) => boolean;
   /** Everyone's reviews of outputs, with members' names (the Viewer's and the Gallery's Review). */
   reviewTeam: ReviewTeam | null;
+  /** An output's reviews as words, this member's and the team's (the exported Model report's). */
+  reviewLinesOf: ((outputKey: string) => ReviewLine[]) | null;
 }
 
 export function useTeamViews(
@@ -99,5 +103,17 @@ export function useTeamViews(
     },
     [history],
   );
-  return { compare, renderCellExtras, renderOutputExtras, teamPicks: picks, isMine, reviewTeam };
+  const reviewLinesOf = useMemo(
+    () => (reviews ? (outputKey: string) => reviewLines(outputKey, reviews, reviewTeam) : null),
+    [reviews, reviewTeam],
+  );
+  return {
+    compare,
+    renderCellExtras,
+    renderOutputExtras,
+    teamPicks: picks,
+    isMine,
+    reviewTeam,
+    reviewLinesOf,
+  };
 }

@@ -1,7 +1,15 @@
 import { t as tNow } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Check, PencilLine, X } from 'lucide-react';
-import { useEffect, useId, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import {
+  createContext,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
 import { cn } from '../../lib/cn';
 import { formatDateTime, formatRelative } from '../../lib/format';
 import { displayText } from '../../lib/untrusted-text';
@@ -286,6 +294,41 @@ export function ReviewDisclosure(props: ReviewControlProps) {
     </details>
   );
 }
+
+/** One review as words: "Approved by Ana", its note, when (for a page made of them: the exported report). */
+export interface ReviewLine {
+  byline: string;
+  note: string;
+  at: number;
+}
+
+/** An output's reviews as words, newest first: this member's own (from this device) and the team's. */
+export function reviewLines(
+  outputKey: string,
+  reviews: Pick<LocalReviewStore, 'snapshot'>,
+  team: ReviewTeam | null,
+): ReviewLine[] {
+  const mine = reviews.snapshot().get(outputKey);
+  // Read by people outside the studio: this member by their name in a team ("You" would be the reader).
+  const self = team ? displayText(team.memberName(team.memberId)) || null : null;
+  const others = (team?.reviews.snapshot()?.get(outputKey) ?? []).filter(
+    (r) => r.memberId !== team?.memberId,
+  );
+  return [
+    ...(mine ? [{ byline: byline(mine.state, self), note: mine.note, at: mine.at }] : []),
+    ...others.map((r) => ({
+      byline: byline(r.state, displayText(nameOr(team, r.memberId))),
+      note: r.note,
+      at: r.at,
+    })),
+  ].sort((a, b) => b.at - a.at);
+}
+
+/**
+ * Where a feature that shows outputs away from their review control (the Model report's export) reads
+ * their reviews: the app provides it; absent, outputs have none.
+ */
+export const ReviewLinesContext = createContext<((outputKey: string) => ReviewLine[]) | null>(null);
 
 const noSubscribe = () => () => undefined;
 const none = (): MemberReviews | undefined => undefined;

@@ -205,6 +205,37 @@ describe('reportHtml', () => {
     expect(doc.title).toBe(`Board ${HOSTILE} · Model report`);
   });
 
+  it('shows each picture’s reviews under it, names and notes as text', () => {
+    const reviewed = parse(
+      reportHtml({
+        ...DOC,
+        grid: {
+          ...GRID,
+          rows: [
+            {
+              ...GRID.rows[0]!,
+              cells: [
+                {
+                  ...GRID.rows[0]!.cells[0]!,
+                  reviews: [
+                    { byline: `Approved by ${HOSTILE}`, note: HOSTILE },
+                    { byline: 'Rejected by Ben', note: '' },
+                  ],
+                },
+                ...GRID.rows[0]!.cells.slice(1),
+              ],
+            },
+            GRID.rows[1]!,
+          ],
+        },
+      }),
+    );
+    const items = [...reviewed.querySelectorAll('.outputs td:first-of-type .reviews li')].map(text);
+    expect(items).toEqual([`Approved by ${HOSTILE} ${HOSTILE}`, 'Rejected by Ben']);
+    expect(reviewed.querySelectorAll('.reviews')).toHaveLength(1);
+    expect(reviewed.querySelectorAll('script')).toHaveLength(0);
+  });
+
   it('shows the criteria’s averages per model, a criterion’s name as text', () => {
     const scored = parse(
       reportHtml({

@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { FileSpreadsheet, FileText } from 'lucide-react';
-import { useState } from 'react';
+import { useContext, useState } from 'react';
+import { ReviewLinesContext } from '../../../components/history/review-control';
 import { Alert } from '../../../components/alert';
 import { Button } from '../../../components/button';
 import { Spinner } from '../../../components/spinner';
@@ -42,6 +43,7 @@ export function ReportExportButtons({
 }) {
   const { t } = useLingui();
   const [busy, setBusy] = useState(false);
+  const reviewsOf = useContext(ReviewLinesContext);
   const [error, setError] = useState<string | null>(null);
   if (blind) return null;
   const fallback = t({
@@ -53,7 +55,7 @@ export function ReportExportButtons({
     setError(null);
     setBusy(true);
     try {
-      const grid = pictures ? await loadGrid(gridSources(board, tasks, names)) : null;
+      const grid = pictures ? await loadGrid(gridSources(board, tasks, names), undefined, reviewsOf) : null;
       const html = reportHtml({ boardName, createdAt: new Date(), report, names, inTeam, grid, decision });
       saveBlob(
         new Blob([html], { type: 'text/html;charset=utf-8' }),

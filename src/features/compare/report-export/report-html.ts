@@ -45,6 +45,8 @@ export interface ReportGridCell {
   picture: string | null;
   /** What stands in the picture's place (a status, "♪ audio"), or a caption under it. */
   note: string;
+  /** Its reviews as words ("Approved by Ana"), newest first, each with its note. */
+  reviews?: ReadonlyArray<{ byline: string; note: string }>;
 }
 
 export interface ReportGrid {
@@ -96,6 +98,7 @@ h1 { font-size: 1.5rem; margin: 0 0 4px; }
 h2 { font-size: 1.1rem; margin: 28px 0 8px; }
 .muted, .small { color: var(--muted); }
 .small { display: block; font-size: 12px; }
+.reviews { list-style: none; margin: 4px 0 0; padding: 0; font-size: 12px; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
   white-space: nowrap; }
 table { border-collapse: collapse; width: 100%; }
@@ -302,7 +305,17 @@ function gridHtml(grid: ReportGrid): string {
         : `<span>${escapeHtml(cell.note)}</span>`;
       const caption =
         isDataPicture(cell.picture) && cell.note ? `<span class="small">${escapeHtml(cell.note)}</span>` : '';
-      return `<td><div class="tile">${picture}</div>${caption}</td>`;
+      const reviews = cell.reviews?.length
+        ? `<ul class="reviews">${cell.reviews
+            .map(
+              (r) =>
+                `<li><span dir="auto">${escapeHtml(displayText(r.byline))}</span>` +
+                (r.note ? ` <span class="muted" dir="auto">${escapeHtml(displayText(r.note))}</span>` : '') +
+                '</li>',
+            )
+            .join('')}</ul>`
+        : '';
+      return `<td><div class="tile">${picture}</div>${caption}${reviews}</td>`;
     });
     return (
       `<tr><th scope="row" dir="auto" translate="no">${escapeHtml(prompt || t`(no prompt)`)}</th>` +

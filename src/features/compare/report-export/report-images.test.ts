@@ -92,8 +92,9 @@ describe('gridSources', () => {
     expect(grid.rows.map((r) => r.prompt)).toEqual(['one', 'two', 'three']);
     expect(grid.rows.map((r) => r.cells)).toEqual([
       [
-        { url: 'https://cdn.test/t1.jpg', note: '' },
-        { url: null, note: 'video, no poster' },
+        // The output drawn (or standing in) is named, so its reviews can go beside it.
+        { url: 'https://cdn.test/t1.jpg', note: '', outputKey: 't1#0' },
+        { url: null, note: 'video, no poster', outputKey: 't2#0' },
       ],
       [
         { url: null, note: 'failed' },
@@ -102,7 +103,7 @@ describe('gridSources', () => {
       [
         // A URL that is not http(s) is never loaded.
         { url: null, note: 'The picture could not be loaded.' },
-        { url: null, note: '♪ audio' },
+        { url: null, note: '♪ audio', outputKey: 't5#0' },
       ],
     ]);
   });
@@ -137,5 +138,26 @@ describe('loadGrid', () => {
     expect(cells[4]).toEqual({ picture: null, note: 'The picture could not be loaded.' });
     expect(cells[20]).toEqual({ picture: null, note: 'not run' });
     expect(cells.filter((c) => c.picture)).toHaveLength(18);
+  });
+
+  it('puts each output’s reviews beside its picture, none where it has none or no output', async () => {
+    const sources = {
+      columns: [{ key: 'a@1', name: 'Alpha', version: 'v1' }],
+      rows: [
+        { prompt: 'one', cells: [{ url: 'https://cdn.test/1.png', note: '', outputKey: 't1#0' }] },
+        { prompt: 'two', cells: [{ url: 'https://cdn.test/2.png', note: '', outputKey: 't2#0' }] },
+        { prompt: 'three', cells: [{ url: null, note: 'not run' }] },
+      ],
+    };
+    const grid = await loadGrid(
+      sources,
+      async () => 'data:image/jpeg;base64,AA==',
+      (key) => (key === 't1#0' ? [{ byline: 'Approved by Ana', note: 'Ship it' }] : []),
+    );
+    expect(grid.rows.map((r) => r.cells[0]!.reviews)).toEqual([
+      [{ byline: 'Approved by Ana', note: 'Ship it' }],
+      undefined,
+      undefined,
+    ]);
   });
 });

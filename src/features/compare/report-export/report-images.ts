@@ -3,6 +3,7 @@ import { safeMediaUrl } from '../../../lib/untrusted-text';
 import { cellKey, columnKey } from '../../../model/boards/boards';
 import type { ReportBoard } from '../../../model/boards/model-report';
 import type { HistoryEntry } from '../../../model/history/history-types';
+import { outputKey } from '../../../model/history/output-key';
 import { statusWord } from '../../../model/tasks/status-words';
 import { cellEntry } from '../cell-view';
 import type { ModelNames } from '../model-report-view';
@@ -25,6 +26,8 @@ interface GridSource {
   /** An http(s) URL to draw, or null: no picture (not run, failed, audio, a video without a poster). */
   url: string | null;
   note: string;
+  /** The output drawn, when the cell has one (its reviews go beside it). */
+  outputKey?: string;
 }
 
 /**
@@ -51,9 +54,10 @@ export function gridSources(
       const output = entry.outputs[0];
       const url = kind === 'image' ? output?.url : kind === 'video' ? output?.thumbnailUrl : undefined;
       const safe = safeMediaUrl(url);
-      if (safe) return { url: safe, note: '' };
-      if (kind === 'audio') return { url: null, note: t`♪ audio` };
-      if (kind === 'video' && !url) return { url: null, note: t`video, no poster` };
+      const drawn = outputKey(entry.taskId, 0);
+      if (safe) return { url: safe, note: '', outputKey: drawn };
+      if (kind === 'audio') return { url: null, note: t`♪ audio`, outputKey: drawn };
+      if (kind === 'video' && !url) return { url: null, note: t`video, no poster`, outputKey: drawn };
       // No output, or a URL that is not http(s): nothing is loaded from it.
       return { url: null, note: t`The picture could not be loaded.` };
     }),
@@ -109,6 +113,8 @@ async function pictureDataUrl(url: string): Promise<string | null> {
 export async function loadGrid(
   sources: ReturnType<typeof gridSources>,
   load: (url: string) => Promise<string | null> = pictureDataUrl,
+  /** Each output's reviews as words (none when not given). */
+  reviewsOf: ((outputKey: string) => ReportGridCell['reviews']) | null = null,
 ): Promise<ReportGrid> {
   const jobs = sources.rows.flatMap((row) => row.cells.map((cell) => cell.url));
   const results: Array<string | null> = new Array<string | null>(jobs.length).fill(null);
@@ -128,9 +134,11 @@ export async function loadGrid(
       prompt: row.prompt,
       cells: row.cells.map((cell): ReportGridCell => {
         const picture = results[i++] ?? null;
+        const reviews = cell.outputKey && reviewsOf ? reviewsOf(cell.outputKey) : undefined;
         return {
           picture,
           note: picture || !cell.url ? cell.note : t`The picture could not be loaded.`,
+          ...(reviews && reviews.length > 0 ? { reviews } : {}),
         };
       }),
     })),
