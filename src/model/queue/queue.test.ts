@@ -479,6 +479,25 @@ describe('TaskQueue', () => {
     expect(h.queue.snapshot().settings.pausedReason).toEqual({ code: 'unpriced', limit: 10 });
   });
 
+  it('sends in the queue’s order whichever price check answers first (the first task’s answers last)', async () => {
+    const answers = new Map<string, () => void>();
+    const h = harness({
+      free: 0,
+      quote: (request) =>
+        new Promise((resolve) => answers.set(promptOf(request), () => resolve({ credits: 4 }))),
+    });
+    await hold(h.queue, ['a', 'b', 'c']);
+    h.slots.free = 3;
+    h.queue.kick();
+    await waitUntil(() => answers.size === 3, 'three price checks');
+    for (const name of ['c', 'b', 'a']) {
+      answers.get(name)!();
+      await settle();
+    }
+    await waitUntil(() => h.sent.length === 3, 'three sent');
+    expect(h.sent.map((s) => s.prompt)).toEqual(['a', 'b', 'c']);
+  });
+
   it('under a credit stop, a task of unknown price is priced first and counted', async () => {
     const h = harness({ free: 10, quote: async () => ({ credits: 4 }) });
     h.queue.setStopAfterCredits(10);

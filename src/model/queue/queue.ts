@@ -354,6 +354,12 @@ export class TaskQueue {
   /** Where this member stands among those waiting for the team's pool (the team space sets it). */
   private poolShare: () => PoolShare = () => ALONE;
   private pumping = false;
+  /**
+   * The turn of the next release to hand its task to the service: releases run at once (a price check, the
+   * claim), but each sends only after the one released before it has sent, so the service receives the
+   * tasks in the queue's order whichever price answer comes back first.
+   */
+  private sendTurn: Promise<void> = Promise.resolve();
   private channel: BroadcastChannel | null = null;
   private offLeader: (() => void) | null = null;
   private readonly onStorage = (event: StorageEvent): void => {
@@ -869,11 +875,15 @@ export class TaskQueue {
     const key = item.idempotencyKey;
     this.starting.set(key, item.held.credits ?? 0);
     this.changed(false);
+    const previous = this.sendTurn;
+    let passTurn!: () => void;
+    this.sendTurn = new Promise((resolve) => (passTurn = resolve));
     try {
       if (checkPrice && this.deps.quote) {
         const verdict = await this.checkPrice(item, this.deps.quote);
         if (verdict !== 'go') return null;
       }
+      await previous;
       if (!(await this.claim(key))) {
         // Another tab released (or removed) it: what became of it is read as a reload reads it.
         this.items.delete(key);
@@ -889,6 +899,7 @@ export class TaskQueue {
       const credits = item.held.credits ?? 0;
       this.sentCredits = Math.round((this.sentCredits + credits) * 1e6) / 1e6;
       const sending = this.deps.submit(item.request, item.meta, { idempotencyKey: key });
+      passTurn();
       this.starting.delete(key);
       this.changed();
       const result = await sending;
@@ -903,6 +914,7 @@ export class TaskQueue {
       this.broadcast('changed');
       return result;
     } finally {
+      passTurn();
       this.sendingHere.delete(key);
       if (this.starting.delete(key)) this.changed(false);
     }
