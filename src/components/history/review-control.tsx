@@ -18,6 +18,7 @@ import {
   MAX_REVIEW_NOTE,
   REVIEW_STATES,
   type MemberReviews,
+  type Reviews,
   type ReviewState,
   type ReviewStore,
 } from '../../model/history/reviews';
@@ -206,11 +207,7 @@ export function ReviewControl({
   });
   useEffect(() => () => saveOnLeave.current(), []);
 
-  const others = (teamAll?.get(outputKey) ?? []).filter((r) => r.memberId !== team?.memberId);
-  const list = [
-    ...(mine ? [{ memberId: null, state: mine.state, note: mine.note, at: mine.at }] : []),
-    ...others,
-  ].sort((a, b) => b.at - a.at);
+  const list = mergedReviews(outputKey, mineAll, teamAll, team);
 
   return (
     <section aria-labelledby={headingId} className={cn('flex flex-col gap-2', className)}>
@@ -275,11 +272,7 @@ export function ReviewDisclosure(props: ReviewControlProps) {
     props.team?.reviews.subscribe ?? noSubscribe,
     props.team?.reviews.snapshot ?? none,
   );
-  const mine = mineAll.get(props.outputKey);
-  const latest = [
-    ...(mine ? [mine] : []),
-    ...(teamAll?.get(props.outputKey) ?? []).filter((r) => r.memberId !== props.team?.memberId),
-  ].sort((a, b) => b.at - a.at)[0];
+  const latest = mergedReviews(props.outputKey, mineAll, teamAll, props.team)[0];
   return (
     <details className={cn('text-xs', props.className)} data-testid="cell-review">
       <summary className="cursor-pointer text-slate-700 dark:text-slate-300">
@@ -308,19 +301,29 @@ export function reviewLines(
   reviews: Pick<LocalReviewStore, 'snapshot'>,
   team: ReviewTeam | null,
 ): ReviewLine[] {
-  const mine = reviews.snapshot().get(outputKey);
   // Read by people outside the studio: this member by their name in a team ("You" would be the reader).
   const self = team ? displayText(team.memberName(team.memberId)) || null : null;
-  const others = (team?.reviews.snapshot()?.get(outputKey) ?? []).filter(
-    (r) => r.memberId !== team?.memberId,
-  );
+  return mergedReviews(outputKey, reviews.snapshot(), team?.reviews.snapshot(), team).map((r) => ({
+    byline: byline(r.state, r.memberId === null ? self : displayText(nameOr(team, r.memberId))),
+    note: r.note,
+    at: r.at,
+  }));
+}
+
+/**
+ * An output's reviews, newest first: this member's own from this device (memberId null) and the other
+ * members' from the team's (this member's copy there is the same review, so it is left out).
+ */
+function mergedReviews(
+  outputKey: string,
+  mineAll: Reviews,
+  teamAll: MemberReviews | undefined,
+  team: ReviewTeam | null | undefined,
+): Array<{ memberId: string | null; state: ReviewState; note: string; at: number }> {
+  const mine = mineAll.get(outputKey);
   return [
-    ...(mine ? [{ byline: byline(mine.state, self), note: mine.note, at: mine.at }] : []),
-    ...others.map((r) => ({
-      byline: byline(r.state, displayText(nameOr(team, r.memberId))),
-      note: r.note,
-      at: r.at,
-    })),
+    ...(mine ? [{ memberId: null, state: mine.state, note: mine.note, at: mine.at }] : []),
+    ...(teamAll?.get(outputKey) ?? []).filter((r) => r.memberId !== team?.memberId),
   ].sort((a, b) => b.at - a.at);
 }
 

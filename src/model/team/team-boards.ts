@@ -577,7 +577,7 @@ export class TeamBoards {
     this.root.set(board.id, map);
     writeBoard(map, board, this.team.memberId);
     if (schemaVersionOf(this.team.doc) >= 3) map.set('decisions', new Y.Array<unknown>());
-    if (schemaVersionOf(this.team.doc) >= 4) {
+    if (this.keepsScores()) {
       if (!map.has('criteria')) map.set('criteria', new Y.Array<unknown>());
       map.set('scores', new Y.Map<unknown>());
     }
