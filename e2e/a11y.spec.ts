@@ -529,6 +529,11 @@ test.describe('the gallery', () => {
       await gallery.getByRole('button', { name: /^Filters/ }).click();
       await gallery.getByTestId('gallery-tile').first().getByRole('checkbox', { name: 'Select' }).check();
       await expect(gallery.getByRole('toolbar', { name: 'Selection' })).toBeVisible();
+      // The filters and the selection's actions fill a phone's screen: the grid keeps its tiles below
+      // them (the page scrolls), it does not shrink to nothing.
+      await expect(gallery.getByTestId('gallery-tile')).toHaveCount(5);
+      await gallery.getByTestId('gallery-tile').last().scrollIntoViewIfNeeded();
+      await expect(gallery.getByTestId('gallery-tile').last()).toBeInViewport();
       await expectNoSeriousViolations(page, `gallery at ${width} px`);
 
       await gallery.getByRole('button', { name: /^Remove background/ }).click();

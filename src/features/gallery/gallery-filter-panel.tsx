@@ -87,7 +87,9 @@ export function GalleryFilterPanel({
         value={filter.review}
         onChange={(e) => set({ review: e.target.value as GalleryFilter['review'] })}
       >
-        <option value="all">{t({ message: 'Any', comment: 'the Review filter: any review or none' })}</option>
+        <option value="all">
+          {t({ message: 'Any review', comment: 'the Review filter: any review or none' })}
+        </option>
         {REVIEW_STATES.map((state) => (
           <option key={state} value={state}>
             {reviewStateWord(state)}

@@ -193,7 +193,7 @@ export function GalleryGrid({
   return (
     <div
       ref={scrollRef}
-      className="-mx-1 min-h-0 flex-1 overflow-y-auto overscroll-contain px-1"
+      className="-mx-1 min-h-[50dvh] flex-1 overflow-y-auto overscroll-contain px-1"
       data-testid="gallery-scroll"
     >
       <div ref={innerRef} className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>

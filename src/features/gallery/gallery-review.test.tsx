@@ -63,7 +63,7 @@ describe('Gallery: Review', () => {
       within(select)
         .getAllByRole('option')
         .map((o) => o.textContent),
-    ).toEqual(['Any', 'Approved', 'Needs changes', 'Rejected', 'Not reviewed']);
+    ).toEqual(['Any review', 'Approved', 'Needs changes', 'Rejected', 'Not reviewed']);
     await user.selectOptions(select, 'Rejected');
     expect(props.onFilter).toHaveBeenCalledWith({ ...NO_GALLERY_FILTER, review: 'rejected' });
   });

@@ -258,8 +258,10 @@ export function GalleryView(props: GalleryViewProps) {
     <KeptCopyContext.Provider value={props.keepers ?? null}>
       <main
         aria-label={t`Gallery`}
-        // On a phone the bar of destinations (4 rem) is below it too.
-        className="flex h-[calc(100dvh-3.5rem)] min-h-0 flex-col gap-3 p-3 max-sm:h-[calc(100dvh-7.5rem-env(safe-area-inset-bottom))] sm:p-4"
+        // On a phone the bar of destinations (4 rem) is below it too. When the tools above the grid
+        // (filters, a selection's actions) take more than the screen leaves it, the whole page scrolls:
+        // the grid keeps half the screen rather than shrinking to nothing.
+        className="flex h-[calc(100dvh-3.5rem)] min-h-0 flex-col gap-3 overflow-y-auto p-3 max-sm:h-[calc(100dvh-7.5rem-env(safe-area-inset-bottom))] sm:p-4"
         onKeyDown={onKeyDown}
       >
         <GalleryToolbar
