@@ -426,8 +426,7 @@ export class Tasks {
   }
 
   /** Brings billing and run statistics up to the clock: refunds for failed/cancelled, durations for estimates. */
-  settle(): void {
-    const now = this.clock.now();
+  settle(now = this.clock.now()): void {
     const due = this.unsettled.filter((t) => t.endAt <= now).sort((a, b) => a.endAt - b.endAt);
     if (!due.length) return;
     this.unsettled = this.unsettled.filter((t) => t.endAt > now);
@@ -453,8 +452,10 @@ export class Tasks {
     if (rendering && this.clock.now() >= task.endAt) {
       await Promise.race([rendering, new Promise((r) => setTimeout(r, RENDER_WAIT_MS))]);
     }
-    this.settle();
+    // One reading of the clock for both: read twice, a task could end between them and be answered
+    // failed with its charge not yet refunded.
     const now = this.clock.now();
+    this.settle(now);
     const status = this.statusOf(task, now);
     const terminal = status === 'succeeded' || status === 'failed' || status === 'cancelled';
     return {
