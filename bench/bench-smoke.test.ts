@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
-// The benches' smoke: `npm run bench -- team` and `-- history` run as `npm run bench` runs them (tsx,
-// bench/run.ts: the Lingui hook, the dynamic import, the scenarios' code), on scenarios small enough for
-// seconds, so a bench that throws fails `npm test` instead of the next person who runs it. Their figures
-// go to a temporary file (BENCH_RESULTS), never to bench/results.json or docs/benchmarks.md.
+// The benches' smoke: `npm run bench -- team`, `-- history`, `-- search` and the others below run as
+// `npm run bench` runs them (tsx, bench/run.ts: the Lingui hook, the dynamic import, the scenarios' code),
+// on scenarios small enough for seconds, so a bench that throws fails `npm test` instead of the next
+// person who runs it. Their figures go to a temporary file (BENCH_RESULTS), never to bench/results.json
+// or docs/benchmarks.md.
 // No figure is checked: a tiny run measures nothing; it must only finish and write its figures.
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
@@ -43,6 +44,18 @@ describe('bench smoke', () => {
       'refereeCheck.p95',
     ])
       expect(team, figure).toHaveProperty(figure);
+  }, 180_000);
+
+  it('search: 2,000 tasks indexed in the background and searched a keystroke at a time, through bench/run.ts', () => {
+    // Pure model code in the bench's own process: no build, no studio, no ports.
+    const search = bench('search', { BENCH_HISTORY_TASKS: '2000' }).search!;
+    for (const figure of [
+      'keystrokeMedian',
+      'keystrokeP95',
+      'backgroundBuild',
+      'backgroundBuildLongestSlice',
+    ])
+      expect(search).toHaveProperty(figure);
   }, 180_000);
 
   // The History lives in the built studio: without a build (`npm test` builds after the unit tests) there

@@ -107,6 +107,14 @@ function pollingSection(figures: Record<string, Figure>) {
 
 if (wanted('bundle')) section('bundle', measureBundle());
 
+// The search (docs/benchmarks.md "search"): pure model code, run in this process (no studio, no browser).
+// It reaches gallery-filter.ts, whose labels are Lingui macros: compiled by the hook, loaded after it.
+if (wanted('search')) {
+  registerLinguiMacros();
+  const { searchAtScale } = await import('./search-bench');
+  section('search', await searchAtScale());
+}
+
 // The sandbox alone, in a child process of its own (sandbox/bench/load.ts).
 // BENCH_SANDBOX=storms runs only the storms (ten 100 MB uploads, a render storm) and keeps the other figures.
 if (wanted('sandbox')) {

@@ -259,7 +259,10 @@ const HISTORY_MONTHS = 24;
 async function returningJoin(page: Page, count: string): Promise<{ shownMs: number; longest: number }> {
   // Back from the Gallery (its button toggles it) to History, its search emptied.
   await page.getByRole('button', { name: 'Gallery', exact: true }).click();
-  await page.getByRole('region', { name: 'History' }).getByRole('searchbox').fill('');
+  await page
+    .getByRole('region', { name: 'History' })
+    .getByRole('combobox', { name: 'Search prompts' })
+    .fill('');
   await page.getByRole('button', { name: /^Account:/ }).click();
   const toggle = page.getByRole('switch', { name: 'Team space' });
   await toggle.click();
@@ -750,7 +753,9 @@ async function joinScenario(
       // (the Account dialog closed first: the page behind it is inert).
       await page.keyboard.press('Escape');
       await page.getByRole('dialog').waitFor({ state: 'hidden' });
-      const search = page.getByRole('region', { name: 'History' }).getByRole('searchbox');
+      const search = page
+        .getByRole('region', { name: 'History' })
+        .getByRole('combobox', { name: 'Search prompts' });
       await page.evaluate((word) => {
         const w = window as unknown as { __search: { t0?: number; t1?: number } };
         w.__search = {};

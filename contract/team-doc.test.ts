@@ -72,7 +72,7 @@ describe('the version and its migrations', () => {
     expect(migrateTeamDoc(doc, undefined, undefined, 'migration', types)).toEqual({
       kind: 'upgraded',
       from: 3,
-      to: 4,
+      to: TEAM_DOC_VERSION,
     });
     const boards = doc.getMap<Y.Map<unknown>>(TEAM_DOC_ROOTS.boards);
     expect(boards.get('b1')!.get('criteria')).toBeInstanceOf(Y.Array);
@@ -88,6 +88,52 @@ describe('the version and its migrations', () => {
     expect(acceptedRecord('reviews', 'm1|t1#0', review)).toBe(true);
     expect(acceptedRecord('reviews', 'm1|t1#0', { ...review, state: 'maybe' })).toBe(false);
     expect(acceptedRecord('reviews', 'no-bar', review)).toBe(false);
+  });
+
+  it('version 4 -> 5 stamps the version and leaves every record as it was (tags and searches are new roots)', () => {
+    const doc = new Y.Doc();
+    doc.transact(() => {
+      doc.getMap(TEAM_DOC_ROOTS.meta).set('schemaVersion', 4);
+      doc.getMap(TEAM_DOC_ROOTS.reviews).set('m1|t1#0', { state: 'approved', note: '', at: 1 });
+      doc.getMap(TEAM_DOC_ROOTS.boards).set('b1', new Y.Map());
+    });
+    const before = {
+      reviews: doc.getMap(TEAM_DOC_ROOTS.reviews).toJSON(),
+      boards: doc.getMap(TEAM_DOC_ROOTS.boards).toJSON(),
+    };
+    expect(migrateTeamDoc(doc)).toEqual({ kind: 'upgraded', from: 4, to: 5 });
+    expect(schemaVersionOf(doc)).toBe(5);
+    expect(doc.getMap(TEAM_DOC_ROOTS.reviews).toJSON()).toEqual(before.reviews);
+    expect(doc.getMap(TEAM_DOC_ROOTS.boards).toJSON()).toEqual(before.boards);
+    expect(doc.getMap(TEAM_DOC_ROOTS.tags).size).toBe(0);
+    expect(doc.getMap(TEAM_DOC_ROOTS.searches).size).toBe(0);
+  });
+
+  it("a list of tags is its member's (the key names them), within the bounds of count and length", () => {
+    const list = { tags: ['portrait', 'client-a'], at: 1 };
+    expect(ownerOf('tags', 'm1|t1#0', () => undefined)).toBe('m1');
+    expect(acceptedRecord('tags', 'm1|t1#0', list)).toBe(true);
+    expect(
+      acceptedRecord('tags', 'm1|t1#0', { ...list, tags: Array.from({ length: 20 }, (_, i) => `t${i}`) }),
+    ).toBe(true);
+    expect(
+      acceptedRecord('tags', 'm1|t1#0', { ...list, tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }),
+    ).toBe(false);
+    expect(acceptedRecord('tags', 'm1|t1#0', { ...list, tags: ['x'.repeat(41)] })).toBe(false);
+    expect(acceptedRecord('tags', 'm1|t1#0', { ...list, tags: [''] })).toBe(false);
+    expect(acceptedRecord('tags', 'no-bar', list)).toBe(false);
+  });
+
+  it('a saved search is its author’s (`by`), its name 1-80 characters and its query at most 500', () => {
+    const search = { name: 'Cats at night', query: 'cat night', by: 'm1', at: 1 };
+    expect(ownerOf('searches', 's1', (f) => (search as Record<string, unknown>)[f])).toBe('m1');
+    expect(acceptedRecord('searches', 's1', search)).toBe(true);
+    expect(acceptedRecord('searches', 's1', { ...search, name: 'x'.repeat(80) })).toBe(true);
+    expect(acceptedRecord('searches', 's1', { ...search, name: 'x'.repeat(81) })).toBe(false);
+    expect(acceptedRecord('searches', 's1', { ...search, name: '' })).toBe(false);
+    expect(acceptedRecord('searches', 's1', { ...search, query: 'q'.repeat(501) })).toBe(false);
+    expect(acceptedRecord('searches', 's1', { name: 'n', query: '', at: 1 })).toBe(false);
+    expect(acceptedRecord('searches', 'x'.repeat(201), search)).toBe(false);
   });
 
   it('an old document is upgraded step by step, its data moved, never dropped', () => {

@@ -9,7 +9,7 @@ import { z } from 'zod/mini';
 // about paths and values; migrations get the document through the small interface they need.
 
 /** The version the server migrates every room to, and the studio reads. */
-export const TEAM_DOC_VERSION = 4;
+export const TEAM_DOC_VERSION = 5;
 
 /** The top-level shared types, by name (each a Y.Map). Renaming one orphans its data: migrate instead. */
 export const TEAM_DOC_ROOTS = {
@@ -33,6 +33,10 @@ export const TEAM_DOC_ROOTS = {
   prompts: 'prompts',
   /** `${memberId}|${outputKey}` -> one member's review of one output (Approve, Needs changes, Reject). */
   reviews: 'reviews',
+  /** `${memberId}|${outputKey}` -> one member's tags of one output. */
+  tags: 'tags',
+  /** searchId -> a search saved to the team (a name and the search box's text), with `by`. */
+  searches: 'searches',
 } as const;
 export type TeamDocRoot = (typeof TEAM_DOC_ROOTS)[keyof typeof TEAM_DOC_ROOTS];
 
@@ -59,6 +63,12 @@ export const TEAM_DOC_BOUNDS = {
 
 /** A board's criteria (what its cells are scored on, 1-5 each). */
 export const TEAM_DOC_CRITERIA = { maxCriteria: 8, maxNameLength: 80 } as const;
+
+/** One member's tags of one output: at most `maxTags`, each 1 to `maxTagLength` characters. */
+export const TEAM_DOC_TAGS = { maxTags: 20, maxTagLength: 40 } as const;
+
+/** A saved search: its name (1 to `maxNameLength` characters) and the search box's text. */
+export const TEAM_DOC_SEARCHES = { maxNameLength: 80, maxQueryLength: 500 } as const;
 
 // ---- values ---------------------------------------------------------------------------------------------
 
@@ -93,6 +103,19 @@ export const TeamDocValues = {
   review: z.looseObject({
     state: z.enum(['approved', 'changes', 'rejected']),
     note: Text(2_000),
+    at: Time,
+  }),
+  /** The server bounds a tag's length and the list's; the studio reads only the tags of its own shape. */
+  tagList: z.looseObject({
+    tags: z
+      .array(z.string().check(z.minLength(1), z.maxLength(TEAM_DOC_TAGS.maxTagLength)))
+      .check(z.maxLength(TEAM_DOC_TAGS.maxTags)),
+    at: Time,
+  }),
+  search: z.looseObject({
+    name: z.string().check(z.minLength(1), z.maxLength(TEAM_DOC_SEARCHES.maxNameLength)),
+    query: Text(TEAM_DOC_SEARCHES.maxQueryLength),
+    by: Id,
     at: Time,
   }),
   any: z.unknown(),
@@ -200,6 +223,8 @@ const ROOT_NODES: Record<TeamDocRoot, DocNode> = {
   presets: mapOf(value(TeamDocValues.preset)),
   prompts: mapOf(value(TeamDocValues.prompt)),
   reviews: mapOf(value(TeamDocValues.review)),
+  tags: mapOf(value(TeamDocValues.tagList)),
+  searches: mapOf(value(TeamDocValues.search)),
 };
 
 /** The node of a root (a Y.Map): what its keys hold. */
@@ -242,6 +267,9 @@ export function ownerOf(root: TeamDocRoot, key: string, field: Fields): string |
       return str('id') === key ? str('by') : null;
     case 'prompts':
       return str('by');
+    case 'searches':
+      // Anyone saves one, in their own name; only its author renames or deletes it.
+      return key.length <= TEAM_DOC_BOUNDS.maxIdLength ? str('by') : null;
     case 'votes': {
       const memberId = str('memberId');
       const boardId = str('boardId');
@@ -249,7 +277,8 @@ export function ownerOf(root: TeamDocRoot, key: string, field: Fields): string |
       return memberId && key === `${boardId}|${rowId}|${memberId}` ? memberId : null;
     }
     case 'judgements':
-    case 'reviews': {
+    case 'reviews':
+    case 'tags': {
       const bar = key.indexOf('|');
       return bar > 0 ? key.slice(0, bar) : null;
     }
@@ -438,6 +467,11 @@ export const TEAM_DOC_MIGRATIONS: readonly Migration[] = [
       giveEveryBoard(doc, 'scores', () => types.map());
     },
   },
+  // Version 5: the `tags` root (each member's tags of an output, under their own key, as reviews) and the
+  // `searches` root (searches saved to the team, each its author's); a server of version 4 would refuse
+  // both as unknown, so the studio writes neither in a room before version 5. Roots are made on first
+  // use: nothing to add here, the version is stamped.
+  { from: 4, describe: 'add tags and saved searches', run: () => undefined },
 ];
 
 export type MigrationResult =

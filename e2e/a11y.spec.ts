@@ -206,7 +206,7 @@ test('the submit bar refused and waiting, failed and cancelled cards with their 
   await page.getByRole('button', { name: 'Generate', exact: true }).click();
   await expect(form.getByText('No answer from the service yet.')).toBeVisible();
   await expect(history.region.getByRole('list', { name: 'Sending' })).toBeVisible();
-  await history.region.getByRole('searchbox', { name: 'Search prompts' }).fill('nothing matches this');
+  await history.region.getByRole('combobox', { name: 'Search prompts' }).fill('nothing matches this');
   await expect(history.region.getByText('No tasks match these filters.')).toBeVisible();
   await history.region.getByLabel('Import history file').setInputFiles({
     name: 'not-a-history.json',

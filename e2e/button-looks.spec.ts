@@ -74,7 +74,7 @@ test("the history's Clear filters is a square icon button as tall as the filters
   await studio.openModel('Lumen Canvas', 'image/default');
   await generate(studio, uniquePrompt('a harbour at dawn'));
   const history = new History(page);
-  await history.region.getByRole('searchbox', { name: 'Search prompts' }).fill('harbour');
+  await history.region.getByRole('combobox', { name: 'Search prompts' }).fill('harbour');
   const clear = history.region.getByRole('button', { name: 'Clear filters' });
   // Before: 44 x 36, md's 14 px padding beside the 16 px icon (the px-2 given to it never applied).
   expect(await sizeOf(clear)).toEqual({ width: 36, height: 36 });

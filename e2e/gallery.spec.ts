@@ -81,7 +81,7 @@ test('one tile per output, newest first, grouped by day; the URL keeps the view 
   await expect(gallery(page).getByTestId('media-failed')).toHaveCount(0);
 
   // Filters go to the URL and come back after a reload; the key never does.
-  await gallery(page).getByRole('searchbox', { name: 'Search prompts' }).fill('tile 3');
+  await gallery(page).getByRole('combobox', { name: 'Search prompts' }).fill('tile 3');
   await gallery(page).getByRole('combobox', { name: 'Sort' }).selectOption('oldest');
   await expect(gallery(page).getByTestId('gallery-count')).toHaveText('1 of 5 outputs');
   expect(page.url()).toContain('view=gallery');
@@ -90,10 +90,10 @@ test('one tile per output, newest first, grouped by day; the URL keeps the view 
   expect(page.url()).not.toContain(studio.keyOf('personal'));
   await page.reload();
   await expect(gallery(page).getByTestId('gallery-count')).toHaveText('1 of 5 outputs');
-  await expect(gallery(page).getByRole('searchbox', { name: 'Search prompts' })).toHaveValue('tile 3');
+  await expect(gallery(page).getByRole('combobox', { name: 'Search prompts' })).toHaveValue('tile 3');
 
   // The tile size control changes the tiles' width.
-  await gallery(page).getByRole('searchbox', { name: 'Search prompts' }).fill('');
+  await gallery(page).getByRole('combobox', { name: 'Search prompts' }).fill('');
   // 0 while the virtual rows re-render after a size change (the first tile is swapped for a new one).
   const width = async () => (await tiles(page).first().boundingBox())?.width ?? 0;
   const medium = await width();

@@ -92,7 +92,7 @@ test('a large history file shows its progress; after a reload the filters and so
     'Other Model (300)',
     'Pop Diffusion (1200)',
   ]);
-  await history.getByRole('searchbox', { name: 'Search prompts' }).fill('scale prompt 1498');
+  await history.getByRole('combobox', { name: 'Search prompts' }).fill('scale prompt 1498');
   await expect(count).toHaveText('1 of 1,500 tasks');
   await expect(history.getByRole('listitem').filter({ hasText: 'scale prompt 1498' })).toHaveCount(1);
 
@@ -105,7 +105,7 @@ test('a large history file shows its progress; after a reload the filters and so
     'aria-label',
     'scale prompt 1499',
   );
-  await gallery.getByRole('searchbox', { name: 'Search prompts' }).fill('149');
+  await gallery.getByRole('combobox', { name: 'Search prompts' }).fill('149');
   // 149, 1149 and 1490-1499 (a failed one's tile too).
   await expect(gallery.getByTestId('gallery-count')).toHaveText('12 of 1,500 outputs');
 });

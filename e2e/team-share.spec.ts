@@ -95,7 +95,7 @@ class Member {
     const gallery = this.page.getByRole('main', { name: 'Gallery' });
     if (!(await gallery.isVisible()))
       await this.page.getByRole('button', { name: 'Gallery', exact: true }).click();
-    await gallery.getByRole('searchbox', { name: 'Search prompts' }).fill(prompt);
+    await gallery.getByRole('combobox', { name: 'Search prompts' }).fill(prompt);
     await gallery.getByRole('button', { name: new RegExp(`^${escape(prompt)}`) }).click();
     await expect(this.viewer).toBeVisible();
     return this.viewer.getByRole('region', { name: 'Comments', exact: true });

@@ -119,7 +119,7 @@ class Member {
 
   /** Opens the Viewer on the gallery tile whose name starts with the prompt. */
   async view(prompt: string): Promise<Locator> {
-    await this.gallery.getByRole('searchbox', { name: 'Search prompts' }).fill(prompt);
+    await this.gallery.getByRole('combobox', { name: 'Search prompts' }).fill(prompt);
     await this.gallery.getByRole('button', { name: new RegExp(`^${escape(prompt)}`) }).click();
     await expect(this.viewer).toBeVisible();
     return this.viewer.getByRole('region', { name: 'Comments', exact: true });
@@ -175,7 +175,7 @@ test("a team member's task shows in the other member's History and Gallery by na
   await ben.makeTask(bensPrompt);
 
   // Ben's History: Ana's task, finished, with her name; his own without one.
-  await ben.history.region.getByRole('searchbox', { name: 'Search prompts' }).fill(tag);
+  await ben.history.region.getByRole('combobox', { name: 'Search prompts' }).fill(tag);
   const anasCard = ben.history.card(anasPrompt);
   await ben.history.expectStatus(anasCard, 'succeeded', 15_000);
   await expect(anasCard.getByTestId('task-by')).toHaveText('by Ana');
@@ -192,7 +192,7 @@ test("a team member's task shows in the other member's History and Gallery by na
 
   // Ben's Gallery: Ana's output, named with hers.
   await ben.openGallery();
-  await ben.gallery.getByRole('searchbox', { name: 'Search prompts' }).fill(tag);
+  await ben.gallery.getByRole('combobox', { name: 'Search prompts' }).fill(tag);
   await expect(ben.gallery.getByRole('button', { name: `${anasPrompt}, by Ana` })).toBeVisible();
   const galleryBy = ben.gallery.getByRole('combobox', { name: 'By', exact: true });
   await ben.chooseBy(galleryBy, 'Me');

@@ -58,9 +58,19 @@ function seedRoom(): Y.Doc {
     board.set('scores', scores);
     scores.set(A, sheet(4));
     room.getMap('reviews').set(`${A}|task_a#0`, { state: 'approved', note: 'ok', at: 6 });
+    room.getMap('tags').set(`${A}|task_a#0`, { tags: ['portrait', 'client-a'], at: 6 });
+    room.getMap('searches').set('search_a', savedSearch(A));
   });
   return room;
 }
+
+/** A search saved to the team by `by`. */
+function savedSearch(by: string, name = 'Cats at night') {
+  return { name, query: 'cat night', by, at: 8 };
+}
+
+/** `n` tags of `length` characters each. */
+const tagList = (n: number, length = 5) => Array.from({ length: n }, (_, i) => `${i}`.padStart(length, 't'));
 
 /** One member's scores on board_1: its one cell, on criterion c1. */
 function sheet(score: number) {
@@ -220,6 +230,31 @@ describe('forgery is refused, and its honest twin accepted', () => {
       honest: [A, (d) => d.getMap('reviews').delete(`${A}|task_a#0`)],
     },
     {
+      what: 'another member’s tags',
+      forged: [B, (d) => d.getMap('tags').set(`${A}|task_a#0`, { tags: ['rejected'], at: 9 })],
+      honest: [B, (d) => d.getMap('tags').set(`${B}|task_a#0`, { tags: ['rejected'], at: 9 })],
+    },
+    {
+      what: 'taking away another member’s tags',
+      forged: [B, (d) => d.getMap('tags').delete(`${A}|task_a#0`)],
+      honest: [A, (d) => d.getMap('tags').delete(`${A}|task_a#0`)],
+    },
+    {
+      what: 'a saved search in another member’s name',
+      forged: [B, (d) => d.getMap('searches').set('search_b', savedSearch(A))],
+      honest: [B, (d) => d.getMap('searches').set('search_b', savedSearch(B))],
+    },
+    {
+      what: 'renaming another member’s saved search (in their name or in one’s own)',
+      forged: [B, (d) => d.getMap('searches').set('search_a', savedSearch(B, 'Mine now'))],
+      honest: [A, (d) => d.getMap('searches').set('search_a', savedSearch(A, 'Cats by night'))],
+    },
+    {
+      what: 'deleting another member’s saved search',
+      forged: [B, (d) => d.getMap('searches').delete('search_a')],
+      honest: [A, (d) => d.getMap('searches').delete('search_a')],
+    },
+    {
       what: 'scoring a board’s cell in another member’s name',
       forged: [B, (d) => (boardOf(d).get('scores') as Y.Map<unknown>).set(A, sheet(1))],
       honest: [B, (d) => (boardOf(d).get('scores') as Y.Map<unknown>).set(B, sheet(1))],
@@ -370,6 +405,27 @@ describe('the schema', () => {
     expect(write(seedRoom(), A, (d) => prompt(d).insert(0, 'x'.repeat(9_000)))).toBe('accepted');
   });
 
+  it('a list of more than 20 tags, or a tag past 40 characters, is refused; 20 of 40 accepted', () => {
+    const set = (tags: string[]) => (d: Y.Doc) => d.getMap('tags').set(`${B}|task_a#0`, { tags, at: 9 });
+    expect(write(seedRoom(), B, set(tagList(21)))).toBe('invalid-value');
+    expect(write(seedRoom(), B, set(['x'.repeat(41)]))).toBe('invalid-value');
+    expect(write(seedRoom(), B, set(['']))).toBe('invalid-value');
+    expect(write(seedRoom(), B, set(tagList(20, 40)))).toBe('accepted');
+  });
+
+  it('a saved search whose name is empty or past 80 characters, or whose query is past 500, is refused', () => {
+    const save = (more: object) => (d: Y.Doc) =>
+      d.getMap('searches').set('search_b', { ...savedSearch(B), ...more });
+    expect(write(seedRoom(), B, save({ name: 'x'.repeat(81) }))).toBe('invalid-value');
+    expect(write(seedRoom(), B, save({ name: '' }))).toBe('invalid-value');
+    expect(write(seedRoom(), B, save({ query: 'q'.repeat(501) }))).toBe('invalid-value');
+    expect(write(seedRoom(), B, save({ name: 'x'.repeat(80), query: 'q'.repeat(500) }))).toBe('accepted');
+    // Its author renames it past the bound: refused as well.
+    expect(
+      write(seedRoom(), A, (d) => d.getMap('searches').set('search_a', savedSearch(A, 'x'.repeat(81)))),
+    ).toBe('invalid-value');
+  });
+
   it('a value past the byte bound is refused', () => {
     const big = { taskId: 't', by: A, status: 'queued', createdAt: 1, blob: 'x'.repeat(200_000) };
     expect(write(seedRoom(), A, (d) => d.getMap('tasks').set('t', big))).toBe('invalid-value');
@@ -476,7 +532,19 @@ describe('every member’s share', () => {
 });
 
 describe('fuzz: random updates never break a room or its readers', () => {
-  const roots = ['tasks', 'votes', 'boards', 'comments', 'meta', 'members', 'prompts', 'judgements', 'nope'];
+  const roots = [
+    'tasks',
+    'votes',
+    'boards',
+    'comments',
+    'meta',
+    'members',
+    'prompts',
+    'judgements',
+    'tags',
+    'searches',
+    'nope',
+  ];
   const json = fc.letrec((tie) => ({
     value: fc.oneof(
       { depthSize: 'small' },

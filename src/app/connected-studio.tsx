@@ -32,6 +32,8 @@ import { useGalleryStores } from './use-gallery-stores';
 import { useViewRoute } from './use-view-route';
 import { useTeamPresence, useTeamSpace, warmTeamSpace } from './use-team-space';
 import { TeamSessionContext } from './team-context';
+import { SearchStoresContext } from '../components/search/search-stores';
+import { useSearchStores } from './use-search-stores';
 import { useTeamViews } from './team-views';
 import { ReviewLinesContext } from '../components/history/review-control';
 import { TeamCommentNotices } from '../features/comments/new-comment-notices';
@@ -118,6 +120,8 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
     history: runner?.store ?? null,
     judgements: galleryStores?.judgements ?? null,
     reviews: runner?.reviews ?? null,
+    tags: runner?.tags ?? null,
+    searches: runner?.searches ?? null,
     config: config?.teamSpace,
     // The team-space server checks the key itself against GET /me: the provider reads it when it connects.
     token: client.teamSpaceToken,
@@ -129,6 +133,14 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
     presence.members,
     runner?.store ?? null,
     runner?.reviews ?? null,
+  );
+  const searchStores = useSearchStores(
+    runner?.store ?? null,
+    runner?.tags ?? null,
+    runner?.searches ?? null,
+    galleryStores?.judgements ?? null,
+    team.session,
+    teamViews.memberName,
   );
   // Usage's team by month: the server's sums and the room's own tasks (one source per session).
   const teamMonthsSource = useMemo(() => {
@@ -188,175 +200,183 @@ function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudi
   };
   return (
     <TeamSessionContext.Provider value={team.session}>
-      <Header>
-        <StudioNav
-          me={me}
-          galleryShown={galleryShown}
-          compareShown={compareShown}
-          usageShown={views.view === 'usage'}
-          draftCount={comparison.draft && !compare.source ? comparison.draft.columns.length : null}
-          onGallery={onGallery}
-          onCompare={onCompare}
-          onUsage={() => {
-            if (views.view === 'usage') return views.go(null);
-            if (compare.source) compare.go(null, { replace: true });
-            views.go('usage');
-          }}
-          onDisconnect={onDisconnect}
-          teamButton={
-            // A refused key is in no team space: no members to show (the status line says why).
-            team.session && presence.status?.link !== 'refused' ? (
-              <MembersButton members={presence.members} />
-            ) : null
-          }
-          teamSettings={
-            <TeamSpaceSettings
-              availability={team.availability}
-              on={team.settings.on}
-              onToggle={team.setOn}
-              name={team.settings.name || me.key.label}
-              onName={team.setName}
-              earlier={team.session ? { count: team.earlierCount, onAnswer: team.answerEarlier } : null}
-              onOffered={warmTeamSpace}
-            />
-          }
-        />
-      </Header>
-      <div className="space-y-2 px-4 pt-3 empty:hidden">
-        <KeyWarnings me={me} />
-      </div>
-      {team.session && presence.status && (
-        <TeamStatusLine
-          status={presence.status}
-          members={presence.members}
-          share={presence.share}
-          stopped={team.stopped}
-          onFreeSpace={() => team.setFreeSpaceOpen(true)}
-        />
-      )}
-      {team.session && presence.share && (
-        <FreeSpaceDialog
-          open={team.freeSpaceOpen}
-          onOpenChange={team.setFreeSpaceOpen}
-          share={presence.share}
-          items={team.session.share.ownItems.bind(team.session.share)}
-          onDelete={team.session.freeSpace.bind(team.session)}
-          detailOf={(item) => {
-            const entry = item.root === 'tasks' ? runner?.store.get(item.key) : undefined;
-            return entry && (promptOf(entry) || undefined);
-          }}
-        />
-      )}
-      {team.session && (
-        <div className="px-4 pt-2 empty:hidden">
-          <TeamCommentNotices
-            comments={team.session.comments}
-            memberId={team.session.memberId}
-            isMine={teamViews.isMine}
-            memberName={(id) => presence.members.find((m) => m.id === id)?.name ?? ''}
-            onOpen={(key) => {
+      <SearchStoresContext value={searchStores}>
+        <Header>
+          <StudioNav
+            me={me}
+            galleryShown={galleryShown}
+            compareShown={compareShown}
+            usageShown={views.view === 'usage'}
+            draftCount={comparison.draft && !compare.source ? comparison.draft.columns.length : null}
+            onGallery={onGallery}
+            onCompare={onCompare}
+            onUsage={() => {
+              if (views.view === 'usage') return views.go(null);
               if (compare.source) compare.go(null, { replace: true });
-              if (views.view !== 'gallery') views.go('gallery');
-              setOpenOutput({ key, nonce: Date.now() });
+              views.go('usage');
+            }}
+            onDisconnect={onDisconnect}
+            teamButton={
+              // A refused key is in no team space: no members to show (the status line says why).
+              team.session && presence.status?.link !== 'refused' ? (
+                <MembersButton members={presence.members} />
+              ) : null
+            }
+            teamSettings={
+              <TeamSpaceSettings
+                availability={team.availability}
+                on={team.settings.on}
+                onToggle={team.setOn}
+                name={team.settings.name || me.key.label}
+                onName={team.setName}
+                earlier={team.session ? { count: team.earlierCount, onAnswer: team.answerEarlier } : null}
+                onOffered={warmTeamSpace}
+              />
+            }
+          />
+        </Header>
+        <div className="space-y-2 px-4 pt-3 empty:hidden">
+          <KeyWarnings me={me} />
+        </div>
+        {team.session && presence.status && (
+          <TeamStatusLine
+            status={presence.status}
+            members={presence.members}
+            share={presence.share}
+            stopped={team.stopped}
+            onFreeSpace={() => team.setFreeSpaceOpen(true)}
+          />
+        )}
+        {team.session && presence.share && (
+          <FreeSpaceDialog
+            open={team.freeSpaceOpen}
+            onOpenChange={team.setFreeSpaceOpen}
+            share={presence.share}
+            items={team.session.share.ownItems.bind(team.session.share)}
+            onDelete={team.session.freeSpace.bind(team.session)}
+            detailOf={(item) => {
+              const entry = item.root === 'tasks' ? runner?.store.get(item.key) : undefined;
+              return entry && (promptOf(entry) || undefined);
             }}
           />
-        </div>
-      )}
-
-      <NetworkStatus health={client.health} />
-      <NoticeArea />
-      <ShortcutsDialog
-        screen={
-          views.view === 'usage' ? 'usage' : compare.source ? 'compare' : galleryShown ? 'gallery' : 'studio'
-        }
-      />
-      {views.view === 'usage' ? (
-        <Suspense fallback={loading(t`Loading usage`)}>
-          <UsageView
-            me={me}
-            store={runner?.store ?? null}
-            memberName={team.session ? team.settings.name || me.key.label : undefined}
-            teamMonths={teamMonthsSource}
-          />
-        </Suspense>
-      ) : compare.source ? (
-        <Suspense fallback={loading(t`Loading compare boards`)}>
-          <ReviewLinesContext value={teamViews.reviewLinesOf}>
-            <CompareView
-              source={compare.source}
-              runner={runner}
-              me={me}
-              renderParam={renderParam}
-              onOpen={(source: BoardSource) => compare.go(source, { replace: source.kind === 'saved' })}
-              shareUrl={shareUrlFor}
-              team={teamViews.compare}
-              renderCellExtras={teamViews.renderCellExtras}
+        )}
+        {team.session && (
+          <div className="px-4 pt-2 empty:hidden">
+            <TeamCommentNotices
+              comments={team.session.comments}
+              memberId={team.session.memberId}
+              isMine={teamViews.isMine}
+              memberName={(id) => presence.members.find((m) => m.id === id)?.name ?? ''}
+              onOpen={(key) => {
+                if (compare.source) compare.go(null, { replace: true });
+                if (views.view !== 'gallery') views.go('gallery');
+                setOpenOutput({ key, nonce: Date.now() });
+              }}
             />
-          </ReviewLinesContext>
-        </Suspense>
-      ) : (
-        <PromptLibraryProvider library={runner?.prompts ?? null} team={team.session?.library}>
-          <>
-            {galleryShown && (
-              <Suspense fallback={loading(t`Loading the gallery`)}>
-                {runner && galleryStores && galleryModule ? (
-                  <galleryModule.GalleryScreen
-                    history={runner.store}
-                    held={galleryHeld}
-                    judgements={galleryStores.judgements}
-                    reviews={runner.reviews}
-                    reviewTeam={teamViews.reviewTeam}
-                    hidden={galleryStores.hidden}
-                    keepers={galleryStores.keepers}
-                    filter={gallery.filter}
-                    onFilter={gallery.setFilter}
-                    onRemix={(entry) => {
-                      views.go(null);
-                      workspace.current?.onRemix(entry);
-                    }}
-                    onUseAsInput={(url, mediaType) => {
-                      views.go(null);
-                      workspace.current?.onUseAsInput(url, mediaType);
-                    }}
-                    onAddToComparison={addModelsToComparison}
-                    teamPicks={teamViews.teamPicks}
-                    earlier={team.session?.earlier}
-                    renderOutputExtras={teamViews.renderOutputExtras}
-                    openOutput={openOutput}
-                    runningFirst={phone}
+          </div>
+        )}
+
+        <NetworkStatus health={client.health} />
+        <NoticeArea />
+        <ShortcutsDialog
+          screen={
+            views.view === 'usage'
+              ? 'usage'
+              : compare.source
+                ? 'compare'
+                : galleryShown
+                  ? 'gallery'
+                  : 'studio'
+          }
+        />
+        {views.view === 'usage' ? (
+          <Suspense fallback={loading(t`Loading usage`)}>
+            <UsageView
+              me={me}
+              store={runner?.store ?? null}
+              memberName={team.session ? team.settings.name || me.key.label : undefined}
+              teamMonths={teamMonthsSource}
+            />
+          </Suspense>
+        ) : compare.source ? (
+          <Suspense fallback={loading(t`Loading compare boards`)}>
+            <ReviewLinesContext value={teamViews.reviewLinesOf}>
+              <CompareView
+                source={compare.source}
+                runner={runner}
+                me={me}
+                renderParam={renderParam}
+                onOpen={(source: BoardSource) => compare.go(source, { replace: source.kind === 'saved' })}
+                shareUrl={shareUrlFor}
+                team={teamViews.compare}
+                renderCellExtras={teamViews.renderCellExtras}
+              />
+            </ReviewLinesContext>
+          </Suspense>
+        ) : (
+          <PromptLibraryProvider library={runner?.prompts ?? null} team={team.session?.library}>
+            <>
+              {galleryShown && (
+                <Suspense fallback={loading(t`Loading the gallery`)}>
+                  {runner && galleryStores && galleryModule ? (
+                    <galleryModule.GalleryScreen
+                      history={runner.store}
+                      held={galleryHeld}
+                      judgements={galleryStores.judgements}
+                      reviews={runner.reviews}
+                      reviewTeam={teamViews.reviewTeam}
+                      hidden={galleryStores.hidden}
+                      keepers={galleryStores.keepers}
+                      filter={gallery.filter}
+                      onFilter={gallery.setFilter}
+                      onRemix={(entry) => {
+                        views.go(null);
+                        workspace.current?.onRemix(entry);
+                      }}
+                      onUseAsInput={(url, mediaType) => {
+                        views.go(null);
+                        workspace.current?.onUseAsInput(url, mediaType);
+                      }}
+                      onAddToComparison={addModelsToComparison}
+                      teamPicks={teamViews.teamPicks}
+                      earlier={team.session?.earlier}
+                      renderOutputExtras={teamViews.renderOutputExtras}
+                      openOutput={openOutput}
+                      runningFirst={phone}
+                    />
+                  ) : (
+                    loading(t`Loading the gallery`)
+                  )}
+                </Suspense>
+              )}
+              <div hidden={galleryShown} className="contents">
+                {/* The History column's detail view downloads a starred output's kept copy too. */}
+                <KeptCopyContext.Provider value={galleryStores?.keepers ?? null}>
+                  <Workspace
+                    me={me}
+                    runner={runner}
+                    galleryStores={galleryStores}
+                    actions={workspace}
+                    onAddToComparison={addToComparison}
+                    draftCount={comparison.draft?.columns.length ?? 0}
                   />
-                ) : (
-                  loading(t`Loading the gallery`)
-                )}
-              </Suspense>
-            )}
-            <div hidden={galleryShown} className="contents">
-              {/* The History column's detail view downloads a starred output's kept copy too. */}
-              <KeptCopyContext.Provider value={galleryStores?.keepers ?? null}>
-                <Workspace
-                  me={me}
-                  runner={runner}
-                  galleryStores={galleryStores}
-                  actions={workspace}
-                  onAddToComparison={addToComparison}
-                  draftCount={comparison.draft?.columns.length ?? 0}
-                />
-              </KeptCopyContext.Provider>
-            </div>
+                </KeptCopyContext.Provider>
+              </div>
+            </>
+          </PromptLibraryProvider>
+        )}
+        {phone && (
+          <>
+            {/* Room for the bar, so the end of every screen can be scrolled above it. */}
+            <div aria-hidden="true" className="h-[calc(4rem+env(safe-area-inset-bottom))] shrink-0" />
+            <PhoneNav
+              current={destination}
+              onGo={onDestination}
+              draftCount={comparison.draft && !compare.source ? comparison.draft.columns.length : null}
+            />
           </>
-        </PromptLibraryProvider>
-      )}
-      {phone && (
-        <>
-          {/* Room for the bar, so the end of every screen can be scrolled above it. */}
-          <div aria-hidden="true" className="h-[calc(4rem+env(safe-area-inset-bottom))] shrink-0" />
-          <PhoneNav
-            current={destination}
-            onGo={onDestination}
-            draftCount={comparison.draft && !compare.source ? comparison.draft.columns.length : null}
-          />
-        </>
-      )}
+        )}
+      </SearchStoresContext>
     </TeamSessionContext.Provider>
   );
 }

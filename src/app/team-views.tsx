@@ -34,6 +34,8 @@ export interface TeamViews {
   reviewTeam: ReviewTeam | null;
   /** An output's reviews as words, this member's and the team's (the exported Model report's). */
   reviewLinesOf: ((outputKey: string) => ReviewLine[]) | null;
+  /** A member's display name by id ('' for one not in the room). */
+  memberName: (memberId: string) => string;
 }
 
 export function useTeamViews(
@@ -115,5 +117,6 @@ export function useTeamViews(
     isMine,
     reviewTeam,
     reviewLinesOf,
+    memberName: nameOf,
   };
 }

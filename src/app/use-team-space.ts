@@ -7,6 +7,8 @@ import type { HistoryStore } from '../model/history/history-store';
 import type { TeamStatus } from '../model/team/team-connection';
 import type { LocalJudgements } from '../model/team/team-judgements';
 import type { LocalReviews } from '../model/team/team-reviews';
+import type { LocalSearches } from '../model/team/team-searches';
+import type { LocalTags } from '../model/team/team-tags';
 import type { Member } from '../model/team/team-members';
 import type { TeamSession } from '../model/team/team-session';
 import type { ShareState } from '../model/team/team-share';
@@ -54,6 +56,8 @@ export function useTeamSpace({
   token,
   judgements,
   reviews,
+  tags,
+  searches,
 }: {
   me: Me;
   connectionId: string;
@@ -66,6 +70,9 @@ export function useTeamSpace({
   judgements: LocalJudgements | null;
   /** This device's reviews of outputs: this member's go to the team. */
   reviews?: LocalReviews | null;
+  /** This device's tags of outputs and saved searches: this member's go to the team. */
+  tags?: LocalTags | null;
+  searches?: LocalSearches | null;
 }): TeamSpaceState {
   const { t } = useLingui();
   const [settings, setSettings] = useState(() => readTeamSettings(connectionId));
@@ -144,6 +151,8 @@ export function useTeamSpace({
               sharedSince: sharedSince ?? Date.now(),
               judgements,
               reviews,
+              tags,
+              searches,
               afresh,
               maxDocumentBytes,
               withdrawnTasks: withdrawn,
@@ -174,6 +183,8 @@ export function useTeamSpace({
     history,
     judgements,
     reviews,
+    tags,
+    searches,
     path,
     connectionId,
     token,

@@ -139,6 +139,9 @@ export class ConnectionRuntime {
   /** The gallery's stores of this connection: stars and ratings, hidden tasks, kept copies. */
   readonly judgements: ConnectionStores['judgements'];
   readonly reviews: ConnectionStores['reviews'];
+  /** Tags of outputs and saved searches (both in the history file too). */
+  readonly tags: ConnectionStores['tags'];
+  readonly searches: ConnectionStores['searches'];
   readonly hidden: ConnectionStores['hidden'];
   readonly keepers: ConnectionStores['keepers'];
   /** The tasks this device holds back until the pool is about to free a place (docs/queue.md). */
@@ -179,7 +182,17 @@ export class ConnectionRuntime {
 
   private constructor(
     deps: ConnectionRuntimeDeps,
-    { history: store, presets, prompts, judgements, reviews, hidden, keepers }: ConnectionStores,
+    {
+      history: store,
+      presets,
+      prompts,
+      judgements,
+      reviews,
+      tags,
+      searches,
+      hidden,
+      keepers,
+    }: ConnectionStores,
     lease: ConnectionStoresLease,
     offRecovered: () => void,
   ) {
@@ -196,12 +209,16 @@ export class ConnectionRuntime {
     this.prompts = prompts;
     this.judgements = judgements;
     this.reviews = reviews;
+    this.tags = tags;
+    this.searches = searches;
     this.hidden = hidden;
     this.keepers = keepers;
     const sections = [
-      // The stars and ratings, and the reviews, travel in the history file.
+      // The stars and ratings, the reviews, the tags and the saved searches travel in the history file.
       store.addSection('judgements', judgements.historySection()),
       store.addSection('reviews', reviews.historySection()),
+      store.addSection('tags', tags.historySection()),
+      store.addSection('searches', searches.historySection()),
       store.addSection('presets', presets.historySection()),
       store.addSection('prompts', prompts.historySection()),
       // The blind votes' module loads only when a file is made or read.

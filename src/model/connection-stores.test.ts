@@ -13,7 +13,7 @@ beforeEach(async () => {
 afterEach(() => vi.restoreAllMocks());
 
 describe('openConnectionStores: one place opens a connection’s stores', () => {
-  it('gives every holder of one connection the same stores, all seven of them', async () => {
+  it('gives every holder of one connection the same stores, all nine of them', async () => {
     const tasks = openConnectionStores('conn-a');
     const gallery = openConnectionStores('conn-a');
     const [a, b] = await Promise.all([tasks.stores, gallery.stores]);
@@ -25,6 +25,8 @@ describe('openConnectionStores: one place opens a connection’s stores', () => 
       'presets',
       'prompts',
       'reviews',
+      'searches',
+      'tags',
     ]);
     for (const name of Object.keys(a) as (keyof typeof a)[]) expect(b[name]).toBe(a[name]);
     expect(a.history.connectionId).toBe('conn-a');

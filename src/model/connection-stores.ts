@@ -3,6 +3,8 @@ import { HistoryStore } from './history/history-store';
 import { JudgementStore } from './history/judgements';
 import { KeepersStore } from './history/keepers';
 import { ReviewStore } from './history/reviews';
+import { SavedSearchStore } from './history/saved-searches';
+import { TagStore } from './history/tags';
 import { PresetStore } from './library/presets';
 import { PromptLibrary } from './library/prompt-library';
 
@@ -20,6 +22,10 @@ export interface ConnectionStores {
   judgements: JudgementStore;
   /** Reviews of outputs (Approve, Needs changes, Reject). */
   reviews: ReviewStore;
+  /** Tags of outputs (this member's; in a team joined with everyone's: tagsByOutput). */
+  tags: TagStore;
+  /** Saved searches (a name and the search box's text). */
+  searches: SavedSearchStore;
   /** Tasks hidden with the gallery's "Hide". */
   hidden: HiddenTasks;
   /** Starred outputs' bytes, kept on this device. */
@@ -45,16 +51,20 @@ const opened = new Map<string, Opened>();
  * @internal
  */
 export async function openAll(connectionId: string): Promise<ConnectionStores> {
-  const [history, presets, prompts, judgements, reviews, hidden, keepers] = await Promise.all([
-    HistoryStore.open(connectionId),
-    PresetStore.open(connectionId),
-    PromptLibrary.open(connectionId),
-    JudgementStore.open(connectionId),
-    ReviewStore.open(connectionId),
-    HiddenTasks.open(connectionId),
-    KeepersStore.open(connectionId),
-  ]);
-  return { history, presets, prompts, judgements, reviews, hidden, keepers };
+  const [history, presets, prompts, judgements, reviews, tags, searches, hidden, keepers] = await Promise.all(
+    [
+      HistoryStore.open(connectionId),
+      PresetStore.open(connectionId),
+      PromptLibrary.open(connectionId),
+      JudgementStore.open(connectionId),
+      ReviewStore.open(connectionId),
+      TagStore.open(connectionId),
+      SavedSearchStore.open(connectionId),
+      HiddenTasks.open(connectionId),
+      KeepersStore.open(connectionId),
+    ],
+  );
+  return { history, presets, prompts, judgements, reviews, tags, searches, hidden, keepers };
 }
 
 /**

@@ -79,6 +79,10 @@ interface StudioDB extends DBSchema {
   catalog: { key: [string, string]; value: StoredRecord<'key'>; indexes: { byConnection: string } };
   /** One review of one output (Approve, Needs changes, Reject); [connectionId, outputKey]. */
   reviews: { key: [string, string]; value: StoredRecord<'outputKey'>; indexes: { byConnection: string } };
+  /** One output's tags (this member's); [connectionId, outputKey]. */
+  tags: { key: [string, string]; value: StoredRecord<'outputKey'>; indexes: { byConnection: string } };
+  /** Saved searches (a name and the search box's text); [connectionId, id]. */
+  searches: { key: [string, string]; value: StoredRecord<'id'>; indexes: { byConnection: string } };
 }
 
 /**
@@ -106,8 +110,9 @@ export const DB_NAME = 'media-studio';
 // v1 keyed tasks by taskId alone, so a task imported into a second connection's history moved out of
 // the first one's. v2 keys them by [connectionId, taskId]. v3 adds the upload library, v4 the compare boards,
 // v5 the stores of V5_STORES (the gallery's judgements, hidden tasks and keepers, presets, prompts, votes),
-// v6 the catalog answers kept for offline (docs/offline.md), v7 the reviews of outputs.
-const DB_VERSION = 7;
+// v6 the catalog answers kept for offline (docs/offline.md), v7 the reviews of outputs, v8 the tags of
+// outputs and the saved searches.
+const DB_VERSION = 8;
 
 let dbPromise: Promise<IDBPDatabase<StudioDB>> | null = null;
 
@@ -170,6 +175,12 @@ export function db(): Promise<IDBPDatabase<StudioDB>> {
       if (oldVersion < 7) {
         const reviews = database.createObjectStore('reviews', { keyPath: ['connectionId', 'outputKey'] });
         reviews.createIndex('byConnection', 'connectionId');
+      }
+      if (oldVersion < 8) {
+        const tags = database.createObjectStore('tags', { keyPath: ['connectionId', 'outputKey'] });
+        tags.createIndex('byConnection', 'connectionId');
+        const searches = database.createObjectStore('searches', { keyPath: ['connectionId', 'id'] });
+        searches.createIndex('byConnection', 'connectionId');
       }
     }),
   });

@@ -1,7 +1,8 @@
 import { Trans } from '@lingui/react/macro';
-import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { Button } from '../../components/button';
 import type { EarlierRange, EarlierReader } from '../../model/team/team-archive';
+import { parseQuery } from '../../model/search/query';
 
 // The end of the History list in a team space whose earlier tasks the server keeps (team-archive.ts): the
 // next page is read as the list's end scrolls into view, or with the button (keyboard, screen readers,
@@ -17,11 +18,22 @@ export type EarlierSource = EarlierReader & { within?: (range: EarlierRange) => 
 const SEARCH_REST_MS = 250;
 
 export function useEarlierSearch(source: EarlierSource | null | undefined, query: string): void {
+  // The server searches prompts by words: the query's free words go to it (its fields, `model:` or
+  // `seed:`, are matched here once the tasks are read).
+  const words = useMemo(() => freeWords(query), [query]);
   useEffect(() => {
-    if (!source || !query.trim()) return;
-    const timer = setTimeout(() => void source.search(query), SEARCH_REST_MS);
+    if (!source || !words) return;
+    const timer = setTimeout(() => void source.search(words), SEARCH_REST_MS);
     return () => clearTimeout(timer);
-  }, [source, query]);
+  }, [source, words]);
+}
+
+/** The words of a search that are plain text, not fields and not negated ("fox model:x -cat" -> "fox"). */
+function freeWords(query: string): string {
+  return parseQuery(query)
+    .filter((term) => term.kind === 'text' && !term.negated && !term.problem)
+    .map((term) => term.value)
+    .join(' ');
 }
 
 export function EarlierTeamTasks({

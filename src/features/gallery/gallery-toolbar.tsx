@@ -3,7 +3,7 @@ import { SlidersHorizontal } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Button } from '../../components/button';
 import { MemberSelect } from '../../components/history/filter-selects';
-import { SearchField } from '../../components/search-field';
+import { HistorySearch } from '../../components/search/history-search';
 import { Segmented } from '../../components/segmented';
 import { Select } from '../../components/select';
 import { memberOptions } from '../../model/history/history-filter';
@@ -31,6 +31,7 @@ export function GalleryToolbar({
   grouped,
   onGrouped,
   count,
+  countOf,
 }: {
   entries: HistoryEntry[];
   filter: GalleryFilter;
@@ -44,6 +45,8 @@ export function GalleryToolbar({
   grouped: boolean;
   onGrouped: (on: boolean) => void;
   count: string;
+  /** How many outputs a saved search matches now. */
+  countOf: (query: string) => number;
 }) {
   const { t, i18n } = useLingui();
   const [open, setOpen] = useState(() => isGalleryFiltering({ ...filter, query: '' }));
@@ -66,7 +69,7 @@ export function GalleryToolbar({
 
   return (
     <div role="search" aria-label={t`Filter gallery`} className="flex flex-col gap-2">
-      <div className="flex flex-wrap items-center gap-2">
+      <div className="flex flex-wrap items-start gap-2">
         <h2 className="text-base font-semibold">
           <Trans>Gallery</Trans>
         </h2>
@@ -77,12 +80,12 @@ export function GalleryToolbar({
         >
           {count}
         </span>
-        <SearchField
-          className="min-w-40 flex-1 sm:max-w-sm"
+        <HistorySearch
+          className="min-w-40 flex-1 sm:max-w-md"
           value={filter.query}
-          onChange={(e) => set({ query: e.target.value })}
-          placeholder={t`Search prompts`}
-          aria-label={t`Search prompts`}
+          onChange={(query) => set({ query })}
+          entries={entries}
+          countOf={countOf}
         />
         {(members.length > 0 || (filter.member ?? 'all') !== 'all') && (
           <MemberSelect

@@ -29,6 +29,7 @@ import { taskIdOfKey } from '../../model/history/output-key';
 import type { TeamPick, TeamPicks } from '../../model/team/team-judgements';
 import type { LocalReviewStore, ReviewTeam } from '../../components/history/review-control';
 import { reviewStatesOf, type ReviewStore, type Reviews } from '../../model/history/reviews';
+import { useSearchIndex, useSearchStores } from '../../components/search/search-stores';
 import { compareTargetOf, compareWithSource } from './compare-target';
 import { GalleryEarlier } from './gallery-earlier';
 import { GalleryEmpty } from './gallery-empty';
@@ -141,6 +142,8 @@ const NO_REVIEWS: Reviews = new Map();
 const noSubscribe = () => () => undefined;
 const noReviews = () => NO_REVIEWS;
 const noTeamReviews = () => undefined;
+const NO_TAGS: ReadonlyMap<string, readonly string[]> = new Map();
+const noTags = () => NO_TAGS;
 
 export function GalleryView(props: GalleryViewProps) {
   const { t, i18n } = useLingui();
@@ -174,6 +177,12 @@ export function GalleryView(props: GalleryViewProps) {
   const [grouped, setGrouped] = useGroupBatches();
   // Grouped, a batch's tiles sit together where its best one falls under the sort (the grid shows them
   // as one stack): the Viewer and range selection then go through them in that order too.
+  const index = useSearchIndex(entries);
+  const searchStores = useSearchStores();
+  const tags = useSyncExternalStore(
+    searchStores?.tags.subscribe ?? noSubscribe,
+    searchStores?.tags.snapshot ?? noTags,
+  );
   const items = useMemo(() => {
     const selected = selectItems(
       entries,
@@ -183,10 +192,37 @@ export function GalleryView(props: GalleryViewProps) {
       galleryItemsOf,
       teamPicks,
       reviewStates,
+      { index, tags },
     );
     const ordered = props.runningFirst ? runningFirst(selected) : selected;
     return grouped ? batchOrder(ordered, itemBatch) : ordered;
-  }, [entries, deferred, judged, hiddenIds, teamPicks, reviewStates, props.runningFirst, grouped]);
+  }, [
+    entries,
+    deferred,
+    judged,
+    hiddenIds,
+    teamPicks,
+    reviewStates,
+    index,
+    tags,
+    props.runningFirst,
+    grouped,
+  ]);
+  // A saved search's count: the outputs it matches now, under no other filter (hidden tasks left out).
+  const countOf = useCallback(
+    (query: string) =>
+      selectItems(
+        entries,
+        { ...NO_GALLERY_FILTER, query },
+        judged,
+        hiddenIds,
+        galleryItemsOf,
+        teamPicks,
+        reviewStates,
+        { index, tags },
+      ).length,
+    [entries, judged, hiddenIds, teamPicks, reviewStates, index, tags],
+  );
   // The shown order of keys, built when a selection needs it (not on every change of the history:
   // 200,000 keys would be a long task each time a poll answers).
   const orderOf = useCallback(() => items.map((i) => i.key), [items]);
@@ -266,6 +302,7 @@ export function GalleryView(props: GalleryViewProps) {
       >
         <GalleryToolbar
           entries={entries}
+          countOf={countOf}
           filter={filter}
           onFilter={onFilter}
           tileSize={tileSize}

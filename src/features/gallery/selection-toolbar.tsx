@@ -11,6 +11,8 @@ import type { GalleryItem } from '../../model/history/gallery-item';
 import type { HiddenTasks } from '../../model/history/hidden-tasks';
 import type { JudgementStore } from '../../model/history/judgements';
 import { ReviewButtons } from '../../components/history/review-control';
+import { AddTag } from '../../components/search/tag-control';
+import { useSearchStores } from '../../components/search/search-stores';
 import { REVIEW_STATES, type ReviewState, type ReviewStore } from '../../model/history/reviews';
 
 // The Gallery's selection toolbar (product-notes §3 "Gallery and viewer"): what a selection of tiles can do
@@ -95,6 +97,7 @@ export function SelectionToolbar({
     );
   };
   const withOutput = selected.filter((i) => i.output).map((i) => i.key);
+  const searchStores = useSearchStores();
   const myReviews = useSyncExternalStore(reviews?.subscribe ?? noSubscribe, reviews?.snapshot ?? noReviews);
   // Pressed when every selected output has this member's review of that state; pressing it then takes
   // their reviews back.
@@ -153,6 +156,7 @@ export function SelectionToolbar({
         <Trans>Star selected</Trans>
       </Button>
       {reviews && withOutput.length > 0 && <ReviewButtons current={reviewState} onChoose={reviewSelected} />}
+      {searchStores && withOutput.length > 0 && <AddTag tags={searchStores.tags} outputKeys={withOutput} />}
       {selected.some((i) => !hiddenIds.has(i.entry.taskId)) && (
         <Button
           size="sm"

@@ -183,11 +183,11 @@ describe('HistoryPanel', () => {
     expect(ids()).toEqual(['task_running']);
 
     await user.selectOptions(model, 'all');
-    await user.type(within(region).getByRole('searchbox', { name: 'Search prompts' }), 'LIGHTHOUSE');
+    await user.type(within(region).getByRole('combobox', { name: 'Search prompts' }), 'LIGHTHOUSE');
     await waitFor(() => expect(ids()).toEqual(['task_old']));
 
-    await user.clear(within(region).getByRole('searchbox', { name: 'Search prompts' }));
-    await user.type(within(region).getByRole('searchbox', { name: 'Search prompts' }), 'no such thing');
+    await user.clear(within(region).getByRole('combobox', { name: 'Search prompts' }));
+    await user.type(within(region).getByRole('combobox', { name: 'Search prompts' }), 'no such thing');
     expect(await within(region).findByText('No tasks match these filters.')).toBeTruthy();
     await user.click(within(region).getAllByRole('button', { name: 'Clear filters' })[0]!);
     await waitFor(() => expect(ids()).toHaveLength(6));
@@ -217,7 +217,7 @@ describe('HistoryPanel', () => {
     expect(cards(region).length).toBeLessThan(100);
 
     // A search over all 5,000 still finds the one.
-    await user.type(within(region).getByRole('searchbox', { name: 'Search prompts' }), 'number 1234');
+    await user.type(within(region).getByRole('combobox', { name: 'Search prompts' }), 'number 1234');
     await waitFor(() => expect(cards(region).map((c) => c.dataset.taskId)).toEqual(['task_01234']));
   });
 
@@ -408,7 +408,7 @@ describe('HistoryPanel: the team’s earlier tasks (kept by the team-space serve
     await waitFor(() => expect(cards(region)).toHaveLength(4));
     expect(cardOf(region, 'task_earlier_1').textContent).toContain('Bo');
     expect(within(region).getByText('Every earlier task of the team is shown.')).toBeTruthy();
-    await user.type(within(region).getByRole('searchbox'), 'harbour');
+    await user.type(within(region).getByRole('combobox', { name: 'Search prompts' }), 'harbour');
     await waitFor(() => expect(asked.some((u) => u.searchParams.get('q') === 'harbour')).toBe(true));
     // Asked once, when the typing rested: not once per key ("h", "ha", ...).
     expect(asked.flatMap((u) => u.searchParams.get('q') ?? [])).toEqual(['harbour']);

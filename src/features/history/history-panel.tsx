@@ -14,7 +14,9 @@ import {
   type ReactNode,
 } from 'react';
 import { Button } from '../../components/button';
-import { SearchField } from '../../components/search-field';
+import { HistorySearch } from '../../components/search/history-search';
+import { useSearchIndex, useSearchStores } from '../../components/search/search-stores';
+import type { Judgements } from '../../model/history/judgements';
 import type { OutboxEntry } from '../../model/db';
 import type { HistoryStore } from '../../model/history/history-store';
 import type { HistoryEntry } from '../../model/history/history-types';
@@ -58,6 +60,11 @@ import { GroupBatchesToggle } from '../../components/history/group-batches-toggl
 // The "History" region (product-notes §3, History and gallery): submits still sending, then every task of
 // this key newest first, filtered and searched, virtualised so 5,000 tasks stay smooth. Reads the
 // store with useSyncExternalStore; the app shell owns polling and the outbox.
+
+const NO_TAGS: ReadonlyMap<string, readonly string[]> = new Map();
+const noTags = () => NO_TAGS;
+const NO_RATINGS: Judgements = new Map();
+const noRatings = () => NO_RATINGS;
 
 export interface HistoryPanelProps {
   store: HistoryStore;
@@ -132,9 +139,36 @@ export function HistoryPanel({
   const [query, setQuery] = useState('');
   // Typing stays responsive; the filtering of thousands of entries follows a moment later.
   const deferredQuery = useDeferredValue(query);
-  const shown = useMemo(
-    () => filterEntries(entries, { ...facets, query: deferredQuery }),
-    [entries, facets, deferredQuery],
+  // The search runs over the store's whole list (the one the Gallery's search shares its index with),
+  // hidden tasks left out after it.
+  const index = useSearchIndex(all);
+  const searchStores = useSearchStores();
+  const tags = useSyncExternalStore(
+    searchStores?.tags.subscribe ?? noSubscribe,
+    searchStores?.tags.snapshot ?? noTags,
+  );
+  const ratings = useSyncExternalStore(
+    searchStores?.ratings?.subscribe ?? noSubscribe,
+    searchStores?.ratings?.snapshot ?? noRatings,
+  );
+  const withoutHidden = useCallback(
+    (list: HistoryEntry[]) => (hiddenTaskIds.size ? list.filter((e) => !hiddenTaskIds.has(e.taskId)) : list),
+    [hiddenTaskIds],
+  );
+  const shown = useMemo(() => {
+    const found = filterEntries(
+      all,
+      { ...facets, query: deferredQuery },
+      { index, tags, judgements: ratings },
+    );
+    return found === all ? entries : withoutHidden(found);
+  }, [all, entries, facets, deferredQuery, index, tags, ratings, withoutHidden]);
+  // A saved search's count: the tasks it matches now, under no other filter.
+  const countOf = useCallback(
+    (q: string) =>
+      withoutHidden(filterEntries(all, { ...NO_FILTER, query: q }, { index, tags, judgements: ratings }))
+        .length,
+    [all, index, tags, ratings, withoutHidden],
   );
   const filtering = shown !== entries;
   useEarlierSearch(earlier, deferredQuery);
@@ -203,6 +237,8 @@ export function HistoryPanel({
           onFacets={setFacets}
           query={query}
           onQuery={setQuery}
+          entries={entries}
+          countOf={countOf}
           models={models}
           members={members}
           filtering={filtering || query !== ''}
@@ -298,6 +334,8 @@ function Filters({
   onFacets,
   query,
   onQuery,
+  entries,
+  countOf,
   models,
   members,
   filtering,
@@ -309,6 +347,9 @@ function Filters({
   onFacets: (next: Facets) => void;
   query: string;
   onQuery: (q: string) => void;
+  entries: readonly HistoryEntry[];
+  /** How many tasks a saved search matches now. */
+  countOf: (query: string) => number;
   models: Array<{ title: string; count: number }>;
   /** The team's other members with tasks here: "By" is shown when there are some. */
   members: Array<{ id: string; name: string; count: number }>;
@@ -321,12 +362,7 @@ function Filters({
   const { t } = useLingui();
   return (
     <div role="search" aria-label={t`Filter history`} className="flex flex-col gap-2">
-      <SearchField
-        value={query}
-        onChange={(e) => onQuery(e.target.value)}
-        placeholder={t`Search prompts`}
-        aria-label={t`Search prompts`}
-      />
+      <HistorySearch value={query} onChange={onQuery} entries={entries} countOf={countOf} />
       <div className="grid grid-cols-2 gap-2 @md:grid-cols-[1fr_1fr_1.4fr]">
         <StatusSelect value={facets.status} onChange={(status) => onFacets({ ...facets, status })} />
         <MediaTypeSelect

@@ -9,6 +9,7 @@ import {
   TaskFacts,
   Timings,
 } from '../../components/history/task-detail';
+import { OutputTagList } from '../../components/search/tag-control';
 import {
   ReviewControl,
   type LocalReviewStore,
@@ -103,6 +104,7 @@ export function ViewerDetails({
       {output && reviews && (
         <ReviewControl key={current.key} outputKey={current.key} reviews={reviews} team={reviewTeam} />
       )}
+      {output && <OutputTagList key={current.key} outputKey={current.key} />}
       <TaskEndNotice entry={entry} />
       <OutputActions
         entry={entry}

@@ -18,6 +18,7 @@ import {
 import { editSourceOf } from './edit-source';
 import { makeEntry } from '../../test/gallery-test-utils';
 import { inTimeZone } from '../../test/time-zone';
+import { SearchIndex } from '../search/search-index';
 
 const day = (d: number, h = 12) => new Date(2025, 5, d, h).getTime();
 const entries = [
@@ -96,6 +97,42 @@ describe('selectItems', () => {
   });
 });
 
+describe('selectItems with the search language', () => {
+  const tags = new Map([
+    ['t3#0', ['hero']],
+    ['t3#1', ['hero', 'final']],
+    ['t1#0', ['draft']],
+  ]);
+  const search = (query: string, index?: SearchIndex) =>
+    selectItems(
+      entries,
+      { ...NO_GALLERY_FILTER, query },
+      judgements,
+      new Set(),
+      galleryItemsOf,
+      undefined,
+      new Map(),
+      { index, tags },
+    ).map((i) => i.key);
+
+  it('keeps only the outputs that pass the rating and tag terms', () => {
+    expect(search('tag:hero')).toEqual(['t3#0', 't3#1']);
+    expect(search('tag:hero rating>=4')).toEqual(['t3#1']);
+    expect(search('rating>=4')).toEqual(['t3#1', 't1#0']);
+    expect(search('-tag:hero')).toEqual(['t4#0', 't2#0', 't1#0']);
+    expect(search('fox -tag:draft')).toEqual(['t4#0']);
+  });
+
+  it('filters tasks by fields, through the index as without it', () => {
+    const index = new SearchIndex();
+    index.sync(entries);
+    for (const query of ['model:vidra', 'status:failed', 'on:2025-06-03', 'media:video rating:5', 'fox'])
+      expect(search(query, index), query).toEqual(search(query));
+    expect(search('model:vidra')).toEqual(['t3#0', 't3#1']);
+    expect(search('on:2025-06-03')).toEqual(['t3#0', 't3#1', 't2#0']);
+  });
+});
+
 describe('selectItems: a date range over a daylight-saving change', () => {
   const at = (taskId: string, createdAt: number) => makeEntry(taskId, { createdAt });
   const range = (list: ReturnType<typeof at>[], from: string, to: string) =>
@@ -113,6 +150,14 @@ describe('selectItems: a date range over a daylight-saving change', () => {
         at('noon', new Date(2026, 10, 1, 12).getTime()),
       ];
       expect(range(list, '2026-11-01', '2026-11-01')).toEqual(['late', 'noon']);
+      const on = selectItems(
+        list,
+        { ...NO_GALLERY_FILTER, query: 'on:2026-11-01' },
+        new Map(),
+        new Set(),
+        galleryItemsOf,
+      );
+      expect(on.map((i) => i.entry.taskId)).toEqual(['late', 'noon']);
     });
 
     it('leaves the first hour of 9 March out of a range ending 8 March (23 hours long)', () => {

@@ -9,6 +9,8 @@ import type { TeamPicks } from '../team/team-judgements';
 import { dayKey, dayStartOfKey, nextDayStart } from '../../lib/local-day';
 import type { GalleryItem } from './gallery-item';
 import { filterEntries, type HistoryFilter, type MediaType } from './history-filter';
+import { compileQuery, outputMatches, type OutputTags } from '../search/query';
+import type { SearchIndex } from '../search/search-index';
 
 // The gallery's filters and sort (product-notes §3 "Gallery and viewer"): the History column's filters (status,
 // media type, model, prompt search: the same filterEntries) plus category, starred, rating and a date
@@ -191,11 +193,12 @@ export function categoryOptions(entries: readonly HistoryEntry[]): string[] {
 }
 
 /**
- * The tiles to show: entries filtered (task facets through the History column's own filterEntries,
- * then category, date and hidden), turned into tiles, then the per-output facets (starred, rating),
- * then sorted. Sorting is stable: ties keep newest first. With the team's picks given, "Team picks"
- * keeps the outputs some member starred; "Review" keeps those whose state in `reviewStates` (each output's
- * latest review, reviews.ts reviewStatesOf) is the one asked for, or that have none.
+ * The tiles to show: entries filtered (task facets and the search through the History column's own
+ * filterEntries, then category, date and hidden), turned into tiles, then the per-output facets (the
+ * search's rating and tag terms, starred, rating), then sorted. Sorting is stable: ties keep newest first.
+ * With the team's picks given, "Team picks" keeps the outputs some member starred; "Review" keeps those
+ * whose state in `reviewStates` (each output's latest review, reviews.ts reviewStatesOf) is the one asked
+ * for, or that have none. `search`: the search index (kept in sync by its owner) and each output's tags.
  */
 export function selectItems(
   entries: HistoryEntry[],
@@ -205,18 +208,26 @@ export function selectItems(
   toItems: (entries: HistoryEntry[]) => GalleryItem[],
   teamPicks?: TeamPicks,
   reviewStates: ReadonlyMap<string, ReviewState> = new Map(),
+  search: { index?: SearchIndex; tags?: OutputTags } = {},
 ): GalleryItem[] {
   const from = filter.from ? dayStartOfKey(filter.from) : -Infinity;
   // The end day is inclusive: up to the next day's start (23 or 25 hours later on a clock change).
   const to = filter.to ? nextDayStart(dayStartOfKey(filter.to)) : Infinity;
-  const tasks = filterEntries(entries, filter).filter(
-    (e) =>
-      (filter.showHidden || !hidden.has(e.taskId)) &&
-      (filter.category === 'all' || e.meta.category === filter.category) &&
-      e.createdAt >= from &&
-      e.createdAt < to,
-  );
-  let items = toItems(tasks);
+  const found = filterEntries(entries, filter, { ...search, judgements });
+  const tasks =
+    (filter.showHidden || hidden.size === 0) && filter.category === 'all' && !filter.from && !filter.to
+      ? found
+      : found.filter(
+          (e) =>
+            (filter.showHidden || !hidden.has(e.taskId)) &&
+            (filter.category === 'all' || e.meta.category === filter.category) &&
+            e.createdAt >= from &&
+            e.createdAt < to,
+        );
+  let items = tilesOf(entries, tasks, toItems);
+  const query = compileQuery(filter.query);
+  if (query.outputTerms.length > 0)
+    items = items.filter((item) => outputMatches(query, item.key, judgements, search.tags));
   if (filter.starred || filter.minRating > 0) {
     items = items.filter((item) => {
       const j = judgements.get(item.key);
@@ -234,6 +245,48 @@ export function selectItems(
     items = items.filter((item) => reviewStates.get(item.key) === wanted);
   }
   return sortItems(items, filter.sort, judgements);
+}
+
+// The tiles of a whole list, per list (the store's, replaced on every change) and tile maker, with where
+// each task's tiles start: a search that keeps most tasks (the first letter typed) copies their runs of
+// tiles instead of making a list of 200,000 tiles again.
+const allTiles = new WeakMap<
+  readonly HistoryEntry[],
+  { toItems: (entries: HistoryEntry[]) => GalleryItem[]; items: GalleryItem[]; start: Int32Array } | null
+>();
+
+function tilesOf(
+  entries: HistoryEntry[],
+  tasks: HistoryEntry[],
+  toItems: (entries: HistoryEntry[]) => GalleryItem[],
+): GalleryItem[] {
+  if (tasks.length < entries.length / 4) return toItems(tasks);
+  let all = allTiles.get(entries);
+  if (all === undefined || (all && all.toItems !== toItems)) {
+    const items = toItems(entries);
+    // Each task's first tile, found by walking the list beside the tiles (they come in its order).
+    const start = new Int32Array(entries.length + 1);
+    let k = 0;
+    for (let p = 0; p < entries.length; p++) {
+      start[p] = k;
+      while (k < items.length && items[k]!.entry === entries[p]) k++;
+    }
+    start[entries.length] = k;
+    all = k === items.length ? { toItems, items, start } : null;
+    allTiles.set(entries, all);
+  }
+  if (!all) return toItems(tasks);
+  if (tasks === entries) return all.items.slice();
+  // The tasks kept are a part of the list, in its order: walk both, copying each kept task's tiles.
+  const { items, start } = all;
+  const out: GalleryItem[] = [];
+  let q = 0;
+  for (let p = 0; p < entries.length && q < tasks.length; p++) {
+    if (entries[p] !== tasks[q]) continue;
+    q++;
+    for (let k = start[p]!; k < start[p + 1]!; k++) out.push(items[k]!);
+  }
+  return q < tasks.length ? toItems(tasks) : out;
 }
 
 const durationOf = (e: HistoryEntry) => (e.completedAt === null ? -1 : e.completedAt - e.createdAt);

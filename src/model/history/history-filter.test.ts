@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { filterEntries, memberOptions, modelOptions, NO_FILTER } from './history-filter';
 import { makeEntry } from '../../test/gallery-test-utils';
+import { SearchIndex } from '../search/search-index';
 
 const entries = [
   makeEntry('a', { status: 'running', params: { prompt: 'A red Fox at dawn' } }),
@@ -62,5 +63,55 @@ describe('the "By" filter (team space)', () => {
       { id: 'key-b', name: 'Bo', count: 1 },
     ]);
     expect(memberOptions(entries)).toEqual([]);
+  });
+});
+
+describe('filterEntries with the search language', () => {
+  const list = [
+    makeEntry('a', {
+      params: { prompt: 'A red Fox at dawn', negative_prompt: 'blurry', seed: 42, steps: 30 },
+    }),
+    makeEntry('b', { outputs: [{ url: 'b0' }, { url: 'b1' }], params: { prompt: 'ocean waves', seed: 7 } }),
+    makeEntry('c', { meta: { title: 'Aurora XL', modelId: 'aurora-xl' }, params: { prompt: 'fox in snow' } }),
+  ];
+
+  it('matches fields, negation and the negative prompt', () => {
+    expect(ids(filterEntries(list, { ...NO_FILTER, query: 'model:aurora fox' }))).toEqual(['c']);
+    expect(ids(filterEntries(list, { ...NO_FILTER, query: 'seed:42' }))).toEqual(['a']);
+    expect(ids(filterEntries(list, { ...NO_FILTER, query: 'fox -steps>=30' }))).toEqual(['c']);
+    expect(ids(filterEntries(list, { ...NO_FILTER, query: 'blurry' }))).toEqual(['a']);
+  });
+
+  it('leaves malformed terms out (the list itself when nothing else filters)', () => {
+    expect(filterEntries(list, { ...NO_FILTER, query: 'rating>=x  after:2026-13-01' })).toBe(list);
+    expect(ids(filterEntries(list, { ...NO_FILTER, query: 'rating>=x ocean' }))).toEqual(['b']);
+  });
+
+  it('keeps a task when one of its outputs passes the rating and tag terms', () => {
+    const judgements = new Map([['b#1', { outputKey: 'b#1', starred: false, rating: 5, updatedAt: 0 }]]);
+    const tags = new Map([
+      ['b#0', ['hero']],
+      ['a#0', ['hero', 'draft']],
+    ]);
+    const by = (query: string) => ids(filterEntries(list, { ...NO_FILTER, query }, { judgements, tags }));
+    expect(by('rating>=4')).toEqual(['b']);
+    expect(by('tag:hero')).toEqual(['a', 'b']);
+    expect(by('tag:hero -tag:draft')).toEqual(['b']);
+    // One output must pass both: b#0 is tagged, b#1 rated.
+    expect(by('tag:hero rating>=4')).toEqual([]);
+    // Without judgements nothing is rated.
+    expect(ids(filterEntries(list, { ...NO_FILTER, query: 'rating>=1' }))).toEqual([]);
+  });
+
+  it('answers the same through an index, testing directly what the index does not hold as given', () => {
+    const index = new SearchIndex();
+    index.sync(list);
+    const replaced = { ...list[1]!, request: { ...list[1]!.request, params: { prompt: 'fox cub' } } };
+    const now = [list[0]!, replaced, list[2]!, makeEntry('d', { params: { prompt: 'grey fox' } })];
+    for (const query of ['fox', 'seed:42', '-fox', 'model:aurora', 'ocean'])
+      expect(ids(filterEntries(now, { ...NO_FILTER, query }, { index })), query).toEqual(
+        ids(filterEntries(now, { ...NO_FILTER, query })),
+      );
+    expect(ids(filterEntries(now, { ...NO_FILTER, query: 'fox' }, { index }))).toEqual(['a', 'b', 'c', 'd']);
   });
 });

@@ -1,9 +1,22 @@
 import type { TaskStatus } from '../../../contract/task';
-import type { ParamValue } from '../../../contract/task';
 import type { HistoryEntry } from './history-types';
+import type { Judgements } from './judgements';
+import {
+  anyOutputMatches,
+  compileQuery,
+  isEmptyQuery,
+  matchEntry,
+  byTask,
+  outputCandidates,
+  type OutputTags,
+} from '../search/query';
+import type { SearchIndex } from '../search/search-index';
+
+export { promptOf } from '../search/entry-facets';
 
 // The gallery's filters (product-notes §3: by status, media type and model; search prompts), as pure functions
-// over the store's list so they stay fast at 5,000 entries and are tested without a DOM.
+// over the store's list so they stay fast at 5,000 entries and are tested without a DOM. The search box's
+// text is the query language of model/search/query.ts, answered through its index when one is given.
 
 export type MediaType = HistoryEntry['meta']['mediaType'];
 
@@ -30,12 +43,9 @@ export const NO_FILTER: HistoryFilter = {
 
 const byMember = (member: string | undefined) => member !== undefined && member !== 'all';
 
+/** Whether a facet other than the query filters. */
 const isFiltering = (f: HistoryFilter) =>
-  f.status !== 'all' ||
-  f.mediaType !== 'all' ||
-  f.model !== 'all' ||
-  f.query.trim() !== '' ||
-  byMember(f.member);
+  f.status !== 'all' || f.mediaType !== 'all' || f.model !== 'all' || byMember(f.member);
 
 /** Whether the entry was made by the member the "By" filter names (a task without `by` is this member's). */
 function madeBy(entry: HistoryEntry, member: string | undefined): boolean {
@@ -43,34 +53,50 @@ function madeBy(entry: HistoryEntry, member: string | undefined): boolean {
   return member === 'me' ? !entry.by : entry.by?.id === member;
 }
 
-/** The prompt param, when the task had one as text. */
-export function promptOf(params: Record<string, ParamValue>): string | null {
-  const prompt = params.prompt;
-  return typeof prompt === 'string' && prompt.trim() ? prompt : null;
+/** What the search may use besides the entries: an index kept in sync, and what rating and tag terms read. */
+export interface SearchOptions {
+  /**
+   * An index (search-index.ts) its owner keeps in sync with the entries (sync): a keystroke looks up its
+   * postings. Entries it does not hold as they are (not ready, not synced yet) are tested directly.
+   */
+  index?: SearchIndex;
+  /** For rating terms: none given, no output is rated. */
+  judgements?: Judgements;
+  /** For tag terms: each output's tags by output key. */
+  tags?: OutputTags;
 }
 
-// Entries are replaced, never mutated, so a lowercase haystack can be cached per object.
-const haystacks = new WeakMap<HistoryEntry, string>();
-function haystackOf(entry: HistoryEntry): string {
-  let text = haystacks.get(entry);
-  if (text === undefined) {
-    text = `${promptOf(entry.request.params) ?? ''}\n${entry.meta.title}`.toLowerCase();
-    haystacks.set(entry, text);
-  }
-  return text;
-}
+const NO_JUDGEMENTS: Judgements = new Map();
 
-/** Keeps the order (newest first). Every word of the query must appear in the prompt or the title. */
-export function filterEntries(entries: HistoryEntry[], filter: HistoryFilter): HistoryEntry[] {
-  if (!isFiltering(filter)) return entries;
-  const words = filter.query.toLowerCase().split(/\s+/).filter(Boolean);
+/**
+ * Keeps the order (newest first). The query is the search language of query.ts: every free word must
+ * appear in the prompt, the negative prompt or the title; fields (model:, seed:, steps>=30...) compare;
+ * rating and tag terms keep a task when one of its outputs passes them.
+ */
+export function filterEntries(
+  entries: HistoryEntry[],
+  filter: HistoryFilter,
+  options: SearchOptions = {},
+): HistoryEntry[] {
+  const query = compileQuery(filter.query);
+  if (!isFiltering(filter) && isEmptyQuery(query)) return entries;
+  const matches = options.index
+    ? options.index.matcher(query, entries)
+    : (e: HistoryEntry) => matchEntry(query, e);
+  const judgements = options.judgements ?? NO_JUDGEMENTS;
+  const byOutput = query.outputTerms.length > 0;
+  // The tasks with an output that may pass the rating and tag terms, by place when the index knows them.
+  const candidates = byOutput ? byTask(outputCandidates(query, judgements, options.tags)) : null;
+  const places = candidates && options.index ? options.index.placesOf(candidates.keys(), entries) : null;
   return entries.filter(
-    (e) =>
+    (e, i) =>
+      matches(e, i) &&
       (filter.status === 'all' || e.status === filter.status) &&
       (filter.mediaType === 'all' || e.meta.mediaType === filter.mediaType) &&
       (filter.model === 'all' || e.meta.title === filter.model) &&
       madeBy(e, filter.member) &&
-      (words.length === 0 || words.every((w) => haystackOf(e).includes(w))),
+      (!byOutput ||
+        ((!places || places[i] === 1) && anyOutputMatches(query, e, judgements, options.tags, candidates))),
   );
 }
 

@@ -205,9 +205,10 @@ describe('the database upgrade to version 7', () => {
     v6.close();
 
     const upgraded = await db();
-    expect(upgraded.version).toBe(7);
-    expect([...upgraded.objectStoreNames].sort()).toEqual(
-      [...pairs.map(([name]) => name), 'outbox', 'reviews'].sort(),
+    // Later versions add stores of their own (tags.test.ts checks version 8's).
+    expect(upgraded.version).toBeGreaterThanOrEqual(7);
+    expect([...upgraded.objectStoreNames]).toEqual(
+      expect.arrayContaining([...pairs.map(([name]) => name), 'outbox', 'reviews']),
     );
     expect(await upgraded.get('judgements', [A, 't1#0'])).toMatchObject({ starred: true });
     const store = await ReviewStore.open(A);

@@ -7,6 +7,8 @@ import { TeamComments } from './team-comments';
 import { TeamJudgements } from './team-judgements';
 import { TeamLibrary } from './team-library';
 import { TeamMembers } from './team-members';
+import { TeamSearches } from './team-searches';
+import { TeamTags } from './team-tags';
 import { TeamTasks } from './team-tasks';
 import { TeamVotes } from './team-votes';
 import { makeEntry } from '../../test/gallery-test-utils';
@@ -203,6 +205,48 @@ describe('the referee and the studio’s own stores', () => {
     expect(back.scores).toEqual({
       'key-b': { cells: { 'r1|aurora@v2': { c2: 5 } }, at: expect.any(Number) },
     });
+  });
+
+  it('in a room of the current version, tags and saved searches from two honest members are accepted', () => {
+    const { server, refused, join } = refereedRoom({ migrated: true });
+    const a = join('key-a');
+    const b = join('key-b');
+    const tagsA = new TeamTags(a);
+    const tagsB = new TeamTags(b);
+    tagsA.setMine([{ outputKey: 't1#0', tags: ['cat', 'night'] }]);
+    tagsB.setMine([{ outputKey: 't1#0', tags: ['blue', ...Array.from({ length: 30 }, (_, i) => `t${i}`)] }]);
+    tagsA.setMine([{ outputKey: 't1#0', tags: [] }]);
+    const searchesA = new TeamSearches(a);
+    const searchesB = new TeamSearches(b);
+    searchesA.setMine([{ id: 'sa', search: { name: 'Cats', query: 'cat', at: 1 } }]);
+    searchesB.setMine([{ id: 'sb', search: { name: 'Dogs', query: 'dog', at: 2 } }]);
+    // Bob's studio never touches Ana's search, whatever it is asked.
+    searchesB.setMine([
+      { id: 'sa', search: { name: 'Mine now', query: 'x', at: 3 } },
+      { id: 'sa', search: null },
+    ]);
+    searchesA.setMine([{ id: 'sa', search: { name: 'Night cats', query: 'cat night', at: 4 } }]);
+    searchesB.setMine([{ id: 'sb', search: null }]);
+
+    expect(refused).toEqual([]);
+    for (const root of [TEAM_DOC_ROOTS.tags, TEAM_DOC_ROOTS.searches]) {
+      expect(a.doc.getMap(root).toJSON(), root).toEqual(server.getMap(root).toJSON());
+      expect(b.doc.getMap(root).toJSON(), root).toEqual(server.getMap(root).toJSON());
+    }
+    expect(Object.keys(server.getMap('tags').toJSON())).toEqual(['key-b|t1#0']);
+    expect(server.getMap('searches').toJSON()).toEqual({
+      sa: { name: 'Night cats', query: 'cat night', by: 'key-a', at: 4 },
+    });
+  });
+
+  it('the control: the same relay refuses a member who deletes another’s saved search', () => {
+    const { refused, join } = refereedRoom({ migrated: true });
+    const a = join('key-a');
+    const b = join('key-b');
+    new TeamSearches(a).setMine([{ id: 'sa', search: { name: 'Cats', query: 'cat', at: 1 } }]);
+    b.doc.getMap('searches').delete('sa');
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatch(/^key-b: not-yours/);
   });
 
   it('the control: the same relay refuses a member who writes another’s scores', () => {

@@ -11,6 +11,8 @@ import { TeamComments } from './team-comments';
 import { TeamJudgements } from './team-judgements';
 import { TeamLibrary } from './team-library';
 import { TeamReviews, type LocalReviews } from './team-reviews';
+import { TeamSearches, type LocalSearches } from './team-searches';
+import { TeamTags, type LocalTags } from './team-tags';
 import { TeamVotes } from './team-votes';
 import { TeamMembers } from './team-members';
 import { yieldToMain } from '../../lib/yield-to-main';
@@ -40,6 +42,10 @@ export interface TeamSessionOptions extends Omit<TeamConnectionOptions, 'localNa
   judgements?: LocalJudgements | null;
   /** This device's reviews of outputs: this member's go to the team, from now on (rooms of version 4 on). */
   reviews?: LocalReviews | null;
+  /** This device's tags of outputs: this member's go to the team, from now on (rooms of version 5 on). */
+  tags?: LocalTags | null;
+  /** This device's saved searches: this member's go to the team, from now on (rooms of version 5 on). */
+  searches?: LocalSearches | null;
   now?: () => number;
   /**
    * A fresh copy of the room (the last one was dropped after a refused change): this member's items are
@@ -63,6 +69,10 @@ export class TeamSession {
   readonly judgements: TeamJudgements;
   /** Everyone's reviews of outputs (Approve, Needs changes, Reject). */
   readonly reviews: TeamReviews;
+  /** Everyone's tags of outputs (the search finds an output by anyone's: tagsByOutput). */
+  readonly tags: TeamTags;
+  /** Everyone's saved searches, with who saved each (savedSearchesOf). */
+  readonly searches: TeamSearches;
   readonly comments: TeamComments;
   readonly boards: TeamBoards;
   readonly votes: TeamVotes;
@@ -73,6 +83,8 @@ export class TeamSession {
   private bridge: ReturnType<typeof bridgeHistory> | null = null;
   private stopJudgements: () => void = () => undefined;
   private stopReviews: () => void = () => undefined;
+  private stopTags: () => void = () => undefined;
+  private stopSearches: () => void = () => undefined;
   private stopWaiting: () => void = () => undefined;
   private readonly stopMeta: () => void;
   /** The room is being read in pieces (the preload). */
@@ -92,6 +104,8 @@ export class TeamSession {
     const said = new EarlierSaid();
     this.judgements = new TeamJudgements(this.space, this.share, said);
     this.reviews = new TeamReviews(this.space, this.share);
+    this.tags = new TeamTags(this.space, this.share);
+    this.searches = new TeamSearches(this.space, this.share);
     this.comments = new TeamComments(this.space, undefined, said);
     this.boards = new TeamBoards(this.space);
     this.votes = new TeamVotes(this.space);
@@ -169,6 +183,12 @@ export class TeamSession {
     this.stopReviews();
     const reviews = this.options.reviews;
     this.stopReviews = reviews ? this.reviews.bridge(reviews, { shareExisting }) : () => undefined;
+    this.stopTags();
+    const tags = this.options.tags;
+    this.stopTags = tags ? this.tags.bridge(tags, { shareExisting }) : () => undefined;
+    this.stopSearches();
+    const searches = this.options.searches;
+    this.stopSearches = searches ? this.searches.bridge(searches, { shareExisting }) : () => undefined;
   }
 
   get memberId(): string {
@@ -180,7 +200,10 @@ export class TeamSession {
     return this.bridge?.earlier() ?? [];
   }
 
-  /** Shares this device's earlier tasks, and its stars, ratings and reviews, when the member says so. */
+  /**
+   * Shares this device's earlier tasks, and its stars, ratings, reviews, tags and saved searches, when the
+   * member says so.
+   */
   shareEarlierTasks(): number {
     this.bridgeJudgements(true);
     return this.bridge?.shareEarlier() ?? 0;
@@ -214,7 +237,17 @@ export class TeamSession {
     this.bridge?.stop();
     this.stopJudgements();
     this.stopReviews();
-    for (const store of [this.judgements, this.reviews, this.comments, this.boards, this.votes])
+    this.stopTags();
+    this.stopSearches();
+    for (const store of [
+      this.judgements,
+      this.reviews,
+      this.tags,
+      this.searches,
+      this.comments,
+      this.boards,
+      this.votes,
+    ])
       store.destroy();
     this.members.destroy();
     this.tasks.destroy();
