@@ -104,7 +104,7 @@ export function ViewerDetails({
       {output && reviews && (
         <ReviewControl key={current.key} outputKey={current.key} reviews={reviews} team={reviewTeam} />
       )}
-      {output && <OutputTagList key={current.key} outputKey={current.key} />}
+      {output && <OutputTagList key={`tags-${current.key}`} outputKey={current.key} />}
       <TaskEndNotice entry={entry} />
       <OutputActions
         entry={entry}
