@@ -498,6 +498,32 @@ describe('TaskQueue', () => {
     expect(h.sent.map((s) => s.prompt)).toEqual(['a', 'b', 'c']);
   });
 
+  it('sends the next task only once the service has answered the one before (a slow first send goes first)', async () => {
+    // The outbox writes each task down before its POST: a later task's write could finish first and its
+    // POST reach the service first. Each send now waits for the answer to the one before it.
+    const called: string[] = [];
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    let n = 0;
+    const h = harness({
+      free: 0,
+      createTask: async (request, key) => {
+        called.push(promptOf(request));
+        if (promptOf(request) === 'a') await gate;
+        return { taskId: `t-${++n}-${key}`, status: 'queued' } as TaskCreated;
+      },
+    });
+    await hold(h.queue, ['a', 'b', 'c']);
+    h.slots.free = 3;
+    h.queue.kick();
+    await waitUntil(() => called.length === 1, 'the first sent');
+    for (let i = 0; i < 5; i++) await settle();
+    expect(called).toEqual(['a']);
+    openGate();
+    await waitUntil(() => called.length === 3, 'three sent');
+    expect(called).toEqual(['a', 'b', 'c']);
+  });
+
   it('under a credit stop, a task of unknown price is priced first and counted', async () => {
     const h = harness({ free: 10, quote: async () => ({ credits: 4 }) });
     h.queue.setStopAfterCredits(10);

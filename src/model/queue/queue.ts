@@ -356,8 +356,8 @@ export class TaskQueue {
   private pumping = false;
   /**
    * The turn of the next release to hand its task to the service: releases run at once (a price check, the
-   * claim), but each sends only after the one released before it has sent, so the service receives the
-   * tasks in the queue's order whichever price answer comes back first.
+   * claim), but each sends only after the service has answered the one released before it, so it receives
+   * the tasks in the queue's order whichever price answer or database write comes back first.
    */
   private sendTurn: Promise<void> = Promise.resolve();
   private channel: BroadcastChannel | null = null;
@@ -899,10 +899,12 @@ export class TaskQueue {
       const credits = item.held.credits ?? 0;
       this.sentCredits = Math.round((this.sentCredits + credits) * 1e6) / 1e6;
       const sending = this.deps.submit(item.request, item.meta, { idempotencyKey: key });
-      passTurn();
       this.starting.delete(key);
       this.changed();
       const result = await sending;
+      // The next release sends once the service has answered this one: the outbox writes each task down
+      // before its POST, so a later task's POST could otherwise reach the service first.
+      passTurn();
       if (result.kind === 'refused' && (await this.refused(item, result.error)) === 'taken back') {
         // Still the queue's, held at its place with the queue paused: its caller is told when it is sent
         // or removed, never "refused" beside a task that will still go (docs/queue.md).
