@@ -1,11 +1,11 @@
 import { useLingui } from '@lingui/react/macro';
-import { useCallback, useMemo, useRef, useSyncExternalStore } from 'react';
+import { useCallback, useMemo, useRef } from 'react';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { countTags } from '../../model/history/tags';
 import { parseQuery, removeTerm, SEARCH_FIELDS, type QueryProblem } from '../../model/search/query';
 import { QueryBox, type QueryChip } from './query-box';
 import { SavedSearches } from './saved-searches';
-import { useSearchStores } from './search-stores';
+import { useOutputTags, useSearchStores } from './search-stores';
 import { suggestionsFor, type FieldHint, type ValueSources } from './suggestions';
 
 // The search box of the History and the Gallery (docs/using.md "Search"): the search language with its
@@ -13,8 +13,6 @@ import { suggestionsFor, type FieldHint, type ValueSources } from './suggestions
 // "Save search" / "Saved searches" under it when the stores are there.
 
 const FIELD_HINTS: readonly FieldHint[] = SEARCH_FIELDS.map((f) => ({ id: f.id, hint: f.example }));
-const NO_TAGS: ReadonlyMap<string, readonly string[]> = new Map();
-const noSubscribe = () => () => undefined;
 
 /** What the search's values can be, from the history (computed when a suggestion is first asked for). */
 function valueSources(
@@ -70,10 +68,7 @@ export function HistorySearch({
 }) {
   const { t } = useLingui();
   const stores = useSearchStores();
-  const tags = useSyncExternalStore(
-    stores?.tags.subscribe ?? noSubscribe,
-    stores?.tags.snapshot ?? (() => NO_TAGS),
-  );
+  const tags = useOutputTags();
   const problemText = useCallback(
     (problem: QueryProblem): string => {
       switch (problem) {

@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect } from 'react';
+import { createContext, useContext, useEffect, useSyncExternalStore } from 'react';
 import type { HistoryEntry } from '../../model/history/history-types';
 import type { Judgements } from '../../model/history/judgements';
 import type { SearchIndex } from '../../model/search/search-index';
@@ -64,4 +64,14 @@ export function useSearchIndex(entries: readonly HistoryEntry[]): SearchIndex | 
     else index.buildInBackground(entries).catch(() => undefined);
   }, [index, entries]);
   return index;
+}
+
+const noSubscribe = () => () => undefined;
+const NO_TAGS: ReadonlyMap<string, readonly string[]> = new Map();
+const noTags = () => NO_TAGS;
+
+/** Every output's tags (this member's and the team's), by output key; none without the stores. */
+export function useOutputTags(): ReadonlyMap<string, readonly string[]> {
+  const stores = useSearchStores();
+  return useSyncExternalStore(stores?.tags.subscribe ?? noSubscribe, stores?.tags.snapshot ?? noTags);
 }

@@ -1,28 +1,22 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Tag, X } from 'lucide-react';
-import { useId, useState, useSyncExternalStore, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { cn } from '../../lib/cn';
 import { displayText } from '../../lib/untrusted-text';
 import { Button } from '../button';
 import { inputClass } from '../field';
 import { MAX_TAG_LENGTH, normalizeTag } from '../../model/history/tags';
-import { useSearchStores, type OutputTags } from './search-stores';
+import { useOutputTags, useSearchStores, type OutputTags } from './search-stores';
 
 // "Add tag" (docs/using.md "Tags"): on one output (the Viewer, with its tags listed, each of this member's
 // removable) or on a selection at once (the Gallery's toolbar). Tags are text other members wrote: shown as
 // React text only. Tags are searchable with `tag:`.
 
-const noSubscribe = () => () => undefined;
-const NO_TAGS: ReadonlyMap<string, readonly string[]> = new Map();
-
 /** The tags of one output, and "Add tag". Nothing without the stores. */
 export function OutputTagList({ outputKey }: { outputKey: string }) {
   const stores = useSearchStores();
   const { t } = useLingui();
-  const all = useSyncExternalStore(
-    stores?.tags.subscribe ?? noSubscribe,
-    stores?.tags.snapshot ?? (() => NO_TAGS),
-  );
+  const all = useOutputTags();
   if (!stores) return null;
   const tags = all.get(outputKey) ?? [];
   const mine = new Set(stores.tags.mine(outputKey));

@@ -29,7 +29,7 @@ import { taskIdOfKey } from '../../model/history/output-key';
 import type { TeamPick, TeamPicks } from '../../model/team/team-judgements';
 import type { LocalReviewStore, ReviewTeam } from '../../components/history/review-control';
 import { reviewStatesOf, type ReviewStore, type Reviews } from '../../model/history/reviews';
-import { useSearchIndex, useSearchStores } from '../../components/search/search-stores';
+import { useOutputTags, useSearchIndex } from '../../components/search/search-stores';
 import { compareTargetOf, compareWithSource } from './compare-target';
 import { GalleryEarlier } from './gallery-earlier';
 import { GalleryEmpty } from './gallery-empty';
@@ -142,8 +142,6 @@ const NO_REVIEWS: Reviews = new Map();
 const noSubscribe = () => () => undefined;
 const noReviews = () => NO_REVIEWS;
 const noTeamReviews = () => undefined;
-const NO_TAGS: ReadonlyMap<string, readonly string[]> = new Map();
-const noTags = () => NO_TAGS;
 
 export function GalleryView(props: GalleryViewProps) {
   const { t, i18n } = useLingui();
@@ -178,11 +176,7 @@ export function GalleryView(props: GalleryViewProps) {
   // Grouped, a batch's tiles sit together where its best one falls under the sort (the grid shows them
   // as one stack): the Viewer and range selection then go through them in that order too.
   const index = useSearchIndex(entries);
-  const searchStores = useSearchStores();
-  const tags = useSyncExternalStore(
-    searchStores?.tags.subscribe ?? noSubscribe,
-    searchStores?.tags.snapshot ?? noTags,
-  );
+  const tags = useOutputTags();
   const items = useMemo(() => {
     const selected = selectItems(
       entries,

@@ -15,7 +15,7 @@ import {
 } from 'react';
 import { Button } from '../../components/button';
 import { HistorySearch } from '../../components/search/history-search';
-import { useSearchIndex, useSearchStores } from '../../components/search/search-stores';
+import { useOutputTags, useSearchIndex, useSearchStores } from '../../components/search/search-stores';
 import type { Judgements } from '../../model/history/judgements';
 import type { OutboxEntry } from '../../model/db';
 import type { HistoryStore } from '../../model/history/history-store';
@@ -61,8 +61,6 @@ import { GroupBatchesToggle } from '../../components/history/group-batches-toggl
 // this key newest first, filtered and searched, virtualised so 5,000 tasks stay smooth. Reads the
 // store with useSyncExternalStore; the app shell owns polling and the outbox.
 
-const NO_TAGS: ReadonlyMap<string, readonly string[]> = new Map();
-const noTags = () => NO_TAGS;
 const NO_RATINGS: Judgements = new Map();
 const noRatings = () => NO_RATINGS;
 
@@ -143,10 +141,7 @@ export function HistoryPanel({
   // hidden tasks left out after it.
   const index = useSearchIndex(all);
   const searchStores = useSearchStores();
-  const tags = useSyncExternalStore(
-    searchStores?.tags.subscribe ?? noSubscribe,
-    searchStores?.tags.snapshot ?? noTags,
-  );
+  const tags = useOutputTags();
   const ratings = useSyncExternalStore(
     searchStores?.ratings?.subscribe ?? noSubscribe,
     searchStores?.ratings?.snapshot ?? noRatings,
