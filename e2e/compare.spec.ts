@@ -122,6 +122,45 @@ test('three image models on two prompts: total quote, six cells, contact sheet, 
   await other.close();
 });
 
+test('a contact sheet opened with "Open recipe" lists its pictures, and "Use this recipe" reopens the form of the one chosen', async ({
+  studio,
+  page,
+}, testInfo) => {
+  await studio.start('personal');
+  const board = await openCompare(page);
+  await addModels(page, ['Lumen Canvas · v2', 'Aurora XL · Aurora XL 1.0']);
+  const prompt = 'A windmill in a tulip field';
+  await board.getByLabel('Prompt 1', { exact: true }).fill(prompt);
+  await board.getByRole('button', { name: /^Run all/ }).click();
+  await expect(board.locator('[data-cell-state="succeeded"]')).toHaveCount(2, { timeout: 30_000 });
+  const download = page.waitForEvent('download');
+  await board.getByRole('button', { name: 'Export contact sheet' }).click();
+  const path = testInfo.outputPath('sheet.png');
+  await (await download).saveAs(path);
+
+  // Back on Create, with another model's form open.
+  await page.getByRole('button', { name: /^Compare/ }).click();
+  await expect(compareRegion(page)).toBeHidden();
+  await studio.openModel('Pop Diffusion');
+  await studio.prompt.fill('something else entirely');
+  await page.getByTestId('open-recipe-input').setInputFiles(path);
+  const dialog = page.getByRole('dialog', { name: 'Recipe' });
+  const row = dialog.getByRole('group', { name: prompt });
+  await expect(row.getByRole('radio')).toHaveCount(2);
+  await expect(row.getByRole('radio', { name: 'Lumen Canvas lumen-canvas-v2' })).toBeChecked();
+  await row.getByRole('radio', { name: 'Aurora XL northwind-aurora-1' }).check();
+  await expect(dialog.getByTestId('recipe-fields')).toContainText('northwind-aurora, northwind-aurora-1');
+  await dialog.getByRole('button', { name: 'Use this recipe', exact: true }).click();
+  await expect(dialog).toBeHidden();
+  await expect(studio.form('Aurora XL')).toBeVisible();
+  await expect(studio.prompt).toHaveValue(prompt);
+  expect(await studio.requestBody()).toMatchObject({
+    interfaceId: 'northwind-aurora',
+    versionId: 'northwind-aurora-1',
+    params: { prompt },
+  });
+});
+
 test('two audio models play side by side', async ({ studio, page }) => {
   await studio.start('personal');
   const board = await openCompare(page);

@@ -474,6 +474,15 @@ test('lineage: an image, its cutout and a video of the cutout link both ways in 
     await viewer.getByRole('region', { name: 'Used in' }).getByRole('button').first().click();
     await viewer.getByRole('region', { name: 'Used in' }).getByRole('button').first().click();
     await expect(viewer.getByRole('region', { name: 'Made from' })).toContainText(cutoutPrompt);
+    // The whole family as a tree: the image at its root, the cutout under it, the video (shown) under that.
+    await viewer.getByRole('button', { name: 'Family tree' }).click();
+    const tree = viewer.getByRole('region', { name: 'Family tree' });
+    const root = tree.locator(':scope > ul > li');
+    await expect(root).toHaveCount(1);
+    await expect(root.locator(':scope > button')).toContainText(imagePrompt);
+    const cutout = root.locator(':scope > div > ul > li');
+    await expect(cutout.locator(':scope > button')).toContainText(cutoutPrompt);
+    await expect(cutout.locator(':scope > div > ul > li[aria-current="true"]')).toContainText(videoPrompt);
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Gallery', exact: true }).click();
   };

@@ -444,6 +444,87 @@ test('a comment on an output in the Viewer, a reply from the other member and Re
   }
 });
 
+test("lineage, tags and saved searches are the team's: Ben sees what Ana's cutout was made from, her tag and her saved search, and Ana sees his tag", async ({
+  join,
+}) => {
+  test.setTimeout(180_000);
+  const ana = await join(ANA);
+  const ben = await join(BEN);
+  const word = uniquePrompt('kite').split(' ')[1]!;
+  const imagePrompt = `a red kite ${word}`;
+  const cutoutPrompt = `the kite cut out ${word}`;
+  const anasTag = `kites-${word}`;
+  const bensTag = `pick-${word}`;
+
+  // Ana: an image, then a cutout made from it ("Use as input").
+  await ana.makeTask(imagePrompt);
+  await ana.studio.openModel('Cutout', 'image/edit-image');
+  const detail = await ana.history.openDetail(ana.history.card(imagePrompt));
+  await detail.getByRole('button', { name: 'Use as input', exact: true }).click();
+  await expect(detail).toBeHidden();
+  await generate(ana.studio, cutoutPrompt);
+  await ana.history.expectStatus(ana.history.card(cutoutPrompt), 'succeeded', TASK_TIMEOUT);
+
+  // Ana tags the cutout in the Viewer and saves a search for the tag.
+  await ana.openGallery();
+  await ana.view(cutoutPrompt);
+  await ana.viewer.getByRole('button', { name: 'Add tag', exact: true }).click();
+  await ana.viewer.getByRole('textbox', { name: 'New tag' }).fill(anasTag);
+  await ana.page.keyboard.press('Enter');
+  await expect(ana.viewer.getByRole('list', { name: 'Tags' })).toContainText(anasTag);
+  await ana.page.keyboard.press('Escape');
+  await ana.page.keyboard.press('Escape');
+  await expect(ana.viewer).toBeHidden();
+  const anasBox = ana.gallery.getByRole('combobox', { name: 'Search prompts' });
+  await anasBox.fill(`tag:${anasTag}`);
+  await expect(ana.gallery.getByTestId('gallery-tile')).toHaveCount(1);
+  await ana.gallery.getByRole('button', { name: 'Save search' }).click();
+  await ana.gallery.getByRole('textbox', { name: 'Name of the search' }).fill(`Kites ${word}`);
+  await ana.page.keyboard.press('Enter');
+
+  // Ben: the cutout made from the image, in its family tree too, with Ana's tag (not his to remove).
+  await ben.openGallery();
+  await ben.view(cutoutPrompt);
+  await expect(ben.viewer.getByRole('region', { name: 'Made from' })).toContainText(imagePrompt, {
+    timeout: 15_000,
+  });
+  const bensTags = ben.viewer.getByRole('list', { name: 'Tags' });
+  await expect(bensTags).toContainText(anasTag);
+  await expect(ben.viewer.getByRole('button', { name: `Remove tag ${anasTag}` })).toHaveCount(0);
+  await ben.viewer.getByRole('button', { name: 'Family tree' }).click();
+  const tree = ben.viewer.getByRole('region', { name: 'Family tree' });
+  await expect(tree.locator(':scope > ul > li > button')).toContainText(imagePrompt);
+  await expect(tree.locator('li[aria-current="true"]')).toContainText(cutoutPrompt);
+  // Ben adds a tag of his own.
+  await ben.viewer.getByRole('button', { name: 'Add tag', exact: true }).click();
+  await ben.viewer.getByRole('textbox', { name: 'New tag' }).fill(bensTag);
+  await ben.page.keyboard.press('Enter');
+  await expect(ben.viewer.getByRole('button', { name: `Remove tag ${bensTag}` })).toBeVisible();
+  await ben.page.keyboard.press('Escape');
+  await ben.page.keyboard.press('Escape');
+  await expect(ben.viewer).toBeHidden();
+
+  // Ben's saved searches hold Ana's, by her, counting the cutout; it is hers to delete, not his.
+  const bensBox = ben.gallery.getByRole('combobox', { name: 'Search prompts' });
+  await bensBox.fill('');
+  await ben.gallery.getByRole('button', { name: /^Saved searches/ }).click();
+  const saved = ben.gallery.getByRole('list', { name: 'Saved searches' });
+  const anasSearch = saved.getByRole('button', { name: new RegExp(`^Kites ${word}`) });
+  await expect(anasSearch).toContainText('by Ana');
+  await expect(anasSearch.getByTestId('saved-count')).toHaveText('1');
+  await expect(saved.getByRole('button', { name: `Delete saved search Kites ${word}` })).toHaveCount(0);
+  await anasSearch.click();
+  await expect(bensBox).toHaveValue(`tag:${anasTag}`);
+  await expect(ben.gallery.getByTestId('gallery-tile')).toHaveCount(1);
+
+  // Ana sees Ben's tag on her cutout, and finds it by it.
+  await anasBox.fill(`tag:${bensTag}`);
+  await expect(ana.gallery.getByTestId('gallery-tile')).toHaveCount(1, { timeout: 15_000 });
+  await ana.view(cutoutPrompt);
+  await expect(ana.viewer.getByRole('list', { name: 'Tags' })).toContainText(bensTag);
+  await expect(ana.viewer.getByRole('button', { name: `Remove tag ${bensTag}` })).toHaveCount(0);
+});
+
 test('an edit made offline is merged on return, beside the edit the other member made meanwhile', async ({
   join,
 }) => {

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { embedRecipe } from '../../model/recipes/file-recipe';
 import { textChunk } from '../../model/recipes/png-chunks';
 import { recipeOf } from '../../model/recipes/recipe';
+import { sheetRecipe, sheetWithRecipe } from '../../model/recipes/sheet-recipe';
 import { makeEntry } from '../../test/gallery-test-utils';
 import { OpenRecipe, type RecipeUse } from './open-recipe';
 import { tinyPng } from '../../test/tiny-png';
@@ -116,5 +117,49 @@ describe('Open recipe', () => {
     const { dialog } = await openFile(fileOf(bytes));
     expect(dialog.textContent).toContain('<img src=x onerror="window.__pwned=1"><b>bold</b>');
     expect(dialog.querySelector('img, b')).toBeNull();
+  });
+
+  it('a contact sheet lists its pictures by prompt and model, and uses the recipe of the one chosen', async () => {
+    const lumen = makeEntry('task_5', { params: { prompt: 'a lighthouse at dusk', seed: 1 } });
+    const aurora = {
+      ...makeEntry('task_6', {
+        params: { prompt: 'a lighthouse at dusk', seed: 2 },
+        meta: { title: 'Aurora XL', modelId: 'northwind-aurora', versionId: 'northwind-aurora-1' },
+      }),
+      request: {
+        interfaceId: 'northwind-aurora',
+        versionId: 'northwind-aurora-1',
+        params: { prompt: 'a lighthouse at dusk', seed: 2 },
+      },
+    };
+    const sheet = sheetRecipe({ name: 'Lighthouses', category: 'image/default' }, [
+      {
+        prompt: 'a lighthouse at dusk',
+        cells: [
+          { model: 'Lumen Canvas · v2', modelVersion: 'lumen-2', entry: lumen },
+          { model: 'Aurora XL · 1.0', modelVersion: 'northwind-aurora-1', entry: aurora },
+          { model: 'Pop Diffusion · Pop 1', modelVersion: 'pixelmoss-pop-1', entry: null },
+        ],
+      },
+    ]);
+    const png = await sheetWithRecipe(new Blob([tinyPng() as Uint8Array<ArrayBuffer>]), sheet);
+    const { dialog, onUse, user } = await openFile(
+      fileOf(new Uint8Array(await png.arrayBuffer()), 'sheet.png'),
+    );
+    const row = within(dialog).getByRole('group', { name: 'a lighthouse at dusk' });
+    const first = within(row).getByRole('radio', { name: 'Lumen Canvas lumen-2' }) as HTMLInputElement;
+    expect(first.checked).toBe(true);
+    expect(
+      (within(row).getByRole('radio', { name: 'Pop Diffusion · Pop 1 (no picture)' }) as HTMLInputElement)
+        .disabled,
+    ).toBe(true);
+    await user.click(within(row).getByRole('radio', { name: 'Aurora XL northwind-aurora-1' }));
+    expect(within(dialog).getByTestId('recipe-fields').textContent).toContain('northwind-aurora-1');
+    await user.click(within(dialog).getByRole('button', { name: 'Use this recipe' }));
+    expect(onUse).toHaveBeenCalledWith({
+      kind: 'recipe',
+      selection: { kind: 'model', modelId: 'northwind-aurora', versionId: 'northwind-aurora-1' },
+      params: { prompt: 'a lighthouse at dusk', seed: 2 },
+    });
   });
 });

@@ -7,12 +7,14 @@ import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
 import { readRecipe } from '../../model/recipes/file-recipe';
 import type { ForeignParameters, Recipe } from '../../model/recipes/recipe';
+import type { SheetRecipe } from '../../model/recipes/sheet-recipe';
 import { selectionOfRequest, type Selection } from '../../model/selection';
 
 // "Open recipe" (docs/using.md): a file the studio downloaded carries how it was made (model, version,
 // every param); opened here, or dropped on Create, it is shown, and "Use this recipe" reopens the form
 // with it. Another tool's PNG `parameters` text maps onto the open form as far as it can (prompt,
-// negative prompt, seed, steps). What the file says is untrusted text: shown as text, never as markup,
+// negative prompt, seed, steps). A contact sheet carries the recipe of each of its pictures: its cells
+// are listed by prompt and model, and the one chosen is shown and used. What the file says is untrusted text: shown as text, never as markup,
 // and a form it fills is checked as any other before it is sent.
 
 /** What "Use this recipe" asks of the form. */
@@ -24,6 +26,7 @@ export type RecipeUse =
 
 type Read =
   | { kind: 'recipe'; name: string; recipe: Recipe }
+  | { kind: 'sheet'; name: string; sheet: SheetRecipe }
   | { kind: 'parameters'; name: string; parameters: ForeignParameters }
   | { kind: 'none'; name: string };
 
@@ -62,14 +65,83 @@ async function readFileRecipe(file: File): Promise<Read> {
     found = null;
   }
   if (found?.kind === 'recipe') return { kind: 'recipe', name: file.name, recipe: found.recipe };
+  if (found?.kind === 'sheet') return { kind: 'sheet', name: file.name, sheet: found.sheet };
   if (found?.kind === 'parameters')
     return { kind: 'parameters', name: file.name, parameters: found.parameters };
   return { kind: 'none', name: file.name };
 }
 
+/** What a recipe of ours selects: its tool, template or model (null when it names none). */
+const selectionOfRecipe = (recipe: Recipe): Selection | null =>
+  selectionOfRequest({
+    interfaceId: recipe.aiTool || recipe.template ? undefined : (recipe.model ?? undefined),
+    versionId: recipe.modelVersion ?? undefined,
+    aiTool: recipe.aiTool ?? undefined,
+    template: recipe.template ?? undefined,
+  });
+
+/** "Use this recipe" for a recipe of ours; null when it names no model, tool or template. */
+function recipeUseOf(recipe: Recipe): RecipeUse | null {
+  const selection = selectionOfRecipe(recipe);
+  if (!selection) return null;
+  const params = Object.fromEntries(Object.entries(recipe.params).map(([id, v]) => [id, paramValue(v)]));
+  return { kind: 'recipe', selection, params };
+}
+
+/** A sheet's cells that carry a recipe, by row and column: `r:c`. */
+const cellId = (row: number, column: number) => `${row}:${column}`;
+
 function valueText(value: Recipe['params'][string]): string {
   const shown = paramValue(value);
   return Array.isArray(shown) ? shown.join(', ') : String(shown);
+}
+
+/** What made one output: the model or tool, when, every param, and what cannot be relied on. */
+function RecipeDetails({ recipe }: { recipe: Recipe }) {
+  const { t, i18n } = useLingui();
+  const expiring = expiringParams(recipe);
+  const inputs = expiring.join(', ');
+  const selection = selectionOfRecipe(recipe);
+  return (
+    <div className="flex flex-col gap-4">
+      <dl
+        className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1.5 text-sm"
+        data-testid="recipe-fields"
+      >
+        <dt className="text-slate-500 dark:text-slate-400">
+          <Trans>Made with</Trans>
+        </dt>
+        <dd className="break-words">
+          {recipe.title}{' '}
+          <span className="text-slate-500 dark:text-slate-400">
+            ({recipe.model ?? recipe.aiTool ?? recipe.template}
+            {recipe.modelVersion ? `, ${recipe.modelVersion}` : ''})
+          </span>
+        </dd>
+        <dt className="text-slate-500 dark:text-slate-400">
+          <Trans>Made</Trans>
+        </dt>
+        <dd>{i18n.date(new Date(recipe.createdAt), { dateStyle: 'medium', timeStyle: 'short' })}</dd>
+        {Object.entries(recipe.params).map(([id, value]) => (
+          <div key={id} className="contents">
+            <dt className="pt-0.5 font-mono text-xs text-slate-500 dark:text-slate-400">{id}</dt>
+            <dd className="break-words whitespace-pre-wrap">{valueText(value)}</dd>
+          </div>
+        ))}
+      </dl>
+      {expiring.length > 0 && (
+        <Alert tone="warning" live={false} title={t`Some inputs may have expired`}>
+          <Trans>
+            {inputs}: files uploaded for this task, whose links the service keeps for a while only. If the
+            form cannot use one, add the file again.
+          </Trans>
+        </Alert>
+      )}
+      {!selection && (
+        <Alert tone="warning" live={false} title={t`This recipe names no model, tool or template.`} />
+      )}
+    </div>
+  );
 }
 
 /**
@@ -88,7 +160,7 @@ export function OpenRecipe({
   onUse: (use: RecipeUse) => void;
   formIds: ReadonlySet<string> | null;
 }) {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const input = useRef<HTMLInputElement>(null);
   const [done, setDone] = useState<{ file: File; read: Read } | null>(null);
   useEffect(() => {
@@ -105,33 +177,24 @@ export function OpenRecipe({
     onUse(u);
     close();
   };
-  const expiring = read?.kind === 'recipe' ? expiringParams(read.recipe) : [];
-  const inputs = expiring.join(', ');
-
-  const selection =
-    read?.kind === 'recipe'
-      ? selectionOfRequest({
-          interfaceId:
-            read.recipe.aiTool || read.recipe.template ? undefined : (read.recipe.model ?? undefined),
-          versionId: read.recipe.modelVersion ?? undefined,
-          aiTool: read.recipe.aiTool ?? undefined,
-          template: read.recipe.template ?? undefined,
-        })
-      : null;
+  // A sheet's cell chosen (`r:c`); the first with a recipe until one is.
+  const [cell, setCell] = useState<{ file: File; id: string } | null>(null);
+  const sheetCells =
+    read?.kind === 'sheet'
+      ? read.sheet.rows.flatMap((row, r) =>
+          row.cells.flatMap((c, column) => (c.recipe ? [{ id: cellId(r, column), recipe: c.recipe }] : [])),
+        )
+      : [];
+  const chosenCell = sheetCells.find((c) => cell?.file === file && c.id === cell.id) ?? sheetCells[0];
+  const boardName = read?.kind === 'sheet' ? read.sheet.board.name : '';
+  const recipe = read?.kind === 'recipe' ? read.recipe : (chosenCell?.recipe ?? null);
   const mapped = read?.kind === 'parameters' && formIds ? foreignParams(read.parameters, formIds) : null;
   /** What "Use this recipe" gives the form; null when it cannot be used (the reason is shown). */
-  const usable: RecipeUse | null =
-    read?.kind === 'recipe' && selection
-      ? {
-          kind: 'recipe',
-          selection,
-          params: Object.fromEntries(
-            Object.entries(read.recipe.params).map(([id, v]) => [id, paramValue(v)]),
-          ),
-        }
-      : mapped && Object.keys(mapped).length > 0
-        ? { kind: 'parameters', params: mapped }
-        : null;
+  const usable: RecipeUse | null = recipe
+    ? recipeUseOf(recipe)
+    : mapped && Object.keys(mapped).length > 0
+      ? { kind: 'parameters', params: mapped }
+      : null;
 
   return (
     <>
@@ -167,45 +230,54 @@ export function OpenRecipe({
             </Trans>
           </Alert>
         )}
-        {read?.kind === 'recipe' && (
+        {read?.kind === 'recipe' && <RecipeDetails recipe={read.recipe} />}
+        {read?.kind === 'sheet' && (
           <div className="flex flex-col gap-4">
-            <dl
-              className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1.5 text-sm"
-              data-testid="recipe-fields"
-            >
-              <dt className="text-slate-500 dark:text-slate-400">
-                <Trans>Made with</Trans>
-              </dt>
-              <dd className="break-words">
-                {read.recipe.title}{' '}
-                <span className="text-slate-500 dark:text-slate-400">
-                  ({read.recipe.model ?? read.recipe.aiTool ?? read.recipe.template}
-                  {read.recipe.modelVersion ? `, ${read.recipe.modelVersion}` : ''})
-                </span>
-              </dd>
-              <dt className="text-slate-500 dark:text-slate-400">
-                <Trans>Made</Trans>
-              </dt>
-              <dd>
-                {i18n.date(new Date(read.recipe.createdAt), { dateStyle: 'medium', timeStyle: 'short' })}
-              </dd>
-              {Object.entries(read.recipe.params).map(([id, value]) => (
-                <div key={id} className="contents">
-                  <dt className="pt-0.5 font-mono text-xs text-slate-500 dark:text-slate-400">{id}</dt>
-                  <dd className="break-words whitespace-pre-wrap">{valueText(value)}</dd>
-                </div>
+            <p className="text-sm text-slate-600 dark:text-slate-400">
+              <Trans>A contact sheet of {boardName}: choose the picture whose recipe to use.</Trans>
+            </p>
+            <div className="flex max-h-64 flex-col gap-3 overflow-y-auto" data-testid="sheet-cells">
+              {read.sheet.rows.map((row, r) => (
+                <fieldset key={r} className="min-w-0">
+                  <legend className="mb-1 text-sm font-medium break-words">{row.prompt}</legend>
+                  <div className="flex flex-wrap gap-x-4 gap-y-1">
+                    {row.cells.map((c, column) => {
+                      const id = cellId(r, column);
+                      const model = c.model;
+                      return (
+                        <label
+                          key={id}
+                          className={`flex items-center gap-1.5 text-sm ${c.recipe ? '' : 'text-slate-500 dark:text-slate-400'}`}
+                        >
+                          <input
+                            type="radio"
+                            name="sheet-cell"
+                            value={id}
+                            disabled={!c.recipe}
+                            checked={chosenCell?.id === id}
+                            onChange={() => file && setCell({ file, id })}
+                          />
+                          {c.recipe ? (
+                            <span>
+                              {c.recipe.title || model}{' '}
+                              <span className="text-xs text-slate-500 dark:text-slate-400">
+                                {c.recipe.modelVersion ?? ''}
+                              </span>
+                            </span>
+                          ) : (
+                            t`${model} (no picture)`
+                          )}
+                        </label>
+                      );
+                    })}
+                  </div>
+                </fieldset>
               ))}
-            </dl>
-            {expiring.length > 0 && (
-              <Alert tone="warning" live={false} title={t`Some inputs may have expired`}>
-                <Trans>
-                  {inputs}: files uploaded for this task, whose links the service keeps for a while only. If
-                  the form cannot use one, add the file again.
-                </Trans>
-              </Alert>
-            )}
-            {!selection && (
-              <Alert tone="warning" live={false} title={t`This recipe names no model, tool or template.`} />
+            </div>
+            {chosenCell ? (
+              <RecipeDetails recipe={chosenCell.recipe} />
+            ) : (
+              <Alert tone="info" live={false} title={t`No picture of this sheet has a recipe.`} />
             )}
           </div>
         )}

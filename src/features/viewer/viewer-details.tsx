@@ -122,7 +122,7 @@ export function ViewerDetails({
         )}
       </OutputActions>
       {entry.outputs.length > 1 && <OtherOutputs current={current} onShow={onShow} />}
-      {lineage && <LineageLinks lineage={lineage} onShow={onShow} />}
+      {lineage && <LineageLinks lineage={lineage} shownKey={current.key} onShow={onShow} />}
       {/* Keyed by output: a draft comment on one output does not follow the viewer to the next. */}
       {output && renderOutputExtras && (
         <Fragment key={current.key}>{renderOutputExtras(current.key)}</Fragment>

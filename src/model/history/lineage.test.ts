@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { makeEntry } from '../../test/gallery-test-utils';
 import { HistoryEntrySchema } from './history-types';
-import { lineageOf, MAX_PARENTS, parentsOf, withParents, type OutputAt } from './lineage';
+import {
+  familyOf,
+  lineageOf,
+  MAX_FAMILY,
+  MAX_PARENTS,
+  parentsOf,
+  withParents,
+  type FamilyNode,
+  type OutputAt,
+} from './lineage';
+import type { HistoryEntry } from './history-types';
 
 // Lineage: a task's parents are the known outputs its params name, found as it is sent; "Used in" is
 // the inverse over every task's parents.
@@ -93,5 +103,74 @@ describe('lineage', () => {
     expect(
       lineageOf({ key: 't_image#0', entry: image, output: image.outputs[0]!, index: 0 }, get, entries).usedIn,
     ).toEqual([]);
+  });
+
+  describe('an output’s family tree', () => {
+    const at = (entry: HistoryEntry, index = 0) => ({
+      key: `${entry.taskId}#${index}`,
+      entry,
+      output: entry.outputs[index] ?? null,
+      index,
+    });
+    /** The tree as `key(children…)`, to compare at a glance. */
+    const shape = (nodes: FamilyNode[]): string =>
+      nodes.map((n) => (n.children.length ? `${n.item.key}(${shape(n.children)})` : n.item.key)).join(' ');
+    const child = (id: string, createdAt: number, parents: Array<[string, number]>, outputs = 1) =>
+      makeEntry(id, {
+        createdAt,
+        meta: { parents: parents.map(([taskId, outputIndex]) => ({ taskId, outputIndex })) },
+        outputs: Array.from({ length: outputs }, (_, i) => ({ url: `https://cdn.test/${id}-${i}.png` })),
+      });
+
+    it('from the oldest known ancestor down through every task made from an output, whichever output is shown', () => {
+      const edit = child('t_edit', 2, [['t_image', 1]], 2);
+      const video = child('t_video', 3, [['t_edit', 1]]);
+      const upscale = child('t_up', 4, [['t_image', 1]]);
+      const pending = { ...child('t_pending', 5, [['t_edit', 0]], 0), status: 'running' as const };
+      const entries = [pending, upscale, video, edit, image, other];
+      const get = (id: string) => entries.find((e) => e.taskId === id);
+      const expected = 't_image#1(t_edit#0(t_pending#0) t_edit#1(t_video#0) t_up#0)';
+      expect(shape(familyOf(at(video), get, entries).roots)).toBe(expected);
+      expect(shape(familyOf(at(image, 1), get, entries).roots)).toBe(expected);
+      expect(familyOf(at(video), get, entries).size).toBe(6);
+      // The Viewer's lineage gives the same tree.
+      expect(shape(lineageOf(at(upscale), get, entries).family().roots)).toBe(expected);
+      // An output with no family is a tree of one.
+      expect(shape(familyOf(at(other), get, entries).roots)).toBe('t_other#0');
+    });
+
+    it('a task made from two outputs of the family is shown once; two unrelated roots are two trees', () => {
+      const left = makeEntry('t_left', { outputs: [{ url: 'https://cdn.test/l.png' }] });
+      const right = makeEntry('t_right', { outputs: [{ url: 'https://cdn.test/r.png' }] });
+      const both = child('t_both', 3, [
+        ['t_left', 0],
+        ['t_right', 0],
+      ]);
+      const entries = [both, right, left];
+      const get = (id: string) => entries.find((e) => e.taskId === id);
+      const family = familyOf(at(both), get, entries);
+      expect(shape(family.roots)).toBe('t_left#0(t_both#0) t_right#0');
+      expect(family.size).toBe(3);
+    });
+
+    it('a cycle (a forged import) ends where it repeats, and a huge family stops at the cap, saying so', () => {
+      const a = child('t_a', 1, [['t_b', 0]]);
+      const b = child('t_b', 2, [['t_a', 0]]);
+      const cyclic = [b, a];
+      const getCyclic = (id: string) => cyclic.find((e) => e.taskId === id);
+      expect(shape(familyOf(at(a), getCyclic, cyclic).roots)).toBe('t_a#0(t_b#0)');
+
+      const root = makeEntry('t_root', { outputs: [{ url: 'https://cdn.test/root.png' }] });
+      const kids = Array.from({ length: MAX_FAMILY + 50 }, (_, i) =>
+        child(`t_kid${i}`, 10 + i, [['t_root', 0]]),
+      );
+      const entries = [...kids.reverse(), root];
+      const get = (id: string) => entries.find((e) => e.taskId === id);
+      const family = familyOf(at(root), get, entries);
+      expect(family.size).toBe(MAX_FAMILY);
+      expect(family.truncated).toBe(true);
+      // The oldest children come first.
+      expect(family.roots[0]!.children[0]!.item.key).toBe('t_kid0#0');
+    });
   });
 });

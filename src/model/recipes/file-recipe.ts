@@ -4,6 +4,7 @@ import { ID3_PARAMETERS, ID3_RECIPE, mp3RecipeEmbedder, mp3UserTexts } from './m
 import { mp4RecipeEmbedder, mp4XmpPackets } from './mp4-recipe';
 import { PARAMETERS_KEYWORD, pngRecipeEmbedder, pngTexts, RECIPE_KEYWORD } from './png-recipe';
 import { parseParametersText, parseRecipeJson, type ForeignParameters, type Recipe } from './recipe';
+import { parseSheetRecipeJson, SHEET_KEYWORD, type SheetRecipe } from './sheet-recipe';
 import { wavRecipeEmbedder, wavRecipeTexts } from './wav-recipe';
 import { webpRecipeEmbedder, webpXmpPackets } from './webp-recipe';
 
@@ -89,16 +90,23 @@ export function streamWithRecipe(
 }
 
 /**
- * The recipe a file carries: ours (a PNG text chunk, XMP in a JPEG, WebP or MP4, an MP3's TXXX frame, a
+ * The recipe a file carries: ours (a PNG text chunk, a contact sheet's in its PNG, XMP in a JPEG, WebP or MP4, an MP3's TXXX frame, a
  * WAV's iXML), another tool's `parameters` (a PNG text chunk or an MP3 TXXX frame; a WAV's INFO comment
  * when it has no recipe JSON), or null.
  */
-type FoundRecipe = { kind: 'recipe'; recipe: Recipe } | { kind: 'parameters'; parameters: ForeignParameters };
+type FoundRecipe =
+  | { kind: 'recipe'; recipe: Recipe }
+  | { kind: 'parameters'; parameters: ForeignParameters }
+  /** A contact sheet's: per row its prompt, per cell its model and the recipe of the output drawn. */
+  | { kind: 'sheet'; sheet: SheetRecipe };
 
 /** What a file says of how it was made ("Open recipe", features/recipe/open-recipe.tsx). */
 export function readRecipe(bytes: Uint8Array): FoundRecipe | null {
   const texts = pngTexts(bytes);
   if (texts.size > 0) {
+    const sheetJson = texts.get(SHEET_KEYWORD);
+    const sheet = sheetJson === undefined ? null : parseSheetRecipeJson(sheetJson);
+    if (sheet) return { kind: 'sheet', sheet };
     const json = texts.get(RECIPE_KEYWORD);
     const recipe = json === undefined ? null : parseRecipeJson(json);
     if (recipe) return { kind: 'recipe', recipe };

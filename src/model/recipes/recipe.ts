@@ -184,21 +184,27 @@ export function parseParametersText(text: string): ForeignParameters {
   return result;
 }
 
+/**
+ * A value that has a recipe's format mark and params: what a reader shows (checked for the mark only: a
+ * reader shows it, never sends it without the form's own checks).
+ */
+export function isRecipe(value: unknown): value is Recipe {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { format?: unknown }).format === RECIPE_FORMAT &&
+    typeof (value as { params?: unknown }).params === 'object' &&
+    (value as { params?: unknown }).params !== null
+  );
+}
+
 /** A recipe read back from a file: its JSON parsed and checked for the format mark, or null. */
 export function parseRecipeJson(text: string): Recipe | null {
   try {
     const value: unknown = JSON.parse(text);
-    if (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as { format?: unknown }).format === RECIPE_FORMAT &&
-      typeof (value as { params?: unknown }).params === 'object'
-    ) {
-      // Checked for the format mark only: a reader shows it, never sends it without the form's own checks.
-      return value as Recipe;
-    }
+    return isRecipe(value) ? value : null;
   } catch {
     // Not JSON: no recipe.
+    return null;
   }
-  return null;
 }

@@ -6,7 +6,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { HistoryEntry } from '../history/history-types';
 import { pngTexts } from './png-recipe';
 import { recipeOf } from './recipe';
-import { SHEET_KEYWORD, sheetRecipe, sheetWithRecipe, type SheetRecipe } from './sheet-recipe';
+import { readRecipe } from './file-recipe';
+import {
+  parseSheetRecipeJson,
+  SHEET_KEYWORD,
+  sheetRecipe,
+  sheetWithRecipe,
+  type SheetRecipe,
+} from './sheet-recipe';
 
 // A contact sheet's recipe, written into a real PNG (Pillow makes it) and read back by Pillow, an
 // independent reader: every text chunk there, the JSON whole, the pixels decoded as before.
@@ -87,5 +94,28 @@ describe('a contact sheet’s recipe', () => {
     expect(after.text['Software']).toBe('Media Studio 0.1.0');
     expect(after.text['Description']).toBe('Contact sheet: 2 models x 1 prompt');
     expect(JSON.parse(after.text[SHEET_KEYWORD]!)).toEqual(recipe);
+  });
+
+  it('is what "Open recipe" reads from the sheet: every row, every cell and its recipe', async () => {
+    const source = join(dir, 'sheet-open.png');
+    python('import sys; from PIL import Image; Image.new("RGB", (2, 2)).save(sys.argv[1])', source);
+    const written = await sheetWithRecipe(new Blob([readFileSync(source)], { type: 'image/png' }), recipe);
+    expect(readRecipe(new Uint8Array(await written.arrayBuffer()))).toEqual({ kind: 'sheet', sheet: recipe });
+  });
+
+  it('is refused when its text is not a sheet (not JSON, another format, a row or cell malformed)', () => {
+    const good = JSON.stringify(recipe);
+    expect(parseSheetRecipeJson(good)).toEqual(recipe);
+    expect(parseSheetRecipeJson('not json')).toBeNull();
+    expect(parseSheetRecipeJson(JSON.stringify({ ...recipe, format: 'other' }))).toBeNull();
+    expect(parseSheetRecipeJson(JSON.stringify({ ...recipe, rows: [{ cells: [] }] }))).toBeNull();
+    expect(
+      parseSheetRecipeJson(JSON.stringify({ ...recipe, rows: [{ prompt: 'p', cells: [{ recipe: null }] }] })),
+    ).toBeNull();
+    // A cell whose recipe lacks the format mark is listed without one (nothing to use), not trusted.
+    const forged = parseSheetRecipeJson(
+      JSON.stringify({ ...recipe, rows: [{ prompt: 'p', cells: [{ model: 'm', recipe: { params: {} } }] }] }),
+    );
+    expect(forged?.rows[0]?.cells[0]?.recipe).toBeNull();
   });
 });

@@ -3,7 +3,7 @@ import type { HistoryEntry } from '../history/history-types';
 import { concatBytes } from './embed';
 import { textChunk } from './png-chunks';
 import { pngTextEmbedder } from './png-recipe';
-import { recipeOf, STUDIO, type Recipe } from './recipe';
+import { isRecipe, recipeOf, STUDIO, type Recipe } from './recipe';
 
 // A contact sheet's recipe (product-notes "Recipes, lineage and finding things": one output, a ZIP, a
 // contact sheet): the sheet is one PNG the studio draws, so what made each of its pictures goes into it as
@@ -12,7 +12,7 @@ import { recipeOf, STUDIO, type Recipe } from './recipe';
 // and category, and per row its prompt and per cell the model and the recipe of the output drawn (null
 // where the cell has none). A blind sheet is never given one: its models' names would unblind it.
 
-/** @internal The iTXt keyword of a sheet's recipe (a test reads it back by it). */
+/** The iTXt keyword of a sheet's recipe ("Open recipe" reads it back by it). */
 export const SHEET_KEYWORD = 'media-studio:contact-sheet';
 
 export interface SheetRecipe {
@@ -70,4 +70,50 @@ export async function sheetWithRecipe(png: Blob, recipe: SheetRecipe): Promise<B
   const { chunks, outcome } = embedder.finish();
   if (outcome !== 'written') return png;
   return new Blob([concatBytes([...head, ...chunks]) as Uint8Array<ArrayBuffer>], { type: 'image/png' });
+}
+
+const isText = (v: unknown): v is string => typeof v === 'string';
+
+/**
+ * A sheet's recipe read back from its PNG (the iTXt chunk `SHEET_KEYWORD`), or null when the text is not
+ * one. Checked for its shape (rows of cells, each with its model and a recipe or null) so "Open recipe"
+ * can list it; what a cell's recipe says is untrusted and goes through the form's checks as any other.
+ */
+export function parseSheetRecipeJson(text: string): SheetRecipe | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const sheet = value as Partial<Record<keyof SheetRecipe, unknown>>;
+  if (sheet.format !== 'media-studio-contact-sheet' || !Array.isArray(sheet.rows)) return null;
+  const board = sheet.board as { name?: unknown; category?: unknown } | undefined;
+  const rows: SheetRecipe['rows'] = [];
+  for (const row of sheet.rows as unknown[]) {
+    const r = row as { prompt?: unknown; cells?: unknown } | null;
+    if (!r || !isText(r.prompt) || !Array.isArray(r.cells)) return null;
+    const cells: SheetRecipe['rows'][number]['cells'] = [];
+    for (const cell of r.cells as unknown[]) {
+      const c = cell as { model?: unknown; modelVersion?: unknown; recipe?: unknown } | null;
+      if (!c || !isText(c.model)) return null;
+      cells.push({
+        model: c.model,
+        modelVersion: isText(c.modelVersion) ? c.modelVersion : '',
+        recipe: isRecipe(c.recipe) ? c.recipe : null,
+      });
+    }
+    rows.push({ prompt: r.prompt, cells });
+  }
+  return {
+    format: 'media-studio-contact-sheet',
+    version: 1,
+    studio: { ...STUDIO },
+    board: {
+      name: isText(board?.name) ? board.name : '',
+      category: isText(board?.category) ? board.category : '',
+    },
+    rows,
+  };
 }
