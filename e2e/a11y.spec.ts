@@ -553,6 +553,67 @@ test.describe('the gallery', () => {
   }
 });
 
+test.describe('search, tags, saved searches and a family tree', () => {
+  // The search box with its suggestions open and its chips, a tag added to a selection, the saved
+  // searches listed, and the Viewer with its tags and its family tree open; at 1280 px and at phone
+  // width, light and dark.
+  for (const width of [1280, 390]) {
+    test(`search, tags and the family tree at ${width} px`, async ({ studio, sandbox, page }) => {
+      test.slow();
+      await page.setViewportSize({ width, height: width > 400 ? 800 : 844 });
+      const [first, second, third] = await seedImages(sandbox, 3);
+      // Each made from the one before it.
+      const family = [
+        first!,
+        { ...second!, meta: { ...second!.meta, parents: [{ taskId: first!.taskId, outputIndex: 0 }] } },
+        { ...third!, meta: { ...third!.meta, parents: [{ taskId: second!.taskId, outputIndex: 0 }] } },
+      ];
+      await studio.start('personal');
+      await importHistory(page, historyFile(family));
+      await page.getByRole('button', { name: width > 400 ? 'Gallery' : 'Results', exact: true }).click();
+      const gallery = page.getByRole('main', { name: 'Gallery' });
+      const tiles = gallery.getByTestId('gallery-tile');
+      // The first has two outputs.
+      await expect(tiles).toHaveCount(4);
+
+      const box = gallery.getByRole('combobox', { name: 'Search prompts' });
+      await box.click();
+      await page.keyboard.type('mo');
+      await expect(gallery.getByRole('listbox', { name: 'Suggestions' })).toBeVisible();
+      await expectNoSeriousViolations(page, `search suggestions at ${width} px`);
+      await page.keyboard.press('Escape');
+      await box.fill('');
+      await expect(tiles).toHaveCount(4);
+
+      await tiles.first().getByRole('checkbox', { name: 'Select' }).check();
+      const toolbar = gallery.getByRole('toolbar', { name: 'Selection' });
+      await toolbar.getByRole('button', { name: 'Add tag' }).click();
+      await toolbar.getByRole('textbox', { name: 'New tag' }).fill('keeper');
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Escape');
+      await box.fill('tag:keeper gallery');
+      await expect(tiles).toHaveCount(1);
+      await gallery.getByRole('button', { name: 'Save search' }).click();
+      await gallery.getByRole('textbox', { name: 'Name of the search' }).fill('Keepers');
+      await page.keyboard.press('Enter');
+      await expect(gallery.getByRole('list', { name: 'Saved searches' })).toBeVisible();
+      await expect(
+        gallery.getByRole('list', { name: 'Search terms' }).getByTestId('search-chip'),
+      ).toHaveCount(2);
+      await expectNoSeriousViolations(page, `search chips, a tag and saved searches at ${width} px`);
+
+      await box.fill('');
+      await gallery.getByRole('button', { name: /^gallery tile 2/ }).click();
+      const viewer = page.getByRole('dialog', { name: 'Viewer' });
+      await viewer.getByRole('button', { name: 'Family tree' }).click();
+      await expect(
+        viewer.getByRole('region', { name: 'Family tree' }).locator('[aria-current="true"]'),
+      ).toContainText('gallery tile 2');
+      await expectNoSeriousViolations(page, `viewer with its family tree at ${width} px`);
+    });
+  }
+});
+
 test.describe('a batch stack in the gallery', () => {
   // "Group batches": a batch of three is one stack, closed and then opened in place, at 1280 px and at
   // phone width, light and dark.

@@ -18,6 +18,8 @@ function OutputLink({
 }) {
   const src = safeMediaUrl(item.output?.thumbnailUrl ?? item.output?.url);
   const prompt = promptOf(item.entry.request.params) ?? '';
+  // On the shown one's tint, slate-500 falls short of 4.5:1.
+  const muted = shown ? 'text-slate-600 dark:text-slate-300' : 'text-slate-500 dark:text-slate-400';
   const body = (
     <>
       <span className="size-10 shrink-0 overflow-hidden rounded bg-slate-100 ring-1 ring-slate-300 dark:bg-slate-800 dark:ring-slate-700">
@@ -35,14 +37,12 @@ function OutputLink({
         >
           {item.entry.meta.title}
           {shown && (
-            <span className="ms-1 text-xs font-normal text-slate-500 dark:text-slate-400">
+            <span className={`ms-1 text-xs font-normal ${muted}`}>
               <Trans comment="beside the output the Viewer shows, in its family tree">(shown)</Trans>
             </span>
           )}
         </span>
-        {prompt && (
-          <span className="block truncate text-xs text-slate-500 dark:text-slate-400">{prompt}</span>
-        )}
+        {prompt && <span className={`block truncate text-xs ${muted}`}>{prompt}</span>}
       </span>
     </>
   );
