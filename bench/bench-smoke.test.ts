@@ -54,6 +54,8 @@ describe('bench smoke', () => {
       'keystrokeP95',
       'backgroundBuild',
       'backgroundBuildLongestSlice',
+      'savedSearchCountsMedian',
+      'savedSearchCountsP95',
     ])
       expect(search).toHaveProperty(figure);
   }, 180_000);

@@ -1,10 +1,10 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { NO_GALLERY_FILTER, selectItems } from '../src/model/history/gallery-filter';
+import { NO_GALLERY_FILTER, searchCounter, selectItems } from '../src/model/history/gallery-filter';
 import { galleryItemsOf } from '../src/model/history/gallery-item';
 import type { HistoryEntry } from '../src/model/history/history-types';
 import type { Judgement } from '../src/model/history/judgements';
-import { forEachFacetKey } from '../src/model/search/entry-facets';
+import { facetKeys, haystackOf } from '../src/model/search/entry-facets';
 import { SearchIndex } from '../src/model/search/search-index';
 import type { Figure } from './results-file';
 import { HISTORY_TASKS, loadAverage, loadRange, median } from './three-runs';
@@ -21,6 +21,10 @@ import { HISTORY_TASKS, loadAverage, loadRange, median } from './three-runs';
 //   without an index (the direct scan) are reported beside them.
 // - the background build: buildInBackground over the whole history, its total time (target 5 s) and its
 //   longest slice (target 50 ms); and the heap the index holds once built (after a GC).
+// - saved searches: the counts of 10 saved searches (what "Saved searches" shows beside each), made
+//   again after a task's entry is replaced (a poll's answer), as the Gallery counts them in its render,
+//   before the index is synced with the new list (an effect, after it); median and p95, target 16 ms.
+//   The same counts through selectItems (how the Gallery counted before countMatches) beside them.
 // Each figure is the median of BENCH_SEARCH_RUNS runs (5; BENCH_RUNS=1 for the smoke) with the range.
 
 const RUNS = Number(process.env.BENCH_SEARCH_RUNS ?? (process.env.BENCH_RUNS === '1' ? 1 : 5));
@@ -36,6 +40,22 @@ const QUERIES = [
   'style:anime -by:ana on:2026-03',
   '"misty harbour" ratio:16:9',
 ];
+
+/** The saved searches counted (words, fields, stars, tags, ratings, negations). */
+const SAVED = [
+  'fox',
+  'model:aurora',
+  'is:starred',
+  'tag:hero',
+  'rating>=4',
+  'steps>=30 harbour',
+  'style:anime -by:ana',
+  '-is:starred',
+  'seed:42',
+  'on:2026-03',
+];
+/** Changes of the list per run, each followed by the 10 counts. */
+const COUNT_ROUNDS = 30;
 
 function random(seed: number) {
   let s = seed >>> 0;
@@ -261,6 +281,58 @@ function typing(h: History, index: SearchIndex | undefined, queries: readonly st
   return { ms, cpu, worst, shown };
 }
 
+interface Counted {
+  ms: number[];
+  /** The same 10 counts through selectItems, a few times. */
+  selectMs: number[];
+}
+
+/**
+ * The 10 saved searches' counts after each of COUNT_ROUNDS changes of the list (one task's entry
+ * replaced by a new object, as a poll's answer replaces it), with 1% of the tasks hidden: counted before
+ * the index is synced with the new list (the Gallery's render), then synced (its effect). Every tenth
+ * round's counts are also made through selectItems, timed, and checked to be the same.
+ */
+function savedCounts(h: History, index: SearchIndex): Counted {
+  const ms: number[] = [];
+  const selectMs: number[] = [];
+  const hidden = new Set(h.entries.filter((_e, i) => i % 100 === 7).map((e) => e.taskId));
+  let list = h.entries;
+  for (let round = 0; round < COUNT_ROUNDS; round++) {
+    const next = list.slice();
+    const at = (round * 7919) % next.length;
+    next[at] = { ...next[at]! };
+    const t0 = performance.now();
+    const count = searchCounter(next, h.judgements, hidden, { index, tags: h.tags });
+    const counts = SAVED.map((query) => count(query));
+    ms.push(performance.now() - t0);
+    if (round % 10 === 0) {
+      const s0 = performance.now();
+      const selected = SAVED.map(
+        (query) =>
+          selectItems(
+            next,
+            { ...NO_GALLERY_FILTER, query },
+            h.judgements,
+            hidden,
+            galleryItemsOf,
+            undefined,
+            new Map(),
+            { index, tags: h.tags },
+          ).length,
+      );
+      selectMs.push(performance.now() - s0);
+      SAVED.forEach((query, i) => {
+        if (counts[i] !== selected[i])
+          throw new Error(`"${query}": counted ${counts[i]}, selectItems shows ${selected[i]}.`);
+      });
+    }
+    index.sync(next);
+    list = next;
+  }
+  return { ms, selectMs };
+}
+
 const one = (x: number) => Math.round(x * 10) / 10;
 const spread1 = (xs: readonly number[]) => ({
   value: one(median(xs)),
@@ -275,7 +347,10 @@ export async function searchAtScale(count = HISTORY_TASKS): Promise<Record<strin
   // heap is its postings alone.
   galleryItemsOf(h.entries);
   const bare = heapMb();
-  for (const entry of h.entries) forEachFacetKey(entry, () => undefined);
+  for (const entry of h.entries) {
+    haystackOf(entry);
+    facetKeys(entry, 'day');
+  }
   const caches = heapMb() - bare;
   const runs: Array<{
     median: number;
@@ -288,6 +363,9 @@ export async function searchAtScale(count = HISTORY_TASKS): Promise<Record<strin
     slice: number;
     slices: number;
     heap: number;
+    countsMedian: number;
+    countsP95: number;
+    selectCounts: number;
     load: number;
     worst: string;
   }> = [];
@@ -303,6 +381,7 @@ export async function searchAtScale(count = HISTORY_TASKS): Promise<Record<strin
     typing(h, index, [WARM_UP]);
     const typed = typing(h, index, QUERIES);
     const scanned = typing(h, undefined, QUERIES);
+    const counted = savedCounts(h, index);
     shown = typed.shown;
     for (const [query, n] of scanned.shown)
       if (typed.shown.get(query) !== n)
@@ -318,11 +397,14 @@ export async function searchAtScale(count = HISTORY_TASKS): Promise<Record<strin
       slice: report.longestSliceMs,
       slices: report.slices,
       heap,
+      countsMedian: median(counted.ms),
+      countsP95: percentile(counted.ms, 95),
+      selectCounts: median(counted.selectMs),
       load: loadAverage(),
       worst: `${one(typed.worst.ms)} ms at "${typed.worst.text}"`,
     });
     console.log(
-      `    run: keystroke median ${one(median(typed.ms))} ms, p95 ${one(percentile(typed.ms, 95))} ms, CPU ${one(median(typed.cpu))} / ${one(percentile(typed.cpu, 95))} ms (worst ${runs.at(-1)!.worst}); without the index ${one(median(scanned.ms))} / ${one(percentile(scanned.ms, 95))} ms; build ${Math.round(report.totalMs)} ms in ${report.slices} slices, longest ${one(report.longestSliceMs)} ms; index heap ${Math.round(heap)} MB; load ${loadAverage()}`,
+      `    run: keystroke median ${one(median(typed.ms))} ms, p95 ${one(percentile(typed.ms, 95))} ms, CPU ${one(median(typed.cpu))} / ${one(percentile(typed.cpu, 95))} ms (worst ${runs.at(-1)!.worst}); without the index ${one(median(scanned.ms))} / ${one(percentile(scanned.ms, 95))} ms; build ${Math.round(report.totalMs)} ms in ${report.slices} slices, longest ${one(report.longestSliceMs)} ms; index heap ${Math.round(heap)} MB; 10 saved-search counts ${one(median(counted.ms))} / ${one(percentile(counted.ms, 95))} ms (through selectItems ${one(median(counted.selectMs))} ms); load ${loadAverage()}`,
     );
   }
   const keystrokes = QUERIES.reduce((n, q) => n + q.length, 0);
@@ -339,6 +421,10 @@ export async function searchAtScale(count = HISTORY_TASKS): Promise<Record<strin
   const build = spread1(runs.map((r) => r.build));
   const slice = spread1(runs.map((r) => r.slice));
   const heap = spread1(runs.map((r) => r.heap));
+  const countsMed = spread1(runs.map((r) => r.countsMedian));
+  const countsP95 = spread1(runs.map((r) => r.countsP95));
+  const selectCounts = spread1(runs.map((r) => r.selectCounts));
+  const saved = `${SAVED.length} saved searches (${SAVED.map((q) => `\`${q}\``).join(', ')}), 1% of the tasks hidden, counted again after each of ${COUNT_ROUNDS} changes of the list (a task's entry replaced, as a poll's answer does) before the index is synced with it, as the Gallery's render counts them (countMatches through a searchCounter)`;
   return {
     keystrokeMedian: {
       value: med.value,
@@ -381,6 +467,20 @@ export async function searchAtScale(count = HISTORY_TASKS): Promise<Record<strin
       target: '<= 50',
       ok: slice.value <= 50,
       note: `the longest slice of the build, ${of}, range ${slice.range} ms`,
+    },
+    savedSearchCountsMedian: {
+      value: countsMed.value,
+      unit: 'ms',
+      target: '<= 16',
+      ok: countsMed.value <= 16,
+      note: `${saved}, ${size}; the median round of a run, ${of}, range ${countsMed.range}; the same counts through selectItems (one Gallery selection each, as before) ${selectCounts.value} ms (${selectCounts.range})`,
+    },
+    savedSearchCountsP95: {
+      value: countsP95.value,
+      unit: 'ms',
+      target: 'reported',
+      ok: true,
+      note: `the same rounds' 95th percentile, ${of}, range ${countsP95.range}`,
     },
     indexHeap: {
       value: Math.round(heap.value),

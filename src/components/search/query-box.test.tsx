@@ -12,7 +12,11 @@ const FIELDS: FieldHint[] = [
   { id: 'media', hint: 'image, video or audio' },
   { id: 'seed', hint: 'a seed' },
 ];
-const VALUES = { model: [{ value: 'Aurora XL' }, { value: 'Pop Diffusion' }], media: [{ value: 'video' }] };
+const VALUE_LISTS: Record<string, Array<{ value: string }>> = {
+  model: [{ value: 'Aurora XL' }, { value: 'Pop Diffusion' }],
+  media: [{ value: 'video' }],
+};
+const VALUES = (field: string) => VALUE_LISTS[field] ?? [];
 
 /** A box whose chips are its words (the real parse is model/search's): enough to drive the component. */
 function Harness({ initial = '' }: { initial?: string }) {

@@ -37,6 +37,7 @@ import {
   NO_GALLERY_FILTER,
   isGalleryFiltering,
   runningFirst,
+  searchCounter,
   selectItems,
   type GalleryFilter,
 } from '../../model/history/gallery-filter';
@@ -202,20 +203,11 @@ export function GalleryView(props: GalleryViewProps) {
     props.runningFirst,
     grouped,
   ]);
-  // A saved search's count: the outputs it matches now, under no other filter (hidden tasks left out).
-  const countOf = useCallback(
-    (query: string) =>
-      selectItems(
-        entries,
-        { ...NO_GALLERY_FILTER, query },
-        judged,
-        hiddenIds,
-        galleryItemsOf,
-        teamPicks,
-        reviewStates,
-        { index, tags },
-      ).length,
-    [entries, judged, hiddenIds, teamPicks, reviewStates, index, tags],
+  // A saved search's count: the outputs it matches now, under no other filter (hidden tasks left out),
+  // counted without making tiles, and kept per query until the list, stars, hidden tasks or tags change.
+  const countOf = useMemo(
+    () => searchCounter(entries, judged, hiddenIds, { index, tags }),
+    [entries, judged, hiddenIds, index, tags],
   );
   // The shown order of keys, built when a selection needs it (not on every change of the history:
   // 200,000 keys would be a long task each time a poll answers).

@@ -105,6 +105,19 @@ interface HeldSource {
 /** Held tasks shown as cards (the Queue lists them all): a thousand held would crowd out the history. */
 const HELD_SHOWN = 20;
 
+/** `count`, asked once per query (its answers kept for as long as the function is). */
+function oncePerQuery(count: (query: string) => number): (query: string) => number {
+  const counts = new Map<string, number>();
+  return (query) => {
+    let n = counts.get(query);
+    if (n === undefined) {
+      n = count(query);
+      counts.set(query, n);
+    }
+    return n;
+  };
+}
+
 export function HistoryPanel({
   store,
   sending,
@@ -158,11 +171,15 @@ export function HistoryPanel({
     );
     return found === all ? entries : withoutHidden(found);
   }, [all, entries, facets, deferredQuery, index, tags, ratings, withoutHidden]);
-  // A saved search's count: the tasks it matches now, under no other filter.
-  const countOf = useCallback(
-    (q: string) =>
-      withoutHidden(filterEntries(all, { ...NO_FILTER, query: q }, { index, tags, judgements: ratings }))
-        .length,
+  // A saved search's count: the tasks it matches now, under no other filter; counted once per state of
+  // the history (not on every render: the list re-renders as a poll answers or a row is typed in).
+  const countOf = useMemo(
+    () =>
+      oncePerQuery(
+        (q) =>
+          withoutHidden(filterEntries(all, { ...NO_FILTER, query: q }, { index, tags, judgements: ratings }))
+            .length,
+      ),
     [all, index, tags, ratings, withoutHidden],
   );
   const filtering = shown !== entries;

@@ -3,6 +3,7 @@ import type { Judgement } from './judgements';
 import { galleryItemsOf } from './gallery-item';
 import {
   NO_GALLERY_FILTER,
+  countMatches,
   decodeFilter,
   encodeFilter,
   isGalleryFiltering,
@@ -12,6 +13,7 @@ import {
   monthOfFilter,
   rowsOf,
   runningFirst,
+  searchCounter,
   selectItems,
   type GalleryFilter,
 } from './gallery-filter';
@@ -19,6 +21,7 @@ import { editSourceOf } from './edit-source';
 import { makeEntry } from '../../test/gallery-test-utils';
 import { inTimeZone } from '../../test/time-zone';
 import { SearchIndex } from '../search/search-index';
+import type { HistoryEntry } from './history-types';
 
 const day = (d: number, h = 12) => new Date(2025, 5, d, h).getTime();
 const entries = [
@@ -130,6 +133,159 @@ describe('selectItems with the search language', () => {
       expect(search(query, index), query).toEqual(search(query));
     expect(search('model:vidra')).toEqual(['t3#0', 't3#1']);
     expect(search('on:2025-06-03')).toEqual(['t3#0', 't3#1', 't2#0']);
+  });
+});
+
+// A random history with stars, ratings, tags and hidden tasks (a fixed seed, so a failure repeats).
+function random(seed: number) {
+  let s = seed >>> 0;
+  const next = () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (n: number) => Math.floor(next() * n);
+  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
+  return { next, int, pick };
+}
+
+const WORDS = ['fox', 'owl', 'harbour', 'neon', 'misty', 'red'];
+const TAGS = ['hero', 'draft', 'final'];
+
+function randomHistory(seed: number, count: number) {
+  const r = random(seed);
+  const list: HistoryEntry[] = Array.from({ length: count }, (_, i) =>
+    makeEntry(`r${i}`, {
+      createdAt: day(1 + r.int(20), r.int(24)),
+      status: r.pick(['succeeded', 'failed', 'running'] as const),
+      outputs: Array.from({ length: r.int(4) }, (_o, k) => ({ url: `https://cdn.test/r${i}-${k}.png` })),
+      params: {
+        prompt: Array.from({ length: 1 + r.int(4) }, () => r.pick(WORDS)).join(' '),
+        steps: 10 + r.int(30),
+      },
+      meta: { title: r.pick(['Aurora XL', 'Vidra']) },
+    }),
+  );
+  const judged = new Map<string, Judgement>();
+  const tags = new Map<string, string[]>();
+  for (const e of list) {
+    // Keys past a task's outputs too (a fourth output's, on a task with one): marks a count must not take.
+    for (let k = 0; k < 4; k++) {
+      const key = `${e.taskId}#${k}`;
+      if (r.next() < 0.3)
+        judged.set(key, {
+          outputKey: key,
+          starred: r.next() < 0.5,
+          rating: r.next() < 0.6 ? 1 + r.int(5) : null,
+          updatedAt: 0,
+        });
+      if (r.next() < 0.2) tags.set(key, [r.pick(TAGS)]);
+    }
+  }
+  const hidden = new Set(list.filter(() => r.next() < 0.1).map((e) => e.taskId));
+  return { list, judged, tags, hidden, r };
+}
+
+function randomSearch(r: ReturnType<typeof random>): string {
+  const term = () => {
+    const neg = r.next() < 0.3 ? '-' : '';
+    switch (r.int(6)) {
+      case 0:
+        return neg + r.pick(WORDS);
+      case 1:
+        return `${neg}is:starred`;
+      case 2:
+        return `${neg}rating${r.pick(['>=', '<', ':'])}${1 + r.int(5)}`;
+      case 3:
+        return `${neg}tag:${r.pick(TAGS)}`;
+      case 4:
+        return `${neg}steps>=${10 + r.int(30)}`;
+      default:
+        return `${neg}model:${r.pick(['aurora', 'vidra'])}`;
+    }
+  };
+  return Array.from({ length: r.int(4) }, term).join(' ');
+}
+
+describe('is:starred', () => {
+  it('keeps exactly what the Starred filter keeps, and -is:starred the rest', () => {
+    expect(keys({ query: 'is:starred' })).toEqual(keys({ starred: true }));
+    expect(keys({ query: '-is:starred' })).toEqual(['t3#0', 't3#1', 't2#0']);
+    const { list, judged, tags, hidden } = randomHistory(12, 300);
+    const index = new SearchIndex();
+    index.sync(list);
+    const select = (f: Partial<GalleryFilter>, withIndex?: SearchIndex) =>
+      selectItems(
+        list,
+        { ...NO_GALLERY_FILTER, ...f },
+        judged,
+        hidden,
+        galleryItemsOf,
+        undefined,
+        new Map(),
+        {
+          index: withIndex,
+          tags,
+        },
+      ).map((i) => i.key);
+    const starred = select({ starred: true });
+    expect(starred.length).toBeGreaterThan(50);
+    expect(select({ query: 'is:starred' })).toEqual(starred);
+    expect(select({ query: 'is:starred' }, index)).toEqual(starred);
+    expect(select({ query: 'fox is:starred' }, index)).toEqual(select({ query: 'fox', starred: true }));
+    const all = select({});
+    expect(select({ query: '-is:starred' }, index)).toEqual(all.filter((k) => !starred.includes(k)));
+  });
+});
+
+describe('countMatches', () => {
+  it('counts what selectItems shows for a saved search, on random histories, through the index or not', () => {
+    for (const seed of [1, 2, 3]) {
+      const { list, judged, tags, hidden, r } = randomHistory(seed, 250);
+      const synced = new SearchIndex();
+      synced.sync(list);
+      // An index of an older list (the Gallery's may not have caught up yet), and one never built.
+      const older = new SearchIndex();
+      older.sync(list.slice(0, 200).map((e, i) => (i % 3 ? e : { ...e, status: 'failed' as const })));
+      const building = new SearchIndex();
+      const twice = [...list, ...list.slice(0, 20)];
+      for (let q = 0; q < 80; q++) {
+        const query = randomSearch(r);
+        const want = (l: HistoryEntry[], index?: SearchIndex, h = hidden) =>
+          selectItems(l, { ...NO_GALLERY_FILTER, query }, judged, h, galleryItemsOf, undefined, new Map(), {
+            index,
+            tags,
+          }).length;
+        const expected = want(list);
+        expect(countMatches(list, query, judged, hidden, { tags }), query).toBe(expected);
+        expect(countMatches(list, query, judged, hidden, { index: synced, tags }), query).toBe(expected);
+        expect(countMatches(list, query, judged, hidden, { index: older, tags }), query).toBe(expected);
+        expect(countMatches(list, query, judged, hidden, { index: building, tags }), query).toBe(expected);
+        expect(countMatches(list, query, judged, new Set(), { index: synced }), query).toBe(
+          selectItems(list, { ...NO_GALLERY_FILTER, query }, judged, new Set(), galleryItemsOf).length,
+        );
+        // A task listed twice is counted twice, as its tiles are shown twice.
+        expect(countMatches(twice, query, judged, hidden, { index: synced, tags }), query).toBe(want(twice));
+      }
+    }
+  });
+
+  it('searchCounter keeps each query’s count for the state it was made with; a new state counts again', () => {
+    const { list, judged, tags, hidden } = randomHistory(5, 100);
+    const count = searchCounter(list, judged, hidden, { tags });
+    const first = count('is:starred');
+    expect(first).toBe(countMatches(list, 'is:starred', judged, hidden, { tags }));
+    expect(count('is:starred')).toBe(first);
+    // A star added: the store's next snapshot is a new Map, and the Gallery a new counter for it.
+    const shown = list.find(
+      (e) => !hidden.has(e.taskId) && e.outputs.length > 0 && !judged.get(`${e.taskId}#0`)?.starred,
+    )!;
+    const key = `${shown.taskId}#0`;
+    const next = new Map(judged).set(key, { outputKey: key, starred: true, rating: null, updatedAt: 1 });
+    expect(searchCounter(list, next, hidden, { tags })('is:starred')).toBe(first + 1);
+    expect(count('is:starred')).toBe(first);
   });
 });
 

@@ -3,13 +3,22 @@ import type { MessageDescriptor } from '@lingui/core';
 import { isTerminal, TASK_STATUSES, type TaskStatus } from '../../../contract/task';
 import type { HiddenIds } from './hidden-tasks';
 import type { HistoryEntry } from './history-types';
-import type { Judgements } from './judgements';
+import type { Judgement, Judgements } from './judgements';
 import { REVIEW_STATES, type ReviewState } from './reviews';
 import type { TeamPicks } from '../team/team-judgements';
 import { dayKey, dayStartOfKey, nextDayStart } from '../../lib/local-day';
 import type { GalleryItem } from './gallery-item';
 import { filterEntries, type HistoryFilter, type MediaType } from './history-filter';
-import { compileQuery, outputMatches, type OutputTags } from '../search/query';
+import {
+  compileQuery,
+  matchEntry,
+  outputMatches,
+  outputPasses,
+  type CompiledQuery,
+  type OutputTags,
+  type OutputTerm,
+} from '../search/query';
+import { indexOfKey, outputKey, taskIdOfKey } from './output-key';
 import type { SearchIndex } from '../search/search-index';
 
 // The gallery's filters and sort (product-notes §3 "Gallery and viewer"): the History column's filters (status,
@@ -195,7 +204,7 @@ export function categoryOptions(entries: readonly HistoryEntry[]): string[] {
 /**
  * The tiles to show: entries filtered (task facets and the search through the History column's own
  * filterEntries, then category, date and hidden), turned into tiles, then the per-output facets (the
- * search's rating and tag terms, starred, rating), then sorted. Sorting is stable: ties keep newest first.
+ * search's rating, tag and is: terms, starred, rating), then sorted. Sorting is stable: ties keep newest first.
  * With the team's picks given, "Team picks" keeps the outputs some member starred; "Review" keeps those
  * whose state in `reviewStates` (each output's latest review, reviews.ts reviewStatesOf) is the one asked
  * for, or that have none. `search`: the search index (kept in sync by its owner) and each output's tags.
@@ -245,6 +254,252 @@ export function selectItems(
     items = items.filter((item) => reviewStates.get(item.key) === wanted);
   }
   return sortItems(items, filter.sort, judgements);
+}
+
+const NO_TAGS: OutputTags = new Map();
+
+/** The outputs that have a judgement or tags ("marked"), each once, with what the output terms read. */
+interface Marks {
+  readonly taskIds: readonly string[];
+  /** The output's index in its task. */
+  readonly outputs: Int32Array;
+  readonly judgements: ReadonlyArray<Judgement | undefined>;
+  readonly tags: ReadonlyArray<readonly string[] | undefined>;
+  /** The marks (their numbers) an output term can pass, by what it needs (OutputTerm.needs). */
+  readonly having: Readonly<Record<OutputTerm['needs'], Int32Array>>;
+}
+
+// Per judgements and tags (each a Map replaced on every change): their marked outputs.
+const marksCache = new WeakMap<Judgements, WeakMap<OutputTags, Marks>>();
+
+function marksOf(judgements: Judgements, tags: OutputTags): Marks {
+  let byTags = marksCache.get(judgements);
+  if (!byTags) marksCache.set(judgements, (byTags = new WeakMap()));
+  let marks = byTags.get(tags);
+  if (!marks) {
+    const taskIds: string[] = [];
+    const outputs: number[] = [];
+    const js: Array<Judgement | undefined> = [];
+    const ts: Array<readonly string[] | undefined> = [];
+    const having = { star: [] as number[], rating: [] as number[], tag: [] as number[] };
+    const note = (key: string) => {
+      const taskId = taskIdOfKey(key);
+      const index = indexOfKey(key);
+      // Only a tile's own key ("t#1", not "t#01") is a tile's: the others mark no output shown.
+      if (outputKey(taskId, index) !== key) return;
+      const j = judgements.get(key);
+      const t = tags.get(key);
+      if (j?.starred) having.star.push(taskIds.length);
+      if (j?.rating != null) having.rating.push(taskIds.length);
+      if (t && t.length > 0) having.tag.push(taskIds.length);
+      taskIds.push(taskId);
+      outputs.push(index);
+      js.push(j);
+      ts.push(t);
+    };
+    for (const key of judgements.keys()) note(key);
+    for (const key of tags.keys()) if (!judgements.has(key)) note(key);
+    marks = {
+      taskIds,
+      outputs: Int32Array.from(outputs),
+      judgements: js,
+      tags: ts,
+      having: {
+        star: Int32Array.from(having.star),
+        rating: Int32Array.from(having.rating),
+        tag: Int32Array.from(having.tag),
+      },
+    };
+    byTags.set(tags, marks);
+  }
+  return marks;
+}
+
+/**
+ * The marks whose outcome may differ from an unmarked output's (`blank`): with a term that asks for
+ * something, those having what the most selective such term needs; with negated terms only, those having
+ * what they need when they all need the same; else all (null).
+ */
+function marksToCheck(terms: readonly OutputTerm[], marks: Marks, blank: boolean): Int32Array | null {
+  if (blank) {
+    const needs = new Set(terms.map((t) => t.needs));
+    return needs.size === 1 ? marks.having[terms[0]!.needs] : null;
+  }
+  let fewest: Int32Array | null = null;
+  for (const t of terms)
+    if (!t.negated && (!fewest || marks.having[t.needs].length < fewest.length))
+      fewest = marks.having[t.needs];
+  return fewest;
+}
+
+/** Per list and hidden tasks: which places are hidden, and how many tiles the others have. */
+interface Visible {
+  readonly hiddenAt: Uint8Array;
+  readonly tiles: number;
+}
+
+const visibleCache = new WeakMap<readonly HistoryEntry[], WeakMap<HiddenIds, Visible>>();
+
+function visibleOf(entries: readonly HistoryEntry[], hidden: HiddenIds): Visible {
+  let byHidden = visibleCache.get(entries);
+  if (!byHidden) visibleCache.set(entries, (byHidden = new WeakMap()));
+  let visible = byHidden.get(hidden);
+  if (!visible) {
+    const hiddenAt = new Uint8Array(entries.length);
+    let tiles = 0;
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i]!;
+      if (hidden.size > 0 && hidden.has(e.taskId)) hiddenAt[i] = 1;
+      else tiles += Math.max(1, e.outputs.length);
+    }
+    visible = { hiddenAt, tiles };
+    byHidden.set(hidden, visible);
+  }
+  return visible;
+}
+
+// Per list: each task's place, when no task is in it twice (else null). For a list without an index.
+const placesCache = new WeakMap<readonly HistoryEntry[], ReadonlyMap<string, number> | null>();
+
+function placesOfTasks(taskIds: readonly string[], entries: readonly HistoryEntry[]): Int32Array | null {
+  let places = placesCache.get(entries);
+  if (places === undefined) {
+    const map = new Map<string, number>();
+    for (let i = 0; i < entries.length && map.size === i; i++) map.set(entries[i]!.taskId, i);
+    places = map.size === entries.length ? map : null;
+    placesCache.set(entries, places);
+  }
+  const found = places;
+  return found ? Int32Array.from(taskIds, (taskId) => found.get(taskId) ?? -1) : null;
+}
+
+// Per list and marks: the place of each marked output's task, -1 when it is not in the list or has no
+// such output (a mark left from an earlier run of it); null when the list holds a task twice.
+const markPlacesCache = new WeakMap<readonly HistoryEntry[], WeakMap<Marks, Int32Array | null>>();
+
+function markPlacesOf(
+  entries: readonly HistoryEntry[],
+  marks: Marks,
+  index?: SearchIndex,
+): Int32Array | null {
+  let byMarks = markPlacesCache.get(entries);
+  if (!byMarks) markPlacesCache.set(entries, (byMarks = new WeakMap()));
+  let places = byMarks.get(marks);
+  if (places === undefined) {
+    places = index?.placesOfTasks(marks.taskIds, entries) ?? placesOfTasks(marks.taskIds, entries);
+    if (places)
+      for (let m = 0; m < places.length; m++) {
+        const p = places[m]!;
+        if (p >= 0 && marks.outputs[m]! >= Math.max(1, entries[p]!.outputs.length)) places[m] = -1;
+      }
+    byMarks.set(marks, places);
+  }
+  return places;
+}
+
+/**
+ * @internal (exported for its unit test; the Gallery counts through searchCounter.) How many tiles the
+ * Gallery shows for `query` under no other filter, hidden tasks left out: exactly
+ * selectItems(entries, { ...NO_GALLERY_FILTER, query }, judgements, hidden, galleryItemsOf, ...).length
+ * (a tile per output, one for a task without any), without making the tiles: what a saved search's count
+ * is, ten of them at 50,000 tasks on a render. The tasks that pass the task-level terms come from the
+ * index's postings (matchingPlaces; its matcher, or the scan, when it cannot tell). An output with
+ * neither a judgement nor tags passes the rating, tag and is: terms as any such output does (`blank`),
+ * so only the marked outputs that may differ (the starred ones for is:starred...) are looked at one by
+ * one, through what is derived once per list, judgements, tags and hidden tasks (their places, the
+ * hidden ones).
+ */
+export function countMatches(
+  entries: readonly HistoryEntry[],
+  query: string,
+  judgements: Judgements,
+  hidden: HiddenIds,
+  search: { index?: SearchIndex; tags?: OutputTags } = {},
+): number {
+  const q = compileQuery(query);
+  const { index, tags = NO_TAGS } = search;
+  const { hiddenAt, tiles } = visibleOf(entries, hidden);
+  const blank = outputPasses(q, undefined, undefined);
+  const byOutput = q.outputTerms.length > 0;
+  let n = 0;
+  // Whether the task at a place passes the task-level terms (hidden or not).
+  let passes: (place: number) => boolean = () => true;
+  if (q.taskTerms.length === 0) {
+    if (blank) n = tiles;
+  } else {
+    const places = index?.matchingPlaces(q, entries);
+    if (places) {
+      const shown = byOutput ? new Uint8Array(entries.length) : null;
+      for (const p of places) {
+        if (hiddenAt[p] === 1) continue;
+        if (blank) n += Math.max(1, entries[p]!.outputs.length);
+        if (shown) shown[p] = 1;
+      }
+      passes = (p) => shown![p] === 1;
+    } else {
+      const matches = index ? index.matcher(q, entries) : (e: HistoryEntry) => matchEntry(q, e);
+      if (blank)
+        for (let i = 0; i < entries.length; i++) {
+          const e = entries[i]!;
+          if (hiddenAt[i] === 0 && matches(e, i)) n += Math.max(1, e.outputs.length);
+        }
+      passes = (p) => matches(entries[p]!, p);
+    }
+  }
+  if (!byOutput) return n;
+  const marks = marksOf(judgements, tags);
+  const places = markPlacesOf(entries, marks, index);
+  if (!places) return countByTask(entries, q, judgements, hidden, tags, index);
+  const check = marksToCheck(q.outputTerms, marks, blank);
+  const count = check ? check.length : places.length;
+  for (let c = 0; c < count; c++) {
+    const m = check ? check[c]! : c;
+    const p = places[m]!;
+    if (p < 0 || hiddenAt[p] === 1) continue;
+    if (outputPasses(q, marks.judgements[m], marks.tags[m]) !== blank && passes(p)) n += blank ? -1 : 1;
+  }
+  return n;
+}
+
+/** countMatches for a list that holds a task twice: each task's tiles by their keys, one by one. */
+function countByTask(
+  entries: readonly HistoryEntry[],
+  q: CompiledQuery,
+  judgements: Judgements,
+  hidden: HiddenIds,
+  tags: OutputTags,
+  index: SearchIndex | undefined,
+): number {
+  const matches = index ? index.matcher(q, entries) : (e: HistoryEntry) => matchEntry(q, e);
+  let n = 0;
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!;
+    if ((hidden.size > 0 && hidden.has(e.taskId)) || !matches(e, i)) continue;
+    for (let k = 0; k < Math.max(1, e.outputs.length); k++)
+      if (outputMatches(q, outputKey(e.taskId, k), judgements, tags)) n++;
+  }
+  return n;
+}
+
+/**
+ * countMatches per query for one state of what it reads (the list, judgements, hidden tasks, tags): the
+ * Gallery makes one when one of them changes, and a render asks the same counts again for free.
+ */
+export function searchCounter(
+  entries: readonly HistoryEntry[],
+  judgements: Judgements,
+  hidden: HiddenIds,
+  search: { index?: SearchIndex; tags?: OutputTags } = {},
+): (query: string) => number {
+  const counts = new Map<string, number>();
+  return (query) => {
+    let n = counts.get(query);
+    if (n === undefined) {
+      n = countMatches(entries, query, judgements, hidden, search);
+      counts.set(query, n);
+    }
+    return n;
+  };
 }
 
 // The tiles of a whole list, per list (the store's, replaced on every change) and tile maker, with where

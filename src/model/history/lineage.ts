@@ -85,7 +85,7 @@ export interface FamilyNode {
 }
 
 /** An output's family: its oldest known ancestors, each with all that descends from it. */
-export interface Family {
+interface Family {
   roots: FamilyNode[];
   /** Outputs in the trees. */
   size: number;
@@ -111,7 +111,8 @@ const itemOf = (entry: HistoryEntry, index: number): GalleryItem => ({
  * knows with no known parent of their own (the roots), then down from each through every task made from
  * an output, each of that task's outputs a node (a task with none yet is one node). An output reached
  * twice (a task made from two outputs of the family) is shown once, under the first; a cycle, which a
- * forged import could write, ends where it repeats.
+ * forged import could write, ends where it repeats. (Read through `Lineage.family`.)
+ * @internal
  */
 export function familyOf(
   item: GalleryItem,

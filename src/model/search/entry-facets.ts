@@ -37,14 +37,6 @@ export function haystackOf(entry: HistoryEntry): string {
   return text;
 }
 
-/**
- * The haystack's distinct runs without whitespace. A word (no whitespace) is in the haystack exactly
- * when it is inside one of them, so the index answers "every word appears" as the scan's `includes` does.
- */
-function tokensOf(haystack: string): string[] {
-  return [...new Set(haystack.split(/\s+/))].filter(Boolean);
-}
-
 const days = new WeakMap<HistoryEntry, string>();
 
 /** The local day the task was made, "2026-03-01" (local-day.ts), once per entry object. */
@@ -78,71 +70,166 @@ export function ratioNumber(text: string): number | null {
   return n !== null && n > 0 ? n : null;
 }
 
-const scalarKey = (v: string | number | boolean) => String(v).toLowerCase();
+// ---- keys without garbage ------------------------------------------------------------------------
+// The index files every key of every entry (50,000 tasks: some 1.5 million keys) in background slices,
+// and what it allocates for that is garbage the collector must catch up with inside those slices. So
+// the keys are given to a sink object (no arrays per facet, no closure per entry), a key already in
+// lowercase is the entry's own string (toLowerCase copies even then), and the few strings derived from
+// short values (a model's title in lowercase, "name:ana", an aspect ratio's number) are made once each.
+
+/** Whether the string holds an ASCII capital or any non-ASCII character (which toLowerCase may change). */
+function mayChangeCase(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 65 && c <= 90) || c > 127) return true;
+  }
+  return false;
+}
+
+/** Derived strings of short values, each made once (a bounded table: past it, made each time). */
+class Derived {
+  private readonly made = new Map<string, string | null>();
+  constructor(private readonly make: (value: string) => string | null) {}
+  of(value: string): string | null {
+    let out = this.made.get(value);
+    if (out === undefined) {
+      out = this.make(value);
+      if (value.length <= 64 && this.made.size < 10_000) this.made.set(value, out);
+    }
+    return out;
+  }
+}
+
+const lowered = new Derived((value) => value.toLowerCase());
+
+/** The value in lowercase: itself when it already is (no copy). */
+function lowerKey(value: string): string {
+  return mayChangeCase(value) ? lowered.of(value)! : value;
+}
+
+const memberNames = new Derived((name) => `name:${name.toLowerCase()}`);
+const memberIds = new Derived((id) => `id:${id}`);
+
+/** A string aspect ratio's key: its number when it is one ("16:9" -> "1.7777777777777777"), else its text. */
+const aspectKeys = new Derived((aspect) => {
+  const n = ratioNumber(aspect);
+  if (n !== null) return String(n);
+  const text = aspect.trim();
+  return text ? text.toLowerCase() : null;
+});
+
+function scalarKey(v: string | number | boolean): string {
+  if (typeof v === 'string') return lowerKey(v);
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  // Finite numbers are written in lowercase already ("1e+21"); Infinity and NaN are not.
+  return Number.isFinite(v) ? String(v) : String(v).toLowerCase();
+}
 
 function positive(v: ParamValue | undefined): number | null {
   const n = typeof v === 'number' ? v : typeof v === 'string' ? numberOf(v.trim()) : null;
   return n !== null && n > 0 && Number.isFinite(n) ? n : null;
 }
 
+/** Where an entry's keys go: the index files them, the scan collects one facet's. */
+export interface FacetKeySink {
+  /**
+   * A run of the haystack without whitespace, haystack[start, end): given as a range, so that a word
+   * the index knows costs no new string. The same word may come twice.
+   */
+  token(haystack: string, start: number, end: number): void;
+  /** A key of a facet other than 'text'. The same key may come twice. */
+  key(facet: Facet, key: string): void;
+}
+
+/** Whether a UTF-16 code unit is whitespace as the regular expression \s reads it. */
+function isSpace(c: number): boolean {
+  return c <= 32
+    ? c === 32 || (c >= 9 && c <= 13)
+    : c >= 160 &&
+        (c === 160 ||
+          c === 0x1680 ||
+          (c >= 0x2000 && c <= 0x200a) ||
+          c === 0x2028 ||
+          c === 0x2029 ||
+          c === 0x202f ||
+          c === 0x205f ||
+          c === 0x3000 ||
+          c === 0xfeff);
+}
+
+/** The haystack's runs without whitespace, by range (a word there twice is given twice). */
+function visitTokens(haystack: string, sink: FacetKeySink): void {
+  const n = haystack.length;
+  let i = 0;
+  while (i < n) {
+    while (i < n && isSpace(haystack.charCodeAt(i))) i++;
+    const start = i;
+    while (i < n && !isSpace(haystack.charCodeAt(i))) i++;
+    if (i > start) sink.token(haystack, start, i);
+  }
+}
+
+function visitLower(facet: Facet, value: string | undefined, sink: FacetKeySink): void {
+  if (value) sink.key(facet, lowerKey(value));
+}
+
 /**
  * The aspect ratio's keys: the param aspect_ratio (aspectRatio) as a number when it is one ("16:9" ->
  * "1.7777777777777777"), else its text ("square"); and width / height when both are numbers.
  */
-function ratioKeys(params: Record<string, ParamValue>): string[] {
-  const keys: string[] = [];
+function visitRatio(params: Record<string, ParamValue>, sink: FacetKeySink): void {
   const aspect = params.aspect_ratio ?? params.aspectRatio;
-  if (typeof aspect === 'string' || typeof aspect === 'number') {
-    const n = typeof aspect === 'number' ? (aspect > 0 ? aspect : null) : ratioNumber(aspect);
-    if (n !== null) keys.push(String(n));
-    else if (typeof aspect === 'string' && aspect.trim()) keys.push(aspect.trim().toLowerCase());
+  if (typeof aspect === 'number') {
+    if (aspect > 0) sink.key('ratio', String(aspect));
+  } else if (typeof aspect === 'string') {
+    const key = aspectKeys.of(aspect);
+    if (key !== null) sink.key('ratio', key);
   }
   const width = positive(params.width);
   const height = positive(params.height);
-  if (width !== null && height !== null) {
-    const n = String(width / height);
-    if (!keys.includes(n)) keys.push(n);
-  }
-  return keys;
+  if (width !== null && height !== null) sink.key('ratio', String(width / height));
 }
 
-function paramKeys(value: ParamValue): string[] {
-  return Array.isArray(value) ? value.map(scalarKey) : [scalarKey(value)];
-}
-
-const lower = (xs: Array<string | undefined>) =>
-  xs.filter((x): x is string => !!x).map((x) => x.toLowerCase());
-
-/** The entry's keys for a facet other than 'text' (whose words are tokensOf(haystackOf(entry))). */
-export function facetKeys(entry: HistoryEntry, facet: Facet): string[] {
+/** The keys of one facet other than 'text' and the params. */
+function visitFixed(entry: HistoryEntry, facet: Facet, sink: FacetKeySink): void {
   switch (facet) {
-    case 'text':
-      return tokensOf(haystackOf(entry));
     case 'model':
-      return lower([entry.meta.title, entry.meta.modelId]);
+      visitLower(facet, entry.meta.title, sink);
+      visitLower(facet, entry.meta.modelId, sink);
+      return;
     case 'version':
-      return lower([entry.meta.versionId, entry.request.versionId, entry.meta.subtitle]);
+      visitLower(facet, entry.meta.versionId, sink);
+      visitLower(facet, entry.request.versionId, sink);
+      visitLower(facet, entry.meta.subtitle, sink);
+      return;
     case 'category':
-      return lower([entry.meta.category]);
+      visitLower(facet, entry.meta.category, sink);
+      return;
     case 'status':
-      return [entry.status];
+      sink.key(facet, entry.status);
+      return;
     case 'media':
-      return [entry.meta.mediaType];
+      sink.key(facet, entry.meta.mediaType);
+      return;
     case 'by':
       // A task without `by` is this member's (history-types.ts).
-      return entry.by ? [`name:${entry.by.name.toLowerCase()}`, `id:${entry.by.id}`] : ['me'];
+      if (entry.by) {
+        sink.key(facet, memberNames.of(entry.by.name)!);
+        sink.key(facet, memberIds.of(entry.by.id)!);
+      } else sink.key(facet, 'me');
+      return;
     case 'ratio':
-      return ratioKeys(entry.request.params);
+      visitRatio(entry.request.params, sink);
+      return;
     case 'day':
-      return [dayOf(entry)];
-    default: {
-      const id = facet.slice('param:'.length);
-      const keys: string[] = [];
-      for (const [name, value] of Object.entries(entry.request.params))
-        if (name.toLowerCase() === id) keys.push(...paramKeys(value));
-      return keys;
-    }
+      sink.key(facet, dayOf(entry));
+      return;
   }
+}
+
+function visitParam(facet: Facet, value: ParamValue, sink: FacetKeySink): void {
+  if (Array.isArray(value)) for (const v of value) sink.key(facet, scalarKey(v));
+  else sink.key(facet, scalarKey(value));
 }
 
 const FIXED: readonly Facet[] = ['model', 'version', 'category', 'status', 'media', 'by', 'ratio', 'day'];
@@ -159,23 +246,76 @@ function paramFacet(name: string): Facet {
   return facet;
 }
 
-/** Every facet key of the entry, free-text tokens included, each once: what the index files it under. */
-export function forEachFacetKey(entry: HistoryEntry, visit: (facet: Facet, key: string) => void): void {
-  for (const token of tokensOf(haystackOf(entry))) visit('text', token);
-  for (const facet of FIXED) {
-    const keys = facetKeys(entry, facet);
-    for (let i = 0; i < keys.length; i++) if (keys.indexOf(keys[i]!) === i) visit(facet, keys[i]!);
-  }
+/**
+ * Every facet key of the entry, free-text tokens included, into `sink`: what the index files it under.
+ * Two param ids that differ only in case ("Seed", "seed") are one facet.
+ */
+export function visitFacetKeys(entry: HistoryEntry, sink: FacetKeySink): void {
+  visitTokens(haystackOf(entry), sink);
+  for (const facet of FIXED) visitFixed(entry, facet, sink);
   const params = entry.request.params;
-  const names = Object.keys(params);
-  const facets = names.map(paramFacet);
-  for (let n = 0; n < names.length; n++) {
-    const facet = facets[n]!;
-    // Two ids that differ only in case ("Seed", "seed") are one facet: their keys are visited once.
-    if (facets.indexOf(facet) !== n) continue;
-    const keys: string[] = [];
-    for (let m = n; m < names.length; m++)
-      if (facets[m] === facet) keys.push(...paramKeys(params[names[m]!]!));
-    for (let i = 0; i < keys.length; i++) if (keys.indexOf(keys[i]!) === i) visit(facet, keys[i]!);
+  for (const name in params) visitParam(paramFacet(name), params[name]!, sink);
+}
+
+/** One facet's keys, each once, in an array: what the direct scan tests. */
+class Collect implements FacetKeySink {
+  readonly keys: string[] = [];
+  constructor(private readonly facet: Facet) {}
+  token(haystack: string, start: number, end: number): void {
+    if (this.facet === 'text') this.add(haystack.slice(start, end));
+  }
+  key(facet: Facet, key: string): void {
+    if (facet === this.facet) this.add(key);
+  }
+  private add(key: string): void {
+    if (!this.keys.includes(key)) this.keys.push(key);
+  }
+}
+
+/** The entry's keys for a facet (for 'text', the distinct runs of its haystack without whitespace). */
+export function facetKeys(entry: HistoryEntry, facet: Facet): string[] {
+  const collect = new Collect(facet);
+  if (facet === 'text') visitTokens(haystackOf(entry), collect);
+  else if (facet.startsWith('param:')) {
+    const params = entry.request.params;
+    for (const name in params) if (paramFacet(name) === facet) visitParam(facet, params[name]!, collect);
+  } else visitFixed(entry, facet, collect);
+  return collect.keys;
+}
+
+/**
+ * How a key is written in the entry, for a suggestion ("Aurora XL" for the model key "aurora xl"): the
+ * values the search box suggests are a model's name, a version's id, a category, a member's name, a
+ * param's value. Null for the other keys (a model's id beside its name, a version's subtitle, a member's
+ * id, a prompt's word, an aspect ratio's number, a day) and for a key this entry does not have.
+ */
+export function keyLabel(entry: HistoryEntry, facet: Facet, key: string): string | null {
+  const same = (value: string | undefined) => (value && lowerKey(value) === key ? value : null);
+  switch (facet) {
+    case 'text':
+    case 'ratio':
+    case 'day':
+      return null;
+    case 'model':
+      return same(entry.meta.title);
+    case 'version':
+      return same(entry.meta.versionId) ?? same(entry.request.versionId);
+    case 'category':
+      return same(entry.meta.category);
+    case 'status':
+    case 'media':
+      return key;
+    case 'by':
+      if (key === 'me') return entry.by ? null : key;
+      return entry.by && memberNames.of(entry.by.name) === key ? entry.by.name : null;
+    default: {
+      const params = entry.request.params;
+      for (const name in params) {
+        if (paramFacet(name) !== facet) continue;
+        const value = params[name]!;
+        for (const v of Array.isArray(value) ? value : [value]) if (scalarKey(v) === key) return String(v);
+      }
+      return null;
+    }
   }
 }

@@ -135,6 +135,8 @@ describe('malformed terms', () => {
     ['after>=2026-01-01', 'bad-operator'],
     ['tag<2', 'bad-operator'],
     ['status:nope', 'unknown-value'],
+    ['is:nope', 'unknown-value'],
+    ['is>1', 'bad-operator'],
     ['media=vid', 'unknown-value'],
     ['model:', 'empty-value'],
     ['-', 'empty-value'],
@@ -344,6 +346,43 @@ describe('output terms: rating and tag', () => {
     expect(q.taskTerms).toHaveLength(0);
     expect(entries.every((e) => matchEntry(q, e))).toBe(true);
     expect(isEmptyQuery(q)).toBe(false);
+  });
+});
+
+describe('is:starred', () => {
+  const star = (key: string, starred: boolean, rating: number | null = null): [string, Judgement] => [
+    key,
+    { outputKey: key, starred, rating, updatedAt: 0 },
+  ];
+  const judgements = new Map([star('t#0', true), star('t#1', false, 5), star('u#0', true, 2)]);
+  const keys = ['t#0', 't#1', 't#2', 'u#0'];
+  const keep = (query: string) =>
+    keys.filter((k) => outputMatches(compileQuery(query), k, judgements, undefined));
+
+  it('keeps the starred outputs, and -is:starred the others (a rating alone is no star)', () => {
+    expect(keep('is:starred')).toEqual(['t#0', 'u#0']);
+    expect(keep('is=starred')).toEqual(['t#0', 'u#0']);
+    expect(keep('is:star')).toEqual(['t#0', 'u#0']);
+    expect(keep('-is:starred')).toEqual(['t#1', 't#2']);
+    expect(keep('is:starred rating>=2')).toEqual(['u#0']);
+  });
+
+  it('is an output term, found through the judgements', () => {
+    const q = compileQuery('is:starred');
+    expect(q.taskTerms).toHaveLength(0);
+    expect(q.outputTerms).toHaveLength(1);
+    expect(isEmptyQuery(q)).toBe(false);
+    expect([...outputCandidates(q, judgements, undefined)!].sort()).toEqual(['t#0', 'u#0']);
+    expect(outputCandidates(compileQuery('-is:starred'), judgements, undefined)).toBeNull();
+    // The History keeps a task when one of its outputs is starred.
+    const t = makeEntry('t', { outputs: [{ url: 'a' }, { url: 'b' }] });
+    const v = makeEntry('v', { outputs: [{ url: 'a' }] });
+    expect(anyOutputMatches(q, t, judgements, undefined)).toBe(true);
+    expect(anyOutputMatches(q, v, judgements, undefined)).toBe(false);
+  });
+
+  it('is a field the UI suggests, with starred its one value', () => {
+    expect(SEARCH_FIELDS.find((f) => f.id === 'is')).toMatchObject({ level: 'output', choices: ['starred'] });
   });
 });
 

@@ -9,7 +9,8 @@ import { facetKeys, haystackOf, numberOf, ratioNumber, type Facet } from './entr
 // - a free word or a "quoted phrase" is found, case-insensitively, in the prompt, the negative prompt or
 //   the task's title (as a substring, as the search always did: "ox" finds "fox");
 // - `field<op>value` compares a field: model:, version:, category:, status:, media:, by:, seed:, ratio:,
-//   the dates after:, before:, on:, the output's rating and tag, or any request param by its id
+//   the dates after:, before:, on:, the output's rating and tag, is:starred (the output starred, as the
+//   Gallery's Starred filter keeps it), or any request param by its id
 //   (steps:30, guidance>=7, style:anime). Operators `:` `=` `>=` `<=` `>` `<`; `rating:>=4` reads as
 //   `rating>=4`. For text, `:` is "contains" and `=` "equals"; numbers compare as numbers;
 // - a leading `-` negates a term (-tag:draft, -fox); a value with spaces is quoted (model:"Aurora XL"),
@@ -35,7 +36,7 @@ export type QueryProblem =
   | 'bad-date'
   /** The field does not take that operator: model>3, after>=2026-01-01, tag<2. */
   | 'bad-operator'
-  /** status: and media: take one of their values (or its start): status:nope. */
+  /** status:, media: and is: take one of their values (or its start): status:nope. */
   | 'unknown-value';
 
 /**
@@ -74,6 +75,8 @@ export interface SearchField {
 const TEXT_OPS: readonly SearchOp[] = [':', '='];
 const DAY_OPS: readonly SearchOp[] = [':', '='];
 const MEDIA = ['image', 'video', 'audio'] as const;
+/** What `is:` asks of an output. */
+const IS = ['starred'] as const;
 
 /** The fields the UI can suggest; any other `id:` is a request param (steps:30, style:anime). */
 /* eslint-disable lingui/no-unlocalized-strings -- the examples are the search language itself, typed the same in every language */
@@ -95,6 +98,7 @@ export const SEARCH_FIELDS: readonly SearchField[] = [
   { id: 'ratio', level: 'task', values: 'ratio', ops: SEARCH_OPS, example: 'ratio:16:9' },
   { id: 'rating', level: 'output', values: 'number', ops: SEARCH_OPS, example: 'rating>=4' },
   { id: 'tag', level: 'output', values: 'text', ops: TEXT_OPS, example: 'tag:hero' },
+  { id: 'is', level: 'output', values: 'choice', ops: TEXT_OPS, choices: IS, example: 'is:starred' },
   { id: 'after', level: 'task', values: 'day', ops: DAY_OPS, example: 'after:2026-03-01' },
   { id: 'before', level: 'task', values: 'day', ops: DAY_OPS, example: 'before:2026-03-01' },
   { id: 'on', level: 'task', values: 'day', ops: DAY_OPS, example: 'on:2026-03' },
@@ -209,7 +213,7 @@ export interface Narrowing {
   readonly test: (key: string, num: number | null) => boolean;
 }
 
-/** A term matched on the task (everything but rating and tag). */
+/** A term matched on the task (everything but the output terms: rating, tag, is:). */
 export interface TaskTerm {
   readonly negated: boolean;
   /** Whether its one narrowing finds exactly the tasks it matches (a word, a field; not a phrase). */
@@ -220,10 +224,12 @@ export interface TaskTerm {
   readonly test: (entry: HistoryEntry) => boolean;
 }
 
-/** A term matched on each output: its judgement's rating, the tags the caller keeps for it. */
-interface OutputTerm {
+/** A term matched on each output: its judgement (rating, star), the tags the caller keeps for it. */
+export interface OutputTerm {
   readonly negated: boolean;
-  readonly field: 'rating' | 'tag';
+  readonly field: 'rating' | 'tag' | 'is';
+  /** What an output must have for `test` to pass: its star, a rating, a tag (an unmarked output fails it). */
+  readonly needs: 'star' | 'rating' | 'tag';
   readonly test: (judgement: Judgement | undefined, tags: readonly string[] | undefined) => boolean;
 }
 
@@ -236,7 +242,7 @@ export interface CompiledQuery {
   readonly terms: readonly ParsedTerm[];
   /** The well-formed terms matched on tasks. */
   readonly taskTerms: readonly TaskTerm[];
-  /** The well-formed rating and tag terms, matched on each output. */
+  /** The well-formed rating, tag and is: terms, matched on each output. */
   readonly outputTerms: readonly OutputTerm[];
 }
 
@@ -291,10 +297,15 @@ function textTest(op: SearchOp, value: string): (key: string) => boolean {
   return op === '=' ? (key) => key === q : (key) => key.includes(q);
 }
 
+/** The test of a choice (status:, media:, is:): one of them, or with `:` the start of one. */
+function choiceTest(op: SearchOp, value: string): (key: string) => boolean {
+  const q = value.toLowerCase();
+  return op === '=' ? (key: string) => key === q : (key: string) => key.startsWith(q);
+}
+
 /** status: and media: — one of `choices`, or with `:` the start of one. */
 function choiceTerm(facet: Facet, choices: readonly string[], op: SearchOp, value: string, negated: boolean) {
-  const q = value.toLowerCase();
-  const test = op === '=' ? (key: string) => key === q : (key: string) => key.startsWith(q);
+  const test = choiceTest(op, value);
   if (!choices.some(test)) return { problem: 'unknown-value' as const };
   return onFacet(facet, negated, test);
 }
@@ -370,17 +381,31 @@ function paramTerm(id: string, op: SearchOp, value: string, negated: boolean): C
   );
 }
 
-function outputTerm(field: 'rating' | 'tag', op: SearchOp, value: string, negated: boolean): Compiled {
+function outputTerm(field: 'rating' | 'tag' | 'is', op: SearchOp, value: string, negated: boolean): Compiled {
+  if (field === 'is') {
+    if (!IS.some(choiceTest(op, value))) return { problem: 'unknown-value' };
+    // is:starred: the output's own star, exactly what the Gallery's Starred filter keeps (gallery-filter.ts).
+    return { output: { negated, field, needs: 'star', test: (j) => j?.starred === true } };
+  }
   if (field === 'tag') {
     if (op !== ':' && op !== '=') return { problem: 'bad-operator' };
     // Tags are kept trimmed, in lowercase, a run of spaces as one '-' (tags.ts): tag:"client a" is client-a.
     const test = textTest(op, value.trim().replace(/\s+/g, '-'));
-    return { output: { negated, field, test: (_j, tags) => !!tags?.some((t) => test(t.toLowerCase())) } };
+    return {
+      output: {
+        negated,
+        field,
+        needs: 'tag',
+        test: (_j, tags) => !!tags?.some((t) => test(t.toLowerCase())),
+      },
+    };
   }
   const q = numberOf(value);
   if (q === null) return { problem: 'not-a-number' };
   // An output without a rating has none to compare: rating<3 is the outputs rated 1 or 2; -rating>0 the unrated.
-  return { output: { negated, field, test: (j) => j?.rating != null && compare(j.rating, op, q) } };
+  return {
+    output: { negated, field, needs: 'rating', test: (j) => j?.rating != null && compare(j.rating, op, q) },
+  };
 }
 
 /** What a term tests, or why it is left out. */
@@ -412,6 +437,7 @@ function compileTerm(term: SearchTerm): Compiled {
     case 'after':
     case 'before':
     case 'on':
+    case 'is':
       if (!textOnly) return { problem: 'bad-operator' };
   }
   switch (field) {
@@ -437,6 +463,7 @@ function compileTerm(term: SearchTerm): Compiled {
       return dayTerm(field, value, negated);
     case 'rating':
     case 'tag':
+    case 'is':
       return outputTerm(field, op, value, negated);
     default:
       return paramTerm(field, op, value, negated);
@@ -471,13 +498,13 @@ export function isEmptyQuery(query: CompiledQuery | string): boolean {
 
 // ---- matching without an index -------------------------------------------------------------------
 
-/** Whether the entry passes every task-level term (rating and tag aside). */
+/** Whether the entry passes every task-level term (the output terms aside). */
 export function matchEntry(query: CompiledQuery, entry: HistoryEntry): boolean {
   for (const term of query.taskTerms) if (term.test(entry) === term.negated) return false;
   return true;
 }
 
-/** Whether one output passes every rating and tag term (true when there are none). */
+/** Whether one output passes every rating, tag and is: term (true when there are none). */
 export function outputMatches(
   query: CompiledQuery,
   key: string,
@@ -485,14 +512,21 @@ export function outputMatches(
   tags: OutputTags | undefined,
 ): boolean {
   if (query.outputTerms.length === 0) return true;
-  const judgement = judgements.get(key);
-  const own = tags?.get(key);
-  for (const term of query.outputTerms) if (term.test(judgement, own) === term.negated) return false;
+  return outputPasses(query, judgements.get(key), tags?.get(key));
+}
+
+/** Whether an output with this judgement and these tags passes every rating, tag and is: term. */
+export function outputPasses(
+  query: CompiledQuery,
+  judgement: Judgement | undefined,
+  tags: readonly string[] | undefined,
+): boolean {
+  for (const term of query.outputTerms) if (term.test(judgement, tags) === term.negated) return false;
   return true;
 }
 
 /**
- * The output keys that can pass the rating and tag terms, found through the judgements and the tags
+ * The output keys that can pass the output terms (rating, tag, is:), found through the judgements and the tags
  * (far fewer than the outputs): null when no term asks for something an output has (only negated
  * ones, or none), so every output must be checked.
  */
@@ -505,7 +539,7 @@ export function outputCandidates(
   for (const term of query.outputTerms) {
     if (term.negated) continue;
     const found = new Set<string>();
-    if (term.field === 'rating') {
+    if (term.needs !== 'tag') {
       for (const [key, j] of judgements) if (term.test(j, undefined)) found.add(key);
     } else if (tags) {
       for (const [key, list] of tags) if (term.test(undefined, list)) found.add(key);
@@ -517,7 +551,7 @@ export function outputCandidates(
 }
 
 /**
- * The History's per-task check of the rating and tag terms: whether one of the entry's outputs (its
+ * The History's per-task check of the output terms: whether one of the entry's outputs (its
  * tile's key, #0, when it has none) passes them all. With `candidates` (byTask of outputCandidates), only
  * the entry's candidate outputs are looked at.
  */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryEntry } from '../history/history-types';
 import { makeEntry } from '../../test/gallery-test-utils';
+import { facetKeys, type Facet } from './entry-facets';
 import { compileQuery, matchEntry, type CompiledQuery } from './query';
 import { SearchIndex } from './search-index';
 
@@ -148,6 +149,47 @@ function changed(r: ReturnType<typeof random>, list: readonly HistoryEntry[], ne
   return out;
 }
 
+/** Each facet's keys with how many tasks of the list have them, by a scan: what facetValues must answer. */
+function scannedValues(list: readonly HistoryEntry[], facet: Facet): Array<[string, number]> {
+  const counts = new Map<string, number>();
+  for (const e of list) for (const key of facetKeys(e, facet)) counts.set(key, (counts.get(key) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+}
+
+const FACETS: readonly Facet[] = [
+  'text',
+  'model',
+  'version',
+  'category',
+  'status',
+  'media',
+  'by',
+  'ratio',
+  'day',
+  'param:seed',
+  'param:style',
+  'param:loras',
+  'param:nothing',
+];
+
+function sameValues(index: SearchIndex, list: readonly HistoryEntry[]) {
+  for (const facet of FACETS) {
+    const values = index.facetValues(facet)!;
+    expect(
+      values.map((v) => [v.key, v.count]),
+      facet,
+    ).toEqual(scannedValues(list, facet));
+    expect(index.facetSize(facet), facet).toBe(values.length);
+    // A label is the key as written (a member's: their name, the key "name:<it in lowercase>").
+    for (const v of values)
+      if (v.label !== null)
+        expect(
+          facet === 'by' && v.key !== 'me' ? `name:${v.label.toLowerCase()}` : v.label.toLowerCase(),
+          facet,
+        ).toBe(v.key);
+  }
+}
+
 describe('SearchIndex', () => {
   it('answers as the scan does, through adds, replacements and removals (random histories)', () => {
     const r = random(20261129);
@@ -192,6 +234,131 @@ describe('SearchIndex', () => {
       const q = compileQuery(text);
       expect([...(index.matchTasks(q) ?? [])].sort(), text).toEqual([...(fresh.matchTasks(q) ?? [])].sort());
     }
+  });
+
+  it('keeps each facet’s distinct values with their counts as the list changes (facetValues)', () => {
+    const r = random(77);
+    let n = 0;
+    const id = () => `task_${n++}`;
+    let list = Array.from({ length: 200 }, () => randomEntry(r, id()));
+    const index = new SearchIndex();
+    expect(index.facetValues('model')).toBeNull();
+    index.sync(list);
+    sameValues(index, list);
+    for (let round = 0; round < 6; round++) {
+      list = changed(r, list, id);
+      index.sync(list);
+      sameValues(index, list);
+    }
+    // Most of it gone at once (the sweep), then back.
+    list = list.filter(() => r.next() < 0.2);
+    index.sync(list);
+    sameValues(index, list);
+    list = [...list, ...Array.from({ length: 100 }, () => randomEntry(r, id()))];
+    index.sync(list);
+    sameValues(index, list);
+  });
+
+  it('labels values as tasks write them: a model’s name, a member’s name, a param’s value', () => {
+    const list = [
+      makeEntry('a', {
+        params: { prompt: 'fox', style: 'Anime Ink', steps: 30 },
+        meta: { title: 'Aurora XL', modelId: 'aurora-xl' },
+      }),
+      makeEntry('b', {
+        params: { prompt: 'owl', style: 'anime ink', steps: 30 },
+        meta: { title: 'Aurora XL', modelId: 'aurora-xl' },
+        by: { id: 'key-a', name: 'Ana Lima' },
+      }),
+    ];
+    const index = new SearchIndex();
+    index.sync(list);
+    const labels = (facet: Facet) => index.facetValues(facet)!.map((v) => [v.label, v.count]);
+    expect(labels('model')).toEqual([
+      ['Aurora XL', 2],
+      [null, 2],
+    ]);
+    expect(labels('by')).toEqual([
+      [null, 1],
+      ['me', 1],
+      ['Ana Lima', 1],
+    ]);
+    expect(labels('param:steps')).toEqual([['30', 2]]);
+    expect(index.facetValues('param:style')!.map((v) => v.label?.toLowerCase())).toEqual(['anime ink']);
+    // Asked again with nothing changed: the same list, not made again.
+    expect(index.facetValues('model')).toBe(index.facetValues('model'));
+  });
+
+  it('answers as the scan does through many distinct words coming and going (its word table grows and shrinks)', () => {
+    const r = random(404);
+    // Some thousands of distinct words: past the table's first size, and many sharing their probe runs.
+    const word = () =>
+      r.next() < 0.3
+        ? Array.from({ length: 1 + r.int(3) }, () => r.pick(['ka', 'lo', 'mi', 'ra', 'zen', 'tor'])).join('')
+        : r.int(20_000).toString(36);
+    const entry = (id: string) =>
+      makeEntry(id, {
+        params: {
+          prompt: Array.from({ length: 4 + r.int(8) }, word).join(r.pick([' ', '\t', '\u00a0', ' \u2003'])),
+        },
+      });
+    let n = 0;
+    let list = Array.from({ length: 600 }, () => entry(`w${n++}`));
+    const index = new SearchIndex();
+    index.sync(list);
+    const queries = Array.from(
+      { length: 60 },
+      () => `${r.next() < 0.2 ? '-' : ''}${word().slice(0, 1 + r.int(6))}`,
+    );
+    for (let round = 0; round < 10; round++) {
+      list = list.filter(() => r.next() < 0.7);
+      for (let i = r.int(300); i > 0; i--) list.push(entry(`w${n++}`));
+      index.sync(list);
+      sameAnswers(index, list, queries);
+      expect(index.facetValues('text')!.map((v) => [v.key, v.count])).toEqual(scannedValues(list, 'text'));
+    }
+  });
+
+  it('finds the places of matches and of tasks in a list it was not given (new tasks, gone, replaced, moved)', () => {
+    const r = random(31);
+    const list = Array.from({ length: 300 }, (_, i) => randomEntry(r, `p${i}`));
+    const index = new SearchIndex();
+    index.sync(list);
+    const queries = Array.from({ length: 40 }, () => randomQuery(r)).filter(
+      (q) => compileQuery(q).taskTerms.length,
+    );
+    const ids = list.map((e) => e.taskId).concat(['nowhere']);
+    const later = (moved: boolean) => {
+      const next = list
+        .filter(() => r.next() < 0.9)
+        .map((e) => (r.next() < 0.1 ? { ...e, status: r.pick(STATUSES) } : e));
+      if (moved)
+        for (let k = 0; k < 20; k++)
+          next.splice(r.int(next.length), 0, ...next.splice(r.int(next.length), 1));
+      return [randomEntry(r, 'new-1'), randomEntry(r, 'new-2'), ...next];
+    };
+    for (const other of [list, later(false), later(true)]) {
+      const want = (taskId: string) => other.findIndex((e) => e.taskId === taskId);
+      expect([...index.placesOfTasks(ids, other)!]).toEqual(ids.map(want));
+      for (const text of queries) {
+        const query = compileQuery(text);
+        const places = other.flatMap((e, i) => (matchEntry(query, e) ? [i] : []));
+        expect(
+          [...index.matchingPlaces(query, other)!].sort((a, b) => a - b),
+          text,
+        ).toEqual(places);
+      }
+    }
+    // A task twice: the index cannot tell its place.
+    expect(index.placesOfTasks(ids, [...list, list[0]!])).toBeNull();
+    expect(index.matchingPlaces(compileQuery('fox'), [...list, list[0]!])).toBeNull();
+  });
+
+  it('leaves is:starred to the outputs: not a task term', () => {
+    const index = new SearchIndex();
+    index.sync([makeEntry('a')]);
+    expect(index.matchTasks(compileQuery('is:starred'))).toBeNull();
+    expect(index.matchTasks(compileQuery('-is:starred'))).toBeNull();
   });
 
   it('finds words inside prompt words, as the scan does (the substring a user types)', () => {
