@@ -5,10 +5,10 @@ import { print, record, type Figure } from './results-file';
 
 // Bundle size (docs/benchmarks.md): the JavaScript a first visit downloads (the entry module and what
 // index.html's loader adds with it), gzipped, and all of it. Deterministic, so `--check` gates CI: at
-// 82 KB, what the first load is now (80.4 KB), so it cannot grow unnoticed; the target is 75 KB
-// (docs/benchmarks.md "bundle").
+// 79 KB, what the first load is now (78.8 KB) rounded up, so it cannot grow unnoticed; the target is
+// 75 KB (docs/benchmarks.md "bundle" says what the rest is and what moving it would cost).
 
-export const INITIAL_LIMIT_KB = 82;
+export const INITIAL_LIMIT_KB = 79;
 /** The first load's target (the figure's), below the gate until it is met. */
 const INITIAL_TARGET_KB = 75;
 

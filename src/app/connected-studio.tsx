@@ -7,7 +7,7 @@ import { useHeldTasks, useQueueShare } from './use-queue-share';
 import type { Me } from '../../contract/me';
 import type { ParamDef } from '../../contract/param';
 import type { ParamValue } from '../../contract/task';
-import { useApi } from '../api/api-context';
+import { ApiProvider, useApi, type ApiConnection } from '../api/api-context';
 import { keepCatalog } from '../api/queries/catalog-queries';
 import { CatalogKeepStore } from '../model/catalog/catalog-keep';
 import { NoticeArea } from '../components/notice-area';
@@ -79,6 +79,8 @@ const newQueryClient = (connectionId: string) => {
 };
 
 interface ConnectedStudioProps {
+  /** The connection's API client and the id that keys its caches and its history. */
+  connection: ApiConnection;
   initialMe: Me;
   onDisconnect: () => void;
   /** /config.json: the team-space server beside this studio, when there is one. */
@@ -86,21 +88,22 @@ interface ConnectedStudioProps {
 }
 
 /**
- * React Query lives here, not around the whole app: the connect screen needs none of it, so it stays out
- * of the first load. One cache per connection (this component is keyed by it): a key never sees another
- * key's cached answers.
+ * The API's client and React Query live here, not around the whole app: the connect screen needs
+ * neither, so they stay out of the first load. One cache per connection (this component is keyed by it):
+ * a key never sees another key's cached answers.
  */
-export default function ConnectedStudio(props: ConnectedStudioProps) {
-  const { connectionId } = useApi();
-  const [queryClient] = useState(() => newQueryClient(connectionId));
+export default function ConnectedStudio({ connection, ...props }: ConnectedStudioProps) {
+  const [queryClient] = useState(() => newQueryClient(connection.connectionId));
   return (
-    <QueryClientProvider client={queryClient}>
-      <StudioForConnection {...props} />
-    </QueryClientProvider>
+    <ApiProvider value={connection}>
+      <QueryClientProvider client={queryClient}>
+        <StudioForConnection {...props} />
+      </QueryClientProvider>
+    </ApiProvider>
   );
 }
 
-function StudioForConnection({ initialMe, onDisconnect, config }: ConnectedStudioProps) {
+function StudioForConnection({ initialMe, onDisconnect, config }: Omit<ConnectedStudioProps, 'connection'>) {
   const { t } = useLingui();
   const me = useMe(initialMe);
   const { baseUrl, client, connectionId } = useApi();

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useLayoutEffect, useMemo } from 'react';
-import { ApiProvider, type ApiConnection } from '../api/api-context';
+import type { ApiConnection } from '../api/api-context';
 import { Spinner } from '../components/spinner';
 import { LanguageChoice } from '../components/language-choice';
 import { ConnectPanel } from '../features/connect/connect-panel';
@@ -49,50 +49,49 @@ export function Studio({ config }: { config: StudioConfig | null }) {
   );
 
   return (
-    <ApiProvider value={api}>
-      <div className="flex min-h-dvh flex-col bg-slate-50 text-slate-900 dark:bg-slate-950 dark:text-slate-100">
-        {state.status === 'connected' ? (
-          connectedStudio ? (
-            <connectedStudio.default
-              key={state.connectionId}
-              initialMe={state.me}
-              onDisconnect={disconnect}
-              config={config}
-            />
-          ) : (
-            <div className="flex flex-1 items-center justify-center">
-              <Spinner label={t`Loading the studio`} />
-            </div>
-          )
+    <div className="flex min-h-dvh flex-col bg-slate-50 text-slate-900 dark:bg-slate-950 dark:text-slate-100">
+      {state.status === 'connected' ? (
+        connectedStudio && api ? (
+          <connectedStudio.default
+            key={state.connectionId}
+            connection={api}
+            initialMe={state.me}
+            onDisconnect={disconnect}
+            config={config}
+          />
         ) : (
-          <>
-            <Header />
-            <main className="flex flex-1 flex-col items-center justify-center gap-6 px-4 py-10">
-              <div className="max-w-md text-center">
-                <h2 className="text-2xl font-semibold tracking-tight">
-                  <Trans>Make images, video and sound</Trans>
-                </h2>
-                <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
-                  <Trans>
-                    Browse models, AI tools and templates, see the price before you pay, and compare results
-                    side by side.
-                  </Trans>
-                </p>
-              </div>
-              <ConnectPanel
-                state={state}
-                defaultBaseUrl={storedBaseUrl ?? config?.defaultBaseUrl ?? DEFAULT_BASE_URL}
-                demoKeysUrl={config?.sandboxKeysUrl}
-                apiOrigins={config?.apiOrigins}
-                onConnect={connect}
-                awaitingConfig={config === null}
-              />
-              <LanguageChoice className="w-full max-w-md" />
-            </main>
-          </>
-        )}
-        <UpdatePrompt />
-      </div>
-    </ApiProvider>
+          <div className="flex flex-1 items-center justify-center">
+            <Spinner label={t`Loading the studio`} />
+          </div>
+        )
+      ) : (
+        <>
+          <Header />
+          <main className="flex flex-1 flex-col items-center justify-center gap-6 px-4 py-10">
+            <div className="max-w-md text-center">
+              <h2 className="text-2xl font-semibold tracking-tight">
+                <Trans>Make images, video and sound</Trans>
+              </h2>
+              <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+                <Trans>
+                  Browse models, AI tools and templates, see the price before you pay, and compare results
+                  side by side.
+                </Trans>
+              </p>
+            </div>
+            <ConnectPanel
+              state={state}
+              defaultBaseUrl={storedBaseUrl ?? config?.defaultBaseUrl ?? DEFAULT_BASE_URL}
+              demoKeysUrl={config?.sandboxKeysUrl}
+              apiOrigins={config?.apiOrigins}
+              onConnect={connect}
+              awaitingConfig={config === null}
+            />
+            <LanguageChoice className="w-full max-w-md" />
+          </main>
+        </>
+      )}
+      <UpdatePrompt />
+    </div>
   );
 }

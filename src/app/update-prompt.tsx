@@ -1,8 +1,12 @@
-import { Trans, useLingui } from '@lingui/react/macro';
-import { RefreshCw } from 'lucide-react';
-import { useState, useSyncExternalStore } from 'react';
-import { Button } from '../components/button';
+import { useLingui } from '@lingui/react/macro';
+import { useSyncExternalStore } from 'react';
+import { useLoaded } from '../lib/use-loaded';
 import { appUpdate } from './app-update';
+
+// What it shows (update-offer.tsx) is not part of the first load (docs/benchmarks.md "bundle"): it
+// loads with the service worker's registration (register-service-worker.ts), which alone offers an
+// update. The live region is on the page from the start, so what appears in it is announced.
+const loadOffer = () => import('./update-offer');
 
 /**
  * "A new version of the studio is ready", with "Reload to update": shown when a new build's service worker
@@ -11,32 +15,14 @@ import { appUpdate } from './app-update';
 export function UpdatePrompt() {
   const { t } = useLingui();
   const update = useSyncExternalStore(appUpdate.subscribe, appUpdate.snapshot, () => null);
-  const [reloading, setReloading] = useState(false);
+  const offer = useLoaded(loadOffer, update !== null);
   return (
     <div
       role="status"
       aria-label={t`Studio update`}
       className="pointer-events-none fixed inset-x-0 bottom-[calc(4.5rem+env(safe-area-inset-bottom))] z-40 flex justify-center px-4 empty:hidden sm:bottom-4"
     >
-      {update && (
-        <div className="pointer-events-auto flex items-center gap-3 rounded-xl bg-white px-4 py-2.5 text-sm shadow-lg ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-700">
-          <span>
-            <Trans>A new version of the studio is ready.</Trans>
-          </span>
-          <Button
-            size="sm"
-            variant="primary"
-            disabled={reloading}
-            onClick={() => {
-              setReloading(true);
-              void update();
-            }}
-          >
-            <RefreshCw className="size-4" aria-hidden="true" />
-            <Trans>Reload to update</Trans>
-          </Button>
-        </div>
-      )}
+      {update && offer && <offer.UpdateOffer update={update} />}
     </div>
   );
 }

@@ -1,15 +1,19 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ApiError } from '../../api/errors';
 import { clientError, errorFromResponse } from '../../api/errors';
+import { preloadModule } from '../../lib/use-loaded';
 import { activateEnglishForTests, activateTestCatalog } from '../../test/test-catalog';
-import { ConnectPanel } from './connect-panel';
+import { ConnectPanel, loadConnectNotes } from './connect-panel';
 
 // docs/deploying.md: a Base URL the studio's CSP would block is told on the form, with the remedy, before the
 // browser turns it into "could not be reached".
 
 afterEach(cleanup);
+// The form's notes are a chunk it loads after its first render: loaded before every test, so a note that
+// is not there is one the form does not show, not one still loading.
+beforeAll(() => preloadModule(loadConnectNotes));
 
 const SANDBOX = 'http://127.0.0.1:4010';
 

@@ -1,13 +1,12 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Eye, EyeOff, KeyRound, PlugZap } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Alert } from '../../components/alert';
-import { ServiceMessage } from '../../components/service-message';
 import { Button } from '../../components/button';
 import { Field, inputClass } from '../../components/field';
-import { blockedOrigin } from './allowed-origins';
+import { nextTask } from '../../lib/next-task';
+import { useLoaded } from '../../lib/use-loaded';
+import type * as Notes from './connect-notes';
 import type { ConnectionState, Credentials } from './use-connection';
-import { formatList } from '../../lib/intl-format';
 
 interface DemoKey {
   name: string;
@@ -27,6 +26,27 @@ interface ConnectPanelProps {
   awaitingConfig?: boolean;
 }
 
+/**
+ * What the form says beside its fields (why a connection failed, a Base URL the CSP would block): a chunk
+ * of its own, as the first screen shows neither (docs/benchmarks.md "bundle"). Loaded after the first
+ * render, in a task of its own (lib/next-task.ts), so it is at hand before any note is due, even when the
+ * network goes away meanwhile; if it could not be loaded at all, an error is still told, in words alone.
+ */
+const unstyledNotes: typeof Notes = {
+  ConnectErrorNote: ({ error }) => (
+    <p role="alert" className="text-sm font-medium text-rose-700 dark:text-rose-400">
+      {error.message} {error.remedy}
+    </p>
+  ),
+  BlockedOriginNote: () => null,
+};
+
+/** @internal Exported for the tests, which wait for the notes. */
+export const loadConnectNotes = () =>
+  nextTask()
+    .then(() => import('./connect-notes'))
+    .catch(() => unstyledNotes);
+
 /** Base URL + API key + Connect (product-notes §3, Connect and account). Nothing typed is lost on an error. */
 export function ConnectPanel({
   state,
@@ -37,6 +57,7 @@ export function ConnectPanel({
   awaitingConfig = false,
 }: ConnectPanelProps) {
   const { t } = useLingui();
+  const notes = useLoaded(loadConnectNotes);
   const pending = state.status === 'connecting' ? state.credentials : null;
   const [baseUrl, setBaseUrl] = useState(pending?.baseUrl ?? defaultBaseUrl);
   const [apiKey, setApiKey] = useState(pending?.apiKey ?? '');
@@ -104,8 +125,6 @@ export function ConnectPanel({
     baseUrl.trim() && !/^https?:\/\/[^\s]+$/.test(baseUrl.trim())
       ? t`Enter a URL starting with http:// or https://`
       : undefined;
-  const blocked =
-    urlProblem || !apiOrigins ? undefined : blockedOrigin(baseUrl, apiOrigins, window.location.origin);
 
   return (
     <form
@@ -143,7 +162,9 @@ export function ConnectPanel({
           />
         )}
       </Field>
-      {blocked && <BlockedOriginNote origin={blocked} allowed={apiOrigins ?? []} />}
+      {notes && apiOrigins && !urlProblem && (
+        <notes.BlockedOriginNote baseUrl={baseUrl} apiOrigins={apiOrigins} />
+      )}
 
       <Field label={t`API key`} description={t`Sent only in the Authorization header, never in a URL.`}>
         {(p) => (
@@ -222,12 +243,7 @@ export function ConnectPanel({
         </span>
       </label>
 
-      {error && (
-        <Alert tone="error" title={error.message}>
-          {error.remedy}
-          <ServiceMessage text={error.serverMessage} />
-        </Alert>
-      )}
+      {error && notes && <notes.ConnectErrorNote error={error} />}
 
       <Button
         type="submit"
@@ -239,38 +255,5 @@ export function ConnectPanel({
         {pending ? t`Connecting…` : t`Connect`}
       </Button>
     </form>
-  );
-}
-
-/** The Base URL is outside what the CSP allows: say so, and how to allow it (docs/deploying.md). */
-function BlockedOriginNote({ origin, allowed }: { origin: string; allowed: readonly string[] }) {
-  const { t } = useLingui();
-  const code = 'rounded bg-amber-100 px-1 font-mono text-[12px] break-all dark:bg-amber-900/60';
-  const others = formatList(allowed);
-  return (
-    <Alert tone="warning" title={t`This studio is not allowed to call ${origin}`}>
-      <p>
-        {allowed.length > 0 ? (
-          <Trans>
-            Its Content-Security-Policy lets it call only its own origin and {others}, so the browser would
-            block the connection.
-          </Trans>
-        ) : (
-          <Trans>
-            Its Content-Security-Policy lets it call only its own origin, so the browser would block the
-            connection.
-          </Trans>
-        )}
-      </p>
-      <p className="mt-1">
-        <Trans>
-          To allow it, start the studio with{' '}
-          <code className={code}>STUDIO_API_ORIGINS={origin} npm start</code>, or on a static host add it to{' '}
-          <code className={code}>apiOrigins</code> in config.json and to connect-src in the
-          Content-Security-Policy header. If the service refuses cross-origin calls, forward it instead:{' '}
-          <code className={code}>STUDIO_PROXY_TARGET={origin} npm start</code>.
-        </Trans>
-      </p>
-    </Alert>
   );
 }

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { forgetKey, loadAccount, loadCredentials, saveAccount, saveCredentials } from './credentials-store';
+import { forgetKey, loadCredentials } from './credentials-store';
+import { loadAccount, saveAccount, saveCredentials } from './keep-credentials';
 
 const KEY = 'gm_live_abcdefghijklmnopqrstuvwxyz012345';
 

@@ -1,11 +1,13 @@
 // Where the studio keeps the Base URL and the key (product-notes §3, Connect): the key lives in this tab's
 // sessionStorage unless the user opts in to "Remember this key on this device" (localStorage). The Base
 // URL is not a secret and is always remembered. Reads are validated, never trusted.
+// Here what the first screen needs (reading them, forgetting them); writing them, once the service
+// accepted a key, is keep-credentials.ts, which loads with the key check (not part of the first load).
 
-const BASE_URL = 'media-studio:base-url';
-const API_KEY = 'media-studio:api-key';
+export const BASE_URL = 'media-studio:base-url';
+export const API_KEY = 'media-studio:api-key';
 /** The account GET /me last answered for the stored key: the studio opens with it when offline. */
-const ACCOUNT = 'media-studio:account';
+export const ACCOUNT = 'media-studio:account';
 
 export interface StoredCredentials {
   baseUrl: string | null;
@@ -13,7 +15,7 @@ export interface StoredCredentials {
   remember: boolean;
 }
 
-function safe<T>(fn: () => T, fallback: T): T {
+export function safe<T>(fn: () => T, fallback: T): T {
   try {
     return fn();
   } catch {
@@ -35,57 +37,21 @@ export function loadCredentials(): StoredCredentials {
   };
 }
 
-export function saveCredentials({
-  baseUrl,
-  apiKey,
-  remember,
-}: {
-  baseUrl: string;
-  apiKey: string;
-  remember: boolean;
-}) {
-  safe(() => localStorage.setItem(BASE_URL, baseUrl), undefined);
-  if (remember) {
-    safe(() => localStorage.setItem(API_KEY, apiKey), undefined);
-    safe(() => sessionStorage.removeItem(API_KEY), undefined);
-  } else {
-    safe(() => localStorage.removeItem(API_KEY), undefined);
-    safe(() => sessionStorage.setItem(API_KEY, apiKey), undefined);
-  }
-}
-
-/**
- * The account (GET /me: the key's label, prefix, balance and limits, never the key itself) beside the key
- * and in the same storage, so a reload without a network opens the studio, its history and gallery (docs/offline.md).
- * Kept with the connection it belongs to; read back unparsed (key-check.ts parses it with the API's schema).
- */
-export function saveAccount(connectionId: string, me: unknown, remember: boolean) {
-  const value = JSON.stringify({ connectionId, me });
-  const [kept, other] = remember ? [localStorage, sessionStorage] : [sessionStorage, localStorage];
-  safe(() => kept.setItem(ACCOUNT, value), undefined);
-  safe(() => other.removeItem(ACCOUNT), undefined);
-}
-
-export function loadAccount(connectionId: string): unknown {
-  for (const storage of [() => localStorage, () => sessionStorage]) {
-    const raw = safe(() => storage().getItem(ACCOUNT), null);
-    if (!raw) continue;
-    const stored = safe(() => JSON.parse(raw) as unknown, null);
-    if (
-      stored &&
-      typeof stored === 'object' &&
-      'connectionId' in stored &&
-      stored.connectionId === connectionId
-    )
-      return 'me' in stored ? stored.me : null;
-  }
-  return null;
-}
-
 /** Disconnect: the key is forgotten everywhere; the Base URL stays for next time. */
 export function forgetKey() {
   safe(() => localStorage.removeItem(ACCOUNT), undefined);
   safe(() => sessionStorage.removeItem(ACCOUNT), undefined);
   safe(() => localStorage.removeItem(API_KEY), undefined);
   safe(() => sessionStorage.removeItem(API_KEY), undefined);
+}
+
+/**
+ * The key is forgotten, and with it the catalog kept on this device for it (docs/offline.md). The
+ * catalog's store loads with the studio's chunk, not with the connect screen.
+ */
+export function forgetConnection(connectionId: string) {
+  forgetKey();
+  void import('../../model/catalog/catalog-keep')
+    .then((m) => m.forgetCatalog(connectionId))
+    .catch(() => undefined);
 }

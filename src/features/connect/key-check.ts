@@ -2,14 +2,39 @@
 // (no eval, which the Content-Security-Policy forbids) hold for every schema after it.
 import '../../zod-config';
 import { ApiClient } from '../../api/client';
-import { toApiError } from '../../api/errors';
+import { connectionId as connectionIdOf } from '../../api/connection-id';
+import { toApiError, type ApiError } from '../../api/errors';
 import { MeSchema, type Me } from '../../../contract/me';
 import { HistoryStore } from '../../model/history/history-store';
+import { forgetConnection } from './credentials-store';
+import { loadAccount, saveAccount, saveCredentials } from './keep-credentials';
 
-// Checking a key: GET /me with a new client, and meanwhile the key's history read from IndexedDB. A
-// chunk of its own, loaded as connecting starts: the API client, its errors and the API's schemas are
-// not evaluated on the first screen, which is only the connect form (total blocking time, docs/benchmarks.md
-// "lighthouse").
+// Checking a key: GET /me with a new client, and meanwhile the key's history read from IndexedDB; then
+// keeping the key as asked. A chunk of its own, loaded as connecting starts: the API client, its errors
+// and the API's schemas are not evaluated on the first screen, which is only the connect form (total
+// blocking time, docs/benchmarks.md "lighthouse"), nor part of its first load ("bundle").
+
+/**
+ * Connecting (use-connection.ts): the key checked (checkKey), then kept (sessionStorage, or localStorage
+ * if remembered) with the account it opened, only once the service accepted it. A key the service
+ * refuses is forgotten; a network failure keeps it for the next try. Resolves with the connection's id,
+ * which names its history and its caches; rejects with the ApiError.
+ */
+export async function connectWithKey(
+  credentials: { baseUrl: string; apiKey: string; remember: boolean },
+  signal: AbortSignal,
+): Promise<{ client: ApiClient; me: Me; connectionId: string }> {
+  const id = connectionIdOf(credentials.baseUrl, credentials.apiKey);
+  const { client, me } = await checkKey(credentials, id, signal, loadAccount(id)).catch((error: ApiError) => {
+    if (!signal.aborted && (error.status === 401 || error.status === 403)) forgetConnection(id);
+    throw error;
+  });
+  const { apiKey, remember } = credentials;
+  saveCredentials({ baseUrl: client.baseUrl, apiKey, remember });
+  const connectionId = connectionIdOf(client.baseUrl, apiKey);
+  saveAccount(connectionId, me, remember);
+  return { client, me, connectionId };
+}
 
 /** The client and the account, or the ApiError that refused the key; `connectionId` names its history. */
 export async function checkKey(

@@ -1,13 +1,13 @@
 import { t } from '@lingui/core/macro';
 import { startTransition, useCallback, useEffect, useReducer, useSyncExternalStore } from 'react';
 import type { ApiClient } from '../../api/client';
-import { connectionId } from '../../api/connection-id';
 import type { ApiError } from '../../api/errors';
 import type { Me } from '../../../contract/me';
 import { nextTask } from '../../lib/next-task';
-import { forgetKey, loadAccount, loadCredentials, saveAccount, saveCredentials } from './credentials-store';
+import { forgetConnection, forgetKey, loadCredentials } from './credentials-store';
 
-// GET /me and the API client are a chunk of their own (key-check.ts), fetched as connecting starts.
+// GET /me, the API client and keeping the key once it is accepted are a chunk of their own
+// (key-check.ts), fetched as connecting starts: the first screen only reads what is stored.
 // In steps: a module is evaluated with everything it imports in one task, and building zod and the
 // API's schemas is most of what evaluating the client costs, so zod (with its settings, which must
 // come before any schema: zod-config.ts), then the catalog's schemas, then the rest, each in a shorter
@@ -22,7 +22,7 @@ const loadKeyCheck = () =>
  * Why a connection failed, as the connect screen says it: an ApiError, or the studio's own code that
  * could not be loaded (the network went away before the key could be checked).
  */
-type ConnectError = Pick<ApiError, 'status' | 'message' | 'remedy' | 'serverMessage'>;
+export type ConnectError = Pick<ApiError, 'status' | 'message' | 'remedy' | 'serverMessage'>;
 const notLoaded = (): ConnectError => ({
   status: 0,
   message: t`The studio could not load what it needs to connect.`,
@@ -48,7 +48,7 @@ type ConnectionEvent =
   | { type: 'connect'; credentials: Credentials }
   /** The stored key, after the first render: only while nothing else has happened. */
   | { type: 'restore'; credentials: Credentials }
-  | { type: 'connected'; client: ApiClient; me: Me }
+  | { type: 'connected'; client: ApiClient; me: Me; connectionId: string }
   | { type: 'failed'; error: ConnectError }
   | { type: 'disconnect' };
 
@@ -66,7 +66,7 @@ function connectionReducer(state: ConnectionState, event: ConnectionEvent): Conn
         status: 'connected',
         credentials: state.credentials,
         client: event.client,
-        connectionId: connectionId(event.client.baseUrl, state.credentials.apiKey),
+        connectionId: event.connectionId,
         me: event.me,
       };
     case 'failed':
@@ -117,23 +117,17 @@ export function useConnection() {
   useEffect(() => {
     if (!pending) return;
     const controller = new AbortController();
-    const id = connectionId(pending.baseUrl, pending.apiKey);
     loadKeyCheck().then(
-      ({ checkKey }) =>
-        checkKey(pending, id, controller.signal, loadAccount(id)).then(
-          ({ client, me }) => {
-            saveCredentials({ baseUrl: client.baseUrl, apiKey: pending.apiKey, remember: pending.remember });
-            saveAccount(connectionId(client.baseUrl, pending.apiKey), me, pending.remember);
+      ({ connectWithKey }) =>
+        connectWithKey(pending, controller.signal).then(
+          ({ client, me, connectionId }) => {
             // The studio's first render is large: as a transition, React renders it in slices and the
             // page stays responsive (no long task of the whole mount; total blocking time,
             // docs/benchmarks.md).
-            startTransition(() => dispatch({ type: 'connected', client, me }));
+            startTransition(() => dispatch({ type: 'connected', client, me, connectionId }));
           },
           (error: ApiError) => {
-            if (controller.signal.aborted) return;
-            // A key the service refuses is not kept; a network failure keeps it for the next try.
-            if (error.status === 401 || error.status === 403) forgetConnection(id);
-            dispatch({ type: 'failed', error });
+            if (!controller.signal.aborted) dispatch({ type: 'failed', error });
           },
         ),
       () => {
@@ -152,13 +146,4 @@ export function useConnection() {
   }, [connectedId]);
 
   return { state, connect, disconnect, storedBaseUrl };
-}
-
-/**
- * The key is forgotten, and with it the catalog kept on this device for it (docs/offline.md). The
- * catalog's store loads with the studio's chunk, not with the connect screen.
- */
-function forgetConnection(id: string) {
-  forgetKey();
-  void import('../../model/catalog/catalog-keep').then((m) => m.forgetCatalog(id)).catch(() => undefined);
 }
