@@ -45,6 +45,13 @@ test('search by params with suggestions and chips; tag a selection; a saved sear
   await expect(box).toHaveValue('');
   await expect(tiles).toHaveCount(5);
 
+  // Values the history has none of come from the catalog: every category of the API, the models read.
+  await box.fill('category:audio/mu');
+  await expect(gallery.getByRole('option', { name: /^category:audio\/music/ })).toBeVisible();
+  await box.fill('model:lum');
+  await expect(gallery.getByRole('option', { name: /^model:"Lumen Canvas"/ })).toBeVisible();
+  await box.fill('');
+
   // A term that cannot be read is shown as such and left out (it does not empty the gallery).
   await box.fill('rating>=x');
   await expect(terms.getByTestId('search-chip')).toHaveAttribute('data-problem', 'true');

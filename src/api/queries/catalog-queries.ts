@@ -156,3 +156,32 @@ export const catalogQueries = {
       staleTime: CATALOG_STALE_MS,
     }),
 };
+
+/** What the catalog answers held so far name: the search box suggests them beside the history's. */
+export interface CatalogNames {
+  /** Models', AI tools' and templates' names. */
+  names: string[];
+  /** Models' version ids. */
+  versions: string[];
+}
+
+/**
+ * The names in the catalog lists this client has read (the categories browsed, the tools and templates
+ * tabs): read from the query cache, nothing fetched for it.
+ */
+export function cachedCatalogNames(queryClient: QueryClient): CatalogNames {
+  const names = new Set<string>();
+  const versions = new Set<string>();
+  for (const [key, data] of queryClient.getQueriesData<ListResult<unknown>>({
+    queryKey: catalogQueries.all(),
+  })) {
+    const kind = key[2];
+    if (!data || !Array.isArray(data.items) || (kind !== 'models' && key[3] !== 'list')) continue;
+    for (const item of data.items as Array<{ name?: unknown; versions?: Array<{ id?: unknown }> }>) {
+      if (typeof item.name === 'string' && item.name) names.add(item.name);
+      if (kind === 'models')
+        for (const v of item.versions ?? []) if (typeof v.id === 'string') versions.add(v.id);
+    }
+  }
+  return { names: [...names], versions: [...versions] };
+}

@@ -2,7 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiClient } from '../client';
 import { connectionId } from '../connection-id';
-import { catalogQueries } from './catalog-queries';
+import { cachedCatalogNames, catalogQueries } from './catalog-queries';
 import { meQueries } from './me-queries';
 
 const KEY = 'gm_live_0123456789abcdefghijklmnopqrstuv';
@@ -56,5 +56,28 @@ describe('query option factories', () => {
     expect(options.retry).toBe(false);
     await expect(qc.fetchQuery(options)).resolves.toEqual({ items: [], skipped: [] });
     expect(fetch.mock.calls[0]?.[1]?.signal).toBeInstanceOf(AbortSignal);
+  });
+});
+
+describe('the catalog names the search box suggests', () => {
+  it('are the names and versions of the catalog lists read so far, from the cache alone', () => {
+    const client = new QueryClient();
+    const conn = connectionId('https://api.example.test/v1', 'key');
+    const prefix = catalogQueries.connection(conn);
+    client.setQueryData([...prefix, 'models', 'image', 'default'], {
+      items: [{ name: 'Aurora XL', versions: [{ id: 'aurora-1' }, { id: 'aurora-2' }] }],
+      skipped: [],
+    });
+    client.setQueryData([...prefix, 'ai-tools', 'list', 'all'], {
+      items: [{ name: 'Upscale Pro' }],
+      skipped: [],
+    });
+    // A detail answer is one item, not a list: not read.
+    client.setQueryData([...prefix, 'templates', 'detail', 'x'], { name: 'Not a list' });
+    expect(cachedCatalogNames(client)).toEqual({
+      names: ['Aurora XL', 'Upscale Pro'],
+      versions: ['aurora-1', 'aurora-2'],
+    });
+    expect(cachedCatalogNames(new QueryClient())).toEqual({ names: [], versions: [] });
   });
 });

@@ -1,14 +1,17 @@
 import { useLingui } from '@lingui/react/macro';
-import { useCallback, useMemo, useRef } from 'react';
+import { QueryClientContext } from '@tanstack/react-query';
+import { useCallback, useContext, useMemo, useRef } from 'react';
+import { cachedCatalogNames } from '../../api/queries/catalog-queries';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { parseQuery, removeTerm, SEARCH_FIELDS, type QueryProblem } from '../../model/search/query';
 import { QueryBox, type QueryChip } from './query-box';
 import { SavedSearches } from './saved-searches';
 import { useOutputTags, useSearchStores } from './search-stores';
-import { suggestionsFor, valueSources, type FieldHint, type ValueSources } from './suggestions';
+import { suggestionsFor, valueSources, withCatalog, type FieldHint, type ValueSources } from './suggestions';
 
 // The search box of the History and the Gallery (docs/using.md "Search"): the search language with its
-// chips and suggestions (the history's models, categories, members, params and the tags in use), and
+// chips and suggestions (the history's models, categories, members, params and the tags in use, then the
+// catalog's models, versions and categories the history lacks), and
 // "Save search" / "Saved searches" under it when the stores are there.
 
 const FIELD_HINTS: readonly FieldHint[] = SEARCH_FIELDS.map((f) => ({ id: f.id, hint: f.example }));
@@ -55,6 +58,7 @@ export function HistorySearch({
   // The values: from the index once it is built (its facets' keys and counts), else read from the list;
   // made again when what they come from changed, when the box first asks.
   const index = stores?.index;
+  const queryClient = useContext(QueryClientContext);
   const sources = useRef<{
     index: typeof index;
     from: unknown;
@@ -67,9 +71,11 @@ export function HistorySearch({
       let made = sources.current;
       if (!made || made.index !== index || made.from !== from || made.tags !== tags)
         sources.current = made = { index, from, tags, values: valueSources(entries, tags, index) };
-      return suggestionsFor(text, FIELD_HINTS, made.values);
+      // The catalog as read so far (a category browsed since is offered at once).
+      const values = queryClient ? withCatalog(made.values, cachedCatalogNames(queryClient)) : made.values;
+      return suggestionsFor(text, FIELD_HINTS, values);
     },
-    [entries, tags, index],
+    [entries, tags, index, queryClient],
   );
   return (
     <div className={className}>

@@ -4,7 +4,7 @@ import type { HistoryEntry } from '../../model/history/history-types';
 import { SEARCH_FIELDS } from '../../model/search/query';
 import { SearchIndex } from '../../model/search/search-index';
 import { makeEntry } from '../../test/gallery-test-utils';
-import { suggestionsFor, valueSources, type FieldHint } from './suggestions';
+import { suggestionsFor, valueSources, withCatalog, type FieldHint } from './suggestions';
 
 const FIELDS: FieldHint[] = SEARCH_FIELDS.map((f) => ({ id: f.id, hint: f.example }));
 
@@ -90,5 +90,31 @@ describe('valueSources', () => {
       'Aurora XL',
       'Vidra',
     ]);
+  });
+});
+
+describe('suggestions from the catalog', () => {
+  it('offers the catalog’s models, versions and every category the history lacks, after the history’s own', () => {
+    const values = withCatalog(valueSources(list, tags), {
+      names: ['Aurora XL', 'Nimbus Video', 'Upscale Pro'],
+      versions: ['nimbus-2'],
+    });
+    const labels = (text: string) => suggestionsFor(text, FIELDS, values, 20).map((s) => s.label);
+    // "Aurora XL" is the history's (with its count), the catalog's copy is not offered twice.
+    const own = suggestionsFor('model:', FIELDS, valueSources(list, tags), 20).map((s) => s.label);
+    expect(own).toContain('model:"Aurora XL"');
+    expect(labels('model:')).toEqual([...own, 'model:"Nimbus Video"', 'model:"Upscale Pro"']);
+    expect(labels('model:nim')).toEqual(['model:"Nimbus Video"']);
+    expect(labels('version:nim')).toEqual(['version:nimbus-2']);
+    expect(labels('category:audio/')).toEqual([
+      'category:audio/text-to-speech',
+      'category:audio/voice-clone',
+      'category:audio/sound-effect',
+      'category:audio/music',
+    ]);
+    // Fields the catalog does not name are the history's alone.
+    expect(labels('steps:')).toEqual(
+      suggestionsFor('steps:', FIELDS, valueSources(list, tags), 20).map((s) => s.label),
+    );
   });
 });

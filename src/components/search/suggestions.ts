@@ -1,3 +1,5 @@
+import { categoryKey, CATEGORIES } from '../../../contract/category';
+import type { CatalogNames } from '../../api/queries/catalog-queries';
 import { formatCount } from '../../lib/format';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { countTags } from '../../model/history/tags';
@@ -150,5 +152,27 @@ export function valueSources(
       made.set(field, values);
     }
     return values;
+  };
+}
+
+/**
+ * The history's values, then what the catalog names that the history does not have yet (a model never
+ * run, a category never used): `model:` offers the catalog's models, tools and templates read so far,
+ * `version:` their versions, `category:` every category of the API.
+ */
+export function withCatalog(values: ValueSources, catalog: CatalogNames): ValueSources {
+  const extra = (field: string): readonly string[] => {
+    if (field === 'model') return catalog.names;
+    if (field === 'version') return catalog.versions;
+    if (field === 'category') return CATEGORIES.map(categoryKey);
+    return [];
+  };
+  return (field) => {
+    const own = values(field);
+    const more = extra(field);
+    if (more.length === 0) return own;
+    const seen = new Set(own.map((v) => v.value.toLowerCase()));
+    const added = more.filter((v) => !seen.has(v.toLowerCase())).map((value) => ({ value }));
+    return added.length === 0 ? own : [...own, ...added];
   };
 }
