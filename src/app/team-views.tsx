@@ -14,13 +14,13 @@ import {
 import type { TeamPicks } from '../model/team/team-judgements';
 import type { Member } from '../model/team/team-members';
 import type { TeamSession } from '../model/team/team-session';
+import { NO_SUBSCRIBE } from '../lib/use-optional-store';
 
 // What the views take of an open team session (features never import each other, so the app hands each
 // its part): Compare's boards and votes, a board cell's Review and comments region, the Viewer's comments,
 // the Gallery's Team picks, and which outputs are this member's (for new-comment notices). A cell's Review
 // is there without the team space too (this member's own reviews).
 
-const noop = () => () => undefined;
 const nothing = () => undefined;
 
 export interface TeamViews {
@@ -95,7 +95,7 @@ export function useTeamViews(
     [session, comments],
   );
   const picks = useSyncExternalStore(
-    session?.judgements.subscribe ?? noop,
+    session?.judgements.subscribe ?? NO_SUBSCRIBE,
     session ? session.judgements.snapshot : nothing,
   );
   const isMine = useCallback(

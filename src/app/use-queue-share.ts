@@ -1,8 +1,9 @@
-import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useEffect, useMemo } from 'react';
 import type { ConnectionRuntime } from '../model/connection-runtime';
 import type { QueueItem, TaskQueue } from '../model/queue/queue';
 import { heldByMember, onPresence } from '../model/team/team-queue-share';
 import type { TeamSession } from '../model/team/team-session';
+import { useOptionalStore } from '../lib/use-optional-store';
 
 // The queue and the team space (docs/queue.md, "Teams"): while the team space is on, the connection
 // runtime shares the pool with the team (ConnectionRuntime.linkTeam); the team's queue shows what each
@@ -19,7 +20,6 @@ export interface MemberHeld {
 }
 
 const NONE: readonly MemberHeld[] = [];
-const noSubscribe = () => () => undefined;
 
 /** What each member holds in their queue now, by name, for the team's queue. */
 export function useTeamHeld(session: TeamSession | null): readonly MemberHeld[] {
@@ -44,13 +44,12 @@ export function useTeamHeld(session: TeamSession | null): readonly MemberHeld[] 
       },
     };
   }, [session]);
-  return useSyncExternalStore(store?.subscribe ?? noSubscribe, store?.snapshot ?? (() => NONE));
+  return useOptionalStore(store, NONE);
 }
 
 const NO_ITEMS = { items: [] as readonly QueueItem[] };
-const noItems = () => NO_ITEMS;
 
 /** The tasks held in this device's queue, in order (History and Gallery show them as held). */
 export function useHeldTasks(queue: TaskQueue | null): readonly QueueItem[] {
-  return useSyncExternalStore(queue?.subscribe ?? noSubscribe, queue?.snapshot ?? noItems).items;
+  return useOptionalStore(queue, NO_ITEMS).items;
 }

@@ -7,6 +7,7 @@ import type { JudgementStore } from '../model/history/judgements';
 import type { HistoryStore } from '../model/history/history-store';
 import { SearchIndex } from '../model/search/search-index';
 import type { TeamSession } from '../model/team/team-session';
+import { NO_SUBSCRIBE } from '../lib/use-optional-store';
 
 // The search box's, "Add tag"'s and "Saved searches"' stores as one context value (components/search):
 // this member's tags and saved searches on this device, merged with the team's while the team space is
@@ -23,7 +24,6 @@ function cached<A, B, R>(a: () => A, b: () => B, make: (a: A, b: B) => R): () =>
 }
 
 const none = () => undefined;
-const noSubscribe = () => () => undefined;
 
 function both(one: (l: () => void) => () => void, two: (l: () => void) => () => void) {
   return (listener: () => void) => {
@@ -72,14 +72,14 @@ export function useSearchStores(
     );
     return {
       tags: {
-        subscribe: both(tags.subscribe, teamTags?.subscribe ?? noSubscribe),
+        subscribe: both(tags.subscribe, teamTags?.subscribe ?? NO_SUBSCRIBE),
         snapshot: tagSnapshot,
         mine: (outputKey) => tags.get(outputKey),
         add: (keys, tag) => void tags.add(keys, tag),
         remove: (keys, tag) => void tags.remove(keys, tag),
       },
       searches: {
-        subscribe: both(searches.subscribe, teamSearches?.subscribe ?? noSubscribe),
+        subscribe: both(searches.subscribe, teamSearches?.subscribe ?? NO_SUBSCRIBE),
         snapshot: searchSnapshot,
         save: (name, query) => void searches.save(name, query),
         remove: (id) => void searches.remove(id),

@@ -22,6 +22,7 @@ import {
 import type { TeamSpaceReason } from '../../contract/team-room';
 import type { TeamAvailability } from '../features/team/team-space-settings';
 import { notifyChangeRefused, notifyShareNearlyFull } from '../features/team/team-notices';
+import { NO_SUBSCRIBE } from '../lib/use-optional-store';
 
 // The team space of one connection (docs/team-space.md): its settings on this device, and, while the
 // member has it on, the session (document, connection, stores), loaded on demand: the studio's first load
@@ -45,7 +46,6 @@ export interface TeamSpaceState {
 }
 
 const NO_MEMBERS: readonly Member[] = [];
-const noop = () => () => undefined;
 
 export function useTeamSpace({
   me,
@@ -198,7 +198,7 @@ export function useTeamSpace({
 
   // Past 80 % of this member's share of the room: said once per session, with "Free space".
   const share = useSyncExternalStore(
-    session?.share.subscribe ?? noop,
+    session?.share.subscribe ?? NO_SUBSCRIBE,
     () => session?.share.snapshot() ?? null,
   );
   const nearlyFull = share !== null && share.level !== 'ok';
@@ -254,14 +254,14 @@ export function useTeamPresence(session: TeamSession | null): {
   share: ShareState | null;
 } {
   const share = useSyncExternalStore(
-    session?.share.subscribe ?? noop,
+    session?.share.subscribe ?? NO_SUBSCRIBE,
     () => session?.share.snapshot() ?? null,
   );
   const status = useSyncExternalStore(
-    session?.connection.subscribe ?? noop,
+    session?.connection.subscribe ?? NO_SUBSCRIBE,
     () => session?.connection.snapshot() ?? null,
   );
-  const members = useSyncExternalStore(session?.members.subscribe ?? noop, () =>
+  const members = useSyncExternalStore(session?.members.subscribe ?? NO_SUBSCRIBE, () =>
     session ? session.members.snapshot() : NO_MEMBERS,
   );
   // Offline (or refused), who else is online is not known: the last presence heard may be stale (the

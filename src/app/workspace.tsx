@@ -9,7 +9,6 @@ import {
   useImperativeHandle,
   useMemo,
   useState,
-  useSyncExternalStore,
 } from 'react';
 import { useDropzone } from 'react-dropzone';
 import type { Me } from '../../contract/me';
@@ -49,6 +48,7 @@ import { useTeamSession } from './team-context';
 import type { GalleryStores } from './use-gallery-stores';
 import { useTeamHeld } from './use-queue-share';
 import { useUrlSelection } from './use-url-selection';
+import { useOptionalStore } from '../lib/use-optional-store';
 
 // The workspace (product-notes §3): the catalog, the form with its quote and submit bar, and the History
 // column. What Generate does is the tasks feature's (useGenerate: the batch, then the submit); the tasks'
@@ -414,14 +414,10 @@ export function Workspace({
 }
 
 const NO_IDS: ReadonlySet<string> = new Set();
-const noSubscribe = () => () => undefined;
 
 /** Tasks hidden with the gallery's "Hide": the History column leaves them out too. */
 function useHiddenIds(stores: GalleryStores | null): ReadonlySet<string> {
-  return useSyncExternalStore(
-    stores?.hidden.subscribe ?? noSubscribe,
-    stores?.hidden.snapshot ?? (() => NO_IDS),
-  );
+  return useOptionalStore(stores?.hidden, NO_IDS);
 }
 
 /** The form's definitions of an item, for fitting a preset to it (stable: the fit is memoised on it). */

@@ -1,5 +1,6 @@
 import { Listeners } from './store';
 import { useSyncExternalStore } from 'react';
+import { NO_SUBSCRIBE } from './use-optional-store';
 
 // One shared 1 s clock for every live card: a single interval however many tasks are in flight, and
 // none at all when nothing is running.
@@ -37,10 +38,9 @@ export const subscribeClock = subscribe;
 export const clockTime = (): number => (timer === null ? Date.now() : now);
 
 const getNow = () => now;
-const idle = () => () => undefined;
 const getIdle = () => 0;
 
 /** The current time, re-rendering every second while `active`; 0 (and no timer) otherwise. */
 export function useNow(active: boolean): number {
-  return useSyncExternalStore(active ? subscribe : idle, active ? getNow : getIdle);
+  return useSyncExternalStore(active ? subscribe : NO_SUBSCRIBE, active ? getNow : getIdle);
 }

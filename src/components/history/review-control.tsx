@@ -24,6 +24,7 @@ import {
 } from '../../model/history/reviews';
 import { Button } from '../button';
 import { inputClass } from '../field';
+import { useOptionalStore } from '../../lib/use-optional-store';
 
 // "Review" on any output (docs/using.md "Review"): "Approve", "Needs changes" or "Reject", a note optional,
 // and below them who reviewed it, how and when. The member's own review is the local ReviewStore's (in a
@@ -174,10 +175,7 @@ export function ReviewControl({
   const headingId = useId();
   const Heading = `h${headingLevel}` as const;
   const mineAll = useSyncExternalStore(reviews.subscribe, reviews.snapshot);
-  const teamAll = useSyncExternalStore(
-    team?.reviews.subscribe ?? noSubscribe,
-    team?.reviews.snapshot ?? none,
-  );
+  const teamAll = useOptionalStore(team?.reviews, undefined);
   const now = useNow(true);
   const mine = mineAll.get(outputKey);
   // A note typed and not saved yet; null: the field shows the saved note.
@@ -268,10 +266,7 @@ export function ReviewControl({
  */
 export function ReviewDisclosure(props: ReviewControlProps) {
   const mineAll = useSyncExternalStore(props.reviews.subscribe, props.reviews.snapshot);
-  const teamAll = useSyncExternalStore(
-    props.team?.reviews.subscribe ?? noSubscribe,
-    props.team?.reviews.snapshot ?? none,
-  );
+  const teamAll = useOptionalStore(props.team?.reviews, undefined);
   const latest = mergedReviews(props.outputKey, mineAll, teamAll, props.team)[0];
   return (
     <details className={cn('text-xs', props.className)} data-testid="cell-review">
@@ -332,9 +327,6 @@ function mergedReviews(
  * their reviews: the app provides it; absent, outputs have none.
  */
 export const ReviewLinesContext = createContext<((outputKey: string) => ReviewLine[]) | null>(null);
-
-const noSubscribe = () => () => undefined;
-const none = (): MemberReviews | undefined => undefined;
 
 function nameOr(team: ReviewTeam | null | undefined, memberId: string): string {
   return team?.memberName(memberId) || tNow`A member`;

@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { forecastText, subscribeForecasts, taskForecast } from '../../model/tasks/poll-schedule';
 import { clockTime, subscribeClock } from '../../lib/use-now';
+import { NO_SUBSCRIBE } from '../../lib/use-optional-store';
 
 // What the studio knows of an unfinished task, for any view that shows one (History cards, Gallery
 // tiles): "queued, about 4 ahead", "running, ~3s left", or "checking" while its poll is due. The text
@@ -32,7 +33,6 @@ function subscribe(listener: () => void): () => void {
 
 /** Before anything listens (a first render), the clock itself; after, the time of the last reading. */
 const snapshotTime = () => (listening === 0 ? Date.now() : snapshotNow);
-const idle = () => () => undefined;
 const none = () => null;
 
 /**
@@ -41,7 +41,7 @@ const none = () => null;
  */
 export function useTaskForecast(taskId: string, live = true, besides?: string): string | null {
   return useSyncExternalStore(
-    live ? subscribe : idle,
+    live ? subscribe : NO_SUBSCRIBE,
     live ? () => forecastText(taskForecast(taskId, snapshotTime()), { besides }) : none,
   );
 }

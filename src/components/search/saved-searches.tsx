@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Bookmark, BookmarkPlus, Trash2 } from 'lucide-react';
-import { useId, useState, useSyncExternalStore, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { cn } from '../../lib/cn';
 import { formatCount } from '../../lib/format';
 import { displayText } from '../../lib/untrusted-text';
@@ -8,12 +8,12 @@ import { Button } from '../button';
 import { inputClass } from '../field';
 import { MAX_SEARCH_NAME } from '../../model/history/saved-searches';
 import { useSearchStores, type SavedSearchItem } from './search-stores';
+import { useOptionalStore } from '../../lib/use-optional-store';
 
 // "Save search" and "Saved searches" (docs/using.md "Search"): a search kept under a name is a smart
 // collection: opening it runs it again, so it holds what matches now (its count beside it stays current as
 // tasks finish). In a team everyone's saved searches show, with who saved them; only its author deletes one.
 
-const noSubscribe = () => () => undefined;
 const NONE: readonly SavedSearchItem[] = [];
 
 export function SavedSearches({
@@ -30,10 +30,7 @@ export function SavedSearches({
   const stores = useSearchStores();
   const { t } = useLingui();
   const id = useId();
-  const list = useSyncExternalStore(
-    stores?.searches.subscribe ?? noSubscribe,
-    stores?.searches.snapshot ?? (() => NONE),
-  );
+  const list = useOptionalStore(stores?.searches, NONE);
   const [naming, setNaming] = useState(false);
   const [name, setName] = useState('');
   const [open, setOpen] = useState(false);

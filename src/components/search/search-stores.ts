@@ -1,7 +1,8 @@
-import { createContext, useContext, useEffect, useSyncExternalStore } from 'react';
+import { createContext, useContext, useEffect } from 'react';
 import type { HistoryEntry } from '../../model/history/history-types';
 import type { Judgements } from '../../model/history/judgements';
 import type { SearchIndex } from '../../model/search/search-index';
+import { useOptionalStore } from '../../lib/use-optional-store';
 
 // What the search box, "Add tag" and "Saved searches" need of the stores (model/history/tags.ts,
 // saved-searches.ts and, in a team, their team halves), as the app composes them: one context instead of
@@ -66,12 +67,10 @@ export function useSearchIndex(entries: readonly HistoryEntry[]): SearchIndex | 
   return index;
 }
 
-const noSubscribe = () => () => undefined;
 const NO_TAGS: ReadonlyMap<string, readonly string[]> = new Map();
-const noTags = () => NO_TAGS;
 
 /** Every output's tags (this member's and the team's), by output key; none without the stores. */
 export function useOutputTags(): ReadonlyMap<string, readonly string[]> {
   const stores = useSearchStores();
-  return useSyncExternalStore(stores?.tags.subscribe ?? noSubscribe, stores?.tags.snapshot ?? noTags);
+  return useOptionalStore(stores?.tags, NO_TAGS);
 }

@@ -4,8 +4,8 @@ import { CloudOff } from 'lucide-react';
 import { useSyncExternalStore } from 'react';
 import { catalogKeepOf } from '../../api/queries/catalog-queries';
 import { formatDate } from '../../lib/format';
+import { NO_SUBSCRIBE } from '../../lib/use-optional-store';
 
-const none = () => () => undefined;
 const never = () => null;
 
 /** In the studio's language: the time alone on the same day, else the date and the time. */
@@ -17,11 +17,11 @@ const timeOf = (at: number) => {
   );
 };
 
-/** When the catalog shown was read from this device because the network had none (docs/offline.md). */
+/** When the catalog shown was read from this device because the network had NO_SUBSCRIBE (docs/offline.md). */
 export function CatalogOfflineHint() {
   const { t } = useLingui();
   const keep = catalogKeepOf(useQueryClient());
-  const from = useSyncExternalStore(keep?.subscribe ?? none, keep?.offlineFrom ?? never);
+  const from = useSyncExternalStore(keep?.subscribe ?? NO_SUBSCRIBE, keep?.offlineFrom ?? never);
   if (from === null) return null;
   const when = timeOf(from);
   const iso = new Date(from).toISOString();

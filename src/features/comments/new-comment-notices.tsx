@@ -17,6 +17,7 @@ import {
 } from '../../model/team/comment-notices';
 import type { TeamComment } from '../../model/team/comment-types';
 import type { TeamComments } from '../../model/team/team-comments';
+import { NO_SUBSCRIBE } from '../../lib/use-optional-store';
 
 // "A member is told of new comments on their results" (docs/team-space.md "Judgements and comments"): the
 // comments by others on this member's outputs, and mentions of them, that they have not seen, as the studio's
@@ -25,7 +26,6 @@ import type { TeamComments } from '../../model/team/team-comments';
 // them and looks elsewhere. What was seen is kept on this device per member (model/team/comment-notices.ts).
 
 const NONE: readonly TeamComment[] = [];
-const idle = () => () => undefined;
 const nothing = () => NONE;
 
 interface CommentNoticesOptions {
@@ -53,7 +53,7 @@ function useCommentNotices({
   storage = globalThis.localStorage,
   now = Date.now,
 }: CommentNoticesOptions): CommentNoticesState {
-  const all = useSyncExternalStore(comments?.subscribe ?? idle, comments?.snapshot ?? nothing);
+  const all = useSyncExternalStore(comments?.subscribe ?? NO_SUBSCRIBE, comments?.snapshot ?? nothing);
   const [mark, setMark] = useState(() => ({ memberId, seen: loadSeen(storage, memberId, now()) }));
   // Another member on this device (a new connection): their own mark.
   if (mark.memberId !== memberId) setMark({ memberId, seen: loadSeen(storage, memberId, now()) });

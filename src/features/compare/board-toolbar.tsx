@@ -25,13 +25,13 @@ import { DecideDialog } from './decision';
 import { LeaderboardDialog } from './leaderboard-dialog';
 import { ModelReportDialog } from './model-report-view';
 import type { BoardState } from './use-board';
+import { NO_SUBSCRIBE } from '../../lib/use-optional-store';
 
 // The board's toolbar: its name, Share link (not on a blind board), Blind or Reveal, the Leaderboard and
 // the Model report (their dialogs wired here), Criteria (what the cells are scored on), Decide (not on a
 // blind board: a decision names a model),
 // Export contact sheet, and on a team board this member's Undo and Redo.
 
-const noop = () => () => undefined;
 const NO_HISTORY = { canUndo: false, canRedo: false };
 const noHistory = () => NO_HISTORY;
 
@@ -78,7 +78,7 @@ export function BoardToolbar({
     () => (leaderboardVotes ? leaderboardVotes.team : [...boardVotes.values()]),
     [leaderboardVotes, boardVotes],
   );
-  const undoState = useSyncExternalStore(history?.subscribe ?? noop, history?.snapshot ?? noHistory);
+  const undoState = useSyncExternalStore(history?.subscribe ?? NO_SUBSCRIBE, history?.snapshot ?? noHistory);
   return (
     <div className="flex flex-wrap items-end gap-3">
       <div className="min-w-56 flex-1">

@@ -14,6 +14,7 @@ import { defaultBoardName } from './board-model';
 import type { RenderCellExtras } from './cell-extras';
 import type { CompareTeam } from './compare-team';
 import type { CompareRunner } from './send-cells';
+import { NO_SUBSCRIBE } from '../../lib/use-optional-store';
 
 // product-notes §3 "Compare": boards listed, opened, deleted; a board's setup (models, versions, shared and
 // per-model params, prompts) above its grid; the total quote before running; share link and export.
@@ -38,7 +39,6 @@ interface CompareViewProps {
   renderCellExtras?: RenderCellExtras;
 }
 
-const noop = () => () => undefined;
 const NO_TEAM_BOARDS: readonly TeamBoard[] = [];
 const noTeamBoards = () => NO_TEAM_BOARDS;
 
@@ -90,7 +90,7 @@ export function CompareView({ source, onOpen, team: teamProp, ...editor }: Compa
   }, [connectionId, savedId]);
   const team = teamProp ?? null;
   const teamBoards = useSyncExternalStore(
-    team?.boards.subscribe ?? noop,
+    team?.boards.subscribe ?? NO_SUBSCRIBE,
     team?.boards.snapshot ?? noTeamBoards,
   );
   const teamRecord = savedId ? (teamBoards.find((r) => r.board.id === savedId) ?? null) : null;

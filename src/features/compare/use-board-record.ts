@@ -1,12 +1,11 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { saveBoard, type Board, type BoardSetup } from '../../model/boards/boards';
 import type { TeamBoards } from '../../model/team/team-boards';
+import { NO_SUBSCRIBE } from '../../lib/use-optional-store';
 
 // Where a board's record lives and how an edit reaches it: on this device, saved to IndexedDB on every
 // change; or, for a team board (docs/team-space.md), in the team's shared document, read from its store (so
 // another member's edit shows at once) and written there by diff (IndexedDB is then y-indexeddb's business).
-
-const noop = () => () => undefined;
 
 /**
  * A board is saved once it holds something, a name typed included (a board named and nothing else yet is
@@ -27,7 +26,10 @@ export function useBoardRecord(
 ) {
   const [own, setBoard] = useState(initial);
   const [startName] = useState(initial.name);
-  const teamRecord = useSyncExternalStore(shared?.subscribe ?? noop, () => shared?.get(initial.id) ?? null);
+  const teamRecord = useSyncExternalStore(
+    shared?.subscribe ?? NO_SUBSCRIBE,
+    () => shared?.get(initial.id) ?? null,
+  );
   const board = teamRecord?.board ?? own;
   const latest = useRef(board);
   useEffect(() => {

@@ -8,6 +8,7 @@ import type { PlannedCell } from './board-model';
 import { cellEntry, cellRunState, type CellView } from './cell-view';
 import { sendCells, type CompareRunner, type SendNote } from './send-cells';
 import type { CellQuote } from './use-cell-quotes';
+import { NO_SUBSCRIBE } from '../../lib/use-optional-store';
 
 // Each cell of a board with its task as the history knows it, and its runs: a run's keys are written to
 // the board first, so a reload finds (and never re-pays) every cell.
@@ -18,7 +19,6 @@ const PAUSED_NOTE = msg`Held in your queue, which is paused; nothing is charged 
 const NOT_SENT_NOTE = msg`Not sent: removed from your queue or refused; nothing was charged.`;
 
 const EMPTY: HistoryEntry[] = [];
-const noop = () => () => undefined;
 const NO_QUEUE: QueueSnapshot = {
   items: [],
   settings: { paused: false, pausedReason: null, sendAtOnce: false, stopAfterCredits: null },
@@ -44,9 +44,15 @@ export function useCellRuns(
   runner: CompareRunner | null,
 ) {
   const { i18n } = useLingui();
-  const history = useSyncExternalStore(runner?.store.subscribe ?? noop, runner?.store.list ?? (() => EMPTY));
+  const history = useSyncExternalStore(
+    runner?.store.subscribe ?? NO_SUBSCRIBE,
+    runner?.store.list ?? (() => EMPTY),
+  );
   const [sendNotes, setSendNotes] = useState<Record<string, SendNote>>({});
-  const queued = useSyncExternalStore(runner?.queue.subscribe ?? noop, runner?.queue.snapshot ?? noQueue);
+  const queued = useSyncExternalStore(
+    runner?.queue.subscribe ?? NO_SUBSCRIBE,
+    runner?.queue.snapshot ?? noQueue,
+  );
   /** Keys of the cells this board is sending now (from the board's write until every answer). */
   const sending = useRef(new Set<string>());
   const heldByKey = useMemo(() => new Map(queued.items.map((item) => [item.idempotencyKey, item])), [queued]);

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { deleteVote, listVotes, saveVote, voteId, type Candidate, type Vote } from '../../model/boards/votes';
 import type { CompareTeam } from './compare-team';
+import { NO_SUBSCRIBE } from '../../lib/use-optional-store';
 
 // The blind votes of one board, by row id: on this device, read from and written to the votes store (per
 // key); on a team board, this member's votes in the team's shared document, which also feed the team's
 // Leaderboard.
 
-const noop = () => () => undefined;
 const NO_VOTES: ReadonlyMap<string, Vote> = new Map();
 
 function useDeviceVotes(connectionId: string, boardId: string, category: string) {
@@ -52,7 +52,7 @@ export function useBoardVotes(
   team: CompareTeam | null,
 ) {
   const device = useDeviceVotes(connectionId, boardId, category);
-  const teamVotes = useSyncExternalStore(team?.votes.subscribe ?? noop, () =>
+  const teamVotes = useSyncExternalStore(team?.votes.subscribe ?? NO_SUBSCRIBE, () =>
     team ? team.votes.ownVotes(boardId) : NO_VOTES,
   );
   const votes = team ? teamVotes : device.votes;
@@ -64,7 +64,7 @@ export function useBoardVotes(
     else team.votes.vote({ boardId, rowId, category, candidates, winner });
   };
   /** The team's votes for its Leaderboard (every member's, and this member's); null on this device. */
-  const leaderboardVotes = useSyncExternalStore(team?.votes.subscribe ?? noop, () =>
+  const leaderboardVotes = useSyncExternalStore(team?.votes.subscribe ?? NO_SUBSCRIBE, () =>
     team ? team.votes.leaderboardVotes() : null,
   );
   return { votes, vote, leaderboardVotes };

@@ -50,6 +50,7 @@ import { selectionKeyHandler } from './selection-keys';
 import { SelectionToolbar, type ComparisonModel } from './selection-toolbar';
 import { EMPTY_SELECTION, extendTo, restrictTo, toggle, type TileSelection } from './tile-selection';
 import { TILE_SIZES, useTileSize } from './tile-size';
+import { useOptionalStore } from '../../lib/use-optional-store';
 
 // The "Gallery" view (product-notes §3 "Gallery and viewer"): the same history as the History column, one tile
 // per output, newest first and grouped by day, filtered and sorted from the URL, virtualised by rows so
@@ -140,9 +141,6 @@ export interface GalleryViewProps {
 
 const NO_ITEMS: GalleryItem[] = [];
 const NO_REVIEWS: Reviews = new Map();
-const noSubscribe = () => () => undefined;
-const noReviews = () => NO_REVIEWS;
-const noTeamReviews = () => undefined;
 
 export function GalleryView(props: GalleryViewProps) {
   const { t, i18n } = useLingui();
@@ -158,11 +156,8 @@ export function GalleryView(props: GalleryViewProps) {
   const hiddenIds = useSyncExternalStore(hidden.subscribe, hidden.snapshot);
   const reviews = props.reviews ?? null;
   const reviewTeam = props.reviewTeam ?? null;
-  const myReviews = useSyncExternalStore(reviews?.subscribe ?? noSubscribe, reviews?.snapshot ?? noReviews);
-  const teamReviews = useSyncExternalStore(
-    reviewTeam?.reviews.subscribe ?? noSubscribe,
-    reviewTeam?.reviews.snapshot ?? noTeamReviews,
-  );
+  const myReviews = useOptionalStore(reviews, NO_REVIEWS);
+  const teamReviews = useOptionalStore(reviewTeam?.reviews, undefined);
   // Each reviewed output's latest review (anyone's in a team): its tile's badge and the "Review" filter.
   const reviewStates = useMemo(() => reviewStatesOf(myReviews, teamReviews), [myReviews, teamReviews]);
   // "Team picks" in the URL means nothing while the team space is off.

@@ -1,7 +1,7 @@
 import { plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Columns2, Columns3, Eye, EyeOff, Star } from 'lucide-react';
-import { useSyncExternalStore, type ReactNode } from 'react';
+import { type ReactNode } from 'react';
 import { Button } from '../../components/button';
 import { notify, notifyError, notifyUndo } from '../../components/notices';
 import { formatCount } from '../../lib/format';
@@ -14,6 +14,7 @@ import { ReviewButtons } from '../../components/history/review-control';
 import { AddTag } from '../../components/search/tag-control';
 import { useSearchStores } from '../../components/search/search-stores';
 import { REVIEW_STATES, type ReviewState, type ReviewStore } from '../../model/history/reviews';
+import { useOptionalStore } from '../../lib/use-optional-store';
 
 // The Gallery's selection toolbar (product-notes §3 "Gallery and viewer"): what a selection of tiles can do
 // at once: star, review, hide or show again, add their models to Compare, Compare two, and the app's own
@@ -98,7 +99,7 @@ export function SelectionToolbar({
   };
   const withOutput = selected.filter((i) => i.output).map((i) => i.key);
   const searchStores = useSearchStores();
-  const myReviews = useSyncExternalStore(reviews?.subscribe ?? noSubscribe, reviews?.snapshot ?? noReviews);
+  const myReviews = useOptionalStore(reviews, undefined);
   // Pressed when every selected output has this member's review of that state; pressing it then takes
   // their reviews back.
   const reviewed = (state: ReviewState) =>
@@ -193,6 +194,3 @@ export function SelectionToolbar({
     </div>
   );
 }
-
-const noSubscribe = () => () => undefined;
-const noReviews = () => undefined;

@@ -56,13 +56,13 @@ import {
 } from '../../model/history/batch-stacks';
 import { useGroupBatches } from '../../components/history/group-batches-setting';
 import { GroupBatchesToggle } from '../../components/history/group-batches-toggle';
+import { NO_SUBSCRIBE, useOptionalStore } from '../../lib/use-optional-store';
 
 // The "History" region (product-notes §3, History and gallery): submits still sending, then every task of
 // this key newest first, filtered and searched, virtualised so 5,000 tasks stay smooth. Reads the
 // store with useSyncExternalStore; the app shell owns polling and the outbox.
 
 const NO_RATINGS: Judgements = new Map();
-const noRatings = () => NO_RATINGS;
 
 export interface HistoryPanelProps {
   store: HistoryStore;
@@ -95,7 +95,6 @@ const NO_FACETS: Facets = {
 
 const NO_HIDDEN: ReadonlySet<string> = new Set();
 const NO_HELD: readonly OutboxEntry[] = [];
-const noSubscribe = () => () => undefined;
 
 /** What the panel reads of the queue (TaskQueue is one): its held tasks, in order, and their changes. */
 interface HeldSource {
@@ -132,7 +131,7 @@ export function HistoryPanel({
   const { t } = useLingui();
   const headingId = useId();
   const held = useSyncExternalStore(
-    heldFrom?.subscribe ?? noSubscribe,
+    heldFrom?.subscribe ?? NO_SUBSCRIBE,
     heldFrom ? () => heldFrom.snapshot().items : () => heldGiven,
   );
   // A team joining brings a thousand entries in pieces (team-preload.ts): each piece's list is rendered
@@ -155,10 +154,7 @@ export function HistoryPanel({
   const index = useSearchIndex(all);
   const searchStores = useSearchStores();
   const tags = useOutputTags();
-  const ratings = useSyncExternalStore(
-    searchStores?.ratings?.subscribe ?? noSubscribe,
-    searchStores?.ratings?.snapshot ?? noRatings,
-  );
+  const ratings = useOptionalStore(searchStores?.ratings, NO_RATINGS);
   const withoutHidden = useCallback(
     (list: HistoryEntry[]) => (hiddenTaskIds.size ? list.filter((e) => !hiddenTaskIds.has(e.taskId)) : list),
     [hiddenTaskIds],

@@ -19,6 +19,7 @@ import type { TeamLibrary, TeamLibrarySnapshot, TeamPreset } from '../../model/t
 import { dayKey } from '../../lib/local-day';
 import { saveBlob } from '../../lib/save-file';
 import { displayText } from '../../lib/untrusted-text';
+import { NO_SUBSCRIBE } from '../../lib/use-optional-store';
 
 // "Save preset" and "Presets" (product-notes §3): named form states of this key, listed for the open item or
 // across items; applied, renamed, deleted, exported and imported as JSON, shared by a link that carries
@@ -98,7 +99,6 @@ export interface PresetsDialogProps {
   team?: TeamLibrary | undefined;
 }
 
-const noTeam = () => () => undefined;
 const NO_TEAM: TeamLibrarySnapshot = { presets: [], prompts: [] };
 const noTeamSnapshot = () => NO_TEAM;
 
@@ -126,7 +126,10 @@ export function PresetsDialog({
 }: PresetsDialogProps) {
   const { t } = useLingui();
   const all = useSyncExternalStore(store.subscribe, store.list);
-  const teamSnapshot = useSyncExternalStore(team?.subscribe ?? noTeam, team?.snapshot ?? noTeamSnapshot);
+  const teamSnapshot = useSyncExternalStore(
+    team?.subscribe ?? NO_SUBSCRIBE,
+    team?.snapshot ?? noTeamSnapshot,
+  );
   const [scope, setScope] = useState<'item' | 'all'>(item ? 'item' : 'all');
   const [whose, setWhose] = useState<Whose>('mine');
   const inScope = <T extends Pick<Preset, 'request'>>(list: readonly T[]): T[] =>

@@ -13,6 +13,7 @@ import { displayText } from '../../lib/untrusted-text';
 import { matchesQuery, type PromptLibrary } from '../../model/library/prompt-library';
 // Types only: the team space's code (and Yjs) stays out of this chunk; the app hands the instance down.
 import type { TeamLibrary, TeamLibrarySnapshot, TeamPrompt } from '../../model/team/team-library';
+import { NO_SUBSCRIBE } from '../../lib/use-optional-store';
 
 // "Prompt library" (product-notes §3): every prompt sent with this key, searchable, favourites pinned first.
 // Loaded on demand, the first time a prompt field opens it. With the team space on (docs/team-space.md),
@@ -27,7 +28,6 @@ const short = (raw: string) => {
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 };
 
-const noTeam = () => () => undefined;
 const NO_TEAM: TeamLibrarySnapshot = { presets: [], prompts: [] };
 const noTeamSnapshot = () => NO_TEAM;
 
@@ -56,7 +56,10 @@ export function PromptLibraryDialog({
   const sharerName = (item: { mine: boolean; byName: string | null }): string =>
     item.mine ? t`you` : item.byName ? displayText(item.byName) : t`a team member`;
   const all = useSyncExternalStore(library.subscribe, library.list);
-  const teamSnapshot = useSyncExternalStore(team?.subscribe ?? noTeam, team?.snapshot ?? noTeamSnapshot);
+  const teamSnapshot = useSyncExternalStore(
+    team?.subscribe ?? NO_SUBSCRIBE,
+    team?.snapshot ?? noTeamSnapshot,
+  );
   const [whose, setWhose] = useState<Whose>('mine');
   const [query, setQuery] = useState('');
   const deferred = useDeferredValue(query);

@@ -12,6 +12,7 @@ import type { HistoryEntry } from '../../model/history/history-types';
 import type { Outbox, SubmitResult } from '../../model/tasks/outbox';
 import { concurrencyPrior } from '../../model/tasks/poll-learning';
 import { useFinishNotices } from './finish-notices';
+import { NO_SUBSCRIBE } from '../../lib/use-optional-store';
 
 // The lifecycle of this connection's tasks, in one hook (the composition calls it once): the runtime
 // (model/connection-runtime.ts: the history, the outbox that makes a submit idempotent and re-sends what
@@ -77,11 +78,10 @@ export function useTasks(me: Pick<Me, 'limits' | 'team' | 'user'>): TaskRunner |
 }
 
 const NO_ENTRIES: OutboxEntry[] = [];
-const noop = () => () => undefined;
 
 /** The submits still waiting for an answer (shown as "Sending..."). */
 export function useSending(outbox: Outbox | undefined): OutboxEntry[] {
-  return useSyncExternalStore(outbox?.subscribe ?? noop, outbox ? outbox.entries : () => NO_ENTRIES);
+  return useSyncExternalStore(outbox?.subscribe ?? NO_SUBSCRIBE, outbox ? outbox.entries : () => NO_ENTRIES);
 }
 
 export interface SubmitState {

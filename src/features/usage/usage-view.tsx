@@ -42,6 +42,7 @@ import {
   type KeyLabels,
 } from '../../model/usage/usage-source';
 import { CreditsChart } from './credits-chart';
+import { NO_SUBSCRIBE } from '../../lib/use-optional-store';
 
 // The Usage view (product-notes §3 "Presets, batches, prompt library, usage"): where this key's credits went,
 // from this device's history: per day (a chart and its table), per model, per category and per key; outputs,
@@ -64,7 +65,6 @@ const credits = (n: number | null) => (n === null ? '—' : formatCredits(n));
 const seconds = (s: number | null) => (s === null ? '—' : formatSeconds(s));
 
 const EMPTY: HistoryEntry[] = [];
-const noop = () => () => undefined;
 
 const card =
   'rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6 dark:bg-slate-900 dark:ring-slate-800';
@@ -97,7 +97,7 @@ export function UsageView({
   const { connectionId } = useApi();
   const { t, i18n } = useLingui();
   const [days, setDays] = useState<number>(30);
-  const entries = useSyncExternalStore(store?.subscribe ?? noop, store?.list ?? (() => EMPTY));
+  const entries = useSyncExternalStore(store?.subscribe ?? NO_SUBSCRIBE, store?.list ?? (() => EMPTY));
   // "Now" moves on each minute, so today's figures follow the clock past midnight.
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {

@@ -1,0 +1,38 @@
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { useState } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ValueStore } from './store';
+import { useOptionalStore, type ReadableStore } from './use-optional-store';
+
+afterEach(cleanup);
+
+const NONE: readonly string[] = [];
+
+function Names({ store }: { store: ReadableStore<readonly string[]> | null }) {
+  const names = useOptionalStore(store, NONE);
+  return <p data-testid="names">{names.length === 0 ? '(none)' : names.join(', ')}</p>;
+}
+
+describe('useOptionalStore', () => {
+  it('reads the fallback while there is no store, then the store as it changes, then the fallback again', () => {
+    const store = new ValueStore<readonly string[]>(['Ana']);
+    let setStore: (s: ReadableStore<readonly string[]> | null) => void = () => undefined;
+    function Harness() {
+      const [current, set] = useState<ReadableStore<readonly string[]> | null>(null);
+      setStore = set;
+      return <Names store={current} />;
+    }
+    render(<Harness />);
+    const text = () => screen.getByTestId('names').textContent;
+    expect(text()).toBe('(none)');
+    act(() => setStore(store));
+    expect(text()).toBe('Ana');
+    act(() => store.set(['Ana', 'Ben']));
+    expect(text()).toBe('Ana, Ben');
+    act(() => setStore(null));
+    expect(text()).toBe('(none)');
+    // No longer listened to: a change of the store renders nothing.
+    act(() => store.set(['Cy']));
+    expect(text()).toBe('(none)');
+  });
+});
