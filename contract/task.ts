@@ -6,7 +6,8 @@ export type TaskStatus = z.infer<typeof TaskStatusSchema>;
 const TERMINAL_STATUSES: readonly TaskStatus[] = ['succeeded', 'failed', 'cancelled'];
 export const isTerminal = (s: TaskStatus) => TERMINAL_STATUSES.includes(s);
 
-const ParamValueSchema = z.union([
+/** One param's value as a request carries it (a board's cells and links hold the same). */
+export const ParamValueSchema = z.union([
   z.string(),
   z.number(),
   z.boolean(),

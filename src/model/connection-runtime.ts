@@ -1,4 +1,5 @@
 import type { ApiClient } from '../api/client';
+import type { Quote } from '../../contract/quote';
 import type { TaskCreated, TaskRequest } from '../../contract/task';
 import { abortError } from '../api/errors';
 import { openConnectionStores, type ConnectionStores, type ConnectionStoresLease } from './connection-stores';
@@ -49,6 +50,11 @@ export interface ConnectionRuntimeDeps {
   prior: { concurrency: number; confirmed: boolean; tasksPerMin: number };
   /** A task was created and recorded (the balance changed: the studio refetches GET /me). */
   onCreated?: () => void;
+  /**
+   * The price the queue checks before it sends a held task (default POST /quote straight); the studio
+   * asks it through its price queries (api/queries/quote-queries.ts), never from a cached answer.
+   */
+  quote?: (request: TaskRequest) => Promise<Quote>;
   /** The connection's stores: shared with the gallery by default; a test gives each tab its own. */
   openStores?: (connectionId: string) => ConnectionStoresLease;
   /** The queue's settings (default localStorage, shared by the tabs). */
@@ -252,7 +258,7 @@ export class ConnectionRuntime {
       connectionId,
       submit: (request, meta, options) => outbox.submit(request, meta, options),
       freeSlots: (share) => freeSlots(now(), schedule, outbox, store, share),
-      quote: (request) => api.quote(request),
+      quote: deps.quote ?? ((request) => api.quote(request)),
       ...(deps.storage !== undefined ? { storage: deps.storage } : {}),
       ...timers,
     });

@@ -4,6 +4,7 @@ import { ApiClient } from '../client';
 import { connectionId } from '../connection-id';
 import { cachedCatalogNames, catalogQueries } from './catalog-queries';
 import { meQueries } from './me-queries';
+import { fetchQuote, quoteQueries } from './quote-queries';
 
 const KEY = 'gm_live_0123456789abcdefghijklmnopqrstuv';
 const BASE = 'https://api.example.test/v1';
@@ -79,5 +80,43 @@ describe('the catalog names the search box suggests', () => {
       versions: ['aurora-1', 'aurora-2'],
     });
     expect(cachedCatalogNames(new QueryClient())).toEqual({ names: [], versions: [] });
+  });
+});
+
+describe('the price queries', () => {
+  const request = { interfaceId: 'lumen-canvas', versionId: 'v2', params: { prompt: 'a fox', seed: 1 } };
+  const sameInAnotherOrder = {
+    params: { seed: 1, prompt: 'a fox' },
+    versionId: 'v2',
+    interfaceId: 'lumen-canvas',
+  };
+
+  it('key a body by its stable text after the connection: the same body in another key order is one entry', () => {
+    const api = { quote: vi.fn() };
+    expect(quoteQueries.request(api, 'conn-a', request).queryKey).toEqual(
+      quoteQueries.request(api, 'conn-a', sameInAnotherOrder).queryKey,
+    );
+    expect(quoteQueries.request(api, 'conn-b', request).queryKey).not.toEqual(
+      quoteQueries.request(api, 'conn-a', request).queryKey,
+    );
+  });
+
+  it('ask once for callers at the same time, answer from the cache while fresh, and ask anew with maxAgeMs 0', async () => {
+    let n = 0;
+    const api = { quote: vi.fn(() => Promise.resolve({ credits: ++n, currency: 'credits' } as never)) };
+    const client = new QueryClient();
+    const [a, b] = await Promise.all([
+      fetchQuote(client, api, 'c', request),
+      fetchQuote(client, api, 'c', sameInAnotherOrder),
+    ]);
+    expect(api.quote).toHaveBeenCalledTimes(1);
+    expect(a).toEqual(b);
+    // Compare's cells read the same entry the form filled.
+    expect(client.getQueryData(quoteQueries.request(api, 'c', request).queryKey)).toEqual(a);
+    await fetchQuote(client, api, 'c', request);
+    expect(api.quote).toHaveBeenCalledTimes(1);
+    // The queue's check before it pays: never a cached price.
+    expect(await fetchQuote(client, api, 'c', request, { maxAgeMs: 0 })).toMatchObject({ credits: 2 });
+    expect(api.quote).toHaveBeenCalledTimes(2);
   });
 });

@@ -1,10 +1,12 @@
 import { useQueries } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useApi } from '../../api/api-context';
+import { quoteQueries } from '../../api/queries/quote-queries';
 import type { Quote } from '../../../contract/quote';
 import type { PlannedCell } from './board-model';
 
-// A quote per runnable cell of a board, asked once the typing settles; identical bodies share one request.
+// A quote per runnable cell of a board, asked once the typing settles, through the price queries: identical
+// bodies share one request, the form's live quote of the same body included.
 
 const QUOTE_DEBOUNCE_MS = 600;
 
@@ -30,12 +32,7 @@ export function useCellQuotes(planned: readonly PlannedCell[]): ReadonlyMap<stri
     QUOTE_DEBOUNCE_MS,
   );
   const quotes = useQueries({
-    queries: quotable.map((cell) => ({
-      queryKey: ['compare-quote', connectionId, cell.body] as const,
-      queryFn: ({ signal }: { signal: AbortSignal }) => client.quote(cell.request, { signal }),
-      staleTime: 5 * 60_000,
-      retry: false,
-    })),
+    queries: quotable.map((cell) => quoteQueries.request(client, connectionId, cell.request)),
   });
   const quoteByBody = new Map<string, CellQuote>();
   quotable.forEach((cell, i) => {

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Quote } from '../../../contract/quote';
 import type { TaskRequest } from '../../../contract/task';
-import { QuoteScheduler, requestKey, type QuoteState } from './quote-scheduler';
+import { requestKey } from '../../api/queries/quote-queries';
+import { QuoteScheduler, type QuoteState } from './quote-scheduler';
 
 const req = (prompt: string): TaskRequest => ({ interfaceId: 'm', versionId: 'v', params: { prompt } });
 const quote = (credits: number): Quote => ({

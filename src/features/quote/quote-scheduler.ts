@@ -1,4 +1,5 @@
 import type { ApiError } from '../../api/errors';
+import { requestKey } from '../../api/queries/quote-queries';
 import { toApiError } from '../../api/errors';
 import type { Quote } from '../../../contract/quote';
 import type { TaskRequest } from '../../../contract/task';
@@ -22,22 +23,6 @@ export interface QuoteSchedulerOptions {
   onChange: (state: QuoteState) => void;
   setTimer?: (fn: () => void, ms: number) => unknown;
   clearTimer?: (handle: unknown) => void;
-}
-
-/**
- * Stable text of a request, so equal payloads compare equal whatever their key order.
- * @internal
- */
-export function requestKey(request: TaskRequest): string {
-  const sortKeys = (v: unknown): unknown =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.entries(v as Record<string, unknown>)
-            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-            .map(([k, x]) => [k, sortKeys(x)]),
-        )
-      : v;
-  return JSON.stringify(sortKeys(request));
 }
 
 // Long enough that typing at a normal pace (8 keys a second, or slower on a busy machine) sends one request.

@@ -13,6 +13,7 @@ import type { Outbox, SubmitResult } from '../../model/tasks/outbox';
 import { concurrencyPrior } from '../../model/tasks/poll-learning';
 import { useFinishNotices } from './finish-notices';
 import { NO_SUBSCRIBE } from '../../lib/use-optional-store';
+import { fetchQuote } from '../../api/queries/quote-queries';
 
 // The lifecycle of this connection's tasks, in one hook (the composition calls it once): the runtime
 // (model/connection-runtime.ts: the history, the outbox that makes a submit idempotent and re-sends what
@@ -41,6 +42,8 @@ export function useTasks(me: Pick<Me, 'limits' | 'team' | 'user'>): TaskRunner |
         prior: { concurrency, confirmed, tasksPerMin },
         // The balance and today's spend just changed.
         onCreated: () => void queryClient.invalidateQueries({ queryKey: meQueries.all() }),
+        // The price a held task is checked against before it is sent: asked anew, never a cached one.
+        quote: (request) => fetchQuote(queryClient, client, connectionId, request, { maxAgeMs: 0 }),
       },
       { signal: controller.signal },
     ).then(

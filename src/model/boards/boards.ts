@@ -2,17 +2,12 @@ import { z } from 'zod/mini';
 import { fromBase64Url, toBase64Url } from '../../lib/base64url';
 import { db } from '../db';
 import { writeNow } from '../history/history-persistence';
+import { ParamValueSchema } from '../../../contract/task';
 import { TEAM_DOC_CRITERIA } from '../../../contract/team-doc';
 
 // Compare boards (product-notes §3 "Compare"): one prompt x many models, kept per connection in IndexedDB.
 // A board's setup (models, versions, params, prompts; never a key) also travels as a link.
 
-export const ParamValueSchema = z.union([
-  z.string(),
-  z.number(),
-  z.boolean(),
-  z.array(z.union([z.string(), z.number(), z.boolean()])),
-]);
 const ParamsSchema = z.record(z.string(), ParamValueSchema);
 
 export const MAX_COLUMNS = 8;

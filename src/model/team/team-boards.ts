@@ -10,7 +10,6 @@ import {
   MAX_CRITERIA,
   MAX_DECISIONS,
   MAX_ROWS,
-  ParamValueSchema,
   ScoreSheetSchema,
   columnKey,
   withScore,
@@ -21,6 +20,7 @@ import {
   type Decision,
   type ScoreSheet,
 } from '../boards/boards';
+import { ParamValueSchema } from '../../../contract/task';
 import { schemaVersionOf } from '../../../contract/team-doc';
 import { ROOTS, rootMap, type TeamContext } from './team-doc';
 import { Listeners } from '../../lib/store';
