@@ -94,7 +94,9 @@ export default defineConfig(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      // The layers of docs/ARCHITECTURE.md: features never reach into each other; the sandbox imports only the contract.
+      // The layers of docs/ARCHITECTURE.md: features never reach into each other; the sandbox imports only
+      // the contract and node-shared/, the servers neither the studio nor the sandbox; bench/ and e2e/ are
+      // leaves.
       'import-x/no-restricted-paths': [
         'error',
         {
@@ -113,9 +115,18 @@ export default defineConfig(
             // The layers (docs/ARCHITECTURE.md): contract <- api <- model <- components/features <- app.
             {
               target: './contract',
-              from: ['./src', './sandbox', './e2e', './scripts', './bench'],
+              from: [
+                './src',
+                './sandbox',
+                './server',
+                './node-shared',
+                './e2e',
+                './e2e-browsers',
+                './scripts',
+                './bench',
+              ],
               message:
-                'The contract imports nothing else of ours: both the studio and the sandbox build on it.',
+                'The contract imports nothing else of ours: the studio, the sandbox and the servers build on it.',
             },
             {
               target: './src/lib',
@@ -155,8 +166,135 @@ export default defineConfig(
             },
             {
               target: './sandbox',
-              from: ['./src'],
-              message: 'The sandbox imports only the contract, never the studio.',
+              from: ['./src', './server', './scripts', './bench', './e2e', './e2e-browsers'],
+              message:
+                'The sandbox imports only the contract and node-shared/, never the studio, its servers or the tools.',
+            },
+            {
+              // What the sandbox and the servers both need: it reaches into neither, so neither reaches
+              // into the other through it.
+              target: './node-shared',
+              from: [
+                './src',
+                './contract',
+                './sandbox',
+                './server',
+                './scripts',
+                './bench',
+                './e2e',
+                './e2e-browsers',
+              ],
+              message: 'node-shared/ imports nothing of ours: the sandbox and the servers both build on it.',
+            },
+            // The servers (server/) run in production beside the studio: the contract, node-shared/ and
+            // their own files.
+            {
+              target: './server',
+              from: ['./scripts', './bench', './e2e', './e2e-browsers'],
+              message: 'The servers run in production: they import no dev tool, benchmark or test suite.',
+            },
+            {
+              // Cutting a Yjs update into pieces is run by the studio (its local copy) and the team space
+              // (a room's pieces) alike: src/lib/yjs-pieces.ts imports nothing of ours (lib/'s zone).
+              target: './server/**/!(*.test).ts',
+              from: './src',
+              except: ['./lib/yjs-pieces.ts'],
+              message: "The servers import none of the studio's code (but src/lib/yjs-pieces.ts).",
+            },
+            {
+              // The tests play the studio's side of the team space with its own code.
+              target: './server/**/*.test.ts',
+              from: './src',
+              except: ['./lib/yjs-pieces.ts', './model/team'],
+              message:
+                "Server tests use only src/model/team/ (and src/lib/yjs-pieces.ts) of the studio's code.",
+            },
+            {
+              target: './server/**/!(start|*.test).ts',
+              from: './sandbox',
+              message:
+                'Only server/start.ts (npm start) starts the sandbox; the servers reach an API over HTTP alone.',
+            },
+            {
+              // npm start, and the tests that need a real API to check keys against.
+              target: ['./server/start.ts', './server/**/*.test.ts'],
+              from: './sandbox',
+              except: ['./src/server.ts'],
+              message: 'A sandbox is started through sandbox/src/server.ts; nothing else of it is imported.',
+            },
+            {
+              // The studio runs in the browser: none of the Node programs beside it.
+              target: [
+                './src/{api,app,components,features,lib,model}/**/!(*.test).{ts,tsx}',
+                './src/main.tsx',
+              ],
+              from: ['./server', './node-shared'],
+              message:
+                "The studio imports neither the servers nor node-shared/ (the browser's code is src/).",
+            },
+            // bench/ measures: nothing imports it, and it starts the sandbox rather than reaching into it.
+            {
+              target: [
+                './src',
+                './contract',
+                './sandbox',
+                './server',
+                './node-shared',
+                './scripts',
+                './e2e',
+                './e2e-browsers',
+              ],
+              from: './bench',
+              message: 'Only benchmarks import bench/.',
+            },
+            {
+              target: './bench',
+              from: './sandbox',
+              except: ['./src/server.ts', './bench'],
+              message:
+                "A benchmark starts the sandbox (sandbox/src/server.ts) or runs the sandbox's bench, nothing else of it.",
+            },
+            // e2e/ drives the built studio and the sandbox from outside: nothing imports it (but the
+            // benches, its Pop model's facts), and it imports of the studio only two pure modules whose
+            // answers it checks, of the servers only the team space's framing, of the sandbox nothing.
+            {
+              target: [
+                './src',
+                './contract',
+                './sandbox',
+                './server',
+                './node-shared',
+                './scripts',
+                './e2e-browsers',
+              ],
+              from: './e2e',
+              message: 'Only e2e/ imports e2e/.',
+            },
+            {
+              target: './bench',
+              from: './e2e',
+              except: ['./pop-model.ts'],
+              message:
+                'Benchmarks share only e2e/pop-model.ts (the model their histories are made of) with e2e/.',
+            },
+            {
+              target: './e2e',
+              from: './src',
+              except: ['./model/recipes/file-recipe.ts', './features/compare/blind-order.ts'],
+              message:
+                'e2e/ drives the studio through the page; of its code only file-recipe.ts and blind-order.ts.',
+            },
+            {
+              target: './e2e',
+              from: './sandbox',
+              message: 'e2e/ reaches the sandbox over HTTP (e2e/fixtures.ts), not by importing it.',
+            },
+            {
+              target: './e2e',
+              from: './server',
+              except: ['./team-space/messages.ts'],
+              message:
+                "e2e/ reaches the servers over HTTP and WebSocket; of their code only the team space's framing.",
             },
             {
               // Studio tests use the sandbox's real catalog, and the sandbox in their own process (on
@@ -188,7 +326,7 @@ export default defineConfig(
     },
   },
   {
-    // React 19 passes `ref` as an ordinary prop: forwardRef is deprecated (issue 17). The model's block
+    // React 19 passes `ref` as an ordinary prop: forwardRef is deprecated. The model's block
     // below replaces this rule for model files, which import no React at all.
     files: ['src/**/*.{ts,tsx}'],
     rules: {

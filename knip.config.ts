@@ -37,7 +37,9 @@ const config: KnipConfig = {
     'sandbox/src/cli.ts!',
     'sandbox/bench/*.ts!',
     'scripts/*.ts!',
-    'scripts/team-space/*.ts!',
+    // `npm start`, `npm run team-space:node`, and the fixtures the servers' tests spawn by path.
+    'server/*.ts!',
+    'server/team-space/*.ts!',
     // bench/team-node.ts is spawned by path; bench/zip-page and bench/report-page are the pages zip-bench
     // and report-bench build with Vite.
     'bench/*.ts!',
@@ -52,6 +54,8 @@ const config: KnipConfig = {
     'src/**/*.{ts,tsx}!',
     'contract/**/*.ts!',
     'sandbox/**/*.ts!',
+    'server/**/*.ts!',
+    'node-shared/**/*.ts!',
     'scripts/**/*.ts!',
     'bench/**/*.ts!',
     'e2e/**/*.ts',

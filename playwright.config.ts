@@ -52,7 +52,7 @@ export default defineConfig({
     },
   ],
   webServer: Array.from({ length: E2E_WORKERS }, (_, slot) => ({
-    command: 'npx tsx scripts/start.ts',
+    command: 'npx tsx server/start.ts',
     url: `http://127.0.0.1:${studioPort(slot)}/config.json`,
     reuseExistingServer: false,
     timeout: 60_000,

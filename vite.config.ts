@@ -7,6 +7,7 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { linguiPlugins } from './scripts/i18n/vite-lingui';
+import { beforePaintInDev } from './scripts/before-paint';
 import { firstPaint } from './scripts/first-paint';
 
 // The connect screen is painted before any JavaScript runs (docs/benchmarks.md "lighthouse"). After the
@@ -80,7 +81,7 @@ const offlineShell = () =>
       // host's, read fresh), not source maps.
       globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
       navigateFallback: '/index.html',
-      // A navigation to these is the server's, never the shell: the API proxy (/proxy, scripts/proxy.ts), the team space's socket,
+      // A navigation to these is the server's, never the shell: the API proxy (/proxy, server/proxy.ts), the team space's socket,
       // the sandbox's control paths, the config.
       navigateFallbackDenylist: [
         /^\/proxy(\/|$)/,
@@ -105,6 +106,8 @@ export default defineConfig({
     react(),
     tailwindcss(),
     prerenderConnectScreen(),
+    // public/before-paint.js with its languages filled in: served by the dev server, inlined by the build.
+    beforePaintInDev(),
     firstPaint(),
     offlineShell(),
   ],
@@ -146,7 +149,7 @@ export default defineConfig({
       {
         test: {
           name: 'sandbox',
-          // bench/: its results file. scripts/ is the tooling project's (below), not run twice.
+          // bench/: its results file. server/ and scripts/ are projects of their own (below), not run twice.
           include: ['contract/**/*.test.ts', 'sandbox/**/*.test.ts', 'bench/**/*.test.ts'],
           environment: 'node',
           testTimeout: 20_000,
@@ -155,9 +158,20 @@ export default defineConfig({
       },
       {
         test: {
-          name: 'tooling',
-          // scripts/: the `npm start` server, its proxy and the team-space server, against real servers
+          name: 'server',
+          // server/: the `npm start` server, its proxy and the team-space server, against real servers
           // (a sandbox, redis-server, PostgreSQL) or a fake API.
+          include: ['server/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'tooling',
+          // scripts/: the dev tools' tests and the checks of the house rules (lint zones, knip, logical
+          // CSS, the build's first paint, the catalogs, the machine's setup).
           include: ['scripts/**/*.test.ts'],
           environment: 'node',
           testTimeout: 60_000,

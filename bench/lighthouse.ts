@@ -7,7 +7,7 @@ import { chromium, type BrowserContext } from '@playwright/test';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { CHROMIUM } from '../scripts/chromium';
-import { createStudioServer, studioSettings } from '../scripts/studio-server';
+import { createStudioServer, studioSettings } from '../server/studio-server';
 import type { Figure } from './results-file';
 import type { Ports } from './studio-bench';
 

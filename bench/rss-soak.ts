@@ -2,14 +2,14 @@ import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import sharp from 'sharp';
-import { sandboxProcessEnv } from '../sandbox/src/process-env';
+import { sandboxProcessEnv } from '../node-shared/process-env';
 import type { SoakSandboxState } from './soak-sandbox';
 import { slope } from './soak';
 
 // The sandbox's memory under a long, steady load, without a browser:
 //   npx tsx bench/rss-soak.ts [--minutes N] [--env NAME=VALUE ...] [--no-process-env]
 // It starts the soak's sandbox (bench/soak-sandbox.ts, in a child process, so its memory is its own) with
-// the environment every launcher gives it (sandbox/src/process-env.ts; --no-process-env leaves that out,
+// the environment every launcher gives it (node-shared/process-env.ts; --no-process-env leaves that out,
 // to measure without it) plus any --env (an empty VALUE removes the variable), and drives the API at a
 // fixed rate whatever the answers take: a round every ROUND_MS, each round an image task (512 or 1K), an
 // upload of a small PNG (every tenth a 1 MB one), each read back, every output downloaded; every fifth round a

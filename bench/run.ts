@@ -58,7 +58,7 @@ function section(name: string, figures: Record<string, Figure>) {
  */
 async function withStudio(taskMs: number, work: (browser: Browser) => Promise<void>): Promise<void> {
   const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-  const server = spawn(here('../node_modules/.bin/tsx'), [here('../scripts/start.ts')], {
+  const server = spawn(here('../node_modules/.bin/tsx'), [here('../server/start.ts')], {
     env: { ...process.env, PORT: STUDIO_PORT, SANDBOX_PORT, SANDBOX_TASK_MS: String(taskMs) },
     cwd: process.env.BENCH_STUDIO_DIR ?? process.cwd(),
     stdio: 'ignore',

@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import sharp from 'sharp';
 import { CHROMIUM } from '../scripts/chromium';
-import { sandboxProcessEnv } from '../sandbox/src/process-env';
-import { createStudioServer, studioSettings } from '../scripts/studio-server';
+import { sandboxProcessEnv } from '../node-shared/process-env';
+import { createStudioServer, studioSettings } from '../server/studio-server';
 import { jsHeapUsedMb } from './page-metrics';
 import type { Figure } from './results-file';
 import type { SoakSandboxState } from './soak-sandbox';
@@ -235,7 +235,7 @@ export async function soak({
   const child = fork('bench/soak-sandbox.ts', {
     // --expose-gc: the child collects before it reads its memory (soak-sandbox.ts).
     execArgv: ['--expose-gc', '--import', 'tsx'],
-    // With the environment a sandbox runs with (sandbox/src/process-env.ts: malloc's arenas).
+    // With the environment a sandbox runs with (node-shared/process-env.ts: malloc's arenas).
     env: {
       ...process.env,
       ...sandboxProcessEnv(),

@@ -18,11 +18,11 @@ import { dirname, join } from 'node:path';
 import WebSocket from 'ws';
 import { gzipSync } from 'node:zlib';
 import * as Y from 'yjs';
-import { sandboxProcessEnv } from '../sandbox/src/process-env';
+import { sandboxProcessEnv } from '../node-shared/process-env';
 import { startSandbox } from '../sandbox/src/server';
-import { authFrame, syncStep1Frame } from '../scripts/team-space/messages';
-import type { HistoryStore } from '../scripts/team-space/history-store';
-import { startPostgres, startRedis, type RunningService } from '../scripts/team-space/test-services';
+import { authFrame, syncStep1Frame } from '../server/team-space/messages';
+import type { HistoryStore } from '../server/team-space/history-store';
+import { startPostgres, startRedis, type RunningService } from '../server/team-space/test-services';
 import { STATE_PIECE_BYTES } from '../contract/team-state';
 import type { Board } from '../src/model/boards/boards';
 import type { HistoryEntry } from '../src/model/history/history-types';
@@ -317,7 +317,7 @@ const PROMPT_WORDS = [
 
 /**
  * The team's earlier tasks written straight into the server's store (`where`: the SQLite file of the
- * team space, its history tables, scripts/team-space/history-sqlite.ts; or a cluster's PostgreSQL, a
+ * team space, its history tables, server/team-space/history-sqlite.ts; or a cluster's PostgreSQL, a
  * postgres:// URL, history-postgres.ts), spread evenly over 24 months ending eight days ago, ten
  * members, as the server's own move would have written them. Answers the time it took.
  */
@@ -327,7 +327,7 @@ async function seedStore(
   memberIds: string[],
   output: { url: string },
 ): Promise<{ ms: number } & Seeded> {
-  const { storedTaskOf } = await import('../scripts/team-space/history-store');
+  const { storedTaskOf } = await import('../server/team-space/history-store');
   const { store, close } = await historyStoreAt(where);
   const end = Date.now() - 8 * 86_400_000;
   const step = (HISTORY_MONTHS * 30.4 * 86_400_000) / HISTORY_TASKS;
@@ -363,11 +363,11 @@ async function seedStore(
 async function historyStoreAt(where: string): Promise<{ store: HistoryStore; close(): Promise<void> }> {
   if (/^postgres(ql)?:/.test(where)) {
     const { default: pg } = await import('pg');
-    const { postgresHistoryStore } = await import('../scripts/team-space/history-postgres');
+    const { postgresHistoryStore } = await import('../server/team-space/history-postgres');
     const pool = new pg.Pool({ connectionString: where });
     return { store: postgresHistoryStore(pool), close: () => pool.end() };
   }
-  const { openSqlite, sqliteHistoryStore } = await import('../scripts/team-space/history-sqlite');
+  const { openSqlite, sqliteHistoryStore } = await import('../server/team-space/history-sqlite');
   const db = openSqlite(where);
   return {
     store: sqliteHistoryStore(db),
@@ -560,7 +560,7 @@ interface JoinRun {
 }
 
 /**
- * The studio (scripts/start.ts: the built studio, its sandbox, the team space on /sync with SQLite) in a
+ * The studio (server/start.ts: the built studio, its sandbox, the team space on /sync with SQLite) in a
  * process group of its own; the team's earlier tasks written into its store (seedStore); a member in
  * Node on `team2` shares JOIN_TASKS (TeamTasks.share, in transactions of 500 so no message passes the
  * server's 2 MiB limit) and the server moves all but the live window's out; then, RUNS times, a fresh
@@ -592,10 +592,10 @@ async function joinScenario(
   // With BENCH_TEAM_PROFILE the studio's server writes its CPU profile there when it stops.
   const profile = process.env.BENCH_TEAM_PROFILE;
   const profiling = profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : [];
-  const server = spawn(process.execPath, [...profiling, '--import', 'tsx', 'scripts/start.ts'], {
+  const server = spawn(process.execPath, [...profiling, '--import', 'tsx', 'server/start.ts'], {
     env: {
       ...process.env,
-      // So the studio runs in this process, not a relaunch of it (sandbox/src/process-env.ts).
+      // So the studio runs in this process, not a relaunch of it (node-shared/process-env.ts).
       ...sandboxProcessEnv(),
       PORT: String(port),
       SANDBOX_PORT: String(sandboxPort),
@@ -1762,7 +1762,7 @@ export async function teamBench(progress: (figures: Record<string, Figure>) => v
             'boardEditTwoNodes',
             runs,
             500,
-            'as on one node, the writer on node A and the reader on node B: two team-space nodes (bench/team-node.ts with scripts/team-space/cluster.ts) sharing the room through a real redis-server, documents in a real PostgreSQL',
+            'as on one node, the writer on node A and the reader on node B: two team-space nodes (bench/team-node.ts with server/team-space/cluster.ts) sharing the room through a real redis-server, documents in a real PostgreSQL',
           ),
         );
         loads.push(`after two nodes ${load()}`);
@@ -1995,7 +1995,7 @@ export async function teamBench(progress: (figures: Record<string, Figure>) => v
       const backShown = spread(runs.map((r) => r.backShownMs));
       const backLongest = spread(runs.map((r) => r.backLongestTaskMs));
       const team = onCluster
-        ? `two team-space nodes sharing a real redis-server and PostgreSQL (the studio's server, scripts/start.ts with TEAM_SPACE_REDIS_URL and TEAM_SPACE_DATABASE_URL, is one; bench/team-node.ts the other), a team of ${HISTORY_TASKS.toLocaleString('en-US')} earlier tasks over ${HISTORY_MONTHS} months in PostgreSQL's history tables (written straight into them) and ${tasks.toLocaleString('en-US')} recent ones in the room (shared by team2 from Node through the other node, which moved the rest of its ${JOIN_TASKS.toLocaleString('en-US')} out and stored the room in PostgreSQL: each join loads it from there)`
+        ? `two team-space nodes sharing a real redis-server and PostgreSQL (the studio's server, server/start.ts with TEAM_SPACE_REDIS_URL and TEAM_SPACE_DATABASE_URL, is one; bench/team-node.ts the other), a team of ${HISTORY_TASKS.toLocaleString('en-US')} earlier tasks over ${HISTORY_MONTHS} months in PostgreSQL's history tables (written straight into them) and ${tasks.toLocaleString('en-US')} recent ones in the room (shared by team2 from Node through the other node, which moved the rest of its ${JOIN_TASKS.toLocaleString('en-US')} out and stored the room in PostgreSQL: each join loads it from there)`
         : `a team of ${HISTORY_TASKS.toLocaleString('en-US')} earlier tasks over ${HISTORY_MONTHS} months in the server's store (SQLite, written straight into its history tables) and ${tasks.toLocaleString('en-US')} recent ones in the room (shared by team2 from Node; the server moved the rest of its ${JOIN_TASKS.toLocaleString('en-US')} out)`;
       done({
         [figure('joinTeamHistory')]: {
@@ -2054,7 +2054,7 @@ export async function teamBench(progress: (figures: Record<string, Figure>) => v
           unit: 'MB',
           target: 'reported',
           ok: true,
-          note: `peak resident memory (VmHWM) of the process serving the studio, its sandbox and the team space (scripts/start.ts, one process) over the seeding, the joins and the searches${otherNodeRssMb === undefined ? '' : `; the other node's peak ${otherNodeRssMb} MB`}`,
+          note: `peak resident memory (VmHWM) of the process serving the studio, its sandbox and the team space (server/start.ts, one process) over the seeding, the joins and the searches${otherNodeRssMb === undefined ? '' : `; the other node's peak ${otherNodeRssMb} MB`}`,
         },
         [figure('joinDocumentSize')]: {
           value: Math.round(docBytes / 1024),

@@ -79,7 +79,7 @@ export async function joinMember(
     });
   });
   // As TeamSession.start does once the server's copy is in (the server migrated the room as it loaded it,
-  // scripts/team-space/authority.ts): the name.
+  // server/team-space/authority.ts): the name.
   members.setName(name);
   return {
     name,

@@ -2,24 +2,24 @@ import { createHash } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as Y from 'yjs';
-import { clusterExtensions, clusterHistory, clusterSettings } from '../scripts/team-space/cluster';
-import { teamSpaceEnv } from '../scripts/team-space/env';
-import { createTeamSpace } from '../scripts/team-space/team-space-server';
-import { createStudioServer, studioSettings } from '../scripts/studio-server';
+import { clusterExtensions, clusterHistory, clusterSettings } from '../server/team-space/cluster';
+import { teamSpaceEnv } from '../server/team-space/env';
+import { createTeamSpace } from '../server/team-space/team-space-server';
+import { createStudioServer, studioSettings } from '../server/studio-server';
 import { canonical, contentOf } from './team-doc-json';
 
 // The team-space server as the team bench runs it (bench/team-bench.ts): createTeamSpace on /sync of a
 // plain HTTP server, in a process of its own so its CPU time and resident memory are the server's and not
 // the bench's (50 members' providers run in the bench process). Settings from the environment as for
-// `npm start` (scripts/team-space/env.ts: TEAM_SPACE_DATA, the raised connection limits) and, with
-// TEAM_SPACE_REDIS_URL + TEAM_SPACE_DATABASE_URL, a cluster node (scripts/team-space/cluster.ts), as
-// scripts/team-space/node.ts. TEAM_SPACE_API_URL: the sandbox the keys are checked against. PORT 0 (the
+// `npm start` (server/team-space/env.ts: TEAM_SPACE_DATA, the raised connection limits) and, with
+// TEAM_SPACE_REDIS_URL + TEAM_SPACE_DATABASE_URL, a cluster node (server/team-space/cluster.ts), as
+// server/team-space/node.ts. TEAM_SPACE_API_URL: the sandbox the keys are checked against. PORT 0 (the
 // default) takes a spare port, printed as "listening <port>".
 //
 // BENCH_REFEREE=off starts it without the referee's checks (createTeamSpace's `referee.enabled: false`:
 // the baseline the checks' cost is measured against, never a deployment); otherwise each check's time is
 // kept (`referee.onReview`). BENCH_STUDIO_DIST=<dist> also serves that built studio on this port (as
-// `npm start` does, scripts/studio-server.ts, its /config.json naming this team space and the sandbox at
+// `npm start` does, server/studio-server.ts, its /config.json naming this team space and the sandbox at
 // TEAM_SPACE_API_URL), so browsers can join (PORT must then be given: the studio's CSP names its origin).
 //
 // Bench-only endpoints, never part of a deployment (this file is not served by the studio):

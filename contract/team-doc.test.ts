@@ -14,7 +14,7 @@ import {
 
 // The contract's pure parts: the version and its migrations (run by the server as a room loads), who owns
 // a record, and the bounds checked without recursion. The server's use of them is tested in
-// scripts/team-space/authority.test.ts and hostile-members.test.ts.
+// server/team-space/authority.test.ts and hostile-members.test.ts.
 
 const sync = (a: Y.Doc, b: Y.Doc) => {
   Y.applyUpdate(b, Y.encodeStateAsUpdate(a, Y.encodeStateVector(b)));

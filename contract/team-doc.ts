@@ -3,7 +3,7 @@ import { z } from 'zod/mini';
 // The team space's shared document as a contract (docs/team-space.md "The document"): every root, what
 // each key holds, the bounds of every value, who may write what, the schema version and its migrations,
 // side by side. Three programs read it: the team-space server, which refuses a change that breaks it
-// before applying it (scripts/team-space/authority.ts); the studio, which maps its model onto the
+// before applying it (server/team-space/authority.ts); the studio, which maps its model onto the
 // document (src/model/team/) and parses what it reads; and other members' studios, perhaps older ones.
 // No Yjs here (the contract imports only zod): the server walks Yjs's structures and asks this module
 // about paths and values; migrations get the document through the small interface they need.
@@ -439,12 +439,12 @@ export const TEAM_DOC_MIGRATIONS: readonly Migration[] = [
   { from: 0, describe: 'stamp the first schema version', run: () => undefined },
   // Version 2: finished tasks older than the live window live in the server's store (team-history.ts),
   // and `meta.archivedBefore` says up to when. The server's first archive pass moves them right after
-  // this step (scripts/team-space/archiver.ts); a studio of version 1 would share them back into the
+  // this step (server/team-space/archiver.ts); a studio of version 1 would share them back into the
   // document, so it is asked to reload (the room is newer than it knows).
   { from: 1, describe: 'move finished tasks past the live window to the server', run: () => undefined },
   // Version 3: a board's decisions (`decisions`, append-only), which a server of version 2 would refuse
   // as an unknown field; and the judgements and comment threads of stored tasks follow them into the store once quiet
-  // (scripts/team-space/archive.ts planAttached). A studio of version 3 never deletes a judgement or a
+  // (server/team-space/archive.ts planAttached). A studio of version 3 never deletes a judgement or a
   // comment (it writes a blank judgement, a body-less comment), so a deletion it sees is that move and it
   // keeps what it showed; one of version 2 would take the move for an un-star or a deleted comment (and
   // mirror the un-star into the member's own device), so it is asked to reload.

@@ -4,7 +4,7 @@ import { TEAM_DOC_ROOTS } from './team-doc';
 // A team's history at scale (docs/team-space.md "History at scale"): the live document keeps the recent
 // window of tasks (the unfinished ones, and the finished ones of the last days up to a count); the
 // server moves the rest into its store (SQLite on one node, PostgreSQL for several) and serves it in
-// pages, by search, and as a summary per month. Read by the team-space server (scripts/team-space/
+// pages, by search, and as a summary per month. Read by the team-space server (server/team-space/
 // history-*.ts) and the studio (src/model/team/team-archive.ts). No Yjs here.
 
 /** What stays in the live document: finished tasks younger than `days` days, at most `maxTasks` of them. */

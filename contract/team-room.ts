@@ -1,7 +1,7 @@
 import type { Me } from './me';
 
 // The team space's wire rules (docs/team-space.md "Who gets in"), shared by the server
-// (scripts/team-space/) and the studio: which room a key's GET /me admits it to, and the reasons the
+// (server/team-space/) and the studio: which room a key's GET /me admits it to, and the reasons the
 // server gives when it refuses or ends a connection. Pure, so the browser can import it without Node.
 
 /**

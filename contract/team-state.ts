@@ -2,7 +2,7 @@
 // studio asks the team space for what the room holds beyond its own copy, and the server answers it cut
 // into Yjs updates of about STATE_PIECE_BYTES each, which the studio applies one per task, so that no
 // single step of a join holds the main thread for long. Then the socket's sync finds little left to
-// send. Read by the team-space server (scripts/team-space/state-route.ts) and the studio
+// send. Read by the team-space server (server/team-space/history-routes.ts) and the studio
 // (src/model/team/team-preload.ts). No Yjs here: the pieces are opaque bytes.
 
 /**

@@ -56,10 +56,10 @@ if (!values['no-build']) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-/** The studio's server and its sandbox (scripts/start.ts), in a process group of their own. */
+/** The studio's server and its sandbox (server/start.ts), in a process group of their own. */
 function startServer(): ChildProcess {
   const log = createWriteStream(join(OUT, 'server.log'));
-  const server = spawn('npx', ['tsx', 'scripts/start.ts'], {
+  const server = spawn('npx', ['tsx', 'server/start.ts'], {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page, WebSocketRoute } from '@playwright/test';
 import * as Y from 'yjs';
-import { routeOf, syncUpdateFrame } from '../scripts/team-space/messages';
+import { routeOf, syncUpdateFrame } from '../server/team-space/messages';
 import { Studio, expect, test as base, type DemoKeyName } from './fixtures';
 import { History, TASK_TIMEOUT, generate, uniquePrompt } from './task-helpers';
 import { expectNoSeriousViolations } from './axe-helpers';
@@ -19,7 +19,7 @@ import { expectNoSeriousViolations } from './axe-helpers';
 // - A change the server refuses for another reason (not-yours, unknown-field, invalid-value,
 //   server-only): the studio itself never writes one, so the test writes it on the page's own WebSocket
 //   (Playwright's routeWebSocket, a raw Yjs update in Hocuspocus's framing, as the hostile-member tests
-//   of scripts/team-space do): the server refuses it on the page's connection as it would the page's own.
+//   of server/team-space do): the server refuses it on the page's connection as it would the page's own.
 
 /** The room's limit on the share's server: each member's share is a quarter, 8 KiB. */
 const SMALL_DOCUMENT_BYTES = 32 * 1024;
@@ -138,7 +138,7 @@ interface SmallRoomStudio {
   sandboxOrigin: string;
 }
 
-/** scripts/start.ts in a process group of its own, with these team-space settings. */
+/** server/start.ts in a process group of its own, with these team-space settings. */
 async function startStudio(
   settings: Record<string, string>,
 ): Promise<SmallRoomStudio & { stop(): Promise<void> }> {
@@ -146,7 +146,7 @@ async function startStudio(
   const data = mkdtempSync(join(tmpdir(), 'media-studio-e2e-share-'));
   const origin = `http://127.0.0.1:${port}`;
   let output = '';
-  const server: ChildProcess = spawn('npx', ['tsx', 'scripts/start.ts'], {
+  const server: ChildProcess = spawn('npx', ['tsx', 'server/start.ts'], {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
@@ -405,7 +405,7 @@ function tapSync() {
 
 type Refusal = 'not-yours' | 'unknown-field' | 'invalid-value' | 'server-only';
 
-/** A change the server refuses for each reason (contract/team-doc.ts, scripts/team-space/authority.ts). */
+/** A change the server refuses for each reason (contract/team-doc.ts, server/team-space/authority.ts). */
 const REFUSED: Record<Refusal, (doc: Y.Doc) => void> = {
   // Another member's name: members are written only under their own key.
   'not-yours': (doc) => doc.getMap('members').set('key_not_this_member', { name: 'Mallory', joinedAt: 1 }),

@@ -1,7 +1,8 @@
 // Drawn on <html> before the first paint: the colour theme and the language chosen in the studio. The
 // build inlines it, minified, into index.html's <head> (scripts/first-paint.ts), so a first visit waits
-// for no request before it paints; the Content-Security-Policy allows it by its hash, computed at build.
-// The dev server loads it as a file (index.html).
+// for no request before it paints; the Content-Security-Policy allows it by its hash, computed at build
+// from the text inlined. The dev server serves it as a file (index.html). Either way its languages are
+// filled in first (below): as it is here, it does not run.
 
 // The theme (src/lib/theme.ts).
 try {
@@ -18,7 +19,13 @@ try {
 // hidden (`data-language-pending`, src/index.css) until the studio has drawn it in that language, so
 // English never flashes first.
 (function () {
-  var SUPPORTED = ['en', 'zh-CN', 'ja', 'ko', 'es', 'fr', 'de', 'pt-BR', 'ar'];
+  // The languages' tags, those written right to left, and the pseudo-locale's tag: placeholders,
+  // filled in from src/lib/i18n/language-table.ts by scripts/before-paint.ts when the build inlines
+  // this script and when the dev server serves it.
+  /* global __STUDIO_LANGUAGES__, __STUDIO_RTL_LANGUAGES__, __STUDIO_PSEUDO_LANGUAGE__ */
+  var SUPPORTED = __STUDIO_LANGUAGES__;
+  var RIGHT_TO_LEFT = __STUDIO_RTL_LANGUAGES__;
+  var PSEUDO = __STUDIO_PSEUDO_LANGUAGE__;
   var KEY = 'media-studio:language';
   // A tag the studio speaks for a browser language: exact, else by its language (pt-PT → pt-BR,
   // zh-Hans-SG → zh-CN). Chinese in traditional script is not simplified Chinese: no match.
@@ -34,8 +41,8 @@ try {
   function choose() {
     try {
       var stored = localStorage.getItem(KEY);
-      // 'pseudo' is the test pseudo-locale: chosen only by being stored.
-      if (stored === 'pseudo' || SUPPORTED.indexOf(stored) !== -1) return stored;
+      // The pseudo-locale, for tests: chosen only by being stored.
+      if (stored === PSEUDO || SUPPORTED.indexOf(stored) !== -1) return stored;
     } catch {
       // Storage refused: the browser's languages.
     }
@@ -50,7 +57,7 @@ try {
   var language = choose();
   var root = document.documentElement;
   root.lang = language;
-  root.dir = language === 'ar' ? 'rtl' : 'ltr';
+  root.dir = RIGHT_TO_LEFT.indexOf(language) !== -1 ? 'rtl' : 'ltr';
   if (language !== 'en') {
     root.setAttribute('data-language-pending', '');
     // Never hidden for good: should the studio's script not run, the English page after a moment.

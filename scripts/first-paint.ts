@@ -3,7 +3,8 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Beasties from 'beasties';
 import type { Plugin } from 'vite';
-import { CSP_HASHES, type CspHashes } from './csp';
+import { CSP_HASHES, type CspHashes } from '../server/csp';
+import { readBeforePaint } from './before-paint';
 import { minifyClassicScript } from './minify-before-paint';
 
 // A first visit (an empty cache, no service worker) needs nothing but the document for its first paint
@@ -14,11 +15,11 @@ import { minifyClassicScript } from './minify-before-paint';
 //   first paint, and the studio waits for it before it draws anything the inlined part may lack
 //   (src/main.tsx);
 // - public/before-paint.js (the theme, the language, the returning visitor's hidden page) is inlined,
-//   minified, with the loader below after it: the entry script and the stylesheet are requested after
+//   its languages filled in (scripts/before-paint.ts) and minified, with the loader below after it: the entry script and the stylesheet are requested after
 //   the first paint, or at once while the page stays hidden anyway (another language, a stored key) or
 //   when the service worker serves them (a returning visit);
 // - the inline script's hash is written to dist/csp-hashes.json, which the studio's server adds to its
-//   Content-Security-Policy (scripts/csp.ts): script-src names that script and no other inline code.
+//   Content-Security-Policy (server/csp.ts): script-src names that script and no other inline code.
 
 const BEFORE_PAINT = 'before-paint.js';
 
@@ -120,6 +121,21 @@ export async function firstPaintPage(
   return { html: out, hashes: { scriptSrc: inline.map(scriptHash) } };
 }
 
+/**
+ * @internal Exported for its test.
+ * Rewrites `distDir`'s index.html for the first visit, inlining the project's public/before-paint.js, and
+ * writes the CSP sources of its inline script beside it.
+ */
+export async function writeFirstPaint(root: string, distDir: string): Promise<void> {
+  const file = resolve(distDir, 'index.html');
+  // Its languages filled in from the table (scripts/before-paint.ts): the hash is of the text inlined.
+  const { html, hashes } = await firstPaintPage(readFileSync(file, 'utf8'), distDir, readBeforePaint(root));
+  writeFileSync(file, html);
+  writeFileSync(resolve(distDir, CSP_HASHES), `${JSON.stringify(hashes, null, 2)}\n`);
+  // Inlined: the copy Vite made of public/ is not served.
+  rmSync(resolve(distDir, BEFORE_PAINT), { force: true });
+}
+
 /** Rewrites dist/index.html once the build has written it and the connect screen is prerendered into it. */
 export function firstPaint(): Plugin {
   let distDir: string;
@@ -135,15 +151,7 @@ export function firstPaint(): Plugin {
     // revision of the page as served.
     closeBundle: {
       sequential: true,
-      async handler() {
-        const file = resolve(distDir, 'index.html');
-        const beforePaint = readFileSync(resolve(root, 'public', BEFORE_PAINT), 'utf8');
-        const { html, hashes } = await firstPaintPage(readFileSync(file, 'utf8'), distDir, beforePaint);
-        writeFileSync(file, html);
-        writeFileSync(resolve(distDir, CSP_HASHES), `${JSON.stringify(hashes, null, 2)}\n`);
-        // Inlined: the copy Vite made of public/ is not served.
-        rmSync(resolve(distDir, BEFORE_PAINT), { force: true });
-      },
+      handler: () => writeFirstPaint(root, distDir),
     },
   };
 }

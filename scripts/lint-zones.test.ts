@@ -187,6 +187,101 @@ describe('import boundaries', () => {
     expect((await zoneErrors('src/test/probe.ts', deep)).join()).toMatch(/public-catalog\.ts/);
   });
 
+  it('refuses the servers importing the studio, the sandbox or a dev tool; start.ts may start a sandbox', async () => {
+    const app = 'server/team-space/probe.ts';
+    const studio =
+      "import { TeamSpace } from '../../src/model/team/team-space';\nexport const x = TeamSpace;\n";
+    expect((await zoneErrors(app, studio)).join()).toMatch(/none of the studio's code/);
+    const sandbox =
+      "import { startSandbox } from '../../sandbox/src/server';\nexport const x = startSandbox;\n";
+    expect((await zoneErrors(app, sandbox)).join()).toMatch(/Only server\/start\.ts/);
+    for (const tool of ['../../scripts/chromium', '../../bench/results-file', '../../e2e/fixtures']) {
+      const code = `import * as tool from '${tool}';\nexport const x = tool;\n`;
+      expect((await zoneErrors(app, code)).join(), tool).toMatch(
+        /import no dev tool, benchmark or test suite/,
+      );
+    }
+    const allowed = [
+      "import { MeSchema } from '../../contract/me';",
+      "import { isLoopbackHost } from '../../node-shared/hosts';",
+      "import { teamRoomOf } from './rooms';",
+      "import { cutUpdate } from '../../src/lib/yjs-pieces';",
+      'export const x = [MeSchema, isLoopbackHost, teamRoomOf, cutUpdate];',
+    ].join('\n');
+    expect(await zoneErrors(app, allowed)).toEqual([]);
+
+    const start = "import { startSandbox } from '../sandbox/src/server';\nexport const x = startSandbox;\n";
+    expect(await zoneErrors('server/start.ts', start)).toEqual([]);
+    const deep = "import { Sandbox } from '../sandbox/src/core/sandbox';\nexport const x = Sandbox;\n";
+    expect((await zoneErrors('server/start.ts', deep)).join()).toMatch(/sandbox\/src\/server\.ts/);
+
+    // Tests start a real sandbox to check keys against, and play the studio's side of the team space.
+    const test = 'server/team-space/probe.test.ts';
+    expect(await zoneErrors(test, sandbox)).toEqual([]);
+    const preload =
+      "import { preloadRoom } from '../../src/model/team/team-preload';\nexport const x = preloadRoom;\n";
+    expect(await zoneErrors(test, preload)).toEqual([]);
+    const feature =
+      "import { CatalogPanel } from '../../src/features/catalog/catalog-panel';\nexport const x = CatalogPanel;\n";
+    expect(await zoneErrors(test, feature)).toHaveLength(1);
+  });
+
+  it('refuses node-shared importing the sandbox or the servers, and the studio importing node-shared', async () => {
+    for (const from of ['../sandbox/src/server', '../server/proxy', '../contract/me']) {
+      const code = `import * as m from '${from}';\nexport const x = m;\n`;
+      expect(await zoneErrors('node-shared/probe.ts', code), from).toHaveLength(1);
+    }
+    const code =
+      "import { isLoopbackHost } from '../../node-shared/hosts';\nexport const x = isLoopbackHost;\n";
+    expect((await zoneErrors('src/lib/probe.ts', code)).join()).toMatch(
+      /neither the servers nor node-shared/,
+    );
+  });
+
+  it('refuses anything but a benchmark importing bench/, and a benchmark reaching into the sandbox', async () => {
+    for (const [filePath, up] of [
+      ['src/model/probe.ts', '../../'],
+      ['server/probe.ts', '../'],
+      ['sandbox/src/probe.ts', '../../'],
+      ['e2e/probe.ts', '../'],
+    ] as const) {
+      const code = `import { record } from '${up}bench/results-file';\nexport const x = record;\n`;
+      expect((await zoneErrors(filePath, code)).join(), filePath).toMatch(/Only benchmarks import bench/);
+    }
+    const started = "import { startSandbox } from '../sandbox/src/server';\nexport const x = startSandbox;\n";
+    expect(await zoneErrors('bench/probe.ts', started)).toEqual([]);
+    const core = "import { Sandbox } from '../sandbox/src/core/sandbox';\nexport const x = Sandbox;\n";
+    expect((await zoneErrors('bench/probe.ts', core)).join()).toMatch(/A benchmark starts the sandbox/);
+  });
+
+  it('refuses e2e/ being imported from outside, and e2e/ reaching into the studio, sandbox or servers', async () => {
+    const fixtures = (up: string) => `import { test } from '${up}e2e/fixtures';\nexport const x = test;\n`;
+    expect((await zoneErrors('src/lib/probe.ts', fixtures('../../'))).join()).toMatch(
+      /Only e2e\/ imports e2e/,
+    );
+    expect((await zoneErrors('server/probe.ts', fixtures('../'))).join()).toMatch(/Only e2e\/ imports e2e/);
+    expect((await zoneErrors('bench/probe.ts', fixtures('../'))).join()).toMatch(/share only e2e\/pop-model/);
+    const pop = "import { POP } from '../e2e/pop-model';\nexport const x = POP;\n";
+    expect(await zoneErrors('bench/probe.ts', pop)).toEqual([]);
+
+    const e2e = 'e2e/probe.spec.ts';
+    const store =
+      "import { HistoryStore } from '../src/model/history/history-store';\nexport const x = HistoryStore;\n";
+    expect((await zoneErrors(e2e, store)).join()).toMatch(/drives the studio through the page/);
+    const sandbox = "import { startSandbox } from '../sandbox/src/server';\nexport const x = startSandbox;\n";
+    expect((await zoneErrors(e2e, sandbox)).join()).toMatch(/over HTTP/);
+    const authority =
+      "import { reviewUpdate } from '../server/team-space/authority';\nexport const x = reviewUpdate;\n";
+    expect(await zoneErrors(e2e, authority)).toHaveLength(1);
+    const allowed = [
+      "import { readRecipe } from '../src/model/recipes/file-recipe';",
+      "import { blindOrder } from '../src/features/compare/blind-order';",
+      "import { routeOf } from '../server/team-space/messages';",
+      'export const x = [readRecipe, blindOrder, routeOf];',
+    ].join('\n');
+    expect(await zoneErrors(e2e, allowed)).toEqual([]);
+  });
+
   it('refuses a file name that is not kebab-case', async () => {
     const code = 'export const x = 1;\n';
     const errors = (filePath: string) => ruleErrors('local/kebab-case-file-names', filePath, code);

@@ -1,12 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { readBeforePaint } from './before-paint';
 import { minifyClassicScript } from './minify-before-paint';
 
 // The build serves public/before-paint.js minified (minify-before-paint.ts): the minified script must
-// draw on <html> exactly what the source draws, for every way a language and a theme are chosen.
+// draw on <html> exactly what the source draws, for every way a language and a theme are chosen. The
+// source is the file with its languages filled in (before-paint.ts), as the build minifies it.
 
-const source = readFileSync(new URL('../public/before-paint.js', import.meta.url), 'utf8');
+const source = readBeforePaint();
 const minified = minifyClassicScript(source);
 
 interface Visit {

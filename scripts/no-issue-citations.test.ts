@@ -13,7 +13,17 @@ const ISSUE_CITATION = /[Ii]ssues? #?[0-9]+|#[0-9]+ item|\(#[0-9]+\)/;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const self = 'scripts/no-issue-citations.test.ts';
-const scanned = ['src', 'sandbox', 'scripts', 'e2e', 'e2e-browsers', 'bench', 'contract'];
+const scanned = [
+  'src',
+  'sandbox',
+  'server',
+  'node-shared',
+  'scripts',
+  'e2e',
+  'e2e-browsers',
+  'bench',
+  'contract',
+];
 /** What is written by tools or installed, not by us. */
 const skipped = new Set(['node_modules', 'dist', 'test-results', 'playwright-report', 'results.json']);
 

@@ -3,8 +3,9 @@
 # node-<platform>-<arch> package, which ships bin/node and include/node) and runs the Node-side tests
 # there. The checkout's own node_modules (built for the machine's Node 20) are not touched.
 #
-#   bash scripts/node24-check.sh            the 'sandbox' and 'tooling' projects (contract/, sandbox/, bench/; scripts/)
-#                                           but the static checks (below) + an `npm start` smoke (scripts/start-smoke.ts)
+#   bash scripts/node24-check.sh            the 'sandbox', 'server' and 'tooling' projects (contract/, sandbox/,
+#                                           bench/; server/; scripts/) but the static checks (below) + an
+#                                           `npm start` smoke (scripts/start-smoke.ts)
 #   NODE24_UNIT=1 bash scripts/node24-check.sh   ... + the 'unit' project (src/, happy-dom)
 #   NODE24_SPEC=24.21.0 ...                 another version (default: the newest 24.x)
 #   NODE24_KEEP=1 ...                       keep the temporary folder (its path is printed)
@@ -94,9 +95,10 @@ static_checks=(--exclude scripts/lint-zones.test.ts --exclude scripts/lint-local
 # Computation alone, the same on any Node (property runs over the referee and the sandbox's rules, the
 # catalogs' messages), and the bench smoke (its servers are the ones the other tests start): about 95 s
 # of the step's 345 s of tests, run by npm test on Node 20.
-pure=(--exclude scripts/team-space/fuzz.test.ts --exclude sandbox/test/property.test.ts
+pure=(--exclude server/team-space/fuzz.test.ts --exclude sandbox/test/property.test.ts
   --exclude scripts/i18n/catalogs.test.ts --exclude bench/bench-smoke.test.ts)
-step "vitest --project sandbox --project tooling" npx vitest run --project sandbox --project tooling "${static_checks[@]}" "${pure[@]}"
+step "vitest --project sandbox --project server --project tooling" npx vitest run --project sandbox --project server \
+  --project tooling "${static_checks[@]}" "${pure[@]}"
 if [ "${NODE24_UNIT:-0}" = 1 ]; then
   step "vitest --project unit" npx vitest run --project unit
 fi

@@ -1,6 +1,7 @@
 import { chromium, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import sharp from 'sharp';
+import { LANGUAGE_TABLE, SOURCE_LANGUAGE } from '../src/lib/i18n/language-table';
 import { CHROMIUM } from './chromium';
 
 // `npx tsx scripts/screenshots.ts [studioUrl]`: screenshots of each screen, light and dark, desktop and
@@ -138,10 +139,10 @@ await shoot('edit-form', 'light', desktop, async (page) => {
 await shoot('phone', 'light', phone, async (page) => {
   await connect(page);
 });
-// Each language's studio (docs/i18n.md): connected in English, then the language chosen and the page
-// reloaded (the key stays for the tab), a form open. CJK and Arabic need their fonts on the machine
-// (Debian: fonts-noto-cjk, fonts-noto-core).
-for (const language of ['zh-CN', 'ja', 'ko', 'es', 'fr', 'de', 'pt-BR', 'ar']) {
+// Each language's studio but English (src/lib/i18n/language-table.ts): connected in English, then the
+// language chosen and the page reloaded (the key stays for the tab), a form open. CJK and Arabic need
+// their fonts on the machine (Debian: fonts-noto-cjk, fonts-noto-core).
+for (const language of LANGUAGE_TABLE.map((row) => row.tag).filter((tag) => tag !== SOURCE_LANGUAGE)) {
   await shoot(`language-${language}`, 'light', desktop, async (page) => {
     await connect(page);
     await page.evaluate((tag) => localStorage.setItem('media-studio:language', tag), language);

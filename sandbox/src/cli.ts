@@ -1,12 +1,12 @@
 import { parseArgs } from 'node:util';
-import { checkHosts } from './hosts';
-import { relaunchWithSandboxEnv } from './process-env';
+import { checkHosts } from '../../node-shared/hosts';
+import { relaunchWithSandboxEnv } from '../../node-shared/process-env';
 
 // `npm run sandbox [-- --port N --host H --public-url U --data-dir D --allow-origin O ...]`;
 // environment variables as in sandbox/README.md.
 
-// Started again with MALLOC_ARENA_MAX when it is missing (process-env.ts); the sandbox and its media
-// libraries are loaded only in the process that runs it.
+// Started again with MALLOC_ARENA_MAX when it is missing (node-shared/process-env.ts); the sandbox and
+// its media libraries are loaded only in the process that runs it.
 await relaunchWithSandboxEnv();
 const { startSandbox } = await import('./server');
 const { ffmpegBinary } = await import('./media/ffmpeg');

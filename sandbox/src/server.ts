@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Sandbox } from './core/sandbox';
 import { createApp } from './http/app';
-import { lingeringClose } from './http/lingering-close';
-import { hostForListen, hostForUrl } from './hosts';
+import { lingeringClose } from '../../node-shared/lingering-close';
+import { hostForListen, hostForUrl } from '../../node-shared/hosts';
 import { OriginPolicy } from './http/origins';
 import { mediaWorks } from './media/works';
 import { attachPersistence, loadDemoKeys, sandboxFolderIn } from './persistence';
@@ -127,7 +127,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     hostname: host,
     fetch: async (req, env) => {
       const res = await app.fetch(req, env);
-      // Answered before the whole body arrived (an early 413, a 401...): see lingering-close.ts.
+      // Answered before the whole body arrived (an early 413, a 401...): node-shared/lingering-close.ts.
       if (env.incoming instanceof IncomingMessage && env.outgoing instanceof ServerResponse)
         if (!env.incoming.complete) lingeringClose(env.incoming, env.outgoing);
       if (down && 'shouldKeepAlive' in env.outgoing) env.outgoing.shouldKeepAlive = false;

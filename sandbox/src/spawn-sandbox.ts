@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { sandboxProcessEnv } from './process-env';
+import { sandboxProcessEnv } from '../../node-shared/process-env';
 
 // `npm run sandbox` as a child process of its own (the benchmark measures its memory; a test checks its
 // flags): started with this Node and tsx, resolved with its origin once it listens.
@@ -12,8 +12,8 @@ export interface SandboxProcess {
 
 export function spawnSandbox(args: string[], env: NodeJS.ProcessEnv = {}): Promise<SandboxProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/src/cli.ts', ...args], {
-    // With the sandbox's environment, so the CLI need not start itself again (process-env.ts): the child
-    // is the process that runs the sandbox, whose memory the benchmark reads.
+    // With the sandbox's environment, so the CLI need not start itself again (node-shared/process-env.ts):
+    // the child is the process that runs the sandbox, whose memory the benchmark reads.
     env: { ...process.env, ...sandboxProcessEnv(), ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkHosts, hostnameOfHostHeader, isLoopbackHost } from '../src/hosts';
+import { checkHosts, hostnameOfHostHeader, isLoopbackHost } from '../../node-shared/hosts';
 import { UPLOAD_HEAD_BYTES, UploadScanner } from '../src/core/uploads';
 import { FFMPEG_CONCURRENCY, ffmpegQueue } from '../src/media/ffmpeg';
 import { SANDBOX_FOLDER } from '../src/persistence';
@@ -269,7 +269,7 @@ describe('3. hosts', () => {
     symlinkSync(resolve('node_modules'), join(cwd, 'node_modules')); // for --import tsx
     const port = await freePort();
     const started = await runUntilListening(
-      'scripts/start.ts',
+      'server/start.ts',
       [],
       { HOST: '::1', PORT: String(port), SANDBOX_PORT: '0' },
       cwd,

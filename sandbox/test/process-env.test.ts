@@ -3,15 +3,15 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sandboxProcessEnv } from '../src/process-env';
+import { sandboxProcessEnv } from '../../node-shared/process-env';
 
 /** The settings every sandbox process gets (from an environment that chose none). */
 const SANDBOX_MALLOC_ENV = sandboxProcessEnv({});
 
-// The sandbox runs with glibc malloc settings (src/process-env.ts: two arenas and a fixed mmap threshold;
-// without them its resident memory grew 150 to 280 MB an hour under a steady load). glibc reads them as a
-// process starts, so what counts is the environment of the process that runs the sandbox: read here from
-// /proc, on Linux.
+// The sandbox runs with glibc malloc settings (node-shared/process-env.ts: two arenas and a fixed mmap
+// threshold; without them its resident memory grew 150 to 280 MB an hour under a steady load). glibc reads
+// them as a process starts, so what counts is the environment of the process that runs the sandbox: read
+// here from /proc, on Linux.
 
 /** The environment a running process was started with (Linux /proc). */
 function environOf(pid: number): Record<string, string> {
@@ -139,14 +139,14 @@ describe('the sandbox process environment', () => {
   it.runIf(process.platform === 'linux')(
     '`npm start` started without the malloc settings runs the studio and its sandbox in a process that has them',
     async () => {
-      // A built studio of one page is enough: scripts/start.ts only needs dist/index.html to start.
+      // A built studio of one page is enough: server/start.ts only needs dist/index.html to start.
       const dir = mkdtempSync(join(tmpdir(), 'start-relaunch-'));
       mkdirSync(join(dir, 'dist'));
       writeFileSync(join(dir, 'dist', 'index.html'), '<!doctype html><title>Media Studio</title>');
       try {
         const launcher = spawn(
           process.execPath,
-          ['--import', import.meta.resolve('tsx'), resolve('scripts/start.ts')],
+          ['--import', import.meta.resolve('tsx'), resolve('server/start.ts')],
           {
             cwd: dir,
             env: { ...withoutMallocEnv(), PORT: '0', SANDBOX_PORT: '0', TEAM_SPACE: 'off' },
@@ -156,7 +156,7 @@ describe('the sandbox process environment', () => {
         started.push(launcher);
         const [, sandboxUrl] = await printed(launcher, /sandbox API at (http:\/\/[^/\s]+)\/v1/);
         expect((await fetch(`${sandboxUrl}/__sandbox/keys`)).status).toBe(200);
-        await expectRelaunchedAndStopped(launcher, 'scripts/start.ts');
+        await expectRelaunchedAndStopped(launcher, 'server/start.ts');
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

@@ -9,7 +9,7 @@ import { useViewRoute } from './use-view-route';
 // a time holds the URL (use-view-route.ts, use-compare-route.ts).
 
 /** What the keyboard-shortcuts list shows. */
-export type StudioScreen = 'usage' | 'compare' | 'gallery' | 'studio';
+type StudioScreen = 'usage' | 'compare' | 'gallery' | 'studio';
 
 /** `takeDraft` hands over the models waiting for the next new board ("Add to comparison"). */
 export function useStudioNavigation(takeDraft: () => ComparisonDraft | null) {

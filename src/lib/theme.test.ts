@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { readBeforePaint } from '../../scripts/before-paint';
 import { applyTheme, readTheme, setTheme, THEME_KEY } from './theme';
 
 afterEach(() => {
@@ -9,8 +8,7 @@ afterEach(() => {
 });
 
 /** public/before-paint.js as the page runs it: a classic script, before the first paint. */
-const runBootScript = () =>
-  new Function(readFileSync(resolve(__dirname, '../../public/before-paint.js'), 'utf8'))() as void;
+const runBootScript = () => new Function(readBeforePaint())() as void;
 
 describe('theme', () => {
   it('is System until one is chosen, and System for anything stored that is not a theme', () => {

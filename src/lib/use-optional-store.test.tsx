@@ -1,5 +1,5 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ValueStore } from './store';
 import { useOptionalStore, type ReadableStore } from './use-optional-store';
@@ -16,13 +16,16 @@ function Names({ store }: { store: ReadableStore<readonly string[]> | null }) {
 describe('useOptionalStore', () => {
   it('reads the fallback while there is no store, then the store as it changes, then the fallback again', () => {
     const store = new ValueStore<readonly string[]>(['Ana']);
-    let setStore: (s: ReadableStore<readonly string[]> | null) => void = () => undefined;
+    const setters: Array<(s: ReadableStore<readonly string[]> | null) => void> = [];
     function Harness() {
       const [current, set] = useState<ReadableStore<readonly string[]> | null>(null);
-      setStore = set;
+      useEffect(() => {
+        setters.push(set);
+      }, [set]);
       return <Names store={current} />;
     }
     render(<Harness />);
+    const setStore = (s: ReadableStore<readonly string[]> | null) => setters[0]!(s);
     const text = () => screen.getByTestId('names').textContent;
     expect(text()).toBe('(none)');
     act(() => setStore(store));

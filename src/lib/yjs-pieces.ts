@@ -8,7 +8,7 @@ import * as Y from 'yjs';
 // studio applies one per task. Yjs has no public way to cut an update, so this writes the structs of
 // Y.decodeUpdate back as Yjs's own merge does (struct.write on an UpdateEncoderV1, whose format is one
 // stream: a writer count, then per writer its struct count, id, first clock and structs, then the
-// delete set). scripts/team-space/state-pieces.test.ts checks the result against Yjs over random documents.
+// delete set). server/team-space/state-pieces.test.ts checks the result against Yjs over random documents.
 
 /** A run of one writer's structs with consecutive clocks, written as a one-writer update. */
 function piece(client: number, clock: number, count: number, body: Uint8Array): Uint8Array {

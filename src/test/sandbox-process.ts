@@ -33,7 +33,7 @@ export async function startSandboxProcess({
         ...process.env,
         SANDBOX_TASK_MS: String(taskMs),
         SANDBOX_RATE_LIMITS: 'off',
-        // The sandbox's malloc settings (sandbox/src/process-env.ts), so it does not start itself again.
+        // The sandbox's malloc settings (node-shared/process-env.ts), so it does not start itself again.
         MALLOC_ARENA_MAX: '2',
         MALLOC_MMAP_THRESHOLD_: '131072',
       },

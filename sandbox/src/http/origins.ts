@@ -3,7 +3,7 @@
 // which `npm start` does for the studio it serves. Loopback names are interchangeable:
 // http://127.0.0.1:4173 also allows http://localhost:4173 and http://[::1]:4173.
 
-import { hostnameOfHostHeader, isLoopbackHost } from '../hosts';
+import { hostnameOfHostHeader, isLoopbackHost } from '../../../node-shared/hosts';
 
 const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);

@@ -12,10 +12,7 @@ import type { ConnectionId } from '../connection-id';
 /** How long a price is taken as current where being a little behind is fine (the form, Compare). */
 const QUOTE_STALE_MS = 60_000;
 
-/**
- * Stable text of a request, so equal payloads compare equal whatever their key order.
- * @internal
- */
+/** Stable text of a request, so equal payloads compare equal whatever their key order. */
 export function requestKey(request: TaskRequest): string {
   const sortKeys = (v: unknown): unknown =>
     v && typeof v === 'object' && !Array.isArray(v)

@@ -1,13 +1,12 @@
 import { i18n } from '@lingui/core';
 import { generateMessageId } from '@lingui/message-utils/generateMessageId';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { activateEnglish, activateLanguage, chooseLanguage, LANGUAGE_KEY, startingLanguage } from './i18n';
 import { getLocale } from '../locale';
-import { LANGUAGES } from './languages';
+import { readBeforePaint } from '../../../scripts/before-paint';
+import { directionOf, LANGUAGES } from './languages';
 
-const bootScript = readFileSync(resolve(__dirname, '../../../public/before-paint.js'), 'utf8');
+const bootScript = readBeforePaint();
 const root = document.documentElement;
 
 /** public/before-paint.js as the page runs it, for a browser set to `languages`. */
@@ -26,9 +25,14 @@ afterEach(() => {
 });
 
 describe('the language before the first paint', () => {
-  it('knows the same languages as the studio', () => {
-    const listed = /SUPPORTED = (\[[^\]]*\])/.exec(bootScript)?.[1];
-    expect(JSON.parse(listed!.replaceAll("'", '"'))).toEqual(LANGUAGES.map((l) => l.tag));
+  it('knows the same languages as the studio, and the same right-to-left ones', () => {
+    const listed = (name: string) =>
+      JSON.parse(new RegExp(`${name} = (\\[[^\\]]*\\])`).exec(bootScript)![1]!);
+    expect(listed('SUPPORTED')).toEqual(LANGUAGES.map((l) => l.tag));
+    expect(listed('RIGHT_TO_LEFT')).toEqual(
+      LANGUAGES.filter((l) => directionOf(l.tag) === 'rtl').map((l) => l.tag),
+    );
+    expect(listed('RIGHT_TO_LEFT')).toEqual(['ar']);
   });
 
   it.each([

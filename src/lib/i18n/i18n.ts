@@ -1,6 +1,7 @@
 import { i18n, type Messages } from '@lingui/core';
 import { useSyncExternalStore } from 'react';
 import { setLocale } from '../locale';
+import { SOURCE_LANGUAGE } from './language-table';
 import { directionOf, intlLocaleOf, isLanguage, type Language } from './languages';
 
 // The studio's language at run time (docs/i18n.md), through Lingui's one `i18n` instance.
@@ -18,17 +19,11 @@ import { directionOf, intlLocaleOf, isLanguage, type Language } from './language
  */
 export const LANGUAGE_KEY = 'media-studio:language';
 
-const catalogs: Record<Exclude<Language, 'en'>, () => Promise<{ messages: Messages }>> = {
-  'zh-CN': () => import('../../locales/zh-CN.po'),
-  ja: () => import('../../locales/ja.po'),
-  ko: () => import('../../locales/ko.po'),
-  es: () => import('../../locales/es.po'),
-  fr: () => import('../../locales/fr.po'),
-  de: () => import('../../locales/de.po'),
-  'pt-BR': () => import('../../locales/pt-BR.po'),
-  ar: () => import('../../locales/ar.po'),
-  pseudo: () => import('../../locales/pseudo.po'),
-};
+// Each language's catalog, a lazy chunk of its own, by file name: src/locales/<tag>.po for every tag
+// of the table (./language-table.ts) and the pseudo-locale, written by `npm run i18n:extract`. English,
+// the language of the code, has none.
+// eslint-disable-next-line lingui/no-unlocalized-strings -- file patterns, not words
+const catalogs = import.meta.glob<{ messages: Messages }>(['./*.po', '!./en.po'], { base: '../../locales' });
 
 /** The language drawn on <html> before the first paint, or English. */
 export function startingLanguage(root: HTMLElement = document.documentElement): Language {
@@ -55,8 +50,11 @@ export function activateEnglish(root = documentRoot()): void {
 
 /** Loads `language`'s messages and makes it the studio's: <html lang dir>, and every message. */
 export async function activateLanguage(language: Language, root = documentRoot()) {
-  if (language === 'en') return activateEnglish(root);
-  apply(language, (await catalogs[language]()).messages, root);
+  if (language === SOURCE_LANGUAGE) return activateEnglish(root);
+  const load = catalogs[`./${language}.po`];
+  // For developers: a language added to the table before its catalog was extracted.
+  if (!load) throw new Error(`No src/locales/${language}.po: npm run i18n:extract`);
+  apply(language, (await load()).messages, root);
 }
 
 /** The person's choice: made the studio's language, and remembered on this device. */

@@ -1,25 +1,20 @@
-// The languages the studio speaks (docs/i18n.md), each named in itself. public/before-paint.js keeps
-// the same tags (a classic script cannot import this module); a test holds the two lists equal.
+import { LANGUAGE_TABLE, PSEUDO_LANGUAGE, type LanguageRow } from './language-table';
 
-export const LANGUAGES = [
-  { tag: 'en', name: 'English' },
-  { tag: 'zh-CN', name: '简体中文' },
-  { tag: 'ja', name: '日本語' },
-  { tag: 'ko', name: '한국어' },
-  { tag: 'es', name: 'Español' },
-  { tag: 'fr', name: 'Français' },
-  { tag: 'de', name: 'Deutsch' },
-  { tag: 'pt-BR', name: 'Português (Brasil)' },
-  { tag: 'ar', name: 'العربية' },
-] as const;
+// The languages the studio speaks, as the studio uses them: made from the one table
+// (./language-table.ts), as lingui.config.ts and public/before-paint.js are. ./i18n.ts loads the catalog
+// of each language here.
+
+/** The language choice: each language named in itself, in the table's order. */
+export const LANGUAGES: ReadonlyArray<{ readonly tag: Language; readonly name: string }> = LANGUAGE_TABLE;
 
 /** A language of the studio, or 'pseudo': the accented, longer test locale (never offered). */
-export type Language = (typeof LANGUAGES)[number]['tag'] | 'pseudo';
+export type Language = (typeof LANGUAGE_TABLE)[number]['tag'] | typeof PSEUDO_LANGUAGE;
 
 export const isLanguage = (value: unknown): value is Language =>
-  value === 'pseudo' || LANGUAGES.some((l) => l.tag === value);
+  value === PSEUDO_LANGUAGE || LANGUAGES.some((l) => l.tag === value);
 
-export const directionOf = (language: Language): 'rtl' | 'ltr' => (language === 'ar' ? 'rtl' : 'ltr');
+export const directionOf = (language: Language): 'rtl' | 'ltr' =>
+  LANGUAGE_TABLE.some((row: LanguageRow) => row.tag === language && row.rtl) ? 'rtl' : 'ltr';
 
 /**
  * The pseudo-locale's formats: Russian ones, whose month and day names are in another script, so a date
@@ -29,4 +24,4 @@ const PSEUDO_FORMATS = 'ru';
 
 /** The tag Intl formats with. */
 export const intlLocaleOf = (language: Language): string =>
-  language === 'pseudo' ? PSEUDO_FORMATS : language;
+  language === PSEUDO_LANGUAGE ? PSEUDO_FORMATS : language;

@@ -13,7 +13,7 @@ import { TeamTasks } from './team-tasks';
 import { TeamVotes } from './team-votes';
 import { makeEntry } from '../../test/gallery-test-utils';
 import { member } from '../../test/team-test-utils';
-import { reviewUpdate } from '../../../scripts/team-space/authority';
+import { reviewUpdate } from '../../../server/team-space/authority';
 
 // The referee never refuses an honest studio: two members' real stores (src/model/team/) do what the
 // studio does, and every update either sends goes through reviewUpdate against the server's copy of the

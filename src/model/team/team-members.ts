@@ -18,7 +18,7 @@ const MemberRecordSchema = z.object({
 
 /**
  * What a member's presence carries (awareness): who they are; the boards set what they have open. The
- * server stamps `memberId` with the member it admitted (scripts/team-space/): that id is believed, the
+ * server stamps `memberId` with the member it admitted (server/team-space/): that id is believed, the
  * one a client wrote in `member` only when there is none (a test's relay).
  */
 const PresenceSchema = z.object({

@@ -12,7 +12,7 @@ import { TeamShare } from './team-share';
 import { TeamTasks } from './team-tasks';
 import { TeamVotes } from './team-votes';
 
-/** The server's count (scripts/team-space/authority.ts RoomShares), done here the slow way: every record. */
+/** The server's count (server/team-space/authority.ts RoomShares), done here the slow way: every record. */
 function countedWhole(doc: Y.Doc, memberId: string): number {
   let used = 0;
   for (const root of Object.values(TEAM_DOC_ROOTS)) {

@@ -60,7 +60,7 @@ function originOf(value: string, setting: string): string {
  * - STUDIO_API_ORIGINS: more API origins the studio may call (comma-separated), e.g. a staging service;
  * - STUDIO_PROXY_TARGET: the API host to forward /proxy/* to; STUDIO_PROXY_TIMEOUT_MS its silence limit;
  * - TEAM_SPACE=off: no team space; TEAM_SPACE_API_URL: the API Base URL the team space checks keys
- *   against (default: the studio's default Base URL); its limits (scripts/team-space/env.ts), of which
+ *   against (default: the studio's default Base URL); its limits (server/team-space/env.ts), of which
  *   /config.json tells the studio the document limit (each member's share of a room is a part of it).
  * The allowed origins are the CSP's connect-src (and img-src, media-src) and /config.json's apiOrigins.
  */
@@ -118,12 +118,12 @@ export function studioSettings(
 /** http://host:port -> ws://host:port (https -> wss). */
 const webSocketOriginOf = (origin: string) => origin.replace(/^http/, 'ws');
 
-// The HOST check lives beside the sandbox, whose own command line uses it too.
-export { checkHosts } from '../sandbox/src/hosts';
+// The HOST check is shared with the sandbox, whose own command line uses it too (node-shared/hosts.ts).
+export { checkHosts } from '../node-shared/hosts';
 
 /**
  * The studio's HTTP server (not yet listening). `distDir` holds the built studio. With `teamSpace`
- * (scripts/team-space/), WebSocket upgrades on its path go to it and /config.json says so.
+ * (server/team-space/), WebSocket upgrades on its path go to it and /config.json says so.
  */
 export function createStudioServer(
   settings: StudioSettings,

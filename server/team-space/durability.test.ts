@@ -22,7 +22,7 @@ import { startPostgres, startRedis, type RunningService } from './test-services'
 // see the edit lost: what the other tests see is the log's doing, not a store that happened to run.
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const FIXTURE = 'scripts/team-space/durability-server.fixture.ts';
+const FIXTURE = 'server/team-space/durability-server.fixture.ts';
 
 let sandbox: RunningSandbox | undefined;
 let redis: RunningService | undefined;

@@ -560,7 +560,7 @@ describe('HOST', () => {
   });
 
   it('npm start with HOST=0.0.0.0 exits at once with the refusal', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
       env: { ...process.env, HOST: '0.0.0.0', PORT: '1', SANDBOX_PORT: '1', STUDIO_ALLOW_REMOTE: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -572,7 +572,7 @@ describe('HOST', () => {
   });
 
   it('npm start with a Redis URL but no database URL exits at once, naming both (a cluster node needs the two)', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
       env: {
         ...process.env,
         PORT: '1',

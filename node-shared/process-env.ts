@@ -10,8 +10,9 @@ import { constants } from 'node:os';
 // two arenas and a fixed mmap threshold of 128 KiB (glibc's starting value: every larger buffer is
 // mapped on its own and unmapped when freed) keep it flat (docs/benchmarks.md: the sandbox's resident
 // memory). glibc reads these once, as the process starts, so they cannot be set from inside: launchers
-// pass them to the processes they start, and the sandbox's own entry points (cli.ts, scripts/start.ts)
-// start themselves again with them when they are missing. Elsewhere (macOS, musl) nothing is done.
+// pass them to the processes they start, and the entry points that run the sandbox (sandbox/src/cli.ts,
+// server/start.ts) start themselves again with them when they are missing. Elsewhere (macOS, musl)
+// nothing is done.
 
 /** The malloc settings of a sandbox process (glibc's environment variables). */
 const SANDBOX_MALLOC_ENV: Readonly<Record<string, string>> = {

@@ -1,17 +1,17 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { checkHosts, hostForListen, hostForUrl } from '../sandbox/src/hosts';
-import { relaunchWithSandboxEnv } from '../sandbox/src/process-env';
+import { checkHosts, hostForListen, hostForUrl } from '../node-shared/hosts';
+import { relaunchWithSandboxEnv } from '../node-shared/process-env';
 
 // `npm start`: the built studio on PORT (4173) and a sandbox on SANDBOX_PORT (4010), with the studio's
 // Base URL defaulting to that sandbox through /config.json, and the team space (docs/team-space.md) on /sync
 // of the studio's origin, its documents in TEAM_SPACE_DATA (default .data/team-space). TEAM_SPACE=off
-// leaves it out; its other settings are in scripts/team-space/env.ts. With TEAM_SPACE_REDIS_URL and
-// TEAM_SPACE_DATABASE_URL the team space is one node of a cluster instead (scripts/team-space/cluster.ts:
+// leaves it out; its other settings are in server/team-space/env.ts. With TEAM_SPACE_REDIS_URL and
+// TEAM_SPACE_DATABASE_URL the team space is one node of a cluster instead (server/team-space/cluster.ts:
 // rooms shared through Redis, documents and history in PostgreSQL), beside `npm run team-space:node`s.
 
 // The sandbox runs in this process: started again with MALLOC_ARENA_MAX when it is missing
-// (sandbox/src/process-env.ts), everything else loaded only in the process that runs.
+// (node-shared/process-env.ts), everything else loaded only in the process that runs.
 await relaunchWithSandboxEnv();
 const { startSandbox } = await import('../sandbox/src/server');
 const { createStudioServer, studioSettings } = await import('./studio-server');
@@ -64,9 +64,9 @@ const sandbox = await startSandbox({
 
 // The real service may refuse cross-origin calls from the studio's origin: STUDIO_PROXY_TARGET (its
 // {api_base_url}, e.g. https://api.example.com) makes this server forward the API's endpoints under
-// /proxy/ there (scripts/proxy.ts says what it guarantees), so the studio calls its own origin:
+// /proxy/ there (server/proxy.ts says what it guarantees), so the studio calls its own origin:
 // Base URL http://127.0.0.1:4173/proxy/v1. The key passes through in the Authorization header and is
-// never logged. STUDIO_API_ORIGINS lists more API origins the studio may call (scripts/studio-server.ts).
+// never logged. STUDIO_API_ORIGINS lists more API origins the studio may call (server/studio-server.ts).
 const settings = studioSettings(process.env, { origin, sandbox });
 let teamSpace: ReturnType<typeof createTeamSpace> | undefined;
 try {

@@ -4,7 +4,7 @@ import { DEFAULT_LIMITS, type Limits } from './limits';
 import { DEFAULT_DATA_DIR } from './persistence-sqlite';
 import { DEFAULT_RECHECK_MS, type TeamSpaceOptions } from './team-space-server';
 
-// The team space's settings from the environment, for `npm start` (scripts/start.ts) and a cluster
+// The team space's settings from the environment, for `npm start` (server/start.ts) and a cluster
 // node alike, each checked so a typo stops the start with the setting's name instead of a limit of NaN.
 
 /** Each limit's variable: a Record over the limits, so a new limit without its variable does not compile. */
@@ -39,7 +39,7 @@ const LIMIT_VARIABLES: Record<keyof Limits, string> = {
  * - TEAM_SPACE_LIVE_DAYS, TEAM_SPACE_LIVE_TASKS: the live window (finished tasks younger than the days,
  *   at most the count, stay in a room's document; default 7 and 1000), TEAM_SPACE_ARCHIVE_EVERY_MS how
  *   often rooms are looked at (default 60000): docs/team-space.md "History at scale".
- * TEAM_SPACE (off) and TEAM_SPACE_API_URL are read with the studio's settings (scripts/studio-server.ts).
+ * TEAM_SPACE (off) and TEAM_SPACE_API_URL are read with the studio's settings (server/studio-server.ts).
  */
 export function teamSpaceEnv(env: NodeJS.ProcessEnv): Pick<
   TeamSpaceOptions,

@@ -2,7 +2,7 @@
 // (README: Origins) and for refusing to listen on the network unasked (`npm start`, `npm run sandbox`).
 // Exact names and addresses only: a prefix test ("starts with 127.") lets a rebound DNS name such as
 // 127.0.0.1.nip.io or 127.evil.example pass for loopback, and a page there could then read the demo keys.
-// Pure (no Node API), so scripts/ may import it too.
+// Pure (no Node API). Shared by the sandbox and the studio's servers (docs/ARCHITECTURE.md: node-shared).
 
 const OCTET = '(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 /** 127.0.0.0/8 as a dotted quad of decimal octets (no leading zeros, each 0-255). */

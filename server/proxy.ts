@@ -6,7 +6,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { lingeringClose } from '../sandbox/src/http/lingering-close';
+import { lingeringClose } from '../node-shared/lingering-close';
 
 /**
  * The `npm start` server's forwarding proxy (STUDIO_PROXY_TARGET): the studio on its own origin calls

@@ -15,13 +15,13 @@ import { DEFAULT_TABLE, PostgresPersistence } from './persistence-postgres';
 import { createTeamSpace } from './team-space-server';
 import { sparePort, startPostgres, startRedis, type RunningService } from './test-services';
 
-// The team space on several machines (docs/team-space.md): two nodes (scripts/team-space/node.ts, each its
+// The team space on several machines (docs/team-space.md): two nodes (server/team-space/node.ts, each its
 // own process, as in production) sharing rooms through a real redis-server and storing into a real
 // PostgreSQL, admitting keys by the real sandbox's GET /me. Clients are raw Hocuspocus providers in Node,
 // through a tiny TCP load balancer (as nginx would be) or straight to one node.
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const NODE_ENTRY = 'scripts/team-space/node.ts';
+const NODE_ENTRY = 'server/team-space/node.ts';
 
 let redis: RunningService | undefined;
 let postgres: RunningService | undefined;
