@@ -8,6 +8,7 @@ import { facetKeys, haystackOf } from '../src/model/search/entry-facets';
 import { SearchIndex } from '../src/model/search/search-index';
 import type { Figure } from './results-file';
 import { HISTORY_TASKS, loadAverage, loadRange, median } from './three-runs';
+import { seededRandom } from '../src/model/boards/rating-model';
 
 // The search that knows params (docs/benchmarks.md "search"), in Node: the search is pure model code
 // (src/model/search, the Gallery's selectItems), so it runs here as in the page, without a browser, on
@@ -58,14 +59,7 @@ const SAVED = [
 const COUNT_ROUNDS = 30;
 
 function random(seed: number) {
-  let s = seed >>> 0;
-  const next = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const int = (n: number) => Math.floor(next() * n);
   const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
   return { next, int, pick };

@@ -22,6 +22,7 @@ import { makeEntry } from '../../test/gallery-test-utils';
 import { inTimeZone } from '../../test/time-zone';
 import { SearchIndex } from '../search/search-index';
 import type { HistoryEntry } from './history-types';
+import { seededRandom } from '../boards/rating-model';
 
 const day = (d: number, h = 12) => new Date(2025, 5, d, h).getTime();
 const entries = [
@@ -138,14 +139,7 @@ describe('selectItems with the search language', () => {
 
 // A random history with stars, ratings, tags and hidden tasks (a fixed seed, so a failure repeats).
 function random(seed: number) {
-  let s = seed >>> 0;
-  const next = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const int = (n: number) => Math.floor(next() * n);
   const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
   return { next, int, pick };

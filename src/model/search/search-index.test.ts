@@ -4,19 +4,13 @@ import { makeEntry } from '../../test/gallery-test-utils';
 import { facetKeys, type Facet } from './entry-facets';
 import { compileQuery, matchEntry, type CompiledQuery } from './query';
 import { SearchIndex } from './search-index';
+import { seededRandom } from '../boards/rating-model';
 
 // The index must answer exactly what the direct scan answers, after any sequence of adds, replacements
 // and removals: checked on random histories and random queries (a fixed seed, so a failure repeats).
 
 function random(seed: number) {
-  let s = seed >>> 0;
-  const next = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const int = (n: number) => Math.floor(next() * n);
   const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
   return { next, int, pick };
