@@ -27,7 +27,7 @@ import { useComparisonDraft } from './use-comparison-draft';
 import { useGalleryStores } from './use-gallery-stores';
 import { useStudioNavigation } from './use-studio-navigation';
 import { useStudioTeam } from './use-studio-team';
-import { warmTeamSpace } from './use-team-space';
+import { warmTeamSpace } from './team-space-code';
 
 // The connected studio, composed: the connection's client and cache, its tasks' runner and stores, the
 // team space, and the header, the team's bar and the views under them (studio-views.tsx).

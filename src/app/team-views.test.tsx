@@ -11,7 +11,7 @@ import { TeamSession } from '../model/team/team-session';
 import { TeamSpace } from '../model/team/team-space';
 import { fakeClient, renderWithApi } from '../test/catalog-test-utils';
 import { freshDatabase, storeWith } from '../test/gallery-test-utils';
-import { useTeamPresence } from './use-team-space';
+import { useTeamPresence } from './use-team-presence';
 import { useTeamViews } from './team-views';
 
 // A team board open in Compare while another member comes online, composed as connected-studio.tsx

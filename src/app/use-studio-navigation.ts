@@ -1,4 +1,3 @@
-import { useCallback } from 'react';
 import type { Destination } from './phone-nav';
 import type { ComparisonDraft } from './use-comparison-draft';
 import { useCompareRoute } from './use-compare-route';
@@ -37,10 +36,10 @@ export function useStudioNavigation(takeDraft: () => ComparisonDraft | null) {
     views.go('usage');
   };
   /** The gallery, wherever the studio is (a comment's notice opens its output there). */
-  const showGallery = useCallback(() => {
+  const showGallery = () => {
     if (compare.source) compare.go(null, { replace: true });
     if (views.view !== 'gallery') views.go('gallery');
-  }, [compare, views]);
+  };
 
   // The phone's bar: a destination already shown stays (a tap never toggles it away, as the header's do).
   const destination: Destination | null = galleryShown

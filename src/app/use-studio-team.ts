@@ -7,7 +7,8 @@ import type { StudioConfig } from './config';
 import { useTeamViews } from './team-views';
 import { useQueueShare } from './use-queue-share';
 import { useSearchStores } from './use-search-stores';
-import { useTeamPresence, useTeamSpace } from './use-team-space';
+import { useTeamPresence } from './use-team-presence';
+import { useTeamSpace } from './use-team-space';
 
 // The team space composed with this connection's stores: the session (off until the member turns it on;
 // its code loads then), who is there, the queue shared with them, what the views show of the team, the

@@ -165,23 +165,33 @@ export interface CatalogNames {
   versions: string[];
 }
 
+/** The last names read per client, with the answers they were read from (the search box asks per keystroke). */
+const namesRead = new WeakMap<QueryClient, { from: readonly unknown[]; names: CatalogNames }>();
+
 /**
  * The names in the catalog lists this client has read (the categories browsed, the tools and templates
- * tabs): read from the query cache, nothing fetched for it.
+ * tabs): read from the query cache, nothing fetched for it. The same object while those answers are the
+ * same ones, so what is built from it can be kept too.
  */
 export function cachedCatalogNames(queryClient: QueryClient): CatalogNames {
+  const lists = queryClient
+    .getQueriesData<ListResult<unknown>>({ queryKey: catalogQueries.all() })
+    .filter(([key, data]) => data && Array.isArray(data.items) && (key[2] === 'models' || key[3] === 'list'));
+  const from = lists.map(([, data]) => data);
+  const kept = namesRead.get(queryClient);
+  if (kept && kept.from.length === from.length && kept.from.every((data, i) => data === from[i]))
+    return kept.names;
   const names = new Set<string>();
   const versions = new Set<string>();
-  for (const [key, data] of queryClient.getQueriesData<ListResult<unknown>>({
-    queryKey: catalogQueries.all(),
-  })) {
+  for (const [key, data] of lists) {
     const kind = key[2];
-    if (!data || !Array.isArray(data.items) || (kind !== 'models' && key[3] !== 'list')) continue;
-    for (const item of data.items as Array<{ name?: unknown; versions?: Array<{ id?: unknown }> }>) {
+    for (const item of data!.items as Array<{ name?: unknown; versions?: Array<{ id?: unknown }> }>) {
       if (typeof item.name === 'string' && item.name) names.add(item.name);
       if (kind === 'models')
         for (const v of item.versions ?? []) if (typeof v.id === 'string') versions.add(v.id);
     }
   }
-  return { names: [...names], versions: [...versions] };
+  const read = { names: [...names], versions: [...versions] };
+  namesRead.set(queryClient, { from, names: read });
+  return read;
 }

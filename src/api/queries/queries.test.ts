@@ -81,6 +81,24 @@ describe('the catalog names the search box suggests', () => {
     });
     expect(cachedCatalogNames(new QueryClient())).toEqual({ names: [], versions: [] });
   });
+
+  it('gives the same names object until a catalog answer changes, so the search box merges them once', () => {
+    const client = new QueryClient();
+    const prefix = catalogQueries.connection(connectionId('https://api.example.test/v1', 'key'));
+    client.setQueryData([...prefix, 'ai-tools', 'list', 'all'], {
+      items: [{ name: 'Upscale Pro' }],
+      skipped: [],
+    });
+    const first = cachedCatalogNames(client);
+    expect(cachedCatalogNames(client)).toBe(first);
+    client.setQueryData([...prefix, 'templates', 'list', 'all'], {
+      items: [{ name: 'Poster' }],
+      skipped: [],
+    });
+    const second = cachedCatalogNames(client);
+    expect(second).not.toBe(first);
+    expect(second.names).toEqual(['Upscale Pro', 'Poster']);
+  });
 });
 
 describe('the price queries', () => {

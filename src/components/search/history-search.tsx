@@ -1,7 +1,7 @@
 import { useLingui } from '@lingui/react/macro';
 import { QueryClientContext } from '@tanstack/react-query';
 import { useCallback, useContext, useMemo, useRef } from 'react';
-import { cachedCatalogNames } from '../../api/queries/catalog-queries';
+import { cachedCatalogNames, type CatalogNames } from '../../api/queries/catalog-queries';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { parseQuery, removeTerm, SEARCH_FIELDS, type QueryProblem } from '../../model/search/query';
 import { QueryBox, type QueryChip } from './query-box';
@@ -65,14 +65,23 @@ export function HistorySearch({
     tags: typeof tags;
     values: ValueSources;
   } | null>(null);
+  const withNames = useRef<{ values: ValueSources; names: CatalogNames; both: ValueSources } | null>(null);
   const suggest = useCallback(
     (text: string) => {
       const from = index?.ready ? index.version : entries;
       let made = sources.current;
       if (!made || made.index !== index || made.from !== from || made.tags !== tags)
         sources.current = made = { index, from, tags, values: valueSources(entries, tags, index) };
-      // The catalog as read so far (a category browsed since is offered at once).
-      const values = queryClient ? withCatalog(made.values, cachedCatalogNames(queryClient)) : made.values;
+      // The catalog as read so far (a category browsed since is offered at once), merged again only when
+      // the history's values or the catalog answers changed, not per keystroke.
+      let values = made.values;
+      if (queryClient) {
+        const names = cachedCatalogNames(queryClient);
+        const kept = withNames.current;
+        if (!kept || kept.values !== made.values || kept.names !== names)
+          withNames.current = { values: made.values, names, both: withCatalog(made.values, names) };
+        values = withNames.current!.both;
+      }
       return suggestionsFor(text, FIELD_HINTS, values);
     },
     [entries, tags, index, queryClient],

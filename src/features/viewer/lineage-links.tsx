@@ -1,4 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
+import { ChevronDown, ChevronRight } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { SafeImage } from '../../components/history/media-fallback';
 import { safeMediaUrl } from '../../lib/untrusted-text';
@@ -98,7 +99,10 @@ function FamilyList({
   );
 }
 
-/** "Family tree": the whole family of the output shown, built when opened. */
+/**
+ * "Family tree": the whole family of the output shown, built when opened. Its toggle is a disclosure and
+ * looks like one (a chevron, no underline): the family's outputs are the links.
+ */
 function FamilyTree({
   lineage,
   shownKey,
@@ -118,8 +122,13 @@ function FamilyTree({
         type="button"
         aria-expanded={open}
         onClick={() => setOpen((o) => !o)}
-        className="rounded-md text-sm font-medium text-indigo-700 underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300"
+        className="inline-flex items-center gap-1 rounded-md text-sm font-medium text-slate-800 hover:text-indigo-700 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-slate-100 dark:hover:text-indigo-300"
       >
+        {open ? (
+          <ChevronDown aria-hidden className="size-4 shrink-0" />
+        ) : (
+          <ChevronRight aria-hidden className="size-4 shrink-0 rtl:-scale-x-100" />
+        )}
         <Trans>Family tree</Trans>
       </button>
       {family && (
