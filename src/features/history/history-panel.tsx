@@ -57,6 +57,7 @@ import {
 import { useGroupBatches } from '../../components/history/group-batches-setting';
 import { GroupBatchesToggle } from '../../components/history/group-batches-toggle';
 import { NO_SUBSCRIBE, useOptionalStore } from '../../lib/use-optional-store';
+import { oncePerKey } from '../../lib/once-per-key';
 
 // The "History" region (product-notes §3, History and gallery): submits still sending, then every task of
 // this key newest first, filtered and searched, virtualised so 5,000 tasks stay smooth. Reads the
@@ -103,19 +104,6 @@ interface HeldSource {
 }
 /** Held tasks shown as cards (the Queue lists them all): a thousand held would crowd out the history. */
 const HELD_SHOWN = 20;
-
-/** `count`, asked once per query (its answers kept for as long as the function is). */
-function oncePerQuery(count: (query: string) => number): (query: string) => number {
-  const counts = new Map<string, number>();
-  return (query) => {
-    let n = counts.get(query);
-    if (n === undefined) {
-      n = count(query);
-      counts.set(query, n);
-    }
-    return n;
-  };
-}
 
 export function HistoryPanel({
   store,
@@ -171,7 +159,7 @@ export function HistoryPanel({
   // the history (not on every render: the list re-renders as a poll answers or a row is typed in).
   const countOf = useMemo(
     () =>
-      oncePerQuery(
+      oncePerKey(
         (q) =>
           withoutHidden(filterEntries(all, { ...NO_FILTER, query: q }, { index, tags, judgements: ratings }))
             .length,

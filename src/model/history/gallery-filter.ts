@@ -20,6 +20,7 @@ import {
 } from '../search/query';
 import { indexOfKey, outputKey, taskIdOfKey } from './output-key';
 import type { SearchIndex } from '../search/search-index';
+import { oncePerKey } from '../../lib/once-per-key';
 
 // The gallery's filters and sort (product-notes §3 "Gallery and viewer"): the History column's filters (status,
 // media type, model, prompt search: the same filterEntries) plus category, starred, rating and a date
@@ -491,15 +492,7 @@ export function searchCounter(
   hidden: HiddenIds,
   search: { index?: SearchIndex; tags?: OutputTags } = {},
 ): (query: string) => number {
-  const counts = new Map<string, number>();
-  return (query) => {
-    let n = counts.get(query);
-    if (n === undefined) {
-      n = countMatches(entries, query, judgements, hidden, search);
-      counts.set(query, n);
-    }
-    return n;
-  };
+  return oncePerKey((query) => countMatches(entries, query, judgements, hidden, search));
 }
 
 // The tiles of a whole list, per list (the store's, replaced on every change) and tile maker, with where
