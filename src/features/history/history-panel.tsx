@@ -160,7 +160,7 @@ export function HistoryPanel({
   const countOf = useMemo(
     () =>
       oncePerKey(
-        (q) =>
+        (q: string) =>
           withoutHidden(filterEntries(all, { ...NO_FILTER, query: q }, { index, tags, judgements: ratings }))
             .length,
       ),
