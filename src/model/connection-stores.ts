@@ -1,3 +1,4 @@
+import { db } from './db';
 import { HiddenTasks } from './history/hidden-tasks';
 import { HistoryStore } from './history/history-store';
 import { JudgementStore } from './history/judgements';
@@ -7,10 +8,12 @@ import { SavedSearchStore } from './history/saved-searches';
 import { TagStore } from './history/tags';
 import { PresetStore } from './library/presets';
 import { PromptLibrary } from './library/prompt-library';
+import { logWriteError, type LocalIo } from './local-records';
 
 // The local stores of one connection (one key), opened in this one place: the tasks' lifecycle and the
 // gallery both ask for them, and both get the same instances, so a change made through one is seen by
-// the other and IndexedDB is read once. A different key gets different stores.
+// the other and IndexedDB is read once. A different key gets different stores. Here the local stores are
+// given the studio's database and who hears of a write that fails (LocalIo): they import neither.
 
 export interface ConnectionStores {
   /** The history of everything this key created (the API cannot list tasks). */
@@ -47,21 +50,23 @@ const opened = new Map<string, Opened>();
 
 /**
  * A connection's stores read afresh from IndexedDB, not shared (what each browser tab does; the tests of
- * several tabs in one process open them so).
+ * several tabs in one process open them so). `io`: the database (default the studio's, db()) and who
+ * hears of a failed write (default logWriteError: no words on screen say it yet).
  * @internal
  */
-export async function openAll(connectionId: string): Promise<ConnectionStores> {
+export async function openAll(connectionId: string, io: LocalIo = {}): Promise<ConnectionStores> {
+  const local = { db: io.db ?? db, onError: io.onError ?? logWriteError };
   const [history, presets, prompts, judgements, reviews, tags, searches, hidden, keepers] = await Promise.all(
     [
       HistoryStore.open(connectionId),
-      PresetStore.open(connectionId),
-      PromptLibrary.open(connectionId),
-      JudgementStore.open(connectionId),
-      ReviewStore.open(connectionId),
-      TagStore.open(connectionId),
-      SavedSearchStore.open(connectionId),
-      HiddenTasks.open(connectionId),
-      KeepersStore.open(connectionId),
+      PresetStore.open(connectionId, local),
+      PromptLibrary.open(connectionId, local),
+      JudgementStore.open(connectionId, Date.now, local),
+      ReviewStore.open(connectionId, Date.now, local),
+      TagStore.open(connectionId, Date.now, local),
+      SavedSearchStore.open(connectionId, local),
+      HiddenTasks.open(connectionId, Date.now, local),
+      KeepersStore.open(connectionId, local),
     ],
   );
   return { history, presets, prompts, judgements, reviews, tags, searches, hidden, keepers };
@@ -70,12 +75,13 @@ export async function openAll(connectionId: string): Promise<ConnectionStores> {
 /**
  * The stores of a connection, opened on the first request and shared by every holder after it. When the
  * last holder releases them they are closed (the kept copies' object URLs revoked) and forgotten: the
- * next request reads them afresh.
+ * next request reads them afresh. `io` is the first request's (openAll): a holder that comes while they
+ * are open shares them as they are.
  */
-export function openConnectionStores(connectionId: string): ConnectionStoresLease {
+export function openConnectionStores(connectionId: string, io: LocalIo = {}): ConnectionStoresLease {
   let entry = opened.get(connectionId);
   if (!entry) {
-    const stores = openAll(connectionId);
+    const stores = openAll(connectionId, io);
     const created: Opened = { stores, holders: 0 };
     entry = created;
     opened.set(connectionId, created);

@@ -40,6 +40,42 @@ export interface HeldInfo {
   newPrice: number | null;
 }
 
+/**
+ * The stores keyed [connectionId, <key field>] with a byConnection index on the connection alone, and
+ * each one's key field: the local stores of what the user does (local-records.ts reads and writes them).
+ */
+interface KeyedStores {
+  judgements: 'outputKey';
+  hidden: 'taskId';
+  keepers: 'outputKey';
+  presets: 'id';
+  prompts: 'text';
+  votes: 'id';
+  catalog: 'key';
+  reviews: 'outputKey';
+  tags: 'outputKey';
+  searches: 'id';
+}
+export type KeyedStoreName = keyof KeyedStores;
+/** The field that, with the connection, keys a record of the store. */
+export type KeyField<N extends KeyedStoreName> = KeyedStores[N];
+
+/**
+ * A record of a keyed store: its key fields, and whatever else its module writes. The module that owns a
+ * store parses what it reads with its own zod schema (reads are never trusted), so the database layer
+ * needs to know no more of it than its key.
+ */
+type StoredRecord<K extends string> = { connectionId: string } & { [P in K]: string } & Record<
+    string,
+    unknown
+  >;
+
+type Keyed<N extends KeyedStoreName> = {
+  key: [string, string];
+  value: StoredRecord<KeyField<N>>;
+  indexes: { byConnection: string };
+};
+
 interface StudioDB extends DBSchema {
   tasks: {
     /** [connectionId, taskId]: the same task may be in the history of two connections (import). */
@@ -64,36 +100,26 @@ interface StudioDB extends DBSchema {
     indexes: { byConnection: [string, number] };
   };
   /** Star and rating of one output; [connectionId, outputKey] (outputKey: `${taskId}#${index}`). */
-  judgements: { key: [string, string]; value: StoredRecord<'outputKey'>; indexes: { byConnection: string } };
+  judgements: Keyed<'judgements'>;
   /** Tasks hidden from this device's history (never touches the service); [connectionId, taskId]. */
-  hidden: { key: [string, string]; value: StoredRecord<'taskId'>; indexes: { byConnection: string } };
+  hidden: Keyed<'hidden'>;
   /** Starred outputs kept on this device (their bytes or where they are); [connectionId, outputKey]. */
-  keepers: { key: [string, string]; value: StoredRecord<'outputKey'>; indexes: { byConnection: string } };
+  keepers: Keyed<'keepers'>;
   /** Named form states; [connectionId, id]. */
-  presets: { key: [string, string]; value: StoredRecord<'id'>; indexes: { byConnection: string } };
+  presets: Keyed<'presets'>;
   /** Every prompt sent, deduplicated; [connectionId, text]. */
-  prompts: { key: [string, string]; value: StoredRecord<'text'>; indexes: { byConnection: string } };
+  prompts: Keyed<'prompts'>;
   /** Blind comparison votes; [connectionId, id]. */
-  votes: { key: [string, string]; value: StoredRecord<'id'>; indexes: { byConnection: string } };
+  votes: Keyed<'votes'>;
   /** The last catalog answers this connection saw, for reopening offline; [connectionId, key]. */
-  catalog: { key: [string, string]; value: StoredRecord<'key'>; indexes: { byConnection: string } };
+  catalog: Keyed<'catalog'>;
   /** One review of one output (Approve, Needs changes, Reject); [connectionId, outputKey]. */
-  reviews: { key: [string, string]; value: StoredRecord<'outputKey'>; indexes: { byConnection: string } };
+  reviews: Keyed<'reviews'>;
   /** One output's tags (this member's); [connectionId, outputKey]. */
-  tags: { key: [string, string]; value: StoredRecord<'outputKey'>; indexes: { byConnection: string } };
+  tags: Keyed<'tags'>;
   /** Saved searches (a name and the search box's text); [connectionId, id]. */
-  searches: { key: [string, string]; value: StoredRecord<'id'>; indexes: { byConnection: string } };
+  searches: Keyed<'searches'>;
 }
-
-/**
- * A record of the stores added in v5: its key fields, and whatever else its module writes. The module
- * that owns a store parses what it reads with its own zod schema (reads are never trusted), so the
- * database layer needs to know no more of it than its key.
- */
-type StoredRecord<K extends string> = { connectionId: string } & { [P in K]: string } & Record<
-    string,
-    unknown
-  >;
 
 /** The stores added in v5, each keyed by [connectionId, <its key field>] with a byConnection index. */
 const V5_STORES = {
@@ -133,8 +159,13 @@ const abortOnFailure =
     });
   };
 
-export function db(): Promise<IDBPDatabase<StudioDB>> {
-  dbPromise ??= openDB<StudioDB>(DB_NAME, DB_VERSION, {
+/**
+ * The studio's database under a name, opened (and upgraded) once for each call: `db()` is the studio's
+ * one handle; a test opens another to show that a store writes where it is told.
+ * @internal
+ */
+export function openStudioDb(name: string = DB_NAME): Promise<IDBPDatabase<StudioDB>> {
+  return openDB<StudioDB>(name, DB_VERSION, {
     upgrade: abortOnFailure(async (database, oldVersion, _newVersion, transaction) => {
       if (oldVersion < 1) {
         const outbox = database.createObjectStore('outbox', { keyPath: 'idempotencyKey' });
@@ -184,6 +215,11 @@ export function db(): Promise<IDBPDatabase<StudioDB>> {
       }
     }),
   });
+}
+
+/** The studio's database, opened once (connection-stores.ts hands it to a connection's local stores). */
+export function db(): Promise<IDBPDatabase<StudioDB>> {
+  dbPromise ??= openStudioDb();
   return dbPromise;
 }
 

@@ -57,6 +57,23 @@ describe('useTasks', () => {
     }
   });
 
+  it('says a change will not outlive the tab when writing it to this device fails', async () => {
+    render(<NoticeArea />);
+    const { result } = renderHook(() => useTasks(personal), { wrapper });
+    await waitFor(() => expect(result.current).not.toBeNull());
+    const transaction = vi.spyOn(IDBDatabase.prototype, 'transaction').mockImplementation(() => {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    });
+    try {
+      await expect(result.current!.hidden.hide(['task_1'])).rejects.toThrow();
+      expect(
+        await screen.findByText(/could not be saved on this device: it will be gone after a reload/),
+      ).toBeTruthy();
+    } finally {
+      transaction.mockRestore();
+    }
+  });
+
   it('starts a personal key at its default of 3, taken as the limit', async () => {
     const { result } = renderHook(() => useTasks(personal), { wrapper });
     await waitFor(() => expect(result.current).not.toBeNull());

@@ -8,6 +8,7 @@ import type { Me } from '../../../contract/me';
 import type { TaskRequest } from '../../../contract/task';
 import type { OutboxEntry } from '../../model/db';
 import { ConnectionRuntime, submitTasks } from '../../model/connection-runtime';
+import { openConnectionStores } from '../../model/connection-stores';
 import type { HistoryEntry } from '../../model/history/history-types';
 import type { Outbox, SubmitResult } from '../../model/tasks/outbox';
 import { concurrencyPrior } from '../../model/tasks/poll-learning';
@@ -23,6 +24,13 @@ import { fetchQuote } from '../../api/queries/quote-queries';
 
 /** What the studio's features use of the runtime (the whole runtime; fakes in tests give less). */
 export type TaskRunner = ConnectionRuntime;
+
+function reportWriteFailed(error: unknown): void {
+  notifyError(t`A change could not be saved on this device: it will be gone after a reload.`, {
+    id: 'local-write-failed',
+    detail: error instanceof Error ? error.message : String(error),
+  });
+}
 
 export function useTasks(me: Pick<Me, 'limits' | 'team' | 'user'>): TaskRunner | null {
   const { client, connectionId } = useApi();
@@ -44,6 +52,9 @@ export function useTasks(me: Pick<Me, 'limits' | 'team' | 'user'>): TaskRunner |
         onCreated: () => void queryClient.invalidateQueries({ queryKey: meQueries.all() }),
         // The price a held task is checked against before it is sent: asked anew, never a cached one.
         quote: (request) => fetchQuote(queryClient, client, connectionId, request, { maxAgeMs: 0 }),
+        // A star, tag, hide or preset is shown before it is on disk: when the write fails, say it will not
+        // outlive this tab (one notice, however many writes fail).
+        openStores: (id) => openConnectionStores(id, { onError: reportWriteFailed }),
       },
       { signal: controller.signal },
     ).then(

@@ -1,7 +1,6 @@
 import { z } from 'zod/mini';
-import { db } from '../db';
-import { writeNow } from './history-persistence';
 import { Listeners } from '../../lib/store';
+import { LocalRecords, type LocalIo } from '../local-records';
 
 // Tasks hidden from this device's history view (product-notes §3: "Hide", local only, with undo). The
 // service is never told: hiding is a view choice, kept per connection in IndexedDB (store `hidden`).
@@ -10,6 +9,7 @@ const HiddenSchema = z.object({
   taskId: z.string().check(z.minLength(1)),
   hiddenAt: z._default(z.number(), 0),
 });
+type Hidden = z.infer<typeof HiddenSchema>;
 
 export type HiddenIds = ReadonlySet<string>;
 
@@ -22,16 +22,18 @@ export class HiddenTasks {
   private constructor(
     readonly connectionId: string,
     private readonly now: () => number,
+    private readonly records: LocalRecords<'hidden', Hidden>,
   ) {}
 
-  static async open(connectionId: string, now: () => number = Date.now): Promise<HiddenTasks> {
-    const store = new HiddenTasks(connectionId, now);
-    const next = new Set<string>();
-    for (const raw of await (await db()).getAllFromIndex('hidden', 'byConnection', connectionId)) {
-      const parsed = HiddenSchema.safeParse(raw);
-      if (parsed.success) next.add(parsed.data.taskId);
-    }
-    store.ids = next;
+  /** `io`: the database and who hears of a failed write (connection-stores.ts). */
+  static async open(
+    connectionId: string,
+    now: () => number = Date.now,
+    io: LocalIo = {},
+  ): Promise<HiddenTasks> {
+    const records = new LocalRecords('hidden', connectionId, HiddenSchema, io);
+    const store = new HiddenTasks(connectionId, now, records);
+    store.ids = new Set((await records.load()).map((hidden) => hidden.taskId));
     return store;
   }
 
@@ -50,10 +52,8 @@ export class HiddenTasks {
     if (fresh.length === 0) return;
     this.changed(new Set([...this.ids, ...fresh]));
     const at = this.now();
-    // Written at once: a reload right after Hide keeps it hidden (writeNow).
-    await writeNow('hidden', (store) =>
-      fresh.map((taskId) => store.put({ connectionId: this.connectionId, taskId, hiddenAt: at })),
-    );
+    // Written at once: a reload right after Hide keeps it hidden (commitNow).
+    await this.records.write(fresh.map((taskId) => ({ put: { taskId, hiddenAt: at } })));
   }
 
   /** Shows tasks again (the undo of hide, or "Show again" later). */
@@ -63,6 +63,6 @@ export class HiddenTasks {
     const next = new Set(this.ids);
     for (const id of shown) next.delete(id);
     this.changed(next);
-    await writeNow('hidden', (store) => shown.map((taskId) => store.delete([this.connectionId, taskId])));
+    await this.records.write(shown.map((taskId) => ({ remove: taskId })));
   }
 }

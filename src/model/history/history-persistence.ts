@@ -1,12 +1,13 @@
 import type { IDBPObjectStore, StoreNames } from 'idb';
 import { nextTask } from '../../lib/next-task';
 import { db, type StudioDB } from '../db';
+import { commitNow } from '../local-records';
 import type { HistoryEntry } from './history-types';
 
 // Where the history store (history-store.ts) meets IndexedDB: the count and the newest page read at
 // open, and entries written one or several to a transaction. The older pages and the file's imports
-// are read and written by history-file.ts, loaded only when needed. Also writeNow, how every store of
-// what the user does (stars, hidden tasks, keepers, presets, prompts) writes.
+// are read and written by history-file.ts, loaded only when needed. Also writeNow, the one transaction
+// committed at once of the stores that keep no LocalRecords (local-records.ts) of their own.
 
 type PostTask = (callback: () => void, options: { priority: 'background' }) => Promise<void>;
 
@@ -43,32 +44,14 @@ export async function readNewest(
 }
 
 /**
- * One readwrite transaction holding `write`'s requests, committed at once (`commit()`) rather than left
- * to auto-commit; resolves once it is on disk, rejects with the transaction's error (a full disk among
- * them).
- *
- * Why: a store shows a change before it is on disk (a star lights up on the click), so a reload can
- * follow at once. A transaction left to auto-commit commits only after the page has received every
- * request's result, a round trip to the browser's IndexedDB; when the page goes away first, Chromium
- * aborts it, and the change the user saw is lost (a star pressed just before a reload came back
- * unstarred). A transaction whose commit was asked completes without the page. The requests and the
- * commit are made in the turn of the change itself (after `db()`, open by then, only microtasks): a
- * `pagehide` listener would come too late, since a transaction started while the page goes away may
- * never run.
+ * `write`'s requests in one transaction of the studio's database, committed at once (local-records.ts
+ * commitNow says why): how the history, the uploads and the boards write.
  */
 export async function writeNow<Name extends StoreNames<StudioDB>>(
   name: Name,
   write: (store: IDBPObjectStore<StudioDB, [Name], Name, 'readwrite'>) => ReadonlyArray<Promise<unknown>>,
 ): Promise<void> {
-  const tx = (await db()).transaction(name, 'readwrite');
-  // A request's failure aborts the transaction: it is reported once, by `done`.
-  for (const request of write(tx.store)) request.catch(() => undefined);
-  tx.commit();
-  try {
-    await tx.done;
-  } catch (error) {
-    throw tx.error ?? error;
-  }
+  return commitNow(await db(), name, write);
 }
 
 export function writeEntry(entry: HistoryEntry): Promise<void> {

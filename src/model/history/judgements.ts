@@ -1,8 +1,7 @@
 import { z } from 'zod/mini';
-import { db } from '../db';
-import { writeNow } from './history-persistence';
 import type { HistorySection } from './history-store';
 import { Listeners } from '../../lib/store';
+import { LocalRecords, type LocalIo } from '../local-records';
 
 // Star and 1-5 rating per output (product-notes §3 "Gallery and viewer"), kept per connection in IndexedDB
 // (store `judgements`, key [connectionId, outputKey], outputKey `${taskId}#${index}`). A plain store:
@@ -32,15 +31,20 @@ export class JudgementStore {
   private constructor(
     readonly connectionId: string,
     private readonly now: () => number,
+    private readonly records: LocalRecords<'judgements', Judgement>,
   ) {}
 
-  static async open(connectionId: string, now: () => number = Date.now): Promise<JudgementStore> {
-    const store = new JudgementStore(connectionId, now);
-    const database = await db();
+  /** `io`: the database and who hears of a failed write (connection-stores.ts). */
+  static async open(
+    connectionId: string,
+    now: () => number = Date.now,
+    io: LocalIo = {},
+  ): Promise<JudgementStore> {
+    const records = new LocalRecords('judgements', connectionId, JudgementSchema, io);
+    const store = new JudgementStore(connectionId, now, records);
     const next = new Map<string, Judgement>();
-    for (const raw of await database.getAllFromIndex('judgements', 'byConnection', connectionId)) {
-      const parsed = JudgementSchema.safeParse(raw);
-      if (parsed.success && !isBlank(parsed.data)) next.set(parsed.data.outputKey, parsed.data);
+    for (const judgement of await records.load()) {
+      if (!isBlank(judgement)) next.set(judgement.outputKey, judgement);
     }
     store.map = next;
     return store;
@@ -75,14 +79,8 @@ export class JudgementStore {
     }
     this.map = next;
     this.listeners.notify();
-    // Shown at once, so written at once: a reload right after the click keeps it (writeNow).
-    await writeNow('judgements', (store) =>
-      written.map((j) =>
-        isBlank(j)
-          ? store.delete([this.connectionId, j.outputKey])
-          : store.put({ ...j, connectionId: this.connectionId }),
-      ),
-    );
+    // Shown at once, so written at once: a reload right after the click keeps it (commitNow).
+    await this.records.write(written.map((j) => (isBlank(j) ? { remove: j.outputKey } : { put: j })));
   }
 
   setStarred(outputKeys: readonly string[], starred: boolean): Promise<void> {

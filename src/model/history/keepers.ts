@@ -1,8 +1,7 @@
 import { t } from '@lingui/core/macro';
 import { z } from 'zod/mini';
-import { db } from '../db';
-import { writeNow } from './history-persistence';
 import { Listeners } from '../../lib/store';
+import { LocalRecords, type LocalIo } from '../local-records';
 
 // "Keep the keepers": a starred output's bytes saved on this device, so it opens and downloads even
 // when its URL no longer answers (output URLs are the service's CDN; nothing says they live forever).
@@ -63,7 +62,8 @@ export interface KeepersSnapshot {
   failure: KeepFailure | null;
 }
 
-export interface KeepersDeps {
+/** `db` and `onError`: the database and who hears of a failed forget (connection-stores.ts). */
+export interface KeepersDeps extends LocalIo {
   fetch?: typeof fetch;
   /** navigator.storage.persist: asked once a first output is kept, so the browser does not evict it. */
   persist?: () => Promise<boolean>;
@@ -136,17 +136,15 @@ export class KeepersStore {
   private constructor(
     readonly connectionId: string,
     private readonly deps: KeepersDeps,
+    private readonly records: LocalRecords<'keepers', KeeperRecord>,
   ) {}
 
   static async open(connectionId: string, deps: KeepersDeps = {}): Promise<KeepersStore> {
-    const store = new KeepersStore(connectionId, deps);
-    const database = await db();
+    const records = new LocalRecords('keepers', connectionId, KeeperRecordSchema, deps);
+    const store = new KeepersStore(connectionId, deps, records);
     const kept = new Map<string, KeeperInfo>();
-    for (const raw of await database.getAllFromIndex('keepers', 'byConnection', connectionId)) {
-      const parsed = KeeperRecordSchema.safeParse(raw);
-      if (parsed.success && parsed.data.connectionId === connectionId) {
-        kept.set(parsed.data.outputKey, infoOf(parsed.data));
-      }
+    for (const record of await records.load()) {
+      if (record.connectionId === connectionId) kept.set(record.outputKey, infoOf(record));
     }
     store.state = { ...store.state, kept, bytes: sum(kept) };
     return store;
@@ -298,14 +296,15 @@ export class KeepersStore {
       blob,
     };
     try {
-      // A full disk shows as the put's error or, at commit, as the transaction's: writeNow rejects with it.
-      await writeNow('keepers', (store) => [store.put(record)]);
+      // A full disk shows as the put's error or, at commit, as the transaction's: commit rejects with it.
+      // Not the reporter's: the failure is this keep's result, which the storage meter says.
+      await this.records.commit([{ put: record }]);
     } catch (error) {
       if (isQuotaError(error)) return this.fail(item.key, 'quota', quotaMessage());
       return this.fail(item.key, 'storage', notSavedMessage(error));
     }
     if (this.forgotten.delete(item.key)) {
-      await writeNow('keepers', (store) => [store.delete([this.connectionId, item.key])]);
+      await this.records.commit([{ remove: item.key }]);
       return forgottenResult(item.key);
     }
     const info = infoOf(record);
@@ -333,8 +332,8 @@ export class KeepersStore {
   async forget(outputKey: string): Promise<void> {
     if (this.inFlight.has(outputKey)) this.forgotten.add(outputKey);
     this.failed.delete(outputKey);
-    // Written at once: un-starred and reloaded at once, the bytes are gone (writeNow).
-    await writeNow('keepers', (store) => [store.delete([this.connectionId, outputKey])]);
+    // Written at once: un-starred and reloaded at once, the bytes are gone (commitNow).
+    await this.records.write([{ remove: outputKey }]);
     const url = this.urls.get(outputKey);
     if (url) URL.revokeObjectURL(url);
     this.urls.delete(outputKey);
@@ -350,9 +349,7 @@ export class KeepersStore {
 
   /** The saved bytes of a kept output, or null when it is not kept (or its record is unreadable). */
   async blobFor(outputKey: string): Promise<Blob | null> {
-    const raw = await (await db()).get('keepers', [this.connectionId, outputKey]);
-    const parsed = KeeperRecordSchema.safeParse(raw);
-    return parsed.success ? parsed.data.blob : null;
+    return (await this.records.get(outputKey))?.blob ?? null;
   }
 
   /** An object URL of the saved bytes, made once per output and revoked by forget() or close(). */

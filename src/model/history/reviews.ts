@@ -1,8 +1,7 @@
 import { z } from 'zod/mini';
-import { db } from '../db';
-import { writeNow } from './history-persistence';
 import type { HistorySection } from './history-store';
 import { Listeners } from '../../lib/store';
+import { LocalRecords, type LocalIo } from '../local-records';
 
 // Reviews of outputs ("Approve", "Needs changes", "Reject", a note optional; docs/using.md "Review"), kept
 // per connection in IndexedDB (store `reviews`, key [connectionId, outputKey], outputKey
@@ -66,17 +65,18 @@ export class ReviewStore {
   private constructor(
     readonly connectionId: string,
     private readonly now: () => number,
+    private readonly records: LocalRecords<'reviews', Review>,
   ) {}
 
-  static async open(connectionId: string, now: () => number = Date.now): Promise<ReviewStore> {
-    const store = new ReviewStore(connectionId, now);
-    const database = await db();
-    const next = new Map<string, Review>();
-    for (const raw of await database.getAllFromIndex('reviews', 'byConnection', connectionId)) {
-      const parsed = ReviewSchema.safeParse(raw);
-      if (parsed.success) next.set(parsed.data.outputKey, parsed.data);
-    }
-    store.map = next;
+  /** `io`: the database and who hears of a failed write (connection-stores.ts). */
+  static async open(
+    connectionId: string,
+    now: () => number = Date.now,
+    io: LocalIo = {},
+  ): Promise<ReviewStore> {
+    const records = new LocalRecords('reviews', connectionId, ReviewSchema, io);
+    const store = new ReviewStore(connectionId, now, records);
+    store.map = new Map((await records.load()).map((review) => [review.outputKey, review]));
     return store;
   }
 
@@ -99,13 +99,9 @@ export class ReviewStore {
     }
     this.map = next;
     this.listeners.notify();
-    // Shown at once, so written at once: a reload right after the click keeps it (writeNow).
-    await writeNow('reviews', (store) =>
-      changes.map(({ outputKey, review }) =>
-        review
-          ? store.put({ ...review, connectionId: this.connectionId })
-          : store.delete([this.connectionId, outputKey]),
-      ),
+    // Shown at once, so written at once: a reload right after the click keeps it (commitNow).
+    await this.records.write(
+      changes.map(({ outputKey, review }) => (review ? { put: review } : { remove: outputKey })),
     );
   }
 

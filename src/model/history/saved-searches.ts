@@ -1,9 +1,8 @@
 import { z } from 'zod/mini';
 import { TEAM_DOC_BOUNDS, TEAM_DOC_SEARCHES } from '../../../contract/team-doc';
-import { db } from '../db';
-import { writeNow } from './history-persistence';
 import type { HistorySection } from './history-store';
 import { Listeners } from '../../lib/store';
+import { LocalRecords, type LocalIo } from '../local-records';
 
 // Saved searches: a name and the search box's text, kept per connection in IndexedDB (store `searches`,
 // key [connectionId, id]), this member's. A plain store, as reviews.ts: subscribe/snapshot for
@@ -84,20 +83,21 @@ export class SavedSearchStore {
     readonly connectionId: string,
     private readonly now: () => number,
     private readonly newId: () => string,
+    private readonly records: LocalRecords<'searches', SavedSearch>,
   ) {}
 
+  /** `db` and `onError`: the database and who hears of a failed write (connection-stores.ts). */
   static async open(
     connectionId: string,
-    { now = Date.now, newId = () => crypto.randomUUID() }: { now?: () => number; newId?: () => string } = {},
+    {
+      now = Date.now,
+      newId = () => crypto.randomUUID(),
+      ...io
+    }: { now?: () => number; newId?: () => string } & LocalIo = {},
   ): Promise<SavedSearchStore> {
-    const store = new SavedSearchStore(connectionId, now, newId);
-    const database = await db();
-    const next: SavedSearch[] = [];
-    for (const raw of await database.getAllFromIndex('searches', 'byConnection', connectionId)) {
-      const parsed = SavedSearchSchema.safeParse(raw);
-      if (parsed.success) next.push(parsed.data);
-    }
-    store.list_ = next.sort(byNewest);
+    const records = new LocalRecords('searches', connectionId, SavedSearchSchema, io);
+    const store = new SavedSearchStore(connectionId, now, newId, records);
+    store.list_ = (await records.load()).sort(byNewest);
     return store;
   }
 
@@ -116,11 +116,8 @@ export class SavedSearchStore {
     const gone = new Set([...remove, ...put.map((s) => s.id)]);
     this.list_ = [...this.list_.filter((s) => !gone.has(s.id)), ...put].sort(byNewest);
     this.listeners.notify();
-    // Shown at once, so written at once (writeNow).
-    await writeNow('searches', (store) => [
-      ...put.map((s) => store.put({ ...s, connectionId: this.connectionId })),
-      ...remove.map((id) => store.delete([this.connectionId, id])),
-    ]);
+    // Shown at once, so written at once (commitNow).
+    await this.records.write([...put.map((s) => ({ put: s })), ...remove.map((id) => ({ remove: id }))]);
   }
 
   /**

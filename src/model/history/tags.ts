@@ -1,9 +1,8 @@
 import { z } from 'zod/mini';
 import { TEAM_DOC_TAGS } from '../../../contract/team-doc';
-import { db } from '../db';
-import { writeNow } from './history-persistence';
 import type { HistorySection } from './history-store';
 import { Listeners } from '../../lib/store';
+import { LocalRecords, type LocalIo } from '../local-records';
 
 // Tags of outputs ("portrait", "client-a", "needs-upscale"), kept per connection in IndexedDB (store `tags`,
 // key [connectionId, outputKey], outputKey `${taskId}#${index}`): one list per output, this member's, with
@@ -75,12 +74,16 @@ export interface TagRecord {
   at: number;
 }
 
+/** A record that parsed, cleaned; null when no tag of it is left. */
+function cleanRecord({ outputKey, tags, at }: z.infer<typeof TagRecordSchema>): TagRecord | null {
+  const clean = cleanTags(tags);
+  return clean.length ? { outputKey, tags: clean, at } : null;
+}
+
 /** A record read from outside, cleaned; null when it does not parse or no tag of it is left. */
 function readRecord(raw: unknown): TagRecord | null {
   const parsed = TagRecordSchema.safeParse(raw);
-  if (!parsed.success) return null;
-  const tags = cleanTags(parsed.data.tags);
-  return tags.length ? { outputKey: parsed.data.outputKey, tags, at: parsed.data.at } : null;
+  return parsed.success ? cleanRecord(parsed.data) : null;
 }
 
 /** Tags by output key. Immutable: a new Map after every change. */
@@ -142,14 +145,16 @@ export class TagStore {
   private constructor(
     readonly connectionId: string,
     private readonly now: () => number,
+    private readonly stored: LocalRecords<'tags', z.infer<typeof TagRecordSchema>>,
   ) {}
 
-  static async open(connectionId: string, now: () => number = Date.now): Promise<TagStore> {
-    const store = new TagStore(connectionId, now);
-    const database = await db();
+  /** `io`: the database and who hears of a failed write (connection-stores.ts). */
+  static async open(connectionId: string, now: () => number = Date.now, io: LocalIo = {}): Promise<TagStore> {
+    const stored = new LocalRecords('tags', connectionId, TagRecordSchema, io);
+    const store = new TagStore(connectionId, now, stored);
     const next = new Map<string, TagRecord>();
-    for (const raw of await database.getAllFromIndex('tags', 'byConnection', connectionId)) {
-      const record = readRecord(raw);
+    for (const parsed of await stored.load()) {
+      const record = cleanRecord(parsed);
       if (record) next.set(record.outputKey, record);
     }
     store.adopt(next);
@@ -190,17 +195,12 @@ export class TagStore {
     }
     this.adopt(next);
     this.listeners.notify();
-    // Shown at once, so written at once: a reload right after the click keeps it (writeNow).
-    await writeNow('tags', (store) =>
+    // Shown at once, so written at once: a reload right after the click keeps it (commitNow).
+    await this.stored.write(
       changes.map((r) =>
         r.tags.length
-          ? store.put({
-              connectionId: this.connectionId,
-              outputKey: r.outputKey,
-              tags: [...r.tags],
-              at: r.at,
-            })
-          : store.delete([this.connectionId, r.outputKey]),
+          ? { put: { outputKey: r.outputKey, tags: [...r.tags], at: r.at } }
+          : { remove: r.outputKey },
       ),
     );
   }

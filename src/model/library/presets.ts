@@ -3,8 +3,6 @@ import { z } from 'zod/mini';
 import { OPTION_PARAM_TYPES, optionValue, type ParamDef } from '../../../contract/param';
 import { TaskRequestSchema, type ParamValue, type TaskRequest } from '../../../contract/task';
 import { fromBase64Url, toBase64Url } from '../../lib/base64url';
-import { db } from '../db';
-import { writeNow } from '../history/history-persistence';
 import type { HistorySection } from '../history/history-store';
 import { searchForSelection, selectionOfRequest, type ResolvedSelection, type Selection } from '../selection';
 
@@ -18,6 +16,7 @@ export { type Preset, type PortablePreset } from './preset-schema';
 import { PresetSchema, type Preset, type PortablePreset } from './preset-schema';
 import { formatList } from '../../lib/format';
 import { Listeners } from '../../lib/store';
+import { LocalRecords, type LocalIo } from '../local-records';
 
 const ExportSchema = z.object({
   format: z.literal('media-studio-presets'),
@@ -194,18 +193,23 @@ export class PresetStore {
     readonly connectionId: string,
     private readonly now: () => number,
     private readonly newId: () => string,
+    private readonly records: LocalRecords<'presets', Preset>,
   ) {}
 
+  /** `db` and `onError`: the database and who hears of a failed write (connection-stores.ts). */
   static async open(
     connectionId: string,
-    { now = Date.now, newId = () => crypto.randomUUID() }: { now?: () => number; newId?: () => string } = {},
+    {
+      now = Date.now,
+      newId = () => crypto.randomUUID(),
+      ...io
+    }: { now?: () => number; newId?: () => string } & LocalIo = {},
   ): Promise<PresetStore> {
-    const store = new PresetStore(connectionId, now, newId);
+    const records = new LocalRecords('presets', connectionId, PresetSchema, io);
+    const store = new PresetStore(connectionId, now, newId, records);
     try {
-      for (const raw of await (await db()).getAllFromIndex('presets', 'byConnection', connectionId)) {
-        const parsed = PresetSchema.safeParse(raw);
-        if (parsed.success && parsed.data.connectionId === connectionId)
-          store.byId.set(parsed.data.id, parsed.data);
+      for (const preset of await records.load()) {
+        if (preset.connectionId === connectionId) store.byId.set(preset.id, preset);
       }
     } catch {
       // IndexedDB unavailable: presets still work in this tab.
@@ -238,10 +242,10 @@ export class PresetStore {
     this.byId.set(preset.id, preset);
     this.changed();
     try {
-      // Written at once: a reload right after Save keeps the preset (writeNow).
-      await writeNow('presets', (store) => [store.put(preset)]);
+      // Written at once: a reload right after Save keeps the preset (commitNow).
+      await this.records.write([{ put: preset }]);
     } catch {
-      // Kept in memory for this tab.
+      // Told to the reporter the store was opened with; kept in memory for this tab.
     }
   }
 
@@ -278,7 +282,7 @@ export class PresetStore {
     this.byId.delete(id);
     this.changed();
     try {
-      await writeNow('presets', (store) => [store.delete([this.connectionId, id])]);
+      await this.records.write([{ remove: id }]);
     } catch {
       // See write.
     }

@@ -1,8 +1,7 @@
 import { z } from 'zod/mini';
-import { db } from '../db';
-import { writeNow } from '../history/history-persistence';
 import type { HistorySection } from '../history/history-store';
 import { Listeners } from '../../lib/store';
+import { LocalRecords, type LocalIo } from '../local-records';
 
 // The prompt library (product-notes §3 "Presets, batches, prompt library"): every prompt sent with this key,
 // kept once (the same text sent again only counts another use), searchable, with favourites pinned.
@@ -47,19 +46,19 @@ export class PromptLibrary {
   private constructor(
     readonly connectionId: string,
     private readonly now: () => number,
+    private readonly stored: LocalRecords<'prompts', PromptRecord>,
   ) {}
 
+  /** `db` and `onError`: the database and who hears of a failed write (connection-stores.ts). */
   static async open(
     connectionId: string,
-    { now = Date.now }: { now?: () => number } = {},
+    { now = Date.now, ...io }: { now?: () => number } & LocalIo = {},
   ): Promise<PromptLibrary> {
-    const library = new PromptLibrary(connectionId, now);
+    const stored = new LocalRecords('prompts', connectionId, PromptRecordSchema, io);
+    const library = new PromptLibrary(connectionId, now, stored);
     try {
-      for (const raw of await (await db()).getAllFromIndex('prompts', 'byConnection', connectionId)) {
-        const parsed = PromptRecordSchema.safeParse(raw);
-        if (parsed.success && parsed.data.connectionId === connectionId) {
-          library.byText.set(parsed.data.text, parsed.data);
-        }
+      for (const record of await stored.load()) {
+        if (record.connectionId === connectionId) library.byText.set(record.text, record);
       }
     } catch {
       // IndexedDB unavailable: the library still works in this tab.
@@ -94,10 +93,10 @@ export class PromptLibrary {
   private async persist(records: PromptRecord[]): Promise<void> {
     if (records.length === 0) return;
     try {
-      // Written at once: a reload right after a pin keeps it (writeNow).
-      await writeNow('prompts', (store) => records.map((r) => store.put(r)));
+      // Written at once: a reload right after a pin keeps it (commitNow).
+      await this.stored.write(records.map((r) => ({ put: r })));
     } catch {
-      // Kept in memory for this tab.
+      // Told to the reporter the library was opened with; kept in memory for this tab.
     }
   }
 
@@ -136,7 +135,7 @@ export class PromptLibrary {
     this.byText.delete(text);
     this.changed();
     try {
-      await writeNow('prompts', (store) => [store.delete([this.connectionId, text])]);
+      await this.stored.write([{ remove: text }]);
     } catch {
       // See persist.
     }
