@@ -1,5 +1,5 @@
 import { useLingui } from '@lingui/react/macro';
-import { lazy, Suspense, useCallback, useRef, type RefObject } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useRef, type RefObject } from 'react';
 import type { Me } from '../../contract/me';
 import type { ParamDef } from '../../contract/param';
 import type { ParamValue } from '../../contract/task';
@@ -9,6 +9,12 @@ import { KeptCopyContext } from '../components/history/kept-copy-context';
 import { Spinner } from '../components/spinner';
 import type { BoardSource } from '../features/compare/board-source';
 import { ParamInput } from '../features/forms/param-input';
+import {
+  GalleryDataContext,
+  GalleryTeamContext,
+  type GalleryData,
+  type GalleryTeam,
+} from '../features/gallery/gallery-context';
 import type { ComparisonModel } from '../features/gallery/selection-toolbar';
 import { PromptLibraryProvider } from '../features/prompts/prompt-library-provider';
 import { preloadModule, useLoaded } from '../lib/use-loaded';
@@ -78,6 +84,26 @@ export function StudioViews({
     },
     [addToComparison],
   );
+  // The gallery's stores, provided once for the screen (features/gallery/gallery-context.ts): this
+  // connection's, and the team's while the team space is on.
+  const galleryData = useMemo<GalleryData | null>(
+    () =>
+      runner && galleryStores
+        ? {
+            history: runner.store,
+            judgements: galleryStores.judgements,
+            hidden: galleryStores.hidden,
+            reviews: runner.reviews,
+          }
+        : null,
+    [runner, galleryStores],
+  );
+  const session = team.space.session;
+  const reviewTeam = team.views.reviewTeam;
+  const galleryTeam = useMemo<GalleryTeam>(
+    () => ({ picks: session?.judgements ?? null, earlier: session?.earlier ?? null, reviewTeam }),
+    [session, reviewTeam],
+  );
   const renderParam = useCallback(
     (def: ParamDef, value: ParamValue | undefined, onChange: (v: ParamValue | undefined) => void) => (
       <ParamInput def={def} value={value} onChange={onChange} baseUrl={baseUrl} />
@@ -115,54 +141,49 @@ export function StudioViews({
     );
   return (
     <PromptLibraryProvider library={runner?.prompts ?? null} team={team.space.session?.library}>
-      <>
+      {/* The kept copies of starred outputs: the gallery's tiles, Viewer and Download selected show them, and
+          the History column's detail view downloads one too. */}
+      <KeptCopyContext value={galleryStores?.keepers ?? null}>
         {galleryShown && (
           <Suspense fallback={loading(t`Loading the gallery`)}>
-            {runner && galleryStores && galleryModule ? (
-              <galleryModule.GalleryScreen
-                history={runner.store}
-                held={galleryHeld}
-                judgements={galleryStores.judgements}
-                reviews={runner.reviews}
-                reviewTeam={team.views.reviewTeam}
-                hidden={galleryStores.hidden}
-                keepers={galleryStores.keepers}
-                filter={gallery.filter}
-                onFilter={gallery.setFilter}
-                onRemix={(entry) => {
-                  views.go(null);
-                  workspace.current?.onRemix(entry);
-                }}
-                onUseAsInput={(url, mediaType) => {
-                  views.go(null);
-                  workspace.current?.onUseAsInput(url, mediaType);
-                }}
-                onAddToComparison={addModelsToComparison}
-                teamPicks={team.views.teamPicks}
-                earlier={team.space.session?.earlier}
-                renderOutputExtras={team.views.renderOutputExtras}
-                openOutput={openOutput}
-                runningFirst={phone}
-              />
+            {galleryData && galleryModule ? (
+              <GalleryDataContext value={galleryData}>
+                <GalleryTeamContext value={galleryTeam}>
+                  <galleryModule.GalleryScreen
+                    held={galleryHeld}
+                    filter={gallery.filter}
+                    onFilter={gallery.setFilter}
+                    onRemix={(entry) => {
+                      views.go(null);
+                      workspace.current?.onRemix(entry);
+                    }}
+                    onUseAsInput={(url, mediaType) => {
+                      views.go(null);
+                      workspace.current?.onUseAsInput(url, mediaType);
+                    }}
+                    onAddToComparison={addModelsToComparison}
+                    renderOutputExtras={team.views.renderOutputExtras}
+                    openOutput={openOutput}
+                    runningFirst={phone}
+                  />
+                </GalleryTeamContext>
+              </GalleryDataContext>
             ) : (
               loading(t`Loading the gallery`)
             )}
           </Suspense>
         )}
         <div hidden={galleryShown} className="contents">
-          {/* The History column's detail view downloads a starred output's kept copy too. */}
-          <KeptCopyContext.Provider value={galleryStores?.keepers ?? null}>
-            <Workspace
-              me={me}
-              runner={runner}
-              galleryStores={galleryStores}
-              actions={workspace}
-              onAddToComparison={addToComparison}
-              draftCount={comparison.draft?.columns.length ?? 0}
-            />
-          </KeptCopyContext.Provider>
+          <Workspace
+            me={me}
+            runner={runner}
+            galleryStores={galleryStores}
+            actions={workspace}
+            onAddToComparison={addToComparison}
+            draftCount={comparison.draft?.columns.length ?? 0}
+          />
         </div>
-      </>
+      </KeptCopyContext>
     </PromptLibraryProvider>
   );
 }

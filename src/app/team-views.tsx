@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import { useCallback, useMemo, type ReactNode } from 'react';
 import { CommentsRegion } from '../features/comments/comments-region';
 import type { CompareTeam } from '../features/compare/compare-team';
 import type { RenderCellExtras } from '../features/compare/cell-extras';
@@ -11,23 +11,18 @@ import {
   type ReviewLine,
   type ReviewTeam,
 } from '../components/history/review-control';
-import type { TeamPicks } from '../model/team/team-judgements';
 import type { Member } from '../model/team/team-members';
 import type { TeamSession } from '../model/team/team-session';
-import { NO_SUBSCRIBE } from '../lib/use-optional-store';
 
 // What the views take of an open team session (features never import each other, so the app hands each
 // its part): Compare's boards and votes, a board cell's Review and comments region, the Viewer's comments,
-// the Gallery's Team picks, and which outputs are this member's (for new-comment notices). A cell's Review
+// and which outputs are this member's (for new-comment notices). A cell's Review
 // is there without the team space too (this member's own reviews).
-
-const nothing = () => undefined;
 
 export interface TeamViews {
   compare: CompareTeam | null;
   renderCellExtras: RenderCellExtras | undefined;
   renderOutputExtras: ((outputKey: string) => ReactNode) | undefined;
-  teamPicks: TeamPicks | undefined;
   /** Whether an output is this member's: made on this device, or on another of theirs. */
   isMine: (outputKey: string) => boolean;
   /** Everyone's reviews of outputs, with members' names (the Viewer's and the Gallery's Review). */
@@ -94,10 +89,6 @@ export function useTeamViews(
     () => (session ? (outputKey: string) => comments({ kind: 'output', outputKey }) : undefined),
     [session, comments],
   );
-  const picks = useSyncExternalStore(
-    session?.judgements.subscribe ?? NO_SUBSCRIBE,
-    session ? session.judgements.snapshot : nothing,
-  );
   const isMine = useCallback(
     (outputKey: string) => {
       const entry = history?.get(taskIdOfKey(outputKey));
@@ -113,7 +104,6 @@ export function useTeamViews(
     compare,
     renderCellExtras,
     renderOutputExtras,
-    teamPicks: picks,
     isMine,
     reviewTeam,
     reviewLinesOf,

@@ -2,15 +2,24 @@ import { cleanup, render } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { NO_GALLERY_FILTER } from '../model/history/gallery-filter';
 import { GalleryScreen, type GalleryScreenProps } from '../app/gallery-screen';
+import type { EarlierSource } from '../components/history/earlier-team-tasks';
+import { KeptCopyContext } from '../components/history/kept-copy-context';
+import type { ReviewTeam } from '../components/history/review-control';
+import {
+  GalleryDataContext,
+  GalleryTeamContext,
+  type GalleryData,
+} from '../features/gallery/gallery-context';
+import { NO_SUBSCRIBE } from '../lib/use-optional-store';
+import type { KeepersStore } from '../model/history/keepers';
+import type { TeamPicks } from '../model/team/team-judgements';
 import { HiddenTasks } from '../model/history/hidden-tasks';
 import type { HistoryEntry } from '../model/history/history-types';
 import { JudgementStore } from '../model/history/judgements';
 import { CONNECTION, freshDatabase, stubLayout, storeWith } from './gallery-test-utils';
 
-export type GalleryProps = GalleryScreenProps;
-
 // The Gallery as its component tests render it (the screen the app shows: with its Viewer, Compare two and
-// take-away): a fresh database before each test, a laid-out viewport
+// take-away, inside the contexts the app provides): a fresh database before each test, a laid-out viewport
 // (happy-dom lays nothing out), and the view over real stores for the entries given.
 
 /** The grid's own width decides its columns; happy-dom says 0. Returns the restore function. */
@@ -41,12 +50,44 @@ export function setUpGalleryTests(viewport?: number): void {
   });
 }
 
+/**
+ * What a test gives the Gallery: the screen's props and, flat beside them, the stores the app provides by
+ * context (this connection's, the kept copies, the team's), so a test names only what it is about.
+ */
+export interface GalleryProps extends GalleryScreenProps, GalleryData {
+  keepers?: KeepersStore | null;
+  /** The team's stars and ratings (the team space on). */
+  teamPicks?: TeamPicks;
+  earlier?: EarlierSource | null;
+  reviewTeam?: ReviewTeam | null;
+}
+
+/** The screen inside the contexts the app provides (app/studio-views.tsx). */
+function GalleryInContext(props: GalleryProps) {
+  const { history, judgements, hidden, reviews, keepers, teamPicks, earlier, reviewTeam, ...screen } = props;
+  const team = {
+    picks: teamPicks ? { subscribe: NO_SUBSCRIBE, snapshot: () => teamPicks } : null,
+    earlier: earlier ?? null,
+    reviewTeam: reviewTeam ?? null,
+  };
+  return (
+    <KeptCopyContext value={keepers ?? null}>
+      <GalleryDataContext value={{ history, judgements, hidden, reviews }}>
+        <GalleryTeamContext value={team}>
+          <GalleryScreen {...screen} />
+        </GalleryTeamContext>
+      </GalleryDataContext>
+    </KeptCopyContext>
+  );
+}
+
 /** The Gallery over `entries`, with fresh judgements and hidden tasks, the handlers spies; `props` win. */
-export async function renderGallery(entries: HistoryEntry[], props: Partial<GalleryScreenProps> = {}) {
-  const all: GalleryScreenProps = {
+export async function renderGallery(entries: HistoryEntry[], props: Partial<GalleryProps> = {}) {
+  const all: GalleryProps = {
     history: await storeWith(entries),
     judgements: await JudgementStore.open(CONNECTION),
     hidden: await HiddenTasks.open(CONNECTION),
+    reviews: null,
     filter: NO_GALLERY_FILTER,
     onFilter: vi.fn(),
     onRemix: vi.fn(),
@@ -54,9 +95,9 @@ export async function renderGallery(entries: HistoryEntry[], props: Partial<Gall
     onAddToComparison: vi.fn(),
     ...props,
   };
-  const view = render(<GalleryScreen {...all} />);
+  const view = render(<GalleryInContext {...all} />);
   /** Renders the same screen again with `more` props over the first ones. */
-  const rerenderWith = (more: Partial<GalleryScreenProps>) =>
-    view.rerender(<GalleryScreen {...all} {...more} />);
+  const rerenderWith = (more: Partial<GalleryProps>) =>
+    view.rerender(<GalleryInContext {...all} {...more} />);
   return { ...view, props: all, rerenderWith };
 }

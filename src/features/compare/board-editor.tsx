@@ -10,7 +10,6 @@ import { BoardParams, type RenderParam } from './board-params';
 import { BoardToolbar } from './board-toolbar';
 import { BoardViewers } from './board-viewers';
 import { DecisionSummary, decidedName } from './decision';
-import type { RenderCellExtras } from './cell-extras';
 import type { CompareTeam } from './compare-team';
 import { ModelPicker } from './model-picker';
 import { PromptList } from './prompt-list';
@@ -34,22 +33,11 @@ export interface BoardEditorProps {
   shareUrl: (encoded: string) => string;
   /** The team when this board is (or will be, once it holds something) a team board; null: this device. */
   team: CompareTeam | null;
-  /** Extras shown in each cell of a board (the app puts the cell's Comments there). */
-  renderCellExtras?: RenderCellExtras;
   /** The board was saved for the first time. */
   onSaved: (board: Board) => void;
 }
 
-export function BoardEditor({
-  initial,
-  runner,
-  me,
-  renderParam,
-  shareUrl,
-  team,
-  renderCellExtras,
-  onSaved,
-}: BoardEditorProps) {
+export function BoardEditor({ initial, runner, me, renderParam, shareUrl, team, onSaved }: BoardEditorProps) {
   const { t } = useLingui();
   const { connectionId } = useApi();
   const state = useBoard(initial, runner, onSaved, team?.boards ?? null);
@@ -121,7 +109,6 @@ export function BoardEditor({
         blind={blind}
         votes={votes}
         onVote={(rowId, candidates, winner) => void vote(rowId, candidates, winner)}
-        renderCellExtras={renderCellExtras}
       />
     </div>
   );

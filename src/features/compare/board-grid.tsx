@@ -3,7 +3,6 @@ import { useRef, useState } from 'react';
 import { formatCredits } from '../../lib/format';
 import { blindLabel, identifyingNames } from './board-model';
 import { BoardRow, type BlindProps } from './board-row';
-import type { RenderCellExtras } from './cell-extras';
 import { GridControls } from './grid-controls';
 import type { BoardState } from './use-board';
 import { useSyncedScroll } from './use-synced-scroll';
@@ -12,13 +11,7 @@ import { useSyncedScroll } from './use-synced-scroll';
 // (board-row.tsx). Images sit in same-size boxes whose zoom and scroll move together; videos and audio
 // play together (grid-controls.tsx).
 
-export function BoardGrid({
-  state,
-  blind,
-  votes,
-  onVote,
-  renderCellExtras,
-}: { state: BoardState; renderCellExtras?: RenderCellExtras } & BlindProps) {
+export function BoardGrid({ state, blind, votes, onVote }: { state: BoardState } & BlindProps) {
   const { t } = useLingui();
   const { board, columns, cells, totals } = state;
   const names = blind ? identifyingNames(columns) : [];
@@ -102,7 +95,6 @@ export function BoardGrid({
                 onVote={onVote}
                 zoom={zoom}
                 onScroll={onScroll}
-                renderCellExtras={renderCellExtras}
               />
             ))}
           </tbody>

@@ -6,7 +6,7 @@ import { blindLabel, type BoardColumn } from './board-model';
 import { blindOrder } from './blind-order';
 import { CellCard } from './cell-card';
 import { CellScores } from './criteria';
-import { cellTarget, type RenderCellExtras } from './cell-extras';
+import { cellTarget, useCellExtras } from './cell-extras';
 import type { CellView } from './cell-view';
 import { RowVote } from './row-vote';
 import type { BoardState } from './use-board';
@@ -41,7 +41,6 @@ export function BoardRow({
   onVote,
   zoom,
   onScroll,
-  renderCellExtras,
 }: BlindProps & {
   state: BoardState;
   row: Row;
@@ -50,9 +49,10 @@ export function BoardRow({
   blindNames: readonly string[];
   zoom: number;
   onScroll: (box: HTMLElement) => void;
-  renderCellExtras?: RenderCellExtras;
 }) {
   const { t } = useLingui();
+  // The app's extras in each cell (its Review, the team's Comments), from the Compare view's context.
+  const renderCellExtras = useCellExtras();
   const { board, columns, cells, update } = state;
   // Blind: this row's own order, the same after a reload; the cells are named by their place.
   const order = blind ? blindOrder(board.id, row.id, columns) : columns;

@@ -11,7 +11,7 @@ import { BoardList } from './board-list';
 import type { BoardSource } from './board-source';
 import type { RenderParam } from './board-params';
 import { defaultBoardName } from './board-model';
-import type { RenderCellExtras } from './cell-extras';
+import { CellExtrasContext, type RenderCellExtras } from './cell-extras';
 import type { CompareTeam } from './compare-team';
 import type { CompareRunner } from './send-cells';
 import { NO_SUBSCRIBE } from '../../lib/use-optional-store';
@@ -35,7 +35,10 @@ interface CompareViewProps {
   shareUrl: (encoded: string) => string;
   /** The team space's boards and votes when it is on; null or absent: boards stay on this device. */
   team?: CompareTeam | null;
-  /** Extras shown in each cell of a board (the app puts the cell's Comments there). */
+  /**
+   * Extras shown in each cell of a board (the app puts the cell's Review and Comments there): provided
+   * here to the whole view, read by each board row (cell-extras.ts).
+   */
   renderCellExtras?: RenderCellExtras;
 }
 
@@ -68,7 +71,13 @@ function freshBoard(connectionId: string, source: BoardSource): Board | null {
   return newBoard(connectionId, { ...setup, columns: source.columns ?? [] });
 }
 
-export function CompareView({ source, onOpen, team: teamProp, ...editor }: CompareViewProps) {
+export function CompareView({
+  source,
+  onOpen,
+  team: teamProp,
+  renderCellExtras,
+  ...editor
+}: CompareViewProps) {
   const { t } = useLingui();
   const { connectionId } = useApi();
   const [loaded, setLoaded] = useState<{ id: string; board: Board | 'missing' } | null>(null);
@@ -105,47 +114,52 @@ export function CompareView({ source, onOpen, team: teamProp, ...editor }: Compa
   const where: 'team' | 'local' = team && (teamRecord || !savedId) ? 'team' : 'local';
 
   return (
-    <main className="grid flex-1 grid-cols-1 gap-4 p-4 lg:grid-cols-[260px_minmax(0,1fr)] lg:items-start">
-      <BoardList
-        team={team}
-        teamBoards={teamBoards}
-        currentId={board !== null && board !== 'missing' ? board.id : null}
-        onOpen={onOpen}
-      />
-      <section
-        aria-label={t({ message: 'Compare', comment: 'The Compare view: one prompt through several models' })}
-        className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6 dark:bg-slate-900 dark:ring-slate-800"
-      >
-        {board === null && <Spinner label={t`Loading the board`} />}
-        {board === 'missing' && (
-          <Alert
-            tone="error"
-            title={
-              team
-                ? t`This board is neither on this device nor in your team’s space.`
-                : t`This board is not on this device for this key.`
-            }
-          >
-            {team
-              ? t`It may have been deleted, or the team’s boards have not arrived yet. Start a new one from the list.`
-              : t`Boards are saved per key in this browser. Start a new one from the list.`}
-          </Alert>
-        )}
-        {board !== null && board !== 'missing' && (
-          <BoardEditor
-            key={`${where}:${board.id}`}
-            initial={board}
-            {...editor}
-            team={where === 'team' ? team : null}
-            onSaved={(saved) => {
-              if (source.kind === 'saved') return;
-              // The URL now names the board (a reload reopens it); the editor stays as it is.
-              setLoaded({ id: saved.id, board: saved });
-              onOpen({ kind: 'saved', id: saved.id });
-            }}
-          />
-        )}
-      </section>
-    </main>
+    <CellExtrasContext value={renderCellExtras}>
+      <main className="grid flex-1 grid-cols-1 gap-4 p-4 lg:grid-cols-[260px_minmax(0,1fr)] lg:items-start">
+        <BoardList
+          team={team}
+          teamBoards={teamBoards}
+          currentId={board !== null && board !== 'missing' ? board.id : null}
+          onOpen={onOpen}
+        />
+        <section
+          aria-label={t({
+            message: 'Compare',
+            comment: 'The Compare view: one prompt through several models',
+          })}
+          className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6 dark:bg-slate-900 dark:ring-slate-800"
+        >
+          {board === null && <Spinner label={t`Loading the board`} />}
+          {board === 'missing' && (
+            <Alert
+              tone="error"
+              title={
+                team
+                  ? t`This board is neither on this device nor in your team’s space.`
+                  : t`This board is not on this device for this key.`
+              }
+            >
+              {team
+                ? t`It may have been deleted, or the team’s boards have not arrived yet. Start a new one from the list.`
+                : t`Boards are saved per key in this browser. Start a new one from the list.`}
+            </Alert>
+          )}
+          {board !== null && board !== 'missing' && (
+            <BoardEditor
+              key={`${where}:${board.id}`}
+              initial={board}
+              {...editor}
+              team={where === 'team' ? team : null}
+              onSaved={(saved) => {
+                if (source.kind === 'saved') return;
+                // The URL now names the board (a reload reopens it); the editor stays as it is.
+                setLoaded({ id: saved.id, board: saved });
+                onOpen({ kind: 'saved', id: saved.id });
+              }}
+            />
+          )}
+        </section>
+      </main>
+    </CellExtrasContext>
   );
 }

@@ -7,32 +7,24 @@ import {
   useRef,
   useState,
   useSyncExternalStore,
-  type ComponentType,
   type ReactNode,
 } from 'react';
 import { Button } from '../../components/button';
 import { useGroupBatches } from '../../components/history/group-batches-setting';
-import { KeptCopyContext } from '../../components/history/kept-copy-context';
 import { formatCount } from '../../lib/format';
 import type { OutboxEntry } from '../../model/db';
 import { batchOrder } from '../../model/history/batch-stacks';
-import type { ComparePair, CompareMode, CompareSide } from '../../model/history/compare-pair';
+import type { ComparePair } from '../../model/history/compare-pair';
 import { galleryItemsOf, type GalleryItem } from '../../model/history/gallery-item';
-import type { HiddenTasks } from '../../model/history/hidden-tasks';
-import type { MediaType } from '../../model/history/history-filter';
-import type { HistoryStore } from '../../model/history/history-store';
-import type { HistoryEntry } from '../../model/history/history-types';
-import type { JudgementStore, Judgements } from '../../model/history/judgements';
-import type { KeepersStore } from '../../model/history/keepers';
-import { lineageOf, type Lineage } from '../../model/history/lineage';
+import { lineageOf } from '../../model/history/lineage';
 import { taskIdOfKey } from '../../model/history/output-key';
-import type { TeamPick, TeamPicks } from '../../model/team/team-judgements';
-import type { LocalReviewStore, ReviewTeam } from '../../components/history/review-control';
-import { reviewStatesOf, type ReviewStore, type Reviews } from '../../model/history/reviews';
+import { reviewStatesOf, type Reviews } from '../../model/history/reviews';
 import { useOutputTags, useSearchIndex } from '../../components/search/search-stores';
 import { compareTargetOf, compareWithSource } from './compare-target';
+import { useGalleryData, useGalleryTeam } from './gallery-context';
 import { GalleryEarlier } from './gallery-earlier';
 import { GalleryEmpty } from './gallery-empty';
+import { GalleryOpenContext, type OpenCompareTwo, type OpenViewer } from './gallery-open';
 import {
   NO_GALLERY_FILTER,
   isGalleryFiltering,
@@ -42,7 +34,7 @@ import {
   type GalleryFilter,
 } from '../../model/history/gallery-filter';
 import { GalleryGrid, type GridApi } from './gallery-grid';
-import { useEarlierSearch, type EarlierSource } from '../../components/history/earlier-team-tasks';
+import { useEarlierSearch } from '../../components/history/earlier-team-tasks';
 import { GalleryToolbar } from './gallery-toolbar';
 import { itemBatch } from './grid-cells';
 import { HeldStrip } from './held-strip';
@@ -55,49 +47,14 @@ import { useOptionalStore } from '../../lib/use-optional-store';
 // The "Gallery" view (product-notes §3 "Gallery and viewer"): the same history as the History column, one tile
 // per output, newest first and grouped by day, filtered and sorted from the URL, virtualised by rows so
 // 20,000 outputs stay smooth; multi-select with bulk actions; the Viewer and Compare two open from it. This
-// file holds the view's state (what is shown, selected, open) and lays out its parts; the Viewer, Compare two
-// and the take-away are features of their own that the app hands in (app/gallery-screen.tsx).
-
-/** What the Gallery gives the Viewer it opens: the shown set, the output, and what to do on each action. */
-interface OpenViewer {
-  items: GalleryItem[];
-  /** The output's place in `items`; -1 when the filters leave it out. */
-  index: number;
-  current: GalleryItem;
-  onIndex: (index: number) => void;
-  onShow: (item: GalleryItem) => void;
-  judgements: Judgements;
-  teamPick: TeamPick | undefined;
-  onToggleStar: (item: GalleryItem) => void;
-  onRate: (item: GalleryItem, rating: number | null) => void;
-  onClose: (item: GalleryItem) => void;
-  onRemix: (entry: HistoryEntry) => void;
-  onUseAsInput: (url: string, mediaType: MediaType) => void;
-  onCompareSource: (item: GalleryItem) => void;
-  renderOutputExtras?: (outputKey: string) => ReactNode;
-  /** "Made from" and "Used in" of the output shown. */
-  lineage: Lineage;
-  /** Review of the output shown: this member's reviews, and the team's while it is on. */
-  reviews: LocalReviewStore | null;
-  reviewTeam: ReviewTeam | null;
-}
-
-/** What the Gallery gives Compare two: the pair, the layout it opens in, and its close. */
-interface OpenCompareTwo {
-  before: CompareSide;
-  after: CompareSide;
-  initialMode: CompareMode;
-  onClose: () => void;
-}
+// file holds the view's state (what is shown, selected, open) and lays out its parts. The stores come from
+// the app's contexts (gallery-context.ts); the Viewer, Compare two and the take-away are features of their
+// own that the app composes in (app/gallery-screen.tsx): the first two as children, which read what is open
+// (gallery-open.ts).
 
 export interface GalleryViewProps {
-  history: HistoryStore;
-  judgements: JudgementStore;
-  hidden: HiddenTasks;
   filter: GalleryFilter;
   onFilter: (filter: GalleryFilter) => void;
-  onRemix: (entry: HistoryEntry) => void;
-  onUseAsInput: (url: string, mediaType: MediaType) => void;
   onAddToComparison: (models: ComparisonModel[]) => void;
   /**
    * More buttons for the selection toolbar, given the selected tiles in the shown order: the place for
@@ -106,19 +63,6 @@ export interface GalleryViewProps {
   extraActions?: (selected: GalleryItem[]) => ReactNode;
   /** Above the grid: what the kept copies take on this device (the take-away's meter, from the app). */
   storage?: ReactNode;
-  /** The Viewer, opened on an output with what the Gallery gives it (features/viewer, handed in by the app). */
-  viewer: ComponentType<OpenViewer>;
-  /** Compare two, opened on a pair (features/compare-two, handed in by the app). */
-  compareTwo: ComponentType<OpenCompareTwo>;
-  /** More of the Viewer's side panel for the output shown (the team's comments on it). */
-  renderOutputExtras?: (outputKey: string) => ReactNode;
-  /** Starred outputs kept on this device (their bytes), shown when their URL no longer answers. */
-  keepers?: KeepersStore | null;
-  /**
-   * The team's stars and ratings, while the team space is on: a "Team picks" filter, and on each tile
-   * how many members starred it and their average rating. Without it the gallery is this device's alone.
-   */
-  teamPicks?: TeamPicks;
   /**
    * An output to open in the Viewer (a notice's "Open output"); a new nonce opens it again. It opens
    * once its task is in the history, even when the filters leave it out.
@@ -128,15 +72,11 @@ export interface GalleryViewProps {
   held?: readonly OutboxEntry[];
   /** Tasks still running before the rest (the phone's Results, docs/phone.md), in the sort's order. */
   runningFirst?: boolean;
-  /** With the team space: the team's earlier tasks, read from the server at the grid's end and by search. */
-  earlier?: EarlierSource | null;
   /**
-   * This member's reviews of outputs (Approve, Needs changes, Reject): in the Viewer, on the selection
-   * toolbar, as a badge on each reviewed tile and the "Review" filter. Without it none of these shows.
+   * What opens over the grid (the Viewer, Compare two: features/viewer and features/compare-two, composed
+   * in by the app); each reads what is open with useOpenViewer or useOpenCompareTwo.
    */
-  reviews?: ReviewStore | null;
-  /** The team's reviews and members' names, while the team space is on (everyone's reviews show). */
-  reviewTeam?: ReviewTeam | null;
+  children?: ReactNode;
 }
 
 const NO_ITEMS: GalleryItem[] = [];
@@ -144,18 +84,17 @@ const NO_REVIEWS: Reviews = new Map();
 
 export function GalleryView(props: GalleryViewProps) {
   const { t, i18n } = useLingui();
-  const { history, judgements, hidden, onFilter, teamPicks } = props;
-  const { viewer: ViewerView, compareTwo: CompareTwoView } = props;
+  const { onFilter } = props;
+  const { history, judgements, hidden, reviews } = useGalleryData();
+  const { picks, earlier, reviewTeam } = useGalleryTeam();
+  const teamPicks = useOptionalStore(picks, undefined);
   // A team joining brings its entries in pieces: each piece's grid is rendered as a transition, in slices.
   const live = useSyncExternalStore(history.subscribe, history.list);
   const entries = useDeferredValue(live);
   // A grid still catching up with its store reads no earlier tasks for its end being in view (as History).
   const catchingUp = entries !== live;
-  const earlier = props.earlier ?? null;
   const judged = useSyncExternalStore(judgements.subscribe, judgements.snapshot);
   const hiddenIds = useSyncExternalStore(hidden.subscribe, hidden.snapshot);
-  const reviews = props.reviews ?? null;
-  const reviewTeam = props.reviewTeam ?? null;
   const myReviews = useOptionalStore(reviews, NO_REVIEWS);
   const teamReviews = useOptionalStore(reviewTeam?.reviews, undefined);
   // Each reviewed output's latest review (anyone's in a team): its tile's badge and the "Review" filter.
@@ -167,7 +106,7 @@ export function GalleryView(props: GalleryViewProps) {
     [props.filter, teamOn],
   );
   const deferred = useDeferredValue(filter);
-  useEarlierSearch(props.earlier, deferred.query);
+  useEarlierSearch(earlier, deferred.query);
   const [grouped, setGrouped] = useGroupBatches();
   // Grouped, a batch's tiles sit together where its best one falls under the sort (the grid shows them
   // as one stack): the Viewer and range selection then go through them in that order too.
@@ -271,124 +210,119 @@ export function GalleryView(props: GalleryViewProps) {
   const shownCount = formatCount(shown);
   const totalCount = formatCount(totalOutputs);
 
+  const openViewer: OpenViewer | null =
+    viewing && lineage && !comparing
+      ? {
+          lineage,
+          items,
+          index: viewIndex,
+          current: viewing,
+          onIndex: (i) => items[i] && setViewing(items[i]),
+          onShow: setViewing,
+          judgements: judged,
+          teamPick: teamPicks?.get(viewing.key),
+          reviews,
+          reviewTeam,
+          onToggleStar,
+          onRate: (item, r) => void judgements.setRating(item.key, r),
+          onClose: closeViewer,
+          onCompareSource: (item) => {
+            const target = compareWithSource(item);
+            if (target) setComparing(target);
+          },
+        }
+      : null;
+  const openCompareTwo: OpenCompareTwo | null = comparing && {
+    before: comparing.before,
+    after: comparing.after,
+    initialMode: comparing.mode,
+    onClose: () => setComparing(null),
+  };
+
   return (
-    <KeptCopyContext.Provider value={props.keepers ?? null}>
-      <main
-        aria-label={t`Gallery`}
-        // On a phone the bar of destinations (4 rem) is below it too. When the tools above the grid
-        // (filters, a selection's actions) take more than the screen leaves it, the whole page scrolls:
-        // the grid keeps half the screen rather than shrinking to nothing.
-        className="flex h-[calc(100dvh-3.5rem)] min-h-0 flex-col gap-3 overflow-y-auto p-3 max-sm:h-[calc(100dvh-7.5rem-env(safe-area-inset-bottom))] sm:p-4"
-        onKeyDown={onKeyDown}
-      >
-        <GalleryToolbar
-          entries={entries}
-          countOf={countOf}
-          filter={filter}
-          onFilter={onFilter}
-          tileSize={tileSize}
-          onTileSize={setTileSize}
-          hiddenCount={hiddenIds.size}
-          teamOn={teamOn}
-          grouped={grouped}
-          onGrouped={setGrouped}
-          count={
-            filtering || filter.showHidden
-              ? t`${shownCount} of ${totalCount} outputs`
-              : plural(shown, { one: `${shownCount} output`, other: `${shownCount} outputs` })
-          }
+    <main
+      aria-label={t`Gallery`}
+      // On a phone the bar of destinations (4 rem) is below it too. When the tools above the grid
+      // (filters, a selection's actions) take more than the screen leaves it, the whole page scrolls:
+      // the grid keeps half the screen rather than shrinking to nothing.
+      className="flex h-[calc(100dvh-3.5rem)] min-h-0 flex-col gap-3 overflow-y-auto p-3 max-sm:h-[calc(100dvh-7.5rem-env(safe-area-inset-bottom))] sm:p-4"
+      onKeyDown={onKeyDown}
+    >
+      <GalleryToolbar
+        entries={entries}
+        countOf={countOf}
+        filter={filter}
+        onFilter={onFilter}
+        tileSize={tileSize}
+        onTileSize={setTileSize}
+        hiddenCount={hiddenIds.size}
+        teamOn={teamOn}
+        grouped={grouped}
+        onGrouped={setGrouped}
+        count={
+          filtering || filter.showHidden
+            ? t`${shownCount} of ${totalCount} outputs`
+            : plural(shown, { one: `${shownCount} output`, other: `${shownCount} outputs` })
+        }
+      />
+      {props.held && props.held.length > 0 && <HeldStrip held={props.held} />}
+
+      {props.storage}
+
+      {selection.keys.size > 0 && (
+        <SelectionToolbar
+          size={selection.keys.size}
+          selected={selected}
+          hiddenIds={hiddenIds}
+          judged={judged}
+          compareTarget={compareTarget}
+          onCompare={setComparing}
+          onAddToComparison={props.onAddToComparison}
+          extraActions={props.extraActions}
+          onClear={clearSelection}
         />
-        {props.held && props.held.length > 0 && <HeldStrip held={props.held} />}
+      )}
 
-        {props.storage}
-
-        {selection.keys.size > 0 && (
-          <SelectionToolbar
-            size={selection.keys.size}
-            selected={selected}
-            judgements={judgements}
-            hidden={hidden}
-            hiddenIds={hiddenIds}
-            judged={judged}
-            reviews={reviews}
-            compareTarget={compareTarget}
-            onCompare={setComparing}
-            onAddToComparison={props.onAddToComparison}
-            extraActions={props.extraActions}
-            onClear={clearSelection}
-          />
-        )}
-
-        {entries.length === 0 ? (
-          <GalleryEmpty title={t`No outputs yet`}>
-            <Trans>What you generate appears here, newest first, and stays on this device.</Trans>
+      {entries.length === 0 ? (
+        <GalleryEmpty title={t`No outputs yet`}>
+          <Trans>What you generate appears here, newest first, and stays on this device.</Trans>
+        </GalleryEmpty>
+      ) : items.length === 0 ? (
+        <>
+          <GalleryEmpty title={t`No outputs match these filters`}>
+            <Button size="sm" onClick={() => onFilter({ ...NO_GALLERY_FILTER, sort: filter.sort })}>
+              <Trans>Clear filters</Trans>
+            </Button>
           </GalleryEmpty>
-        ) : items.length === 0 ? (
-          <>
-            <GalleryEmpty title={t`No outputs match these filters`}>
-              <Button size="sm" onClick={() => onFilter({ ...NO_GALLERY_FILTER, sort: filter.sort })}>
-                <Trans>Clear filters</Trans>
-              </Button>
-            </GalleryEmpty>
-            {/* What matches may be among the team's earlier tasks, not read yet. */}
-            {earlier && (
-              <GalleryEarlier source={earlier} filter={filter} onFilter={onFilter} paused={catchingUp} />
-            )}
-          </>
-        ) : (
-          <GalleryGrid
-            ref={grid}
-            // Other dates are another stretch of time: the grid starts again at its top.
-            key={`${tileSize}|${filter.sort}|${grouped}|${i18n.locale}|${filter.from}|${filter.to}`}
-            items={items}
-            grouped={grouped}
-            byDay={deferred.sort === 'newest' || deferred.sort === 'oldest'}
-            tileSize={TILE_SIZES[tileSize]}
-            judged={judged}
-            teamPicks={teamPicks}
-            reviewStates={reviewStates}
-            hiddenIds={hiddenIds}
-            selection={selection.keys}
-            onOpen={onOpen}
-            onSelect={onSelect}
-            onToggleStar={onToggleStar}
-            footer={earlier && <GalleryEarlier source={earlier} filter={filter} onFilter={onFilter} />}
-          />
-        )}
+          {/* What matches may be among the team's earlier tasks, not read yet. */}
+          {earlier && (
+            <GalleryEarlier source={earlier} filter={filter} onFilter={onFilter} paused={catchingUp} />
+          )}
+        </>
+      ) : (
+        <GalleryGrid
+          ref={grid}
+          // Other dates are another stretch of time: the grid starts again at its top.
+          key={`${tileSize}|${filter.sort}|${grouped}|${i18n.locale}|${filter.from}|${filter.to}`}
+          items={items}
+          grouped={grouped}
+          byDay={deferred.sort === 'newest' || deferred.sort === 'oldest'}
+          tileSize={TILE_SIZES[tileSize]}
+          judged={judged}
+          teamPicks={teamPicks}
+          reviewStates={reviewStates}
+          hiddenIds={hiddenIds}
+          selection={selection.keys}
+          onOpen={onOpen}
+          onSelect={onSelect}
+          onToggleStar={onToggleStar}
+          footer={earlier && <GalleryEarlier source={earlier} filter={filter} onFilter={onFilter} />}
+        />
+      )}
 
-        {viewing && lineage && !comparing && (
-          <ViewerView
-            lineage={lineage}
-            items={items}
-            index={viewIndex}
-            current={viewing}
-            onIndex={(i) => items[i] && setViewing(items[i])}
-            onShow={setViewing}
-            judgements={judged}
-            teamPick={teamPicks?.get(viewing.key)}
-            renderOutputExtras={props.renderOutputExtras}
-            reviews={reviews}
-            reviewTeam={reviewTeam}
-            onToggleStar={onToggleStar}
-            onRate={(item, r) => void judgements.setRating(item.key, r)}
-            onClose={closeViewer}
-            onRemix={props.onRemix}
-            onUseAsInput={props.onUseAsInput}
-            onCompareSource={(item) => {
-              const target = compareWithSource(item);
-              if (target) setComparing(target);
-            }}
-          />
-        )}
-        {comparing && (
-          <CompareTwoView
-            before={comparing.before}
-            after={comparing.after}
-            initialMode={comparing.mode}
-            onClose={() => setComparing(null)}
-          />
-        )}
-      </main>
-    </KeptCopyContext.Provider>
+      <GalleryOpenContext value={{ viewer: openViewer, compareTwo: openCompareTwo }}>
+        {props.children}
+      </GalleryOpenContext>
+    </main>
   );
 }

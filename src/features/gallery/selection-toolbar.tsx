@@ -8,13 +8,13 @@ import { formatCount } from '../../lib/format';
 import { categoryLabel } from '../../model/category-labels';
 import type { ComparePair } from '../../model/history/compare-pair';
 import type { GalleryItem } from '../../model/history/gallery-item';
-import type { HiddenTasks } from '../../model/history/hidden-tasks';
-import type { JudgementStore } from '../../model/history/judgements';
+import type { Judgements } from '../../model/history/judgements';
 import { ReviewButtons } from '../../components/history/review-control';
 import { AddTag } from '../../components/search/tag-control';
 import { useSearchStores } from '../../components/search/search-stores';
-import { REVIEW_STATES, type ReviewState, type ReviewStore } from '../../model/history/reviews';
+import { REVIEW_STATES, type ReviewState } from '../../model/history/reviews';
 import { useOptionalStore } from '../../lib/use-optional-store';
+import { useGalleryData } from './gallery-context';
 
 // The Gallery's selection toolbar (product-notes §3 "Gallery and viewer"): what a selection of tiles can do
 // at once: star, review, hide or show again, add their models to Compare, Compare two, and the app's own
@@ -30,11 +30,8 @@ export interface ComparisonModel {
 export function SelectionToolbar({
   size,
   selected,
-  judgements,
-  hidden,
   hiddenIds,
   judged,
-  reviews,
   compareTarget,
   onCompare,
   onAddToComparison,
@@ -45,12 +42,8 @@ export function SelectionToolbar({
   size: number;
   /** The selected tiles, in the shown order. */
   selected: GalleryItem[];
-  judgements: JudgementStore;
-  hidden: HiddenTasks;
   hiddenIds: ReadonlySet<string>;
-  judged: ReturnType<JudgementStore['snapshot']>;
-  /** This member's reviews: the selected outputs reviewed at once (none offered without it). */
-  reviews?: ReviewStore | null;
+  judged: Judgements;
   /** What "Compare two" opens for this selection; null disables it. */
   compareTarget: ComparePair | null;
   onCompare: (pair: ComparePair) => void;
@@ -60,6 +53,8 @@ export function SelectionToolbar({
   onClear: () => void;
 }) {
   const { t } = useLingui();
+  // What the selection acts on; without this member's reviews no Review is offered.
+  const { judgements, hidden, reviews } = useGalleryData();
   const selectedCount = formatCount(size);
   const taskIdsOf = (list: GalleryItem[]) => [...new Set(list.map((i) => i.entry.taskId))];
   const hideSelected = () => {
