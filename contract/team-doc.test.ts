@@ -5,7 +5,9 @@ import {
   migrateTeamDoc,
   outOfBounds,
   ownerOf,
+  rootNode,
   schemaVersionOf,
+  TEAM_DOC_BOARD_KEYS,
   TEAM_DOC_MIGRATIONS,
   TEAM_DOC_ROOTS,
   TEAM_DOC_VERSION,
@@ -251,5 +253,19 @@ describe('reading a record as the contract allows it', () => {
     expect(acceptedRecord('judgements', 'm1|t#0', { starred: true, deep })).toBe(false);
     expect(acceptedRecord('members', 'm1', { name: 7, joinedAt: 1 })).toBe(false);
     expect(acceptedRecord('meta', 'owner', 'm1')).toBe(false);
+  });
+});
+
+describe('a board’s keys', () => {
+  it('are exactly the fields the server takes in a board: each listed key passes, any other is refused', () => {
+    const boards = rootNode('boards');
+    const board = boards.kind === 'map' ? boards.entry('b1') : undefined;
+    expect(board?.kind).toBe('map');
+    if (board?.kind !== 'map') return;
+    for (const key of TEAM_DOC_BOARD_KEYS) expect(board.entry(key), key).toBeDefined();
+    for (const key of ['colour', 'connectionId', 'toString', '__proto__'])
+      expect(board.entry(key), key).toBeUndefined();
+    expect(acceptedRecord('boards', 'b1', { id: 'b1', name: 'Lighthouses', blind: false })).toBe(true);
+    expect(acceptedRecord('boards', 'b1', { id: 'b1', colour: 'red' })).toBe(false);
   });
 });

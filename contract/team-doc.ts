@@ -169,8 +169,11 @@ const fields = (byName: Record<string, DocNode>, who?: Who): DocNode => ({
   ...(who && { who }),
 });
 
-/** A board (team-boards.ts): anyone edits it, but Reveal is each member's own and createdBy is set once. */
-const board = fields({
+/**
+ * A board's fields (the studio maps them in src/model/team/board-fields.ts): anyone edits a board, but
+ * Reveal is each member's own and createdBy is set once.
+ */
+const BOARD_NODES = {
   id: value(Id),
   name: value(Text(400)),
   category: value(Text(100)),
@@ -189,7 +192,18 @@ const board = fields({
   decisions: { kind: 'array', item: value(TeamDocValues.decision, { byField: 'by' }), who: 'append' },
   criteria: { kind: 'array', item: value(TeamDocValues.criterion) },
   scores: mapOf(value(TeamDocValues.scoreSheet, { who: 'own-key' })),
-});
+} satisfies Record<string, DocNode>;
+
+export type TeamDocBoardKey = keyof typeof BOARD_NODES;
+
+/**
+ * @internal (the studio's field table is checked against it)
+ * The keys a board's Y.Map may hold, read off the node the server checks a board with: it refuses any
+ * other. The studio's table of a board's fields has one entry for each (src/model/team/board-fields.ts).
+ */
+export const TEAM_DOC_BOARD_KEYS = Object.keys(BOARD_NODES) as readonly TeamDocBoardKey[];
+
+const board = fields(BOARD_NODES);
 
 /** A comment (team-comments.ts): its author's, but anyone resolves or reopens its thread. */
 const comment = fields({

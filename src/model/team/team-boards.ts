@@ -2,59 +2,30 @@ import * as Y from 'yjs';
 import { z } from 'zod/mini';
 import {
   BoardSchema,
-  CellSchema,
-  ColumnSchema,
-  CriterionSchema,
   DecisionSchema,
-  MAX_COLUMNS,
-  MAX_CRITERIA,
-  MAX_DECISIONS,
-  MAX_ROWS,
   ScoreSheetSchema,
-  columnKey,
   withScore,
   type Board,
-  type Cell,
-  type Column,
-  type Criterion,
   type Decision,
-  type ScoreSheet,
 } from '../boards/boards';
-import { ParamValueSchema } from '../../../contract/task';
 import { schemaVersionOf } from '../../../contract/team-doc';
 import { ROOTS, rootMap, type TeamContext } from './team-doc';
+import { readBoard, TEAM_CONNECTION, writeBoard, type TeamBoard } from './board-fields';
+import { childArray, childMap } from './yjs-diff';
 import { Listeners } from '../../lib/store';
 
-// Compare boards shared by a team (docs/team-space.md, `boards`). Each board is a
-// Y.Map under the `boards` root, split into parts fine enough that two members' concurrent edits of
-// different parts both survive the merge (Yjs merges; we only choose the shape):
-//
-//   id, category, createdAt, updatedAt, createdBy, blind   plain values (last write wins)
-//   name                                                   plain string (a rename is one choice, not text two people co-type)
-//   columns     Y.Array<{ modelId, versionId }>            adding and removing columns merge
-//   rows        Y.Array<Y.Map { id, prompt: Y.Text }>      rows added/removed merge; prompts typed merge by character
-//   shared      Y.Map paramId -> value
-//   perColumn   Y.Map columnKey -> Y.Map paramId -> value
-//   cells       Y.Map cellKey -> cell JSON                 each cell has one writer at a time (whoever ran it)
-//   favourites  Y.Map rowId -> columnKey
-//   notes       Y.Map cellKey -> string
-//   revealedBy  Y.Map memberId -> time                     Reveal is per member: the others stay blind
-//   decisions   Y.Array<{ column, reason, by, at }>         added to, each by its maker, never changed
-//   criteria    Y.Array<{ id, name }>                        anyone adds, renames (a new element), removes
-//   scores      Y.Map memberId -> { cells, at }             each member's sheet, written by that member only
-//
-// `save` diffs a Board into that structure, writing only what changed, so a member's edit never
-// overwrites a part someone else changed meanwhile. What is read back is parsed part by part with the
-// boards' zod schemas: another member's studio, or a hostile client, wrote it.
+// Compare boards shared by a team (docs/team-space.md, `boards`): each board is a Y.Map under the
+// `boards` root, mapped to the studio's Board and back by the table of its fields (board-fields.ts). This
+// store reads the boards as they change, saves a Board into its map (only what changed), and runs what
+// only a team does with a board: each member's reveal, decisions, scores, undo of their own edits, and
+// who has a board open.
 
-/** A board as the team sees it: the Board, plus what only the team has. */
-export interface TeamBoard {
-  /** `blind` is the board's: whether a member sees it blind also depends on `revealedBy`. */
-  board: Board;
-  createdBy: string | null;
-  /** memberId -> when that member pressed Reveal. */
-  revealedBy: Readonly<Record<string, number>>;
-}
+// What the rest of the studio takes from here, and what this module's tests check of the mapping.
+export { TEAM_CONNECTION, type TeamBoard } from './board-fields';
+/** @internal */
+export { blankRowId } from './board-fields';
+/** @internal */
+export { setText, wellFormed } from './yjs-diff';
 
 /**
  * Whether `memberId` sees this board blind: blind until they themselves reveal it.
@@ -63,356 +34,7 @@ export interface TeamBoard {
 export const blindFor = (record: TeamBoard, memberId: string): boolean =>
   record.board.blind && record.revealedBy[memberId] === undefined;
 
-/** A team board is the room's, not one connection's: Board wants a connection id, so it gets this one. */
-export const TEAM_CONNECTION = 'team';
-
 type Listener = () => void;
-
-// ---- reading -----------------------------------------------------------------------------------------
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-/**
- * Half of a surrogate pair (concurrent edits can leave one) reads as U+FFFD: that is what every other
- * copy reads, because Yjs sends text as UTF-8, where a lone half cannot be written. Read raw, the copy
- * that made the edit would show a different string from the rest.
- */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-/** @internal */
-export const wellFormed = (text: string): string => text.replace(LONE_SURROGATE, '\uFFFD');
-
-const textOf = (v: unknown): string => wellFormed(v instanceof Y.Text ? v.toString() : (str(v) ?? ''));
-
-function entriesOf(v: unknown): [string, unknown][] {
-  return v instanceof Y.Map ? [...(v as Y.Map<unknown>).entries()] : [];
-}
-
-function paramsOf(v: unknown): Record<string, z.infer<typeof ParamValueSchema>> {
-  const out: Record<string, z.infer<typeof ParamValueSchema>> = {};
-  for (const [k, raw] of entriesOf(v)) {
-    const parsed = ParamValueSchema.safeParse(raw);
-    if (parsed.success) out[k] = parsed.data;
-  }
-  return out;
-}
-
-function stringsOf(v: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, raw] of entriesOf(v)) if (typeof raw === 'string') out[k] = raw;
-  return out;
-}
-
-/** A board's decisions as listed (each parsed: one that does not parse is left out, the rest kept). */
-function decisionsOf(v: unknown): Decision[] {
-  if (!(v instanceof Y.Array)) return [];
-  const out: Decision[] = [];
-  for (const raw of (v as Y.Array<unknown>).toArray()) {
-    const parsed = DecisionSchema.safeParse(raw);
-    if (parsed.success) out.push(parsed.data);
-  }
-  return out.slice(-MAX_DECISIONS);
-}
-
-/** A board's criteria (each parsed; an id named twice, as two members' concurrent renames leave it, once). */
-function criteriaOf(v: unknown): Criterion[] {
-  if (!(v instanceof Y.Array)) return [];
-  const out: Criterion[] = [];
-  for (const raw of (v as Y.Array<unknown>).toArray()) {
-    const parsed = CriterionSchema.safeParse(raw);
-    if (parsed.success && !out.some((c) => c.id === parsed.data.id)) out.push(parsed.data);
-  }
-  return out.slice(0, MAX_CRITERIA);
-}
-
-/** Every member's score sheet (one that does not parse is left out; the key is whose it is). */
-function scoresOf(v: unknown): Record<string, ScoreSheet> {
-  const out: Record<string, ScoreSheet> = {};
-  for (const [k, raw] of entriesOf(v)) {
-    const parsed = ScoreSheetSchema.safeParse(raw);
-    if (parsed.success) out[k] = parsed.data;
-  }
-  return out;
-}
-
-/**
- * The Board in a board's Y.Map, or null when it is not one. Concurrent edits can leave shapes no single
- * studio wrote (two members each add a column past the limit, or each remove a different one of two
- * rows): those are read leniently (duplicates dropped, limits applied, an empty board given one blank
- * row with an id every member derives alike) rather than losing the whole board.
- */
-function readBoard(map: Y.Map<unknown>): TeamBoard | null {
-  const id = str(map.get('id'));
-  if (!id) return null;
-  const columns: Column[] = [];
-  const seenColumns = new Set<string>();
-  const yColumns = map.get('columns');
-  if (yColumns instanceof Y.Array) {
-    for (const raw of yColumns.toArray()) {
-      const parsed = ColumnSchema.safeParse(raw);
-      if (!parsed.success || seenColumns.has(columnKey(parsed.data))) continue;
-      seenColumns.add(columnKey(parsed.data));
-      columns.push({ modelId: parsed.data.modelId, versionId: parsed.data.versionId });
-    }
-  }
-  const rows: { id: string; prompt: string }[] = [];
-  const seenRows = new Set<string>();
-  const yRows = map.get('rows');
-  if (yRows instanceof Y.Array) {
-    for (const raw of yRows.toArray()) {
-      if (!(raw instanceof Y.Map)) continue;
-      const rowId = str(raw.get('id'));
-      if (!rowId || seenRows.has(rowId)) continue;
-      seenRows.add(rowId);
-      rows.push({ id: rowId, prompt: textOf(raw.get('prompt')) });
-    }
-  }
-  if (rows.length === 0) rows.push({ id: blankRowId(id), prompt: '' });
-
-  const perColumn: Record<string, ReturnType<typeof paramsOf>> = {};
-  for (const [k, raw] of entriesOf(map.get('perColumn'))) perColumn[k] = paramsOf(raw);
-  const cells: Record<string, Cell> = {};
-  for (const [k, raw] of entriesOf(map.get('cells'))) {
-    const parsed = CellSchema.safeParse(raw);
-    if (parsed.success) cells[k] = parsed.data;
-  }
-  const revealedBy: Record<string, number> = {};
-  for (const [k, raw] of entriesOf(map.get('revealedBy'))) {
-    const at = num(raw);
-    if (at !== undefined) revealedBy[k] = at;
-  }
-
-  const parsed = BoardSchema.safeParse({
-    id,
-    connectionId: TEAM_CONNECTION,
-    name: str(map.get('name')) ?? '',
-    createdAt: num(map.get('createdAt')) ?? 0,
-    updatedAt: num(map.get('updatedAt')) ?? 0,
-    setup: {
-      category: str(map.get('category')) ?? '',
-      columns: columns.slice(0, MAX_COLUMNS),
-      rows: rows.slice(0, MAX_ROWS),
-      shared: paramsOf(map.get('shared')),
-      perColumn,
-    },
-    cells,
-    favourites: stringsOf(map.get('favourites')),
-    notes: stringsOf(map.get('notes')),
-    blind: map.get('blind') === true,
-    decisions: decisionsOf(map.get('decisions')),
-    criteria: criteriaOf(map.get('criteria')),
-    scores: scoresOf(map.get('scores')),
-  });
-  if (!parsed.success) return null;
-  return { board: parsed.data, createdBy: str(map.get('createdBy')) ?? null, revealedBy };
-}
-
-/**
- * The id of the blank row a board whose rows were all removed is read with (the same for everyone).
- * @internal
- */
-export const blankRowId = (boardId: string): string => `${boardId}:row`;
-
-// ---- writing -----------------------------------------------------------------------------------------
-
-/** JSON values (params, cells) compared by content: a write of an equal value would still be an edit. */
-function same(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => same(x, b[i]));
-  if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
-    const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-    const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-    return (
-      ka.length === kb.length &&
-      ka.every((k) => same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
-    );
-  }
-  return false;
-}
-
-const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
-const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
-
-/**
- * Turns `text` into `next` with one delete and one insert around the common start and end, so a
- * keystroke is a one-character edit that merges with another member's typing elsewhere in the text.
- * @internal
- */
-export function setText(text: Y.Text, next: string): void {
-  const prev = text.toString();
-  if (prev === next) return;
-  const max = Math.min(prev.length, next.length);
-  let start = 0;
-  while (start < max && prev.charCodeAt(start) === next.charCodeAt(start)) start++;
-  // Never split a surrogate pair: half of an emoji on each side of an edit is not text.
-  if (start > 0 && isHighSurrogate(prev.charCodeAt(start - 1))) start--;
-  let end = 0;
-  while (
-    end < max - start &&
-    prev.charCodeAt(prev.length - 1 - end) === next.charCodeAt(next.length - 1 - end)
-  )
-    end++;
-  if (end > 0 && isLowSurrogate(prev.charCodeAt(prev.length - end))) end--;
-  const removed = prev.length - start - end;
-  if (removed > 0) text.delete(start, removed);
-  const inserted = next.slice(start, next.length - end);
-  if (inserted) text.insert(start, inserted);
-}
-
-function setValue(map: Y.Map<unknown>, key: string, value: unknown): void {
-  if (value === undefined) {
-    if (map.has(key)) map.delete(key);
-  } else if (!same(map.get(key), value)) map.set(key, value);
-}
-
-function childMap(parent: Y.Map<unknown>, key: string): Y.Map<unknown> {
-  const current = parent.get(key);
-  if (current instanceof Y.Map) return current as Y.Map<unknown>;
-  const made = new Y.Map<unknown>();
-  parent.set(key, made);
-  return made;
-}
-
-function childArray<T>(parent: Y.Map<unknown>, key: string): Y.Array<T> {
-  const current = parent.get(key);
-  if (current instanceof Y.Array) return current as Y.Array<T>;
-  const made = new Y.Array<T>();
-  parent.set(key, made);
-  return made;
-}
-
-/** Makes a Y.Map's entries those of `record` (values compared by content; keys not in it removed). */
-function syncRecord(map: Y.Map<unknown>, record: Readonly<Record<string, unknown>>): void {
-  for (const key of [...map.keys()]) if (!(key in record)) map.delete(key);
-  for (const [key, value] of Object.entries(record)) setValue(map, key, value);
-}
-
-/**
- * Makes a Y.Array hold the items of `target` (identified by `keyOf`): items gone are deleted, new ones
- * inserted where they belong, kept ones left in place (so another member's concurrent edit inside a
- * kept row survives). A reorder, which no screen makes today, rewrites from the first moved item.
- */
-function syncList<T, Y_ITEM>(
-  array: Y.Array<Y_ITEM>,
-  target: readonly T[],
-  keyOfItem: (item: Y_ITEM) => string | undefined,
-  keyOf: (t: T) => string,
-  make: (t: T) => Y_ITEM,
-  update: (item: Y_ITEM, t: T) => void,
-): void {
-  const wanted = new Set(target.map(keyOf));
-  const seen = new Set<string>();
-  for (let i = array.length - 1; i >= 0; i--) {
-    const k = keyOfItem(array.get(i));
-    // Gone from the target, or unreadable: removed.
-    if (k === undefined || !wanted.has(k)) array.delete(i, 1);
-  }
-  // Two members adding the same item offline leave it twice: the first stays.
-  for (let i = 0; i < array.length; i++) {
-    const k = keyOfItem(array.get(i))!;
-    if (seen.has(k)) {
-      array.delete(i, 1);
-      i--;
-    } else seen.add(k);
-  }
-  target.forEach((t, i) => {
-    const k = keyOf(t);
-    const here = i < array.length ? keyOfItem(array.get(i)) : undefined;
-    if (here === k) {
-      update(array.get(i), t);
-      return;
-    }
-    const at = array.toArray().findIndex((item) => keyOfItem(item) === k);
-    if (at === -1) {
-      array.insert(i, [make(t)]);
-      return;
-    }
-    // Moved: take it out and put a copy in its place (only a reorder gets here).
-    array.delete(at, 1);
-    array.insert(i, [make(t)]);
-  });
-}
-
-function rowMap(row: { id: string; prompt: string }): Y.Map<unknown> {
-  const map = new Y.Map<unknown>();
-  map.set('id', row.id);
-  const text = new Y.Text();
-  text.insert(0, row.prompt);
-  map.set('prompt', text);
-  return map;
-}
-
-/**
- * Writes into `map` what differs between it and `board` (inside the caller's transaction); the cells
- * too unless `cells` is false (TeamBoards writes them apart, out of the member's undo history).
- */
-function writeBoard(
-  map: Y.Map<unknown>,
-  board: Board,
-  createdBy?: string,
-  { cells = true }: { cells?: boolean } = {},
-): void {
-  setValue(map, 'id', board.id);
-  setValue(map, 'name', board.name);
-  setValue(map, 'category', board.setup.category);
-  setValue(map, 'createdAt', board.createdAt);
-  setValue(map, 'updatedAt', board.updatedAt);
-  setValue(map, 'blind', board.blind);
-  if (createdBy !== undefined && !map.has('createdBy')) map.set('createdBy', createdBy);
-
-  syncList<Column, unknown>(
-    childArray(map, 'columns'),
-    board.setup.columns,
-    (item) => {
-      const parsed = ColumnSchema.safeParse(item);
-      return parsed.success ? columnKey(parsed.data) : undefined;
-    },
-    columnKey,
-    (c) => ({ modelId: c.modelId, versionId: c.versionId }),
-    () => undefined,
-  );
-  syncList<{ id: string; prompt: string }, unknown>(
-    childArray(map, 'rows'),
-    board.setup.rows,
-    (item) => (item instanceof Y.Map ? str(item.get('id')) : undefined),
-    (r) => r.id,
-    rowMap,
-    (item, r) => {
-      const m = item as Y.Map<unknown>;
-      const prompt = m.get('prompt');
-      if (prompt instanceof Y.Text) setText(prompt, r.prompt);
-      else {
-        const text = new Y.Text();
-        text.insert(0, r.prompt);
-        m.set('prompt', text);
-      }
-    },
-  );
-  syncRecord(childMap(map, 'shared'), board.setup.shared);
-  const perColumn = childMap(map, 'perColumn');
-  for (const key of [...perColumn.keys()]) if (!(key in board.setup.perColumn)) perColumn.delete(key);
-  for (const [key, params] of Object.entries(board.setup.perColumn))
-    syncRecord(childMap(perColumn, key), params);
-  if (cells) syncRecord(childMap(map, 'cells'), board.cells);
-  syncRecord(childMap(map, 'favourites'), board.favourites);
-  syncRecord(childMap(map, 'notes'), board.notes);
-  childMap(map, 'revealedBy');
-  // Criteria where the room keeps them (schema version 4; an older server refuses the field). A rename
-  // is the old element out and a new one in, so two members' edits of different criteria both stay.
-  if (map.doc && schemaVersionOf(map.doc) >= 4 && (board.criteria.length > 0 || map.has('criteria')))
-    syncList<Criterion, unknown>(
-      childArray(map, 'criteria'),
-      board.criteria,
-      (item) => {
-        const parsed = CriterionSchema.safeParse(item);
-        return parsed.success ? criterionKey(parsed.data) : undefined;
-      },
-      criterionKey,
-      (c) => ({ id: c.id, name: c.name }),
-      () => undefined,
-    );
-}
-
-const criterionKey = (c: Criterion): string => `${c.id}\u0000${c.name}`;
 
 // ---- presence ----------------------------------------------------------------------------------------
 
@@ -524,10 +146,9 @@ export class TeamBoards {
       return;
     }
     const map = current as Y.Map<unknown>;
-    this.team.transact(() => writeBoard(map, parsed, undefined, { cells: false }));
-    // A cell records a paid run (its idempotency key and task): undoing it would forget the task and
-    // offer to pay again. So cells are written under an origin of this member's that no undo tracks.
-    this.team.doc.transact(() => syncRecord(childMap(map, 'cells'), parsed.cells), this.runOrigin);
+    this.team.transact(() => writeBoard(map, parsed, { part: 'tracked' }));
+    // The cells (a paid run each) under an origin of this member's that no undo tracks.
+    this.team.doc.transact(() => writeBoard(map, parsed, { part: 'untracked' }), this.runOrigin);
   }
 
   /** Puts a copy of a board into the team (Share to team), with a new id; returns the team's board. */
@@ -569,18 +190,13 @@ export class TeamBoards {
   }
 
   /**
-   * A new board's map, created by this member, with its list of decisions where the room keeps them (made
-   * with the board, so two members' first decisions go into one list).
+   * A new board's map, created by this member, with the lists and maps made with a board where the room
+   * keeps them (decisions, criteria, scores: so two members' first entries go into one).
    */
   private addBoard(board: Board): Y.Map<unknown> {
     const map = new Y.Map<unknown>();
     this.root.set(board.id, map);
-    writeBoard(map, board, this.team.memberId);
-    if (schemaVersionOf(this.team.doc) >= 3) map.set('decisions', new Y.Array<unknown>());
-    if (this.keepsScores()) {
-      if (!map.has('criteria')) map.set('criteria', new Y.Array<unknown>());
-      map.set('scores', new Y.Map<unknown>());
-    }
+    writeBoard(map, board, { createdBy: this.team.memberId });
     return map;
   }
 
