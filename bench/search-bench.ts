@@ -1,14 +1,14 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { NO_GALLERY_FILTER, searchCounter, selectItems } from '../src/model/history/gallery-filter';
-import { galleryItemsOf } from '../src/model/history/gallery-item';
+import { NO_GALLERY_FILTER, searchCounter, selectItems } from '../src/model/gallery/gallery-filter';
+import { galleryItemsOf } from '../src/model/gallery/gallery-item';
 import type { HistoryEntry } from '../src/model/history/history-types';
 import type { Judgement } from '../src/model/history/judgements';
 import { facetKeys, haystackOf } from '../src/model/search/entry-facets';
 import { SearchIndex } from '../src/model/search/search-index';
 import type { Figure } from './results-file';
 import { HISTORY_TASKS, loadAverage, loadRange, median } from './three-runs';
-import { seededRandom } from '../src/model/boards/rating-model';
+import { seededRandom } from '../src/model/compare/rating-model';
 
 // The search that knows params (docs/benchmarks.md "search"), in Node: the search is pure model code
 // (src/model/search, the Gallery's selectItems), so it runs here as in the page, without a browser, on

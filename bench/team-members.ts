@@ -7,7 +7,7 @@ import WebSocket from 'ws';
 import * as Y from 'yjs';
 import { MeSchema } from '../contract/me';
 import { memberIdOf, teamRoomOf } from '../contract/team-room';
-import { TeamBoards } from '../src/model/team/team-boards';
+import { TeamBoards } from '../src/model/compare/team-boards';
 import { TeamComments } from '../src/model/team/team-comments';
 import { TeamMembers } from '../src/model/team/team-members';
 import { TeamSpace } from '../src/model/team/team-space';

@@ -170,7 +170,7 @@ const fields = (byName: Record<string, DocNode>, who?: Who): DocNode => ({
 });
 
 /**
- * A board's fields (the studio maps them in src/model/team/board-fields.ts): anyone edits a board, but
+ * A board's fields (the studio maps them in src/model/compare/board-fields.ts): anyone edits a board, but
  * Reveal is each member's own and createdBy is set once.
  */
 const BOARD_NODES = {
@@ -199,7 +199,7 @@ export type TeamDocBoardKey = keyof typeof BOARD_NODES;
 /**
  * @internal (the studio's field table is checked against it)
  * The keys a board's Y.Map may hold, read off the node the server checks a board with: it refuses any
- * other. The studio's table of a board's fields has one entry for each (src/model/team/board-fields.ts).
+ * other. The studio's table of a board's fields has one entry for each (src/model/compare/board-fields.ts).
  */
 export const TEAM_DOC_BOARD_KEYS = Object.keys(BOARD_NODES) as readonly TeamDocBoardKey[];
 

@@ -104,7 +104,7 @@ describe('import boundaries', () => {
   });
 
   it('refuses lib/ knowing the domain', async () => {
-    const code = "import { listBoards } from '../model/boards/boards';\nexport const x = listBoards;\n";
+    const code = "import { listBoards } from '../model/compare/boards';\nexport const x = listBoards;\n";
     expect(await zoneErrors('src/lib/probe.ts', code)).toHaveLength(1);
   });
 

@@ -1,4 +1,4 @@
-import { galleryItemsOf } from '../../src/model/history/gallery-item';
+import { galleryItemsOf } from '../../src/model/gallery/gallery-item';
 import { downloadSelected } from '../../src/features/takeaway/download-selected';
 import { HistoryEntrySchema } from '../../src/model/history/history-types';
 

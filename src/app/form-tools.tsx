@@ -8,7 +8,7 @@ import { Button } from '../components/button';
 import { MediaInput } from '../features/forms/media/media-input';
 import { PresetButtons } from '../features/presets/preset-buttons';
 import { OpenRecipe, type RecipeUse } from '../features/recipe/open-recipe';
-import type { Column } from '../model/boards/boards';
+import type { Column } from '../model/compare/boards';
 import type { Preset, PresetStore } from '../model/library/presets';
 import type { ResolvedSelection } from '../model/selection';
 import type { TeamSession } from '../model/team/team-session';

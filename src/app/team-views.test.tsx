@@ -5,7 +5,7 @@ import { applyAwarenessUpdate, encodeAwarenessUpdate } from 'y-protocols/awarene
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Me } from '../../contract/me';
 import { CompareView } from '../features/compare/compare-view';
-import type { Board } from '../model/boards/boards';
+import type { Board } from '../model/compare/boards';
 import { TeamMembers } from '../model/team/team-members';
 import { TeamSession } from '../model/team/team-session';
 import { TeamSpace } from '../model/team/team-space';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { decodeSetup } from '../model/boards/boards';
+import { decodeSetup } from '../model/compare/boards';
 import type { BoardSource } from '../features/compare/board-source';
 
 // The compare view lives in the URL beside the selection: ?compare=<board id> reopens a saved board

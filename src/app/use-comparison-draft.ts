@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import type { Column } from '../model/boards/boards';
+import type { Column } from '../model/compare/boards';
 
 /** At most this many models wait for the next board. */
 const MAX_COLUMNS = 8;

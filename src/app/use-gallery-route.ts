@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import { decodeFilter, encodeFilter, type GalleryFilter } from '../model/history/gallery-filter';
+import { decodeFilter, encodeFilter, type GalleryFilter } from '../model/gallery/gallery-filter';
 import { useSearch, writeSearch } from './url-search';
 
 // The gallery's filters live in the URL beside ?view=gallery (use-view-route.ts): q, status, media, by,

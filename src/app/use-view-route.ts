@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import { NO_GALLERY_FILTER, encodeFilter } from '../model/history/gallery-filter';
+import { NO_GALLERY_FILTER, encodeFilter } from '../model/gallery/gallery-filter';
 import { useSearch, writeSearch } from './url-search';
 
 // Views that take the place of the studio and live in the URL: ?view=gallery (with its filters) and

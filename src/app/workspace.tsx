@@ -14,7 +14,7 @@ import { SubmitBar } from '../features/tasks/submit-bar';
 import type { TaskRunner } from '../features/tasks/use-tasks';
 import { cn } from '../lib/cn';
 import { usePhone } from '../lib/use-media-query';
-import type { Column } from '../model/boards/boards';
+import type { Column } from '../model/compare/boards';
 import type { HistoryEntry } from '../model/history/history-types';
 import type { Selection } from '../model/selection';
 import { CatalogPlace } from './catalog-place';

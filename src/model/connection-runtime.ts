@@ -230,7 +230,7 @@ export class ConnectionRuntime {
       // The blind votes' module loads only when a file is made or read.
       store.addSection(
         'votes',
-        lazySection(() => import('./boards/votes').then((m) => m.votesHistorySection(connectionId))),
+        lazySection(() => import('./compare/votes').then((m) => m.votesHistorySection(connectionId))),
       ),
     ];
     this.budget = new PollBudget({ perMinute: prior.tasksPerMin });

@@ -1,6 +1,6 @@
 import { cleanup, render } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
-import { NO_GALLERY_FILTER } from '../model/history/gallery-filter';
+import { NO_GALLERY_FILTER } from '../model/gallery/gallery-filter';
 import { GalleryScreen, type GalleryScreenProps } from '../app/gallery-screen';
 import type { EarlierSource } from '../components/history/earlier-team-tasks';
 import { KeptCopyContext } from '../components/history/kept-copy-context';

@@ -1,6 +1,6 @@
 import { Trans } from '@lingui/react/macro';
 import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
-import { Button } from '../../components/button';
+import { Button } from '../button';
 import type { EarlierRange, EarlierReader } from '../../model/team/team-archive';
 import { parseQuery } from '../../model/search/query';
 

@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PollBudget } from '../../model/tasks/poll-budget';
 import { PollSchedule, registerSchedule } from '../../model/tasks/poll-schedule';
-import { galleryItemsOf } from '../../model/history/gallery-item';
+import { galleryItemsOf } from '../../model/gallery/gallery-item';
 import { GalleryTile } from './gallery-tile';
 import { makeEntry } from '../../test/gallery-test-utils';
 

@@ -9,7 +9,7 @@ import type { Judgement } from '../../model/history/judgements';
 import type { TeamPick } from '../../model/team/team-judgements';
 import { cn } from '../../lib/cn';
 import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
-import type { GalleryItem } from '../../model/history/gallery-item';
+import type { GalleryItem } from '../../model/gallery/gallery-item';
 import { promptOf } from '../../model/history/history-filter';
 import { MediaFailed, SafeImage, useMediaFailure } from './media-fallback';
 import { PlayToggle, usePlayback } from './play-toggle';

@@ -7,7 +7,7 @@ import { cn } from '../../lib/cn';
 import { useDirection } from '../../lib/i18n/direction';
 import { MediaFailed, SafeImage, useMediaFailure } from '../../components/history/media-fallback';
 import { ZoomStage, type ZoomApi, type ZoomState } from '../../components/zoom-stage';
-import type { CompareMode, CompareSide } from '../../model/history/compare-pair';
+import type { CompareMode, CompareSide } from '../../model/gallery/compare-pair';
 
 // Compare two outputs (product-notes §3): side by side, or one over the other with a slider ("Before and
 // after"), zoom and pan kept in sync. An edit opens on its source: the slider is its natural view.

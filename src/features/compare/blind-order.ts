@@ -1,4 +1,4 @@
-import { seededRandom } from '../../model/boards/rating-model';
+import { seededRandom } from '../../model/compare/rating-model';
 // The order a blind board shows each row in (product-notes §3 "Compare"). Apart from board-model.ts and
 // without messages, so e2e/blind.spec.ts can run it in Node to tell which model a place hides (Lingui's
 // macros are compiled by the studio's build and Vitest only).

@@ -4,7 +4,7 @@ import { useApi } from '../../api/api-context';
 import type { Me } from '../../../contract/me';
 import { Alert } from '../../components/alert';
 import { inputClass } from '../../components/field';
-import type { Board } from '../../model/boards/boards';
+import type { Board } from '../../model/compare/boards';
 import { BoardGrid } from './board-grid';
 import { BoardParams, type RenderParam } from './board-params';
 import { BoardToolbar } from './board-toolbar';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Model } from '../../../contract/catalog';
 import type { ParamDef } from '../../../contract/param';
-import type { BoardSetup, Row } from '../../model/boards/boards';
+import type { BoardSetup, Row } from '../../model/compare/boards';
 import { speak, speakEnglish } from '../../test/i18n-test-utils';
 import {
   blindLabel,

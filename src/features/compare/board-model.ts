@@ -2,7 +2,7 @@ import { t } from '@lingui/core/macro';
 import type { Model } from '../../../contract/catalog';
 import type { ParamDef } from '../../../contract/param';
 import type { ParamValue, TaskRequest } from '../../../contract/task';
-import { cellKey, columnKey, type BoardSetup, type Column, type Row } from '../../model/boards/boards';
+import { cellKey, columnKey, type BoardSetup, type Column, type Row } from '../../model/compare/boards';
 import { taskRequest } from '../../model/selection';
 import { formatDateTime } from '../../lib/format';
 

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ph } from '@lingui/core/macro';
-import { cellKey, type Row } from '../../model/boards/boards';
-import type { Candidate, Vote } from '../../model/boards/votes';
+import { cellKey, type Row } from '../../model/compare/boards';
+import type { Candidate, Vote } from '../../model/compare/votes';
 import { blindLabel, type BoardColumn } from './board-model';
 import { blindOrder } from './blind-order';
 import { CellCard } from './cell-card';

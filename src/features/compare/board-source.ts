@@ -1,4 +1,4 @@
-import type { BoardSetup, Column } from '../../model/boards/boards';
+import type { BoardSetup, Column } from '../../model/compare/boards';
 
 /** Where a board comes from when the Compare view opens: the URL names it, the Boards list picks it. */
 export type BoardSource =

@@ -15,9 +15,9 @@ import {
 import { useApi } from '../../api/api-context';
 import { Button } from '../../components/button';
 import { inputClass } from '../../components/field';
-import { MIN_COLUMNS, currentDecision, encodeSetup } from '../../model/boards/boards';
-import type { BoardHistory } from '../../model/team/team-boards';
-import type { Vote } from '../../model/boards/votes';
+import { MIN_COLUMNS, currentDecision, encodeSetup } from '../../model/compare/boards';
+import type { BoardHistory } from '../../model/compare/team-boards';
+import type { Vote } from '../../model/compare/votes';
 import type { CompareTeam } from './compare-team';
 import { categoryReportInput } from './category-report';
 import { CriteriaDialog } from './criteria';

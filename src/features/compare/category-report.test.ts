@@ -1,9 +1,9 @@
 import * as Y from 'yjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Board } from '../../model/boards/boards';
-import { TeamBoards } from '../../model/team/team-boards';
+import type { Board } from '../../model/compare/boards';
+import { TeamBoards } from '../../model/compare/team-boards';
 import { TeamSpace } from '../../model/team/team-space';
-import { TeamVotes } from '../../model/team/team-votes';
+import { TeamVotes } from '../../model/compare/team-votes';
 import { visibleBoards } from './category-report';
 
 // Which boards a category report covers: the category's, less those still blind to this member.

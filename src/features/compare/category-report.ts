@@ -1,6 +1,6 @@
-import { listBoards, type Board } from '../../model/boards/boards';
-import { scoresOfBoard, type ModelReportInput } from '../../model/boards/model-report';
-import { listVotes, type Vote } from '../../model/boards/votes';
+import { listBoards, type Board } from '../../model/compare/boards';
+import { scoresOfBoard, type ModelReportInput } from '../../model/compare/model-report';
+import { listVotes, type Vote } from '../../model/compare/votes';
 import type { HistoryEntry } from '../../model/history/history-types';
 import type { CompareTeam } from './compare-team';
 

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Me } from '../../../contract/me';
-import type { Board } from '../../model/boards/boards';
+import type { Board } from '../../model/compare/boards';
 import { fakeClient, renderWithApi } from '../../test/catalog-test-utils';
 import { freshDatabase } from '../../test/gallery-test-utils';
 import { BoardEditor } from './board-editor';

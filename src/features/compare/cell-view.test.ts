@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Model } from '../../../contract/catalog';
-import type { Cell } from '../../model/boards/boards';
+import type { Cell } from '../../model/compare/boards';
 import { makeEntry } from '../../test/gallery-test-utils';
 import { planCells, resolveColumns, type PlannedCell } from './board-model';
 import { cellCostText, cellEntry, cellRunState, cellSeconds, cellStatus, type CellView } from './cell-view';

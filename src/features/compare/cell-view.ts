@@ -2,7 +2,7 @@ import { i18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { Quote } from '../../../contract/quote';
 import { formatCredits } from '../../lib/format';
-import type { Cell } from '../../model/boards/boards';
+import type { Cell } from '../../model/compare/boards';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { statusWord } from '../../model/tasks/status-words';
 import type { CellRunState, PlannedCell } from './board-model';

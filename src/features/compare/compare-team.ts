@@ -1,5 +1,5 @@
-import type { TeamBoards } from '../../model/team/team-boards';
-import type { TeamVotes } from '../../model/team/team-votes';
+import type { TeamBoards } from '../../model/compare/team-boards';
+import type { TeamVotes } from '../../model/compare/team-votes';
 
 // The team's stores come in as props and are imported as types only: the team space's code (and Yjs) loads
 // on demand, never with the compare view.

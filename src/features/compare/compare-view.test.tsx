@@ -6,11 +6,11 @@ import { applyAwarenessUpdate, encodeAwarenessUpdate } from 'y-protocols/awarene
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { Me } from '../../../contract/me';
-import { getBoard, saveBoard, type Board } from '../../model/boards/boards';
-import type { Candidate } from '../../model/boards/votes';
-import { TeamBoards } from '../../model/team/team-boards';
+import { getBoard, saveBoard, type Board } from '../../model/compare/boards';
+import type { Candidate } from '../../model/compare/votes';
+import { TeamBoards } from '../../model/compare/team-boards';
 import { TeamSpace } from '../../model/team/team-space';
-import { TeamVotes } from '../../model/team/team-votes';
+import { TeamVotes } from '../../model/compare/team-votes';
 import { fakeClient, renderWithApi } from '../../test/catalog-test-utils';
 import { freshDatabase } from '../../test/gallery-test-utils';
 import { speak, speakEnglish } from '../../test/i18n-test-utils';

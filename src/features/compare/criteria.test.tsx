@@ -2,7 +2,7 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { withScore, type Criterion, type ScoreSheet } from '../../model/boards/boards';
+import { withScore, type Criterion, type ScoreSheet } from '../../model/compare/boards';
 import { CellScores, CriteriaDialog } from './criteria';
 
 // A cell's scoring (a radio group per criterion: click, arrows, or 1-5 typed) and the Criteria dialog.

@@ -12,7 +12,7 @@ import {
   newId,
   type Criterion,
   type ScoreSheet,
-} from '../../model/boards/boards';
+} from '../../model/compare/boards';
 
 // A board's criteria (docs/using.md "Criteria"): what its cells are judged on, named in the Criteria
 // dialog, and each member's 1-5 score of a cell per criterion, by click or key (a radio group per

@@ -10,7 +10,7 @@ import { Dialog } from '../../components/dialog';
 import { Field, inputClass } from '../../components/field';
 import { formatCount, formatDateTime } from '../../lib/format';
 import { displayText } from '../../lib/untrusted-text';
-import { currentDecision, MAX_DECISION_REASON, type Board, type Decision } from '../../model/boards/boards';
+import { currentDecision, MAX_DECISION_REASON, type Board, type Decision } from '../../model/compare/boards';
 import { resolveColumns, type BoardColumn } from './board-model';
 
 // A board's decision (docs/using.md "Decide"): the model the board chose, why, by whom and when, and

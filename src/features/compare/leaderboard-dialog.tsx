@@ -10,10 +10,16 @@ import { Spinner } from '../../components/spinner';
 import { categoryLabel } from '../../model/category-labels';
 import { saveCsv } from '../../lib/save-file';
 import { displayText } from '../../lib/untrusted-text';
-import { leaderboard, leaderboardCsv, listVotes, votedCategories, type Vote } from '../../model/boards/votes';
+import {
+  leaderboard,
+  leaderboardCsv,
+  listVotes,
+  votedCategories,
+  type Vote,
+} from '../../model/compare/votes';
 
 // The Leaderboard (docs/leaderboard.md): every blind vote of this key on this device, per category: wins,
-// losses, ties, win rate and a rating with its 95 % bootstrap interval (model/boards/rating-model.ts, the
+// losses, ties, win rate and a rating with its 95 % bootstrap interval (model/compare/rating-model.ts, the
 // method in docs/leaderboard.md). With the
 // team space on (docs/team-space.md): "Team" counts every member's votes (one per member per prompt), "Mine"
 // this member's, both from the team's shared votes.

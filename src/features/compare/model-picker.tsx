@@ -4,7 +4,7 @@ import { X } from 'lucide-react';
 import { Alert } from '../../components/alert';
 import { Field } from '../../components/field';
 import { Select } from '../../components/select';
-import { MAX_COLUMNS, MIN_COLUMNS, columnKey } from '../../model/boards/boards';
+import { MAX_COLUMNS, MIN_COLUMNS, columnKey } from '../../model/compare/boards';
 import { CATEGORY_GROUPS, categoryLabel } from '../../model/category-labels';
 import type { BoardState } from './use-board';
 

@@ -16,8 +16,8 @@ import {
   type ModelReport,
   type ModelReportInput,
   type ReportBoard,
-} from '../../model/boards/model-report';
-import type { Vote } from '../../model/boards/votes';
+} from '../../model/compare/model-report';
+import type { Vote } from '../../model/compare/votes';
 import { CHART_H, CHART_W, chartLayout } from './report-export/front-chart';
 import {
   chartModelsOf,
@@ -27,12 +27,12 @@ import {
   reportCriteria,
   type ChartKind,
 } from './report-export/report-content';
-import { currentDecision, type Board, type Decision } from '../../model/boards/boards';
+import { currentDecision, type Board, type Decision } from '../../model/compare/boards';
 import { DecisionSummary } from './decision';
 import { ReportExportButtons } from './report-export/report-export-buttons';
 
 // The Model report of one board (product-notes "Deciding with evidence"): the figures of
-// model/boards/model-report.ts per model and version, in the module's order, as a table (the accessible
+// model/compare/model-report.ts per model and version, in the module's order, as a table (the accessible
 // form) and two charts beside it, quality against credits per output and against median run time, with
 // the Pareto front (the models no other beats on both) drawn as a line through filled marks. A member
 // still blind on the board sees no results: names, cost and time stay hidden there until Reveal. Export

@@ -3,7 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Plus, X } from 'lucide-react';
 import { Button } from '../../components/button';
 import { Field, inputClass } from '../../components/field';
-import { MAX_ROWS, newId } from '../../model/boards/boards';
+import { MAX_ROWS, newId } from '../../model/compare/boards';
 import type { BoardState } from './use-board';
 
 // The board's Prompts: one row of the grid each, edited, added (up to MAX_ROWS) and removed (never the last).

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Equal } from 'lucide-react';
 import { Button } from '../../components/button';
-import type { Vote } from '../../model/boards/votes';
+import type { Vote } from '../../model/compare/votes';
 
 // A prompt's vote, under the prompt in its row: on a blind board what this member voted (or whether votes are
 // open yet) and the Tie button (Best sits on each cell); after Reveal, that a blind vote was cast.

@@ -5,7 +5,7 @@ import { Play } from 'lucide-react';
 import type { Me } from '../../../contract/me';
 import { Button } from '../../components/button';
 import { QuoteWarningList } from '../../components/quote-warning-list';
-import { MIN_COLUMNS } from '../../model/boards/boards';
+import { MIN_COLUMNS } from '../../model/compare/boards';
 import { quoteWarnings } from '../../model/quote-warnings';
 import { formatCredits } from '../../lib/format';
 import type { BoardState } from './use-board';

@@ -1,6 +1,6 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { newId } from '../../model/boards/boards';
+import { newId } from '../../model/compare/boards';
 import type { ConnectionRuntime } from '../../model/connection-runtime';
 import type { CellView } from './cell-view';
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { saveBoard, type Board, type BoardSetup } from '../../model/boards/boards';
-import type { TeamBoards } from '../../model/team/team-boards';
+import { saveBoard, type Board, type BoardSetup } from '../../model/compare/boards';
+import type { TeamBoards } from '../../model/compare/team-boards';
 import { NO_SUBSCRIBE } from '../../lib/use-optional-store';
 
 // Where a board's record lives and how an edit reaches it: on this device, saved to IndexedDB on every

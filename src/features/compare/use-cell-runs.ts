@@ -1,7 +1,7 @@
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { newId, type Board } from '../../model/boards/boards';
+import { newId, type Board } from '../../model/compare/boards';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { pauseReasonText, type QueueItem, type QueueSnapshot } from '../../model/queue/queue';
 import type { PlannedCell } from './board-model';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { listBoards, subscribeBoards, type Board } from '../../model/boards/boards';
+import { listBoards, subscribeBoards, type Board } from '../../model/compare/boards';
 
 /**
  * This connection's boards on this device, read again after every save or delete of them (the board being

@@ -1,7 +1,7 @@
 import { ph } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
-import type { Vote } from '../../model/boards/votes';
+import type { Vote } from '../../model/compare/votes';
 import { saveBlob } from '../../lib/save-file';
 import { blindLabel } from './board-model';
 import { blindOrder } from './blind-order';

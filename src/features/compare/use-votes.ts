@@ -1,5 +1,12 @@
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
-import { deleteVote, listVotes, saveVote, voteId, type Candidate, type Vote } from '../../model/boards/votes';
+import {
+  deleteVote,
+  listVotes,
+  saveVote,
+  voteId,
+  type Candidate,
+  type Vote,
+} from '../../model/compare/votes';
 import type { CompareTeam } from './compare-team';
 import { NO_SUBSCRIBE } from '../../lib/use-optional-store';
 

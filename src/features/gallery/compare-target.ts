@@ -1,8 +1,8 @@
 import { t as tNow } from '@lingui/core/macro';
 import { tileLabel } from '../../components/history/gallery-tile';
-import type { ComparePair, CompareSide } from '../../model/history/compare-pair';
+import type { ComparePair, CompareSide } from '../../model/gallery/compare-pair';
 import { editSourceOf } from '../../model/history/edit-source';
-import type { GalleryItem } from '../../model/history/gallery-item';
+import type { GalleryItem } from '../../model/gallery/gallery-item';
 import { safeMediaUrl } from '../../lib/untrusted-text';
 
 // What "Compare two" opens from the Gallery's selection, and "Compare with source" from the Viewer.

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { NO_GALLERY_FILTER } from '../../model/history/gallery-filter';
+import { NO_GALLERY_FILTER } from '../../model/gallery/gallery-filter';
 import { HiddenTasks } from '../../model/history/hidden-tasks';
 import { JudgementStore } from '../../model/history/judgements';
 import type { TeamPicks } from '../../model/team/team-judgements';

@@ -8,7 +8,7 @@ import {
   monthDays,
   monthOfFilter,
   type GalleryFilter,
-} from '../../model/history/gallery-filter';
+} from '../../model/gallery/gallery-filter';
 import { monthName } from './gallery-filter-panel';
 
 // The grid's end in a team space whose earlier tasks the server keeps: the team's earlier tasks of the

@@ -20,7 +20,7 @@ import {
   monthDays,
   monthOfFilter,
   type GalleryFilter,
-} from '../../model/history/gallery-filter';
+} from '../../model/gallery/gallery-filter';
 
 /**
  * The Gallery's "Filters" panel: status, media type, model, category, rating, review, dates, starred,

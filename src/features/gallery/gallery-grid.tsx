@@ -12,12 +12,12 @@ import {
 } from 'react';
 import { formatDate } from '../../lib/format';
 import { calendarDaysBetween, dayStartOfKey } from '../../lib/local-day';
-import { isStack, stackCells, stackKey, type BatchStack } from '../../model/history/batch-stacks';
-import type { GalleryItem } from '../../model/history/gallery-item';
+import { isStack, stackCells, stackKey, type BatchStack } from '../../model/gallery/batch-stacks';
+import type { GalleryItem } from '../../model/gallery/gallery-item';
 import type { JudgementStore } from '../../model/history/judgements';
 import type { TeamPicks } from '../../model/team/team-judgements';
 import type { ReviewState } from '../../model/history/reviews';
-import { rowsOf, type GalleryRow } from '../../model/history/gallery-filter';
+import { rowsOf, type GalleryRow } from '../../model/gallery/gallery-filter';
 import { GAP, itemBatch, stackKeyOf, type GridCell } from './grid-cells';
 import { GridRow } from './grid-row';
 

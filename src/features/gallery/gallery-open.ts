@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
 import type { LocalReviewStore, ReviewTeam } from '../../components/history/review-control';
-import type { CompareMode, CompareSide } from '../../model/history/compare-pair';
-import type { GalleryItem } from '../../model/history/gallery-item';
+import type { CompareMode, CompareSide } from '../../model/gallery/compare-pair';
+import type { GalleryItem } from '../../model/gallery/gallery-item';
 import type { Judgements } from '../../model/history/judgements';
 import type { Lineage } from '../../model/history/lineage';
 import type { TeamPick } from '../../model/team/team-judgements';

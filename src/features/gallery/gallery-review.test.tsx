@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { ReviewTeam } from '../../components/history/review-control';
-import { NO_GALLERY_FILTER, type GalleryFilter } from '../../model/history/gallery-filter';
+import { NO_GALLERY_FILTER, type GalleryFilter } from '../../model/gallery/gallery-filter';
 import { ReviewStore, type MemberReviews } from '../../model/history/reviews';
 import { CONNECTION, makeEntry, T0 } from '../../test/gallery-test-utils';
 import { renderGallery, setUpGalleryTests, type GalleryProps } from '../../test/gallery-view-setup';

@@ -14,7 +14,7 @@ import {
   isGalleryFiltering,
   type GalleryFilter,
   type GallerySort,
-} from '../../model/history/gallery-filter';
+} from '../../model/gallery/gallery-filter';
 import { GalleryFilterPanel } from './gallery-filter-panel';
 import type { TileSize } from './tile-size';
 import { GroupBatchesToggle } from '../../components/history/group-batches-toggle';

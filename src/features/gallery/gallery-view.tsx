@@ -13,9 +13,9 @@ import { Button } from '../../components/button';
 import { useGroupBatches } from '../../components/history/group-batches-setting';
 import { formatCount } from '../../lib/format';
 import type { OutboxEntry } from '../../model/db';
-import { batchOrder } from '../../model/history/batch-stacks';
-import type { ComparePair } from '../../model/history/compare-pair';
-import { galleryItemsOf, type GalleryItem } from '../../model/history/gallery-item';
+import { batchOrder } from '../../model/gallery/batch-stacks';
+import type { ComparePair } from '../../model/gallery/compare-pair';
+import { galleryItemsOf, type GalleryItem } from '../../model/gallery/gallery-item';
 import { lineageOf } from '../../model/history/lineage';
 import { taskIdOfKey } from '../../model/history/output-key';
 import { reviewStatesOf, type Reviews } from '../../model/history/reviews';
@@ -32,7 +32,7 @@ import {
   searchCounter,
   selectItems,
   type GalleryFilter,
-} from '../../model/history/gallery-filter';
+} from '../../model/gallery/gallery-filter';
 import { GalleryGrid, type GridApi } from './gallery-grid';
 import { useEarlierSearch } from '../../components/history/earlier-team-tasks';
 import { GalleryToolbar } from './gallery-toolbar';

@@ -1,5 +1,5 @@
-import { batchIdOf, stackKey, type Cell } from '../../model/history/batch-stacks';
-import type { GalleryItem } from '../../model/history/gallery-item';
+import { batchIdOf, stackKey, type Cell } from '../../model/gallery/batch-stacks';
+import type { GalleryItem } from '../../model/gallery/gallery-item';
 
 // The grid's cells: a tile, or a batch's stack ("Group batches"), and the space between them.
 

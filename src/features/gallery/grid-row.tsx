@@ -4,13 +4,13 @@ import { GalleryTile } from '../../components/history/gallery-tile';
 import { cn } from '../../lib/cn';
 import { formatCount } from '../../lib/format';
 import { useLocale } from '../../lib/use-locale';
-import { isStack, type BatchStack } from '../../model/history/batch-stacks';
-import type { GalleryItem } from '../../model/history/gallery-item';
+import { isStack, type BatchStack } from '../../model/gallery/batch-stacks';
+import type { GalleryItem } from '../../model/gallery/gallery-item';
 import type { JudgementStore } from '../../model/history/judgements';
 import type { TeamPicks } from '../../model/team/team-judgements';
 import type { ReviewState } from '../../model/history/reviews';
 import { reviewStateWord } from '../../components/history/review-control';
-import type { GalleryRow } from '../../model/history/gallery-filter';
+import type { GalleryRow } from '../../model/gallery/gallery-filter';
 import { GAP, stackKeyOf, type GridCell } from './grid-cells';
 
 export interface GridRowProps {

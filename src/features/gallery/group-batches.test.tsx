@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { batchAndTwoAlone } from '../../test/gallery-test-utils';
 import { renderGallery as renderGalleryView, setUpGalleryTests } from '../../test/gallery-view-setup';
-import { NO_GALLERY_FILTER } from '../../model/history/gallery-filter';
+import { NO_GALLERY_FILTER } from '../../model/gallery/gallery-filter';
 
 // "Group batches" in the Gallery's toolbar: a batch (one click's tasks) is one stack with its count, placed
 // by its best member under the sort, opened in place with the keyboard, and closed again with Escape, the

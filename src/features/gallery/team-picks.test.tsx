@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { TeamPicks } from '../../model/team/team-judgements';
 import { makeEntry, T0 } from '../../test/gallery-test-utils';
 import { renderGallery, setUpGalleryTests, type GalleryProps } from '../../test/gallery-view-setup';
-import { monthDays, NO_GALLERY_FILTER } from '../../model/history/gallery-filter';
+import { monthDays, NO_GALLERY_FILTER } from '../../model/gallery/gallery-filter';
 import type { EarlierRange, EarlierState } from '../../model/team/team-archive';
 
 // The Gallery with the team space on (docs/team-space.md): "Team picks" shows what any

@@ -53,7 +53,7 @@ import {
   stackKey,
   type BatchStack,
   type Cell,
-} from '../../model/history/batch-stacks';
+} from '../../model/gallery/batch-stacks';
 import { useGroupBatches } from '../../components/history/group-batches-setting';
 import { GroupBatchesToggle } from '../../components/history/group-batches-toggle';
 import { NO_SUBSCRIBE, useOptionalStore } from '../../lib/use-optional-store';

@@ -1,7 +1,7 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { galleryItemsOf } from '../../model/history/gallery-item';
+import { galleryItemsOf } from '../../model/gallery/gallery-item';
 import { CDN, makeEntry } from '../../test/gallery-test-utils';
 import { DownloadSelectedButton } from './download-selected-button';
 import {

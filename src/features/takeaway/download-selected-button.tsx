@@ -3,7 +3,7 @@ import { Trans } from '@lingui/react/macro';
 import { Download } from 'lucide-react';
 import { useContext, useEffect, useRef, useState } from 'react';
 import { Button, type ButtonProps } from '../../components/button';
-import type { GalleryItem } from '../../model/history/gallery-item';
+import type { GalleryItem } from '../../model/gallery/gallery-item';
 import type { DownloadSelectedOptions, DownloadSelectedResult } from './download-selected';
 import { DownloadProgressDialog, type DownloadJob } from './download-progress-dialog';
 import { downloadErrorMessage } from './download-error';

@@ -1,6 +1,6 @@
 import { unzipSync } from 'fflate';
 import { describe, expect, it, vi } from 'vitest';
-import { galleryItemsOf } from '../../model/history/gallery-item';
+import { galleryItemsOf } from '../../model/gallery/gallery-item';
 import { CDN, makeEntry } from '../../test/gallery-test-utils';
 import { downloadSelected, zipName } from './download-selected';
 import type { ZipSink } from './zip-sink';

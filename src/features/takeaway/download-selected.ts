@@ -1,4 +1,4 @@
-import type { GalleryItem } from '../../model/history/gallery-item';
+import type { GalleryItem } from '../../model/gallery/gallery-item';
 import { dayKey } from '../../lib/local-day';
 import { saveBlob } from '../../lib/save-file';
 import { openZipSink, type ZipSink } from './zip-sink';

@@ -3,7 +3,7 @@ import { act, cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { KeepersStore } from '../../model/history/keepers';
-import { galleryItemsOf } from '../../model/history/gallery-item';
+import { galleryItemsOf } from '../../model/gallery/gallery-item';
 import { CDN, CONNECTION, freshDatabase, makeEntry } from '../../test/gallery-test-utils';
 import { StorageMeter } from './storage-meter';
 

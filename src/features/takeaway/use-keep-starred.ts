@@ -3,7 +3,7 @@ import type { HistoryStore } from '../../model/history/history-store';
 import type { JudgementStore, Judgements } from '../../model/history/judgements';
 import type { KeepersStore } from '../../model/history/keepers';
 import { taskIdOfKey } from '../../model/history/output-key';
-import { galleryItemsOf } from '../../model/history/gallery-item';
+import { galleryItemsOf } from '../../model/gallery/gallery-item';
 
 // "Keep the keepers": every starred output is also saved on this device, whichever way it got its star
 // (the Viewer, a tile, bulk Star, an imported file, another tab), and forgotten when the star goes. The

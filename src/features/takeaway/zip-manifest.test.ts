@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { galleryItemsOf } from '../../model/history/gallery-item';
+import { galleryItemsOf } from '../../model/gallery/gallery-item';
 import { makeEntry, T0 } from '../../test/gallery-test-utils';
 import { outputFileName } from '../../model/history/download-name';
 import { manifestEntryFor, manifestJson, selectionCsv, uniqueName, type ManifestEntry } from './zip-manifest';

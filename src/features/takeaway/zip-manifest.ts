@@ -1,5 +1,5 @@
 import { t } from '@lingui/core/macro';
-import type { GalleryItem } from '../../model/history/gallery-item';
+import type { GalleryItem } from '../../model/gallery/gallery-item';
 import { promptOf } from '../../model/history/download-name';
 import { toCsv } from '../../lib/csv-export';
 

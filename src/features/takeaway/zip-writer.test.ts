@@ -1,6 +1,6 @@
 import { unzipSync, strFromU8 } from 'fflate';
 import { describe, expect, it, vi } from 'vitest';
-import { galleryItemsOf, type GalleryItem } from '../../model/history/gallery-item';
+import { galleryItemsOf, type GalleryItem } from '../../model/gallery/gallery-item';
 import { CDN, makeEntry, T0 } from '../../test/gallery-test-utils';
 import { readRecipe } from '../../model/recipes/file-recipe';
 import { pngChunk } from '../../model/recipes/png-chunks';

@@ -1,6 +1,6 @@
 import { t } from '@lingui/core/macro';
 import { makeZip } from 'client-zip';
-import type { GalleryItem } from '../../model/history/gallery-item';
+import type { GalleryItem } from '../../model/gallery/gallery-item';
 import { outputFileName } from '../../model/history/download-name';
 import type { KeptFile } from '../../model/history/kept-output';
 import { streamWithRecipe, type EmbedOutcome } from '../../model/recipes/file-recipe';

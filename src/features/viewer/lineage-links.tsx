@@ -3,7 +3,7 @@ import { ChevronDown, ChevronRight } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { SafeImage } from '../../components/history/media-fallback';
 import { safeMediaUrl } from '../../lib/untrusted-text';
-import type { GalleryItem } from '../../model/history/gallery-item';
+import type { GalleryItem } from '../../model/gallery/gallery-item';
 import { promptOf } from '../../model/history/history-filter';
 import type { FamilyNode, Lineage } from '../../model/history/lineage';
 

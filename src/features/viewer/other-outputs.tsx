@@ -2,7 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { SafeImage } from '../../components/history/media-fallback';
 import { cn } from '../../lib/cn';
 import { safeMediaUrl } from '../../lib/untrusted-text';
-import { outputKey, type GalleryItem } from '../../model/history/gallery-item';
+import { outputKey, type GalleryItem } from '../../model/gallery/gallery-item';
 
 /** The task's outputs as thumbnails, the one shown marked: any of them opens in the Viewer. */
 export function OtherOutputs({

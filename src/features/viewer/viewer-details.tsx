@@ -16,7 +16,7 @@ import {
   type ReviewTeam,
 } from '../../components/history/review-control';
 import { displayText } from '../../lib/untrusted-text';
-import type { GalleryItem } from '../../model/history/gallery-item';
+import type { GalleryItem } from '../../model/gallery/gallery-item';
 import { promptOf, type MediaType } from '../../model/history/history-filter';
 import type { HistoryEntry } from '../../model/history/history-types';
 import type { Lineage } from '../../model/history/lineage';

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeEntry, T0 } from '../../test/gallery-test-utils';
-import { galleryItemsOf } from '../../model/history/gallery-item';
+import { galleryItemsOf } from '../../model/gallery/gallery-item';
 import { Viewer } from './viewer';
 
 // Right to left (docs/i18n.md): the Viewer's arrows and swipes follow the reading direction that <html dir>

@@ -7,7 +7,7 @@ import { STATUS_LOOK, StatusIcon } from '../../components/history/status-badge';
 import { ZoomStage, type ZoomApi } from '../../components/zoom-stage';
 import { cn } from '../../lib/cn';
 import { safeMediaUrl } from '../../lib/untrusted-text';
-import type { GalleryItem } from '../../model/history/gallery-item';
+import type { GalleryItem } from '../../model/gallery/gallery-item';
 import { statusWord } from '../../model/tasks/status-words';
 
 /**

@@ -9,7 +9,7 @@ import { documentDirection } from '../../lib/i18n/direction';
 import { safeMediaUrl } from '../../lib/untrusted-text';
 import { useSwipe } from '../../lib/use-swipe';
 import { editSourceOf } from '../../model/history/edit-source';
-import type { GalleryItem } from '../../model/history/gallery-item';
+import type { GalleryItem } from '../../model/gallery/gallery-item';
 import type { MediaType } from '../../model/history/history-filter';
 import type { HistoryEntry } from '../../model/history/history-types';
 import type { Lineage } from '../../model/history/lineage';

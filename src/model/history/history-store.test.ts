@@ -9,7 +9,7 @@ import { writeImportedTasks } from './history-file';
 import { HistoryStore, lazySection } from './history-store';
 import type { HistoryEntry } from './history-types';
 import { reloadAtOnce } from '../../test/page-unload';
-import { listVotes, saveVote, votesHistorySection } from '../boards/votes';
+import { listVotes, saveVote, votesHistorySection } from '../compare/votes';
 
 const A = 'conn-a';
 const B = 'conn-b';

@@ -1,4 +1,4 @@
-import type { GalleryItem } from './gallery-item';
+import type { GalleryItem } from '../gallery/gallery-item';
 import type { HistoryEntry } from './history-types';
 
 // Lineage (docs/using.md "Lineage"): a task made from another's output (Use as input, Remix of an

@@ -4,7 +4,7 @@ import { makeEntry } from '../../test/gallery-test-utils';
 import { facetKeys, type Facet } from './entry-facets';
 import { compileQuery, matchEntry, type CompiledQuery } from './query';
 import { SearchIndex } from './search-index';
-import { seededRandom } from '../boards/rating-model';
+import { seededRandom } from '../compare/rating-model';
 
 // The index must answer exactly what the direct scan answers, after any sequence of adds, replacements
 // and removals: checked on random histories and random queries (a fixed seed, so a failure repeats).

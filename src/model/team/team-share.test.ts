@@ -3,14 +3,14 @@ import * as Y from 'yjs';
 import { memberShareBytes, payerOf, recordBytes, TEAM_DOC_ROOTS } from '../../../contract/team-doc';
 import { makeEntry } from '../../test/gallery-test-utils';
 import { connect, member } from '../../test/team-test-utils';
-import { TeamBoards, TEAM_CONNECTION } from './team-boards';
+import { TeamBoards, TEAM_CONNECTION } from '../compare/team-boards';
 import { TeamComments } from './team-comments';
 import { TeamJudgements } from './team-judgements';
 import { TeamLibrary } from './team-library';
 import { TeamMembers } from './team-members';
 import { TeamShare } from './team-share';
 import { TeamTasks } from './team-tasks';
-import { TeamVotes } from './team-votes';
+import { TeamVotes } from '../compare/team-votes';
 
 /** The server's count (server/team-space/authority.ts RoomShares), done here the slow way: every record. */
 function countedWhole(doc: Y.Doc, memberId: string): number {

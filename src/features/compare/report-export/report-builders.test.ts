@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelFigures, ModelReport } from '../../../model/boards/model-report';
+import type { ModelFigures, ModelReport } from '../../../model/compare/model-report';
 import type { ModelNames } from '../model-report-view';
 import { escapeHtml } from './escape-html';
 import { CHART_H, CHART_W, chartLayout } from './front-chart';

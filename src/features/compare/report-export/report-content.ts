@@ -1,7 +1,7 @@
 import { t } from '@lingui/core/macro';
 import { formatCount, formatOneDecimal, formatSeconds } from '../../../lib/format';
 import { displayText } from '../../../lib/untrusted-text';
-import type { ModelFigures, ModelReport } from '../../../model/boards/model-report';
+import type { ModelFigures, ModelReport } from '../../../model/compare/model-report';
 import type { ModelNames } from '../model-report-view';
 import type { ChartModel, ChartWords } from './front-chart';
 

@@ -1,5 +1,5 @@
 import { toCsv } from '../../../lib/csv-export';
-import type { ModelReport } from '../../../model/boards/model-report';
+import type { ModelReport } from '../../../model/compare/model-report';
 import type { ModelNames } from '../model-report-view';
 import { criterionOf, modelLabel, reportCriteria } from './report-content';
 

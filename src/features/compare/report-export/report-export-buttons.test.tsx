@@ -1,9 +1,9 @@
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cellKey, type Cell } from '../../../model/boards/boards';
-import type { ReportBoard } from '../../../model/boards/model-report';
-import type { Vote } from '../../../model/boards/votes';
+import { cellKey, type Cell } from '../../../model/compare/boards';
+import type { ReportBoard } from '../../../model/compare/model-report';
+import type { Vote } from '../../../model/compare/votes';
 import type { HistoryEntry } from '../../../model/history/history-types';
 import { ModelReportDialog, type ModelNames } from '../model-report-view';
 import type * as ReportImages from './report-images';

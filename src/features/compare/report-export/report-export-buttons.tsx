@@ -6,7 +6,7 @@ import { Alert } from '../../../components/alert';
 import { Button } from '../../../components/button';
 import { Spinner } from '../../../components/spinner';
 import { saveBlob, saveCsv } from '../../../lib/save-file';
-import type { ModelReport, ReportBoard } from '../../../model/boards/model-report';
+import type { ModelReport, ReportBoard } from '../../../model/compare/model-report';
 import type { HistoryEntry } from '../../../model/history/history-types';
 import type { ModelNames } from '../model-report-view';
 import { reportCsv, reportFileName } from './report-csv';

@@ -11,7 +11,7 @@ import {
 } from '../../../lib/format';
 import { directionOf, isLanguage } from '../../../lib/i18n/languages';
 import { displayText } from '../../../lib/untrusted-text';
-import type { ModelReport } from '../../../model/boards/model-report';
+import type { ModelReport } from '../../../model/compare/model-report';
 import type { ModelNames } from '../model-report-view';
 import { escapeHtml } from './escape-html';
 import { chartLayout, chartSvg } from './front-chart';

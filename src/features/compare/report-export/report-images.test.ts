@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cellKey, type Cell } from '../../../model/boards/boards';
-import type { ReportBoard } from '../../../model/boards/model-report';
+import { cellKey, type Cell } from '../../../model/compare/boards';
+import type { ReportBoard } from '../../../model/compare/model-report';
 import type { HistoryEntry } from '../../../model/history/history-types';
 import { fitWithin, gridSources, loadGrid } from './report-images';
 

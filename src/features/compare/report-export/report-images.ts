@@ -1,7 +1,7 @@
 import { t } from '@lingui/core/macro';
 import { safeMediaUrl } from '../../../lib/untrusted-text';
-import { cellKey, columnKey } from '../../../model/boards/boards';
-import type { ReportBoard } from '../../../model/boards/model-report';
+import { cellKey, columnKey } from '../../../model/compare/boards';
+import type { ReportBoard } from '../../../model/compare/model-report';
 import type { HistoryEntry } from '../../../model/history/history-types';
 import { outputKey } from '../../../model/history/output-key';
 import { statusWord } from '../../../model/tasks/status-words';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Judgement } from './judgements';
+import type { Judgement } from '../history/judgements';
 import { galleryItemsOf } from './gallery-item';
 import {
   NO_GALLERY_FILTER,
@@ -17,12 +17,12 @@ import {
   selectItems,
   type GalleryFilter,
 } from './gallery-filter';
-import { editSourceOf } from './edit-source';
+import { editSourceOf } from '../history/edit-source';
 import { makeEntry } from '../../test/gallery-test-utils';
 import { inTimeZone } from '../../test/time-zone';
 import { SearchIndex } from '../search/search-index';
-import type { HistoryEntry } from './history-types';
-import { seededRandom } from '../boards/rating-model';
+import type { HistoryEntry } from '../history/history-types';
+import { seededRandom } from '../compare/rating-model';
 
 const day = (d: number, h = 12) => new Date(2025, 5, d, h).getTime();
 const entries = [

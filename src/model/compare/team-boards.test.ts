@@ -1,17 +1,9 @@
 import * as Y from 'yjs';
 import { applyAwarenessUpdate, encodeAwarenessUpdate } from 'y-protocols/awareness';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  MAX_COLUMNS,
-  MAX_ROWS,
-  cellKey,
-  columnKey,
-  type Board,
-  type Column,
-  type Decision,
-} from '../boards/boards';
-import { ROOTS } from './team-doc';
-import { TeamSpace } from './team-space';
+import { MAX_COLUMNS, MAX_ROWS, cellKey, columnKey, type Board, type Column, type Decision } from './boards';
+import { ROOTS } from '../team/team-doc';
+import { TeamSpace } from '../team/team-space';
 import { TEAM_CONNECTION, TeamBoards, blankRowId, blindFor, setText, wellFormed } from './team-boards';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);

@@ -16,7 +16,7 @@ import {
   type BoardSetup,
   type Criterion,
   type Row,
-} from '../boards/boards';
+} from './boards';
 import { ParamValueSchema } from '../../../contract/task';
 import { schemaVersionOf, type TeamDocBoardKey } from '../../../contract/team-doc';
 import {
@@ -31,7 +31,7 @@ import {
   syncList,
   syncRecord,
   textOf,
-} from './yjs-diff';
+} from '../team/yjs-diff';
 
 // A Compare board shared by a team (docs/team-space.md, `boards`) is a Y.Map under the `boards` root,
 // split into parts fine enough that two members' concurrent edits of different parts both survive the

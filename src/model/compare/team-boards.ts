@@ -7,11 +7,11 @@ import {
   withScore,
   type Board,
   type Decision,
-} from '../boards/boards';
+} from './boards';
 import { schemaVersionOf } from '../../../contract/team-doc';
-import { ROOTS, rootMap, type TeamContext } from './team-doc';
+import { ROOTS, rootMap, type TeamContext } from '../team/team-doc';
 import { readBoard, TEAM_CONNECTION, writeBoard, type TeamBoard } from './board-fields';
-import { childArray, childMap } from './yjs-diff';
+import { childArray, childMap } from '../team/yjs-diff';
 import { Listeners } from '../../lib/store';
 
 // Compare boards shared by a team (docs/team-space.md, `boards`): each board is a Y.Map under the
@@ -25,7 +25,7 @@ export { TEAM_CONNECTION, type TeamBoard } from './board-fields';
 /** @internal */
 export { blankRowId } from './board-fields';
 /** @internal */
-export { setText, wellFormed } from './yjs-diff';
+export { setText, wellFormed } from '../team/yjs-diff';
 
 /**
  * Whether `memberId` sees this board blind: blind until they themselves reveal it.

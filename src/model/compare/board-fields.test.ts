@@ -1,10 +1,10 @@
 import * as Y from 'yjs';
 import { describe, expect, it } from 'vitest';
-import { BoardSchema, type Board } from '../boards/boards';
+import { BoardSchema, type Board } from './boards';
 import { rootNode, TEAM_DOC_BOARD_KEYS, type DocNode, type Who } from '../../../contract/team-doc';
 import { BOARD_FIELDS, LOCAL_ONLY, TEAM_CONNECTION, readBoard, writeBoard } from './board-fields';
-import { ROOTS } from './team-doc';
-import { TeamSpace } from './team-space';
+import { ROOTS } from '../team/team-doc';
+import { TeamSpace } from '../team/team-space';
 import { TeamBoards } from './team-boards';
 
 // The table of a board's fields against the two things it maps between: the contract's board, which the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Judgement } from './judgements';
+import type { Judgement } from '../history/judgements';
 import { makeEntry, T0 } from '../../test/gallery-test-utils';
 import { batchIdOf, batchOrder, groupBatches, isStack, stackCells, stackKey } from './batch-stacks';
 import { NO_GALLERY_FILTER, SORTS, selectItems, type GallerySort } from './gallery-filter';

@@ -1,4 +1,4 @@
-import type { HistoryEntry } from './history-types';
+import type { HistoryEntry } from '../history/history-types';
 import type { GalleryItem } from './gallery-item';
 
 // "Group batches" (product-notes §3 "History and gallery"): the tasks one click made (Runs, Variations,

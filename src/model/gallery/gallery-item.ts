@@ -1,7 +1,7 @@
 import type { z } from 'zod/mini';
 import type { TaskOutputSchema } from '../../../contract/task';
-import type { HistoryEntry } from './history-types';
-import { outputKey } from './output-key';
+import type { HistoryEntry } from '../history/history-types';
+import { outputKey } from '../history/output-key';
 
 export { outputKey };
 

@@ -1,8 +1,8 @@
 import { acceptedRecord } from '../../../contract/team-doc';
 import type * as Y from 'yjs';
 import { z } from 'zod/mini';
-import { VoteSchema, voteId, type Candidate, type Vote } from '../boards/votes';
-import { ROOTS, rootMap, type TeamContext } from './team-doc';
+import { VoteSchema, voteId, type Candidate, type Vote } from './votes';
+import { ROOTS, rootMap, type TeamContext } from '../team/team-doc';
 import { Listeners } from '../../lib/store';
 
 // Blind votes shared by a team (docs/team-space.md, `votes`): one member's vote
@@ -90,7 +90,7 @@ export class TeamVotes {
   };
 
   /**
-   * Every member's votes (team) and this member's (mine) as the Leaderboard reads them (model/boards/
+   * Every member's votes (team) and this member's (mine) as the Leaderboard reads them (model/compare/
    * votes.ts), the same arrays until the votes change: a view gets them without importing this module.
    */
   readonly leaderboardVotes = (): { team: readonly Vote[]; mine: readonly Vote[] } => {

@@ -1,8 +1,8 @@
 import * as Y from 'yjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { leaderboard, type Candidate } from '../boards/votes';
-import { ROOTS } from './team-doc';
-import { TeamSpace } from './team-space';
+import { leaderboard, type Candidate } from './votes';
+import { ROOTS } from '../team/team-doc';
+import { TeamSpace } from '../team/team-space';
 import { TeamVotes, readVote, teamVoteKey } from './team-votes';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);

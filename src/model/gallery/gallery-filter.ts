@@ -1,14 +1,14 @@
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { isTerminal, TASK_STATUSES, type TaskStatus } from '../../../contract/task';
-import type { HiddenIds } from './hidden-tasks';
-import type { HistoryEntry } from './history-types';
-import type { Judgement, Judgements } from './judgements';
-import { REVIEW_STATES, type ReviewState } from './reviews';
+import type { HiddenIds } from '../history/hidden-tasks';
+import type { HistoryEntry } from '../history/history-types';
+import type { Judgement, Judgements } from '../history/judgements';
+import { REVIEW_STATES, type ReviewState } from '../history/reviews';
 import type { TeamPicks } from '../team/team-judgements';
 import { dayKey, dayStartOfKey, nextDayStart } from '../../lib/local-day';
 import type { GalleryItem } from './gallery-item';
-import { filterEntries, type HistoryFilter, type MediaType } from './history-filter';
+import { filterEntries, type HistoryFilter, type MediaType } from '../history/history-filter';
 import {
   compileQuery,
   matchEntry,
@@ -18,7 +18,7 @@ import {
   type OutputTags,
   type OutputTerm,
 } from '../search/query';
-import { indexOfKey, outputKey, taskIdOfKey } from './output-key';
+import { indexOfKey, outputKey, taskIdOfKey } from '../history/output-key';
 import type { SearchIndex } from '../search/search-index';
 import { oncePerKey } from '../../lib/once-per-key';
 
