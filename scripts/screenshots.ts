@@ -69,6 +69,32 @@ async function openEditForm(page: Page) {
 }
 const phone = { width: 390, height: 844 };
 
+/** Three pictures made, then the Gallery opened with every tile's picture loaded. */
+async function openGalleryWithPictures(page: Page) {
+  await connect(page);
+  await page
+    .getByRole('button', { name: /Lumen Canvas/ })
+    .first()
+    .click();
+  const prompts = ['A lighthouse on a cliff at dusk', 'A bowl of ramen, top view', 'A red fox in fresh snow'];
+  for (const prompt of prompts) {
+    await page.getByLabel('Prompt', { exact: true }).fill(prompt);
+    await page.getByRole('button', { name: 'Generate', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Queued: see History.' }).first().waitFor();
+  }
+  await page.getByRole('button', { name: 'Gallery', exact: true }).click();
+  const tiles = page.getByRole('main', { name: 'Gallery' }).getByTestId('gallery-tile');
+  await tiles.nth(prompts.length - 1).waitFor({ timeout: 60_000 });
+  await page.waitForFunction(
+    (count) => {
+      const images = [...document.querySelectorAll('[data-testid="gallery-tile"] img')];
+      return images.length >= count && images.every((img) => (img as HTMLImageElement).naturalWidth > 0);
+    },
+    prompts.length,
+    { timeout: 60_000 },
+  );
+}
+
 for (const scheme of ['light', 'dark'] as const) {
   await shoot('connect', scheme, desktop, async (page) => {
     await page.goto(studio);
@@ -118,6 +144,25 @@ for (const scheme of ['light', 'dark'] as const) {
     await dialog.getByRole('region', { name: 'Description' }).waitFor();
   });
 }
+for (const scheme of ['light', 'dark'] as const) {
+  await shoot('gallery', scheme, desktop, openGalleryWithPictures);
+  await shoot('viewer', scheme, desktop, async (page) => {
+    await openGalleryWithPictures(page);
+    await page
+      .getByRole('main', { name: 'Gallery' })
+      .getByTestId('gallery-tile')
+      .first()
+      .getByRole('button')
+      .first()
+      .click();
+    await page.getByRole('dialog', { name: 'Viewer' }).waitFor();
+  });
+}
+// Made at desktop width (on a phone the catalog is a sheet), then looked at on a phone.
+await shoot('gallery-phone', 'light', desktop, async (page) => {
+  await openGalleryWithPictures(page);
+  await page.setViewportSize(phone);
+});
 await shoot('compare', 'light', { width: 1440, height: 1000 }, async (page) => {
   await connect(page);
   await page.getByRole('button', { name: /^Compare/ }).click();
