@@ -1,6 +1,6 @@
 import { test as base, expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { WORKER_SLOT, sandboxPort } from './ports';
-import { History } from './task-helpers';
+import { History, type TaskStatus } from './task-helpers';
 
 // Shared fixtures: the sandbox is reset before every test (an automatic fixture), and its demo keys
 // and control API are at hand. Page objects are small fixtures that find things by role and label
@@ -81,8 +81,6 @@ export interface LoggedRequest {
   /** POST /v1/tasks that made a task: its id and its prompt (cut at 200 characters). */
   created?: { taskId: string; prompt: string };
 }
-
-export type TaskStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
 export interface SandboxTask {
   taskId: string;

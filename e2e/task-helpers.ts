@@ -1,5 +1,14 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import type { Studio, TaskStatus } from './fixtures';
+
+export type TaskStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+/** What these helpers use of the studio fixture (fixtures.ts), named here so neither file imports the other. */
+interface StudioPage {
+  page: Page;
+  prompt: Locator;
+  apiKey: Locator;
+  openAccount(): Promise<Locator>;
+}
 
 // Page objects for the task tests (product-notes §3 "Submit", "History and gallery"):
 // the region "History", its cards and their detail view, found by role and label (product-notes §5).
@@ -75,7 +84,7 @@ export class History {
 }
 
 /** Types the prompt and clicks "Generate"; waits until the studio has an answer for that click. */
-export async function generate(studio: Studio, prompt: string): Promise<void> {
+export async function generate(studio: StudioPage, prompt: string): Promise<void> {
   await studio.prompt.fill(prompt);
   const button = studio.page.getByRole('button', { name: 'Generate', exact: true });
   await expect(button).toBeEnabled();
@@ -125,7 +134,7 @@ export async function expectAudioLoaded(audio: Locator): Promise<void> {
 }
 
 /** Disconnects from the Account dialog, back to the connect form. */
-export async function disconnect(studio: Studio): Promise<void> {
+export async function disconnect(studio: StudioPage): Promise<void> {
   const dialog = await studio.openAccount();
   await dialog.getByRole('button', { name: 'Disconnect', exact: true }).click();
   await expect(studio.apiKey).toBeVisible();

@@ -8,7 +8,8 @@ import type { ModelReportInput } from '../../src/model/compare/model-report';
 import { modelReport } from '../../src/model/compare/model-report';
 import type { Vote } from '../../src/model/compare/votes';
 import type { HistoryEntry } from '../../src/model/history/history-types';
-import { ModelReportDialog, type ModelNames } from '../../src/features/compare/model-report-view';
+import { ModelReportDialog } from '../../src/features/compare/model-report-view';
+import type { ModelNames } from '../../src/features/compare/report-export/report-content';
 import { reportHtml } from '../../src/features/compare/report-export/report-html';
 import { gridSources, loadGrid } from '../../src/features/compare/report-export/report-images';
 

@@ -17,7 +17,8 @@ import { modelReport, type ReportBoard } from '../../model/compare/model-report'
 import type { Vote } from '../../model/compare/votes';
 import type { HistoryEntry } from '../../model/history/history-types';
 import type { ComponentProps } from 'react';
-import { ModelReportDialog, type ModelNames } from './model-report-view';
+import { ModelReportDialog } from './model-report-view';
+import type { ModelNames } from './report-export/report-content';
 
 // The Model report of one board, on a fixture whose figures are worked out by hand beside it: the table
 // (the accessible form), the Preliminary badge, the module's order, the charts' front, and nothing for a

@@ -26,6 +26,7 @@ import {
   modelLabel,
   reportCriteria,
   type ChartKind,
+  type ModelNames,
 } from './report-export/report-content';
 import { currentDecision, type Board, type Decision } from '../../model/compare/boards';
 import { DecisionSummary } from './decision';
@@ -42,9 +43,6 @@ import { ReportExportButtons } from './report-export/report-export-buttons';
 const th = 'px-2 py-1.5 text-xs font-medium text-slate-600 dark:text-slate-400';
 const td = 'px-2 py-1.5 text-end whitespace-nowrap tabular-nums align-top';
 const small = 'block text-xs text-slate-600 dark:text-slate-400';
-
-/** A model's name and version as the catalog has them (the report knows names only from votes). */
-export type ModelNames = (key: string) => { name: string; versionName: string } | undefined;
 
 function NoFigure() {
   const { t } = useLingui();

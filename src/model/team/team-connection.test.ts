@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { TEAM_DOC_VERSION } from '../../../contract/team-doc';
 import { member } from '../../test/team-test-utils';
-import { TeamConnection, type PersistenceLike, type ProviderLike } from './team-connection';
+import { TeamConnection, type ProviderLike } from './team-connection';
+import type { PersistenceLike } from './team-local-copy';
 import { ROOTS, rootMap } from './team-doc';
 
 type Listener = (e: never) => void;

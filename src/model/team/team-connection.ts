@@ -6,7 +6,7 @@ import {
   TRANSIENT_REASONS,
   type TeamSpaceReason,
 } from '../../../contract/team-room';
-import { openLocalCopy } from './team-local-copy';
+import { openLocalCopy, type PersistenceLike } from './team-local-copy';
 import type { TeamSpace } from './team-space';
 import { Listeners } from '../../lib/store';
 
@@ -59,13 +59,6 @@ export interface ProviderLike {
   connect(): unknown;
   disconnect(): void;
   destroy(): void;
-}
-
-export interface PersistenceLike {
-  whenSynced: Promise<unknown>;
-  destroy(): Promise<void> | void;
-  /** Stops and deletes this device's copy (its IndexedDB database). */
-  clearData(): Promise<void> | void;
 }
 
 export interface TeamConnectionOptions {

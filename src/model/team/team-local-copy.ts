@@ -3,7 +3,14 @@ import * as Y from 'yjs';
 import { STATE_PIECE_BYTES } from '../../../contract/team-state';
 import { cutUpdate } from '../../lib/yjs-pieces';
 import { yieldToMain } from '../../lib/yield-to-main';
-import type { PersistenceLike } from './team-connection';
+
+/** This device's copy of a room, as the connection uses it (openLocalCopy; a test's fake). */
+export interface PersistenceLike {
+  whenSynced: Promise<unknown>;
+  destroy(): Promise<void> | void;
+  /** Stops and deletes this device's copy (its IndexedDB database). */
+  clearData(): Promise<void> | void;
+}
 
 // This device's copy of the team's room (docs/team-space.md "Joining in pieces"): what is edited
 // offline is kept, and merged by Yjs on return. Kept in IndexedDB in y-indexeddb's layout (a database

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelFigures, ModelReport } from '../../../model/compare/model-report';
-import type { ModelNames } from '../model-report-view';
+import type { ModelNames } from './report-content';
 import { escapeHtml } from './escape-html';
 import { CHART_H, CHART_W, chartLayout } from './front-chart';
 import { chartModelsOf } from './report-content';

@@ -2,8 +2,10 @@ import { t } from '@lingui/core/macro';
 import { formatCount, formatOneDecimal, formatSeconds } from '../../../lib/format';
 import { displayText } from '../../../lib/untrusted-text';
 import type { ModelFigures, ModelReport } from '../../../model/compare/model-report';
-import type { ModelNames } from '../model-report-view';
 import type { ChartModel, ChartWords } from './front-chart';
+
+/** A model's name and version as the catalog has them (the report knows names only from votes). */
+export type ModelNames = (key: string) => { name: string; versionName: string } | undefined;
 
 // What the Model report dialog and its exported files share besides the figures: a model's name as shown,
 // and each chart's models and words. The dialog and the files read them from here, so the page someone

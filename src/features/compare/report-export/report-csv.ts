@@ -1,6 +1,6 @@
 import { toCsv } from '../../../lib/csv-export';
 import type { ModelReport } from '../../../model/compare/model-report';
-import type { ModelNames } from '../model-report-view';
+import type { ModelNames } from './report-content';
 import { criterionOf, modelLabel, reportCriteria } from './report-content';
 
 // "Export report" as CSV: the dialog's table, one row per model and version in the report's order, for a

@@ -5,7 +5,8 @@ import { cellKey, type Cell } from '../../../model/compare/boards';
 import type { ReportBoard } from '../../../model/compare/model-report';
 import type { Vote } from '../../../model/compare/votes';
 import type { HistoryEntry } from '../../../model/history/history-types';
-import { ModelReportDialog, type ModelNames } from '../model-report-view';
+import { ModelReportDialog } from '../model-report-view';
+import type { ModelNames } from './report-content';
 import type * as ReportImages from './report-images';
 
 // Export report from the Model report dialog: the HTML page and the CSV saved from the buttons, the page's

@@ -8,7 +8,7 @@ import { Spinner } from '../../../components/spinner';
 import { saveBlob, saveCsv } from '../../../lib/save-file';
 import type { ModelReport, ReportBoard } from '../../../model/compare/model-report';
 import type { HistoryEntry } from '../../../model/history/history-types';
-import type { ModelNames } from '../model-report-view';
+import type { ModelNames } from './report-content';
 import { reportCsv, reportFileName } from './report-csv';
 import { reportHtml, type ReportDecision } from './report-html';
 import { gridSources, loadGrid } from './report-images';

@@ -12,7 +12,7 @@ import {
 import { directionOf, isLanguage } from '../../../lib/i18n/languages';
 import { displayText } from '../../../lib/untrusted-text';
 import type { ModelReport } from '../../../model/compare/model-report';
-import type { ModelNames } from '../model-report-view';
+import type { ModelNames } from './report-content';
 import { escapeHtml } from './escape-html';
 import { chartLayout, chartSvg } from './front-chart';
 import {

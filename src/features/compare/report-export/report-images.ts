@@ -6,7 +6,7 @@ import type { HistoryEntry } from '../../../model/history/history-types';
 import { outputKey } from '../../../model/history/output-key';
 import { statusWord } from '../../../model/tasks/status-words';
 import { cellEntry } from '../cell-view';
-import type { ModelNames } from '../model-report-view';
+import type { ModelNames } from './report-content';
 import type { ReportGrid, ReportGridCell } from './report-html';
 
 // The pictures of the exported report's grid (prompts × models): each cell's output, as the contact sheet
