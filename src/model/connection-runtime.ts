@@ -6,7 +6,7 @@ import { openConnectionStores, type ConnectionStores, type ConnectionStoresLease
 import type { OutboxEntry } from './db';
 import { lazySection, type HistoryStore } from './history/history-store';
 import type { HistoryEntry } from './history/history-types';
-import { withParents } from './history/lineage';
+import { withParents } from './history/parents';
 import type { PresetStore } from './library/presets';
 import type { PromptLibrary } from './library/prompt-library';
 import {
@@ -97,7 +97,7 @@ export async function submitTasks(
 ): Promise<SubmitOutcome> {
   void parts.prompts.record(prompts);
   const list: readonly TaskRequest[] = Array.isArray(requests) ? requests : [requests as TaskRequest];
-  // The outputs the tasks are made from, as they are sent (lineage.ts).
+  // The outputs the tasks are made from, as they are sent (history/parents.ts).
   const made = withParents(meta, list, parts.store.outputAt);
   if (!parts.queue.wouldSendNow(list.length)) {
     const keys = await parts.queue.enqueue(list.map((request) => ({ request, meta: made })));

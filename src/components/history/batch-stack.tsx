@@ -12,7 +12,7 @@ import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
 import type { BatchStack } from '../../model/gallery/batch-stacks';
 import type { GalleryItem } from '../../model/gallery/gallery-item';
 import { tileLabel } from './gallery-tile';
-import { promptOf } from '../../model/history/history-filter';
+import { promptOf } from '../../model/search/history-filter';
 import { SafeImage } from './media-fallback';
 import { CardThumb } from './output-media';
 import { STATUS_LOOK, StatusIcon } from './status-badge';

@@ -5,7 +5,7 @@ import { TASK_STATUSES, type TaskStatus } from '../../../contract/task';
 import { Select } from '../select';
 import { statusWord } from '../../model/tasks/status-words';
 import { displayText } from '../../lib/untrusted-text';
-import type { MediaType } from '../../model/history/history-filter';
+import type { MediaType } from '../../model/search/history-filter';
 
 // The filter selects shared by the Gallery and the History: status, media type and model.
 

@@ -10,7 +10,7 @@ import type { TeamPick } from '../../model/team/team-judgements';
 import { cn } from '../../lib/cn';
 import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
 import type { GalleryItem } from '../../model/gallery/gallery-item';
-import { promptOf } from '../../model/history/history-filter';
+import { promptOf } from '../../model/search/history-filter';
 import { MediaFailed, SafeImage, useMediaFailure } from './media-fallback';
 import { PlayToggle, usePlayback } from './play-toggle';
 import { StatusBadge, StatusIcon, STATUS_LOOK } from './status-badge';

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { statusWord } from '../../model/tasks/status-words';
 import { cn } from '../../lib/cn';
-import { promptOf } from '../../model/history/history-filter';
+import { promptOf } from '../../model/search/history-filter';
 import { StatusIcon, STATUS_LOOK } from './status-badge';
 import { displayText, safeMediaUrl } from '../../lib/untrusted-text';
 import { truncate } from '../../lib/truncate';

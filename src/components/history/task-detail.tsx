@@ -10,7 +10,7 @@ import type { HistoryEntry } from '../../model/history/history-types';
 import { cn } from '../../lib/cn';
 import { formatCredits, formatList, formatSeconds } from '../../lib/format';
 import { downloadName } from '../../model/history/download-name';
-import type { MediaType } from '../../model/history/history-filter';
+import type { MediaType } from '../../model/search/history-filter';
 import { LargeOutput, outputOf } from './output-media';
 import { saveBlob } from '../../lib/save-file';
 import { StatusBadge } from './status-badge';

@@ -10,7 +10,7 @@ import { formatCount } from '../../lib/format';
 import { reviewStateWord } from '../../components/history/review-control';
 import { categoryLabel } from '../../model/category-labels';
 import { REVIEW_STATES } from '../../model/history/reviews';
-import { modelOptions } from '../../model/history/history-filter';
+import { modelOptions } from '../../model/search/history-filter';
 import type { HistoryEntry } from '../../model/history/history-types';
 import {
   NO_GALLERY_FILTER,

@@ -3,7 +3,7 @@ import type { LocalReviewStore, ReviewTeam } from '../../components/history/revi
 import type { CompareMode, CompareSide } from '../../model/gallery/compare-pair';
 import type { GalleryItem } from '../../model/gallery/gallery-item';
 import type { Judgements } from '../../model/history/judgements';
-import type { Lineage } from '../../model/history/lineage';
+import type { Lineage } from '../../model/gallery/lineage';
 import type { TeamPick } from '../../model/team/team-judgements';
 
 // What the Gallery has open over its grid: an output in the Viewer, or a pair in Compare two. Both are

@@ -6,7 +6,7 @@ import { MemberSelect } from '../../components/history/filter-selects';
 import { HistorySearch } from '../../components/search/history-search';
 import { Segmented } from '../../components/segmented';
 import { Select } from '../../components/select';
-import { memberOptions } from '../../model/history/history-filter';
+import { memberOptions } from '../../model/search/history-filter';
 import type { HistoryEntry } from '../../model/history/history-types';
 import {
   SORTS,

@@ -16,7 +16,7 @@ import type { OutboxEntry } from '../../model/db';
 import { batchOrder } from '../../model/gallery/batch-stacks';
 import type { ComparePair } from '../../model/gallery/compare-pair';
 import { galleryItemsOf, type GalleryItem } from '../../model/gallery/gallery-item';
-import { lineageOf } from '../../model/history/lineage';
+import { lineageOf } from '../../model/gallery/lineage';
 import { taskIdOfKey } from '../../model/history/output-key';
 import { reviewStatesOf, type Reviews } from '../../model/history/reviews';
 import { useOutputTags, useSearchIndex } from '../../components/search/search-stores';
@@ -163,7 +163,7 @@ export function GalleryView(props: GalleryViewProps) {
   );
 
   const [viewing, setViewing] = useState<GalleryItem | null>(null);
-  // Lineage (model/history/lineage.ts) of the output the Viewer shows.
+  // Lineage (model/gallery/lineage.ts) of the output the Viewer shows.
   const lineage = useMemo(
     () => (viewing ? lineageOf(viewing, (id) => history.get(id), entries) : null),
     [viewing, history, entries],

@@ -29,7 +29,7 @@ import {
   NO_FILTER,
   type HistoryFilter,
   type MediaType,
-} from '../../model/history/history-filter';
+} from '../../model/search/history-filter';
 import { HistoryTransfer } from './history-transfer';
 import { SendingCard, TaskCard } from './task-card';
 import { TaskDetail } from '../../components/history/task-detail';

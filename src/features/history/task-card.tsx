@@ -8,7 +8,7 @@ import type { HistoryEntry } from '../../model/history/history-types';
 import { cn } from '../../lib/cn';
 import { useLocale } from '../../lib/use-locale';
 import { creditsText } from '../../components/history/credits-text';
-import { promptOf } from '../../model/history/history-filter';
+import { promptOf } from '../../model/search/history-filter';
 import { CardAudio, CardThumb } from '../../components/history/output-media';
 import { StatusBadge } from '../../components/history/status-badge';
 import { elapsedMs, etaText, formatDuration, formatWhen } from '../../components/history/task-timing';

@@ -4,8 +4,8 @@ import { useMemo, useState } from 'react';
 import { SafeImage } from '../../components/history/media-fallback';
 import { safeMediaUrl } from '../../lib/untrusted-text';
 import type { GalleryItem } from '../../model/gallery/gallery-item';
-import { promptOf } from '../../model/history/history-filter';
-import type { FamilyNode, Lineage } from '../../model/history/lineage';
+import { promptOf } from '../../model/search/history-filter';
+import type { FamilyNode, Lineage } from '../../model/gallery/lineage';
 
 /** An output as a link: its picture, its model or tool, its prompt; the one shown is marked, not a link. */
 function OutputLink({

@@ -17,9 +17,9 @@ import {
 } from '../../components/history/review-control';
 import { displayText } from '../../lib/untrusted-text';
 import type { GalleryItem } from '../../model/gallery/gallery-item';
-import { promptOf, type MediaType } from '../../model/history/history-filter';
+import { promptOf, type MediaType } from '../../model/search/history-filter';
 import type { HistoryEntry } from '../../model/history/history-types';
-import type { Lineage } from '../../model/history/lineage';
+import type { Lineage } from '../../model/gallery/lineage';
 import type { Judgement } from '../../model/history/judgements';
 import { Judging } from './judging';
 import { LineageLinks } from './lineage-links';

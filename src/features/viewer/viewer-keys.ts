@@ -1,7 +1,7 @@
 import type { KeyboardEvent } from 'react';
 import { shortcutFor, type ShortcutId } from '../../components/shortcuts';
 import type { ZoomApi } from '../../components/zoom-stage';
-import type { MediaType } from '../../model/history/history-filter';
+import type { MediaType } from '../../model/search/history-filter';
 
 /** The Viewer's keys (Escape closes it through the dialog itself). */
 const VIEWER_KEYS = [

@@ -8,7 +8,7 @@ import { REVIEW_STATES, type ReviewState } from '../history/reviews';
 import type { TeamPicks } from '../team/team-judgements';
 import { dayKey, dayStartOfKey, nextDayStart } from '../../lib/local-day';
 import type { GalleryItem } from './gallery-item';
-import { filterEntries, type HistoryFilter, type MediaType } from '../history/history-filter';
+import { filterEntries, type HistoryFilter, type MediaType } from '../search/history-filter';
 import {
   compileQuery,
   matchEntry,

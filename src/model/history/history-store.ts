@@ -3,7 +3,7 @@ import { isTerminal } from '../../../contract/task';
 import { HistoryOrder } from './history-order';
 import { backgroundTurn, readNewest, writeEntries, writeEntry } from './history-persistence';
 import { HistoryEntrySchema, type HistoryEntry } from './history-types';
-import type { Parent } from './lineage';
+import type { Parent } from './parents';
 import { indexOfKey, taskIdOfKey } from './output-key';
 import { Listeners } from '../../lib/store';
 
@@ -344,7 +344,7 @@ export class HistoryStore {
   }
 
   /**
-   * The task and output index of an output URL among this history's tasks and the team's (lineage.ts:
+   * The task and output index of an output URL among this history's tasks and the team's (parents.ts:
    * a task's parents, looked up as it is sent), or undefined.
    */
   outputAt = (url: string): Parent | undefined => {

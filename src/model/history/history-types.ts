@@ -40,7 +40,7 @@ export const HistoryEntrySchema = z.object({
     batchId: z.optional(z.string()),
     batchIndex: z.optional(z.int().check(z.positive())),
     batchSize: z.optional(z.int().check(z.positive())),
-    /** The known outputs it was made from (lineage.ts): found in its params as it was sent. */
+    /** The known outputs it was made from (parents.ts): found in its params as it was sent. */
     parents: z.optional(
       z
         .array(

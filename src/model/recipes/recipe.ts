@@ -36,7 +36,7 @@ export interface Recipe {
   prompt: string;
   negativePrompt?: string;
   seed?: number | string;
-  /** The outputs it was made from (model/history/lineage.ts), when it was made from some. */
+  /** The outputs it was made from (model/gallery/lineage.ts), when it was made from some. */
   parents?: Array<{ taskId: string; outputIndex: number }>;
 }
 

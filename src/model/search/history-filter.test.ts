@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { filterEntries, memberOptions, modelOptions, NO_FILTER } from './history-filter';
 import { makeEntry } from '../../test/gallery-test-utils';
-import { SearchIndex } from '../search/search-index';
+import { SearchIndex } from './search-index';
 
 const entries = [
   makeEntry('a', { status: 'running', params: { prompt: 'A red Fox at dawn' } }),

@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { makeEntry } from '../../test/gallery-test-utils';
-import { HistoryEntrySchema } from './history-types';
-import {
-  familyOf,
-  lineageOf,
-  MAX_FAMILY,
-  MAX_PARENTS,
-  parentsOf,
-  withParents,
-  type FamilyNode,
-  type OutputAt,
-} from './lineage';
-import type { HistoryEntry } from './history-types';
+import { HistoryEntrySchema } from '../history/history-types';
+import { familyOf, lineageOf, MAX_FAMILY, type FamilyNode } from './lineage';
+import { MAX_PARENTS, parentsOf, withParents, type OutputAt } from '../history/parents';
+import type { HistoryEntry } from '../history/history-types';
 
 // Lineage: a task's parents are the known outputs its params name, found as it is sent; "Used in" is
 // the inverse over every task's parents.

@@ -1,6 +1,6 @@
 import type { TaskStatus } from '../../../contract/task';
-import type { HistoryEntry } from './history-types';
-import type { Judgements } from './judgements';
+import type { HistoryEntry } from '../history/history-types';
+import type { Judgements } from '../history/judgements';
 import {
   anyOutputMatches,
   compileQuery,
@@ -9,10 +9,10 @@ import {
   byTask,
   outputCandidates,
   type OutputTags,
-} from '../search/query';
-import type { SearchIndex } from '../search/search-index';
+} from './query';
+import type { SearchIndex } from './search-index';
 
-export { promptOf } from '../search/entry-facets';
+export { promptOf } from './entry-facets';
 
 // The gallery's filters (product-notes §3: by status, media type and model; search prompts), as pure functions
 // over the store's list so they stay fast at 5,000 entries and are tested without a DOM. The search box's
