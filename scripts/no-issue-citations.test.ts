@@ -10,6 +10,20 @@ import { describe, expect, it } from 'vitest';
 // check's).
 
 const ISSUE_CITATION = /[Ii]ssues? #?[0-9]+|#[0-9]+ item|\(#[0-9]+\)/;
+/** A citation a comment's line break cuts in two: "(issue" at a line's end, "17, ..." on the next. */
+const CUT_AT_END = /[Ii]ssues?\s*#?$/;
+const CUT_REST = /^\s*(?:\/\/|\*|#)?\s*#?[0-9]/;
+
+/** The lines of a text that cite a ticket, a citation cut by a line break counted on its first line. */
+function citingLines(text: string): number[] {
+  const lines = text.split('\n');
+  const found: number[] = [];
+  lines.forEach((line, index) => {
+    const next = lines[index + 1] ?? '';
+    if (ISSUE_CITATION.test(line) || (CUT_AT_END.test(line) && CUT_REST.test(next))) found.push(index);
+  });
+  return found;
+}
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const self = 'scripts/no-issue-citations.test.ts';
@@ -51,12 +65,9 @@ function citations(): string[] {
   for (const file of files) {
     const buffer = readFileSync(join(root, file));
     if (buffer.includes(0)) continue; // binary (images, fonts): no comments to read
-    buffer
-      .toString('utf8')
-      .split('\n')
-      .forEach((line, index) => {
-        if (ISSUE_CITATION.test(line)) found.push(`${file}:${index + 1}: ${line.trim()}`);
-      });
+    const lines = buffer.toString('utf8').split('\n');
+    for (const index of citingLines(lines.join('\n')))
+      found.push(`${file}:${index + 1}: ${lines[index]!.trim()}`);
   }
   return found;
 }
@@ -74,6 +85,12 @@ describe('no ticket citations in the source', () => {
       expect(cited).toMatch(ISSUE_CITATION);
     for (const fine of ['api-notes §7', 'product-notes §3 "Uploads"', 'docs/team-space.md', 'item 3', '#7'])
       expect(fine).not.toMatch(ISSUE_CITATION);
+  });
+
+  it('finds a citation a line break cuts in two, and not a line that merely ends in "issue"', () => {
+    expect(citingLines('// not in one long task (issue\n// 17, total blocking time)')).toEqual([0]);
+    expect(citingLines(' * see issue\n * #4 for why')).toEqual([0]);
+    expect(citingLines('// a known issue\n// that the browser has')).toEqual([]);
   });
 
   it('no tracked source line cites a ticket (cite docs/ or say the reason)', () => {

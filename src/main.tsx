@@ -17,8 +17,9 @@ const app = (
 );
 // The built index.html holds the connect screen prerendered (src/prerender.tsx): take it over. The dev
 // server's index.html has an empty root: render into it. The page is already painted and usable, so the
-// hydration is a transition: React does it in slices of a few milliseconds, not in one long task (issue
-// 17, total blocking time); an event on the page before it is done hydrates at once, and replays.
+// hydration is a transition: React does it in slices of a few milliseconds, not in one long task (total
+// blocking time, docs/benchmarks.md "lighthouse"); an event on the page before it is done hydrates at
+// once, and replays.
 // In another language than English, its catalog first; the English prerendered page (hidden meanwhile,
 // public/before-paint.js) is replaced, not hydrated.
 // A returning visitor's studio reconnects by itself (public/before-paint.js hides the prerendered connect
