@@ -7,6 +7,7 @@ import type { Judgement, Judgements } from '../history/judgements';
 import { REVIEW_STATES, type ReviewState } from '../history/reviews';
 import type { TeamPicks } from '../team/team-judgements';
 import { dayKey, dayStartOfKey, nextDayStart } from '../../lib/local-day';
+import { dayOf } from '../search/entry-facets';
 import type { GalleryItem } from './gallery-item';
 import { filterEntries, type HistoryFilter, type MediaType } from '../search/history-filter';
 import {
@@ -569,17 +570,6 @@ function sortItems(items: GalleryItem[], sort: GallerySort, judgements: Judgemen
     case 'duration':
       return [...items].sort((a, b) => durationOf(b.entry) - durationOf(a.entry));
   }
-}
-
-// The day of an entry, once per entry object (its tiles share it): 200,000 Dates per change otherwise.
-const days = new WeakMap<HistoryEntry, string>();
-function dayOf(entry: HistoryEntry): string {
-  let day = days.get(entry);
-  if (day === undefined) {
-    day = dayKey(entry.createdAt);
-    days.set(entry, day);
-  }
-  return day;
 }
 
 export type GalleryRow<T extends RowCell = GalleryItem> =

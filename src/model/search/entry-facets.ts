@@ -39,8 +39,11 @@ export function haystackOf(entry: HistoryEntry): string {
 
 const days = new WeakMap<HistoryEntry, string>();
 
-/** The local day the task was made, "2026-03-01" (local-day.ts), once per entry object. */
-function dayOf(entry: HistoryEntry): string {
+/**
+ * The local day the task was made, "2026-03-01" (local-day.ts), once per entry object: its tiles share
+ * it (200,000 Dates per change otherwise).
+ */
+export function dayOf(entry: HistoryEntry): string {
   let day = days.get(entry);
   if (day === undefined) {
     day = dayKey(entry.createdAt);
