@@ -54,18 +54,18 @@ const opened = new Map<string, Opened>();
  * hears of a failed write (default logWriteError: no words on screen say it yet).
  * @internal
  */
-export async function openAll(connectionId: string, io: LocalIo = {}): Promise<ConnectionStores> {
-  const local = { db: io.db ?? db, onError: io.onError ?? logWriteError };
+export async function openAll(connectionId: string, io: Partial<LocalIo> = {}): Promise<ConnectionStores> {
+  const local: LocalIo = { db: io.db ?? db, onError: io.onError ?? logWriteError };
   const [history, presets, prompts, judgements, reviews, tags, searches, hidden, keepers] = await Promise.all(
     [
       HistoryStore.open(connectionId),
       PresetStore.open(connectionId, local),
       PromptLibrary.open(connectionId, local),
-      JudgementStore.open(connectionId, Date.now, local),
-      ReviewStore.open(connectionId, Date.now, local),
-      TagStore.open(connectionId, Date.now, local),
+      JudgementStore.open(connectionId, local),
+      ReviewStore.open(connectionId, local),
+      TagStore.open(connectionId, local),
       SavedSearchStore.open(connectionId, local),
-      HiddenTasks.open(connectionId, Date.now, local),
+      HiddenTasks.open(connectionId, local),
       KeepersStore.open(connectionId, local),
     ],
   );
@@ -78,7 +78,7 @@ export async function openAll(connectionId: string, io: LocalIo = {}): Promise<C
  * next request reads them afresh. `io` is the first request's (openAll): a holder that comes while they
  * are open shares them as they are.
  */
-export function openConnectionStores(connectionId: string, io: LocalIo = {}): ConnectionStoresLease {
+export function openConnectionStores(connectionId: string, io: Partial<LocalIo> = {}): ConnectionStoresLease {
   let entry = opened.get(connectionId);
   if (!entry) {
     const stores = openAll(connectionId, io);

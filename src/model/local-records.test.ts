@@ -64,6 +64,14 @@ describe('LocalRecords', () => {
     expect(await (await db()).count('judgements')).toBe(0);
   });
 
+  it('has no database of its own to fall back on: it is opened with one (checked by tsc over the tests)', async () => {
+    await (await db()).put('judgements', { connectionId: A, outputKey: 't1#0', starred: true });
+    // @ts-expect-error: `db` is required.
+    const alone = new LocalRecords('judgements', A, JudgementSchema, {});
+
+    await expect(alone.load()).rejects.toThrow(TypeError);
+  });
+
   it('writes the changes in their order, in one transaction', async () => {
     const a = records(A);
     await a.write([{ put: { outputKey: 't1#0', starred: true } }, { remove: 't1#0' }]);

@@ -1,6 +1,6 @@
 import type { IDBPDatabase, IDBPObjectStore, StoreNames } from 'idb';
 import type { z } from 'zod/mini';
-import { db as studioDb, type KeyField, type KeyedStoreName, type StudioDB } from './db';
+import type { KeyField, KeyedStoreName, StudioDB } from './db';
 
 // One connection's records in one of the studio's keyed IndexedDB stores (db.ts: key [connectionId,
 // <key field>], index byConnection), the way every local store of what the user does keeps them (presets,
@@ -16,10 +16,10 @@ export type OpenDatabase = () => Promise<IDBPDatabase<StudioDB>>;
 /** Told of a write that failed (the change stays in this tab's memory only); `what`: the store's name. */
 export type WriteErrorReporter = (error: unknown, what: KeyedStoreName) => void;
 
-/** What a local store is opened with; connection-stores.ts gives both. */
+/** What a local store is opened with; connection-stores.ts gives both, a test its own database. */
 export interface LocalIo {
-  /** Default db() of db.ts, for a store opened alone (a test of what shows it). */
-  db?: OpenDatabase;
+  /** No default: a store has no database of its own, so whoever opens it says which one it keeps to. */
+  db: OpenDatabase;
   /** Default logWriteError. */
   onError?: WriteErrorReporter;
 }
@@ -76,9 +76,9 @@ export class LocalRecords<Name extends KeyedStoreName, T> {
     readonly name: Name,
     readonly connectionId: string,
     private readonly schema: z.ZodMiniType<T>,
-    io: LocalIo = {},
+    io: LocalIo,
   ) {
-    this.database = io.db ?? studioDb;
+    this.database = io.db;
     this.onError = io.onError ?? logWriteError;
   }
 

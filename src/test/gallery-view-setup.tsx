@@ -1,5 +1,6 @@
 import { cleanup, render } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+import { db } from '../model/db';
 import { NO_GALLERY_FILTER } from '../model/gallery/gallery-filter';
 import { GalleryScreen, type GalleryScreenProps } from '../app/gallery-screen';
 import type { EarlierSource } from '../components/history/earlier-team-tasks';
@@ -85,8 +86,8 @@ function GalleryInContext(props: GalleryProps) {
 export async function renderGallery(entries: HistoryEntry[], props: Partial<GalleryProps> = {}) {
   const all: GalleryProps = {
     history: await storeWith(entries),
-    judgements: await JudgementStore.open(CONNECTION),
-    hidden: await HiddenTasks.open(CONNECTION),
+    judgements: await JudgementStore.open(CONNECTION, { db }),
+    hidden: await HiddenTasks.open(CONNECTION, { db }),
     reviews: null,
     filter: NO_GALLERY_FILTER,
     onFilter: vi.fn(),

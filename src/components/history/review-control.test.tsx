@@ -28,7 +28,7 @@ function teamOf(reviews: MemberReviews): ReviewTeam {
 }
 
 async function control(team?: ReviewTeam) {
-  const store = await ReviewStore.open('conn-a');
+  const store = await ReviewStore.open('conn-a', { db });
   const view = render(<ReviewControl outputKey={KEY} reviews={store} team={team} />);
   return { store, user: userEvent.setup(), unmount: view.unmount };
 }
@@ -131,7 +131,7 @@ describe('ReviewControl', () => {
 
 describe('ReviewDisclosure (a board cell’s Review)', () => {
   it('names the latest review’s state in its summary, anyone’s in a team, and opens onto the control', async () => {
-    const store = await ReviewStore.open('conn-a');
+    const store = await ReviewStore.open('conn-a', { db });
     const team = teamOf(new Map([[KEY, [{ memberId: 'key_ann', state: 'changes', note: '', at: 1 }]]]));
     render(<ReviewDisclosure outputKey={KEY} reviews={store} team={team} />);
     const summary = screen.getByText('Review', { selector: 'summary' });

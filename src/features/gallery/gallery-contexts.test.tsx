@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { db } from '../../model/db';
 import { NO_GALLERY_FILTER } from '../../model/gallery/gallery-filter';
 import { HiddenTasks } from '../../model/history/hidden-tasks';
 import { JudgementStore } from '../../model/history/judgements';
@@ -59,8 +60,8 @@ async function gallery(team?: GalleryTeam) {
   );
   const data = {
     history: await storeWith(entries),
-    judgements: await JudgementStore.open(CONNECTION),
-    hidden: await HiddenTasks.open(CONNECTION),
+    judgements: await JudgementStore.open(CONNECTION, { db }),
+    hidden: await HiddenTasks.open(CONNECTION, { db }),
     reviews: null,
   };
   const view = (

@@ -3,6 +3,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, it } from 'vitest';
 import { NoticeArea } from '../../components/notice-area';
+import { db } from '../../model/db';
 import { HiddenTasks } from '../../model/history/hidden-tasks';
 import { CONNECTION, makeEntry, T0 } from '../../test/gallery-test-utils';
 import { renderGallery, setUpGalleryTests } from '../../test/gallery-view-setup';
@@ -15,7 +16,7 @@ setUpGalleryTests();
 it('hides the selected tasks and shows them again with the notice’s Undo', async () => {
   const user = userEvent.setup();
   const entries = ['t1', 't2', 't3'].map((id, i) => makeEntry(id, { createdAt: T0 + i * 60_000 }));
-  const hidden = await HiddenTasks.open(CONNECTION);
+  const hidden = await HiddenTasks.open(CONNECTION, { db });
   await renderGallery(entries, { hidden });
   render(<NoticeArea />);
   const tiles = await screen.findAllByTestId('gallery-tile');

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { ReviewTeam } from '../../components/history/review-control';
+import { db } from '../../model/db';
 import { NO_GALLERY_FILTER, type GalleryFilter } from '../../model/gallery/gallery-filter';
 import { ReviewStore, type MemberReviews } from '../../model/history/reviews';
 import { CONNECTION, makeEntry, T0 } from '../../test/gallery-test-utils';
@@ -16,7 +17,7 @@ setUpGalleryTests();
 /** Four outputs, t1 oldest; t1 approved, t2 needs changes, t3 rejected here, t4 not reviewed. */
 async function gallery(props: Partial<GalleryProps> = {}, reviewed = true) {
   const entries = ['t1', 't2', 't3', 't4'].map((id, i) => makeEntry(id, { createdAt: T0 + i * 60_000 }));
-  const reviews = await ReviewStore.open(CONNECTION, () => T0 + 3_600_000);
+  const reviews = await ReviewStore.open(CONNECTION, { db, now: () => T0 + 3_600_000 });
   if (reviewed) {
     await reviews.set('t1#0', { state: 'approved' });
     await reviews.set('t2#0', { state: 'changes', note: 'Brighter' });

@@ -41,7 +41,7 @@ function teamOf(memberId: string, doc: Y.Doc) {
 }
 
 async function setup({ withTeam = true } = {}) {
-  const store = await PresetStore.open('conn-me');
+  const store = await PresetStore.open('conn-me', { db });
   await store.save(lighthouse);
   const mine = new Y.Doc();
   const theirs = new Y.Doc();
@@ -134,7 +134,7 @@ describe('PresetsDialog: Mine / Team', () => {
     other.space.transact(() =>
       other.space.doc.getMap(ROOTS.members).set('key_other', { name: '<b>Bea</b>', joinedAt: 1 }),
     );
-    const theirs = await PresetStore.open('conn-other', { newId: () => 'their-1' });
+    const theirs = await PresetStore.open('conn-other', { db, newId: () => 'their-1' });
     const shared = await theirs.save({ ...lighthouse, name: 'Moody dusk' });
     expect(other.library.sharePreset(shared)).toEqual({ ok: true });
 

@@ -34,7 +34,7 @@ function teamOf(memberId: string, doc: Y.Doc, full = false) {
 }
 
 async function setup({ withTeam = true, full = false } = {}) {
-  const library = await PromptLibrary.open('conn-me');
+  const library = await PromptLibrary.open('conn-me', { db });
   await library.record(['a red fox in the snow']);
   const mine = new Y.Doc();
   const theirs = new Y.Doc();

@@ -4,6 +4,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { db } from '../../model/db';
 import { KeepersStore } from '../../model/history/keepers';
 import { saveBlob } from '../../lib/save-file';
 import { CDN, CONNECTION, makeEntry, T0 } from '../../test/gallery-test-utils';
@@ -50,7 +51,7 @@ async function gallery() {
     makeEntry('t1', { createdAt: T0, outputs: [{ url: OUTPUT, thumbnailUrl: THUMBNAIL }] }),
     makeEntry('t2', { createdAt: T0 + 60_000 }),
   ];
-  const keepers = await KeepersStore.open(CONNECTION);
+  const keepers = await KeepersStore.open(CONNECTION, { db });
   // The copy of t1's output kept on this device. (happy-dom's Blob does not survive fake-indexeddb, so
   // the store's reads stand in for IndexedDB; the store itself is tested on a real one.)
   const kept = new NodeBlob([KEPT], { type: 'image/webp' }) as unknown as Blob;

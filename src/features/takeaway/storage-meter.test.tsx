@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { act, cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { db } from '../../model/db';
 import { KeepersStore } from '../../model/history/keepers';
 import { galleryItemsOf } from '../../model/gallery/gallery-item';
 import { CDN, CONNECTION, freshDatabase, makeEntry } from '../../test/gallery-test-utils';
@@ -25,7 +26,7 @@ const files = async (url: string | URL | Request) =>
 
 describe('StorageMeter', () => {
   it('shows what is kept and the space used against the quota, following each keep', async () => {
-    const keepers = await KeepersStore.open(CONNECTION, { fetch: files, persist: async () => true });
+    const keepers = await KeepersStore.open(CONNECTION, { db, fetch: files, persist: async () => true });
     let usage = 40 * 2 ** 20;
     const estimate = vi.fn(async () => ({ usage, quota: 1.2 * 2 ** 30 }));
     render(<StorageMeter keepers={keepers} estimate={estimate} />);
@@ -45,7 +46,7 @@ describe('StorageMeter', () => {
   });
 
   it('says clearly when storage is full; the message can be dismissed', async () => {
-    const keepers = await KeepersStore.open(CONNECTION, { fetch: files, persist: async () => true });
+    const keepers = await KeepersStore.open(CONNECTION, { db, fetch: files, persist: async () => true });
     const estimate = async () => ({ usage: 1_199_000_000, quota: 1.2 * 2 ** 30 });
     render(<StorageMeter keepers={keepers} estimate={estimate} />);
     expect(await screen.findByText('Storage is nearly full')).toBeTruthy();
@@ -62,7 +63,7 @@ describe('StorageMeter', () => {
   });
 
   it('works without navigator.storage.estimate (kept size only)', async () => {
-    const keepers = await KeepersStore.open(CONNECTION, { fetch: files, persist: async () => true });
+    const keepers = await KeepersStore.open(CONNECTION, { db, fetch: files, persist: async () => true });
     vi.stubGlobal('navigator', { ...navigator, storage: undefined });
     render(<StorageMeter keepers={keepers} />);
     expect(screen.getByRole('region', { name: 'Storage on this device' })).toBeTruthy();

@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { db } from '../../model/db';
 import type { HistoryEntry } from '../../model/history/history-types';
 import { JudgementStore } from '../../model/history/judgements';
 import { KEEP_RETRY_MS, KeepersStore } from '../../model/history/keepers';
@@ -39,8 +40,8 @@ const entries = Array.from({ length: 50 }, (_, i) =>
 
 async function setup(now: () => number = Date.now) {
   const fetch = deadFetch();
-  const keepers = await KeepersStore.open(CONNECTION, { fetch, now });
-  const judgements = await JudgementStore.open(CONNECTION);
+  const keepers = await KeepersStore.open(CONNECTION, { db, fetch, now });
+  const judgements = await JudgementStore.open(CONNECTION, { db });
   const h = history(entries);
   renderHook(() => useKeepStarred(h, judgements, keepers));
   return { fetch, keepers, judgements, h };

@@ -25,11 +25,10 @@ export class HiddenTasks {
     private readonly records: LocalRecords<'hidden', Hidden>,
   ) {}
 
-  /** `io`: the database and who hears of a failed write (connection-stores.ts). */
+  /** `db` and `onError`: the database and who hears of a failed write (connection-stores.ts). */
   static async open(
     connectionId: string,
-    now: () => number = Date.now,
-    io: LocalIo = {},
+    { now = Date.now, ...io }: { now?: () => number } & LocalIo,
   ): Promise<HiddenTasks> {
     const records = new LocalRecords('hidden', connectionId, HiddenSchema, io);
     const store = new HiddenTasks(connectionId, now, records);

@@ -459,8 +459,8 @@ describe('HistoryStore', () => {
 
   it('carries the presets and the prompt library in its file, and brings them back into another key', async () => {
     const store = await HistoryStore.open(A);
-    const presets = await PresetStore.open(A);
-    const prompts = await PromptLibrary.open(A);
+    const presets = await PresetStore.open(A, { db });
+    const prompts = await PromptLibrary.open(A, { db });
     store.addSection('presets', presets.historySection());
     store.addSection('prompts', prompts.historySection());
     await store.put(entry('t1', 1_000));
@@ -475,8 +475,8 @@ describe('HistoryStore', () => {
     expect(text).not.toContain(A);
 
     const other = await HistoryStore.open(B);
-    const otherPresets = await PresetStore.open(B);
-    const otherPrompts = await PromptLibrary.open(B);
+    const otherPresets = await PresetStore.open(B, { db });
+    const otherPrompts = await PromptLibrary.open(B, { db });
     other.addSection('presets', otherPresets.historySection());
     const removePrompts = other.addSection('prompts', otherPrompts.historySection());
     expect(await other.importJson(text)).toMatchObject({ added: 1, updated: 0, skipped: 0 });

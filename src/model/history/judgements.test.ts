@@ -46,7 +46,7 @@ const entry = (taskId: string, outputs: number): HistoryEntry => ({
 
 describe('JudgementStore', () => {
   it('keeps star and rating per output and per connection, across a reload', async () => {
-    const a = await JudgementStore.open(A);
+    const a = await JudgementStore.open(A, { db });
     const seen: number[] = [];
     a.subscribe(() => seen.push(a.snapshot().size));
     const before = a.snapshot();
@@ -56,27 +56,27 @@ describe('JudgementStore', () => {
     expect(seen).toEqual([1, 2]);
 
     await reload();
-    const again = await JudgementStore.open(A);
+    const again = await JudgementStore.open(A, { db });
     expect(again.get('t1#0')).toMatchObject({ starred: true, rating: null });
     expect(again.get('t1#1')).toMatchObject({ starred: false, rating: 4 });
-    expect((await JudgementStore.open(B)).snapshot().size).toBe(0);
+    expect((await JudgementStore.open(B, { db })).snapshot().size).toBe(0);
   });
 
   it('keeps a star and a rating made just before the page goes (an immediate reload)', async () => {
-    const a = await JudgementStore.open(A);
+    const a = await JudgementStore.open(A, { db });
     // Not awaited: the star shows at once, and the user reloads before the write has answered.
     const written = Promise.allSettled([a.toggleStar('t1#0'), a.setRating('t1#1', 4)]);
     await reloadAtOnce();
     await written;
 
     await reload();
-    const again = await JudgementStore.open(A);
+    const again = await JudgementStore.open(A, { db });
     expect(again.get('t1#0')).toMatchObject({ starred: true });
     expect(again.get('t1#1')).toMatchObject({ rating: 4 });
   });
 
   it('deletes a judgement left blank, and refuses a rating outside 1-5', async () => {
-    const a = await JudgementStore.open(A);
+    const a = await JudgementStore.open(A, { db });
     await a.setStarred(['t1#0', 't2#0'], true);
     await a.setStarred(['t1#0'], false);
     await a.setRating('t2#0', 2);
@@ -84,7 +84,7 @@ describe('JudgementStore', () => {
     expect(a.get('t1#0')).toBeUndefined();
     await expect(a.setRating('t2#0', 6)).rejects.toThrow();
     await reload();
-    const again = await JudgementStore.open(A);
+    const again = await JudgementStore.open(A, { db });
     expect(again.list().map((j) => [j.outputKey, j.starred, j.rating])).toEqual([['t2#0', true, null]]);
   });
 
@@ -92,7 +92,7 @@ describe('JudgementStore', () => {
     await (await db()).put('judgements', { connectionId: A, outputKey: 'x#0', rating: 'five' });
     await (await db()).put('judgements', { connectionId: A, outputKey: 'y#0', rating: 5 });
     await reload();
-    const a = await JudgementStore.open(A);
+    const a = await JudgementStore.open(A, { db });
     expect([...a.snapshot().keys()]).toEqual(['y#0']);
   });
 
@@ -107,7 +107,7 @@ describe('history export and import with judgements', () => {
     const history = await HistoryStore.open(A);
     await history.put(entry('t1', 2));
     await history.put(entry('t2', 1));
-    const judgements = await JudgementStore.open(A);
+    const judgements = await JudgementStore.open(A, { db });
     await judgements.setStarred(['t1#1'], true);
     await judgements.setRating('t2#0', 5);
     await judgements.setRating('gone#0', 3); // a task no longer in the history: not exported
@@ -129,7 +129,7 @@ describe('history export and import with judgements', () => {
       ],
     });
     const other = await HistoryStore.open(B);
-    other.addSection('judgements', (await JudgementStore.open(B)).historySection());
+    other.addSection('judgements', (await JudgementStore.open(B, { db })).historySection());
     expect(await other.importJson(withUnknown)).toEqual({
       added: 2,
       updated: 0,
@@ -137,7 +137,7 @@ describe('history export and import with judgements', () => {
       sections: { judgements: { kept: 2, skipped: 3 } },
     });
     await reload();
-    const reopened = await JudgementStore.open(B);
+    const reopened = await JudgementStore.open(B, { db });
     expect(reopened.get('t1#1')?.starred).toBe(true);
     expect(reopened.get('t2#0')?.rating).toBe(5);
     expect(reopened.get('t1#7')).toBeUndefined();
@@ -146,34 +146,34 @@ describe('history export and import with judgements', () => {
   it('a file without judgements imports as before', async () => {
     const history = await HistoryStore.open(A);
     await history.put(entry('t1', 1));
-    history.addSection('judgements', (await JudgementStore.open(A)).historySection());
+    history.addSection('judgements', (await JudgementStore.open(A, { db })).historySection());
     const text = await history.exportFile();
     expect(JSON.parse(text)).not.toHaveProperty('judgements');
     const other = await HistoryStore.open(B);
-    other.addSection('judgements', (await JudgementStore.open(B)).historySection());
+    other.addSection('judgements', (await JudgementStore.open(B, { db })).historySection());
     expect(await other.importJson(text)).toEqual({ added: 1, updated: 0, skipped: 0, sections: {} });
   });
 });
 
 describe('HiddenTasks', () => {
   it('hides and shows tasks again, per connection, across a reload', async () => {
-    const hidden = await HiddenTasks.open(A);
+    const hidden = await HiddenTasks.open(A, { db });
     await hidden.hide(['t1', 't2']);
     const snap = hidden.snapshot();
     await hidden.unhide(['t1']);
     expect(hidden.snapshot()).not.toBe(snap);
     await reload();
-    expect([...(await HiddenTasks.open(A)).snapshot()]).toEqual(['t2']);
-    expect((await HiddenTasks.open(B)).snapshot().size).toBe(0);
+    expect([...(await HiddenTasks.open(A, { db })).snapshot()]).toEqual(['t2']);
+    expect((await HiddenTasks.open(B, { db })).snapshot().size).toBe(0);
   });
 
   it('keeps a Hide and a Show again made just before the page goes (an immediate reload)', async () => {
-    const hidden = await HiddenTasks.open(A);
+    const hidden = await HiddenTasks.open(A, { db });
     await hidden.hide(['t1']);
     const written = Promise.allSettled([hidden.hide(['t2']), hidden.unhide(['t1'])]);
     await reloadAtOnce();
     await written;
     await reload();
-    expect([...(await HiddenTasks.open(A)).snapshot()]).toEqual(['t2']);
+    expect([...(await HiddenTasks.open(A, { db })).snapshot()]).toEqual(['t2']);
   });
 });

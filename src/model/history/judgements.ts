@@ -34,11 +34,10 @@ export class JudgementStore {
     private readonly records: LocalRecords<'judgements', Judgement>,
   ) {}
 
-  /** `io`: the database and who hears of a failed write (connection-stores.ts). */
+  /** `db` and `onError`: the database and who hears of a failed write (connection-stores.ts). */
   static async open(
     connectionId: string,
-    now: () => number = Date.now,
-    io: LocalIo = {},
+    { now = Date.now, ...io }: { now?: () => number } & LocalIo,
   ): Promise<JudgementStore> {
     const records = new LocalRecords('judgements', connectionId, JudgementSchema, io);
     const store = new JudgementStore(connectionId, now, records);

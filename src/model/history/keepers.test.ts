@@ -45,7 +45,7 @@ describe('KeepersStore', () => {
   it('keeps the bytes of an output so they are there after a reload, even when the URL no longer answers', async () => {
     const files = server({ [`${CDN}/t1-0.png`]: 'PNG bytes one' });
     const persist = vi.fn(async () => true);
-    const store = await KeepersStore.open(A, { fetch: files.fetch, persist, now: () => 1234 });
+    const store = await KeepersStore.open(A, { db, fetch: files.fetch, persist, now: () => 1234 });
     const seen = vi.fn();
     store.subscribe(seen);
     const result = await store.keep(item('t1'));
@@ -60,7 +60,7 @@ describe('KeepersStore', () => {
 
     files.goDown();
     await reload();
-    const again = await KeepersStore.open(A, { fetch: files.fetch });
+    const again = await KeepersStore.open(A, { db, fetch: files.fetch });
     expect(again.has('t1#0')).toBe(true);
     expect(again.snapshot().kept.get('t1#0')).toMatchObject({
       taskId: 't1',
@@ -76,15 +76,15 @@ describe('KeepersStore', () => {
 
   it('keeps each connection to its own outputs', async () => {
     const files = server({ [`${CDN}/t1-0.png`]: 'x' });
-    await (await KeepersStore.open(A, { fetch: files.fetch })).keep(item('t1'));
-    const other = await KeepersStore.open(B, { fetch: files.fetch });
+    await (await KeepersStore.open(A, { db, fetch: files.fetch })).keep(item('t1'));
+    const other = await KeepersStore.open(B, { db, fetch: files.fetch });
     expect(other.has('t1#0')).toBe(false);
     expect(await other.blobFor('t1#0')).toBeNull();
   });
 
   it('fetches an output once, however often it is kept', async () => {
     const files = server({ [`${CDN}/t1-0.png`]: 'x' });
-    const store = await KeepersStore.open(A, { fetch: files.fetch });
+    const store = await KeepersStore.open(A, { db, fetch: files.fetch });
     const [a, b] = await Promise.all([store.keep(item('t1')), store.keep(item('t1'))]);
     await store.keep(item('t1'));
     expect(a.ok && b.ok).toBe(true);
@@ -94,7 +94,7 @@ describe('KeepersStore', () => {
 
   it('forget() removes the bytes and revokes the object URL', async () => {
     const files = server({ [`${CDN}/t1-0.png`]: 'abc', [`${CDN}/t2-0.png`]: 'defg' });
-    const store = await KeepersStore.open(A, { fetch: files.fetch });
+    const store = await KeepersStore.open(A, { db, fetch: files.fetch });
     await store.keep(item('t1'));
     await store.keep(item('t2'));
     expect(store.snapshot().bytes).toBe(7);
@@ -106,34 +106,34 @@ describe('KeepersStore', () => {
     expect(store.snapshot().bytes).toBe(4);
     expect(await store.objectUrlFor('t1#0')).toBeNull();
     await reload();
-    expect((await KeepersStore.open(A)).has('t1#0')).toBe(false);
+    expect((await KeepersStore.open(A, { db })).has('t1#0')).toBe(false);
   });
 
   it('forget() just before the page goes (an immediate reload) removes the bytes for good', async () => {
     const files = server({ [`${CDN}/t1-0.png`]: 'abc' });
-    const store = await KeepersStore.open(A, { fetch: files.fetch });
+    const store = await KeepersStore.open(A, { db, fetch: files.fetch });
     await store.keep(item('t1'));
     const forgetting = store.forget('t1#0').catch(() => undefined);
     await reloadAtOnce();
     await forgetting;
     await reload();
-    expect((await KeepersStore.open(A)).has('t1#0')).toBe(false);
+    expect((await KeepersStore.open(A, { db })).has('t1#0')).toBe(false);
   });
 
   it('forget() during the save undoes it when it lands', async () => {
     const files = server({ [`${CDN}/t1-0.png`]: 'abc' });
-    const store = await KeepersStore.open(A, { fetch: files.fetch });
+    const store = await KeepersStore.open(A, { db, fetch: files.fetch });
     const keeping = store.keep(item('t1'));
     await store.forget('t1#0');
     expect(await keeping).toMatchObject({ ok: false, failure: { reason: 'forgotten' } });
     expect(store.has('t1#0')).toBe(false);
     await reload();
-    expect((await KeepersStore.open(A)).has('t1#0')).toBe(false);
+    expect((await KeepersStore.open(A, { db })).has('t1#0')).toBe(false);
   });
 
   it('storage full: keep() resolves with a clear failure (never throws, so the star stays), nothing half-kept', async () => {
     const files = server({ [`${CDN}/t1-0.png`]: 'big', [`${CDN}/t2-0.png`]: 'ok' });
-    const store = await KeepersStore.open(A, { fetch: files.fetch });
+    const store = await KeepersStore.open(A, { db, fetch: files.fetch });
     // The browser refuses the write: IndexedDB's QuotaExceededError.
     const put = vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementationOnce(() => {
       throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
@@ -150,10 +150,10 @@ describe('KeepersStore', () => {
     expect(store.has('t1#0')).toBe(false);
     expect(store.snapshot().saving).toBe(0);
     await reload();
-    expect((await KeepersStore.open(A)).has('t1#0')).toBe(false);
+    expect((await KeepersStore.open(A, { db })).has('t1#0')).toBe(false);
 
     // Space freed: the next keep works, and a successful keep of that output clears its failure.
-    const store2 = await KeepersStore.open(A, { fetch: files.fetch });
+    const store2 = await KeepersStore.open(A, { db, fetch: files.fetch });
     expect((await store2.keep(item('t2'))).ok).toBe(true);
     expect((await store2.keep(item('t1'))).ok).toBe(true);
     expect(store2.snapshot().failure).toBeNull();
@@ -162,7 +162,7 @@ describe('KeepersStore', () => {
   it('a URL that no longer answers, or an item without output, is a failure with the reason', async () => {
     const files = server({});
     let now = 0;
-    const store = await KeepersStore.open(A, { fetch: files.fetch, now: () => now });
+    const store = await KeepersStore.open(A, { db, fetch: files.fetch, now: () => now });
     expect(await store.keep(item('t9'))).toMatchObject({
       ok: false,
       failure: { reason: 'fetch', message: 'The output could not be saved on this device: Failed to fetch.' },
@@ -195,7 +195,7 @@ describe('KeepersStore', () => {
       blob: new Blob(['ok']),
     });
     await reload();
-    const store = await KeepersStore.open(A);
+    const store = await KeepersStore.open(A, { db });
     expect([...store.snapshot().kept.keys()]).toEqual(['good#0']);
     expect(await store.blobFor('bad#0')).toBeNull();
   });
@@ -210,7 +210,7 @@ describe('KeepersStore', () => {
       open -= 1;
       return new Response('bytes', { headers: { 'Content-Type': 'image/png' } });
     });
-    const store = await KeepersStore.open(A, { fetch });
+    const store = await KeepersStore.open(A, { db, fetch });
     const items = Array.from({ length: 40 }, (_, i) => item(`t${i}`));
     const results = items.map((i) => store.keep(i));
     expect(fetch.mock.calls.length).toBeLessThanOrEqual(KEEP_CONCURRENCY);
@@ -232,7 +232,7 @@ describe('KeepersStore', () => {
       open -= 1;
       return new Response('gone', { status: 410 });
     });
-    const store = await KeepersStore.open(A, { fetch });
+    const store = await KeepersStore.open(A, { db, fetch });
     const items = Array.from({ length: 10_000 }, (_, i) => item(`t${i}`));
     const results = await Promise.all(items.map((i) => store.keep(i)));
     expect(results.every((r) => !r.ok && r.failure.reason === 'fetch')).toBe(true);
@@ -246,7 +246,7 @@ describe('KeepersStore', () => {
     const files = server({});
     files.goDown();
     let now = 1_000;
-    const store = await KeepersStore.open(A, { fetch: files.fetch, now: () => now });
+    const store = await KeepersStore.open(A, { db, fetch: files.fetch, now: () => now });
     expect((await store.keep(item('t1'))).ok).toBe(false);
     expect(store.snapshot().failure?.outputKey).toBe('t1#0');
     store.dismissFailure();
@@ -283,7 +283,7 @@ describe('KeepersStore', () => {
       await gate;
       return new Response('x');
     });
-    const store = await KeepersStore.open(A, { fetch });
+    const store = await KeepersStore.open(A, { db, fetch });
     const first = Array.from({ length: KEEP_CONCURRENCY }, (_, i) => store.keep(item(`busy${i}`)));
     void store.keep(item('t1'));
     await store.forget('t1#0');
@@ -299,7 +299,7 @@ describe('KeepersStore', () => {
     const fetch = vi.fn(files.fetch);
     fetch.mockResolvedValueOnce(new Response('full', { status: 503 }));
     fetch.mockResolvedValueOnce(new Response('full', { status: 503 }));
-    const store = await KeepersStore.open(A, { fetch });
+    const store = await KeepersStore.open(A, { db, fetch });
     expect((await store.keep(item('t1'))).ok).toBe(false);
     expect((await store.keep(item('t2'))).ok).toBe(false);
     expect([...store.failedKeys()]).toEqual(['t1#0', 't2#0']);
@@ -318,7 +318,7 @@ describe('KeepersStore', () => {
       await gate;
       return new Response('x');
     });
-    const store = await KeepersStore.open(A, { fetch });
+    const store = await KeepersStore.open(A, { db, fetch });
     const first = Array.from({ length: KEEP_CONCURRENCY }, (_, i) => store.keep(item(`busy${i}`)));
     const waiting = store.keep(item('t1'));
     await store.forget('t1#0');

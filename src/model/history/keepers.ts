@@ -139,7 +139,7 @@ export class KeepersStore {
     private readonly records: LocalRecords<'keepers', KeeperRecord>,
   ) {}
 
-  static async open(connectionId: string, deps: KeepersDeps = {}): Promise<KeepersStore> {
+  static async open(connectionId: string, deps: KeepersDeps): Promise<KeepersStore> {
     const records = new LocalRecords('keepers', connectionId, KeeperRecordSchema, deps);
     const store = new KeepersStore(connectionId, deps, records);
     const kept = new Map<string, KeeperInfo>();

@@ -44,7 +44,7 @@ const entry = (taskId: string): HistoryEntry => ({
 describe('ReviewStore', () => {
   it('sets a review with its note and time, changes it, and takes it back', async () => {
     let now = 100;
-    const store = await ReviewStore.open(A, () => now);
+    const store = await ReviewStore.open(A, { db, now: () => now });
     const seen: number[] = [];
     store.subscribe(() => seen.push(store.snapshot().size));
     const before = store.snapshot();
@@ -68,26 +68,26 @@ describe('ReviewStore', () => {
   });
 
   it('refuses a state it does not know and a note over the bound', async () => {
-    const store = await ReviewStore.open(A);
+    const store = await ReviewStore.open(A, { db });
     await expect(store.set('t1#0', { state: 'maybe' as 'approved' })).rejects.toThrow();
     await expect(store.set('t1#0', { state: 'approved', note: 'x'.repeat(2_001) })).rejects.toThrow();
     expect(store.snapshot().size).toBe(0);
   });
 
   it('keeps reviews per connection across a reload; one taken back stays gone', async () => {
-    const a = await ReviewStore.open(A, () => 5);
+    const a = await ReviewStore.open(A, { db, now: () => 5 });
     await a.set('t1#0', { state: 'rejected', note: 'Artefacts' });
     await a.set('t2#0', { state: 'approved' });
     await a.clear(['t2#0']);
 
     await reload();
-    const again = await ReviewStore.open(A);
+    const again = await ReviewStore.open(A, { db });
     expect(again.list()).toEqual([{ outputKey: 't1#0', state: 'rejected', note: 'Artefacts', at: 5 }]);
-    expect((await ReviewStore.open(B)).list()).toEqual([]);
+    expect((await ReviewStore.open(B, { db })).list()).toEqual([]);
   });
 
   it('gives a selection one state, each output keeping its own note', async () => {
-    const store = await ReviewStore.open(A, () => 7);
+    const store = await ReviewStore.open(A, { db, now: () => 7 });
     await store.set('t1#0', { state: 'changes', note: 'Too dark' });
     await store.setMany(['t1#0', 't2#0'], 'approved');
     expect(store.list()).toEqual([
@@ -106,14 +106,14 @@ describe('ReviewStore', () => {
       note: 'ok',
       at: 2,
     });
-    const store = await ReviewStore.open(A);
+    const store = await ReviewStore.open(A, { db });
     expect(store.list()).toEqual([{ outputKey: 't2#0', state: 'approved', note: 'ok', at: 2 }]);
   });
 
   it('travels in the history file: exported for the outputs the history has, an unreadable record skipped on import', async () => {
     const history = await HistoryStore.open(A);
     await history.put(entry('t1'));
-    const store = await ReviewStore.open(A, () => 9);
+    const store = await ReviewStore.open(A, { db, now: () => 9 });
     await store.set('t1#0', { state: 'approved', note: '<b>fine</b>' });
     await store.set('gone#0', { state: 'rejected' });
     expect(store.historySection().export(history)).toEqual([
@@ -122,7 +122,7 @@ describe('ReviewStore', () => {
 
     const other = await HistoryStore.open(B);
     await other.put({ ...entry('t1'), connectionId: B });
-    const target = await ReviewStore.open(B);
+    const target = await ReviewStore.open(B, { db });
     const result = await target
       .historySection()
       .import(
@@ -140,7 +140,7 @@ describe('ReviewStore', () => {
   });
 
   it('an import does not replace a newer review made here', async () => {
-    const store = await ReviewStore.open(A, () => 50);
+    const store = await ReviewStore.open(A, { db, now: () => 50 });
     await store.set('t1#0', { state: 'rejected' });
     await store.importMany([{ outputKey: 't1#0', state: 'approved', note: '', at: 10 }], () => true);
     expect(store.get('t1#0')?.state).toBe('rejected');
@@ -211,7 +211,7 @@ describe('the database upgrade to version 7', () => {
       expect.arrayContaining([...pairs.map(([name]) => name), 'outbox', 'reviews']),
     );
     expect(await upgraded.get('judgements', [A, 't1#0'])).toMatchObject({ starred: true });
-    const store = await ReviewStore.open(A);
+    const store = await ReviewStore.open(A, { db });
     await store.set('t1#0', { state: 'approved' });
     expect(await upgraded.count('reviews')).toBe(1);
   });

@@ -68,11 +68,10 @@ export class ReviewStore {
     private readonly records: LocalRecords<'reviews', Review>,
   ) {}
 
-  /** `io`: the database and who hears of a failed write (connection-stores.ts). */
+  /** `db` and `onError`: the database and who hears of a failed write (connection-stores.ts). */
   static async open(
     connectionId: string,
-    now: () => number = Date.now,
-    io: LocalIo = {},
+    { now = Date.now, ...io }: { now?: () => number } & LocalIo,
   ): Promise<ReviewStore> {
     const records = new LocalRecords('reviews', connectionId, ReviewSchema, io);
     const store = new ReviewStore(connectionId, now, records);

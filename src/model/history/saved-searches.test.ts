@@ -21,7 +21,7 @@ beforeEach(async () => {
 /** A store whose ids are s1, s2, ... and whose clock the test moves. */
 async function openStore(connectionId = A, clock = { now: 100 }) {
   let n = 0;
-  return SavedSearchStore.open(connectionId, { now: () => clock.now, newId: () => `s${++n}` });
+  return SavedSearchStore.open(connectionId, { db, now: () => clock.now, newId: () => `s${++n}` });
 }
 
 describe('SavedSearchStore', () => {
@@ -83,9 +83,9 @@ describe('SavedSearchStore', () => {
     await (await db()).put('searches', { connectionId: A, id: 'bad', name: '', query: 'x', at: 3 });
 
     await reload();
-    const again = await SavedSearchStore.open(A);
+    const again = await SavedSearchStore.open(A, { db });
     expect(again.snapshot().map((s) => s.name)).toEqual(['Newer', 'Older']);
-    expect((await SavedSearchStore.open(B)).snapshot()).toEqual([]);
+    expect((await SavedSearchStore.open(B, { db })).snapshot()).toEqual([]);
   });
 
   it('put keeps a search as it is, with its id and time (another device’s); one that does not parse is left out', async () => {

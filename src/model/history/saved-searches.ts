@@ -93,7 +93,7 @@ export class SavedSearchStore {
       now = Date.now,
       newId = () => crypto.randomUUID(),
       ...io
-    }: { now?: () => number; newId?: () => string } & LocalIo = {},
+    }: { now?: () => number; newId?: () => string } & LocalIo,
   ): Promise<SavedSearchStore> {
     const records = new LocalRecords('searches', connectionId, SavedSearchSchema, io);
     const store = new SavedSearchStore(connectionId, now, newId, records);

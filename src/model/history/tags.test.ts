@@ -72,7 +72,7 @@ describe('normalizeTag', () => {
 describe('TagStore', () => {
   it('adds a tag to several outputs at once and removes it from them; one notification each time', async () => {
     let now = 100;
-    const store = await TagStore.open(A, () => now);
+    const store = await TagStore.open(A, { db, now: () => now });
     let heard = 0;
     store.subscribe(() => heard++);
     const before = store.snapshot();
@@ -100,7 +100,7 @@ describe('TagStore', () => {
   });
 
   it('refuses a tag that is not one, with its reason, and writes nothing', async () => {
-    const store = await TagStore.open(A);
+    const store = await TagStore.open(A, { db });
     expect(await store.add(['t1#0'], '  ')).toEqual({ ok: false, error: 'empty' });
     expect(await store.add(['t1#0'], 'x'.repeat(41))).toEqual({ ok: false, error: 'too-long' });
     expect(await store.add(['not-an-output'], 'ok')).toEqual({ ok: true, changed: 0, full: 0 });
@@ -108,7 +108,7 @@ describe('TagStore', () => {
   });
 
   it('an output with 20 tags takes no more: it is counted as full, the others of the selection are tagged', async () => {
-    const store = await TagStore.open(A);
+    const store = await TagStore.open(A, { db });
     for (let i = 0; i < MAX_TAGS; i++) await store.add(['t1#0'], `tag-${i}`);
     expect(await store.add(['t1#0', 't2#0'], 'one-more')).toEqual({ ok: true, changed: 1, full: 1 });
     expect(store.get('t1#0')).toHaveLength(MAX_TAGS);
@@ -116,19 +116,19 @@ describe('TagStore', () => {
   });
 
   it('keeps tags per connection across a reload; an output whose last tag is removed is gone', async () => {
-    const a = await TagStore.open(A, () => 5);
+    const a = await TagStore.open(A, { db, now: () => 5 });
     await a.add(['t1#0'], 'keep');
     await a.add(['t2#0'], 'drop');
     await a.remove(['t2#0'], 'drop');
 
     await reload();
-    const again = await TagStore.open(A);
+    const again = await TagStore.open(A, { db });
     expect(again.list()).toEqual([{ outputKey: 't1#0', tags: ['keep'], at: 5 }]);
-    expect((await TagStore.open(B)).list()).toEqual([]);
+    expect((await TagStore.open(B, { db })).list()).toEqual([]);
   });
 
   it('counts every tag over the outputs, the most used first (the suggestions)', async () => {
-    const store = await TagStore.open(A);
+    const store = await TagStore.open(A, { db });
     await store.add(['t1#0', 't2#0', 't3#0'], 'cat');
     await store.add(['t1#0', 't2#0'], 'night');
     await store.add(['t3#0'], 'day');
@@ -141,7 +141,7 @@ describe('TagStore', () => {
   });
 
   it('setTags writes a whole list with its time, cleaned; an empty one takes the tags away', async () => {
-    const store = await TagStore.open(A, () => 9);
+    const store = await TagStore.open(A, { db, now: () => 9 });
     await store.setTags('t1#0', ['a', 'a', 'Bad Tag', 'b'], 42);
     expect(store.records().get('t1#0')).toEqual({ outputKey: 't1#0', tags: ['a', 'b'], at: 42 });
     await store.setTags('t1#0', []);
@@ -153,20 +153,20 @@ describe('TagStore', () => {
     await database.put('tags', { connectionId: A, outputKey: 't1#0', tags: 'cat', at: 1 });
     await database.put('tags', { connectionId: A, outputKey: 't2#0', tags: ['<img>'], at: 1 });
     await database.put('tags', { connectionId: A, outputKey: 't3#0', tags: ['ok', 'Not Ok', 'ok'], at: 2 });
-    const store = await TagStore.open(A);
+    const store = await TagStore.open(A, { db });
     expect(store.list()).toEqual([{ outputKey: 't3#0', tags: ['ok'], at: 2 }]);
   });
 
   it('travels in the history file: exported for the outputs the history has; on import the file’s tags join those here', async () => {
     const history = await HistoryStore.open(A);
     await history.put(entry('t1'));
-    const store = await TagStore.open(A, () => 9);
+    const store = await TagStore.open(A, { db, now: () => 9 });
     await store.add(['t1#0', 'gone#0'], 'cat');
     expect(store.historySection().export(history)).toEqual([{ outputKey: 't1#0', tags: ['cat'], at: 9 }]);
 
     const other = await HistoryStore.open(B);
     await other.put(entry('t1', B));
-    const target = await TagStore.open(B, () => 20);
+    const target = await TagStore.open(B, { db, now: () => 20 });
     await target.add(['t1#0'], 'dog');
     const result = await target
       .historySection()
@@ -255,7 +255,7 @@ describe('the database upgrade to version 8', () => {
       [...pairs.map(([name]) => name), 'outbox', 'searches', 'tags'].sort(),
     );
     expect(await upgraded.get('reviews', [A, 't1#0'])).toMatchObject({ state: 'approved' });
-    const store = await TagStore.open(A);
+    const store = await TagStore.open(A, { db });
     await store.add(['t1#0'], 'cat');
     expect(await upgraded.count('tags')).toBe(1);
   });

@@ -148,8 +148,11 @@ export class TagStore {
     private readonly stored: LocalRecords<'tags', z.infer<typeof TagRecordSchema>>,
   ) {}
 
-  /** `io`: the database and who hears of a failed write (connection-stores.ts). */
-  static async open(connectionId: string, now: () => number = Date.now, io: LocalIo = {}): Promise<TagStore> {
+  /** `db` and `onError`: the database and who hears of a failed write (connection-stores.ts). */
+  static async open(
+    connectionId: string,
+    { now = Date.now, ...io }: { now?: () => number } & LocalIo,
+  ): Promise<TagStore> {
     const stored = new LocalRecords('tags', connectionId, TagRecordSchema, io);
     const store = new TagStore(connectionId, now, stored);
     const next = new Map<string, TagRecord>();

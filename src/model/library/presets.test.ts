@@ -36,7 +36,7 @@ const request = (params: Record<string, ParamValue> = {}): TaskRequest => ({
 
 let ids = 0;
 const open = (connectionId = A) =>
-  PresetStore.open(connectionId, { now: () => 1_000 + ids, newId: () => `p${++ids}` });
+  PresetStore.open(connectionId, { db, now: () => 1_000 + ids, newId: () => `p${++ids}` });
 
 describe('fitPreset', () => {
   const defs: ParamDef[] = [

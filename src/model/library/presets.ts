@@ -203,7 +203,7 @@ export class PresetStore {
       now = Date.now,
       newId = () => crypto.randomUUID(),
       ...io
-    }: { now?: () => number; newId?: () => string } & LocalIo = {},
+    }: { now?: () => number; newId?: () => string } & LocalIo,
   ): Promise<PresetStore> {
     const records = new LocalRecords('presets', connectionId, PresetSchema, io);
     const store = new PresetStore(connectionId, now, newId, records);

@@ -8,7 +8,7 @@ import { reloadAtOnce } from '../../test/page-unload';
 const A = 'conn-a';
 const B = 'conn-b';
 let clock = 1_000;
-const open = (connectionId = A) => PromptLibrary.open(connectionId, { now: () => clock });
+const open = (connectionId = A) => PromptLibrary.open(connectionId, { db, now: () => clock });
 
 beforeEach(async () => {
   (await db()).close();

@@ -52,7 +52,7 @@ export class PromptLibrary {
   /** `db` and `onError`: the database and who hears of a failed write (connection-stores.ts). */
   static async open(
     connectionId: string,
-    { now = Date.now, ...io }: { now?: () => number } & LocalIo = {},
+    { now = Date.now, ...io }: { now?: () => number } & LocalIo,
   ): Promise<PromptLibrary> {
     const stored = new LocalRecords('prompts', connectionId, PromptRecordSchema, io);
     const library = new PromptLibrary(connectionId, now, stored);

@@ -64,7 +64,7 @@ describe('judgements of earlier tasks', () => {
       const bob = member('key_bob');
       const annTeam = new TeamJudgements(ann);
       const bobTeam = new TeamJudgements(bob);
-      const local = await JudgementStore.open(`conn-ann-${version}`);
+      const local = await JudgementStore.open(`conn-ann-${version}`, { db });
       const stop = annTeam.bridge(local);
       await local.toggleStar('t1#0');
       bobTeam.setMine([{ outputKey: 't1#0', starred: true, rating: 2 }]);
@@ -117,7 +117,7 @@ describe('judgements of earlier tasks', () => {
     const said = new EarlierSaid();
     const phone = member('key_ann');
     const team = new TeamJudgements(phone, undefined, said);
-    const local = await JudgementStore.open('conn-phone', () => 5_000_000);
+    const local = await JudgementStore.open('conn-phone', { db, now: () => 5_000_000 });
     await local.setRating('b#0', 1);
     const stop = team.bridge(local);
     said.add([

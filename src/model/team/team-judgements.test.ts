@@ -85,7 +85,7 @@ describe('bridgeJudgements: the local store and the document', () => {
   it('a judgement newer on this device than the team’s (a change the server never got) goes there, not the older one back', async () => {
     const ctx = teamContext('key_ann');
     const team = new TeamJudgements(ctx);
-    const local = await JudgementStore.open('conn-ann', () => 5_000_000);
+    const local = await JudgementStore.open('conn-ann', { db, now: () => 5_000_000 });
     await local.setRating('t1#0', 5);
     // The team holds an older judgement of this member's (the copy with the newer one was dropped).
     team.setMine([{ outputKey: 't1#0', starred: false, rating: 2, updatedAt: 1 }]);
@@ -99,7 +99,7 @@ describe('bridgeJudgements: the local store and the document', () => {
   it('mirrors a star and a rating made in the Gallery into the document, and an unstar deletes it', async () => {
     const ctx = teamContext('key_ann');
     const team = new TeamJudgements(ctx);
-    const local = await JudgementStore.open('conn-ann');
+    const local = await JudgementStore.open('conn-ann', { db });
     const stop = team.bridge(local);
 
     await local.toggleStar('t1#0');
@@ -121,8 +121,8 @@ describe('bridgeJudgements: the local store and the document', () => {
     const phone = teamContext('key_ann');
     const laptopTeam = new TeamJudgements(laptop);
     const phoneTeam = new TeamJudgements(phone);
-    const laptopLocal = await JudgementStore.open('conn-laptop');
-    const phoneLocal = await JudgementStore.open('conn-phone');
+    const laptopLocal = await JudgementStore.open('conn-laptop', { db });
+    const phoneLocal = await JudgementStore.open('conn-phone', { db });
     laptopTeam.bridge(laptopLocal);
     phoneTeam.bridge(phoneLocal);
 
@@ -148,7 +148,7 @@ describe('bridgeJudgements: the local store and the document', () => {
     const bob = teamContext('key_bob');
     const annTeam = new TeamJudgements(ann);
     const bobTeam = new TeamJudgements(bob);
-    const annLocal = await JudgementStore.open('conn-ann');
+    const annLocal = await JudgementStore.open('conn-ann', { db });
     annTeam.bridge(annLocal);
     bobTeam.setMine([{ outputKey: 't1#0', starred: true, rating: 5 }]);
     sync(ann.doc, bob.doc);
@@ -157,7 +157,7 @@ describe('bridgeJudgements: the local store and the document', () => {
   });
 
   it('shares what the device judged before only when told to; the newer side wins at the start', async () => {
-    const local = await JudgementStore.open('conn-ann');
+    const local = await JudgementStore.open('conn-ann', { db });
     await local.toggleStar('old#0');
     await local.setRating('both#0', 2);
 

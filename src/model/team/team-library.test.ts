@@ -132,7 +132,7 @@ describe('TeamLibrary: presets', () => {
   it('copies a team preset into the local store under an id of its own', async () => {
     const { a, b } = syncedPair();
     a.library.sharePreset(preset());
-    const store = await PresetStore.open('conn-b', { newId: () => 'local-1', now: () => 3_000 });
+    const store = await PresetStore.open('conn-b', { db, newId: () => 'local-1', now: () => 3_000 });
     const team = b.library.snapshot().presets[0]!;
     const saved = await store.save(b.library.presetToSave(team));
     expect(saved).toMatchObject({
@@ -218,7 +218,7 @@ describe('TeamLibrary: prompts', () => {
     const { a, b } = syncedPair();
     a.library.sharePrompt({ text: 'a red fox', uses: 7 });
     clock = 4_000;
-    const library = await PromptLibrary.open('conn-b', { now: () => clock });
+    const library = await PromptLibrary.open('conn-b', { db, now: () => clock });
     const team = b.library.snapshot().prompts[0]!;
     await library.importPortable([b.library.promptToSave(team)]);
     expect(library.list()).toEqual([

@@ -113,7 +113,7 @@ describe('bridgeReviews: the local store and the document', () => {
   it('a review made on this device goes to the team under this member’s key, and taking it back removes it', async () => {
     const { ann } = members();
     const team = new TeamReviews(ann);
-    const local = await ReviewStore.open('conn-ann', () => 500);
+    const local = await ReviewStore.open('conn-ann', { db, now: () => 500 });
     const stop = team.bridge(local);
     await local.set('t1#0', { state: 'approved', note: 'Ship it' });
     expect(reviews(ann.doc).get('key_ann|t1#0')).toEqual({ state: 'approved', note: 'Ship it', at: 500 });
@@ -129,8 +129,8 @@ describe('bridgeReviews: the local store and the document', () => {
     const phone = teamContext('key_ann');
     const bob = teamContext('key_bob');
     for (const c of [laptop, phone, bob]) roomOf(c.doc);
-    const laptopLocal = await ReviewStore.open('conn-laptop');
-    const phoneLocal = await ReviewStore.open('conn-phone', () => 700);
+    const laptopLocal = await ReviewStore.open('conn-laptop', { db });
+    const phoneLocal = await ReviewStore.open('conn-phone', { db, now: () => 700 });
     new TeamReviews(laptop).bridge(laptopLocal);
     new TeamReviews(phone).bridge(phoneLocal);
     new TeamReviews(bob).setMine([{ outputKey: 't9#0', review: { state: 'rejected', note: '' } }]);
@@ -155,7 +155,7 @@ describe('bridgeReviews: the local store and the document', () => {
       { outputKey: 't1#0', review: { state: 'approved', note: 'from the team' } },
       { outputKey: 't2#0', review: { state: 'approved', note: 'older there', at: 10 } },
     ]);
-    const local = await ReviewStore.open('conn-ann', () => 100);
+    const local = await ReviewStore.open('conn-ann', { db, now: () => 100 });
     await local.set('t1#0', { state: 'rejected' });
     await local.set('t2#0', { state: 'changes', note: 'newer here', at: 50 });
     await local.set('t3#0', { state: 'approved', note: 'only here' });
@@ -171,7 +171,7 @@ describe('bridgeReviews: the local store and the document', () => {
 
   it('a review made before the room’s version is known goes to the team once the room says it keeps reviews', async () => {
     const ann = teamContext('key_ann');
-    const local = await ReviewStore.open('conn-ann', () => ann.clock.now);
+    const local = await ReviewStore.open('conn-ann', { db, now: () => ann.clock.now });
     await local.set('t0#0', { state: 'rejected', at: ann.clock.now - 1 });
     new TeamReviews(ann).bridge(local);
     await local.set('t1#0', { state: 'approved', note: 'meanwhile' });
@@ -185,7 +185,7 @@ describe('bridgeReviews: the local store and the document', () => {
 
   it('in a room below version 4 the review stays on this device', async () => {
     const { ann } = members(3);
-    const local = await ReviewStore.open('conn-ann');
+    const local = await ReviewStore.open('conn-ann', { db });
     new TeamReviews(ann).bridge(local, { shareExisting: true });
     await local.set('t1#0', { state: 'approved' });
     expect(local.get('t1#0')?.state).toBe('approved');

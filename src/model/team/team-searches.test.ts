@@ -29,7 +29,7 @@ function members(version = 5) {
 /** A local store whose ids are `${prefix}1`, `${prefix}2`, ... */
 async function localStore(connectionId: string, now: () => number, prefix = 's') {
   let n = 0;
-  return SavedSearchStore.open(connectionId, { now, newId: () => `${prefix}${++n}` });
+  return SavedSearchStore.open(connectionId, { db, now, newId: () => `${prefix}${++n}` });
 }
 
 describe('TeamSearches: everyone’s saved searches', () => {

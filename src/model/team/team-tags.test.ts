@@ -113,7 +113,7 @@ describe('bridgeTags: the local store and the document', () => {
   it('a tag added on this device goes to the team under this member’s key, and removing it removes the key', async () => {
     const { ann } = members();
     const team = new TeamTags(ann);
-    const local = await TagStore.open('conn-ann', () => 500);
+    const local = await TagStore.open('conn-ann', { db, now: () => 500 });
     const stop = team.bridge(local);
     await local.add(['t1#0', 't2#0'], 'Cat');
     expect(tags(ann.doc).get('key_ann|t1#0')).toEqual({ tags: ['cat'], at: 500 });
@@ -130,8 +130,8 @@ describe('bridgeTags: the local store and the document', () => {
     const phone = teamContext('key_ann');
     const bob = teamContext('key_bob');
     for (const c of [laptop, phone, bob]) roomOf(c.doc);
-    const laptopLocal = await TagStore.open('conn-laptop');
-    const phoneLocal = await TagStore.open('conn-phone', () => 700);
+    const laptopLocal = await TagStore.open('conn-laptop', { db });
+    const phoneLocal = await TagStore.open('conn-phone', { db, now: () => 700 });
     new TeamTags(laptop).bridge(laptopLocal);
     new TeamTags(phone).bridge(phoneLocal);
     new TeamTags(bob).setMine([{ outputKey: 't9#0', tags: ['bob'] }]);
@@ -156,7 +156,7 @@ describe('bridgeTags: the local store and the document', () => {
       { outputKey: 't1#0', tags: ['from-the-team'] },
       { outputKey: 't2#0', tags: ['older-there'], at: 10 },
     ]);
-    const local = await TagStore.open('conn-ann', () => 100);
+    const local = await TagStore.open('conn-ann', { db, now: () => 100 });
     await local.setTags('t1#0', ['here'], 100);
     await local.setTags('t2#0', ['newer-here'], 50);
     await local.setTags('t3#0', ['only-here'], 100);
@@ -172,7 +172,7 @@ describe('bridgeTags: the local store and the document', () => {
 
   it('tags added before the room’s version is known go to the team once the room says it keeps tags', async () => {
     const ann = teamContext('key_ann');
-    const local = await TagStore.open('conn-ann', () => ann.clock.now);
+    const local = await TagStore.open('conn-ann', { db, now: () => ann.clock.now });
     await local.setTags('t0#0', ['before'], ann.clock.now - 1);
     new TeamTags(ann).bridge(local);
     await local.add(['t1#0'], 'meanwhile');
@@ -186,7 +186,7 @@ describe('bridgeTags: the local store and the document', () => {
 
   it('in a room below version 5 the tags stay on this device', async () => {
     const { ann } = members(4);
-    const local = await TagStore.open('conn-ann');
+    const local = await TagStore.open('conn-ann', { db });
     new TeamTags(ann).bridge(local, { shareExisting: true });
     await local.add(['t1#0'], 'cat');
     expect(local.get('t1#0')).toEqual(['cat']);
