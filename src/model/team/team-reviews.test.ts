@@ -109,7 +109,7 @@ describe('TeamReviews: everyone’s reviews', () => {
   });
 });
 
-describe('bridgeReviews: the local store and the document', () => {
+describe('TeamReviews.bridge: the local store and the document', () => {
   it('a review made on this device goes to the team under this member’s key, and taking it back removes it', async () => {
     const { ann } = members();
     const team = new TeamReviews(ann);

@@ -91,7 +91,7 @@ describe('TeamSearches: everyone’s saved searches', () => {
   });
 });
 
-describe('bridgeSearches: the local store and the document', () => {
+describe('TeamSearches.bridge: the local store and the document', () => {
   it('a search saved, renamed and deleted here goes to the team in this member’s name', async () => {
     const { ann } = members();
     const team = new TeamSearches(ann);

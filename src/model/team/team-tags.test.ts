@@ -109,7 +109,7 @@ describe('TeamTags: everyone’s tags', () => {
   });
 });
 
-describe('bridgeTags: the local store and the document', () => {
+describe('TeamTags.bridge: the local store and the document', () => {
   it('a tag added on this device goes to the team under this member’s key, and removing it removes the key', async () => {
     const { ann } = members();
     const team = new TeamTags(ann);
