@@ -51,8 +51,23 @@ export interface RunningSandbox {
 /** Temporary media folders of the sandboxes running in this process, deleted at exit whatever happens. */
 const tempDirs = new Set<string>();
 process.once('exit', () => {
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+  for (const dir of tempDirs) removeFolder(dir);
 });
+
+/**
+ * Deletes a media folder; false when it could not. A render still running when its sandbox closes (a
+ * task's output being drawn) can add a file while the folder is emptied (ENOTEMPTY): the removal is
+ * tried again a few times, and a folder that still cannot go is left to the exit's removal, never thrown
+ * at whoever closed the sandbox.
+ */
+function removeFolder(dir: string): boolean {
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 8, retryDelay: 25 });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = hostForListen(options.host ?? '127.0.0.1');
@@ -62,9 +77,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const tempDir = ownDir ? undefined : mkdtempSync(join(tmpdir(), 'media-studio-sandbox-'));
   if (tempDir) tempDirs.add(tempDir);
   const removeTemp = () => {
-    if (!tempDir) return;
-    rmSync(tempDir, { recursive: true, force: true });
-    tempDirs.delete(tempDir);
+    if (tempDir && removeFolder(tempDir)) tempDirs.delete(tempDir);
   };
   const sandbox = new Sandbox({
     publicUrl: options.publicUrl ?? '',

@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -138,5 +139,22 @@ describe('reset and the data folder', () => {
     expect(existsSync(folder)).toBe(true);
     await sb.close();
     expect(existsSync(folder)).toBe(false);
+  });
+
+  it('closes without throwing while another process still adds files to its media folder', async () => {
+    const sb = await startSandbox({ port: 0 });
+    const folder = (sb.sandbox.media.options as { dir: string }).dir;
+    // A render outliving its task (ffmpeg writing a frame) as the sandbox closes: files keep coming.
+    const renders = join(folder, 'renders');
+    mkdirSync(renders, { recursive: true });
+    const writer = spawn('sh', ['-c', `i=0; while true; do i=$((i+1)); : > "${renders}/f$i"; done`]);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await expect(sb.close()).resolves.toBeUndefined();
+    } finally {
+      writer.kill('SIGKILL');
+      await new Promise((resolve) => writer.once('exit', resolve));
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
