@@ -498,7 +498,10 @@ describe('property: the HTTP surface keeps its invariants', () => {
         }),
       );
       const created = [...ledger.tasks.values()].reduce((n, s) => n + s.size, 0);
-      expect(created, 'some generated tasks were valid').toBeGreaterThan(5);
+      // How many can be created depends on the draw: the valid ones among the inputs, the concurrency
+      // limit, and the prices drawn against the keys' balances (a few long videos spend them). One created
+      // task is enough to show the balance check below has a charge to see.
+      expect(created, 'some generated tasks were valid').toBeGreaterThan(0);
       await checkBalances(ledger, initial);
     },
     TEST_TIMEOUT_MS,
