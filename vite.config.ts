@@ -10,12 +10,15 @@ import { linguiPlugins } from './scripts/i18n/vite-lingui';
 import { beforePaintInDev } from './scripts/before-paint';
 import { firstPaint } from './scripts/first-paint';
 
-// The connect screen is painted before any JavaScript runs (docs/benchmarks.md "lighthouse"). After the
-// client build, this renders src/prerender.tsx with react-dom/server (loaded through Vite's SSR module
+// The connect screen is painted before any JavaScript runs (docs/benchmarks.md "lighthouse"), and so is
+// the studio's frame while a stored key reconnects. After the client build, this renders src/prerender.tsx
+// with react-dom/server (loaded through Vite's SSR module
 // loader, so nothing is written but index.html) into dist/index.html's root element; src/main.tsx
 // hydrates it.
 function prerenderConnectScreen(): Plugin {
   const rootElement = '<div id="root"></div>';
+  // The studio's frame while a stored key reconnects (src/app/reconnecting-shell.tsx), beside the root.
+  const shellElement = '<div id="reconnecting"></div>';
   let config: ResolvedConfig;
   return {
     name: 'media-studio:prerender-connect-screen',
@@ -37,13 +40,19 @@ function prerenderConnectScreen(): Plugin {
           appType: 'custom',
         });
         try {
-          const { renderConnectScreen } = (await server.ssrLoadModule('/src/prerender.tsx')) as {
-            renderConnectScreen: () => string;
-          };
+          const { renderConnectScreen, renderReconnectingShell } = (await server.ssrLoadModule(
+            '/src/prerender.tsx',
+          )) as { renderConnectScreen: () => string; renderReconnectingShell: () => string };
           const file = resolve(config.root, config.build.outDir, 'index.html');
           const html = readFileSync(file, 'utf8');
-          if (!html.includes(rootElement)) throw new Error(`index.html has no ${rootElement} to fill`);
-          writeFileSync(file, html.replace(rootElement, `<div id="root">${renderConnectScreen()}</div>`));
+          for (const element of [rootElement, shellElement])
+            if (!html.includes(element)) throw new Error(`index.html has no ${element} to fill`);
+          writeFileSync(
+            file,
+            html
+              .replace(rootElement, () => `<div id="root">${renderConnectScreen()}</div>`)
+              .replace(shellElement, () => `<div id="reconnecting">${renderReconnectingShell()}</div>`),
+          );
         } finally {
           await server.close();
         }

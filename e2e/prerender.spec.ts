@@ -1,4 +1,5 @@
-import { SANDBOX_BASE_URL, expect, test } from './fixtures';
+import type { Page } from '@playwright/test';
+import { SANDBOX_BASE_URL, expect, test, type Studio } from './fixtures';
 
 // The connect screen is in the built index.html (prerendered at build time), painted before
 // any JavaScript runs, and then taken over by React (hydrated: the same nodes, no mismatch).
@@ -79,5 +80,74 @@ test.describe('the prerendered connect screen', () => {
     await expect(studio.baseUrl).toHaveValue(SANDBOX_BASE_URL);
     await studio.connectButton.click();
     await expect(studio.accountButton).toBeVisible();
+  });
+});
+
+// A stored key on a visit whose code no service worker serves (a first visit of this browser profile's
+// cache, or a worker the browser dropped): the studio's frame is prerendered too, and shown at once
+// while the code arrives and the key is checked, not a blank page (public/before-paint.js).
+test.describe('the studio’s frame while a stored key reconnects without the code at hand', () => {
+  test.use({ serviceWorkers: 'block' });
+
+  /** Stores the key, holds the entry script until `release`, and reloads; records every frame in which the connect form could be seen. */
+  async function reloadHeld(studio: Studio, page: Page, stored: Record<string, string> = {}) {
+    await studio.goto();
+    await page.evaluate(
+      (entries) => {
+        for (const [key, value] of Object.entries(entries)) localStorage.setItem(key, value);
+      },
+      {
+        'media-studio:api-key': studio.keyOf('personal'),
+        'media-studio:base-url': SANDBOX_BASE_URL,
+        ...stored,
+      },
+    );
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.addInitScript(() => {
+      const seen: number[] = [];
+      Object.assign(window, { connectScreenSeen: seen });
+      const look = () => {
+        const form = document.querySelector('form[aria-labelledby="connect-title"]');
+        if (form?.checkVisibility({ visibilityProperty: true })) seen.push(performance.now());
+        requestAnimationFrame(look);
+      };
+      requestAnimationFrame(look);
+    });
+    await page.reload({ waitUntil: 'commit' });
+    return release;
+  }
+
+  test('is shown before the studio’s code runs, then gives way to the studio; the connect screen is never seen', async ({
+    studio,
+    page,
+  }) => {
+    const release = await reloadHeld(studio, page);
+    const shell = page.locator('#reconnecting');
+    await expect(shell.getByRole('status')).toHaveText('Reconnecting…');
+    await expect(shell.getByRole('heading', { name: 'Media Studio' })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('data-reconnecting', 'shell');
+    release();
+    await expect(studio.accountButton).toContainText('5,000 credits');
+    await expect(shell).toBeHidden();
+    await expect(page.locator('html')).not.toHaveAttribute('data-reconnecting');
+    expect(
+      await page.evaluate(() => (window as unknown as { connectScreenSeen: number[] }).connectScreenSeen),
+    ).toEqual([]);
+  });
+
+  test('in another language, shows the frame without its English words', async ({ studio, page }) => {
+    const release = await reloadHeld(studio, page, { 'media-studio:language': 'ja' });
+    const shell = page.locator('#reconnecting');
+    await expect(shell.getByRole('heading', { name: 'Media Studio' })).toBeVisible();
+    await expect(shell.locator('[data-shell-words]')).toBeHidden();
+    await expect(shell.locator('svg.animate-spin')).toBeVisible();
+    release();
+    await expect(shell).toBeHidden();
+    await expect(page.getByRole('button', { name: /5,000/ })).toBeVisible();
   });
 });

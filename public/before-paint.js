@@ -92,31 +92,46 @@ try {
   )
     return;
   var root = document.documentElement;
-  root.setAttribute('data-reconnecting', '');
-  setTimeout(function () {
-    root.removeAttribute('data-reconnecting');
-  }, 4000);
+  // Without a service worker serving the code (a first visit, or the browser dropped it) the studio
+  // takes seconds to arrive: its frame is shown meanwhile (`shell`, src/app/reconnecting-shell.tsx), not
+  // a blank page. With the code at hand the studio is drawn at once, and the frame would only flash by.
+  var shell = !(navigator.serviceWorker && navigator.serviceWorker.controller);
+  root.setAttribute('data-reconnecting', shell ? 'shell' : '');
+  // A frame saying "Reconnecting…" can wait longer than a blank page for the studio.
+  setTimeout(
+    function () {
+      root.removeAttribute('data-reconnecting');
+    },
+    shell ? 15000 : 4000,
+  );
   // While the studio's code downloads the main thread waits: the browser's locale data (ICU), which a
   // page's first Intl formatter loads (30-50 ms in Chromium here, once per page), is loaded now, each kind
   // the studio's first screen formats with in a task of its own, and not in the middle of that screen's
-  // first render (docs/benchmarks.md "lighthouse").
-  [
-    function () {
-      new Intl.NumberFormat(root.lang).format(1);
-    },
-    function () {
-      new Intl.ListFormat(root.lang, { type: 'disjunction' }).format(['a', 'b']);
-    },
-    function () {
-      new Intl.DateTimeFormat(root.lang, { dateStyle: 'medium' }).format(0);
-    },
-  ].forEach(function (warm) {
-    setTimeout(function () {
-      try {
-        warm();
-      } catch {
-        // An old engine without one of them: the studio makes do (src/lib/intl-format.ts).
-      }
-    }, 0);
-  });
+  // first render (docs/benchmarks.md "lighthouse"). With the frame shown, after its first paint.
+  function warm() {
+    [
+      function () {
+        new Intl.NumberFormat(root.lang).format(1);
+      },
+      function () {
+        new Intl.ListFormat(root.lang, { type: 'disjunction' }).format(['a', 'b']);
+      },
+      function () {
+        new Intl.DateTimeFormat(root.lang, { dateStyle: 'medium' }).format(0);
+      },
+    ].forEach(function (formatter) {
+      setTimeout(function () {
+        try {
+          formatter();
+        } catch {
+          // An old engine without one of them: the studio makes do (src/lib/intl-format.ts).
+        }
+      }, 0);
+    });
+  }
+  if (!shell) warm();
+  else
+    document.addEventListener('DOMContentLoaded', function () {
+      requestAnimationFrame(warm);
+    });
 })();

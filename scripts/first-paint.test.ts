@@ -81,8 +81,8 @@ describe('the first visit’s index.html', () => {
   });
 });
 
-/** Runs the loader in a page that is hidden (or not), returns what it added to <head> and when. */
-function runLoader(hidden: boolean, controlled = false) {
+/** Runs the loader in a page with these attributes on <html>, returns what it added to <head> and when. */
+function runLoader(attributes: Record<string, string>, controlled = false) {
   const added: Array<Record<string, string>> = [];
   const queue: Array<[string, () => void]> = [];
   const element = (tag: string) => {
@@ -91,7 +91,10 @@ function runLoader(hidden: boolean, controlled = false) {
   };
   runInNewContext(loaderScript({ css: ['/a.css'], entry: '/e.js', preloads: ['/r.js'] }), {
     document: {
-      documentElement: { hasAttribute: (name: string) => hidden && name === 'data-reconnecting' },
+      documentElement: {
+        hasAttribute: (name: string) => name in attributes,
+        getAttribute: (name: string) => attributes[name] ?? null,
+      },
       createElement: element,
       head: { appendChild: (e: ReturnType<typeof element>) => void added.push(e.attributes) },
       addEventListener: (type: string, run: () => void) => void queue.push([type, run]),
@@ -111,7 +114,7 @@ function runLoader(hidden: boolean, controlled = false) {
 
 describe('the loader', () => {
   it('adds the stylesheet, the preloads and the entry after the page is parsed and painted', () => {
-    const { added, steps } = runLoader(false);
+    const { added, steps } = runLoader({});
     expect(steps).toEqual(['DOMContentLoaded', 'frame', 'task']);
     expect(added).toEqual([
       { tag: 'link', rel: 'stylesheet', href: '/a.css', 'data-studio-styles': '' },
@@ -121,13 +124,28 @@ describe('the loader', () => {
   });
 
   it('adds them at once while the page stays hidden (a stored key, another language)', () => {
-    const { added, steps } = runLoader(true);
-    expect(steps).toEqual([]);
-    expect(added.map((a) => a.tag)).toEqual(['link', 'link', 'script']);
+    for (const attributes of [{ 'data-reconnecting': '' }, { 'data-language-pending': '' }] as Array<
+      Record<string, string>
+    >) {
+      const { added, steps } = runLoader(attributes);
+      expect(steps).toEqual([]);
+      expect(added.map((a) => a.tag)).toEqual(['link', 'link', 'script']);
+    }
+  });
+
+  it('waits for the first paint while the studio’s frame is shown for a stored key, in any language', () => {
+    for (const attributes of [
+      { 'data-reconnecting': 'shell' },
+      { 'data-reconnecting': 'shell', 'data-language-pending': '' },
+    ] as Array<Record<string, string>>) {
+      const { added, steps } = runLoader(attributes);
+      expect(steps).toEqual(['DOMContentLoaded', 'frame', 'task']);
+      expect(added.map((a) => a.tag)).toEqual(['link', 'link', 'script']);
+    }
   });
 
   it('adds them at once when the service worker serves them (a returning visit)', () => {
-    const { added, steps } = runLoader(false, true);
+    const { added, steps } = runLoader({}, true);
     expect(steps).toEqual([]);
     expect(added.map((a) => a.tag)).toEqual(['link', 'link', 'script']);
   });

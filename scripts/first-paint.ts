@@ -29,9 +29,9 @@ const scriptHash = (text: string) => `'sha256-${createHash('sha256').update(text
 /**
  * @internal Exported for its test.
  * The loader run after before-paint.js: the stylesheet and the entry module (with what it imports
- * statically), added to <head> after the first paint. While the page is hidden (data-reconnecting,
- * data-language-pending) nothing is painted before the studio draws, and when the service worker serves
- * them they are at hand: then they are added at once.
+ * statically), added to <head> after the first paint. While the page is hidden (data-reconnecting
+ * without the studio's frame, data-language-pending) nothing is painted before the studio draws, and when
+ * the service worker serves them they are at hand: then they are added at once.
  */
 export function loaderScript(assets: { css: string[]; entry: string; preloads: string[] }): string {
   return `(function () {
@@ -53,9 +53,11 @@ export function loaderScript(assets: { css: string[]; entry: string; preloads: s
   }
   // At once when the page stays hidden anyway, or when the service worker serves the code (a returning
   // visit: nothing to wait for on the network, and the start-up's work is done before the first paint).
+  // A stored key reconnecting hides the page, unless the studio's frame is shown meanwhile ('shell').
   var controlled = navigator.serviceWorker && navigator.serviceWorker.controller;
-  if (root.hasAttribute('data-reconnecting') || root.hasAttribute('data-language-pending') || controlled)
-    load();
+  var reconnecting = root.getAttribute('data-reconnecting');
+  var hidden = reconnecting === null ? root.hasAttribute('data-language-pending') : reconnecting !== 'shell';
+  if (hidden || controlled) load();
   else
     document.addEventListener('DOMContentLoaded', function () {
       // The frame that paints the parsed page, then the task after it.

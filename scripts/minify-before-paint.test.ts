@@ -17,6 +17,8 @@ interface Visit {
   storageRefused?: boolean;
   languages?: readonly string[];
   language?: string;
+  /** A service worker controls the page (it serves the studio's code). */
+  controlled?: boolean;
 }
 
 /** Runs a script as the browser runs before-paint.js, and returns what it drew on <html>. */
@@ -28,7 +30,9 @@ function drawn(script: string, visit: Visit) {
     setAttribute: (name: string, value: string) => void attributes.set(name, value),
     removeAttribute: (name: string) => void attributes.delete(name),
   };
-  const timers: Array<() => void> = [];
+  // Timers, the page's DOMContentLoaded and animation frames, run in the order they were asked for.
+  const queue: Array<() => void> = [];
+  let tasks = 0;
   // Intl's formatters the script makes (the locale data it warms): kind and locale.
   const warmed: string[] = [];
   const formatter = (kind: string) =>
@@ -42,8 +46,17 @@ function drawn(script: string, visit: Visit) {
       ListFormat: formatter('ListFormat'),
       DateTimeFormat: formatter('DateTimeFormat'),
     },
-    document: { documentElement: root },
-    navigator: { languages: visit.languages, language: visit.language },
+    document: {
+      documentElement: root,
+      addEventListener: (type: string, run: () => void) =>
+        void (type === 'DOMContentLoaded' && queue.push(run)),
+    },
+    requestAnimationFrame: (run: () => void) => void queue.push(run),
+    navigator: {
+      languages: visit.languages,
+      language: visit.language,
+      serviceWorker: { controller: visit.controlled ? {} : null },
+    },
     localStorage: {
       getItem: (key: string) => {
         if (visit.storageRefused) throw new Error('SecurityError');
@@ -54,12 +67,16 @@ function drawn(script: string, visit: Visit) {
       if (visit.storageRefused) throw new Error('SecurityError');
       return { getItem: (key: string) => visit.session?.[key] ?? null };
     },
-    setTimeout: (run: () => void) => void timers.push(run),
+    setTimeout: (run: () => void) => {
+      tasks++;
+      queue.push(run);
+    },
   });
   const before = { lang: root.lang, dir: root.dir, attributes: Object.fromEntries(attributes) };
-  const tasks = timers.length;
-  for (const run of timers) run();
-  return { ...before, afterTimeout: Object.fromEntries(attributes), tasks, warmed };
+  // What was warmed before the page was parsed and painted.
+  const warmedAtOnce = [...warmed];
+  while (queue.length) queue.shift()!();
+  return { ...before, afterTimeout: Object.fromEntries(attributes), tasks, warmed, warmedAtOnce };
 }
 
 const visits: Array<[string, Visit]> = [
@@ -77,6 +94,10 @@ const visits: Array<[string, Visit]> = [
   ['a theme that is no theme', { stored: { 'media-studio:theme': 'blue' } }],
   ['storage refused', { storageRefused: true, languages: ['es-MX'] }],
   ['a key remembered on this device', { stored: { 'media-studio:api-key': 'gm_live_x' } }],
+  [
+    'a key remembered, the service worker serving the code',
+    { stored: { 'media-studio:api-key': 'gm_live_x' }, controlled: true },
+  ],
   [
     'a key kept in this tab, in French',
     { session: { 'media-studio:api-key': 'gm_live_x' }, languages: ['fr'] },
@@ -103,6 +124,7 @@ describe('before-paint.js as the build serves it', () => {
       afterTimeout: { 'data-theme': 'dark' },
       tasks: 1,
       warmed: [],
+      warmedAtOnce: [],
     });
     expect(drawn(minified, { languages: ['pt-PT'] })).toMatchObject({ lang: 'pt-BR', dir: 'ltr' });
     expect(drawn(minified, { languages: ['zh-TW', 'fr-CA'] })).toMatchObject({ lang: 'fr' });
@@ -113,13 +135,14 @@ describe('before-paint.js as the build serves it', () => {
       afterTimeout: {},
       tasks: 0,
       warmed: [],
+      warmedAtOnce: [],
     });
   });
 
   it('hides the connect screen while a stored key reconnects, and never for good', () => {
     for (const visit of [
-      { stored: { 'media-studio:api-key': 'gm_live_x' } },
-      { session: { 'media-studio:api-key': 'gm_live_x' } },
+      { stored: { 'media-studio:api-key': 'gm_live_x' }, controlled: true },
+      { session: { 'media-studio:api-key': 'gm_live_x' }, controlled: true },
     ])
       expect(drawn(minified, visit)).toMatchObject({
         attributes: { 'data-reconnecting': '' },
@@ -134,17 +157,39 @@ describe('before-paint.js as the build serves it', () => {
       afterTimeout: {},
       tasks: 0,
       warmed: [],
+      warmedAtOnce: [],
     });
+  });
+
+  it('shows the studio’s frame while a stored key reconnects without a service worker serving the code', () => {
+    for (const visit of [
+      { stored: { 'media-studio:api-key': 'gm_live_x' } },
+      { session: { 'media-studio:api-key': 'gm_live_x' }, languages: ['ja'] },
+    ])
+      expect(drawn(minified, visit)).toMatchObject({
+        attributes: { 'data-reconnecting': 'shell' },
+        afterTimeout: {},
+      });
+    // Its source too (the harness is not blind to the difference).
+    expect(
+      drawn(source, { stored: { 'media-studio:api-key': 'gm_live_x' }, controlled: true }).attributes,
+    ).toEqual({ 'data-reconnecting': '' });
   });
 
   it('warms the locale data of the studio while a stored key reconnects, each kind in a task of its own', () => {
     const reconnecting = drawn(minified, {
       stored: { 'media-studio:api-key': 'gm_live_x' },
       languages: ['fr'],
+      controlled: true,
     });
     // The language's fallback, the page's, and one task per kind of formatter.
     expect(reconnecting.tasks).toBe(5);
     expect(reconnecting.warmed).toEqual(['NumberFormat fr', 'ListFormat fr', 'DateTimeFormat fr']);
+    expect(reconnecting.warmedAtOnce).toEqual([]);
+    // With the studio's frame shown, after the page is parsed and painted, not before its first paint.
+    const shown = drawn(minified, { stored: { 'media-studio:api-key': 'gm_live_x' }, languages: ['fr'] });
+    expect(shown.tasks).toBe(5);
+    expect(shown.warmed).toEqual(['NumberFormat fr', 'ListFormat fr', 'DateTimeFormat fr']);
     // The connect screen is shown at once: nothing to warm before it.
     expect(drawn(minified, { languages: ['fr'] }).warmed).toEqual([]);
   });
