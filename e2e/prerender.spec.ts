@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { SANDBOX_BASE_URL, expect, test, type Studio } from './fixtures';
+import { expectNoSeriousViolations } from './axe-helpers';
 
 // The connect screen is in the built index.html (prerendered at build time), painted before
 // any JavaScript runs, and then taken over by React (hydrated: the same nodes, no mismatch).
@@ -131,6 +132,7 @@ test.describe('the studio’s frame while a stored key reconnects without the co
     await expect(shell.getByRole('status')).toHaveText('Reconnecting…');
     await expect(shell.getByRole('heading', { name: 'Media Studio' })).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('data-reconnecting', 'shell');
+    await expectNoSeriousViolations(page, 'the studio’s frame while a stored key reconnects');
     release();
     await expect(studio.accountButton).toContainText('5,000 credits');
     await expect(shell).toBeHidden();
