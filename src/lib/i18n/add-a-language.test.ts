@@ -102,6 +102,7 @@ describe('the build’s before-paint script, with a language added to the table'
       setAttribute: (name: string) => void attributes.add(name),
       removeAttribute: (name: string) => void attributes.delete(name),
       hasAttribute: (name: string) => attributes.has(name),
+      getAttribute: (name: string) => (attributes.has(name) ? '' : null),
     };
     const storage = {
       getItem: (key: string) => (key === 'media-studio:language' ? (visit.stored ?? null) : null),
