@@ -26,8 +26,9 @@ async function shoot(
   colorScheme: 'light' | 'dark',
   viewport: { width: number; height: number },
   steps: (page: Page) => Promise<void>,
+  { serviceWorkers = 'allow' }: { serviceWorkers?: 'allow' | 'block' } = {},
 ) {
-  const context = await browser.newContext({ colorScheme, viewport, deviceScaleFactor: 1 });
+  const context = await browser.newContext({ colorScheme, viewport, deviceScaleFactor: 1, serviceWorkers });
   const page = await context.newPage();
   await steps(page);
   await page.waitForTimeout(800);
@@ -184,6 +185,18 @@ await shoot('edit-form', 'light', desktop, async (page) => {
 await shoot('phone', 'light', phone, async (page) => {
   await connect(page);
 });
+// The studio's frame while a stored key reconnects with no service worker serving the code
+// (src/app/reconnecting-shell.tsx): the studio's script is held, so the frame stays.
+const reconnecting = async (page: Page) => {
+  await page.goto(studio);
+  await page.evaluate(() => localStorage.setItem('media-studio:api-key', 'held'));
+  await page.route(/\/assets\/index-[^/]+\.js$/, () => undefined);
+  await page.reload({ waitUntil: 'domcontentloaded' });
+  await page.locator('#reconnecting').getByRole('status').waitFor();
+};
+for (const scheme of ['light', 'dark'] as const)
+  await shoot('reconnecting', scheme, desktop, reconnecting, { serviceWorkers: 'block' });
+await shoot('reconnecting-phone', 'light', phone, reconnecting, { serviceWorkers: 'block' });
 // Each language's studio but English (src/lib/i18n/language-table.ts): connected in English, then the
 // language chosen and the page reloaded (the key stays for the tab), a form open. CJK and Arabic need
 // their fonts on the machine (Debian: fonts-noto-cjk, fonts-noto-core).
