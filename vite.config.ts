@@ -12,9 +12,9 @@ import { firstPaint } from './scripts/first-paint';
 
 // The connect screen is painted before any JavaScript runs (docs/benchmarks.md "lighthouse"), and so is
 // the studio's frame while a stored key reconnects. After the client build, this renders src/prerender.tsx
-// with react-dom/server (loaded through Vite's SSR module
-// loader, so nothing is written but index.html) into dist/index.html's root element; src/main.tsx
-// hydrates it.
+// with react-dom/server (loaded through Vite's SSR module loader, so nothing is written but index.html):
+// the connect screen into dist/index.html's root element, which src/main.tsx hydrates, and the frame into
+// the element beside it, which stays static.
 function prerenderConnectScreen(): Plugin {
   const rootElement = '<div id="root"></div>';
   // The studio's frame while a stored key reconnects (src/app/reconnecting-shell.tsx), beside the root.

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { SANDBOX_BASE_URL, expect, test, type Studio } from './fixtures';
+import { connectScreenSeen, watchConnectScreen } from './connect-helpers';
 
 // product-notes §3 "Connect and account": the key is typed, checked with GET /me, kept in this tab only
 // unless remembered, never shown, and every refusal is explained with its remedy.
@@ -78,22 +79,11 @@ test.describe('connecting', () => {
   }) => {
     await studio.start('personal', { remember: true });
     // Every frame from the start of the reload: whether the connect screen could be seen in it.
-    await page.addInitScript(() => {
-      const seen: number[] = [];
-      Object.assign(window, { connectScreenSeen: seen });
-      const look = () => {
-        const form = document.querySelector('form[aria-labelledby="connect-title"]');
-        if (form?.checkVisibility({ visibilityProperty: true })) seen.push(performance.now());
-        requestAnimationFrame(look);
-      };
-      requestAnimationFrame(look);
-    });
+    await watchConnectScreen(page);
     await page.reload();
     await expect(studio.accountButton).toContainText('5,000 credits');
     await expect(page.locator('html')).not.toHaveAttribute('data-reconnecting');
-    expect(
-      await page.evaluate(() => (window as unknown as { connectScreenSeen: number[] }).connectScreenSeen),
-    ).toEqual([]);
+    expect(await connectScreenSeen(page)).toEqual([]);
   });
 
   test('a stored key the service now refuses shows the connect screen with the reason after a reload', async ({

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { SANDBOX_BASE_URL, expect, test, type Studio } from './fixtures';
 import { expectNoSeriousViolations } from './axe-helpers';
+import { connectScreenSeen, watchConnectScreen } from './connect-helpers';
 
 // The connect screen is in the built index.html (prerendered at build time), painted before
 // any JavaScript runs, and then taken over by React (hydrated: the same nodes, no mismatch).
@@ -109,16 +110,7 @@ test.describe('the studio’s frame while a stored key reconnects without the co
       await held;
       await route.continue();
     });
-    await page.addInitScript(() => {
-      const seen: number[] = [];
-      Object.assign(window, { connectScreenSeen: seen });
-      const look = () => {
-        const form = document.querySelector('form[aria-labelledby="connect-title"]');
-        if (form?.checkVisibility({ visibilityProperty: true })) seen.push(performance.now());
-        requestAnimationFrame(look);
-      };
-      requestAnimationFrame(look);
-    });
+    await watchConnectScreen(page);
     await page.reload({ waitUntil: 'commit' });
     return release;
   }
@@ -137,9 +129,7 @@ test.describe('the studio’s frame while a stored key reconnects without the co
     await expect(studio.accountButton).toContainText('5,000 credits');
     await expect(shell).toBeHidden();
     await expect(page.locator('html')).not.toHaveAttribute('data-reconnecting');
-    expect(
-      await page.evaluate(() => (window as unknown as { connectScreenSeen: number[] }).connectScreenSeen),
-    ).toEqual([]);
+    expect(await connectScreenSeen(page)).toEqual([]);
   });
 
   test('in another language, shows the frame without its English words', async ({ studio, page }) => {
