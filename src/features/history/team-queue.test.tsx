@@ -1,7 +1,7 @@
 import { render, screen, within } from '@testing-library/react';
 import { expect, it } from 'vitest';
 import { makeEntry, T0 } from '../../test/gallery-test-utils';
-import { teamQueueOf } from '../../model/team/team-tasks';
+import { teamQueueOf } from '../../model/team/team-queue-order';
 import { TeamQueue } from './team-queue';
 
 const entries = [

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useMemo } from 'react';
 import type { HistoryEntry } from '../../model/history/history-types';
-import { teamQueueOf } from '../../model/team/team-tasks';
+import { teamQueueOf } from '../../model/team/team-queue-order';
 import { formatCount, formatList } from '../../lib/format';
 import { displayText } from '../../lib/untrusted-text';
 import { StatusBadge } from '../../components/history/status-badge';

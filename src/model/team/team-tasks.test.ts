@@ -13,9 +13,9 @@ import {
   TeamTasks,
   toTeamTask,
   TeamTaskSchema,
-  teamQueueOf,
   UNFOLLOWED_AFTER_MS,
 } from './team-tasks';
+import { teamQueueOf } from './team-queue-order';
 import { PollBudget } from '../tasks/poll-budget';
 import { PollSchedule } from '../tasks/poll-schedule';
 import { scheduleTask } from '../tasks/task-poller';

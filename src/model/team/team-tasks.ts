@@ -414,13 +414,3 @@ export function bridgeHistory(
     },
   };
 }
-
-/**
- * The unfinished tasks of the list, oldest first (the service runs them first in, first out); not
- * another member's that nobody follows any more (HistoryEntry.by.unfollowed: its state is unknown).
- */
-export function teamQueueOf(entries: readonly HistoryEntry[]): HistoryEntry[] {
-  return entries
-    .filter((e) => !isTerminal(e.status) && !e.by?.unfollowed)
-    .sort((a, b) => a.createdAt - b.createdAt);
-}
