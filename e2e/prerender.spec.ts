@@ -137,7 +137,12 @@ test.describe('the studio’s frame while a stored key reconnects without the co
     const shell = page.locator('#reconnecting');
     await expect(shell.getByRole('heading', { name: 'Media Studio' })).toBeVisible();
     await expect(shell.locator('[data-shell-words]')).toBeHidden();
-    await expect(shell.locator('svg.animate-spin')).toBeVisible();
+    const spinner = shell.locator('svg.animate-spin');
+    await expect(spinner).toBeVisible();
+    // Centred: the hidden words take no space beside it.
+    const box = (await spinner.boundingBox())!;
+    const width = page.viewportSize()!.width;
+    expect(Math.abs(box.x + box.width / 2 - width / 2)).toBeLessThanOrEqual(2);
     release();
     await expect(shell).toBeHidden();
     await expect(page.getByRole('button', { name: /5,000/ })).toBeVisible();
