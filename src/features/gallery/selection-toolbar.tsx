@@ -57,9 +57,12 @@ export function SelectionToolbar({
   const { judgements, hidden, reviews } = useGalleryData();
   const selectedCount = formatCount(size);
   const taskIdsOf = (list: GalleryItem[]) => [...new Set(list.map((i) => i.entry.taskId))];
+  // A write that fails is told by the store itself (the change is made on screen and will be gone after a
+  // reload): the tasks are hidden or shown again all the same, so that is what the notices say.
+  const kept = () => undefined;
   const hideSelected = () => {
     const ids = taskIdsOf(selected).filter((id) => !hiddenIds.has(id));
-    void hidden.hide(ids);
+    hidden.hide(ids).catch(kept);
     onClear();
     const tasks = ids.length;
     const count = formatCount(tasks);
@@ -68,7 +71,7 @@ export function SelectionToolbar({
         one: `${count} task hidden on this device.`,
         other: `${count} tasks hidden on this device.`,
       }),
-      () => hidden.unhide(ids),
+      () => hidden.unhide(ids).catch(kept),
       {
         undone: plural(tasks, {
           one: `${count} task shown again.`,
@@ -79,7 +82,7 @@ export function SelectionToolbar({
   };
   const showSelected = () => {
     const ids = taskIdsOf(selected).filter((id) => hiddenIds.has(id));
-    void hidden.unhide(ids);
+    hidden.unhide(ids).catch(kept);
     const tasks = ids.length;
     const count = formatCount(tasks);
     notify(plural(tasks, { one: `${count} task shown again.`, other: `${count} tasks shown again.` }));
