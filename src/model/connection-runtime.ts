@@ -180,9 +180,12 @@ export class ConnectionRuntime {
     }
     const runtime = new ConnectionRuntime(deps, stores, lease, offRecovered);
     outbox = runtime.outbox;
-    // A submit that never got an answer before a reload or crash is re-sent, identically.
-    void runtime.outbox.resume();
-    void runtime.queue.start();
+    // What the outbox and the queue hold is read before the runtime is handed over: the studio's first
+    // render with them (a transition, in slices) would otherwise see their lists change under it, and
+    // React renders all of it again at once, in one long task (total blocking time, docs/benchmarks.md
+    // "lighthouse"). A submit that never got an answer before a reload or crash is then re-sent, identically.
+    const [resend] = await Promise.all([runtime.outbox.readBack(), runtime.queue.start()]);
+    void resend();
     return runtime;
   }
 

@@ -210,9 +210,19 @@ export class Outbox {
    * Entries past RESEND_WINDOW_MS are only listed (expired). Resolves with the outcome of each re-send.
    */
   async resume(): Promise<SubmitResult[]> {
-    if (this.disposed) return [];
+    return (await this.readBack())();
+  }
+
+  /**
+   * The first half of resume(): the entries left in IndexedDB read back and listed (entries() has them);
+   * resolves with the re-send, to start when the caller is ready. The studio reads them before it shows
+   * the outbox, so the list does not change under its first render (connection-runtime.ts).
+   */
+  async readBack(): Promise<() => Promise<SubmitResult[]>> {
+    const none = () => Promise.resolve([]);
+    if (this.disposed) return none;
     const stored = await readStored(this.connectionId);
-    if (stored === null) return [];
+    if (stored === null) return none;
     const due: Slot[] = [];
     for (const raw of stored) {
       const parsed = StoredEntrySchema.safeParse(raw);
@@ -233,8 +243,7 @@ export class Outbox {
       if (!item.expired) due.push(slot);
     }
     this.changed();
-    if (this.disposed) return [];
-    return Promise.all(due.map((slot) => this.send(slot)));
+    return () => (this.disposed ? none() : Promise.all(due.map((slot) => this.send(slot))));
   }
 
   /** Re-sends a waiting entry now (a "Retry now" button). Expired or already sending: nothing happens. */
