@@ -30,6 +30,7 @@ const DEBUG_PORT = Number(process.env.LIGHTHOUSE_DEBUG_PORT ?? 9339);
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 5);
 // LIGHTHOUSE_REPORT_DIR keeps each run's JSON report (its bootup-time, long-tasks... audits) and trace.
 const REPORT_DIR = process.env.LIGHTHOUSE_REPORT_DIR;
+const PROFILE = process.env.LIGHTHOUSE_PROFILE === '1';
 let reportCount = 0;
 // LIGHTHOUSE_ONLY=first.studio.mobile (visit.page.preset, comma-separated) audits only those, to profile one
 // case; the floor is audited whenever a first visit is.
@@ -80,6 +81,9 @@ async function audit(url: string, name: string, preset: Preset, visit: Visit): P
       output: 'json',
       logLevel: 'error',
       onlyCategories: [...CATEGORIES],
+      // LIGHTHOUSE_PROFILE=1: V8's sampling profiler in the kept trace, to see which functions a long task
+      // ran (it slows the page down: figures measured with it are not comparable).
+      ...(PROFILE ? { additionalTraceCategories: 'disabled-by-default-v8.cpu_profiler' } : {}),
       // The first visit's profile is fresh, its cache emptied (and the stored key kept); the returning
       // visit's keeps its service worker and cache; the floor's is reset by Lighthouse.
       disableStorageReset: visit !== 'floor',
