@@ -14,7 +14,7 @@ afterAll(() => rmSync(dist, { recursive: true, force: true }));
 mkdirSync(join(dist, 'assets'));
 writeFileSync(
   join(dist, 'assets', 'index-abc.css'),
-  '.used{color:red}.unused-elsewhere{color:blue}@media (prefers-color-scheme:dark){.dark\\:used:where(:not([data-theme=light],[data-theme=light] *)){color:white}}[data-theme=dark] .used{color:black}:root[data-theme=dark]{color-scheme:dark}:root[data-reconnecting] #root,:root[data-language-pending] #root{visibility:hidden}',
+  '.used{color:red}.unused-elsewhere{color:blue}@media (prefers-color-scheme:dark){.dark\\:used:where(:not([data-theme=light],[data-theme=light] *)){color:white}}[data-theme=dark] .used{color:black}:root[data-theme=dark]{color-scheme:dark}:root[data-reconnecting] #root,:root[data-language-pending] #root{visibility:hidden}:root{--animate-spin:spin 1s linear infinite}.animate-spin{animation:var(--animate-spin)}@keyframes spin{to{transform:rotate(360deg)}}',
 );
 const built = `<!doctype html>
 <html lang="en">
@@ -27,7 +27,7 @@ const built = `<!doctype html>
     <link rel="stylesheet" crossorigin href="/assets/index-abc.css">
   </head>
   <body>
-    <div id="root"><p class="used dark:used">Connect to the API</p></div>
+    <div id="root"><p class="used dark:used">Connect to the API</p><svg class="animate-spin"></svg></div>
   </body>
 </html>`;
 const beforePaint = `// comment\nvar chosen = 'light'; document.documentElement.setAttribute('data-theme', chosen);\n`;
@@ -44,6 +44,9 @@ describe('the first visit’s index.html', () => {
       ':root[data-reconnecting] #root,:root[data-language-pending] #root{visibility:hidden}',
     );
     expect(style).not.toContain('unused-elsewhere');
+    // An animation named through a variable, as Tailwind writes it, turns before the stylesheet arrives.
+    expect(style).toContain('.animate-spin{animation:var(--animate-spin)}');
+    expect(style).toContain('@keyframes spin');
     // Only the fallback without JavaScript links the stylesheet; nothing else is requested by the markup.
     expect(html).toContain(
       '<noscript><link rel="stylesheet" crossorigin href="/assets/index-abc.css"></noscript>',

@@ -99,6 +99,10 @@ export async function firstPaintPage(
     // The whole stylesheet stays whole: the studio's other screens need the rules inlined here too.
     pruneSource: false,
     fonts: false,
+    // Every @keyframes (the stylesheet has two): Tailwind names an animation through a variable
+    // (`animation: var(--animate-spin)`), which Beasties cannot follow to the keyframes it uses, so the
+    // studio's frame's spinner stood still until the stylesheet arrived.
+    keyframes: 'all',
     // Rules for what before-paint.js draws on <html>, which the page as built does not have: the theme
     // chosen, and the page hidden while another language or a stored key takes over (src/index.css).
     allowRules: [/^:root\[data-(theme|language-pending|reconnecting)\b/],
