@@ -1,43 +1,19 @@
 import 'fake-indexeddb/auto';
-import { deleteDB } from 'idb';
 import { afterEach, expect, it } from 'vitest';
 import { ApiClient } from '../api/client';
-import { DB_NAME, db, resetDbForTests, type OutboxEntry } from './db';
+import { CONNECTION, freshDatabase, makeSending } from '../test/gallery-test-utils';
+import { db } from './db';
 import { ConnectionRuntime } from './connection-runtime';
 
 // Opening a connection's runtime: what its outbox holds is read back before the runtime is handed to the
 // studio, whose first render with it is a transition (use-tasks.ts). A list that changed under that
 // render made React render all of it again in one long task.
 
-const CONN = 'conn-runtime';
-
-afterEach(async () => {
-  (await db()).close();
-  resetDbForTests();
-  await deleteDB(DB_NAME);
-});
+afterEach(freshDatabase);
 
 it('hands the runtime over with the outbox’s unanswered submits already listed', async () => {
-  const entry: OutboxEntry = {
-    idempotencyKey: 'left-by-a-reload-0001',
-    connectionId: CONN,
-    request: { interfaceId: 'm1', versionId: 'v1', params: { prompt: 'a red fox' } },
-    meta: {
-      title: 'Model One',
-      subtitle: 'v1',
-      kind: 'model',
-      mediaType: 'image',
-      category: 'image/default',
-      modelId: 'm1',
-      versionId: 'v1',
-      estimatedSeconds: 8,
-      quotedCredits: 4,
-    },
-    createdAt: Date.now() - 60_000,
-    attempts: 1,
-    lastAttemptAt: null,
-    lastError: null,
-  };
+  // Left by a reload a minute ago: inside the re-send window, so it is sent again.
+  const entry = { ...makeSending('left-by-a-reload-0001', 'a red fox'), createdAt: Date.now() - 60_000 };
   await (await db()).put('outbox', entry);
   // The service never answers: the re-send stays in flight, and the entry in the list.
   const api = new ApiClient({
@@ -47,7 +23,7 @@ it('hands the runtime over with the outbox’s unanswered submits already listed
   });
   const runtime = await ConnectionRuntime.open({
     api,
-    connectionId: CONN,
+    connectionId: CONNECTION,
     prior: { concurrency: 3, confirmed: true, tasksPerMin: 60 },
     storage: null,
   });
