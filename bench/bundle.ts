@@ -21,7 +21,7 @@ const STUDIO_CHUNKS = [/^key-check-[\w-]+\.js$/, /^connected-studio-[\w-]+\.js$/
 const TEAM_SPACE_LIBRARIES = /\/node_modules\/(yjs|lib0|y-protocols|@hocuspocus)\//;
 
 /** `start` and the chunks it imports statically (`from"./x.js"`, `import"./x.js"`), those of `skip` left out. */
-function staticClosure(start: string[], skip: readonly string[]): string[] {
+export function staticClosure(start: string[], skip: readonly string[]): string[] {
   const seen = new Set<string>();
   const walk = (file: string) => {
     if (seen.has(file) || skip.includes(file)) return;
@@ -63,8 +63,11 @@ export function studioChunks(initial: readonly string[]): {
   };
 }
 
-/** The first load: index.html's loader names the entry and its preloads (scripts/first-paint.ts). */
-function initialFiles(): string[] {
+/**
+ * The first load (`assets/…` paths): index.html's loader names the entry and its preloads
+ * (scripts/first-paint.ts), in its inline script, not in script or link tags.
+ */
+export function initialFiles(): string[] {
   const html = readFileSync(new URL('index.html', dist), 'utf8');
   const initial = [...new Set([...html.matchAll(/\/(assets\/[\w.-]+\.js)\b/g)].map((m) => m[1]!))];
   if (initial.length === 0) throw new Error('No script found in dist/index.html: run `npm run build` first.');

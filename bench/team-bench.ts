@@ -29,7 +29,7 @@ import type { HistoryEntry } from '../src/model/history/history-types';
 import { TEAM_CONNECTION, TeamBoards } from '../src/model/compare/team-boards';
 import { TeamSpace } from '../src/model/team/team-space';
 import { POP, popMeta } from '../e2e/pop-model';
-import { measureBundle } from './bundle';
+import { initialFiles, measureBundle, staticClosure } from './bundle';
 import type { Figure } from './results-file';
 import { launch } from './studio-bench';
 import { canonical, contentOf } from './team-doc-json';
@@ -1636,29 +1636,15 @@ async function browserRun(
 /** The team session's chunk and every chunk it imports that the first load does not carry, gzipped. */
 function teamChunks(): { chunkKb: number; onDemandKb: number; files: string[]; initial: string[] } {
   const dist = new URL('../dist/', import.meta.url);
-  const html = readFileSync(new URL('index.html', dist), 'utf8');
-  const initial = [
-    ...html.matchAll(
-      /<(?:script[^>]*\bsrc|link[^>]*rel="modulepreload"[^>]*\bhref)="\/?assets\/([^"]+\.js)"/g,
-    ),
-  ].map((m) => m[1]!);
-  const assets = readdirSync(new URL('assets/', dist));
-  const chunk = assets.find((f) => /^team-session-.*\.js$/.test(f));
+  const initial = initialFiles().map((f) => f.replace(/^assets\//, ''));
+  const chunk = readdirSync(new URL('assets/', dist)).find((f) => /^team-session-.*\.js$/.test(f));
   if (!chunk) throw new Error('No team-session chunk in dist/assets: run `npm run build` first.');
   const gz = (f: string) => gzipSync(readFileSync(new URL(`assets/${f}`, dist)), { level: 9 }).length / 1024;
-  // Static imports only (`from"./x.js"` and `import"./x.js"`): what loads with the chunk.
-  const seen = new Set<string>();
-  const walk = (f: string) => {
-    if (seen.has(f) || initial.includes(f)) return;
-    seen.add(f);
-    const code = readFileSync(new URL(`assets/${f}`, dist), 'utf8');
-    for (const m of code.matchAll(/(?:from|import)\s*"\.\/([^"]+\.js)"/g)) walk(m[1]!);
-  };
-  walk(chunk);
+  const files = staticClosure([chunk], initial);
   return {
     chunkKb: gz(chunk),
-    onDemandKb: [...seen].reduce((s, f) => s + gz(f), 0),
-    files: [...seen],
+    onDemandKb: files.reduce((s, f) => s + gz(f), 0),
+    files,
     initial,
   };
 }
