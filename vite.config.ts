@@ -9,6 +9,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 import { linguiPlugins } from './scripts/i18n/vite-lingui';
 import { beforePaintInDev } from './scripts/before-paint';
 import { firstPaint } from './scripts/first-paint';
+import { precompress } from './scripts/precompress';
 
 // The connect screen is painted before any JavaScript runs (docs/benchmarks.md "lighthouse"), and so is
 // the studio's frame while a stored key reconnects. After the client build, this renders src/prerender.tsx
@@ -119,6 +120,8 @@ export default defineConfig({
     beforePaintInDev(),
     firstPaint(),
     offlineShell(),
+    // Last: every text file of dist/ as it is served, compressed beside itself (Brotli and gzip).
+    precompress(),
   ],
   server: { host: '127.0.0.1', port: 5173 },
   preview: { host: '127.0.0.1', port: 4173 },

@@ -7,6 +7,7 @@ import { chromium, type BrowserContext } from '@playwright/test';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { CHROMIUM } from '../scripts/chromium';
+import { precompressFile } from '../scripts/precompress';
 import { createStudioServer, studioSettings } from '../server/studio-server';
 import type { Figure } from './results-file';
 import type { Ports } from './studio-bench';
@@ -233,10 +234,12 @@ function floorPage(distDir: string): string {
   return floor;
 }
 
-/** Serves the floor page with the studio's own server (gzip, headers) and assets, on a spare port. */
+/** Serves the floor page with the studio's own server (Brotli, headers) and assets, on a spare port. */
 async function floorServer(distDir: string): Promise<{ url: string; close: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'studio-floor-'));
   writeFileSync(join(dir, 'index.html'), floorPage(distDir));
+  // Compressed as the build compresses the real page (scripts/precompress.ts), so both are sent alike.
+  precompressFile(join(dir, 'index.html'));
   symlinkSync(join(distDir, 'assets'), join(dir, 'assets'));
   const server: Server = createStudioServer(
     studioSettings({ TEAM_SPACE: 'off' }, { origin: 'http://127.0.0.1' }),

@@ -12,6 +12,7 @@ import {
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CSP_HASHES, withScriptSources } from './csp';
 import { checkHosts, createStudioServer, studioSettings } from './studio-server';
@@ -60,6 +61,8 @@ let studio: Server;
 let studioPort: number;
 let upstreamOrigin: string;
 let dist: string;
+const BIG_CHUNK = 'studio-abc.js';
+const BIG_CHUNK_TEXT = `export const words = ${JSON.stringify('images, video and sound '.repeat(400))};\n`;
 const TIMEOUT_MS = 400;
 
 beforeAll(async () => {
@@ -71,6 +74,10 @@ beforeAll(async () => {
   mkdirSync(join(dist, 'assets'));
   writeFileSync(join(dist, 'assets', 'index-abc.js'), 'export {};');
   writeFileSync(join(dist, 'assets', 'index-abc.js.map'), '{"version":3}');
+  writeFileSync(join(dist, 'assets', BIG_CHUNK), BIG_CHUNK_TEXT);
+  // Its compressed copies, as the build writes them beside it (scripts/precompress.ts).
+  writeFileSync(join(dist, 'assets', `${BIG_CHUNK}.br`), brotliCompressSync(BIG_CHUNK_TEXT));
+  writeFileSync(join(dist, 'assets', `${BIG_CHUNK}.gz`), gzipSync(BIG_CHUNK_TEXT));
   const settings = studioSettings(
     {
       STUDIO_PROXY_TARGET: upstreamOrigin,
@@ -108,6 +115,8 @@ interface Answer {
   headers: IncomingHttpHeaders;
   rawHeaders: string[];
   body: string;
+  /** The body as it came, not decoded. */
+  raw: Buffer;
   continued: boolean;
 }
 
@@ -130,6 +139,7 @@ function send(
             headers: res.headers,
             rawHeaders: res.rawHeaders,
             body: Buffer.concat(chunks).toString(),
+            raw: Buffer.concat(chunks),
             continued,
           }),
         );
@@ -244,6 +254,23 @@ describe('every proxied answer carries the security headers', () => {
     expect(page.status).toBe(200);
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
     expect(page.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('sends the build’s Brotli or gzip copy of a chunk, whichever the browser accepts, else the chunk as it is', async () => {
+    const chunk = `/assets/${BIG_CHUNK}`;
+    const br = await send('GET', chunk, { headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.raw).toString()).toBe(BIG_CHUNK_TEXT);
+    expect(br.headers['vary']).toMatch(/accept-encoding/i);
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toContain('immutable');
+    expect(br.headers['content-security-policy']).toContain("script-src 'self'");
+    const gz = await send('GET', chunk, { headers: { 'accept-encoding': 'gzip, deflate' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.raw).toString()).toBe(BIG_CHUNK_TEXT);
+    const plain = await send('GET', chunk);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(BIG_CHUNK_TEXT);
   });
 
   it('serves the chunks and never their source maps', async () => {

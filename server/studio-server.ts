@@ -151,7 +151,9 @@ export function createStudioServer(
     c.header('X-Content-Type-Options', 'nosniff');
   });
   app.get('/config.json', (c) => c.json(config));
-  // As any static host or CDN would: gzip, and hashed assets cached for good (their names change with them).
+  // As a static host or CDN would: the build's Brotli or gzip copy of a file, whichever the browser accepts
+  // (scripts/precompress.ts), else gzip made on the fly; hashed assets cached for good (their names
+  // change with them).
   app.use('*', compress());
   app.use('/assets/*', async (c, next) => {
     await next();
@@ -160,7 +162,7 @@ export function createStudioServer(
   // Source maps are built beside the chunks for an error tracker or a debugger, and named by none of
   // them ('hidden'): they are not served (docs/testing.md).
   app.get('/assets/*', async (c, next) => (c.req.path.endsWith('.map') ? c.notFound() : next()));
-  app.use('/*', serveStatic({ root: distDir }));
+  app.use('/*', serveStatic({ root: distDir, precompressed: true }));
   // Single-page app: every other path is the studio itself.
   const indexHtml = readFileSync(join(distDir, 'index.html'), 'utf8');
   app.get('*', (c) => c.html(indexHtml));
