@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { StudioConfig } from './config';
 import { Studio } from './studio';
 
 // A returning visitor (public/before-paint.js sets `data-reconnecting` when a key is stored): the page
@@ -46,6 +47,30 @@ describe('a reload with a stored key', () => {
     answer(refusal());
     expect(await screen.findByText(/This API key was not accepted/)).toBeTruthy();
     expect(root.hasAttribute('data-reconnecting')).toBe(false);
+  });
+
+  it('asks the sandbox for its demo keys only once the connect screen shows, not while the page is hidden', async () => {
+    const KEYS_URL = 'http://127.0.0.1:4010/__sandbox/keys';
+    let answer: (r: Response) => void = () => undefined;
+    const fetch = vi.fn((input: RequestInfo | URL) =>
+      String(input).endsWith('/me')
+        ? new Promise<Response>((r) => (answer = r))
+        : String(input) === KEYS_URL
+          ? Promise.resolve(Response.json({ keys: [] }))
+          : Promise.reject(new Error('offline')),
+    );
+    vi.stubGlobal('fetch', fetch);
+    const config = { defaultBaseUrl: BASE_URL, sandboxKeysUrl: KEYS_URL } as StudioConfig;
+    render(<Studio config={config} />);
+    const asked = () => fetch.mock.calls.map(([u]) => String(u));
+
+    await waitFor(() => expect(asked()).toContain(`${BASE_URL}/me`));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(asked()).not.toContain(KEYS_URL);
+
+    answer(refusal());
+    expect(await screen.findByText(/This API key was not accepted/)).toBeTruthy();
+    await waitFor(() => expect(asked()).toContain(KEYS_URL));
   });
 
   it('without a stored key shows the connect screen at once', () => {

@@ -82,7 +82,8 @@ export function Studio({ config }: { config: StudioConfig | null }) {
             <ConnectPanel
               state={state}
               defaultBaseUrl={storedBaseUrl ?? config?.defaultBaseUrl ?? DEFAULT_BASE_URL}
-              demoKeysUrl={config?.sandboxKeysUrl}
+              // Not asked for while a stored key reconnects out of sight: it is asked when the screen shows.
+              demoKeysUrl={state.status === 'connecting' && state.hidden ? undefined : config?.sandboxKeysUrl}
               apiOrigins={config?.apiOrigins}
               onConnect={connect}
               awaitingConfig={config === null}

@@ -41,7 +41,12 @@ export interface Credentials {
 
 export type ConnectionState =
   | { status: 'disconnected'; error?: ConnectError }
-  | { status: 'connecting'; credentials: Credentials }
+  | {
+      status: 'connecting';
+      credentials: Credentials;
+      /** A stored key reconnecting on a page kept hidden meanwhile (public/before-paint.js). */
+      hidden?: true;
+    }
   | { status: 'connected'; credentials: Credentials; client: ApiClient; connectionId: string; me: Me };
 
 type ConnectionEvent =
@@ -96,7 +101,7 @@ function storedCredentials(): Credentials | null {
 function firstState(): ConnectionState {
   const reconnecting = globalThis.document?.documentElement.hasAttribute('data-reconnecting');
   const credentials = reconnecting ? storedCredentials() : null;
-  return credentials ? { status: 'connecting', credentials } : { status: 'disconnected' };
+  return credentials ? { status: 'connecting', credentials, hidden: true } : { status: 'disconnected' };
 }
 
 export function useConnection() {
