@@ -159,20 +159,18 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       console.error(`\nThe initial JavaScript is over ${INITIAL_LIMIT_KB} KB gzipped.`);
       process.exit(1);
     }
-    const missing = uncompressed([
-      ...initialFiles(),
-      ...studioChunks(initialFiles()).files.map((f) => `assets/${f}`),
-    ]);
+    const initial = initialFiles();
+    const studio = studioChunks(initial);
+    const missing = uncompressed([...initial, ...studio.files.map((f) => `assets/${f}`)]);
     if (missing.length > 0) {
       console.error(
         `\nNo Brotli copy beside ${missing.join(', ')}: the build's last step (scripts/precompress.ts) did not run.`,
       );
       process.exit(1);
     }
-    const { teamSpace } = studioChunks(initialFiles());
-    if (teamSpace.length > 0) {
+    if (studio.teamSpace.length > 0) {
       console.error(
-        `\nThe studio's start loads the team space's libraries (Yjs, Hocuspocus) in ${teamSpace.join(', ')}: ` +
+        `\nThe studio's start loads the team space's libraries (Yjs, Hocuspocus) in ${studio.teamSpace.join(', ')}: ` +
           'they belong in the chunk loaded when a member turns the team space on (src/app/team-space-code.ts).',
       );
       process.exit(1);
