@@ -1,5 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { precompressFile } from '../scripts/precompress';
 import type { Page } from '@playwright/test';
 import { expect, test, type Studio } from './fixtures';
 import { historyFile, importHistory, seedImages } from './gallery-helpers';
@@ -120,15 +121,18 @@ test('a new build is offered with "Reload to update", never swapped in under a f
   await studio.start('personal');
   await workerReady(page);
   // A new build: the served worker changes (as a new build's precache list would change it). The
-  // worker's own script is fetched by the browser, not the page, so the file itself is changed.
+  // worker's own script is fetched by the browser, not the page, so the file itself is changed, with the
+  // compressed copies the server sends (scripts/precompress.ts), as a build writes them.
   const worker = join(process.cwd(), 'dist', 'sw.js');
-  const built = readFileSync(worker, 'utf8');
-  writeFileSync(worker, `${built}\n// a new build\n`);
+  const copies = [worker, `${worker}.br`, `${worker}.gz`];
+  const built = copies.map((file) => (existsSync(file) ? readFileSync(file) : null));
+  writeFileSync(worker, `${built[0]!.toString()}\n// a new build\n`);
+  precompressFile(worker);
   try {
     await page.reload();
     await offeredUpdate(page, studio);
   } finally {
-    writeFileSync(worker, built);
+    copies.forEach((file, i) => (built[i] ? writeFileSync(file, built[i]) : rmSync(file, { force: true })));
   }
 });
 
