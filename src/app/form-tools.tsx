@@ -10,7 +10,7 @@ import { PresetButtons } from '../features/presets/preset-buttons';
 import { OpenRecipe, type RecipeUse } from '../features/recipe/open-recipe';
 import type { Column } from '../model/compare/boards';
 import type { Preset, PresetStore } from '../model/library/presets';
-import type { ResolvedSelection } from '../model/selection';
+import type { ResolvedSelection, SelectionKind } from '../model/selection';
 import type { TeamSession } from '../model/team/team-session';
 
 // The row of tools above the form: presets, "Add to comparison", "Open recipe" and "Describe image".
@@ -23,6 +23,7 @@ export function FormTools({
   presets,
   teamLibrary,
   current,
+  pickedKind,
   request,
   onApplyPreset,
   onAddToComparison,
@@ -36,6 +37,8 @@ export function FormTools({
   presets: PresetStore | undefined;
   teamLibrary: TeamSession['library'] | undefined;
   current: ResolvedSelection | undefined;
+  /** What is picked (the URL's), known before the catalog has resolved it into `current`. */
+  pickedKind: SelectionKind | undefined;
   request: TaskRequest | null;
   onApplyPreset: (preset: Preset) => void;
   onAddToComparison: (category: string, column: Column) => void;
@@ -65,11 +68,14 @@ export function FormTools({
           onApply={onApplyPreset}
           team={teamLibrary}
         />
-        {current?.kind === 'model' && (
+        {(current?.kind === 'model' || (!current && pickedKind === 'model')) && (
+          // A model picked but not read from the catalog yet: there, off, so the row does not move.
           <Button
             variant="ghost"
             size="sm"
+            disabled={current?.kind !== 'model'}
             onClick={() =>
+              current?.kind === 'model' &&
               onAddToComparison(`${current.model.type}/${current.model.subType}`, {
                 modelId: current.model.id,
                 versionId: current.versionId,

@@ -132,6 +132,7 @@ export function Workspace({
           presets={runner?.presets}
           teamLibrary={teamSession?.library}
           current={current}
+          pickedKind={selection?.kind}
           request={snapshot?.request ?? null}
           onApplyPreset={form.onApplyPreset}
           onAddToComparison={onAddToComparison}

@@ -63,18 +63,24 @@ export function PresetButtons({
     },
     [store, current, request],
   );
-  if (!store) return null;
+  // Drawn, off, until the store is open (just after the studio's first render): the row of tools does
+  // not move under the pointer when they arrive (a layout shift).
   return (
     <>
-      <Button variant="ghost" size="sm" disabled={!current || !request} onClick={() => show('save')}>
+      <Button
+        variant="ghost"
+        size="sm"
+        disabled={!store || !current || !request}
+        onClick={() => show('save')}
+      >
         <BookmarkPlus className="size-4" aria-hidden="true" />
         <Trans>Save preset</Trans>
       </Button>
-      <Button variant="ghost" size="sm" onClick={() => show('list')}>
+      <Button variant="ghost" size="sm" disabled={!store} onClick={() => show('list')}>
         <Bookmark className="size-4" aria-hidden="true" />
         <Trans>Presets</Trans>
       </Button>
-      {loaded && (
+      {loaded && store && (
         <Suspense fallback={null}>
           <PresetDialogs
             store={store}
