@@ -1,6 +1,6 @@
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, expect, it } from 'vitest';
-import type { Model } from '../../contract/model';
+import type { Model } from '../../contract/catalog';
 import type { PresetStore } from '../model/library/presets';
 import type { ResolvedSelection } from '../model/selection';
 import { fakeClient, renderWithApi } from '../test/catalog-test-utils';
